@@ -1,0 +1,1 @@
+"""BPE Explorer (placeholder until the pages land)."""
