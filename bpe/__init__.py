@@ -1,0 +1,53 @@
+"""BPE Explorer's engine: pre-tokenizers, a step-by-step BPE/WordPiece trainer, a
+tokenizer, and Hugging Face file formats. Pure Python; it never imports Streamlit
+and never prints. The public API is re-exported here.
+
+>>> import bpe
+>>> counts = bpe.parse_word_counts("hug 10\\npug 5\\npun 12\\nbun 4\\nhugs 5")
+>>> [s.new_token for s in bpe.train_steps(counts, num_merges=3)][1:]
+['ug', 'un', 'hug']
+"""
+
+from __future__ import annotations
+
+from .pre_tokenizers import (
+    BYTE_LEVEL,
+    END_OF_WORD,
+    PRE_TOKENIZERS,
+    bytes_to_unicode,
+    count_words,
+    is_byte_level,
+    parse_word_counts,
+    pre_tokenize,
+    pre_tokenize_with_offsets,
+    unicode_to_bytes,
+)
+from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
+from .trainer import (
+    ALGORITHMS,
+    STOP_SENTENCES,
+    TIE_RULE_SENTENCES,
+    TIE_RULES,
+    Contribution,
+    History,
+    Pair,
+    StepChanges,
+    TrainConfig,
+    TrainState,
+    run_training,
+    train_steps,
+)
+
+
+def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:
+    """Train to the end and return the :class:`Tokenizer` (same options as :func:`train_steps`)."""
+    return Tokenizer.from_state(run_training(corpus, **options).final, unk_token=unk_token)
+
+
+__all__ = [
+    "ALGORITHMS", "BYTE_LEVEL", "END_OF_WORD", "PRE_TOKENIZERS", "STOP_SENTENCES", "TIE_RULES",
+    "TIE_RULE_SENTENCES", "Contribution", "Encoding", "History", "Pair", "StepChanges", "TrainConfig",
+    "TrainState", "Tokenizer", "TraceStep", "WordTrace", "bytes_to_unicode", "count_words",
+    "is_byte_level", "parse_word_counts", "pre_tokenize", "pre_tokenize_with_offsets", "run_training",
+    "train", "train_steps", "unicode_to_bytes",
+]

@@ -1,0 +1,215 @@
+"""Pre-tokenizers: how a text is cut into words before BPE ever looks at pairs.
+
+BPE never merges across word boundaries, so the pre-tokenizer decides what a
+"word" is. Five schemes are offered, by name:
+
+- ``whitespace``: split on runs of whitespace (the whitespace is dropped).
+- ``gpt2``: GPT-2's split pattern (contractions, letters, numbers, punctuation,
+  whitespace) run with the ``regex`` package, then every UTF-8 byte mapped to a
+  printable character (space -> ``Ġ``, newline -> ``Ċ``). It equals the
+  ``tokenizers`` library's ``ByteLevel(add_prefix_space=False)`` word for word.
+- ``gpt4``: the cl100k split pattern (numbers in groups of up to three, case-
+  insensitive contractions), same byte map.
+- ``sennrich``: whitespace split; each word then ends in the symbol ``</w>``
+  (Sennrich et al. 2016, Algorithm 1), so ``low`` starts as ``l o w </w>``.
+- ``space-suffix``: each word keeps its trailing whitespace, as in the streaming
+  example of "How BPE works": ``aa abc abc`` -> ``aa ``, ``abc ``, ``abc``.
+
+Words can also be given directly as ``word count`` lines (:func:`parse_word_counts`).
+
+Left out: normalisation (lower-casing, NFKC) and ``add_prefix_space``; a word is
+exactly the text the pattern matched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+import regex
+
+Span = tuple[int, int]
+
+PRE_TOKENIZERS: tuple[str, ...] = ("whitespace", "gpt2", "gpt4", "sennrich", "space-suffix")
+BYTE_LEVEL: frozenset[str] = frozenset({"gpt2", "gpt4"})
+END_OF_WORD = "</w>"
+
+# GPT-2's pattern, as in openai/gpt-2 encoder.py and the `tokenizers` ByteLevel pre-tokenizer.
+GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+# cl100k_base (GPT-3.5/GPT-4), as published in tiktoken.
+GPT4_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+
+_PATTERNS = {
+    "whitespace": regex.compile(r"\S+"),
+    "sennrich": regex.compile(r"\S+"),
+    # A word and all the whitespace after it; leading whitespace stands alone.
+    "space-suffix": regex.compile(r"\S+\s*|\s+"),
+    "gpt2": regex.compile(GPT2_PATTERN),
+    "gpt4": regex.compile(GPT4_PATTERN),
+}
+
+
+@lru_cache(maxsize=1)
+def bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's map from each of the 256 bytes to a printable character.
+
+    Printable Latin-1 bytes map to themselves; the other 68 (control characters,
+    space, DEL, ...) are shifted to code points 256 and up, in byte order. That is
+    why space (0x20, the 33rd unprintable byte) becomes U+0120 ``Ġ`` and newline
+    (0x0A) becomes U+010A ``Ċ``.
+
+    >>> bytes_to_unicode()[ord(" ")]
+    'Ġ'
+    """
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    mapping = {b: chr(b) for b in printable}
+    shift = 0
+    for b in range(256):
+        if b not in mapping:
+            mapping[b] = chr(256 + shift)
+            shift += 1
+    return mapping
+
+
+@lru_cache(maxsize=1)
+def unicode_to_bytes() -> dict[str, int]:
+    """The inverse of :func:`bytes_to_unicode`."""
+    return {c: b for b, c in bytes_to_unicode().items()}
+
+
+_BYTE_TABLE = [bytes_to_unicode()[b] for b in range(256)]
+
+
+def bytes_to_symbols(data: bytes) -> str:
+    """Map raw bytes to GPT-2's printable characters, one character per byte."""
+    table = _BYTE_TABLE
+    return "".join([table[b] for b in data])
+
+
+def symbols_to_bytes(symbols: str) -> bytes:
+    """Undo :func:`bytes_to_symbols`; raises ValueError on a character outside the map."""
+    inverse = unicode_to_bytes()
+    try:
+        return bytes(inverse[c] for c in symbols)
+    except KeyError as exc:
+        raise ValueError(f"{exc.args[0]!r} is not one of GPT-2's 256 byte characters.") from None
+
+
+def check_pre_tokenizer(name: str) -> str:
+    """Return ``name`` if it is a known pre-tokenizer, else raise a ValueError listing them."""
+    if name not in _PATTERNS:
+        raise ValueError(f"Unknown pre-tokenizer {name!r}; choose one of: {', '.join(PRE_TOKENIZERS)}.")
+    return name
+
+
+def is_byte_level(name: str) -> bool:
+    """True for schemes whose symbols are GPT-2's byte characters (``gpt2``, ``gpt4``)."""
+    return check_pre_tokenizer(name) in BYTE_LEVEL
+
+
+def pre_tokenize_with_offsets(text: str, name: str) -> list[tuple[str, Span]]:
+    """Cut ``text`` into words, each with its (start, end) character span in ``text``.
+
+    For byte-level schemes the word is already byte-mapped (``" is"`` -> ``"Ġis"``)
+    while the span still points into the original text.
+    """
+    pattern = _PATTERNS[check_pre_tokenizer(name)]
+    if name in BYTE_LEVEL:
+        return [(bytes_to_symbols(m.group().encode("utf-8")), m.span()) for m in pattern.finditer(text)]
+    return [(m.group(), m.span()) for m in pattern.finditer(text)]
+
+
+def pre_tokenize(text: str, name: str) -> list[str]:
+    """Cut ``text`` into words with the named scheme.
+
+    >>> pre_tokenize("This is it.", "gpt2")
+    ['This', 'Ġis', 'Ġit', '.']
+    >>> pre_tokenize("aa abc abc", "space-suffix")
+    ['aa ', 'abc ', 'abc']
+    """
+    return [word for word, _ in pre_tokenize_with_offsets(text, name)]
+
+
+def word_symbols(word: str, name: str) -> tuple[str, ...]:
+    """The initial split of a pre-tokenized word: one symbol per character,
+    plus the end-of-word symbol ``</w>`` for ``sennrich``."""
+    if name == "sennrich":
+        return (*word, END_OF_WORD)
+    return tuple(word)
+
+
+def raw_word_to_word(word: str, name: str) -> str:
+    """Turn a word typed by a person (``hug``) into the form the scheme trains on.
+
+    Only byte-level schemes change it: its UTF-8 bytes are mapped to GPT-2's characters.
+    """
+    if is_byte_level(name):
+        return bytes_to_symbols(word.encode("utf-8"))
+    return word
+
+
+def count_words(texts: Iterable[str], name: str) -> dict[str, int]:
+    """Word frequencies over ``texts``, in first-seen order (the order the course's
+    ``defaultdict`` keeps, which the ``"first"`` tie rule relies on)."""
+    check_pre_tokenizer(name)
+    counts: dict[str, int] = {}
+    for text in texts:
+        if not isinstance(text, str):
+            raise ValueError(f"Expected text (str) but got {type(text).__name__}; pass a string or a list of strings.")
+        for word in pre_tokenize(text, name):
+            counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def parse_word_counts(text: str) -> dict[str, int]:
+    """Parse ``word count`` lines (``hug 10``) into a dict, in order of first appearance.
+
+    Blank lines are skipped; a word given twice has its counts added. A line that is
+    not a word followed by a whole number of at least 1 raises a ValueError naming
+    the line.
+
+    >>> parse_word_counts("hug 10\\npug 5")
+    {'hug': 10, 'pug': 5}
+    """
+    counts: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise ValueError(
+                f"Line {number} ({line.strip()!r}) should be one word and its count, separated by a space, "
+                "like 'hug 10'."
+            )
+        word, raw = parts
+        try:
+            count = int(raw)
+        except ValueError:
+            raise ValueError(
+                f"Line {number} ({line.strip()!r}): the count {raw!r} is not a whole number; write it like 'hug 10'."
+            ) from None
+        if count < 1:
+            raise ValueError(f"Line {number} ({line.strip()!r}): a count must be 1 or more, not {count}.")
+        counts[word] = counts.get(word, 0) + count
+    if not counts:
+        raise ValueError("No word counts found: write one 'word count' pair per line, like 'hug 10'.")
+    return counts
+
+
+def check_word_counts(counts: Mapping[str, object]) -> dict[str, int]:
+    """Validate a word -> count mapping given in code (non-empty words, integer counts >= 1)."""
+    checked: dict[str, int] = {}
+    for word, count in counts.items():
+        if not isinstance(word, str) or not word:
+            raise ValueError(f"Every word must be a non-empty string; got {word!r}.")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise ValueError(f"The count of {word!r} must be a whole number, not {count!r}.")
+        if count < 1:
+            raise ValueError(f"The count of {word!r} must be 1 or more, not {count}.")
+        checked[word] = count
+    if not checked:
+        raise ValueError("The corpus is empty: give at least one word with a count.")
+    return checked

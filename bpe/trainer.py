@@ -1,0 +1,912 @@
+"""The BPE (and WordPiece) trainer, one merge at a time.
+
+:func:`train_steps` is a generator: step 0 is the initial split of every word into
+symbols, then it yields one immutable :class:`TrainState` per merge. The app steps
+back and forth through those states, so the trainer keeps a compact
+:class:`History` shared by all of them instead of copying the corpus per step:
+
+- every word's split is never stored per step. For each word we keep the steps at
+  which a merge changed it (at most ``len(word) - 1`` of them, since each change
+  shortens the word). A word's split at step k is its initial split with those
+  merges replayed: a handful of list operations.
+- every change of a pair count is one entry in flat integer arrays (step, pair,
+  new count, previous entry of the same pair), so the count of any pair at any
+  step is a short walk back along that pair's chain.
+- the top-K pair counts of every step are stored (K = ``TOP_K``), which is what a
+  table or chart shows; the full counts of a step are rebuilt on demand.
+
+How a merge is chosen:
+
+1. Count every adjacent pair of symbols inside each word, weighted by the word's
+   frequency. Pairs never span two words.
+2. The pair with the highest count wins. Pairs tied at that count are ordered by
+   the tie rule, and the first one wins:
+
+   - ``"first"`` (default): the pair whose first occurrence comes first, reading
+     the words in first-seen order and each word left to right. That is what the
+     Hugging Face course's loop does (``if max_freq < freq`` keeps the first).
+   - ``"hf"``: the smallest ``(left id, right id)``, as the ``tokenizers`` library's
+     ``BpeTrainer`` does. Ids: special tokens, then the alphabet by code point, then
+     new tokens in creation order.
+   - ``"lexicographic"``: the smallest ``(left string, right string)``.
+
+3. Replace the pair in every word, left to right without overlap
+   (``a a a`` with ``(a, a)`` becomes ``aa a``), and update only the counts of the
+   words that changed.
+
+WordPiece (``algorithm="wordpiece"``) follows the course: symbols inside a word
+carry the ``##`` prefix, and the score of a pair is ``count(ab) / (count(a) *
+count(b))`` instead of its count. Scores are kept as exact fractions, so ties are
+real ties. WordPiece rescans all pairs each step (it is for small corpora).
+
+Left out: ``limit_alphabet``, ``max_token_length`` and end-of-word suffixes other
+than Sennrich's ``</w>`` (which the ``sennrich`` pre-tokenizer adds as a symbol).
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+from array import array
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal, Union
+
+from . import pre_tokenizers as pt
+
+Pair = tuple[str, str]
+TieRule = Literal["first", "hf", "lexicographic"]
+Algorithm = Literal["bpe", "wordpiece"]
+Corpus = Union[Mapping[str, int], str, Iterable[str]]
+
+TIE_RULES: tuple[str, ...] = ("first", "hf", "lexicographic")
+ALGORITHMS: tuple[str, ...] = ("bpe", "wordpiece")
+WORDPIECE_PREFIX = "##"
+TOP_K = 50  # pairs kept per step for tables and charts
+MAX_TIES_KEPT = 200  # tied pairs kept per step (their total is always kept)
+
+TIE_RULE_SENTENCES = {
+    "first": "the pair seen first, reading words in first-seen order and each word left to right, wins",
+    "hf": "the pair with the smallest (left id, right id) wins, as in the tokenizers library",
+    "lexicographic": "the alphabetically smallest pair (left, then right) wins",
+    "forced": "this pair was chosen by hand (a what-if), whatever its count",
+}
+
+STOP_SENTENCES = {
+    "vocab_size": "the vocabulary reached its target size of {vocab_size} tokens",
+    "num_merges": "the requested number of merges ({num_merges}) was reached",
+    "min_frequency": "the best pair occurs {count} times, below the minimum frequency of {min_frequency}",
+    "no_pairs": "no pair left: every word is a single token",
+}
+
+_SHIFT = 1 << 24  # pair (a, b) -> a * _SHIFT + b in the integer logs; 16M symbols is plenty
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """The options shared by :func:`train_steps` and :func:`bpe.train`."""
+
+    pre_tokenizer: str = "whitespace"
+    vocab_size: int | None = None
+    num_merges: int | None = None
+    special_tokens: tuple[str, ...] = ()
+    min_frequency: int = 0
+    tie_break: str = "first"
+    algorithm: str = "bpe"
+    full_byte_alphabet: bool = False
+    forced_merges: tuple[tuple[int, Pair], ...] = ()
+
+    def __post_init__(self) -> None:
+        pt.check_pre_tokenizer(self.pre_tokenizer)
+        if self.tie_break not in TIE_RULES:
+            raise ValueError(f"Unknown tie rule {self.tie_break!r}; choose one of: {', '.join(TIE_RULES)}.")
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"Unknown algorithm {self.algorithm!r}; choose 'bpe' or 'wordpiece'.")
+        for name in ("vocab_size", "num_merges", "min_frequency"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, not {value!r}.")
+            if value < 0:
+                raise ValueError(f"{name} must be 0 or more, not {value}.")
+        if self.full_byte_alphabet and self.pre_tokenizer not in pt.BYTE_LEVEL:
+            raise ValueError("The full 256-byte alphabet only applies to byte-level pre-tokenizers (gpt2, gpt4).")
+        for token in self.special_tokens:
+            if not isinstance(token, str) or not token:
+                raise ValueError(f"Special tokens must be non-empty strings; got {token!r}.")
+        for step, pair in self.forced_merges:
+            if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+                raise ValueError(f"A forced merge needs a step number of 1 or more; got {step!r}.")
+            if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(s, str) for s in pair)):
+                raise ValueError(f"The forced merge at step {step} must be a pair of two strings; got {pair!r}.")
+
+    @classmethod
+    def make(
+        cls,
+        pre_tokenizer: str = "whitespace",
+        vocab_size: int | None = None,
+        num_merges: int | None = None,
+        special_tokens: Iterable[str] = (),
+        min_frequency: int = 0,
+        tie_break: str = "first",
+        algorithm: str = "bpe",
+        full_byte_alphabet: bool = False,
+        forced_merges: Mapping[int, Pair] | None = None,
+    ) -> "TrainConfig":
+        if isinstance(special_tokens, str):
+            raise ValueError("special_tokens must be a list of strings, not a single string.")
+        forced = tuple(sorted((step, tuple(pair)) for step, pair in (forced_merges or {}).items()))
+        return cls(
+            pre_tokenizer=pre_tokenizer,
+            vocab_size=vocab_size,
+            num_merges=num_merges,
+            special_tokens=tuple(dict.fromkeys(special_tokens)),
+            min_frequency=min_frequency,
+            tie_break=tie_break,
+            algorithm=algorithm,
+            full_byte_alphabet=full_byte_alphabet,
+            forced_merges=forced,  # type: ignore[arg-type]
+        )
+
+
+def corpus_word_counts(corpus: Corpus, pre_tokenizer: str) -> dict[str, int]:
+    """Word counts from word counts (a mapping) or texts (a string or strings).
+
+    A mapping's words are taken as typed; byte-level schemes map their bytes.
+    """
+    if isinstance(corpus, Mapping):
+        counts = pt.check_word_counts(corpus)
+        if pre_tokenizer in pt.BYTE_LEVEL:
+            mapped: dict[str, int] = {}
+            for word, count in counts.items():
+                key = pt.raw_word_to_word(word, pre_tokenizer)
+                mapped[key] = mapped.get(key, 0) + count
+            return mapped
+        return counts
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    counts = pt.count_words(texts, pre_tokenizer)
+    if not counts:
+        raise ValueError("The corpus is empty (or only whitespace): paste some text or word counts to train on.")
+    return counts
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One word's share of a pair count: ``occurrences * frequency``."""
+
+    word: str
+    occurrences: int
+    frequency: int
+
+    @property
+    def total(self) -> int:
+        return self.occurrences * self.frequency
+
+
+@dataclass(frozen=True)
+class StepChanges:
+    """What one merge changed: the words rewritten and the pair counts that moved."""
+
+    words: tuple[str, ...]
+    vanished: tuple[tuple[Pair, int], ...]  # (pair, count before)
+    appeared: tuple[tuple[Pair, int], ...]  # (pair, count after)
+    changed: tuple[tuple[Pair, int, int], ...]  # (pair, before, after)
+
+
+class History:
+    """Everything one training run computed, shared by all its states.
+
+    Holds the words and frequencies, the symbol table (id -> string), the merges in
+    order, per-word change steps, the pair-count change log, per-step top-K and
+    ties. A :class:`TrainState` is a view of one step of it.
+    """
+
+    def __init__(self, config: TrainConfig, word_counts: Mapping[str, int]) -> None:
+        self.config = config
+        self.words: tuple[str, ...] = tuple(word_counts)
+        self.freqs: tuple[int, ...] = tuple(word_counts.values())
+        self.word_index: dict[str, int] = {w: i for i, w in enumerate(self.words)}
+        self.symbols: list[str] = []  # id -> string: specials, alphabet, new tokens
+        self.symbol_ids: dict[str, int] = {}
+        self.num_base: int = 0  # specials + alphabet
+        self.initial_splits: list[tuple[int, ...]] = []
+        # One entry per merge (index 0 is merge 1).
+        self.merges: list[tuple[int, int, int]] = []  # (left id, right id, new id)
+        self.merge_counts: list[int] = []
+        self.merge_scores: list[Fraction | None] = []
+        self.merge_added: list[bool] = []  # False if the merged string already had an id
+        self.merge_forced: list[bool] = []
+        self.ties: list[tuple[tuple[int, int], ...]] = []  # tied pairs of each merge, winner first
+        self.num_ties: list[int] = []
+        self.vocab_len_after: list[int] = []
+        # Words changed by each merge (flat array + offsets), and steps at which each word changed.
+        self.step_words = array("i")
+        self.step_words_start = array("q", [0])
+        self.word_steps: list[array | None] = []
+        # Pair-count change log: entry i says pair log_pair[i] had count log_count[i] from step log_step[i].
+        self.log_step = array("i")
+        self.log_pair = array("q")
+        self.log_count = array("q")
+        self.log_prev = array("q")
+        self.log_start = array("q", [0])  # entries of step k: log_start[k] .. log_start[k+1]
+        self.last_entry: dict[int, int] = {}
+        # Top-K of the pair counts after each step (what merge k+1 is chosen from).
+        self.top_pairs_flat = array("q")
+        self.top_counts_flat = array("q")
+        self.top_start = array("q", [0])
+        self.stop_reason: str | None = None
+        self.stop_count: int | None = None
+        self.total_tokens_after: list[int] = []  # corpus length in tokens after each step
+
+    # -- sizes -------------------------------------------------------------------------------
+    @property
+    def num_merges(self) -> int:
+        return len(self.merges)
+
+    def nbytes(self) -> int:
+        """Approximate bytes of the per-step history (logs, changed words, top-K, ties)."""
+        arrays = [
+            self.step_words, self.step_words_start, self.log_step, self.log_pair, self.log_count,
+            self.log_prev, self.log_start, self.top_pairs_flat, self.top_counts_flat, self.top_start,
+        ]
+        total = sum(a.buffer_info()[1] * a.itemsize for a in arrays)
+        total += sum(64 + a.buffer_info()[1] * a.itemsize for a in self.word_steps if a is not None)
+        total += 100 * len(self.last_entry)  # dict entry + int key/value objects
+        total += sum(56 + 8 * len(t) for t in self.ties)
+        total += 8 * 6 * len(self.merges)
+        return total
+
+    # -- symbols -----------------------------------------------------------------------------
+    def pair_of(self, code: int) -> tuple[int, int]:
+        return divmod(code, _SHIFT)
+
+    def pair_str(self, ids: tuple[int, int]) -> Pair:
+        return (self.symbols[ids[0]], self.symbols[ids[1]])
+
+    def pair_ids(self, pair: Pair) -> tuple[int, int] | None:
+        a = self.symbol_ids.get(pair[0])
+        b = self.symbol_ids.get(pair[1])
+        if a is None or b is None:
+            return None
+        return (a, b)
+
+    # -- reconstruction ----------------------------------------------------------------------
+    def split_ids_at(self, word_index: int, step: int) -> tuple[int, ...]:
+        """The split of one word after ``step`` merges (as symbol ids)."""
+        split = list(self.initial_splits[word_index])
+        steps = self.word_steps[word_index]
+        if steps is None:
+            return tuple(split)
+        for s in steps:
+            if s > step:
+                break
+            a, b, new = self.merges[s - 1]
+            split = _merge_word(split, a, b, new)
+        return tuple(split)
+
+    def count_at(self, ids: tuple[int, int], step: int) -> int:
+        """The count of a pair after ``step`` merges, walking back its change chain."""
+        entry = self.last_entry.get(ids[0] * _SHIFT + ids[1], -1)
+        log_step, log_prev = self.log_step, self.log_prev
+        while entry >= 0 and log_step[entry] > step:
+            entry = log_prev[entry]
+        return self.log_count[entry] if entry >= 0 else 0
+
+    def top_after(self, step: int) -> list[tuple[tuple[int, int], int]]:
+        lo, hi = self.top_start[step], self.top_start[step + 1]
+        return [(divmod(self.top_pairs_flat[i], _SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
+
+    def words_changed_at(self, step: int) -> list[int]:
+        if step < 1:
+            return []
+        return list(self.step_words[self.step_words_start[step - 1] : self.step_words_start[step]])
+
+    def state(self, step: int) -> "TrainState":
+        """The state after ``step`` merges (0 = the initial split)."""
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise ValueError(f"The step must be a whole number, not {step!r}.")
+        if not 0 <= step <= self.num_merges:
+            raise ValueError(f"Step {step} does not exist: this run has steps 0 to {self.num_merges}.")
+        return TrainState(history=self, step=step)
+
+    def __len__(self) -> int:
+        return self.num_merges + 1
+
+    @property
+    def final(self) -> "TrainState":
+        return self.state(self.num_merges)
+
+    def stop_sentence(self) -> str | None:
+        if self.stop_reason is None:
+            return None
+        c = self.config
+        return "Training stopped: " + STOP_SENTENCES[self.stop_reason].format(
+            vocab_size=c.vocab_size, num_merges=c.num_merges, count=self.stop_count, min_frequency=c.min_frequency
+        ) + "."
+
+
+class _SplitsView(Mapping):
+    """Read-only word -> tokens mapping for one step, computed per word on demand."""
+
+    def __init__(self, history: History, step: int) -> None:
+        self._h, self._step = history, step
+
+    def __getitem__(self, word: str) -> tuple[str, ...]:
+        i = self._h.word_index.get(word)
+        if i is None:
+            raise KeyError(word)
+        symbols = self._h.symbols
+        return tuple(symbols[s] for s in self._h.split_ids_at(i, self._step))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._h.words)
+
+    def __len__(self) -> int:
+        return len(self._h.words)
+
+
+class _PairCountsView(Mapping):
+    """Read-only pair -> count mapping for the counts after a given number of merges.
+
+    Lookup of one pair walks the change log; iterating rebuilds all counts of that step
+    from its splits (fine for a table, too slow to do per pair on a big corpus).
+    """
+
+    def __init__(self, history: History, after: int) -> None:
+        self._h, self._after = history, after
+        self._all: dict[Pair, int] | None = None
+
+    def __getitem__(self, pair: Pair) -> int:
+        ids = self._h.pair_ids(pair)
+        count = self._h.count_at(ids, self._after) if ids else 0
+        if count <= 0:
+            raise KeyError(pair)
+        return count
+
+    def _full(self) -> dict[Pair, int]:
+        if self._all is None:
+            h, counts = self._h, {}
+            for i, freq in enumerate(h.freqs):
+                split = h.split_ids_at(i, self._after)
+                for pair in zip(split, split[1:]):
+                    counts[pair] = counts.get(pair, 0) + freq
+            self._all = {h.pair_str(p): c for p, c in counts.items()}
+        return self._all
+
+    def __iter__(self) -> Iterator[Pair]:
+        return iter(self._full())
+
+    def __len__(self) -> int:
+        return len(self._full())
+
+
+@dataclass(frozen=True)
+class TrainState:
+    """One step of a training run: step 0 is the initial split, step k follows merge k.
+
+    Stored (cheap, immutable): ``step`` and a reference to the run's shared
+    :class:`History`. Everything else is read from that history on demand:
+
+    - ``pair``, ``count``, ``new_token``, ``score`` (WordPiece), ``tied`` (every pair
+      tied with the winner, winner first; at most ``MAX_TIES_KEPT`` of ``num_tied``),
+      ``tie_rule`` and ``tie_sentence``; ``forced`` for a what-if merge.
+    - ``pair_counts``: the counts this merge was chosen from (the counts after step
+      k-1; for step 0 the initial counts). ``top_pairs(n)`` is the stored top-K view.
+    - ``splits`` (word -> tokens) and ``vocab`` after this step.
+    - ``provenance()``: each word holding the pair, ``occurrences x frequency``.
+    - ``changes()``: words rewritten, pairs that vanished, appeared or changed count.
+    - ``stop_reason``/``stop_sentence`` on the last state of a finished run.
+    """
+
+    history: History = field(repr=False)
+    step: int
+
+    # -- the merge ---------------------------------------------------------------------------
+    @property
+    def is_initial(self) -> bool:
+        return self.step == 0
+
+    def _merge(self) -> tuple[int, int, int] | None:
+        return self.history.merges[self.step - 1] if self.step else None
+
+    @property
+    def pair(self) -> Pair | None:
+        m = self._merge()
+        return self.history.pair_str(m[:2]) if m else None
+
+    @property
+    def count(self) -> int | None:
+        return self.history.merge_counts[self.step - 1] if self.step else None
+
+    @property
+    def score(self) -> Fraction | None:
+        return self.history.merge_scores[self.step - 1] if self.step else None
+
+    @property
+    def new_token(self) -> str | None:
+        m = self._merge()
+        return self.history.symbols[m[2]] if m else None
+
+    @property
+    def new_id(self) -> int | None:
+        m = self._merge()
+        return m[2] if m else None
+
+    @property
+    def token_added(self) -> bool:
+        """False when the merged string was already in the vocabulary (it keeps its id)."""
+        return self.history.merge_added[self.step - 1] if self.step else False
+
+    @property
+    def forced(self) -> bool:
+        return self.history.merge_forced[self.step - 1] if self.step else False
+
+    @property
+    def tied(self) -> tuple[Pair, ...]:
+        if not self.step:
+            return ()
+        h = self.history
+        return tuple(h.pair_str(p) for p in h.ties[self.step - 1])
+
+    @property
+    def num_tied(self) -> int:
+        return self.history.num_ties[self.step - 1] if self.step else 0
+
+    @property
+    def tie_rule(self) -> str:
+        return "forced" if self.forced else self.history.config.tie_break
+
+    @property
+    def tie_sentence(self) -> str:
+        return TIE_RULE_SENTENCES[self.tie_rule]
+
+    # -- counts ------------------------------------------------------------------------------
+    @property
+    def pair_counts(self) -> Mapping[Pair, int]:
+        return _PairCountsView(self.history, max(self.step - 1, 0))
+
+    @property
+    def next_pair_counts(self) -> Mapping[Pair, int]:
+        """The counts after this step: what the next merge is chosen from."""
+        return _PairCountsView(self.history, self.step)
+
+    def top_pairs(self, n: int = TOP_K, *, after: bool = False) -> list[tuple[Pair, int]]:
+        """The ``n`` highest pair counts this merge was chosen from (``after``: the next one's)."""
+        h = self.history
+        at = self.step if after else max(self.step - 1, 0)
+        return [(h.pair_str(p), c) for p, c in h.top_after(at)[:n]]
+
+    # -- corpus ------------------------------------------------------------------------------
+    @property
+    def splits(self) -> Mapping[str, tuple[str, ...]]:
+        return _SplitsView(self.history, self.step)
+
+    @property
+    def vocab(self) -> tuple[str, ...]:
+        h = self.history
+        size = h.vocab_len_after[self.step]
+        return tuple(h.symbols[:size])
+
+    @property
+    def vocab_size(self) -> int:
+        return self.history.vocab_len_after[self.step]
+
+    @property
+    def num_tokens(self) -> int:
+        """Corpus length in tokens after this step (sum of split lengths x frequency)."""
+        return self.history.total_tokens_after[self.step]
+
+    @property
+    def merges(self) -> tuple[Pair, ...]:
+        h = self.history
+        return tuple(h.pair_str(m[:2]) for m in h.merges[: self.step])
+
+    def provenance(self) -> list[Contribution]:
+        """Where this merge's count comes from: every word that held the pair, in corpus order."""
+        if not self.step:
+            return []
+        h = self.history
+        a, b, _ = h.merges[self.step - 1]
+        out = []
+        for i in h.words_changed_at(self.step):
+            split = h.split_ids_at(i, self.step - 1)
+            occ = sum(1 for x, y in zip(split, split[1:]) if x == a and y == b)
+            out.append(Contribution(h.words[i], occ, h.freqs[i]))
+        return out
+
+    def provenance_sentence(self, limit: int = 8) -> str:
+        """``ug = hug 10 + pug 5 + hugs 5`` (largest shares first when there are many words)."""
+        parts = self.provenance()
+        if not parts:
+            return ""
+        if len(parts) > limit:
+            parts = sorted(parts, key=lambda c: -c.total)
+        shown = [f"{c.word} {c.frequency}" if c.occurrences == 1 else f"{c.word} {c.occurrences}×{c.frequency}"
+                 for c in parts[:limit]]
+        text = " + ".join(shown)
+        if len(parts) > limit:
+            rest = sum(c.total for c in parts[limit:])
+            text += f" + {len(parts) - limit} more words ({rest})"
+        return f"{self.new_token} = {text}"
+
+    def changes(self) -> StepChanges:
+        """Words this merge rewrote and the pair counts it moved."""
+        if not self.step:
+            return StepChanges((), (), (), ())
+        h = self.history
+        words = tuple(h.words[i] for i in h.words_changed_at(self.step))
+        vanished, appeared, changed = [], [], []
+        for e in range(h.log_start[self.step], h.log_start[self.step + 1]):
+            ids = h.pair_of(h.log_pair[e])
+            before = h.log_count[h.log_prev[e]] if h.log_prev[e] >= 0 else 0
+            after = h.log_count[e]
+            pair = h.pair_str(ids)
+            if after == 0:
+                vanished.append((pair, before))
+            elif before == 0:
+                appeared.append((pair, after))
+            else:
+                changed.append((pair, before, after))
+        return StepChanges(words, tuple(vanished), tuple(appeared), tuple(changed))
+
+    # -- end ---------------------------------------------------------------------------------
+    @property
+    def is_last(self) -> bool:
+        return self.step == self.history.num_merges and self.history.stop_reason is not None
+
+    @property
+    def stop_reason(self) -> str | None:
+        return self.history.stop_reason if self.is_last else None
+
+    @property
+    def stop_sentence(self) -> str | None:
+        return self.history.stop_sentence() if self.is_last else None
+
+
+def _merge_word(split: list[int], a: int, b: int, new: int) -> list[int]:
+    """Replace (a, b) by ``new`` left to right, never overlapping: a a a -> aa a."""
+    out: list[int] = []
+    i, n = 0, len(split)
+    while i < n:
+        if i + 1 < n and split[i] == a and split[i + 1] == b:
+            out.append(new)
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    return out
+
+
+class _Trainer:
+    """The mutable machinery behind :func:`train_steps`; fills a :class:`History`."""
+
+    def __init__(self, corpus: Corpus, config: TrainConfig) -> None:
+        self.config = config
+        counts = corpus_word_counts(corpus, config.pre_tokenizer)
+        h = self.h = History(config, counts)
+        wordpiece = config.algorithm == "wordpiece"
+        scheme = config.pre_tokenizer
+
+        # Initial splits as strings, then the alphabet sorted by code point.
+        str_splits = []
+        for word in h.words:
+            symbols = pt.word_symbols(word, scheme)
+            if wordpiece:
+                symbols = (symbols[0], *(WORDPIECE_PREFIX + s for s in symbols[1:]))
+            str_splits.append(symbols)
+        alphabet = {s for split in str_splits for s in split}
+        if config.full_byte_alphabet:
+            alphabet |= set(pt.bytes_to_unicode().values())
+        for token in config.special_tokens:
+            self._add_symbol(token)
+        for symbol in sorted(alphabet):
+            if symbol not in h.symbol_ids:
+                self._add_symbol(symbol)
+        h.num_base = len(h.symbols)
+        if config.vocab_size is not None and config.vocab_size < h.num_base:
+            raise ValueError(
+                f"vocab_size {config.vocab_size} is below the base vocabulary: this corpus needs at least "
+                f"{h.num_base} tokens ({len(config.special_tokens)} special + {h.num_base - len(config.special_tokens)}"
+                f" in its alphabet). Set vocab_size to {h.num_base} or more."
+            )
+        ids = h.symbol_ids
+        h.initial_splits = [tuple(ids[s] for s in split) for split in str_splits]
+        self.splits: list[list[int]] = [list(s) for s in h.initial_splits]
+        h.word_steps = [None] * len(h.words)
+        h.vocab_len_after.append(len(h.symbols))
+        h.total_tokens_after.append(sum(len(s) * f for s, f in zip(self.splits, h.freqs)))
+        self.total_tokens = h.total_tokens_after[0]
+
+        # Pair counts, where each pair occurs, and buckets count -> pairs for the max and ties.
+        self.pair_counts: dict[tuple[int, int], int] = {}
+        self.where: dict[tuple[int, int], set[int]] = {}
+        for i, (split, freq) in enumerate(zip(self.splits, h.freqs)):
+            for pair in zip(split, split[1:]):
+                self.pair_counts[pair] = self.pair_counts.get(pair, 0) + freq
+                self.where.setdefault(pair, set()).add(i)
+        self.buckets: dict[int, set[tuple[int, int]]] = {}
+        for pair, c in self.pair_counts.items():
+            self.buckets.setdefault(c, set()).add(pair)
+        self.sorted_counts: list[int] = sorted(self.buckets)
+        self.first_key_cache: dict[tuple[int, int], tuple[int, int]] = {}
+        if wordpiece:
+            self.symbol_freqs: dict[int, int] = {}
+            for split, freq in zip(self.splits, h.freqs):
+                for s in split:
+                    self.symbol_freqs[s] = self.symbol_freqs.get(s, 0) + freq
+        # Step 0 of the log: the initial counts, in first-seen order.
+        for pair, c in self.pair_counts.items():
+            self._log(0, pair, c)
+        h.log_start.append(len(h.log_step))
+        self._record_top(0)
+        self.forced = dict(config.forced_merges)
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+    def _add_symbol(self, s: str) -> int:
+        h = self.h
+        h.symbol_ids[s] = len(h.symbols)
+        h.symbols.append(s)
+        return h.symbol_ids[s]
+
+    def _log(self, step: int, pair: tuple[int, int], count: int) -> None:
+        h = self.h
+        code = pair[0] * _SHIFT + pair[1]
+        h.log_step.append(step)
+        h.log_pair.append(code)
+        h.log_count.append(count)
+        h.log_prev.append(h.last_entry.get(code, -1))
+        h.last_entry[code] = len(h.log_step) - 1
+
+    def _static_key(self, pair: tuple[int, int]) -> tuple:
+        if self.config.tie_break == "lexicographic":
+            s = self.h.symbols
+            return (s[pair[0]], s[pair[1]])
+        return pair  # ids: specials, alphabet by code point, then creation order
+
+    def _first_key(self, pair: tuple[int, int]) -> tuple[int, int]:
+        """(word index, character offset) of the pair's first occurrence in the corpus."""
+        key = self.first_key_cache.get(pair)
+        if key is None:
+            w = min(self.where[pair])
+            split, symbols = self.splits[w], self.h.symbols
+            offset = 0
+            for x, y in zip(split, split[1:]):
+                if x == pair[0] and y == pair[1]:
+                    break
+                offset += len(symbols[x])
+            key = self.first_key_cache[pair] = (w, offset)
+        return key
+
+    def tie_key(self, pair: tuple[int, int]) -> tuple:
+        if self.config.tie_break == "first":
+            return self._first_key(pair)
+        return self._static_key(pair)
+
+    def _record_top(self, step: int) -> None:
+        """Store the top-K counts after ``step`` (highest count first, ties by the tie rule)."""
+        h = self.h
+        need = TOP_K
+        for c in reversed(self.sorted_counts):
+            bucket = self.buckets[c]
+            chosen = sorted(bucket, key=self.tie_key) if len(bucket) <= need or c == self.sorted_counts[-1] \
+                else heapq.nsmallest(need, bucket, key=self._static_key)
+            for pair in chosen[:need]:
+                h.top_pairs_flat.append(pair[0] * _SHIFT + pair[1])
+                h.top_counts_flat.append(c)
+            need -= min(need, len(chosen))
+            if need == 0:
+                break
+        h.top_start.append(len(h.top_pairs_flat))
+
+    # -- choosing ------------------------------------------------------------------------------
+    def _choose_bpe(self) -> tuple[tuple[int, int], int, list[tuple[int, int]], int] | None:
+        if not self.sorted_counts:
+            return None
+        best = self.sorted_counts[-1]
+        tied = self.buckets[best]
+        if len(tied) <= MAX_TIES_KEPT:
+            ordered = sorted(tied, key=self.tie_key)
+        elif self.config.tie_break == "first":
+            ordered = heapq.nsmallest(MAX_TIES_KEPT, tied, key=self.tie_key)
+        else:
+            ordered = heapq.nsmallest(MAX_TIES_KEPT, tied, key=self._static_key)
+        return ordered[0], best, ordered, len(tied)
+
+    def _wp_score(self, pair: tuple[int, int]) -> Fraction:
+        f = self.symbol_freqs
+        return Fraction(self.pair_counts[pair], f[pair[0]] * f[pair[1]])
+
+    def _choose_wordpiece(self):
+        if not self.pair_counts:
+            return None
+        scores = {pair: self._wp_score(pair) for pair in self.pair_counts}
+        best = max(scores.values())
+        tied = [p for p, s in scores.items() if s == best]
+        ordered = sorted(tied, key=self.tie_key)
+        return ordered[0], self.pair_counts[ordered[0]], ordered[:MAX_TIES_KEPT], len(tied), best
+
+    # -- merging -------------------------------------------------------------------------------
+    def _set_count(self, pair: tuple[int, int], old: int, new: int) -> None:
+        buckets, counts = self.buckets, self.sorted_counts
+        if old:
+            bucket = buckets[old]
+            bucket.discard(pair)
+            if not bucket:
+                del buckets[old]
+                del counts[bisect.bisect_left(counts, old)]
+        if new:
+            bucket = buckets.get(new)
+            if bucket is None:
+                buckets[new] = {pair}
+                bisect.insort(counts, new)
+            else:
+                bucket.add(pair)
+            self.pair_counts[pair] = new
+        else:
+            self.pair_counts.pop(pair, None)
+
+    def apply(self, step: int, pair: tuple[int, int], count: int, ties, num_ties: int, score, forced: bool) -> None:
+        h, cfg = self.h, self.config
+        a, b = pair
+        left, right = h.symbols[a], h.symbols[b]
+        if cfg.algorithm == "wordpiece" and right.startswith(WORDPIECE_PREFIX):
+            right = right[len(WORDPIECE_PREFIX):]
+        new_str = left + right
+        added = new_str not in h.symbol_ids
+        new = self._add_symbol(new_str) if added else h.symbol_ids[new_str]
+
+        delta: dict[tuple[int, int], int] = {}
+        where, splits, freqs = self.where, self.splits, h.freqs
+        changed_words = sorted(where.get(pair, ()))
+        saved = 0
+        for w in changed_words:
+            old = splits[w]
+            new_split = _merge_word(old, a, b, new)
+            splits[w] = new_split
+            f = freqs[w]
+            saved += (len(old) - len(new_split)) * f
+            old_pairs = list(zip(old, old[1:]))
+            new_pairs = list(zip(new_split, new_split[1:]))
+            for p in old_pairs:
+                delta[p] = delta.get(p, 0) - f
+            for p in new_pairs:
+                delta[p] = delta.get(p, 0) + f
+            old_set, new_set = set(old_pairs), set(new_pairs)
+            for p in old_set - new_set:
+                s = where[p]
+                s.discard(w)
+                if not s:
+                    del where[p]
+            for p in new_set - old_set:
+                s = where.get(p)
+                if s is None:
+                    where[p] = {w}
+                else:
+                    s.add(w)
+            ws = h.word_steps[w]
+            if ws is None:
+                h.word_steps[w] = array("i", [step])
+            else:
+                ws.append(step)
+        if cfg.algorithm == "wordpiece":
+            # `saved` counts the merges actually made (a a a holds (a, a) twice but merges once).
+            sf = self.symbol_freqs
+            sf[new] = sf.get(new, 0) + saved
+            sf[a] -= saved
+            sf[b] -= saved
+        cache = self.first_key_cache
+        for p, d in delta.items():
+            # Every pair of a rewritten word is in `delta`, even with a net change of 0, so this
+            # is exactly the set of pairs whose first occurrence may have moved.
+            cache.pop(p, None)
+            if d == 0:
+                continue
+            old_c = self.pair_counts.get(p, 0)
+            self._set_count(p, old_c, old_c + d)
+            self._log(step, p, old_c + d)
+        h.step_words.extend(changed_words)
+        h.step_words_start.append(len(h.step_words))
+        h.log_start.append(len(h.log_step))
+        h.merges.append((a, b, new))
+        h.merge_counts.append(count)
+        h.merge_scores.append(score)
+        h.merge_added.append(added)
+        h.merge_forced.append(forced)
+        h.ties.append(tuple(ties))
+        h.num_ties.append(num_ties)
+        h.vocab_len_after.append(len(h.symbols))
+        self.total_tokens -= saved
+        h.total_tokens_after.append(self.total_tokens)
+        self._record_top(step)
+
+    def next_merge(self, step: int):
+        """Decide merge ``step``: returns (pair, count, ties, num_ties, score, forced) or sets the stop reason."""
+        h, cfg = self.h, self.config
+        if cfg.vocab_size is not None and len(h.symbols) >= cfg.vocab_size:
+            return self._stop("vocab_size")
+        if cfg.num_merges is not None and step > cfg.num_merges:
+            return self._stop("num_merges")
+        forced = self.forced.get(step)
+        if forced is not None:
+            ids = h.pair_ids(forced)
+            count = self.pair_counts.get(ids, 0) if ids else 0
+            if count == 0:
+                raise ValueError(f"Cannot force the pair {forced!r} at step {step}: it does not occur in the corpus then.")
+            score = self._wp_score(ids) if cfg.algorithm == "wordpiece" else None
+            return ids, count, [ids], 1, score, True
+        if cfg.algorithm == "wordpiece":
+            choice = self._choose_wordpiece()
+            if choice is None:
+                return self._stop("no_pairs")
+            pair, count, ties, n, score = choice
+        else:
+            choice = self._choose_bpe()
+            if choice is None:
+                return self._stop("no_pairs")
+            pair, count, ties, n = choice
+            score = None
+        if count < cfg.min_frequency:
+            h.stop_count = count
+            return self._stop("min_frequency")
+        return pair, count, ties, n, score, False
+
+    def _stop(self, reason: str) -> None:
+        self.h.stop_reason = reason
+        return None
+
+
+def train_steps(
+    corpus: Corpus,
+    *,
+    pre_tokenizer: str = "whitespace",
+    vocab_size: int | None = None,
+    num_merges: int | None = None,
+    special_tokens: Iterable[str] = (),
+    min_frequency: int = 0,
+    tie_break: str = "first",
+    algorithm: str = "bpe",
+    full_byte_alphabet: bool = False,
+    forced_merges: Mapping[int, Pair] | None = None,
+) -> Iterator[TrainState]:
+    """Train step by step: yields the initial state, then one state per merge.
+
+    ``corpus`` is word counts (``{"hug": 10, ...}``), a text, or a list of texts.
+    Training stops at ``vocab_size`` tokens (special tokens included), after
+    ``num_merges`` merges, when the best count falls below ``min_frequency``, or when
+    no pair is left; the last state says which (``stop_reason``). With neither
+    ``vocab_size`` nor ``num_merges``, it runs until no pair is left.
+
+    >>> states = list(train_steps({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, num_merges=3))
+    >>> [(s.new_token, s.count) for s in states[1:]]
+    [('ug', 20), ('un', 16), ('hug', 15)]
+    """
+    config = TrainConfig.make(
+        pre_tokenizer=pre_tokenizer, vocab_size=vocab_size, num_merges=num_merges,
+        special_tokens=special_tokens, min_frequency=min_frequency, tie_break=tie_break,
+        algorithm=algorithm, full_byte_alphabet=full_byte_alphabet, forced_merges=forced_merges,
+    )
+    # Built here, not inside the generator, so bad input raises at the call.
+    return _run(_Trainer(corpus, config))
+
+
+def _run(trainer: _Trainer) -> Iterator[TrainState]:
+    step = 1
+    while True:
+        decision = trainer.next_merge(step)
+        # Yield the previous state only now, so the last one already knows why training stopped.
+        yield trainer.h.state(step - 1)
+        if decision is None:
+            return
+        trainer.apply(step, *decision)
+        step += 1
+
+
+def run_training(corpus: Corpus, **options) -> History:
+    """Train to the end and return the :class:`History` (``history.state(k)`` for any step)."""
+    states = train_steps(corpus, **options)
+    first = next(states)  # step 0 always exists
+    for _ in states:
+        pass
+    return first.history
