@@ -264,7 +264,7 @@ class Tokenizer:
                         span = (start + char_of_unit[unit], start + char_of_unit[unit + n - 1] + 1)
                     unit += n
                     tokens.append(token)
-                    ids.append(self.vocab.get(token, self._unk_id()))
+                    ids.append(self.vocab[token] if token in self.vocab else self._unk_id())
                     offsets.append(span)
                     word_ids.append(word_no)
                 word_no += 1

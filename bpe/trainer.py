@@ -151,11 +151,28 @@ class TrainConfig:
         )
 
 
+def presplit_words(corpus: Corpus) -> dict[str, tuple[str, ...]] | None:
+    """Words given already split into symbols, as Sennrich et al.'s code writes them:
+    ``{("l", "o", "w", "</w>"): 5}``. Returns word -> symbols (the word named by its
+    symbols joined with spaces, ``"l o w </w>"``), or None for any other corpus."""
+    if not isinstance(corpus, Mapping) or not corpus or not all(isinstance(k, tuple) for k in corpus):
+        return None
+    out = {}
+    for key in corpus:
+        if not key or not all(isinstance(s, str) and s for s in key):
+            raise ValueError(f"A pre-split word must be a non-empty tuple of non-empty strings; got {key!r}.")
+        out[" ".join(key)] = key
+    return out
+
+
 def corpus_word_counts(corpus: Corpus, pre_tokenizer: str) -> dict[str, int]:
     """Word counts from word counts (a mapping) or texts (a string or strings).
 
     A mapping's words are taken as typed; byte-level schemes map their bytes.
+    Pre-split words (tuples of symbols) are named by their symbols joined with spaces.
     """
+    if presplit_words(corpus) is not None:
+        return pt.check_word_counts({" ".join(k): v for k, v in corpus.items()})  # type: ignore[union-attr]
     if isinstance(corpus, Mapping):
         counts = pt.check_word_counts(corpus)
         if pre_tokenizer in pt.BYTE_LEVEL:
@@ -590,9 +607,10 @@ class _Trainer:
         scheme = config.pre_tokenizer
 
         # Initial splits as strings, then the alphabet sorted by code point.
+        presplit = presplit_words(corpus)
         str_splits = []
         for word in h.words:
-            symbols = pt.word_symbols(word, scheme)
+            symbols = presplit[word] if presplit else pt.word_symbols(word, scheme)
             if wordpiece:
                 symbols = (symbols[0], *(WORDPIECE_PREFIX + s for s in symbols[1:]))
             str_splits.append(symbols)

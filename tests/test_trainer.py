@@ -1,0 +1,307 @@
+"""Tests for bpe.trainer: the seeds' printed outputs, the naive reference, and tokenizers' BpeTrainer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bpe
+from naive import naive_train
+
+HUG = "hug 10\npug 5\npun 12\nbun 4\nhugs 5"
+COURSE = [
+    "This is the Hugging Face Course.",
+    "This chapter is about tokenization.",
+    "This section shows several tokenizer algorithms.",
+    "Hopefully, you will be able to understand how they are trained and generate tokens.",
+]
+NOTEBOOK = [
+    "This is the world's first item.",
+    "This is about ancient history.",
+    "This section shows several ancient items and scripts.",
+    "Hopefully, you will be able to understand how they are formed and generated in old times.",
+]
+
+
+def hug_states(**options):
+    return list(bpe.train_steps(bpe.parse_word_counts(HUG), **options))
+
+
+# -- golden cases from the seeds ------------------------------------------------------------------
+def test_hug_walkthrough_matches_the_course():
+    """Hugging Face course, chapter 6.5: ug 20, un 16, hug 15, with the printed vocab and corpus."""
+    states = hug_states(num_merges=3)
+    assert [(s.pair, s.count, s.new_token) for s in states[1:]] == [
+        (("u", "g"), 20, "ug"), (("u", "n"), 16, "un"), (("h", "ug"), 15, "hug")]
+    assert states[0].vocab == ("b", "g", "h", "n", "p", "s", "u")
+    assert dict(states[1].splits) == {"hug": ("h", "ug"), "pug": ("p", "ug"), "pun": ("p", "u", "n"),
+                                      "bun": ("b", "u", "n"), "hugs": ("h", "ug", "s")}
+    assert states[1].vocab == ("b", "g", "h", "n", "p", "s", "u", "ug")
+    assert dict(states[2].splits) == {"hug": ("h", "ug"), "pug": ("p", "ug"), "pun": ("p", "un"),
+                                      "bun": ("b", "un"), "hugs": ("h", "ug", "s")}
+    assert states[3].vocab == ("b", "g", "h", "n", "p", "s", "u", "ug", "un", "hug")
+    assert dict(states[3].splits) == {"hug": ("hug",), "pug": ("p", "ug"), "pun": ("p", "un"),
+                                      "bun": ("b", "un"), "hugs": ("hug", "s")}
+    assert states[1].pair_counts[("h", "u")] == 15
+    assert states[2].pair_counts[("h", "ug")] == 15
+    assert states[3].stop_reason == "num_merges"
+
+
+def test_provenance_says_where_the_count_comes_from():
+    s = hug_states(num_merges=1)[1]
+    assert s.provenance_sentence() == "ug = hug 10 + pug 5 + hugs 5"
+    assert sum(c.total for c in s.provenance()) == s.count
+
+
+def test_changes_list_rewritten_words_and_moved_pairs():
+    changes = hug_states(num_merges=2)[2].changes()
+    assert changes.words == ("pun", "bun")
+    assert dict(changes.vanished) == {("p", "u"): 12, ("u", "n"): 16, ("b", "u"): 4}
+    assert dict(changes.appeared) == {("p", "un"): 12, ("b", "un"): 4}
+
+
+def test_asking_for_too_many_merges_stops_with_no_pair_left():
+    states = hug_states(num_merges=100)
+    assert states[-1].stop_reason == "no_pairs"
+    assert "no pair left" in states[-1].stop_sentence
+    assert all(len(s) == 1 for s in states[-1].splits.values())
+    assert [s.stop_reason for s in states[:-1]] == [None] * (len(states) - 1)
+
+
+def test_course_four_sentences():
+    """Course 6.5 implementation: word counts, 19 merges, final vocab, tokenize output."""
+    counts = bpe.count_words(COURSE, "gpt2")
+    assert counts == {"This": 3, "Ġis": 2, "Ġthe": 1, "ĠHugging": 1, "ĠFace": 1, "ĠCourse": 1, ".": 4,
+                      "Ġchapter": 1, "Ġabout": 1, "Ġtokenization": 1, "Ġsection": 1, "Ġshows": 1,
+                      "Ġseveral": 1, "Ġtokenizer": 1, "Ġalgorithms": 1, "Hopefully": 1, ",": 1, "Ġyou": 1,
+                      "Ġwill": 1, "Ġbe": 1, "Ġable": 1, "Ġto": 1, "Ġunderstand": 1, "Ġhow": 1, "Ġthey": 1,
+                      "Ġare": 1, "Ġtrained": 1, "Ġand": 1, "Ġgenerate": 1, "Ġtokens": 1}
+    assert list(counts) == list(counts)  # order is first-seen, checked by the dict literal order below
+    assert list(counts)[:4] == ["This", "Ġis", "Ġthe", "ĠHugging"]
+    tok = bpe.train(COURSE, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"], tie_break="first")
+    assert tok.merges == [
+        ("Ġ", "t"), ("i", "s"), ("e", "r"), ("Ġ", "a"), ("Ġt", "o"), ("e", "n"), ("T", "h"), ("Th", "is"),
+        ("o", "u"), ("s", "e"), ("Ġto", "k"), ("Ġtok", "en"), ("n", "d"), ("Ġ", "is"), ("Ġt", "h"),
+        ("Ġth", "e"), ("i", "n"), ("Ġa", "b"), ("Ġtoken", "i")]
+    history = bpe.run_training(COURSE, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"])
+    assert list(history.final.vocab) == [
+        "<|endoftext|>", ",", ".", "C", "F", "H", "T", "a", "b", "c", "d", "e", "f", "g", "h", "i", "k", "l", "m",
+        "n", "o", "p", "r", "s", "t", "u", "v", "w", "y", "z", "Ġ", "Ġt", "is", "er", "Ġa", "Ġto", "en", "Th",
+        "This", "ou", "se", "Ġtok", "Ġtoken", "nd", "Ġis", "Ġth", "Ġthe", "in", "Ġab", "Ġtokeni"]
+    assert history.stop_reason == "vocab_size"
+    # The first pair counts the course prints, in its order.
+    first_six = list(history.state(0).pair_counts.items())[:6]
+    assert first_six == [(("T", "h"), 3), (("h", "i"), 3), (("i", "s"), 5), (("Ġ", "i"), 2), (("Ġ", "t"), 7),
+                         (("t", "h"), 3)]
+    assert history.state(1).splits["Ġtrained"] == ("Ġt", "r", "a", "i", "n", "e", "d")
+    assert tok.tokenize("This is not a token.") == ["This", "Ġis", "Ġ", "n", "o", "t", "Ġa", "Ġtoken", "."]
+
+
+def test_how_bpe_works_space_suffix():
+    """"How BPE works": aa abc abc -> ab, abc, aa, aa␠ (the streaming version's output)."""
+    assert bpe.pre_tokenize("aa abc abc", "space-suffix") == ["aa ", "abc ", "abc"]
+    states = list(bpe.train_steps("aa abc abc", pre_tokenizer="space-suffix", num_merges=4))
+    assert [s.new_token for s in states[1:]] == ["ab", "abc", "aa", "aa "]
+
+
+def test_sennrich_algorithm_1_with_end_of_word():
+    """"How BPE works", Sennrich et al.'s Algorithm 1 on {'a a </w>': 1, 'a b c </w>': 1, 'a b c': 1}:
+    ab, abc, aa, then ('aa', '</w>') -> aa</w>."""
+    corpus = {("a", "a", "</w>"): 1, ("a", "b", "c", "</w>"): 1, ("a", "b", "c"): 1}
+    states = list(bpe.train_steps(corpus, num_merges=4))
+    assert [(s.pair, s.new_token) for s in states[1:]] == [
+        (("a", "b"), "ab"), (("ab", "c"), "abc"), (("a", "a"), "aa"), (("aa", "</w>"), "aa</w>")]
+    assert dict(states[4].splits) == {"a a </w>": ("aa</w>",), "a b c </w>": ("abc", "</w>"), "a b c": ("abc",)}
+    assert_same_as_naive(corpus, num_merges=4)
+
+
+def test_sennrich_pre_tokenizer_appends_end_of_word():
+    """Sennrich et al. 2016's example vocabulary: low 5, lower 2, newest 6, widest 3; es, est, est</w> first."""
+    states = list(bpe.train_steps({"low": 5, "lower": 2, "newest": 6, "widest": 3}, pre_tokenizer="sennrich",
+                                  num_merges=4))
+    assert states[0].splits["low"] == ("l", "o", "w", "</w>")
+    assert [s.new_token for s in states[1:]] == ["es", "est", "est</w>", "lo"]
+
+
+def test_notebook_forced_first_merge():
+    """Notebook 003 forces ('Ġ', 't') first, then loops to vocab 50: its 22 merges and tokenize output."""
+    tok = bpe.train(NOTEBOOK, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"],
+                    forced_merges={1: ("Ġ", "t")})
+    assert tok.merges == [
+        ("Ġ", "t"), ("Ġ", "a"), ("i", "s"), ("h", "is"), ("Ġa", "n"), ("Ġ", "s"), ("T", "his"), ("o", "r"),
+        ("Ġ", "i"), ("t", "e"), ("e", "n"), ("e", "r"), ("Ġ", "is"), ("Ġt", "h"), ("Ġth", "e"), ("Ġ", "w"),
+        ("l", "d"), ("Ġ", "f"), ("s", "t"), ("Ġi", "te"), ("Ġite", "m"), ("Ġa", "b")]
+    assert tok.tokenize("This is not a token.") == ["This", "Ġis", "Ġ", "n", "o", "t", "Ġa", "Ġt", "o", "k", "en", "."]
+    history = bpe.run_training(NOTEBOOK, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"],
+                               forced_merges={1: ("Ġ", "t")})
+    assert history.state(1).forced and history.state(1).tie_rule == "forced"
+    assert history.state(1).count == 4 and history.state(0).top_pairs(1) == [(("Ġ", "a"), 7)]
+
+
+def test_wordpiece_on_the_hug_corpus():
+    """Course 6.6: (##g, ##s) at 1/20 first, then (h, ##u) at 1/36, tied with every ##u pair."""
+    states = hug_states(algorithm="wordpiece", num_merges=2)
+    assert states[0].vocab == ("##g", "##n", "##s", "##u", "b", "h", "p")
+    assert states[1].pair == ("##g", "##s") and states[1].score == bpe.trainer.Fraction(1, 20)
+    assert states[1].new_token == "##gs"
+    assert states[2].pair == ("h", "##u") and states[2].score == bpe.trainer.Fraction(1, 36)
+    assert states[2].new_token == "hu" and states[2].num_tied == 6
+
+
+def test_forcing_an_absent_pair_is_a_clear_error():
+    with pytest.raises(ValueError, match="does not occur"):
+        hug_states(forced_merges={1: ("z", "q")})
+
+
+def test_overlapping_pairs_merge_left_to_right():
+    states = list(bpe.train_steps({"aaa": 1}, num_merges=1))
+    assert states[1].count == 2 and states[1].splits["aaa"] == ("aa", "a")
+    assert states[1].provenance()[0].occurrences == 2
+
+
+def test_a_merged_string_that_exists_keeps_its_id():
+    # "ab"+"c" and "a"+"bc" both make "abc": the second merge must not add a second "abc".
+    states = list(bpe.train_steps({"abc": 5, "xbc": 4, "abz": 3}, tie_break="first"))
+    new_tokens = [s.new_token for s in states[1:]]
+    vocab = states[-1].vocab
+    assert len(vocab) == len(set(vocab))
+    reused = [s for s in states[1:] if not s.token_added]
+    assert all(s.new_token in states[s.step - 1].vocab for s in reused)
+    assert new_tokens  # the run did merge something
+
+
+def test_min_frequency_stops_training():
+    states = hug_states(min_frequency=16)
+    assert [s.count for s in states[1:]] == [20, 16]
+    assert states[-1].stop_reason == "min_frequency" and "15" in states[-1].stop_sentence
+
+
+def test_vocab_size_counts_special_tokens():
+    states = hug_states(vocab_size=10, special_tokens=["[UNK]"])
+    assert states[-1].vocab[0] == "[UNK]" and len(states[-1].vocab) == 10
+    assert len(states) - 1 == 2 and states[-1].stop_reason == "vocab_size"
+
+
+def test_history_state_and_jump_agree_with_the_generator():
+    states = list(bpe.train_steps(COURSE, pre_tokenizer="gpt2", vocab_size=60))
+    history = states[0].history
+    for s in states:
+        j = history.state(s.step)
+        assert (j.pair, j.count, dict(j.splits), j.vocab) == (s.pair, s.count, dict(s.splits), s.vocab)
+    with pytest.raises(ValueError, match="does not exist"):
+        history.state(len(states))
+
+
+# -- bad input ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("corpus, options, message", [
+    ("", {}, "empty"),
+    ("   \n\t ", {}, "empty"),
+    ({"hug": -1}, {}, "1 or more"),
+    ({"hug": 2.5}, {}, "whole number"),
+    ({"hug": 10}, {"pre_tokenizer": "bert"}, "Unknown pre-tokenizer"),
+    ({"hug": 10}, {"tie_break": "random"}, "Unknown tie rule"),
+    ({"hug": 10}, {"algorithm": "unigram"}, "Unknown algorithm"),
+    ({"hug": 10}, {"vocab_size": 2}, "at least 3"),
+    ({"hug": 10}, {"num_merges": -3}, "0 or more"),
+    ({"hug": 10}, {"vocab_size": "50"}, "whole number"),
+])
+def test_bad_input_raises_a_clear_value_error(corpus, options, message):
+    with pytest.raises(ValueError, match=message):
+        bpe.train_steps(corpus, **options)
+
+
+def test_bad_word_count_line_is_named():
+    with pytest.raises(ValueError, match=r"Line 2 \('pug five'\)"):
+        bpe.parse_word_counts("hug 10\npug five")
+    with pytest.raises(ValueError, match="Line 1"):
+        bpe.parse_word_counts("hug")
+    with pytest.raises(ValueError, match="1 or more"):
+        bpe.parse_word_counts("hug -4")
+
+
+# -- the fast trainer equals the naive reference ----------------------------------------------------
+words = st.text(alphabet="abcab", min_size=1, max_size=7)
+corpora = st.dictionaries(words, st.integers(1, 6), min_size=1, max_size=12)
+
+
+def assert_same_as_naive(corpus, **options):
+    states = list(bpe.train_steps(corpus, **options))
+    expected, reason = naive_train(corpus, **options)
+    assert [s.pair for s in states[1:]] == [m["pair"] for m in expected]
+    assert [s.count for s in states[1:]] == [m["count"] for m in expected]
+    assert [s.new_token for s in states[1:]] == [m["new_token"] for m in expected]
+    assert states[-1].stop_reason == reason
+    for s, m in zip(states[1:], expected):
+        if s.num_tied <= bpe.trainer.MAX_TIES_KEPT:
+            assert set(s.tied) == m["tied"] and s.tied[0] == s.pair
+        assert s.num_tied == len(m["tied"])
+        assert dict(s.splits) == m["splits"]
+        assert dict(s.pair_counts) == m["counts"]
+        if m["score"] is not None:
+            assert s.score == m["score"]
+
+
+@pytest.mark.parametrize("tie_break", bpe.TIE_RULES)
+@given(corpus=corpora, num_merges=st.integers(0, 12))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_fast_trainer_equals_naive_reference(tie_break, corpus, num_merges):
+    assert_same_as_naive(corpus, num_merges=num_merges, tie_break=tie_break)
+
+
+@pytest.mark.parametrize("tie_break", bpe.TIE_RULES)
+@given(text=st.text(alphabet="ab c\nd'é🙂", max_size=60).filter(lambda t: t.strip()), vocab=st.integers(0, 40))
+@settings(max_examples=80, deadline=None)
+def test_fast_trainer_equals_naive_on_gpt2_texts(tie_break, text, vocab):
+    base = len({c for w in bpe.count_words([text], "gpt2") for c in w}) + 1
+    assert_same_as_naive([text], pre_tokenizer="gpt2", vocab_size=base + vocab, tie_break=tie_break,
+                         special_tokens=["<|endoftext|>"])
+
+
+@pytest.mark.parametrize("scheme", ["sennrich", "space-suffix"])
+@given(text=st.text(alphabet="ab c  a", max_size=40).filter(lambda t: t.strip()), n=st.integers(0, 15))
+@settings(max_examples=60, deadline=None)
+def test_fast_trainer_equals_naive_for_other_schemes(scheme, text, n):
+    assert_same_as_naive(text, pre_tokenizer=scheme, num_merges=n)
+
+
+@given(corpus=corpora, n=st.integers(0, 8), min_frequency=st.integers(0, 6))
+@settings(max_examples=80, deadline=None)
+def test_wordpiece_and_min_frequency_equal_naive(corpus, n, min_frequency):
+    assert_same_as_naive(corpus, num_merges=n, algorithm="wordpiece", min_frequency=min_frequency)
+    assert_same_as_naive(corpus, num_merges=n, min_frequency=min_frequency)
+
+
+# -- the tokenizers library's BpeTrainer as an oracle ---------------------------------------------
+def hf_merges(lines, vocab_size, special_tokens=()):
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=list(special_tokens), show_progress=False)
+    tok.train_from_iterator(lines, trainer=trainer)
+    model = json.loads(tok.to_str())["model"]
+    return [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in model["merges"]], model["vocab"]
+
+
+def test_hf_tie_rule_equals_tokenizers_bpe_trainer_on_a_real_corpus():
+    from bpe.corpora import corpus_lines
+
+    lines = corpus_lines(200_000)
+    expected, hf_vocab = hf_merges(lines, 2000, ["<|endoftext|>"])
+    tok = bpe.train(lines, pre_tokenizer="gpt2", vocab_size=2000, special_tokens=["<|endoftext|>"], tie_break="hf")
+    assert tok.merges == expected
+    assert {t: i for t, i in tok.vocab.items() if i < 2000} == hf_vocab
+
+
+@given(text=st.text(alphabet="ab cd\n,é", min_size=1, max_size=80).filter(lambda t: t.strip()),
+       extra=st.integers(0, 30))
+@settings(max_examples=60, deadline=None)
+def test_hf_tie_rule_equals_tokenizers_on_random_text(text, extra):
+    lines = text.split("\n")
+    base = len({c for w in bpe.count_words(lines, "gpt2") for c in w})
+    expected, _ = hf_merges(lines, base + extra)
+    tok = bpe.train(lines, pre_tokenizer="gpt2", vocab_size=base + extra, tie_break="hf")
+    assert tok.merges == expected
