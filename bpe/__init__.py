@@ -20,6 +20,7 @@ from .pre_tokenizers import (
     parse_word_counts,
     pre_tokenize,
     pre_tokenize_with_offsets,
+    text_from_bytes,
     unicode_to_bytes,
 )
 from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
@@ -49,5 +50,5 @@ __all__ = [
     "TIE_RULE_SENTENCES", "Contribution", "Encoding", "History", "Pair", "StepChanges", "TrainConfig",
     "TrainState", "Tokenizer", "TraceStep", "WordTrace", "bytes_to_unicode", "count_words",
     "is_byte_level", "parse_word_counts", "pre_tokenize", "pre_tokenize_with_offsets", "run_training",
-    "train", "train_steps", "unicode_to_bytes",
+    "text_from_bytes", "train", "train_steps", "unicode_to_bytes",
 ]

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -312,8 +313,15 @@ class History:
         return self.log_count[entry] if entry >= 0 else 0
 
     def top_after(self, step: int) -> list[tuple[tuple[int, int], int]]:
+        """The stored top-K counts after ``step``, highest first; equal counts in tie-rule order
+        where it is known (the pairs tied for the next merge), else by id or string."""
         lo, hi = self.top_start[step], self.top_start[step + 1]
-        return [(divmod(self.top_pairs_flat[i], _SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
+        entries = [(divmod(self.top_pairs_flat[i], _SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
+        tie_rank = {p: r for r, p in enumerate(self.ties[step])} if step < len(self.ties) else {}
+        lexicographic = self.config.tie_break == "lexicographic"
+        last = len(tie_rank)
+        return sorted(entries, key=lambda e: (-e[1], tie_rank.get(e[0], last),
+                                              self.pair_str(e[0]) if lexicographic else e[0]))
 
     def words_changed_at(self, step: int) -> list[int]:
         if step < 1:
@@ -684,18 +692,27 @@ class _Trainer:
         return pair  # ids: specials, alphabet by code point, then creation order
 
     def _first_key(self, pair: tuple[int, int]) -> tuple[int, int]:
-        """(word index, character offset) of the pair's first occurrence in the corpus."""
+        """(word index, character offset) of the pair's first occurrence in the corpus.
+
+        ``where`` may hold words that lost the pair (it is only ever added to, like the
+        ``tokenizers`` trainer's index), so words are checked in order until one has it.
+        """
         key = self.first_key_cache.get(pair)
         if key is None:
-            w = min(self.where[pair])
-            split, symbols = self.splits[w], self.h.symbols
-            offset = 0
-            for x, y in zip(split, split[1:]):
-                if x == pair[0] and y == pair[1]:
+            x0, y0 = pair
+            symbols = self.h.symbols
+            for w in sorted(self.where[pair]):
+                split = self.splits[w]
+                offset = 0
+                for x, y in zip(split, split[1:]):
+                    if x == x0 and y == y0:
+                        key = (w, offset)
+                        break
+                    offset += len(symbols[x])
+                if key is not None:
                     break
-                offset += len(symbols[x])
-            key = self.first_key_cache[pair] = (w, offset)
-        return key
+            self.first_key_cache[pair] = key  # type: ignore[assignment]
+        return key  # type: ignore[return-value]
 
     def tie_key(self, pair: tuple[int, int]) -> tuple:
         if self.config.tie_break == "first":
@@ -703,18 +720,20 @@ class _Trainer:
         return self._static_key(pair)
 
     def _record_top(self, step: int) -> None:
-        """Store the top-K counts after ``step`` (highest count first, ties by the tie rule)."""
+        """Store the top-K counts after ``step``. Order inside one count is not kept here:
+        readers order it (the tie rule for the winning count, ids for the rest)."""
         h = self.h
         need = TOP_K
+        buckets, pairs_flat, counts_flat = self.buckets, h.top_pairs_flat, h.top_counts_flat
         for c in reversed(self.sorted_counts):
-            bucket = self.buckets[c]
-            chosen = sorted(bucket, key=self.tie_key) if len(bucket) <= need or c == self.sorted_counts[-1] \
-                else heapq.nsmallest(need, bucket, key=self._static_key)
-            for pair in chosen[:need]:
-                h.top_pairs_flat.append(pair[0] * _SHIFT + pair[1])
-                h.top_counts_flat.append(c)
-            need -= min(need, len(chosen))
-            if need == 0:
+            bucket = buckets[c]
+            # Past K, which of several equal counts is kept does not matter (set order is
+            # deterministic for integer pairs, so runs still repeat exactly).
+            members = bucket if len(bucket) <= need else list(itertools.islice(bucket, need))
+            pairs_flat.extend([x * _SHIFT + y for x, y in members])
+            counts_flat.extend([c] * len(members))
+            need -= len(members)
+            if need <= 0:
                 break
         h.top_start.append(len(h.top_pairs_flat))
 
@@ -746,25 +765,6 @@ class _Trainer:
         return ordered[0], self.pair_counts[ordered[0]], ordered[:MAX_TIES_KEPT], len(tied), best
 
     # -- merging -------------------------------------------------------------------------------
-    def _set_count(self, pair: tuple[int, int], old: int, new: int) -> None:
-        buckets, counts = self.buckets, self.sorted_counts
-        if old:
-            bucket = buckets[old]
-            bucket.discard(pair)
-            if not bucket:
-                del buckets[old]
-                del counts[bisect.bisect_left(counts, old)]
-        if new:
-            bucket = buckets.get(new)
-            if bucket is None:
-                buckets[new] = {pair}
-                bisect.insort(counts, new)
-            else:
-                bucket.add(pair)
-            self.pair_counts[pair] = new
-        else:
-            self.pair_counts.pop(pair, None)
-
     def apply(self, step: int, pair: tuple[int, int], count: int, ties, num_ties: int, score, forced: bool) -> None:
         h, cfg = self.h, self.config
         a, b = pair
@@ -775,39 +775,60 @@ class _Trainer:
         added = new_str not in h.symbol_ids
         new = self._add_symbol(new_str) if added else h.symbol_ids[new_str]
 
+        # Rewrite each word holding the pair and note only the pairs next to each merge, as the
+        # `tokenizers` trainer does: x a b y -> x ab y loses (x, a) and (b, y), gains (x, ab) and
+        # (ab, y). The left neighbour is read from the rewritten part, so a b a b -> ab ab
+        # correctly turns the (ab, a) of the first merge into (ab, ab). (a, b) itself ends at 0.
         delta: dict[tuple[int, int], int] = {}
-        where, splits, freqs = self.where, self.splits, h.freqs
-        changed_words = sorted(where.get(pair, ()))
+        where, splits, freqs, word_steps = self.where, self.splits, h.freqs, h.word_steps
+        changed_words = []
         saved = 0
-        for w in changed_words:
+        for w in sorted(where.pop(pair, ())):
             old = splits[w]
-            new_split = _merge_word(old, a, b, new)
-            splits[w] = new_split
+            n = len(old)
+            out: list[int] = []
             f = freqs[w]
-            saved += (len(old) - len(new_split)) * f
-            old_pairs = list(zip(old, old[1:]))
-            new_pairs = list(zip(new_split, new_split[1:]))
-            for p in old_pairs:
-                delta[p] = delta.get(p, 0) - f
-            for p in new_pairs:
-                delta[p] = delta.get(p, 0) + f
-            old_set, new_set = set(old_pairs), set(new_pairs)
-            for p in old_set - new_set:
-                s = where[p]
-                s.discard(w)
-                if not s:
-                    del where[p]
-            for p in new_set - old_set:
-                s = where.get(p)
-                if s is None:
-                    where[p] = {w}
+            i = 0
+            while i < n:
+                if old[i] == a and i + 1 < n and old[i + 1] == b:
+                    if out:
+                        prev = out[-1]
+                        p = (prev, a)
+                        delta[p] = delta.get(p, 0) - f
+                        p = (prev, new)
+                        delta[p] = delta.get(p, 0) + f
+                        s = where.get(p)
+                        if s is None:
+                            where[p] = {w}
+                        else:
+                            s.add(w)
+                    if i + 2 < n:
+                        nxt = old[i + 2]
+                        p = (b, nxt)
+                        delta[p] = delta.get(p, 0) - f
+                        p = (new, nxt)
+                        delta[p] = delta.get(p, 0) + f
+                        s = where.get(p)
+                        if s is None:
+                            where[p] = {w}
+                        else:
+                            s.add(w)
+                    out.append(new)
+                    i += 2
                 else:
-                    s.add(w)
-            ws = h.word_steps[w]
+                    out.append(old[i])
+                    i += 1
+            if len(out) == n:
+                continue  # a stale entry: this word no longer holds the pair
+            splits[w] = out
+            saved += (n - len(out)) * f
+            changed_words.append(w)
+            ws = word_steps[w]
             if ws is None:
-                h.word_steps[w] = array("i", [step])
+                word_steps[w] = array("i", [step])
             else:
                 ws.append(step)
+        delta[pair] = -self.pair_counts.get(pair, 0)
         if cfg.algorithm == "wordpiece":
             # `saved` counts the merges actually made (a a a holds (a, a) twice but merges once).
             sf = self.symbol_freqs
@@ -815,15 +836,40 @@ class _Trainer:
             sf[a] -= saved
             sf[b] -= saved
         cache = self.first_key_cache
+        pair_counts, buckets, counts = self.pair_counts, self.buckets, self.sorted_counts
+        last_entry, log_step, log_pair, log_count, log_prev = (
+            h.last_entry, h.log_step, h.log_pair, h.log_count, h.log_prev)
         for p, d in delta.items():
-            # Every pair of a rewritten word is in `delta`, even with a net change of 0, so this
-            # is exactly the set of pairs whose first occurrence may have moved.
+            # Every pair whose occurrences moved is in `delta`, even with a net change of 0, so
+            # this is exactly the set of pairs whose first occurrence may have moved.
             cache.pop(p, None)
             if d == 0:
                 continue
-            old_c = self.pair_counts.get(p, 0)
-            self._set_count(p, old_c, old_c + d)
-            self._log(step, p, old_c + d)
+            old_c = pair_counts.get(p, 0)
+            new_c = old_c + d
+            # Move the pair between count buckets (this loop is the hot path, hence inlined).
+            if old_c:
+                bucket = buckets[old_c]
+                bucket.discard(p)
+                if not bucket:
+                    del buckets[old_c]
+                    del counts[bisect.bisect_left(counts, old_c)]
+            if new_c:
+                bucket = buckets.get(new_c)
+                if bucket is None:
+                    buckets[new_c] = {p}
+                    bisect.insort(counts, new_c)
+                else:
+                    bucket.add(p)
+                pair_counts[p] = new_c
+            else:
+                del pair_counts[p]
+            code = p[0] * _SHIFT + p[1]
+            log_step.append(step)
+            log_pair.append(code)
+            log_count.append(new_c)
+            log_prev.append(last_entry.get(code, -1))
+            last_entry[code] = len(log_step) - 1
         h.step_words.extend(changed_words)
         h.step_words_start.append(len(h.step_words))
         h.log_start.append(len(h.log_step))
