@@ -1,1 +1,15 @@
-"""BPE Explorer (placeholder until the pages land)."""
+"""BPE Explorer: learn how byte-pair-encoding tokenizers are trained and how they cut text.
+
+This file is only the router: it sets the page config once and lists the pages.
+`streamlit run app.py` opens the training walkthrough with the course's hug example.
+"""
+
+import streamlit as st
+
+st.set_page_config(page_title="BPE Explorer", page_icon="🧩", layout="wide")
+
+pages = [
+    st.Page("pages/train.py", title="Train", icon="🏋️", url_path="train", default=True),
+    st.Page("pages/encode.py", title="Encode", icon="🔤", url_path="encode"),
+]
+st.navigation(pages).run()

@@ -35,6 +35,7 @@ from .trainer import (
     StepChanges,
     TrainConfig,
     TrainState,
+    first_difference,
     run_training,
     train_steps,
 )
@@ -48,7 +49,7 @@ def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:
 __all__ = [
     "ALGORITHMS", "BYTE_LEVEL", "END_OF_WORD", "PRE_TOKENIZERS", "STOP_SENTENCES", "TIE_RULES",
     "TIE_RULE_SENTENCES", "Contribution", "Encoding", "History", "Pair", "StepChanges", "TrainConfig",
-    "TrainState", "Tokenizer", "TraceStep", "WordTrace", "bytes_to_unicode", "count_words",
+    "TrainState", "Tokenizer", "first_difference", "TraceStep", "WordTrace", "bytes_to_unicode", "count_words",
     "is_byte_level", "parse_word_counts", "pre_tokenize", "pre_tokenize_with_offsets", "run_training",
     "text_from_bytes", "train", "train_steps", "unicode_to_bytes",
 ]

@@ -343,6 +343,26 @@ class History:
     def final(self) -> "TrainState":
         return self.state(self.num_merges)
 
+    def words_by_frequency(self) -> list[int]:
+        """Word indices, most frequent first (first-seen order among equals); computed once."""
+        if not hasattr(self, "_by_freq"):
+            self._by_freq = sorted(range(len(self.words)), key=lambda i: -self.freqs[i])
+        return self._by_freq
+
+    def merge_rows(self) -> list[dict]:
+        """The training log, one dict per merge: step, pair, new token, count, score, tied pairs."""
+        rows = []
+        for k in range(1, self.num_merges + 1):
+            a, b, new = self.merges[k - 1]
+            score = self.merge_scores[k - 1]
+            rows.append({
+                "step": k, "left": self.symbols[a], "right": self.symbols[b], "new_token": self.symbols[new],
+                "count": self.merge_counts[k - 1], "score": None if score is None else str(score),
+                "tied": self.num_ties[k - 1] - 1, "forced": self.merge_forced[k - 1],
+                "tied_pairs": [self.pair_str(p) for p in self.ties[k - 1][1:]],
+            })
+        return rows
+
     def stop_sentence(self) -> str | None:
         if self.stop_reason is None:
             return None
@@ -555,6 +575,48 @@ class TrainState:
             rest = sum(c.total for c in parts[limit:])
             text += f" + {len(parts) - limit} more words ({rest})"
         return f"{self.new_token} = {text}"
+
+    def provenance_of(self, pairs: Iterable[Pair], limit: int = 6) -> dict[Pair, str]:
+        """For several pairs at once, where each count (as chosen from at this step) comes from:
+        ``"hug 10 + pug 5 + hugs 5"``, largest shares first, at most ``limit`` words each.
+        One pass over the corpus, so a chart's tooltips cost one scan, not one per pair."""
+        h = self.history
+        after = max(self.step - 1, 0)
+        wanted = {h.pair_ids(p): p for p in pairs if h.pair_ids(p)}
+        parts: dict[Pair, list[tuple[int, str]]] = {p: [] for p in wanted.values()}
+        for i, freq in enumerate(h.freqs):
+            split = h.split_ids_at(i, after)
+            seen: dict[tuple[int, int], int] = {}
+            for pair in zip(split, split[1:]):
+                if pair in wanted:
+                    seen[pair] = seen.get(pair, 0) + 1
+            for pair, occ in seen.items():
+                label = f"{h.words[i]} {freq}" if occ == 1 else f"{h.words[i]} {occ}×{freq}"
+                parts[wanted[pair]].append((occ * freq, label))
+        out = {}
+        for pair, items in parts.items():
+            items.sort(key=lambda t: -t[0])
+            text = " + ".join(label for _, label in items[:limit])
+            if len(items) > limit:
+                text += f" + {len(items) - limit} more words"
+            out[pair] = text
+        return out
+
+    def symbol_count(self, symbol: str) -> int:
+        """How often a symbol occurs in the corpus this merge was chosen from (WordPiece's count(a))."""
+        h = self.history
+        sid = h.symbol_ids.get(symbol)
+        after = max(self.step - 1, 0)
+        return sum(h.split_ids_at(i, after).count(sid) * f for i, f in enumerate(h.freqs)) if sid is not None else 0
+
+    def score_formula(self) -> str | None:
+        """WordPiece: ``score = count(ab) / (count(a) × count(b)) = 5 / (20 × 5) = 1/20``."""
+        if self.score is None or self.pair is None:
+            return None
+        a, b = self.pair
+        ca, cb = self.symbol_count(a), self.symbol_count(b)
+        return (f"score = count({a} {b}) / (count({a}) × count({b})) = {self.count} / ({ca} × {cb}) "
+                f"= {self.score}")
 
     def changes(self) -> StepChanges:
         """Words this merge rewrote and the pair counts it moved."""
@@ -974,3 +1036,11 @@ def run_training(corpus: Corpus, **options) -> History:
     for _ in states:
         pass
     return first.history
+
+
+def first_difference(one: History, other: History) -> int | None:
+    """The first step at which two runs merge different pairs (None if one run is a prefix of the other)."""
+    for k, (m1, m2) in enumerate(zip(one.merges, other.merges), start=1):
+        if one.pair_str(m1[:2]) != other.pair_str(m2[:2]):
+            return k
+    return None

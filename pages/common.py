@@ -1,0 +1,244 @@
+"""What the pages share: the session's corpus and settings, cached training, the URL.
+
+All of the app's state lives in ``st.session_state[STATE_KEY]`` (one namespaced
+dict), so the encode page uses the tokenizer trained on the training page and
+nothing resets when the user switches pages. Training is cached with
+``st.cache_resource`` keyed by corpus and settings: it runs once, and every
+session that trains the same thing shares the (immutable) history.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import asdict, dataclass, field, replace
+
+import streamlit as st
+
+import bpe
+from bpe.presets import DEFAULT_PRESET, PRESETS
+
+STATE_KEY = "bpe_explorer"
+MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text; stated in the UI and README
+MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
+SOURCES = ("preset", "text", "counts")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides a training run (hashable: it is part of the cache key)."""
+
+    source: str = "preset"  # preset | text | counts
+    preset: str = DEFAULT_PRESET
+    text: str = ""
+    counts: str = ""
+    pre_tokenizer: str = "whitespace"
+    limit: str = "num_merges"  # num_merges | vocab_size | none
+    limit_value: int = 10
+    special_tokens: tuple[str, ...] = ()
+    tie_break: str = "first"
+    min_frequency: int = 0
+    algorithm: str = "bpe"
+    full_byte_alphabet: bool = False
+    forced: tuple[tuple[int, tuple[str, str]], ...] = ()
+
+    def options(self) -> dict:
+        """Keyword arguments for ``bpe.train_steps``."""
+        opts = dict(
+            pre_tokenizer=self.pre_tokenizer, special_tokens=self.special_tokens, tie_break=self.tie_break,
+            min_frequency=self.min_frequency, algorithm=self.algorithm, full_byte_alphabet=self.full_byte_alphabet,
+            forced_merges=dict(self.forced),
+        )
+        if self.limit in ("num_merges", "vocab_size"):
+            opts[self.limit] = self.limit_value
+        return opts
+
+
+def preset_settings(key: str) -> Settings:
+    """The settings that reproduce a preset exactly."""
+    p = PRESETS[key]
+    o = p.options
+    limit = "vocab_size" if "vocab_size" in o else "num_merges" if "num_merges" in o else "none"
+    return Settings(
+        source="preset", preset=key, pre_tokenizer=o.get("pre_tokenizer", "whitespace"), limit=limit,
+        limit_value=o.get(limit, 10) if limit != "none" else 10, special_tokens=tuple(o.get("special_tokens", ())),
+        tie_break=o.get("tie_break", "first"), forced=tuple(sorted(p.forced_merges.items())),
+    )
+
+
+def app_state() -> dict:
+    """The session's one namespaced dict, created on first use (from the URL if it has one)."""
+    if STATE_KEY not in st.session_state:
+        st.session_state[STATE_KEY] = {"settings": settings_from_url(), "step": step_from_url(), "error": None}
+    return st.session_state[STATE_KEY]
+
+
+# -- corpus and training -------------------------------------------------------------------------
+def corpus_of(settings: Settings):
+    """The corpus a setting describes, or raise ValueError with what to fix."""
+    if settings.source == "preset":
+        if settings.preset not in PRESETS:
+            raise ValueError(f"There is no preset called {settings.preset!r}.")
+        return PRESETS[settings.preset].corpus()
+    if settings.source == "counts":
+        return bpe.parse_word_counts(settings.counts)
+    if len(settings.text.encode("utf-8")) > MAX_CORPUS_BYTES:
+        raise ValueError(f"The corpus is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; paste or upload less text.")
+    if not settings.text.strip():
+        raise ValueError("The corpus is empty: paste some text, upload a .txt file, or pick a preset.")
+    return settings.text.splitlines() or [settings.text]
+
+
+@st.cache_resource
+def _run_store() -> tuple[OrderedDict, threading.Lock]:
+    """Finished training runs shared by every session: settings -> History (newest last)."""
+    return OrderedDict(), threading.Lock()
+
+
+MAX_RUNS_KEPT = 12
+
+
+def train(settings: Settings) -> bpe.History:
+    """Train once per corpus and settings (shared across sessions); ValueError on bad input.
+
+    Not ``st.cache_resource`` on the training itself because a cached function's elements
+    are replayed on every hit: here the progress bar shows only when training really runs
+    and takes over a second.
+    """
+    store, lock = _run_store()
+    with lock:
+        if settings in store:
+            store.move_to_end(settings)
+            return store[settings]
+    states = bpe.train_steps(corpus_of(settings), **settings.options())
+    first = next(states)
+    total = settings.limit_value if settings.limit == "num_merges" else None
+    started, bar = time.perf_counter(), None
+    for state in states:
+        if state.step % 50:
+            continue
+        if bar is None and time.perf_counter() - started > 1.0:
+            bar = st.progress(0.0, text="Training…")
+        if bar is not None:
+            frac = min(state.step / total, 1.0) if total else 0.5
+            bar.progress(frac, text=f"Training… merge {state.step:,}" + (f" of {total:,}" if total else ""))
+    if bar is not None:
+        bar.empty()
+    with lock:
+        store[settings] = first.history
+        while len(store) > MAX_RUNS_KEPT:
+            store.popitem(last=False)
+    return first.history
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def tokenizer_for(settings: Settings, step: int) -> bpe.Tokenizer:
+    return bpe.Tokenizer.from_state(train(settings).state(step))
+
+
+def current_tokenizer() -> bpe.Tokenizer | None:
+    """The tokenizer the training page last trained (its final step), or None if training failed."""
+    s = app_state()
+    try:
+        history = train(s["settings"])
+    except ValueError:
+        return None
+    return tokenizer_for(s["settings"], history.num_merges)
+
+
+# -- the URL --------------------------------------------------------------------------------------
+def settings_to_params(settings: Settings, step: int) -> dict[str, str]:
+    """Query parameters that restore this view (the corpus itself only if it is short)."""
+    base = preset_settings(settings.preset) if settings.source == "preset" else Settings(source=settings.source)
+    params: dict[str, str] = {"step": str(step)}
+    if settings.source == "preset":
+        params["preset"] = settings.preset
+    elif settings.source == "text" and len(settings.text) <= MAX_URL_CORPUS_CHARS:
+        params["text"] = settings.text
+    elif settings.source == "counts" and len(settings.counts) <= MAX_URL_CORPUS_CHARS:
+        params["counts"] = settings.counts
+    for name in ("pre_tokenizer", "limit", "limit_value", "tie_break", "min_frequency", "algorithm",
+                 "full_byte_alphabet"):
+        value = getattr(settings, name)
+        if value != getattr(base, name):
+            params[name] = str(int(value) if isinstance(value, bool) else value)
+    if settings.special_tokens != base.special_tokens:
+        params["special"] = ",".join(settings.special_tokens)
+    if settings.forced != base.forced:
+        params["forced"] = ";".join(f"{k}:{a} {b}" for k, (a, b) in settings.forced)
+    return params
+
+
+def corpus_fits_url(settings: Settings) -> bool:
+    if settings.source == "text":
+        return len(settings.text) <= MAX_URL_CORPUS_CHARS
+    if settings.source == "counts":
+        return len(settings.counts) <= MAX_URL_CORPUS_CHARS
+    return True
+
+
+def settings_from_url() -> Settings:
+    """Settings from ``st.query_params``; anything malformed falls back to the default."""
+    q = st.query_params
+    try:
+        if "text" in q:
+            s = Settings(source="text", text=q["text"])
+        elif "counts" in q:
+            s = Settings(source="counts", counts=q["counts"])
+        else:
+            s = preset_settings(q.get("preset", DEFAULT_PRESET))
+        changes: dict = {}
+        for name in ("pre_tokenizer", "limit", "tie_break", "algorithm"):
+            if name in q:
+                changes[name] = q[name]
+        for name in ("limit_value", "min_frequency"):
+            if name in q:
+                changes[name] = int(q[name])
+        if "full_byte_alphabet" in q:
+            changes["full_byte_alphabet"] = q["full_byte_alphabet"] == "1"
+        if "special" in q:
+            changes["special_tokens"] = tuple(t for t in q["special"].split(",") if t)
+        if "forced" in q:
+            forced = []
+            for item in q["forced"].split(";"):
+                k, pair = item.split(":", 1)
+                a, b = pair.split(" ", 1)
+                forced.append((int(k), (a, b)))
+            changes["forced"] = tuple(forced)
+        return replace(s, **changes)
+    except (KeyError, ValueError):
+        return preset_settings(DEFAULT_PRESET)
+
+
+def step_from_url() -> int:
+    try:
+        return max(int(st.query_params.get("step", 0)), 0)
+    except ValueError:
+        return 0
+
+
+def sync_url(settings: Settings, step: int) -> None:
+    """Write the view into the URL (only the keys that changed, to avoid needless reruns)."""
+    wanted = settings_to_params(settings, step)
+    current = st.query_params.to_dict()
+    if current != wanted:
+        st.query_params.from_dict(wanted)
+
+
+# -- small rendering helpers --------------------------------------------------------------------
+def esc(text: object) -> str:
+    """HTML-escape anything shown inside our own HTML (user text is untrusted)."""
+    return html.escape(str(text), quote=True)
+
+
+def settings_dict(settings: Settings) -> dict:
+    return asdict(settings)
+
+
+__all__ = [
+    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PRESETS", "SOURCES", "STATE_KEY", "Settings", "app_state",
+    "corpus_fits_url", "corpus_of", "current_tokenizer", "esc", "field", "preset_settings", "settings_dict",
+    "settings_from_url", "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
+]

@@ -1,0 +1,390 @@
+"""The training page's panels. Each takes what ``bpe`` computed and draws it; no BPE logic here.
+
+Kept apart from ``pages/train.py`` so that page reads as a description of the UI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import bpe
+from bpe import display
+from bpe.presets import PRESETS
+from pages import common
+
+SOURCES = {"preset": "Preset", "text": "Paste or upload text", "counts": "Word-count table"}
+LIMITS = {"num_merges": "Number of merges", "vocab_size": "Vocabulary size", "none": "Until no pair is left"}
+EXPLAIN = {
+    "whitespace": "split on whitespace, the spaces are dropped",
+    "gpt2": "GPT-2's regex, then each UTF-8 byte as a character (space → Ġ)",
+    "gpt4": "GPT-4's cl100k regex (numbers in groups of 3), same byte map",
+    "sennrich": "whitespace split, each word ends in the symbol </w>",
+    "space-suffix": "each word keeps its trailing space (How BPE works)",
+}
+TOP_N = 20
+
+
+# -- sidebar: corpus and settings ----------------------------------------------------------------
+def _seed(key: str, value) -> None:
+    """Give a widget its value from our saved settings when Streamlit has forgotten it
+    (widget state is dropped while another page is shown)."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def _apply_preset() -> None:
+    s = common.preset_settings(st.session_state["preset"])
+    for key, value in _widget_values(s).items():
+        st.session_state[key] = value
+    st.session_state["step"] = 0
+
+
+def _widget_values(s: common.Settings) -> dict:
+    return {
+        "pre_tokenizer": s.pre_tokenizer, "limit": s.limit, "limit_value": s.limit_value,
+        "tie_break": s.tie_break, "min_frequency": s.min_frequency, "algorithm": s.algorithm,
+        "full_bytes": s.full_byte_alphabet, "special_tokens": ", ".join(s.special_tokens),
+    }
+
+
+def corpus_and_settings(state: dict) -> common.Settings:
+    """The sidebar; returns the settings it describes (the corpus is validated by training)."""
+    saved: common.Settings = state["settings"]
+    _seed("source", saved.source)
+    _seed("preset", saved.preset)
+    _seed("corpus_text", saved.text)
+    _seed("counts_text", saved.counts)
+    for key, value in _widget_values(saved).items():
+        _seed(key, value)
+
+    st.header("Corpus")
+    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="source", label_visibility="collapsed")
+    text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
+    if source == "preset":
+        st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="preset",
+                     on_change=_apply_preset)
+        p = PRESETS[st.session_state["preset"]]
+        st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
+    elif source == "text":
+        upload = st.file_uploader("Upload a .txt file", type=["txt"], key="corpus_file")
+        if upload is not None and state.get("uploaded") != upload.file_id:
+            try:
+                st.session_state["corpus_text"] = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
+                state["uploaded"] = upload.file_id
+            except ValueError as exc:
+                st.error(str(exc))
+        st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
+        text = st.session_state["corpus_text"]
+    else:
+        st.caption("One word per row with how often it occurs.")
+        counts = _counts_editor(st.session_state["counts_text"])
+        st.session_state["counts_text"] = counts
+
+    st.header("Settings")
+    st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="pre_tokenizer", help="How text is cut into words.")
+    st.caption(EXPLAIN[st.session_state["pre_tokenizer"]])
+    limit = st.radio("Stop after", list(LIMITS), format_func=LIMITS.get, key="limit", horizontal=True)
+    if limit != "none":
+        st.number_input(LIMITS[limit], min_value=0, max_value=100_000, step=1, key="limit_value",
+                        help="Special tokens count towards the vocabulary size.")
+    st.selectbox("Tie rule", bpe.TIE_RULES, key="tie_break",
+                  help="Which pair wins when several have the highest count.")
+    st.caption(bpe.TIE_RULE_SENTENCES[st.session_state["tie_break"]].capitalize() + ".")
+    st.number_input("Minimum frequency", min_value=0, step=1, key="min_frequency",
+                    help="Stop when the best pair occurs fewer times than this.")
+    st.radio("Algorithm", bpe.ALGORITHMS, key="algorithm", horizontal=True,
+             format_func={"bpe": "BPE", "wordpiece": "WordPiece"}.get,
+             help="WordPiece scores a pair by count(ab) / (count(a) × count(b)) instead of its count.")
+    st.text_input("Special tokens (comma-separated)", key="special_tokens",
+                  help="They take the first ids and count towards the vocabulary size.")
+    st.toggle("Start from all 256 bytes", key="full_bytes", disabled=st.session_state["pre_tokenizer"] not in bpe.BYTE_LEVEL,
+              help="Byte-level only: GPT-2's base vocabulary instead of only the characters seen.")
+
+    settings = common.Settings(
+        source=source, preset=st.session_state["preset"], text=text if source == "text" else "",
+        counts=counts if source == "counts" else "", pre_tokenizer=st.session_state["pre_tokenizer"],
+        limit=limit, limit_value=int(st.session_state["limit_value"]),
+        special_tokens=tuple(t.strip() for t in st.session_state["special_tokens"].split(",") if t.strip()),
+        tie_break=st.session_state["tie_break"], min_frequency=int(st.session_state["min_frequency"]),
+        algorithm=st.session_state["algorithm"],
+        full_byte_alphabet=bool(st.session_state["full_bytes"]) and st.session_state["pre_tokenizer"] in bpe.BYTE_LEVEL,
+        forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
+    )
+    _preview(settings)
+    return settings
+
+
+def _same_corpus(saved: common.Settings, source: str, text: str, counts: str) -> bool:
+    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved.counts) == (
+        source, st.session_state["preset"] if source == "preset" else "", text if source == "text" else "",
+        counts if source == "counts" else "")
+
+
+def _counts_editor(counts_text: str) -> str:
+    """An editable (word, count) table; returns it as 'word count' lines for the engine to check."""
+    rows = [line.split(maxsplit=1) for line in counts_text.splitlines() if line.strip()]
+    frame = pd.DataFrame([(r[0], r[1] if len(r) > 1 else "") for r in rows] or [("hug", "10")],
+                         columns=["word", "count"])
+    edited = st.data_editor(frame, num_rows="dynamic", key="counts_editor", hide_index=True,
+                            column_config={"count": st.column_config.TextColumn("count")})
+    lines = [f"{w} {c}".strip() for w, c in zip(edited["word"].fillna(""), edited["count"].fillna(""))
+             if str(w).strip() or str(c).strip()]
+    return "\n".join(lines)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _preview_words(settings: common.Settings) -> list[str]:
+    corpus = common.corpus_of(settings)
+    if isinstance(corpus, dict):
+        return [f"{w} ×{c}" for w, c in list(corpus.items())[:12]]
+    words: list[str] = []
+    for text in corpus:
+        words += bpe.pre_tokenize(text, settings.pre_tokenizer)
+        if len(words) >= 12:
+            break
+    return words[:12]
+
+
+def _preview(settings: common.Settings) -> None:
+    try:
+        words = _preview_words(replace(settings, forced=()))
+    except ValueError:
+        return  # the page shows the error once, next to the results
+    st.caption("First words after pre-tokenization:")
+    st.html(display.chips_html(words, show_whitespace=True))
+
+
+# -- the step panels --------------------------------------------------------------------------------
+@st.cache_data(max_entries=256, show_spinner=False)
+def _pair_table(_history: bpe.History, key: common.Settings, step: int) -> pd.DataFrame:
+    """Pair counts this merge was chosen from (top pairs), with tie/chosen flags and provenance."""
+    s = _history.state(step)
+    top = s.top_pairs(TOP_N) if step else s.top_pairs(TOP_N, after=True)
+    chosen = s.pair if step else (_history.state(1).pair if _history.num_merges else None)
+    tied = set((s if step else _history.state(1)).tied) if _history.num_merges else set()
+    where = (s if step else _history.state(min(1, _history.num_merges))).provenance_of([p for p, _ in top[:10]])
+    rows = []
+    for (a, b), count in top:
+        role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
+        rows.append({"pair": f"{a} {b}", "count": count, "tied": (a, b) in tied and role != "chosen",
+                     "chosen": role == "chosen", "role": role, "from": where.get((a, b), "")})
+    return pd.DataFrame(rows)
+
+
+def step_panels(history: bpe.History, settings: common.Settings, step: int) -> None:
+    s = history.state(step)
+    _this_step(s, history)
+    left, right = st.columns([3, 2])
+    with left:
+        st.subheader("Pair counts" if step else "Pair counts before the first merge")
+        table = _pair_table(history, settings, step)
+        if table.empty:
+            st.write("No pairs: every word is a single token.")
+        else:
+            _pair_chart(table, "score" if settings.algorithm == "wordpiece" else "count")
+            st.dataframe(table[["pair", "count", "tied", "chosen", "from"]], hide_index=True, key="pairs_table",
+                         height=min(36 * (len(table) + 1), 420))
+    with right:
+        _vocabulary(s, settings)
+    _splits(s, history)
+    _history_panel(history, step)
+
+
+def _this_step(s: bpe.TrainState, history: bpe.History) -> None:
+    box = st.container(border=True)
+    if s.step == 0:
+        box.markdown(f"**Step 0 of {history.num_merges}**: every word is split into its base symbols. "
+                     "Press **Next** to make the first merge.")
+    else:
+        a, b = s.pair
+        box.html(
+            f'<div style="font-size:1.4rem">Step {s.step} of {history.num_merges}: '
+            f'{display.chip(a, display.PALETTE[0])} + {display.chip(b, display.PALETTE[1])} → '
+            f'{display.chip(s.new_token, display.HIGHLIGHT, bold=True)} '
+            f'<span id="merge-count">count {s.count}</span></div>'
+        )
+        box.write(f"Where the count comes from: {s.provenance_sentence()} = {s.count}.")
+        if s.score is not None:
+            box.write(f"WordPiece {s.score_formula()}.")
+        if s.forced:
+            box.warning("What-if: this pair was chosen by hand, not by its count.")
+        elif s.num_tied > 1:
+            others = ", ".join(f"({x}, {y})" for x, y in s.tied[1:6]) + (" …" if s.num_tied > 6 else "")
+            box.write(f"{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
+                      f"Tie rule **{s.tie_rule}**: {s.tie_sentence}.")
+        if not s.token_added:
+            box.info(f"“{s.new_token}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+    if s.stop_sentence:
+        box.success(s.stop_sentence)
+
+
+def _pair_chart(table: pd.DataFrame, measure: str) -> None:
+    colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
+    chart = (
+        alt.Chart(table)
+        .mark_bar()
+        .encode(
+            x=alt.X("count:Q", title="count"),
+            y=alt.Y("pair:N", sort=None, title=None),
+            color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
+            tooltip=["pair", "count", "role", alt.Tooltip("from:N", title="from")],
+        )
+        .properties(height=max(120, 18 * len(table)))
+    )
+    st.altair_chart(chart, use_container_width=True, key="pairs_chart")
+
+
+def _vocabulary(s: bpe.TrainState, settings: common.Settings) -> None:
+    h = s.history
+    target = settings.limit_value if settings.limit == "vocab_size" else None
+    st.subheader(f"Vocabulary: {s.vocab_size}" + (f" of {target}" if target else ""))
+    vocab = s.vocab
+    specials = len(settings.special_tokens)
+    learned = vocab[h.num_base:]
+    shown = learned[-300:]
+    st.caption(f"{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned"
+               + (f" (the last {len(shown)} shown)" if len(shown) < len(learned) else ""))
+    st.html(
+        '<div style="max-height:320px;overflow:auto">'
+        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
+        + display.chips_html(list(vocab[specials:h.num_base]))
+        + "<br>"
+        + display.chips_html(list(shown), highlight=[s.new_token] if s.step else [])
+        + "</div>"
+    )
+
+
+def _splits(s: bpe.TrainState, history: bpe.History) -> None:
+    st.subheader("Corpus splits")
+    query = st.text_input("Search words", key="split_search", placeholder="type part of a word")
+    changed = set(history.words_changed_at(s.step))
+    order = history.words_by_frequency()
+    if query:
+        order = [i for i in order if query in history.words[i]]
+    shown = order[:60]
+    rows = []
+    for i in shown:
+        tokens = s.splits[history.words[i]]
+        mark = "✱ " if i in changed else ""
+        rows.append(
+            f"<tr><td>{mark}{common.esc(display.visible(history.words[i]))}</td><td>{history.freqs[i]}</td>"
+            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [])}</td></tr>"
+        )
+    more = len(order) - len(shown)
+    st.html(
+        '<table class="splits" style="border-collapse:collapse"><tr><th>word</th><th>freq</th><th>tokens</th></tr>'
+        + "".join(rows) + "</table>"
+        + (f"<p>… and {more:,} more words (most frequent shown first; search to find others).</p>" if more > 0 else "")
+        + ("<p>✱ rewritten by this merge.</p>" if changed else "")
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _history_frame(_history: bpe.History, key: common.Settings) -> pd.DataFrame:
+    rows = _history.merge_rows()
+    frame = pd.DataFrame({
+        "rank": [r["step"] for r in rows], "pair": [f"{r['left']} {r['right']}" for r in rows],
+        "new token": [r["new_token"] for r in rows], "count": [r["count"] for r in rows],
+        "tied": [r["tied"] for r in rows],
+        "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],
+    })
+    return frame
+
+
+def _history_panel(history: bpe.History, step: int) -> None:
+    if not history.num_merges:
+        return
+    st.subheader("Merge history")
+    frame = _history_frame(history, common.app_state()["settings"])
+    left, right = st.columns([3, 2])
+    left.dataframe(frame.iloc[:step].iloc[::-1], hide_index=True, height=260, key="history_table")
+    every = max(1, len(frame) // 400)  # at most ~400 points per line: small payloads for big runs
+    points = frame.iloc[::every][["rank", "count", "tokens in corpus"]].melt("rank", var_name="measure")
+    lines = alt.Chart(points).mark_line().encode(
+        x=alt.X("rank:Q", title="step"), y=alt.Y("value:Q", title=None),
+        color=alt.Color("measure:N", legend=alt.Legend(orient="bottom", title=None)),
+    )
+    rule = alt.Chart(pd.DataFrame({"rank": [step]})).mark_rule(color="red").encode(x="rank:Q")
+    right.altair_chart((lines + rule).properties(height=220, title="Winning count and corpus length in tokens"),
+                       use_container_width=True, key="history_chart")
+
+
+# -- what-if, compare, downloads ----------------------------------------------------------------
+def what_if(history: bpe.History, settings: common.Settings, state: dict) -> None:
+    step = st.session_state.get("step", 0)
+    with st.expander("🔀 What if… another pair were merged next?"):
+        candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
+        if not candidates or step >= history.num_merges and history.stop_reason not in ("num_merges", "vocab_size"):
+            st.write("No pair is left to merge at this step.")
+        else:
+            pair = st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
+                                format_func=lambda p: f"{p[0]} + {p[1]}")
+            if st.button("Merge this pair and retrain from here", key="what_if_go"):
+                forced = dict(settings.forced)
+                forced = {k: v for k, v in forced.items() if k <= step}
+                forced[step + 1] = tuple(pair)
+                new = replace(settings, forced=tuple(sorted(forced.items())))
+                try:
+                    common.train(new)
+                except ValueError as exc:
+                    st.error(str(exc))
+                else:
+                    state["settings"], state["before_what_if"] = new, settings
+                    st.session_state["step"] = step + 1
+                    st.rerun()
+        if settings.forced:
+            st.write("Forced merges in this run: " + ", ".join(f"step {k}: ({a}, {b})" for k, (a, b) in settings.forced))
+            before = state.get("before_what_if")
+            if before is not None:
+                try:
+                    diverge = bpe.first_difference(common.train(before), history)
+                    if diverge:
+                        st.write(f"The runs diverge at step {diverge}: the original merged "
+                                 f"{common.train(before).state(diverge).pair}, this one {history.state(diverge).pair}.")
+                except ValueError:
+                    pass
+            if st.button("Undo all what-ifs", key="what_if_reset"):
+                state["settings"] = replace(settings, forced=())
+                st.rerun()
+
+
+def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
+    with st.expander("⚖️ Compare tie rules"):
+        cols = st.columns(2)
+        one = cols[0].selectbox("Rule A", bpe.TIE_RULES, index=0, key="cmp_a")
+        two = cols[1].selectbox("Rule B", bpe.TIE_RULES, index=1, key="cmp_b")
+        try:
+            ha, hb = common.train(replace(settings, tie_break=one)), common.train(replace(settings, tie_break=two))
+        except ValueError as exc:
+            st.error(str(exc))
+            return
+        k = bpe.first_difference(ha, hb)
+        if k is None:
+            st.success(f"'{one}' and '{two}' make the same merges on this corpus.")
+        else:
+            sa, sb = ha.state(k), hb.state(k)
+            st.write(f"They first differ at **step {k}**: '{one}' merges {sa.pair} → {sa.new_token}, "
+                     f"'{two}' merges {sb.pair} → {sb.new_token} (both at count {sa.count}).")
+
+
+def downloads(history: bpe.History, settings: common.Settings) -> None:
+    st.subheader("Downloads")
+    step = st.session_state.get("step", history.num_merges)
+    tok = common.tokenizer_for(settings, step)
+    cols = st.columns(4)
+    try:
+        cols[0].download_button("tokenizer.json", bpe.to_tokenizer_json(tok), "tokenizer.json", key="dl_json")
+    except ValueError as exc:
+        cols[0].caption(str(exc))
+    try:
+        vocab, merges = bpe.to_vocab_merges(tok)
+        cols[1].download_button("vocab.json", vocab, "vocab.json", key="dl_vocab")
+        cols[2].download_button("merges.txt", merges, "merges.txt", key="dl_merges")
+    except ValueError as exc:
+        cols[1].caption(str(exc))
+    cols[3].download_button("Training log (CSV)", bpe.training_log_csv(history), "training_log.csv", key="dl_csv")
+    st.caption(f"The tokenizer files hold the merges up to the current step ({step}).")

@@ -1,0 +1,79 @@
+"""Train: step through BPE merges with the counts, ties and splits of every step.
+
+Sidebar: the corpus (preset, pasted text, upload, word-count table) and settings.
+Main: the step controls and, all for the same step, what was merged and why, the
+pair counts (table and chart), the corpus splits, the vocabulary and the history.
+The page only renders what ``bpe`` computes; the panels live in ``pages/panels.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+import bpe
+from pages import common, panels
+
+state = common.app_state()
+st.title("Train a BPE tokenizer, one merge at a time")
+
+# -- corpus and settings (sidebar) ------------------------------------------------------------------
+with st.sidebar:
+    settings = panels.corpus_and_settings(state)
+
+try:
+    history = common.train(settings)
+except ValueError as exc:
+    st.error(f"{exc}")
+    st.stop()
+state["settings"] = settings
+if not common.corpus_fits_url(settings):
+    st.info(
+        f"This corpus is longer than {common.MAX_URL_CORPUS_CHARS:,} characters, too long to put in a link: the URL "
+        "keeps the settings and step only. To share the run, download the training log below."
+    )
+
+
+# -- the step view: a fragment, so stepping reruns only this part ------------------------------------
+def set_step(value: int) -> None:
+    st.session_state["step"] = max(0, min(value, history.num_merges))
+
+
+def step_view() -> None:
+    last = history.num_merges
+    if "step" not in st.session_state or st.session_state["step"] > last:
+        st.session_state["step"] = min(state.get("step", 0), last)
+    if st.session_state.get("play") and run_every:
+        # Playing: each timed rerun of this fragment advances one merge; at the end, stop.
+        if st.session_state["step"] < last:
+            st.session_state["step"] += 1
+        else:
+            state["stop_play"] = True
+            st.rerun(scope="app")
+    cols = st.columns([1, 1, 1, 1, 8])
+    cur = st.session_state["step"]
+    cols[0].button("⏮ Start", key="start", on_click=set_step, args=(0,), disabled=cur == 0)
+    cols[1].button("◀ Back", key="back", on_click=set_step, args=(cur - 1,), disabled=cur == 0)
+    cols[2].button("Next ▶", key="next", on_click=set_step, args=(cur + 1,), disabled=cur == last)
+    cols[3].button("End ⏭", key="end", on_click=set_step, args=(last,), disabled=cur == last)
+    if last > 0:
+        cols[4].slider("Step", 0, last, key="step", label_visibility="collapsed")
+    step = st.session_state["step"]
+    state["step"] = step
+    common.sync_url(settings, step)
+    panels.step_panels(history, settings, step)
+
+
+if state.pop("stop_play", False):
+    st.session_state["play"] = False
+play_cols = st.columns([1, 3, 6])
+play_cols[0].toggle("▶ Play", key="play", help="Advance one merge at a time, at the speed on the right.")
+play_cols[1].select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], value=1.0, key="speed")
+run_every = st.session_state["speed"] if st.session_state.get("play") else None
+st.fragment(step_view, run_every=run_every)()
+
+# -- what-ifs and comparisons (full reruns: they train again) ----------------------------------------
+panels.what_if(history, settings, state)
+panels.compare_tie_rules(history, settings)
+panels.downloads(history, settings)
