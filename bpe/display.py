@@ -7,6 +7,7 @@ reaches HTML passes through :func:`html.escape`.
 
 from __future__ import annotations
 
+import bisect
 import html
 from collections.abc import Iterable, Sequence
 
@@ -59,3 +60,226 @@ def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whi
         parts.append(chip(visible(token, show_whitespace), HIGHLIGHT if is_new else PALETTE[c],
                           title=titles[i] if titles else token, bold=is_new))
     return "".join(parts)
+
+
+# -- the encode page: tokens of a text, their tooltips, bytes, and where two tokenizers disagree -----
+UNK_COLORS = ("#ffb3c1", "#ff8fa3")  # alternate so two neighbouring [UNK]s still differ
+SPECIAL_COLORS = ("#c9d6df", "#aebfcc")
+TOKEN_CSS = (
+    "<style>"
+    ".bpe-tokens{line-height:2.1}"
+    ".bpe-tokens .tok.unk{outline:2px solid #c1121f;outline-offset:-2px}"
+    ".bpe-tokens .tok.special{border:1px dashed #1d3557}"
+    ".bpe-tokens .tok.diff{box-shadow:0 3px 0 #d62828}"
+    ".bpe-tree,.bpe-tree ul{list-style:none;margin:0;padding-left:1.4em;font-family:monospace}"
+    ".bpe-tree li{margin:2px 0}"
+    "</style>"
+)
+_SHOWN_AS_STORED = {c: s for c, s in ((" ", "Ġ"), ("\n", "Ċ"), ("\t", "ĉ"), ("\r", "č"))}
+
+
+def hex_bytes(data: bytes) -> str:
+    """``b"hug"`` -> ``"68 75 67"``."""
+    return data.hex(" ").upper()
+
+
+def token_kind(tokenizer, token: str) -> str:
+    """``"special"``, ``"unk"`` or ``"normal"``: which style a token gets."""
+    if token in tokenizer.special_tokens:
+        return "special"
+    if tokenizer.unk_token is not None and token == tokenizer.unk_token:
+        return "unk"
+    return "normal"
+
+
+def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
+    """What a chip shows (not escaped).
+
+    Byte-level tokens show the text their bytes spell (``ðŁĻĤ`` -> ``🙂``); whitespace
+    appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵``.
+    A token that cuts a UTF-8 character in the middle shows its bytes in hex and ``�``.
+    """
+    if not tokenizer.byte_level or token_kind(tokenizer, token) != "normal":
+        return visible(token, show_whitespace)
+    data = tokenizer.token_bytes(token)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return hex_bytes(data) + "�"
+    if show_whitespace:
+        return visible(text, True)
+    return "".join(_SHOWN_AS_STORED.get(c, c) if c.isprintable() or c in _SHOWN_AS_STORED
+                   else token_symbol(c) for c in text)
+
+
+def token_symbol(char: str) -> str:
+    """GPT-2's byte symbols for one character (``" "`` -> ``"Ġ"``)."""
+    from .pre_tokenizers import bytes_to_symbols
+
+    return bytes_to_symbols(char.encode("utf-8"))
+
+
+def cuts_character(tokenizer, token: str) -> bool:
+    """True for a byte-level token whose bytes are not whole UTF-8 characters."""
+    if not tokenizer.byte_level or token_kind(tokenizer, token) != "normal":
+        return False
+    try:
+        tokenizer.token_bytes(token).decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
+    """The tooltip of one token: id, string, bytes in hex and merge rank (not escaped)."""
+    kind = token_kind(tokenizer, token)
+    rank = tokenizer.token_rank(token)
+    if kind == "special":
+        made = "special token (never split or merged)"
+    elif kind == "unk":
+        made = f"unknown: {source!r} is not in the vocabulary" if source else "unknown symbol"
+    elif rank is None:
+        made = "base symbol (no merge)"
+    else:
+        made = f"merge rank {rank} (merge #{rank + 1})"
+    return f"id {token_id} · {token!r} · bytes {hex_bytes(tokenizer.token_bytes(token))} · {made}"
+
+
+def overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]], ends: Sequence[int] | None = None) -> bool:
+    """True if ``span`` shares a character with one of ``spans`` (sorted, non-overlapping;
+    pass ``ends``, their end positions, to avoid rebuilding it on every call)."""
+    s, e = span
+    ends = [b for _, b in spans] if ends is None else ends
+    i = bisect.bisect_right(ends, s)  # the first span that ends after s
+    return i < len(spans) and spans[i][0] < max(e, s + 1)
+
+
+def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool = False, limit: int | None = 2000,
+                  marked: Sequence[tuple[int, int]] = ()) -> str:
+    """Coloured, escaped chips for the first ``limit`` tokens of an encoding.
+
+    Neighbours never share a colour; ``[UNK]`` and special tokens get their own colours
+    and the classes ``unk``/``special``; tokens overlapping a ``marked`` span get ``diff``.
+    Every chip has a tooltip (see :func:`token_title`).
+    """
+    n = len(encoding.tokens) if limit is None else min(limit, len(encoding.tokens))
+    tokens = encoding.tokens[:n]
+    colors = color_indices(tokens)
+    parts, prev_kind, alt, ends = [], None, 0, [b for _, b in marked]
+    for i, token in enumerate(tokens):
+        kind = token_kind(tokenizer, token)
+        span = encoding.offsets[i]
+        alt = alt + 1 if kind == prev_kind else 0
+        prev_kind = kind
+        background = {"unk": UNK_COLORS[alt % 2], "special": SPECIAL_COLORS[alt % 2]}.get(kind, PALETTE[colors[i]])
+        css = "tok" + ("" if kind == "normal" else f" {kind}") + (" diff" if marked and overlaps(span, marked, ends) else "")
+        title = token_title(tokenizer, token, encoding.ids[i], text[span[0]:span[1]])
+        parts.append(chip(token_label(tokenizer, token, show_whitespace), background, title=title, css_class=css,
+                          bold=kind == "special"))
+    return f'{TOKEN_CSS}<div class="bpe-tokens">{"".join(parts)}</div>'
+
+
+def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:
+    """One row per token for a table: position, id, token, its text, bytes, merge rank."""
+    return [
+        {"#": i, "id": tid, "token": token, "text": text[s:e], "bytes": hex_bytes(tokenizer.token_bytes(token)),
+         "merge rank": tokenizer.token_rank(token)}
+        for i, (tid, token, (s, e)) in enumerate(zip(encoding.ids, encoding.tokens, encoding.offsets))
+    ]
+
+
+def disagreement_spans(offsets_a: Sequence[tuple[int, int]], offsets_b: Sequence[tuple[int, int]],
+                       length: int | None = None) -> list[tuple[int, int]]:
+    """Character spans where two tokenizations draw different token boundaries.
+
+    A boundary is any token start or end. Between two boundaries both sides share,
+    a span is a disagreement if either side has a boundary inside it that the other
+    lacks. ``"hugs"`` as ``hugs`` vs ``hug|s`` -> ``[(0, 4)]``.
+    """
+    a = {x for span in offsets_a for x in span}
+    b = {x for span in offsets_b for x in span}
+    end = max(a | b, default=0) if length is None else length
+    common = sorted((a & b) | {0, end})
+    differ = sorted(a ^ b)
+    out, j = [], 0
+    for lo, hi in zip(common, common[1:]):
+        while j < len(differ) and differ[j] <= lo:
+            j += 1
+        if j < len(differ) and differ[j] < hi:
+            out.append((lo, hi))
+    return out
+
+
+def word_spans(encoding) -> list[tuple[int, int]]:
+    """The character span of each pre-tokenized word in an encoding (specials left out)."""
+    spans: dict[int, tuple[int, int]] = {}
+    for word, (s, e) in zip(encoding.word_ids, encoding.offsets):
+        if word is not None:
+            lo, hi = spans.get(word, (s, e))
+            spans[word] = (min(lo, s), max(hi, e))
+    return list(spans.values())
+
+
+def _tree_label(tokenizer, tree) -> str:
+    """The token a merge tree stands for (its leaves joined; WordPiece drops the ``##``)."""
+    if isinstance(tree, str):
+        return tree
+    left, right = (_tree_label(tokenizer, t) for t in tree)
+    if tokenizer.algorithm == "wordpiece" and right.startswith("##"):
+        right = right[2:]
+    return left + right
+
+
+def merge_tree_html(tokenizer, tree, show_whitespace: bool = False) -> str:
+    """A merge tree (:meth:`Tokenizer.merge_tree`) as nested, escaped HTML lists:
+    ``hug = h + ug``, under it ``ug = u + g``."""
+    def label(t) -> str:
+        return html.escape(token_label(tokenizer, _tree_label(tokenizer, t), show_whitespace))
+
+    def node(t) -> str:
+        if isinstance(t, str):
+            return f"<li><code>{label(t)}</code></li>"
+        a, b = label(t[0]), label(t[1])
+        return f"<li><code>{label(t)}</code> = <code>{a}</code> + <code>{b}</code><ul>{node(t[0])}{node(t[1])}</ul></li>"
+
+    return f'{TOKEN_CSS}<ul class="bpe-tree">{node(tree)}</ul>'
+
+
+def byte_table_rows() -> list[dict]:
+    """GPT-2's 256 bytes and the printable character each one is stored as."""
+    from .pre_tokenizers import bytes_to_unicode
+
+    rows = []
+    for b, symbol in bytes_to_unicode().items():
+        char = chr(b)
+        rows.append({"byte": b, "hex": f"{b:02X}", "character": char if char.isprintable() and b != 32 else repr(char),
+                     "stored as": symbol, "code point": f"U+{ord(symbol):04X}", "shifted": symbol != char})
+    return sorted(rows, key=lambda r: r["byte"])
+
+
+def token_chips(tokenizer, tokens: Sequence[str], *, show_whitespace: bool = False, highlight: Iterable[str] = ()) -> str:
+    """Tokens as chips labelled like :func:`token_label` (for splits; no tooltips beyond the token)."""
+    marked, colors = set(highlight), color_indices(tokens)
+    return "".join(
+        chip(token_label(tokenizer, t, show_whitespace), HIGHLIGHT if t in marked else PALETTE[c], title=repr(t),
+             bold=t in marked)
+        for t, c in zip(tokens, colors)
+    )
+
+
+def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
+    """A word's merge replay (:meth:`Tokenizer.trace`): its start, then the split after each merge."""
+    def row(head: str, tokens, new=()) -> str:
+        return (f'<tr><td style="padding:2px 10px 2px 0;white-space:nowrap">{head}</td>'
+                f"<td>{token_chips(tokenizer, tokens, show_whitespace=show_whitespace, highlight=new)}</td></tr>")
+
+    def lab(t: str) -> str:
+        return html.escape(token_label(tokenizer, t, show_whitespace))
+
+    rows = [row("start", trace.initial)]
+    for n, step in enumerate(trace.steps, 1):
+        a, b = step.pair
+        merged = _tree_label(tokenizer, step.pair)
+        rows.append(row(f"{n}. merge rank {step.rank}: <code>{lab(a)}</code> + <code>{lab(b)}</code>",
+                        step.split, (merged,)))
+    return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'

@@ -1,0 +1,135 @@
+"""The pure display helpers: colours, labels, tooltips, escaping, disagreement spans, trees."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import bpe
+from bpe import display
+from bpe.presets import PRESETS
+
+
+@pytest.fixture(scope="module")
+def hug() -> bpe.Tokenizer:
+    """The course's hug tokenizer: merges ug, un, hug, pun, pug, hugs, bun."""
+    return bpe.train(PRESETS["hug"].corpus(), **PRESETS["hug"].options)
+
+
+@pytest.fixture(scope="module")
+def course() -> bpe.Tokenizer:
+    """The course's four sentences, GPT-2 byte level, with <|endoftext|> as a special token."""
+    return bpe.train(PRESETS["course"].corpus(), **PRESETS["course"].options)
+
+
+def chip_titles(markup: str) -> list[str]:
+    return re.findall(r'title="([^"]*)"', markup)
+
+
+def chip_classes(markup: str) -> list[str]:
+    return re.findall(r'<span class="([^"]*)"', markup)
+
+
+def test_neighbouring_chips_never_share_a_background(course):
+    encoding = course.encode_full("aaaa aaaa [UNK] <|endoftext|><|endoftext|> Hopefully, you will")
+    backgrounds = re.findall(r"background:(#[0-9a-f]+)", display.encoding_html(course, encoding))
+    assert len(backgrounds) == len(encoding.tokens)
+    assert all(a != b for a, b in zip(backgrounds, backgrounds[1:]))
+
+
+def test_unknown_and_special_tokens_get_their_own_classes(hug, course):
+    classes = chip_classes(display.encoding_html(hug, hug.encode_full("bug mug")))
+    assert classes == ["tok", "tok", "tok unk", "tok"]
+    classes = chip_classes(display.encoding_html(course, course.encode_full("a<|endoftext|>")))
+    assert classes == ["tok", "tok special"]
+
+
+def test_tooltip_has_id_string_hex_bytes_and_merge_rank(hug, course):
+    assert display.token_title(hug, "hug", 9) == "id 9 · 'hug' · bytes 68 75 67 · merge rank 2 (merge #3)"
+    assert display.token_title(hug, "h", 2).endswith("base symbol (no merge)")
+    assert "'t' is not in the vocabulary" in display.token_title(hug, "[UNK]", 14, "t")
+    assert display.token_title(course, "Ġis", course.vocab["Ġis"]).split(" · ")[2] == "bytes 20 69 73"
+
+
+def test_whitespace_shows_as_stored_or_as_dots(course):
+    assert display.token_label(course, "Ġtoken") == "Ġtoken"
+    assert display.token_label(course, "Ġtoken", show_whitespace=True) == "·token"
+    assert display.token_label(course, "Ċ", show_whitespace=True) == "↵"
+
+
+def test_byte_level_tokens_show_their_text_or_hex_when_they_cut_a_character(course):
+    emoji = bpe.pre_tokenize("🙂", "gpt2")[0]  # four byte symbols
+    assert display.token_label(course, emoji) == "🙂"
+    assert display.token_label(course, emoji[:2]) == "F0 9F�"
+    assert display.cuts_character(course, emoji[:2]) and not display.cuts_character(course, emoji)
+
+
+def test_user_text_is_escaped_everywhere(hug):
+    evil = '<img src=x onerror="alert(1)">'
+    tok = bpe.Tokenizer(list(evil), [], special_tokens=["<b>"])
+    markup = display.encoding_html(tok, tok.encode_full(evil + "<b>"), evil + "<b>", show_whitespace=True)
+    assert "<img" not in markup and "<b>" not in markup and "&lt;b&gt;" in markup and "onerror=&quot;" not in markup
+    assert "<img" not in display.merge_tree_html(tok, ("<img", ("<", "b>")))
+    assert "<img" not in display.trace_html(tok, tok.trace(evil)[0])
+
+
+def test_only_the_first_chips_are_drawn(hug):
+    encoding = hug.encode_full("hug " * 50)
+    assert len(chip_titles(display.encoding_html(hug, encoding, limit=10))) == 10
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "spans"),
+    [
+        ([(0, 4)], [(0, 4)], []),
+        ([(0, 4)], [(0, 3), (3, 4)], [(0, 4)]),  # hugs vs hug|s
+        ([(0, 3), (4, 8), (9, 12)], [(0, 3), (4, 6), (6, 8), (9, 12)], [(4, 8)]),
+        ([(0, 2), (2, 4)], [(0, 1), (1, 3), (3, 4)], [(0, 4)]),  # boundaries that never line up
+        ([(0, 3), (3, 7)], [(1, 3), (3, 7)], [(0, 3)]),  # " is" (Ġis) vs "is": different starts
+    ],
+)
+def test_disagreement_spans_cover_differing_boundaries(a, b, spans):
+    assert display.disagreement_spans(a, b) == spans
+    assert display.disagreement_spans(b, a) == spans
+
+
+def test_disagreeing_tokens_are_marked(hug):
+    text = "hugs hug"
+    a, b = hug.encode_full(text), hug.with_merges(3).encode_full(text)
+    spans = display.disagreement_spans(a.offsets, b.offsets, len(text))
+    assert spans == [(0, 4)]
+    assert chip_classes(display.encoding_html(hug, a, text, marked=spans)) == ["tok diff", "tok"]
+
+
+def test_word_spans_group_tokens_by_word(hug):
+    assert display.word_spans(hug.encode_full("hugs  bun")) == [(0, 4), (6, 9)]
+
+
+def test_merge_tree_html_nests_the_pairs(hug, course):
+    markup = display.merge_tree_html(hug, hug.merge_tree("hugs"))
+    assert re.sub(r"<style>.*</style>", "", markup).count("<ul") == 4
+    assert "<code>hugs</code> = <code>hug</code> + <code>s</code>" in markup
+    assert "<code>ug</code> = <code>u</code> + <code>g</code>" in markup
+    assert "<code>Ġtoken</code> = <code>Ġtok</code> + <code>en</code>" in display.merge_tree_html(
+        course, course.merge_tree("Ġtoken"))
+
+
+def test_trace_html_lists_every_split(hug):
+    markup = display.trace_html(hug, hug.trace("hugs")[0])
+    assert markup.count("<tr>") == 4 and "merge rank 0" in markup and "merge rank 5" in markup
+
+
+def test_byte_table_explains_why_space_is_g_dot():
+    rows = display.byte_table_rows()
+    assert len(rows) == 256 and sum(r["shifted"] for r in rows) == 68
+    space = rows[0x20]
+    assert space["stored as"] == "Ġ" and space["code point"] == "U+0120"
+    assert [r["byte"] for r in rows if r["shifted"]].index(0x20) == 32  # the 33rd shifted byte
+    assert rows[ord("A")]["stored as"] == "A" and not rows[ord("A")]["shifted"]
+
+
+def test_token_rows_list_every_token(hug):
+    rows = display.token_rows(hug, hug.encode_full("bug"), "bug")
+    assert [(r["token"], r["text"], r["bytes"], r["merge rank"]) for r in rows] == [
+        ("b", "b", "62", None), ("ug", "ug", "75 67", 0)]
