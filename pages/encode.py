@@ -1,0 +1,196 @@
+"""Encode: cut a text into tokens with the tokenizer trained on the Train page, or an uploaded one.
+
+Widgets, then one or two engine calls, then output. Colours, labels, tooltips and escaping
+come from ``bpe.display``; file formats from ``bpe.serialization``. The page keeps its
+widget values and the uploaded tokenizer in ``state["encode"]`` so nothing is lost when
+the user visits the Train page and comes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+import bpe
+from bpe import display, serialization
+from pages import common
+
+MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
+MAX_CHIPS = 2_000
+SAMPLE = "This is not a token. 🙂 hugs"
+SOURCES = ("Trained on the Train page", "Uploaded file")
+OTHERS = {"wordpiece": "WordPiece trained on the same corpus", "merges": "The same tokenizer with fewer merges",
+          "other": "The other tokenizer (uploaded / trained)"}
+KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k")
+
+state = common.app_state()
+enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "upload_error": None, "files": None})
+for key in KEPT:  # widgets forget their values when the user leaves the page: keep a copy, restore it
+    if key in st.session_state:
+        enc[key] = st.session_state[key]
+    elif key in enc:
+        st.session_state[key] = enc[key]
+
+
+def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> bpe.Tokenizer:
+    """A tokenizer.json, or a vocab.json with its merges.txt; ValueError with what to fix."""
+    jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
+    if len(jsons) == 1 and len(txts) == 1:
+        return serialization.from_vocab_merges(files[jsons[0]], files[txts[0]], pre_tokenizer)
+    if len(jsons) == 1 and not txts:
+        return serialization.from_tokenizer_json(files[jsons[0]])
+    raise ValueError("Upload one tokenizer.json, or one vocab.json together with its merges.txt.")
+
+
+def read_upload(files, pre_tokenizer: str) -> None:
+    """Parse newly uploaded files once; a bad file leaves the previous tokenizer in use."""
+    signature = (pre_tokenizer, *((f.file_id, f.name) for f in files or ()))
+    if signature == enc["files"]:
+        return
+    enc["files"], enc["upload_error"] = signature, None
+    if files:
+        names = ", ".join(f.name for f in files)
+        try:
+            enc["uploaded"] = (names, tokenizer_from_files({f.name: f.getvalue() for f in files}, pre_tokenizer))
+        except ValueError as exc:
+            kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
+            enc["upload_error"] = f"Could not use {names}: {exc} {kept}"
+
+
+def at_k(tok: bpe.Tokenizer, k: int) -> bpe.Tokenizer:
+    """``tok`` with only its first k merges (kept for the next rerun: the slider moves often)."""
+    if enc.get("at_k", (None, None))[:2] != (tok, k):
+        enc["at_k"] = (tok, k, tok if k == len(tok.merges) else tok.with_merges(k))
+    return enc["at_k"][2]
+
+
+st.title("Encode: how the tokenizer cuts your text")
+
+# -- which tokenizer ----------------------------------------------------------------------------------
+source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
+if source == SOURCES[1]:
+    files = st.file_uploader("A Hugging Face tokenizer.json (BPE model), or vocab.json + merges.txt",
+                             type=["json", "txt"], accept_multiple_files=True, key="encode_files")
+    read_upload(files, st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
+                                    bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre"))
+    if enc["upload_error"]:
+        st.error(enc["upload_error"])
+    if enc["uploaded"] is None:
+        st.info("Upload a tokenizer file to tokenize with it.")
+        st.stop()
+    name, tok = enc["uploaded"]
+else:
+    name, tok = "the tokenizer trained on the Train page", common.current_tokenizer()
+    if tok is None:
+        st.error("The Train page's settings do not train a tokenizer: fix them there, or upload a tokenizer file.")
+        st.stop()
+st.caption(f"Using {name}: {tok.algorithm.upper()}, {tok.pre_tokenizer} pre-tokenizer, "
+           f"{len(tok.merges):,} merges, {tok.vocab_size:,} tokens in the vocabulary.")
+
+# -- the text and the controls ---------------------------------------------------------------------------
+text = st.text_area(f"Text to tokenize (up to {MAX_TEXT_BYTES // 1000} KB)", key="encode_text", height=110)
+if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
+    st.error(f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "
+             "shorten it to tokenize it (nothing was tokenized).")
+    st.stop()
+left, right = st.columns([1, 2])
+show_ws = left.toggle("Whitespace as · and ↵ (off: as stored, Ġ and Ċ)", key="show_ws")
+n = len(tok.merges)
+if enc.get("k_base") is not tok or st.session_state.get("k", 0) > n:  # a new tokenizer starts with all merges
+    enc["k_base"], enc["k"], st.session_state["k"] = tok, n, n
+k = right.slider("Apply only the first k merges", 0, n, key="k") if n else 0
+shown = at_k(tok, k)
+try:
+    encoding = shown.encode_full(text)
+except ValueError as exc:
+    st.error(f"{exc} Remove those characters or use another tokenizer.")
+    st.stop()
+
+# -- tokens, ids, counts --------------------------------------------------------------------------------
+st.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS))
+if len(encoding.ids) > MAX_CHIPS:
+    st.caption(f"Showing the first {MAX_CHIPS:,} of {len(encoding.ids):,} tokens; the id list below is complete.")
+cols = st.columns(5)
+cols[0].metric("Characters", f"{len(text):,}")
+cols[1].metric("Bytes (UTF-8)", f"{len(text.encode('utf-8')):,}")
+cols[2].metric("Words", f"{len(display.word_spans(encoding)):,}", help="Words as the pre-tokenizer cuts them.")
+cols[3].metric("Tokens", f"{len(encoding.ids):,}")
+cols[4].metric("Characters per token", f"{len(text) / max(len(encoding.ids), 1):.2f}")
+st.code(str(list(encoding.ids)), language=None, wrap_lines=True)
+with st.expander("Token table"):
+    st.dataframe(pd.DataFrame(display.token_rows(shown, encoding, text)).convert_dtypes(), hide_index=True)
+
+# -- how a word was built, and what a token is made of --------------------------------------------------
+replay, tree = st.columns(2)
+words = list(dict.fromkeys(text[s:e] for s, e in display.word_spans(encoding)))[:1000]
+if words:
+    word = replay.selectbox("Merge replay for the word", words, key="replay_word", format_func=display.visible)
+    for trace in shown.trace(word):
+        replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, show_ws))
+        if shown.algorithm == "wordpiece":
+            replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
+pieces = list(dict.fromkeys(encoding.tokens))[:1000]
+if pieces:
+    merged = [i for i, t in enumerate(pieces) if shown.token_rank(t) is not None]
+    token = tree.selectbox("Merge tree of the token", pieces, index=merged[0] if merged else 0, key="tree_token",
+                           format_func=lambda t: display.token_label(shown, t, show_ws))
+    tree.html(display.merge_tree_html(shown, shown.merge_tree(token), show_ws))
+
+# -- bytes --------------------------------------------------------------------------------------------------
+if shown.byte_level:
+    with st.expander("Bytes: why a space is Ġ"):
+        st.markdown(
+            "Byte-level BPE starts from the 256 possible bytes, so no text is ever unknown. GPT-2 stores each "
+            "byte as a printable character: the 188 printable bytes (`!`…`~`, `¡`…`¬`, `®`…`ÿ`) stand for "
+            "themselves, and the other 68 (controls, space, DEL, …) are shifted, in byte order, to U+0100 and "
+            "up. Space (0x20) is the 33rd of them, so it becomes U+0100 + 32 = U+0120 **Ġ**; newline (0x0A, the "
+            "11th) becomes U+010A **Ċ**. A token can end inside a multi-byte UTF-8 character: it is shown as "
+            "its bytes in hex followed by �.")
+        cut = [r for r in display.token_rows(shown, encoding, text) if display.cuts_character(shown, r["token"])]
+        if cut:
+            st.write(f"{len(cut):,} tokens here cut a UTF-8 character:")
+            st.dataframe(pd.DataFrame(cut).convert_dtypes(), hide_index=True)
+        st.dataframe(pd.DataFrame(display.byte_table_rows()), hide_index=True, height=250)
+
+
+# -- side by side ----------------------------------------------------------------------------------------
+def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
+    """The tokenizer to compare with, or None after saying why there is none."""
+    if kind == "merges":
+        m = st.slider("Merges for the second tokenizer", 0, n, n // 2, key="compare_k") if n else 0
+        return f"{m:,} merges", tok.with_merges(m)
+    if kind == "other" and source == SOURCES[0]:
+        if enc["uploaded"] is None:
+            st.info("Choose 'Uploaded file' above and upload a tokenizer to compare with it.")
+        return enc["uploaded"]
+    if kind == "other":
+        other = common.current_tokenizer()
+        return None if other is None else ("trained on the Train page", other)
+    settings = replace(state["settings"], algorithm="wordpiece")
+    try:
+        return "WordPiece, same corpus", common.tokenizer_for(settings, common.train(settings).num_merges)
+    except ValueError as exc:
+        st.error(f"WordPiece cannot be trained with these settings: {exc}")
+        return None
+
+
+if st.toggle("Side by side with a second tokenizer", key="compare"):
+    second = second_tokenizer(st.radio("Compare with", list(OTHERS), format_func=OTHERS.get, key="compare_with",
+                                       horizontal=True))
+    if second is not None:
+        try:
+            other_encoding = second[1].encode_full(text)
+        except ValueError as exc:
+            st.error(f"The second tokenizer cannot encode this text: {exc}")
+            st.stop()
+        spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
+        a, b = st.columns(2)
+        a.metric(f"Tokens, {name}", f"{len(encoding.ids):,}")
+        b.metric(f"Tokens, {second[0]}", f"{len(other_encoding.ids):,}",
+                 delta=len(other_encoding.ids) - len(encoding.ids), delta_color="off")
+        a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans))
+        b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS,
+                                     marked=spans))
+        st.caption(f"Underlined in red: the {len(spans):,} stretches of text where the token boundaries differ.")
