@@ -235,7 +235,7 @@ def _pair_chart(table: pd.DataFrame, measure: str) -> None:
         )
         .properties(height=max(120, 18 * len(table)))
     )
-    st.altair_chart(chart, use_container_width=True, key="pairs_chart")
+    st.altair_chart(chart, width="stretch", key="pairs_chart")
 
 
 def _vocabulary(s: bpe.TrainState, settings: common.Settings) -> None:
@@ -310,46 +310,58 @@ def _history_panel(history: bpe.History, step: int) -> None:
     )
     rule = alt.Chart(pd.DataFrame({"rank": [step]})).mark_rule(color="red").encode(x="rank:Q")
     right.altair_chart((lines + rule).properties(height=220, title="Winning count and corpus length in tokens"),
-                       use_container_width=True, key="history_chart")
+                       width="stretch", key="history_chart")
 
 
 # -- what-if, compare, downloads ----------------------------------------------------------------
+def _force(settings: common.Settings, state: dict, step: int) -> None:
+    """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain."""
+    pair = tuple(st.session_state["what_if_pair"])
+    forced = {k: v for k, v in settings.forced if k <= step}
+    forced[step + 1] = pair
+    new = replace(settings, forced=tuple(sorted(forced.items())))
+    try:
+        common.train(new)
+    except ValueError as exc:
+        state["what_if_error"] = str(exc)
+        return
+    state["settings"], state["before_what_if"] = new, replace(settings, forced=())
+    st.session_state["step"] = step + 1
+
+
+def _unforce(settings: common.Settings, state: dict) -> None:
+    state["settings"] = replace(settings, forced=())
+    state.pop("before_what_if", None)
+
+
 def what_if(history: bpe.History, settings: common.Settings, state: dict) -> None:
     step = st.session_state.get("step", 0)
-    with st.expander("🔀 What if… another pair were merged next?"):
+    with st.expander("🔀 What if… another pair were merged next?", expanded=bool(settings.forced)):
+        if state.get("what_if_error"):
+            st.error(state.pop("what_if_error"))
         candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
-        if not candidates or step >= history.num_merges and history.stop_reason not in ("num_merges", "vocab_size"):
+        if not candidates:
             st.write("No pair is left to merge at this step.")
         else:
-            pair = st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
-                                format_func=lambda p: f"{p[0]} + {p[1]}")
-            if st.button("Merge this pair and retrain from here", key="what_if_go"):
-                forced = dict(settings.forced)
-                forced = {k: v for k, v in forced.items() if k <= step}
-                forced[step + 1] = tuple(pair)
-                new = replace(settings, forced=tuple(sorted(forced.items())))
-                try:
-                    common.train(new)
-                except ValueError as exc:
-                    st.error(str(exc))
-                else:
-                    state["settings"], state["before_what_if"] = new, settings
-                    st.session_state["step"] = step + 1
-                    st.rerun()
+            st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
+                         format_func=lambda p: f"{p[0]} + {p[1]}")
+            st.button("Merge this pair and retrain from here", key="what_if_go", on_click=_force,
+                      args=(settings, state, step))
         if settings.forced:
             st.write("Forced merges in this run: " + ", ".join(f"step {k}: ({a}, {b})" for k, (a, b) in settings.forced))
             before = state.get("before_what_if")
             if before is not None:
                 try:
-                    diverge = bpe.first_difference(common.train(before), history)
-                    if diverge:
-                        st.write(f"The runs diverge at step {diverge}: the original merged "
-                                 f"{common.train(before).state(diverge).pair}, this one {history.state(diverge).pair}.")
+                    original = common.train(before)
                 except ValueError:
-                    pass
-            if st.button("Undo all what-ifs", key="what_if_reset"):
-                state["settings"] = replace(settings, forced=())
-                st.rerun()
+                    original = None
+                diverge = bpe.first_difference(original, history) if original else None
+                if diverge:
+                    st.write(f"The runs diverge at step {diverge}: the original merged "
+                             f"{original.state(diverge).pair}, this one {history.state(diverge).pair}; "
+                             f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
+                             f"{min(original.num_merges, history.num_merges)} merges differ.")
+            st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
 
 
 def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:

@@ -1,0 +1,183 @@
+"""AppTest walks through the training page: the hug walkthrough, presets, the chart, bad input, escaping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import bpe
+from bpe.presets import PRESETS
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def start(**query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def step_text(at: AppTest) -> str:
+    """The 'this step' box: its HTML header plus the provenance sentence."""
+    html = " ".join(h.proto.body for h in at.get("html"))
+    return html + " " + " ".join(m.value for m in at.markdown)
+
+
+def chart_frames(at: AppTest) -> list:
+    frames = []
+    for element in at.main:
+        if getattr(element, "type", None) == "vega_lite_chart":
+            for dataset in element.proto.datasets:
+                frames.append(pa.ipc.open_stream(dataset.data.data).read_pandas())
+    return frames
+
+
+def click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_hug_walkthrough_reads_like_the_course():
+    at = start()
+    assert at.slider(key="step").value == 0
+    click(at, "next")
+    text = step_text(at)
+    assert "ug = hug 10 + pug 5 + hugs 5 = 20" in text and "count 20" in text
+    click(at, "next")
+    assert "un = pun 12 + bun 4 = 16" in step_text(at) and "count 16" in step_text(at)
+    click(at, "next")
+    assert "hug = hug 10 + hugs 5 = 15" in step_text(at)
+    assert at.query_params["step"] == ["3"] or at.query_params["step"] == "3"
+    click(at, "back")
+    assert at.slider(key="step").value == 2 and "count 16" in step_text(at)
+    at.slider(key="step").set_value(3).run()
+    assert "count 15" in step_text(at)
+    click(at, "start")
+    assert at.slider(key="step").value == 0
+    click(at, "end")
+    assert "no pair left" in " ".join(s.value for s in at.success)
+
+
+def test_chart_shows_the_same_numbers_as_the_table():
+    at = start(step="1")
+    table = at.dataframe[0].value
+    chart = chart_frames(at)[0]
+    assert list(chart["pair"]) == list(table["pair"])
+    assert list(chart["count"]) == list(table["count"])
+    assert table.iloc[0]["pair"] == "u g" and bool(table.iloc[0]["chosen"])
+    assert dict(zip(table["pair"], table["count"]))["h u"] == 15
+
+
+def test_url_restores_the_step():
+    at = start(preset="hug", step="2")
+    assert at.slider(key="step").value == 2 and "count 16" in step_text(at)
+
+
+def test_history_table_lists_merges_so_far():
+    at = start(step="3")
+    frame = at.dataframe[-1].value
+    assert list(frame["new token"])[::-1] == ["ug", "un", "hug"]
+    assert list(frame["count"])[::-1] == [20, 16, 15]
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_preset_reproduces_its_merges(key):
+    at = start(preset=key)
+    p = PRESETS[key]
+    expected = bpe.run_training(p.corpus(), forced_merges=p.forced_merges, **p.options)
+    click(at, "end")
+    frame = at.dataframe[-1].value
+    assert list(frame["new token"])[::-1] == [r["new_token"] for r in expected.merge_rows()]
+
+
+def test_course_preset_gives_the_course_merges():
+    at = start(preset="course")
+    click(at, "end")
+    frame = at.dataframe[-1].value
+    assert list(frame["new token"])[::-1][:8] == ["Ġt", "is", "er", "Ġa", "Ġto", "en", "Th", "This"]
+    assert len(frame) == 19
+
+
+def test_switching_preset_resets_to_its_settings():
+    at = start()
+    at.selectbox(key="preset").set_value("aa-abc").run()
+    assert at.selectbox(key="pre_tokenizer").value == "space-suffix"
+    click(at, "end")
+    frame = at.dataframe[-1].value
+    assert list(frame["new token"])[::-1] == ["ab", "abc", "aa", "aa "]
+
+
+# -- bad input ------------------------------------------------------------------------------------------
+def errors(at: AppTest) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+def test_empty_text_shows_an_error_and_keeps_the_input():
+    at = start()
+    at.radio(key="source").set_value("text").run()
+    at.text_area(key="corpus_text").set_value("   ").run()
+    assert "empty" in errors(at) and not at.exception
+    assert at.text_area(key="corpus_text").value == "   "
+
+
+def test_vocab_size_below_the_alphabet_names_the_minimum():
+    at = start()
+    at.radio(key="limit").set_value("vocab_size").run()
+    at.number_input(key="limit_value").set_value(3).run()
+    assert "at least 7" in errors(at) and not at.exception
+
+
+def test_malformed_word_count_line_is_named():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["counts"] = "hug 10\npug five"
+    at.run()
+    assert not at.exception
+    assert "Line 2 ('pug five')" in errors(at)
+    assert at.radio(key="source").value == "counts"
+
+
+def test_too_large_corpus_is_refused_with_the_limit():
+    at = start()
+    at.radio(key="source").set_value("text").run()
+    at.text_area(key="corpus_text").set_value("ab " * 1_700_000).run()
+    assert "larger than 5 MB" in errors(at) and not at.exception
+
+
+def test_user_text_is_escaped():
+    payload = "<img src=x onerror=alert(1)> <script>alert(2)</script>"
+    at = start()
+    at.radio(key="source").set_value("text").run()
+    at.text_area(key="corpus_text").set_value(payload).run()
+    assert not at.exception and not at.error
+    html = " ".join(h.proto.body for h in at.get("html"))
+    assert "&lt;img" in html and "<img" not in html and "<script>" not in html
+
+
+def test_wordpiece_shows_the_score_formula():
+    at = start()
+    at.radio(key="algorithm").set_value("wordpiece").run()
+    at.slider(key="step").set_value(1).run()
+    assert "= 5 / (20 × 5) = 1/20" in step_text(at)
+
+
+def test_compare_tie_rules_finds_the_first_difference():
+    at = start(preset="minbpe")
+    at.selectbox(key="cmp_a").set_value("first").run()
+    at.selectbox(key="cmp_b").set_value("lexicographic").run()
+    assert "step 2" in " ".join(m.value for m in at.markdown)
+
+
+def test_what_if_forces_a_pair_and_retrains():
+    at = start(step="0")
+    at.selectbox(key="what_if_pair").set_value(("h", "u")).run()
+    click(at, "what_if_go")
+    assert at.slider(key="step").value == 1
+    assert "h + u" in step_text(at) or "hu" in step_text(at)
+    assert "chosen by hand" in " ".join(w.value for w in at.warning)
