@@ -1,0 +1,308 @@
+"""AppTest drives the encode page: one test per control, uploads good and bad, side by side, limits.
+
+The app is started from ``app.py`` (the router) and switched to ``pages/encode.py`` with
+``AppTest.switch_page``, so the page runs exactly as in the browser, with the tokenizer
+the Train page trains from its settings (the default is the course's hug corpus, whose
+merges are ug, un, hug, pun, pug, hugs, bun). AppTest in Streamlit 1.67 supports
+``st.file_uploader`` (``set_value((name, bytes, mime))``), so uploads go through the widget.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+from pathlib import Path
+
+import pytest
+import tokenizers
+from streamlit.testing.v1 import AppTest
+from tokenizers import decoders, models, pre_tokenizers, trainers
+
+import bpe
+from bpe import serialization
+from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
+from pages.common import STATE_KEY, Settings
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+ENCODE = "pages/encode.py"
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+def open_encode(**query) -> AppTest:
+    """The app, switched to the encode page (query parameters set the Train page's settings)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(ENCODE).run()
+    return ok(at)
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def type_text(at: AppTest, text: str) -> AppTest:
+    at.text_area(key="encode_text").set_value(text).run()
+    return ok(at)
+
+
+def tokens(at: AppTest) -> list[str]:
+    """The tokens in the page's token table (the first dataframe)."""
+    return at.dataframe[0].value["token"].tolist()
+
+
+def chip_tokens(at: AppTest) -> list[str]:
+    """The tokens as the coloured chips carry them, in their tooltips: id N · 'token' · bytes ..."""
+    titles = re.findall(r'title="id \d+ · (.*?) · bytes', at.html[0].value)
+    return [ast.literal_eval(html.unescape(t)) for t in titles]
+
+
+def all_html(at: AppTest) -> str:
+    return "\n".join(h.value for h in at.html)
+
+
+def hug_tokenizer() -> bpe.Tokenizer:
+    return bpe.train(PRESETS["hug"].corpus(), **PRESETS["hug"].options)
+
+
+def upload(at: AppTest, *files: tuple[str, bytes]) -> AppTest:
+    if at.radio(key="encode_source").value != "Uploaded file":
+        ok(at.radio(key="encode_source").set_value("Uploaded file").run())
+    at.file_uploader(key="encode_files").set_value([(name, data, "application/octet-stream") for name, data in files])
+    return ok(at.run())
+
+
+@pytest.fixture(scope="module")
+def hf_file(tmp_path_factory) -> Path:
+    """A byte-level BPE tokenizer.json trained by the tokenizers library itself."""
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+                                  show_progress=False)
+    tok.train_from_iterator(list(COURSE_SENTENCES + MULTILINGUAL) * 3, trainer)
+    path = tmp_path_factory.mktemp("hf") / "tokenizer.json"
+    tok.save(str(path))
+    return path
+
+
+UNIGRAM_JSON = tokenizers.Tokenizer(models.Unigram([("<unk>", 0.0), ("a", -1.0), ("b", -2.0)], 0, False)).to_str()
+GARBAGE = b"\x89PNG\r\n\x1a\n\x00\xff\xfe garbage"
+
+
+# -- the tokens of the text -------------------------------------------------------------------------------
+def test_default_text_is_tokenized_with_the_tokenizer_trained_on_the_train_page():
+    at = open_encode()
+    assert at.text_area(key="encode_text").value == "This is not a token. 🙂 hugs"
+    assert tokens(at) == hug_tokenizer().tokenize("This is not a token. 🙂 hugs")
+    assert tokens(at)[-1] == "hugs"
+
+
+def test_typing_text_changes_the_tokens():
+    at = type_text(open_encode(), "bug mug thug")
+    assert tokens(at) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug"] == hug_tokenizer().tokenize("bug mug thug")
+    assert chip_tokens(at) == tokens(at)
+    assert at.code[0].value == str(hug_tokenizer().encode("bug mug thug"))
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics == {"Characters": "12", "Bytes (UTF-8)": "12", "Words": "3", "Tokens": "6",
+                       "Characters per token": "2.00"}
+
+
+def test_unknown_tokens_have_their_own_style_and_a_tooltip_naming_the_character():
+    at = type_text(open_encode(), "bug mug")
+    chips = at.html[0].value
+    assert chips.count('class="tok unk"') == 1
+    assert "unknown: &#x27;m&#x27; is not in the vocabulary" in chips
+    assert "id 9 · &#x27;hug&#x27;" not in chips and "merge rank 0 (merge #1)" in chips  # ug
+
+
+def test_whitespace_toggle_shows_dots_instead_of_g_dot():
+    at = type_text(open_encode(preset="course"), "a token\n")
+    assert ">Ġtoken</span>" in at.html[0].value and ">Ċ</span>" in at.html[0].value
+    ok(at.toggle(key="show_ws").set_value(True).run())
+    assert ">·token</span>" in at.html[0].value and ">↵</span>" in at.html[0].value
+    assert tokens(at) == ["a", "Ġtoken", "Ċ"]  # the tokens themselves do not change
+
+
+def test_k_slider_applies_only_the_first_k_merges():
+    at = type_text(open_encode(), "hugs")
+    assert at.slider(key="k").max == 7 and at.slider(key="k").value == 7 and tokens(at) == ["hugs"]
+    ok(at.slider(key="k").set_value(0).run())
+    assert tokens(at) == ["h", "u", "g", "s"]
+    ok(at.slider(key="k").set_value(3).run())
+    assert tokens(at) == ["hug", "s"]
+
+
+def test_merge_replay_shows_the_split_after_each_merge():
+    at = type_text(open_encode(), "bug hugs")
+    assert at.selectbox(key="replay_word").options == ["bug", "hugs"]
+    ok(at.selectbox(key="replay_word").set_value("hugs").run())
+    replay = next(h.value for h in at.html if "bpe-replay" in h.value)
+    steps = re.findall(r"merge rank (\d+)", replay)
+    assert steps == ["0", "2", "5"]  # ug, then hug, then hugs
+    splits = [re.findall(r">([^<>]+)</span>", row) for row in replay.split("<tr>")[1:]]
+    assert splits == [["h", "u", "g", "s"], ["h", "ug", "s"], ["hug", "s"], ["hugs"]]
+
+
+def test_merge_tree_breaks_a_token_into_its_pairs():
+    at = type_text(open_encode(), "bug hugs")
+    ok(at.selectbox(key="tree_token").set_value("hugs").run())
+    tree = next(h.value for h in at.html if "bpe-tree" in h.value and "<ul" in h.value.split("</style>")[-1])
+    assert "<code>hugs</code> = <code>hug</code> + <code>s</code>" in tree
+    assert "<code>hug</code> = <code>h</code> + <code>ug</code>" in tree
+    assert "<code>ug</code> = <code>u</code> + <code>g</code>" in tree
+
+
+def test_byte_view_explains_g_dot_and_shows_tokens_that_cut_a_character():
+    at = type_text(open_encode(preset="course"), "a 🙂")
+    expander = next(e for e in at.expander if "why a space is Ġ" in e.label)
+    assert "U+0120" in expander.markdown[0].value and "33rd" in expander.markdown[0].value
+    cut = at.dataframe[1].value
+    assert cut["token"].tolist()[:1] == ["ð"]  # 0xF0, the first byte of 🙂
+    byte_table = at.dataframe[2].value
+    assert len(byte_table) == 256 and byte_table.loc[0x20, "stored as"] == "Ġ"
+    assert "F0�" in at.html[0].value
+
+
+def test_no_byte_view_for_character_level_tokenizers():
+    at = open_encode()
+    assert not [e for e in at.expander if "why a space is Ġ" in e.label]
+
+
+# -- uploads ---------------------------------------------------------------------------------------------------
+def test_uploaded_tokenizer_json_cuts_like_the_tokenizers_library(hf_file):
+    text = "This is not a token. 🙂 Hopefully, ελληνικά!"
+    at = type_text(upload(open_encode(), ("tokenizer.json", hf_file.read_bytes())), text)
+    assert tokens(at) == tokenizers.Tokenizer.from_file(str(hf_file)).encode(text).tokens
+    assert "Using tokenizer.json" in at.caption[0].value
+
+
+def test_uploaded_vocab_and_merges_cut_like_the_tokenizers_library(hf_file, tmp_path):
+    vocab, merges = tokenizers.Tokenizer.from_file(str(hf_file)).model.save(str(tmp_path))
+    text = "They are trained and generate tokens."
+    at = type_text(upload(open_encode(), ("vocab.json", Path(vocab).read_bytes()),
+                          ("merges.txt", Path(merges).read_bytes())), text)
+    assert tokens(at) == tokenizers.Tokenizer.from_file(str(hf_file)).encode(text).tokens
+
+
+def test_file_saved_by_bpe_round_trips(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    serialization.save(hug_tokenizer(), path)
+    at = type_text(upload(open_encode(), ("tokenizer.json", path.read_bytes())), "bug mug thug")
+    assert tokens(at) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug"]
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "says"),
+    [
+        ("tokenizer.json", UNIGRAM_JSON.encode(), "Unigram model; BPE Explorer reads BPE models only"),
+        ("tokenizer.json", GARBAGE, "not UTF-8 text"),
+        ("tokenizer.json", b'{"model": ', "not valid JSON"),
+        ("merges.txt", b"#version: 0.2\nu g\n", "Upload one tokenizer.json, or one vocab.json together with"),
+    ],
+)
+def test_bad_file_shows_an_error_and_keeps_the_previous_tokenizer(hf_file, name, data, says):
+    at = type_text(upload(open_encode(), ("tokenizer.json", hf_file.read_bytes())), "hugs")
+    before = tokens(at)
+    at = upload(at, (name, data))
+    assert len(at.error) == 1 and says in at.error[0].value
+    assert "The previous tokenizer is still in use." in at.error[0].value
+    assert tokens(at) == before == tokenizers.Tokenizer.from_file(str(hf_file)).encode("hugs").tokens
+
+
+def test_bad_first_file_says_no_tokenizer_is_loaded():
+    at = upload(open_encode(), ("tokenizer.json", UNIGRAM_JSON.encode()))
+    assert "No tokenizer is loaded." in at.error[0].value
+    assert "Upload a tokenizer file" in at.info[0].value and not at.dataframe
+
+
+def test_text_the_tokenizer_cannot_encode_is_an_error_not_a_traceback(tmp_path):
+    tok = tokenizers.Tokenizer(models.BPE())  # no unk token
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok.train_from_iterator(["ab ab"], trainers.BpeTrainer(show_progress=False))
+    at = type_text(upload(open_encode(), ("tokenizer.json", tok.to_str().encode())), "abc")
+    assert "no unknown token" in at.error[0].value and not at.dataframe
+    assert at.text_area(key="encode_text").value == "abc"
+
+
+# -- size -------------------------------------------------------------------------------------------------------
+def test_text_over_100_kb_is_refused_but_kept():
+    at = open_encode()
+    assert "100 KB" in at.text_area(key="encode_text").label
+    at = type_text(at, "hug " * 25_000 + "x")
+    assert "100,001 bytes" in at.error[0].value and "100 KB" in at.error[0].value
+    assert not at.dataframe and not at.html and not at.code
+    assert at.text_area(key="encode_text").value == "hug " * 25_000 + "x"
+
+
+def test_long_text_draws_the_first_2000_chips_and_lists_every_id():
+    at = type_text(open_encode(), "hugs " * 20_000)  # exactly 100 KB
+    assert at.html[0].value.count('class="tok') == 2_000
+    assert "Showing the first 2,000 of 20,000 tokens" in at.caption[1].value
+    assert at.code[0].value == str([12] * 20_000)
+
+
+# -- side by side -------------------------------------------------------------------------------------------
+def test_side_by_side_with_wordpiece_marks_where_the_boundaries_differ():
+    at = type_text(open_encode(), "bug hugs")
+    ok(at.toggle(key="compare").set_value(True).run())
+    assert at.radio(key="compare_with").value == "wordpiece"
+    wordpiece = bpe.train(PRESETS["hug"].corpus(), **PRESETS["hug"].options, algorithm="wordpiece")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Tokens, WordPiece, same corpus"] == str(len(wordpiece.tokenize("bug hugs")))
+    sides = [h.value for h in at.html if 'class="bpe-tokens"' in h.value][1:]
+    assert len(sides) == 2
+    # BPE: b ug | hugs; WordPiece: bu ##g | hugs -> only "bug" differs
+    assert [re.findall(r'class="(tok[^"]*)"', s) for s in sides] == [
+        ["tok diff", "tok diff", "tok"], ["tok diff", "tok diff", "tok"]]
+    assert "1 stretches of text" in at.caption[-1].value
+
+
+def test_side_by_side_with_fewer_merges_compares_token_counts():
+    at = type_text(open_encode(), "hugs hugs")
+    ok(at.toggle(key="compare").set_value(True).run())
+    ok(at.radio(key="compare_with").set_value("merges").run())
+    ok(at.slider(key="compare_k").set_value(0).run())
+    metrics = {m.label: m for m in at.metric}
+    assert metrics["Tokens, 0 merges"].value == "8"
+    assert metrics["Tokens, the tokenizer trained on the Train page"].value == "2"
+
+
+def test_side_by_side_with_the_uploaded_tokenizer(hf_file):
+    at = upload(open_encode(), ("tokenizer.json", hf_file.read_bytes()))
+    ok(at.radio(key="encode_source").set_value("Trained on the Train page").run())
+    at = type_text(at, "hugs are tokens")
+    ok(at.toggle(key="compare").set_value(True).run())
+    ok(at.radio(key="compare_with").set_value("other").run())
+    other = tokenizers.Tokenizer.from_file(str(hf_file)).encode("hugs are tokens").tokens
+    assert {m.label: m.value for m in at.metric}["Tokens, tokenizer.json"] == str(len(other))
+
+
+def test_side_by_side_asks_for_an_upload_when_there_is_none():
+    at = open_encode()
+    ok(at.toggle(key="compare").set_value(True).run())
+    ok(at.radio(key="compare_with").set_value("other").run())
+    assert "upload a tokenizer" in at.info[0].value
+
+
+# -- state ------------------------------------------------------------------------------------------------------
+def test_text_and_controls_survive_a_visit_to_the_train_page():
+    at = type_text(open_encode(), "bug hugs")
+    ok(at.slider(key="k").set_value(3).run())
+    ok(at.toggle(key="show_ws").set_value(True).run())
+    at.switch_page("pages/train.py").run()
+    ok(at.switch_page(ENCODE).run())
+    assert at.text_area(key="encode_text").value == "bug hugs"
+    assert at.slider(key="k").value == 3 and at.toggle(key="show_ws").value
+    assert tokens(at) == ["b", "ug", "hug", "s"]
+
+
+def test_settings_that_do_not_train_show_an_error_on_the_encode_page():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state[STATE_KEY] = {"settings": Settings(source="text", text=""), "step": 0, "error": None}
+    at.run()
+    ok(at.switch_page(ENCODE).run())
+    assert "do not train a tokenizer" in at.error[0].value
