@@ -343,14 +343,22 @@ class History:
     def final(self) -> "TrainState":
         return self.state(self.num_merges)
 
+    def spellings(self) -> list[str]:
+        """Each word's initial symbols joined (what its tokens spell at every step); computed once."""
+        if not hasattr(self, "_spellings"):
+            symbols = self.symbols
+            self._spellings = ["".join(symbols[s] for s in split) for split in self.initial_splits]
+        return self._spellings
+
     def words_by_frequency(self) -> list[int]:
         """Word indices, most frequent first (first-seen order among equals); computed once."""
         if not hasattr(self, "_by_freq"):
             self._by_freq = sorted(range(len(self.words)), key=lambda i: -self.freqs[i])
         return self._by_freq
 
-    def merge_rows(self) -> list[dict]:
-        """The training log, one dict per merge: step, pair, new token, count, score, tied pairs."""
+    def merge_rows(self, with_ties: bool = True) -> list[dict]:
+        """The training log, one dict per merge: step, pair, new token, count, score, tied pairs
+        (``with_ties=False`` leaves the list of tied pairs out, which is most of the cost)."""
         rows = []
         for k in range(1, self.num_merges + 1):
             a, b, new = self.merges[k - 1]
@@ -359,7 +367,7 @@ class History:
                 "step": k, "left": self.symbols[a], "right": self.symbols[b], "new_token": self.symbols[new],
                 "count": self.merge_counts[k - 1], "score": None if score is None else str(score),
                 "tied": self.num_ties[k - 1] - 1, "forced": self.merge_forced[k - 1],
-                "tied_pairs": [self.pair_str(p) for p in self.ties[k - 1][1:]],
+                "tied_pairs": [self.pair_str(p) for p in self.ties[k - 1][1:]] if with_ties else None,
             })
         return rows
 
@@ -584,7 +592,16 @@ class TrainState:
         after = max(self.step - 1, 0)
         wanted = {h.pair_ids(p): p for p in pairs if h.pair_ids(p)}
         parts: dict[Pair, list[tuple[int, str]]] = {p: [] for p in wanted.values()}
-        for i, freq in enumerate(h.freqs):
+        if h.config.algorithm == "wordpiece":
+            candidates: Iterable[int] = range(len(h.words))
+        else:
+            # A word's tokens always spell its initial symbols, so a pair can only occur in words
+            # whose spelling contains the pair's two strings side by side: a fast C-level filter.
+            spelled = h.spellings()
+            needles = [a + b for a, b in wanted.values()]
+            candidates = [i for i, text in enumerate(spelled) if any(n in text for n in needles)]
+        for i in candidates:
+            freq = h.freqs[i]
             split = h.split_ids_at(i, after)
             seen: dict[tuple[int, int], int] = {}
             for pair in zip(split, split[1:]):

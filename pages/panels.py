@@ -26,6 +26,7 @@ EXPLAIN = {
     "space-suffix": "each word keeps its trailing space (How BPE works)",
 }
 TOP_N = 20
+HISTORY_ROWS = 200  # merge-history rows sent per step (the CSV download has them all)
 
 
 # -- sidebar: corpus and settings ----------------------------------------------------------------
@@ -285,7 +286,7 @@ def _splits(s: bpe.TrainState, history: bpe.History) -> None:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _history_frame(_history: bpe.History, key: common.Settings) -> pd.DataFrame:
-    rows = _history.merge_rows()
+    rows = _history.merge_rows(with_ties=False)
     frame = pd.DataFrame({
         "rank": [r["step"] for r in rows], "pair": [f"{r['left']} {r['right']}" for r in rows],
         "new token": [r["new_token"] for r in rows], "count": [r["count"] for r in rows],
@@ -301,7 +302,10 @@ def _history_panel(history: bpe.History, step: int) -> None:
     st.subheader("Merge history")
     frame = _history_frame(history, common.app_state()["settings"])
     left, right = st.columns([3, 2])
-    left.dataframe(frame.iloc[:step].iloc[::-1], hide_index=True, height=260, key="history_table")
+    recent = frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1]
+    left.dataframe(recent, hide_index=True, height=260, key="history_table")
+    if step > HISTORY_ROWS:
+        left.caption(f"The last {HISTORY_ROWS} merges; the training log (CSV, below) has all {step:,}.")
     every = max(1, len(frame) // 400)  # at most ~400 points per line: small payloads for big runs
     points = frame.iloc[::every][["rank", "count", "tokens in corpus"]].melt("rank", var_name="measure")
     lines = alt.Chart(points).mark_line().encode(
@@ -326,12 +330,14 @@ def _force(settings: common.Settings, state: dict, step: int) -> None:
         state["what_if_error"] = str(exc)
         return
     state["settings"], state["before_what_if"] = new, replace(settings, forced=())
+    state["rerun_app"] = True
     st.session_state["step"] = step + 1
 
 
 def _unforce(settings: common.Settings, state: dict) -> None:
     state["settings"] = replace(settings, forced=())
     state.pop("before_what_if", None)
+    state["rerun_app"] = True
 
 
 def what_if(history: bpe.History, settings: common.Settings, state: dict) -> None:
@@ -383,20 +389,28 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
                      f"'{two}' merges {sb.pair} → {sb.new_token} (both at count {sa.count}).")
 
 
+@st.cache_data(max_entries=8, show_spinner=False)
+def _export(_history: bpe.History, settings: common.Settings, kind: str) -> str:
+    """One download's content, built on click (deferred) and once per run."""
+    tok = common.tokenizer_for(settings, _history.num_merges)
+    try:
+        if kind == "csv":
+            return bpe.training_log_csv(_history)
+        if kind == "json":
+            return bpe.to_tokenizer_json(tok)
+        vocab, merges = bpe.to_vocab_merges(tok)
+        return vocab if kind == "vocab" else merges
+    except ValueError as exc:
+        return f"BPE Explorer could not write this file: {exc}\n"
+
+
 def downloads(history: bpe.History, settings: common.Settings) -> None:
     st.subheader("Downloads")
-    step = st.session_state.get("step", history.num_merges)
-    tok = common.tokenizer_for(settings, step)
     cols = st.columns(4)
-    try:
-        cols[0].download_button("tokenizer.json", bpe.to_tokenizer_json(tok), "tokenizer.json", key="dl_json")
-    except ValueError as exc:
-        cols[0].caption(str(exc))
-    try:
-        vocab, merges = bpe.to_vocab_merges(tok)
-        cols[1].download_button("vocab.json", vocab, "vocab.json", key="dl_vocab")
-        cols[2].download_button("merges.txt", merges, "merges.txt", key="dl_merges")
-    except ValueError as exc:
-        cols[1].caption(str(exc))
-    cols[3].download_button("Training log (CSV)", bpe.training_log_csv(history), "training_log.csv", key="dl_csv")
-    st.caption(f"The tokenizer files hold the merges up to the current step ({step}).")
+    for col, (kind, name, label) in zip(cols, [("json", "tokenizer.json", "tokenizer.json"),
+                                               ("vocab", "vocab.json", "vocab.json"),
+                                               ("merges", "merges.txt", "merges.txt"),
+                                               ("csv", "training_log.csv", "Training log (CSV)")]):
+        col.download_button(label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}")
+    st.caption(f"The tokenizer files hold the whole run ({history.num_merges:,} merges); the log has every merge "
+               "with its count and tied pairs.")

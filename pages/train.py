@@ -63,6 +63,9 @@ def step_view() -> None:
     state["step"] = step
     common.sync_url(settings, step)
     panels.step_panels(history, settings, step)
+    panels.what_if(history, settings, state)
+    if state.pop("rerun_app", False):
+        st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
 
 if state.pop("stop_play", False):
@@ -73,7 +76,6 @@ play_cols[1].select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
 
-# -- what-ifs and comparisons (full reruns: they train again) ----------------------------------------
-panels.what_if(history, settings, state)
+# -- comparisons and downloads ----------------------------------------------------------------------
 panels.compare_tie_rules(history, settings)
 panels.downloads(history, settings)

@@ -93,8 +93,10 @@ def test_every_preset_reproduces_its_merges(key):
     p = PRESETS[key]
     expected = bpe.run_training(p.corpus(), forced_merges=p.forced_merges, **p.options)
     click(at, "end")
-    frame = at.dataframe[-1].value
-    assert list(frame["new token"])[::-1] == [r["new_token"] for r in expected.merge_rows()]
+    shown = list(at.dataframe[-1].value["new token"])[::-1]
+    merges = [r["new_token"] for r in expected.merge_rows()]
+    assert len(shown) == min(len(merges), 200)  # the page sends the last 200 merges
+    assert shown == merges[len(merges) - len(shown):]
 
 
 def test_course_preset_gives_the_course_merges():
