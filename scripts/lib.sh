@@ -1,0 +1,31 @@
+# Shared set-up for scripts/test.sh and scripts/run-app.sh (sourced, not run).
+
+# Run a command as root (directly, or via sudo when available).
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "need root (or sudo) to run: $*" >&2
+        return 1
+    fi
+}
+
+apt_install() {
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+}
+
+# Create .venv (Python 3.11 on Debian 12) and install the given requirements file into it.
+ensure_venv() {
+    if [ ! -x .venv/bin/python ]; then
+        PY="$(command -v python3.11 || command -v python3)"
+        # Debian's python3 ships without ensurepip unless python3-venv is installed.
+        if ! "$PY" -c 'import ensurepip' >/dev/null 2>&1; then
+            apt_install python3-venv
+        fi
+        "$PY" -m venv .venv
+    fi
+    .venv/bin/python -m pip install -q --disable-pip-version-check -r "$1"
+}
