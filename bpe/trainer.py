@@ -635,6 +635,31 @@ class TrainState:
         return (f"score = count({a} {b}) / (count({a}) × count({b})) = {self.count} / ({ca} × {cb}) "
                 f"= {self.score}")
 
+    def judge_prediction(self, guess: Pair) -> tuple[bool, str]:
+        """Was ``guess`` this step's merge? Returns (right, a sentence saying why), for the
+        "predict the next merge" exercise: the student sees step k-1 and guesses step k."""
+        if not self.step or self.pair is None:
+            raise ValueError("Step 0 has no merge to predict; predict a later step.")
+        h, chosen = self.history, self.pair
+        ids = h.pair_ids(guess)
+        guess_count = h.count_at(ids, self.step - 1) if ids else 0
+        what = "score" if self.score is not None else "count"
+        best = f"{chosen[0]} + {chosen[1]} ({what} {self.score if self.score is not None else self.count})"
+        if tuple(guess) == chosen:
+            if self.forced:
+                return True, f"Right: {best} was forced here as a what-if."
+            if self.num_tied > 1:
+                return True, (f"Right: {best} is tied with {self.num_tied - 1} other pair(s), and the tie rule "
+                              f"picks it: {self.tie_sentence}.")
+            return True, f"Right: {best} is the most frequent pair; no other pair reaches that {what}."
+        if tuple(guess) in self.tied:
+            return False, (f"Close: {guess[0]} + {guess[1]} ties with {best}, but the tie rule picks the other: "
+                           f"{self.tie_sentence}.")
+        if self.forced:
+            return False, f"This step was forced as a what-if: {best} was merged by hand."
+        return False, (f"Not this time: {guess[0]} + {guess[1]} occurs {guess_count} times at this point, "
+                       f"but {best} is higher. Counts change after each merge: look at the splits.")
+
     def changes(self) -> StepChanges:
         """Words this merge rewrote and the pair counts it moved."""
         if not self.step:
@@ -865,40 +890,49 @@ class _Trainer:
         for w in sorted(where.pop(pair, ())):
             old = splits[w]
             n = len(old)
-            out: list[int] = []
             f = freqs[w]
-            i = 0
-            while i < n:
-                if old[i] == a and i + 1 < n and old[i + 1] == b:
-                    if out:
-                        prev = out[-1]
-                        p = (prev, a)
-                        delta[p] = delta.get(p, 0) - f
-                        p = (prev, new)
-                        delta[p] = delta.get(p, 0) + f
-                        s = where.get(p)
-                        if s is None:
-                            where[p] = {w}
-                        else:
-                            s.add(w)
-                    if i + 2 < n:
-                        nxt = old[i + 2]
-                        p = (b, nxt)
-                        delta[p] = delta.get(p, 0) - f
-                        p = (new, nxt)
-                        delta[p] = delta.get(p, 0) + f
-                        s = where.get(p)
-                        if s is None:
-                            where[p] = {w}
-                        else:
-                            s.add(w)
-                    out.append(new)
-                    i += 2
+            out: list[int] | None = None
+            copied = j = 0  # old[:copied] is in `out`; search for `a` from j
+            # list.index finds each `a` in C; Python only runs once per occurrence, not per symbol.
+            while True:
+                try:
+                    i = old.index(a, j)
+                except ValueError:
+                    break
+                if i + 1 >= n or old[i + 1] != b:
+                    j = i + 1
+                    continue
+                if out is None:
+                    out = old[:i]
                 else:
-                    out.append(old[i])
-                    i += 1
-            if len(out) == n:
+                    out.extend(old[copied:i])
+                if out:
+                    prev = out[-1]
+                    p = (prev, a)
+                    delta[p] = delta.get(p, 0) - f
+                    p = (prev, new)
+                    delta[p] = delta.get(p, 0) + f
+                    ws = where.get(p)
+                    if ws is None:
+                        where[p] = {w}
+                    else:
+                        ws.add(w)
+                if i + 2 < n:
+                    nxt = old[i + 2]
+                    p = (b, nxt)
+                    delta[p] = delta.get(p, 0) - f
+                    p = (new, nxt)
+                    delta[p] = delta.get(p, 0) + f
+                    ws = where.get(p)
+                    if ws is None:
+                        where[p] = {w}
+                    else:
+                        ws.add(w)
+                out.append(new)
+                copied = j = i + 2
+            if out is None:
                 continue  # a stale entry: this word no longer holds the pair
+            out.extend(old[copied:])
             splits[w] = out
             saved += (n - len(out)) * f
             changed_words.append(w)
