@@ -317,6 +317,24 @@ def _history_panel(history: bpe.History, step: int) -> None:
                        width="stretch", key="history_chart")
 
 
+def predict(history: bpe.History, step: int) -> None:
+    """The course's "Now your turn!": guess the next merge before pressing Next."""
+    if not st.toggle("🎯 Predict the next merge", key="predict",
+                     help="Guess which pair step k+1 merges, from the splits of step k."):
+        return
+    if step >= history.num_merges:
+        st.write("Training has stopped: there is no next merge to predict.")
+        return
+    upcoming = history.state(step + 1)
+    # Candidates are the pairs present now, shown alphabetically so their order gives nothing away.
+    candidates = sorted({p for p, _ in history.state(step).top_pairs(6, after=True)} | {upcoming.pair})
+    guess = st.radio(f"Which pair will step {step + 1} merge?", candidates, key=f"guess_{step}", index=None,
+                     format_func=lambda p: f"{p[0]} + {p[1]}", horizontal=True)
+    if guess is not None:
+        right, why = upcoming.judge_prediction(guess)
+        (st.success if right else st.warning)(why)
+
+
 # -- what-if, compare, downloads ----------------------------------------------------------------
 def _force(settings: common.Settings, state: dict, step: int) -> None:
     """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain."""

@@ -62,6 +62,7 @@ def step_view() -> None:
     step = st.session_state["step"]
     state["step"] = step
     common.sync_url(settings, step)
+    panels.predict(history, step)
     panels.step_panels(history, settings, step)
     panels.what_if(history, settings, state)
     if state.pop("rerun_app", False):

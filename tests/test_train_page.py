@@ -183,3 +183,12 @@ def test_what_if_forces_a_pair_and_retrains():
     assert at.slider(key="step").value == 1
     assert "h + u" in step_text(at) or "hu" in step_text(at)
     assert "chosen by hand" in " ".join(w.value for w in at.warning)
+
+
+def test_predict_the_next_merge_says_right_or_wrong_and_why():
+    at = start(step="2")
+    at.toggle(key="predict").set_value(True).run()
+    at.radio(key="guess_2").set_value(("p", "un")).run()
+    assert "Not this time" in " ".join(w.value for w in at.warning)
+    at.radio(key="guess_2").set_value(("h", "ug")).run()
+    assert "Right: h + ug (count 15)" in " ".join(s.value for s in at.success)

@@ -305,3 +305,14 @@ def test_hf_tie_rule_equals_tokenizers_on_random_text(text, extra):
     expected, _ = hf_merges(lines, base + extra)
     tok = bpe.train(lines, pre_tokenizer="gpt2", vocab_size=base + extra, tie_break="hf")
     assert tok.merges == expected
+
+
+def test_judge_prediction_explains_right_wrong_and_ties():
+    states = hug_states(num_merges=3)
+    right, why = states[1].judge_prediction(("u", "g"))
+    assert right and "most frequent" in why
+    right, why = states[1].judge_prediction(("h", "u"))
+    assert not right and "15" in why and "20" in why
+    wp = hug_states(algorithm="wordpiece", num_merges=2)
+    right, why = wp[2].judge_prediction(("p", "##u"))
+    assert not right and why.startswith("Close") and "tie rule" in why
