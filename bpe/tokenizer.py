@@ -353,6 +353,20 @@ class Tokenizer:
         a, b = self.merges[rank]
         return (self.merge_tree(a), self.merge_tree(b))
 
+    # -- files -----------------------------------------------------------------------------------
+    def save(self, path) -> None:
+        """Write this tokenizer as a Hugging Face ``tokenizer.json`` file (see :mod:`bpe.serialization`)."""
+        from .serialization import save  # imported here: serialization imports this module
+
+        save(self, path)
+
+    @classmethod
+    def load(cls, path) -> "Tokenizer":
+        """Read a ``tokenizer.json`` file: one this app saved, or a BPE model's from the ``tokenizers`` library."""
+        from .serialization import load
+
+        return load(path)
+
 
 @lru_cache(maxsize=4096)
 def _unit_to_char(word_text: str) -> tuple[int, ...]:

@@ -1,0 +1,572 @@
+"""File formats: Hugging Face ``tokenizer.json``, GPT-2's ``vocab.json`` + ``merges.txt``,
+and a CSV log of a training run. No other module knows how these files look.
+
+``tokenizer.json`` (:func:`to_tokenizer_json`, :func:`save`) is written so that the
+``tokenizers`` library, loading it with ``Tokenizer.from_file``, cuts text into the
+same tokens and ids as :meth:`bpe.Tokenizer.encode` does:
+
+=================  =======================================================  ================
+our pre-tokenizer  tokenizer.json pre-tokenizer                             decoder
+=================  =======================================================  ================
+``gpt2``           ``ByteLevel`` (its own GPT-2 regex)                      ``ByteLevel``
+``gpt4``           ``Split`` (cl100k regex, isolated), ``ByteLevel``        ``ByteLevel``
+``whitespace``     ``WhitespaceSplit``                                      none (spaces)
+``space-suffix``   ``Split`` (``\\S+\\s*|\\s+``, isolated)                     ``Fuse``
+``sennrich``       cannot be written (see below)
+=================  =======================================================  ================
+
+Special tokens become ``added_tokens`` with ``special: true``; the unknown token is
+the model's ``unk_token`` (byte-level vocabularies need none). WordPiece tokenizers
+are written as a ``WordPiece`` model (``##`` prefix, no word-length limit in effect,
+``WordPiece`` decoder without clean-up); that format has no merges, so a WordPiece
+tokenizer loaded back has none (its tokens are unchanged: WordPiece only needs the
+vocabulary).
+
+Why ``sennrich`` cannot be written: our words end in a *separate* symbol ``</w>``
+(``l o w </w>``), as in Sennrich et al.'s Algorithm 1. The ``tokenizers`` library's
+``end_of_word_suffix`` glues the marker onto the last character instead
+(``l o w</w>``), so it would cut words differently (``</w>`` alone could never be a
+token). Rather than write a file that silently disagrees, :func:`to_tokenizer_json`
+raises a ValueError; ``vocab.json`` + ``merges.txt`` hold such a tokenizer exactly.
+
+Reading (:func:`from_tokenizer_json`, :func:`load`) accepts our own files and BPE
+files trained elsewhere (GPT-2, RoBERTa, ``tokenizers``' ``BpeTrainer``), with merges
+as ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Everything in a file that would
+make the ``tokenizers`` library cut text differently from us is refused with a
+ValueError that names it: a normaliser, an unknown pre-tokenizer, ``add_prefix_space``,
+dropout, byte fallback, a word prefix or suffix, ``fuse_unk`` or ``ignore_merges``.
+Left out on reading, on purpose: post-processors (``<s> ... </s>`` templates; compare
+with ``add_special_tokens=False``), decoders, ``max_input_chars_per_word`` of a
+WordPiece file, and the ``lstrip``/``rstrip``/``single_word`` options of added tokens
+(each added token is matched exactly, wherever it occurs). A byte-level file whose
+vocabulary lacks some of the 256 byte symbols gets them appended after its last id
+(as every byte-level :class:`~bpe.Tokenizer` does), where the ``tokenizers`` library
+would drop such bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterable
+from typing import Any, Union
+
+from . import pre_tokenizers as pt
+from .tokenizer import Tokenizer
+from .trainer import WORDPIECE_PREFIX, History, Pair
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+# The space-suffix scheme's pattern (bpe.pre_tokenizers'), as a tokenizers Split regex.
+SPACE_SUFFIX_PATTERN = r"\S+\s*|\s+"
+# A WordPiece limit large enough never to apply: BPE Explorer has no word-length limit.
+NO_WORD_LIMIT = 1_000_000_000
+MERGES_HEADER = "#version: 0.2"
+
+
+# ================================================================================================
+# tokenizer.json: writing
+# ================================================================================================
+def _byte_level(use_regex: bool) -> dict[str, Any]:
+    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": use_regex}
+
+
+def _split(pattern: str) -> dict[str, Any]:
+    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False}
+
+
+def _pre_tokenizer_json(name: str) -> dict[str, Any]:
+    if name == "gpt2":
+        return _byte_level(True)
+    if name == "gpt4":
+        return {"type": "Sequence", "pretokenizers": [_split(pt.GPT4_PATTERN), _byte_level(False)]}
+    if name == "whitespace":
+        return {"type": "WhitespaceSplit"}
+    if name == "space-suffix":
+        return _split(SPACE_SUFFIX_PATTERN)
+    raise ValueError(  # sennrich
+        "A 'sennrich' tokenizer cannot be saved as tokenizer.json: its words end in a separate </w> "
+        "symbol, while the tokenizers library glues </w> onto the last letter, so it would cut words "
+        "differently. Save it as vocab.json + merges.txt instead."
+    )
+
+
+def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
+    if not isinstance(tok, Tokenizer):
+        raise ValueError(f"Expected a bpe.Tokenizer to save, got {type(tok).__name__}.")
+    pre_tokenizer = _pre_tokenizer_json(tok.pre_tokenizer)
+    added = []
+    for token in tok.special_tokens:
+        if token not in tok.vocab:
+            raise ValueError(f"The special token {token!r} has no id in the vocabulary, so it cannot be saved.")
+        added.append({
+            "id": tok.vocab[token], "content": token, "single_word": False, "lstrip": False,
+            "rstrip": False, "normalized": False, "special": True,
+        })
+    added.sort(key=lambda t: t["id"])
+    vocab = dict(sorted(tok.vocab.items(), key=lambda item: item[1]))
+    unk = tok.unk_token if tok.unk_token is not None and tok.unk_token in tok.vocab else None
+
+    if tok.algorithm == "wordpiece":
+        model: dict[str, Any] = {
+            "type": "WordPiece", "unk_token": tok.unk_token or "[UNK]",
+            "continuing_subword_prefix": WORDPIECE_PREFIX, "max_input_chars_per_word": NO_WORD_LIMIT,
+            "vocab": vocab,
+        }
+        decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": WORDPIECE_PREFIX, "cleanup": False}
+    else:
+        model = {
+            "type": "BPE", "dropout": None, "unk_token": unk, "continuing_subword_prefix": None,
+            "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+            "vocab": vocab, "merges": [list(pair) for pair in _checked_merges(tok)],
+        }
+        if tok.byte_level:
+            decoder = _byte_level(True)
+        elif tok.pre_tokenizer == "space-suffix":
+            decoder = {"type": "Fuse"}  # tokens keep their spaces: join them as they are
+        else:
+            decoder = None  # the tokenizers library then joins tokens with a space, as we do
+    # The ByteLevel post-processor only adjusts offsets; with trim_offsets false they include
+    # the leading space (Ġ), as ours do.
+    post = {**_byte_level(True), "trim_offsets": False} if tok.byte_level else None
+    return {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
+        "normalizer": None, "pre_tokenizer": pre_tokenizer, "post_processor": post,
+        "decoder": decoder, "model": model,
+    }
+
+
+def _checked_merges(tok: Tokenizer) -> list[Pair]:
+    """The merges in rank order, each checked against the vocabulary; a repeated pair is written
+    once (its first rank, the one our tokenizer uses: the tokenizers library would keep the last)."""
+    out, seen = [], set()
+    for rank, (a, b) in enumerate(tok.merges, start=1):
+        for part in (a, b, a + b):
+            if part not in tok.vocab:
+                raise ValueError(f"Merge {rank} ({a!r}, {b!r}) uses {part!r}, which is not in the vocabulary.")
+        if (a, b) not in seen:
+            seen.add((a, b))
+            out.append((a, b))
+    return out
+
+
+_dump = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _format_json(value: Any, indent: str = "") -> str:
+    """JSON indented by two spaces, with short lists of plain values (a merge pair) on one line."""
+    dump = _dump
+    inner = indent + "  "
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{dump(k)}: {_format_json(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        if len(value) <= 2 and not any(isinstance(v, (dict, list)) for v in value):
+            return "[" + ", ".join(dump(v) for v in value) + "]"
+        return "[\n" + ",\n".join(inner + _format_json(v, inner) for v in value) + "\n" + indent + "]"
+    return dump(value)
+
+
+def _check_utf8(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"A token contains {exc.object[exc.start:exc.end]!r}, a lone surrogate that cannot be written as UTF-8."
+        ) from None
+    return text
+
+
+def to_tokenizer_json(tok: Tokenizer) -> str:
+    """The text of a Hugging Face ``tokenizer.json`` file for ``tok``.
+
+    >>> model = json.loads(to_tokenizer_json(Tokenizer(["a", "b", "ab"], [("a", "b")])))["model"]
+    >>> model["type"], model["unk_token"], model["vocab"], model["merges"]
+    ('BPE', '[UNK]', {'a': 0, 'b': 1, 'ab': 2, '[UNK]': 3}, [['a', 'b']])
+    """
+    return _check_utf8(_format_json(_tokenizer_dict(tok)) + "\n")
+
+
+def save(tok: Tokenizer, path: PathLike) -> None:
+    """Write ``tok`` to ``path`` as a ``tokenizer.json`` file (UTF-8)."""
+    text = to_tokenizer_json(tok)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+# ================================================================================================
+# tokenizer.json: reading
+# ================================================================================================
+def _decode_text(data: str | bytes | bytearray, what: str) -> str:
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"The {what} is not UTF-8 text (byte {exc.start} is {bytes(data)[exc.start]:#04x}); "
+                "is it a binary file?"
+            ) from None
+    if not isinstance(data, str):
+        raise ValueError(f"Expected the {what} as text (str or bytes), got {type(data).__name__}.")
+    return data.removeprefix("\ufeff")  # a byte order mark some editors add
+
+
+def _parse_json(text: str, what: str) -> Any:
+    if not text.strip():
+        raise ValueError(f"The {what} is empty.")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"The {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
+    except RecursionError:
+        raise ValueError(f"The {what} is not valid JSON: it is nested too deeply.") from None
+
+
+def _type_name(obj: Any) -> str:
+    if isinstance(obj, dict):
+        return str(obj.get("type", "an untyped component"))
+    return repr(obj)
+
+
+def _split_pattern(obj: dict[str, Any]) -> str | None:
+    """The regex of an isolating, non-inverted Split pre-tokenizer, else None."""
+    pattern = obj.get("pattern")
+    if obj.get("type") != "Split" or obj.get("behavior") != "Isolated" or obj.get("invert", False):
+        return None
+    if isinstance(pattern, dict) and isinstance(pattern.get("Regex"), str):
+        return pattern["Regex"]
+    return None
+
+
+def _check_byte_level(obj: dict[str, Any]) -> None:
+    if obj.get("add_prefix_space", False):
+        raise ValueError(
+            "This file's ByteLevel pre-tokenizer adds a space before the text (add_prefix_space), "
+            "which BPE Explorer does not do, so it would cut the first word differently."
+        )
+
+
+def _detect_pre_tokenizer(obj: Any) -> str:
+    """Our scheme name for a tokenizer.json pre-tokenizer, or a ValueError naming it."""
+    known = (
+        "BPE Explorer reads files whose pre-tokenizer is ByteLevel (GPT-2), the GPT-4 Split followed "
+        "by ByteLevel, WhitespaceSplit, or its own space-suffix Split."
+    )
+    if obj is None:
+        raise ValueError(
+            "This file has no pre-tokenizer (the whole text would be one word). " + known
+        )
+    if not isinstance(obj, dict):
+        raise ValueError(f"The file's pre_tokenizer should be an object, not {obj!r}.")
+    kind = obj.get("type")
+    if kind == "ByteLevel":
+        _check_byte_level(obj)
+        if obj.get("use_regex", True):
+            return "gpt2"
+        raise ValueError("This file's ByteLevel pre-tokenizer does not split words (use_regex is false). " + known)
+    if kind == "WhitespaceSplit":
+        return "whitespace"
+    if kind == "Whitespace":
+        raise ValueError(
+            "This file's pre-tokenizer is Whitespace, which also splits punctuation from words "
+            "('hello,' -> 'hello' ','); BPE Explorer's 'whitespace' keeps them together, so it would "
+            "cut text differently. " + known
+        )
+    if kind == "Split" and _split_pattern(obj) == SPACE_SUFFIX_PATTERN:
+        return "space-suffix"
+    if kind == "Sequence":
+        parts = obj.get("pretokenizers")
+        if not isinstance(parts, list):
+            raise ValueError("The file's Sequence pre-tokenizer has no list of 'pretokenizers'.")
+        if len(parts) == 1:
+            return _detect_pre_tokenizer(parts[0])
+        if len(parts) == 2 and all(isinstance(p, dict) for p in parts):
+            split, byte_level = parts
+            if byte_level.get("type") == "ByteLevel" and not byte_level.get("use_regex", True):
+                pattern = _split_pattern(split)
+                if pattern in (pt.GPT4_PATTERN, pt.GPT2_PATTERN):
+                    _check_byte_level(byte_level)
+                    return "gpt4" if pattern == pt.GPT4_PATTERN else "gpt2"
+        names = ", ".join(_type_name(p) for p in parts)
+        raise ValueError(f"This file's pre-tokenizer is a Sequence of {names}, which is not one BPE Explorer knows. " + known)
+    if kind == "Split":
+        pattern = _split_pattern(obj)
+        shown = f" with the pattern {pattern!r}" if pattern else ""
+        raise ValueError(f"This file's pre-tokenizer is a Split{shown}, which is not one BPE Explorer knows. " + known)
+    raise ValueError(f"This file's pre-tokenizer is {_type_name(obj)}, which BPE Explorer does not know. " + known)
+
+
+def _read_vocab(vocab: Any, where: str) -> dict[str, int]:
+    if not isinstance(vocab, dict):
+        raise ValueError(f"The vocabulary in {where} should be an object mapping each token to its id.")
+    if not vocab:
+        raise ValueError(f"The vocabulary in {where} is empty.")
+    seen: dict[int, str] = {}
+    for token, i in vocab.items():
+        if isinstance(i, bool) or not isinstance(i, int) or i < 0:
+            raise ValueError(f"The id of {token!r} in {where} should be a whole number of 0 or more, not {i!r}.")
+        if i in seen:
+            raise ValueError(f"The tokens {seen[i]!r} and {token!r} in {where} share the id {i}; every token needs its own id.")
+        if not token:
+            raise ValueError(f"The vocabulary in {where} holds an empty token; every token needs at least one character.")
+        seen[i] = token
+    return dict(vocab)
+
+
+def _read_merges(merges: Any, vocab: dict[str, int], where: str) -> list[Pair]:
+    if not isinstance(merges, list):
+        raise ValueError(f"The merges in {where} should be a list, like [[\"u\", \"g\"], ...].")
+    out: list[Pair] = []
+    for rank, merge in enumerate(merges, start=1):
+        if isinstance(merge, str):  # old format: "u g"
+            parts = merge.split(" ")
+        elif isinstance(merge, list):
+            parts = merge
+        else:
+            parts = None
+        if parts is None or len(parts) != 2 or not all(isinstance(p, str) and p for p in parts):
+            raise ValueError(
+                f"Merge {rank} in {where} ({merge!r}) should be two tokens, written [\"u\", \"g\"] or \"u g\"."
+            )
+        out.append(_check_merge(f"Merge {rank} in {where}", parts[0], parts[1], vocab))
+    return out
+
+
+def _check_merge(label: str, a: str, b: str, vocab: dict[str, int]) -> Pair:
+    for part in (a, b):
+        if part not in vocab:
+            raise ValueError(f"{label} ({a} {b}) uses the token {part!r}, which is not in the vocabulary.")
+    if a + b not in vocab:
+        raise ValueError(f"{label} ({a} {b}) makes {a + b!r}, which is not in the vocabulary.")
+    return (a, b)
+
+
+def _refuse_options(model: dict[str, Any]) -> None:
+    """Model options that would make the tokenizers library cut text differently from us."""
+    if model.get("dropout") not in (None, 0, 0.0):
+        raise ValueError("This file's BPE model uses dropout (it skips merges at random), which BPE Explorer leaves out.")
+    if model.get("byte_fallback"):
+        raise ValueError(
+            "This file's BPE model uses byte fallback (<0x41>-style tokens for unknown characters), "
+            "which BPE Explorer does not do."
+        )
+    if model.get("continuing_subword_prefix"):
+        raise ValueError(
+            f"This file's BPE model marks word-inner pieces with the prefix {model['continuing_subword_prefix']!r}, "
+            "which BPE Explorer's BPE does not do."
+        )
+    if model.get("end_of_word_suffix"):
+        raise ValueError(
+            f"This file's BPE model glues the suffix {model['end_of_word_suffix']!r} onto the last letter of each "
+            "word; BPE Explorer's 'sennrich' scheme keeps </w> as a separate symbol, so it would cut words differently."
+        )
+    if model.get("fuse_unk"):
+        raise ValueError("This file's BPE model fuses runs of unknown characters into one token (fuse_unk), which BPE Explorer does not do.")
+    if model.get("ignore_merges"):
+        raise ValueError(
+            "This file's BPE model takes a whole word from the vocabulary before trying merges (ignore_merges), "
+            "which BPE Explorer does not do."
+        )
+
+
+def _read_added_tokens(added: Any, vocab: dict[str, int]) -> list[str]:
+    """The added tokens' contents, each given an id in ``vocab`` (the model's, else the file's)."""
+    if added is None:
+        return []
+    if not isinstance(added, list):
+        raise ValueError("The file's added_tokens should be a list.")
+    out = []
+    ids = {i: t for t, i in vocab.items()}
+    for entry in added:
+        if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not entry["content"]:
+            raise ValueError(f"An entry of added_tokens ({entry!r}) has no 'content' text.")
+        content, i = entry["content"], entry.get("id")
+        if content not in vocab:
+            if isinstance(i, bool) or not isinstance(i, int) or i < 0:
+                raise ValueError(f"The added token {content!r} has no valid id ({i!r}).")
+            if i in ids:
+                raise ValueError(f"The added token {content!r} has the id {i}, which already belongs to {ids[i]!r}.")
+            vocab[content] = i
+            ids[i] = content
+        out.append(content)
+    return out
+
+
+def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
+    if not isinstance(data, dict):
+        raise ValueError(f"The {where} should hold a JSON object, not {type(data).__name__}.")
+    model = data.get("model")
+    if not isinstance(model, dict):
+        raise ValueError(f"The {where} has no \"model\" section, so it is not a tokenizer.json file.")
+    kind = model.get("type")
+    if kind is None and "merges" in model:
+        kind = "BPE"  # very old files left the type out
+    if kind not in ("BPE", "WordPiece"):
+        shown = f"a {kind} model" if isinstance(kind, str) else "a model of unknown type"
+        raise ValueError(f"This file is {shown}; BPE Explorer reads BPE models only.")
+    normalizer = data.get("normalizer")
+    if normalizer is not None and not (
+        isinstance(normalizer, dict) and normalizer.get("type") == "Sequence" and not normalizer.get("normalizers")
+    ):
+        raise ValueError(
+            f"This file normalises text first ({_type_name(normalizer)} normalizer: lower-casing, accents, "
+            "Unicode forms...), which BPE Explorer does not do, so it would cut text differently."
+        )
+    pre_tokenizer = _detect_pre_tokenizer(data.get("pre_tokenizer"))
+    if "vocab" not in model:
+        raise ValueError(f"The model in the {where} has no \"vocab\".")
+    vocab = _read_vocab(model["vocab"], f"the {where}")
+    unk = model.get("unk_token")
+    if unk is not None and not isinstance(unk, str):
+        raise ValueError(f"The model's unk_token should be text or null, not {unk!r}.")
+
+    if kind == "WordPiece":
+        prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)
+        if prefix != WORDPIECE_PREFIX:
+            raise ValueError(
+                f"This WordPiece model marks word-inner pieces with {prefix!r}; BPE Explorer uses {WORDPIECE_PREFIX!r}."
+            )
+        merges: list[Pair] = []
+        algorithm = "wordpiece"
+    else:
+        _refuse_options(model)
+        if "merges" not in model:
+            raise ValueError(f"The BPE model in the {where} has no \"merges\".")
+        merges = _read_merges(model["merges"], vocab, f"the {where}")
+        algorithm = "bpe"
+    specials = _read_added_tokens(data.get("added_tokens"), vocab)
+    byte_level = pre_tokenizer in pt.BYTE_LEVEL
+    if unk is not None and unk not in vocab:
+        if byte_level:
+            unk = None  # never needed: every byte has a token
+        else:
+            raise ValueError(f"The model's unknown token {unk!r} is not in the vocabulary.")
+    return Tokenizer(
+        vocab, merges, pre_tokenizer=pre_tokenizer, special_tokens=specials,
+        unk_token=unk, algorithm=algorithm,
+    )
+
+
+def from_tokenizer_json(text: str | bytes) -> Tokenizer:
+    """A :class:`~bpe.Tokenizer` from the text (or UTF-8 bytes) of a ``tokenizer.json`` file."""
+    data = _parse_json(_decode_text(text, "tokenizer.json file"), "tokenizer.json file")
+    return _tokenizer_from_dict(data, "tokenizer.json file")
+
+
+def load(path: PathLike) -> Tokenizer:
+    """Read a ``tokenizer.json`` file: one saved by BPE Explorer or a BPE model's from elsewhere."""
+    with open(path, "rb") as f:
+        return from_tokenizer_json(f.read())
+
+
+# ================================================================================================
+# vocab.json + merges.txt
+# ================================================================================================
+def to_vocab_merges(tok: Tokenizer) -> tuple[str, str]:
+    """The texts of ``vocab.json`` and ``merges.txt`` (GPT-2's two-file format) for a BPE tokenizer.
+
+    ``merges.txt`` starts with ``#version: 0.2`` and has one merge per line, ``u g``. It
+    cannot hold a token that contains whitespace (the ``space-suffix`` scheme's
+    ``"abc "``); such tokenizers raise a ValueError: save them as tokenizer.json.
+    Special tokens appear only in ``vocab.json``; name them again when loading.
+
+    >>> vocab, merges = to_vocab_merges(Tokenizer(["a", "b", "ab"], [("a", "b")]))
+    >>> merges
+    '#version: 0.2\\na b\\n'
+    """
+    if not isinstance(tok, Tokenizer):
+        raise ValueError(f"Expected a bpe.Tokenizer, got {type(tok).__name__}.")
+    if tok.algorithm != "bpe":
+        raise ValueError("vocab.json + merges.txt is a BPE format; save a WordPiece tokenizer as tokenizer.json.")
+    lines = [MERGES_HEADER]
+    for a, b in _checked_merges(tok):
+        for part in (a, b):
+            if any(c.isspace() for c in part):
+                raise ValueError(
+                    f"merges.txt cannot hold the token {part!r}: it contains whitespace, and merges.txt separates "
+                    "the two tokens of a merge with a space. Save this tokenizer as tokenizer.json instead."
+                )
+        lines.append(f"{a} {b}")
+    vocab = dict(sorted(tok.vocab.items(), key=lambda item: item[1]))
+    return _check_utf8(_format_json(vocab) + "\n"), _check_utf8("\n".join(lines) + "\n")
+
+
+def from_vocab_merges(
+    vocab_text: str | bytes,
+    merges_text: str | bytes,
+    pre_tokenizer: str = "gpt2",
+    *,
+    special_tokens: Iterable[str] = (),
+    unk_token: str | None = "[UNK]",
+) -> Tokenizer:
+    """A BPE :class:`~bpe.Tokenizer` from the texts of ``vocab.json`` and ``merges.txt``.
+
+    These files do not say how text is cut into words, so name the pre-tokenizer
+    (GPT-2's files: ``"gpt2"``, the default). Lines starting with ``#version`` and blank
+    lines in ``merges.txt`` are skipped. Special tokens must be in the vocabulary.
+    """
+    pt.check_pre_tokenizer(pre_tokenizer)
+    if isinstance(special_tokens, str):
+        raise ValueError("special_tokens must be a list of strings, not a single string.")
+    vocab = _read_vocab(_parse_json(_decode_text(vocab_text, "vocab.json file"), "vocab.json file"), "vocab.json")
+    merges: list[Pair] = []
+    lines = _decode_text(merges_text, "merges.txt file").splitlines()
+    for number, line in enumerate(lines, start=1):
+        if line.startswith("#version") or not line.strip():
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2 or not all(parts):
+            raise ValueError(
+                f"Line {number} of merges.txt ({line!r}) should be two tokens separated by one space, like 'u g'."
+            )
+        merges.append(_check_merge(f"Line {number} of merges.txt", parts[0], parts[1], vocab))
+    specials = list(dict.fromkeys(special_tokens))
+    for token in specials:
+        if token not in vocab:
+            raise ValueError(f"The special token {token!r} is not in vocab.json.")
+    return Tokenizer(vocab, merges, pre_tokenizer=pre_tokenizer, special_tokens=specials, unk_token=unk_token)
+
+
+# ================================================================================================
+# training log
+# ================================================================================================
+def training_log_csv(history: History) -> str:
+    """One CSV row per merge: ``step,left,right,new_token,count,tied_pairs`` (and ``score``
+    for WordPiece, as a decimal).
+
+    ``tied_pairs`` lists the pairs tied with the winner, the winner left out, as
+    ``a b | c d``; when more were tied than the run kept, it ends with ``… (N more)``.
+
+    >>> from bpe.trainer import run_training
+    >>> h = run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, num_merges=1)
+    >>> print(training_log_csv(h), end="")
+    step,left,right,new_token,count,tied_pairs
+    1,u,g,ug,20,
+    """
+    if not isinstance(history, History):
+        raise ValueError(f"Expected a training History (from run_training), got {type(history).__name__}.")
+    wordpiece = history.config.algorithm == "wordpiece"
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["step", "left", "right", "new_token", "count", "tied_pairs"]
+    writer.writerow(header + ["score"] if wordpiece else header)
+    for step in range(1, history.num_merges + 1):
+        state = history.state(step)
+        left, right = state.pair
+        others = [f"{a} {b}" for a, b in state.tied[1:]]
+        missing = state.num_tied - len(state.tied)
+        if missing > 0:
+            others.append(f"… ({missing} more)")
+        row = [step, left, right, state.new_token, state.count, " | ".join(others)]
+        if wordpiece:
+            row.append(repr(float(state.score)) if state.score is not None else "")
+        writer.writerow(row)
+    return out.getvalue()
