@@ -24,7 +24,7 @@ from .pre_tokenizers import (
     unicode_to_bytes,
 )
 from .serialization import (
-    from_tokenizer_json, from_vocab_merges, load, save, to_tokenizer_json, to_vocab_merges, training_log_csv,
+    export_problems, from_tokenizer_json, from_vocab_merges, load, save, to_tokenizer_json, to_vocab_merges, training_log_csv,
 )
 from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
 from .trainer import (
@@ -55,6 +55,6 @@ __all__ = [
     "TrainState", "Tokenizer", "first_difference", "TraceStep", "WordTrace", "bytes_to_unicode", "count_words",
     "is_byte_level", "parse_word_counts", "pre_tokenize", "pre_tokenize_with_offsets", "run_training",
     "text_from_bytes", "train", "train_steps", "unicode_to_bytes",
-    "from_tokenizer_json", "from_vocab_merges", "load", "save", "to_tokenizer_json", "to_vocab_merges",
+    "export_problems", "from_tokenizer_json", "from_vocab_merges", "load", "save", "to_tokenizer_json", "to_vocab_merges",
     "training_log_csv",
 ]

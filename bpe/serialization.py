@@ -570,3 +570,21 @@ def training_log_csv(history: History) -> str:
             row.append(repr(float(state.score)) if state.score is not None else "")
         writer.writerow(row)
     return out.getvalue()
+
+
+def export_problems(tok: Tokenizer) -> dict[str, str | None]:
+    """Which formats can hold this tokenizer, checked cheaply before any file is built:
+    ``{"tokenizer.json": None, "vocab.json + merges.txt": "why not"}`` (None means fine)."""
+    problems: dict[str, str | None] = {"tokenizer.json": None, "vocab.json + merges.txt": None}
+    if tok.algorithm == "bpe":
+        try:
+            _pre_tokenizer_json(tok.pre_tokenizer)
+        except ValueError as exc:
+            problems["tokenizer.json"] = str(exc)
+    if tok.algorithm != "bpe":
+        problems["vocab.json + merges.txt"] = "vocab.json + merges.txt is a BPE format; use tokenizer.json."
+    elif any(c.isspace() for a, b in tok.merges for c in a + b):
+        problems["vocab.json + merges.txt"] = (
+            "merges.txt cannot hold tokens that contain whitespace (this scheme keeps spaces in its tokens); "
+            "use tokenizer.json.")
+    return problems

@@ -104,6 +104,9 @@ class Tokenizer:
         self.byte_level = pre_tokenizer in pt.BYTE_LEVEL
         self.special_tokens: tuple[str, ...] = tuple(dict.fromkeys(special_tokens))
         self.unk_token = unk_token
+        if algorithm == "wordpiece" and unk_token is not None:
+            # WordPiece marks a whole word it cannot cover as unknown, byte-level or not.
+            self._append(unk_token)
         if self.byte_level:
             # A byte-level vocabulary holds all 256 byte symbols by definition. Training may have
             # seen only some of them (the course's alphabet has 30); the rest are appended after

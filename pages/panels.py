@@ -411,24 +411,27 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
 def _export(_history: bpe.History, settings: common.Settings, kind: str) -> str:
     """One download's content, built on click (deferred) and once per run."""
     tok = common.tokenizer_for(settings, _history.num_merges)
-    try:
-        if kind == "csv":
-            return bpe.training_log_csv(_history)
-        if kind == "json":
-            return bpe.to_tokenizer_json(tok)
-        vocab, merges = bpe.to_vocab_merges(tok)
-        return vocab if kind == "vocab" else merges
-    except ValueError as exc:
-        return f"BPE Explorer could not write this file: {exc}\n"
+    if kind == "csv":
+        return bpe.training_log_csv(_history)
+    if kind == "json":
+        return bpe.to_tokenizer_json(tok)
+    vocab, merges = bpe.to_vocab_merges(tok)  # export_problems() ruled out the ValueErrors
+    return vocab if kind == "vocab" else merges
 
 
 def downloads(history: bpe.History, settings: common.Settings) -> None:
     st.subheader("Downloads")
+    problems = bpe.export_problems(common.tokenizer_for(settings, history.num_merges))
     cols = st.columns(4)
-    for col, (kind, name, label) in zip(cols, [("json", "tokenizer.json", "tokenizer.json"),
-                                               ("vocab", "vocab.json", "vocab.json"),
-                                               ("merges", "merges.txt", "merges.txt"),
-                                               ("csv", "training_log.csv", "Training log (CSV)")]):
-        col.download_button(label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}")
+    for col, (kind, name, label, fmt) in zip(cols, [
+        ("json", "tokenizer.json", "tokenizer.json", "tokenizer.json"),
+        ("vocab", "vocab.json", "vocab.json", "vocab.json + merges.txt"),
+        ("merges", "merges.txt", "merges.txt", "vocab.json + merges.txt"),
+        ("csv", "training_log.csv", "Training log (CSV)", None),
+    ]):
+        if fmt and problems[fmt]:
+            col.caption(f"No {name}: {problems[fmt]}")
+        else:
+            col.download_button(label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}")
     st.caption(f"The tokenizer files hold the whole run ({history.num_merges:,} merges); the log has every merge "
                "with its count and tied pairs.")

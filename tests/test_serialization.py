@@ -489,3 +489,15 @@ def _hf_cached_plain(name: str):
 
 def test_space_suffix_pattern_is_the_pre_tokenizers_one():
     assert ser.SPACE_SUFFIX_PATTERN == bpe.pre_tokenizers._PATTERNS["space-suffix"].pattern
+
+
+def test_export_problems_names_formats_that_cannot_hold_a_tokenizer():
+    sen = bpe.train({"low": 5, "lower": 2}, pre_tokenizer="sennrich", num_merges=3)
+    assert "vocab.json + merges.txt" in bpe.export_problems(sen)["tokenizer.json"]
+    assert bpe.export_problems(sen)["vocab.json + merges.txt"] is None
+    suf = bpe.train("aa abc abc", pre_tokenizer="space-suffix", num_merges=4)
+    assert "whitespace" in bpe.export_problems(suf)["vocab.json + merges.txt"]
+    with pytest.raises(ValueError):
+        bpe.to_vocab_merges(suf)
+    hug = bpe.train({"hug": 10, "pug": 5}, num_merges=2)
+    assert bpe.export_problems(hug) == {"tokenizer.json": None, "vocab.json + merges.txt": None}
