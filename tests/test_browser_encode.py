@@ -1,0 +1,76 @@
+"""The encode page in a real browser: HTML typed by the user is shown as text and never runs.
+
+The page uses the course's byte-level tokenizer (``?preset=course``) so the chips carry the
+characters typed (a character-level tokenizer would show most of them as [UNK]). Also saves
+docs/encode.png for the README.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import REPO_ROOT, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+PAYLOADS = [
+    "<img src=x onerror=\"document.title='x'\">",
+    "<script>document.title='y'</script>",
+    "<style>body{display:none}</style>",
+]
+
+
+def chips_text(page) -> str:
+    """The text of the first row of token chips, whitespace shown as stored (Ġ)."""
+    return page.locator(".bpe-tokens").first.text_content() or ""
+
+
+def set_text(page, text: str) -> None:
+    area = page.get_by_label("Text to tokenize (up to 100 KB)")
+    area.fill(text)
+    area.press("Control+Enter")  # a text area applies its value on Ctrl+Enter (or on blur)
+    expect(page.locator(".bpe-tokens").first).to_contain_text(text.replace(" ", "Ġ")[:12], timeout=60_000)
+    wait_for_app(page)
+
+
+def open_encode(page, app_server) -> None:
+    page.goto(f"{app_server}/encode?preset=course")
+    expect(page.locator(".bpe-tokens").first).to_contain_text("Ġtoken", timeout=60_000)
+    wait_for_app(page)
+
+
+def test_html_in_the_text_is_shown_as_text_and_never_runs(app_server, page):
+    open_encode(page, app_server)
+    title = page.title()
+    assert title and title not in ("x", "y")
+    for payload in PAYLOADS:
+        set_text(page, payload)
+        page.wait_for_timeout(300)  # give an injected onerror handler the chance to fire
+        assert page.title() == title, f"{payload!r} ran"
+        assert page.evaluate("getComputedStyle(document.body).display") != "none"
+        assert page.locator('[data-testid="stApp"]').is_visible()
+        assert page.get_by_text("Tokenizer", exact=True).is_visible()
+        assert chips_text(page) == payload.replace(" ", "Ġ")
+        app = page.locator('[data-testid="stApp"]')
+        assert app.locator('img[src="x"]').count() == 0
+        assert app.locator("script", has_text="document.title").count() == 0
+        assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_screenshot_for_the_readme(app_server, page):
+    """Reached as a student would: the app's front page, then "Encode" in the navigation."""
+    page.goto(f"{app_server}/?preset=course")
+    wait_for_app(page)
+    page.get_by_role("link", name="Encode").click()
+    expect(page.locator(".bpe-tokens").first).to_contain_text("Ġtoken", timeout=60_000)
+    wait_for_app(page)
+    page.get_by_text("Side by side with a second tokenizer").click()
+    wait_for_app(page)
+    page.get_by_text("The same tokenizer with fewer merges").click()
+    wait_for_app(page)
+    expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=60_000)
+    page.set_viewport_size({"width": 1280, "height": 1650})  # the app scrolls inside its own container
+    page.wait_for_timeout(500)
+    (REPO_ROOT / "docs").mkdir(exist_ok=True)
+    page.screenshot(path=str(REPO_ROOT / "docs" / "encode.png"), full_page=True)
