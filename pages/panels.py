@@ -192,7 +192,7 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
     with right:
         _vocabulary(s, settings)
     _splits(s, history)
-    _history_panel(history, step)
+    _history_panel(history, settings, step)
 
 
 def _this_step(s: bpe.TrainState, history: bpe.History) -> None:
@@ -296,25 +296,25 @@ def _history_frame(_history: bpe.History, key: common.Settings) -> pd.DataFrame:
     return frame
 
 
-def _history_panel(history: bpe.History, step: int) -> None:
+def _history_panel(history: bpe.History, settings: common.Settings, step: int) -> None:
     if not history.num_merges:
         return
     st.subheader("Merge history")
-    frame = _history_frame(history, common.app_state()["settings"])
+    frame = _history_frame(history, settings)
     left, right = st.columns([3, 2])
     recent = frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1]
     left.dataframe(recent, hide_index=True, height=260, key="history_table")
     if step > HISTORY_ROWS:
         left.caption(f"The last {HISTORY_ROWS} merges; the training log (CSV, below) has all {step:,}.")
     every = max(1, len(frame) // 400)  # at most ~400 points per line: small payloads for big runs
-    points = frame.iloc[::every][["rank", "count", "tokens in corpus"]].melt("rank", var_name="measure")
-    lines = alt.Chart(points).mark_line().encode(
-        x=alt.X("rank:Q", title="step"), y=alt.Y("value:Q", title=None),
-        color=alt.Color("measure:N", legend=alt.Legend(orient="bottom", title=None)),
-    )
+    points = frame.iloc[::every]
     rule = alt.Chart(pd.DataFrame({"rank": [step]})).mark_rule(color="red").encode(x="rank:Q")
-    right.altair_chart((lines + rule).properties(height=220, title="Winning count and corpus length in tokens"),
-                       width="stretch", key="history_chart")
+    with right:
+        for column, title in (("tokens in corpus", "Corpus length in tokens (compression)"),
+                              ("count", "Count of the winning pair")):
+            line = alt.Chart(points).mark_line().encode(x=alt.X("rank:Q", title="step"),
+                                                         y=alt.Y(f"{column}:Q", title=None))
+            st.altair_chart((line + rule).properties(height=120, title=title), width="stretch")
 
 
 def predict(history: bpe.History, step: int) -> None:
