@@ -283,3 +283,17 @@ def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
         rows.append(row(f"{n}. merge rank {step.rank}: <code>{lab(a)}</code> + <code>{lab(b)}</code>",
                         step.split, (merged,)))
     return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'
+
+
+_MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|<>~$:&"})
+
+
+def md_escape(text: object) -> str:
+    """Text safe inside Streamlit markdown (captions, errors, labels): every character that
+    markdown, LaTeX (``$``) or Streamlit's ``:color[...]``/``:emoji:`` syntax would read is
+    backslash-escaped, so a file name or a token from an uploaded file shows as typed.
+
+    >>> md_escape("[x](y) *b* $1$")
+    '\\\\[x\\\\]\\\\(y\\\\) \\\\*b\\\\* \\\\$1\\\\$'
+    """
+    return str(text).translate(_MARKDOWN_SPECIALS)

@@ -21,8 +21,8 @@ MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000
 SAMPLE = "This is not a token. 🙂 hugs"
 SOURCES = ("Trained on the Train page", "Uploaded file")
-OTHERS = {"wordpiece": "WordPiece trained on the same corpus", "merges": "The same tokenizer with fewer merges",
-          "other": "The other tokenizer (uploaded / trained)"}
+OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
+          "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
 KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k")
 
 state = common.app_state()
@@ -56,14 +56,15 @@ def read_upload(files, pre_tokenizer: str) -> None:
             enc["uploaded"] = (names, tokenizer_from_files({f.name: f.getvalue() for f in files}, pre_tokenizer))
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
-            enc["upload_error"] = f"Could not use {names}: {exc} {kept}"
+            enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
 
 
-def at_k(tok: bpe.Tokenizer, k: int) -> bpe.Tokenizer:
-    """``tok`` with only its first k merges (kept for the next rerun: the slider moves often)."""
-    if enc.get("at_k", (None, None))[:2] != (tok, k):
-        enc["at_k"] = (tok, k, tok if k == len(tok.merges) else tok.with_merges(k))
-    return enc["at_k"][2]
+def memo(name: str, key: tuple, compute):
+    """``compute()``, kept until ``key`` changes (tokenizers compare by identity, text by value):
+    reruns that only flip a toggle or pick a word do not encode 100 KB again."""
+    if enc.get(name, (None,))[0] != key:
+        enc[name] = (key, compute())
+    return enc[name][1]
 
 
 st.title("Encode: how the tokenizer cuts your text")
@@ -86,7 +87,7 @@ else:
     if tok is None:
         st.error("The Train page's settings do not train a tokenizer: fix them there, or upload a tokenizer file.")
         st.stop()
-st.caption(f"Using {name}: {tok.algorithm.upper()}, {tok.pre_tokenizer} pre-tokenizer, "
+st.caption(f"Using {display.md_escape(name)}: {tok.algorithm.upper()}, {tok.pre_tokenizer} pre-tokenizer, "
            f"{len(tok.merges):,} merges, {tok.vocab_size:,} tokens in the vocabulary.")
 
 # -- the text and the controls ---------------------------------------------------------------------------
@@ -101,11 +102,11 @@ n = len(tok.merges)
 if enc.get("k_base") is not tok or st.session_state.get("k", 0) > n:  # a new tokenizer starts with all merges
     enc["k_base"], enc["k"], st.session_state["k"] = tok, n, n
 k = right.slider("Apply only the first k merges", 0, n, key="k") if n else 0
-shown = at_k(tok, k)
+shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
 try:
-    encoding = shown.encode_full(text)
+    encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
-    st.error(f"{exc} Remove those characters or use another tokenizer.")
+    st.error(f"{display.md_escape(exc)} Remove those characters or use another tokenizer.")
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
@@ -119,8 +120,9 @@ cols[2].metric("Words", f"{len(display.word_spans(encoding)):,}", help="Words as
 cols[3].metric("Tokens", f"{len(encoding.ids):,}")
 cols[4].metric("Characters per token", f"{len(text) / max(len(encoding.ids), 1):.2f}")
 st.code(str(list(encoding.ids)), language=None, wrap_lines=True)
+table = memo("rows", (shown, text), lambda: pd.DataFrame(display.token_rows(shown, encoding, text)).convert_dtypes())
 with st.expander("Token table"):
-    st.dataframe(pd.DataFrame(display.token_rows(shown, encoding, text)).convert_dtypes(), hide_index=True)
+    st.dataframe(table, hide_index=True)
 
 # -- how a word was built, and what a token is made of --------------------------------------------------
 replay, tree = st.columns(2)
@@ -148,10 +150,10 @@ if shown.byte_level:
             "up. Space (0x20) is the 33rd of them, so it becomes U+0100 + 32 = U+0120 **Ġ**; newline (0x0A, the "
             "11th) becomes U+010A **Ċ**. A token can end inside a multi-byte UTF-8 character: it is shown as "
             "its bytes in hex followed by �.")
-        cut = [r for r in display.token_rows(shown, encoding, text) if display.cuts_character(shown, r["token"])]
-        if cut:
+        cut = table[[display.cuts_character(shown, t) for t in table["token"]]]
+        if len(cut):
             st.write(f"{len(cut):,} tokens here cut a UTF-8 character:")
-            st.dataframe(pd.DataFrame(cut).convert_dtypes(), hide_index=True)
+            st.dataframe(cut, hide_index=True)
         st.dataframe(pd.DataFrame(display.byte_table_rows()), hide_index=True, height=250)
 
 
@@ -160,7 +162,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     """The tokenizer to compare with, or None after saying why there is none."""
     if kind == "merges":
         m = st.slider("Merges for the second tokenizer", 0, n, n // 2, key="compare_k") if n else 0
-        return f"{m:,} merges", tok.with_merges(m)
+        return f"{m:,} merges", memo("compare_tok", (tok, m), lambda: tok.with_merges(m))
     if kind == "other" and source == SOURCES[0]:
         if enc["uploaded"] is None:
             st.info("Choose 'Uploaded file' above and upload a tokenizer to compare with it.")
@@ -172,7 +174,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     try:
         return "WordPiece, same corpus", common.tokenizer_for(settings, common.train(settings).num_merges)
     except ValueError as exc:
-        st.error(f"WordPiece cannot be trained with these settings: {exc}")
+        st.error(f"WordPiece cannot be trained with these settings: {display.md_escape(exc)}")
         return None
 
 
@@ -181,14 +183,14 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
                                        horizontal=True))
     if second is not None:
         try:
-            other_encoding = second[1].encode_full(text)
+            other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
         except ValueError as exc:
-            st.error(f"The second tokenizer cannot encode this text: {exc}")
+            st.error(f"The second tokenizer cannot encode this text: {display.md_escape(exc)}")
             st.stop()
         spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
         a, b = st.columns(2)
-        a.metric(f"Tokens, {name}", f"{len(encoding.ids):,}")
-        b.metric(f"Tokens, {second[0]}", f"{len(other_encoding.ids):,}",
+        a.metric(f"Tokens, {display.md_escape(name)}", f"{len(encoding.ids):,}")
+        b.metric(f"Tokens, {display.md_escape(second[0])}", f"{len(other_encoding.ids):,}",
                  delta=len(other_encoding.ids) - len(encoding.ids), delta_color="off")
         a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans))
         b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS,

@@ -67,10 +67,25 @@ def test_screenshot_for_the_readme(app_server, page):
     wait_for_app(page)
     page.get_by_text("Side by side with a second tokenizer").click()
     wait_for_app(page)
-    page.get_by_text("The same tokenizer with fewer merges").click()
-    wait_for_app(page)
     expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=60_000)
     page.set_viewport_size({"width": 1280, "height": 1650})  # the app scrolls inside its own container
     page.wait_for_timeout(500)
     (REPO_ROOT / "docs").mkdir(exist_ok=True)
     page.screenshot(path=str(REPO_ROOT / "docs" / "encode.png"), full_page=True)
+
+
+def test_a_bad_file_name_in_the_error_is_shown_as_typed(app_server, page):
+    open_encode(page, app_server)
+    page.get_by_text("Uploaded file", exact=True).click()
+    wait_for_app(page)
+    name = "**bold** [link](http://example.com) $x^2$ :red[red] <b>x</b>.json"
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": b'{"model": {"type": "Unigram"}}'}])
+    error = page.locator('[data-testid="stAlertContentError"]')
+    expect(error).to_contain_text("Could not use", timeout=60_000)
+    wait_for_app(page)
+    assert name in error.inner_text()
+    # No bold, no markdown link, no LaTeX, no colour. (A bare URL is still autolinked by GitHub-flavoured
+    # markdown, escaped or not; its text stays as typed and Streamlit only links http(s) URLs.)
+    assert error.locator("strong, b, em, .katex, [class*=color]").count() == 0
+    assert [a.get_attribute("href") for a in error.locator("a").all()] in ([], ["http://example.com"])

@@ -133,3 +133,10 @@ def test_token_rows_list_every_token(hug):
     rows = display.token_rows(hug, hug.encode_full("bug"), "bug")
     assert [(r["token"], r["text"], r["bytes"], r["merge rank"]) for r in rows] == [
         ("b", "b", "62", None), ("ug", "ug", "75 67", 0)]
+
+
+def test_md_escape_leaves_no_markdown_to_interpret():
+    name = "**b** [l](http://x) $x$ :red[r] <i>"
+    escaped = display.md_escape(name)
+    assert re.sub(r"\\(.)", r"\1", escaped) == name
+    assert re.search(r"(?<!\\)[*\[\]()$:<>]", escaped) is None
