@@ -1,0 +1,141 @@
+"""The training page in a real browser: stepping, the URL round trip, a screenshot, a bad upload.
+
+Run with ``.venv/bin/python -m pytest tests/test_browser_train.py -q`` (needs Debian's chromium).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_support import REPO_ROOT, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOT = REPO_ROOT / "docs" / "train.png"
+TIMEOUT_MS = 60_000
+STEP_TEXT = re.compile(r"Step (\d+) of (\d+)")
+
+
+def open_train(page, url: str) -> None:
+    """Open a URL of the app and wait until the run is over *and* the step view is drawn.
+
+    ``wait_for_app`` alone is not enough on a first load: the run can be finished while the
+    frontend still shows skeletons for a few seconds (it is loading its chart/table code).
+    """
+    response = page.goto(url)
+    assert response is not None and response.ok, f"GET {url} failed"
+    wait_for_app(page)
+    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+    page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
+
+
+def shown_step(page) -> int:
+    """The step the "this step" box shows ("Step 3 of 7: ..." or "Step 0 of 7: ...")."""
+    text = page.get_by_text(STEP_TEXT).first.inner_text()
+    return int(STEP_TEXT.search(text).group(1))
+
+
+def wait_for_step(page, n: int) -> None:
+    page.wait_for_function(
+        """(n) => new RegExp('Step ' + n + ' of \\\\d+').test(document.body.innerText)""",
+        arg=n, timeout=TIMEOUT_MS,
+    )
+    wait_for_app(page)
+
+
+def slider_value(page) -> int:
+    return int(page.locator('.st-key-step input[type="range"]').get_attribute("aria-valuetext"))
+
+
+def save_full_page_screenshot(page, path) -> None:
+    """A screenshot of the whole page, not just the first 900 px.
+
+    Streamlit scrolls inside its own containers (``stMain``, the sidebar), so Playwright's
+    ``full_page`` alone stops at the viewport: grow the viewport to the content first.
+    """
+    size = page.viewport_size
+    height = page.evaluate(
+        """() => Math.max(...['[data-testid="stMain"]', '[data-testid="stSidebarContent"]']
+            .map(s => document.querySelector(s)).filter(Boolean).map(e => e.scrollHeight))"""
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 12_000))})
+    try:
+        page.wait_for_timeout(1_500)  # let charts and tables redraw at the new size
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(size)
+
+
+def assert_no_exception(page) -> None:
+    exceptions = page.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, exceptions.first.inner_text()
+
+
+def test_step_to_hug_and_back_by_url(app_server, page, browser):
+    open_train(page, f"{app_server}/")
+    assert shown_step(page) == 0
+    assert_no_exception(page)
+
+    for n in (1, 2, 3):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+        assert shown_step(page) == n
+
+    box = page.locator('[data-testid="stHtml"]').filter(has_text="Step 3 of")
+    assert box.count() == 1
+    text = box.inner_text()
+    assert text.startswith("Step 3 of 7"), text
+    assert re.search(r"h\s*\+\s*ug\s*→\s*hug", text), text
+    assert page.locator("#merge-count").inner_text().strip() == "count 15"
+    assert slider_value(page) == 3
+    assert_no_exception(page)
+
+    url = page.url
+    assert re.search(r"[?&]step=3(&|$)", url), url
+    assert "preset=hug" in url, url
+
+    # The link opens step 3 in a new session (fresh context: no shared session state).
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        fresh = context.new_page()
+        open_train(fresh, url)
+        assert shown_step(fresh) == 3
+        assert slider_value(fresh) == 3
+        assert fresh.locator("#merge-count").inner_text().strip() == "count 15"
+        assert re.search(r"[?&]step=3(&|$)", fresh.url), fresh.url
+        assert_no_exception(fresh)
+    finally:
+        context.close()
+
+    # Reloading the same tab keeps the step as well.
+    page.reload()
+    wait_for_app(page)
+    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert shown_step(page) == 3
+    assert slider_value(page) == 3
+
+    save_full_page_screenshot(page, SCREENSHOT)
+    assert SCREENSHOT.stat().st_size > 10_000
+
+
+def test_binary_upload_shows_error_not_exception(app_server, page, tmp_path):
+    open_train(page, f"{app_server}/")
+    page.locator(".st-key-source").get_by_text("Paste or upload text").click()
+    wait_for_app(page)
+    file_input = page.locator('.st-key-corpus_file input[type="file"]')
+    file_input.wait_for(state="attached", timeout=TIMEOUT_MS)
+
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(bytes(range(256)) * 10)
+    file_input.set_input_files(str(binary))
+
+    alert = page.locator('[data-testid="stAlert"]').filter(has_text=re.compile(r"binary|UTF-8", re.I))
+    alert.first.wait_for(state="visible", timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    assert "binary.txt" in alert.first.inner_text()
+    assert_no_exception(page)
+    # The corpus stayed empty: nothing was trained from the binary bytes.
+    assert page.locator("#merge-count").count() == 0
