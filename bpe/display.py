@@ -297,3 +297,56 @@ def md_escape(text: object) -> str:
     '\\\\[x\\\\]\\\\(y\\\\) \\\\*b\\\\* \\\\$1\\\\$'
     """
     return str(text).translate(_MARKDOWN_SPECIALS)
+
+
+def byte_level_explanation() -> str:
+    """Why a space is ``Ġ``, in markdown, with the numbers read from GPT-2's byte map itself."""
+    from .pre_tokenizers import bytes_to_unicode
+
+    table = bytes_to_unicode()
+    shifted = [b for b in range(256) if table[b] != chr(b)]
+    space, newline = shifted.index(0x20) + 1, shifted.index(0x0A) + 1
+    return (
+        f"Byte-level BPE starts from the 256 possible bytes, so no text is ever unknown. GPT-2 stores each byte "
+        f"as a printable character: the {256 - len(shifted)} printable bytes (`!`…`~`, `¡`…`¬`, `®`…`ÿ`) stand "
+        f"for themselves, and the other {len(shifted)} (controls, space, DEL, …) are shifted, in byte order, to "
+        f"U+0100 and up. Space (0x20) is the {space}rd of them, so it becomes U+0100 + {space - 1} = "
+        f"U+{ord(table[0x20]):04X} **{table[0x20]}**; newline (0x0A, the {newline}th) becomes "
+        f"U+{ord(table[0x0A]):04X} **{table[0x0A]}**. A token can end inside a multi-byte UTF-8 character: "
+        "it is shown as its bytes in hex followed by �."
+    )
+
+
+def sparkline_svg(values: Sequence[float], marker: int | None = None, *, title: str = "",
+                  width: int = 360, height: int = 70, max_points: int = 300) -> str:
+    """A small line chart as inline SVG (a few KB, drawn instantly by the browser), with a
+    red vertical marker at index ``marker``. Values are down-sampled to ``max_points``."""
+    n = len(values)
+    if n == 0:
+        return ""
+    every = max(1, -(-n // max_points))
+    idx = list(range(0, n, every))
+    if idx[-1] != n - 1:
+        idx.append(n - 1)
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1
+    pad = 4
+
+    def xy(i: int) -> tuple[float, float]:
+        x = pad + (width - 2 * pad) * (i / max(n - 1, 1))
+        y = pad + (height - 2 * pad) * (1 - (values[i] - lo) / span)
+        return x, y
+
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(xy, idx))
+    mark = ""
+    if marker is not None and 0 <= marker < n:
+        x, _ = xy(marker)
+        mark = f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height}" stroke="#d62828" stroke-width="2"/>'
+    label = html.escape(title)
+    return (
+        f'<figure style="margin:0 0 8px 0"><figcaption style="font-size:0.85rem">{label} '
+        f'<span style="color:#666">({html.escape(f"{lo:,}")} to {html.escape(f"{hi:,}")})</span></figcaption>'
+        f'<svg role="img" aria-label="{label}" width="100%" viewBox="0 0 {width} {height}" '
+        f'preserveAspectRatio="none" style="height:{height}px;background:#fafafa">'
+        f'<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="{points}"/>{mark}</svg></figure>'
+    )

@@ -97,7 +97,8 @@ if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
              "shorten it to tokenize it (nothing was tokenized).")
     st.stop()
 left, right = st.columns([1, 2])
-show_ws = left.toggle("Whitespace as · and ↵ (off: as stored, Ġ and Ċ)", key="show_ws")
+show_ws = left.toggle("Show whitespace as · and ↵", key="show_ws",
+                      help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).")
 n = len(tok.merges)
 if enc.get("k_base") is not tok or st.session_state.get("k", 0) > n:  # a new tokenizer starts with all merges
     enc["k_base"], enc["k"], st.session_state["k"] = tok, n, n
@@ -143,13 +144,7 @@ if pieces:
 # -- bytes --------------------------------------------------------------------------------------------------
 if shown.byte_level:
     with st.expander("Bytes: why a space is Ġ"):
-        st.markdown(
-            "Byte-level BPE starts from the 256 possible bytes, so no text is ever unknown. GPT-2 stores each "
-            "byte as a printable character: the 188 printable bytes (`!`…`~`, `¡`…`¬`, `®`…`ÿ`) stand for "
-            "themselves, and the other 68 (controls, space, DEL, …) are shifted, in byte order, to U+0100 and "
-            "up. Space (0x20) is the 33rd of them, so it becomes U+0100 + 32 = U+0120 **Ġ**; newline (0x0A, the "
-            "11th) becomes U+010A **Ċ**. A token can end inside a multi-byte UTF-8 character: it is shown as "
-            "its bytes in hex followed by �.")
+        st.markdown(display.byte_level_explanation())
         cut = table[[display.cuts_character(shown, t) for t in table["token"]]]
         if len(cut):
             st.write(f"{len(cut):,} tokens here cut a UTF-8 character:")

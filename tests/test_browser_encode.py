@@ -69,6 +69,7 @@ def test_screenshot_for_the_readme(app_server, page):
     wait_for_app(page)
     expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=60_000)
     page.set_viewport_size({"width": 1280, "height": 1650})  # the app scrolls inside its own container
+    page.evaluate("document.querySelectorAll('*').forEach(e => { if (e.scrollTop) e.scrollTop = 0; })")
     page.wait_for_timeout(500)
     (REPO_ROOT / "docs").mkdir(exist_ok=True)
     page.screenshot(path=str(REPO_ROOT / "docs" / "encode.png"), full_page=True)

@@ -140,3 +140,20 @@ def test_md_escape_leaves_no_markdown_to_interpret():
     escaped = display.md_escape(name)
     assert re.sub(r"\\(.)", r"\1", escaped) == name
     assert re.search(r"(?<!\\)[*\[\]()$:<>]", escaped) is None
+
+
+def test_byte_level_explanation_reads_its_numbers_from_the_byte_map():
+    text = display.byte_level_explanation()
+    assert "the other 68" in text and "the 33rd of them" in text and "U+0100 + 32 = U+0120 **Ġ**" in text
+    assert "U+010A **Ċ**" in text
+
+
+def test_sparkline_marks_the_step_and_escapes_its_title():
+    from bpe.display import sparkline_svg
+
+    svg = sparkline_svg([93, 77, 62], marker=1, title="<b>tokens</b>")
+    assert svg.count("<polyline") == 1 and "<line" in svg and "&lt;b&gt;" in svg and "<b>" not in svg
+    assert sparkline_svg([], marker=0) == ""
+    assert "<line" not in sparkline_svg([1, 2], marker=None)
+    many = sparkline_svg(list(range(10_000)), marker=5_000)
+    assert many.count(",") < 1_000  # down-sampled
