@@ -6,10 +6,10 @@ This file is only the router: it sets the page config once and lists the pages.
 
 import streamlit as st
 
-st.set_page_config(page_title="BPE Explorer", page_icon="🧩", layout="wide")
+st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
 pages = [
-    st.Page("pages/train.py", title="Train", icon="🏋️", url_path="train", default=True),
-    st.Page("pages/encode.py", title="Encode", icon="🔤", url_path="encode"),
+    st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
+    st.Page("pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
 ]
 st.navigation(pages).run()

@@ -26,7 +26,8 @@ EXPLAIN = {
     "space-suffix": "each word keeps its trailing space (How BPE works)",
 }
 TOP_N = 20
-HISTORY_ROWS = 200  # merge-history rows sent per step (the CSV download has them all)
+HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
+VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 
 
 # -- sidebar: corpus and settings ----------------------------------------------------------------
@@ -160,20 +161,37 @@ def _preview(settings: common.Settings) -> None:
 
 
 # -- the step panels --------------------------------------------------------------------------------
-@st.cache_data(max_entries=256, show_spinner=False)
-def _pair_table(_history: bpe.History, key: common.Settings, step: int) -> pd.DataFrame:
-    """Pair counts this merge was chosen from (top pairs), with tie/chosen flags and provenance."""
+@st.cache_data(max_entries=512, show_spinner=False)
+def _pair_view(_history: bpe.History, key: common.Settings, step: int) -> tuple[pd.DataFrame, dict | None]:
+    """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
+    count comes from), and the bar chart's Vega-Lite spec built from the same frame. Cached per
+    step: Altair's validation is the costly part, so it runs once per step, not per click."""
     s = _history.state(step)
     top = s.top_pairs(TOP_N) if step else s.top_pairs(TOP_N, after=True)
-    chosen = s.pair if step else (_history.state(1).pair if _history.num_merges else None)
-    tied = set((s if step else _history.state(1)).tied) if _history.num_merges else set()
-    where = (s if step else _history.state(min(1, _history.num_merges))).provenance_of([p for p, _ in top[:10]])
+    merge = s if step else (_history.state(1) if _history.num_merges else None)
+    chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
+    where = (merge or s).provenance_of([p for p, _ in top[:10]])
     rows = []
     for (a, b), count in top:
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
-        rows.append({"pair": f"{a} {b}", "count": count, "tied": (a, b) in tied and role != "chosen",
-                     "chosen": role == "chosen", "role": role, "from": where.get((a, b), "")})
-    return pd.DataFrame(rows)
+        rows.append({"pair": f"{a} {b}", "count": count, "tied": role == "tied", "chosen": role == "chosen",
+                     "role": role, "from": where.get((a, b), "")})
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table, None
+    colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
+    chart = (
+        alt.Chart(table)
+        .mark_bar()
+        .encode(
+            x=alt.X("count:Q", title="count"),
+            y=alt.Y("pair:N", sort=None, title=None, axis=alt.Axis(labelLimit=160)),
+            color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
+            tooltip=["pair", "count", "role", alt.Tooltip("from:N", title="from")],
+        )
+        .properties(height=alt.Step(18))  # 18 px per bar: the plot grows with the number of pairs
+    )
+    return table, chart.to_dict()
 
 
 def step_panels(history: bpe.History, settings: common.Settings, step: int) -> None:
@@ -182,13 +200,12 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
     left, right = st.columns([3, 2])
     with left:
         st.subheader("Pair counts" if step else "Pair counts before the first merge")
-        table = _pair_table(history, settings, step)
-        if table.empty:
+        table, spec = _pair_view(history, settings, step)
+        if spec is None:
             st.write("No pairs: every word is a single token.")
         else:
-            _pair_chart(table, "score" if settings.algorithm == "wordpiece" else "count")
-            st.dataframe(table[["pair", "count", "tied", "chosen", "from"]], hide_index=True, key="pairs_table",
-                         height=min(36 * (len(table) + 1), 420))
+            st.vega_lite_chart(spec, width="stretch", key="pairs_chart")
+            st.table(table[["pair", "count", "tied", "chosen", "from"]].set_index("pair"))
     with right:
         _vocabulary(s, settings)
     _splits(s, history)
@@ -223,22 +240,6 @@ def _this_step(s: bpe.TrainState, history: bpe.History) -> None:
         box.success(s.stop_sentence)
 
 
-def _pair_chart(table: pd.DataFrame, measure: str) -> None:
-    colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
-    chart = (
-        alt.Chart(table)
-        .mark_bar()
-        .encode(
-            x=alt.X("count:Q", title="count"),
-            y=alt.Y("pair:N", sort=None, title=None),
-            color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
-            tooltip=["pair", "count", "role", alt.Tooltip("from:N", title="from")],
-        )
-        .properties(height=max(120, 18 * len(table)))
-    )
-    st.altair_chart(chart, width="stretch", key="pairs_chart")
-
-
 def _vocabulary(s: bpe.TrainState, settings: common.Settings) -> None:
     h = s.history
     target = settings.limit_value if settings.limit == "vocab_size" else None
@@ -246,7 +247,7 @@ def _vocabulary(s: bpe.TrainState, settings: common.Settings) -> None:
     vocab = s.vocab
     specials = len(settings.special_tokens)
     learned = vocab[h.num_base:]
-    shown = learned[-300:]
+    shown = learned[-VOCAB_CHIPS:]
     st.caption(f"{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned"
                + (f" (the last {len(shown)} shown)" if len(shown) < len(learned) else ""))
     st.html(
@@ -302,24 +303,21 @@ def _history_panel(history: bpe.History, settings: common.Settings, step: int) -
     st.subheader("Merge history")
     frame = _history_frame(history, settings)
     left, right = st.columns([3, 2])
-    recent = frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1]
-    left.dataframe(recent, hide_index=True, height=260, key="history_table")
-    if step > HISTORY_ROWS:
-        left.caption(f"The last {HISTORY_ROWS} merges; the training log (CSV, below) has all {step:,}.")
-    every = max(1, len(frame) // 400)  # at most ~400 points per line: small payloads for big runs
-    points = frame.iloc[::every]
-    rule = alt.Chart(pd.DataFrame({"rank": [step]})).mark_rule(color="red").encode(x="rank:Q")
-    with right:
-        for column, title in (("tokens in corpus", "Corpus length in tokens (compression)"),
-                              ("count", "Count of the winning pair")):
-            line = alt.Chart(points).mark_line().encode(x=alt.X("rank:Q", title="step"),
-                                                         y=alt.Y(f"{column}:Q", title=None))
-            st.altair_chart((line + rule).properties(height=120, title=title), width="stretch")
+    with left:
+        if step:
+            st.table(frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1].set_index("rank"))
+        if step > HISTORY_ROWS:
+            st.caption(f"The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has them all.")
+    # Inline SVG rather than Altair: two lines with a moving marker, redrawn on every step, must be cheap.
+    right.html(
+        display.sparkline_svg(history.total_tokens_after, step, title="Corpus length in tokens (compression)")
+        + display.sparkline_svg(history.merge_counts, step - 1 if step else None, title="Count of the winning pair")
+    )
 
 
 def predict(history: bpe.History, step: int) -> None:
     """The course's "Now your turn!": guess the next merge before pressing Next."""
-    if not st.toggle("🎯 Predict the next merge", key="predict",
+    if not st.toggle(":material/quiz: Predict the next merge", key="predict",
                      help="Guess which pair step k+1 merges, from the splits of step k."):
         return
     if step >= history.num_merges:
@@ -360,7 +358,7 @@ def _unforce(settings: common.Settings, state: dict) -> None:
 
 def what_if(history: bpe.History, settings: common.Settings, state: dict) -> None:
     step = st.session_state.get("step", 0)
-    with st.expander("🔀 What if… another pair were merged next?", expanded=bool(settings.forced)):
+    with st.expander("What if… another pair were merged next?", icon=":material/alt_route:", expanded=bool(settings.forced)):
         if state.get("what_if_error"):
             st.error(state.pop("what_if_error"))
         candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
@@ -389,10 +387,14 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
 
 
 def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
-    with st.expander("⚖️ Compare tie rules"):
-        cols = st.columns(2)
+    with st.expander("Compare tie rules", icon=":material/balance:"):
+        cols = st.columns([2, 2, 1])
         one = cols[0].selectbox("Rule A", bpe.TIE_RULES, index=0, key="cmp_a")
         two = cols[1].selectbox("Rule B", bpe.TIE_RULES, index=1, key="cmp_b")
+        # Comparing trains twice, so it waits for a click instead of running on every page load.
+        if not cols[2].button("Compare", key="cmp_go") and st.session_state.get("cmp_done") != (settings, one, two):
+            return
+        st.session_state["cmp_done"] = (settings, one, two)
         try:
             ha, hb = common.train(replace(settings, tie_break=one)), common.train(replace(settings, tie_break=two))
         except ValueError as exc:

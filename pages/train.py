@@ -51,12 +51,17 @@ def step_view() -> None:
         else:
             state["stop_play"] = True
             st.rerun(scope="app")
-    cols = st.columns([1, 1, 1, 1, 8])
+    cols = st.columns([1.2, 1.2, 1.2, 1.2, 6])
     cur = st.session_state["step"]
-    cols[0].button("⏮ Start", key="start", on_click=set_step, args=(0,), disabled=cur == 0)
-    cols[1].button("◀ Back", key="back", on_click=set_step, args=(cur - 1,), disabled=cur == 0)
-    cols[2].button("Next ▶", key="next", on_click=set_step, args=(cur + 1,), disabled=cur == last)
-    cols[3].button("End ⏭", key="end", on_click=set_step, args=(last,), disabled=cur == last)
+    # Material icons ship with Streamlit (emoji need a system font projectors may not have).
+    cols[0].button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,),
+                   disabled=cur == 0, width="stretch")
+    cols[1].button("Back", key="back", icon=":material/chevron_left:", on_click=set_step, args=(cur - 1,),
+                   disabled=cur == 0, width="stretch")
+    cols[2].button("Next", key="next", icon=":material/chevron_right:", on_click=set_step, args=(cur + 1,),
+                   disabled=cur == last, width="stretch", type="primary")
+    cols[3].button("End", key="end", icon=":material/last_page:", on_click=set_step, args=(last,),
+                   disabled=cur == last, width="stretch")
     if last > 0:
         cols[4].slider("Step", 0, last, key="step", label_visibility="collapsed")
     step = st.session_state["step"]
@@ -72,7 +77,7 @@ def step_view() -> None:
 if state.pop("stop_play", False):
     st.session_state["play"] = False
 play_cols = st.columns([1, 3, 6])
-play_cols[0].toggle("▶ Play", key="play", help="Advance one merge at a time, at the speed on the right.")
+play_cols[0].toggle(":material/play_arrow: Play", key="play", help="Advance one merge at a time, at the speed on the right.")
 play_cols[1].select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], value=1.0, key="speed")
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
