@@ -40,6 +40,8 @@ import tracemalloc
 from collections import defaultdict
 from pathlib import Path
 
+from tables import print_table  # benchmarks/tables.py (the script's own folder)
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
@@ -82,17 +84,6 @@ def timed(fn, *args, **kwargs):
 
 def median(xs):
     return statistics.median(xs) if xs else float("nan")
-
-
-def print_table(headers, rows, align=None):
-    rows = [[str(c) for c in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    align = align or ["<"] + [">"] * (len(headers) - 1)
-    fmt = "  ".join(f"{{:{a}{w}}}" for a, w in zip(align, widths))
-    print(fmt.format(*headers))
-    print("  ".join("-" * w for w in widths))
-    for row in rows:
-        print(fmt.format(*row))
 
 
 # -- the two sides ---------------------------------------------------------------------------------

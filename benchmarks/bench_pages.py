@@ -47,6 +47,8 @@ import sys
 import time
 from pathlib import Path
 
+from tables import print_table  # benchmarks/tables.py (the script's own folder)
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 
@@ -213,17 +215,6 @@ class Target:
     def stats(self, key: str) -> tuple[float, float]:
         xs = [s[key] for s in self.samples]
         return statistics.median(xs), percentile(xs, 90)
-
-
-def print_table(headers, rows, align=None):
-    rows = [[str(c) for c in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    align = align or ["<"] + [">"] * (len(headers) - 1)
-    fmt = "  ".join(f"{{:{a}{w}}}" for a, w in zip(align, widths))
-    print(fmt.format(*headers))
-    print("  ".join("-" * w for w in widths))
-    for row in rows:
-        print(fmt.format(*row))
 
 
 def main(argv=None) -> int:

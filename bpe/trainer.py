@@ -123,34 +123,6 @@ class TrainConfig:
             if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(s, str) for s in pair)):
                 raise ValueError(f"The forced merge at step {step} must be a pair of two strings; got {pair!r}.")
 
-    @classmethod
-    def make(
-        cls,
-        pre_tokenizer: str = "whitespace",
-        vocab_size: int | None = None,
-        num_merges: int | None = None,
-        special_tokens: Iterable[str] = (),
-        min_frequency: int = 0,
-        tie_break: str = "first",
-        algorithm: str = "bpe",
-        full_byte_alphabet: bool = False,
-        forced_merges: Mapping[int, Pair] | None = None,
-    ) -> "TrainConfig":
-        if isinstance(special_tokens, str):
-            raise ValueError("special_tokens must be a list of strings, not a single string.")
-        forced = tuple(sorted((step, tuple(pair)) for step, pair in (forced_merges or {}).items()))
-        return cls(
-            pre_tokenizer=pre_tokenizer,
-            vocab_size=vocab_size,
-            num_merges=num_merges,
-            special_tokens=tuple(dict.fromkeys(special_tokens)),
-            min_frequency=min_frequency,
-            tie_break=tie_break,
-            algorithm=algorithm,
-            full_byte_alphabet=full_byte_alphabet,
-            forced_merges=forced,  # type: ignore[arg-type]
-        )
-
 
 def presplit_words(corpus: Corpus) -> dict[str, tuple[str, ...]] | None:
     """Words given already split into symbols, as Sennrich et al.'s code writes them:
@@ -1059,10 +1031,13 @@ def train_steps(
     >>> [(s.new_token, s.count) for s in states[1:]]
     [('ug', 20), ('un', 16), ('hug', 15)]
     """
-    config = TrainConfig.make(
+    if isinstance(special_tokens, str):
+        raise ValueError("special_tokens must be a list of strings, not a single string.")
+    config = TrainConfig(
         pre_tokenizer=pre_tokenizer, vocab_size=vocab_size, num_merges=num_merges,
-        special_tokens=special_tokens, min_frequency=min_frequency, tie_break=tie_break,
-        algorithm=algorithm, full_byte_alphabet=full_byte_alphabet, forced_merges=forced_merges,
+        special_tokens=tuple(dict.fromkeys(special_tokens)), min_frequency=min_frequency, tie_break=tie_break,
+        algorithm=algorithm, full_byte_alphabet=full_byte_alphabet,
+        forced_merges=tuple(sorted((step, tuple(pair)) for step, pair in (forced_merges or {}).items())),
     )
     # Built here, not inside the generator, so bad input raises at the call.
     return _run(_Trainer(corpus, config))
