@@ -1,6 +1,9 @@
 """BPE Explorer: learn how byte-pair-encoding tokenizers are trained and how they cut text.
 
 This file is only the router: it sets the page config once and lists the pages.
+The pages live in `app_pages/`, not `pages/`: Streamlit 1.67 treats a folder named
+`pages/` beside the entry script as the old multipage API, runs its files directly
+for links like `/encode` (skipping this router) and lists every module as a page.
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """
 
@@ -9,7 +12,7 @@ import streamlit as st
 st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
 pages = [
-    st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
-    st.Page("pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
+    st.Page("app_pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
+    st.Page("app_pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
 ]
 st.navigation(pages).run()

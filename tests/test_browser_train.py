@@ -121,6 +121,19 @@ def test_step_to_hug_and_back_by_url(app_server, page, browser):
     assert SCREENSHOT.stat().st_size > 10_000
 
 
+@pytest.mark.browser
+def test_direct_links_go_through_the_router(app_server, page):
+    """/train?step=2 and /encode, opened directly, run app.py's router: its title and two pages."""
+    open_train(page, f"{app_server}/train?preset=hug&step=2")
+    assert shown_step(page) == 2
+    for path in ("/train?preset=hug&step=2", "/encode"):
+        page.goto(app_server + path)
+        wait_for_app(page)
+        page.wait_for_function("document.title === 'BPE Explorer'", timeout=TIMEOUT_MS)
+        nav = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
+        assert [n.split()[-1] for n in nav] == ["Train", "Encode"], nav
+
+
 def test_binary_upload_shows_error_not_exception(app_server, page, tmp_path):
     open_train(page, f"{app_server}/")
     page.locator(".st-key-source").get_by_text("Paste or upload text").click()

@@ -1,6 +1,6 @@
 """The training page's panels. Each takes what ``bpe`` computed and draws it; no BPE logic here.
 
-Kept apart from ``pages/train.py`` so that page reads as a description of the UI.
+Kept apart from ``app_pages/train.py`` so that page reads as a description of the UI.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.presets import PRESETS
-from pages import common
+from app_pages import common
 
 SOURCES = {"preset": "Preset", "text": "Paste or upload text", "counts": "Word-count table"}
 LIMITS = {"num_merges": "Number of merges", "vocab_size": "Vocabulary size", "none": "Until no pair is left"}

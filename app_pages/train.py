@@ -3,7 +3,7 @@
 Sidebar: the corpus (preset, pasted text, upload, word-count table) and settings.
 Main: the step controls and, all for the same step, what was merged and why, the
 pair counts (table and chart), the corpus splits, the vocabulary and the history.
-The page only renders what ``bpe`` computes; the panels live in ``pages/panels.py``.
+The page only renders what ``bpe`` computes; the panels live in ``app_pages/panels.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import replace
 import streamlit as st
 
 import bpe
-from pages import common, panels
+from app_pages import common, panels
 
 state = common.app_state()
 st.title("Train a BPE tokenizer, one merge at a time")
