@@ -161,11 +161,10 @@ def _preview(settings: common.Settings) -> None:
 
 
 # -- the step panels --------------------------------------------------------------------------------
-@st.cache_data(max_entries=512, show_spinner=False)
-def _pair_view(_history: bpe.History, key: common.Settings, step: int) -> tuple[pd.DataFrame, dict | None]:
+@st.cache_resource(max_entries=1024, show_spinner=False)
+def _pair_view(_history: bpe.History, key: common.Settings, step: int) -> pd.DataFrame:
     """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
-    count comes from), and the bar chart's Vega-Lite spec built from the same frame. Cached per
-    step: Altair's validation is the costly part, so it runs once per step, not per click."""
+    count comes from). Cached per step as a shared resource: the page never mutates it."""
     s = _history.state(step)
     top = s.top_pairs(TOP_N) if step else s.top_pairs(TOP_N, after=True)
     merge = s if step else (_history.state(1) if _history.num_merges else None)
@@ -176,22 +175,29 @@ def _pair_view(_history: bpe.History, key: common.Settings, step: int) -> tuple[
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
         rows.append({"pair": f"{a} {b}", "count": count, "tied": role == "tied", "chosen": role == "chosen",
                      "role": role, "from": where.get((a, b), "")})
-    table = pd.DataFrame(rows)
-    if table.empty:
-        return table, None
+    return pd.DataFrame(rows, columns=["pair", "count", "tied", "chosen", "role", "from"])
+
+
+@st.cache_resource(show_spinner=False)
+def _pair_chart_spec() -> dict:
+    """The bar chart, built with Altair once; each step only sends its data (Altair's
+    to_dict costs ~30 ms, too much to pay on every click)."""
     colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
     chart = (
-        alt.Chart(table)
+        alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
         .mark_bar()
         .encode(
             x=alt.X("count:Q", title="count"),
             y=alt.Y("pair:N", sort=None, title=None, axis=alt.Axis(labelLimit=160)),
             color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
-            tooltip=["pair", "count", "role", alt.Tooltip("from:N", title="from")],
+            tooltip=["pair:N", "count:Q", "role:N", alt.Tooltip("from:N", title="from")],
         )
         .properties(height=alt.Step(18))  # 18 px per bar: the plot grows with the number of pairs
     )
-    return table, chart.to_dict()
+    spec = chart.to_dict()
+    spec.pop("data", None)
+    spec.pop("datasets", None)
+    return spec
 
 
 def step_panels(history: bpe.History, settings: common.Settings, step: int) -> None:
@@ -200,11 +206,11 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
     left, right = st.columns([3, 2])
     with left:
         st.subheader("Pair counts" if step else "Pair counts before the first merge")
-        table, spec = _pair_view(history, settings, step)
-        if spec is None:
+        table = _pair_view(history, settings, step)
+        if table.empty:
             st.write("No pairs: every word is a single token.")
         else:
-            st.vega_lite_chart(spec, width="stretch", key="pairs_chart")
+            st.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
             st.table(table[["pair", "count", "tied", "chosen", "from"]].set_index("pair"))
     with right:
         _vocabulary(s, settings)
@@ -285,7 +291,7 @@ def _splits(s: bpe.TrainState, history: bpe.History) -> None:
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False)
 def _history_frame(_history: bpe.History, key: common.Settings) -> pd.DataFrame:
     rows = _history.merge_rows(with_ties=False)
     frame = pd.DataFrame({

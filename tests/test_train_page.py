@@ -40,6 +40,8 @@ def chart_frames(at: AppTest) -> list:
             spec = json.loads(element.proto.spec)
             frames += [pd.DataFrame(rows) for rows in spec.get("datasets", {}).values()]
             frames += [pa.ipc.open_stream(d.data.data).read_pandas() for d in element.proto.datasets]
+            if element.proto.HasField("data") and element.proto.data.data:
+                frames.append(pa.ipc.open_stream(element.proto.data.data).read_pandas())
     return frames
 
 
