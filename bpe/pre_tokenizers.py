@@ -23,6 +23,7 @@ exactly the text the pattern matched.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
@@ -157,14 +158,13 @@ def count_words(texts: Iterable[str], name: str) -> dict[str, int]:
     check_pre_tokenizer(name)
     # Count the raw matches first (findall runs in C) and byte-map each distinct word once.
     pattern = _PATTERNS[name]
-    raw: dict[str, int] = {}
+    raw: Counter[str] = Counter()  # counts in C, keeps first-seen order
     for text in texts:
         if not isinstance(text, str):
             raise ValueError(f"Expected text (str) but got {type(text).__name__}; pass a string or a list of strings.")
-        for word in pattern.findall(text):
-            raw[word] = raw.get(word, 0) + 1
+        raw.update(pattern.findall(text))
     if name not in BYTE_LEVEL:
-        return raw
+        return dict(raw)
     counts: dict[str, int] = {}
     for word, count in raw.items():
         key = bytes_to_symbols(word.encode("utf-8"))

@@ -49,6 +49,7 @@ import bisect
 import heapq
 import itertools
 from array import array
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -713,8 +714,8 @@ class _Trainer:
                 f"{h.num_base} tokens ({len(config.special_tokens)} special + {h.num_base - len(config.special_tokens)}"
                 f" in its alphabet). Set vocab_size to {h.num_base} or more."
             )
-        ids = h.symbol_ids
-        h.initial_splits = [tuple(ids[s] for s in split) for split in str_splits]
+        to_id = h.symbol_ids.__getitem__
+        h.initial_splits = [tuple(map(to_id, split)) for split in str_splits]
         self.splits: list[list[int]] = [list(s) for s in h.initial_splits]
         h.word_steps = [None] * len(h.words)
         h.vocab_len_after.append(len(h.symbols))
@@ -722,17 +723,20 @@ class _Trainer:
         self.total_tokens = h.total_tokens_after[0]
 
         # Pair counts, where each pair occurs, and buckets count -> pairs for the max and ties.
+        # Buckets hold pairs as integer codes (a * 2**24 + b): the smallest code is the smallest
+        # (a, b), which is the "hf" tie rule, and codes go straight into the top-K arrays.
         self.pair_counts: dict[tuple[int, int], int] = {}
-        self.where: dict[tuple[int, int], set[int]] = {}
+        self.where: defaultdict[tuple[int, int], set[int]] = defaultdict(set)
+        pair_counts, where = self.pair_counts, self.where
         for i, (split, freq) in enumerate(zip(self.splits, h.freqs)):
             for pair in zip(split, split[1:]):
-                self.pair_counts[pair] = self.pair_counts.get(pair, 0) + freq
-                self.where.setdefault(pair, set()).add(i)
-        self.buckets: dict[int, set[tuple[int, int]]] = {}
-        for pair, c in self.pair_counts.items():
-            self.buckets.setdefault(c, set()).add(pair)
+                pair_counts[pair] = pair_counts.get(pair, 0) + freq
+                where[pair].add(i)
+        self.buckets: dict[int, set[int]] = {}
+        for (x, y), c in self.pair_counts.items():
+            self.buckets.setdefault(c, set()).add(x * _SHIFT + y)
         self.sorted_counts: list[int] = sorted(self.buckets)
-        self.first_key_cache: dict[tuple[int, int], tuple[int, int]] = {}
+        self.first_key_cache: dict[int, tuple[int, int]] = {}  # pair code -> first occurrence
         if wordpiece:
             self.symbol_freqs: dict[int, int] = {}
             for split, freq in zip(self.splits, h.freqs):
@@ -773,7 +777,7 @@ class _Trainer:
         ``where`` may hold words that lost the pair (it is only ever added to, like the
         ``tokenizers`` trainer's index), so words are checked in order until one has it.
         """
-        key = self.first_key_cache.get(pair)
+        key = self.first_key_cache.get(pair[0] * _SHIFT + pair[1])
         if key is None:
             x0, y0 = pair
             symbols = self.h.symbols
@@ -787,8 +791,12 @@ class _Trainer:
                     offset += len(symbols[x])
                 if key is not None:
                     break
-            self.first_key_cache[pair] = key  # type: ignore[assignment]
+            self.first_key_cache[x0 * _SHIFT + y0] = key  # type: ignore[assignment]
         return key  # type: ignore[return-value]
+
+    def _first_key_of_code(self, code: int) -> tuple[int, int]:
+        key = self.first_key_cache.get(code)
+        return key if key is not None else self._first_key(divmod(code, _SHIFT))
 
     def tie_key(self, pair: tuple[int, int]) -> tuple:
         if self.config.tie_break == "first":
@@ -806,7 +814,7 @@ class _Trainer:
             # Past K, which of several equal counts is kept does not matter (set order is
             # deterministic for integer pairs, so runs still repeat exactly).
             members = bucket if len(bucket) <= need else list(itertools.islice(bucket, need))
-            pairs_flat.extend([x * _SHIFT + y for x, y in members])
+            pairs_flat.extend(members)
             counts_flat.extend([c] * len(members))
             need -= len(members)
             if need <= 0:
@@ -818,14 +826,21 @@ class _Trainer:
         if not self.sorted_counts:
             return None
         best = self.sorted_counts[-1]
-        tied = self.buckets[best]
-        if len(tied) <= MAX_TIES_KEPT:
-            ordered = sorted(tied, key=self.tie_key)
-        elif self.config.tie_break == "first":
-            ordered = heapq.nsmallest(MAX_TIES_KEPT, tied, key=self.tie_key)
+        codes = self.buckets[best]
+        rule = self.config.tie_break
+        if rule == "hf":  # codes order exactly as (left id, right id)
+            chosen = sorted(codes) if len(codes) <= MAX_TIES_KEPT else heapq.nsmallest(MAX_TIES_KEPT, codes)
+            ordered = [divmod(c, _SHIFT) for c in chosen]
+        elif rule == "first":  # keys cached per code: most tied pairs did not move this step
+            key = self._first_key_of_code
+            chosen = sorted(codes, key=key) if len(codes) <= MAX_TIES_KEPT else \
+                heapq.nsmallest(MAX_TIES_KEPT, codes, key=key)
+            ordered = [divmod(c, _SHIFT) for c in chosen]
         else:
-            ordered = heapq.nsmallest(MAX_TIES_KEPT, tied, key=self._static_key)
-        return ordered[0], best, ordered, len(tied)
+            pairs = [divmod(c, _SHIFT) for c in codes]
+            ordered = sorted(pairs, key=self._static_key) if len(pairs) <= MAX_TIES_KEPT else \
+                heapq.nsmallest(MAX_TIES_KEPT, pairs, key=self._static_key)
+        return ordered[0], best, ordered, len(codes)
 
     def _wp_score(self, pair: tuple[int, int]) -> Fraction:
         f = self.symbol_freqs
@@ -855,7 +870,7 @@ class _Trainer:
         # `tokenizers` trainer does: x a b y -> x ab y loses (x, a) and (b, y), gains (x, ab) and
         # (ab, y). The left neighbour is read from the rewritten part, so a b a b -> ab ab
         # correctly turns the (ab, a) of the first merge into (ab, ab). (a, b) itself ends at 0.
-        delta: dict[tuple[int, int], int] = {}
+        delta: defaultdict[tuple[int, int], int] = defaultdict(int)
         where, splits, freqs, word_steps = self.where, self.splits, h.freqs, h.word_steps
         changed_words = []
         saved = 0
@@ -880,26 +895,16 @@ class _Trainer:
                     out.extend(old[copied:i])
                 if out:
                     prev = out[-1]
-                    p = (prev, a)
-                    delta[p] = delta.get(p, 0) - f
+                    delta[prev, a] -= f
                     p = (prev, new)
-                    delta[p] = delta.get(p, 0) + f
-                    ws = where.get(p)
-                    if ws is None:
-                        where[p] = {w}
-                    else:
-                        ws.add(w)
+                    delta[p] += f
+                    where[p].add(w)
                 if i + 2 < n:
                     nxt = old[i + 2]
-                    p = (b, nxt)
-                    delta[p] = delta.get(p, 0) - f
+                    delta[b, nxt] -= f
                     p = (new, nxt)
-                    delta[p] = delta.get(p, 0) + f
-                    ws = where.get(p)
-                    if ws is None:
-                        where[p] = {w}
-                    else:
-                        ws.add(w)
+                    delta[p] += f
+                    where[p].add(w)
                 out.append(new)
                 copied = j = i + 2
             if out is None:
@@ -914,6 +919,7 @@ class _Trainer:
             else:
                 ws.append(step)
         delta[pair] = -self.pair_counts.get(pair, 0)
+        self.where.pop(pair, None)  # the defaultdict may have re-created it above
         if cfg.algorithm == "wordpiece":
             # `saved` counts the merges actually made (a a a holds (a, a) twice but merges once).
             sf = self.symbol_freqs
@@ -924,10 +930,13 @@ class _Trainer:
         pair_counts, buckets, counts = self.pair_counts, self.buckets, self.sorted_counts
         last_entry, log_step, log_pair, log_count, log_prev = (
             h.last_entry, h.log_step, h.log_pair, h.log_count, h.log_prev)
+        new_codes, new_counts, prev_entries = [], [], []
+        entry = len(log_step)
         for p, d in delta.items():
+            code = p[0] * _SHIFT + p[1]
             # Every pair whose occurrences moved is in `delta`, even with a net change of 0, so
             # this is exactly the set of pairs whose first occurrence may have moved.
-            cache.pop(p, None)
+            cache.pop(code, None)
             if d == 0:
                 continue
             old_c = pair_counts.get(p, 0)
@@ -935,26 +944,29 @@ class _Trainer:
             # Move the pair between count buckets (this loop is the hot path, hence inlined).
             if old_c:
                 bucket = buckets[old_c]
-                bucket.discard(p)
+                bucket.discard(code)
                 if not bucket:
                     del buckets[old_c]
                     del counts[bisect.bisect_left(counts, old_c)]
             if new_c:
                 bucket = buckets.get(new_c)
                 if bucket is None:
-                    buckets[new_c] = {p}
+                    buckets[new_c] = {code}
                     bisect.insort(counts, new_c)
                 else:
-                    bucket.add(p)
+                    bucket.add(code)
                 pair_counts[p] = new_c
             else:
                 del pair_counts[p]
-            code = p[0] * _SHIFT + p[1]
-            log_step.append(step)
-            log_pair.append(code)
-            log_count.append(new_c)
-            log_prev.append(last_entry.get(code, -1))
-            last_entry[code] = len(log_step) - 1
+            new_codes.append(code)
+            new_counts.append(new_c)
+            prev_entries.append(last_entry.get(code, -1))
+            last_entry[code] = entry
+            entry += 1
+        log_step.extend([step] * len(new_codes))
+        log_pair.extend(new_codes)
+        log_count.extend(new_counts)
+        log_prev.extend(prev_entries)
         h.step_words.extend(changed_words)
         h.step_words_start.append(len(h.step_words))
         h.log_start.append(len(h.log_step))
