@@ -13,6 +13,7 @@ import streamlit as st
 
 import bpe
 from bpe import display
+from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import PRESETS
 from app_pages import common
 
@@ -231,17 +232,17 @@ def _this_step(s: bpe.TrainState, history: bpe.History) -> None:
             f'{display.chip(s.new_token, display.HIGHLIGHT, bold=True)} '
             f'<span id="merge-count">count {s.count}</span></div>'
         )
-        box.write(f"Where the count comes from: {s.provenance_sentence()} = {s.count}.")
+        box.write(f"Where the count comes from: {md(s.provenance_sentence())} = {s.count}.")
         if s.score is not None:
-            box.write(f"WordPiece {s.score_formula()}.")
+            box.write(f"WordPiece {md(s.score_formula())}.")
         if s.forced:
             box.warning("What-if: this pair was chosen by hand, not by its count.")
         elif s.num_tied > 1:
-            others = ", ".join(f"({x}, {y})" for x, y in s.tied[1:6]) + (" …" if s.num_tied > 6 else "")
+            others = ", ".join(f"({md(x)}, {md(y)})" for x, y in s.tied[1:6]) + (" …" if s.num_tied > 6 else "")
             box.write(f"{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
                       f"Tie rule **{s.tie_rule}**: {s.tie_sentence}.")
         if not s.token_added:
-            box.info(f"“{s.new_token}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+            box.info(f"“{md(s.new_token)}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
     if s.stop_sentence:
         box.success(s.stop_sentence)
 
@@ -333,10 +334,10 @@ def predict(history: bpe.History, step: int) -> None:
     # Candidates are the pairs present now, shown alphabetically so their order gives nothing away.
     candidates = sorted({p for p, _ in history.state(step).top_pairs(6, after=True)} | {upcoming.pair})
     guess = st.radio(f"Which pair will step {step + 1} merge?", candidates, key=f"guess_{step}", index=None,
-                     format_func=lambda p: f"{p[0]} + {p[1]}", horizontal=True)
+                     format_func=lambda p: f"{md(p[0])} + {md(p[1])}", horizontal=True)
     if guess is not None:
         right, why = upcoming.judge_prediction(guess)
-        (st.success if right else st.warning)(why)
+        (st.success if right else st.warning)(md(why))
 
 
 # -- what-if, compare, downloads ----------------------------------------------------------------
@@ -372,11 +373,11 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
             st.write("No pair is left to merge at this step.")
         else:
             st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
-                         format_func=lambda p: f"{p[0]} + {p[1]}")
+                         format_func=lambda p: f"{md(p[0])} + {md(p[1])}")
             st.button("Merge this pair and retrain from here", key="what_if_go", on_click=_force,
                       args=(settings, state, step))
         if settings.forced:
-            st.write("Forced merges in this run: " + ", ".join(f"step {k}: ({a}, {b})" for k, (a, b) in settings.forced))
+            st.write("Forced merges in this run: " + ", ".join(f"step {k}: ({md(a)}, {md(b)})" for k, (a, b) in settings.forced))
             before = state.get("before_what_if")
             if before is not None:
                 try:
@@ -386,7 +387,7 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                 diverge = bpe.first_difference(original, history) if original else None
                 if diverge:
                     st.write(f"The runs diverge at step {diverge}: the original merged "
-                             f"{original.state(diverge).pair}, this one {history.state(diverge).pair}; "
+                             f"{md(original.state(diverge).pair)}, this one {md(history.state(diverge).pair)}; "
                              f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
                              f"{min(original.num_merges, history.num_merges)} merges differ.")
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
@@ -411,8 +412,8 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
             st.success(f"'{one}' and '{two}' make the same merges on this corpus.")
         else:
             sa, sb = ha.state(k), hb.state(k)
-            st.write(f"They first differ at **step {k}**: '{one}' merges {sa.pair} → {sa.new_token}, "
-                     f"'{two}' merges {sb.pair} → {sb.new_token} (both at count {sa.count}).")
+            st.write(f"They first differ at **step {k}**: '{one}' merges {md(sa.pair)} → {md(sa.new_token)}, "
+                     f"'{two}' merges {md(sb.pair)} → {md(sb.new_token)} (both at count {sa.count}).")
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
