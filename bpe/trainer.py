@@ -209,7 +209,7 @@ class History:
         self.merge_scores: list[Fraction | None] = []
         self.merge_added: list[bool] = []  # False if the merged string already had an id
         self.merge_forced: list[bool] = []
-        self.ties: list[tuple[tuple[int, int], ...]] = []  # tied pairs of each merge, winner first
+        self.ties: list[array] = []  # tied pairs of each merge as pair codes, winner first
         self.num_ties: list[int] = []
         self.vocab_len_after: list[int] = []
         # Words changed by each merge (flat array + offsets), and steps at which each word changed.
@@ -245,7 +245,7 @@ class History:
         total = sum(a.buffer_info()[1] * a.itemsize for a in arrays)
         total += sum(64 + a.buffer_info()[1] * a.itemsize for a in self.word_steps if a is not None)
         total += 100 * len(self.last_entry)  # dict entry + int key/value objects
-        total += sum(56 + 8 * len(t) for t in self.ties)
+        total += sum(64 + t.buffer_info()[1] * t.itemsize for t in self.ties)
         total += 8 * 6 * len(self.merges)
         return total
 
@@ -290,7 +290,7 @@ class History:
         where it is known (the pairs tied for the next merge), else by id or string."""
         lo, hi = self.top_start[step], self.top_start[step + 1]
         entries = [(divmod(self.top_pairs_flat[i], _SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
-        tie_rank = {p: r for r, p in enumerate(self.ties[step])} if step < len(self.ties) else {}
+        tie_rank = {divmod(c, _SHIFT): r for r, c in enumerate(self.ties[step])} if step < len(self.ties) else {}
         lexicographic = self.config.tie_break == "lexicographic"
         last = len(tie_rank)
         return sorted(entries, key=lambda e: (-e[1], tie_rank.get(e[0], last),
@@ -340,7 +340,7 @@ class History:
                 "step": k, "left": self.symbols[a], "right": self.symbols[b], "new_token": self.symbols[new],
                 "count": self.merge_counts[k - 1], "score": None if score is None else str(score),
                 "tied": self.num_ties[k - 1] - 1, "forced": self.merge_forced[k - 1],
-                "tied_pairs": [self.pair_str(p) for p in self.ties[k - 1][1:]] if with_ties else None,
+                "tied_pairs": [self.pair_str(divmod(c, _SHIFT)) for c in self.ties[k - 1][1:]] if with_ties else None,
             })
         return rows
 
@@ -474,7 +474,7 @@ class TrainState:
         if not self.step:
             return ()
         h = self.history
-        return tuple(h.pair_str(p) for p in h.ties[self.step - 1])
+        return tuple(h.pair_str(divmod(c, _SHIFT)) for c in h.ties[self.step - 1])
 
     @property
     def num_tied(self) -> int:
@@ -975,7 +975,7 @@ class _Trainer:
         h.merge_scores.append(score)
         h.merge_added.append(added)
         h.merge_forced.append(forced)
-        h.ties.append(tuple(ties))
+        h.ties.append(array("q", [x * _SHIFT + y for x, y in ties]))  # 8 bytes a pair
         h.num_ties.append(num_ties)
         h.vocab_len_after.append(len(h.symbols))
         self.total_tokens -= saved
