@@ -193,7 +193,7 @@ def _pair_chart_spec() -> dict:
             color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
             tooltip=["pair:N", "count:Q", "role:N", alt.Tooltip("from:N", title="from")],
         )
-        .properties(height=alt.Step(18))  # 18 px per bar: the plot grows with the number of pairs
+        .properties(height=alt.Step(24))  # 24 px per bar: the plot grows with the number of pairs
     )
     spec = chart.to_dict()
     spec.pop("data", None)
@@ -212,7 +212,7 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
             st.write("No pairs: every word is a single token.")
         else:
             st.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
-            st.table(table[["pair", "count", "tied", "chosen", "from"]].set_index("pair"))
+            st.table(table[["pair", "count", "tied", "chosen", "from"]], hide_index=True)
     with right:
         _vocabulary(s, settings)
     _splits(s, history)
@@ -312,7 +312,7 @@ def _history_panel(history: bpe.History, settings: common.Settings, step: int) -
     left, right = st.columns([3, 2])
     with left:
         if step:
-            st.table(frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1].set_index("rank"))
+            st.table(frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1], hide_index=True)
         if step > HISTORY_ROWS:
             st.caption(f"The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has them all.")
     # Inline SVG rather than Altair: two lines with a moving marker, redrawn on every step, must be cheap.

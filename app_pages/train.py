@@ -51,7 +51,7 @@ def step_view() -> None:
         else:
             state["stop_play"] = True
             st.rerun(scope="app")
-    cols = st.columns([1.2, 1.2, 1.2, 1.2, 6])
+    cols = st.columns([1.4, 1.4, 1.4, 1.4, 5])
     cur = st.session_state["step"]
     # Material icons ship with Streamlit (emoji need a system font projectors may not have).
     cols[0].button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,),
@@ -76,7 +76,7 @@ def step_view() -> None:
 
 if state.pop("stop_play", False):
     st.session_state["play"] = False
-play_cols = st.columns([1, 3, 6])
+play_cols = st.columns([1.4, 3, 5])
 play_cols[0].toggle(":material/play_arrow: Play", key="play", help="Advance one merge at a time, at the speed on the right.")
 play_cols[1].select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], value=1.0, key="speed")
 run_every = st.session_state["speed"] if st.session_state.get("play") else None

@@ -8,6 +8,7 @@ reaches HTML passes through :func:`html.escape`.
 from __future__ import annotations
 
 import bisect
+import base64
 import html
 from collections.abc import Iterable, Sequence
 
@@ -343,10 +344,15 @@ def sparkline_svg(values: Sequence[float], marker: int | None = None, *, title: 
         x, _ = xy(marker)
         mark = f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height}" stroke="#d62828" stroke-width="2"/>'
     label = html.escape(title)
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+        f'<rect width="100%" height="100%" fill="#fafafa"/>'
+        f'<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="{points}"/>{mark}</svg>'
+    )
+    # As an <img> data URI: st.html's sanitiser drops inline <svg> elements.
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return (
         f'<figure style="margin:0 0 8px 0"><figcaption style="font-size:0.85rem">{label} '
         f'<span style="color:#666">({html.escape(f"{lo:,}")} to {html.escape(f"{hi:,}")})</span></figcaption>'
-        f'<svg role="img" aria-label="{label}" width="100%" viewBox="0 0 {width} {height}" '
-        f'preserveAspectRatio="none" style="height:{height}px;background:#fafafa">'
-        f'<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="{points}"/>{mark}</svg></figure>'
+        f'<img alt="{label}" src="data:image/svg+xml;base64,{data}" style="width:100%;height:{height}px"></figure>'
     )
