@@ -65,7 +65,7 @@ Corpus = Union[Mapping[str, int], str, Iterable[str]]
 TIE_RULES: tuple[str, ...] = ("first", "hf", "lexicographic")
 ALGORITHMS: tuple[str, ...] = ("bpe", "wordpiece")
 WORDPIECE_PREFIX = "##"
-TOP_K = 50  # pairs kept per step for tables and charts
+TOP_K = 24  # pairs kept per step for tables and charts (the page shows 20)
 MAX_TIES_KEPT = 200  # tied pairs kept per step (their total is always kept)
 
 TIE_RULE_SENTENCES = {
@@ -725,16 +725,19 @@ class _Trainer:
         # Pair counts, where each pair occurs, and buckets count -> pairs for the max and ties.
         # Buckets hold pairs as integer codes (a * 2**24 + b): the smallest code is the smallest
         # (a, b), which is the "hf" tie rule, and codes go straight into the top-K arrays.
-        self.pair_counts: dict[tuple[int, int], int] = {}
-        self.where: defaultdict[tuple[int, int], set[int]] = defaultdict(set)
+        # Every internal map is keyed by the code too: an int hashes faster than a tuple, and
+        # this is the trainer's hot path.
+        self.pair_counts: dict[int, int] = {}
+        self.where: defaultdict[int, set[int]] = defaultdict(set)
         pair_counts, where = self.pair_counts, self.where
         for i, (split, freq) in enumerate(zip(self.splits, h.freqs)):
-            for pair in zip(split, split[1:]):
-                pair_counts[pair] = pair_counts.get(pair, 0) + freq
-                where[pair].add(i)
+            for x, y in zip(split, split[1:]):
+                code = x * _SHIFT + y
+                pair_counts[code] = pair_counts.get(code, 0) + freq
+                where[code].add(i)
         self.buckets: dict[int, set[int]] = {}
-        for (x, y), c in self.pair_counts.items():
-            self.buckets.setdefault(c, set()).add(x * _SHIFT + y)
+        for code, c in self.pair_counts.items():
+            self.buckets.setdefault(c, set()).add(code)
         self.sorted_counts: list[int] = sorted(self.buckets)
         self.first_key_cache: dict[int, tuple[int, int]] = {}  # pair code -> first occurrence
         if wordpiece:
@@ -743,8 +746,8 @@ class _Trainer:
                 for s in split:
                     self.symbol_freqs[s] = self.symbol_freqs.get(s, 0) + freq
         # Step 0 of the log: the initial counts, in first-seen order.
-        for pair, c in self.pair_counts.items():
-            self._log(0, pair, c)
+        for code, c in self.pair_counts.items():
+            self._log(0, divmod(code, _SHIFT), c)
         h.log_start.append(len(h.log_step))
         self._record_top(0)
         self.forced = dict(config.forced_merges)
@@ -781,7 +784,7 @@ class _Trainer:
         if key is None:
             x0, y0 = pair
             symbols = self.h.symbols
-            for w in sorted(self.where[pair]):
+            for w in sorted(self.where[x0 * _SHIFT + y0]):
                 split = self.splits[w]
                 offset = 0
                 for x, y in zip(split, split[1:]):
@@ -793,6 +796,9 @@ class _Trainer:
                     break
             self.first_key_cache[x0 * _SHIFT + y0] = key  # type: ignore[assignment]
         return key  # type: ignore[return-value]
+
+    def _static_key_of_code(self, code: int) -> tuple:
+        return self._static_key(divmod(code, _SHIFT))
 
     def _first_key_of_code(self, code: int) -> tuple[int, int]:
         key = self.first_key_cache.get(code)
@@ -830,30 +836,26 @@ class _Trainer:
         rule = self.config.tie_break
         if rule == "hf":  # codes order exactly as (left id, right id)
             chosen = sorted(codes) if len(codes) <= MAX_TIES_KEPT else heapq.nsmallest(MAX_TIES_KEPT, codes)
-            ordered = [divmod(c, _SHIFT) for c in chosen]
-        elif rule == "first":  # keys cached per code: most tied pairs did not move this step
-            key = self._first_key_of_code
+        else:  # first-occurrence keys are cached per code: most tied pairs did not move this step
+            key = self._first_key_of_code if rule == "first" else self._static_key_of_code
             chosen = sorted(codes, key=key) if len(codes) <= MAX_TIES_KEPT else \
                 heapq.nsmallest(MAX_TIES_KEPT, codes, key=key)
-            ordered = [divmod(c, _SHIFT) for c in chosen]
-        else:
-            pairs = [divmod(c, _SHIFT) for c in codes]
-            ordered = sorted(pairs, key=self._static_key) if len(pairs) <= MAX_TIES_KEPT else \
-                heapq.nsmallest(MAX_TIES_KEPT, pairs, key=self._static_key)
-        return ordered[0], best, ordered, len(codes)
+        return divmod(chosen[0], _SHIFT), best, chosen, len(codes)
 
     def _wp_score(self, pair: tuple[int, int]) -> Fraction:
         f = self.symbol_freqs
-        return Fraction(self.pair_counts[pair], f[pair[0]] * f[pair[1]])
+        return Fraction(self.pair_counts[pair[0] * _SHIFT + pair[1]], f[pair[0]] * f[pair[1]])
 
     def _choose_wordpiece(self):
         if not self.pair_counts:
             return None
-        scores = {pair: self._wp_score(pair) for pair in self.pair_counts}
+        scores = {pair: self._wp_score(pair) for pair in map(lambda c: divmod(c, _SHIFT), self.pair_counts)}
         best = max(scores.values())
         tied = [p for p, s in scores.items() if s == best]
         ordered = sorted(tied, key=self.tie_key)
-        return ordered[0], self.pair_counts[ordered[0]], ordered[:MAX_TIES_KEPT], len(tied), best
+        count = self.pair_counts[ordered[0][0] * _SHIFT + ordered[0][1]]
+        codes = [x * _SHIFT + y for x, y in ordered[:MAX_TIES_KEPT]]
+        return ordered[0], count, codes, len(tied), best
 
     # -- merging -------------------------------------------------------------------------------
     def apply(self, step: int, pair: tuple[int, int], count: int, ties, num_ties: int, score, forced: bool) -> None:
@@ -870,22 +872,25 @@ class _Trainer:
         # `tokenizers` trainer does: x a b y -> x ab y loses (x, a) and (b, y), gains (x, ab) and
         # (ab, y). The left neighbour is read from the rewritten part, so a b a b -> ab ab
         # correctly turns the (ab, a) of the first merge into (ab, ab). (a, b) itself ends at 0.
-        delta: defaultdict[tuple[int, int], int] = defaultdict(int)
+        delta: defaultdict[int, int] = defaultdict(int)  # pair code -> change of its count
         where, splits, freqs, word_steps = self.where, self.splits, h.freqs, h.word_steps
         changed_words = []
         saved = 0
-        for w in sorted(where.pop(pair, ())):
+        S = _SHIFT
+        a_s, b_code, new_s = a * S, b * S, new * S  # (x, a) = x*S + a, (b, y) = b*S + y, ...
+        ab = a_s + b
+        for w in sorted(where.pop(ab, ())):
             old = splits[w]
             n = len(old)
             f = freqs[w]
             out: list[int] | None = None
             copied = j = 0  # old[:copied] is in `out`; search for `a` from j
-            # list.index finds each `a` in C; Python only runs once per occurrence, not per symbol.
-            while True:
-                try:
-                    i = old.index(a, j)
-                except ValueError:
-                    break
+            # list.count/index find each `a` in C; Python runs once per occurrence, not per symbol
+            # (and never raises: a stale word, which lost the pair, simply has no match).
+            left = old.count(a)  # occurrences of `a` at or after j
+            while left:
+                i = old.index(a, j)
+                left -= 1
                 if i + 1 >= n or old[i + 1] != b:
                     j = i + 1
                     continue
@@ -894,19 +899,21 @@ class _Trainer:
                 else:
                     out.extend(old[copied:i])
                 if out:
-                    prev = out[-1]
-                    delta[prev, a] -= f
-                    p = (prev, new)
+                    prev_s = out[-1] * S
+                    delta[prev_s + a] -= f
+                    p = prev_s + new
                     delta[p] += f
                     where[p].add(w)
                 if i + 2 < n:
                     nxt = old[i + 2]
-                    delta[b, nxt] -= f
-                    p = (new, nxt)
+                    delta[b_code + nxt] -= f
+                    p = new_s + nxt
                     delta[p] += f
                     where[p].add(w)
                 out.append(new)
                 copied = j = i + 2
+                if a == b:
+                    left -= 1  # the merged b was an `a` too
             if out is None:
                 continue  # a stale entry: this word no longer holds the pair
             out.extend(old[copied:])
@@ -918,8 +925,7 @@ class _Trainer:
                 word_steps[w] = array("i", [step])
             else:
                 ws.append(step)
-        delta[pair] = -self.pair_counts.get(pair, 0)
-        self.where.pop(pair, None)  # the defaultdict may have re-created it above
+        delta[ab] = -self.pair_counts.get(ab, 0)
         if cfg.algorithm == "wordpiece":
             # `saved` counts the merges actually made (a a a holds (a, a) twice but merges once).
             sf = self.symbol_freqs
@@ -932,14 +938,13 @@ class _Trainer:
             h.last_entry, h.log_step, h.log_pair, h.log_count, h.log_prev)
         new_codes, new_counts, prev_entries = [], [], []
         entry = len(log_step)
-        for p, d in delta.items():
-            code = p[0] * _SHIFT + p[1]
+        for code, d in delta.items():
             # Every pair whose occurrences moved is in `delta`, even with a net change of 0, so
             # this is exactly the set of pairs whose first occurrence may have moved.
             cache.pop(code, None)
             if d == 0:
                 continue
-            old_c = pair_counts.get(p, 0)
+            old_c = pair_counts.get(code, 0)
             new_c = old_c + d
             # Move the pair between count buckets (this loop is the hot path, hence inlined).
             if old_c:
@@ -955,9 +960,9 @@ class _Trainer:
                     bisect.insort(counts, new_c)
                 else:
                     bucket.add(code)
-                pair_counts[p] = new_c
+                pair_counts[code] = new_c
             else:
-                del pair_counts[p]
+                del pair_counts[code]
             new_codes.append(code)
             new_counts.append(new_c)
             prev_entries.append(last_entry.get(code, -1))
@@ -975,7 +980,7 @@ class _Trainer:
         h.merge_scores.append(score)
         h.merge_added.append(added)
         h.merge_forced.append(forced)
-        h.ties.append(array("q", [x * _SHIFT + y for x, y in ties]))  # 8 bytes a pair
+        h.ties.append(array("q", ties))  # pair codes, 8 bytes a pair
         h.num_ties.append(num_ties)
         h.vocab_len_after.append(len(h.symbols))
         self.total_tokens -= saved
@@ -992,11 +997,11 @@ class _Trainer:
         forced = self.forced.get(step)
         if forced is not None:
             ids = h.pair_ids(forced)
-            count = self.pair_counts.get(ids, 0) if ids else 0
+            count = self.pair_counts.get(ids[0] * _SHIFT + ids[1], 0) if ids else 0
             if count == 0:
                 raise ValueError(f"Cannot force the pair {forced!r} at step {step}: it does not occur in the corpus then.")
             score = self._wp_score(ids) if cfg.algorithm == "wordpiece" else None
-            return ids, count, [ids], 1, score, True
+            return ids, count, [ids[0] * _SHIFT + ids[1]], 1, score, True
         if cfg.algorithm == "wordpiece":
             choice = self._choose_wordpiece()
             if choice is None:
