@@ -7,7 +7,11 @@ for links like `/encode` (skipping this router) and lists every module as a page
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """
 
+import altair  # noqa: F401  (imported before the heap is frozen, see common.freeze_heap)
+import pandas  # noqa: F401
 import streamlit as st
+
+from app_pages import common
 
 st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
@@ -15,4 +19,5 @@ pages = [
     st.Page("app_pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
     st.Page("app_pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
 ]
+common.freeze_once_at_startup()
 st.navigation(pages).run()

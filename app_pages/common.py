@@ -9,6 +9,7 @@ session that trains the same thing shares the (immutable) history.
 
 from __future__ import annotations
 
+import gc
 import html
 import threading
 import time
@@ -91,6 +92,28 @@ def corpus_of(settings: Settings):
     return settings.text.splitlines() or [settings.text]
 
 
+def freeze_heap() -> None:
+    """Move every object alive now out of the garbage collector's reach (``gc.freeze``).
+
+    Streamlit, pandas, Altair and a trained history are hundreds of thousands of long-lived
+    objects; without this, Python's full collections re-scan them all during a click and
+    triple its latency (measured in benchmarks/bench_pages.py). Garbage is collected first,
+    so only live objects are frozen. Called once at start-up and after each training.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+_started = False
+
+
+def freeze_once_at_startup() -> None:
+    global _started
+    if not _started:
+        _started = True
+        freeze_heap()
+
+
 @st.cache_resource
 def _run_store() -> tuple[OrderedDict, threading.Lock]:
     """Finished training runs shared by every session: settings -> History (newest last)."""
@@ -130,6 +153,7 @@ def train(settings: Settings) -> bpe.History:
         store[settings] = first.history
         while len(store) > MAX_RUNS_KEPT:
             store.popitem(last=False)
+    freeze_heap()  # the new history is long-lived: keep it out of every later collection
     return first.history
 
 
