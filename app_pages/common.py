@@ -14,7 +14,7 @@ import html
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
@@ -24,7 +24,6 @@ from bpe.presets import DEFAULT_PRESET, PRESETS
 STATE_KEY = "bpe_explorer"
 MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text; stated in the UI and README
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
-SOURCES = ("preset", "text", "counts")
 
 
 @dataclass(frozen=True)
@@ -257,12 +256,8 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def settings_dict(settings: Settings) -> dict:
-    return asdict(settings)
-
-
 __all__ = [
-    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PRESETS", "SOURCES", "STATE_KEY", "Settings", "app_state",
-    "corpus_fits_url", "corpus_of", "current_tokenizer", "esc", "field", "preset_settings", "settings_dict",
-    "settings_from_url", "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
+    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
+    "corpus_of", "current_tokenizer", "esc", "freeze_heap", "preset_settings", "settings_from_url",
+    "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
 ]
