@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import html
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -190,7 +191,8 @@ def settings_to_params(settings: Settings, step: int) -> dict[str, str]:
     if settings.special_tokens != base.special_tokens:
         params["special"] = ",".join(settings.special_tokens)
     if settings.forced != base.forced:
-        params["forced"] = ";".join(f"{k}:{a} {b}" for k, (a, b) in settings.forced)
+        # JSON, not "a b": tokens may contain spaces (space-suffix) or any other character.
+        params["forced"] = json.dumps([[k, a, b] for k, (a, b) in settings.forced], ensure_ascii=False)
     return params
 
 
@@ -224,14 +226,10 @@ def settings_from_url() -> Settings:
         if "special" in q:
             changes["special_tokens"] = tuple(t for t in q["special"].split(",") if t)
         if "forced" in q:
-            forced = []
-            for item in q["forced"].split(";"):
-                k, pair = item.split(":", 1)
-                a, b = pair.split(" ", 1)
-                forced.append((int(k), (a, b)))
+            forced = [(int(k), (str(a), str(b))) for k, a, b in json.loads(q["forced"])]
             changes["forced"] = tuple(forced)
         return replace(s, **changes)
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, TypeError):  # a malformed link falls back to the default view
         return preset_settings(DEFAULT_PRESET)
 
 

@@ -207,3 +207,14 @@ def test_predict_the_next_merge_says_right_or_wrong_and_why():
     assert "Not this time" in unescape_md(" ".join(w.value for w in at.warning))
     at.radio(key="guess_2").set_value(("h", "ug")).run()
     assert "Right: h + ug (count 15)" in unescape_md(" ".join(s.value for s in at.success))
+
+
+def test_a_what_if_survives_the_url_even_with_spaces_in_tokens():
+    at = start(text="aa abc abc", pre_tokenizer="space-suffix", forced='[[1, "a", " "]]', step="1")
+    assert "chosen by hand" in " ".join(w.value for w in at.warning)
+    assert list(at.table[-1].value["new token"]) == ["a "]
+    forced = at.query_params["forced"]
+    forced = forced[0] if isinstance(forced, list) else forced
+    assert json.loads(forced) == [[1, "a", " "]]
+    broken = start(forced="[[1, 2]]", preset="hug", step="1")
+    assert "count 20" in step_text(broken)  # a malformed link falls back to the default view
