@@ -745,9 +745,12 @@ class _Trainer:
             for split, freq in zip(self.splits, h.freqs):
                 for s in split:
                     self.symbol_freqs[s] = self.symbol_freqs.get(s, 0) + freq
-        # Step 0 of the log: the initial counts, in first-seen order.
-        for code, c in self.pair_counts.items():
-            self._log(0, divmod(code, _SHIFT), c)
+        # Step 0 of the log: the initial counts, in first-seen order (no earlier entries to chain to).
+        h.log_pair.extend(self.pair_counts)
+        h.log_count.extend(self.pair_counts.values())
+        h.log_step.extend([0] * len(self.pair_counts))
+        h.log_prev.extend([-1] * len(self.pair_counts))
+        h.last_entry.update((code, i) for i, code in enumerate(self.pair_counts))
         h.log_start.append(len(h.log_step))
         self._record_top(0)
         self.forced = dict(config.forced_merges)
@@ -758,15 +761,6 @@ class _Trainer:
         h.symbol_ids[s] = len(h.symbols)
         h.symbols.append(s)
         return h.symbol_ids[s]
-
-    def _log(self, step: int, pair: tuple[int, int], count: int) -> None:
-        h = self.h
-        code = pair[0] * _SHIFT + pair[1]
-        h.log_step.append(step)
-        h.log_pair.append(code)
-        h.log_count.append(count)
-        h.log_prev.append(h.last_entry.get(code, -1))
-        h.last_entry[code] = len(h.log_step) - 1
 
     def _static_key(self, pair: tuple[int, int]) -> tuple:
         if self.config.tie_break == "lexicographic":
