@@ -67,6 +67,7 @@ ALGORITHMS: tuple[str, ...] = ("bpe", "wordpiece")
 WORDPIECE_PREFIX = "##"
 TOP_K = 24  # pairs kept per step for tables and charts (the page shows 20)
 MAX_TIES_KEPT = 200  # tied pairs kept per step (their total is always kept)
+_SORT_ALL_TIES = 1000  # up to this many tied pairs, sorting them all is faster than heapq.nsmallest
 
 TIE_RULE_SENTENCES = {
     "first": "the pair seen first, reading words in first-seen order and each word left to right, wins",
@@ -828,11 +829,14 @@ class _Trainer:
         best = self.sorted_counts[-1]
         codes = self.buckets[best]
         rule = self.config.tie_break
+        # Up to about a thousand tied pairs (the usual case) a full sort then a slice is several times
+        # faster than heapq.nsmallest, whose loop runs in Python; past that, nsmallest wins.
+        small = len(codes) <= _SORT_ALL_TIES
         if rule == "hf":  # codes order exactly as (left id, right id)
-            chosen = sorted(codes) if len(codes) <= MAX_TIES_KEPT else heapq.nsmallest(MAX_TIES_KEPT, codes)
+            chosen = sorted(codes)[:MAX_TIES_KEPT] if small else heapq.nsmallest(MAX_TIES_KEPT, codes)
         else:  # first-occurrence keys are cached per code: most tied pairs did not move this step
             key = self._first_key_of_code if rule == "first" else self._static_key_of_code
-            chosen = sorted(codes, key=key) if len(codes) <= MAX_TIES_KEPT else \
+            chosen = sorted(codes, key=key)[:MAX_TIES_KEPT] if small else \
                 heapq.nsmallest(MAX_TIES_KEPT, codes, key=key)
         return divmod(chosen[0], _SHIFT), best, chosen, len(codes)
 
