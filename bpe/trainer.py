@@ -210,24 +210,28 @@ class History:
         self.merge_scores: list[Fraction | None] = []
         self.merge_added: list[bool] = []  # False if the merged string already had an id
         self.merge_forced: list[bool] = []
-        self.ties: list[array] = []  # tied pairs of each merge as pair codes, winner first
+        self.ties: list[array | list[int]] = []  # tied pairs of each merge as pair codes, winner first
         self.num_ties: list[int] = []
         self.vocab_len_after: list[int] = []
-        # Words changed by each merge (flat array + offsets), and steps at which each word changed.
-        self.step_words = array("i")
-        self.step_words_start = array("q", [0])
-        self.word_steps: list[array | None] = []
+        # The growing sequences below are plain lists while training appends to them (a list
+        # appends and extends several times faster than an array, which converts item by item)
+        # and become typed arrays when training ends (:meth:`_compact`): 4 or 8 bytes an item
+        # instead of a pointer plus an int object. Readers index and slice them either way.
+        # Words changed by each merge (flat + offsets), and steps at which each word changed.
+        self.step_words: array | list[int] = []
+        self.step_words_start: array | list[int] = [0]
+        self.word_steps: list[array | list[int] | None] = []
         # Pair-count change log: entry i says pair log_pair[i] had count log_count[i] from step log_step[i].
-        self.log_step = array("i")
-        self.log_pair = array("q")
-        self.log_count = array("q")
-        self.log_prev = array("q")
-        self.log_start = array("q", [0])  # entries of step k: log_start[k] .. log_start[k+1]
+        self.log_step: array | list[int] = []
+        self.log_pair: array | list[int] = []
+        self.log_count: array | list[int] = []
+        self.log_prev: array | list[int] = []
+        self.log_start: array | list[int] = [0]  # entries of step k: log_start[k] .. log_start[k+1]
         self.last_entry: dict[int, int] = {}
         # Top-K of the pair counts after each step (what merge k+1 is chosen from).
-        self.top_pairs_flat = array("q")
-        self.top_counts_flat = array("q")
-        self.top_start = array("q", [0])
+        self.top_pairs_flat: array | list[int] = []
+        self.top_counts_flat: array | list[int] = []
+        self.top_start: array | list[int] = [0]
         self.stop_reason: str | None = None
         self.stop_count: int | None = None
         self.total_tokens_after: list[int] = []  # corpus length in tokens after each step
@@ -238,17 +242,25 @@ class History:
         return len(self.merges)
 
     def nbytes(self) -> int:
-        """Approximate bytes of the per-step history (logs, changed words, top-K, ties)."""
-        arrays = [
-            self.step_words, self.step_words_start, self.log_step, self.log_pair, self.log_count,
-            self.log_prev, self.log_start, self.top_pairs_flat, self.top_counts_flat, self.top_start,
-        ]
-        total = sum(a.buffer_info()[1] * a.itemsize for a in arrays)
-        total += sum(64 + a.buffer_info()[1] * a.itemsize for a in self.word_steps if a is not None)
+        """Approximate bytes of the per-step history (logs, changed words, top-K, ties), as
+        compact arrays (during training, what the lists will take once converted)."""
+        total = sum(_array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
+        total += sum(64 + _array_bytes(a, "i") for a in self.word_steps if a is not None)
         total += 100 * len(self.last_entry)  # dict entry + int key/value objects
-        total += sum(64 + t.buffer_info()[1] * t.itemsize for t in self.ties)
+        total += sum(64 + _array_bytes(t, "q") for t in self.ties)
         total += 8 * 6 * len(self.merges)
         return total
+
+    def _compact(self) -> None:
+        """Turn the lists training appended to into typed arrays (once training ends)."""
+        if isinstance(self.log_step, array):
+            return  # already done
+        for name, code in _HISTORY_ARRAYS:
+            seq = getattr(self, name)
+            if not isinstance(seq, array):
+                setattr(self, name, array(code, seq))
+        self.ties = [t if isinstance(t, array) else array("q", t) for t in self.ties]
+        self.word_steps = [s if s is None or isinstance(s, array) else array("i", s) for s in self.word_steps]
 
     # -- symbols -----------------------------------------------------------------------------
     def pair_of(self, code: int) -> tuple[int, int]:
@@ -352,6 +364,20 @@ class History:
         return "Training stopped: " + STOP_SENTENCES[self.stop_reason].format(
             vocab_size=c.vocab_size, num_merges=c.num_merges, count=self.stop_count, min_frequency=c.min_frequency
         ) + "."
+
+
+# History sequences kept as lists during training and as arrays of these types after it.
+_HISTORY_ARRAYS = (
+    ("step_words", "i"), ("step_words_start", "q"), ("log_step", "i"), ("log_pair", "q"), ("log_count", "q"),
+    ("log_prev", "q"), ("log_start", "q"), ("top_pairs_flat", "q"), ("top_counts_flat", "q"), ("top_start", "q"),
+)
+
+
+def _array_bytes(seq: array | list[int], code: str) -> int:
+    """Bytes of ``seq`` as an array of type ``code`` (what a list will take once compacted)."""
+    if isinstance(seq, array):
+        return seq.buffer_info()[1] * seq.itemsize
+    return len(seq) * array(code).itemsize
 
 
 class _SplitsView(Mapping):
@@ -812,15 +838,17 @@ class _Trainer:
         buckets, pairs_flat, counts_flat = self.buckets, h.top_pairs_flat, h.top_counts_flat
         for c in reversed(self.sorted_counts):
             bucket = buckets[c]
-            # Past K, which of several equal counts is kept does not matter (set order is
-            # deterministic for integer pairs, so runs still repeat exactly).
-            members = bucket if len(bucket) <= need else list(itertools.islice(bucket, need))
-            pairs_flat.extend(members)
-            counts_flat.extend([c] * len(members))
-            need -= len(members)
-            if need <= 0:
+            if len(bucket) < need:
+                pairs_flat.extend(bucket)
+                counts_flat.extend([c] * len(bucket))
+                need -= len(bucket)
+            else:
+                # Past K, which of several equal counts is kept does not matter (set order is
+                # deterministic for integer pairs, so runs still repeat exactly).
+                pairs_flat.extend(itertools.islice(bucket, need))
+                counts_flat.extend([c] * need)
                 break
-        h.top_start.append(len(h.top_pairs_flat))
+        h.top_start.append(len(pairs_flat))
 
     # -- choosing ------------------------------------------------------------------------------
     def _choose_bpe(self) -> tuple[tuple[int, int], int, list[tuple[int, int]], int] | None:
@@ -920,7 +948,7 @@ class _Trainer:
             changed_words.append(w)
             ws = word_steps[w]
             if ws is None:
-                word_steps[w] = array("i", [step])
+                word_steps[w] = [step]
             else:
                 ws.append(step)
         delta[ab] = -self.pair_counts.get(ab, 0)
@@ -978,7 +1006,7 @@ class _Trainer:
         h.merge_scores.append(score)
         h.merge_added.append(added)
         h.merge_forced.append(forced)
-        h.ties.append(array("q", ties))  # pair codes, 8 bytes a pair
+        h.ties.append(ties)  # pair codes (a fresh list); an array of 8 bytes a pair once compacted
         h.num_ties.append(num_ties)
         h.vocab_len_after.append(len(h.symbols))
         self.total_tokens -= saved
@@ -1060,14 +1088,19 @@ def train_steps(
 
 def _run(trainer: _Trainer) -> Iterator[TrainState]:
     step = 1
-    while True:
-        decision = trainer.next_merge(step)
-        # Yield the previous state only now, so the last one already knows why training stopped.
-        yield trainer.h.state(step - 1)
-        if decision is None:
-            return
-        trainer.apply(step, *decision)
-        step += 1
+    try:
+        while True:
+            decision = trainer.next_merge(step)
+            if decision is None:
+                trainer.h._compact()  # before the last yield: a caller may stop reading there
+            # Yield the previous state only now, so the last one already knows why training stopped.
+            yield trainer.h.state(step - 1)
+            if decision is None:
+                return
+            trainer.apply(step, *decision)
+            step += 1
+    finally:  # also when the caller stops early or a forced merge fails: never leave lists behind
+        trainer.h._compact()
 
 
 def run_training(corpus: Corpus, **options) -> History:
