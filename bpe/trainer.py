@@ -48,6 +48,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
+import re
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
@@ -245,7 +246,7 @@ class History:
         """Approximate bytes of the per-step history (logs, changed words, top-K, ties), as
         compact arrays (during training, what the lists will take once converted)."""
         total = sum(_array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
-        total += sum(64 + _array_bytes(a, "i") for a in self.word_steps if a is not None)
+        total += sum(64 + _array_bytes(a, "i") for a in self.word_steps if a)
         total += 100 * len(self.last_entry)  # dict entry + int key/value objects
         total += sum(64 + _array_bytes(t, "q") for t in self.ties)
         total += 8 * 6 * len(self.merges)
@@ -260,7 +261,7 @@ class History:
             if not isinstance(seq, array):
                 setattr(self, name, array(code, seq))
         self.ties = [t if isinstance(t, array) else array("q", t) for t in self.ties]
-        self.word_steps = [s if s is None or isinstance(s, array) else array("i", s) for s in self.word_steps]
+        self.word_steps = [array("i", s) if s else None for s in self.word_steps]
 
     # -- symbols -----------------------------------------------------------------------------
     def pair_of(self, code: int) -> tuple[int, int]:
@@ -281,7 +282,7 @@ class History:
         """The split of one word after ``step`` merges (as symbol ids)."""
         split = list(self.initial_splits[word_index])
         steps = self.word_steps[word_index]
-        if steps is None:
+        if not steps:  # None (or an empty list during training): the word never changed
             return tuple(split)
         for s in steps:
             if s > step:
@@ -335,6 +336,18 @@ class History:
             symbols = self.symbols
             self._spellings = ["".join(symbols[s] for s in split) for split in self.initial_splits]
         return self._spellings
+
+    def joined_spellings(self) -> tuple[str, list[int]]:
+        """All spellings in one string, separated by NUL, and where each starts: a regex over it
+        finds every word holding a string in one C-level pass. Computed once."""
+        if not hasattr(self, "_joined"):
+            spelled = self.spellings()
+            starts, pos = [], 0
+            for text in spelled:
+                starts.append(pos)
+                pos += len(text) + 1
+            self._joined = ("\0".join(spelled), starts)
+        return self._joined
 
     def words_by_frequency(self) -> list[int]:
         """Word indices, most frequent first (first-seen order among equals); computed once."""
@@ -586,38 +599,69 @@ class TrainState:
 
     def provenance_of(self, pairs: Iterable[Pair], limit: int = 6) -> dict[Pair, str]:
         """For several pairs at once, where each count (as chosen from at this step) comes from:
-        ``"hug 10 + pug 5 + hugs 5"``, largest shares first, at most ``limit`` words each.
-        One pass over the corpus, so a chart's tooltips cost one scan, not one per pair."""
+        ``"hug 10 + pug 5 + hugs 5"``, largest shares first (corpus order among equal ones), at
+        most ``limit`` words each, then what the other words add: ``" + 1,234 in 56 more words"``
+        when every word was looked at, ``" + 1,234 in other words"`` when the search stopped early.
+
+        Fast on big corpora (this feeds a chart's tooltips on every step): a word's tokens always
+        spell its initial symbols, so a pair can only occur where its two strings stand side by
+        side in that spelling, and occurs at most as often as they do there. Words are rebuilt
+        in order of that bound (times their frequency) until no remaining word could make the
+        top ``limit``."""
         h = self.history
         after = max(self.step - 1, 0)
-        wanted = {h.pair_ids(p): p for p in pairs if h.pair_ids(p)}
-        parts: dict[Pair, list[tuple[int, str]]] = {p: [] for p in wanted.values()}
-        if h.config.algorithm == "wordpiece":
-            candidates: Iterable[int] = range(len(h.words))
-        else:
-            # A word's tokens always spell its initial symbols, so a pair can only occur in words
-            # whose spelling contains the pair's two strings side by side: a fast C-level filter.
-            spelled = h.spellings()
-            needles = [a + b for a, b in wanted.values()]
-            candidates = [i for i, text in enumerate(spelled) if any(n in text for n in needles)]
-        for i in candidates:
-            freq = h.freqs[i]
-            split = h.split_ids_at(i, after)
-            seen: dict[tuple[int, int], int] = {}
-            for pair in zip(split, split[1:]):
-                if pair in wanted:
-                    seen[pair] = seen.get(pair, 0) + 1
-            for pair, occ in seen.items():
-                label = f"{h.words[i]} {freq}" if occ == 1 else f"{h.words[i]} {occ}×{freq}"
-                parts[wanted[pair]].append((occ * freq, label))
-        out = {}
-        for pair, items in parts.items():
-            items.sort(key=lambda t: -t[0])
-            text = " + ".join(label for _, label in items[:limit])
-            if len(items) > limit:
-                text += f" + {len(items) - limit} more words"
+        out: dict[Pair, str] = {}
+        wordpiece = h.config.algorithm == "wordpiece"  # ## prefixes: spellings do not contain pairs
+        for pair in pairs:
+            ids = h.pair_ids(pair)
+            total = h.count_at(ids, after) if ids else 0
+            if total <= 0:
+                out[pair] = ""
+                continue
+            needle = pair[0] + pair[1]
+            bounds = [(-bound * h.freqs[i], i) for i, bound in self._spelling_bounds(needle, wordpiece).items()]
+            bounds.sort()
+            found: list[tuple[int, int, int]] = []  # (-share, word index, occurrences)
+            checked = 0
+            for neg_bound, i in bounds:
+                if len(found) >= limit and -neg_bound < -found[limit - 1][0]:
+                    break  # this word and all after it share less than the current top `limit`
+                checked += 1
+                split = h.split_ids_at(i, after)
+                occ = sum(1 for pr in zip(split, split[1:]) if pr == ids)
+                if occ:
+                    found.append((-occ * h.freqs[i], i, occ))
+                    found.sort()
+            shown = found[:limit]
+            text = " + ".join(f"{h.words[i]} {h.freqs[i]}" if occ == 1 else f"{h.words[i]} {occ}×{h.freqs[i]}"
+                              for _, i, occ in shown)
+            rest = total + sum(share for share, _, _ in shown)
+            if rest:
+                if checked == len(bounds):
+                    text += f" + {rest:,} in {len(found) - len(shown):,} more words"
+                else:
+                    text += f" + {rest:,} in other words"
             out[pair] = text
         return out
+
+    def _spelling_bounds(self, needle: str, wordpiece: bool) -> dict[int, int]:
+        """word index -> an upper bound on how often a pair spelled ``needle`` occurs in it."""
+        h = self.history
+        if wordpiece:
+            return {i: len(text) for i, text in enumerate(h.spellings())}
+        joined, starts = h.joined_spellings()
+        # A needle that overlaps itself ("aa" in "aaa") can occur more often as a pair than as
+        # separate matches: count overlapping matches then (a lookahead matches at every offset).
+        overlaps = any(needle[:k] == needle[-k:] for k in range(1, len(needle)))
+        pattern = f"(?={re.escape(needle)})" if overlaps else re.escape(needle)
+        bounds: dict[int, int] = {}
+        if "\0" in needle:  # the separator of the joined text: look word by word
+            return {i: text.count(needle) + len(text) * overlaps
+                    for i, text in enumerate(h.spellings()) if needle in text}
+        for m in re.finditer(pattern, joined):
+            i = bisect.bisect_right(starts, m.start()) - 1
+            bounds[i] = bounds.get(i, 0) + 1
+        return bounds
 
     def symbol_count(self, symbol: str) -> int:
         """How often a symbol occurs in the corpus this merge was chosen from (WordPiece's count(a))."""
@@ -744,7 +788,7 @@ class _Trainer:
         to_id = h.symbol_ids.__getitem__
         h.initial_splits = [tuple(map(to_id, split)) for split in str_splits]
         self.splits: list[list[int]] = [list(s) for s in h.initial_splits]
-        h.word_steps = [None] * len(h.words)
+        h.word_steps = [[] for _ in h.words]  # empty lists become None when compacted
         h.vocab_len_after.append(len(h.symbols))
         h.total_tokens_after.append(sum(len(s) * f for s, f in zip(self.splits, h.freqs)))
         self.total_tokens = h.total_tokens_after[0]
@@ -944,14 +988,14 @@ class _Trainer:
                 continue  # a stale entry: this word no longer holds the pair
             out.extend(old[copied:])
             splits[w] = out
-            saved += (n - len(out)) * f
+            if a == b:
+                saved += (n - len(out)) * f
             changed_words.append(w)
-            ws = word_steps[w]
-            if ws is None:
-                word_steps[w] = [step]
-            else:
-                ws.append(step)
-        delta[ab] = -self.pair_counts.get(ab, 0)
+            word_steps[w].append(step)
+        ab_count = self.pair_counts.get(ab, 0)
+        if a != b:
+            saved = ab_count  # occurrences of (a, b) cannot overlap, so each one was merged
+        delta[ab] = -ab_count
         if cfg.algorithm == "wordpiece":
             # `saved` counts the merges actually made (a a a holds (a, a) twice but merges once).
             sf = self.symbol_freqs
@@ -960,10 +1004,8 @@ class _Trainer:
             sf[b] -= saved
         cache = self.first_key_cache
         pair_counts, buckets, counts = self.pair_counts, self.buckets, self.sorted_counts
-        last_entry, log_step, log_pair, log_count, log_prev = (
-            h.last_entry, h.log_step, h.log_pair, h.log_count, h.log_prev)
-        new_codes, new_counts, prev_entries = [], [], []
-        entry = len(log_step)
+        last_entry, log_pair, log_count, log_prev = h.last_entry, h.log_pair, h.log_count, h.log_prev
+        first_entry = entry = len(log_pair)
         for code, d in delta.items():
             # Every pair whose occurrences moved is in `delta`, even with a net change of 0, so
             # this is exactly the set of pairs whose first occurrence may have moved.
@@ -989,18 +1031,16 @@ class _Trainer:
                 pair_counts[code] = new_c
             else:
                 del pair_counts[code]
-            new_codes.append(code)
-            new_counts.append(new_c)
-            prev_entries.append(last_entry.get(code, -1))
+            # The log is made of lists during training: append straight to them.
+            log_pair.append(code)
+            log_count.append(new_c)
+            log_prev.append(last_entry.get(code, -1))
             last_entry[code] = entry
             entry += 1
-        log_step.extend([step] * len(new_codes))
-        log_pair.extend(new_codes)
-        log_count.extend(new_counts)
-        log_prev.extend(prev_entries)
+        h.log_step.extend([step] * (entry - first_entry))
+        h.log_start.append(entry)
         h.step_words.extend(changed_words)
         h.step_words_start.append(len(h.step_words))
-        h.log_start.append(len(h.log_step))
         h.merges.append((a, b, new))
         h.merge_counts.append(count)
         h.merge_scores.append(score)
