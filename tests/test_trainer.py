@@ -56,6 +56,51 @@ def test_provenance_says_where_the_count_comes_from():
     assert sum(c.total for c in s.provenance()) == s.count
 
 
+def brute_provenance(state, pair, limit):
+    """Every word's share of a pair's count at the step it was chosen from, by rebuilding every split."""
+    h = state.history
+    after = max(state.step - 1, 0)
+    shares = []
+    for i, word in enumerate(h.words):
+        split = [h.symbols[x] for x in h.split_ids_at(i, after)]
+        occ = sum(1 for p in zip(split, split[1:]) if p == pair)
+        if occ:
+            shares.append((-occ * h.freqs[i], i, occ))
+    shares.sort()
+    return shares[:limit], -sum(s for s, _, _ in shares)
+
+
+def test_provenance_of_names_the_largest_shares_exactly():
+    s = hug_states(num_merges=2)[2]
+    assert s.provenance_of([("u", "n"), ("h", "ug")]) == {("u", "n"): "pun 12 + bun 4",
+                                                          ("h", "ug"): "hug 10 + hugs 5"}
+    assert s.provenance_of([("u", "n")], limit=1) == {("u", "n"): "pun 12 + 4 in other words"}
+    aaa = bpe.train_steps({"aaaa": 3, "aa": 5, "baab": 1}, num_merges=1)
+    assert list(aaa)[1].provenance_of([("a", "a")]) == {("a", "a"): "aaaa 3×3 + aa 5 + baab 1"}
+
+
+@pytest.mark.parametrize("tie_break", ["first", "hf"])
+@given(corpus=st.dictionaries(st.text(alphabet="aab\0c", min_size=1, max_size=9), st.integers(1, 9), min_size=1,
+                              max_size=12),
+       step=st.integers(0, 12), limit=st.integers(1, 4))
+@settings(max_examples=120, deadline=None)
+def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limit):
+    history = bpe.run_training(corpus, num_merges=12, tie_break=tie_break)
+    s = history.state(min(step, history.num_merges))
+    for pair, count in s.top_pairs(8):
+        shown, total = brute_provenance(s, pair, limit)
+        h = s.history
+        words = " + ".join(f"{h.words[i]} {h.freqs[i]}" if occ == 1 else f"{h.words[i]} {occ}×{h.freqs[i]}"
+                           for _, i, occ in shown)
+        text = s.provenance_of([pair], limit=limit)[pair]
+        assert total == count
+        assert text.startswith(words)  # the same words, in the same order
+        rest = count + sum(share for share, _, _ in shown)  # what the words not named add
+        others = len(brute_provenance(s, pair, len(h.words))[0]) - len(shown)
+        tails = {f" + {rest:,} in {others:,} more words", f" + {rest:,} in other words"} if rest else {""}
+        assert text[len(words):] in tails
+
+
 def test_changes_list_rewritten_words_and_moved_pairs():
     changes = hug_states(num_merges=2)[2].changes()
     assert changes.words == ("pun", "bun")
