@@ -811,6 +811,14 @@ class _Trainer:
             self.buckets.setdefault(c, set()).add(code)
         self.sorted_counts: list[int] = sorted(self.buckets)
         self.first_key_cache: dict[int, tuple[int, int]] = {}  # pair code -> first occurrence
+        # "hf" only: the pairs of the best count's bucket, sorted, as of the last choice, and the
+        # pairs that left or joined that bucket since. Late steps tie hundreds of pairs at one
+        # count and each merge moves only a few of them, so patching the sorted list is much
+        # cheaper than sorting the bucket again every step. 0: no list kept.
+        self.top_count = 0
+        self.top_sorted: list[int] = []
+        self.top_left: list[int] = []
+        self.top_joined: list[int] = []
         if wordpiece:
             self.symbol_freqs: dict[int, int] = {}
             for split, freq in zip(self.splits, h.freqs):
@@ -901,16 +909,31 @@ class _Trainer:
         best = self.sorted_counts[-1]
         codes = self.buckets[best]
         rule = self.config.tie_break
-        # Up to about a thousand tied pairs (the usual case) a full sort then a slice is several times
-        # faster than heapq.nsmallest, whose loop runs in Python; past that, nsmallest wins.
-        small = len(codes) <= _SORT_ALL_TIES
         if rule == "hf":  # codes order exactly as (left id, right id)
-            chosen = sorted(codes)[:MAX_TIES_KEPT] if small else heapq.nsmallest(MAX_TIES_KEPT, codes)
+            chosen = self._sorted_top_bucket(best)[:MAX_TIES_KEPT]
         else:  # first-occurrence keys are cached per code: most tied pairs did not move this step
             key = self._first_key_of_code if rule == "first" else self._static_key_of_code
-            chosen = sorted(codes, key=key)[:MAX_TIES_KEPT] if small else \
+            # Up to about a thousand tied pairs (the usual case) a full sort then a slice is several
+            # times faster than heapq.nsmallest, whose loop runs in Python; past that, nsmallest wins.
+            chosen = sorted(codes, key=key)[:MAX_TIES_KEPT] if len(codes) <= _SORT_ALL_TIES else \
                 heapq.nsmallest(MAX_TIES_KEPT, codes, key=key)
         return divmod(chosen[0], _SHIFT), best, chosen, len(codes)
+
+    def _sorted_top_bucket(self, best: int) -> list[int]:
+        """The codes of the bucket of count ``best``, sorted ("hf"), patched from the last step's list
+        when the best count did not change (:meth:`apply` notes who left and joined that bucket)."""
+        top = self.top_sorted
+        if self.top_count == best:
+            for code in self.top_left:
+                del top[bisect.bisect_left(top, code)]
+            for code in self.top_joined:
+                bisect.insort(top, code)
+        else:
+            top = self.top_sorted = sorted(self.buckets[best])
+            self.top_count = best
+        self.top_left.clear()
+        self.top_joined.clear()
+        return top
 
     def _wp_score(self, pair: tuple[int, int]) -> Fraction:
         f = self.symbol_freqs
@@ -1006,6 +1029,7 @@ class _Trainer:
         pair_counts, buckets, counts = self.pair_counts, self.buckets, self.sorted_counts
         last_entry, log_pair, log_count, log_prev = h.last_entry, h.log_pair, h.log_count, h.log_prev
         first_entry = entry = len(log_pair)
+        top_count, top_left, top_joined = self.top_count, self.top_left, self.top_joined
         for code, d in delta.items():
             # Every pair whose occurrences moved is in `delta`, even with a net change of 0, so
             # this is exactly the set of pairs whose first occurrence may have moved.
@@ -1021,6 +1045,8 @@ class _Trainer:
                 if not bucket:
                     del buckets[old_c]
                     del counts[bisect.bisect_left(counts, old_c)]
+                if old_c == top_count:
+                    top_left.append(code)
             if new_c:
                 bucket = buckets.get(new_c)
                 if bucket is None:
@@ -1028,6 +1054,8 @@ class _Trainer:
                     bisect.insort(counts, new_c)
                 else:
                     bucket.add(code)
+                if new_c == top_count:
+                    top_joined.append(code)
                 pair_counts[code] = new_c
             else:
                 del pair_counts[code]
@@ -1062,6 +1090,7 @@ class _Trainer:
             return self._stop("num_merges")
         forced = self.forced.get(step)
         if forced is not None:
+            self.top_count = 0  # the bucket list is not patched across two merges: sort afresh next time
             ids = h.pair_ids(forced)
             count = self.pair_counts.get(ids[0] * _SHIFT + ids[1], 0) if ids else 0
             if count == 0:
