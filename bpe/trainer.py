@@ -973,46 +973,42 @@ class _Trainer:
         a_s, b_code, new_s = a * S, b * S, new * S  # (x, a) = x*S + a, (b, y) = b*S + y, ...
         ab = a_s + b
         for w in sorted(where.pop(ab, ())):
-            old = splits[w]
-            n = len(old)
+            word = splits[w]  # the trainer's own list: rewritten in place
+            # list.count/index find each `a` in C; Python runs once per occurrence, not per symbol.
+            left = word.count(a)  # occurrences of `a` at or after j
+            if not left:
+                continue  # a stale entry: this word lost the pair (`where` is only ever added to)
+            n = before = len(word)
             f = freqs[w]
-            out: list[int] | None = None
-            copied = j = 0  # old[:copied] is in `out`; search for `a` from j
-            # list.count/index find each `a` in C; Python runs once per occurrence, not per symbol
-            # (and never raises: a stale word, which lost the pair, simply has no match).
-            left = old.count(a)  # occurrences of `a` at or after j
+            j = 0  # search for `a` from j
             while left:
-                i = old.index(a, j)
+                i = word.index(a, j)
                 left -= 1
-                if i + 1 >= n or old[i + 1] != b:
+                if i + 1 == n or word[i + 1] != b:
                     j = i + 1
                     continue
-                if out is None:
-                    out = old[:i]
-                else:
-                    out.extend(old[copied:i])
-                if out:
-                    prev_s = out[-1] * S
+                if i:  # word[i - 1] is already rewritten: the left neighbour as it is now
+                    prev_s = word[i - 1] * S
                     delta[prev_s + a] -= f
                     p = prev_s + new
                     delta[p] += f
                     where[p].add(w)
                 if i + 2 < n:
-                    nxt = old[i + 2]
+                    nxt = word[i + 2]
                     delta[b_code + nxt] -= f
                     p = new_s + nxt
                     delta[p] += f
                     where[p].add(w)
-                out.append(new)
-                copied = j = i + 2
+                word[i] = new
+                del word[i + 1]  # in place: no new list per word, only a short memmove
+                n -= 1
+                j = i + 1
                 if a == b:
                     left -= 1  # the merged b was an `a` too
-            if out is None:
-                continue  # a stale entry: this word no longer holds the pair
-            out.extend(old[copied:])
-            splits[w] = out
+            if n == before:
+                continue  # stale too: it still has an `a`, but not followed by `b`
             if a == b:
-                saved += (n - len(out)) * f
+                saved += (before - n) * f
             changed_words.append(w)
             word_steps[w].append(step)
         ab_count = self.pair_counts.get(ab, 0)
