@@ -20,4 +20,5 @@ pages = [
     st.Page("app_pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
 ]
 common.freeze_once_at_startup()
+st.html(common.PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)
 st.navigation(pages).run()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 import bpe
+from bpe import display
 from bpe.presets import DEFAULT_PRESET, PRESETS
 
 STATE_KEY = "bpe_explorer"
@@ -249,13 +250,32 @@ def sync_url(settings: Settings, step: int) -> None:
 
 
 # -- small rendering helpers --------------------------------------------------------------------
+# The styles of our HTML blocks, sent once per full page run (app.py). A fragment rerun (every
+# step) leaves it in place, so the blocks themselves only carry classes.
+PAGE_CSS = display.TOKEN_CSS + (
+    "<style>"
+    ".bpe-step{border:1px solid #d0d3d9;border-radius:8px;padding:10px 14px;margin-bottom:4px}"
+    ".bpe-step-title{font-size:1.4rem;line-height:2}"
+    ".bpe-step p{margin:4px 0}"
+    ".bpe-h{font-size:1.35rem;font-weight:600;margin:10px 0 6px 0}"
+    ".bpe-note{font-size:0.85rem;color:#5f6368;margin:4px 0}"
+    ".bpe-table{border-collapse:collapse;font-size:0.92rem;margin:2px 0}"
+    ".bpe-table th,.bpe-table td{border-bottom:1px solid #e6e8eb;padding:3px 8px;text-align:left;vertical-align:top}"
+    ".bpe-table th{font-weight:600;color:#444}"
+    ".bpe-grid{display:grid;grid-template-columns:3fr 2fr;gap:24px;align-items:start}"
+    ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
+    "@media (max-width:800px){.bpe-grid{grid-template-columns:1fr}}"
+    "</style>"
+)
+
+
 def esc(text: object) -> str:
     """HTML-escape anything shown inside our own HTML (user text is untrusted)."""
     return html.escape(str(text), quote=True)
 
 
 __all__ = [
-    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
+    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
     "corpus_of", "current_tokenizer", "esc", "freeze_heap", "preset_settings", "settings_from_url",
     "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
 ]

@@ -5,6 +5,9 @@ Kept apart from ``app_pages/train.py`` so that page reads as a description of th
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import replace
 
 import altair as alt
@@ -29,6 +32,7 @@ EXPLAIN = {
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
+SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 
 
 # -- sidebar: corpus and settings ----------------------------------------------------------------
@@ -162,8 +166,36 @@ def _preview(settings: common.Settings) -> None:
 
 
 # -- the step panels --------------------------------------------------------------------------------
-@st.cache_resource(max_entries=1024, show_spinner=False)
-def _pair_view(_history: bpe.History, key: common.Settings, step: int) -> pd.DataFrame:
+_VIEWS: "weakref.WeakKeyDictionary[bpe.History, OrderedDict]" = weakref.WeakKeyDictionary()
+_VIEWS_LOCK = threading.Lock()
+VIEWS_PER_RUN = 512
+
+
+def per_run(fn):
+    """Cache ``fn(history, *args)`` on the run itself, shared by every session stepping through it.
+
+    Not ``st.cache_resource``: that hashes its arguments on every call (a few ms per view per
+    click), while a run is already the identity of its corpus and settings. Entries go when the
+    run goes (weak keys); each run keeps its last VIEWS_PER_RUN views. Values are never mutated."""
+    def cached(history: bpe.History, *args):
+        key = (fn.__name__, *args)
+        with _VIEWS_LOCK:
+            views = _VIEWS.setdefault(history, OrderedDict())
+            if key in views:
+                views.move_to_end(key)
+                return views[key]
+        value = fn(history, *args)
+        with _VIEWS_LOCK:
+            views[key] = value
+            if len(views) > VIEWS_PER_RUN:
+                views.popitem(last=False)
+        return value
+    cached.__wrapped__ = fn
+    return cached
+
+
+@per_run
+def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
     """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
     count comes from). Cached per step as a shared resource: the page never mutates it."""
     s = _history.state(step)
@@ -202,63 +234,90 @@ def _pair_chart_spec() -> dict:
 
 
 def step_panels(history: bpe.History, settings: common.Settings, step: int) -> None:
+    """Everything about one step, in as few Streamlit elements as possible: each element is a
+    message the browser processes on every click, and a click must feel instant. Text, tables
+    and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element."""
     s = history.state(step)
-    _this_step(s, history)
-    left, right = st.columns([3, 2])
-    with left:
-        st.subheader("Pair counts" if step else "Pair counts before the first merge")
-        table = _pair_view(history, settings, step)
-        if table.empty:
-            st.write("No pairs: every word is a single token.")
-        else:
-            st.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
-            st.table(table[["pair", "count", "tied", "chosen", "from"]], hide_index=True)
-    with right:
-        _vocabulary(s, settings)
-    _splits(s, history)
-    _history_panel(history, settings, step)
-
-
-def _this_step(s: bpe.TrainState, history: bpe.History) -> None:
-    box = st.container(border=True)
-    if s.step == 0:
-        box.markdown(f"**Step 0 of {history.num_merges}**: every word is split into its base symbols. "
-                     "Press **Next** to make the first merge.")
+    st.html(_this_step_html(s, history))
+    _step_notes(s)
+    table = _pair_view(history, step)
+    if table.empty:
+        st.write("No pairs: every word is a single token.")
     else:
-        a, b = s.pair
-        box.html(
-            f'<div style="font-size:1.4rem">Step {s.step} of {history.num_merges}: '
-            f'{display.chip(a, display.PALETTE[0])} + {display.chip(b, display.PALETTE[1])} → '
-            f'{display.chip(s.new_token, display.HIGHLIGHT, bold=True)} '
-            f'<span id="merge-count">count {s.count}</span></div>'
-        )
-        box.write(f"Where the count comes from: {md(s.provenance_sentence())} = {s.count}.")
-        if s.score is not None:
-            box.write(f"WordPiece {md(s.score_formula())}.")
-        if s.forced:
-            box.warning("What-if: this pair was chosen by hand, not by its count.")
-        elif s.num_tied > 1:
-            others = ", ".join(f"({md(x)}, {md(y)})" for x, y in s.tied[1:6]) + (" …" if s.num_tied > 6 else "")
-            box.write(f"{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
-                      f"Tie rule **{s.tie_rule}**: {s.tie_sentence}.")
-        if not s.token_added:
-            box.info(f"“{md(s.new_token)}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+        left, right = st.columns([3, 2], gap="large")
+        left.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
+        right.html(_pair_table_html(history, step))
+    query = st.text_input("Search the corpus splits", key="split_search", placeholder="type part of a word")
+    st.html(
+        '<div class="bpe-grid">'
+        f"<div>{_splits_html(s, history, query)}</div><div>{_vocabulary_html(s, settings)}</div>"
+        "</div>"
+        + _history_html(history, settings, step)
+    )
+
+
+def _this_step_html(s: bpe.TrainState, history: bpe.History) -> str:
+    esc = common.esc
+    if s.step == 0:
+        return (f'<div class="bpe-step"><div class="bpe-step-title">Step 0 of {history.num_merges}</div>'
+                "<p>Every word is split into its base symbols. Press <b>Next</b> to make the first merge.</p></div>")
+    a, b = s.pair
+    lines = [
+        f'<div class="bpe-step-title">Step {s.step} of {history.num_merges}: '
+        f"{display.chip(a, display.PALETTE[0])} + {display.chip(b, display.PALETTE[1])} → "
+        f'{display.chip(s.new_token, display.HIGHLIGHT, bold=True)} <span id="merge-count">count {s.count}</span></div>',
+        f"<p>Where the count comes from: {esc(s.provenance_sentence())} = {s.count}.</p>",
+    ]
+    if s.score is not None:
+        lines.append(f"<p>WordPiece {esc(s.score_formula())}.</p>")
+    if s.num_tied > 1 and not s.forced:
+        others = ", ".join(f"({esc(x)}, {esc(y)})" for x, y in s.tied[1:6]) + (" …" if s.num_tied > 6 else "")
+        lines.append(f"<p>{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
+                     f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
+    return f'<div class="bpe-step">{"".join(lines)}</div>'
+
+
+def _step_notes(s: bpe.TrainState) -> None:
+    """The rare notes (a forced merge, a token already known, the end) as Streamlit alerts."""
+    if s.step and s.forced:
+        st.warning("What-if: this pair was chosen by hand, not by its count.")
+    if s.step and not s.token_added:
+        st.info(f"“{md(s.new_token)}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
     if s.stop_sentence:
-        box.success(s.stop_sentence)
+        st.success(s.stop_sentence)
 
 
-def _vocabulary(s: bpe.TrainState, settings: common.Settings) -> None:
+def html_table(frame: pd.DataFrame, name: str) -> str:
+    """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling)."""
+    esc = common.esc
+    head = "".join(f"<th>{esc(c)}</th>" for c in frame.columns)
+    body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
+                   for row in frame.itertuples(index=False, name=None))
+    return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+@per_run
+def _pair_table_html(_history: bpe.History, step: int) -> str:
+    table = _pair_view(_history, step)
+    shown = table[["pair", "count", "tied", "chosen", "from"]].replace({True: "✓", False: ""})
+    title = "Pair counts" if step else "Pair counts before the first merge"
+    return (f'<div class="bpe-h">{title}</div>' + html_table(shown, "pairs")
+            + '<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same count, '
+            "lost on the tie rule. The chart shows the same rows.</p>")
+
+
+def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:
     h = s.history
     target = settings.limit_value if settings.limit == "vocab_size" else None
-    st.subheader(f"Vocabulary: {s.vocab_size}" + (f" of {target}" if target else ""))
     vocab = s.vocab
     specials = len(settings.special_tokens)
     learned = vocab[h.num_base:]
     shown = learned[-VOCAB_CHIPS:]
-    st.caption(f"{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned"
-               + (f" (the last {len(shown)} shown)" if len(shown) < len(learned) else ""))
-    st.html(
-        '<div style="max-height:320px;overflow:auto">'
+    return (
+        f'<div class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</div>"
+        f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
+        + (f" (the last {len(shown)} shown)" if len(shown) < len(learned) else "") + "</p>"
+        '<div class="bpe-scroll">'
         + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
         + display.chips_html(list(vocab[specials:h.num_base]))
         + "<br>"
@@ -267,33 +326,34 @@ def _vocabulary(s: bpe.TrainState, settings: common.Settings) -> None:
     )
 
 
-def _splits(s: bpe.TrainState, history: bpe.History) -> None:
-    st.subheader("Corpus splits")
-    query = st.text_input("Search words", key="split_search", placeholder="type part of a word")
+def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
     changed = set(history.words_changed_at(s.step))
     order = history.words_by_frequency()
     if query:
         order = [i for i in order if query in history.words[i]]
-    shown = order[:60]
+    shown = order[:SPLIT_ROWS]
     rows = []
     for i in shown:
         tokens = s.splits[history.words[i]]
         mark = "✱ " if i in changed else ""
         rows.append(
-            f"<tr><td>{mark}{common.esc(display.visible(history.words[i]))}</td><td>{history.freqs[i]}</td>"
+            f"<tr><td>{mark}{common.esc(display.visible(history.words[i]))}</td><td>{history.freqs[i]:,}</td>"
             f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [])}</td></tr>"
         )
     more = len(order) - len(shown)
-    st.html(
-        '<table class="splits" style="border-collapse:collapse"><tr><th>word</th><th>freq</th><th>tokens</th></tr>'
-        + "".join(rows) + "</table>"
-        + (f"<p>… and {more:,} more words (most frequent shown first; search to find others).</p>" if more > 0 else "")
-        + ("<p>✱ rewritten by this merge.</p>" if changed else "")
+    return (
+        '<div class="bpe-h">Corpus splits</div>'
+        '<table class="bpe-table" data-table="splits"><thead><tr><th>word</th><th>freq</th><th>tokens</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        + (f'<p class="bpe-note">… and {more:,} more words (most frequent shown first; search to find others).</p>'
+           if more > 0 else "")
+        + (f'<p class="bpe-note">No word contains “{common.esc(query)}”.</p>' if query and not order else "")
+        + ('<p class="bpe-note">✱ rewritten by this merge.</p>' if changed else "")
     )
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _history_frame(_history: bpe.History, key: common.Settings) -> pd.DataFrame:
+@per_run
+def _history_frame(_history: bpe.History) -> pd.DataFrame:
     rows = _history.merge_rows(with_ties=False)
     frame = pd.DataFrame({
         "rank": [r["step"] for r in rows], "pair": [f"{r['left']} {r['right']}" for r in rows],
@@ -304,28 +364,47 @@ def _history_frame(_history: bpe.History, key: common.Settings) -> pd.DataFrame:
     return frame
 
 
-def _history_panel(history: bpe.History, settings: common.Settings, step: int) -> None:
+@per_run
+def _sparklines(_history: bpe.History) -> tuple[str, str]:
+    return (display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens (compression)"),
+            display.sparkline_image(_history.merge_counts, title="Count of the winning pair"))
+
+
+def _history_html(history: bpe.History, settings: common.Settings, step: int) -> str:
     if not history.num_merges:
-        return
-    st.subheader("Merge history")
-    frame = _history_frame(history, settings)
-    left, right = st.columns([3, 2])
-    with left:
-        if step:
-            st.table(frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1], hide_index=True)
-        if step > HISTORY_ROWS:
-            st.caption(f"The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has them all.")
-    # Inline SVG rather than Altair: two lines with a moving marker, redrawn on every step, must be cheap.
-    right.html(
-        display.sparkline_svg(history.total_tokens_after, step, title="Corpus length in tokens (compression)")
-        + display.sparkline_svg(history.merge_counts, step - 1 if step else None, title="Count of the winning pair")
-    )
+        return ""
+    frame = _history_frame(history)
+    table = html_table(frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1], "history") if step else \
+        '<p class="bpe-note">No merge yet.</p>'
+    note = (f'<p class="bpe-note">The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has '
+            "them all.</p>") if step > HISTORY_ROWS else ""
+    # Inline SVG images rather than Altair: drawn once per run (cached), only the marker moves.
+    tokens_img, counts_img = _sparklines(history)
+    lines = (display.sparkline_marker(tokens_img, len(history.total_tokens_after), step)
+             + display.sparkline_marker(counts_img, len(history.merge_counts), step - 1 if step else None))
+    return (f'<div class="bpe-h">Merge history</div><div class="bpe-grid"><div>{table}{note}</div>'
+            f"<div>{lines}</div></div>")
+
+
+def mode_toggles(settings: common.Settings) -> None:
+    """Play, its speed, Predict and What if, in one row outside the step view: they change
+    rarely, so a step (a rerun of the step view only) does not send them again."""
+    if settings.forced and "what_if" not in st.session_state:
+        st.session_state["what_if"] = True  # a shared what-if link opens with its panel shown
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    row.toggle(":material/play_arrow: Play", key="play", help="Advance one merge at a time, at the chosen speed.")
+    row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], value=1.0, key="speed", width=220)
+    row.toggle(":material/quiz: Predict the next merge", key="predict",
+               help="Guess which pair step k+1 merges, from the splits of step k.")
+    row.toggle(":material/alt_route: What if…", key="what_if",
+               help="What if another pair were merged next? Pick one instead of the winner; training "
+                    "continues from there.")
 
 
 def predict(history: bpe.History, step: int) -> None:
-    """The course's "Now your turn!": guess the next merge before pressing Next."""
-    if not st.toggle(":material/quiz: Predict the next merge", key="predict",
-                     help="Guess which pair step k+1 merges, from the splits of step k."):
+    """The course's "Now your turn!": guess the next merge before pressing Next (shown while
+    the toggle made by :func:`mode_toggles` is on)."""
+    if not st.session_state.get("predict"):
         return
     if step >= history.num_merges:
         st.write("Training has stopped: there is no next merge to predict.")
@@ -364,8 +443,12 @@ def _unforce(settings: common.Settings, state: dict) -> None:
 
 
 def what_if(history: bpe.History, settings: common.Settings, state: dict) -> None:
+    """Shown while the toggle made by :func:`mode_toggles` is on (a toggle, not an expander: a
+    closed expander's widgets would still be sent on every step)."""
     step = st.session_state.get("step", 0)
-    with st.expander("What if… another pair were merged next?", icon=":material/alt_route:", expanded=bool(settings.forced)):
+    if not st.session_state.get("what_if"):
+        return
+    with st.container(border=True):
         if state.get("what_if_error"):
             st.error(state.pop("what_if_error"))
         candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]

@@ -51,34 +51,31 @@ def step_view() -> None:
         else:
             state["stop_play"] = True
             st.rerun(scope="app")
-    cols = st.columns([1.4, 1.4, 1.4, 1.4, 5])
+    # One horizontal container, not st.columns: every block is one more message per click.
+    row = st.container(horizontal=True, vertical_alignment="center")
     cur = st.session_state["step"]
     # Material icons ship with Streamlit (emoji need a system font projectors may not have).
-    cols[0].button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,),
-                   disabled=cur == 0, width="stretch")
-    cols[1].button("Back", key="back", icon=":material/chevron_left:", on_click=set_step, args=(cur - 1,),
-                   disabled=cur == 0, width="stretch")
-    cols[2].button("Next", key="next", icon=":material/chevron_right:", on_click=set_step, args=(cur + 1,),
-                   disabled=cur == last, width="stretch", type="primary")
-    cols[3].button("End", key="end", icon=":material/last_page:", on_click=set_step, args=(last,),
-                   disabled=cur == last, width="stretch")
+    row.button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,), disabled=cur == 0)
+    row.button("Back", key="back", icon=":material/chevron_left:", on_click=set_step, args=(cur - 1,),
+               disabled=cur == 0)
+    row.button("Next", key="next", icon=":material/chevron_right:", on_click=set_step, args=(cur + 1,),
+               disabled=cur == last, type="primary")
+    row.button("End", key="end", icon=":material/last_page:", on_click=set_step, args=(last,), disabled=cur == last)
     if last > 0:
-        cols[4].slider("Step", 0, last, key="step", label_visibility="collapsed")
+        row.slider("Step", 0, last, key="step", label_visibility="collapsed", width="stretch")
     step = st.session_state["step"]
     state["step"] = step
     common.sync_url(settings, step)
     panels.predict(history, step)
-    panels.step_panels(history, settings, step)
     panels.what_if(history, settings, state)
+    panels.step_panels(history, settings, step)
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
 
 if state.pop("stop_play", False):
     st.session_state["play"] = False
-play_cols = st.columns([1.4, 3, 5])
-play_cols[0].toggle(":material/play_arrow: Play", key="play", help="Advance one merge at a time, at the speed on the right.")
-play_cols[1].select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], value=1.0, key="speed")
+panels.mode_toggles(settings)
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
 

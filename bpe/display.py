@@ -41,13 +41,11 @@ def visible(token: str, show_whitespace: bool = True) -> str:
 
 
 def chip(text: str, background: str, *, title: str = "", css_class: str = "tok", bold: bool = False) -> str:
-    """One token as an escaped HTML span."""
-    weight = "font-weight:700;" if bold else ""
-    return (
-        f'<span class="{css_class}" title="{html.escape(title, quote=True)}" '
-        f'style="background:{background};{weight}padding:1px 4px;margin:1px;border-radius:4px;'
-        f'font-family:monospace;white-space:pre;display:inline-block;color:#111">{html.escape(text)}</span>'
-    )
+    """One token as an escaped HTML span. Its box (padding, font, ...) comes from the ``.tok``
+    rule of :data:`TOKEN_CSS`; only the colour is inline, so a page of chips stays small."""
+    weight = ";font-weight:700" if bold else ""
+    return (f'<span class="{css_class}" title="{html.escape(title, quote=True)}" '
+            f'style="background:{background}{weight}">{html.escape(text)}</span>')
 
 
 def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
@@ -68,6 +66,8 @@ UNK_COLORS = ("#ffb3c1", "#ff8fa3")  # alternate so two neighbouring [UNK]s stil
 SPECIAL_COLORS = ("#c9d6df", "#aebfcc")
 TOKEN_CSS = (
     "<style>"
+    ".tok{padding:1px 4px;margin:1px;border-radius:4px;font-family:monospace;white-space:pre;"
+    "display:inline-block;color:#111}"
     ".bpe-tokens{line-height:2.1}"
     ".bpe-tokens .tok.unk{outline:2px solid #c1121f;outline-offset:-2px}"
     ".bpe-tokens .tok.special{border:1px dashed #1d3557}"
@@ -320,8 +320,17 @@ def byte_level_explanation() -> str:
 
 def sparkline_svg(values: Sequence[float], marker: int | None = None, *, title: str = "",
                   width: int = 360, height: int = 70, max_points: int = 300) -> str:
-    """A small line chart as inline SVG (a few KB, drawn instantly by the browser), with a
-    red vertical marker at index ``marker``. Values are down-sampled to ``max_points``."""
+    """A small line chart as an inline SVG image, with a red vertical marker at index ``marker``.
+    Values are down-sampled to ``max_points``. The marker is drawn over the image, not in it,
+    so a page that moves the marker step by step can reuse the image (see :func:`sparkline_image`)."""
+    return sparkline_marker(sparkline_image(values, title=title, width=width, height=height,
+                                            max_points=max_points), len(values), marker, width=width, height=height)
+
+
+def sparkline_image(values: Sequence[float], *, title: str = "", width: int = 360, height: int = 70,
+                    max_points: int = 300) -> str:
+    """The line of :func:`sparkline_svg` without a marker: an ``<img>`` with an SVG data URI
+    (st.html's sanitiser drops inline ``<svg>`` elements) and its caption."""
     n = len(values)
     if n == 0:
         return ""
@@ -331,28 +340,35 @@ def sparkline_svg(values: Sequence[float], marker: int | None = None, *, title: 
         idx.append(n - 1)
     lo, hi = min(values), max(values)
     span = (hi - lo) or 1
-    pad = 4
-
-    def xy(i: int) -> tuple[float, float]:
-        x = pad + (width - 2 * pad) * (i / max(n - 1, 1))
-        y = pad + (height - 2 * pad) * (1 - (values[i] - lo) / span)
-        return x, y
-
-    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(xy, idx))
-    mark = ""
-    if marker is not None and 0 <= marker < n:
-        x, _ = xy(marker)
-        mark = f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height}" stroke="#d62828" stroke-width="2"/>'
+    pad = _SPARK_PAD
+    points = " ".join(
+        f"{pad + (width - 2 * pad) * (i / max(n - 1, 1)):.1f},{pad + (height - 2 * pad) * (1 - (values[i] - lo) / span):.1f}"
+        for i in idx)
     label = html.escape(title)
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
         f'<rect width="100%" height="100%" fill="#fafafa"/>'
-        f'<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="{points}"/>{mark}</svg>'
+        f'<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="{points}"/></svg>'
     )
-    # As an <img> data URI: st.html's sanitiser drops inline <svg> elements.
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return (
-        f'<figure style="margin:0 0 8px 0"><figcaption style="font-size:0.85rem">{label} '
+        f'<figcaption style="font-size:0.85rem">{label} '
         f'<span style="color:#666">({html.escape(f"{lo:,}")} to {html.escape(f"{hi:,}")})</span></figcaption>'
-        f'<img alt="{label}" src="data:image/svg+xml;base64,{data}" style="width:100%;height:{height}px"></figure>'
+        f'<img alt="{label}" src="data:image/svg+xml;base64,{data}" style="width:100%;height:{height}px;display:block">'
     )
+
+
+_SPARK_PAD = 4
+
+
+def sparkline_marker(image: str, n: int, marker: int | None, *, width: int = 360, height: int = 70) -> str:
+    """Wrap a :func:`sparkline_image` in a figure with a red line at index ``marker`` of ``n`` values,
+    placed in percent of the width (the image stretches to the column)."""
+    if not image:
+        return ""
+    mark = ""
+    if marker is not None and 0 <= marker < n:
+        x = _SPARK_PAD + (width - 2 * _SPARK_PAD) * (marker / max(n - 1, 1))
+        mark = (f'<div class="spark-mark" style="position:absolute;left:{100 * x / width:.2f}%;bottom:0;'
+                f'height:{height}px;width:2px;background:#d62828"></div>')
+    return f'<figure style="margin:0 0 8px 0;position:relative">{image}{mark}</figure>'

@@ -160,7 +160,10 @@ def test_sparkline_marks_the_step_and_escapes_its_title():
     html_text = sparkline_svg([93, 77, 62], marker=1, title="<b>tokens</b>")
     assert "&lt;b&gt;" in html_text and "<b>" not in html_text
     svg = svg_of(html_text)
-    assert svg.count("<polyline") == 1 and "<line" in svg
+    assert svg.count("<polyline") == 1
+    # The marker is drawn over the image: at the middle point of three, halfway across.
+    assert re.search(r'class="spark-mark" style="position:absolute;left:50.00%', html_text)
     assert sparkline_svg([], marker=0) == ""
-    assert "<line" not in svg_of(sparkline_svg([1, 2], marker=None))
+    assert "spark-mark" not in sparkline_svg([1, 2], marker=None)
+    assert "left:1.11%" in sparkline_svg([1, 2], marker=0)  # the 4 px padding of a 360 px image
     assert svg_of(sparkline_svg(list(range(10_000)), marker=5_000)).count(",") < 1_000  # down-sampled

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
 import bpe
+from app_pages.common import PAGE_CSS
 from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
 from app_pages.common import STATE_KEY, Settings
@@ -29,6 +30,12 @@ ENCODE = "app_pages/encode.py"
 
 
 # -- helpers ------------------------------------------------------------------------------------------
+
+def blocks(at):
+    """The page's HTML blocks, without the style sheet app.py sends once per page (common.PAGE_CSS)."""
+    return [h for h in at.html if h.value != PAGE_CSS]
+
+
 def open_encode(**query) -> AppTest:
     """The app, switched to the encode page (query parameters set the Train page's settings)."""
     at = AppTest.from_file(APP, default_timeout=120)
@@ -56,7 +63,7 @@ def tokens(at: AppTest) -> list[str]:
 
 def chip_tokens(at: AppTest) -> list[str]:
     """The tokens as the coloured chips carry them, in their tooltips: id N · 'token' · bytes ..."""
-    titles = re.findall(r'title="id \d+ · (.*?) · bytes', at.html[0].value)
+    titles = re.findall(r'title="id \d+ · (.*?) · bytes', blocks(at)[0].value)
     return [ast.literal_eval(html.unescape(t)) for t in titles]
 
 
@@ -66,7 +73,7 @@ def rendered(markdown: str) -> str:
 
 
 def all_html(at: AppTest) -> str:
-    return "\n".join(h.value for h in at.html)
+    return "\n".join(h.value for h in blocks(at))
 
 
 def hug_tokenizer() -> bpe.Tokenizer:
@@ -118,7 +125,7 @@ def test_typing_text_changes_the_tokens():
 
 def test_unknown_tokens_have_their_own_style_and_a_tooltip_naming_the_character():
     at = type_text(open_encode(), "bug mug")
-    chips = at.html[0].value
+    chips = blocks(at)[0].value
     assert chips.count('class="tok unk"') == 1
     assert "unknown: &#x27;m&#x27; is not in the vocabulary" in chips
     assert "id 9 · &#x27;hug&#x27;" not in chips and "merge rank 0 (merge #1)" in chips  # ug
@@ -126,9 +133,9 @@ def test_unknown_tokens_have_their_own_style_and_a_tooltip_naming_the_character(
 
 def test_whitespace_toggle_shows_dots_instead_of_g_dot():
     at = type_text(open_encode(preset="course"), "a token\n")
-    assert ">Ġtoken</span>" in at.html[0].value and ">Ċ</span>" in at.html[0].value
+    assert ">Ġtoken</span>" in blocks(at)[0].value and ">Ċ</span>" in blocks(at)[0].value
     ok(at.toggle(key="show_ws").set_value(True).run())
-    assert ">·token</span>" in at.html[0].value and ">↵</span>" in at.html[0].value
+    assert ">·token</span>" in blocks(at)[0].value and ">↵</span>" in blocks(at)[0].value
     assert tokens(at) == ["a", "Ġtoken", "Ċ"]  # the tokens themselves do not change
 
 
@@ -145,7 +152,7 @@ def test_merge_replay_shows_the_split_after_each_merge():
     at = type_text(open_encode(), "bug hugs")
     assert at.selectbox(key="replay_word").options == ["bug", "hugs"]
     ok(at.selectbox(key="replay_word").set_value("hugs").run())
-    replay = next(h.value for h in at.html if "bpe-replay" in h.value)
+    replay = next(h.value for h in blocks(at) if "bpe-replay" in h.value)
     steps = re.findall(r"merge rank (\d+)", replay)
     assert steps == ["0", "2", "5"]  # ug, then hug, then hugs
     splits = [re.findall(r">([^<>]+)</span>", row) for row in replay.split("<tr>")[1:]]
@@ -155,7 +162,7 @@ def test_merge_replay_shows_the_split_after_each_merge():
 def test_merge_tree_breaks_a_token_into_its_pairs():
     at = type_text(open_encode(), "bug hugs")
     ok(at.selectbox(key="tree_token").set_value("hugs").run())
-    tree = next(h.value for h in at.html if "bpe-tree" in h.value and "<ul" in h.value.split("</style>")[-1])
+    tree = next(h.value for h in blocks(at) if "bpe-tree" in h.value and "<ul" in h.value.split("</style>")[-1])
     assert "<code>hugs</code> = <code>hug</code> + <code>s</code>" in tree
     assert "<code>hug</code> = <code>h</code> + <code>ug</code>" in tree
     assert "<code>ug</code> = <code>u</code> + <code>g</code>" in tree
@@ -169,7 +176,7 @@ def test_byte_view_explains_g_dot_and_shows_tokens_that_cut_a_character():
     assert cut["token"].tolist()[:1] == ["ð"]  # 0xF0, the first byte of 🙂
     byte_table = at.dataframe[2].value
     assert len(byte_table) == 256 and byte_table.loc[0x20, "stored as"] == "Ġ"
-    assert "F0�" in at.html[0].value
+    assert "F0�" in blocks(at)[0].value
 
 
 def test_no_byte_view_for_character_level_tokenizers():
@@ -239,13 +246,13 @@ def test_text_over_100_kb_is_refused_but_kept():
     assert "100 KB" in at.text_area(key="encode_text").label
     at = type_text(at, "hug " * 25_000 + "x")
     assert "100,001 bytes" in at.error[0].value and "100 KB" in at.error[0].value
-    assert not at.dataframe and not at.html and not at.code
+    assert not at.dataframe and not blocks(at) and not at.code
     assert at.text_area(key="encode_text").value == "hug " * 25_000 + "x"
 
 
 def test_long_text_draws_the_first_2000_chips_and_lists_every_id():
     at = type_text(open_encode(), "hugs " * 20_000)  # exactly 100 KB
-    assert at.html[0].value.count('class="tok') == 2_000
+    assert blocks(at)[0].value.count('class="tok') == 2_000
     assert "Showing the first 2,000 of 20,000 tokens" in at.caption[1].value
     assert at.code[0].value == str([12] * 20_000)
 
@@ -259,7 +266,7 @@ def test_side_by_side_with_wordpiece_marks_where_the_boundaries_differ():
     wordpiece = bpe.train(PRESETS["hug"].corpus(), **PRESETS["hug"].options, algorithm="wordpiece")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Tokens, WordPiece, same corpus"] == str(len(wordpiece.tokenize("bug hugs")))
-    sides = [h.value for h in at.html if 'class="bpe-tokens"' in h.value][1:]
+    sides = [h.value for h in blocks(at) if 'class="bpe-tokens"' in h.value][1:]
     assert len(sides) == 2
     # BPE: b ug | hugs; WordPiece: bu ##g | hugs -> only "bug" differs
     assert [re.findall(r'class="(tok[^"]*)"', s) for s in sides] == [
