@@ -246,9 +246,9 @@ class History:
         """Approximate bytes of the per-step history (logs, changed words, top-K, ties), as
         compact arrays (during training, what the lists will take once converted)."""
         total = sum(_array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
-        total += sum(64 + _array_bytes(a, "i") for a in self.word_steps if a)
+        total += sum(64 + _array_bytes(a, "I") for a in self.word_steps if a)
         total += 100 * len(self.last_entry)  # dict entry + int key/value objects
-        total += sum(64 + _array_bytes(t, "q") for t in self.ties)
+        total += sum(64 + _array_bytes(t, "Q") for t in self.ties)
         total += 8 * 6 * len(self.merges)
         return total
 
@@ -260,8 +260,8 @@ class History:
             seq = getattr(self, name)
             if not isinstance(seq, array):
                 setattr(self, name, array(code, seq))
-        self.ties = [t if isinstance(t, array) else array("q", t) for t in self.ties]
-        self.word_steps = [array("i", s) if s else None for s in self.word_steps]
+        self.ties = [t if isinstance(t, array) else array("Q", t) for t in self.ties]
+        self.word_steps = [array("I", s) if s else None for s in self.word_steps]
 
     # -- symbols -----------------------------------------------------------------------------
     def pair_of(self, code: int) -> tuple[int, int]:
@@ -380,9 +380,12 @@ class History:
 
 
 # History sequences kept as lists during training and as arrays of these types after it.
+# Unsigned wherever values cannot be negative (all but log_prev's -1): the array module converts
+# an int to an unsigned item directly but parses a format string for each signed one, so the
+# conversion at the end of training takes about half the time. Same sizes: I is 4 bytes, Q 8.
 _HISTORY_ARRAYS = (
-    ("step_words", "i"), ("step_words_start", "q"), ("log_step", "i"), ("log_pair", "q"), ("log_count", "q"),
-    ("log_prev", "q"), ("log_start", "q"), ("top_pairs_flat", "q"), ("top_counts_flat", "q"), ("top_start", "q"),
+    ("step_words", "I"), ("step_words_start", "Q"), ("log_step", "I"), ("log_pair", "Q"), ("log_count", "Q"),
+    ("log_prev", "q"), ("log_start", "Q"), ("top_pairs_flat", "Q"), ("top_counts_flat", "Q"), ("top_start", "Q"),
 )
 
 
