@@ -773,7 +773,7 @@ class _Trainer:
             if wordpiece:
                 symbols = (symbols[0], *(WORDPIECE_PREFIX + s for s in symbols[1:]))
             str_splits.append(symbols)
-        alphabet = {s for split in str_splits for s in split}
+        alphabet = set(itertools.chain.from_iterable(str_splits))
         if config.full_byte_alphabet:
             alphabet |= set(pt.bytes_to_unicode().values())
         for token in config.special_tokens:
@@ -805,8 +805,10 @@ class _Trainer:
         self.where: defaultdict[int, set[int]] = defaultdict(set)
         pair_counts, where = self.pair_counts, self.where
         for i, (split, freq) in enumerate(zip(self.splits, h.freqs)):
-            for x, y in zip(split, split[1:]):
-                code = x * _SHIFT + y
+            left_s = split[0] * _SHIFT  # the left symbol's part of the code, carried along the word
+            for y in split[1:]:
+                code = left_s + y
+                left_s = y * _SHIFT
                 pair_counts[code] = pair_counts.get(code, 0) + freq
                 where[code].add(i)
         self.buckets: dict[int, set[int]] = {}
