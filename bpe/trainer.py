@@ -304,6 +304,17 @@ class History:
         where it is known (the pairs tied for the next merge), else by id or string."""
         lo, hi = self.top_start[step], self.top_start[step + 1]
         entries = [(divmod(self.top_pairs_flat[i], _SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
+        if step < len(self.ties):
+            # When more than K pairs share the best count, the stored top K holds any K of them;
+            # the pairs tied for the next merge (stored in tie-rule order) must be there, winner
+            # first. Tied BPE pairs share the merge's count; forced or WordPiece ties look theirs up.
+            known = {pair for pair, _ in entries}
+            best = self.merge_counts[step]
+            same_count = self.config.algorithm != "wordpiece" and not self.merge_forced[step]
+            for code in self.ties[step][:TOP_K]:
+                pair = divmod(code, _SHIFT)
+                if pair not in known:
+                    entries.append((pair, best if same_count else self.count_at(pair, step)))
         tie_rank = {divmod(c, _SHIFT): r for r, c in enumerate(self.ties[step])} if step < len(self.ties) else {}
         lexicographic = self.config.tie_break == "lexicographic"
         last = len(tie_rank)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -99,6 +100,22 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
         others = len(brute_provenance(s, pair, len(h.words))[0]) - len(shown)
         tails = {f" + {rest:,} in {others:,} more words", f" + {rest:,} in other words"} if rest else {""}
         assert text[len(words):] in tails
+
+
+@pytest.mark.parametrize("tie_break", bpe.TIE_RULES)
+def test_top_pairs_show_the_winner_even_when_many_pairs_tie(tie_break):
+    # 60 two-letter words, once each: 60 pairs tie at count 1, far more than the 24 stored per step.
+    # Letters shuffled, so the winners are not simply the pairs with the smallest ids.
+    letters = [chr(0x100 + i) for i in range(120)]
+    random.Random(0).shuffle(letters)
+    corpus = {letters[2 * i] + letters[2 * i + 1]: 1 for i in range(60)}
+    history = bpe.run_training(corpus, num_merges=30, tie_break=tie_break)
+    for k in range(1, history.num_merges + 1):
+        s = history.state(k)
+        top = s.top_pairs(24)
+        assert top[0] == (s.pair, 1)  # chosen from: the winner first
+        assert [p for p, _ in top[:len(s.tied)]] == list(s.tied[:24])  # then the tied pairs, in rule order
+        assert history.state(k - 1).top_pairs(1, after=True) == [(s.pair, 1)]
 
 
 def test_changes_list_rewritten_words_and_moved_pairs():
