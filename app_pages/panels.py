@@ -32,6 +32,7 @@ EXPLAIN = {
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
+ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 
 
@@ -247,13 +248,20 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
         left, right = st.columns([3, 2], gap="large")
         left.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
         right.html(_pair_table_html(history, step))
-    query = st.text_input("Search the corpus splits", key="split_search", placeholder="type part of a word")
+    query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
     st.html(
-        '<div class="bpe-grid">'
+        _history_html(history, settings, step)
+        + '<div class="bpe-grid">'
         f"<div>{_splits_html(s, history, query)}</div><div>{_vocabulary_html(s, settings)}</div>"
         "</div>"
-        + _history_html(history, settings, step)
     )
+
+
+def search_box() -> None:
+    """The splits' search box, drawn just below the step view but outside it: typing reruns the
+    page once, while stepping (a rerun of the step view only) does not send the box again."""
+    st.text_input("Search the corpus splits above", key="split_search", placeholder="type part of a word",
+                  help="Shows the most frequent words containing this text.")
 
 
 def _this_step_html(s: bpe.TrainState, history: bpe.History) -> str:
@@ -319,11 +327,19 @@ def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:
         + (f" (the last {len(shown)} shown)" if len(shown) < len(learned) else "") + "</p>"
         '<div class="bpe-scroll">'
         + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
-        + display.chips_html(list(vocab[specials:h.num_base]))
+        + _alphabet_html(vocab[specials:h.num_base])
         + "<br>"
         + display.chips_html(list(shown), highlight=[s.new_token] if s.step else [])
         + "</div>"
     )
+
+
+def _alphabet_html(symbols) -> str:
+    """The base symbols as chips, or past ALPHABET_CHIPS of them (a byte-level alphabet) as one
+    line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
+    if len(symbols) <= ALPHABET_CHIPS:
+        return display.chips_html(list(symbols))
+    return f'<span class="bpe-alphabet">{common.esc(" ".join(symbols))}</span>'
 
 
 def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:

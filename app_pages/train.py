@@ -78,6 +78,7 @@ if state.pop("stop_play", False):
 panels.mode_toggles(settings)
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
+panels.search_box()
 
 # -- comparisons and downloads ----------------------------------------------------------------------
 panels.compare_tie_rules(history, settings)

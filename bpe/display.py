@@ -50,14 +50,19 @@ def chip(text: str, background: str, *, title: str = "", css_class: str = "tok",
 
 def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
                titles: Sequence[str] | None = None) -> str:
-    """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour."""
+    """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour.
+
+    Lean markup, because the training page draws hundreds of these on every step: colours are
+    classes of :data:`TOKEN_CSS` (``c0``..``c7``, ``hl``), and a chip has a tooltip only when
+    ``titles`` gives one or its text differs from the token (whitespace made visible)."""
     marked = set(highlight)
     colors = color_indices(tokens)
     parts = []
     for i, (token, c) in enumerate(zip(tokens, colors)):
-        is_new = token in marked
-        parts.append(chip(visible(token, show_whitespace), HIGHLIGHT if is_new else PALETTE[c],
-                          title=titles[i] if titles else token, bold=is_new))
+        text = visible(token, show_whitespace)
+        title = titles[i] if titles else (token if text != token else "")
+        tip = f' title="{html.escape(title, quote=True)}"' if title else ""
+        parts.append(f'<span class="tok {"hl" if token in marked else f"c{c}"}"{tip}>{html.escape(text)}</span>')
     return "".join(parts)
 
 
@@ -68,6 +73,8 @@ TOKEN_CSS = (
     "<style>"
     ".tok{padding:1px 4px;margin:1px;border-radius:4px;font-family:monospace;white-space:pre;"
     "display:inline-block;color:#111}"
+    + "".join(f".tok.c{i}{{background:{color}}}" for i, color in enumerate(PALETTE))
+    + f".tok.hl{{background:{HIGHLIGHT};font-weight:700}}"
     ".bpe-tokens{line-height:2.1}"
     ".bpe-tokens .tok.unk{outline:2px solid #c1121f;outline-offset:-2px}"
     ".bpe-tokens .tok.special{border:1px dashed #1d3557}"

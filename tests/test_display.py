@@ -33,9 +33,20 @@ def chip_classes(markup: str) -> list[str]:
 
 def test_neighbouring_chips_never_share_a_background(course):
     encoding = course.encode_full("aaaa aaaa [UNK] <|endoftext|><|endoftext|> Hopefully, you will")
-    backgrounds = re.findall(r"background:(#[0-9a-f]+)", display.encoding_html(course, encoding))
+    chips = display.encoding_html(course, encoding).split("</style>")[-1]  # the chips, not the style sheet
+    backgrounds = re.findall(r"background:(#[0-9a-f]+)", chips)
     assert len(backgrounds) == len(encoding.tokens)
     assert all(a != b for a, b in zip(backgrounds, backgrounds[1:]))
+
+
+def test_chip_lists_colour_by_class_and_keep_tooltips_only_where_they_add_something():
+    chips = display.chips_html(["Ġthe", "x", "x", "<b>"], highlight=["x"], show_whitespace=True)
+    assert re.findall(r'class="tok ([a-z0-9]+)"', chips) == ["c" + str(display.color_indices(["Ġthe", "x", "x", "<b>"])[0]),
+                                                            "hl", "hl", "c" + str(display.color_indices(["Ġthe", "x", "x", "<b>"])[3])]
+    assert 'title="Ġthe">·the<' in chips  # whitespace made visible: the tooltip gives the token
+    assert chips.count("title=") == 1 and "&lt;b&gt;" in chips and "<b>" not in chips
+    for i, color in enumerate(display.PALETTE):  # every colour class exists in the style sheet
+        assert f".tok.c{i}{{background:{color}}}" in display.TOKEN_CSS
 
 
 def test_unknown_and_special_tokens_get_their_own_classes(hug, course):
