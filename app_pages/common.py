@@ -262,6 +262,7 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-table{border-collapse:collapse;font-size:0.92rem;margin:2px 0}"
     ".bpe-table th,.bpe-table td{border-bottom:1px solid #e6e8eb;padding:3px 8px;text-align:left;vertical-align:top}"
     ".bpe-table th{font-weight:600;color:#444}"
+    ".bpe-table td:first-child{white-space:nowrap}"
     ".bpe-grid{display:grid;grid-template-columns:3fr 2fr;gap:24px;align-items:start}"
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
     ".bpe-alphabet{font-family:monospace;color:#333;word-spacing:0.3em}"
