@@ -5,6 +5,7 @@ Kept apart from ``app_pages/train.py`` so that page reads as a description of th
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -245,7 +246,7 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
     if table.empty:
         st.write("No pairs: every word is a single token.")
     else:
-        left, right = st.columns([3, 2], gap="large")
+        left, right = st.columns(2, gap="large")
         left.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
         right.html(_pair_table_html(history, step))
     query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
@@ -279,7 +280,8 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History) -> str:
     if s.score is not None:
         lines.append(f"<p>WordPiece {esc(s.score_formula())}.</p>")
     if s.num_tied > 1 and not s.forced:
-        others = ", ".join(f"({esc(x)}, {esc(y)})" for x, y in s.tied[1:6]) + (" …" if s.num_tied > 6 else "")
+        others = ", ".join(f"({esc(x)}, {esc(y)})" for x, y in s.tied[1:6]) + (
+            f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else "")
         lines.append(f"<p>{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
                      f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
     return f'<div class="bpe-step">{"".join(lines)}</div>'
@@ -298,8 +300,10 @@ def _step_notes(s: bpe.TrainState) -> None:
 def html_table(frame: pd.DataFrame, name: str) -> str:
     """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling)."""
     esc = common.esc
-    head = "".join(f"<th>{esc(c)}</th>" for c in frame.columns)
-    body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
+    # Each cell carries its column's name as a class, for styling (the "from" column is small print).
+    classes = [re.sub(r"[^a-z0-9]+", "-", str(c).lower()) for c in frame.columns]
+    head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
+    body = "".join("<tr>" + "".join(f'<td class="{k}">{esc(v)}</td>' for k, v in zip(classes, row)) + "</tr>"
                    for row in frame.itertuples(index=False, name=None))
     return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
