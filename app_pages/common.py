@@ -267,6 +267,7 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-grid{display:grid;grid-template-columns:3fr 2fr;gap:24px;align-items:start}"
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
     ".bpe-alphabet{font-family:monospace;color:#333;word-spacing:0.3em}"
+    ".bpe-lazy{content-visibility:auto;contain-intrinsic-size:auto 400px}"
     "@media (max-width:800px){.bpe-grid{grid-template-columns:1fr}}"
     "</style>"
 )

@@ -251,8 +251,8 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
         right.html(_pair_table_html(history, step))
     query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
     st.html(
-        _history_html(history, settings, step)
-        + '<div class="bpe-grid">'
+        f'<div class="bpe-lazy">{_history_html(history, settings, step)}</div>'
+        '<div class="bpe-grid bpe-lazy">'
         f"<div>{_splits_html(s, history, query)}</div><div>{_vocabulary_html(s, settings)}</div>"
         "</div>"
     )
@@ -297,11 +297,14 @@ def _step_notes(s: bpe.TrainState) -> None:
         st.success(s.stop_sentence)
 
 
+_NOT_CLASS = re.compile(r"[^a-z0-9]+")
+
+
 def html_table(frame: pd.DataFrame, name: str) -> str:
     """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling)."""
     esc = common.esc
     # Each cell carries its column's name as a class, for styling (the "from" column is small print).
-    classes = [re.sub(r"[^a-z0-9]+", "-", str(c).lower()) for c in frame.columns]
+    classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in frame.columns]
     head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
     body = "".join("<tr>" + "".join(f'<td class="{k}">{esc(v)}</td>' for k, v in zip(classes, row)) + "</tr>"
                    for row in frame.itertuples(index=False, name=None))
