@@ -251,7 +251,7 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int) -> N
         right.html(_pair_table_html(history, step))
     query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
     st.html(
-        f'<div class="bpe-lazy">{_history_html(history, settings, step)}</div>'
+        f'<div class="bpe-lazy">{_history_html(history, step)}</div>'
         '<div class="bpe-grid bpe-lazy">'
         f"<div>{_splits_html(s, history, query)}</div><div>{_vocabulary_html(s, settings)}</div>"
         "</div>"
@@ -393,7 +393,7 @@ def _sparklines(_history: bpe.History) -> tuple[str, str]:
             display.sparkline_image(_history.merge_counts, title="Count of the winning pair"))
 
 
-def _history_html(history: bpe.History, settings: common.Settings, step: int) -> str:
+def _history_html(history: bpe.History, step: int) -> str:
     if not history.num_merges:
         return ""
     frame = _history_frame(history)

@@ -40,12 +40,14 @@ def visible(token: str, show_whitespace: bool = True) -> str:
     return "".join(VISIBLE.get(c, c) for c in token)
 
 
-def chip(text: str, background: str, *, title: str = "", css_class: str = "tok", bold: bool = False) -> str:
+def chip(text: str, background: str | None = None, *, title: str = "", css_class: str = "tok",
+         bold: bool = False) -> str:
     """One token as an escaped HTML span. Its box (padding, font, ...) comes from the ``.tok``
-    rule of :data:`TOKEN_CSS`; only the colour is inline, so a page of chips stays small."""
-    weight = ";font-weight:700" if bold else ""
-    return (f'<span class="{css_class}" title="{html.escape(title, quote=True)}" '
-            f'style="background:{background}{weight}">{html.escape(text)}</span>')
+    rule of :data:`TOKEN_CSS`; a colour is either a class there (``c0``..``c7``, ``hl``) or
+    ``background``, inline. The tooltip is left out when ``title`` is empty."""
+    style = f"background:{background}" + (";font-weight:700" if bold else "") if background else ""
+    return (f'<span class="{css_class}"' + (f' title="{html.escape(title, quote=True)}"' if title else "")
+            + (f' style="{style}"' if style else "") + f">{html.escape(text)}</span>")
 
 
 def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
@@ -61,8 +63,7 @@ def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whi
     for i, (token, c) in enumerate(zip(tokens, colors)):
         text = visible(token, show_whitespace)
         title = titles[i] if titles else (token if text != token else "")
-        tip = f' title="{html.escape(title, quote=True)}"' if title else ""
-        parts.append(f'<span class="tok {"hl" if token in marked else f"c{c}"}"{tip}>{html.escape(text)}</span>')
+        parts.append(chip(text, title=title, css_class=f"tok {'hl' if token in marked else f'c{c}'}"))
     return "".join(parts)
 
 
@@ -325,6 +326,14 @@ def byte_level_explanation() -> str:
     )
 
 
+_SPARK_PAD = 4  # pixels between a sparkline and its image's edges
+
+
+def _spark_x(i: int, n: int, width: int) -> float:
+    """Where the i-th of n values sits across a sparkline ``width`` pixels wide."""
+    return _SPARK_PAD + (width - 2 * _SPARK_PAD) * (i / max(n - 1, 1))
+
+
 def sparkline_svg(values: Sequence[float], marker: int | None = None, *, title: str = "",
                   width: int = 360, height: int = 70, max_points: int = 300) -> str:
     """A small line chart as an inline SVG image, with a red vertical marker at index ``marker``.
@@ -349,8 +358,7 @@ def sparkline_image(values: Sequence[float], *, title: str = "", width: int = 36
     span = (hi - lo) or 1
     pad = _SPARK_PAD
     points = " ".join(
-        f"{pad + (width - 2 * pad) * (i / max(n - 1, 1)):.1f},{pad + (height - 2 * pad) * (1 - (values[i] - lo) / span):.1f}"
-        for i in idx)
+        f"{_spark_x(i, n, width):.1f},{pad + (height - 2 * pad) * (1 - (values[i] - lo) / span):.1f}" for i in idx)
     label = html.escape(title)
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
@@ -365,9 +373,6 @@ def sparkline_image(values: Sequence[float], *, title: str = "", width: int = 36
     )
 
 
-_SPARK_PAD = 4
-
-
 def sparkline_marker(image: str, n: int, marker: int | None, *, width: int = 360, height: int = 70) -> str:
     """Wrap a :func:`sparkline_image` in a figure with a red line at index ``marker`` of ``n`` values,
     placed in percent of the width (the image stretches to the column)."""
@@ -375,7 +380,6 @@ def sparkline_marker(image: str, n: int, marker: int | None, *, width: int = 360
         return ""
     mark = ""
     if marker is not None and 0 <= marker < n:
-        x = _SPARK_PAD + (width - 2 * _SPARK_PAD) * (marker / max(n - 1, 1))
-        mark = (f'<div class="spark-mark" style="position:absolute;left:{100 * x / width:.2f}%;bottom:0;'
+        mark = (f'<div class="spark-mark" style="position:absolute;left:{100 * _spark_x(marker, n, width) / width:.2f}%;bottom:0;'
                 f'height:{height}px;width:2px;background:#d62828"></div>')
     return f'<figure style="margin:0 0 8px 0;position:relative">{image}{mark}</figure>'

@@ -59,6 +59,9 @@ MULTILINGUAL = (
     "A character-level vocabulary would need every one of these characters; bytes need only 256.",
 )
 
+# The course's GPT-2 run, also used by the notebook that reworks it with other sentences.
+COURSE_OPTIONS = {"pre_tokenizer": "gpt2", "vocab_size": 50, "special_tokens": ("<|endoftext|>",)}
+
 PRESETS: dict[str, Preset] = {
     p.key: p
     for p in [
@@ -73,14 +76,14 @@ PRESETS: dict[str, Preset] = {
             "Hugging Face NLP course, chapter 6.5, 'Implementing BPE'",
             "its 19 merges, final vocabulary of 50 and tokenize('This is not a token.')",
             texts=COURSE_SENTENCES,
-            options={"pre_tokenizer": "gpt2", "vocab_size": 50, "special_tokens": ("<|endoftext|>",)},
+            options=COURSE_OPTIONS,
         ),
         Preset(
             "notebook", "Another four sentences, ('Ġ', 't') forced first",
             "BPE/WordPiece notebook (seed 003), which forces ('Ġ', 't') as its first merge by hand",
             "its 22 merges and tokenize('This is not a token.'), with step 1 as a what-if",
             texts=NOTEBOOK_SENTENCES,
-            options={"pre_tokenizer": "gpt2", "vocab_size": 50, "special_tokens": ("<|endoftext|>",)},
+            options=COURSE_OPTIONS,
             forced_merges={1: ("Ġ", "t")},
         ),
         Preset(

@@ -304,10 +304,12 @@ class History:
         where it is known (the pairs tied for the next merge), else by id or string."""
         lo, hi = self.top_start[step], self.top_start[step + 1]
         entries = [(divmod(self.top_pairs_flat[i], _SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
+        tie_rank: dict[tuple[int, int], int] = {}
         if step < len(self.ties):
             # When more than K pairs share the best count, the stored top K holds any K of them;
             # the pairs tied for the next merge (stored in tie-rule order) must be there, winner
             # first. Tied BPE pairs share the merge's count; forced or WordPiece ties look theirs up.
+            tie_rank = {divmod(c, _SHIFT): r for r, c in enumerate(self.ties[step])}
             known = {pair for pair, _ in entries}
             best = self.merge_counts[step]
             same_count = self.config.algorithm != "wordpiece" and not self.merge_forced[step]
@@ -315,7 +317,6 @@ class History:
                 pair = divmod(code, _SHIFT)
                 if pair not in known:
                     entries.append((pair, best if same_count else self.count_at(pair, step)))
-        tie_rank = {divmod(c, _SHIFT): r for r, c in enumerate(self.ties[step])} if step < len(self.ties) else {}
         lexicographic = self.config.tie_break == "lexicographic"
         last = len(tie_rank)
         return sorted(entries, key=lambda e: (-e[1], tie_rank.get(e[0], last),
@@ -667,11 +668,11 @@ class TrainState:
         # A needle that overlaps itself ("aa" in "aaa") can occur more often as a pair than as
         # separate matches: count overlapping matches then (a lookahead matches at every offset).
         overlaps = any(needle[:k] == needle[-k:] for k in range(1, len(needle)))
-        pattern = f"(?={re.escape(needle)})" if overlaps else re.escape(needle)
-        bounds: dict[int, int] = {}
         if "\0" in needle:  # the separator of the joined text: look word by word
             return {i: text.count(needle) + len(text) * overlaps
                     for i, text in enumerate(h.spellings()) if needle in text}
+        pattern = f"(?={re.escape(needle)})" if overlaps else re.escape(needle)
+        bounds: dict[int, int] = {}
         for m in re.finditer(pattern, joined):
             i = bisect.bisect_right(starts, m.start()) - 1
             bounds[i] = bounds.get(i, 0) + 1
