@@ -59,8 +59,9 @@ def free_port() -> int:
 class AppServer:
     """A ``streamlit run`` subprocess in its own process group."""
 
-    def __init__(self, script: str | None = None, port: int | None = None):
+    def __init__(self, script: str | None = None, port: int | None = None, env: dict[str, str] | None = None):
         self.script = script or app_script()
+        self.env = {**os.environ, **env} if env else None  # extra environment for the server
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -79,6 +80,7 @@ class AppServer:
         self.proc = subprocess.Popen(
             cmd,
             cwd=REPO_ROOT,
+            env=self.env,
             stdin=subprocess.DEVNULL,
             stdout=self.log,
             stderr=subprocess.STDOUT,

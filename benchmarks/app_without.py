@@ -1,0 +1,71 @@
+"""The app with parts of the training page left out, for benchmarks/bench_parts.py.
+
+    BPE_WITHOUT=chart,lower .venv/bin/streamlit run benchmarks/app_without.py
+
+Runs the real ``app.py`` after patching out the parts named in ``BPE_WITHOUT``
+(comma-separated), so the benchmark can measure what each part costs per click:
+
+  chart    the Altair pair chart (``vega_lite_chart`` draws nothing)
+  table    the pair table beside the chart (an empty block instead)
+  lower    the history, sparklines, splits and vocabulary (empty blocks instead)
+  slider   the step slider (the step still moves with the buttons)
+  sidebar  the corpus and settings sidebar (settings come from the URL, as on a shared link)
+
+Nothing here is imported by the app itself; it only exists for the measurement.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PARTS = ("chart", "table", "lower", "slider", "sidebar")
+
+
+def _patch(parts: set[str]) -> None:
+    from app_pages import common, panels
+
+    if "chart" in parts:
+        DeltaGenerator.vega_lite_chart = lambda self, *args, **kwargs: None
+    if "table" in parts:
+        panels._pair_table_html = lambda history, step: "<div></div>"
+    if "lower" in parts:
+        panels._history_html = lambda history, step: ""
+        panels._splits_html = lambda s, history, query: ""
+        panels._vocabulary_html = lambda s, settings: ""
+    if "slider" in parts:
+        real_slider = DeltaGenerator.slider
+
+        def slider(self, *args, **kwargs):
+            if kwargs.get("key") == "step":
+                return st.session_state.get("step", 0)
+            return real_slider(self, *args, **kwargs)
+
+        DeltaGenerator.slider = slider
+    if "sidebar" in parts:
+        panels.corpus_and_settings = lambda state: common.settings_from_url()
+
+
+def main() -> None:
+    if not getattr(st, "_bpe_without_patched", False):  # once per server: modules stay loaded between runs
+        wanted = {p.strip() for p in os.environ.get("BPE_WITHOUT", "").split(",") if p.strip()}
+        unknown = wanted - set(PARTS)
+        if unknown:
+            raise ValueError(f"BPE_WITHOUT names unknown parts {sorted(unknown)}; known: {', '.join(PARTS)}")
+        sys.path.insert(0, str(REPO_ROOT))
+        _patch(wanted)
+        real_page = st.Page
+        # app.py names its pages relative to itself; this script lives one folder down.
+        st.Page = lambda page, **kwargs: real_page(str(REPO_ROOT / page) if isinstance(page, str) else page, **kwargs)
+        st._bpe_without_patched = True
+    app = REPO_ROOT / "app.py"
+    exec(compile(app.read_text(encoding="utf-8"), str(app), "exec"), {"__name__": "__main__", "__file__": str(app)})
+
+
+if __name__ == "__main__":  # streamlit run; bench_parts.py only imports PARTS
+    main()
