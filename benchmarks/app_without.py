@@ -24,20 +24,35 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("chart", "table", "lower", "slider", "sidebar")
+# What each part's patch replaces: (module, attribute) pairs. A test checks they all exist, so a
+# rename in the app cannot silently turn a patch into a no-op (and the benchmark into a lie).
+TARGETS = {
+    "chart": [("streamlit.delta_generator:DeltaGenerator", "vega_lite_chart")],
+    "table": [("app_pages.panels", "_pair_table_html")],
+    "lower": [("app_pages.panels", name) for name in ("_history_html", "_splits_html", "_vocabulary_html")],
+    "slider": [("streamlit.delta_generator:DeltaGenerator", "slider")],
+    "sidebar": [("app_pages.panels", "corpus_and_settings")],
+}
+PARTS = tuple(TARGETS)
+
+
+def _replace(owner, name: str, value) -> None:
+    if not hasattr(owner, name):
+        raise AttributeError(f"{owner!r} has no {name!r} to patch out: update benchmarks/app_without.py")
+    setattr(owner, name, value)
 
 
 def _patch(parts: set[str]) -> None:
     from app_pages import common, panels
 
     if "chart" in parts:
-        DeltaGenerator.vega_lite_chart = lambda self, *args, **kwargs: None
+        _replace(DeltaGenerator, "vega_lite_chart", lambda self, *args, **kwargs: None)
     if "table" in parts:
-        panels._pair_table_html = lambda history, step: "<div></div>"
+        _replace(panels, "_pair_table_html", lambda history, step: "<div></div>")
     if "lower" in parts:
-        panels._history_html = lambda history, step: ""
-        panels._splits_html = lambda s, history, query: ""
-        panels._vocabulary_html = lambda s, settings: ""
+        _replace(panels, "_history_html", lambda history, step: "")
+        _replace(panels, "_splits_html", lambda s, history, query: "")
+        _replace(panels, "_vocabulary_html", lambda s, settings: "")
     if "slider" in parts:
         real_slider = DeltaGenerator.slider
 
@@ -46,9 +61,9 @@ def _patch(parts: set[str]) -> None:
                 return st.session_state.get("step", 0)
             return real_slider(self, *args, **kwargs)
 
-        DeltaGenerator.slider = slider
+        _replace(DeltaGenerator, "slider", slider)
     if "sidebar" in parts:
-        panels.corpus_and_settings = lambda state: common.settings_from_url()
+        _replace(panels, "corpus_and_settings", lambda state: common.settings_from_url())
 
 
 def main() -> None:
