@@ -24,46 +24,38 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# What each part's patch replaces: (module, attribute) pairs. A test checks they all exist, so a
-# rename in the app cannot silently turn a patch into a no-op (and the benchmark into a lie).
-TARGETS = {
-    "chart": [("streamlit.delta_generator:DeltaGenerator", "vega_lite_chart")],
-    "table": [("app_pages.panels", "_pair_table_html")],
-    "lower": [("app_pages.panels", name) for name in ("_history_html", "_splits_html", "_vocabulary_html")],
-    "slider": [("streamlit.delta_generator:DeltaGenerator", "slider")],
-    "sidebar": [("app_pages.panels", "corpus_and_settings")],
-}
-PARTS = tuple(TARGETS)
+PARTS = ("chart", "table", "lower", "slider", "sidebar")
+
+
+def patches(parts) -> list[tuple[object, str, object]]:
+    """(owner, attribute, stand-in) for each part named. A test checks every attribute exists and
+    every stand-in takes the real one's arguments, so a rename in the app cannot silently turn a
+    patch into a no-op (and the benchmark into a lie)."""
+    from app_pages import common, panels
+
+    real_slider = DeltaGenerator.slider
+
+    def slider(self, *args, **kwargs):
+        if kwargs.get("key") == "step":
+            return st.session_state.get("step", 0)
+        return real_slider(self, *args, **kwargs)
+
+    table = {
+        "chart": [(DeltaGenerator, "vega_lite_chart", lambda self, *args, **kwargs: None)],
+        "table": [(panels, "_pair_table_html", lambda history, step: "<div></div>")],
+        "lower": [(panels, "_history_html", lambda history, step: ""),
+                  (panels, "_splits_html", lambda s, history, query: ""),
+                  (panels, "_vocabulary_html", lambda s, settings: "")],
+        "slider": [(DeltaGenerator, "slider", slider)],
+        "sidebar": [(panels, "corpus_and_settings", lambda state: common.settings_from_url())],
+    }
+    return [patch for part in parts for patch in table[part]]
 
 
 def _replace(owner, name: str, value) -> None:
     if not hasattr(owner, name):
         raise AttributeError(f"{owner!r} has no {name!r} to patch out: update benchmarks/app_without.py")
     setattr(owner, name, value)
-
-
-def _patch(parts: set[str]) -> None:
-    from app_pages import common, panels
-
-    if "chart" in parts:
-        _replace(DeltaGenerator, "vega_lite_chart", lambda self, *args, **kwargs: None)
-    if "table" in parts:
-        _replace(panels, "_pair_table_html", lambda history, step: "<div></div>")
-    if "lower" in parts:
-        _replace(panels, "_history_html", lambda history, step: "")
-        _replace(panels, "_splits_html", lambda s, history, query: "")
-        _replace(panels, "_vocabulary_html", lambda s, settings: "")
-    if "slider" in parts:
-        real_slider = DeltaGenerator.slider
-
-        def slider(self, *args, **kwargs):
-            if kwargs.get("key") == "step":
-                return st.session_state.get("step", 0)
-            return real_slider(self, *args, **kwargs)
-
-        _replace(DeltaGenerator, "slider", slider)
-    if "sidebar" in parts:
-        _replace(panels, "corpus_and_settings", lambda state: common.settings_from_url())
 
 
 def main() -> None:
@@ -73,7 +65,8 @@ def main() -> None:
         if unknown:
             raise ValueError(f"BPE_WITHOUT names unknown parts {sorted(unknown)}; known: {', '.join(PARTS)}")
         sys.path.insert(0, str(REPO_ROOT))
-        _patch(wanted)
+        for owner, name, value in patches(wanted):
+            _replace(owner, name, value)
         real_page = st.Page
         # app.py names its pages relative to itself; this script lives one folder down.
         st.Page = lambda page, **kwargs: real_page(str(REPO_ROOT / page) if isinstance(page, str) else page, **kwargs)

@@ -217,24 +217,48 @@ class Target:
         return statistics.median(xs), percentile(xs, 90)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clicks", type=int, default=20, help="timed clicks per page (default 20)")
+def add_click_options(parser: argparse.ArgumentParser, clicks: int) -> None:
+    """The options every click benchmark takes."""
+    parser.add_argument("--clicks", type=int, default=clicks, help=f"timed clicks per page (default {clicks})")
     parser.add_argument("--warmup", type=int, default=2, help="untimed rounds first (default 2)")
     parser.add_argument("--settle", type=float, default=0.3, help="seconds of rest after each click (default 0.3)")
+
+
+def machine_line(chromium: str) -> str:
+    import streamlit
+
+    return (f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
+            f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def shut_down(browser, pw, servers) -> None:
+    """Close the browser, then stop each server, printing its log tail if it hit a traceback."""
+    if browser is not None:
+        browser.close()
+    if pw is not None:
+        pw.stop()
+    for server in servers:
+        log = server.log_tail(60) if server.proc is not None else ""
+        if "Traceback" in log:
+            extra = f" BPE_WITHOUT={server.env['BPE_WITHOUT']}" if server.env and "BPE_WITHOUT" in server.env else ""
+            print(f"\n--- server log tail ({server.script}{extra}) ---\n" + log)
+        server.stop()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_click_options(parser, clicks=20)
     parser.add_argument("--sessions", type=int, default=3,
                         help="sessions opened on the big page for the memory figures (default 3, at least 2)")
     args = parser.parse_args(argv)
     args.sessions = max(2, args.sessions)
 
-    import streamlit
     from playwright.sync_api import sync_playwright
 
     started = time.perf_counter()
     chromium = chromium_path()
     print("BPE Explorer page benchmark (real browser)")
-    print(f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
-          f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(machine_line(chromium))
     print(f"{args.clicks} timed clicks per page after {args.warmup} warm-up round(s), interleaved; "
           f"{args.settle:g} s settle; viewport {VIEWPORT['width']}x{VIEWPORT['height']}")
     print()
@@ -328,15 +352,7 @@ def main(argv=None) -> int:
         print(f"\n(total benchmark time {time.perf_counter() - started:.0f} s)")
         return 0 if ok else 1
     finally:
-        if browser is not None:
-            browser.close()
-        if pw is not None:
-            pw.stop()
-        for server in (app, bare):
-            log = server.log_tail(60) if server.proc is not None else ""
-            if "Traceback" in log:
-                print("\n--- server log tail (", server.script, ") ---\n" + log)
-            server.stop()
+        shut_down(browser, pw, (app, bare))
 
 
 if __name__ == "__main__":

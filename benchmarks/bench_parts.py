@@ -17,8 +17,6 @@ nothing in the app.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -30,7 +28,9 @@ sys.path.insert(0, str(REPO_ROOT / "tests"))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 from app_without import PARTS  # noqa: E402
-from bench_pages import BIG_URL, TARGETS, VIEWPORT, Target, chromium_version  # noqa: E402
+from bench_pages import (  # noqa: E402
+    BIG_URL, TARGETS, VIEWPORT, Target, add_click_options, machine_line, shut_down,
+)
 from browser_support import CHROMIUM_ARGS, AppServer, chromium_path  # noqa: E402
 
 PAGES = {"hug": "/", "big": BIG_URL}
@@ -39,24 +39,20 @@ PAGES = {"hug": "/", "big": BIG_URL}
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--page", choices=list(PAGES), default="hug", help="which training page (default hug)")
-    parser.add_argument("--clicks", type=int, default=15, help="timed clicks per copy (default 15)")
-    parser.add_argument("--warmup", type=int, default=2, help="untimed rounds first (default 2)")
-    parser.add_argument("--settle", type=float, default=0.3, help="seconds of rest after each click (default 0.3)")
+    add_click_options(parser, clicks=15)
     args = parser.parse_args(argv)
 
-    import streamlit
     from playwright.sync_api import sync_playwright
 
     started = time.perf_counter()
     chromium = chromium_path()
     print("BPE Explorer: what each part of the training page costs per click (real browser)")
-    print(f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
-          f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(machine_line(chromium))
     print(f"page {args.page} ({PAGES[args.page]}); {args.clicks} timed clicks per copy after {args.warmup} "
           f"warm-up round(s), interleaved; {args.settle:g} s settle")
     print()
 
-    variants = {"full page": "", **{f"without {p}": p for p in PARTS}, "without all five": ",".join(PARTS)}
+    variants = {"full page": "", **{f"without {p}": p for p in PARTS}, f"without all {len(PARTS)}": ",".join(PARTS)}
     servers = {"bare page": AppServer("benchmarks/bare_app.py")}
     servers.update({name: AppServer("benchmarks/app_without.py", env={"BPE_WITHOUT": parts})
                     for name, parts in variants.items()})
@@ -88,15 +84,7 @@ def main(argv=None) -> int:
         print(f"(total benchmark time {time.perf_counter() - started:.0f} s)")
         return 0
     finally:
-        if browser is not None:
-            browser.close()
-        if pw is not None:
-            pw.stop()
-        for name, server in servers.items():
-            log = server.log_tail(60) if server.proc is not None else ""
-            if "Traceback" in log:
-                print(f"\n--- server log tail ({name}) ---\n" + log)
-            server.stop()
+        shut_down(browser, pw, servers.values())
 
 
 if __name__ == "__main__":
