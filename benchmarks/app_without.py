@@ -10,6 +10,7 @@ Runs the real ``app.py`` after patching out the parts named in ``BPE_WITHOUT``
   lower    the history, sparklines, splits and vocabulary (empty blocks instead)
   slider   the step slider (the step still moves with the buttons)
   sidebar  the corpus and settings sidebar (settings come from the URL, as on a shared link)
+  url      the script that writes the step into the address bar on every step
 
 Nothing here is imported by the app itself; it only exists for the measurement.
 """
@@ -24,7 +25,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("chart", "table", "lower", "slider", "sidebar")
+PARTS = ("chart", "table", "lower", "slider", "sidebar", "url")
 
 
 def patches(parts) -> list[tuple[object, str, object]]:
@@ -48,6 +49,7 @@ def patches(parts) -> list[tuple[object, str, object]]:
                   (panels, "_vocabulary_html", lambda s, settings: "")],
         "slider": [(DeltaGenerator, "slider", slider)],
         "sidebar": [(panels, "corpus_and_settings", lambda state: common.settings_from_url())],
+        "url": [(common, "step_url_script", lambda step: "<div></div>")],
     }
     return [patch for part in parts for patch in table[part]]
 

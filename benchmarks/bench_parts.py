@@ -39,6 +39,8 @@ PAGES = {"hug": "/", "big": BIG_URL}
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--page", choices=list(PAGES), default="hug", help="which training page (default hug)")
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated parts to leave out one at a time (default all: {','.join(PARTS)})")
     add_click_options(parser, clicks=15)
     args = parser.parse_args(argv)
 
@@ -52,7 +54,13 @@ def main(argv=None) -> int:
           f"warm-up round(s), interleaved; {args.settle:g} s settle")
     print()
 
-    variants = {"full page": "", **{f"without {p}": p for p in PARTS}, f"without all {len(PARTS)}": ",".join(PARTS)}
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        parser.error(f"unknown parts {sorted(unknown)}; known: {', '.join(PARTS)}")
+    variants = {"full page": "", **{f"without {p}": p for p in parts}}
+    if len(parts) > 1:
+        variants[f"without all {len(parts)}"] = ",".join(parts)
     servers = {"bare page": AppServer("benchmarks/bare_app.py")}
     servers.update({name: AppServer("benchmarks/app_without.py", env={"BPE_WITHOUT": parts})
                     for name, parts in variants.items()})

@@ -121,6 +121,32 @@ def test_step_to_hug_and_back_by_url(app_server, page, browser):
     assert SCREENSHOT.stat().st_size > 10_000
 
 
+def test_url_follows_steps_and_then_a_settings_change(app_server, page):
+    """Stepping writes the step into the address bar from the browser (no st.query_params
+    round trip); a later full run (a sidebar change) writes settings and step together."""
+    open_train(page, f"{app_server}/")
+    for n in (1, 2):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+    page.wait_for_function("() => new URL(location.href).searchParams.get('step') === '2'", timeout=TIMEOUT_MS)
+
+    box = page.locator('.st-key-min_frequency input')
+    box.fill("3")
+    box.press("Enter")
+    page.wait_for_function("() => new URL(location.href).searchParams.get('min_frequency') === '3'",
+                           timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    params = page.evaluate("() => Object.fromEntries(new URL(location.href).searchParams)")
+    assert params["preset"] == "hug" and params["step"] == str(shown_step(page)), params
+    assert_no_exception(page)
+
+    # The address bar is what a reload (or a shared link) opens.
+    page.reload()
+    open_train(page, page.url)
+    assert shown_step(page) == int(params["step"])
+    assert page.locator('.st-key-min_frequency input').input_value() == "3"
+
+
 @pytest.mark.browser
 def test_direct_links_go_through_the_router(app_server, page):
     """/train?step=2 and /encode, opened directly, run app.py's router: its title and two pages."""
