@@ -12,6 +12,11 @@ Runs the real ``app.py`` after patching out the parts named in ``BPE_WITHOUT``
   sidebar  the corpus and settings sidebar (settings come from the URL, as on a shared link)
   url      the script that writes the step into the address bar on every step
 
+With ``BPE_MESSAGE_LOG=<file>`` it also appends one line per message to that file: the
+server's clock (ms) when a rerun request arrives from the browser and when each message
+to the browser is queued (benchmarks/bench_phases.py reads it). ``BPE_SCRIPT`` runs another
+script of the repository instead of ``app.py`` (the bare page, for the same log).
+
 Nothing here is imported by the app itself; it only exists for the measurement.
 """
 
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -54,6 +60,31 @@ def patches(parts) -> list[tuple[object, str, object]]:
     return [patch for part in parts for patch in table[part]]
 
 
+def message_log_patches(log) -> list[tuple[object, str, object]]:
+    """(owner, attribute, stand-in) that write each rerun request and each outgoing message to
+    ``log`` (an open text file): ``<ms> recv rerun_script`` / ``<ms> send delta:html``."""
+    from streamlit.runtime.runtime import Runtime
+    from streamlit.web.server.starlette.starlette_websocket import StarletteSessionClient
+
+    real_send, real_recv = StarletteSessionClient.write_forward_msg, Runtime.handle_backmsg
+
+    def write_forward_msg(self, msg):
+        kind = msg.WhichOneof("type")
+        if kind == "delta":
+            delta = msg.delta
+            what = delta.WhichOneof("type")
+            kind += ":" + (delta.new_element.WhichOneof("type") if what == "new_element" else what)
+        log.write(f"{time.time() * 1000:.2f} send {kind}\n")
+        return real_send(self, msg)
+
+    def handle_backmsg(self, session_id, msg, *args, **kwargs):
+        log.write(f"{time.time() * 1000:.2f} recv {msg.WhichOneof('type')}\n")
+        return real_recv(self, session_id, msg, *args, **kwargs)
+
+    return [(StarletteSessionClient, "write_forward_msg", write_forward_msg),
+            (Runtime, "handle_backmsg", handle_backmsg)]
+
+
 def _replace(owner, name: str, value) -> None:
     if not hasattr(owner, name):
         raise AttributeError(f"{owner!r} has no {name!r} to patch out: update benchmarks/app_without.py")
@@ -69,11 +100,15 @@ def main() -> None:
         sys.path.insert(0, str(REPO_ROOT))
         for owner, name, value in patches(wanted):
             _replace(owner, name, value)
+        if os.environ.get("BPE_MESSAGE_LOG"):
+            log = open(os.environ["BPE_MESSAGE_LOG"], "a", buffering=1, encoding="utf-8")  # noqa: SIM115
+            for owner, name, value in message_log_patches(log):
+                _replace(owner, name, value)
         real_page = st.Page
         # app.py names its pages relative to itself; this script lives one folder down.
         st.Page = lambda page, **kwargs: real_page(str(REPO_ROOT / page) if isinstance(page, str) else page, **kwargs)
         st._bpe_without_patched = True
-    app = REPO_ROOT / "app.py"
+    app = REPO_ROOT / os.environ.get("BPE_SCRIPT", "app.py")
     exec(compile(app.read_text(encoding="utf-8"), str(app), "exec"), {"__name__": "__main__", "__file__": str(app)})
 
 

@@ -60,7 +60,8 @@ LOAD_TIMEOUT_MS = 120_000
 CLICK_TIMEOUT_MS = 120_000
 VIEWPORT = {"width": 1280, "height": 900}
 
-# One timed click, inside the page. Resolves to {text, done} in ms after the click.
+# One timed click, inside the page. Resolves to {text, done} in ms after the click, and the
+# click's wall-clock time in ms (clicked_at, for bench_phases.py).
 CLICK_JS = """
 async ({kind, expect, timeout}) => {
   const app = document.querySelector('[data-testid="stApp"]');
@@ -85,7 +86,7 @@ async ({kind, expect, timeout}) => {
       if (tText !== null && app.getAttribute('data-test-script-state') === 'notRunning') {
         finished = true;
         observer.disconnect();
-        resolve({text: tText - t0, done: now - t0});
+        resolve({text: tText - t0, done: now - t0, clicked_at: performance.timeOrigin + t0});
         return;
       }
       if (now - t0 > timeout) {
