@@ -249,18 +249,6 @@ def sync_url(settings: Settings, step: int) -> None:
         st.query_params.from_dict(wanted)
 
 
-def step_url_script(step: int) -> str:
-    """A script that writes ``step`` into the browser's address bar (``history.replaceState``).
-
-    Stepping uses this instead of :func:`sync_url`: ``st.query_params`` makes Streamlit's
-    frontend re-render the whole app on every change (measured: 20-40 ms per click, see
-    benchmarks/bench_parts.py), while only the step changes. Only an integer goes in."""
-    n = int(step)
-    return ("<script>(() => { const u = new URL(window.location.href);"
-            f" if (u.searchParams.get('step') !== '{n}') {{ u.searchParams.set('step', '{n}');"
-            " window.history.replaceState(window.history.state, '', u); } })();</script>")
-
-
 # -- small rendering helpers --------------------------------------------------------------------
 # The styles of our HTML blocks, sent once per full page run (app.py). A fragment rerun (every
 # step) leaves it in place, so the blocks themselves only carry classes.
@@ -293,5 +281,5 @@ def esc(text: object) -> str:
 __all__ = [
     "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
     "corpus_of", "current_tokenizer", "esc", "freeze_heap", "preset_settings", "settings_from_url",
-    "settings_to_params", "step_from_url", "step_url_script", "sync_url", "tokenizer_for", "train",
+    "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
 ]

@@ -65,13 +65,10 @@ def step_view() -> None:
         row.slider("Step", 0, last, key="step", label_visibility="collapsed", width="stretch")
     step = st.session_state["step"]
     state["step"] = step
-    if state.pop("full_run", False):
-        common.sync_url(settings, step)  # a full run: settings may have changed too
+    common.sync_url(settings, step)
     panels.predict(history, step)
     panels.what_if(history, settings, state)
     panels.step_panels(history, settings, step)
-    # Stepping (a rerun of this fragment only) moves the step in the address bar in the browser.
-    st.html(common.step_url_script(step), unsafe_allow_javascript=True)
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
@@ -80,7 +77,6 @@ if state.pop("stop_play", False):
     st.session_state["play"] = False
 panels.mode_toggles(settings)
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
-state["full_run"] = True
 st.fragment(step_view, run_every=run_every)()
 panels.search_box()
 

@@ -10,7 +10,7 @@ Runs the real ``app.py`` after patching out the parts named in ``BPE_WITHOUT``
   lower    the history, sparklines, splits and vocabulary (empty blocks instead)
   slider   the step slider (the step still moves with the buttons)
   sidebar  the corpus and settings sidebar (settings come from the URL, as on a shared link)
-  url      the script that writes the step into the address bar on every step
+  url      writing the view into the URL (``st.query_params``) on every step
 
 With ``BPE_MESSAGE_LOG=<file>`` it also appends one line per message to that file: the
 server's clock (ms) when a rerun request arrives from the browser and when each message
@@ -55,7 +55,7 @@ def patches(parts) -> list[tuple[object, str, object]]:
                   (panels, "_vocabulary_html", lambda s, settings: "")],
         "slider": [(DeltaGenerator, "slider", slider)],
         "sidebar": [(panels, "corpus_and_settings", lambda state: common.settings_from_url())],
-        "url": [(common, "step_url_script", lambda step: "<div></div>")],
+        "url": [(common, "sync_url", lambda settings, step: None)],
     }
     return [patch for part in parts for patch in table[part]]
 
