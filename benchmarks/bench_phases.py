@@ -15,6 +15,11 @@ wall clock, so each click splits into
   browser   ``script_finished`` queued -> the page is updated and the run shown as over
             (the browser drawing every message of the run; some of it overlaps ``run``)
 
+A fourth page, ``bare, no GC``, is the bare page served with ``runner.postScriptGC`` off:
+Streamlit ends every full run with ``gc.collect(2)`` over its whole heap, and that pause is
+most of the bare page's server time (our app freezes its long-lived heap with ``gc.freeze``,
+so the same collection costs it next to nothing).
+
 It changes nothing in the app; it is the evidence for the README's account of the targets.
 """
 
@@ -74,17 +79,21 @@ def main(argv=None) -> int:
     print()
 
     logs = Path(tempfile.mkdtemp(prefix="bpe-phases-"))
-    bare_log, app_log = logs / "bare.log", logs / "app.log"
+    bare_log, nogc_log, app_log = logs / "bare.log", logs / "bare-nogc.log", logs / "app.log"
     bare = AppServer("benchmarks/app_without.py",
                      env={"BPE_SCRIPT": "benchmarks/bare_app.py", "BPE_MESSAGE_LOG": str(bare_log)})
+    nogc = AppServer("benchmarks/app_without.py",
+                     env={"BPE_SCRIPT": "benchmarks/bare_app.py", "BPE_MESSAGE_LOG": str(nogc_log),
+                          "STREAMLIT_RUNNER_POST_SCRIPT_GC": "false"})
     app = AppServer("benchmarks/app_without.py", env={"BPE_MESSAGE_LOG": str(app_log)})
     pw = browser = None
     try:
-        bare.start()
-        app.start()
+        for server in (bare, nogc, app):
+            server.start()
         pw = sync_playwright().start()
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
-        pages = {"bare": (bare, "bare", "/", bare_log), "hug": (app, "train", "/", app_log),
+        pages = {"bare": (bare, "bare", "/", bare_log), "bare, no GC": (nogc, "bare", "/", nogc_log),
+                 "hug": (app, "train", "/", app_log),
                  "big": (app, "train", BIG_URL, app_log)}
         targets = {}
         for name, (server, kind, url, _) in pages.items():
@@ -106,7 +115,7 @@ def main(argv=None) -> int:
         print(f"\n(total benchmark time {time.perf_counter() - started:.0f} s)")
         return 0
     finally:
-        shut_down(browser, pw, (app, bare))
+        shut_down(browser, pw, (app, bare, nogc))
 
 
 if __name__ == "__main__":
