@@ -225,11 +225,20 @@ def add_click_options(parser: argparse.ArgumentParser, clicks: int) -> None:
     parser.add_argument("--settle", type=float, default=0.3, help="seconds of rest after each click (default 0.3)")
 
 
-def machine_line(chromium: str) -> str:
+def print_header(title: str, args: argparse.Namespace, *, per: str = "page", before: str = "",
+                 after: str = "") -> str:
+    """Print a click benchmark's title, the machine and the click settings; return the chromium
+    binary to drive."""
     import streamlit
 
-    return (f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
-            f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    chromium = chromium_path()
+    print(title)
+    print(f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
+          f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{before}{args.clicks} timed clicks per {per} after {args.warmup} warm-up round(s), interleaved; "
+          f"{args.settle:g} s settle{after}")
+    print()
+    return chromium
 
 
 def shut_down(browser, pw, servers) -> None:
@@ -257,12 +266,8 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     started = time.perf_counter()
-    chromium = chromium_path()
-    print("BPE Explorer page benchmark (real browser)")
-    print(machine_line(chromium))
-    print(f"{args.clicks} timed clicks per page after {args.warmup} warm-up round(s), interleaved; "
-          f"{args.settle:g} s settle; viewport {VIEWPORT['width']}x{VIEWPORT['height']}")
-    print()
+    chromium = print_header("BPE Explorer page benchmark (real browser)", args,
+                            after=f"; viewport {VIEWPORT['width']}x{VIEWPORT['height']}")
 
     app, bare = AppServer("app.py"), AppServer("benchmarks/bare_app.py")
     pw = browser = None

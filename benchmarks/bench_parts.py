@@ -29,9 +29,9 @@ sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 from app_without import PARTS  # noqa: E402
 from bench_pages import (  # noqa: E402
-    BIG_URL, TARGETS, VIEWPORT, Target, add_click_options, machine_line, shut_down,
+    BIG_URL, TARGETS, VIEWPORT, Target, add_click_options, print_header, shut_down,
 )
-from browser_support import CHROMIUM_ARGS, AppServer, chromium_path  # noqa: E402
+from browser_support import CHROMIUM_ARGS, AppServer  # noqa: E402
 
 PAGES = {"hug": "/", "big": BIG_URL}
 
@@ -47,12 +47,8 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     started = time.perf_counter()
-    chromium = chromium_path()
-    print("BPE Explorer: what each part of the training page costs per click (real browser)")
-    print(machine_line(chromium))
-    print(f"page {args.page} ({PAGES[args.page]}); {args.clicks} timed clicks per copy after {args.warmup} "
-          f"warm-up round(s), interleaved; {args.settle:g} s settle")
-    print()
+    chromium = print_header("BPE Explorer: what each part of the training page costs per click (real browser)", args,
+                            per="copy", before=f"page {args.page} ({PAGES[args.page]}); ")
 
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     unknown = set(parts) - set(PARTS)

@@ -38,9 +38,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 
 from bench_pages import (  # noqa: E402
-    BIG_URL, VIEWPORT, Target, add_click_options, machine_line, shut_down,
+    BIG_URL, VIEWPORT, Target, add_click_options, print_header, shut_down,
 )
-from browser_support import CHROMIUM_ARGS, AppServer, chromium_path  # noqa: E402
+from browser_support import CHROMIUM_ARGS, AppServer  # noqa: E402
 
 PHASES = ("request", "start", "run", "browser")
 
@@ -71,12 +71,7 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     started = time.perf_counter()
-    chromium = chromium_path()
-    print("BPE Explorer: where a click's time goes, server and browser (real browser)")
-    print(machine_line(chromium))
-    print(f"{args.clicks} timed clicks per page after {args.warmup} warm-up round(s), interleaved; "
-          f"{args.settle:g} s settle")
-    print()
+    chromium = print_header("BPE Explorer: where a click's time goes, server and browser (real browser)", args)
 
     logs = Path(tempfile.mkdtemp(prefix="bpe-phases-"))
     bare_log, nogc_log, app_log = logs / "bare.log", logs / "bare-nogc.log", logs / "app.log"
