@@ -70,3 +70,16 @@ def test_phases_split_a_click_by_the_server_log():
            (1011.0, "send", "delta:button"), (1012.0, "send", "delta:html"), (1030.0, "send", "script_finished")]
     phases = bench_phases.phases_of(log, clicked_at=1000.0, done=80.0)
     assert phases == {"request": 3.0, "start": 7.0, "run": 20.0, "browser": 50.0, "done": 80.0, "deltas": 2}
+
+
+def test_render_counts_are_summed_per_click_by_region_and_element():
+    import bench_renders
+
+    commits = [{"sidebar|stSelectbox": 30, "main|next stButton": 10}, {"main|next stButton": 10, "main|(layout)": 6}]
+    got = bench_renders.summarize(commits, clicks=2)
+    assert got["commits"] == 1 and got["renders"] == 28 and got["per_commit"] == 28
+    assert got["regions"] == {"sidebar": 15, "main": 13}
+    assert got["elements"] == [("sidebar: stSelectbox", 15), ("main: next stButton", 10), ("main: (layout)", 3)]
+    with pytest.raises(ValueError):
+        bench_renders.summarize(commits, clicks=0)
+
