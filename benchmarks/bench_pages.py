@@ -226,7 +226,7 @@ def add_click_options(parser: argparse.ArgumentParser, clicks: int) -> None:
 
 
 def print_header(title: str, args: argparse.Namespace, *, per: str = "page", before: str = "",
-                 after: str = "") -> str:
+                 after: str = "", clicks: str = "timed clicks", order: str = "interleaved") -> str:
     """Print a click benchmark's title, the machine and the click settings; return the chromium
     binary to drive."""
     import streamlit
@@ -235,7 +235,7 @@ def print_header(title: str, args: argparse.Namespace, *, per: str = "page", bef
     print(title)
     print(f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
           f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{before}{args.clicks} timed clicks per {per} after {args.warmup} warm-up round(s), interleaved; "
+    print(f"{before}{args.clicks} {clicks} per {per} after {args.warmup} warm-up round(s), {order}; "
           f"{args.settle:g} s settle{after}")
     print()
     return chromium

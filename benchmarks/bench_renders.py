@@ -114,7 +114,8 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     started = time.perf_counter()
-    chromium = print_header("BPE Explorer: components React redraws per click (real browser)", args)
+    chromium = print_header("BPE Explorer: components React redraws per click (real browser)", args,
+                            clicks="counted clicks", order="one page after the other")
     bare, app = AppServer("benchmarks/bare_app.py"), AppServer("app.py")
     nosidebar = AppServer("benchmarks/app_without.py", env={"BPE_WITHOUT": "sidebar"})
     pw = browser = None
