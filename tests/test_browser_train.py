@@ -122,8 +122,8 @@ def test_step_to_hug_and_back_by_url(app_server, page, browser):
 
 
 def test_url_follows_steps_and_then_a_settings_change(app_server, page):
-    """Stepping writes the step into the address bar from the browser (no st.query_params
-    round trip); a later full run (a sidebar change) writes settings and step together."""
+    """Each step is written into the URL (st.query_params, from the step view's fragment); a later
+    full run (a sidebar change) writes settings and step together."""
     open_train(page, f"{app_server}/")
     for n in (1, 2):
         page.locator(".st-key-next button").click()

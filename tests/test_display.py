@@ -40,9 +40,10 @@ def test_neighbouring_chips_never_share_a_background(course):
 
 
 def test_chip_lists_colour_by_class_and_keep_tooltips_only_where_they_add_something():
-    chips = display.chips_html(["Ġthe", "x", "x", "<b>"], highlight=["x"], show_whitespace=True)
-    assert re.findall(r'class="tok ([a-z0-9]+)"', chips) == ["c" + str(display.color_indices(["Ġthe", "x", "x", "<b>"])[0]),
-                                                            "hl", "hl", "c" + str(display.color_indices(["Ġthe", "x", "x", "<b>"])[3])]
+    tokens = ["Ġthe", "x", "x", "<b>"]
+    chips = display.chips_html(tokens, highlight=["x"], show_whitespace=True)
+    colors = display.color_indices(tokens)
+    assert re.findall(r'class="tok ([a-z0-9]+)"', chips) == [f"c{colors[0]}", "hl", "hl", f"c{colors[3]}"]
     assert 'title="Ġthe">·the<' in chips  # whitespace made visible: the tooltip gives the token
     assert chips.count("title=") == 1 and "&lt;b&gt;" in chips and "<b>" not in chips
     for i, color in enumerate(display.PALETTE):  # every colour class exists in the style sheet
