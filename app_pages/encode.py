@@ -92,10 +92,7 @@ st.caption(f"Using {display.md_escape(name)}: {tok.algorithm.upper()}, {tok.pre_
 
 # -- the text and the controls ---------------------------------------------------------------------------
 text = st.text_area(f"Text to tokenize (up to {MAX_TEXT_BYTES // 1000} KB)", key="encode_text", height=110)
-if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
-    st.error(f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "
-             "shorten it to tokenize it (nothing was tokenized).")
-    st.stop()
+too_long = st.empty()  # the error goes here, above the controls, which stay drawn (see below)
 left, right = st.columns([1, 2])
 show_ws = left.toggle("Show whitespace as · and ↵", key="show_ws",
                       help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).")
@@ -103,6 +100,11 @@ n = len(tok.merges)
 if enc.get("k_base") is not tok or st.session_state.get("k", 0) > n:  # a new tokenizer starts with all merges
     enc["k_base"], enc["k"], st.session_state["k"] = tok, n, n
 k = right.slider("Apply only the first k merges", 0, n, key="k") if n else 0
+if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
+    # Stopped only now: a widget left out of a run loses its value in the browser (k would drop to 0).
+    too_long.error(f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "
+                   "shorten it to tokenize it (nothing was tokenized).")
+    st.stop()
 shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))

@@ -17,6 +17,7 @@ import streamlit as st
 
 import bpe
 from bpe import display
+from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import PRESETS
 from app_pages import common
@@ -204,11 +205,11 @@ def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
     top = s.top_pairs(TOP_N) if step else s.top_pairs(TOP_N, after=True)
     merge = s if step else (_history.state(1) if _history.num_merges else None)
     chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
-    where = (merge or s).provenance_of([p for p, _ in top[:10]])
+    where = (merge or s).provenance_of([p for p, _ in top[:10]], show=stored)
     rows = []
     for (a, b), count in top:
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
-        rows.append({"pair": f"{a} {b}", "count": count, "tied": role == "tied", "chosen": role == "chosen",
+        rows.append({"pair": f"{stored(a)} {stored(b)}", "count": count, "tied": role == "tied", "chosen": role == "chosen",
                      "role": role, "from": where.get((a, b), "")})
     return pd.DataFrame(rows, columns=["pair", "count", "tied", "chosen", "role", "from"])
 
@@ -235,15 +236,19 @@ def _pair_chart_spec() -> dict:
     return spec
 
 
-def step_panels(history: bpe.History, settings: common.Settings, step: int) -> None:
+def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
-    and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element."""
+    and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element.
+    ``hide_counts`` leaves out the pair counts (table and chart) while a prediction is open."""
     s = history.state(step)
     st.html(_this_step_html(s, history))
     _step_notes(s)
     table = _pair_view(history, step)
-    if table.empty:
+    if hide_counts:
+        st.info("The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
+                icon=":material/visibility_off:")
+    elif table.empty:
         st.write("No pairs: every word is a single token.")
     else:
         left, right = st.columns(2, gap="large")
@@ -273,14 +278,14 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History) -> str:
     a, b = s.pair
     lines = [
         f'<div class="bpe-step-title">Step {s.step} of {history.num_merges}: '
-        f"{display.chip(a, display.PALETTE[0])} + {display.chip(b, display.PALETTE[1])} → "
-        f'{display.chip(s.new_token, display.HIGHLIGHT, bold=True)} <span id="merge-count">count {s.count}</span></div>',
-        f"<p>Where the count comes from: {esc(s.provenance_sentence())} = {s.count}.</p>",
+        f"{display.chip(stored(a), display.PALETTE[0])} + {display.chip(stored(b), display.PALETTE[1])} → "
+        f'{display.chip(stored(s.new_token), display.HIGHLIGHT, bold=True)} <span id="merge-count">count {s.count}</span></div>',
+        f"<p>Where the count comes from: {esc(s.provenance_sentence(show=stored))} = {s.count}.</p>",
     ]
     if s.score is not None:
-        lines.append(f"<p>WordPiece {esc(s.score_formula())}.</p>")
+        lines.append(f"<p>WordPiece {esc(s.score_formula(show=stored))}.</p>")
     if s.num_tied > 1 and not s.forced:
-        others = ", ".join(f"({esc(x)}, {esc(y)})" for x, y in s.tied[1:6]) + (
+        others = ", ".join(f"({esc(stored(x))}, {esc(stored(y))})" for x, y in s.tied[1:6]) + (
             f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else "")
         lines.append(f"<p>{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
                      f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
@@ -292,7 +297,7 @@ def _step_notes(s: bpe.TrainState) -> None:
     if s.step and s.forced:
         st.warning("What-if: this pair was chosen by hand, not by its count.")
     if s.step and not s.token_added:
-        st.info(f"“{md(s.new_token)}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+        st.info(f"“{md(stored(s.new_token))}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
     if s.stop_sentence:
         st.success(s.stop_sentence)
 
@@ -314,9 +319,9 @@ def html_table(frame: pd.DataFrame, name: str) -> str:
 @per_run
 def _pair_table_html(_history: bpe.History, step: int) -> str:
     table = _pair_view(_history, step)
-    shown = table[["pair", "count", "tied", "chosen", "from"]].replace({True: "✓", False: ""})
-    title = "Pair counts" if step else "Pair counts before the first merge"
-    return (f'<div class="bpe-h">{title}</div>' + html_table(shown, "pairs")
+    cells = table[["pair", "count", "tied", "chosen", "from"]].replace({True: "✓", False: ""})
+    title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
+    return (f'<div class="bpe-h">{title}</div>' + html_table(cells, "pairs")
             + '<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same count, '
             "lost on the tie rule. The chart shows the same rows.</p>")
 
@@ -327,16 +332,16 @@ def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:
     vocab = s.vocab
     specials = len(settings.special_tokens)
     learned = vocab[h.num_base:]
-    shown = learned[-VOCAB_CHIPS:]
+    newest = learned[-VOCAB_CHIPS:]
     return (
         f'<div class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</div>"
         f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
-        + (f" (the last {len(shown)} shown)" if len(shown) < len(learned) else "") + "</p>"
+        + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "") + "</p>"
         '<div class="bpe-scroll">'
-        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
+        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials, mark_spaces=True)
         + _alphabet_html(vocab[specials:h.num_base])
         + "<br>"
-        + display.chips_html(list(shown), highlight=[s.new_token] if s.step else [])
+        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [], mark_spaces=True)
         + "</div>"
     )
 
@@ -345,8 +350,8 @@ def _alphabet_html(symbols) -> str:
     """The base symbols as chips, or past ALPHABET_CHIPS of them (a byte-level alphabet) as one
     line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
     if len(symbols) <= ALPHABET_CHIPS:
-        return display.chips_html(list(symbols))
-    return f'<span class="bpe-alphabet">{common.esc(" ".join(symbols))}</span>'
+        return display.chips_html(list(symbols), mark_spaces=True)
+    return f'<span class="bpe-alphabet">{common.esc(" ".join(map(stored, symbols)))}</span>'
 
 
 def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
@@ -354,16 +359,17 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
     order = history.words_by_frequency()
     if query:
         order = [i for i in order if query in history.words[i]]
-    shown = order[:SPLIT_ROWS]
+    top = order[:SPLIT_ROWS]
     rows = []
-    for i in shown:
+    for i in top:
         tokens = s.splits[history.words[i]]
         mark = "✱ " if i in changed else ""
         rows.append(
-            f"<tr><td>{mark}{common.esc(display.visible(history.words[i]))}</td><td>{history.freqs[i]:,}</td>"
-            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [])}</td></tr>"
+            f"<tr><td>{mark}{common.esc(stored(history.words[i]))}</td><td>{history.freqs[i]:,}</td>"
+            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [], mark_spaces=True)}"
+            "</td></tr>"
         )
-    more = len(order) - len(shown)
+    more = len(order) - len(top)
     return (
         '<div class="bpe-h">Corpus splits</div>'
         '<table class="bpe-table" data-table="splits"><thead><tr><th>word</th><th>freq</th><th>tokens</th></tr></thead>'
@@ -379,9 +385,9 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
 def _history_frame(_history: bpe.History) -> pd.DataFrame:
     rows = _history.merge_rows(with_ties=False)
     frame = pd.DataFrame({
-        "rank": [r["step"] for r in rows], "pair": [f"{r['left']} {r['right']}" for r in rows],
-        "new token": [r["new_token"] for r in rows], "count": [r["count"] for r in rows],
-        "tied": [r["tied"] for r in rows],
+        "rank": [r["step"] for r in rows], "pair": [f"{stored(r['left'])} {stored(r['right'])}" for r in rows],
+        "new token": [stored(r["new_token"]) for r in rows], "count": [r["count"] for r in rows],
+        "tied with": [r["tied"] for r in rows],  # how many other pairs had the same count
         "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],
     })
     return frame
@@ -424,22 +430,30 @@ def mode_toggles(settings: common.Settings) -> None:
                     "continues from there.")
 
 
-def predict(history: bpe.History, step: int) -> None:
+def pair_text(pair: tuple[str, str]) -> str:
+    """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
+    return f"{stored(pair[0])} + {stored(pair[1])}"
+
+
+def predict(history: bpe.History, step: int) -> bool:
     """The course's "Now your turn!": guess the next merge before pressing Next (shown while
-    the toggle made by :func:`mode_toggles` is on)."""
+    the toggle made by :func:`mode_toggles` is on). True while a guess is awaited: the pair
+    counts would give the answer away, so the page hides them until then."""
     if not st.session_state.get("predict"):
-        return
+        return False
     if step >= history.num_merges:
         st.write("Training has stopped: there is no next merge to predict.")
-        return
+        return False
     upcoming = history.state(step + 1)
     # Candidates are the pairs present now, shown alphabetically so their order gives nothing away.
     candidates = sorted({p for p, _ in history.state(step).top_pairs(6, after=True)} | {upcoming.pair})
     guess = st.radio(f"Which pair will step {step + 1} merge?", candidates, key=f"guess_{step}", index=None,
-                     format_func=lambda p: f"{md(p[0])} + {md(p[1])}", horizontal=True)
-    if guess is not None:
-        right, why = upcoming.judge_prediction(guess)
-        (st.success if right else st.warning)(md(why))
+                     format_func=lambda p: md(pair_text(p)), horizontal=True)  # radio labels are markdown
+    if guess is None:
+        return True
+    right, why = upcoming.judge_prediction(guess, show=stored)
+    (st.success if right else st.warning)(md(why))
+    return False
 
 
 # -- what-if, compare, downloads ----------------------------------------------------------------
@@ -475,15 +489,20 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
         if state.get("what_if_error"):
             st.error(state.pop("what_if_error"))
         candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
-        if not candidates:
+        if step >= history.num_merges:
+            # Training stops here, so a merge forced at the next step would never happen.
+            reason = history.state(step).stop_sentence or "Training stopped here."
+            st.write(f"This is the last step. {md(reason)} Go back a step to merge another pair instead"
+                     + (", or raise the limit in the sidebar." if candidates else "."))
+        elif not candidates:
             st.write("No pair is left to merge at this step.")
         else:
             st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
-                         format_func=lambda p: f"{md(p[0])} + {md(p[1])}")
+                         format_func=pair_text)  # selectbox options are plain text, not markdown
             st.button("Merge this pair and retrain from here", key="what_if_go", on_click=_force,
                       args=(settings, state, step))
         if settings.forced:
-            st.write("Forced merges in this run: " + ", ".join(f"step {k}: ({md(a)}, {md(b)})" for k, (a, b) in settings.forced))
+            st.write("Forced merges in this run: " + ", ".join(f"step {k}: {md(pair_text(p))}" for k, p in settings.forced))
             before = state.get("before_what_if")
             if before is not None:
                 try:
@@ -493,7 +512,8 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                 diverge = bpe.first_difference(original, history) if original else None
                 if diverge:
                     st.write(f"The runs diverge at step {diverge}: the original merged "
-                             f"{md(original.state(diverge).pair)}, this one {md(history.state(diverge).pair)}; "
+                             f"{md(pair_text(original.state(diverge).pair))}, this one "
+                             f"{md(pair_text(history.state(diverge).pair))}; "
                              f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
                              f"{min(original.num_merges, history.num_merges)} merges differ.")
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
@@ -518,8 +538,9 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
             st.success(f"'{one}' and '{two}' make the same merges on this corpus.")
         else:
             sa, sb = ha.state(k), hb.state(k)
-            st.write(f"They first differ at **step {k}**: '{one}' merges {md(sa.pair)} → {md(sa.new_token)}, "
-                     f"'{two}' merges {md(sb.pair)} → {md(sb.new_token)} (both at count {sa.count}).")
+            st.write(f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
+                     f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
+                     f"(both at count {sa.count}).")
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

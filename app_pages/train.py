@@ -23,7 +23,15 @@ with st.sidebar:
     settings = panels.corpus_and_settings(state)
 
 try:
-    history = common.train(settings)
+    try:
+        history = common.train(settings)
+    except ValueError as exc:
+        if not settings.forced:
+            raise
+        # A what-if that cannot happen (say, from an edited link): show the run without it.
+        st.error(f"{exc} The run below leaves out the what-if merges.")
+        settings = replace(settings, forced=())
+        history = common.train(settings)
 except ValueError as exc:
     st.error(f"{exc}")
     st.stop()
@@ -66,9 +74,9 @@ def step_view() -> None:
     step = st.session_state["step"]
     state["step"] = step
     common.sync_url(settings, step)
-    panels.predict(history, step)
+    guessing = panels.predict(history, step)
     panels.what_if(history, settings, state)
-    panels.step_panels(history, settings, step)
+    panels.step_panels(history, settings, step, hide_counts=guessing)
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 

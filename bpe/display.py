@@ -40,6 +40,22 @@ def visible(token: str, show_whitespace: bool = True) -> str:
     return "".join(VISIBLE.get(c, c) for c in token)
 
 
+def mark_whitespace(token: str) -> str:
+    """Make only real whitespace visible (space -> ``·``, newline -> ``↵``, tab -> ``→``, any
+    other whitespace -> ``␣``), leaving GPT-2's stored ``Ġ``/``Ċ`` as they are: the training page
+    shows tokens as the tokenizer stores them, but a space inside a token must not vanish.
+
+    >>> mark_whitespace("aa ") , mark_whitespace("Ġis")
+    ('aa·', 'Ġis')
+    """
+    if not any(c.isspace() for c in token):
+        return token
+    return "".join(_REAL_WHITESPACE.get(c, "␣") if c.isspace() else c for c in token)
+
+
+_REAL_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
+
+
 def chip(text: str, background: str | None = None, *, title: str = "", css_class: str = "tok",
          bold: bool = False) -> str:
     """One token as an escaped HTML span. Its box (padding, font, ...) comes from the ``.tok``
@@ -51,17 +67,19 @@ def chip(text: str, background: str | None = None, *, title: str = "", css_class
 
 
 def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
-               titles: Sequence[str] | None = None) -> str:
+               titles: Sequence[str] | None = None, mark_spaces: bool = False) -> str:
     """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour.
 
     Lean markup, because the training page draws hundreds of these on every step: colours are
     classes of :data:`TOKEN_CSS` (``c0``..``c7``, ``hl``), and a chip has a tooltip only when
-    ``titles`` gives one or its text differs from the token (whitespace made visible)."""
+    ``titles`` gives one or its text differs from the token (whitespace made visible).
+    ``show_whitespace`` marks spaces and GPT-2's ``Ġ`` alike; ``mark_spaces`` only real
+    whitespace (:func:`mark_whitespace`)."""
     marked = set(highlight)
     colors = color_indices(tokens)
     parts = []
     for i, (token, c) in enumerate(zip(tokens, colors)):
-        text = visible(token, show_whitespace)
+        text = visible(token) if show_whitespace else mark_whitespace(token) if mark_spaces else token
         title = titles[i] if titles else (token if text != token else "")
         parts.append(chip(text, title=title, css_class=f"tok {'hl' if token in marked else f'c{c}'}"))
     return "".join(parts)

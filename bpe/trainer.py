@@ -51,7 +51,7 @@ import itertools
 import re
 from array import array
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, Union
@@ -463,6 +463,11 @@ class _PairCountsView(Mapping):
         return len(self._full())
 
 
+def _words(n: int, more: str = "") -> str:
+    """``1 more word``, ``2 more words``."""
+    return f"{n:,} {more}word" + ("" if n == 1 else "s")
+
+
 @dataclass(frozen=True)
 class TrainState:
     """One step of a training run: step 0 is the initial split, step k follows merge k.
@@ -597,22 +602,24 @@ class TrainState:
             out.append(Contribution(h.words[i], occ, h.freqs[i]))
         return out
 
-    def provenance_sentence(self, limit: int = 8) -> str:
-        """``ug = hug 10 + pug 5 + hugs 5`` (largest shares first when there are many words)."""
+    def provenance_sentence(self, limit: int = 8, show: Callable[[str], str] = str) -> str:
+        """``ug = hug 10 + pug 5 + hugs 5`` (largest shares first when there are many words).
+        ``show`` formats each word and token, e.g. to make their whitespace visible."""
         parts = self.provenance()
         if not parts:
             return ""
         if len(parts) > limit:
             parts = sorted(parts, key=lambda c: -c.total)
-        shown = [f"{c.word} {c.frequency}" if c.occurrences == 1 else f"{c.word} {c.occurrences}×{c.frequency}"
-                 for c in parts[:limit]]
+        shown = [f"{show(c.word)} {c.frequency}" if c.occurrences == 1
+                 else f"{show(c.word)} {c.occurrences}×{c.frequency}" for c in parts[:limit]]
         text = " + ".join(shown)
         if len(parts) > limit:
             rest = sum(c.total for c in parts[limit:])
-            text += f" + {len(parts) - limit} more words ({rest})"
-        return f"{self.new_token} = {text}"
+            text += f" + {_words(len(parts) - limit, 'more ')} ({rest})"
+        return f"{show(self.new_token)} = {text}"
 
-    def provenance_of(self, pairs: Iterable[Pair], limit: int = 6) -> dict[Pair, str]:
+    def provenance_of(self, pairs: Iterable[Pair], limit: int = 6,
+                      show: Callable[[str], str] = str) -> dict[Pair, str]:
         """For several pairs at once, where each count (as chosen from at this step) comes from:
         ``"hug 10 + pug 5 + hugs 5"``, largest shares first (corpus order among equal ones), at
         most ``limit`` words each, then what the other words add: ``" + 1,234 in 56 more words"``
@@ -622,7 +629,7 @@ class TrainState:
         spell its initial symbols, so a pair can only occur where its two strings stand side by
         side in that spelling, and occurs at most as often as they do there. Words are rebuilt
         in order of that bound (times their frequency) until no remaining word could make the
-        top ``limit``."""
+        top ``limit``. ``show`` formats each word, as in :meth:`provenance_sentence`."""
         h = self.history
         after = max(self.step - 1, 0)
         out: dict[Pair, str] = {}
@@ -648,12 +655,12 @@ class TrainState:
                     found.append((-occ * h.freqs[i], i, occ))
                     found.sort()
             shown = found[:limit]
-            text = " + ".join(f"{h.words[i]} {h.freqs[i]}" if occ == 1 else f"{h.words[i]} {occ}×{h.freqs[i]}"
-                              for _, i, occ in shown)
+            text = " + ".join(f"{show(h.words[i])} {h.freqs[i]}" if occ == 1
+                              else f"{show(h.words[i])} {occ}×{h.freqs[i]}" for _, i, occ in shown)
             rest = total + sum(share for share, _, _ in shown)
             if rest:
                 if checked == len(bounds):
-                    text += f" + {rest:,} in {len(found) - len(shown):,} more words"
+                    text += f" + {rest:,} in {_words(len(found) - len(shown), 'more ')}"
                 else:
                     text += f" + {rest:,} in other words"
             out[pair] = text
@@ -685,25 +692,27 @@ class TrainState:
         after = max(self.step - 1, 0)
         return sum(h.split_ids_at(i, after).count(sid) * f for i, f in enumerate(h.freqs)) if sid is not None else 0
 
-    def score_formula(self) -> str | None:
+    def score_formula(self, show: Callable[[str], str] = str) -> str | None:
         """WordPiece: ``score = count(ab) / (count(a) × count(b)) = 5 / (20 × 5) = 1/20``."""
         if self.score is None or self.pair is None:
             return None
         a, b = self.pair
         ca, cb = self.symbol_count(a), self.symbol_count(b)
+        a, b = show(a), show(b)
         return (f"score = count({a} {b}) / (count({a}) × count({b})) = {self.count} / ({ca} × {cb}) "
                 f"= {self.score}")
 
-    def judge_prediction(self, guess: Pair) -> tuple[bool, str]:
+    def judge_prediction(self, guess: Pair, show: Callable[[str], str] = str) -> tuple[bool, str]:
         """Was ``guess`` this step's merge? Returns (right, a sentence saying why), for the
-        "predict the next merge" exercise: the student sees step k-1 and guesses step k."""
+        "predict the next merge" exercise: the student sees step k-1 and guesses step k.
+        ``show`` formats the tokens in the sentence."""
         if not self.step or self.pair is None:
             raise ValueError("Step 0 has no merge to predict; predict a later step.")
         h, chosen = self.history, self.pair
         ids = h.pair_ids(guess)
         guess_count = h.count_at(ids, self.step - 1) if ids else 0
         what = "score" if self.score is not None else "count"
-        best = f"{chosen[0]} + {chosen[1]} ({what} {self.score if self.score is not None else self.count})"
+        best = f"{show(chosen[0])} + {show(chosen[1])} ({what} {self.score if self.score is not None else self.count})"
         if tuple(guess) == chosen:
             if self.forced:
                 return True, f"Right: {best} was forced here as a what-if."
@@ -712,11 +721,11 @@ class TrainState:
                               f"picks it: {self.tie_sentence}.")
             return True, f"Right: {best} is the most frequent pair; no other pair reaches that {what}."
         if tuple(guess) in self.tied:
-            return False, (f"Close: {guess[0]} + {guess[1]} ties with {best}, but the tie rule picks the other: "
+            return False, (f"Close: {show(guess[0])} + {show(guess[1])} ties with {best}, but the tie rule picks the other: "
                            f"{self.tie_sentence}.")
         if self.forced:
             return False, f"This step was forced as a what-if: {best} was merged by hand."
-        return False, (f"Not this time: {guess[0]} + {guess[1]} occurs {guess_count} times at this point, "
+        return False, (f"Not this time: {show(guess[0])} + {show(guess[1])} occurs {guess_count} times at this point, "
                        f"but {best} is higher. Counts change after each merge: look at the splits.")
 
     def changes(self) -> StepChanges:

@@ -90,3 +90,19 @@ def test_a_bad_file_name_in_the_error_is_shown_as_typed(app_server, page):
     # markdown, escaped or not; its text stays as typed and Streamlit only links http(s) URLs.)
     assert error.locator("strong, b, em, .katex, [class*=color]").count() == 0
     assert [a.get_attribute("href") for a in error.locator("a").all()] in ([], ["http://example.com"])
+
+
+def test_a_too_long_text_keeps_the_merge_slider_where_it_was(app_server, page):
+    """A widget left out of a run loses its value in the browser: after the over-the-limit error,
+    "Apply only the first k merges" must still be at k, not drop to 0 (found in a review)."""
+    open_encode(page, app_server)
+    k = page.locator('.st-key-k input[type="range"]')
+    assert k.get_attribute("aria-valuetext") == "19"  # the course's 19 merges
+    area = page.get_by_label("Text to tokenize (up to 100 KB)")
+    area.fill("hug " * 30_000)
+    area.press("Control+Enter")
+    expect(page.get_by_text("over the 100 KB limit")).to_be_visible(timeout=60_000)
+    wait_for_app(page)
+    set_text(page, "hugs and tokens")
+    assert k.get_attribute("aria-valuetext") == "19"
+    assert chips_text(page) == "hugsĠandĠtokens" and page.locator(".bpe-tokens .tok").count() < 10

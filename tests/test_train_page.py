@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe
+from bpe.display import mark_whitespace
 from bpe.presets import PRESETS
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -68,12 +69,17 @@ class _TableReader(HTMLParser):
             self._cell.append(data)
 
 
-def html_table(at: AppTest, name: str) -> pd.DataFrame:
-    """A table the page drew as HTML (``data-table=name``), as a DataFrame of strings."""
+def html_tables(at: AppTest) -> dict[str, list[list[str]]]:
+    """The tables the page drew as HTML, by their ``data-table`` name."""
     reader = _TableReader()
     for block in at.get("html"):
         reader.feed(block.proto.body)
-    rows = reader.tables[name]
+    return reader.tables
+
+
+def html_table(at: AppTest, name: str) -> pd.DataFrame:
+    """A table the page drew as HTML (``data-table=name``), as a DataFrame of strings."""
+    rows = html_tables(at)[name]
     return pd.DataFrame(rows[1:], columns=rows[0])
 
 
@@ -147,7 +153,7 @@ def test_every_preset_reproduces_its_merges(key):
     expected = bpe.run_training(p.corpus(), forced_merges=p.forced_merges, **p.options)
     click(at, "end")
     shown = list(html_table(at, "history")["new token"])[::-1]
-    merges = [r["new_token"] for r in expected.merge_rows()]
+    merges = [mark_whitespace(r["new_token"]) for r in expected.merge_rows()]  # a space shows as ·
     assert len(shown) == min(len(merges), 15)  # the page sends the last 15 merges
     assert shown == merges[len(merges) - len(shown):]
 
@@ -167,7 +173,7 @@ def test_switching_preset_resets_to_its_settings():
     assert at.selectbox(key="pre_tokenizer").value == "space-suffix"
     click(at, "end")
     frame = html_table(at, "history")
-    assert list(frame["new token"])[::-1] == ["ab", "abc", "aa", "aa "]
+    assert list(frame["new token"])[::-1] == ["ab", "abc", "aa", "aa·"]
 
 
 # -- bad input ------------------------------------------------------------------------------------------
@@ -253,9 +259,58 @@ def test_predict_the_next_merge_says_right_or_wrong_and_why():
 def test_a_what_if_survives_the_url_even_with_spaces_in_tokens():
     at = start(text="aa abc abc", pre_tokenizer="space-suffix", forced='[[1, "a", " "]]', step="1")
     assert "chosen by hand" in " ".join(w.value for w in at.warning)
-    assert list(html_table(at, "history")["new token"]) == ["a "]
+    assert list(html_table(at, "history")["new token"]) == ["a·"]  # the space made visible
     forced = at.query_params["forced"]
     forced = forced[0] if isinstance(forced, list) else forced
     assert json.loads(forced) == [[1, "a", " "]]
     broken = start(forced="[[1, 2]]", preset="hug", step="1")
     assert "count 20" in step_text(broken)  # a malformed link falls back to the default view
+
+
+def test_a_space_inside_a_token_is_shown_everywhere_on_the_page():
+    """How BPE works merges a trailing space ("aa" + " "): every panel must show it (as ·), or the
+    step reads "aa + [empty] → aa" and two vocabulary entries look alike. Byte-level Ġ stays as stored."""
+    at = start(preset="aa-abc", step="4")
+    title = next(h.proto.body for h in at.get("html") if "bpe-step-title" in h.proto.body)
+    assert ">·</span> → <span" in title and ">aa·</span>" in title
+    assert "aa· = aa· 1 = 1" in step_text(at) and "(abc, ·)" in step_text(at)
+    assert list(html_table(at, "pairs")["pair"]) == ["aa ·", "abc ·"]
+    assert list(html_table(at, "history")["new token"]) == ["aa·", "aa", "abc", "ab"]
+    vocabulary = " ".join(h.proto.body for h in at.get("html") if "Vocabulary:" in h.proto.body)
+    assert 'title="aa ">aa·</span>' in vocabulary  # the tooltip keeps the token as stored
+    course = start(preset="course", step="2")
+    assert list(html_table(course, "history")["new token"]) == ["is", "Ġt"]
+
+
+def test_what_if_options_are_plain_text_not_markdown():
+    """A selectbox shows its options as typed: no markdown escapes like \\$ or \\<."""
+    at = start(text="$x^2$ <b>x</b> $x^2$", pre_tokenizer="whitespace", step="0")
+    at.toggle(key="what_if").set_value(True).run()
+    labels = at.selectbox(key="what_if_pair").options
+    assert "$ + x" in labels and not any("\\" in label for label in labels)
+
+
+def test_predict_hides_the_pair_counts_until_the_student_answers():
+    """At step 0 the pair counts would give the answer away (the chart marks the next merge)."""
+    at = start(step="0")
+    assert chart_frames(at) and "pairs" in html_tables(at)
+    at.toggle(key="predict").set_value(True).run()
+    assert not chart_frames(at) and "pairs" not in html_tables(at)
+    assert "hidden until you answer" in " ".join(i.value for i in at.info)
+    at.radio(key="guess_0").set_value(("u", "g")).run()
+    assert "Right" in unescape_md(" ".join(s.value for s in at.success))
+    assert chart_frames(at) and html_table(at, "pairs").iloc[0]["pair"] == "u g"
+
+
+def test_what_if_at_the_last_step_says_why_it_cannot_merge_more():
+    at = start(preset="course", step="19")
+    at.toggle(key="what_if").set_value(True).run()
+    assert "what_if_pair" not in [s.key for s in at.selectbox]  # no pair to pick
+    text = " ".join(m.value for m in at.markdown)
+    assert "This is the last step" in text and "raise the limit" in text
+
+
+def test_a_what_if_link_that_cannot_happen_shows_the_run_without_it():
+    at = start(preset="hug", forced='[[1, "x", "y"]]', step="1")
+    assert "Cannot force the pair" in errors(at) and "leaves out the what-if merges" in errors(at)
+    assert "count 20" in step_text(at) and "forced" not in at.query_params

@@ -98,7 +98,8 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
         assert text.startswith(words)  # the same words, in the same order
         rest = count + sum(share for share, _, _ in shown)  # what the words not named add
         others = len(brute_provenance(s, pair, len(h.words))[0]) - len(shown)
-        tails = {f" + {rest:,} in {others:,} more words", f" + {rest:,} in other words"} if rest else {""}
+        more = f"{others:,} more word" + ("" if others == 1 else "s")
+        tails = {f" + {rest:,} in {more}", f" + {rest:,} in other words"} if rest else {""}
         assert text[len(words):] in tails
 
 
