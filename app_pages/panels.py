@@ -80,7 +80,8 @@ def corpus_and_settings(state: dict) -> common.Settings:
         p = PRESETS[st.session_state["preset"]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
-        upload = st.file_uploader("Upload a .txt file", type=["txt"], key="corpus_file")
+        upload = st.file_uploader("Upload a .txt file", type=["txt"], key="corpus_file",
+                                  max_upload_size=common.MAX_CORPUS_BYTES // 1_000_000)
         if upload is not None and state.get("uploaded") != upload.file_id:
             try:
                 st.session_state["corpus_text"] = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
@@ -568,6 +569,9 @@ def downloads(history: bpe.History, settings: common.Settings) -> None:
         if fmt and problems[fmt]:
             col.caption(f"No {name}: {problems[fmt]}")
         else:
-            col.download_button(label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}")
+            # on_click="ignore": no rerun, so a second click right after the first still finds its file
+            # (a rerun re-registers the deferred files, and a click in flight then gets "file not found").
+            col.download_button(label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}",
+                                on_click="ignore")
     st.caption(f"The tokenizer files hold the whole run ({history.num_merges:,} merges); the log has every merge "
                "with its count and tied pairs.")
