@@ -539,33 +539,32 @@ def from_vocab_merges(
 # training log
 # ================================================================================================
 def training_log_csv(history: History) -> str:
-    """One CSV row per merge: ``step,left,right,new_token,count,tied_pairs`` (and ``score``
-    for WordPiece, as a decimal).
+    """One CSV row per merge: ``step,left,right,new_token,count,tied_with,tied_pairs`` (and
+    ``score`` for WordPiece, as a decimal).
 
-    ``tied_pairs`` lists the pairs tied with the winner, the winner left out, as
-    ``a b | c d``; when more were tied than the run kept, it ends with ``… (N more)``.
+    ``tied_with`` is how many other pairs had the winner's count; ``tied_pairs`` lists them (as
+    many as the run kept, at least the 23 after the winner) as a JSON array of ``[left, right]``
+    pairs, empty when there was no tie. JSON, because tokens may contain spaces, commas or ``|``.
 
     >>> from bpe.trainer import run_training
     >>> h = run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, num_merges=1)
     >>> print(training_log_csv(h), end="")
-    step,left,right,new_token,count,tied_pairs
-    1,u,g,ug,20,
+    step,left,right,new_token,count,tied_with,tied_pairs
+    1,u,g,ug,20,0,
     """
     if not isinstance(history, History):
         raise ValueError(f"Expected a training History (from run_training), got {type(history).__name__}.")
     wordpiece = history.config.algorithm == "wordpiece"
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    header = ["step", "left", "right", "new_token", "count", "tied_pairs"]
+    header = ["step", "left", "right", "new_token", "count", "tied_with", "tied_pairs"]
     writer.writerow(header + ["score"] if wordpiece else header)
     for step in range(1, history.num_merges + 1):
         state = history.state(step)
         left, right = state.pair
-        others = [f"{a} {b}" for a, b in state.tied[1:]]
-        missing = state.num_tied - len(state.tied)
-        if missing > 0:
-            others.append(f"… ({missing} more)")
-        row = [step, left, right, state.new_token, state.count, " | ".join(others)]
+        others = [list(pair) for pair in state.tied[1:]]
+        row = [step, left, right, state.new_token, state.count, state.num_tied - 1,
+               json.dumps(others, ensure_ascii=False) if others else ""]
         if wordpiece:
             row.append(repr(float(state.score)) if state.score is not None else "")
         writer.writerow(row)

@@ -446,27 +446,36 @@ def test_training_log_csv_hug_corpus():
     history = bpe.run_training(bpe.parse_word_counts("hug 10\npug 5\npun 12\nbun 4\nhugs 5"), num_merges=3)
     text = ser.training_log_csv(history)
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == ["step", "left", "right", "new_token", "count", "tied_pairs"]
+    assert rows[0] == ["step", "left", "right", "new_token", "count", "tied_with", "tied_pairs"]
     assert rows[1:] == [
-        ["1", "u", "g", "ug", "20", ""],
-        ["2", "u", "n", "un", "16", ""],
-        ["3", "h", "ug", "hug", "15", ""],
+        ["1", "u", "g", "ug", "20", "0", ""],
+        ["2", "u", "n", "un", "16", "0", ""],
+        ["3", "h", "ug", "hug", "15", "0", ""],
     ]
-    assert text.startswith("step,left,right,new_token,count,tied_pairs\n1,u,g,ug,20,\n")
+    assert text.startswith("step,left,right,new_token,count,tied_with,tied_pairs\n1,u,g,ug,20,0,\n")
 
 
 def test_training_log_csv_ties_and_quoting():
     history = bpe.run_training({"ab": 3, "cd": 3, "e,f": 3}, num_merges=2)
     rows = list(csv.DictReader(io.StringIO(ser.training_log_csv(history))))
     assert (rows[0]["left"], rows[0]["right"]) == ("a", "b")
-    assert rows[0]["tied_pairs"] == "c d | e , | , f"
-    assert rows[1]["tied_pairs"] == "e , | , f"
+    assert rows[0]["tied_with"] == "3" and json.loads(rows[0]["tied_pairs"]) == [["c", "d"], ["e", ","], [",", "f"]]
+    assert rows[1]["tied_with"] == "2" and json.loads(rows[1]["tied_pairs"]) == [["e", ","], [",", "f"]]
+
+
+def test_training_log_csv_keeps_spaces_in_tied_pairs():
+    """How BPE works merges trailing spaces: the tied pairs must read back exactly (found in a review:
+    the old "a b | c d" text could not be split when a token was a space)."""
+    history = bpe.run_training(["aa abc abc"], pre_tokenizer="space-suffix", num_merges=4)
+    rows = list(csv.DictReader(io.StringIO(ser.training_log_csv(history))))
+    assert [(r["left"], r["right"]) for r in rows] == [("a", "b"), ("ab", "c"), ("a", "a"), ("aa", " ")]
+    assert json.loads(rows[3]["tied_pairs"]) == [["abc", " "]]
 
 
 def test_training_log_csv_wordpiece_has_score():
     history = bpe.run_training({"hug": 10, "pug": 5, "pun": 12}, num_merges=2, algorithm="wordpiece")
     rows = list(csv.DictReader(io.StringIO(ser.training_log_csv(history))))
-    assert list(rows[0]) == ["step", "left", "right", "new_token", "count", "tied_pairs", "score"]
+    assert list(rows[0]) == ["step", "left", "right", "new_token", "count", "tied_with", "tied_pairs", "score"]
     assert float(rows[0]["score"]) == pytest.approx(float(history.state(1).score))
     with pytest.raises(ValueError, match="History"):
         ser.training_log_csv("hug 10")
