@@ -73,7 +73,11 @@ def preset_settings(key: str) -> Settings:
 def app_state() -> dict:
     """The session's one namespaced dict, created on first use (from the URL if it has one)."""
     if STATE_KEY not in st.session_state:
-        st.session_state[STATE_KEY] = {"settings": settings_from_url(), "step": step_from_url(), "error": None}
+        notes: list[str] = []
+        settings = settings_from_url(notes)
+        # link_notes: what the link could not restore, shown until the user changes these settings
+        st.session_state[STATE_KEY] = {"settings": settings, "step": step_from_url(), "error": None,
+                                       "link_notes": (settings, notes)}
     return st.session_state[STATE_KEY]
 
 
@@ -180,9 +184,11 @@ def settings_to_params(settings: Settings, step: int) -> dict[str, str]:
     params: dict[str, str] = {"step": str(step)}
     if settings.source == "preset":
         params["preset"] = settings.preset
-    elif settings.source == "text" and len(settings.text) <= MAX_URL_CORPUS_CHARS:
+    elif not corpus_fits_url(settings):
+        params["corpus"] = settings.source  # a marker: the link cannot carry the corpus itself
+    elif settings.source == "text":
         params["text"] = settings.text
-    elif settings.source == "counts" and len(settings.counts) <= MAX_URL_CORPUS_CHARS:
+    elif settings.source == "counts":
         params["counts"] = settings.counts
     for name in ("pre_tokenizer", "limit", "limit_value", "tie_break", "min_frequency", "algorithm",
                  "full_byte_alphabet"):
@@ -205,23 +211,45 @@ def corpus_fits_url(settings: Settings) -> bool:
     return True
 
 
-def settings_from_url() -> Settings:
-    """Settings from ``st.query_params``; anything malformed falls back to the default."""
+URL_CHOICES = {"pre_tokenizer": bpe.PRE_TOKENIZERS, "limit": ("num_merges", "vocab_size", "none"),
+               "tie_break": bpe.TIE_RULES, "algorithm": bpe.ALGORITHMS}
+MAX_LIMIT_VALUE = 100_000  # the sidebar's number input goes up to this
+
+
+def settings_from_url(notes: list[str] | None = None) -> Settings:
+    """Settings from ``st.query_params``. What a link cannot restore is left at the preset's value
+    and said in ``notes`` (a sentence each); a link that cannot be read at all opens the default."""
     q = st.query_params
+    notes = notes if notes is not None else []
     try:
         if "text" in q:
             s = Settings(source="text", text=q["text"])
         elif "counts" in q:
             s = Settings(source="counts", counts=q["counts"])
+        elif q.get("corpus") in ("text", "counts"):
+            s = Settings(source=q["corpus"])
+            notes.append(f"This link was made from a corpus too long to fit in a link (over {MAX_URL_CORPUS_CHARS:,} "
+                         "characters), so it does not carry the text: paste or upload it again in the sidebar. "
+                         "The link's settings are applied.")
         else:
-            s = preset_settings(q.get("preset", DEFAULT_PRESET))
+            preset = q.get("preset", DEFAULT_PRESET)
+            if preset not in PRESETS:
+                notes.append(f"The link names a preset that does not exist ({preset}); showing {DEFAULT_PRESET}.")
+                preset = DEFAULT_PRESET
+            s = preset_settings(preset)
         changes: dict = {}
-        for name in ("pre_tokenizer", "limit", "tie_break", "algorithm"):
-            if name in q:
+        for name, choices in URL_CHOICES.items():
+            if name in q and q[name] in choices:
                 changes[name] = q[name]
-        for name in ("limit_value", "min_frequency"):
+            elif name in q:
+                notes.append(f"The link's {name} “{q[name]}” is not one of {', '.join(choices)}; "
+                             f"using {getattr(s, name)}.")
+        for name, top in (("limit_value", MAX_LIMIT_VALUE), ("min_frequency", None)):
             if name in q:
-                changes[name] = int(q[name])
+                value = int(q[name])
+                changes[name] = max(0, value if top is None else min(value, top))
+                if changes[name] != value:
+                    notes.append(f"The link's {name} {value:,} is out of range; using {changes[name]:,}.")
         if "full_byte_alphabet" in q:
             changes["full_byte_alphabet"] = q["full_byte_alphabet"] == "1"
         if "special" in q:
@@ -231,6 +259,7 @@ def settings_from_url() -> Settings:
             changes["forced"] = tuple(forced)
         return replace(s, **changes)
     except (KeyError, ValueError, TypeError):  # a malformed link falls back to the default view
+        notes.append("Part of this link could not be read, so it opens the default example.")
         return preset_settings(DEFAULT_PRESET)
 
 

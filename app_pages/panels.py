@@ -148,16 +148,17 @@ def _counts_editor(counts_text: str) -> str:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _preview_words(settings: common.Settings) -> list[str]:
+def _preview_words(settings: common.Settings) -> list[tuple[str, int | None]]:
+    """The first words after pre-tokenization, with their counts for a word-count corpus."""
     corpus = common.corpus_of(settings)
     if isinstance(corpus, dict):
-        return [f"{w} ×{c}" for w, c in list(corpus.items())[:12]]
+        return list(corpus.items())[:12]
     words: list[str] = []
     for text in corpus:
         words += bpe.pre_tokenize(text, settings.pre_tokenizer)
         if len(words) >= 12:
             break
-    return words[:12]
+    return [(w, None) for w in words[:12]]
 
 
 def _preview(settings: common.Settings) -> None:
@@ -166,7 +167,9 @@ def _preview(settings: common.Settings) -> None:
     except ValueError:
         return  # the page shows the error once, next to the results
     st.caption("First words after pre-tokenization:")
-    st.html(display.chips_html(words, show_whitespace=True))
+    # As the splits show them: stored symbols (Ġ), real whitespace as ·, a count after its word.
+    st.html(" ".join(display.chips_html([w], mark_spaces=True)
+                     + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "") for w, c in words))
 
 
 # -- the step panels --------------------------------------------------------------------------------

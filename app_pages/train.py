@@ -22,6 +22,10 @@ st.title("Train a BPE tokenizer, one merge at a time")
 with st.sidebar:
     settings = panels.corpus_and_settings(state)
 
+link_settings, link_notes = state.get("link_notes", (None, ()))
+if settings == link_settings:
+    for note in link_notes:
+        st.warning(note, icon=":material/link_off:")
 try:
     try:
         history = common.train(settings)

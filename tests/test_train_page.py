@@ -314,3 +314,41 @@ def test_a_what_if_link_that_cannot_happen_shows_the_run_without_it():
     at = start(preset="hug", forced='[[1, "x", "y"]]', step="1")
     assert "Cannot force the pair" in errors(at) and "leaves out the what-if merges" in errors(at)
     assert "count 20" in step_text(at) and "forced" not in at.query_params
+
+
+def test_the_settings_preview_shows_words_as_the_splits_do():
+    """The sidebar's first pre-tokenized words: GPT-2's Ġ as stored (like the splits), counts after
+    their word, not glued to it with a whitespace dot."""
+    def preview(at: AppTest) -> str:
+        return " ".join(h.proto.body for h in at.sidebar.get("html"))
+
+    hug = preview(start(preset="hug"))
+    assert '>hug</span><span class="bpe-note"> ×10</span>' in hug and "·×" not in hug
+    gpt2 = preview(start(text="This is it", pre_tokenizer="gpt2"))
+    assert ">This</span>" in gpt2 and ">Ġis</span>" in gpt2 and ">Ġit</span>" in gpt2
+
+
+def warnings(at: AppTest) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def test_a_link_to_a_corpus_too_long_for_a_link_says_to_paste_it_again():
+    long_text = "the quick brown fox " * 100  # 2,000 characters: over the URL's 1,500
+    at = start(text=long_text, tie_break="hf")
+    assert at.query_params["corpus"] in ("text", ["text"]) and "text" not in at.query_params
+    link = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    reopened = start(**link)
+    assert "too long to fit in a link" in warnings(reopened) and "paste or upload it again" in warnings(reopened)
+    assert reopened.radio(key="source").value == "text" and reopened.selectbox(key="tie_break").value == "hf"
+    reopened.text_area(key="corpus_text").set_value(long_text).run()
+    assert "too long to fit" not in warnings(reopened) and "Step 0 of" in step_text(reopened)
+
+
+def test_link_values_out_of_range_or_unknown_are_named_not_silently_replaced():
+    at = start(preset="course", pre_tokenizer="bogus", limit_value="999999999")
+    assert "pre_tokenizer “bogus” is not one of" in warnings(at) and "using gpt2" in warnings(at)
+    assert "limit_value 999,999,999 is out of range; using 100,000" in warnings(at)
+    assert at.selectbox(key="pre_tokenizer").value == "gpt2"
+    negative = start(preset="hug", limit="num_merges", limit_value="-1")
+    assert "using 0" in warnings(negative) and "Step 0 of 0" in step_text(negative)
+    assert "does not exist" in warnings(start(preset="nope"))
