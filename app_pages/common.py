@@ -89,7 +89,7 @@ def corpus_of(settings: Settings):
             raise ValueError(f"There is no preset called {settings.preset!r}.")
         return PRESETS[settings.preset].corpus()
     if settings.source == "counts":
-        return bpe.parse_word_counts(settings.counts)
+        return bpe.parse_word_counts(settings.counts, line_name="Row")  # the page shows them as a table
     if len(settings.text.encode("utf-8")) > MAX_CORPUS_BYTES:
         raise ValueError(f"The corpus is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; paste or upload less text.")
     if not settings.text.strip():

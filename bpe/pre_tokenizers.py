@@ -172,12 +172,12 @@ def count_words(texts: Iterable[str], name: str) -> dict[str, int]:
     return counts
 
 
-def parse_word_counts(text: str) -> dict[str, int]:
+def parse_word_counts(text: str, line_name: str = "Line") -> dict[str, int]:
     """Parse ``word count`` lines (``hug 10``) into a dict, in order of first appearance.
 
     Blank lines are skipped; a word given twice has its counts added. A line that is
     not a word followed by a whole number of at least 1 raises a ValueError naming
-    the line.
+    the line, as ``line_name`` and its number (a page with a table says "Row").
 
     >>> parse_word_counts("hug 10\\npug 5")
     {'hug': 10, 'pug': 5}
@@ -189,7 +189,7 @@ def parse_word_counts(text: str) -> dict[str, int]:
         parts = line.split()
         if len(parts) != 2:
             raise ValueError(
-                f"Line {number} ({line.strip()!r}) should be one word and its count, separated by a space, "
+                f"{line_name} {number} ({line.strip()!r}) should be one word (without spaces) and its count, "
                 "like 'hug 10'."
             )
         word, raw = parts
@@ -197,10 +197,11 @@ def parse_word_counts(text: str) -> dict[str, int]:
             count = int(raw)
         except ValueError:
             raise ValueError(
-                f"Line {number} ({line.strip()!r}): the count {raw!r} is not a whole number; write it like 'hug 10'."
+                f"{line_name} {number} ({line.strip()!r}): the count {raw!r} is not a whole number; write it like "
+                "'hug 10'."
             ) from None
         if count < 1:
-            raise ValueError(f"Line {number} ({line.strip()!r}): a count must be 1 or more, not {count}.")
+            raise ValueError(f"{line_name} {number} ({line.strip()!r}): a count must be 1 or more, not {count}.")
         counts[word] = counts.get(word, 0) + count
     if not counts:
         raise ValueError("No word counts found: write one 'word count' pair per line, like 'hug 10'.")

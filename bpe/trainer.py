@@ -805,9 +805,9 @@ class _Trainer:
         h.num_base = len(h.symbols)
         if config.vocab_size is not None and config.vocab_size < h.num_base:
             raise ValueError(
-                f"vocab_size {config.vocab_size} is below the base vocabulary: this corpus needs at least "
+                f"The vocabulary size ({config.vocab_size}) is below the base vocabulary: this corpus needs at least "
                 f"{h.num_base} tokens ({len(config.special_tokens)} special + {h.num_base - len(config.special_tokens)}"
-                f" in its alphabet). Set vocab_size to {h.num_base} or more."
+                f" in its alphabet). Set the vocabulary size (vocab_size) to {h.num_base} or more."
             )
         to_id = h.symbol_ids.__getitem__
         h.initial_splits = [tuple(map(to_id, split)) for split in str_splits]

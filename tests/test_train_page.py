@@ -201,7 +201,7 @@ def test_malformed_word_count_line_is_named():
     at.query_params["counts"] = "hug 10\npug five"
     at.run()
     assert not at.exception
-    assert "Line 2 ('pug five')" in errors(at)
+    assert "Row 2 ('pug five')" in errors(at)  # the page shows word counts as a table
     assert at.radio(key="source").value == "counts"
 
 
