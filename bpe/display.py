@@ -164,7 +164,10 @@ def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
     if kind == "special":
         made = "special token (never split or merged)"
     elif kind == "unk":
+        # The bytes of the text it stands for: those of the string "[UNK]" would tell nothing.
         made = f"unknown: {source!r} is not in the vocabulary" if source else "unknown symbol"
+        data = f"bytes of the text {hex_bytes(source.encode('utf-8'))}" if source else "no bytes"
+        return f"id {token_id} · {token!r} · {data} · {made}"
     elif rank is None:
         made = "base symbol (no merge)"
     else:
@@ -208,8 +211,11 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
 
 def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:
     """One row per token for a table: position, id, token, its text, bytes, merge rank."""
+    def token_hex(token: str, source: str) -> str:  # an unknown token: the bytes of the text it replaced
+        return hex_bytes(source.encode("utf-8") if token_kind(tokenizer, token) == "unk" else tokenizer.token_bytes(token))
+
     return [
-        {"#": i, "id": tid, "token": token, "text": text[s:e], "bytes": hex_bytes(tokenizer.token_bytes(token)),
+        {"#": i, "id": tid, "token": token, "text": text[s:e], "bytes": token_hex(token, text[s:e]),
          "merge rank": tokenizer.token_rank(token)}
         for i, (tid, token, (s, e)) in enumerate(zip(encoding.ids, encoding.tokens, encoding.offsets))
     ]

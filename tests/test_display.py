@@ -61,6 +61,8 @@ def test_tooltip_has_id_string_hex_bytes_and_merge_rank(hug, course):
     assert display.token_title(hug, "hug", 9) == "id 9 · 'hug' · bytes 68 75 67 · merge rank 2 (merge #3)"
     assert display.token_title(hug, "h", 2).endswith("base symbol (no merge)")
     assert "'t' is not in the vocabulary" in display.token_title(hug, "[UNK]", 14, "t")
+    # An unknown token's bytes are those of the text it replaced, not of the string "[UNK]".
+    assert display.token_title(hug, "[UNK]", 14, "é").split(" · ")[2] == "bytes of the text C3 A9"
     assert display.token_title(course, "Ġis", course.vocab["Ġis"]).split(" · ")[2] == "bytes 20 69 73"
 
 
@@ -145,6 +147,8 @@ def test_token_rows_list_every_token(hug):
     rows = display.token_rows(hug, hug.encode_full("bug"), "bug")
     assert [(r["token"], r["text"], r["bytes"], r["merge rank"]) for r in rows] == [
         ("b", "b", "62", None), ("ug", "ug", "75 67", 0)]
+    unknown = display.token_rows(hug, hug.encode_full("thug"), "thug")[0]
+    assert (unknown["token"], unknown["text"], unknown["bytes"]) == ("[UNK]", "t", "74")  # not "[UNK]"'s bytes
 
 
 def test_md_escape_leaves_no_markdown_to_interpret():
