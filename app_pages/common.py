@@ -291,7 +291,10 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-table{border-collapse:collapse;font-size:0.92rem;margin:2px 0;max-width:100%}"
     ".bpe-table th,.bpe-table td{border-bottom:1px solid #e6e8eb;padding:3px 8px;text-align:left;vertical-align:top}"
     ".bpe-table th{font-weight:600;color:#444}"
-    ".bpe-table td{overflow-wrap:anywhere}"
+    # break-word, not anywhere: "anywhere" lets a column shrink to one letter, so narrow columns wrapped
+    # words letter by letter; pairs and tokens never wrap inside.
+    ".bpe-table td{overflow-wrap:break-word}"
+    ".bpe-table td.pair,.bpe-table td.new-token{white-space:nowrap}"
     ".bpe-table td.from,.bpe-table th.from{font-size:0.8rem;color:#444}"
     ".bpe-grid{display:grid;grid-template-columns:3fr 2fr;gap:24px;align-items:start}"
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
