@@ -19,6 +19,7 @@ from app_pages import common
 
 MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000
+ALGORITHM_NAMES = {"bpe": "BPE", "wordpiece": "WordPiece"}
 SAMPLE = "This is not a token. 🙂 hugs"
 SOURCES = ("Trained on the Train page", "Uploaded file")
 OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
@@ -87,8 +88,19 @@ else:
     if tok is None:
         st.error("The Train page's settings do not train a tokenizer: fix them there, or upload a tokenizer file.")
         st.stop()
-st.caption(f"Using {display.md_escape(name)}: {tok.algorithm.upper()}, {tok.pre_tokenizer} pre-tokenizer, "
-           f"{len(tok.merges):,} merges, {tok.vocab_size:,} tokens in the vocabulary.")
+unk_note = ""
+if source == SOURCES[0]:
+    # The Train page counts the vocabulary it learned; the tokenizer adds [UNK] (character level) or
+    # the bytes its corpus never had (byte level), so the two sizes differ: say why.
+    trained = common.train(state["settings"])
+    learned = trained.state(trained.num_merges).vocab_size
+    if tok.vocab_size > learned and tok.pre_tokenizer in bpe.BYTE_LEVEL and tok.algorithm == "bpe":
+        unk_note = (f" ({learned:,} from training, plus the {tok.vocab_size - learned:,} bytes its corpus never had, "
+                    "so no text is unknown)")
+    elif tok.unk_token is not None and tok.unk_token in tok.vocab:
+        unk_note = f" (with {display.md_escape(tok.unk_token)} at the end, for anything the training corpus never had)"
+st.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} pre-tokenizer, "
+           f"{len(tok.merges):,} merges, {tok.vocab_size:,} tokens in the vocabulary{unk_note}.")
 
 # -- the text and the controls ---------------------------------------------------------------------------
 text = st.text_area(f"Text to tokenize (up to {MAX_TEXT_BYTES // 1000} KB)", key="encode_text", height=110)
@@ -100,6 +112,12 @@ n = len(tok.merges)
 if enc.get("k_base") is not tok or st.session_state.get("k", 0) > n:  # a new tokenizer starts with all merges
     enc["k_base"], enc["k"], st.session_state["k"] = tok, n, n
 k = right.slider("Apply only the first k merges", 0, n, key="k") if n else 0
+train_step = state.get("step", 0)
+if source == SOURCES[0] and 0 < train_step < n and k != train_step:
+    # The Train page stopped mid-run: offer its tokenizer as of that step (the course's "bug -> b ug"
+    # uses its first three merges), without changing what the page shows until asked.
+    right.button(f"Use the first {train_step} merges (the Train page is at step {train_step})", key="k_train",
+                 on_click=lambda: st.session_state.update(k=train_step), type="tertiary")
 if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
     # Stopped only now: a widget left out of a run loses its value in the browser (k would drop to 0).
     too_long.error(f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "

@@ -328,3 +328,27 @@ def test_settings_that_do_not_train_show_an_error_on_the_encode_page():
     at.run()
     ok(at.switch_page(ENCODE).run())
     assert "do not train a tokenizer" in at.error[0].value
+
+
+def test_the_train_pages_step_is_one_click_away():
+    """At Train step 3 the course's three rules (ug, un, hug) are learned: Encode offers exactly
+    that tokenizer, so "bug" and "thug" come out as the course prints them."""
+    at = open_encode(preset="hug", step="3")
+    assert at.slider(key="k").value == 7  # the whole run until asked
+    at.button(key="k_train").click().run()
+    assert ok(at).slider(key="k").value == 3
+    type_text(at, "bug")
+    assert tokens(at) == ["b", "ug"]
+    type_text(at, "thug")
+    assert tokens(at) == ["[UNK]", "hug"]
+    assert not [b for b in at.button if b.key == "k_train"]  # already at the Train page's step
+    assert not [b for b in open_encode(preset="hug").button if b.key == "k_train"]  # step 0: nothing to offer
+
+
+def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
+    """Train counts what it learned (hug: 14; course: 50); the tokenizer adds [UNK] or the unseen bytes."""
+    hug = " ".join(c.value for c in open_encode(preset="hug").caption)
+    assert "15 tokens in the vocabulary (with \\[UNK\\] at the end" in hug
+    course = " ".join(c.value for c in open_encode(preset="course").caption)
+    assert "BPE, gpt2 pre-tokenizer, 19 merges, 276 tokens in the vocabulary (50 from training, plus the 226 bytes" in course
+    assert "WordPiece, " in " ".join(c.value for c in open_encode(preset="course", algorithm="wordpiece").caption)
