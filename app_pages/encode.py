@@ -27,7 +27,8 @@ OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPi
 KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k")
 
 state = common.app_state()
-enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "upload_error": None, "files": None})
+enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "upload_error": None, "files": None,
+                                  "upload_hint": None})
 for key in KEPT:  # widgets forget their values when the user leaves the page: keep a copy, restore it
     if key in st.session_state:
         enc[key] = st.session_state[key]
@@ -50,11 +51,15 @@ def read_upload(files, pre_tokenizer: str) -> None:
     signature = (pre_tokenizer, *((f.file_id, f.name) for f in files or ()))
     if signature == enc["files"]:
         return
-    enc["files"], enc["upload_error"] = signature, None
+    enc["files"], enc["upload_error"], enc["upload_hint"] = signature, None, None
     if files:
         names = ", ".join(f.name for f in files)
+        contents = {f.name: f.getvalue() for f in files}
         try:
-            enc["uploaded"] = (names, tokenizer_from_files({f.name: f.getvalue() for f in files}, pre_tokenizer))
+            enc["uploaded"] = (names, tokenizer_from_files(contents, pre_tokenizer))
+            vocab = [data for name, data in contents.items() if name.endswith(".json")]
+            if len(contents) == 2 and vocab:  # vocab.json + merges.txt: the pre-tokenizer was a guess
+                enc["upload_hint"] = serialization.vocab_byte_level_hint(vocab[0], pre_tokenizer)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
             enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
@@ -79,6 +84,8 @@ if source == SOURCES[1]:
                                     bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre"))
     if enc["upload_error"]:
         st.error(enc["upload_error"])
+    if enc.get("upload_hint"):
+        st.warning(display.md_escape(enc["upload_hint"]))
     if enc["uploaded"] is None:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()

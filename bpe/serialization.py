@@ -535,6 +535,28 @@ def from_vocab_merges(
     return Tokenizer(vocab, merges, pre_tokenizer=pre_tokenizer, special_tokens=specials, unk_token=unk_token)
 
 
+def vocab_byte_level_hint(vocab_text: str | bytes, pre_tokenizer: str) -> str | None:
+    """A sentence when ``vocab.json`` and the chosen pre-tokenizer do not seem to match, else None.
+
+    The files do not say their pre-tokenizer. A byte-level vocabulary trained on text with spaces
+    has ``Ġ`` (GPT-2's symbol for the space byte); one without it was most likely trained on
+    characters, and reading it byte-level quietly adds 256 byte symbols it never had.
+
+    >>> vocab_byte_level_hint('{"h": 0, "u": 1, "g": 2, "hug": 3}', "gpt2") is not None
+    True
+    >>> vocab_byte_level_hint('{"h": 0, "Ġ": 1, "Ġh": 2}', "gpt2") is None
+    True
+    """
+    vocab = _read_vocab(_parse_json(_decode_text(vocab_text, "vocab.json file"), "vocab.json file"), "vocab.json")
+    space = pt.bytes_to_unicode()[ord(" ")]
+    if pre_tokenizer in pt.BYTE_LEVEL and space not in vocab:
+        return (f"This vocab.json has no {space} (the space byte of a byte-level vocabulary), so it was probably not "
+                f"trained byte-level: if its tokenizer cut words another way, pick that pre-tokenizer above "
+                f"(read as {pre_tokenizer}, every text becomes bytes, and its {len(vocab):,} tokens gain the 256 "
+                "byte symbols).")
+    return None
+
+
 # ================================================================================================
 # training log
 # ================================================================================================

@@ -198,6 +198,18 @@ def test_uploaded_vocab_and_merges_cut_like_the_tokenizers_library(hf_file, tmp_
     at = type_text(upload(open_encode(), ("vocab.json", Path(vocab).read_bytes()),
                           ("merges.txt", Path(merges).read_bytes())), text)
     assert tokens(at) == tokenizers.Tokenizer.from_file(str(hf_file)).encode(text).tokens
+    assert not at.warning  # a byte-level vocabulary read byte-level: nothing to point out
+
+
+def test_a_character_level_vocab_read_byte_level_is_pointed_out():
+    """The hug run's own vocab.json + merges.txt, left at the default gpt2 pre-tokenizer: the page says
+    the vocabulary has no Ġ; picked as whitespace, it cuts like the course."""
+    vocab, merges = bpe.to_vocab_merges(hug_tokenizer())
+    at = upload(open_encode(), ("vocab.json", vocab.encode()), ("merges.txt", merges.encode()))
+    assert "has no Ġ" in rendered(" ".join(w.value for w in at.warning))
+    ok(at.selectbox(key="upload_pre").set_value("whitespace").run())
+    assert not at.warning
+    assert tokens(type_text(at, "bug thug")) == ["b", "ug", "[UNK]", "hug"]
 
 
 def test_file_saved_by_bpe_round_trips(tmp_path):
