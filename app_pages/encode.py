@@ -41,8 +41,8 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> bpe.Tok
     jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
     if len(jsons) == 1 and len(txts) == 1:
         return serialization.from_vocab_merges(files[jsons[0]], files[txts[0]], pre_tokenizer)
-    if len(jsons) == 1 and not txts:
-        return serialization.from_tokenizer_json(files[jsons[0]])
+    if jsons and not txts:  # several tokenizer.json files: the one uploaded last (read_upload says so)
+        return serialization.from_tokenizer_json(files[jsons[-1]])
     raise ValueError("Upload one tokenizer.json, or one vocab.json together with its merges.txt.")
 
 
@@ -56,10 +56,14 @@ def read_upload(files, pre_tokenizer: str) -> None:
         names = ", ".join(f.name for f in files)
         contents = {f.name: f.getvalue() for f in files}
         try:
-            enc["uploaded"] = (names, tokenizer_from_files(contents, pre_tokenizer))
-            vocab = [data for name, data in contents.items() if name.endswith(".json")]
-            if len(contents) == 2 and vocab:  # vocab.json + merges.txt: the pre-tokenizer was a guess
-                enc["upload_hint"] = serialization.vocab_byte_level_hint(vocab[0], pre_tokenizer)
+            tok = tokenizer_from_files(contents, pre_tokenizer)
+            jsons = [name for name in contents if name.endswith(".json")]
+            enc["uploaded"] = (jsons[-1] if len(jsons) == len(contents) else names, tok)
+            if len(jsons) > 1 and len(jsons) == len(contents):
+                enc["upload_hint"] = (f"Using the last file uploaded, {jsons[-1]}; remove the others ({', '.join(jsons[:-1])}) "
+                                      "from the list to tidy up.")
+            elif len(jsons) == 1 and len(contents) == 2:  # vocab.json + merges.txt: the pre-tokenizer was a guess
+                enc["upload_hint"] = serialization.vocab_byte_level_hint(contents[jsons[0]], pre_tokenizer)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
             enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"

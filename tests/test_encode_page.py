@@ -212,6 +212,15 @@ def test_a_character_level_vocab_read_byte_level_is_pointed_out():
     assert tokens(type_text(at, "bug thug")) == ["b", "ug", "[UNK]", "hug"]
 
 
+def test_a_second_tokenizer_json_replaces_the_first(hf_file, tmp_path):
+    """Switching tokenizers needs no extra step: of several tokenizer.json files, the last one counts."""
+    path = tmp_path / "hug.json"
+    serialization.save(hug_tokenizer(), path)
+    at = upload(open_encode(), ("hug.json", path.read_bytes()), ("gpt.json", hf_file.read_bytes()))
+    assert "Using gpt.json:" in rendered(at.caption[0].value) and not at.error, [e.value for e in at.error]
+    assert "Using the last file uploaded, gpt.json" in rendered(" ".join(w.value for w in at.warning))
+
+
 def test_file_saved_by_bpe_round_trips(tmp_path):
     path = tmp_path / "tokenizer.json"
     serialization.save(hug_tokenizer(), path)
