@@ -84,10 +84,14 @@ def corpus_and_settings(state: dict) -> common.Settings:
                                   max_upload_size=common.MAX_CORPUS_BYTES // 1_000_000)
         if upload is not None and state.get("uploaded") != upload.file_id:
             try:
-                st.session_state["corpus_text"] = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
+                uploaded = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
+                if not uploaded.strip():
+                    raise ValueError(f"The file {upload.name!r} is empty: nothing to train on. The text box keeps "
+                                     "what it had.")
+                st.session_state["corpus_text"] = uploaded
                 state["uploaded"] = upload.file_id
             except ValueError as exc:
-                st.error(str(exc))
+                st.error(md(str(exc)))
         st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
         text = st.session_state["corpus_text"]
     else:

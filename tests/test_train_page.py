@@ -352,3 +352,14 @@ def test_link_values_out_of_range_or_unknown_are_named_not_silently_replaced():
     negative = start(preset="hug", limit="num_merges", limit_value="-1")
     assert "using 0" in warnings(negative) and "Step 0 of 0" in step_text(negative)
     assert "does not exist" in warnings(start(preset="nope"))
+
+
+def test_an_empty_upload_keeps_the_text_already_typed():
+    at = start()
+    at.radio(key="source").set_value("text").run()
+    at.text_area(key="corpus_text").set_value("low lower newest").run()
+    at.file_uploader(key="corpus_file").set_value(("empty.txt", b"", "text/plain")).run()
+    assert "is empty" in unescape_md(errors(at)) and "keeps what it had" in unescape_md(errors(at))
+    assert at.text_area(key="corpus_text").value == "low lower newest"
+    at.file_uploader(key="corpus_file").set_value(("words.txt", b"hug pug hug", "text/plain")).run()
+    assert at.text_area(key="corpus_text").value == "hug pug hug" and not at.exception
