@@ -152,7 +152,8 @@ cols[2].metric("Words", f"{len(display.word_spans(encoding)):,}", help="Words as
 cols[3].metric("Tokens", f"{len(encoding.ids):,}")
 cols[4].metric("Characters per token", f"{len(text) / max(len(encoding.ids), 1):.2f}")
 st.code(str(list(encoding.ids)), language=None, wrap_lines=True)
-table = memo("rows", (shown, text), lambda: pd.DataFrame(display.token_rows(shown, encoding, text)).convert_dtypes())
+table = memo("rows", (shown, text), lambda: pd.DataFrame(display.token_rows(shown, encoding, text),
+                                                      columns=list(display.TOKEN_COLUMNS)).convert_dtypes())
 with st.expander("Token table"):
     st.dataframe(table, hide_index=True)
 

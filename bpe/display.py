@@ -209,6 +209,9 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
     return f'{TOKEN_CSS}<div class="bpe-tokens">{"".join(parts)}</div>'
 
 
+TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "merge rank")  # the keys of token_rows, also for no tokens
+
+
 def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:
     """One row per token for a table: position, id, token, its text, bytes, merge rank."""
     def token_hex(token: str, source: str) -> str:  # an unknown token: the bytes of the text it replaced

@@ -373,3 +373,11 @@ def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
     course = " ".join(c.value for c in open_encode(preset="course").caption)
     assert "BPE, gpt2 pre-tokenizer, 19 merges, 276 tokens in the vocabulary (50 from training, plus the 226 bytes" in course
     assert "WordPiece, " in " ".join(c.value for c in open_encode(preset="course", algorithm="wordpiece").caption)
+
+
+@pytest.mark.parametrize("preset", ["hug", "course"])
+def test_an_empty_text_shows_no_tokens_and_no_traceback(preset):
+    """Found in a review: clearing the box with a byte-level tokenizer raised KeyError: 'token'."""
+    at = type_text(open_encode(preset=preset), "")
+    assert tokens(at) == [] and not at.error
+    assert at.dataframe[0].value.columns.tolist()[:3] == ["#", "id", "token"]
