@@ -32,7 +32,10 @@ enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "uplo
 for key in KEPT:  # widgets forget their values when the user leaves the page: keep a copy, restore it
     if key in st.session_state:
         enc[key] = st.session_state[key]
-    elif key in enc:
+    if key in enc:
+        # Set by the script on every run, so the value is sent to the browser with the widget. A widget
+        # left out of a run (the page stopped early) comes back empty in the browser otherwise, while
+        # the server still holds its old value: the box showed "" and k 0 while the tokens used both.
         st.session_state[key] = enc[key]
 
 

@@ -106,3 +106,28 @@ def test_a_too_long_text_keeps_the_merge_slider_where_it_was(app_server, page):
     set_text(page, "hugs and tokens")
     assert k.get_attribute("aria-valuetext") == "19"
     assert chips_text(page) == "hugsĠandĠtokens" and page.locator(".bpe-tokens .tok").count() < 10
+
+
+def test_switching_the_tokenizer_away_and_back_keeps_the_text_and_k(app_server, page):
+    """With "Uploaded file" and nothing uploaded, the page stops before the text box and the slider.
+    Coming back, the browser showed an empty box and k = 0 while the server still used the old text
+    (found in a review): the page now sends their values with every run."""
+    open_encode(page, app_server)
+    set_text(page, "my own text")
+    k = page.locator('.st-key-k input[type="range"]')
+    k.focus()
+    page.keyboard.press("Home")
+    for _ in range(15):
+        page.keyboard.press("ArrowRight")
+    expect(k).to_have_attribute("aria-valuetext", "15", timeout=60_000)
+    wait_for_app(page)
+    page.get_by_text("Uploaded file", exact=True).click()
+    expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_be_visible(timeout=60_000)
+    wait_for_app(page)
+    page.get_by_text("Trained on the Train page", exact=True).click()
+    expect(page.locator(".bpe-tokens").first).to_be_visible(timeout=60_000)
+    wait_for_app(page)
+    assert page.get_by_label("Text to tokenize (up to 100 KB)").input_value() == "my own text"
+    assert k.get_attribute("aria-valuetext") == "15"
+    page.locator(".st-key-show_ws label").click()  # any rerun: the browser sends what it shows
+    expect(page.locator(".bpe-tokens").first).to_contain_text("my·own·text", timeout=60_000)
