@@ -271,11 +271,10 @@ def step_from_url() -> int:
 
 
 def sync_url(settings: Settings, step: int) -> None:
-    """Write the view into the URL (only the keys that changed, to avoid needless reruns)."""
-    wanted = settings_to_params(settings, step)
-    current = st.query_params.to_dict()
-    if current != wanted:
-        st.query_params.from_dict(wanted)
+    """Write the view into the URL, on every run. Not only when the server's copy differs: a run cut
+    short (a Play tick interrupted by Pause) can leave the browser's address bar ahead of that copy.
+    Stepping changes the URL on every click anyway, so this sends nothing more then."""
+    st.query_params.from_dict(settings_to_params(settings, step))
 
 
 # -- small rendering helpers --------------------------------------------------------------------
