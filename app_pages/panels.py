@@ -215,11 +215,11 @@ def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
     chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
     where = (merge or s).provenance_of([p for p, _ in top[:10]], show=stored)
     rows = []
-    for (a, b), count in top:
+    for rank, ((a, b), count) in enumerate(top):
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
-        rows.append({"pair": f"{stored(a)} {stored(b)}", "count": count, "tied": role == "tied", "chosen": role == "chosen",
+        rows.append({"rank": rank, "pair": f"{stored(a)} {stored(b)}", "count": count, "tied": role == "tied", "chosen": role == "chosen",
                      "role": role, "from": where.get((a, b), "")})
-    return pd.DataFrame(rows, columns=["pair", "count", "tied", "chosen", "role", "from"])
+    return pd.DataFrame(rows, columns=["rank", "pair", "count", "tied", "chosen", "role", "from"])
 
 
 @st.cache_resource(show_spinner=False)
@@ -232,7 +232,10 @@ def _pair_chart_spec() -> dict:
         .mark_bar()
         .encode(
             x=alt.X("count:Q", title="count"),
-            y=alt.Y("pair:N", sort=None, title=None, axis=alt.Axis(labelLimit=160)),
+            # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
+            # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
+            y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", op="min", order="ascending"), title=None,
+                    axis=alt.Axis(labelLimit=160)),
             color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
             tooltip=["pair:N", "count:Q", "role:N", alt.Tooltip("from:N", title="from")],
         )

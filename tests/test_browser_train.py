@@ -226,3 +226,28 @@ def test_pausing_play_leaves_the_slider_on_the_step_shown(app_server, page):
         wait_for_app(page)
         assert slider_value(page) == shown_step(page) > 0
         assert f"step={shown_step(page)}" in page.url
+
+
+CHART_ROWS_JS = """() => {
+  const axis = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.role-axis')]
+    .find(a => (a.getAttribute('aria-label') || '').startsWith('Y-axis'));
+  const labels = [...axis.querySelectorAll('g.role-axis-label text')].map(t => {
+    const m = /translate\\(([-\\d.]+),([-\\d.]+)\\)/.exec(t.getAttribute('transform'));
+    return [parseFloat(m[2]), t.textContent];
+  });
+  return labels.sort((a, b) => a[0] - b[0]).map(l => l[1]);
+}"""
+TABLE_ROWS_JS = """() => [...document.querySelectorAll('table[data-table="pairs"] tbody tr')].map(r => r.cells[0].innerText)"""
+
+
+def test_the_chart_keeps_the_tables_row_order_while_stepping(app_server, page):
+    """The chart is reused from step to step with new data. With sort=None on its y axis, Vega kept
+    the first step's order for pairs it had already seen, so after two clicks on hug the bars read
+    p u, u n, b u, h ug while the table read u n, h ug, p u (found in a review)."""
+    open_train(page, f"{app_server}/?preset=course&step=0")
+    for step in range(1, 6):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, step)
+        page.wait_for_function(f"() => ({CHART_ROWS_JS})().join('|') === ({TABLE_ROWS_JS})().join('|')",
+                               timeout=10_000)  # the chart redraws a moment after the table
+        assert page.evaluate(CHART_ROWS_JS) == page.evaluate(TABLE_ROWS_JS)
