@@ -247,15 +247,18 @@ def _pair_chart_spec() -> dict:
     return spec
 
 
-def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False) -> None:
+def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False,
+                counts_step: int | None = None) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
     and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element.
-    ``hide_counts`` leaves out the pair counts (table and chart) while a prediction is open."""
+    ``hide_counts`` leaves out the pair counts (table and chart) while a prediction is open;
+    ``counts_step`` shows the counts another step chose from (a prediction of step+1, answered)."""
     s = history.state(step)
     st.html(_this_step_html(s, history))
     _step_notes(s)
-    table = _pair_view(history, step)
+    counts_step = step if counts_step is None else counts_step
+    table = _pair_view(history, counts_step)
     if hide_counts:
         st.info("The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
                 icon=":material/visibility_off:")
@@ -264,7 +267,7 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
     else:
         left, right = st.columns(2, gap="large")
         left.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
-        right.html(_pair_table_html(history, step))
+        right.html(_pair_table_html(history, counts_step))
     query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
     st.html(
         f'<div class="bpe-lazy">{_history_html(history, step)}</div>'
@@ -447,25 +450,33 @@ def pair_text(pair: tuple[str, str]) -> str:
     return f"{stored(pair[0])} + {stored(pair[1])}"
 
 
-def predict(history: bpe.History, step: int) -> bool:
-    """The course's "Now your turn!": guess the next merge before pressing Next (shown while
-    the toggle made by :func:`mode_toggles` is on). True while a guess is awaited: the pair
-    counts would give the answer away, so the page hides them until then."""
+def predict(history: bpe.History, step: int, state: dict) -> str | None:
+    """The course's "Now your turn!": guess the next merge before pressing Next (shown while the
+    toggle made by :func:`mode_toggles` is on). Returns ``"pending"`` while a guess is awaited (the
+    pair counts would give the answer away, so the page hides them), ``"answered"`` once it is made
+    (the page then shows the counts step+1 chose from), else None. Guesses are kept per step for
+    the run, so stepping back to an answered step shows its answer again."""
     if not st.session_state.get("predict"):
-        return False
+        return None
     if step >= history.num_merges:
         st.write("Training has stopped: there is no next merge to predict.")
-        return False
+        return None
+    if state.get("guesses", (None,))[0] != state["settings"]:  # a new run: forget the old guesses
+        state["guesses"] = (state["settings"], {})
+    guesses = state["guesses"][1]
     upcoming = history.state(step + 1)
     # Candidates are the pairs present now, shown alphabetically so their order gives nothing away.
     candidates = sorted({p for p, _ in history.state(step).top_pairs(6, after=True)} | {upcoming.pair})
-    guess = st.radio(f"Which pair will step {step + 1} merge?", candidates, key=f"guess_{step}", index=None,
+    before = guesses.get(step)
+    guess = st.radio(f"Which pair will step {step + 1} merge?", candidates, key=f"guess_{step}",
+                     index=candidates.index(before) if before in candidates else None,
                      format_func=lambda p: md(pair_text(p)), horizontal=True)  # radio labels are markdown
     if guess is None:
-        return True
+        return "pending"
+    guesses[step] = guess
     right, why = upcoming.judge_prediction(guess, show=stored)
     (st.success if right else st.warning)(md(why))
-    return False
+    return "answered"
 
 
 # -- what-if, compare, downloads ----------------------------------------------------------------

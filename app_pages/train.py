@@ -90,9 +90,10 @@ def step_view() -> None:
     step = st.session_state["step"]
     state["step"] = step
     common.sync_url(settings, step)
-    guessing = panels.predict(history, step)
+    guess = panels.predict(history, step, state)
     panels.what_if(history, settings, state)
-    panels.step_panels(history, settings, step, hide_counts=guessing)
+    panels.step_panels(history, settings, step, hide_counts=guess == "pending",
+                       counts_step=step + 1 if guess == "answered" else step)
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 

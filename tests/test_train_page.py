@@ -302,6 +302,23 @@ def test_predict_hides_the_pair_counts_until_the_student_answers():
     assert chart_frames(at) and html_table(at, "pairs").iloc[0]["pair"] == "u g"
 
 
+def test_an_answered_prediction_shows_the_counts_the_next_merge_chose_from():
+    """At step 2 the question is about step 3: once answered, the table must hold the counts step 3
+    chose from (h ug 15, b un 4), not step 2's (u n 16, p u 12), and going back keeps the answer."""
+    at = start(step="2")
+    at.toggle(key="predict").set_value(True).run()
+    at.radio(key="guess_2").set_value(("b", "un")).run()
+    assert "b + un occurs 4 times" in unescape_md(warnings(at))
+    table = html_table(at, "pairs")
+    assert table.iloc[0]["pair"] == "h ug" and table.iloc[0]["chosen"] == "✓"
+    assert dict(zip(table["pair"], table["count"]))["b un"] == "4" and "u n" not in list(table["pair"])
+    assert "Pair counts step 3 chose from" in " ".join(h.proto.body for h in at.get("html"))
+    assert list(chart_frames(at)[0]["pair"]) == list(table["pair"])
+    click(at, "next")
+    click(at, "back")
+    assert at.radio(key="guess_2").value == ("b", "un") and html_table(at, "pairs").iloc[0]["pair"] == "h ug"
+
+
 def test_what_if_at_the_last_step_says_why_it_cannot_merge_more():
     at = start(preset="course", step="19")
     at.toggle(key="what_if").set_value(True).run()
