@@ -136,11 +136,19 @@ class Tokenizer:
         )
 
     def with_merges(self, k: int) -> "Tokenizer":
-        """The same tokenizer using only its first ``k`` merges (ids unchanged)."""
+        """The same tokenizer using only its first ``k`` merges (ids unchanged).
+
+        WordPiece encodes from its vocabulary alone (longest match first), so the tokens the later
+        merges created leave the vocabulary too; BPE keeps them, since only its merges build tokens.
+        """
         if not 0 <= k <= len(self.merges):
             raise ValueError(f"k must be between 0 and {len(self.merges)}, not {k}.")
+        vocab = self.vocab
+        if self.algorithm == "wordpiece":
+            created = self._created_rank()
+            vocab = {t: i for t, i in self.vocab.items() if created.get(t, -1) < k}
         return Tokenizer(
-            self.vocab, self.merges[:k], pre_tokenizer=self.pre_tokenizer,
+            vocab, self.merges[:k], pre_tokenizer=self.pre_tokenizer,
             special_tokens=self.special_tokens, unk_token=self.unk_token, algorithm=self.algorithm,
         )
 

@@ -134,3 +134,16 @@ def test_sennrich_and_space_suffix_decode():
 def test_from_state_matches_every_step():
     states = list(bpe.train_steps(bpe.parse_word_counts(HUG), num_merges=3))
     assert bpe.Tokenizer.from_state(states[2]).tokenize("hugs pun") == ["h", "ug", "s", "p", "un"]
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece"])
+def test_with_merges_equals_the_tokenizer_of_that_step(algorithm):
+    """k merges of the full run cut text like the run's own tokenizer at step k. WordPiece encodes from
+    its vocabulary, so the tokens of later merges must leave it (found in a review: k did nothing)."""
+    history = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, algorithm=algorithm)
+    full = bpe.Tokenizer.from_state(history.state(history.num_merges))
+    text = "hugs bugs pun mug thug"
+    for k in range(history.num_merges + 1):
+        at_step = bpe.Tokenizer.from_state(history.state(k))
+        assert full.with_merges(k).tokenize(text) == at_step.tokenize(text), k
+    assert full.with_merges(0).tokenize("hugs") != full.tokenize("hugs")
