@@ -210,34 +210,40 @@ def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
     """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
     count comes from). Cached per step as a shared resource: the page never mutates it."""
     s = _history.state(step)
-    top = s.top_pairs(TOP_N) if step else s.top_pairs(TOP_N, after=True)
+    if _history.config.algorithm == "wordpiece":  # ranked by score, the number WordPiece chooses by
+        top = [(pair, count, score) for pair, count, score in s.top_scores(TOP_N, after=not step)]
+    else:
+        top = [(pair, count, None) for pair, count in s.top_pairs(TOP_N, after=not step)]
     merge = s if step else (_history.state(1) if _history.num_merges else None)
     chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
-    where = (merge or s).provenance_of([p for p, _ in top[:10]], show=stored)
+    where = (merge or s).provenance_of([p for p, _, _ in top[:10]], show=stored)
     rows = []
-    for rank, ((a, b), count) in enumerate(top):
+    for rank, ((a, b), count, score) in enumerate(top):
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
-        rows.append({"rank": rank, "pair": f"{stored(a)} {stored(b)}", "count": count, "tied": role == "tied", "chosen": role == "chosen",
-                     "role": role, "from": where.get((a, b), "")})
-    return pd.DataFrame(rows, columns=["rank", "pair", "count", "tied", "chosen", "role", "from"])
+        rows.append({"rank": rank, "pair": f"{stored(a)} {stored(b)}", "count": count,
+                     "score": str(score) if score is not None else "", "value": float(score if score is not None else count),
+                     "tied": role == "tied", "chosen": role == "chosen", "role": role, "from": where.get((a, b), "")})
+    return pd.DataFrame(rows, columns=["rank", "pair", "count", "score", "value", "tied", "chosen", "role", "from"])
 
 
 @st.cache_resource(show_spinner=False)
-def _pair_chart_spec() -> dict:
+def _pair_chart_spec(wordpiece: bool = False) -> dict:
     """The bar chart, built with Altair once; each step only sends its data (Altair's
-    to_dict costs ~30 ms, too much to pay on every click)."""
+    to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for
+    WordPiece the scores (``value`` holds either)."""
     colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
     chart = (
         alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
         .mark_bar()
         .encode(
-            x=alt.X("count:Q", title="count"),
+            x=alt.X("value:Q", title="score" if wordpiece else "count"),
             # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
             # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
             y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", op="min", order="ascending"), title=None,
                     axis=alt.Axis(labelLimit=160)),
             color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
-            tooltip=["pair:N", "count:Q", "role:N", alt.Tooltip("from:N", title="from")],
+            tooltip=["pair:N", *(["score:N"] if wordpiece else []), "count:Q", "role:N",
+                     alt.Tooltip("from:N", title="from")],
         )
         .properties(height=alt.Step(24))  # 24 px per bar: the plot grows with the number of pairs
     )
@@ -266,7 +272,8 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
         st.write("No pairs: every word is a single token.")
     else:
         left, right = st.columns(2, gap="large")
-        left.vega_lite_chart(table, _pair_chart_spec(), width="stretch", key="pairs_chart")
+        wordpiece = history.config.algorithm == "wordpiece"
+        left.vega_lite_chart(table, _pair_chart_spec(wordpiece), width="stretch", key="pairs_chart")
         right.html(_pair_table_html(history, counts_step))
     query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
     st.html(
@@ -333,11 +340,14 @@ def html_table(frame: pd.DataFrame, name: str) -> str:
 @per_run
 def _pair_table_html(_history: bpe.History, step: int) -> str:
     table = _pair_view(_history, step)
-    cells = table[["pair", "count", "tied", "chosen", "from"]].replace({True: "✓", False: ""})
+    wordpiece = _history.config.algorithm == "wordpiece"
+    cells = table[["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]].replace(
+        {True: "✓", False: ""})
     title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
     return (f'<div class="bpe-h">{title}</div>' + html_table(cells, "pairs")
-            + '<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same count, '
-            "lost on the tie rule. The chart shows the same rows.</p>")
+            + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
+            "lost on the tie rule. The chart shows the same rows"
+            + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "") + ".</p>")
 
 
 def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:

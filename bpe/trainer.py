@@ -564,6 +564,35 @@ class TrainState:
         at = self.step if after else max(self.step - 1, 0)
         return [(h.pair_str(p), c) for p, c in h.top_after(at)[:n]]
 
+    def top_scores(self, n: int = TOP_K, *, after: bool = False) -> list[tuple[Pair, int, Fraction]]:
+        """WordPiece: the ``n`` best-scoring pairs this merge was chosen from (``after``: the next
+        one's), as ``(pair, count, score)``, best first. Among equal scores the pair that was merged
+        comes first, then the pairs tied with it, as in :attr:`tied`.
+
+        Scores are recomputed from the splits of that step (one pass over the corpus): the run
+        stores the top pairs by count, and the best scores are often not among them.
+
+        >>> h = run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, algorithm="wordpiece")
+        >>> [(f"{a} {b}", str(score)) for (a, b), _, score in h.state(1).top_scores(2)]
+        [('##g ##s', '1/20'), ('##u ##g', '1/36')]
+        """
+        h = self.history
+        at = self.step if after else max(self.step - 1, 0)
+        pair_counts: dict[tuple[int, int], int] = defaultdict(int)
+        symbol_counts: dict[int, int] = defaultdict(int)
+        for i, freq in enumerate(h.freqs):
+            split = h.split_ids_at(i, at)
+            for symbol in split:
+                symbol_counts[symbol] += freq
+            for pair in zip(split, split[1:]):
+                pair_counts[pair] += freq
+        merged = h.state(at + 1) if at < h.num_merges else None
+        first = {pair: k for k, pair in enumerate(merged.tied if merged else ())}  # winner first, then its ties
+        scored = [(Fraction(count, symbol_counts[a] * symbol_counts[b]), count, h.pair_str((a, b)))
+                  for (a, b), count in pair_counts.items()]
+        scored.sort(key=lambda t: (-t[0], first.get(t[2], len(first)), -t[1]))
+        return [(pair, count, score) for score, count, pair in scored[:n]]
+
     # -- corpus ------------------------------------------------------------------------------
     @property
     def splits(self) -> Mapping[str, tuple[str, ...]]:
@@ -712,6 +741,7 @@ class TrainState:
         ids = h.pair_ids(guess)
         guess_count = h.count_at(ids, self.step - 1) if ids else 0
         what = "score" if self.score is not None else "count"
+        best_sentence = "has the best score" if self.score is not None else "is the most frequent pair"
         best = f"{show(chosen[0])} + {show(chosen[1])} ({what} {self.score if self.score is not None else self.count})"
         if tuple(guess) == chosen:
             if self.forced:
@@ -719,12 +749,18 @@ class TrainState:
             if self.num_tied > 1:
                 return True, (f"Right: {best} is tied with {self.num_tied - 1} other pair(s), and the tie rule "
                               f"picks it: {self.tie_sentence}.")
-            return True, f"Right: {best} is the most frequent pair; no other pair reaches that {what}."
+            return True, f"Right: {best} {best_sentence}; no other pair reaches that {what}."
         if tuple(guess) in self.tied:
             return False, (f"Close: {show(guess[0])} + {show(guess[1])} ties with {best}, but the tie rule picks the other: "
                            f"{self.tie_sentence}.")
         if self.forced:
             return False, f"This step was forced as a what-if: {best} was merged by hand."
+        if self.score is not None:
+            ca, cb = self.symbol_count(guess[0]), self.symbol_count(guess[1])
+            guess_score = Fraction(guess_count, ca * cb) if guess_count else Fraction(0)
+            return False, (f"Not this time: {show(guess[0])} + {show(guess[1])} scores {guess_count} / ({ca} × {cb}) = "
+                           f"{guess_score} at this point, but {best} is higher. WordPiece divides a pair's count by "
+                           "the counts of its two parts, so rare parts score high.")
         return False, (f"Not this time: {show(guess[0])} + {show(guess[1])} occurs {guess_count} times at this point, "
                        f"but {best} is higher. Counts change after each merge: look at the splits.")
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import json
 import re
+from fractions import Fraction
 from html.parser import HTMLParser
 
 import pandas as pd
@@ -227,6 +228,25 @@ def test_wordpiece_shows_the_score_formula():
     at.radio(key="algorithm").set_value("wordpiece").run()
     at.slider(key="step").set_value(1).run()
     assert "= 5 / (20 × 5) = 1/20" in step_text(at)
+
+
+def test_wordpiece_ranks_the_pairs_by_score_in_table_and_chart():
+    """The course's WordPiece step 1: (##g, ##s) wins at 1/20 with count 5, below four pairs by count
+    (found in a review: the table ranked by count, so the winner sat 5th with nothing saying why)."""
+    at = start(preset="hug", algorithm="wordpiece", step="1")
+    table = html_table(at, "pairs")
+    assert list(table.columns[:3]) == ["pair", "score", "count"]
+    assert (table.iloc[0]["pair"], table.iloc[0]["score"], table.iloc[0]["count"]) == ("##g ##s", "1/20", "5")
+    assert table.iloc[0]["chosen"] == "✓" and set(table["score"][1:5]) == {"1/36"}
+    chart = chart_frames(at)[0]
+    assert list(chart["pair"]) == list(table["pair"])
+    assert list(chart["value"]) == [float(Fraction(x)) for x in table["score"]]
+    at.slider(key="step").set_value(2).run()
+    tied = html_table(at, "pairs")
+    assert set(tied[tied["tied"] == "✓"]["score"]) == {"1/36"}  # tied on score, whatever their counts
+    assert "same score" in " ".join(h.proto.body for h in at.get("html"))
+    bpe_table = html_table(start(preset="hug", step="1"), "pairs")
+    assert "score" not in bpe_table.columns and bpe_table.iloc[0]["pair"] == "u g"
 
 
 def test_compare_tie_rules_finds_the_first_difference():

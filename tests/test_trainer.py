@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -379,3 +380,23 @@ def test_judge_prediction_explains_right_wrong_and_ties():
     wp = hug_states(algorithm="wordpiece", num_merges=2)
     right, why = wp[2].judge_prediction(("p", "##u"))
     assert not right and why.startswith("Close") and "tie rule" in why
+
+
+def test_wordpiece_predictions_are_judged_by_score_not_count():
+    history = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, algorithm="wordpiece")
+    right, why = history.state(1).judge_prediction(("##u", "##g"))
+    assert not right and "scores 20 / (36 × 20) = 1/36" in why and "(score 1/20) is higher" in why
+    right, why = history.state(1).judge_prediction(("##g", "##s"))
+    assert right and "has the best score" in why and "most frequent" not in why
+
+
+def test_wordpiece_top_scores_rank_every_pair_of_the_step():
+    history = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, algorithm="wordpiece")
+    for step in range(1, history.num_merges + 1):
+        s = history.state(step)
+        top = s.top_scores(50)
+        assert top[0][0] == s.pair and top[0][2] == s.score  # the winner, with the score it won at
+        assert [score for _, _, score in top] == sorted((score for _, _, score in top), reverse=True)
+        for pair, count, score in top:
+            a, b = pair
+            assert score == Fraction(count, s.symbol_count(a) * s.symbol_count(b))
