@@ -445,12 +445,12 @@ def mode_toggles(settings: common.Settings) -> None:
     if settings.forced and "what_if" not in st.session_state:
         st.session_state["what_if"] = True  # a shared what-if link opens with its panel shown
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
-    row.toggle(":material/play_arrow: Play", key="play", help="Advance one merge at a time, at the chosen speed.")
+    row.toggle("Play", key="play", help="Advance one merge at a time, at the chosen speed.")
     st.session_state.setdefault("speed", 1.0)  # a default in session state, not value=: the page restores it
     row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)
-    row.toggle(":material/quiz: Predict the next merge", key="predict",
+    row.toggle("Predict the next merge", key="predict",
                help="Guess which pair step k+1 merges, from the splits of step k.")
-    row.toggle(":material/alt_route: What if…", key="what_if",
+    row.toggle("What if…", key="what_if",
                help="What if another pair were merged next? Pick one instead of the winner; training "
                     "continues from there.")
 

@@ -203,7 +203,7 @@ def test_downloads_arrive_when_clicked_one_right_after_another(app_server, page)
     loaded = tokenizers.Tokenizer.from_str(saved["tokenizer.json"])
     assert loaded.encode("hug", add_special_tokens=False).tokens == ["hug"]
     assert json.loads(saved["vocab.json"])["hug"] >= 0 and "u g" in saved["merges.txt"].splitlines()
-    assert saved["training_log.csv"].splitlines()[1].startswith("1,u,g,ug,20")
+    assert saved["training_log.csv"].splitlines()[1].startswith("1,u,g,ug,20,0,[]")
     assert shown_step(page) == 2  # downloading does not move the page
 
 

@@ -448,11 +448,11 @@ def test_training_log_csv_hug_corpus():
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["step", "left", "right", "new_token", "count", "tied_with", "tied_pairs"]
     assert rows[1:] == [
-        ["1", "u", "g", "ug", "20", "0", ""],
-        ["2", "u", "n", "un", "16", "0", ""],
-        ["3", "h", "ug", "hug", "15", "0", ""],
+        ["1", "u", "g", "ug", "20", "0", "[]"],
+        ["2", "u", "n", "un", "16", "0", "[]"],
+        ["3", "h", "ug", "hug", "15", "0", "[]"],
     ]
-    assert text.startswith("step,left,right,new_token,count,tied_with,tied_pairs\n1,u,g,ug,20,0,\n")
+    assert text.startswith("step,left,right,new_token,count,tied_with,tied_pairs\n1,u,g,ug,20,0,[]\n")
 
 
 def test_training_log_csv_ties_and_quoting():
