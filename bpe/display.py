@@ -7,9 +7,10 @@ reaches HTML passes through :func:`html.escape`.
 
 from __future__ import annotations
 
-import bisect
 import base64
+import bisect
 import html
+import itertools
 from collections.abc import Iterable, Sequence
 
 # Eight pastel backgrounds readable on a projector, dark text on each.
@@ -124,19 +125,25 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
 
     Byte-level tokens show the text their bytes spell (``ðŁĻĤ`` -> ``🙂``); whitespace
     appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵``.
-    A token that cuts a UTF-8 character in the middle shows its bytes in hex and ``�``.
+    A token that cuts a UTF-8 character in the middle shows the bytes of the cut character in
+    hex and ``�``; its whole characters show as above, a narrow gap apart (`` 🙂``'s first three
+    bytes: ``Ġ F0 9F�``).
     """
     if not tokenizer.byte_level or token_kind(tokenizer, token) != "normal":
         return visible(token, show_whitespace)
-    data = tokenizer.token_bytes(token)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return hex_bytes(data) + "�"
-    if show_whitespace:
-        return visible(text, True)
-    return "".join(_SHOWN_AS_STORED.get(c, c) if c.isprintable() or c in _SHOWN_AS_STORED
-                   else token_symbol(c) for c in text)
+    # Bytes that are not whole characters decode to lone surrogates U+DC80..U+DCFF ("surrogateescape").
+    text = tokenizer.token_bytes(token).decode("utf-8", errors="surrogateescape")
+    parts: list[str] = []
+    for cut, run in itertools.groupby(text, key=lambda c: "\udc80" <= c <= "\udcff"):
+        run = "".join(run)
+        if cut:
+            parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+        elif show_whitespace:
+            parts.append(visible(run, True))
+        else:
+            parts.append("".join(_SHOWN_AS_STORED.get(c, c) if c.isprintable() or c in _SHOWN_AS_STORED
+                                 else token_symbol(c) for c in run))
+    return "\u202f".join(parts)  # a narrow gap, so "a" + "F0" does not read as the hex AF0
 
 
 def token_symbol(char: str) -> str:

@@ -183,3 +183,15 @@ def test_sparkline_marks_the_step_and_escapes_its_title():
     assert "spark-mark" not in sparkline_svg([1, 2], marker=None)
     assert "left:1.11%" in sparkline_svg([1, 2], marker=0)  # the 4 px padding of a 360 px image
     assert svg_of(sparkline_svg(list(range(10_000)), marker=5_000)).count(",") < 1_000  # down-sampled
+
+
+def test_a_token_that_cuts_a_character_keeps_its_whole_characters_as_text(course):
+    """Found in a review: " " + the first bytes of 🙂 showed as "20 F0 9F�" while its parts showed
+    "Ġ" and "F0 9F�"; now the space stays Ġ (or ·) and only the cut character is hex."""
+    from bpe.pre_tokenizers import bytes_to_symbols
+
+    token = bytes_to_symbols(" 🙂".encode("utf-8")[:3])
+    assert display.token_label(course, token) == "Ġ\u202fF0 9F�"
+    assert display.token_label(course, token, show_whitespace=True) == "·\u202fF0 9F�"
+    assert display.token_label(course, bytes_to_symbols(b"\xf0")) == "F0�"
+    assert display.token_label(course, bytes_to_symbols(" hi".encode())) == "Ġhi"
