@@ -81,6 +81,20 @@ def app_state() -> dict:
     return st.session_state[STATE_KEY]
 
 
+def keep_widgets(store: dict, keys) -> None:
+    """Keep the values of a page's widgets in ``store`` (part of our state) and set them back.
+
+    Streamlit forgets a widget's value when a run does not draw it (another page is shown, or the
+    page stopped early), and the browser then shows it empty while the server may still hold the
+    old value. Setting each value by script before the widgets are drawn sends it to the browser
+    with the widget, every run, so the two always agree."""
+    for key in keys:
+        if key in st.session_state:
+            store[key] = st.session_state[key]
+        if key in store:
+            st.session_state[key] = store[key]
+
+
 # -- corpus and training -------------------------------------------------------------------------
 def corpus_of(settings: Settings):
     """The corpus a setting describes, or raise ValueError with what to fix."""
@@ -311,6 +325,6 @@ def esc(text: object) -> str:
 
 __all__ = [
     "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
-    "corpus_of", "current_tokenizer", "esc", "freeze_heap", "preset_settings", "settings_from_url",
+    "corpus_of", "current_tokenizer", "esc", "freeze_heap", "keep_widgets", "preset_settings", "settings_from_url",
     "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
 ]

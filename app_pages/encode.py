@@ -29,14 +29,7 @@ KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with
 state = common.app_state()
 enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "upload_error": None, "files": None,
                                   "upload_hint": None})
-for key in KEPT:  # widgets forget their values when the user leaves the page: keep a copy, restore it
-    if key in st.session_state:
-        enc[key] = st.session_state[key]
-    if key in enc:
-        # Set by the script on every run, so the value is sent to the browser with the widget. A widget
-        # left out of a run (the page stopped early) comes back empty in the browser otherwise, while
-        # the server still holds its old value: the box showed "" and k 0 while the tokens used both.
-        st.session_state[key] = enc[key]
+common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
 def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> bpe.Tokenizer:

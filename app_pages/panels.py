@@ -172,7 +172,7 @@ def _preview(settings: common.Settings) -> None:
         return  # the page shows the error once, next to the results
     st.caption("First words after pre-tokenization:")
     # As the splits show them: stored symbols (Ġ), real whitespace as ·, a count after its word.
-    st.html(" ".join(display.chips_html([w], mark_spaces=True)
+    st.html(" ".join(display.chips_html([w])
                      + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "") for w, c in words))
 
 
@@ -211,7 +211,7 @@ def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
     count comes from). Cached per step as a shared resource: the page never mutates it."""
     s = _history.state(step)
     if _history.config.algorithm == "wordpiece":  # ranked by score, the number WordPiece chooses by
-        top = [(pair, count, score) for pair, count, score in s.top_scores(TOP_N, after=not step)]
+        top = s.top_scores(TOP_N, after=not step)
     else:
         top = [(pair, count, None) for pair, count in s.top_pairs(TOP_N, after=not step)]
     merge = s if step else (_history.state(1) if _history.num_merges else None)
@@ -362,10 +362,10 @@ def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:
         f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
         + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "") + "</p>"
         '<div class="bpe-scroll">'
-        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials, mark_spaces=True)
+        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
         + _alphabet_html(vocab[specials:h.num_base])
         + "<br>"
-        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [], mark_spaces=True)
+        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [])
         + "</div>"
     )
 
@@ -374,7 +374,7 @@ def _alphabet_html(symbols) -> str:
     """The base symbols as chips, or past ALPHABET_CHIPS of them (a byte-level alphabet) as one
     line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
     if len(symbols) <= ALPHABET_CHIPS:
-        return display.chips_html(list(symbols), mark_spaces=True)
+        return display.chips_html(list(symbols))
     return f'<span class="bpe-alphabet">{common.esc(" ".join(map(stored, symbols)))}</span>'
 
 
@@ -390,7 +390,7 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
         mark = "✱ " if i in changed else ""
         rows.append(
             f"<tr><td>{mark}{common.esc(stored(history.words[i]))}</td><td>{history.freqs[i]:,}</td>"
-            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [], mark_spaces=True)}"
+            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [])}"
             "</td></tr>"
         )
     more = len(order) - len(top)

@@ -16,15 +16,8 @@ import bpe
 from app_pages import common, panels
 
 state = common.app_state()
-# Controls outside the sidebar that must survive a visit to the Encode page (Streamlit forgets the
-# values of widgets a page did not draw): a copy in our state, set back before they are drawn.
-KEPT = ("speed", "predict", "what_if", "split_search")
-kept = state.setdefault("train_widgets", {})
-for key in KEPT:
-    if key in st.session_state:
-        kept[key] = st.session_state[key]
-    elif key in kept:
-        st.session_state[key] = kept[key]
+# Controls outside the sidebar that must survive a visit to the Encode page.
+common.keep_widgets(state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search"))
 st.title("Train a BPE tokenizer, one merge at a time")
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------
@@ -75,10 +68,10 @@ def step_view() -> None:
     # One horizontal container, not st.columns: every block is one more message per click.
     row = st.container(horizontal=True, vertical_alignment="center")
     cur = st.session_state["step"]
-    # Material icons ship with Streamlit (emoji need a system font projectors may not have).
     # Set by the script before the slider is drawn, so the browser always shows the step the panels
     # show: a Play tick cut short by a click on Pause could leave the slider one step ahead.
     st.session_state["step"] = st.session_state["step"]
+    # Material icons ship with Streamlit (emoji need a system font projectors may not have).
     row.button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,), disabled=cur == 0)
     row.button("Back", key="back", icon=":material/chevron_left:", on_click=set_step, args=(cur - 1,),
                disabled=cur == 0)

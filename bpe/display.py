@@ -68,19 +68,19 @@ def chip(text: str, background: str | None = None, *, title: str = "", css_class
 
 
 def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
-               titles: Sequence[str] | None = None, mark_spaces: bool = False) -> str:
+               titles: Sequence[str] | None = None) -> str:
     """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour.
 
     Lean markup, because the training page draws hundreds of these on every step: colours are
     classes of :data:`TOKEN_CSS` (``c0``..``c7``, ``hl``), and a chip has a tooltip only when
     ``titles`` gives one or its text differs from the token (whitespace made visible).
-    ``show_whitespace`` marks spaces and GPT-2's ``Ġ`` alike; ``mark_spaces`` only real
-    whitespace (:func:`mark_whitespace`)."""
+    ``show_whitespace`` marks spaces and GPT-2's ``Ġ`` alike; without it only real whitespace
+    is marked (:func:`mark_whitespace`), so a space inside a token never vanishes."""
     marked = set(highlight)
     colors = color_indices(tokens)
     parts = []
     for i, (token, c) in enumerate(zip(tokens, colors)):
-        text = visible(token) if show_whitespace else mark_whitespace(token) if mark_spaces else token
+        text = visible(token) if show_whitespace else mark_whitespace(token)
         title = titles[i] if titles else (token if text != token else "")
         parts.append(chip(text, title=title, css_class=f"tok {'hl' if token in marked else f'c{c}'}"))
     return "".join(parts)
