@@ -50,6 +50,7 @@ import csv
 import io
 import json
 import os
+import sys
 from collections.abc import Iterable
 from typing import Any, Union
 
@@ -609,3 +610,6 @@ def export_problems(tok: Tokenizer) -> dict[str, str | None]:
             "merges.txt cannot hold tokens that contain whitespace (this scheme keeps spaces in its tokens); "
             "use tokenizer.json.")
     return problems
+
+
+Tokenizer.file_formats = sys.modules[__name__]  # Tokenizer.save / Tokenizer.load use this module

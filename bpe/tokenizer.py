@@ -365,18 +365,24 @@ class Tokenizer:
         return (self.merge_tree(a), self.merge_tree(b))
 
     # -- files -----------------------------------------------------------------------------------
+    # The file formats live in bpe.serialization, which imports this module (never the reverse):
+    # it registers itself here when it is imported, which ``import bpe`` always does.
+    file_formats = None
+
+    @classmethod
+    def _formats(cls):
+        if cls.file_formats is None:
+            raise RuntimeError("Reading and writing files needs bpe.serialization: import bpe first.")
+        return cls.file_formats
+
     def save(self, path) -> None:
         """Write this tokenizer as a Hugging Face ``tokenizer.json`` file (see :mod:`bpe.serialization`)."""
-        from .serialization import save  # imported here: serialization imports this module
-
-        save(self, path)
+        self._formats().save(self, path)
 
     @classmethod
     def load(cls, path) -> "Tokenizer":
         """Read a ``tokenizer.json`` file: one this app saved, or a BPE model's from the ``tokenizers`` library."""
-        from .serialization import load
-
-        return load(path)
+        return cls._formats().load(path)
 
 
 @lru_cache(maxsize=4096)

@@ -16,3 +16,38 @@ def test_importing_bpe_does_not_import_streamlit():
     )
     assert proc.returncode == 0, f"`import bpe` failed:\n{proc.stderr}"
     assert proc.stdout.strip() == "False", "importing bpe imported streamlit"
+
+
+def _engine_imports() -> dict[str, set[str]]:
+    """Each bpe/ module's imports of other bpe/ modules, at any depth (function-level imports count)."""
+    import ast
+
+    graph: dict[str, set[str]] = {}
+    for path in sorted((REPO_ROOT / "bpe").glob("*.py")):
+        name = path.stem
+        edges = graph.setdefault(name, set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    edges.add(node.module.split(".")[0])
+                else:
+                    edges.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bpe."):
+                edges.add(node.module.split(".")[1])
+    for edges in graph.values():
+        edges.discard("__init__")
+    return graph
+
+
+def test_no_import_circle_in_the_engine():
+    graph = _engine_imports()
+    assert graph["serialization"] >= {"tokenizer"}, "the graph reader missed serialization -> tokenizer"
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, ()):
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    circles = sorted(m for m in graph if m != "__init__" and reaches(m, m, {m}))
+    assert circles == [], f"modules in an import circle: {circles}"
