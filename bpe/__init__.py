@@ -27,21 +27,9 @@ from .serialization import (
     export_problems, from_tokenizer_json, from_vocab_merges, load, save, to_tokenizer_json, to_vocab_merges, training_log_csv,
 )
 from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
-from .trainer import (
-    ALGORITHMS,
-    STOP_SENTENCES,
-    TIE_RULE_SENTENCES,
-    TIE_RULES,
-    Contribution,
-    History,
-    Pair,
-    StepChanges,
-    TrainConfig,
-    TrainState,
-    first_difference,
-    run_training,
-    train_steps,
-)
+from .history import History
+from .state import STOP_SENTENCES, TIE_RULE_SENTENCES, Contribution, Pair, StepChanges, TrainState
+from .trainer import ALGORITHMS, TIE_RULES, TrainConfig, first_difference, run_training, train_steps
 
 
 def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:

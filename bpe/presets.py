@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .trainer import Pair
+from .state import Pair
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,8 @@ from typing import Any, Union
 
 from . import pre_tokenizers as pt
 from .tokenizer import Tokenizer
-from .trainer import WORDPIECE_PREFIX, History, Pair
+from .history import History
+from .state import WORDPIECE_PREFIX, Pair
 
 PathLike = Union[str, "os.PathLike[str]"]
 

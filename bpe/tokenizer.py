@@ -26,7 +26,7 @@ from functools import lru_cache
 import regex
 
 from . import pre_tokenizers as pt
-from .trainer import WORDPIECE_PREFIX, Pair
+from .state import WORDPIECE_PREFIX, Pair
 
 Span = tuple[int, int]
 
