@@ -1,9 +1,9 @@
 """BPE Explorer: learn how byte-pair-encoding tokenizers are trained and how they cut text.
 
 This file is only the router: it sets the page config once and lists the pages.
-The pages live in `app_pages/`, not `pages/`: Streamlit 1.67 treats a folder named
-`pages/` beside the entry script as the old multipage API, runs its files directly
-for links like `/encode` (skipping this router) and lists every module as a page.
+The pages live in `pages/`. Because this script calls `st.navigation`, Streamlit 1.67
+ignores that folder's old multipage meaning: `/encode` and `/train?step=7` run this
+router first, and helper modules such as `pages/common.py` are never pages.
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """
 
@@ -11,13 +11,13 @@ import altair  # noqa: F401  (imported before the heap is frozen, see common.fre
 import pandas  # noqa: F401
 import streamlit as st
 
-from app_pages import common
+from pages import common
 
 st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
 pages = [
-    st.Page("app_pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
-    st.Page("app_pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
+    st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
+    st.Page("pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
 ]
 common.freeze_once_at_startup()
 st.html(common.PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)

@@ -61,7 +61,7 @@ CLICK_TIMEOUT_MS = 120_000
 VIEWPORT = {"width": 1280, "height": 900}
 
 # One timed click, inside the page. Resolves to {text, done} in ms after the click, and the
-# click's wall-clock time in ms (clicked_at, for bench_phases.py).
+# click's wall-clock time in ms (clicked_at).
 CLICK_JS = """
 async ({kind, expect, timeout}) => {
   const app = document.querySelector('[data-testid="stApp"]');
@@ -199,7 +199,7 @@ class Target:
         current, last = self.position()
         if last is not None and current >= last:  # hug at its last step: back to 0, untimed
             self.page.locator(".st-key-start button").click()
-            self.page.wait_for_function(f"() => /Step 0 of/.test(document.querySelector('[data-testid=\"stMain\"]').innerText)",
+            self.page.wait_for_function("() => /Step 0 of/.test(document.querySelector('[data-testid=\"stMain\"]').innerText)",
                                         timeout=CLICK_TIMEOUT_MS)
             self.wait_idle()
             time.sleep(settle)
@@ -250,8 +250,7 @@ def shut_down(browser, pw, servers) -> None:
     for server in servers:
         log = server.log_tail(60) if server.proc is not None else ""
         if "Traceback" in log:
-            extra = f" BPE_WITHOUT={server.env['BPE_WITHOUT']}" if server.env and "BPE_WITHOUT" in server.env else ""
-            print(f"\n--- server log tail ({server.script}{extra}) ---\n" + log)
+            print(f"\n--- server log tail ({server.script}) ---\n" + log)
         server.stop()
 
 

@@ -1,6 +1,6 @@
 """AppTest drives the encode page: one test per control, uploads good and bad, side by side, limits.
 
-The app is started from ``app.py`` (the router) and switched to ``app_pages/encode.py`` with
+The app is started from ``app.py`` (the router) and switched to ``pages/encode.py`` with
 ``AppTest.switch_page``, so the page runs exactly as in the browser, with the tokenizer
 the Train page trains from its settings (the default is the course's hug corpus, whose
 merges are ug, un, hug, pun, pug, hugs, bun). AppTest in Streamlit 1.67 supports
@@ -20,13 +20,13 @@ from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
 import bpe
-from app_pages.common import PAGE_CSS
+from pages.common import PAGE_CSS
 from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
-from app_pages.common import STATE_KEY, Settings
+from pages.common import STATE_KEY, Settings
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-ENCODE = "app_pages/encode.py"
+ENCODE = "pages/encode.py"
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -336,7 +336,7 @@ def test_text_and_controls_survive_a_visit_to_the_train_page():
     at = type_text(open_encode(), "bug hugs")
     ok(at.slider(key="k").set_value(3).run())
     ok(at.toggle(key="show_ws").set_value(True).run())
-    at.switch_page("app_pages/train.py").run()
+    at.switch_page("pages/train.py").run()
     ok(at.switch_page(ENCODE).run())
     assert at.text_area(key="encode_text").value == "bug hugs"
     assert at.slider(key="k").value == 3 and at.toggle(key="show_ws").value

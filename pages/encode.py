@@ -15,7 +15,7 @@ import streamlit as st
 
 import bpe
 from bpe import display, serialization
-from app_pages import common
+from pages import common
 
 MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000

@@ -3,7 +3,9 @@
 Sidebar: the corpus (preset, pasted text, upload, word-count table) and settings.
 Main: the step controls and, all for the same step, what was merged and why, the
 pair counts (table and chart), the corpus splits, the vocabulary and the history.
-The page only renders what ``bpe`` computes; the panels live in ``app_pages/panels.py``.
+The page only renders what ``bpe`` computes; its parts live beside it: ``sidebar.py`` (corpus and
+settings), ``panels.py`` (the step panels), ``explore.py`` (predict, what-if, compare tie rules) and
+``downloads.py``.
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-import bpe
-from app_pages import common, panels
+from pages import common, downloads, explore, panels, sidebar
 
 state = common.app_state()
 # Controls outside the sidebar that must survive a visit to the Encode page.
@@ -22,7 +23,7 @@ st.title("Train a BPE tokenizer, one merge at a time")
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------
 with st.sidebar:
-    settings = panels.corpus_and_settings(state)
+    settings = sidebar.corpus_and_settings(state)
 
 link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
@@ -83,8 +84,8 @@ def step_view() -> None:
     step = st.session_state["step"]
     state["step"] = step
     common.sync_url(settings, step)
-    guess = panels.predict(history, step, state)
-    panels.what_if(history, settings, state)
+    guess = explore.predict(history, step, state)
+    explore.what_if(history, settings, state)
     panels.step_panels(history, settings, step, hide_counts=guess == "pending",
                        counts_step=step + 1 if guess == "answered" else step)
     if state.pop("rerun_app", False):
@@ -99,5 +100,5 @@ st.fragment(step_view, run_every=run_every)()
 panels.search_box()
 
 # -- comparisons and downloads ----------------------------------------------------------------------
-panels.compare_tie_rules(history, settings)
-panels.downloads(history, settings)
+explore.compare_tie_rules(history, settings)
+downloads.downloads(history, settings)

@@ -1,0 +1,132 @@
+"""The training page's ways to play with a run: predict the next merge, what if another pair
+were merged (retrain from there), and compare two tie rules on the same corpus."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+import bpe
+from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from bpe.display import md_escape as md  # tokens and words shown inside markdown
+from pages import common
+
+def pair_text(pair: tuple[str, str]) -> str:
+    """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
+    return f"{stored(pair[0])} + {stored(pair[1])}"
+
+
+def predict(history: bpe.History, step: int, state: dict) -> str | None:
+    """The course's "Now your turn!": guess the next merge before pressing Next (shown while the
+    toggle made by :func:`mode_toggles` is on). Returns ``"pending"`` while a guess is awaited (the
+    pair counts would give the answer away, so the page hides them), ``"answered"`` once it is made
+    (the page then shows the counts step+1 chose from), else None. Guesses are kept per step for
+    the run, so stepping back to an answered step shows its answer again."""
+    if not st.session_state.get("predict"):
+        return None
+    if step >= history.num_merges:
+        st.write("Training has stopped: there is no next merge to predict.")
+        return None
+    if state.get("guesses", (None,))[0] != state["settings"]:  # a new run: forget the old guesses
+        state["guesses"] = (state["settings"], {})
+    guesses = state["guesses"][1]
+    upcoming = history.state(step + 1)
+    # Candidates are the pairs present now, shown alphabetically so their order gives nothing away.
+    candidates = sorted({p for p, _ in history.state(step).top_pairs(6, after=True)} | {upcoming.pair})
+    before = guesses.get(step)
+    guess = st.radio(f"Which pair will step {step + 1} merge?", candidates, key=f"guess_{step}",
+                     index=candidates.index(before) if before in candidates else None,
+                     format_func=lambda p: md(pair_text(p)), horizontal=True)  # radio labels are markdown
+    if guess is None:
+        return "pending"
+    guesses[step] = guess
+    right, why = upcoming.judge_prediction(guess, show=stored)
+    (st.success if right else st.warning)(md(why))
+    return "answered"
+
+
+def _force(settings: common.Settings, state: dict, step: int) -> None:
+    """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain."""
+    pair = tuple(st.session_state["what_if_pair"])
+    forced = {k: v for k, v in settings.forced if k <= step}
+    forced[step + 1] = pair
+    new = replace(settings, forced=tuple(sorted(forced.items())))
+    try:
+        common.train(new)
+    except ValueError as exc:
+        state["what_if_error"] = str(exc)
+        return
+    state["settings"], state["before_what_if"] = new, replace(settings, forced=())
+    state["rerun_app"] = True
+    st.session_state["step"] = step + 1
+
+
+def _unforce(settings: common.Settings, state: dict) -> None:
+    state["settings"] = replace(settings, forced=())
+    state.pop("before_what_if", None)
+    state["rerun_app"] = True
+
+
+def what_if(history: bpe.History, settings: common.Settings, state: dict) -> None:
+    """Shown while the toggle made by :func:`mode_toggles` is on (a toggle, not an expander: a
+    closed expander's widgets would still be sent on every step)."""
+    step = st.session_state.get("step", 0)
+    if not st.session_state.get("what_if"):
+        return
+    with st.container(border=True):
+        if state.get("what_if_error"):
+            st.error(state.pop("what_if_error"))
+        candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
+        if step >= history.num_merges:
+            # Training stops here, so a merge forced at the next step would never happen.
+            reason = history.state(step).stop_sentence or "Training stopped here."
+            st.write(f"This is the last step. {md(reason)} Go back a step to merge another pair instead"
+                     + (", or raise the limit in the sidebar." if candidates else "."))
+        elif not candidates:
+            st.write("No pair is left to merge at this step.")
+        else:
+            st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
+                         format_func=pair_text)  # selectbox options are plain text, not markdown
+            st.button("Merge this pair and retrain from here", key="what_if_go", on_click=_force,
+                      args=(settings, state, step))
+        if settings.forced:
+            st.write("Forced merges in this run: " + ", ".join(f"step {k}: {md(pair_text(p))}" for k, p in settings.forced))
+            before = state.get("before_what_if")
+            if before is not None:
+                try:
+                    original = common.train(before)
+                except ValueError:
+                    original = None
+                diverge = bpe.first_difference(original, history) if original else None
+                if diverge:
+                    st.write(f"The runs diverge at step {diverge}: the original merged "
+                             f"{md(pair_text(original.state(diverge).pair))}, this one "
+                             f"{md(pair_text(history.state(diverge).pair))}; "
+                             f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
+                             f"{min(original.num_merges, history.num_merges)} merges differ.")
+            st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
+
+
+def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
+    with st.expander("Compare tie rules", icon=":material/balance:"):
+        cols = st.columns([2, 2, 1])
+        one = cols[0].selectbox("Rule A", bpe.TIE_RULES, index=0, key="cmp_a")
+        two = cols[1].selectbox("Rule B", bpe.TIE_RULES, index=1, key="cmp_b")
+        # Comparing trains twice, so it waits for a click instead of running on every page load.
+        if not cols[2].button("Compare", key="cmp_go") and st.session_state.get("cmp_done") != (settings, one, two):
+            return
+        st.session_state["cmp_done"] = (settings, one, two)
+        try:
+            ha, hb = common.train(replace(settings, tie_break=one)), common.train(replace(settings, tie_break=two))
+        except ValueError as exc:
+            st.error(str(exc))
+            return
+        k = bpe.first_difference(ha, hb)
+        if k is None:
+            st.success(f"'{one}' and '{two}' make the same merges on this corpus.")
+        else:
+            sa, sb = ha.state(k), hb.state(k)
+            st.write(f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
+                     f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
+                     f"(both at count {sa.count}).")

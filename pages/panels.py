@@ -1,0 +1,304 @@
+"""The training page's step panels: for one step, what was merged and why, the pair counts
+(table and chart), the corpus splits, the vocabulary and the merge history. Each takes what
+``bpe`` computed and draws it; no BPE logic here. Kept apart from ``pages/train.py`` so that
+page reads as a description of the UI.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from collections import OrderedDict
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import bpe
+from bpe import display
+from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from bpe.display import md_escape as md  # tokens and words shown inside markdown
+from pages import common
+
+_VIEWS: "weakref.WeakKeyDictionary[bpe.History, OrderedDict]" = weakref.WeakKeyDictionary()
+_VIEWS_LOCK = threading.Lock()
+VIEWS_PER_RUN = 512
+TOP_N = 20
+HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
+VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
+ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text
+SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
+
+
+def per_run(fn):
+    """Cache ``fn(history, *args)`` on the run itself, shared by every session stepping through it.
+
+    Not ``st.cache_resource``: that hashes its arguments on every call (a few ms per view per
+    click), while a run is already the identity of its corpus and settings. Entries go when the
+    run goes (weak keys); each run keeps its last VIEWS_PER_RUN views. Values are never mutated."""
+    def cached(history: bpe.History, *args):
+        key = (fn.__name__, *args)
+        with _VIEWS_LOCK:
+            views = _VIEWS.setdefault(history, OrderedDict())
+            if key in views:
+                views.move_to_end(key)
+                return views[key]
+        value = fn(history, *args)
+        with _VIEWS_LOCK:
+            views[key] = value
+            if len(views) > VIEWS_PER_RUN:
+                views.popitem(last=False)
+        return value
+    cached.__wrapped__ = fn
+    return cached
+
+
+@per_run
+def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
+    """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
+    count comes from). Cached per step as a shared resource: the page never mutates it."""
+    s = _history.state(step)
+    if _history.config.algorithm == "wordpiece":  # ranked by score, the number WordPiece chooses by
+        top = s.top_scores(TOP_N, after=not step)
+    else:
+        top = [(pair, count, None) for pair, count in s.top_pairs(TOP_N, after=not step)]
+    merge = s if step else (_history.state(1) if _history.num_merges else None)
+    chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
+    where = (merge or s).provenance_of([p for p, _, _ in top[:10]], show=stored)
+    rows = []
+    for rank, ((a, b), count, score) in enumerate(top):
+        role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
+        rows.append({"rank": rank, "pair": f"{stored(a)} {stored(b)}", "count": count,
+                     "score": str(score) if score is not None else "", "value": float(score if score is not None else count),
+                     "tied": role == "tied", "chosen": role == "chosen", "role": role, "from": where.get((a, b), "")})
+    return pd.DataFrame(rows, columns=["rank", "pair", "count", "score", "value", "tied", "chosen", "role", "from"])
+
+
+@st.cache_resource(show_spinner=False)
+def _pair_chart_spec(wordpiece: bool = False) -> dict:
+    """The bar chart, built with Altair once; each step only sends its data (Altair's
+    to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for
+    WordPiece the scores (``value`` holds either)."""
+    colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
+    chart = (
+        alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
+        .mark_bar()
+        .encode(
+            x=alt.X("value:Q", title="score" if wordpiece else "count"),
+            # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
+            # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
+            y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", op="min", order="ascending"), title=None,
+                    axis=alt.Axis(labelLimit=160)),
+            color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
+            tooltip=["pair:N", *(["score:N"] if wordpiece else []), "count:Q", "role:N",
+                     alt.Tooltip("from:N", title="from")],
+        )
+        .properties(height=alt.Step(24))  # 24 px per bar: the plot grows with the number of pairs
+    )
+    spec = chart.to_dict()
+    spec.pop("data", None)
+    spec.pop("datasets", None)
+    return spec
+
+
+def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False,
+                counts_step: int | None = None) -> None:
+    """Everything about one step, in as few Streamlit elements as possible: each element is a
+    message the browser processes on every click, and a click must feel instant. Text, tables
+    and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element.
+    ``hide_counts`` leaves out the pair counts (table and chart) while a prediction is open;
+    ``counts_step`` shows the counts another step chose from (a prediction of step+1, answered)."""
+    s = history.state(step)
+    st.html(_this_step_html(s, history))
+    _step_notes(s)
+    counts_step = step if counts_step is None else counts_step
+    table = _pair_view(history, counts_step)
+    if hide_counts:
+        st.info("The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
+                icon=":material/visibility_off:")
+    elif table.empty:
+        st.write("No pairs: every word is a single token.")
+    else:
+        left, right = st.columns(2, gap="large")
+        wordpiece = history.config.algorithm == "wordpiece"
+        left.vega_lite_chart(table, _pair_chart_spec(wordpiece), width="stretch", key="pairs_chart")
+        right.html(_pair_table_html(history, counts_step))
+    query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
+    st.html(
+        f'<div class="bpe-lazy">{_history_html(history, step)}</div>'
+        '<div class="bpe-grid bpe-lazy">'
+        f"<div>{_splits_html(s, history, query)}</div><div>{_vocabulary_html(s, settings)}</div>"
+        "</div>"
+    )
+
+
+def search_box() -> None:
+    """The splits' search box, drawn just below the step view but outside it: typing reruns the
+    page once, while stepping (a rerun of the step view only) does not send the box again."""
+    st.text_input("Search the corpus splits above", key="split_search", placeholder="type part of a word",
+                  help="Shows the most frequent words containing this text.")
+
+
+def _this_step_html(s: bpe.TrainState, history: bpe.History) -> str:
+    esc = common.esc
+    if s.step == 0:
+        return (f'<div class="bpe-step"><div class="bpe-step-title">Step 0 of {history.num_merges}</div>'
+                "<p>Every word is split into its base symbols. Press <b>Next</b> to make the first merge.</p></div>")
+    a, b = s.pair
+    lines = [
+        f'<div class="bpe-step-title">Step {s.step} of {history.num_merges}: '
+        f"{display.chip(stored(a), display.PALETTE[0])} + {display.chip(stored(b), display.PALETTE[1])} → "
+        f'{display.chip(stored(s.new_token), display.HIGHLIGHT, bold=True)} <span id="merge-count">count {s.count}</span></div>',
+        f"<p>Where the count comes from: {esc(s.provenance_sentence(show=stored))} = {s.count}.</p>",
+    ]
+    if s.score is not None:
+        lines.append(f"<p>WordPiece {esc(s.score_formula(show=stored))}.</p>")
+    if s.num_tied > 1 and not s.forced:
+        others = ", ".join(f"({esc(stored(x))}, {esc(stored(y))})" for x, y in s.tied[1:6]) + (
+            f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else "")
+        lines.append(f"<p>{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
+                     f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
+    return f'<div class="bpe-step">{"".join(lines)}</div>'
+
+
+def _step_notes(s: bpe.TrainState) -> None:
+    """The rare notes (a forced merge, a token already known, the end) as Streamlit alerts."""
+    if s.step and s.forced:
+        st.warning("What-if: this pair was chosen by hand, not by its count.")
+    if s.step and not s.token_added:
+        st.info(f"“{md(stored(s.new_token))}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+    if s.stop_sentence:
+        st.success(s.stop_sentence)
+
+
+_NOT_CLASS = re.compile(r"[^a-z0-9]+")
+
+
+def html_table(frame: pd.DataFrame, name: str) -> str:
+    """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling)."""
+    esc = common.esc
+    # Each cell carries its column's name as a class, for styling (the "from" column is small print).
+    classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in frame.columns]
+    head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
+    body = "".join("<tr>" + "".join(f'<td class="{k}">{esc(v)}</td>' for k, v in zip(classes, row)) + "</tr>"
+                   for row in frame.itertuples(index=False, name=None))
+    return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+@per_run
+def _pair_table_html(_history: bpe.History, step: int) -> str:
+    table = _pair_view(_history, step)
+    wordpiece = _history.config.algorithm == "wordpiece"
+    cells = table[["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]].replace(
+        {True: "✓", False: ""})
+    title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
+    return (f'<div class="bpe-h">{title}</div>' + html_table(cells, "pairs")
+            + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
+            "lost on the tie rule. The chart shows the same rows"
+            + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "") + ".</p>")
+
+
+def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:
+    h = s.history
+    target = settings.limit_value if settings.limit == "vocab_size" else None
+    vocab = s.vocab
+    specials = len(settings.special_tokens)
+    learned = vocab[h.num_base:]
+    newest = learned[-VOCAB_CHIPS:]
+    return (
+        f'<div class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</div>"
+        f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
+        + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "") + "</p>"
+        '<div class="bpe-scroll">'
+        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
+        + _alphabet_html(vocab[specials:h.num_base])
+        + "<br>"
+        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [])
+        + "</div>"
+    )
+
+
+def _alphabet_html(symbols) -> str:
+    """The base symbols as chips, or past ALPHABET_CHIPS of them (a byte-level alphabet) as one
+    line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
+    if len(symbols) <= ALPHABET_CHIPS:
+        return display.chips_html(list(symbols))
+    return f'<span class="bpe-alphabet">{common.esc(" ".join(map(stored, symbols)))}</span>'
+
+
+def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
+    changed = set(history.words_changed_at(s.step))
+    order = history.words_by_frequency()
+    if query:
+        order = [i for i in order if query in history.words[i]]
+    top = order[:SPLIT_ROWS]
+    rows = []
+    for i in top:
+        tokens = s.splits[history.words[i]]
+        mark = "✱ " if i in changed else ""
+        rows.append(
+            f"<tr><td>{mark}{common.esc(stored(history.words[i]))}</td><td>{history.freqs[i]:,}</td>"
+            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [])}"
+            "</td></tr>"
+        )
+    more = len(order) - len(top)
+    return (
+        '<div class="bpe-h">Corpus splits</div>'
+        '<table class="bpe-table" data-table="splits"><thead><tr><th>word</th><th>freq</th><th>tokens</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        + (f'<p class="bpe-note">… and {more:,} more words (most frequent shown first; search to find others).</p>'
+           if more > 0 else "")
+        + (f'<p class="bpe-note">No word contains “{common.esc(query)}”.</p>' if query and not order else "")
+        + ('<p class="bpe-note">✱ rewritten by this merge.</p>' if changed else "")
+    )
+
+
+@per_run
+def _history_frame(_history: bpe.History) -> pd.DataFrame:
+    rows = _history.merge_rows(with_ties=False)
+    frame = pd.DataFrame({
+        "rank": [r["step"] for r in rows], "pair": [f"{stored(r['left'])} {stored(r['right'])}" for r in rows],
+        "new token": [stored(r["new_token"]) for r in rows], "count": [r["count"] for r in rows],
+        "tied with": [r["tied"] for r in rows],  # how many other pairs had the same count
+        "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],
+    })
+    return frame
+
+
+@per_run
+def _sparklines(_history: bpe.History) -> tuple[str, str]:
+    return (display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens (compression)"),
+            display.sparkline_image(_history.merge_counts, title="Count of the winning pair"))
+
+
+def _history_html(history: bpe.History, step: int) -> str:
+    if not history.num_merges:
+        return ""
+    frame = _history_frame(history)
+    table = html_table(frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1], "history") if step else \
+        '<p class="bpe-note">No merge yet.</p>'
+    note = (f'<p class="bpe-note">The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has '
+            "them all.</p>") if step > HISTORY_ROWS else ""
+    # Inline SVG images rather than Altair: drawn once per run (cached), only the marker moves.
+    tokens_img, counts_img = _sparklines(history)
+    lines = (display.sparkline_marker(tokens_img, len(history.total_tokens_after), step)
+             + display.sparkline_marker(counts_img, len(history.merge_counts), step - 1 if step else None))
+    return (f'<div class="bpe-h">Merge history</div><div class="bpe-grid"><div>{table}{note}</div>'
+            f"<div>{lines}</div></div>")
+
+
+def mode_toggles(settings: common.Settings) -> None:
+    """Play, its speed, Predict and What if, in one row outside the step view: they change
+    rarely, so a step (a rerun of the step view only) does not send them again."""
+    if settings.forced and "what_if" not in st.session_state:
+        st.session_state["what_if"] = True  # a shared what-if link opens with its panel shown
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    row.toggle("Play", key="play", help="Advance one merge at a time, at the chosen speed.")
+    st.session_state.setdefault("speed", 1.0)  # a default in session state, not value=: the page restores it
+    row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)
+    row.toggle("Predict the next merge", key="predict",
+               help="Guess which pair step k+1 merges, from the splits of step k.")
+    row.toggle("What if…", key="what_if",
+               help="What if another pair were merged next? Pick one instead of the winner; training "
+                    "continues from there.")

@@ -1,0 +1,162 @@
+"""The training page's sidebar: the corpus (preset, pasted or uploaded text, word-count table)
+and the training settings, turned into one :class:`common.Settings`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+import bpe
+from bpe import display
+from bpe.display import md_escape as md  # tokens and words shown inside markdown
+from bpe.presets import PRESETS
+from pages import common
+
+SOURCES = {"preset": "Preset", "text": "Paste or upload text", "counts": "Word-count table"}
+LIMITS = {"num_merges": "Number of merges", "vocab_size": "Vocabulary size", "none": "Until no pair is left"}
+EXPLAIN = {
+    "whitespace": "split on whitespace, the spaces are dropped",
+    "gpt2": "GPT-2's regex, then each UTF-8 byte as a character (space → Ġ)",
+    "gpt4": "GPT-4's cl100k regex (numbers in groups of 3), same byte map",
+    "sennrich": "whitespace split, each word ends in the symbol </w>",
+    "space-suffix": "each word keeps its trailing space (How BPE works)",
+}
+
+
+def _seed(key: str, value) -> None:
+    """Give a widget its value from our saved settings when Streamlit has forgotten it
+    (widget state is dropped while another page is shown)."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def _apply_preset() -> None:
+    s = common.preset_settings(st.session_state["preset"])
+    for key, value in _widget_values(s).items():
+        st.session_state[key] = value
+    st.session_state["step"] = 0
+
+
+def _widget_values(s: common.Settings) -> dict:
+    return {
+        "pre_tokenizer": s.pre_tokenizer, "limit": s.limit, "limit_value": s.limit_value,
+        "tie_break": s.tie_break, "min_frequency": s.min_frequency, "algorithm": s.algorithm,
+        "full_bytes": s.full_byte_alphabet, "special_tokens": ", ".join(s.special_tokens),
+    }
+
+
+def corpus_and_settings(state: dict) -> common.Settings:
+    """The sidebar; returns the settings it describes (the corpus is validated by training)."""
+    saved: common.Settings = state["settings"]
+    _seed("source", saved.source)
+    _seed("preset", saved.preset)
+    _seed("corpus_text", saved.text)
+    _seed("counts_text", saved.counts)
+    for key, value in _widget_values(saved).items():
+        _seed(key, value)
+
+    st.header("Corpus")
+    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="source", label_visibility="collapsed")
+    text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
+    if source == "preset":
+        st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="preset",
+                     on_change=_apply_preset)
+        p = PRESETS[st.session_state["preset"]]
+        st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
+    elif source == "text":
+        upload = st.file_uploader("Upload a .txt file", type=["txt"], key="corpus_file",
+                                  max_upload_size=common.MAX_CORPUS_BYTES // 1_000_000)
+        if upload is not None and state.get("uploaded") != upload.file_id:
+            try:
+                uploaded = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
+                if not uploaded.strip():
+                    raise ValueError(f"The file {upload.name!r} is empty: nothing to train on. The text box keeps "
+                                     "what it had.")
+                st.session_state["corpus_text"] = uploaded
+                state["uploaded"] = upload.file_id
+            except ValueError as exc:
+                st.error(md(str(exc)))
+        st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
+        text = st.session_state["corpus_text"]
+    else:
+        st.caption("One word per row with how often it occurs.")
+        counts = _counts_editor(st.session_state["counts_text"])
+        st.session_state["counts_text"] = counts
+
+    st.header("Settings")
+    st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="pre_tokenizer", help="How text is cut into words.")
+    st.caption(EXPLAIN[st.session_state["pre_tokenizer"]])
+    limit = st.radio("Stop after", list(LIMITS), format_func=LIMITS.get, key="limit", horizontal=True)
+    if limit != "none":
+        st.number_input(LIMITS[limit], min_value=0, max_value=100_000, step=1, key="limit_value",
+                        help="Special tokens count towards the vocabulary size.")
+    st.selectbox("Tie rule", bpe.TIE_RULES, key="tie_break",
+                  help="Which pair wins when several have the highest count.")
+    st.caption(bpe.TIE_RULE_SENTENCES[st.session_state["tie_break"]].capitalize() + ".")
+    st.number_input("Minimum frequency", min_value=0, step=1, key="min_frequency",
+                    help="Stop when the best pair occurs fewer times than this.")
+    st.radio("Algorithm", bpe.ALGORITHMS, key="algorithm", horizontal=True,
+             format_func={"bpe": "BPE", "wordpiece": "WordPiece"}.get,
+             help="WordPiece scores a pair by count(ab) / (count(a) × count(b)) instead of its count.")
+    st.text_input("Special tokens (comma-separated)", key="special_tokens",
+                  help="They take the first ids and count towards the vocabulary size.")
+    st.toggle("Start from all 256 bytes", key="full_bytes", disabled=st.session_state["pre_tokenizer"] not in bpe.BYTE_LEVEL,
+              help="Byte-level only: GPT-2's base vocabulary instead of only the characters seen.")
+
+    settings = common.Settings(
+        source=source, preset=st.session_state["preset"], text=text if source == "text" else "",
+        counts=counts if source == "counts" else "", pre_tokenizer=st.session_state["pre_tokenizer"],
+        limit=limit, limit_value=int(st.session_state["limit_value"]),
+        special_tokens=tuple(t.strip() for t in st.session_state["special_tokens"].split(",") if t.strip()),
+        tie_break=st.session_state["tie_break"], min_frequency=int(st.session_state["min_frequency"]),
+        algorithm=st.session_state["algorithm"],
+        full_byte_alphabet=bool(st.session_state["full_bytes"]) and st.session_state["pre_tokenizer"] in bpe.BYTE_LEVEL,
+        forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
+    )
+    _preview(settings)
+    return settings
+
+
+def _same_corpus(saved: common.Settings, source: str, text: str, counts: str) -> bool:
+    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved.counts) == (
+        source, st.session_state["preset"] if source == "preset" else "", text if source == "text" else "",
+        counts if source == "counts" else "")
+
+
+def _counts_editor(counts_text: str) -> str:
+    """An editable (word, count) table; returns it as 'word count' lines for the engine to check."""
+    rows = [line.split(maxsplit=1) for line in counts_text.splitlines() if line.strip()]
+    frame = pd.DataFrame([(r[0], r[1] if len(r) > 1 else "") for r in rows] or [("hug", "10")],
+                         columns=["word", "count"])
+    edited = st.data_editor(frame, num_rows="dynamic", key="counts_editor", hide_index=True,
+                            column_config={"count": st.column_config.TextColumn("count")})
+    lines = [f"{w} {c}".strip() for w, c in zip(edited["word"].fillna(""), edited["count"].fillna(""))
+             if str(w).strip() or str(c).strip()]
+    return "\n".join(lines)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _preview_words(settings: common.Settings) -> list[tuple[str, int | None]]:
+    """The first words after pre-tokenization, with their counts for a word-count corpus."""
+    corpus = common.corpus_of(settings)
+    if isinstance(corpus, dict):
+        return list(corpus.items())[:12]
+    words: list[str] = []
+    for text in corpus:
+        words += bpe.pre_tokenize(text, settings.pre_tokenizer)
+        if len(words) >= 12:
+            break
+    return [(w, None) for w in words[:12]]
+
+
+def _preview(settings: common.Settings) -> None:
+    try:
+        words = _preview_words(replace(settings, forced=()))
+    except ValueError:
+        return  # the page shows the error once, next to the results
+    st.caption("First words after pre-tokenization:")
+    # As the splits show them: stored symbols (Ġ), real whitespace as ·, a count after its word.
+    st.html(" ".join(display.chips_html([w])
+                     + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "") for w, c in words))
