@@ -75,8 +75,9 @@ def app_state() -> dict:
     if STATE_KEY not in st.session_state:
         notes: list[str] = []
         settings = settings_from_url(notes)
+        step = step_from_url(notes)
         # link_notes: what the link could not restore, shown until the user changes these settings
-        st.session_state[STATE_KEY] = {"settings": settings, "step": step_from_url(), "error": None,
+        st.session_state[STATE_KEY] = {"settings": settings, "step": step, "error": None,
                                        "link_notes": (settings, notes)}
     return st.session_state[STATE_KEY]
 
@@ -103,6 +104,8 @@ def corpus_of(settings: Settings):
             raise ValueError(f"There is no preset called {settings.preset!r}.")
         return PRESETS[settings.preset].corpus()
     if settings.source == "counts":
+        if len(settings.counts.encode("utf-8")) > MAX_CORPUS_BYTES:
+            raise ValueError(f"The word-count table is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; give fewer rows.")
         return bpe.parse_word_counts(settings.counts, line_name="Row")  # the page shows them as a table
     if len(settings.text.encode("utf-8")) > MAX_CORPUS_BYTES:
         raise ValueError(f"The corpus is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; paste or upload less text.")
@@ -228,60 +231,117 @@ def corpus_fits_url(settings: Settings) -> bool:
 URL_CHOICES = {"pre_tokenizer": bpe.PRE_TOKENIZERS, "limit": ("num_merges", "vocab_size", "none"),
                "tie_break": bpe.TIE_RULES, "algorithm": bpe.ALGORITHMS}
 MAX_LIMIT_VALUE = 100_000  # the sidebar's number input goes up to this
+MAX_FORCED_CHARS = 20_000  # a link's what-if merges, as JSON
+MAX_FORCED_MERGES = 1_000
+MAX_SHOWN_CHARS = 80  # a link value quoted in a note is cut to this
+
+
+def shown(value: str) -> str:
+    """A value from a link, cut to a readable length for a note (the note is escaped where it is drawn)."""
+    value = str(value)
+    return value if len(value) <= MAX_SHOWN_CHARS else value[:MAX_SHOWN_CHARS] + f"… ({len(value):,} characters)"
+
+
+def _whole_number(name: str, raw: str, notes: list[str], low: int, high: int) -> int | None:
+    """A link's whole number, kept within [low, high]; None (and a note) when it is not one."""
+    raw = raw.strip()
+    if not (raw.lstrip("-").isdigit() and len(raw) <= 30):
+        notes.append(f"The link's {name} “{shown(raw)}” is not a whole number; it is left out.")
+        return None
+    value = int(raw)
+    kept = max(low, min(value, high))
+    if kept != value:
+        notes.append(f"The link's {name} {value:,} is out of range; using {kept:,}.")
+    return kept
+
+
+def forced_from_url(raw: str, notes: list[str]) -> tuple[tuple[int, tuple[str, str]], ...] | None:
+    """A link's what-if merges (JSON ``[[step, a, b], ...]``), or None and a note saying what is wrong.
+    Read defensively: a link is anyone's text (a number like 1e999, brackets nested thousands deep)."""
+    problem = None
+    if len(raw) > MAX_FORCED_CHARS:
+        problem = f"is {len(raw):,} characters long, over the {MAX_FORCED_CHARS:,} a link may carry"
+    else:
+        try:
+            items = json.loads(raw)
+        except (ValueError, RecursionError):
+            items, problem = None, "is not readable JSON"
+        if problem is None and not isinstance(items, list):
+            problem = "is not a list of [step, token, token] entries"
+        elif problem is None and len(items) > MAX_FORCED_MERGES:
+            problem = f"has {len(items):,} entries, more than {MAX_FORCED_MERGES:,}"
+        elif problem is None:
+            forced = []
+            for item in items:
+                ok = (isinstance(item, list) and len(item) == 3 and type(item[0]) is int
+                      and 1 <= item[0] <= MAX_LIMIT_VALUE and all(isinstance(t, str) and t for t in item[1:]))
+                if not ok:
+                    problem = f"has an entry that is not [step, token, token] with a step from 1 to {MAX_LIMIT_VALUE:,}: " \
+                              f"“{shown(json.dumps(item, ensure_ascii=False) if _shallow(item) else '…')}”"
+                    break
+                forced.append((item[0], (item[1], item[2])))
+            else:
+                return tuple(sorted(dict(forced).items()))
+    notes.append(f"The link's what-if merges (forced=) {problem}, so the run leaves them out.")
+    return None
+
+
+def _shallow(item) -> bool:
+    return not isinstance(item, (list, dict)) or all(not isinstance(x, (list, dict)) for x in item)
 
 
 def settings_from_url(notes: list[str] | None = None) -> Settings:
     """Settings from ``st.query_params``. What a link cannot restore is left at the preset's value
-    and said in ``notes`` (a sentence each); a link that cannot be read at all opens the default."""
+    and said in ``notes`` (a sentence each, quoting the link's value as plain text: the page escapes it)."""
     q = st.query_params
     notes = notes if notes is not None else []
-    try:
-        if "text" in q:
-            s = Settings(source="text", text=q["text"])
-        elif "counts" in q:
-            s = Settings(source="counts", counts=q["counts"])
-        elif q.get("corpus") in ("text", "counts"):
-            s = Settings(source=q["corpus"])
-            notes.append(f"This link was made from a corpus too long to fit in a link (over {MAX_URL_CORPUS_CHARS:,} "
-                         "characters), so it does not carry the text: paste or upload it again in the sidebar. "
-                         "The link's settings are applied.")
-        else:
-            preset = q.get("preset", DEFAULT_PRESET)
-            if preset not in PRESETS:
-                notes.append(f"The link names a preset that does not exist ({preset}); showing {DEFAULT_PRESET}.")
-                preset = DEFAULT_PRESET
-            s = preset_settings(preset)
-        changes: dict = {}
-        for name, choices in URL_CHOICES.items():
-            if name in q and q[name] in choices:
-                changes[name] = q[name]
-            elif name in q:
-                notes.append(f"The link's {name} “{q[name]}” is not one of {', '.join(choices)}; "
-                             f"using {getattr(s, name)}.")
-        for name, top in (("limit_value", MAX_LIMIT_VALUE), ("min_frequency", None)):
-            if name in q:
-                value = int(q[name])
-                changes[name] = max(0, value if top is None else min(value, top))
-                if changes[name] != value:
-                    notes.append(f"The link's {name} {value:,} is out of range; using {changes[name]:,}.")
-        if "full_byte_alphabet" in q:
-            changes["full_byte_alphabet"] = q["full_byte_alphabet"] == "1"
-        if "special" in q:
-            changes["special_tokens"] = tuple(t for t in q["special"].split(",") if t)
-        if "forced" in q:
-            forced = [(int(k), (str(a), str(b))) for k, a, b in json.loads(q["forced"])]
-            changes["forced"] = tuple(forced)
-        return replace(s, **changes)
-    except (KeyError, ValueError, TypeError):  # a malformed link falls back to the default view
-        notes.append("Part of this link could not be read, so it opens the default example.")
-        return preset_settings(DEFAULT_PRESET)
+    if "text" in q:
+        s = Settings(source="text", text=q["text"])
+    elif "counts" in q:
+        s = Settings(source="counts", counts=q["counts"])
+    elif q.get("corpus") in ("text", "counts"):
+        s = Settings(source=q["corpus"])
+        notes.append(f"This link was made from a corpus too long to fit in a link (over {MAX_URL_CORPUS_CHARS:,} "
+                     "characters), so it does not carry the text: paste or upload it again in the sidebar. "
+                     "The link's settings are applied.")
+    else:
+        preset = q.get("preset", DEFAULT_PRESET)
+        if preset not in PRESETS:
+            notes.append(f"The link names a preset that does not exist ({shown(preset)}); showing {DEFAULT_PRESET}.")
+            preset = DEFAULT_PRESET
+        s = preset_settings(preset)
+    changes: dict = {}
+    for name, choices in URL_CHOICES.items():
+        if name in q and q[name] in choices:
+            changes[name] = q[name]
+        elif name in q:
+            notes.append(f"The link's {name} “{shown(q[name])}” is not one of {', '.join(choices)}; "
+                         f"using {getattr(s, name)}.")
+    for name, top in (("limit_value", MAX_LIMIT_VALUE), ("min_frequency", bpe.MAX_WORD_COUNT)):
+        if name in q:
+            value = _whole_number(name, q[name], notes, 0, top)
+            if value is not None:
+                changes[name] = value
+    if "full_byte_alphabet" in q:
+        changes["full_byte_alphabet"] = q["full_byte_alphabet"] == "1"
+    if "special" in q:
+        changes["special_tokens"] = tuple(dict.fromkeys(t for t in q["special"].split(",") if t))
+    if "forced" in q:
+        forced = forced_from_url(q["forced"], notes)
+        if forced is not None:
+            changes["forced"] = forced
+    s = replace(s, **changes)
+    if s.full_byte_alphabet and s.pre_tokenizer not in bpe.BYTE_LEVEL:
+        s = replace(s, full_byte_alphabet=False)
+    return s
 
 
-def step_from_url() -> int:
-    try:
-        return max(int(st.query_params.get("step", 0)), 0)
-    except ValueError:
+def step_from_url(notes: list[str] | None = None) -> int:
+    """The link's step (the page clamps it to the run's last step)."""
+    if "step" not in st.query_params:
         return 0
+    step = _whole_number("step", st.query_params["step"], notes if notes is not None else [], 0, MAX_LIMIT_VALUE)
+    return 0 if step is None else step
 
 
 def sync_url(settings: Settings, step: int) -> None:
@@ -313,9 +373,27 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
     ".bpe-alphabet{font-family:monospace;color:#333;word-spacing:0.3em}"
     ".bpe-lazy{content-visibility:auto;contain-intrinsic-size:auto 400px}"
+    ".bpe-alert{border-radius:8px;padding:12px 16px;margin:0 0 8px 0;white-space:pre-wrap;overflow-wrap:anywhere}"
+    ".bpe-alert-error{background:#ffecec;color:#7d353b}"
+    ".bpe-alert-warning{background:#fff8e6;color:#6d5a1f}"
+    ".bpe-alert-info{background:#eaf3fc;color:#1d4f7c}"
     "@media (max-width:800px){.bpe-grid{grid-template-columns:1fr}}"
     "</style>"
 )
+
+
+ALERT_ICONS = {"error": "⛔", "warning": "⚠", "info": "ℹ"}
+
+
+def alert(kind: str, text: object) -> None:
+    """An error, warning or note that quotes a link, a file or the corpus, as plain text.
+
+    Not ``st.error``/``st.warning``: their body is Markdown, and even with every punctuation mark
+    backslash-escaped Streamlit's renderer still turns ``http://…`` into a clickable link (tried:
+    ``st.warning(md_escape("[x](http://evil.example/x)"))`` shows a link to evil.example). Here the
+    text is HTML-escaped into our own block, so a value can never become a link, an image or a style."""
+    st.html(f'<div class="bpe-alert bpe-alert-{kind}" role="alert" data-kind="{kind}">'
+            f'<span aria-hidden="true">{ALERT_ICONS[kind]}</span> {esc(text)}</div>')
 
 
 def esc(text: object) -> str:
@@ -324,7 +402,7 @@ def esc(text: object) -> str:
 
 
 __all__ = [
-    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
+    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "alert", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
     "corpus_of", "current_tokenizer", "esc", "freeze_heap", "keep_widgets", "preset_settings", "settings_from_url",
     "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
 ]

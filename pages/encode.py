@@ -62,7 +62,7 @@ def read_upload(files, pre_tokenizer: str) -> None:
                 enc["upload_hint"] = serialization.vocab_byte_level_hint(contents[jsons[0]], pre_tokenizer)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
-            enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
+            enc["upload_error"] = f"Could not use {names}: {exc} {kept}"  # plain text: common.alert
 
 
 def memo(name: str, key: tuple, compute):
@@ -83,9 +83,9 @@ if source == SOURCES[1]:
     read_upload(files, st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
                                     bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre"))
     if enc["upload_error"]:
-        st.error(enc["upload_error"])
+        common.alert("error", enc["upload_error"])
     if enc.get("upload_hint"):
-        st.warning(display.md_escape(enc["upload_hint"]))
+        common.alert("warning", enc["upload_hint"])
     if enc["uploaded"] is None:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()
@@ -134,7 +134,7 @@ shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
-    st.error(f"{display.md_escape(exc)} Remove those characters or use another tokenizer.")
+    common.alert("error", f"{exc} Remove those characters or use another tokenizer.")
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     try:
         return "WordPiece, same corpus", common.tokenizer_for(settings, common.train(settings).num_merges)
     except ValueError as exc:
-        st.error(f"WordPiece cannot be trained with these settings: {display.md_escape(exc)}")
+        common.alert("error", f"WordPiece cannot be trained with these settings: {exc}")
         return None
 
 
@@ -208,7 +208,7 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         try:
             other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
         except ValueError as exc:
-            st.error(f"The second tokenizer cannot encode this text: {display.md_escape(exc)}")
+            common.alert("error", f"The second tokenizer cannot encode this text: {exc}")
             st.stop()
         spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
         a, b = st.columns(2)

@@ -77,7 +77,7 @@ def corpus_and_settings(state: dict) -> common.Settings:
                 st.session_state["corpus_text"] = uploaded
                 state["uploaded"] = upload.file_id
             except ValueError as exc:
-                st.error(md(str(exc)))
+                common.alert("error", exc)
         st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
         text = st.session_state["corpus_text"]
     else:

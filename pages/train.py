@@ -28,7 +28,7 @@ with st.sidebar:
 link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
-        st.warning(note, icon=":material/link_off:")
+        common.alert("warning", note)  # it quotes the link: plain text only
 try:
     try:
         history = common.train(settings)
@@ -36,11 +36,11 @@ try:
         if not settings.forced:
             raise
         # A what-if that cannot happen (say, from an edited link): show the run without it.
-        st.error(f"{exc} The run below leaves out the what-if merges.")
+        common.alert("error", f"{exc} The run below leaves out the what-if merges.")
         settings = replace(settings, forced=())
         history = common.train(settings)
 except ValueError as exc:
-    st.error(f"{exc}")
+    common.alert("error", exc)  # it may quote the corpus or a link
     st.stop()
 state["settings"] = settings
 if not common.corpus_fits_url(settings):
