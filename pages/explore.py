@@ -53,7 +53,7 @@ def _force(settings: common.Settings, state: dict, step: int) -> None:
     forced[step + 1] = pair
     new = replace(settings, forced=tuple(sorted(forced.items())))
     try:
-        common.train(new)
+        common.train(new, block=True)  # a callback cannot draw the progress: it waits (off the GIL)
     except ValueError as exc:
         state["what_if_error"] = str(exc)
         return

@@ -116,6 +116,7 @@ def corpus_and_settings(state: dict) -> common.Settings:
         forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
     )
     _preview(settings)
+    st.caption(common.LIMITS_SENTENCE)
     return settings
 
 

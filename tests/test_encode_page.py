@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
 import bpe
-from alerts import alerts
+from apptest_support import alerts, settle
 from pages.common import PAGE_CSS
 from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
@@ -42,7 +42,7 @@ def open_encode(**query) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in query.items():
         at.query_params[key] = value
-    at.run()
+    settle(at.run())
     at.switch_page(ENCODE).run()
     return ok(at)
 

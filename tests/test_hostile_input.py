@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from alerts import alerts
+from apptest_support import alerts, settle
 from pages.common import MAX_CORPUS_BYTES, STATE_KEY
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -22,7 +22,7 @@ def start(**query) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in query.items():
         at.query_params[key] = value
-    at.run()
+    settle(at.run())
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -96,7 +96,7 @@ def test_a_hundred_thousand_row_word_count_table_trains():
     at = AppTest.from_file(APP, default_timeout=120)  # typed in the sidebar: a link this long is cut by Streamlit
     typed_counts(at, counts)
     at.session_state["limit"], at.session_state["limit_value"] = "num_merges", 20
-    at.run()
+    settle(at.run())
     assert not at.exception and not at.error, [e.value for e in at.exception]
     assert step_shown(at) == "Step 0 of 20"
     assert time.perf_counter() - started < 60  # bounded (the point is no traceback; speed is benchmarked)
@@ -106,7 +106,7 @@ def test_a_word_count_table_over_the_corpus_limit_is_refused():
     rows = "\n".join(f"{'w' * 60}{i} 1" for i in range(MAX_CORPUS_BYTES // 60 + 10))
     at = AppTest.from_file(APP, default_timeout=120)
     typed_counts(at, rows)
-    at.run()
+    settle(at.run())
     assert not at.exception
     assert "larger than 5 MB" in plain(" ".join(notes(at)))
 

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 import bpe
 from bpe.display import mark_whitespace
 from bpe.presets import PRESETS
-from alerts import alerts
+from apptest_support import alerts, settle
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -26,7 +26,7 @@ def start(**query) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     for k, v in query.items():
         at.query_params[k] = v
-    at.run()
+    settle(at.run())
     assert not at.exception, [e.value for e in at.exception]
     return at
 
