@@ -127,6 +127,7 @@ def freeze_once_at_startup() -> None:
     global _started
     if not _started:
         _started = True
+        jobs.warm()  # the training workers start with the server, not with the first student
         freeze_heap()
 
 
