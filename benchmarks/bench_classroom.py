@@ -174,13 +174,20 @@ async def fresh_run(url: str, kind: str, nonce: int, done: dict, errors: list) -
     try:
         await s.open(timeout=300)
         if kind == "paste":
-            await s.set_widget("source", "Paste or upload text")  # a radio's state is its label; draws the text box
+            # A radio's state is its label; this run draws the text box and the vocabulary size box (the
+            # text is still empty, so nothing is trained yet).
+            await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Vocabulary size"})
             text = "\n".join(common.corpus_of(common.preset_settings("python-docs")))
             text = (f"run {nonce}\n" + text * 5)[: common.MAX_CORPUS_BYTES // 2 * 2 - 100]
             while len(text.encode("utf-8")) > common.MAX_CORPUS_BYTES:
                 text = text[:-1000]
-            await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text})
+            await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text,
+                                           s.ids["limit"]: "Vocabulary size", s.ids["limit_value"]: 20_000.0})
             await s.settle(timeout=600)
+        shown = [h for h in s.html if "bpe-step-title" in h]
+        if not shown:
+            alerts = [re.sub("<[^>]+>", "", h)[:150] for h in s.html if "bpe-alert" in h]
+            errors.append(f"fresh {kind}: no step shown; {alerts}")
         done[kind] = (time.monotonic() - started, s.last)
         if s.exceptions:
             errors.append(f"fresh {kind}: traceback {s.exceptions[-1][:100]}")
@@ -211,14 +218,13 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict) 
         warm = Student(target.url, link, 0, runs, errors)
         await warm.open()
         await warm.session.close()
-    await asyncio.sleep(2)
-    rest = rss_mib(target.pids)
-
     phase = ["one"]
     alone = Student(target.url, "python-docs", 100, runs, errors)
     await alone.open()
     await alone.step(phase, time.monotonic() + duration, pause=(0.3, 1.0))
     await alone.session.close()
+    await asyncio.sleep(2)
+    rest = rss_mib(target.pids)
 
     students = [Student(target.url, ("hug", "python-docs")[i % 2], (i * 37) % (7 if i % 2 == 0 else 4000), runs, errors)
                 for i in range(sessions)]

@@ -37,6 +37,7 @@ class Session:
         self.ws = None
         self.widgets: dict[str, tuple[str, str]] = {}  # button key -> (widget id, fragment id)
         self.ids: dict[str, str] = {}  # widget key -> widget id
+        self.values: dict[str, object] = {}  # widget id -> value this session set
         self.cache: dict[str, ForwardMsg] = {}
         self.step: int | None = None
         self.last: int | None = None
@@ -70,10 +71,15 @@ class Session:
         if widget is not None:
             cs.widget_states.widgets.append(WidgetState(id=widget, trigger_value=True))
             cs.fragment_id = fragment
-        for wid, value in widget_values.items():
+        # Like the frontend, every rerun carries every value this session set (a rerun without them would
+        # give those widgets back the values the script seeds).
+        self.values.update(widget_values)
+        for wid, value in self.values.items():
             state = WidgetState(id=wid)
             if isinstance(value, str):
                 state.string_value = value
+            elif isinstance(value, float):  # st.number_input
+                state.double_value = value
             else:
                 state.int_value = value
             cs.widget_states.widgets.append(state)

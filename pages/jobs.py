@@ -3,7 +3,8 @@
 Streamlit serves every session from one Python interpreter, so a training run in a script thread
 holds the interpreter lock (the GIL) that every other session's click needs: one student's 5 MB
 paste froze the class. Here training runs in a ``ProcessPoolExecutor`` sized to the machine (one
-worker per core, started with ``forkserver``, so a worker never inherits the server's threads).
+worker per core but one, at a lower CPU priority, started with ``forkserver``, so a worker never
+inherits the server's threads).
 The server only submits the job, polls it, and unpickles the finished :class:`bpe.History`
 (arrays, a few tens of milliseconds for a 1 MB run).
 
@@ -36,7 +37,10 @@ from bpe.presets import PRESETS
 MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text, or a word-count table
 MAX_MERGES = 100_000  # "until no pair is left" also stops here
 MAX_WORD_CHARS = 10_000  # the longest word (after pre-tokenization) a run may train on
-POOL_WORKERS = max(1, os.cpu_count() or 1)  # sized to the machine
+# Sized to the machine: one worker per core but one, which is left to the serving process (on a
+# 2-core machine, one worker: three fresh runs queue instead of taking both cores from the class).
+POOL_WORKERS = max(1, (os.cpu_count() or 1) - 1)
+WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
 
@@ -85,6 +89,10 @@ _progress = None  # the shared array, set in each worker by _init_worker
 def _init_worker(progress) -> None:
     global _progress
     _progress = progress
+    try:
+        os.nice(WORKER_NICE)
+    except OSError:
+        pass
 
 
 def deep_sizeof(root) -> int:
