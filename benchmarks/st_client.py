@@ -44,6 +44,7 @@ class Session:
         self.html: list[str] = []  # HTML blocks of the last run (content checks)
         self.exceptions: list[str] = []
         self.waiting = False  # the last run showed a run being trained (progress and Stop)
+        self.poll_fragment = ""  # the fragment the frontend would rerun on a timer
 
     async def open(self, timeout: float = 120) -> None:
         self.ws = await connect(self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=30,
@@ -57,20 +58,24 @@ class Session:
         deadline = time.monotonic() + timeout
         while self.waiting and time.monotonic() < deadline:
             await asyncio.sleep(0.5)
-            await self._rerun(timeout=timeout)
+            # As the frontend does: an automatic rerun of the polling fragment only; when the run is
+            # ready, that fragment asks for a full rerun, which arrives on the same stream.
+            await self._rerun(fragment=self.poll_fragment, auto=True, timeout=timeout)
 
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
 
-    async def _send(self, widget: str | None = None, fragment: str = "", **widget_values) -> None:
+    async def _send(self, widget: str | None = None, fragment: str = "", auto: bool = False,
+                    **widget_values) -> None:
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string = self.query
         cs.page_script_hash = ""
         if widget is not None:
             cs.widget_states.widgets.append(WidgetState(id=widget, trigger_value=True))
-            cs.fragment_id = fragment
+        cs.fragment_id = fragment
+        cs.is_auto_rerun = auto
         # Like the frontend, every rerun carries every value this session set (a rerun without them would
         # give those widgets back the values the script seeds).
         self.values.update(widget_values)
@@ -86,14 +91,15 @@ class Session:
         await self.ws.send(msg.SerializeToString())
 
     async def _rerun(self, widget: str | None = None, fragment: str = "", want_step: int | None = None,
-                     timeout: float = 60, **widget_values) -> float:
+                     timeout: float = 60, auto: bool = False, **widget_values) -> float:
         """Send a rerun (optionally a click) and read until the run finishes; seconds until the step
         shown first equalled ``want_step`` (or until the run finished)."""
         started = time.perf_counter()
-        await self._send(widget, fragment, **widget_values)
+        await self._send(widget, fragment, auto, **widget_values)
         seen_at = None
-        self.html = []
-        self.waiting = False
+        if not fragment:
+            self.html = []
+            self.waiting = False
         while True:
             raw = await asyncio.wait_for(self.ws.recv(), timeout)
             msg = ForwardMsg()
@@ -105,17 +111,17 @@ class Session:
             kind = msg.WhichOneof("type")
             if kind == "page_info_changed":
                 self.query = msg.page_info_changed.query_string
+            elif kind == "auto_rerun":  # an st.fragment(run_every=...): the page's poll while a run trains
+                self.poll_fragment = msg.auto_rerun.fragment_id
             elif kind == "delta":
                 self._delta(msg.delta)
                 if want_step is not None and seen_at is None and self.step == want_step:
                     seen_at = time.perf_counter() - started
-            elif kind == "script_finished":
-                # A fragment run or a full run finished; a run cut short by a rerun request goes on.
-                if msg.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
-                                           ForwardMsg.FINISHED_EARLY_FOR_RERUN) and (
-                        want_step is None or seen_at is not None or msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN):
-                    if msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                        return seen_at if seen_at is not None else time.perf_counter() - started
+            elif kind == "script_finished" and msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                self.html, self.waiting = [], False  # a new run follows and draws the page again
+            elif kind == "script_finished" and msg.script_finished in (
+                    ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
+                return seen_at if seen_at is not None else time.perf_counter() - started
 
     def _delta(self, delta) -> None:
         if delta.WhichOneof("type") != "new_element":
