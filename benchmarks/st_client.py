@@ -97,7 +97,7 @@ class Session:
         started = time.perf_counter()
         await self._send(widget, fragment, auto, **widget_values)
         seen_at = None
-        if not fragment:
+        if not auto:  # a poll only redraws the progress: keep what the page showed
             self.html = []
             self.waiting = False
         while True:

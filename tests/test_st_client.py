@@ -36,7 +36,7 @@ async def by_protocol(url: str) -> tuple[list[str], dict]:
     titles = []
     for key in CLICKS:
         await s.click(key)
-        titles.append(next(step_title(h) for h in s.html if "bpe-step-title" in h))
+        titles.append(next(step_title(h) for h in s.html if '<div class="bpe-step-title">' in h))
     await s.close()
     return titles, parse_qs(s.query)
 
