@@ -17,8 +17,8 @@ our pre-tokenizer  tokenizer.json pre-tokenizer                             deco
 
 Special tokens become ``added_tokens`` with ``special: true``; the unknown token is
 the model's ``unk_token`` (byte-level vocabularies need none). WordPiece tokenizers
-are written as a ``WordPiece`` model (``##`` prefix, no word-length limit in effect,
-``WordPiece`` decoder without clean-up); that format has no merges, so a WordPiece
+are written as a ``WordPiece`` model (``##`` prefix, the tokenizer's
+``max_input_chars_per_word``, 100 unless set, ``WordPiece`` decoder without clean-up); that format has no merges, so a WordPiece
 tokenizer loaded back has none (its tokens are unchanged: WordPiece only needs the
 vocabulary).
 
@@ -63,8 +63,6 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 # The space-suffix scheme's pattern (bpe.pre_tokenizers'), as a tokenizers Split regex.
 SPACE_SUFFIX_PATTERN = r"\S+\s*|\s+"
-# A WordPiece limit large enough never to apply: BPE Explorer has no word-length limit.
-NO_WORD_LIMIT = 1_000_000_000
 MERGES_HEADER = "#version: 0.2"
 
 
@@ -114,7 +112,8 @@ def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     if tok.algorithm == "wordpiece":
         model: dict[str, Any] = {
             "type": "WordPiece", "unk_token": tok.unk_token or "[UNK]",
-            "continuing_subword_prefix": WORDPIECE_PREFIX, "max_input_chars_per_word": NO_WORD_LIMIT,
+            "continuing_subword_prefix": WORDPIECE_PREFIX,
+            "max_input_chars_per_word": tok.max_input_chars_per_word,
             "vocab": vocab,
         }
         decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": WORDPIECE_PREFIX, "cleanup": False}
@@ -438,6 +437,9 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
             )
         merges: list[Pair] = []
         algorithm = "wordpiece"
+        limit = model.get("max_input_chars_per_word", 100)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}.")
     else:
         _refuse_options(model)
         if "merges" not in model:
@@ -453,7 +455,7 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
             raise ValueError(f"The model's unknown token {unk!r} is not in the vocabulary.")
     return Tokenizer(
         vocab, merges, pre_tokenizer=pre_tokenizer, special_tokens=specials,
-        unk_token=unk, algorithm=algorithm,
+        unk_token=unk, algorithm=algorithm, **({"max_input_chars_per_word": limit} if kind == "WordPiece" else {}),
     )
 
 
