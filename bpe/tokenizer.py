@@ -489,10 +489,10 @@ class Tokenizer:
         ids, tokens, offsets, word_ids = [], [], [], []
         vocab = self.vocab
         word_no = 0
-        for kind, value, piece in self.pipeline.run(text):
+        for kind, value, added_id, piece in self.pipeline.run(text):
             if kind == "added":
                 tokens.append(value)
-                ids.append(vocab[value])
+                ids.append(added_id)
                 offsets.append(piece)
                 word_ids.append(None)
                 continue
@@ -585,7 +585,7 @@ class Tokenizer:
     def _words(self, text: str):
         """(word as the model sees it, span in text, is_special) for every piece of ``text``."""
         if self.pipeline is not None:
-            for kind, value, piece in self.pipeline.run(text):
+            for kind, value, _, piece in self.pipeline.run(text):
                 if kind == "added":
                     yield value, piece, True
                 else:
