@@ -113,13 +113,90 @@ class Piece:
         return Piece(symbols, self.original_start(), align)
 
 
+_INTERVAL = regex.compile(r"\{(\d*)(,?)(\d*)\}\+")
+
+
+def _interval_plus(pattern: str) -> tuple[int, int, int] | None:
+    """The first ``ATOM{n,m}+`` in ``pattern``: (atom start, interval start, end after the ``+``)."""
+    i, n = 0, len(pattern)
+    atom = -1
+    groups: list[int] = []
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            atom = i
+            if i + 1 < n and pattern[i + 1] in "pPNx" and i + 2 < n and pattern[i + 2] == "{":
+                i = pattern.find("}", i) + 1 or n
+            else:
+                i += 2
+            continue
+        if c == "[":
+            atom = i
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            depth = 1
+            while j < n and depth:
+                if pattern[j] == "\\":
+                    j += 2
+                    continue
+                if pattern[j] == "[":
+                    depth += 1
+                elif pattern[j] == "]":
+                    depth -= 1
+                j += 1
+            i = j
+            continue
+        if c == "(":
+            groups.append(i)
+            i += 1
+            if pattern.startswith("?", i):  # (?:  (?i:  (?=  (?<name> ...: skip to the group's body
+                while i < n and pattern[i] not in ":)=!>" and not pattern.startswith("?<", i - 1) :
+                    i += 1
+            continue
+        if c == ")":
+            atom = groups.pop() if groups else -1
+            i += 1
+            continue
+        if c == "{":
+            m = _INTERVAL.match(pattern, i)
+            if m and (m.group(1) or m.group(3)) and atom >= 0:
+                return atom, i, m.end()
+            i += 1
+            continue
+        if c not in "*+?|^$":
+            atom = i
+        i += 1
+    return None
+
+
+def onig_pattern(pattern: str) -> str:
+    """A ``tokenizers`` (Oniguruma, Ruby syntax) regex for the ``regex`` package.
+
+    Oniguruma reads ``X{1,3}+`` as ``(?:X{1,3})+`` (an interval then "one or more"), while
+    ``regex`` (and tiktoken) read it as a possessive interval; tiktoken's cl100k pattern has
+    ``\\p{N}{1,3}+``, which ``tokenizers`` therefore matches as any run of digits. Rewritten here
+    so a tokenizer.json cuts text as ``tokenizers`` does. ``++``, ``*+`` and ``?+`` are possessive
+    in both.
+    """
+    for _ in range(100):
+        found = _interval_plus(pattern)
+        if found is None:
+            break
+        atom, brace, end = found
+        pattern = pattern[:atom] + "(?:" + pattern[atom:end - 1] + ")+" + pattern[end:]
+    return pattern
+
+
 def compile_pattern(obj: Any, where: str):
     """A tokenizers ``pattern`` ({"String": s} or {"Regex": r}) compiled with ``regex`` (None for "")."""
     if isinstance(obj, dict) and isinstance(obj.get("String"), str):
         return regex.compile(regex.escape(obj["String"])) if obj["String"] else None
     if isinstance(obj, dict) and isinstance(obj.get("Regex"), str):
         try:
-            return regex.compile(obj["Regex"])
+            return regex.compile(onig_pattern(obj["Regex"]))
         except regex.error as exc:
             raise ValueError(f"The {where} pattern {obj['Regex']!r} is not a regex BPE Explorer can read: {exc}.") from None
     raise ValueError(f"The {where} needs a pattern written {{\"String\": ...}} or {{\"Regex\": ...}}, not {obj!r}.")
@@ -290,7 +367,7 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
     strip_accents = obj.get("strip_accents")
     if strip_accents is None:
         strip_accents = lowercase
-    drop = _filter(lambda c: not (c in "\x00\ufffd" or (c not in "\t\n\r" and unicodedata.category(c)[0] == "C")))
+    drop = _filter(lambda c: not (c in "\x00\ufffd" or (c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs"))))
     nfd = _unicode("NFD")
     no_marks = _filter(lambda c: unicodedata.category(c) != "Mn")
 

@@ -34,10 +34,10 @@ POST_PROCESSORS = ("ByteLevel", "RobertaProcessing", "BertProcessing", "Template
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 
 _WORD = regex.compile(r"\w+|[^\w\s]+")  # tokenizers' Whitespace pre-tokenizer
-_STARTS_WITH_WORD = regex.compile(r"^\w")
-_ENDS_WITH_WORD = regex.compile(r"\w$")
-_SPACE_AT_END = regex.compile(r"\s*$")
-_SPACE_AT_START = regex.compile(r"^\s*")
+_STARTS_WITH_WORD = regex.compile(r"\w")  # used with match(text, pos): anchored at pos
+_ENDS_WITH_WORD = regex.compile(r"\w\Z")  # \Z: Rust's $ (Python's $ also matches before a final newline)
+_SPACE_AT_END = regex.compile(r"\s*\Z")
+_SPACE_AT_START = regex.compile(r"\s*")  # used with match(text, pos)
 
 
 _pattern = compile_pattern
@@ -516,6 +516,8 @@ class Pipeline:
         norm = [a for a in self.added if a.normalized]
         self._raw_re, self._raw_by = self._matcher(raw, lambda a: a.content)
         self._norm_re, self._norm_by = self._matcher(norm, self._normalized_content)
+        # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
+        self.decode_names = {a.id: self._normalized_content(a) if a.normalized else a.content for a in self.added}
 
     def _normalized_content(self, a: AddedToken) -> str:
         if self.normalizer is None:
@@ -586,7 +588,9 @@ class Pipeline:
     def trim(self, tokens, offsets) -> list[Span]:
         return trim_offsets(tokens, offsets, self.trim_offsets)
 
-    def decode(self, tokens: list[str]) -> str:
+    def decode(self, ids: list[int], id_to_token: dict[int, str]) -> str:
+        names = self.decode_names
+        tokens = [names.get(i) or id_to_token[i] for i in ids]
         if self.decoder is None:
             return " ".join(tokens)
         return "".join(self.decoder(list(tokens)))

@@ -536,13 +536,14 @@ class Tokenizer:
         rebuilt from the scheme's markers (``Ġ``, ``</w>``, ``##``, kept spaces) and, for
         plain ``whitespace`` BPE, a space between tokens (as ``tokenizers`` does). A file's
         tokenizer decodes with its own decoder, as ``tokenizers`` does."""
+        ids = list(ids)
         tokens = []
         for i in ids:
             if isinstance(i, bool) or not isinstance(i, int) or i not in self.id_to_token:
                 raise ValueError(f"{i!r} is not a token id of this tokenizer (ids go from 0 to {len(self.vocab) - 1}).")
             tokens.append(self.id_to_token[i])
         if self.pipeline is not None:
-            return self.pipeline.decode(tokens)
+            return self.pipeline.decode(ids, self.id_to_token)
         if self.algorithm == "wordpiece":
             text = ""
             for t in tokens:
