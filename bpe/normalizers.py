@@ -172,14 +172,83 @@ def _interval_plus(pattern: str) -> tuple[int, int, int] | None:
     return None
 
 
+def _anchor_positions(pattern: str) -> list[tuple[int, str]]:
+    """Unescaped ``^``/``$`` outside character classes, and ``\\z``/``\\Z`` escapes, with their index."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 < n and pattern[i + 1] in "zZ":
+                out.append((i, pattern[i:i + 2]))
+            i += 2
+            continue
+        if c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            depth = 1
+            while j < n and depth:
+                if pattern[j] == "\\":
+                    j += 2
+                    continue
+                depth += {"[": 1, "]": -1}.get(pattern[j], 0)
+                j += 1
+            i = j
+            continue
+        if c in "^$":
+            out.append((i, c))
+        i += 1
+    return out
+
+
+# Oniguruma's \\w, measured against tokenizers over every character Unicode 3.2 assigned: the
+# regex package's \\w adds the joiners U+200C/U+200D and lacks ¹ ² ³ ¼ ½ ¾.
+_ONIG_WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u00b2\u00b3\u00b9\u00bc-\u00be"
+
+
+def _onig_word_classes(pattern: str) -> str:
+    out, i, n, depth = [], 0, len(pattern), 0
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            e = pattern[i + 1]
+            if e == "w":
+                out.append(_ONIG_WORD if depth else f"[{_ONIG_WORD}]")
+            elif e == "W" and not depth:
+                out.append(f"[^{_ONIG_WORD}]")
+            else:
+                out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if c == "[":
+            depth += 1
+            out.append(c)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            if depth == 1 and pattern.startswith("]", i):
+                out.append("]")
+                i += 1
+            continue
+        if c == "]" and depth:
+            depth -= 1
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def onig_pattern(pattern: str) -> str:
     """A ``tokenizers`` (Oniguruma, Ruby syntax) regex for the ``regex`` package.
 
-    Oniguruma reads ``X{1,3}+`` as ``(?:X{1,3})+`` (an interval then "one or more"), while
-    ``regex`` (and tiktoken) read it as a possessive interval; tiktoken's cl100k pattern has
-    ``\\p{N}{1,3}+``, which ``tokenizers`` therefore matches as any run of digits. Rewritten here
-    so a tokenizer.json cuts text as ``tokenizers`` does. ``++``, ``*+`` and ``?+`` are possessive
-    in both.
+    Two differences matter. Oniguruma reads ``X{1,3}+`` as ``(?:X{1,3})+`` (an interval, then
+    "one or more"), while ``regex`` (and tiktoken) read a possessive interval: tiktoken's cl100k
+    pattern has ``\\p{N}{1,3}+``, which ``tokenizers`` therefore matches as any run of digits.
+    And Oniguruma's ``^``/``$`` are line anchors (``regex``'s ``(?m)``), its ``\\z`` the end of the
+    text (``regex``'s ``\\Z``), and its ``\\w`` a slightly different set. ``++``, ``*+`` and ``?+``
+    are possessive in both.
     """
     for _ in range(100):
         found = _interval_plus(pattern)
@@ -187,6 +256,35 @@ def onig_pattern(pattern: str) -> str:
             break
         atom, brace, end = found
         pattern = pattern[:atom] + "(?:" + pattern[atom:end - 1] + ")+" + pattern[end:]
+    anchors = _anchor_positions(pattern)
+    for i, a in reversed(anchors):
+        if a == "\\z":
+            pattern = pattern[:i] + "\\Z" + pattern[i + 2:]
+        elif a == "\\Z":  # Oniguruma: end, or before a final newline
+            pattern = pattern[:i] + "(?=\\n?\\Z)" + pattern[i + 2:]
+    pattern = _onig_word_classes(pattern)
+    if any(a in "^$" for _, a in anchors):
+        pattern = "(?m)" + pattern
+    return pattern
+
+
+def possessive_to_onig(pattern: str) -> str:
+    """A ``regex``/tiktoken pattern written so Oniguruma reads it alike: ``X{1,3}+`` (possessive
+    here) becomes the atomic group ``(?>X{1,3})``, and ``$`` (the end of the text) ``\\z``."""
+    for _ in range(100):
+        found = _interval_plus(pattern)
+        if found is None:
+            break
+        atom, brace, end = found
+        pattern = pattern[:atom] + "(?>" + pattern[atom:end - 1] + ")" + pattern[end:]
+    # tiktoken's $ is the end of the text: Oniguruma's \\z (its $ is the end of a line)
+    for i, a in reversed(_anchor_positions(pattern)):
+        if a == "$":
+            pattern = pattern[:i] + "\\z" + pattern[i + 1:]
+        elif a == "^":
+            pattern = pattern[:i] + "\\A" + pattern[i + 1:]
+        elif a == "\\Z":
+            pattern = pattern[:i] + "\\z" + pattern[i + 2:]
     return pattern
 
 

@@ -37,7 +37,7 @@ TEXTS = [
     "start<|endoftext|> middle <|im_start|>end", "x <mask> y  <mask>  z<mask>", "ony only pony ony.",
     "Hello world! This is a test of the tokenizer.", "https://example.com/path?q=1&r=two#frag",
     "0xDEADBEEF 0b1010 \\u0041 \\n", "Σίσυφος ΣΊΣΥΦΟΣ İstanbul ß ẞ", "\u200b\u200d\ufeff zero widths",
-    "a" * 300, "ab" * 150 + " " + "日本" * 80,
+    "line one  \nline two\t\n  \n", "a" * 300, "ab" * 150 + " " + "日本" * 80,
 ]
 
 
@@ -210,6 +210,7 @@ PRE_VARIANTS = [
       for b in ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous") for inv in (False, True)],
     {"type": "Split", "pattern": {"String": "-"}, "behavior": "MergedWithPrevious", "invert": False},
     {"type": "Split", "pattern": {"Regex": CL100K}, "behavior": "Isolated", "invert": False},
+    {"type": "Split", "pattern": {"Regex": r"\s+$|^\w|\w+|[^\w\s]+|\s"}, "behavior": "Isolated", "invert": False},
     {"type": "Digits", "individual_digits": True}, {"type": "Digits", "individual_digits": False},
     {"type": "Punctuation", "behavior": "Contiguous"}, {"type": "Punctuation", "behavior": "Isolated"},
     {"type": "CharDelimiterSplit", "delimiter": "|"}, {"type": "WhitespaceSplit"}, {"type": "Whitespace"},
@@ -295,3 +296,10 @@ def test_unknown_components_are_refused_by_name(part, value, named):
     data[part] = value
     with pytest.raises(ValueError, match=named):
         ser.from_tokenizer_json(json.dumps(data))
+
+
+@given(text=random_text, pre=st.sampled_from(PRE_VARIANTS))
+@settings(max_examples=int(__import__("os").environ.get("HYP_N", 80)), deadline=None)
+def test_random_text_through_pre_tokenizers(text, pre):
+    ours, theirs = _variant(pre=pre)
+    check_same(ours, theirs, text)
