@@ -516,6 +516,7 @@ class Pipeline:
         norm = [a for a in self.added if a.normalized]
         self._raw_re, self._raw_by = self._matcher(raw, lambda a: a.content)
         self._norm_re, self._norm_by = self._matcher(norm, self._normalized_content)
+        self.fast = self._fast_regex()
         # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
         self.decode_names = {a.id: self._normalized_content(a) if a.normalized else a.content for a in self.added}
 
@@ -561,6 +562,50 @@ class Pipeline:
         if start_offset != len(text):
             out.append((None, (start_offset, len(text))))
         return out
+
+    def _fast_regex(self):
+        """The one regex that cuts words when nothing else changes the text (GPT-2, GPT-4o, Llama 3 and
+        tiktoken files: ByteLevel with its regex, or an isolating Split then ByteLevel), else None. Such
+        a file is encoded word by word straight from the text (:meth:`run_fast`), with no Piece."""
+        if self.normalizer is not None or self.pre_tokenizer is None:
+            return None
+        pre = self.pre_tokenizer
+        parts = pre.parts if isinstance(pre, SequencePre) else [pre]
+        if len(parts) == 1 and isinstance(parts[0], ByteLevel) and parts[0].use_regex \
+                and not parts[0].add_prefix_space:
+            return parts[0].regex
+        if len(parts) == 2 and isinstance(parts[0], Split) and parts[0].behavior == "Isolated" \
+                and not parts[0].invert and parts[0].regex is not None and isinstance(parts[1], ByteLevel) \
+                and not parts[1].use_regex and not parts[1].add_prefix_space:
+            return parts[0].regex
+        return None
+
+    def run_fast(self, text: str):
+        """:meth:`run` for a file with :attr:`fast`: ``("added", token, id, span)`` and
+        ``("word", raw text, start, None)`` (the word not yet byte-mapped)."""
+        if not text:
+            return
+        pattern = self.fast
+        for a, (s, e) in self._find(text, self._raw_re, self._raw_by):
+            if a is not None:
+                yield "added", text[s:e], a.id, (s, e)
+                continue
+            for b, (s2, e2) in self._find(text[s:e], self._norm_re, self._norm_by):
+                if b is not None:
+                    yield "added", text[s + s2:s + e2], b.id, (s + s2, s + e2)
+                    continue
+                lo, hi = s + s2, s + e2
+                prev = lo
+                for m in pattern.finditer(text, lo, hi):
+                    ms, me = m.span()
+                    if ms == me:
+                        continue
+                    if ms > prev:
+                        yield "word", text[prev:ms], prev, None
+                    yield "word", text[ms:me], ms, None
+                    prev = me
+                if prev < hi:
+                    yield "word", text[prev:hi], prev, None
 
     def run(self, text: str):
         """Yield ``("added", token string, id, span)`` and ``("word", None, None, Piece)`` in order."""

@@ -193,7 +193,7 @@ class Tokenizer:
         self.id_to_token: dict[int, str] = {i: t for t, i in self.vocab.items()}
         if len(self.id_to_token) != len(self.vocab):
             raise ValueError("Two tokens in the vocabulary share an id; every token needs its own id.")
-        self.merges: list[Pair] = [tuple(m) for m in merges]  # type: ignore[misc]
+        self.merges: list[Pair] = [m if type(m) is tuple else tuple(m) for m in merges]  # type: ignore[misc]
         self.pipeline = pipeline
         self.pre_tokenizer = pipeline.name if pipeline is not None else pre_tokenizer
         self.algorithm = algorithm
@@ -219,17 +219,19 @@ class Tokenizer:
             elif unk_token is not None:
                 # A character-level tokenizer needs an id for unknown characters; it goes at the end.
                 self._append(unk_token)
-        # pair -> (rank, merged token); a pair listed twice keeps its first rank.
-        self.ranks: dict[Pair, int] = {}
-        self._merge_map: dict[Pair, tuple[int, str]] = {}
-        for rank, (a, b) in enumerate(self.merges):
-            if (a, b) not in self.ranks:
-                self.ranks[(a, b)] = rank
-                self._merge_map[(a, b)] = (rank, self._join(a, b))
+        # pair -> (rank, merged token); a pair listed twice keeps its first rank (built from the last
+        # rank to the first, so the first one written stays).
+        join = self._join
+        if algorithm == "bpe" and not self.continuing_subword_prefix:
+            self._merge_map: dict[Pair, tuple[int, str]] = {
+                m: (r, m[0] + m[1]) for r, m in reversed(list(enumerate(self.merges)))}
+        else:
+            self._merge_map = {m: (r, join(*m)) for r, m in reversed(list(enumerate(self.merges)))}
+        self.ranks: dict[Pair, int] = {m: v[0] for m, v in self._merge_map.items()}
         specials = sorted(self.special_tokens, key=len, reverse=True)
         self._special_re = regex.compile("|".join(regex.escape(s) for s in specials)) if specials else None
         self._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_uncached)
-        self._longest = max((len(t) for t in self.vocab), default=1)
+        self._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(self._raw_word)
 
     def _append(self, token: str) -> None:
         if token not in self.vocab:
@@ -323,12 +325,15 @@ class Tokenizer:
     def _initial_model(self, word: str) -> list[tuple[str, int]]:
         """``tokenizers``' ``BPE::merge_word`` start: prefix, suffix, byte fallback, unknowns."""
         vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
+        byte_level = self.byte_level  # a byte-level word's characters are bytes: one unit each
+        if not prefix and not suffix and all(c in vocab for c in word):
+            return [(c, 1 if byte_level else len(c.encode("utf-8"))) for c in word]
         out: list[tuple[str, int]] = []
         unk: list | None = None  # [token, units] waiting to be added (fuse_unk grows it)
         last = len(word) - 1
         for i, ch in enumerate(word):
             s = ch
-            n = len(ch.encode("utf-8"))
+            n = 1 if byte_level else len(ch.encode("utf-8"))
             if i and prefix:
                 s = prefix + s
             if i == last and suffix:
@@ -342,7 +347,10 @@ class Tokenizer:
             if self.byte_fallback:
                 codes = [f"<0x{b:02X}>" for b in s.encode("utf-8")]
                 if all(c in vocab for c in codes):
-                    out.extend((c, 1) for c in codes)
+                    if byte_level:  # one unit for the whole character, on its first byte token
+                        out.extend((c, int(k == 0)) for k, c in enumerate(codes))
+                    else:
+                        out.extend((c, 1) for c in codes)
                     continue
             if self.unk_token is not None:
                 if self.unk_token not in vocab:
@@ -362,7 +370,8 @@ class Tokenizer:
         if self.algorithm == "wordpiece":
             return self._wordpiece(word)
         if self.ignore_merges and word in self.vocab:
-            return ((word, len(word.encode("utf-8")) if self.pipeline is not None else len(word)),)
+            return ((word, len(word.encode("utf-8")) if self.pipeline is not None and not self.byte_level
+                     else len(word)),)
         parts = self._initial(word)
         symbols = [p for p, _ in parts]
         units = [u for _, u in parts]
@@ -430,10 +439,13 @@ class Tokenizer:
         ``max_input_chars_per_word``, the whole word is unknown. Candidates are never longer
         than the longest vocabulary token, so a long word costs O(n) lookups."""
         n = len(word)
-        units = (lambda a, b: len(word[a:b].encode("utf-8"))) if self.pipeline is not None else (lambda a, b: b - a)
+        units = (lambda a, b: len(word[a:b].encode("utf-8"))) if self.pipeline is not None and not self.byte_level \
+            else (lambda a, b: b - a)
         unk = ((self.unk_token or word, units(0, n)),)
         if n > self.max_input_chars_per_word:
             return unk
+        if not hasattr(self, "_longest"):
+            self._longest = max((len(t) for t in self.vocab), default=1)
         vocab, longest = self.vocab, self._longest
         out, start = [], 0
         while start < n:
@@ -485,10 +497,50 @@ class Tokenizer:
                 word_no += 1
         return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
 
+    def _raw_word(self, raw: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
+        """Tokens, ids and offsets (relative to the word) of one word of a :attr:`Pipeline.fast` file."""
+        if self.byte_level:
+            data = raw.encode("utf-8")
+            word = pt.bytes_to_symbols(data)
+            char_of_unit = range(len(raw)) if len(data) == len(raw) else _unit_to_char(raw)
+        else:
+            word = raw
+            char_of_unit = _unit_to_char(raw)
+        vocab = self.vocab
+        toks, ids, spans, unit = [], [], [], 0
+        for token, n in self._word_uncached(word):
+            if n == 0:  # a byte-fallback byte after the first of its character: the character's span
+                a = b = char_of_unit[max(unit - 1, 0)]
+            else:
+                a, b = char_of_unit[unit], char_of_unit[unit + n - 1]
+            unit += n
+            toks.append(token)
+            ids.append(vocab[token])
+            spans.append((a, b + 1))
+        return tuple(toks), tuple(ids), tuple(spans)
+
     def _encode_pipeline(self, text: str) -> Encoding:
         ids, tokens, offsets, word_ids = [], [], [], []
         vocab = self.vocab
         word_no = 0
+        if self.pipeline.fast is not None:
+            cached = self._cached_raw
+            for kind, value, a, b in self.pipeline.run_fast(text):
+                if kind == "added":
+                    tokens.append(value)
+                    ids.append(a)
+                    offsets.append(b)
+                    word_ids.append(None)
+                    continue
+                t, i, rel = cached(value) if len(value) <= WORD_CACHE_MAX_CHARS else self._raw_word(value)
+                tokens.extend(t)
+                ids.extend(i)
+                offsets.extend([(a + x, a + y) for x, y in rel])
+                word_ids.extend([word_no] * len(t))
+                word_no += 1
+            if self.pipeline.trim_offsets is not None:
+                offsets = self.pipeline.trim(tokens, offsets)
+            return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
         for kind, value, added_id, piece in self.pipeline.run(text):
             if kind == "added":
                 tokens.append(value)
@@ -497,13 +549,14 @@ class Tokenizer:
                 word_ids.append(None)
                 continue
             word = piece.text
-            char_of_unit = _unit_to_char(word)
+            char_of_unit = range(len(word)) if self.byte_level else _unit_to_char(word)
             unit = 0
             for token, n in self._word_tokens(word):
-                if n == 0:  # nothing of the text (cannot happen for pieces of text, kept for safety)
-                    continue
-                a = char_of_unit[unit]
-                b = char_of_unit[unit + n - 1]
+                if n == 0:  # a byte-fallback byte after the first of its character: the character's span
+                    a = b = char_of_unit[max(unit - 1, 0)]
+                else:
+                    a = char_of_unit[unit]
+                    b = char_of_unit[unit + n - 1]
                 unit += n
                 tokens.append(token)
                 ids.append(vocab[token])
