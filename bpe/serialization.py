@@ -52,6 +52,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any, Union
 
 from . import pipeline as pipeline_mod
@@ -339,6 +340,9 @@ def _read_vocab(vocab: Any, where: str) -> dict[str, int]:
         raise ValueError(f"The vocabulary in {where} should be an object mapping each token to its id.")
     if not vocab:
         raise ValueError(f"The vocabulary in {where} is empty.")
+    values = vocab.values()
+    if set(map(type, values)) == {int} and min(values) >= 0 and len(set(values)) == len(vocab) and "" not in vocab:
+        return dict(vocab)  # the common case, checked at C speed; the loop below names any problem
     seen: dict[int, str] = {}
     for token, i in vocab.items():
         if isinstance(i, bool) or not isinstance(i, int) or i < 0:
@@ -357,13 +361,19 @@ def _read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | N
     # The common case in one pass (a 100,000-merge file in about 50 ms); any problem is then found and
     # named by the loop below.
     cut = len(prefix) if prefix else 0
-    try:
-        pairs = [tuple(m.split(" ")) if type(m) is str else tuple(m) for m in merges]
-        if all(len(p) == 2 and type(p[0]) is str and type(p[1]) is str and p[0] in vocab and p[1] in vocab
-               and p[0] + p[1][cut:] in vocab for p in pairs):
+    kinds = set(map(type, merges))
+    if kinds in ({list}, {str}):
+        pairs = list(map(tuple, merges)) if kinds == {list} else [tuple(m.split(" ")) for m in merges]
+        if not pairs:
             return pairs
-    except TypeError:
-        pass
+        if set(map(len, pairs)) == {2}:
+            lefts = list(map(itemgetter(0), pairs))
+            rights = list(map(itemgetter(1), pairs))
+            keys = vocab.keys()
+            if set(map(type, lefts)) | set(map(type, rights)) == {str} and keys >= set(lefts) and keys >= set(rights):
+                ends = [r[cut:] for r in rights] if cut else rights
+                if keys >= set(map(str.__add__, lefts, ends)):
+                    return pairs
     out: list[Pair] = []
     for rank, merge in enumerate(merges, start=1):
         if isinstance(merge, str):  # old format: "u g"

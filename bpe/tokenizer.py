@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heapify, heappop, heappush
+from operator import itemgetter
 
 import regex
 
@@ -95,30 +96,47 @@ def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: lis
     ``(rank, position)``: the lowest rank first, and among equal ranks the leftmost. Symbols form a
     linked list, so a merge costs O(log n) and a word of n symbols O(n log n). An entry whose
     position was merged away, or whose pair changed since it was pushed (its new token differs),
-    is stale and skipped.
+    is stale and skipped; as in ``tokenizers``, an entry whose pair changed into another pair that
+    makes the same token is applied. Heap entries are single integers, ``rank << 32 | position``
+    (with the new token kept beside them by rank), which is what makes long words fast in Python.
     ``record``, if given, receives ``(rank, left position, right position)`` per merge.
     """
     n = len(symbols)
     if n < 2:
         return
+    if n >= 256:
+        _merge_all_buckets(symbols, units, merge_map, record)
+    else:
+        _merge_all_heap(symbols, units, merge_map, record)
+
+
+def _merge_all_heap(symbols: list[str], units: list[int], merge_map: dict, record: list | None) -> None:
+    """:func:`merge_all` with one heap of ``rank << 32 | position`` integers."""
+    n = len(symbols)
     nxt = list(range(1, n + 1))
     nxt[-1] = -1
     prev = list(range(-1, n - 1))
     get = merge_map.get
+    made: dict[int, str] = {}  # rank -> the token its entries make
     heap = []
     for i in range(n - 1):
         m = get((symbols[i], symbols[i + 1]))
         if m is not None:
-            heap.append((m[0], i, m[1]))
+            heap.append(m[0] << 32 | i)
+            made[m[0]] = m[1]
     heapify(heap)
+    mask = (1 << 32) - 1
     while heap:
-        rank, pos, new = heappop(heap)
+        key = heappop(heap)
+        pos = key & mask
         if prev[pos] == -2:
             continue  # merged into its left neighbour
         right = nxt[pos]
         if right == -1:
             continue
+        rank = key >> 32
         m = get((symbols[pos], symbols[right]))
+        new = made[rank]
         if m is None or m[1] != new:
             continue  # an expired entry
         symbols[pos] = new
@@ -134,12 +152,90 @@ def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: lis
         if before >= 0:
             m = get((symbols[before], new))
             if m is not None:
-                heappush(heap, (m[0], before, m[1]))
+                heappush(heap, m[0] << 32 | before)
+                made[m[0]] = m[1]
         if after != -1:
             m = get((new, symbols[after]))
             if m is not None:
-                heappush(heap, (m[0], pos, m[1]))
+                heappush(heap, m[0] << 32 | pos)
+                made[m[0]] = m[1]
     # Keep the symbols still linked from the first (which is never merged away).
+    out_s, out_u, i = [], [], 0
+    while i != -1:
+        out_s.append(symbols[i])
+        out_u.append(units[i])
+        i = nxt[i]
+    symbols[:] = out_s
+    units[:] = out_u
+
+
+def _merge_all_buckets(symbols: list[str], units: list[int], merge_map: dict, record: list | None) -> None:
+    """:func:`merge_all` for long words, same order: one small heap of positions per rank and a heap
+    of the ranks present. A word of thousands of symbols holds few distinct pairs, so both heaps stay
+    shallow and a 10x longer word costs about 10x (a single heap of every position costs ~15x)."""
+    n = len(symbols)
+    nxt = list(range(1, n + 1))
+    nxt[-1] = -1
+    prev = list(range(-1, n - 1))
+    get = merge_map.get
+    made: dict[int, str] = {}
+    buckets: dict[int, list[int]] = {}
+    for i in range(n - 1):
+        m = get((symbols[i], symbols[i + 1]))
+        if m is not None:
+            r = m[0]
+            bucket = buckets.get(r)
+            if bucket is None:
+                buckets[r] = [i]  # positions arrive in order: each bucket is already a heap
+                made[r] = m[1]
+            else:
+                bucket.append(i)
+    ranks = list(buckets)
+    heapify(ranks)
+
+    def push(r: int, pos: int, new: str) -> None:
+        bucket = buckets.get(r)
+        if bucket is None:
+            buckets[r] = [pos]
+            made[r] = new
+            heappush(ranks, r)
+        else:
+            heappush(bucket, pos)
+
+    while ranks:
+        rank = ranks[0]
+        bucket = buckets[rank]
+        pos = heappop(bucket)
+        if not bucket:
+            heappop(ranks)
+            del buckets[rank]
+        if prev[pos] == -2:
+            continue
+        right = nxt[pos]
+        if right == -1:
+            continue
+        m = get((symbols[pos], symbols[right]))
+        new = made[rank]
+        if m is None or m[1] != new:
+            continue
+        symbols[pos] = new
+        units[pos] += units[right]
+        prev[right] = -2
+        after = nxt[right]
+        nxt[pos] = after
+        if after != -1:
+            prev[after] = pos
+        if record is not None:
+            record.append((rank, pos, right))
+        before = prev[pos]
+        if before >= 0:
+            m = get((symbols[before], new))
+            if m is not None:
+                push(m[0], before, m[1])
+        if after != -1:
+            m = get((new, symbols[after]))
+            if m is not None:
+                push(m[0], pos, m[1])
     out_s, out_u, i = [], [], 0
     while i != -1:
         out_s.append(symbols[i])
@@ -221,13 +317,14 @@ class Tokenizer:
                 self._append(unk_token)
         # pair -> (rank, merged token); a pair listed twice keeps its first rank (built from the last
         # rank to the first, so the first one written stays).
-        join = self._join
+        merges_ = self.merges
         if algorithm == "bpe" and not self.continuing_subword_prefix:
-            self._merge_map: dict[Pair, tuple[int, str]] = {
-                m: (r, m[0] + m[1]) for r, m in reversed(list(enumerate(self.merges)))}
+            joined = list(map(str.__add__, map(itemgetter(0), merges_), map(itemgetter(1), merges_)))
         else:
-            self._merge_map = {m: (r, join(*m)) for r, m in reversed(list(enumerate(self.merges)))}
-        self.ranks: dict[Pair, int] = {m: v[0] for m, v in self._merge_map.items()}
+            joined = [self._join(a, b) for a, b in merges_]
+        backwards = range(len(merges_) - 1, -1, -1)
+        self._merge_map: dict[Pair, tuple[int, str]] = dict(zip(reversed(merges_), zip(backwards, reversed(joined))))
+        self.ranks: dict[Pair, int] = dict(zip(reversed(merges_), backwards))
         specials = sorted(self.special_tokens, key=len, reverse=True)
         self._special_re = regex.compile("|".join(regex.escape(s) for s in specials)) if specials else None
         self._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_uncached)
