@@ -29,19 +29,20 @@ Why ``sennrich`` cannot be written: our words end in a *separate* symbol ``</w>`
 token). Rather than write a file that silently disagrees, :func:`to_tokenizer_json`
 raises a ValueError; ``vocab.json`` + ``merges.txt`` hold such a tokenizer exactly.
 
-Reading (:func:`from_tokenizer_json`, :func:`load`) accepts our own files and BPE
-files trained elsewhere (GPT-2, RoBERTa, ``tokenizers``' ``BpeTrainer``), with merges
-as ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Everything in a file that would
-make the ``tokenizers`` library cut text differently from us is refused with a
-ValueError that names it: a normaliser, an unknown pre-tokenizer, ``add_prefix_space``,
-dropout, byte fallback, a word prefix or suffix, ``fuse_unk`` or ``ignore_merges``.
-Left out on reading, on purpose: post-processors (``<s> ... </s>`` templates; compare
-with ``add_special_tokens=False``), decoders, ``max_input_chars_per_word`` of a
-WordPiece file, and the ``lstrip``/``rstrip``/``single_word`` options of added tokens
-(each added token is matched exactly, wherever it occurs). A byte-level file whose
-vocabulary lacks some of the 256 byte symbols gets them appended after its last id
-(as every byte-level :class:`~bpe.Tokenizer` does), where the ``tokenizers`` library
-would drop such bytes.
+Reading (:func:`from_tokenizer_json`, :func:`load`) takes two paths. A file BPE Explorer's own
+schemes cut exactly like ``tokenizers`` (a pre-tokenizer above, no normaliser, offsets left alone,
+default model options, plain added tokens: our own files, and plain GPT-2 / ``BpeTrainer`` ones)
+becomes a tokenizer with that scheme's name, so the Train page's explanations apply. Any other
+BPE (or WordPiece) file is read with its own components (:mod:`bpe.normalizers`,
+:mod:`bpe.pipeline`): normalisers, pre-tokenizers, added tokens with ``lstrip``/``rstrip``/
+``single_word``/``normalized``, ByteLevel offset trimming, the decoder, and the model's
+``byte_fallback``, ``fuse_unk``, ``unk_token``, ``continuing_subword_prefix``,
+``end_of_word_suffix`` and ``ignore_merges``; it then encodes as ``tokenizers`` 0.23 does (ids,
+tokens, offsets, decode; tested family by family), and saves back with the same components.
+Merges may be ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Refused with a ValueError that
+names the component: other models (Unigram, WordLevel), dropout, and normalisers, pre-tokenizers,
+decoders or post-processors not listed in those modules. Post-processor templates (``<s> ... </s>``)
+are kept but not applied: compare with ``add_special_tokens=False``.
 """
 
 from __future__ import annotations
