@@ -116,8 +116,11 @@ def from_tiktoken(data: str | bytes, pattern: str = "cl100k", *, special_tokens:
         raise ValueError("Choose a split pattern (gpt2, cl100k, o200k) or type one.")
     regex_text = PATTERNS.get(pattern, pattern)
     specials = dict(SPECIALS.get(pattern, {}) if special_tokens is None else special_tokens)
-    ranks = read_ranks(data, name)
-    merges = merges_from_ranks(ranks)
+    from .serialization import without_gc
+
+    with without_gc():
+        ranks = read_ranks(data, name)
+        merges = merges_from_ranks(ranks)
     sym = pt.bytes_to_symbols
     vocab = {sym(token): rank for token, rank in ranks.items()}
     taken = set(vocab.values())
