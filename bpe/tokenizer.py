@@ -324,11 +324,17 @@ class Tokenizer:
             joined = [self._join(a, b) for a, b in merges_]
         backwards = range(len(merges_) - 1, -1, -1)
         self._merge_map: dict[Pair, tuple[int, str]] = dict(zip(reversed(merges_), zip(backwards, reversed(joined))))
-        self.ranks: dict[Pair, int] = dict(zip(reversed(merges_), backwards))
         specials = sorted(self.special_tokens, key=len, reverse=True)
         self._special_re = regex.compile("|".join(regex.escape(s) for s in specials)) if specials else None
         self._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_uncached)
         self._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(self._raw_word)
+
+    @property
+    def ranks(self) -> dict[Pair, int]:
+        """pair -> its merge rank (the first, if a pair is listed twice); built on first use."""
+        if not hasattr(self, "_ranks"):
+            self._ranks = {pair: rank for pair, (rank, _) in self._merge_map.items()}
+        return self._ranks
 
     def _append(self, token: str) -> None:
         if token not in self.vocab:

@@ -40,7 +40,7 @@ enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "uplo
 common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
-@st.cache_resource(max_entries=6, show_spinner="Reading the tokenizer...")
+@st.cache_resource(max_entries=3, show_spinner="Reading the tokenizer...")  # a 100,000-token one holds ~80 MB
 def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bpe.Tokenizer:
     """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
     SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
@@ -56,7 +56,7 @@ def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
     return _parsed(kind, digest, option, data)
 
 
-@st.cache_resource(max_entries=6, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
+@st.cache_resource(max_entries=3, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
 def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
     return hub.from_hub(repo_id)
 
@@ -224,7 +224,10 @@ if words:
     word = replay.selectbox("Merge replay for the word", words, key="replay_word",
                             format_func=lambda w: display.visible(w) if len(w) <= 80 else
                             f"{display.visible(w[:60])}… ({len(w):,} characters)")
-    for trace in shown.trace(word, budget=REPLAY_BUDGET):
+    if len(word) > MAX_REPLAY_SYMBOLS:  # not even traced: a word's symbols are at least its characters
+        replay.caption(f"This word has {len(word):,} characters; the merge replay is drawn for words of up to "
+                       f"{MAX_REPLAY_SYMBOLS} symbols, so pick a shorter word (its tokens are all in the table above).")
+    for trace in shown.trace(word, budget=REPLAY_BUDGET) if len(word) <= MAX_REPLAY_SYMBOLS else ():
         if len(trace.initial) > MAX_REPLAY_SYMBOLS:
             # Every step of a long word's replay repeats the whole word: it would not fit on a page.
             replay.caption(f"This word starts as {len(trace.initial):,} symbols and ends as {len(trace.tokens):,} "
