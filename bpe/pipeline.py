@@ -22,7 +22,7 @@ from typing import Any
 import regex
 
 from . import pre_tokenizers as pt
-from .normalizers import Piece, build_normalizer, compile_pattern, find_matches, is_whitespace
+from .normalizers import REGEX_TIMEOUT, Piece, build_normalizer, compile_pattern, find_matches, is_whitespace
 
 Span = tuple[int, int]
 
@@ -596,7 +596,7 @@ class Pipeline:
                     continue
                 lo, hi = s + s2, s + e2
                 prev = lo
-                for m in pattern.finditer(text, lo, hi):
+                for m in pattern.finditer(text, lo, hi, timeout=REGEX_TIMEOUT):
                     ms, me = m.span()
                     if ms == me:
                         continue

@@ -572,7 +572,11 @@ class Tokenizer:
         if not isinstance(text, str):
             raise ValueError(f"Expected text (str), got {type(text).__name__}.")
         if self.pipeline is not None:
-            return self._encode_pipeline(text)
+            try:
+                return self._encode_pipeline(text)
+            except TimeoutError:
+                raise ValueError("This tokenizer's split pattern ran for more than 5 seconds on this text "
+                                 "and was stopped; try a shorter text or another pattern.") from None
         ids, tokens, offsets, word_ids = [], [], [], []
         word_no = 0
         vocab = self.vocab
