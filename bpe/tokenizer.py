@@ -28,6 +28,7 @@ templates (``[CLS] ... [SEP]``) and BPE dropout. File formats live in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heapify, heappop, heappush
@@ -174,9 +175,11 @@ def _merge_all_buckets(symbols: list[str], units: list[int], merge_map: dict, re
     of the ranks present. A word of thousands of symbols holds few distinct pairs, so both heaps stay
     shallow and a 10x longer word costs about 10x (a single heap of every position costs ~15x)."""
     n = len(symbols)
-    nxt = list(range(1, n + 1))
+    # Compact int arrays: a long word's links stay in the processor's cache (a list of int objects
+    # spread over the heap made a 100 KB word 25x slower than a 10 KB one instead of 10x).
+    nxt = array("q", range(1, n + 1))
     nxt[-1] = -1
-    prev = list(range(-1, n - 1))
+    prev = array("q", range(-1, n - 1))
     get = merge_map.get
     made: dict[int, str] = {}
     buckets: dict[int, list[int]] = {}
