@@ -151,8 +151,9 @@ def _file_tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     pre-tokenizer, post-processor, decoder, added tokens) and its model (merges as ``[a, b]``)."""
     src = tok.pipeline.source
     vocab = dict(sorted(tok.vocab.items(), key=lambda item: item[1]))
-    added_ids = {a["id"] for a in src["added_tokens"]}
-    model_vocab = {t: i for t, i in vocab.items() if i not in added_ids or t in tok.pipeline.model_vocab}
+    outside = getattr(tok.pipeline, "outside_model", frozenset())
+    model_vocab = {t: i for t, i in vocab.items() if t not in outside}
+    added_tokens = [{k: v for k, v in a.items() if k != "_outside_model"} for a in src["added_tokens"]]
     if tok.algorithm == "wordpiece":
         model: dict[str, Any] = {
             "type": "WordPiece", "unk_token": tok.unk_token, "continuing_subword_prefix": WORDPIECE_PREFIX,
@@ -166,7 +167,7 @@ def _file_tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
             "vocab": model_vocab, "merges": [list(pair) for pair in tok.merges],
         }
     return {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": src["added_tokens"],
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added_tokens,
         "normalizer": src["normalizer"], "pre_tokenizer": src["pre_tokenizer"],
         "post_processor": src["post_processor"], "decoder": src["decoder"], "model": model,
     }
@@ -345,7 +346,7 @@ def _read_vocab(vocab: Any, where: str) -> dict[str, int]:
         raise ValueError(f"The vocabulary in {where} is empty.")
     values = vocab.values()
     if set(map(type, values)) == {int} and min(values) >= 0 and len(set(values)) == len(vocab) and "" not in vocab:
-        return dict(vocab)  # the common case, checked at C speed; the loop below names any problem
+        return vocab  # the common case, checked at C speed; the loop below names any problem
     seen: dict[int, str] = {}
     for token, i in vocab.items():
         if isinstance(i, bool) or not isinstance(i, int) or i < 0:
@@ -372,10 +373,11 @@ def _read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | N
         if set(map(len, pairs)) == {2}:
             lefts = list(map(itemgetter(0), pairs))
             rights = list(map(itemgetter(1), pairs))
-            keys = vocab.keys()
-            if set(map(type, lefts)) | set(map(type, rights)) == {str} and keys >= set(lefts) and keys >= set(rights):
+            has = vocab.__contains__
+            if set(map(type, lefts)) | set(map(type, rights)) == {str} and all(map(has, lefts)) \
+                    and all(map(has, rights)):
                 ends = [r[cut:] for r in rights] if cut else rights
-                if keys >= set(map(str.__add__, lefts, ends)):
+                if all(map(has, map(str.__add__, lefts, ends))):
                     return pairs
     out: list[Pair] = []
     for rank, merge in enumerate(merges, start=1):
@@ -525,13 +527,12 @@ def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Toke
     unk = model.get("unk_token")
     if unk is not None and not isinstance(unk, str):
         raise ValueError(f"The model's unk_token should be text or null, not {unk!r}.")
-    model_vocab = frozenset(vocab)
     added = _read_added_entries(data.get("added_tokens"), vocab)
     pipeline = pipeline_mod.Pipeline(
         normalizer=data.get("normalizer"), pre_tokenizer=data.get("pre_tokenizer"), decoder=data.get("decoder"),
         post_processor=data.get("post_processor"), added_tokens=added,
     )
-    pipeline.model_vocab = model_vocab
+    pipeline.outside_model = frozenset(a["content"] for a in added if a.get("_outside_model"))
     specials = [a["content"] for a in added]
     if kind == "WordPiece":
         prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)
@@ -570,7 +571,7 @@ def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
     if not isinstance(added, list):
         raise ValueError("The file's added_tokens should be a list.")
     out = []
-    ids = {i: t for t, i in vocab.items()}
+    ids: dict[int, str] | None = None  # id -> token, built only if a token is outside the vocabulary
     for entry in added:
         if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not entry["content"]:
             raise ValueError(f"An entry of added_tokens ({entry!r}) has no 'content' text.")
@@ -579,12 +580,15 @@ def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
             if content not in vocab:
                 raise ValueError(f"The added token {content!r} has no valid id ({i!r}).")
             i = vocab[content]
-        if content not in vocab:
+        outside = content not in vocab
+        if outside and ids is None:
+            ids = {i: t for t, i in vocab.items()}
+        if outside:
             if i in ids:
                 raise ValueError(f"The added token {content!r} has the id {i}, which already belongs to {ids[i]!r}.")
             vocab[content] = i
             ids[i] = content
-        out.append({**entry, "id": i})
+        out.append({**entry, "id": i, "_outside_model": outside})
     return out
 
 
