@@ -580,6 +580,26 @@ class Pipeline:
             return parts[0].regex
         return None
 
+    def fast_segments(self, text: str) -> list[tuple]:
+        """For a file with :attr:`fast`: ``("added", token, id, span)`` and ``("text", start, end)``
+        stretches, in order; the caller cuts the text stretches into words with :attr:`fast`."""
+        out: list[tuple] = []
+        if not text:
+            return out
+        for a, (s, e) in self._find(text, self._raw_re, self._raw_by):
+            if a is not None:
+                out.append(("added", text[s:e], a.id, (s, e)))
+                continue
+            if self._norm_re is None:
+                out.append(("text", s, e))
+                continue
+            for b, (s2, e2) in self._find(text[s:e], self._norm_re, self._norm_by):
+                if b is not None:
+                    out.append(("added", text[s + s2:s + e2], b.id, (s + s2, s + e2)))
+                else:
+                    out.append(("text", s + s2, s + e2))
+        return out
+
     def run_fast(self, text: str):
         """:meth:`run` for a file with :attr:`fast`: ``("added", token, id, span)`` and
         ``("word", raw text, start, None)`` (the word not yet byte-mapped)."""

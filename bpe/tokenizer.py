@@ -90,7 +90,8 @@ TRACE_BUDGET = 20_000  # symbols a word's merge replay may hold across all its s
 WORDPIECE_MAX_CHARS = 100  # tokenizers' max_input_chars_per_word default: longer words are [UNK]
 
 
-def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: list | None = None) -> None:
+def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: list | None = None,
+              concatenates: bool = False) -> None:
     """Merge a word's symbols in place, exactly as ``tokenizers``' ``Word::merge_all`` does.
 
     ``merge_map`` maps a pair to ``(rank, new token)``. A min-heap holds candidate merges as
@@ -101,14 +102,39 @@ def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: lis
     makes the same token is applied. Heap entries are single integers, ``rank << 32 | position``
     (with the new token kept beside them by rank), which is what makes long words fast in Python.
     ``record``, if given, receives ``(rank, left position, right position)`` per merge.
+    ``concatenates`` says every merge's token is its pair joined (no word prefix), which lets short
+    words take a faster path with the same result (:func:`_merge_all_scan`).
     """
     n = len(symbols)
     if n < 2:
         return
     if n >= 256:
         _merge_all_buckets(symbols, units, merge_map, record)
+    elif n <= SHORT_WORD and record is None and concatenates:
+        _merge_all_scan(symbols, units, merge_map)
     else:
         _merge_all_heap(symbols, units, merge_map, record)
+
+
+SHORT_WORD = 16  # symbols: shorter words are merged by scanning (faster in Python than a heap)
+
+
+def _merge_all_scan(symbols: list[str], units: list[int], merge_map: dict) -> None:
+    """:func:`merge_all` for a short word: merge the adjacent pair of lowest (rank, position) until none
+    is left. This is the heap's order exactly when a merged token is its pair joined (no word prefix):
+    then an entry's token still matches only if its pair is unchanged (symbols only grow), so the heap
+    never applies a stale entry and always pops the lowest (rank, position) of the current pairs."""
+    get = merge_map.get
+    while True:
+        best, best_rank, new = -1, 1 << 62, None
+        for i in range(len(symbols) - 1):
+            m = get((symbols[i], symbols[i + 1]))
+            if m is not None and m[0] < best_rank:
+                best, best_rank, new = i, m[0], m[1]
+        if best < 0:
+            return
+        symbols[best:best + 2] = [new]
+        units[best:best + 2] = [units[best] + units[best + 1]]
 
 
 def _merge_all_heap(symbols: list[str], units: list[int], merge_map: dict, record: list | None) -> None:
@@ -325,6 +351,7 @@ class Tokenizer:
             joined = list(map(str.__add__, map(itemgetter(0), merges_), map(itemgetter(1), merges_)))
         else:
             joined = [self._join(a, b) for a, b in merges_]
+        self._concatenates = algorithm == "bpe" and not self.continuing_subword_prefix
         backwards = range(len(merges_) - 1, -1, -1)
         self._merge_map: dict[Pair, tuple[int, str]] = dict(zip(reversed(merges_), zip(backwards, reversed(joined))))
         specials = sorted(self.special_tokens, key=len, reverse=True)
@@ -481,7 +508,7 @@ class Tokenizer:
         parts = self._initial(word)
         symbols = [p for p, _ in parts]
         units = [u for _, u in parts]
-        merge_all(symbols, units, self._merge_map)
+        merge_all(symbols, units, self._merge_map, concatenates=self._concatenates)
         return tuple(zip(symbols, units))
 
     def _word_tokens(self, word: str) -> tuple[tuple[str, int], ...]:
@@ -634,20 +661,44 @@ class Tokenizer:
         vocab = self.vocab
         word_no = 0
         if self.pipeline.fast is not None:
-            cached = self._cached_raw
-            for kind, value, a, b in self.pipeline.run_fast(text):
-                if kind == "added":
-                    tokens.append(value)
-                    ids.append(a)
-                    offsets.append(b)
+            # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
+            # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
+            cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
+            finditer = self.pipeline.fast.finditer
+            from .normalizers import REGEX_TIMEOUT
+            for seg in self.pipeline.fast_segments(text):
+                if seg[0] == "added":
+                    tokens.append(seg[1])
+                    ids.append(seg[2])
+                    offsets.append(seg[3])
                     word_ids.append(None)
                     continue
-                t, i, rel = cached(value) if len(value) <= WORD_CACHE_MAX_CHARS else self._raw_word(value)
-                tokens.extend(t)
-                ids.extend(i)
-                offsets.extend([(a + x, a + y) for x, y in rel])
-                word_ids.extend([word_no] * len(t))
-                word_no += 1
+                lo, hi = seg[1], seg[2]
+                starts = []
+                prev = lo
+                for m in finditer(text, lo, hi, timeout=REGEX_TIMEOUT):
+                    ms, me = m.span()
+                    if ms == me:
+                        continue
+                    if ms > prev:
+                        starts.append((prev, ms))
+                    starts.append((ms, me))
+                    prev = me
+                if prev < hi:
+                    starts.append((prev, hi))
+                for a, b in starts:
+                    value = text[a:b]
+                    t, i, rel = cached(value) if b - a <= limit else uncached(value)
+                    tokens.extend(t)
+                    ids.extend(i)
+                    if len(rel) == 1:
+                        x, y = rel[0]
+                        offsets.append((a + x, a + y))
+                        word_ids.append(word_no)
+                    else:
+                        offsets.extend([(a + x, a + y) for x, y in rel])
+                        word_ids.extend([word_no] * len(t))
+                    word_no += 1
             if self.pipeline.trim_offsets is not None:
                 offsets = self.pipeline.trim(tokens, offsets)
             return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
