@@ -566,7 +566,7 @@ class Pipeline:
     def _fast_regex(self):
         """The one regex that cuts words when nothing else changes the text (GPT-2, GPT-4o, Llama 3 and
         tiktoken files: ByteLevel with its regex, or an isolating Split then ByteLevel), else None. Such
-        a file is encoded word by word straight from the text (:meth:`run_fast`), with no Piece."""
+        a file is encoded word by word straight from the text (:meth:`fast_segments`), with no Piece."""
         if self.normalizer is not None or self.pre_tokenizer is None:
             return None
         pre = self.pre_tokenizer
@@ -599,33 +599,6 @@ class Pipeline:
                 else:
                     out.append(("text", s + s2, s + e2))
         return out
-
-    def run_fast(self, text: str):
-        """:meth:`run` for a file with :attr:`fast`: ``("added", token, id, span)`` and
-        ``("word", raw text, start, None)`` (the word not yet byte-mapped)."""
-        if not text:
-            return
-        pattern = self.fast
-        for a, (s, e) in self._find(text, self._raw_re, self._raw_by):
-            if a is not None:
-                yield "added", text[s:e], a.id, (s, e)
-                continue
-            for b, (s2, e2) in self._find(text[s:e], self._norm_re, self._norm_by):
-                if b is not None:
-                    yield "added", text[s + s2:s + e2], b.id, (s + s2, s + e2)
-                    continue
-                lo, hi = s + s2, s + e2
-                prev = lo
-                for m in pattern.finditer(text, lo, hi, timeout=REGEX_TIMEOUT):
-                    ms, me = m.span()
-                    if ms == me:
-                        continue
-                    if ms > prev:
-                        yield "word", text[prev:ms], prev, None
-                    yield "word", text[ms:me], ms, None
-                    prev = me
-                if prev < hi:
-                    yield "word", text[prev:hi], prev, None
 
     def run(self, text: str):
         """Yield ``("added", token string, id, span)`` and ``("word", None, None, Piece)`` in order."""
