@@ -10,21 +10,29 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
 import bpe
-from bpe import display, serialization
+from bpe import display, hub, rank_files, serialization
 from pages import common
 
 MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000
 ALGORITHM_NAMES = {"bpe": "BPE", "wordpiece": "WordPiece"}
 SAMPLE = "This is not a token. 🙂 hugs"
-SOURCES = ("Trained on the Train page", "Uploaded file")
+SOURCES = ("Trained on the Train page", "Uploaded file", "Hugging Face Hub")
+TIKTOKEN_PATTERNS = {"cl100k": "cl100k (GPT-3.5, GPT-4)", "o200k": "o200k (GPT-4o)", "gpt2": "gpt2 (GPT-2, r50k)",
+                     "typed": "Type a pattern"}
+MAX_REPLAY_SYMBOLS = 300  # the merge replay is drawn for words of up to this many symbols
+REPLAY_BUDGET = 3_000  # symbols drawn over all of a replay's steps
+MAX_TREE_NODES = display.MAX_TREE_NODES
 OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
           "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
-KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k")
+KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k", "hub_repo",
+        "tiktoken_pattern")
 
 state = common.app_state()
 enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "upload_error": None, "files": None,
@@ -32,19 +40,43 @@ enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "uplo
 common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
-def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> bpe.Tokenizer:
-    """A tokenizer.json, or a vocab.json with its merges.txt; ValueError with what to fix."""
+@st.cache_resource(max_entries=6, show_spinner="Reading the tokenizer...")
+def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bpe.Tokenizer:
+    """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
+    SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
+    if kind == "tiktoken":
+        return rank_files.from_tiktoken(_data[0], option)
+    if kind == "vocab+merges":
+        return serialization.from_vocab_merges(_data[0], _data[1], option)
+    return serialization.from_tokenizer_json(_data[0])
+
+
+def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
+    digest = hashlib.sha256(b"\0".join(hashlib.sha256(d).digest() for d in data)).hexdigest()
+    return _parsed(kind, digest, option, data)
+
+
+@st.cache_resource(max_entries=6, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
+def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
+    return hub.from_hub(repo_id)
+
+
+def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k") -> bpe.Tokenizer:
+    """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt; ValueError with what to fix."""
     jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
+    ranks = [n for n in files if n.endswith(".tiktoken")]
+    if ranks and len(files) == 1:
+        return _load("tiktoken", pattern, files[ranks[0]])
     if len(jsons) == 1 and len(txts) == 1:
-        return serialization.from_vocab_merges(files[jsons[0]], files[txts[0]], pre_tokenizer)
-    if jsons and not txts:  # several tokenizer.json files: the one uploaded last (read_upload says so)
-        return serialization.from_tokenizer_json(files[jsons[-1]])
-    raise ValueError("Upload one tokenizer.json, or one vocab.json together with its merges.txt.")
+        return _load("vocab+merges", pre_tokenizer, files[jsons[0]], files[txts[0]])
+    if jsons and not txts and not ranks:  # several tokenizer.json files: the one uploaded last (read_upload says so)
+        return _load("tokenizer.json", "", files[jsons[-1]])
+    raise ValueError("Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt.")
 
 
-def read_upload(files, pre_tokenizer: str) -> None:
+def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
     """Parse newly uploaded files once; a bad file leaves the previous tokenizer in use."""
-    signature = (pre_tokenizer, *((f.file_id, f.name) for f in files or ()))
+    signature = (pre_tokenizer, pattern, *((f.file_id, f.name) for f in files or ()))
     if signature == enc["files"]:
         return
     enc["files"], enc["upload_error"], enc["upload_hint"] = signature, None, None
@@ -52,7 +84,7 @@ def read_upload(files, pre_tokenizer: str) -> None:
         names = ", ".join(f.name for f in files)
         contents = {f.name: f.getvalue() for f in files}
         try:
-            tok = tokenizer_from_files(contents, pre_tokenizer)
+            tok = tokenizer_from_files(contents, pre_tokenizer, pattern)
             jsons = [name for name in contents if name.endswith(".json")]
             enc["uploaded"] = (jsons[-1] if len(jsons) == len(contents) else names, tok)
             if len(jsons) > 1 and len(jsons) == len(contents):
@@ -78,10 +110,22 @@ st.title("Encode: how the tokenizer cuts your text")
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
 if source == SOURCES[1]:
-    files = st.file_uploader("A Hugging Face tokenizer.json (BPE model), or vocab.json + merges.txt",
-                             type=["json", "txt"], accept_multiple_files=True, key="encode_files")
-    read_upload(files, st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
-                                    bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre"))
+    files = st.file_uploader("A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
+                             "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
+                             type=["json", "txt", "tiktoken"], accept_multiple_files=True, key="encode_files")
+    pre_choice, pattern = "gpt2", "cl100k"
+    if any(f.name.endswith(".tiktoken") for f in files or ()):
+        chosen = st.selectbox("Split pattern of the .tiktoken file (the file does not say)", list(TIKTOKEN_PATTERNS),
+                              format_func=TIKTOKEN_PATTERNS.get, key="tiktoken_pattern")
+        pattern = chosen if chosen != "typed" else st.text_input("Split pattern (a regex, read as tiktoken reads it)",
+                                                                 key="tiktoken_regex").strip()
+        if not pattern:
+            st.info("Type the split pattern to read the .tiktoken file with it.")
+            st.stop()
+    elif any(f.name.endswith(".txt") for f in files or ()):
+        pre_choice = st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
+                                  bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
+    read_upload(files, pre_choice, pattern)
     if enc["upload_error"]:
         st.error(enc["upload_error"])
     if enc.get("upload_hint"):
@@ -90,6 +134,26 @@ if source == SOURCES[1]:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()
     name, tok = enc["uploaded"]
+elif source == SOURCES[2]:
+    with st.form("hub_form", border=False):
+        repo_id = st.text_input("Model name on the Hugging Face Hub", key="hub_repo",
+                                placeholder=" or ".join(hub.EXAMPLES),
+                                help="The tokenizer.json is downloaded once into this machine's Hugging Face cache.")
+        fetched = st.form_submit_button("Load the tokenizer")
+    st.caption("For example " + ", ".join(f"`{e}`" for e in hub.EXAMPLES) + ".")
+    if fetched and repo_id.strip():
+        try:
+            enc["hub"] = (repo_id.strip(), hub_tokenizer(repo_id.strip()))
+            enc["hub_error"] = None
+        except ValueError as exc:
+            kept = " The previous model is still in use." if enc.get("hub") else ""
+            enc["hub_error"] = f"{exc}{kept}"
+    if enc.get("hub_error"):
+        st.error(display.md_escape(enc["hub_error"]))
+    if not enc.get("hub"):
+        st.info("Type a model's name and load it to tokenize with its tokenizer.")
+        st.stop()
+    name, tok = enc["hub"]
 else:
     name, tok = "the tokenizer trained on the Train page", common.current_tokenizer()
     if tok is None:
@@ -157,9 +221,22 @@ with st.expander("Token table"):
 replay, tree = st.columns(2)
 words = list(dict.fromkeys(text[s:e] for s, e in display.word_spans(encoding)))[:1000]
 if words:
-    word = replay.selectbox("Merge replay for the word", words, key="replay_word", format_func=display.visible)
-    for trace in shown.trace(word):
+    word = replay.selectbox("Merge replay for the word", words, key="replay_word",
+                            format_func=lambda w: display.visible(w) if len(w) <= 80 else
+                            f"{display.visible(w[:60])}… ({len(w):,} characters)")
+    for trace in shown.trace(word, budget=REPLAY_BUDGET):
+        if len(trace.initial) > MAX_REPLAY_SYMBOLS:
+            # Every step of a long word's replay repeats the whole word: it would not fit on a page.
+            replay.caption(f"This word starts as {len(trace.initial):,} symbols and ends as {len(trace.tokens):,} "
+                           f"tokens; the merge replay is drawn for words of up to {MAX_REPLAY_SYMBOLS} symbols, so "
+                           "pick a shorter word (its tokens are all in the table above).")
+            continue
         replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, show_ws))
+        if trace.omitted:
+            replay.caption(f"Showing the first {len(trace.steps):,} merge steps; {trace.omitted:,} more steps were "
+                           f"left out to keep the page readable. The word ends as {len(trace.tokens):,} tokens: "
+                           + " ".join(display.token_label(shown, t, show_ws) for t in trace.tokens[:40])
+                           + (" …" if len(trace.tokens) > 40 else ""))
         if shown.algorithm == "wordpiece":
             replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
 pieces = list(dict.fromkeys(encoding.tokens))[:1000]
@@ -167,7 +244,12 @@ if pieces:
     merged = [i for i, t in enumerate(pieces) if shown.token_rank(t) is not None]
     token = tree.selectbox("Merge tree of the token", pieces, index=merged[0] if merged else 0, key="tree_token",
                            format_func=lambda t: display.token_label(shown, t, show_ws))
-    tree.html(display.merge_tree_html(shown, shown.merge_tree(token), show_ws))
+    built = shown.merge_tree(token)
+    tree.html(display.merge_tree_html(shown, built, show_ws, limit=MAX_TREE_NODES))
+    size = display.merge_tree_size(built, cap=MAX_TREE_NODES + 1)
+    if size > MAX_TREE_NODES:
+        tree.caption(f"This token is built by more than {MAX_TREE_NODES} merges; the tree opens the first "
+                     f"{MAX_TREE_NODES} (the rest show their token and …).")
 
 # -- bytes --------------------------------------------------------------------------------------------------
 if shown.byte_level:
