@@ -11,7 +11,7 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
-from bpe.presets import PRESETS
+from bpe.presets import HUG_COUNTS, PRESETS
 from pages import common
 
 SOURCES = {"preset": "Preset", "text": "Paste or upload text", "counts": "Word-count table"}
@@ -82,7 +82,10 @@ def corpus_and_settings(state: dict) -> common.Settings:
         text = st.session_state["corpus_text"]
     else:
         st.caption("One word per row with how often it occurs.")
-        counts = _counts_editor(st.session_state["counts_text"])
+        if not st.session_state["counts_text"].strip() and "counts_table" not in state:
+            # a new table starts from the preset's words (the course's five when the preset has none)
+            st.session_state["counts_text"] = PRESETS[st.session_state["preset"]].word_counts or HUG_COUNTS
+        counts = _counts_editor(st.session_state["counts_text"], state)
         st.session_state["counts_text"] = counts
 
     st.header("Settings")
@@ -125,16 +128,57 @@ def _same_corpus(saved: common.Settings, source: str, text: str, counts: str) ->
         counts if source == "counts" else "")
 
 
-def _counts_editor(counts_text: str) -> str:
-    """An editable (word, count) table; returns it as 'word count' lines for the engine to check."""
-    rows = [line.split(maxsplit=1) for line in counts_text.splitlines() if line.strip()]
-    frame = pd.DataFrame([(r[0], r[1] if len(r) > 1 else "") for r in rows] or [("hug", "10")],
-                         columns=["word", "count"])
-    edited = st.data_editor(frame, num_rows="dynamic", key="counts_editor", hide_index=True,
-                            column_config={"count": st.column_config.TextColumn("count")})
-    lines = [f"{w} {c}".strip() for w, c in zip(edited["word"].fillna(""), edited["count"].fillna(""))
-             if str(w).strip() or str(c).strip()]
-    return "\n".join(lines)
+def _counts_editor(counts_text: str, state: dict) -> str:
+    """An editable (word, count) table; returns its complete, valid rows as 'word count' lines.
+
+    The table given to ``st.data_editor`` is kept as it was first drawn (``state["counts_table"]``)
+    and only rebuilt when the counts come from elsewhere (a link, another source): the editor's
+    identity includes its data, so a table rebuilt from every edit was a new widget each time and
+    the next edit was dropped (every second edit snapped back). A row still being typed (a word
+    without a count, or a count without a word) is left out with a note; a row that cannot be a word
+    count is left out with an error naming it; the other rows keep training."""
+    table = state.get("counts_table")
+    if table is None or counts_text != table["produced"]:
+        rows = [line.split(maxsplit=1) for line in counts_text.splitlines() if line.strip()]
+        frame = pd.DataFrame([(r[0], r[1] if len(r) > 1 else "") for r in rows], columns=["word", "count"])
+        table = {"frame": frame, "version": (table or {}).get("version", 0) + 1, "produced": counts_text}
+        state["counts_table"] = table
+    edited = st.container(key="counts_table").data_editor(
+        table["frame"], num_rows="dynamic", key=f"counts_editor_{table['version']}", hide_index=True,
+        column_config={"count": st.column_config.TextColumn("count")})
+    lines, waiting, problems = [], [], []
+    for number, (word, count) in enumerate(zip(edited["word"].fillna(""), edited["count"].fillna("")), start=1):
+        word, count = str(word).strip(), str(count).strip()
+        if not word and not count:
+            continue
+        problem = _row_problem(word, count)
+        if problem is None:
+            lines.append(f"{word} {count}")
+        elif problem:
+            problems.append(f"Row {number} ('{md(word)} {md(count)}'): {problem}")
+        else:
+            waiting.append(f"row {number} ({md(word)}: no count yet)" if word else f"row {number} ({md(count)}: no word yet)")
+    if waiting:
+        st.caption("Left out until complete: " + ", ".join(waiting) + ".")
+    for problem in problems:
+        st.error(problem + " The row is left out until it is fixed.")
+    table["produced"] = "\n".join(lines)
+    return table["produced"]
+
+
+def _row_problem(word: str, count: str) -> str | None:
+    """None for a good row, "" for a row still being typed (word or count missing), else what to fix."""
+    if not word or not count:
+        return ""
+    if len(word.split()) > 1:
+        return "a word cannot contain spaces (the table has one word per row)."
+    try:
+        value = int(count)
+    except ValueError:
+        return "the count must be a whole number, like 10."
+    if value < 1:
+        return f"a count must be 1 or more, not {value}."
+    return None
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

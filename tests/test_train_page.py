@@ -400,3 +400,24 @@ def test_an_empty_upload_keeps_the_text_already_typed():
     assert at.text_area(key="corpus_text").value == "low lower newest"
     at.file_uploader(key="corpus_file").set_value(("words.txt", b"hug pug hug", "text/plain")).run()
     assert at.text_area(key="corpus_text").value == "hug pug hug" and not at.exception
+
+
+def test_a_half_typed_word_count_row_is_left_out_not_the_whole_page():
+    """A word typed before its count ('bug' alone) replaced the whole page with an error about
+    spaces; the row is left out with a note, and the other rows keep training."""
+    at = start(counts="hug 10\npug 5\nbug", step="1")
+    assert not at.error, [e.value for e in at.error]
+    assert "ug = hug 10 + pug 5 = 15" in step_text(at)
+    assert "row 3 (bug: no count yet)" in unescape_md(" ".join(c.value for c in at.sidebar.caption))
+    # A row that cannot be a count is named, with what to fix, and the rest still trains.
+    at = start(counts="hug 10\npug five", step="1")
+    assert "Row 2 ('pug five'): the count must be a whole number" in errors(at)
+    assert "= hug 10 = 10" in step_text(at)
+
+
+def test_the_word_count_table_opens_with_the_presets_rows():
+    at = start()
+    at.radio(key="source").set_value("counts").run()
+    assert not at.exception
+    assert at.query_params["counts"] in (["hug 10\npug 5\npun 12\nbun 4\nhugs 5"], "hug 10\npug 5\npun 12\nbun 4\nhugs 5")
+    assert "ug = hug 10 + pug 5 + hugs 5" in step_text(click(at, "next"))
