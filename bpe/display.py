@@ -57,11 +57,29 @@ def mark_whitespace(token: str) -> str:
 _REAL_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
 
 
+LONG_TOKEN = 32  # characters: a longer token is shown cut (see shorten), whole in its tooltip
+
+
+def shorten(text: str, limit: int = LONG_TOKEN) -> str:
+    """A long token cut in the middle, so no chip or table cell is wider than its column (tokens
+    never wrap): its start, ``…`` and its last 8 characters. The whole token goes in a tooltip.
+
+    >>> shorten("hug"), shorten("https://docs.python.org/3/library/functions.html#func-open", 30)
+    ('hug', 'https://docs.python.o…unc-open')
+    """
+    return text if len(text) <= limit else text[:limit - 9] + "…" + text[-8:]
+
+
 def chip(text: str, background: str | None = None, *, title: str = "", css_class: str = "tok",
          bold: bool = False) -> str:
     """One token as an escaped HTML span. Its box (padding, font, ...) comes from the ``.tok``
     rule of :data:`TOKEN_CSS`; a colour is either a class there (``c0``..``c7``, ``hl``) or
-    ``background``, inline. The tooltip is left out when ``title`` is empty."""
+    ``background``, inline. The tooltip is left out when ``title`` is empty. A token longer than
+    :data:`LONG_TOKEN` characters is cut (:func:`shorten`) and shown whole in the tooltip."""
+    short = shorten(text)
+    if short != text:
+        title = f"{text} · {title}" if title and title != text else text
+        text, css_class = short, css_class + " long"
     style = f"background:{background}" + (";font-weight:700" if bold else "") if background else ""
     return (f'<span class="{css_class}"' + (f' title="{html.escape(title, quote=True)}"' if title else "")
             + (f' style="{style}"' if style else "") + f">{html.escape(text)}</span>")
@@ -95,6 +113,7 @@ TOKEN_CSS = (
     "display:inline-block;color:#111}"
     + "".join(f".tok.c{i}{{background:{color}}}" for i, color in enumerate(PALETTE))
     + f".tok.hl{{background:{HIGHLIGHT};font-weight:700}}"
+    ".tok.long{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}"
     ".bpe-tokens{line-height:2.1}"
     ".bpe-tokens .tok.unk{outline:2px solid #c1121f;outline-offset:-2px}"
     ".bpe-tokens .tok.special{border:1px dashed #1d3557}"

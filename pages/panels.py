@@ -28,6 +28,7 @@ TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text
+CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 
 
@@ -181,9 +182,19 @@ def html_table(frame: pd.DataFrame, name: str) -> str:
     # Each cell carries its column's name as a class, for styling (the "from" column is small print).
     classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in frame.columns]
     head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
-    body = "".join("<tr>" + "".join(f'<td class="{k}">{esc(v)}</td>' for k, v in zip(classes, row)) + "</tr>"
+    body = "".join("<tr>" + "".join(_cell(k, v) for k, v in zip(classes, row)) + "</tr>"
                    for row in frame.itertuples(index=False, name=None))
     return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _cell(css_class: str, value) -> str:
+    """A table cell; a long token (or pair) is cut with the whole of it in the tooltip, since
+    tokens do not wrap and a long one would push the table out of its column."""
+    text = str(value)
+    short = display.shorten(text, CELL_TOKEN) if css_class in ("pair", "new-token", "word") else text
+    if short == text:
+        return f'<td class="{css_class}">{common.esc(text)}</td>'
+    return f'<td class="{css_class} long" title="{common.esc(text)}">{common.esc(short)}</td>'
 
 
 @per_run
@@ -238,7 +249,7 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
         tokens = s.splits[history.words[i]]
         mark = "✱ " if i in changed else ""
         rows.append(
-            f"<tr><td>{mark}{common.esc(stored(history.words[i]))}</td><td>{history.freqs[i]:,}</td>"
+            f"<tr>{_cell('word', mark + stored(history.words[i]))}<td>{history.freqs[i]:,}</td>"
             f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [])}"
             "</td></tr>"
         )

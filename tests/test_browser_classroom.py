@@ -64,3 +64,49 @@ def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page)
                            arg="hug 31\npug 8\nbug 3", timeout=15_000)
     wait_for_app(page)
     assert_no_exception(page)
+
+
+# Every HTML block, table and grid cell of the main area that is wider than the column it sits in
+# (or runs past the main area's right edge): [what, its width, the column's width].
+WIDER_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"] [data-testid="stMainBlockContainer"]')
+    || document.querySelector('[data-testid="stMain"]');
+  const right = main.getBoundingClientRect().right + 1;
+  const out = [];
+  for (const el of main.querySelectorAll('[data-testid="stHtml"], .bpe-table, .bpe-grid > div, figure')) {
+    const r = el.getBoundingClientRect();
+    const parent = el.parentElement.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.right > right || r.width > parent.width + 1 || el.scrollWidth > el.clientWidth + 1)
+      out.push([(el.getAttribute('data-table') || el.className || el.tagName).toString().slice(0, 40),
+                Math.round(r.width), Math.round(parent.width), Math.round(el.scrollWidth)]);
+  }
+  return out;
+}"""
+
+
+LONG_WORDS = " ".join(["https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_until_complete",
+                       "https://docs.python.org/3/reference/datamodel.html#object.__init_subclass__",
+                       "Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenherstellungsgenossenschaft"] * 2)
+
+
+def test_no_panel_is_wider_than_its_column_with_long_tokens(app_server, page):
+    """Tokens never wrapped, so long ones (URLs of a real corpus) made the merge history 1,154 px wide
+    in a 1,400 px window, pushing its counts and both line charts off screen with no scrollbar."""
+    from urllib.parse import quote
+
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_train(page, f"{app_server}/?text={quote(LONG_WORDS)}&limit=none&step=0")
+    page.locator(".st-key-end button").click()
+    wait_for_app(page)
+    for table in ("pairs", "history"):  # the lower blocks are laid out only once scrolled into view
+        page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        wider = page.evaluate(WIDER_JS)
+        assert wider == [], wider
+    page.locator('table[data-table="splits"]').scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    wider = page.evaluate(WIDER_JS)
+    assert wider == [], wider
+    cell = page.locator('table[data-table="history"] td.new-token').first
+    assert "Donaudampf" in cell.get_attribute("title") or "https://" in cell.get_attribute("title")
