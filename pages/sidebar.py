@@ -25,6 +25,18 @@ EXPLAIN = {
 }
 
 
+TEXT_MERGES = 1_000  # the stop a pasted or uploaded text starts with: a few seconds even for 5 MB
+LARGE_CORPUS_CHARS = 100_000  # "until no pair is left" on more text than this asks first
+
+
+def _source_changed() -> None:
+    """A new corpus opens at step 0; pasted or uploaded text starts with a stop that trains in a few
+    seconds (a preset's "until no pair is left" carried over made a 5 MB paste train for minutes)."""
+    st.session_state["step"] = 0
+    if st.session_state["source"] == "text":
+        st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
+
+
 def _seed(key: str, value) -> None:
     """Give a widget its value from our saved settings when Streamlit has forgotten it
     (widget state is dropped while another page is shown)."""
@@ -58,7 +70,8 @@ def corpus_and_settings(state: dict) -> common.Settings:
         _seed(key, value)
 
     st.header("Corpus")
-    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="source", label_visibility="collapsed")
+    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="source", label_visibility="collapsed",
+                      on_change=_source_changed)
     text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
     if source == "preset":
         st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="preset",
@@ -76,6 +89,8 @@ def corpus_and_settings(state: dict) -> common.Settings:
                                      "what it had.")
                 st.session_state["corpus_text"] = uploaded
                 state["uploaded"] = upload.file_id
+                if st.session_state["limit"] == "none":  # see _source_changed
+                    st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
             except ValueError as exc:
                 st.error(md(str(exc)))
         st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
@@ -95,6 +110,9 @@ def corpus_and_settings(state: dict) -> common.Settings:
     if limit != "none":
         st.number_input(LIMITS[limit], min_value=0, max_value=100_000, step=1, key="limit_value",
                         help="Special tokens count towards the vocabulary size.")
+    if source == "text":
+        st.caption(f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges, a few seconds of training even for "
+                   f"{common.MAX_CORPUS_BYTES // 1_000_000} MB; raise it for more.")
     st.selectbox("Tie rule", bpe.TIE_RULES, key="tie_break",
                   help="Which pair wins when several have the highest count.")
     st.caption(bpe.TIE_RULE_SENTENCES[st.session_state["tie_break"]].capitalize() + ".")
@@ -118,6 +136,8 @@ def corpus_and_settings(state: dict) -> common.Settings:
         full_byte_alphabet=bool(st.session_state["full_bytes"]) and st.session_state["pre_tokenizer"] in bpe.BYTE_LEVEL,
         forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
     )
+    if not _same_corpus(saved, source, text, counts):
+        st.session_state["step"] = state["step"] = 0  # a new corpus opens at its first step
     _preview(settings)
     return settings
 

@@ -29,6 +29,14 @@ link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
         st.warning(note, icon=":material/link_off:")
+if (settings.limit == "none" and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
+        and state.get("no_limit_confirmed") != settings):
+    st.warning(f"“Until no pair is left” on {len(settings.text):,} characters can make tens of thousands of merges "
+               "and take minutes. Set a number of merges or a vocabulary size in the sidebar, or train anyway.",
+               icon=":material/hourglass_top:")
+    if not st.button("Train until no pair is left", key="confirm_no_limit"):
+        st.stop()
+    state["no_limit_confirmed"] = settings
 try:
     try:
         history = common.train(settings)

@@ -421,3 +421,26 @@ def test_the_word_count_table_opens_with_the_presets_rows():
     assert not at.exception
     assert at.query_params["counts"] in (["hug 10\npug 5\npun 12\nbun 4\nhugs 5"], "hug 10\npug 5\npun 12\nbun 4\nhugs 5")
     assert "ug = hug 10 + pug 5 + hugs 5" in step_text(click(at, "next"))
+
+
+def test_a_new_corpus_opens_at_step_0_with_a_stop_that_trains_fast():
+    """From hug step 3, pasting text opened at "Step 3 of 258" (merges 1-2 never seen) and kept the
+    preset's "until no pair is left", so a 5 MB paste trained 55,979 merges for about 150 s."""
+    at = start(step="3")
+    at.radio(key="source").set_value("text").run()
+    at.text_area(key="corpus_text").set_value("low lower newest widest " * 20).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.slider(key="step").value == 0 and "Step 0 of" in step_text(at)
+    assert at.radio(key="limit").value == "num_merges" and at.number_input(key="limit_value").value == 1000
+    assert "starts at 1,000 merges" in " ".join(c.value for c in at.sidebar.caption)
+
+
+def test_until_no_pair_is_left_on_a_large_corpus_asks_first():
+    at = start()
+    at.radio(key="source").set_value("text").run()
+    at.radio(key="limit").set_value("none").run()
+    at.text_area(key="corpus_text").set_value("ab ba " * 20_000).run()
+    assert "take minutes" in " ".join(w.value for w in at.warning)
+    assert "Step 0 of" not in step_text(at)  # nothing trained yet
+    click(at, "confirm_no_limit")
+    assert "Step 0 of" in step_text(at)
