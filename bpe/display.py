@@ -184,7 +184,8 @@ def cuts_character(tokenizer, token: str) -> bool:
 
 
 def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
-    """The tooltip of one token: id, string, bytes in hex and merge rank (not escaped)."""
+    """The tooltip of one token: id, string, bytes in hex and which merge made it (not escaped).
+    Merges are numbered from 1 everywhere, as the Train page's steps are (merge 1 is step 1)."""
     kind = token_kind(tokenizer, token)
     rank = tokenizer.token_rank(token)
     if kind == "special":
@@ -197,7 +198,7 @@ def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
     elif rank is None:
         made = "base symbol (no merge)"
     else:
-        made = f"merge rank {rank} (merge #{rank + 1})"
+        made = f"merge {rank + 1}"
     return f"id {token_id} · {token!r} · bytes {hex_bytes(tokenizer.token_bytes(token))} · {made}"
 
 
@@ -235,17 +236,27 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
     return f'{TOKEN_CSS}<div class="bpe-tokens">{"".join(parts)}</div>'
 
 
-TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "merge rank")  # the keys of token_rows, also for no tokens
+TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "made by")  # the keys of token_rows, also for no tokens
+
+
+def made_by(tokenizer, token: str) -> str:
+    """Which merge made a token, numbered from 1 like the Train page's steps ("merge 3"), or what
+    else it is ("base symbol", "special token", "unknown"): never a bare None."""
+    kind = token_kind(tokenizer, token)
+    if kind != "normal":
+        return {"special": "special token", "unk": "unknown"}[kind]
+    rank = tokenizer.token_rank(token)
+    return "base symbol" if rank is None else f"merge {rank + 1}"
 
 
 def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:
-    """One row per token for a table: position, id, token, its text, bytes, merge rank."""
+    """One row per token for a table: position, id, token, its text, bytes, the merge that made it."""
     def token_hex(token: str, source: str) -> str:  # an unknown token: the bytes of the text it replaced
         return hex_bytes(source.encode("utf-8") if token_kind(tokenizer, token) == "unk" else tokenizer.token_bytes(token))
 
     return [
         {"#": i, "id": tid, "token": token, "text": text[s:e], "bytes": token_hex(token, text[s:e]),
-         "merge rank": tokenizer.token_rank(token)}
+         "made by": made_by(tokenizer, token)}
         for i, (tid, token, (s, e)) in enumerate(zip(encoding.ids, encoding.tokens, encoding.offsets))
     ]
 
@@ -342,7 +353,7 @@ def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
     for n, step in enumerate(trace.steps, 1):
         a, b = step.pair
         merged = _tree_label(tokenizer, step.pair)
-        rows.append(row(f"{n}. merge rank {step.rank}: <code>{lab(a)}</code> + <code>{lab(b)}</code>",
+        rows.append(row(f"merge {step.rank + 1}: <code>{lab(a)}</code> + <code>{lab(b)}</code>",
                         step.split, (merged,)))
     return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'
 

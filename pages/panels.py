@@ -269,7 +269,7 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
 def _history_frame(_history: bpe.History) -> pd.DataFrame:
     rows = _history.merge_rows(with_ties=False)
     frame = pd.DataFrame({
-        "rank": [r["step"] for r in rows], "pair": [f"{stored(r['left'])} {stored(r['right'])}" for r in rows],
+        "merge": [r["step"] for r in rows], "pair": [f"{stored(r['left'])} {stored(r['right'])}" for r in rows],
         "new token": [stored(r["new_token"]) for r in rows], "count": [r["count"] for r in rows],
         "tied with": [r["tied"] for r in rows],  # how many other pairs had the same count
         "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],

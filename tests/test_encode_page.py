@@ -128,7 +128,7 @@ def test_unknown_tokens_have_their_own_style_and_a_tooltip_naming_the_character(
     chips = blocks(at)[0].value
     assert chips.count('class="tok unk"') == 1
     assert "unknown: &#x27;m&#x27; is not in the vocabulary" in chips
-    assert "id 9 · &#x27;hug&#x27;" not in chips and "merge rank 0 (merge #1)" in chips  # ug
+    assert "id 9 · &#x27;hug&#x27;" not in chips and "merge 1" in chips and "rank" not in chips  # ug
 
 
 def test_whitespace_toggle_shows_dots_instead_of_g_dot():
@@ -153,8 +153,8 @@ def test_merge_replay_shows_the_split_after_each_merge():
     assert at.selectbox(key="replay_word").options == ["bug", "hugs"]
     ok(at.selectbox(key="replay_word").set_value("hugs").run())
     replay = next(h.value for h in blocks(at) if "bpe-replay" in h.value)
-    steps = re.findall(r"merge rank (\d+)", replay)
-    assert steps == ["0", "2", "5"]  # ug, then hug, then hugs
+    steps = re.findall(r"merge (\d+):", replay)
+    assert steps == ["1", "3", "6"]  # ug, then hug, then hugs: numbered as the Train page's steps
     splits = [re.findall(r">([^<>]+)</span>", row) for row in replay.split("<tr>")[1:]]
     assert splits == [["h", "u", "g", "s"], ["h", "ug", "s"], ["hug", "s"], ["hugs"]]
 
@@ -381,3 +381,11 @@ def test_an_empty_text_shows_no_tokens_and_no_traceback(preset):
     at = type_text(open_encode(preset=preset), "")
     assert tokens(at) == [] and not at.error
     assert at.dataframe[0].value.columns.tolist()[:3] == ["#", "id", "token"]
+
+
+def test_one_merge_numbering_and_no_none_in_the_token_table():
+    """Train calls u+g step 1; Encode said "merge rank 0", "merge rank 7 (merge #8)" and printed None."""
+    at = type_text(open_encode(), "bug hugs")
+    table = at.dataframe[0].value
+    assert "None" not in table.astype(str).to_string() and "<NA>" not in table.astype(str).to_string()
+    assert list(table["made by"]) == ["base symbol", "merge 1", "merge 6"]
