@@ -143,9 +143,16 @@ def corpus_and_settings(state: dict) -> common.Settings:
 
 
 def _same_corpus(saved: common.Settings, source: str, text: str, counts: str) -> bool:
-    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved.counts) == (
+    saved_counts = _complete_rows(saved.counts) if saved.source == "counts" else saved.counts
+    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved_counts) == (
         source, st.session_state["preset"] if source == "preset" else "", text if source == "text" else "",
         counts if source == "counts" else "")
+
+
+def _complete_rows(counts_text: str) -> str:
+    """The rows of a word-count text the table trains on (see _counts_editor)."""
+    rows = [line.split(maxsplit=1) for line in counts_text.splitlines() if line.strip()]
+    return "\n".join(f"{r[0]} {r[1].strip()}" for r in rows if len(r) == 2 and _row_problem(r[0], r[1].strip()) is None)
 
 
 def _counts_editor(counts_text: str, state: dict) -> str:
