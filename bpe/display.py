@@ -118,6 +118,7 @@ TOKEN_CSS = (
     ".bpe-tokens .tok.unk{outline:2px solid #c1121f;outline-offset:-2px}"
     ".bpe-tokens .tok.special{border:1px dashed #1d3557}"
     ".bpe-tokens .tok.diff{box-shadow:0 3px 0 #d62828}"
+    ".bpe-tokens .bpe-gap{display:inline-block;width:0.75em}"
     ".bpe-tree,.bpe-tree ul{list-style:none;margin:0;padding-left:1.4em;font-family:monospace}"
     ".bpe-tree li{margin:2px 0}"
     "</style>"
@@ -217,7 +218,9 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
 
     Neighbours never share a colour; ``[UNK]`` and special tokens get their own colours
     and the classes ``unk``/``special``; tokens overlapping a ``marked`` span get ``diff``.
-    Every chip has a tooltip (see :func:`token_title`).
+    Every chip has a tooltip (see :func:`token_title`). Each pre-tokenized word after the first
+    starts after an empty ``bpe-gap`` element (a visible space), and a token holding newlines is followed by
+    as many line breaks, so the chips keep the text's words and lines (as tiktokenizer shows them).
     """
     n = len(encoding.tokens) if limit is None else min(limit, len(encoding.tokens))
     tokens = encoding.tokens[:n]
@@ -230,9 +233,14 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
         prev_kind = kind
         background = {"unk": UNK_COLORS[alt % 2], "special": SPECIAL_COLORS[alt % 2]}.get(kind, PALETTE[colors[i]])
         css = "tok" + ("" if kind == "normal" else f" {kind}") + (" diff" if marked and overlaps(span, marked, ends) else "")
-        title = token_title(tokenizer, token, encoding.ids[i], text[span[0]:span[1]])
+        source = text[span[0]:span[1]]
+        title = token_title(tokenizer, token, encoding.ids[i], source)
+        if i and encoding.word_ids[i] != encoding.word_ids[i - 1]:
+            parts.append('<i class="bpe-gap"></i>')  # a new pre-tokenized word: a visible gap before it
         parts.append(chip(token_label(tokenizer, token, show_whitespace), background, title=title, css_class=css,
                           bold=kind == "special"))
+        # Lines break where the text has newlines; the newline's own token stays visible before the break.
+        parts.append("<br>" * source.count("\n"))
     return f'{TOKEN_CSS}<div class="bpe-tokens">{"".join(parts)}</div>'
 
 

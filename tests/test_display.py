@@ -195,3 +195,13 @@ def test_a_token_that_cuts_a_character_keeps_its_whole_characters_as_text(course
     assert display.token_label(course, token, show_whitespace=True) == "·\u202fF0 9F�"
     assert display.token_label(course, bytes_to_symbols(b"\xf0")) == "F0�"
     assert display.token_label(course, bytes_to_symbols(" hi".encode())) == "Ġhi"
+
+
+def test_encoding_html_shows_word_gaps_and_line_breaks(hug, course):
+    """`bug mug thug hugs` was one unbroken run of chips and Python source lost its line breaks."""
+    markup = display.encoding_html(hug, hug.encode_full("bug mug thug hugs"), "bug mug thug hugs")
+    assert markup.count('<i class="bpe-gap"></i>') == 3 and '"bpe-tokens"><i' not in markup  # mug, thug, hugs
+    code = "def f():\n    return 1\n"
+    markup = display.encoding_html(course, course.encode_full(code), code)
+    assert markup.count("<br>") == 2
+    assert ">Ċ</span><br>" in markup or "Ċ" in markup.split("<br>")[0]  # the newline's token stays visible
