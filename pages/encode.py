@@ -21,14 +21,37 @@ MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000
 ALGORITHM_NAMES = {"bpe": "BPE", "wordpiece": "WordPiece"}
 SAMPLE = "This is not a token. 🙂 hugs"
+# A first text that suits each preset's tokenizer (the course tokenizes 'bug mug thug hugs' with the hug
+# rules; a sentence would come out as mostly [UNK]). Pasted text and word counts start from their own words.
+SAMPLES = {
+    "hug": "bug mug thug hugs", "course": "This is not a token.", "notebook": "This is not a token.",
+    "aa-abc": "aa abc abc abcaa", "sennrich": "lowest newer wider", "minbpe": "aaabdaaabac",
+    "multilingual": "Tokenizers meet café, 日本語 and 🙂🚀.",
+    "python-docs": "def tokenize(text):\n    \"\"\"Split text into words.\"\"\"\n    return text.split()\n",
+}
 SOURCES = ("Trained on the Train page", "Uploaded file")
 OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
           "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
 KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k")
 
+
+def sample_for(settings: common.Settings) -> str:
+    """The first text for a tokenizer trained with ``settings``: words its corpus has."""
+    if settings.source == "preset":
+        return SAMPLES.get(settings.preset, SAMPLE)
+    if settings.source == "counts":
+        return " ".join(line.split()[0] for line in settings.counts.splitlines() if line.split())[:200] or SAMPLE
+    first = next((line for line in settings.text.splitlines() if line.strip()), "")
+    return first[:200] or SAMPLE
+
+
 state = common.app_state()
-enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "upload_error": None, "files": None,
-                                  "upload_hint": None})
+enc = state.setdefault("encode", {"encode_text": sample_for(state["settings"]), "uploaded": None,
+                                  "upload_error": None, "files": None, "upload_hint": None})
+enc.setdefault("auto_text", enc["encode_text"])
+if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
+    # Not edited by the user: the sample follows the Train page's corpus.
+    st.session_state["encode_text"] = enc["encode_text"] = enc["auto_text"] = sample_for(state["settings"])
 common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
@@ -106,8 +129,30 @@ if source == SOURCES[0]:
                     "so no text is unknown)")
     elif tok.unk_token is not None and tok.unk_token in tok.vocab:
         unk_note = f" (with {display.md_escape(tok.unk_token)} at the end, for anything the training corpus never had)"
-st.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} pre-tokenizer, "
-           f"{len(tok.merges):,} merges, {tok.vocab_size:,} tokens in the vocabulary{unk_note}.")
+n = len(tok.merges)
+train_step = state.get("step", 0) if source == SOURCES[0] else n
+# Which merges apply follows what the user did on the Train page: stopped at step k (the course's
+# "bug -> b ug" needs its first 3 merges), the tokenizer as at that step; never stepped (or at the end),
+# the whole run. A new tokenizer or a new Train step sets it again; the user can change it here.
+at_step = 0 < train_step < n
+base = enc.get("k_base")
+if base is None or base[0] is not tok or base[1] != train_step or st.session_state.get("k", 0) > n:
+    enc["k_base"] = (tok, train_step)
+    enc["k"] = st.session_state["k"] = train_step if at_step else n
+    enc["merges_choice"] = st.session_state["merges_choice"] = "step" if at_step else "all"
+
+
+def _choose_merges() -> None:
+    st.session_state["k"] = train_step if st.session_state["merges_choice"] == "step" else n
+
+
+if at_step:
+    st.session_state.setdefault("merges_choice", enc.get("merges_choice", "step"))
+    enc["merges_choice"] = st.segmented_control(
+        "Which merges to apply", ["step", "all"], key="merges_choice", on_change=_choose_merges, required=True,
+        format_func={"step": f"As at Train step {train_step}", "all": f"All {n:,} merges"}.get,
+        help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.")
+in_use_line = st.empty()  # filled once the tokenizer in use is known (below)
 
 # -- the text and the controls ---------------------------------------------------------------------------
 text = st.text_area(f"Text to tokenize (up to {MAX_TEXT_BYTES // 1000} KB)", key="encode_text", height=110)
@@ -115,22 +160,23 @@ too_long = st.empty()  # the error goes here, above the controls, which stay dra
 left, right = st.columns([1, 2])
 show_ws = left.toggle("Show whitespace as · and ↵", key="show_ws",
                       help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).")
-n = len(tok.merges)
-if enc.get("k_base") is not tok or st.session_state.get("k", 0) > n:  # a new tokenizer starts with all merges
-    enc["k_base"], enc["k"], st.session_state["k"] = tok, n, n
-k = right.slider("Apply only the first k merges", 0, n, key="k") if n else 0
-train_step = state.get("step", 0)
-if source == SOURCES[0] and 0 < train_step < n and k != train_step:
-    # The Train page stopped mid-run: offer its tokenizer as of that step (the course's "bug -> b ug"
-    # uses its first three merges), without changing what the page shows until asked.
-    right.button(f"Use the first {train_step} merges (the Train page is at step {train_step})", key="k_train",
-                 on_click=lambda: st.session_state.update(k=train_step), type="tertiary")
+k = right.slider("Or apply only the first k merges", 0, n, key="k") if n else 0
 if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
     # Stopped only now: a widget left out of a run loses its value in the browser (k would drop to 0).
     too_long.error(f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "
                    "shorten it to tokenize it (nothing was tokenized).")
     st.stop()
 shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
+if k == n:
+    in_use = f"all {n:,} merges"
+elif at_step and k == train_step:
+    in_use = f"the first {k:,} of {n:,} merges (as at Train step {k:,})"
+else:
+    in_use = f"the first {k:,} of {n:,} merges"
+# One line saying which tokenizer is in use, merges and vocabulary as applied (not the whole run's).
+in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} "
+                    f"pre-tokenizer, **{in_use}**, {shown.vocab_size:,} tokens in the vocabulary"
+                    f"{unk_note if k == n else ''}.")
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:

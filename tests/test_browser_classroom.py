@@ -110,3 +110,23 @@ def test_no_panel_is_wider_than_its_column_with_long_tokens(app_server, page):
     assert wider == [], wider
     cell = page.locator('table[data-table="history"] td.new-token').first
     assert "Donaudampf" in cell.get_attribute("title") or "https://" in cell.get_attribute("title")
+
+
+CHIPS_JS = "() => [...document.querySelectorAll('.bpe-tokens')][0] ? [...document.querySelectorAll('.bpe-tokens')][0].querySelectorAll('.tok').length && [...[...document.querySelectorAll('.bpe-tokens')][0].querySelectorAll('.tok')].map(t => t.textContent) : []"
+
+
+def test_encode_first_view_follows_the_train_step(app_server, page):
+    """From Train step 3, Encode applied all 7 merges (hugs one token, not the course's hug s), its
+    control looked like a caption, and the sample sentence came out as 12 [UNK] of 18 tokens."""
+    open_train(page, f"{app_server}/?preset=hug&step=3")
+    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Encode").click()
+    expect(page.locator(".bpe-tokens").first).to_be_visible(timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    assert page.evaluate(CHIPS_JS) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug", "hug", "s"]
+    control = page.locator(".st-key-merges_choice")
+    expect(control).to_contain_text("As at Train step 3")
+    assert "(as at Train step 3)" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    control.get_by_text("All 7 merges").click()
+    page.wait_for_function(f"() => ({CHIPS_JS})().slice(-1)[0] === 'hugs'", timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    assert "all 7 merges" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()

@@ -46,6 +46,10 @@ def open_encode(**query) -> AppTest:
     return ok(at)
 
 
+def unescape_md(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
 def ok(at: AppTest) -> AppTest:
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -108,8 +112,8 @@ GARBAGE = b"\x89PNG\r\n\x1a\n\x00\xff\xfe garbage"
 # -- the tokens of the text -------------------------------------------------------------------------------
 def test_default_text_is_tokenized_with_the_tokenizer_trained_on_the_train_page():
     at = open_encode()
-    assert at.text_area(key="encode_text").value == "This is not a token. 🙂 hugs"
-    assert tokens(at) == hug_tokenizer().tokenize("This is not a token. 🙂 hugs")
+    assert at.text_area(key="encode_text").value == "bug mug thug hugs"
+    assert tokens(at) == hug_tokenizer().tokenize("bug mug thug hugs")
     assert tokens(at)[-1] == "hugs"
 
 
@@ -351,19 +355,25 @@ def test_settings_that_do_not_train_show_an_error_on_the_encode_page():
     assert "do not train a tokenizer" in at.error[0].value
 
 
-def test_the_train_pages_step_is_one_click_away():
-    """At Train step 3 the course's three rules (ug, un, hug) are learned: Encode offers exactly
-    that tokenizer, so "bug" and "thug" come out as the course prints them."""
+def test_the_first_view_follows_the_train_pages_step():
+    """Coming from Train step 3, Encode applied all 7 merges (hugs stayed one token instead of the
+    course's hug s) behind a caption-like button, and still said "7 merges" when k was 3. Now the
+    step-3 tokenizer is the default, one two-way control switches to all merges, and one line says
+    which is in use. The default text is the course's own words, not a sentence of [UNK]s."""
     at = open_encode(preset="hug", step="3")
-    assert at.slider(key="k").value == 7  # the whole run until asked
-    at.button(key="k_train").click().run()
-    assert ok(at).slider(key="k").value == 3
-    type_text(at, "bug")
-    assert tokens(at) == ["b", "ug"]
-    type_text(at, "thug")
-    assert tokens(at) == ["[UNK]", "hug"]
-    assert not [b for b in at.button if b.key == "k_train"]  # already at the Train page's step
-    assert not [b for b in open_encode(preset="hug").button if b.key == "k_train"]  # step 0: nothing to offer
+    assert at.text_area(key="encode_text").value == "bug mug thug hugs"
+    assert at.slider(key="k").value == 3 and at.segmented_control(key="merges_choice").value == "step"
+    assert tokens(at) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug", "hug", "s"]
+    line = unescape_md(" ".join(m.value for m in at.caption))
+    assert "Using the tokenizer trained on the Train page: BPE, whitespace pre-tokenizer, **the first 3 of 7 " \
+           "merges (as at Train step 3)**" in line
+    ok(at.segmented_control(key="merges_choice").set_value("all").run())
+    assert at.slider(key="k").value == 7 and tokens(at)[-1] == "hugs"
+    assert "**all 7 merges**" in " ".join(m.value for m in at.caption)
+    # Trained and never stepped (step 0): the whole tokenizer, no choice to make.
+    fresh = open_encode(preset="hug")
+    assert fresh.slider(key="k").value == 7 and not [c for c in fresh.get("button_group")]
+    assert "**all 7 merges**" in " ".join(m.value for m in fresh.caption)
 
 
 def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
@@ -371,7 +381,7 @@ def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
     hug = " ".join(c.value for c in open_encode(preset="hug").caption)
     assert "15 tokens in the vocabulary (with \\[UNK\\] at the end" in hug
     course = " ".join(c.value for c in open_encode(preset="course").caption)
-    assert "BPE, gpt2 pre-tokenizer, 19 merges, 276 tokens in the vocabulary (50 from training, plus the 226 bytes" in course
+    assert "BPE, gpt2 pre-tokenizer, **all 19 merges**, 276 tokens in the vocabulary (50 from training, plus the 226 bytes" in course
     assert "WordPiece, " in " ".join(c.value for c in open_encode(preset="course", algorithm="wordpiece").caption)
 
 
