@@ -55,6 +55,43 @@ def mark_whitespace(token: str) -> str:
 
 
 _REAL_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
+_TEXT_WHITESPACE = {" ": "␣", "\n": "↵", "\t": "→"}
+
+
+def byte_text(token: str) -> str:
+    """A byte-level token (GPT-2's byte symbols) as the text its bytes spell, for reading non-ASCII
+    corpora: ``ĠStraÃŁe`` -> ``␣Straße``, ``ä¸ĸçķĮ`` -> ``世界``. A space shows as ``␣``, a newline
+    as ``↵``, a tab as ``→``, another control character as its byte symbol; a token that cuts a UTF-8
+    character shows its whole characters as text and only the cut character's bytes in hex, then
+    ``�`` (``ĠðŁĺ`` -> ``␣ F0 9F 98�``). A string outside the byte map (a special token) is kept.
+
+    >>> byte_text("ĠStraÃŁe"), byte_text("ä¸ĸçķĮ"), byte_text("ðŁĺĢ"), byte_text("Ġis")
+    ('␣Straße', '世界', '😀', '␣is')
+    """
+    from .pre_tokenizers import symbols_to_bytes
+
+    try:
+        text = symbols_to_bytes(token).decode("utf-8", errors="surrogateescape")
+    except ValueError:
+        return mark_whitespace(token)
+    parts: list[str] = []
+    for cut, run in itertools.groupby(text, key=lambda c: "\udc80" <= c <= "\udcff"):
+        run = "".join(run)
+        if cut:
+            parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+        else:
+            parts.append("".join(_TEXT_WHITESPACE.get(c) or (c if c.isprintable() else token_symbol(c)) for c in run))
+    return "\u202f".join(parts)  # a narrow gap, so "a" + "F0" does not read as the hex AF0
+
+
+def byte_title(token: str) -> str:
+    """The tooltip of a token shown by :func:`byte_text`: its stored form and bytes in hex."""
+    from .pre_tokenizers import symbols_to_bytes
+
+    try:
+        return f"stored as {token} · bytes {hex_bytes(symbols_to_bytes(token))}"
+    except ValueError:
+        return token
 
 
 LONG_TOKEN = 32  # characters: a longer token is shown cut (see shorten), whole in its tooltip
@@ -86,20 +123,26 @@ def chip(text: str, background: str | None = None, *, title: str = "", css_class
 
 
 def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
-               titles: Sequence[str] | None = None) -> str:
+               titles: Sequence[str] | None = None, as_text: bool = False) -> str:
     """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour.
 
     Lean markup, because the training page draws hundreds of these on every step: colours are
     classes of :data:`TOKEN_CSS` (``c0``..``c7``, ``hl``), and a chip has a tooltip only when
     ``titles`` gives one or its text differs from the token (whitespace made visible).
     ``show_whitespace`` marks spaces and GPT-2's ``Ġ`` alike; without it only real whitespace
-    is marked (:func:`mark_whitespace`), so a space inside a token never vanishes."""
+    is marked (:func:`mark_whitespace`), so a space inside a token never vanishes. ``as_text``
+    (byte-level tokens) shows each token as the text it stands for (:func:`byte_text`), with its
+    stored form and bytes in the tooltip."""
     marked = set(highlight)
     colors = color_indices(tokens)
     parts = []
     for i, (token, c) in enumerate(zip(tokens, colors)):
-        text = visible(token) if show_whitespace else mark_whitespace(token)
-        title = titles[i] if titles else (token if text != token else "")
+        if as_text:
+            text = byte_text(token)
+            title = titles[i] if titles else (byte_title(token) if text != token else "")
+        else:
+            text = visible(token) if show_whitespace else mark_whitespace(token)
+            title = titles[i] if titles else (token if text != token else "")
         parts.append(chip(text, title=title, css_class=f"tok {'hl' if token in marked else f'c{c}'}"))
     return "".join(parts)
 
@@ -213,12 +256,13 @@ def overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]], ends: Sequ
 
 
 def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool = False, limit: int | None = 2000,
-                  marked: Sequence[tuple[int, int]] = ()) -> str:
+                  marked: Sequence[tuple[int, int]] = (), as_text: bool = True) -> str:
     """Coloured, escaped chips for the first ``limit`` tokens of an encoding.
 
     Neighbours never share a colour; ``[UNK]`` and special tokens get their own colours
     and the classes ``unk``/``special``; tokens overlapping a ``marked`` span get ``diff``.
-    Every chip has a tooltip (see :func:`token_title`). Each pre-tokenized word after the first
+    Byte-level chips show the text their bytes spell (:func:`token_label`), or with ``as_text``
+    off the token as stored (``ĠStraÃŁe``). Every chip has a tooltip (see :func:`token_title`). Each pre-tokenized word after the first
     starts after an empty ``bpe-gap`` element (a visible space), and a token holding newlines is followed by
     as many line breaks, so the chips keep the text's words and lines (as tiktokenizer shows them).
     """
@@ -237,7 +281,8 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
         title = token_title(tokenizer, token, encoding.ids[i], source)
         if i and encoding.word_ids[i] != encoding.word_ids[i - 1]:
             parts.append('<i class="bpe-gap"></i>')  # a new pre-tokenized word: a visible gap before it
-        parts.append(chip(token_label(tokenizer, token, show_whitespace), background, title=title, css_class=css,
+        label = token_label(tokenizer, token, show_whitespace) if as_text else visible(token, show_whitespace)
+        parts.append(chip(label, background, title=title, css_class=css,
                           bold=kind == "special"))
         # Lines break where the text has newlines; the newline's own token stays visible before the break.
         parts.append("<br>" * source.count("\n"))

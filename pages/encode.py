@@ -32,7 +32,7 @@ SAMPLES = {
 SOURCES = ("Trained on the Train page", "Uploaded file")
 OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
           "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
-KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k")
+KEPT = ("encode_text", "encode_source", "show_ws", "byte_text", "k", "compare", "compare_with", "compare_k")
 
 
 def sample_for(settings: common.Settings) -> str:
@@ -160,6 +160,16 @@ too_long = st.empty()  # the error goes here, above the controls, which stay dra
 left, right = st.columns([1, 2])
 show_ws = left.toggle("Show whitespace as · and ↵", key="show_ws",
                       help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).")
+as_text = True
+if tok.byte_level:
+    # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
+    if "byte_text" not in st.session_state:
+        settings = state["settings"]
+        st.session_state["byte_text"] = source == SOURCES[1] or not (
+            settings.source == "preset" and settings.preset in ("course", "notebook"))
+    as_text = left.toggle("Bytes as text", key="byte_text",
+                          help="On: each token shows the text its bytes stand for (Straße, 世界, 😀); off: as stored "
+                               "(ĠStraÃŁe). The tooltip has the stored token and its bytes in hex.")
 k = right.slider("Or apply only the first k merges", 0, n, key="k") if n else 0
 if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
     # Stopped only now: a widget left out of a run loses its value in the browser (k would drop to 0).
@@ -184,7 +194,7 @@ except ValueError as exc:
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
-st.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS))
+st.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, as_text=as_text))
 if len(encoding.ids) > MAX_CHIPS:
     st.caption(f"Showing the first {MAX_CHIPS:,} of {len(encoding.ids):,} tokens; the id list below is complete.")
 cols = st.columns(5)
@@ -261,7 +271,9 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         a.metric(f"Tokens, {display.md_escape(name)}", f"{len(encoding.ids):,}")
         b.metric(f"Tokens, {display.md_escape(second[0])}", f"{len(other_encoding.ids):,}",
                  delta=len(other_encoding.ids) - len(encoding.ids), delta_color="off")
-        a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans))
+        a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans,
+                                     as_text=as_text))
         b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS,
+                                     as_text=as_text,
                                      marked=spans))
         st.caption(f"Underlined in red: the {len(spans):,} stretches of text where the token boundaries differ.")

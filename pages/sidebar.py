@@ -12,7 +12,7 @@ import bpe
 from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import HUG_COUNTS, PRESETS
-from pages import common
+from pages import common, panels
 
 SOURCES = {"preset": "Preset", "text": "Paste or upload text", "counts": "Word-count table"}
 LIMITS = {"num_merges": "Number of merges", "vocab_size": "Vocabulary size", "none": "Until no pair is left"}
@@ -228,6 +228,8 @@ def _preview(settings: common.Settings) -> None:
     except ValueError:
         return  # the page shows the error once, next to the results
     st.caption("First words after pre-tokenization:")
-    # As the splits show them: stored symbols (Ġ), real whitespace as ·, a count after its word.
-    st.html(" ".join(display.chips_html([w])
+    # As the splits show them: as text or stored symbols (Ġ), real whitespace visible, a count after its word.
+    panels.byte_text_default(settings)
+    text = settings.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))  # see panels.as_text
+    st.html(" ".join(display.chips_html([w], as_text=text)
                      + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "") for w, c in words))

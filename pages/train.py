@@ -18,7 +18,7 @@ from pages import common, downloads, explore, panels, sidebar
 
 state = common.app_state()
 # Controls outside the sidebar that must survive a visit to the Encode page.
-common.keep_widgets(state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search"))
+common.keep_widgets(state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search", "byte_text"))
 st.title("Train a BPE tokenizer, one merge at a time")
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------

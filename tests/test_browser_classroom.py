@@ -130,3 +130,40 @@ def test_encode_first_view_follows_the_train_step(app_server, page):
     page.wait_for_function(f"() => ({CHIPS_JS})().slice(-1)[0] === 'hugs'", timeout=TIMEOUT_MS)
     wait_for_app(page)
     assert "all 7 merges" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+
+
+MULTILINGUAL = "\n".join(["Die Straße ist lang, die Straße ist breit.", "Hallo Welt, 世界你好，世界很大。",
+                          "Emoji: 😀 😀 😀 und 🙂!", "Die Straße zur Welt: 世界 😀."] * 3)
+MULTILINGUAL_SHOT = REPO_ROOT / "docs" / "multilingual.png"
+MOJIBAKE = re.compile("[ÃâäãðïĠ]")  # GPT-2's byte symbols of German, Chinese and emoji (and Ġ)
+
+
+def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(app_server, page):
+    """With gpt2, German, Chinese and emoji showed only as byte-map text (ĠStraÃŁe, ãĢĤ) in the
+    splits, pair table, chart, vocabulary and history."""
+    from urllib.parse import quote
+
+    from test_browser_train import CHART_ROWS_JS, save_full_page_screenshot
+
+    open_train(page, f"{app_server}/?text={quote(MULTILINGUAL)}&pre_tokenizer=gpt2&limit_value=60&step=40")
+    main = page.locator('[data-testid="stMain"]')
+    for table in ("splits", "history", "pairs"):
+        page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    texts = {name: page.locator(f'table[data-table="{name}"]').inner_text() for name in ("splits", "history", "pairs")}
+    texts["vocabulary"] = main.locator(".bpe-scroll").inner_text()
+    texts["chart"] = " ".join(page.evaluate(CHART_ROWS_JS))
+    for name, text in texts.items():
+        assert not MOJIBAKE.search(text), (name, text[:300])
+    assert "␣Straße" in texts["splits"] and "世界" in texts["splits"] and "😀" in texts["splits"]
+    chip = main.locator(".bpe-scroll .tok", has_text="世界").first
+    assert re.search(r"stored as \S*ä¸ĸçķĮ\S* · bytes E4 B8 96 E7 95 8C", chip.get_attribute("title"))
+    save_full_page_screenshot(page, MULTILINGUAL_SHOT)
+    assert MULTILINGUAL_SHOT.stat().st_size > 10_000
+
+    page.locator(".st-key-byte_text label").click()  # one toggle: every panel shows the stored form
+    wait_for_app(page)
+    expect(page.locator('table[data-table="splits"]')).to_contain_text("ĠStraÃŁe", timeout=TIMEOUT_MS)
+    page.locator('table[data-table="history"]').scroll_into_view_if_needed()
+    assert MOJIBAKE.search(page.locator('table[data-table="history"]').inner_text())
+    assert_no_exception(page)

@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from bpe.display import mark_whitespace
+from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -154,7 +154,11 @@ def test_every_preset_reproduces_its_merges(key):
     expected = bpe.run_training(p.corpus(), forced_merges=p.forced_merges, **p.options)
     click(at, "end")
     shown = list(html_table(at, "history")["new token"])[::-1]
-    merges = [mark_whitespace(r["new_token"]) for r in expected.merge_rows()]  # a space shows as ·
+    # A space shows as ·; byte-level tokens as the text they stand for (␣Straße), except in the course's
+    # own GPT-2 presets, which read as the course prints them (Ġ).
+    as_text = p.options.get("pre_tokenizer") in bpe.BYTE_LEVEL and key not in ("course", "notebook")
+    show = byte_text if as_text else mark_whitespace
+    merges = [show(r["new_token"]) for r in expected.merge_rows()]
     assert len(shown) == min(len(merges), 15)  # the page sends the last 15 merges
     assert shown == merges[len(merges) - len(shown):]
 
@@ -354,15 +358,18 @@ def test_a_what_if_link_that_cannot_happen_shows_the_run_without_it():
 
 
 def test_the_settings_preview_shows_words_as_the_splits_do():
-    """The sidebar's first pre-tokenized words: GPT-2's Ġ as stored (like the splits), counts after
-    their word, not glued to it with a whitespace dot."""
+    """The sidebar's first pre-tokenized words as the splits show them (a pasted text's byte-level
+    words as text, ␣ for a space; the course's presets as stored, Ġ), counts after their word, not
+    glued to it with a whitespace dot."""
     def preview(at: AppTest) -> str:
         return " ".join(h.proto.body for h in at.sidebar.get("html"))
 
     hug = preview(start(preset="hug"))
     assert '>hug</span><span class="bpe-note"> ×10</span>' in hug and "·×" not in hug
     gpt2 = preview(start(text="This is it", pre_tokenizer="gpt2"))
-    assert ">This</span>" in gpt2 and ">Ġis</span>" in gpt2 and ">Ġit</span>" in gpt2
+    assert ">This</span>" in gpt2 and ">␣is</span>" in gpt2 and 'title="stored as Ġit · bytes 20 69 74">␣it</span>' in gpt2
+    course = preview(start(preset="course"))
+    assert ">Ġis</span>" in course
 
 
 def warnings(at: AppTest) -> str:
@@ -444,3 +451,17 @@ def test_until_no_pair_is_left_on_a_large_corpus_asks_first():
     assert "Step 0 of" not in step_text(at)  # nothing trained yet
     click(at, "confirm_no_limit")
     assert "Step 0 of" in step_text(at)
+
+
+def test_byte_level_tokens_read_as_text_except_in_the_courses_walkthrough():
+    """German, Chinese and emoji showed only as byte-map text (ĠStraÃŁe) in every panel; the course's
+    own Ġ walkthrough keeps reading as the course prints it."""
+    at = start(text="Die Straße, die Straße. 世界 世界 😀 😀", pre_tokenizer="gpt2", step="12")
+    splits = html_table(at, "splits")
+    assert "␣Straße" in list(splits["word"]) and "Ã" not in " ".join(splits["word"])
+    assert at.toggle(key="byte_text").value
+    at.toggle(key="byte_text").set_value(False).run()
+    assert "ĠStraÃŁe" in list(html_table(at, "splits")["word"])
+    course = start(preset="course", step="2")
+    assert not course.toggle(key="byte_text").value
+    assert list(html_table(course, "history")["new token"]) == ["is", "Ġt"]
