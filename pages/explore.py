@@ -46,9 +46,14 @@ def predict(history: bpe.History, step: int, state: dict) -> str | None:
     return "answered"
 
 
-def _force(settings: common.Settings, state: dict, step: int) -> None:
-    """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain."""
+def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str, str] | None = None) -> None:
+    """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain.
+    Forcing the pair that wins anyway would change nothing: refused with a sentence."""
     pair = tuple(st.session_state["what_if_pair"])
+    if pair == winner:
+        state["what_if_error"] = (f"{pair_text(pair)} is what step {step + 1} merges anyway, so forcing it changes "
+                                  "nothing: pick another pair to see a different run.")
+        return
     forced = {k: v for k, v in settings.forced if k <= step}
     forced[step + 1] = pair
     new = replace(settings, forced=tuple(sorted(forced.items())))
@@ -59,6 +64,7 @@ def _force(settings: common.Settings, state: dict, step: int) -> None:
         return
     state["settings"], state["before_what_if"] = new, replace(settings, forced=())
     state["rerun_app"] = True
+    state["what_if_done"] = (new, step + 1)  # the result is shown right away, the controls folded
     st.session_state["step"] = step + 1
 
 
@@ -85,11 +91,19 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                      + (", or raise the limit in the sidebar." if candidates else "."))
         elif not candidates:
             st.write("No pair is left to merge at this step.")
+        elif state.get("what_if_done") == (settings, step):
+            # Just forced: say what happened in one line, so the step's result below stays in view.
+            s = history.state(step)
+            st.success(f"Step {step} now merges {md(pair_text(s.pair))} → {md(stored(s.new_token))} "
+                       f"(count {s.count}) and training went on from there. Step back to force another pair.")
         else:
-            st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
+            winner = history.state(step + 1).pair
+            # The runner-up first: the winner would be merged anyway.
+            index = next((i for i, p in enumerate(candidates) if p != winner), 0)
+            st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair", index=index,
                          format_func=pair_text)  # selectbox options are plain text, not markdown
             st.button("Merge this pair and retrain from here", key="what_if_go", on_click=_force,
-                      args=(settings, state, step))
+                      args=(settings, state, step, winner))
         if settings.forced:
             st.write("Forced merges in this run: " + ", ".join(f"step {k}: {md(pair_text(p))}" for k, p in settings.forced))
             before = state.get("before_what_if")

@@ -271,6 +271,20 @@ def test_what_if_forces_a_pair_and_retrains():
     assert "chosen by hand" in " ".join(w.value for w in at.warning)
 
 
+def test_what_if_preselects_the_runner_up_and_refuses_the_winner():
+    """What-if offered the pair that would win anyway (u g at step 1) and forced it without a word."""
+    at = start(step="0")
+    at.toggle(key="what_if").set_value(True).run()
+    assert at.selectbox(key="what_if_pair").value != ("u", "g")  # the runner-up, not the winner
+    at.selectbox(key="what_if_pair").set_value(("u", "g")).run()
+    click(at, "what_if_go")
+    assert "is what step 1 merges anyway" in unescape_md(errors(at)) and at.slider(key="step").value == 0
+    at.selectbox(key="what_if_pair").set_value(("p", "u")).run()
+    click(at, "what_if_go")
+    assert at.slider(key="step").value == 1 and "count 17" in step_text(at)
+    assert "Step 1 now merges p + u → pu (count 17)" in unescape_md(" ".join(s.value for s in at.success))
+
+
 def test_predict_the_next_merge_says_right_or_wrong_and_why():
     at = start(step="2")
     at.toggle(key="predict").set_value(True).run()
