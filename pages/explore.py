@@ -10,7 +10,7 @@ import streamlit as st
 import bpe
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
-from pages import common
+from pages import common, panels
 
 def pair_text(pair: tuple[str, str]) -> str:
     """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
@@ -139,8 +139,37 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         k = bpe.first_difference(ha, hb)
         if k is None:
             st.success(f"'{one}' and '{two}' make the same merges on this corpus.")
-        else:
-            sa, sb = ha.state(k), hb.state(k)
-            st.write(f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
-                     f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
-                     f"(both at count {sa.count}).")
+            return
+        sa, sb = ha.state(k), hb.state(k)
+        st.write(f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
+                 f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
+                 f"(both at count {sa.count}).")
+        # The two merge lists side by side from the first difference, rows that differ marked.
+        last = min(max(ha.num_merges, hb.num_merges), k + COMPARE_ROWS - 1)
+        left, right = st.columns(2)
+        for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
+            col.html(f'<div class="bpe-h">{common.esc(rule)}</div>' + panels.html_table(
+                _merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}"))
+        st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")
+        st.button(f"Go to step {k}" + (f" (this page uses '{settings.tie_break}')" if settings.tie_break in (one, two)
+                                       else ""), key="cmp_jump", icon=":material/arrow_downward:",
+                  on_click=lambda: st.session_state.update(step=k))
+
+
+COMPARE_ROWS = 10
+
+
+def _merge_list(h: bpe.History, other: bpe.History, first: int, last: int):
+    """Steps first..last of a run: the merge, its count, and whether the other run differs there."""
+    import pandas as pd
+
+    rows = []
+    for step in range(first, last + 1):
+        if step > h.num_merges:
+            rows.append({"step": step, "merge": "(stopped)", "count": "", "": ""})
+            continue
+        s = h.state(step)
+        same = step <= other.num_merges and other.state(step).pair == s.pair
+        rows.append({"step": step, "merge": f"{pair_text(s.pair)} → {stored(s.new_token)}", "count": s.count,
+                     "": "" if same else "≠"})
+    return pd.DataFrame(rows, columns=["step", "merge", "count", ""])

@@ -261,6 +261,20 @@ def test_compare_tie_rules_finds_the_first_difference():
     assert "step 2" in " ".join(m.value for m in at.markdown)
 
 
+def test_compare_tie_rules_lists_both_runs_side_by_side_and_jumps_to_the_difference():
+    """Compare tie rules was one sentence: now the two merge lists from the first difference, and a
+    button that opens that step."""
+    at = start(preset="minbpe")
+    at.selectbox(key="cmp_a").set_value("first").run()
+    at.selectbox(key="cmp_b").set_value("lexicographic").run()
+    click(at, "cmp_go")
+    a, b = html_table(at, "compare-a"), html_table(at, "compare-b")
+    assert list(a["step"]) == list(b["step"]) == ["2", "3"]
+    assert a.iloc[0]["merge"] != b.iloc[0]["merge"] and a.iloc[0][""] == "≠"
+    click(at, "cmp_jump")
+    assert at.slider(key="step").value == 2
+
+
 def test_what_if_forces_a_pair_and_retrains():
     at = start(step="0")
     at.toggle(key="what_if").set_value(True).run()
