@@ -55,14 +55,47 @@ if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
 common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
-def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> bpe.Tokenizer:
-    """A tokenizer.json, or a vocab.json with its merges.txt; ValueError with what to fix."""
+def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> tuple[bpe.Tokenizer, str, str | None]:
+    """A tokenizer.json, or a vocab.json with its merges.txt: (tokenizer, the files used, a hint to show
+    or None); ValueError naming the file and the fix. Files are told apart by content, not by name."""
     jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
-    if len(jsons) == 1 and len(txts) == 1:
-        return serialization.from_vocab_merges(files[jsons[0]], files[txts[0]], pre_tokenizer)
-    if jsons and not txts:  # several tokenizer.json files: the one uploaded last (read_upload says so)
-        return serialization.from_tokenizer_json(files[jsons[-1]])
-    raise ValueError("Upload one tokenizer.json, or one vocab.json together with its merges.txt.")
+    vocabs = [n for n in jsons if _is_vocab(files[n])]
+    if len(txts) > 1:
+        raise ValueError(f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
+                         "belongs to the vocab.json.")
+    if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
+        vocab, merges = vocabs[-1], txts[0]
+        tok = serialization.from_vocab_merges(files[vocab], files[merges], pre_tokenizer)
+        others = [n for n in jsons if n != vocab]
+        hint = (f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up." if others
+                else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer))
+        return tok, f"{vocab} + {merges}", hint
+    if txts:
+        raise ValueError(f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
+                         "(both files together), or upload a tokenizer.json instead.")
+    if vocabs and len(vocabs) == len(jsons):
+        raise ValueError(f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
+                         "(both files together), or upload a tokenizer.json instead.")
+    full = [n for n in jsons if n not in vocabs]
+    if not full:
+        raise ValueError("Upload one tokenizer.json, or one vocab.json together with its merges.txt.")
+    tok = serialization.from_tokenizer_json(files[full[-1]])  # several: the one uploaded last
+    others = [n for n in jsons if n != full[-1]]
+    hint = (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to "
+            "tidy up.") if others else None
+    return tok, full[-1], hint
+
+
+def _is_vocab(data: bytes) -> bool:
+    """A vocab.json: one JSON object of token -> id (a tokenizer.json has a "model" and more)."""
+    import json
+
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "model" not in value and bool(value) and all(
+        isinstance(v, int) for v in value.values())
 
 
 def read_upload(files, pre_tokenizer: str) -> None:
@@ -75,14 +108,8 @@ def read_upload(files, pre_tokenizer: str) -> None:
         names = ", ".join(f.name for f in files)
         contents = {f.name: f.getvalue() for f in files}
         try:
-            tok = tokenizer_from_files(contents, pre_tokenizer)
-            jsons = [name for name in contents if name.endswith(".json")]
-            enc["uploaded"] = (jsons[-1] if len(jsons) == len(contents) else names, tok)
-            if len(jsons) > 1 and len(jsons) == len(contents):
-                enc["upload_hint"] = (f"Using the last file uploaded, {jsons[-1]}; remove the others ({', '.join(jsons[:-1])}) "
-                                      "from the list to tidy up.")
-            elif len(jsons) == 1 and len(contents) == 2:  # vocab.json + merges.txt: the pre-tokenizer was a guess
-                enc["upload_hint"] = serialization.vocab_byte_level_hint(contents[jsons[0]], pre_tokenizer)
+            tok, used, enc["upload_hint"] = tokenizer_from_files(contents, pre_tokenizer)
+            enc["uploaded"] = (used, tok)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
             enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
@@ -103,8 +130,12 @@ source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
 if source == SOURCES[1]:
     files = st.file_uploader("A Hugging Face tokenizer.json (BPE model), or vocab.json + merges.txt",
                              type=["json", "txt"], accept_multiple_files=True, key="encode_files")
-    read_upload(files, st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
-                                    bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre"))
+    # A tokenizer.json names its pre-tokenizer; only vocab.json + merges.txt need to be told.
+    pre = st.session_state.get("upload_pre", "gpt2")
+    if any(f.name.endswith(".txt") for f in files or ()):
+        pre = st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)", bpe.PRE_TOKENIZERS,
+                           index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
+    read_upload(files, pre)
     if enc["upload_error"]:
         st.error(enc["upload_error"])
     if enc.get("upload_hint"):

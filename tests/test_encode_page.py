@@ -240,7 +240,8 @@ def test_file_saved_by_bpe_round_trips(tmp_path):
         ("tokenizer.json", UNIGRAM_JSON.encode(), "Unigram model; BPE Explorer reads BPE models only"),
         ("tokenizer.json", GARBAGE, "not UTF-8 text"),
         ("tokenizer.json", b'{"model": ', "not valid JSON"),
-        ("merges.txt", b"#version: 0.2\nu g\n", "Upload one tokenizer.json, or one vocab.json together with"),
+        ("merges.txt", b"#version: 0.2\nu g\n", "merges.txt holds merges without their vocabulary: add the vocab.json"),
+        ("vocab.json", b'{"u": 0, "g": 1}', "vocab.json is a vocabulary without its merges: add the merges.txt"),
     ],
 )
 def test_bad_file_shows_an_error_and_keeps_the_previous_tokenizer(hf_file, name, data, says):
@@ -250,6 +251,21 @@ def test_bad_file_shows_an_error_and_keeps_the_previous_tokenizer(hf_file, name,
     assert len(at.error) == 1 and says in rendered(at.error[0].value)
     assert "The previous tokenizer is still in use." in rendered(at.error[0].value)
     assert tokens(at) == before == tokenizers.Tokenizer.from_file(str(hf_file)).encode("hugs").tokens
+
+
+def test_vocab_and_merges_added_beside_a_tokenizer_json_are_used_and_the_box_shows_only_for_them(hf_file, tmp_path):
+    """Adding vocab.json + merges.txt while a tokenizer.json was still listed gave a generic error, and the
+    vocab+merges pre-tokenizer box showed for a tokenizer.json too (where it does nothing)."""
+    at = upload(open_encode(), ("tokenizer.json", hf_file.read_bytes()))
+    assert not [s for s in at.selectbox if s.key == "upload_pre"]
+    loaded = tokenizers.Tokenizer.from_file(str(hf_file))
+    paths = loaded.model.save(str(tmp_path))
+    files = [("tokenizer.json", hf_file.read_bytes())] + [(Path(p).name, Path(p).read_bytes()) for p in paths]
+    at = upload(at, *files)
+    assert not at.error, [e.value for e in at.error]
+    assert "Using vocab.json + merges.txt:" in rendered(at.caption[0].value)
+    assert "remove tokenizer.json from the list" in rendered(" ".join(w.value for w in at.warning))
+    assert [s for s in at.selectbox if s.key == "upload_pre"]
 
 
 def test_bad_first_file_says_no_tokenizer_is_loaded():
