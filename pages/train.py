@@ -15,6 +15,7 @@ from dataclasses import replace
 import streamlit as st
 
 from pages import common, downloads, explore, panels, sidebar
+from pages.keys import KEYS_JS
 
 state = common.app_state()
 # Controls outside the sidebar that must survive a visit to the Encode page.
@@ -100,6 +101,10 @@ def step_view() -> None:
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
 
+# Keys for the projector: presenter remotes send PageDown/PageUp. One listener on the page (installed
+# once), not st.button(shortcut=...): that takes one key per button, does nothing while the step
+# slider has focus (where PageDown natively steps backwards), and cannot keep the focus.
+st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state["play"] = False
 panels.mode_toggles(settings)

@@ -167,3 +167,38 @@ def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(ap
     page.locator('table[data-table="history"]').scroll_into_view_if_needed()
     assert MOJIBAKE.search(page.locator('table[data-table="history"]').inner_text())
     assert_no_exception(page)
+
+
+def test_keys_step_anywhere_but_never_while_typing(app_server, page):
+    """Presenter remotes send PageDown/PageUp: only the slider knew arrow keys, and PageDown in it
+    stepped backwards. At the last step, Next became disabled and the focus dropped to the body."""
+    open_train(page, f"{app_server}/?preset=hug&step=0")
+    page.locator("h1").first.click()  # focus the page, not a control
+    for key, step in [("PageDown", 1), ("Space", 2), ("n", 3), ("ArrowRight", 4), ("PageUp", 3), ("p", 2),
+                      ("ArrowLeft", 1), ("End", 7), ("Home", 0)]:
+        page.keyboard.press(key)
+        wait_for_step(page, step)
+        assert shown_step(page) == step, key
+    page.locator('.st-key-step input[type="range"]').focus()
+    page.keyboard.press("PageDown")  # inside the slider too, and forwards
+    wait_for_step(page, 1)
+    box = page.locator(".st-key-split_search input")
+    box.click()
+    box.type("np ")  # typing is typing: no step
+    page.keyboard.press("PageDown")
+    page.wait_for_timeout(800)
+    wait_for_app(page)
+    assert shown_step(page) == 1 and box.input_value() == "np "
+    box.fill("")
+    box.press("Enter")
+    wait_for_app(page)
+    page.locator(".st-key-end button").click()
+    wait_for_step(page, 7)
+    page.locator(".st-key-back button").click()
+    wait_for_step(page, 6)
+    page.locator(".st-key-next button").click()  # the last step: Next becomes disabled
+    wait_for_step(page, 7)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.activeElement !== document.body"), "focus dropped to the page body"
+    page.keyboard.press("PageUp")  # and the keys still work from there
+    wait_for_step(page, 6)
