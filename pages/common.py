@@ -331,7 +331,13 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-table td{overflow-wrap:break-word}"
     ".bpe-table td.pair,.bpe-table td.new-token{white-space:nowrap}"
     ".bpe-table td.from,.bpe-table th.from{font-size:0.8rem;color:#444}"
+    ".bpe-table td.from{overflow-wrap:anywhere;min-width:8em}"
+    ".bpe-table td.long{white-space:normal;overflow-wrap:anywhere;min-width:6em}"
     ".bpe-grid{display:grid;grid-template-columns:3fr 2fr;gap:24px;align-items:start}"
+    # No panel wider than its column: grid cells may shrink below their content (a scrollbar as the
+    # last resort), sentences break inside long tokens; chips and cells cut long tokens (display.shorten).
+    ".bpe-grid>div{min-width:0;overflow-x:auto}"
+    ".bpe-step,.bpe-note{overflow-wrap:anywhere}"
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
     ".bpe-alphabet{font-family:monospace;color:#333;word-spacing:0.3em}"
     ".bpe-lazy{content-visibility:auto;contain-intrinsic-size:auto 400px}"
