@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import json
 import random
-import time
 
 import pytest
 import tiktoken
@@ -159,12 +158,9 @@ def test_a_200000_token_vocabulary_is_read_once_and_reruns_build_nothing(monkeyp
         built.append(1)
         original(self, *args, **kwargs)
     monkeypatch.setattr(bpe.Tokenizer, "__init__", counting)
-    start = time.perf_counter()
     ok(at.toggle(key="show_ws").set_value(True).run())
     type_text(at, "A short text, typed after the file was read.")
-    elapsed = time.perf_counter() - start
     assert built == [], "a rerun rebuilt a tokenizer"
-    assert elapsed < 10, elapsed
     # A second session uploading the same bytes gets the parsed tokenizer from the shared cache.
     other = upload(open_encode(), ("same-bytes.json", data))
     assert built == [] and not other.error
