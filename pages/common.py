@@ -28,6 +28,28 @@ MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text; stated in the UI and RE
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
 
 
+
+def _leave_folder_pages_mode() -> None:
+    """Make the first run after a server start go through ``app.py``'s router.
+
+    Streamlit 1.67 decides when a server starts whether a folder named ``pages/`` beside the
+    entry script means its old multipage API, and only ``st.navigation`` (in ``app.py``) turns
+    that off. So until some session has run ``app.py``, a direct link such as
+    ``/train?step=7`` runs ``pages/train.py`` alone (no page config, no CSS) and the sidebar
+    lists every module here as a page. Every page imports this module first: if that mode is
+    still on, turn it off exactly as ``st.navigation`` does and run again, now through the router.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if PagesManager.uses_pages_directory and get_script_run_ctx() is not None:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+_leave_folder_pages_mode()
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything that decides a training run (hashable: it is part of the cache key)."""
@@ -309,7 +331,13 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-table td{overflow-wrap:break-word}"
     ".bpe-table td.pair,.bpe-table td.new-token{white-space:nowrap}"
     ".bpe-table td.from,.bpe-table th.from{font-size:0.8rem;color:#444}"
+    ".bpe-table td.from{overflow-wrap:anywhere;min-width:8em}"
+    ".bpe-table td.long{white-space:normal;overflow-wrap:anywhere;min-width:6em}"
     ".bpe-grid{display:grid;grid-template-columns:3fr 2fr;gap:24px;align-items:start}"
+    # No panel wider than its column: grid cells may shrink below their content (a scrollbar as the
+    # last resort), sentences break inside long tokens; chips and cells cut long tokens (display.shorten).
+    ".bpe-grid>div{min-width:0;overflow-x:auto}"
+    ".bpe-step,.bpe-note{overflow-wrap:anywhere}"
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
     ".bpe-alphabet{font-family:monospace;color:#333;word-spacing:0.3em}"
     ".bpe-lazy{content-visibility:auto;contain-intrinsic-size:auto 400px}"

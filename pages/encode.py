@@ -31,12 +31,35 @@ REPLAY_BUDGET = 3_000  # symbols drawn over all of a replay's steps
 MAX_TREE_NODES = display.MAX_TREE_NODES
 OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
           "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
-KEPT = ("encode_text", "encode_source", "show_ws", "k", "compare", "compare_with", "compare_k", "hub_repo",
-        "tiktoken_pattern")
+KEPT = ("encode_text", "encode_source", "show_ws", "byte_text", "k", "compare", "compare_with", "compare_k",
+        "hub_repo", "tiktoken_pattern")
+# A first text that suits each preset's tokenizer (the course tokenizes 'bug mug thug hugs' with the hug
+# rules; a sentence would come out as mostly [UNK]). Pasted text and word counts start from their own words.
+SAMPLES = {
+    "hug": "bug mug thug hugs", "course": "This is not a token.", "notebook": "This is not a token.",
+    "aa-abc": "aa abc abc abcaa", "sennrich": "lowest newer wider", "minbpe": "aaabdaaabac",
+    "multilingual": "Tokenizers meet café, 日本語 and 🙂🚀.",
+    "python-docs": "def tokenize(text):\n    \"\"\"Split text into words.\"\"\"\n    return text.split()\n",
+}
+
+
+def sample_for(settings: common.Settings) -> str:
+    """The first text for a tokenizer trained with ``settings``: words its corpus has."""
+    if settings.source == "preset":
+        return SAMPLES.get(settings.preset, SAMPLE)
+    if settings.source == "counts":
+        return " ".join(line.split()[0] for line in settings.counts.splitlines() if line.split())[:200] or SAMPLE
+    first = next((line for line in settings.text.splitlines() if line.strip()), "")
+    return first[:200] or SAMPLE
+
 
 state = common.app_state()
-enc = state.setdefault("encode", {"encode_text": SAMPLE, "uploaded": None, "upload_error": None, "files": None,
-                                  "upload_hint": None})
+enc = state.setdefault("encode", {"encode_text": sample_for(state["settings"]), "uploaded": None,
+                                  "upload_error": None, "files": None, "upload_hint": None})
+enc.setdefault("auto_text", enc["encode_text"])
+if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
+    # Not edited by the user: the sample follows the Train page's corpus.
+    st.session_state["encode_text"] = enc["encode_text"] = enc["auto_text"] = sample_for(state["settings"])
 common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
@@ -61,17 +84,57 @@ def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
     return hub.from_hub(repo_id)
 
 
-def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k") -> bpe.Tokenizer:
-    """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt; ValueError with what to fix."""
-    jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
+def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str,
+                         pattern: str = "cl100k") -> tuple[bpe.Tokenizer, str, str | None]:
+    """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
+    used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
+    content, not by name."""
     ranks = [n for n in files if n.endswith(".tiktoken")]
-    if ranks and len(files) == 1:
-        return _load("tiktoken", pattern, files[ranks[0]])
-    if len(jsons) == 1 and len(txts) == 1:
-        return _load("vocab+merges", pre_tokenizer, files[jsons[0]], files[txts[0]])
-    if jsons and not txts and not ranks:  # several tokenizer.json files: the one uploaded last (read_upload says so)
-        return _load("tokenizer.json", "", files[jsons[-1]])
-    raise ValueError("Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt.")
+    if ranks:
+        if len(files) > 1:
+            others = ", ".join(n for n in files if n != ranks[-1])
+            raise ValueError(f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} "
+                             "from the list.")
+        return _load("tiktoken", pattern, files[ranks[0]]), ranks[0], None
+    jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
+    vocabs = [n for n in jsons if _is_vocab(files[n])]
+    if len(txts) > 1:
+        raise ValueError(f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
+                         "belongs to the vocab.json.")
+    if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
+        vocab, merges = vocabs[-1], txts[0]
+        tok = _load("vocab+merges", pre_tokenizer, files[vocab], files[merges])
+        others = [n for n in jsons if n != vocab]
+        hint = (f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up." if others
+                else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer))
+        return tok, f"{vocab} + {merges}", hint
+    if txts:
+        raise ValueError(f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
+                         "(both files together), or upload a tokenizer.json instead.")
+    if vocabs and len(vocabs) == len(jsons):
+        raise ValueError(f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
+                         "(both files together), or upload a tokenizer.json instead.")
+    full = [n for n in jsons if n not in vocabs]
+    if not full:
+        raise ValueError("Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its "
+                         "merges.txt.")
+    tok = _load("tokenizer.json", "", files[full[-1]])  # several: the one uploaded last
+    others = [n for n in jsons if n != full[-1]]
+    hint = (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to "
+            "tidy up.") if others else None
+    return tok, full[-1], hint
+
+
+def _is_vocab(data: bytes) -> bool:
+    """A vocab.json: one JSON object of token -> id (a tokenizer.json has a "model" and more)."""
+    import json
+
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "model" not in value and bool(value) and all(
+        isinstance(v, int) for v in value.values())
 
 
 def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
@@ -84,14 +147,8 @@ def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
         names = ", ".join(f.name for f in files)
         contents = {f.name: f.getvalue() for f in files}
         try:
-            tok = tokenizer_from_files(contents, pre_tokenizer, pattern)
-            jsons = [name for name in contents if name.endswith(".json")]
-            enc["uploaded"] = (jsons[-1] if len(jsons) == len(contents) else names, tok)
-            if len(jsons) > 1 and len(jsons) == len(contents):
-                enc["upload_hint"] = (f"Using the last file uploaded, {jsons[-1]}; remove the others ({', '.join(jsons[:-1])}) "
-                                      "from the list to tidy up.")
-            elif len(jsons) == 1 and len(contents) == 2:  # vocab.json + merges.txt: the pre-tokenizer was a guess
-                enc["upload_hint"] = serialization.vocab_byte_level_hint(contents[jsons[0]], pre_tokenizer)
+            tok, used, enc["upload_hint"] = tokenizer_from_files(contents, pre_tokenizer, pattern)
+            enc["uploaded"] = (used, tok)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
             enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
@@ -113,7 +170,8 @@ if source == SOURCES[1]:
     files = st.file_uploader("A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
                              "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
                              type=["json", "txt", "tiktoken"], accept_multiple_files=True, key="encode_files")
-    pre_choice, pattern = "gpt2", "cl100k"
+    # A tokenizer.json names its pre-tokenizer; only vocab.json + merges.txt need to be told.
+    pre_choice, pattern = st.session_state.get("upload_pre", "gpt2"), "cl100k"
     if any(f.name.endswith(".tiktoken") for f in files or ()):
         chosen = st.selectbox("Split pattern of the .tiktoken file (the file does not say)", list(TIKTOKEN_PATTERNS),
                               format_func=TIKTOKEN_PATTERNS.get, key="tiktoken_pattern")
@@ -170,8 +228,30 @@ if source == SOURCES[0]:
                     "so no text is unknown)")
     elif tok.unk_token is not None and tok.unk_token in tok.vocab:
         unk_note = f" (with {display.md_escape(tok.unk_token)} at the end, for anything the training corpus never had)"
-st.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} pre-tokenizer, "
-           f"{len(tok.merges):,} merges, {tok.vocab_size:,} tokens in the vocabulary{unk_note}.")
+n = len(tok.merges)
+train_step = state.get("step", 0) if source == SOURCES[0] else n
+# Which merges apply follows what the user did on the Train page: stopped at step k (the course's
+# "bug -> b ug" needs its first 3 merges), the tokenizer as at that step; never stepped (or at the end),
+# the whole run. A new tokenizer or a new Train step sets it again; the user can change it here.
+at_step = 0 < train_step < n
+base = enc.get("k_base")
+if base is None or base[0] is not tok or base[1] != train_step or st.session_state.get("k", 0) > n:
+    enc["k_base"] = (tok, train_step)
+    enc["k"] = st.session_state["k"] = train_step if at_step else n
+    enc["merges_choice"] = st.session_state["merges_choice"] = "step" if at_step else "all"
+
+
+def _choose_merges() -> None:
+    st.session_state["k"] = train_step if st.session_state["merges_choice"] == "step" else n
+
+
+if at_step:
+    st.session_state.setdefault("merges_choice", enc.get("merges_choice", "step"))
+    enc["merges_choice"] = st.segmented_control(
+        "Which merges to apply", ["step", "all"], key="merges_choice", on_change=_choose_merges, required=True,
+        format_func={"step": f"As at Train step {train_step}", "all": f"All {n:,} merges"}.get,
+        help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.")
+in_use_line = st.empty()  # filled once the tokenizer in use is known (below)
 
 # -- the text and the controls ---------------------------------------------------------------------------
 text = st.text_area(f"Text to tokenize (up to {MAX_TEXT_BYTES // 1000} KB)", key="encode_text", height=110)
@@ -179,22 +259,33 @@ too_long = st.empty()  # the error goes here, above the controls, which stay dra
 left, right = st.columns([1, 2])
 show_ws = left.toggle("Show whitespace as · and ↵", key="show_ws",
                       help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).")
-n = len(tok.merges)
-if enc.get("k_base") is not tok or st.session_state.get("k", 0) > n:  # a new tokenizer starts with all merges
-    enc["k_base"], enc["k"], st.session_state["k"] = tok, n, n
-k = right.slider("Apply only the first k merges", 0, n, key="k") if n else 0
-train_step = state.get("step", 0)
-if source == SOURCES[0] and 0 < train_step < n and k != train_step:
-    # The Train page stopped mid-run: offer its tokenizer as of that step (the course's "bug -> b ug"
-    # uses its first three merges), without changing what the page shows until asked.
-    right.button(f"Use the first {train_step} merges (the Train page is at step {train_step})", key="k_train",
-                 on_click=lambda: st.session_state.update(k=train_step), type="tertiary")
+as_text = True
+if tok.byte_level:
+    # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
+    if "byte_text" not in st.session_state:
+        settings = state["settings"]
+        st.session_state["byte_text"] = source == SOURCES[1] or not (
+            settings.source == "preset" and settings.preset in ("course", "notebook"))
+    as_text = left.toggle("Bytes as text", key="byte_text",
+                          help="On: each token shows the text its bytes stand for (Straße, 世界, 😀); off: as stored "
+                               "(ĠStraÃŁe). The tooltip has the stored token and its bytes in hex.")
+k = right.slider("Or apply only the first k merges", 0, n, key="k") if n else 0
 if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
     # Stopped only now: a widget left out of a run loses its value in the browser (k would drop to 0).
     too_long.error(f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "
                    "shorten it to tokenize it (nothing was tokenized).")
     st.stop()
 shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
+if k == n:
+    in_use = f"all {n:,} merges"
+elif at_step and k == train_step:
+    in_use = f"the first {k:,} of {n:,} merges (as at Train step {k:,})"
+else:
+    in_use = f"the first {k:,} of {n:,} merges"
+# One line saying which tokenizer is in use, merges and vocabulary as applied (not the whole run's).
+in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} "
+                    f"pre-tokenizer, **{in_use}**, {shown.vocab_size:,} tokens in the vocabulary"
+                    f"{unk_note if k == n else ''}.")
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
@@ -202,7 +293,7 @@ except ValueError as exc:
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
-st.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS))
+st.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, as_text=as_text))
 if len(encoding.ids) > MAX_CHIPS:
     st.caption(f"Showing the first {MAX_CHIPS:,} of {len(encoding.ids):,} tokens; the id list below is complete.")
 cols = st.columns(5)
@@ -300,7 +391,9 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         a.metric(f"Tokens, {display.md_escape(name)}", f"{len(encoding.ids):,}")
         b.metric(f"Tokens, {display.md_escape(second[0])}", f"{len(other_encoding.ids):,}",
                  delta=len(other_encoding.ids) - len(encoding.ids), delta_color="off")
-        a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans))
+        a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans,
+                                     as_text=as_text))
         b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS,
+                                     as_text=as_text,
                                      marked=spans))
         st.caption(f"Underlined in red: the {len(spans):,} stretches of text where the token boundaries differ.")

@@ -15,10 +15,11 @@ from dataclasses import replace
 import streamlit as st
 
 from pages import common, downloads, explore, panels, sidebar
+from pages.keys import KEYS_JS
 
 state = common.app_state()
 # Controls outside the sidebar that must survive a visit to the Encode page.
-common.keep_widgets(state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search"))
+common.keep_widgets(state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search", "byte_text"))
 st.title("Train a BPE tokenizer, one merge at a time")
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------
@@ -29,6 +30,14 @@ link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
         st.warning(note, icon=":material/link_off:")
+if (settings.limit == "none" and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
+        and state.get("no_limit_confirmed") != settings):
+    st.warning(f"“Until no pair is left” on {len(settings.text):,} characters can make tens of thousands of merges "
+               "and take minutes. Set a number of merges or a vocabulary size in the sidebar, or train anyway.",
+               icon=":material/hourglass_top:")
+    if not st.button("Train until no pair is left", key="confirm_no_limit"):
+        st.stop()
+    state["no_limit_confirmed"] = settings
 try:
     try:
         history = common.train(settings)
@@ -92,6 +101,10 @@ def step_view() -> None:
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
 
+# Keys for the projector: presenter remotes send PageDown/PageUp. One listener on the page (installed
+# once), not st.button(shortcut=...): that takes one key per button, does nothing while the step
+# slider has focus (where PageDown natively steps backwards), and cannot keep the focus.
+st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state["play"] = False
 panels.mode_toggles(settings)

@@ -11,6 +11,11 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "test.sh: /usr/bin/chromium missing, installing Debian's chromium" >&2
     apt_install chromium
 fi
+# Fonts for Chinese, Japanese and emoji: the non-ASCII browser test saves docs/multilingual.png for the README.
+if [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
+    echo "test.sh: installing Noto CJK and colour emoji fonts for the screenshots" >&2
+    apt_install fonts-noto-cjk fonts-noto-color-emoji
+fi
 ensure_venv requirements-dev.txt
 
 exec .venv/bin/python -m pytest -q "$@"

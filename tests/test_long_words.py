@@ -4,7 +4,6 @@ replay, the merge tree or WordPiece. Each test here failed (or ran for minutes) 
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -41,19 +40,27 @@ def letters_tok():
     return bpe.train(" ".join(words), num_merges=2000)
 
 
-def test_a_long_word_is_encoded_in_n_log_n(letters_tok):
-    """Issue 14: a 20,000-letter word took 1.3 s and 100 KB without spaces ran past 30 s."""
+def test_a_long_word_is_encoded_in_n_log_n(letters_tok, monkeypatch):
+    """Issue 14: a 20,000-letter word took 1.3 s and 100 KB without spaces ran past 30 s (every merge
+    rescanned the word). Counted, not timed: the heap sees at most a few operations per symbol, each
+    O(log n), whatever the machine is doing. (Timings: benchmarks/bench_real_tokenizers.py.)"""
+    ops = {"push": 0, "pop": 0}
+
+    def counted(name, fn):
+        def wrapper(*args):
+            ops[name] += 1
+            return fn(*args)
+        return wrapper
+
+    monkeypatch.setattr(tkm, "heappush", counted("push", tkm.heappush))
+    monkeypatch.setattr(tkm, "heappop", counted("pop", tkm.heappop))
     rng = random.Random(1)
-    short = "".join(rng.choice("abcdefgh") for _ in range(10_000))
-    long = "".join(rng.choice("abcdefgh") for _ in range(100_000))
-    t0 = time.perf_counter()
-    letters_tok.tokenize(short)
-    t1 = time.perf_counter()
-    tokens = letters_tok.tokenize(long)
-    t2 = time.perf_counter()
-    assert "".join(tokens) == long
-    assert t2 - t1 < 5.0, f"100,000 letters took {t2 - t1:.1f} s"
-    assert (t2 - t1) / max(t1 - t0, 1e-3) < 25, "10x longer word should cost about 10x, not 100x"
+    for n in (10_000, 100_000):
+        word = "".join(rng.choice("abcdefgh") for _ in range(n))
+        ops.update(push=0, pop=0)
+        tokens = letters_tok.tokenize(word)
+        assert "".join(tokens) == word
+        assert 0 < ops["pop"] <= 3 * n and ops["push"] <= 2 * n, (n, ops)
 
 
 @given(st.text(alphabet="abcdefgh", min_size=1, max_size=80))
@@ -102,24 +109,37 @@ def test_merge_tree_of_a_3000_merge_token_does_not_recurse():
     assert depth == 3000 and node == word[0]
 
 
+class CountingVocab(dict):
+    """A vocabulary that counts the lookups WordPiece's longest match makes."""
+
+    lookups = 0
+
+    def __contains__(self, key):
+        self.lookups += 1
+        return super().__contains__(key)
+
+
 def test_wordpiece_long_word_is_unk_beyond_max_input_chars():
-    """Issue 15 #3: "h" + "ug" * 1500 held the server 57 s; tokenizers makes it [UNK] (over 100 chars)."""
+    """Issue 15 #3: "h" + "ug" * 1500 held the server 57 s; tokenizers makes it [UNK] (over 100 chars)
+    without looking at its pieces."""
     tok = bpe.train(bpe.parse_word_counts("hug 10\npug 5\npun 12\nbun 4\nhugs 5"), algorithm="wordpiece")
-    t0 = time.perf_counter()
+    tok.vocab = CountingVocab(tok.vocab)
     assert tok.tokenize("h" + "ug" * 1500) == ["[UNK]"]
-    assert time.perf_counter() - t0 < 1.0
+    assert tok.vocab.lookups <= 1  # at most the unknown token itself
     assert tok.tokenize("h" + "ug" * 49) != ["[UNK]"]  # 99 characters: still cut
 
 
 def test_wordpiece_longest_match_is_bounded_by_the_longest_token():
-    """Without the word limit, the longest match tried every end of the word (cubic)."""
+    """Without the word limit, the longest match tried every end of the word (cubic): now each
+    piece tries at most as many ends as the longest token has characters. Counted, not timed."""
     tok = bpe.train(bpe.parse_word_counts("hug 10\npug 5\npun 12\nbun 4\nhugs 5"), algorithm="wordpiece")
     free = bpe.Tokenizer(tok.vocab, [], algorithm="wordpiece", max_input_chars_per_word=10**9)
+    free.vocab = CountingVocab(free.vocab)
+    longest = max(len(t) for t in free.vocab)
     word = "h" + "ug" * 10_000
-    t0 = time.perf_counter()
     tokens = free.tokenize(word)
-    assert time.perf_counter() - t0 < 3.0
     assert "".join(t.removeprefix("##") for t in tokens) == word
+    assert free.vocab.lookups <= len(word) * (longest + 1), (free.vocab.lookups, len(word), longest)
 
 
 @given(st.lists(st.sampled_from("abcdefgh"), min_size=256, max_size=3000).map("".join))
