@@ -16,6 +16,7 @@ read; any other raises a ValueError naming it. Regexes use the ``regex`` package
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -516,6 +517,7 @@ class Pipeline:
         norm = [a for a in self.added if a.normalized]
         self._raw_re, self._raw_by = self._matcher(raw, lambda a: a.content)
         self._norm_re, self._norm_by = self._matcher(norm, self._normalized_content)
+        self.unicode_forms = _unicode_forms(normalizer)
         self.fast = self._fast_regex()
         # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
         self.decode_names = {a.id: self._normalized_content(a) if a.normalized else a.content for a in self.added}
@@ -567,7 +569,7 @@ class Pipeline:
         """The one regex that cuts words when nothing else changes the text (GPT-2, GPT-4o, Llama 3 and
         tiktoken files: ByteLevel with its regex, or an isolating Split then ByteLevel), else None. Such
         a file is encoded word by word straight from the text (:meth:`fast_segments`), with no Piece."""
-        if self.normalizer is not None or self.pre_tokenizer is None:
+        if (self.normalizer is not None and self.unicode_forms is None) or self.pre_tokenizer is None:
             return None
         pre = self.pre_tokenizer
         parts = pre.parts if isinstance(pre, SequencePre) else [pre]
@@ -579,6 +581,13 @@ class Pipeline:
                 and not parts[1].use_regex and not parts[1].add_prefix_space:
             return parts[0].regex
         return None
+
+    def fast_applies(self, text: str) -> bool:
+        """True when :meth:`fast_segments` cuts ``text`` as :meth:`run` would: the file has :attr:`fast`
+        and its normaliser (if any, only Unicode forms such as Qwen's NFC) leaves this text unchanged."""
+        if self.fast is None:
+            return False
+        return all(unicodedata.is_normalized(form, text) for form in self.unicode_forms or ())
 
     def fast_segments(self, text: str) -> list[tuple]:
         """For a file with :attr:`fast`: ``("added", token, id, span)`` and ``("text", start, end)``
@@ -632,6 +641,26 @@ class Pipeline:
         if self.decoder is None:
             return " ".join(tokens)
         return "".join(self.decoder(list(tokens)))
+
+
+def _unicode_forms(obj: Any) -> list[str] | None:
+    """The Unicode forms of a normaliser made of NFC/NFD/NFKC/NFKD only (a Sequence of them too),
+    else None: such a normaliser leaves already-normalised text as it is."""
+    if obj is None:
+        return []
+    if not isinstance(obj, dict):
+        return None
+    if obj.get("type") in ("NFC", "NFD", "NFKC", "NFKD"):
+        return [obj["type"]]
+    if obj.get("type") == "Sequence" and isinstance(obj.get("normalizers"), list):
+        forms: list[str] = []
+        for part in obj["normalizers"]:
+            sub = _unicode_forms(part)
+            if sub is None:
+                return None
+            forms.extend(sub)
+        return forms
+    return None
 
 
 def _describe(normalizer: Any, pre_tokenizer: Any) -> str:

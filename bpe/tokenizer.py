@@ -660,7 +660,7 @@ class Tokenizer:
         ids, tokens, offsets, word_ids = [], [], [], []
         vocab = self.vocab
         word_no = 0
-        if self.pipeline.fast is not None:
+        if self.pipeline.fast_applies(text):
             # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
             # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
             cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
