@@ -202,3 +202,49 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     assert page.evaluate("document.activeElement !== document.body"), "focus dropped to the page body"
     page.keyboard.press("PageUp")  # and the keys still work from there
     wait_for_step(page, 6)
+
+
+PRESENTER_SHOT = REPO_ROOT / "docs" / "presenter.png"
+BOXES_JS = """() => Object.fromEntries(Object.entries({
+  step: '.bpe-step', chart: '[data-testid="stVegaLiteChart"]', splits: 'table[data-table="splits"]',
+  vocabulary: '.bpe-scroll', history: 'table[data-table="history"]'}).map(([name, sel]) => {
+    const e = document.querySelector(sel);
+    const r = e && e.getBoundingClientRect();
+    return [name, r ? [r.left, r.top, r.right, r.bottom] : null]; }))"""
+FONT_JS = """() => ['.bpe-step-title', 'table[data-table="splits"] td', '.bpe-step p'].map(
+  s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"""
+
+
+def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browser):
+    """Presenter mode (a toggle, or present=1 in a link): sidebar folded, type at least 1.25x larger,
+    and at 1280x720 the step box, pair chart, corpus splits and vocabulary all on screen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=3")
+        normal = page.evaluate(FONT_JS)
+        boxes = page.evaluate(BOXES_JS)
+        assert boxes["splits"][1] < boxes["history"][1]  # normal mode: the splits come before the history
+        page.locator(".st-key-present label").click()
+        page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=TIMEOUT_MS)
+        wait_for_app(page)
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+
+        fresh = context.new_page()  # the teacher's link opens in presenter mode
+        for step in (3, 0, 7):
+            open_train(fresh, f"{app_server}/?preset=hug&step={step}&present=1")
+            fresh.wait_for_timeout(1_000)  # the chart draws a moment after the run
+            expect(fresh.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+            for name, box in fresh.evaluate(BOXES_JS).items():
+                if name == "history":
+                    continue  # below the fold, by design
+                left, top, right, bottom = box
+                assert 0 <= left and right <= 1280 and 0 <= top and bottom <= 720, (step, name, box)
+            if step == 3:
+                big = fresh.evaluate(FONT_JS)
+                assert all(b >= 1.25 * n for b, n in zip(big, normal)), (big, normal)
+                fresh.screenshot(path=str(PRESENTER_SHOT))
+        assert "present=1" in fresh.url
+        assert_no_exception(fresh)
+    finally:
+        context.close()
