@@ -148,7 +148,7 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         last = min(max(ha.num_merges, hb.num_merges), k + COMPARE_ROWS - 1)
         left, right = st.columns(2)
         for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
-            col.html(f'<div class="bpe-h">{common.esc(rule)}</div>' + panels.html_table(
+            col.html(f'<h3 class="bpe-h">{common.esc(rule)}</h3>' + panels.html_table(
                 _merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}"))
         st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")
         st.button(f"Go to step {k}" + (f" (this page uses '{settings.tie_break}')" if settings.tie_break in (one, two)

@@ -188,16 +188,21 @@ def search_box() -> None:
 
 def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False) -> str:
     esc, show = common.esc, shower(text)
+    n = history.num_merges
     if s.step == 0:
-        return (f'<div class="bpe-step"><div class="bpe-step-title">Step 0 of {history.num_merges}</div>'
-                "<p>Every word is split into its base symbols. Press <b>Next</b> to make the first merge.</p></div>")
+        # data-announce: what the page's live region reads out (pages/keys.py), once per step.
+        return (f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
+                f'split into its base symbols.">Step 0 of {n}</h2>'
+                "<p>Every word is split into its base symbols. Press <b>Next</b> (or →, PageDown, Space) to make "
+                "the first merge.</p></div>")
     a, b = s.pair
+    announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
     lines = [
-        f'<div class="bpe-step-title">Step {s.step} of {history.num_merges}: '
+        f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step} of {n}: '
         f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
         f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
         f'{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} '
-        f'<span id="merge-count">count {s.count}</span></div>',
+        f'<span id="merge-count">count {s.count}</span></h2>',
         f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count}.</p>",
     ]
     if s.score is not None:
@@ -205,7 +210,8 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False)
     if s.num_tied > 1 and not s.forced:
         others = ", ".join(f"({esc(show(x))}, {esc(show(y))})" for x, y in s.tied[1:6]) + (
             f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else "")
-        lines.append(f"<p>{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
+        lines.append(f"<p>{s.num_tied - 1} other {'pair' if s.num_tied == 2 else 'pairs'} tied at this "
+                     f"{'score' if s.score else 'count'}: {others}. "
                      f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
     return f'<div class="bpe-step">{"".join(lines)}</div>'
 
@@ -256,7 +262,7 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
         {True: "✓", False: ""})
     title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
     tips = {"pair": [f"stored as {p}" if text and p != shown else "" for p, shown in zip(table["stored"], table["pair"])]}
-    return (f'<div class="bpe-h">{title}</div>' + html_table(cells, "pairs", tips)
+    return (f'<h3 class="bpe-h">{title}</h3>' + html_table(cells, "pairs", tips)
             + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
             "lost on the tie rule. The chart shows the same rows"
             + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "") + ".</p>")
@@ -270,7 +276,7 @@ def _vocabulary_html(s: bpe.TrainState, settings: common.Settings, text: bool = 
     learned = vocab[h.num_base:]
     newest = learned[-VOCAB_CHIPS:]
     return (
-        f'<div class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</div>"
+        f'<h3 class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</h3>"
         f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
         + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "") + "</p>"
         '<div class="bpe-scroll">'
@@ -308,7 +314,7 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
         )
     more = len(order) - len(top)
     return (
-        '<div class="bpe-h">Corpus splits</div>'
+        '<h3 class="bpe-h">Corpus splits</h3>'
         '<table class="bpe-table" data-table="splits"><thead><tr><th>word</th><th>freq</th><th>tokens</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
         + (f'<p class="bpe-note">… and {more:,} more words (most frequent shown first; search to find others).</p>'
@@ -350,7 +356,7 @@ def _history_html(history: bpe.History, step: int, text: bool = False) -> str:
     tokens_img, counts_img = _sparklines(history)
     lines = (display.sparkline_marker(tokens_img, len(history.total_tokens_after), step)
              + display.sparkline_marker(counts_img, len(history.merge_counts), step - 1 if step else None))
-    return (f'<div class="bpe-h">Merge history</div><div class="bpe-grid"><div>{table}{note}</div>'
+    return (f'<h3 class="bpe-h">Merge history</h3><div class="bpe-grid"><div>{table}{note}</div>'
             f"<div>{lines}</div></div>")
 
 

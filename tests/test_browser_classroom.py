@@ -248,3 +248,16 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         assert_no_exception(fresh)
     finally:
         context.close()
+
+
+def test_screen_readers_get_headings_and_each_step_read_out(app_server, page):
+    open_train(page, f"{app_server}/?preset=hug&step=0")
+    for n in (1, 2, 3):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+    live = page.locator('[aria-live="polite"]', has_text="Step 3 of 7")
+    expect(live).to_have_text("Step 3 of 7: h + ug → hug, count 15", timeout=10_000)
+    assert page.locator("#bpe-live").count() == 1  # one region, kept from step to step
+    headings = page.locator('[data-testid="stMain"]').get_by_role("heading").all_inner_texts()
+    for title in ("Step 3 of 7", "Corpus splits", "Vocabulary: 10", "Merge history", "Pair counts step 3"):
+        assert any(h.startswith(title) for h in headings), (title, headings)
