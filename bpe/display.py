@@ -94,6 +94,15 @@ def byte_title(token: str) -> str:
         return token
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 merge``, ``7 merges``, ``1,000 merges``: a count with its noun in the right number.
+
+    >>> plural(1, "merge"), plural(7, "merge"), plural(2, "pair"), plural(0, "entry", "entries")
+    ('1 merge', '7 merges', '2 pairs', '0 entries')
+    """
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
+
+
 LONG_TOKEN = 32  # characters: a longer token is shown cut (see shorten), whole in its tooltip
 
 

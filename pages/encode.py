@@ -181,7 +181,7 @@ if at_step:
     st.session_state.setdefault("merges_choice", enc.get("merges_choice", "step"))
     enc["merges_choice"] = st.segmented_control(
         "Which merges to apply", ["step", "all"], key="merges_choice", on_change=_choose_merges, required=True,
-        format_func={"step": f"As at Train step {train_step}", "all": f"All {n:,} merges"}.get,
+        format_func={"step": f"As at Train step {train_step}", "all": f"All {display.plural(n, 'merge')}"}.get,
         help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.")
 in_use_line = st.empty()  # filled once the tokenizer in use is known (below)
 
@@ -209,11 +209,10 @@ if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
     st.stop()
 shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
 if k == n:
-    in_use = f"all {n:,} merges"
-elif at_step and k == train_step:
-    in_use = f"the first {k:,} of {n:,} merges (as at Train step {k:,})"
+    in_use = "the only merge" if n == 1 else f"all {display.plural(n, 'merge')}"
 else:
-    in_use = f"the first {k:,} of {n:,} merges"
+    first = "no merge" if k == 0 else "the first merge" if k == 1 else f"the first {k:,}"
+    in_use = f"{first} of {display.plural(n, 'merge')}" + (f" (as at Train step {k:,})" if at_step and k == train_step else "")
 # One line saying which tokenizer is in use, merges and vocabulary as applied (not the whole run's).
 in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} "
                     f"pre-tokenizer, **{in_use}**, {shown.vocab_size:,} tokens in the vocabulary"
@@ -272,7 +271,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     """The tokenizer to compare with, or None after saying why there is none."""
     if kind == "merges":
         m = st.slider("Merges for the second tokenizer", 0, n, n // 2, key="compare_k") if n else 0
-        return f"{m:,} merges", memo("compare_tok", (tok, m), lambda: tok.with_merges(m))
+        return display.plural(m, "merge"), memo("compare_tok", (tok, m), lambda: tok.with_merges(m))
     if kind == "other" and source == SOURCES[0]:
         if enc["uploaded"] is None:
             st.info("Choose 'Uploaded file' above and upload a tokenizer to compare with it.")

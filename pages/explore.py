@@ -8,6 +8,7 @@ from dataclasses import replace
 import streamlit as st
 
 import bpe
+from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from pages import common, panels
@@ -117,8 +118,8 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                     st.write(f"The runs diverge at step {diverge}: the original merged "
                              f"{md(pair_text(original.state(diverge).pair))}, this one "
                              f"{md(pair_text(history.state(diverge).pair))}; "
-                             f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
-                             f"{min(original.num_merges, history.num_merges)} merges differ.")
+                             f"{sum(a != b for a, b in zip(original.merges, history.merges)):,} of the first "
+                             f"{display.plural(min(original.num_merges, history.num_merges), 'merge')} differ.")
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
 
 

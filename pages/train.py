@@ -102,6 +102,9 @@ def step_view() -> None:
             st.session_state["step"] += 1
         else:
             state["stop_play"] = True
+            reason = history.state(last).stop_sentence or "Training stopped here."
+            state["play_note"] = (f"Play stopped: step {last:,} is the last step. {reason} Press Start (or Home) "
+                                  "to play the run again from the beginning.")
             st.rerun(scope="app")
     # One horizontal container, not st.columns: every block is one more message per click.
     row = st.container(horizontal=True, vertical_alignment="center")
@@ -138,6 +141,8 @@ st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no us
 if state.pop("stop_play", False):
     st.session_state["play"] = False
 panels.mode_toggles(settings)
+if note := state.pop("play_note", None):
+    st.info(note, icon=":material/stop_circle:")
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
 panels.search_box()
