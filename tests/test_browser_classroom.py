@@ -150,8 +150,9 @@ def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(ap
     for table in ("splits", "history", "pairs"):
         page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
     page.wait_for_timeout(500)
-    texts = {name: page.locator(f'table[data-table="{name}"]').inner_text() for name in ("splits", "history", "pairs")}
-    texts["vocabulary"] = main.locator(".bpe-scroll").inner_text()
+    # text_content, not inner_text: the lower blocks are not laid out while off screen (content-visibility)
+    texts = {name: page.locator(f'table[data-table="{name}"]').text_content() for name in ("splits", "history", "pairs")}
+    texts["vocabulary"] = main.locator(".bpe-scroll").text_content()
     texts["chart"] = " ".join(page.evaluate(CHART_ROWS_JS))
     for name, text in texts.items():
         assert not MOJIBAKE.search(text), (name, text[:300])
@@ -164,8 +165,7 @@ def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(ap
     page.locator(".st-key-byte_text label").click()  # one toggle: every panel shows the stored form
     wait_for_app(page)
     expect(page.locator('table[data-table="splits"]')).to_contain_text("ĠStraÃŁe", timeout=TIMEOUT_MS)
-    page.locator('table[data-table="history"]').scroll_into_view_if_needed()
-    assert MOJIBAKE.search(page.locator('table[data-table="history"]').inner_text())
+    assert MOJIBAKE.search(page.locator('table[data-table="history"]').text_content())
     assert_no_exception(page)
 
 
