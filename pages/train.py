@@ -48,7 +48,10 @@ if present:
     st.set_page_config(initial_sidebar_state="collapsed")
     st.html(PRESENT_CSS)
 else:
+    if state.get("was_present"):  # leaving presenter mode brings the sidebar back
+        st.set_page_config(initial_sidebar_state="expanded")
     st.title("Train a BPE tokenizer, one merge at a time")
+state["was_present"] = present
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------
 with st.sidebar:

@@ -229,6 +229,9 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=TIMEOUT_MS)
         wait_for_app(page)
         expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+        page.locator(".st-key-present label").click()  # and back: the sidebar returns
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "false", timeout=TIMEOUT_MS)
+        page.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=TIMEOUT_MS)
 
         fresh = context.new_page()  # the teacher's link opens in presenter mode
         for step in (3, 0, 7):
