@@ -224,7 +224,9 @@ except ValueError as exc:
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
-st.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, as_text=as_text))
+# How whitespace reads: · and ↵ (the toggle), as text like the Train page (␣), or as stored (Ġ).
+ws = True if show_ws else "text" if as_text and tok.byte_level else False
+st.html(display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, as_text=as_text))
 if len(encoding.ids) > MAX_CHIPS:
     st.caption(f"Showing the first {MAX_CHIPS:,} of {len(encoding.ids):,} tokens; the id list below is complete.")
 cols = st.columns(5)
@@ -245,15 +247,15 @@ words = list(dict.fromkeys(text[s:e] for s, e in display.word_spans(encoding)))[
 if words:
     word = replay.selectbox("Merge replay for the word", words, key="replay_word", format_func=display.visible)
     for trace in shown.trace(word):
-        replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, show_ws))
+        replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, ws))
         if shown.algorithm == "wordpiece":
             replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
 pieces = list(dict.fromkeys(encoding.tokens))[:1000]
 if pieces:
     merged = [i for i, t in enumerate(pieces) if shown.token_rank(t) is not None]
     token = tree.selectbox("Merge tree of the token", pieces, index=merged[0] if merged else 0, key="tree_token",
-                           format_func=lambda t: display.token_label(shown, t, show_ws))
-    tree.html(display.merge_tree_html(shown, shown.merge_tree(token), show_ws))
+                           format_func=lambda t: display.token_label(shown, t, ws))
+    tree.html(display.merge_tree_html(shown, shown.merge_tree(token), ws))
 
 # -- bytes --------------------------------------------------------------------------------------------------
 if shown.byte_level:
@@ -301,9 +303,9 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         a.metric(f"Tokens, {display.md_escape(name)}", f"{len(encoding.ids):,}")
         b.metric(f"Tokens, {display.md_escape(second[0])}", f"{len(other_encoding.ids):,}",
                  delta=len(other_encoding.ids) - len(encoding.ids), delta_color="off")
-        a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans,
+        a.html(display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, marked=spans,
                                      as_text=as_text))
-        b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS,
+        b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=ws, limit=MAX_CHIPS,
                                      as_text=as_text,
                                      marked=spans))
         st.caption(f"Underlined in red: the {len(spans):,} stretches of text where the token boundaries differ.")
