@@ -9,9 +9,17 @@ import streamlit as st
 
 import bpe
 from bpe import display
-from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from pages import common, panels
+
+def stored(token: str) -> str:
+    """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
+    else as stored with real whitespace made visible (see panels.as_text)."""
+    if common.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
+        return display.byte_text(token)
+    return mark_whitespace(token)
+
 
 def pair_text(pair: tuple[str, str]) -> str:
     """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
