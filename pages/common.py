@@ -28,6 +28,28 @@ MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text; stated in the UI and RE
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
 
 
+
+def _leave_folder_pages_mode() -> None:
+    """Make the first run after a server start go through ``app.py``'s router.
+
+    Streamlit 1.67 decides when a server starts whether a folder named ``pages/`` beside the
+    entry script means its old multipage API, and only ``st.navigation`` (in ``app.py``) turns
+    that off. So until some session has run ``app.py``, a direct link such as
+    ``/train?step=7`` runs ``pages/train.py`` alone (no page config, no CSS) and the sidebar
+    lists every module here as a page. Every page imports this module first: if that mode is
+    still on, turn it off exactly as ``st.navigation`` does and run again, now through the router.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if PagesManager.uses_pages_directory and get_script_run_ctx() is not None:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+_leave_folder_pages_mode()
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything that decides a training run (hashable: it is part of the cache key)."""

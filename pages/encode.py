@@ -10,17 +10,29 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
 import bpe
-from bpe import display, serialization
+from bpe import display, hub, rank_files, serialization
 from pages import common
 
 MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000
 ALGORITHM_NAMES = {"bpe": "BPE", "wordpiece": "WordPiece"}
 SAMPLE = "This is not a token. 🙂 hugs"
+SOURCES = ("Trained on the Train page", "Uploaded file", "Hugging Face Hub")
+TIKTOKEN_PATTERNS = {"cl100k": "cl100k (GPT-3.5, GPT-4)", "o200k": "o200k (GPT-4o)", "gpt2": "gpt2 (GPT-2, r50k)",
+                     "typed": "Type a pattern"}
+MAX_REPLAY_SYMBOLS = 300  # the merge replay is drawn for words of up to this many symbols
+REPLAY_BUDGET = 3_000  # symbols drawn over all of a replay's steps
+MAX_TREE_NODES = display.MAX_TREE_NODES
+OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
+          "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
+KEPT = ("encode_text", "encode_source", "show_ws", "byte_text", "k", "compare", "compare_with", "compare_k",
+        "hub_repo", "tiktoken_pattern")
 # A first text that suits each preset's tokenizer (the course tokenizes 'bug mug thug hugs' with the hug
 # rules; a sentence would come out as mostly [UNK]). Pasted text and word counts start from their own words.
 SAMPLES = {
@@ -29,10 +41,6 @@ SAMPLES = {
     "multilingual": "Tokenizers meet café, 日本語 and 🙂🚀.",
     "python-docs": "def tokenize(text):\n    \"\"\"Split text into words.\"\"\"\n    return text.split()\n",
 }
-SOURCES = ("Trained on the Train page", "Uploaded file")
-OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
-          "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
-KEPT = ("encode_text", "encode_source", "show_ws", "byte_text", "k", "compare", "compare_with", "compare_k")
 
 
 def sample_for(settings: common.Settings) -> str:
@@ -55,9 +63,39 @@ if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
 common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
-def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> tuple[bpe.Tokenizer, str, str | None]:
-    """A tokenizer.json, or a vocab.json with its merges.txt: (tokenizer, the files used, a hint to show
-    or None); ValueError naming the file and the fix. Files are told apart by content, not by name."""
+@st.cache_resource(max_entries=6, show_spinner="Reading the tokenizer...")
+def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bpe.Tokenizer:
+    """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
+    SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
+    if kind == "tiktoken":
+        return rank_files.from_tiktoken(_data[0], option)
+    if kind == "vocab+merges":
+        return serialization.from_vocab_merges(_data[0], _data[1], option)
+    return serialization.from_tokenizer_json(_data[0])
+
+
+def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
+    digest = hashlib.sha256(b"\0".join(hashlib.sha256(d).digest() for d in data)).hexdigest()
+    return _parsed(kind, digest, option, data)
+
+
+@st.cache_resource(max_entries=6, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
+def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
+    return hub.from_hub(repo_id)
+
+
+def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str,
+                         pattern: str = "cl100k") -> tuple[bpe.Tokenizer, str, str | None]:
+    """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
+    used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
+    content, not by name."""
+    ranks = [n for n in files if n.endswith(".tiktoken")]
+    if ranks:
+        if len(files) > 1:
+            others = ", ".join(n for n in files if n != ranks[-1])
+            raise ValueError(f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} "
+                             "from the list.")
+        return _load("tiktoken", pattern, files[ranks[0]]), ranks[0], None
     jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
     vocabs = [n for n in jsons if _is_vocab(files[n])]
     if len(txts) > 1:
@@ -65,7 +103,7 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> tuple[b
                          "belongs to the vocab.json.")
     if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
         vocab, merges = vocabs[-1], txts[0]
-        tok = serialization.from_vocab_merges(files[vocab], files[merges], pre_tokenizer)
+        tok = _load("vocab+merges", pre_tokenizer, files[vocab], files[merges])
         others = [n for n in jsons if n != vocab]
         hint = (f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up." if others
                 else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer))
@@ -78,8 +116,9 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str) -> tuple[b
                          "(both files together), or upload a tokenizer.json instead.")
     full = [n for n in jsons if n not in vocabs]
     if not full:
-        raise ValueError("Upload one tokenizer.json, or one vocab.json together with its merges.txt.")
-    tok = serialization.from_tokenizer_json(files[full[-1]])  # several: the one uploaded last
+        raise ValueError("Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its "
+                         "merges.txt.")
+    tok = _load("tokenizer.json", "", files[full[-1]])  # several: the one uploaded last
     others = [n for n in jsons if n != full[-1]]
     hint = (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to "
             "tidy up.") if others else None
@@ -98,9 +137,9 @@ def _is_vocab(data: bytes) -> bool:
         isinstance(v, int) for v in value.values())
 
 
-def read_upload(files, pre_tokenizer: str) -> None:
+def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
     """Parse newly uploaded files once; a bad file leaves the previous tokenizer in use."""
-    signature = (pre_tokenizer, *((f.file_id, f.name) for f in files or ()))
+    signature = (pre_tokenizer, pattern, *((f.file_id, f.name) for f in files or ()))
     if signature == enc["files"]:
         return
     enc["files"], enc["upload_error"], enc["upload_hint"] = signature, None, None
@@ -108,7 +147,7 @@ def read_upload(files, pre_tokenizer: str) -> None:
         names = ", ".join(f.name for f in files)
         contents = {f.name: f.getvalue() for f in files}
         try:
-            tok, used, enc["upload_hint"] = tokenizer_from_files(contents, pre_tokenizer)
+            tok, used, enc["upload_hint"] = tokenizer_from_files(contents, pre_tokenizer, pattern)
             enc["uploaded"] = (used, tok)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
@@ -128,14 +167,23 @@ st.title("Encode: how the tokenizer cuts your text")
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
 if source == SOURCES[1]:
-    files = st.file_uploader("A Hugging Face tokenizer.json (BPE model), or vocab.json + merges.txt",
-                             type=["json", "txt"], accept_multiple_files=True, key="encode_files")
+    files = st.file_uploader("A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
+                             "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
+                             type=["json", "txt", "tiktoken"], accept_multiple_files=True, key="encode_files")
     # A tokenizer.json names its pre-tokenizer; only vocab.json + merges.txt need to be told.
-    pre = st.session_state.get("upload_pre", "gpt2")
-    if any(f.name.endswith(".txt") for f in files or ()):
-        pre = st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)", bpe.PRE_TOKENIZERS,
-                           index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
-    read_upload(files, pre)
+    pre_choice, pattern = st.session_state.get("upload_pre", "gpt2"), "cl100k"
+    if any(f.name.endswith(".tiktoken") for f in files or ()):
+        chosen = st.selectbox("Split pattern of the .tiktoken file (the file does not say)", list(TIKTOKEN_PATTERNS),
+                              format_func=TIKTOKEN_PATTERNS.get, key="tiktoken_pattern")
+        pattern = chosen if chosen != "typed" else st.text_input("Split pattern (a regex, read as tiktoken reads it)",
+                                                                 key="tiktoken_regex").strip()
+        if not pattern:
+            st.info("Type the split pattern to read the .tiktoken file with it.")
+            st.stop()
+    elif any(f.name.endswith(".txt") for f in files or ()):
+        pre_choice = st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
+                                  bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
+    read_upload(files, pre_choice, pattern)
     if enc["upload_error"]:
         st.error(enc["upload_error"])
     if enc.get("upload_hint"):
@@ -144,6 +192,26 @@ if source == SOURCES[1]:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()
     name, tok = enc["uploaded"]
+elif source == SOURCES[2]:
+    with st.form("hub_form", border=False):
+        repo_id = st.text_input("Model name on the Hugging Face Hub", key="hub_repo",
+                                placeholder=" or ".join(hub.EXAMPLES),
+                                help="The tokenizer.json is downloaded once into this machine's Hugging Face cache.")
+        fetched = st.form_submit_button("Load the tokenizer")
+    st.caption("For example " + ", ".join(f"`{e}`" for e in hub.EXAMPLES) + ".")
+    if fetched and repo_id.strip():
+        try:
+            enc["hub"] = (repo_id.strip(), hub_tokenizer(repo_id.strip()))
+            enc["hub_error"] = None
+        except ValueError as exc:
+            kept = " The previous model is still in use." if enc.get("hub") else ""
+            enc["hub_error"] = f"{exc}{kept}"
+    if enc.get("hub_error"):
+        st.error(display.md_escape(enc["hub_error"]))
+    if not enc.get("hub"):
+        st.info("Type a model's name and load it to tokenize with its tokenizer.")
+        st.stop()
+    name, tok = enc["hub"]
 else:
     name, tok = "the tokenizer trained on the Train page", common.current_tokenizer()
     if tok is None:
@@ -196,7 +264,7 @@ if tok.byte_level:
     # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
     if "byte_text" not in st.session_state:
         settings = state["settings"]
-        st.session_state["byte_text"] = source == SOURCES[1] or not (
+        st.session_state["byte_text"] = source != SOURCES[0] or not (
             settings.source == "preset" and settings.preset in ("course", "notebook"))
     as_text = left.toggle("Bytes as text", key="byte_text",
                           help="On: each token shows the text its bytes stand for (Straße, 世界, 😀); off: as stored "
@@ -245,9 +313,22 @@ with st.expander("Token table"):
 replay, tree = st.columns(2)
 words = list(dict.fromkeys(text[s:e] for s, e in display.word_spans(encoding)))[:1000]
 if words:
-    word = replay.selectbox("Merge replay for the word", words, key="replay_word", format_func=display.visible)
-    for trace in shown.trace(word):
+    word = replay.selectbox("Merge replay for the word", words, key="replay_word",
+                            format_func=lambda w: display.visible(w) if len(w) <= 80 else
+                            f"{display.visible(w[:60])}… ({len(w):,} characters)")
+    for trace in shown.trace(word, budget=REPLAY_BUDGET):
+        if len(trace.initial) > MAX_REPLAY_SYMBOLS:
+            # Every step of a long word's replay repeats the whole word: it would not fit on a page.
+            replay.caption(f"This word starts as {len(trace.initial):,} symbols and ends as {len(trace.tokens):,} "
+                           f"tokens; the merge replay is drawn for words of up to {MAX_REPLAY_SYMBOLS} symbols, so "
+                           "pick a shorter word (its tokens are all in the table above).")
+            continue
         replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, ws))
+        if trace.omitted:
+            replay.caption(f"Showing the first {len(trace.steps):,} merge steps; {trace.omitted:,} more steps were "
+                           f"left out to keep the page readable. The word ends as {len(trace.tokens):,} tokens: "
+                           + " ".join(display.token_label(shown, t, ws) for t in trace.tokens[:40])
+                           + (" …" if len(trace.tokens) > 40 else ""))
         if shown.algorithm == "wordpiece":
             replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
 pieces = list(dict.fromkeys(encoding.tokens))[:1000]
@@ -255,7 +336,12 @@ if pieces:
     merged = [i for i, t in enumerate(pieces) if shown.token_rank(t) is not None]
     token = tree.selectbox("Merge tree of the token", pieces, index=merged[0] if merged else 0, key="tree_token",
                            format_func=lambda t: display.token_label(shown, t, ws))
-    tree.html(display.merge_tree_html(shown, shown.merge_tree(token), ws))
+    built = shown.merge_tree(token)
+    tree.html(display.merge_tree_html(shown, built, ws, limit=MAX_TREE_NODES))
+    size = display.merge_tree_size(built, cap=MAX_TREE_NODES + 1)
+    if size > MAX_TREE_NODES:
+        tree.caption(f"This token is built by more than {MAX_TREE_NODES} merges; the tree opens the first "
+                     f"{MAX_TREE_NODES} (the rest show their token and …).")
 
 # -- bytes --------------------------------------------------------------------------------------------------
 if shown.byte_level:
