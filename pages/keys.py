@@ -29,6 +29,7 @@ KEYS_JS = """<script>
     const t = e.target;
     if (!action || typing(t)) return;
     if (t && t.type === 'range' && !['PageDown', 'PageUp'].includes(e.key)) return;  // the slider's own keys
+    if (t && t.type === 'radio' && e.key.startsWith('Arrow')) return;  // arrows choose among radio buttons
     if (t && ['BUTTON'].includes(t.tagName) && (e.key === ' ')) return;  // Space presses a focused button
     if (t && t.getAttribute && t.getAttribute('role') === 'switch' && e.key === ' ') return;
     const button = document.querySelector('.st-key-' + action + ' button');

@@ -202,6 +202,10 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     assert page.evaluate("document.activeElement !== document.body"), "focus dropped to the page body"
     page.keyboard.press("PageUp")  # and the keys still work from there
     wait_for_step(page, 6)
+    # Arrows on a radio button keep choosing among its options (here "Stop after": none -> vocabulary size).
+    page.locator('.st-key-limit input[type="radio"]:checked').focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator('.st-key-limit label:has(input:checked)')).to_contain_text("Vocabulary size")
 
 
 PRESENTER_SHOT = REPO_ROOT / "docs" / "presenter.png"
