@@ -127,7 +127,7 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
 
 
 def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False,
-                counts_step: int | None = None, present: bool = False) -> None:
+                counts_step: int | None = None, present: bool = False, after_step=None) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
     and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element.
@@ -135,7 +135,8 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
     ``counts_step`` shows the counts another step chose from (a prediction of step+1, answered).
     The splits and vocabulary come right after the pair counts, the history last. ``present``
     (presenter mode) puts the step and chart beside the splits and vocabulary, so a projector shows
-    all four at once in larger type; the pair table and history follow below."""
+    all four at once in larger type; the pair table and history follow below. ``after_step`` draws
+    what goes right below the step box (the what-if panel)."""
     s = history.state(step)
     text = as_text(history)
     counts_step = step if counts_step is None else counts_step
@@ -150,6 +151,8 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
         with left:
             st.html(_this_step_html(s, history, text))
             _step_notes(s)
+            if after_step:
+                after_step()
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
         right.html(splits_vocab)
         st.html(f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
@@ -157,6 +160,8 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
         return
     st.html(_this_step_html(s, history, text))
     _step_notes(s)
+    if after_step:
+        after_step()
     _counts(history, table, counts_step, text, hide_counts)
     st.html(splits_vocab + f'<div class="bpe-lazy">{_history_html(history, step, text)}</div>')
 

@@ -130,9 +130,10 @@ def step_view() -> None:
     if present:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
     guess = explore.predict(history, step, state)
-    explore.what_if(history, settings, state)
+    # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
     panels.step_panels(history, settings, step, hide_counts=guess == "pending",
-                       counts_step=step + 1 if guess == "answered" else step, present=present)
+                       counts_step=step + 1 if guess == "answered" else step, present=present,
+                       after_step=lambda: explore.what_if(history, settings, state))
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 

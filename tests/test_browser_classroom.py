@@ -268,3 +268,23 @@ def test_screen_readers_get_headings_and_each_step_read_out(app_server, page):
     headings = page.locator('[data-testid="stMain"]').get_by_role("heading").all_inner_texts()
     for title in ("Step 3 of 7", "Corpus splits", "Vocabulary: 10", "Merge history", "Pair counts step 3"):
         assert any(h.startswith(title) for h in headings), (title, headings)
+
+
+def test_after_a_what_if_the_changed_step_stays_in_view(app_server, browser):
+    """What-if preselects the runner-up; after forcing it, the step it changed is on screen (the
+    what-if panel sat above the step box and pushed it below a 720 px window)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=2")
+        page.locator(".st-key-what_if label").click()
+        wait_for_app(page)
+        page.locator(".st-key-what_if_go button").click()  # the runner-up, preselected
+        wait_for_step(page, 3)
+        box = page.locator(".bpe-step").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
+        assert "chosen by hand" in page.locator('[data-testid="stAlert"]').first.inner_text() or \
+            page.get_by_text("chosen by hand").count() == 1
+        assert re.search(r"Step 3 of \d+: p \+ un → pun", page.locator(".bpe-step").inner_text().replace("\n", " "))
+    finally:
+        context.close()
