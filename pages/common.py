@@ -319,9 +319,10 @@ def sync_url(settings: Settings, step: int) -> None:
 PAGE_CSS = display.TOKEN_CSS + (
     "<style>"
     ".bpe-step{border:1px solid #d0d3d9;border-radius:8px;padding:10px 14px;margin-bottom:4px}"
-    ".bpe-step-title{font-size:1.4rem;line-height:2}"
+    # Headings for screen readers (h2 the step, h3 each section), drawn as before.
+    ".bpe-step-title{font-size:1.4rem;line-height:2;font-weight:400;padding:0;margin:0;letter-spacing:normal}"
     ".bpe-step p{margin:4px 0}"
-    ".bpe-h{font-size:1.35rem;font-weight:600;margin:10px 0 6px 0}"
+    ".bpe-h{font-size:1.35rem;font-weight:600;margin:10px 0 6px 0;padding:0;line-height:1.4;letter-spacing:normal}"
     ".bpe-note{font-size:0.85rem;color:#5f6368;margin:4px 0}"
     ".bpe-table{border-collapse:collapse;font-size:0.92rem;margin:2px 0;max-width:100%}"
     ".bpe-table th,.bpe-table td{border-bottom:1px solid #e6e8eb;padding:3px 8px;text-align:left;vertical-align:top}"

@@ -8,9 +8,18 @@ from dataclasses import replace
 import streamlit as st
 
 import bpe
-from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from bpe import display
+from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from pages import common, panels
+
+def stored(token: str) -> str:
+    """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
+    else as stored with real whitespace made visible (see panels.as_text)."""
+    if common.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
+        return display.byte_text(token)
+    return mark_whitespace(token)
+
 
 def pair_text(pair: tuple[str, str]) -> str:
     """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
@@ -117,8 +126,8 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                     st.write(f"The runs diverge at step {diverge}: the original merged "
                              f"{md(pair_text(original.state(diverge).pair))}, this one "
                              f"{md(pair_text(history.state(diverge).pair))}; "
-                             f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
-                             f"{min(original.num_merges, history.num_merges)} merges differ.")
+                             f"{sum(a != b for a, b in zip(original.merges, history.merges)):,} of the first "
+                             f"{display.plural(min(original.num_merges, history.num_merges), 'merge')} differ.")
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
 
 
@@ -148,7 +157,7 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         last = min(max(ha.num_merges, hb.num_merges), k + COMPARE_ROWS - 1)
         left, right = st.columns(2)
         for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
-            col.html(f'<div class="bpe-h">{common.esc(rule)}</div>' + panels.html_table(
+            col.html(f'<h3 class="bpe-h">{common.esc(rule)}</h3>' + panels.html_table(
                 _merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}"))
         st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")
         st.button(f"Go to step {k}" + (f" (this page uses '{settings.tie_break}')" if settings.tie_break in (one, two)

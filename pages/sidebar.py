@@ -74,8 +74,9 @@ def corpus_and_settings(state: dict) -> common.Settings:
                       on_change=_source_changed)
     text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
     if source == "preset":
-        st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="preset",
-                     on_change=_apply_preset)
+        # A radio, not a select box: a select box cut the longer names ("Python documentation, 1 MB (a r…").
+        st.radio("Preset", list(PRESETS), format_func=lambda k: md(PRESETS[k].title), key="preset",
+                 on_change=_apply_preset)
         p = PRESETS[st.session_state["preset"]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":

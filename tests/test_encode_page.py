@@ -419,3 +419,13 @@ def test_one_merge_numbering_and_no_none_in_the_token_table():
     table = at.dataframe[0].value
     assert "None" not in table.astype(str).to_string() and "<NA>" not in table.astype(str).to_string()
     assert list(table["made by"]) == ["base symbol", "merge 1", "merge 6"]
+
+
+def test_encode_reads_non_ascii_as_text_like_the_train_page():
+    """ĠStraÃŁe on Train, ĠStraße on Encode: both now read ␣Straße, and the one toggle shows the stored form."""
+    at = type_text(open_encode(text="Die Straße, die Straße. 世界 世界", pre_tokenizer="gpt2", limit_value="60"),
+                   "die Straße 世界")
+    labels = re.findall(r">([^<>]*)</span>", blocks(at)[0].value)
+    assert "␣Straße" in labels and "␣世界" in labels and not any("Ġ" in label for label in labels), labels
+    ok(at.toggle(key="byte_text").set_value(False).run())
+    assert ">ĠStraÃŁe</span>" in blocks(at)[0].value

@@ -175,7 +175,7 @@ def test_course_preset_gives_the_course_merges():
 
 def test_switching_preset_resets_to_its_settings():
     at = start()
-    at.selectbox(key="preset").set_value("aa-abc").run()
+    at.radio(key="preset").set_value("aa-abc").run()
     assert at.selectbox(key="pre_tokenizer").value == "space-suffix"
     click(at, "end")
     frame = html_table(at, "history")
@@ -494,3 +494,20 @@ def test_byte_level_tokens_read_as_text_except_in_the_courses_walkthrough():
     course = start(preset="course", step="2")
     assert not course.toggle(key="byte_text").value
     assert list(html_table(course, "history")["new token"]) == ["is", "Ġt"]
+
+
+def test_small_things_ticks_plurals_preset_names_and_play_at_the_end():
+    at = start(step="3")
+    x = json.loads(next(e for e in at.main if getattr(e, "type", None) == "vega_lite_chart").proto.spec)
+    assert x["encoding"]["x"]["axis"]["format"] == "d" and x["encoding"]["x"]["axis"]["tickMinStep"] == 1
+    # Every preset's whole name is shown (a select box cut "Python documentation, 1 MB (a r…").
+    assert at.radio(key="preset").options == [unescape_md(PRESETS[k].title) for k in PRESETS] or \
+        [unescape_md(o) for o in at.radio(key="preset").options] == [PRESETS[k].title for k in PRESETS]
+    # "1 other pair tied", not "1 other pair(s)"
+    tied = start(text="ab cd", pre_tokenizer="whitespace", step="1")
+    assert "1 other pair tied at this count" in step_text(tied)
+    # Play at the last step says why it stopped.
+    click(at, "end")
+    at.toggle(key="play").set_value(True).run()
+    assert not at.toggle(key="play").value
+    assert "Play stopped: step 7 is the last step" in " ".join(i.value for i in at.info)
