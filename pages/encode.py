@@ -151,7 +151,7 @@ def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
             enc["uploaded"] = (used, tok)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
-            enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
+            enc["upload_error"] = f"Could not use {names}: {exc} {kept}"  # plain text: common.alert
 
 
 def memo(name: str, key: tuple, compute):
@@ -185,9 +185,9 @@ if source == SOURCES[1]:
                                   bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
     read_upload(files, pre_choice, pattern)
     if enc["upload_error"]:
-        st.error(enc["upload_error"])
+        common.alert("error", enc["upload_error"])
     if enc.get("upload_hint"):
-        st.warning(display.md_escape(enc["upload_hint"]))
+        common.alert("warning", enc["upload_hint"])
     if enc["uploaded"] is None:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()
@@ -288,7 +288,7 @@ in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algo
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
-    st.error(f"{display.md_escape(exc)} Remove those characters or use another tokenizer.")
+    common.alert("error", f"{exc} Remove those characters or use another tokenizer.")
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
@@ -374,7 +374,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     try:
         return "WordPiece, same corpus", common.tokenizer_for(settings, common.train(settings).num_merges)
     except ValueError as exc:
-        st.error(f"WordPiece cannot be trained with these settings: {display.md_escape(exc)}")
+        common.alert("error", f"WordPiece cannot be trained with these settings: {exc}")
         return None
 
 
@@ -385,7 +385,7 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         try:
             other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
         except ValueError as exc:
-            st.error(f"The second tokenizer cannot encode this text: {display.md_escape(exc)}")
+            common.alert("error", f"The second tokenizer cannot encode this text: {exc}")
             st.stop()
         spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
         a, b = st.columns(2)
