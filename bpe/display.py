@@ -477,7 +477,9 @@ def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
     return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'
 
 
-_MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|<>~$:&"})
+# Every ASCII punctuation character (CommonMark lets each be backslash-escaped): links, images, autolinks
+# (``http\://``), emphasis, headings (``=`` under a line), HTML, LaTeX and Streamlit's ``:red[...]`` all need one.
+_MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
 
 
 def md_escape(text: object) -> str:

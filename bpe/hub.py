@@ -9,6 +9,8 @@ ValueError with one sentence saying what to do.
 from __future__ import annotations
 
 import re
+import socket
+from urllib.parse import urlsplit
 
 from .tokenizer import Tokenizer
 
@@ -25,8 +27,12 @@ def tokenizer_json_path(repo_id: str, *, revision: str | None = None, cache_dir:
     from huggingface_hub import constants, hf_hub_download
     from huggingface_hub import errors as hub_errors
 
+    # Without a network, huggingface_hub retries for about 23 s before giving up; one quick connection
+    # first tells an unreachable Hub at once, and the cache is then read without trying the network.
+    unreachable = not constants.HF_HUB_OFFLINE and not hub_reachable(constants.ENDPOINT)
     try:
-        return hf_hub_download(repo_id, "tokenizer.json", revision=revision, cache_dir=cache_dir)
+        return hf_hub_download(repo_id, "tokenizer.json", revision=revision, cache_dir=cache_dir,
+                               local_files_only=unreachable)
     except (hub_errors.OfflineModeIsEnabled, hub_errors.LocalEntryNotFoundError):
         if constants.HF_HUB_OFFLINE:
             raise ValueError(f"{repo_id}'s tokenizer.json is not in this machine's Hugging Face cache, and the Hub "
@@ -50,6 +56,16 @@ def tokenizer_json_path(repo_id: str, *, revision: str | None = None, cache_dir:
     except (hub_errors.HfHubHTTPError, OSError) as exc:
         raise ValueError(f"Could not download {repo_id}'s tokenizer.json from the Hugging Face Hub "
                          f"({type(exc).__name__}); try again, or upload the file.") from None
+
+
+def hub_reachable(endpoint: str, timeout: float = 3.0) -> bool:
+    """True when a TCP connection to the Hub's host opens within ``timeout`` seconds."""
+    url = urlsplit(endpoint)
+    try:
+        socket.create_connection((url.hostname or "huggingface.co", url.port or 443), timeout=timeout).close()
+    except OSError:
+        return False
+    return True
 
 
 def from_hub(repo_id: str, *, revision: str | None = None, cache_dir: str | None = None) -> Tokenizer:

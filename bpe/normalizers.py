@@ -21,6 +21,7 @@ import regex
 from . import pre_tokenizers as pt
 
 Span = tuple[int, int]
+REGEX_TIMEOUT = 5.0  # seconds a file's (or a typed) pattern may run on one text: no pattern holds the server
 NORMALIZERS = ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Strip", "StripAccents", "Prepend", "Replace",
                "BertNormalizer", "Sequence")
 
@@ -305,7 +306,7 @@ def find_matches(text: str, pattern) -> list[tuple[Span, bool]]:
     if not text:
         return [((0, 0), False)]
     out, prev = [], 0
-    for m in pattern.finditer(text):
+    for m in pattern.finditer(text, timeout=REGEX_TIMEOUT):
         s, e = m.span()
         if prev != s:
             out.append(((prev, s), False))
@@ -427,7 +428,7 @@ def _is_mark(c: str) -> bool:
 def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
     def replace(piece: Piece) -> Piece:
         text = piece.text
-        matches = list(pattern.finditer(text))
+        matches = list(pattern.finditer(text, timeout=REGEX_TIMEOUT))
         if not matches:
             return piece
         if len(content) == 1 and all(m.end() - m.start() == 1 for m in matches):

@@ -16,13 +16,14 @@ read; any other raises a ValueError naming it. Regexes use the ``regex`` package
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 import regex
 
 from . import pre_tokenizers as pt
-from .normalizers import Piece, build_normalizer, compile_pattern, find_matches, is_whitespace
+from .normalizers import REGEX_TIMEOUT, Piece, build_normalizer, compile_pattern, find_matches, is_whitespace
 
 Span = tuple[int, int]
 
@@ -516,6 +517,7 @@ class Pipeline:
         norm = [a for a in self.added if a.normalized]
         self._raw_re, self._raw_by = self._matcher(raw, lambda a: a.content)
         self._norm_re, self._norm_by = self._matcher(norm, self._normalized_content)
+        self.unicode_forms = _unicode_forms(normalizer)
         self.fast = self._fast_regex()
         # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
         self.decode_names = {a.id: self._normalized_content(a) if a.normalized else a.content for a in self.added}
@@ -566,8 +568,8 @@ class Pipeline:
     def _fast_regex(self):
         """The one regex that cuts words when nothing else changes the text (GPT-2, GPT-4o, Llama 3 and
         tiktoken files: ByteLevel with its regex, or an isolating Split then ByteLevel), else None. Such
-        a file is encoded word by word straight from the text (:meth:`run_fast`), with no Piece."""
-        if self.normalizer is not None or self.pre_tokenizer is None:
+        a file is encoded word by word straight from the text (:meth:`fast_segments`), with no Piece."""
+        if (self.normalizer is not None and self.unicode_forms is None) or self.pre_tokenizer is None:
             return None
         pre = self.pre_tokenizer
         parts = pre.parts if isinstance(pre, SequencePre) else [pre]
@@ -580,32 +582,32 @@ class Pipeline:
             return parts[0].regex
         return None
 
-    def run_fast(self, text: str):
-        """:meth:`run` for a file with :attr:`fast`: ``("added", token, id, span)`` and
-        ``("word", raw text, start, None)`` (the word not yet byte-mapped)."""
+    def fast_applies(self, text: str) -> bool:
+        """True when :meth:`fast_segments` cuts ``text`` as :meth:`run` would: the file has :attr:`fast`
+        and its normaliser (if any, only Unicode forms such as Qwen's NFC) leaves this text unchanged."""
+        if self.fast is None:
+            return False
+        return all(unicodedata.is_normalized(form, text) for form in self.unicode_forms or ())
+
+    def fast_segments(self, text: str) -> list[tuple]:
+        """For a file with :attr:`fast`: ``("added", token, id, span)`` and ``("text", start, end)``
+        stretches, in order; the caller cuts the text stretches into words with :attr:`fast`."""
+        out: list[tuple] = []
         if not text:
-            return
-        pattern = self.fast
+            return out
         for a, (s, e) in self._find(text, self._raw_re, self._raw_by):
             if a is not None:
-                yield "added", text[s:e], a.id, (s, e)
+                out.append(("added", text[s:e], a.id, (s, e)))
+                continue
+            if self._norm_re is None:
+                out.append(("text", s, e))
                 continue
             for b, (s2, e2) in self._find(text[s:e], self._norm_re, self._norm_by):
                 if b is not None:
-                    yield "added", text[s + s2:s + e2], b.id, (s + s2, s + e2)
-                    continue
-                lo, hi = s + s2, s + e2
-                prev = lo
-                for m in pattern.finditer(text, lo, hi):
-                    ms, me = m.span()
-                    if ms == me:
-                        continue
-                    if ms > prev:
-                        yield "word", text[prev:ms], prev, None
-                    yield "word", text[ms:me], ms, None
-                    prev = me
-                if prev < hi:
-                    yield "word", text[prev:hi], prev, None
+                    out.append(("added", text[s + s2:s + e2], b.id, (s + s2, s + e2)))
+                else:
+                    out.append(("text", s + s2, s + e2))
+        return out
 
     def run(self, text: str):
         """Yield ``("added", token string, id, span)`` and ``("word", None, None, Piece)`` in order."""
@@ -639,6 +641,26 @@ class Pipeline:
         if self.decoder is None:
             return " ".join(tokens)
         return "".join(self.decoder(list(tokens)))
+
+
+def _unicode_forms(obj: Any) -> list[str] | None:
+    """The Unicode forms of a normaliser made of NFC/NFD/NFKC/NFKD only (a Sequence of them too),
+    else None: such a normaliser leaves already-normalised text as it is."""
+    if obj is None:
+        return []
+    if not isinstance(obj, dict):
+        return None
+    if obj.get("type") in ("NFC", "NFD", "NFKC", "NFKD"):
+        return [obj["type"]]
+    if obj.get("type") == "Sequence" and isinstance(obj.get("normalizers"), list):
+        forms: list[str] = []
+        for part in obj["normalizers"]:
+            sub = _unicode_forms(part)
+            if sub is None:
+                return None
+            forms.extend(sub)
+        return forms
+    return None
 
 
 def _describe(normalizer: Any, pre_tokenizer: Any) -> str:

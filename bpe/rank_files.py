@@ -116,8 +116,11 @@ def from_tiktoken(data: str | bytes, pattern: str = "cl100k", *, special_tokens:
         raise ValueError("Choose a split pattern (gpt2, cl100k, o200k) or type one.")
     regex_text = PATTERNS.get(pattern, pattern)
     specials = dict(SPECIALS.get(pattern, {}) if special_tokens is None else special_tokens)
-    ranks = read_ranks(data, name)
-    merges = merges_from_ranks(ranks)
+    from .serialization import without_gc
+
+    with without_gc():
+        ranks = read_ranks(data, name)
+        merges = merges_from_ranks(ranks)
     sym = pt.bytes_to_symbols
     vocab = {sym(token): rank for token, rank in ranks.items()}
     taken = set(vocab.values())
@@ -138,7 +141,7 @@ def from_tiktoken(data: str | bytes, pattern: str = "cl100k", *, special_tokens:
     pipeline = Pipeline(pre_tokenizer=pre, decoder={"type": "ByteLevel", "add_prefix_space": True,
                                                     "trim_offsets": True, "use_regex": True},
                         added_tokens=added)
-    pipeline.model_vocab = frozenset(sym(t) for t in ranks)
+    pipeline.outside_model = frozenset(a["content"] for a in added)
     pipeline.name = f"tiktoken {pattern if pattern in PATTERNS else 'pattern (typed)'}"
     return Tokenizer(vocab, [(sym(a), sym(b)) for a, b in merges], special_tokens=[a["content"] for a in added],
                      unk_token=None, pipeline=pipeline, ignore_merges=False)

@@ -29,29 +29,33 @@ Why ``sennrich`` cannot be written: our words end in a *separate* symbol ``</w>`
 token). Rather than write a file that silently disagrees, :func:`to_tokenizer_json`
 raises a ValueError; ``vocab.json`` + ``merges.txt`` hold such a tokenizer exactly.
 
-Reading (:func:`from_tokenizer_json`, :func:`load`) accepts our own files and BPE
-files trained elsewhere (GPT-2, RoBERTa, ``tokenizers``' ``BpeTrainer``), with merges
-as ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Everything in a file that would
-make the ``tokenizers`` library cut text differently from us is refused with a
-ValueError that names it: a normaliser, an unknown pre-tokenizer, ``add_prefix_space``,
-dropout, byte fallback, a word prefix or suffix, ``fuse_unk`` or ``ignore_merges``.
-Left out on reading, on purpose: post-processors (``<s> ... </s>`` templates; compare
-with ``add_special_tokens=False``), decoders, ``max_input_chars_per_word`` of a
-WordPiece file, and the ``lstrip``/``rstrip``/``single_word`` options of added tokens
-(each added token is matched exactly, wherever it occurs). A byte-level file whose
-vocabulary lacks some of the 256 byte symbols gets them appended after its last id
-(as every byte-level :class:`~bpe.Tokenizer` does), where the ``tokenizers`` library
-would drop such bytes.
+Reading (:func:`from_tokenizer_json`, :func:`load`) takes two paths. A file BPE Explorer's own
+schemes cut exactly like ``tokenizers`` (a pre-tokenizer above, no normaliser, offsets left alone,
+default model options, plain added tokens: our own files, and plain GPT-2 / ``BpeTrainer`` ones)
+becomes a tokenizer with that scheme's name, so the Train page's explanations apply. Any other
+BPE (or WordPiece) file is read with its own components (:mod:`bpe.normalizers`,
+:mod:`bpe.pipeline`): normalisers, pre-tokenizers, added tokens with ``lstrip``/``rstrip``/
+``single_word``/``normalized``, ByteLevel offset trimming, the decoder, and the model's
+``byte_fallback``, ``fuse_unk``, ``unk_token``, ``continuing_subword_prefix``,
+``end_of_word_suffix`` and ``ignore_merges``; it then encodes as ``tokenizers`` 0.23 does (ids,
+tokens, offsets, decode; tested family by family), and saves back with the same components.
+Merges may be ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Refused with a ValueError that
+names the component: other models (Unigram, WordLevel), dropout, and normalisers, pre-tokenizers,
+decoders or post-processors not listed in those modules. Post-processor templates (``<s> ... </s>``)
+are kept but not applied: compare with ``add_special_tokens=False``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import gc
 import io
 import json
 import os
 import sys
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any, Union
 
 from . import pipeline as pipeline_mod
@@ -147,8 +151,9 @@ def _file_tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     pre-tokenizer, post-processor, decoder, added tokens) and its model (merges as ``[a, b]``)."""
     src = tok.pipeline.source
     vocab = dict(sorted(tok.vocab.items(), key=lambda item: item[1]))
-    added_ids = {a["id"] for a in src["added_tokens"]}
-    model_vocab = {t: i for t, i in vocab.items() if i not in added_ids or t in tok.pipeline.model_vocab}
+    outside = getattr(tok.pipeline, "outside_model", frozenset())
+    model_vocab = {t: i for t, i in vocab.items() if t not in outside}
+    added_tokens = [{k: v for k, v in a.items() if k != "_outside_model"} for a in src["added_tokens"]]
     if tok.algorithm == "wordpiece":
         model: dict[str, Any] = {
             "type": "WordPiece", "unk_token": tok.unk_token, "continuing_subword_prefix": WORDPIECE_PREFIX,
@@ -162,7 +167,7 @@ def _file_tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
             "vocab": model_vocab, "merges": [list(pair) for pair in tok.merges],
         }
     return {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": src["added_tokens"],
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added_tokens,
         "normalizer": src["normalizer"], "pre_tokenizer": src["pre_tokenizer"],
         "post_processor": src["post_processor"], "decoder": src["decoder"], "model": model,
     }
@@ -339,6 +344,9 @@ def _read_vocab(vocab: Any, where: str) -> dict[str, int]:
         raise ValueError(f"The vocabulary in {where} should be an object mapping each token to its id.")
     if not vocab:
         raise ValueError(f"The vocabulary in {where} is empty.")
+    values = vocab.values()
+    if set(map(type, values)) == {int} and min(values) >= 0 and len(set(values)) == len(vocab) and "" not in vocab:
+        return vocab  # the common case, checked at C speed; the loop below names any problem
     seen: dict[int, str] = {}
     for token, i in vocab.items():
         if isinstance(i, bool) or not isinstance(i, int) or i < 0:
@@ -357,13 +365,20 @@ def _read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | N
     # The common case in one pass (a 100,000-merge file in about 50 ms); any problem is then found and
     # named by the loop below.
     cut = len(prefix) if prefix else 0
-    try:
-        pairs = [tuple(m.split(" ")) if type(m) is str else tuple(m) for m in merges]
-        if all(len(p) == 2 and type(p[0]) is str and type(p[1]) is str and p[0] in vocab and p[1] in vocab
-               and p[0] + p[1][cut:] in vocab for p in pairs):
+    kinds = set(map(type, merges))
+    if kinds in ({list}, {str}):
+        pairs = list(map(tuple, merges)) if kinds == {list} else [tuple(m.split(" ")) for m in merges]
+        if not pairs:
             return pairs
-    except TypeError:
-        pass
+        if set(map(len, pairs)) == {2}:
+            lefts = list(map(itemgetter(0), pairs))
+            rights = list(map(itemgetter(1), pairs))
+            has = vocab.__contains__
+            if set(map(type, lefts)) | set(map(type, rights)) == {str} and all(map(has, lefts)) \
+                    and all(map(has, rights)):
+                ends = [r[cut:] for r in rights] if cut else rights
+                if all(map(has, map(str.__add__, lefts, ends))):
+                    return pairs
     out: list[Pair] = []
     for rank, merge in enumerate(merges, start=1):
         if isinstance(merge, str):  # old format: "u g"
@@ -512,13 +527,12 @@ def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Toke
     unk = model.get("unk_token")
     if unk is not None and not isinstance(unk, str):
         raise ValueError(f"The model's unk_token should be text or null, not {unk!r}.")
-    model_vocab = frozenset(vocab)
     added = _read_added_entries(data.get("added_tokens"), vocab)
     pipeline = pipeline_mod.Pipeline(
         normalizer=data.get("normalizer"), pre_tokenizer=data.get("pre_tokenizer"), decoder=data.get("decoder"),
         post_processor=data.get("post_processor"), added_tokens=added,
     )
-    pipeline.model_vocab = model_vocab
+    pipeline.outside_model = frozenset(a["content"] for a in added if a.get("_outside_model"))
     specials = [a["content"] for a in added]
     if kind == "WordPiece":
         prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)
@@ -557,7 +571,7 @@ def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
     if not isinstance(added, list):
         raise ValueError("The file's added_tokens should be a list.")
     out = []
-    ids = {i: t for t, i in vocab.items()}
+    ids: dict[int, str] | None = None  # id -> token, built only if a token is outside the vocabulary
     for entry in added:
         if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not entry["content"]:
             raise ValueError(f"An entry of added_tokens ({entry!r}) has no 'content' text.")
@@ -566,12 +580,15 @@ def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
             if content not in vocab:
                 raise ValueError(f"The added token {content!r} has no valid id ({i!r}).")
             i = vocab[content]
-        if content not in vocab:
+        outside = content not in vocab
+        if outside and ids is None:
+            ids = {i: t for t, i in vocab.items()}
+        if outside:
             if i in ids:
                 raise ValueError(f"The added token {content!r} has the id {i}, which already belongs to {ids[i]!r}.")
             vocab[content] = i
             ids[i] = content
-        out.append({**entry, "id": i})
+        out.append({**entry, "id": i, "_outside_model": outside})
     return out
 
 
@@ -622,10 +639,25 @@ def _own_format_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tok
     )
 
 
+@contextlib.contextmanager
+def without_gc():
+    """Python's cyclic collector paused while a big file becomes objects: a 100,000-merge file makes
+    hundreds of thousands of lists and tuples, and the collector would scan them again and again
+    (about a third of the load time). Nothing here makes reference cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def from_tokenizer_json(text: str | bytes) -> Tokenizer:
     """A :class:`~bpe.Tokenizer` from the text (or UTF-8 bytes) of a ``tokenizer.json`` file."""
-    data = _parse_json(_decode_text(text, "tokenizer.json file"), "tokenizer.json file")
-    return _tokenizer_from_dict(data, "tokenizer.json file")
+    with without_gc():
+        data = _parse_json(_decode_text(text, "tokenizer.json file"), "tokenizer.json file")
+        return _tokenizer_from_dict(data, "tokenizer.json file")
 
 
 def load(path: PathLike) -> Tokenizer:

@@ -28,9 +28,11 @@ templates (``[CLS] ... [SEP]``) and BPE dropout. File formats live in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heapify, heappop, heappush
+from operator import itemgetter
 
 import regex
 
@@ -88,37 +90,80 @@ TRACE_BUDGET = 20_000  # symbols a word's merge replay may hold across all its s
 WORDPIECE_MAX_CHARS = 100  # tokenizers' max_input_chars_per_word default: longer words are [UNK]
 
 
-def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: list | None = None) -> None:
+def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: list | None = None,
+              concatenates: bool = False) -> None:
     """Merge a word's symbols in place, exactly as ``tokenizers``' ``Word::merge_all`` does.
 
     ``merge_map`` maps a pair to ``(rank, new token)``. A min-heap holds candidate merges as
     ``(rank, position)``: the lowest rank first, and among equal ranks the leftmost. Symbols form a
     linked list, so a merge costs O(log n) and a word of n symbols O(n log n). An entry whose
     position was merged away, or whose pair changed since it was pushed (its new token differs),
-    is stale and skipped.
+    is stale and skipped; as in ``tokenizers``, an entry whose pair changed into another pair that
+    makes the same token is applied. Heap entries are single integers, ``rank << 32 | position``
+    (with the new token kept beside them by rank), which is what makes long words fast in Python.
     ``record``, if given, receives ``(rank, left position, right position)`` per merge.
+    ``concatenates`` says every merge's token is its pair joined (no word prefix), which lets short
+    words take a faster path with the same result (:func:`_merge_all_scan`).
     """
     n = len(symbols)
     if n < 2:
         return
+    if n >= 256:
+        _merge_all_buckets(symbols, units, merge_map, record)
+    elif n <= SHORT_WORD and record is None and concatenates:
+        _merge_all_scan(symbols, units, merge_map)
+    else:
+        _merge_all_heap(symbols, units, merge_map, record)
+
+
+SHORT_WORD = 16  # symbols: shorter words are merged by scanning (faster in Python than a heap)
+
+
+def _merge_all_scan(symbols: list[str], units: list[int], merge_map: dict) -> None:
+    """:func:`merge_all` for a short word: merge the adjacent pair of lowest (rank, position) until none
+    is left. This is the heap's order exactly when a merged token is its pair joined (no word prefix):
+    then an entry's token still matches only if its pair is unchanged (symbols only grow), so the heap
+    never applies a stale entry and always pops the lowest (rank, position) of the current pairs."""
+    get = merge_map.get
+    while True:
+        best, best_rank, new = -1, 1 << 62, None
+        for i in range(len(symbols) - 1):
+            m = get((symbols[i], symbols[i + 1]))
+            if m is not None and m[0] < best_rank:
+                best, best_rank, new = i, m[0], m[1]
+        if best < 0:
+            return
+        symbols[best:best + 2] = [new]
+        units[best:best + 2] = [units[best] + units[best + 1]]
+
+
+def _merge_all_heap(symbols: list[str], units: list[int], merge_map: dict, record: list | None) -> None:
+    """:func:`merge_all` with one heap of ``rank << 32 | position`` integers."""
+    n = len(symbols)
     nxt = list(range(1, n + 1))
     nxt[-1] = -1
     prev = list(range(-1, n - 1))
     get = merge_map.get
+    made: dict[int, str] = {}  # rank -> the token its entries make
     heap = []
     for i in range(n - 1):
         m = get((symbols[i], symbols[i + 1]))
         if m is not None:
-            heap.append((m[0], i, m[1]))
+            heap.append(m[0] << 32 | i)
+            made[m[0]] = m[1]
     heapify(heap)
+    mask = (1 << 32) - 1
     while heap:
-        rank, pos, new = heappop(heap)
+        key = heappop(heap)
+        pos = key & mask
         if prev[pos] == -2:
             continue  # merged into its left neighbour
         right = nxt[pos]
         if right == -1:
             continue
+        rank = key >> 32
         m = get((symbols[pos], symbols[right]))
+        new = made[rank]
         if m is None or m[1] != new:
             continue  # an expired entry
         symbols[pos] = new
@@ -134,12 +179,92 @@ def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: lis
         if before >= 0:
             m = get((symbols[before], new))
             if m is not None:
-                heappush(heap, (m[0], before, m[1]))
+                heappush(heap, m[0] << 32 | before)
+                made[m[0]] = m[1]
         if after != -1:
             m = get((new, symbols[after]))
             if m is not None:
-                heappush(heap, (m[0], pos, m[1]))
+                heappush(heap, m[0] << 32 | pos)
+                made[m[0]] = m[1]
     # Keep the symbols still linked from the first (which is never merged away).
+    out_s, out_u, i = [], [], 0
+    while i != -1:
+        out_s.append(symbols[i])
+        out_u.append(units[i])
+        i = nxt[i]
+    symbols[:] = out_s
+    units[:] = out_u
+
+
+def _merge_all_buckets(symbols: list[str], units: list[int], merge_map: dict, record: list | None) -> None:
+    """:func:`merge_all` for long words, same order: one small heap of positions per rank and a heap
+    of the ranks present. A word of thousands of symbols holds few distinct pairs, so both heaps stay
+    shallow and a 10x longer word costs about 10x (a single heap of every position costs ~15x)."""
+    n = len(symbols)
+    # Compact int arrays: a long word's links stay in the processor's cache (a list of int objects
+    # spread over the heap made a 100 KB word 25x slower than a 10 KB one instead of 10x).
+    nxt = array("q", range(1, n + 1))
+    nxt[-1] = -1
+    prev = array("q", range(-1, n - 1))
+    get = merge_map.get
+    made: dict[int, str] = {}
+    buckets: dict[int, list[int]] = {}
+    for i in range(n - 1):
+        m = get((symbols[i], symbols[i + 1]))
+        if m is not None:
+            r = m[0]
+            bucket = buckets.get(r)
+            if bucket is None:
+                buckets[r] = [i]  # positions arrive in order: each bucket is already a heap
+                made[r] = m[1]
+            else:
+                bucket.append(i)
+    ranks = list(buckets)
+    heapify(ranks)
+
+    def push(r: int, pos: int, new: str) -> None:
+        bucket = buckets.get(r)
+        if bucket is None:
+            buckets[r] = [pos]
+            made[r] = new
+            heappush(ranks, r)
+        else:
+            heappush(bucket, pos)
+
+    while ranks:
+        rank = ranks[0]
+        bucket = buckets[rank]
+        pos = heappop(bucket)
+        if not bucket:
+            heappop(ranks)
+            del buckets[rank]
+        if prev[pos] == -2:
+            continue
+        right = nxt[pos]
+        if right == -1:
+            continue
+        m = get((symbols[pos], symbols[right]))
+        new = made[rank]
+        if m is None or m[1] != new:
+            continue
+        symbols[pos] = new
+        units[pos] += units[right]
+        prev[right] = -2
+        after = nxt[right]
+        nxt[pos] = after
+        if after != -1:
+            prev[after] = pos
+        if record is not None:
+            record.append((rank, pos, right))
+        before = prev[pos]
+        if before >= 0:
+            m = get((symbols[before], new))
+            if m is not None:
+                push(m[0], before, m[1])
+        if after != -1:
+            m = get((new, symbols[after]))
+            if m is not None:
+                push(m[0], pos, m[1])
     out_s, out_u, i = [], [], 0
     while i != -1:
         out_s.append(symbols[i])
@@ -221,17 +346,25 @@ class Tokenizer:
                 self._append(unk_token)
         # pair -> (rank, merged token); a pair listed twice keeps its first rank (built from the last
         # rank to the first, so the first one written stays).
-        join = self._join
+        merges_ = self.merges
         if algorithm == "bpe" and not self.continuing_subword_prefix:
-            self._merge_map: dict[Pair, tuple[int, str]] = {
-                m: (r, m[0] + m[1]) for r, m in reversed(list(enumerate(self.merges)))}
+            joined = list(map(str.__add__, map(itemgetter(0), merges_), map(itemgetter(1), merges_)))
         else:
-            self._merge_map = {m: (r, join(*m)) for r, m in reversed(list(enumerate(self.merges)))}
-        self.ranks: dict[Pair, int] = {m: v[0] for m, v in self._merge_map.items()}
+            joined = [self._join(a, b) for a, b in merges_]
+        self._concatenates = algorithm == "bpe" and not self.continuing_subword_prefix
+        backwards = range(len(merges_) - 1, -1, -1)
+        self._merge_map: dict[Pair, tuple[int, str]] = dict(zip(reversed(merges_), zip(backwards, reversed(joined))))
         specials = sorted(self.special_tokens, key=len, reverse=True)
         self._special_re = regex.compile("|".join(regex.escape(s) for s in specials)) if specials else None
         self._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_uncached)
         self._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(self._raw_word)
+
+    @property
+    def ranks(self) -> dict[Pair, int]:
+        """pair -> its merge rank (the first, if a pair is listed twice); built on first use."""
+        if not hasattr(self, "_ranks"):
+            self._ranks = {pair: rank for pair, (rank, _) in self._merge_map.items()}
+        return self._ranks
 
     def _append(self, token: str) -> None:
         if token not in self.vocab:
@@ -375,7 +508,7 @@ class Tokenizer:
         parts = self._initial(word)
         symbols = [p for p, _ in parts]
         units = [u for _, u in parts]
-        merge_all(symbols, units, self._merge_map)
+        merge_all(symbols, units, self._merge_map, concatenates=self._concatenates)
         return tuple(zip(symbols, units))
 
     def _word_tokens(self, word: str) -> tuple[tuple[str, int], ...]:
@@ -469,7 +602,11 @@ class Tokenizer:
         if not isinstance(text, str):
             raise ValueError(f"Expected text (str), got {type(text).__name__}.")
         if self.pipeline is not None:
-            return self._encode_pipeline(text)
+            try:
+                return self._encode_pipeline(text)
+            except TimeoutError:
+                raise ValueError("This tokenizer's split pattern ran for more than 5 seconds on this text "
+                                 "and was stopped; try a shorter text or another pattern.") from None
         ids, tokens, offsets, word_ids = [], [], [], []
         word_no = 0
         vocab = self.vocab
@@ -523,21 +660,45 @@ class Tokenizer:
         ids, tokens, offsets, word_ids = [], [], [], []
         vocab = self.vocab
         word_no = 0
-        if self.pipeline.fast is not None:
-            cached = self._cached_raw
-            for kind, value, a, b in self.pipeline.run_fast(text):
-                if kind == "added":
-                    tokens.append(value)
-                    ids.append(a)
-                    offsets.append(b)
+        if self.pipeline.fast_applies(text):
+            # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
+            # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
+            cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
+            finditer = self.pipeline.fast.finditer
+            from .normalizers import REGEX_TIMEOUT
+            for seg in self.pipeline.fast_segments(text):
+                if seg[0] == "added":
+                    tokens.append(seg[1])
+                    ids.append(seg[2])
+                    offsets.append(seg[3])
                     word_ids.append(None)
                     continue
-                t, i, rel = cached(value) if len(value) <= WORD_CACHE_MAX_CHARS else self._raw_word(value)
-                tokens.extend(t)
-                ids.extend(i)
-                offsets.extend([(a + x, a + y) for x, y in rel])
-                word_ids.extend([word_no] * len(t))
-                word_no += 1
+                lo, hi = seg[1], seg[2]
+                starts = []
+                prev = lo
+                for m in finditer(text, lo, hi, timeout=REGEX_TIMEOUT):
+                    ms, me = m.span()
+                    if ms == me:
+                        continue
+                    if ms > prev:
+                        starts.append((prev, ms))
+                    starts.append((ms, me))
+                    prev = me
+                if prev < hi:
+                    starts.append((prev, hi))
+                for a, b in starts:
+                    value = text[a:b]
+                    t, i, rel = cached(value) if b - a <= limit else uncached(value)
+                    tokens.extend(t)
+                    ids.extend(i)
+                    if len(rel) == 1:
+                        x, y = rel[0]
+                        offsets.append((a + x, a + y))
+                        word_ids.append(word_no)
+                    else:
+                        offsets.extend([(a + x, a + y) for x, y in rel])
+                        word_ids.extend([word_no] * len(t))
+                    word_no += 1
             if self.pipeline.trim_offsets is not None:
                 offsets = self.pipeline.trim(tokens, offsets)
             return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))

@@ -63,7 +63,7 @@ if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
 common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
-@st.cache_resource(max_entries=6, show_spinner="Reading the tokenizer...")
+@st.cache_resource(max_entries=3, show_spinner="Reading the tokenizer...")  # a 100,000-token one holds ~80 MB
 def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bpe.Tokenizer:
     """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
     SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
@@ -79,7 +79,7 @@ def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
     return _parsed(kind, digest, option, data)
 
 
-@st.cache_resource(max_entries=6, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
+@st.cache_resource(max_entries=3, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
 def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
     return hub.from_hub(repo_id)
 
@@ -151,7 +151,7 @@ def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
             enc["uploaded"] = (used, tok)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
-            enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
+            enc["upload_error"] = f"Could not use {names}: {exc} {kept}"  # plain text: common.alert
 
 
 def memo(name: str, key: tuple, compute):
@@ -185,9 +185,9 @@ if source == SOURCES[1]:
                                   bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
     read_upload(files, pre_choice, pattern)
     if enc["upload_error"]:
-        st.error(enc["upload_error"])
+        common.alert("error", enc["upload_error"])
     if enc.get("upload_hint"):
-        st.warning(display.md_escape(enc["upload_hint"]))
+        common.alert("warning", enc["upload_hint"])
     if enc["uploaded"] is None:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()
@@ -288,7 +288,7 @@ in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algo
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
-    st.error(f"{display.md_escape(exc)} Remove those characters or use another tokenizer.")
+    common.alert("error", f"{exc} Remove those characters or use another tokenizer.")
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
@@ -316,7 +316,10 @@ if words:
     word = replay.selectbox("Merge replay for the word", words, key="replay_word",
                             format_func=lambda w: display.visible(w) if len(w) <= 80 else
                             f"{display.visible(w[:60])}… ({len(w):,} characters)")
-    for trace in shown.trace(word, budget=REPLAY_BUDGET):
+    if len(word) > MAX_REPLAY_SYMBOLS:  # not even traced: a word's symbols are at least its characters
+        replay.caption(f"This word has {len(word):,} characters; the merge replay is drawn for words of up to "
+                       f"{MAX_REPLAY_SYMBOLS} symbols, so pick a shorter word (its tokens are all in the table above).")
+    for trace in shown.trace(word, budget=REPLAY_BUDGET) if len(word) <= MAX_REPLAY_SYMBOLS else ():
         if len(trace.initial) > MAX_REPLAY_SYMBOLS:
             # Every step of a long word's replay repeats the whole word: it would not fit on a page.
             replay.caption(f"This word starts as {len(trace.initial):,} symbols and ends as {len(trace.tokens):,} "
@@ -371,7 +374,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     try:
         return "WordPiece, same corpus", common.tokenizer_for(settings, common.train(settings).num_merges)
     except ValueError as exc:
-        st.error(f"WordPiece cannot be trained with these settings: {display.md_escape(exc)}")
+        common.alert("error", f"WordPiece cannot be trained with these settings: {exc}")
         return None
 
 
@@ -382,7 +385,7 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         try:
             other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
         except ValueError as exc:
-            st.error(f"The second tokenizer cannot encode this text: {display.md_escape(exc)}")
+            common.alert("error", f"The second tokenizer cannot encode this text: {exc}")
             st.stop()
         spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
         a, b = st.columns(2)

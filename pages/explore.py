@@ -67,7 +67,7 @@ def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str,
     forced[step + 1] = pair
     new = replace(settings, forced=tuple(sorted(forced.items())))
     try:
-        common.train(new)
+        common.train(new, block=True)  # a callback cannot draw the progress: it waits (off the GIL)
     except ValueError as exc:
         state["what_if_error"] = str(exc)
         return
@@ -91,7 +91,7 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
         return
     with st.container(border=True):
         if state.get("what_if_error"):
-            st.error(state.pop("what_if_error"))
+            common.alert("error", state.pop("what_if_error"))
         candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
         if step >= history.num_merges:
             # Training stops here, so a merge forced at the next step would never happen.
@@ -143,7 +143,7 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         try:
             ha, hb = common.train(replace(settings, tie_break=one)), common.train(replace(settings, tie_break=two))
         except ValueError as exc:
-            st.error(str(exc))
+            common.alert("error", exc)
             return
         k = bpe.first_difference(ha, hb)
         if k is None:

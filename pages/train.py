@@ -60,7 +60,7 @@ with st.sidebar:
 link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
-        st.warning(note, icon=":material/link_off:")
+        common.alert("warning", note)  # it quotes the link: plain text only
 if (settings.limit == "none" and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
         and state.get("no_limit_confirmed") != settings):
     st.warning(f"“Until no pair is left” on {len(settings.text):,} characters can make tens of thousands of merges "
@@ -76,11 +76,11 @@ try:
         if not settings.forced:
             raise
         # A what-if that cannot happen (say, from an edited link): show the run without it.
-        st.error(f"{exc} The run below leaves out the what-if merges.")
+        common.alert("error", f"{exc} The run below leaves out the what-if merges.")
         settings = replace(settings, forced=())
         history = common.train(settings)
 except ValueError as exc:
-    st.error(f"{exc}")
+    common.alert("error", exc)  # it may quote the corpus or a link
     st.stop()
 state["settings"] = settings
 if not common.corpus_fits_url(settings):

@@ -164,3 +164,22 @@ def test_a_200000_token_vocabulary_is_read_once_and_reruns_build_nothing(monkeyp
     # A second session uploading the same bytes gets the parsed tokenizer from the shared cache.
     other = upload(open_encode(), ("same-bytes.json", data))
     assert built == [] and not other.error
+
+
+def test_every_encode_feature_works_with_a_tiktoken_file(ranks):
+    """k merges, merge replay, merge tree, bytes, and side by side with the tokenizer trained on the Train page."""
+    text = "the tokenizer tokenizes these tokens"
+    at = type_text(upload(open_encode(), ("r.tiktoken", rank_file(ranks))), text)
+    full = tokens(at)
+    n = len(ranks) - 256
+    assert at.slider(key="k").value == n
+    ok(at.slider(key="k").set_value(0).run())
+    assert len(tokens(at)) == len(text.encode())  # no merges: one token per byte
+    ok(at.slider(key="k").set_value(n).run())
+    assert tokens(at) == full
+    html_all = all_html(at)
+    assert "bpe-replay" in html_all and "bpe-tree" in html_all
+    assert any("Bytes" in e.label for e in at.expander)
+    ok(at.toggle(key="compare").set_value(True).run())
+    ok(at.radio(key="compare_with").set_value("other").run())
+    assert not at.error and len(at.metric) >= 7  # five counts, then one per tokenizer side by side

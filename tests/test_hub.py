@@ -72,3 +72,26 @@ def test_a_cached_file_that_is_not_a_tokenizer_says_which_model(tmp_path):
     lay_out_cache(tmp_path, "someone/broken", json.dumps({"model": {"type": "Unigram", "vocab": []}}))
     result = run_offline(tmp_path, "someone/broken")
     assert result["error"].startswith("someone/broken's tokenizer.json: ") and "Unigram" in result["error"]
+
+
+def test_an_unreachable_hub_reads_the_cache_at_once(tmp_path, gpt2_text, monkeypatch):
+    """Not offline by setting, but no network: one quick connection attempt, then the cache only (without
+    it huggingface_hub retried for ~23 s before saying anything)."""
+    import time
+
+    from huggingface_hub import constants
+
+    lay_out_cache(tmp_path, "openai-community/gpt2", gpt2_text)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    tried = []
+
+    def refused(address, timeout=None):
+        tried.append(address)
+        raise OSError("network is unreachable")
+    monkeypatch.setattr(bpe.hub.socket, "create_connection", refused)
+    start = time.perf_counter()
+    tok = bpe.hub.from_hub("openai-community/gpt2", cache_dir=str(tmp_path))
+    assert tok.tokenize("This is not a token.") == bpe.from_tokenizer_json(gpt2_text).tokenize("This is not a token.")
+    with pytest.raises(ValueError, match="Could not reach the Hugging Face Hub"):
+        bpe.hub.from_hub("Xenova/gpt-4o", cache_dir=str(tmp_path))
+    assert len(tried) == 2 and time.perf_counter() - start < 10

@@ -140,3 +140,28 @@ def test_wordpiece_longest_match_is_bounded_by_the_longest_token():
     tokens = free.tokenize(word)
     assert "".join(t.removeprefix("##") for t in tokens) == word
     assert free.vocab.lookups <= len(word) * (longest + 1), (free.vocab.lookups, len(word), longest)
+
+
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=256, max_size=3000).map("".join))
+@settings(max_examples=40, deadline=None)
+def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word):
+    """Words of 256 symbols or more use a heap per rank; the order (rank, then position) is the same."""
+    parts = letters_tok._initial(word)
+    a_sym, a_units, a_rec = [p for p, _ in parts], [u for _, u in parts], []
+    b_sym, b_units, b_rec = list(a_sym), list(a_units), []
+    tkm._merge_all_buckets(a_sym, a_units, letters_tok._merge_map, a_rec)
+    tkm._merge_all_heap(b_sym, b_units, letters_tok._merge_map, b_rec)
+    assert (a_sym, a_units, a_rec) == (b_sym, b_units, b_rec)
+    assert a_sym == naive_bpe(letters_tok, word)
+
+
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=16).map("".join))
+@settings(max_examples=100, deadline=None)
+def test_short_word_scan_merges_like_the_heap(letters_tok, word):
+    """Words of up to 16 symbols are merged by scanning for the lowest (rank, position): the same result."""
+    parts = letters_tok._initial(word)
+    a_sym, a_units = [p for p, _ in parts], [u for _, u in parts]
+    b_sym, b_units = list(a_sym), list(a_units)
+    tkm._merge_all_scan(a_sym, a_units, letters_tok._merge_map)
+    tkm._merge_all_heap(b_sym, b_units, letters_tok._merge_map, None)
+    assert (a_sym, a_units) == (b_sym, b_units)

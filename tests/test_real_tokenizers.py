@@ -124,6 +124,17 @@ def prefixed() -> dict:
     return json.loads(tok.to_str())
 
 
+def bert_wordpiece() -> dict:
+    """A BERT-style WordPiece file (not BPE, but read too): BertNormalizer, BertPreTokenizer, [UNK]."""
+    tok = tokenizers.Tokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=30))
+    tok.normalizer = normalizers.BertNormalizer()
+    tok.pre_tokenizer = hf_pre.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    _train(tok, trainers.WordPieceTrainer(vocab_size=900, special_tokens=["[UNK]", "[CLS]", "[SEP]"],
+                                          show_progress=False, limit_alphabet=200))
+    return json.loads(tok.to_str())
+
+
 def ignore_merges() -> dict:
     """Llama 3 style: the GPT-4o family with ignore_merges, and a whole word reachable only that way."""
     data = gpt4o()
@@ -150,6 +161,7 @@ FAMILIES = {
     "whitespace": lambda: with_added(whitespace()),
     "prefixed-bert": prefixed,
     "ignore-merges": ignore_merges,
+    "bert-wordpiece": bert_wordpiece,
 }
 
 _files: dict[str, tuple[bpe.Tokenizer, tokenizers.Tokenizer, str]] = {}
@@ -268,7 +280,7 @@ random_text = st.lists(st.sampled_from(POOL) | st.text(ASSIGNED, max_size=3), ma
 
 
 @pytest.mark.parametrize("name", ["gpt2", "gpt4o", "llama2", "metaspace-always", "whitespace", "prefixed-bert",
-                                  "ignore-merges"])
+                                  "ignore-merges", "bert-wordpiece"])
 @given(text=random_text)
 @settings(max_examples=int(__import__("os").environ.get("HYP_N", 60)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_random_text_encodes_like_tokenizers(name, text):

@@ -140,3 +140,13 @@ def test_bad_rank_files_say_why(text, named):
 def test_bad_pattern_is_refused(ranks):
     with pytest.raises(ValueError, match="not a regex"):
         from_tiktoken(rank_file(ranks), "(?<")
+
+
+def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypatch):
+    """A typed (or a file's) pattern runs under a time limit, so it cannot hold the server."""
+    import bpe.pipeline
+
+    tok = from_tiktoken(rank_file(ranks), r"(\w|\s)+?(?=!)|.", special_tokens={})
+    monkeypatch.setattr(bpe.pipeline, "REGEX_TIMEOUT", 1e-6)
+    with pytest.raises(ValueError, match="ran for more than 5 seconds"):
+        tok.encode("word " * 20_000)

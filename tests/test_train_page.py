@@ -18,6 +18,7 @@ import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 from pages.keys import KEYS_JS
+from apptest_support import alerts, settle
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -26,7 +27,7 @@ def start(**query) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     for k, v in query.items():
         at.query_params[k] = v
-    at.run()
+    settle(at.run())
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -184,7 +185,8 @@ def test_switching_preset_resets_to_its_settings():
 
 # -- bad input ------------------------------------------------------------------------------------------
 def errors(at: AppTest) -> str:
-    return " ".join(e.value for e in at.error)
+    """The errors as the student reads them (they reach markdown escaped: bpe.display.md_escape)."""
+    return " ".join(alerts(at, "error") + [unescape_md(e.value) for e in at.error])
 
 
 def test_empty_text_shows_an_error_and_keeps_the_input():
@@ -223,7 +225,7 @@ def test_user_text_is_escaped():
     at = start()
     at.radio(key="source").set_value("text").run()
     at.text_area(key="corpus_text").set_value(payload).run()
-    assert not at.exception and not at.error
+    assert not at.exception and not at.error and not alerts(at, "error")
     html = " ".join(h.proto.body for h in at.get("html") if h.proto.body != KEYS_JS)  # but our own key script
     assert "&lt;img" in html and "<img src=x" not in html and "<script>" not in html
 
@@ -402,7 +404,7 @@ def test_the_settings_preview_shows_words_as_the_splits_do():
 
 
 def warnings(at: AppTest) -> str:
-    return " ".join(w.value for w in at.warning)
+    return " ".join(alerts(at, "warning") + [unescape_md(w.value) for w in at.warning])
 
 
 def test_a_link_to_a_corpus_too_long_for_a_link_says_to_paste_it_again():
