@@ -225,7 +225,8 @@ def _step_notes(s: bpe.TrainState) -> None:
     if s.step and s.forced:
         st.warning("What-if: this pair was chosen by hand, not by its count.")
     if s.step and not s.token_added:
-        st.info(f"“{md(shower(as_text(s.history))(s.new_token))}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+        common.alert("info", f"“{shower(as_text(s.history))(s.new_token)}” was already in the vocabulary, so it keeps "
+                             "its id: the vocabulary does not grow.")  # plain text: the token is the corpus's
     if s.stop_sentence:
         st.success(s.stop_sentence)
 
