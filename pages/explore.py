@@ -101,10 +101,10 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
         elif not candidates:
             st.write("No pair is left to merge at this step.")
         elif state.get("what_if_done") == (settings, step):
-            # Just forced: say what happened in one line, so the step's result below stays in view.
+            # Just forced: say what happened in one line (plain text: tokens are the corpus's).
             s = history.state(step)
-            st.success(f"Step {step} now merges {md(pair_text(s.pair))} → {md(stored(s.new_token))} "
-                       f"(count {s.count}) and training went on from there. Step back to force another pair.")
+            common.alert("info", f"Step {step} now merges {pair_text(s.pair)} → {stored(s.new_token)} "
+                                 f"(count {s.count}) and training went on from there. Step back to force another pair.")
         else:
             winner = history.state(step + 1).pair
             # The runner-up first: the winner would be merged anyway.

@@ -142,8 +142,7 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
     counts_step = step if counts_step is None else counts_step
     table = _pair_view(history, counts_step, text)
     query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
-    wordpiece = history.config.algorithm == "wordpiece"
-    splits_vocab = ('<div class="bpe-grid">'
+    splits_vocab = ('<div class="bpe-grid bpe-lazy">'
                     f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
                     "</div>")
     if present:
@@ -154,7 +153,7 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
             if after_step:
                 after_step()
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
-        right.html(splits_vocab)
+        right.html(splits_vocab.replace(" bpe-lazy", ""))  # on screen from the start
         st.html(f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
                 f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>')
         return
@@ -226,7 +225,8 @@ def _step_notes(s: bpe.TrainState) -> None:
     if s.step and s.forced:
         st.warning("What-if: this pair was chosen by hand, not by its count.")
     if s.step and not s.token_added:
-        st.info(f"“{md(shower(as_text(s.history))(s.new_token))}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+        common.alert("info", f"“{shower(as_text(s.history))(s.new_token)}” was already in the vocabulary, so it keeps "
+                             "its id: the vocabulary does not grow.")  # plain text: the token is the corpus's
     if s.stop_sentence:
         st.success(s.stop_sentence)
 

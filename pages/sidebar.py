@@ -180,33 +180,35 @@ def _counts_editor(counts_text: str, state: dict) -> str:
         word, count = str(word).strip(), str(count).strip()
         if not word and not count:
             continue
-        problem = _row_problem(word, count)
+        problem = _row_problem(word, count, number)
         if problem is None:
             lines.append(f"{word} {count}")
         elif problem:
-            problems.append(f"Row {number} ('{md(word)} {md(count)}'): {problem}")
+            problems.append(problem)
         else:
-            waiting.append(f"row {number} ({md(word)}: no count yet)" if word else f"row {number} ({md(count)}: no word yet)")
-    if waiting:
-        st.caption("Left out until complete: " + ", ".join(waiting) + ".")
-    for problem in problems:
-        st.error(problem + " The row is left out until it is fixed.")
+            waiting.append(f"row {number} ({word}: no count yet)" if word else f"row {number} ({count}: no word yet)")
+    if waiting:  # plain text in our own block: a word is the user's and must never become a link
+        st.html(f'<p class="bpe-note">Left out until complete: {common.esc(", ".join(waiting[:20]))}'
+                + (f" and {len(waiting) - 20:,} more" if len(waiting) > 20 else "") + ".</p>")
+    for problem in problems[:5]:
+        common.alert("error", problem + " The row is left out until it is fixed.")
+    if len(problems) > 5:
+        common.alert("error", f"{len(problems) - 5:,} more rows cannot be read; they are left out too.")
     table["produced"] = "\n".join(lines)
     return table["produced"]
 
 
-def _row_problem(word: str, count: str) -> str | None:
-    """None for a good row, "" for a row still being typed (word or count missing), else what to fix."""
+def _row_problem(word: str, count: str, number: int = 1) -> str | None:
+    """None for a good row, "" for a row still being typed (word or count missing), else the engine's
+    sentence naming the row and what to fix (a space in the word, a count that is not a whole number,
+    below 1 or too large)."""
     if not word or not count:
         return ""
-    if len(word.split()) > 1:
-        return "a word cannot contain spaces (the table has one word per row)."
     try:
-        value = int(count)
-    except ValueError:
-        return "the count must be a whole number, like 10."
-    if value < 1:
-        return f"a count must be 1 or more, not {value}."
+        bpe.parse_word_counts(f"{word} {count}", line_name="Row")
+    except ValueError as exc:
+        message = str(exc)
+        return f"Row {number}" + message[len("Row 1"):] if message.startswith("Row 1") else message
     return None
 
 

@@ -265,7 +265,7 @@ def test_vocab_and_merges_added_beside_a_tokenizer_json_are_used_and_the_box_sho
     at = upload(at, *files)
     assert not at.error, [e.value for e in at.error]
     assert "Using vocab.json + merges.txt:" in rendered(at.caption[0].value)
-    assert "remove tokenizer.json from the list" in rendered(" ".join(w.value for w in at.warning))
+    assert "remove tokenizer.json from the list" in " ".join(alerts(at, "warning"))
     assert [s for s in at.selectbox if s.key == "upload_pre"]
 
 

@@ -299,7 +299,7 @@ def test_what_if_preselects_the_runner_up_and_refuses_the_winner():
     at.selectbox(key="what_if_pair").set_value(("p", "u")).run()
     click(at, "what_if_go")
     assert at.slider(key="step").value == 1 and "count 17" in step_text(at)
-    assert "Step 1 now merges p + u → pu (count 17)" in unescape_md(" ".join(s.value for s in at.success))
+    assert "Step 1 now merges p + u → pu (count 17)" in " ".join(h.proto.body for h in at.get("html"))
 
 
 def test_predict_the_next_merge_says_right_or_wrong_and_why():
@@ -446,10 +446,11 @@ def test_a_half_typed_word_count_row_is_left_out_not_the_whole_page():
     at = start(counts="hug 10\npug 5\nbug", step="1")
     assert not at.error, [e.value for e in at.error]
     assert "ug = hug 10 + pug 5 = 15" in step_text(at)
-    assert "row 3 (bug: no count yet)" in unescape_md(" ".join(c.value for c in at.sidebar.caption))
+    assert "row 3 (bug: no count yet)" in " ".join(h.proto.body for h in at.sidebar.get("html"))
     # A row that cannot be a count is named, with what to fix, and the rest still trains.
     at = start(counts="hug 10\npug five", step="1")
-    assert "Row 2 ('pug five'): the count must be a whole number" in errors(at)
+    assert "Row 2 (&#x27;pug five&#x27;): the count &#x27;five&#x27; is not a whole number" in " ".join(
+        h.proto.body for h in at.sidebar.get("html"))
     assert "= hug 10 = 10" in step_text(at)
 
 
