@@ -444,9 +444,9 @@ class Tokenizer:
         return out
 
     def _initial(self, word: str) -> list[tuple[str, int]]:
-        """A word's starting symbols, each with how many source units it covers (characters,
-        bytes for byte-level, or for a file's pipeline the UTF-8 bytes of the word, as
-        ``tokenizers`` counts them)."""
+        """A word's starting symbols, each with how many source units it covers (characters, or
+        bytes for byte-level schemes; for a file's pipeline, the UTF-8 bytes of the word the model
+        sees, as ``tokenizers`` counts them)."""
         if self.pipeline is not None:
             return self._initial_model(word)
         symbols = pt.word_symbols(word, self.pre_tokenizer)
@@ -458,15 +458,18 @@ class Tokenizer:
     def _initial_model(self, word: str) -> list[tuple[str, int]]:
         """``tokenizers``' ``BPE::merge_word`` start: prefix, suffix, byte fallback, unknowns."""
         vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
-        byte_level = self.byte_level  # a byte-level word's characters are bytes: one unit each
-        if not prefix and not suffix and all(c in vocab for c in word):
-            return [(c, 1 if byte_level else len(c.encode("utf-8"))) for c in word]
+        # Units are the UTF-8 bytes of the word the model sees, as tokenizers counts them: its offsets
+        # are running sums of these, so a character dropped for want of an unknown token shifts them.
+        if not prefix and not suffix and all(map(vocab.__contains__, word)):
+            if word.isascii():
+                return [(c, 1) for c in word]
+            return [(c, len(c.encode("utf-8"))) for c in word]
         out: list[tuple[str, int]] = []
         unk: list | None = None  # [token, units] waiting to be added (fuse_unk grows it)
         last = len(word) - 1
         for i, ch in enumerate(word):
             s = ch
-            n = 1 if byte_level else len(ch.encode("utf-8"))
+            n = len(ch.encode("utf-8"))
             if i and prefix:
                 s = prefix + s
             if i == last and suffix:
@@ -480,10 +483,7 @@ class Tokenizer:
             if self.byte_fallback:
                 codes = [f"<0x{b:02X}>" for b in s.encode("utf-8")]
                 if all(c in vocab for c in codes):
-                    if byte_level:  # one unit for the whole character, on its first byte token
-                        out.extend((c, int(k == 0)) for k, c in enumerate(codes))
-                    else:
-                        out.extend((c, 1) for c in codes)
+                    out.extend((c, 1) for c in codes)
                     continue
             if self.unk_token is not None:
                 if self.unk_token not in vocab:
@@ -503,8 +503,7 @@ class Tokenizer:
         if self.algorithm == "wordpiece":
             return self._wordpiece(word)
         if self.ignore_merges and word in self.vocab:
-            return ((word, len(word.encode("utf-8")) if self.pipeline is not None and not self.byte_level
-                     else len(word)),)
+            return ((word, len(word.encode("utf-8")) if self.pipeline is not None else len(word)),)
         parts = self._initial(word)
         symbols = [p for p, _ in parts]
         units = [u for _, u in parts]
@@ -572,8 +571,7 @@ class Tokenizer:
         ``max_input_chars_per_word``, the whole word is unknown. Candidates are never longer
         than the longest vocabulary token, so a long word costs O(n) lookups."""
         n = len(word)
-        units = (lambda a, b: len(word[a:b].encode("utf-8"))) if self.pipeline is not None and not self.byte_level \
-            else (lambda a, b: b - a)
+        units = (lambda a, b: len(word[a:b].encode("utf-8"))) if self.pipeline is not None else (lambda a, b: b - a)
         unk = ((self.unk_token or word, units(0, n)),)
         if n > self.max_input_chars_per_word:
             return unk
@@ -636,20 +634,25 @@ class Tokenizer:
 
     def _raw_word(self, raw: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
         """Tokens, ids and offsets (relative to the word) of one word of a :attr:`Pipeline.fast` file."""
+        # Units are UTF-8 bytes of the model's word (see _initial_model); for a byte-level word, its
+        # symbols stand for the text's bytes one by one.
         if self.byte_level:
             data = raw.encode("utf-8")
             word = pt.bytes_to_symbols(data)
-            char_of_unit = range(len(raw)) if len(data) == len(raw) else _unit_to_char(raw)
+            symbol_of_unit = range(len(word)) if word.isascii() else _unit_to_char(word)
+            char_of_byte = range(len(raw)) if len(data) == len(raw) else _unit_to_char(raw)
         else:
             word = raw
-            char_of_unit = _unit_to_char(raw)
+            symbol_of_unit = range(len(raw)) if raw.isascii() else _unit_to_char(raw)
+            char_of_byte = None
         vocab = self.vocab
         toks, ids, spans, unit = [], [], [], 0
         for token, n in self._word_uncached(word):
-            if n == 0:  # a byte-fallback byte after the first of its character: the character's span
-                a = b = char_of_unit[max(unit - 1, 0)]
-            else:
-                a, b = char_of_unit[unit], char_of_unit[unit + n - 1]
+            if n == 0:  # nothing of the text (a separate </w> cannot occur in a file's word)
+                continue
+            a, b = symbol_of_unit[unit], symbol_of_unit[unit + n - 1]
+            if char_of_byte is not None:
+                a, b = char_of_byte[a], char_of_byte[b]
             unit += n
             toks.append(token)
             ids.append(vocab[token])
@@ -710,14 +713,13 @@ class Tokenizer:
                 word_ids.append(None)
                 continue
             word = piece.text
-            char_of_unit = range(len(word)) if self.byte_level else _unit_to_char(word)
+            char_of_unit = range(len(word)) if word.isascii() else _unit_to_char(word)
             unit = 0
             for token, n in self._word_tokens(word):
-                if n == 0:  # a byte-fallback byte after the first of its character: the character's span
-                    a = b = char_of_unit[max(unit - 1, 0)]
-                else:
-                    a = char_of_unit[unit]
-                    b = char_of_unit[unit + n - 1]
+                if n == 0:
+                    continue
+                a = char_of_unit[unit]
+                b = char_of_unit[unit + n - 1]
                 unit += n
                 tokens.append(token)
                 ids.append(vocab[token])
