@@ -516,14 +516,6 @@ class Tokenizer:
             return self._word_uncached(word)
         return self._cached_word(word)
 
-    def _bpe(self, word: str, trace: list[TraceStep] | None = None) -> tuple[tuple[str, int], ...]:
-        """Merge by rank (kept for callers of the old name): see :func:`merge_all`."""
-        if trace is None:
-            return self._word_tokens(word)
-        steps, _, final = self._replay(word, TRACE_BUDGET)
-        trace.extend(steps)
-        return final
-
     def _replay(self, word: str, budget: int) -> tuple[list[TraceStep], int, tuple[tuple[str, int], ...]]:
         """The merge steps of one word (consecutive merges of one rank form one step), holding
         at most ``budget`` symbols in all the steps' splits; the steps beyond are counted."""
@@ -887,10 +879,19 @@ class Tokenizer:
         return cls._formats().load(path)
 
 
-@lru_cache(maxsize=4096)
 def _unit_to_char(word_text: str) -> tuple[int, ...]:
-    """For each UTF-8 byte of ``word_text``, the index of the character it belongs to."""
+    """For each UTF-8 byte of ``word_text``, the index of the character it belongs to (kept for up to
+    4,096 words of up to 256 characters; a longer word's map is built each time, never kept)."""
+    if len(word_text) <= WORD_CACHE_MAX_CHARS:
+        return _unit_to_char_cached(word_text)
+    return _build_unit_to_char(word_text)
+
+
+def _build_unit_to_char(word_text: str) -> tuple[int, ...]:
     out: list[int] = []
     for i, ch in enumerate(word_text):
         out.extend([i] * len(ch.encode("utf-8")))
     return tuple(out)
+
+
+_unit_to_char_cached = lru_cache(maxsize=4096)(_build_unit_to_char)
