@@ -13,6 +13,7 @@ from __future__ import annotations
 from .pre_tokenizers import (
     BYTE_LEVEL,
     END_OF_WORD,
+    MAX_WORD_COUNT,
     PRE_TOKENIZERS,
     bytes_to_unicode,
     count_words,
@@ -40,7 +41,7 @@ def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:
 
 
 __all__ = [
-    "ALGORITHMS", "BYTE_LEVEL", "END_OF_WORD", "PRE_TOKENIZERS", "STOP_SENTENCES", "TIE_RULES",
+    "ALGORITHMS", "BYTE_LEVEL", "END_OF_WORD", "MAX_WORD_COUNT", "PRE_TOKENIZERS", "STOP_SENTENCES", "TIE_RULES",
     "TIE_RULE_SENTENCES", "Contribution", "Encoding", "History", "Pair", "StepChanges", "TrainConfig",
     "TrainState", "Tokenizer", "first_difference", "TraceStep", "WordTrace", "bytes_to_unicode", "count_words",
     "is_byte_level", "parse_word_counts", "pre_tokenize", "pre_tokenize_with_offsets", "run_training",

@@ -94,6 +94,15 @@ def byte_title(token: str) -> str:
         return token
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 merge``, ``7 merges``, ``1,000 merges``: a count with its noun in the right number.
+
+    >>> plural(1, "merge"), plural(7, "merge"), plural(2, "pair"), plural(0, "entry", "entries")
+    ('1 merge', '7 merges', '2 pairs', '0 entries')
+    """
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
+
+
 LONG_TOKEN = 32  # characters: a longer token is shown cut (see shorten), whole in its tooltip
 
 
@@ -187,7 +196,8 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
     """What a chip shows (not escaped).
 
     Byte-level tokens show the text their bytes spell (``ðŁĻĤ`` -> ``🙂``); whitespace
-    appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵``.
+    appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵`` (with
+    ``show_whitespace="text"``, as :func:`byte_text` shows it: ``␣`` and ``↵``).
     A token that cuts a UTF-8 character in the middle shows the bytes of the cut character in
     hex and ``�``; its whole characters show as above, a narrow gap apart (`` 🙂``'s first three
     bytes: ``Ġ F0 9F�``).
@@ -201,6 +211,8 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
         run = "".join(run)
         if cut:
             parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+        elif show_whitespace == "text":  # as the Train page's "Bytes as text": ␣ for a space
+            parts.append("".join(_TEXT_WHITESPACE.get(c) or (c if c.isprintable() else token_symbol(c)) for c in run))
         elif show_whitespace:
             parts.append(visible(run, True))
         else:
@@ -281,7 +293,7 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
         title = token_title(tokenizer, token, encoding.ids[i], source)
         if i and encoding.word_ids[i] != encoding.word_ids[i - 1]:
             parts.append('<i class="bpe-gap"></i>')  # a new pre-tokenized word: a visible gap before it
-        label = token_label(tokenizer, token, show_whitespace) if as_text else visible(token, show_whitespace)
+        label = token_label(tokenizer, token, show_whitespace) if as_text else visible(token, show_whitespace is True)
         parts.append(chip(label, background, title=title, css_class=css,
                           bold=kind == "special"))
         # Lines break where the text has newlines; the newline's own token stays visible before the break.
@@ -465,7 +477,9 @@ def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
     return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'
 
 
-_MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|<>~$:&"})
+# Every ASCII punctuation character (CommonMark lets each be backslash-escaped): links, images, autolinks
+# (``http\://``), emphasis, headings (``=`` under a line), HTML, LaTeX and Streamlit's ``:red[...]`` all need one.
+_MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
 
 
 def md_escape(text: object) -> str:

@@ -172,6 +172,10 @@ def count_words(texts: Iterable[str], name: str) -> dict[str, int]:
     return counts
 
 
+MAX_WORD_COUNT = 10**12  # a count above a trillion is refused (pair counts are stored as 64-bit integers)
+MAX_SYMBOL_TOTAL = 2**62  # the sum over words of count × length must stay below this, for the same reason
+
+
 def parse_word_counts(text: str, line_name: str = "Line") -> dict[str, int]:
     """Parse ``word count`` lines (``hug 10``) into a dict, in order of first appearance.
 
@@ -202,6 +206,9 @@ def parse_word_counts(text: str, line_name: str = "Line") -> dict[str, int]:
             ) from None
         if count < 1:
             raise ValueError(f"{line_name} {number} ({line.strip()!r}): a count must be 1 or more, not {count}.")
+        if count > MAX_WORD_COUNT:
+            raise ValueError(f"{line_name} {number} ({line.strip()[:80]!r}): a count must be at most {MAX_WORD_COUNT:,} "
+                             f"(a trillion), not {raw[:40]}{'…' if len(raw) > 40 else ''}.")
         counts[word] = counts.get(word, 0) + count
     if not counts:
         raise ValueError("No word counts found: write one 'word count' pair per line, like 'hug 10'.")
@@ -218,6 +225,8 @@ def check_word_counts(counts: Mapping[str, object]) -> dict[str, int]:
             raise ValueError(f"The count of {word!r} must be a whole number, not {count!r}.")
         if count < 1:
             raise ValueError(f"The count of {word!r} must be 1 or more, not {count}.")
+        if count > MAX_WORD_COUNT:
+            raise ValueError(f"The count of {word[:80]!r} must be at most {MAX_WORD_COUNT:,} (a trillion), not {count:,}.")
         checked[word] = count
     if not checked:
         raise ValueError("The corpus is empty: give at least one word with a count.")

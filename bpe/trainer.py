@@ -122,7 +122,7 @@ def corpus_word_counts(corpus: Corpus, pre_tokenizer: str) -> dict[str, int]:
     Pre-split words (tuples of symbols) are named by their symbols joined with spaces.
     """
     if presplit_words(corpus) is not None:
-        return pt.check_word_counts({" ".join(k): v for k, v in corpus.items()})  # type: ignore[union-attr]
+        return _check_total(pt.check_word_counts({" ".join(k): v for k, v in corpus.items()}))  # type: ignore[union-attr]
     if isinstance(corpus, Mapping):
         counts = pt.check_word_counts(corpus)
         if pre_tokenizer in pt.BYTE_LEVEL:
@@ -130,12 +130,21 @@ def corpus_word_counts(corpus: Corpus, pre_tokenizer: str) -> dict[str, int]:
             for word, count in counts.items():
                 key = pt.raw_word_to_word(word, pre_tokenizer)
                 mapped[key] = mapped.get(key, 0) + count
-            return mapped
-        return counts
+            return _check_total(mapped)
+        return _check_total(counts)
     texts = [corpus] if isinstance(corpus, str) else list(corpus)
     counts = pt.count_words(texts, pre_tokenizer)
     if not counts:
         raise ValueError("The corpus is empty (or only whitespace): paste some text or word counts to train on.")
+    return counts
+
+
+def _check_total(counts: dict[str, int]) -> dict[str, int]:
+    """Pair counts are kept as 64-bit integers: refuse word counts whose symbols add up past that."""
+    total = sum(count * len(word) for word, count in counts.items())
+    if total > pt.MAX_SYMBOL_TOTAL:
+        raise ValueError(f"The word counts add up to {total:.3g} symbols, more than a pair count can hold "
+                         f"({pt.MAX_SYMBOL_TOTAL:.3g}): use smaller counts.")
     return counts
 
 

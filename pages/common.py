@@ -9,7 +9,9 @@ session that trains the same thing shares the (immutable) history.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import gc
+import hashlib
 import html
 import json
 import threading
@@ -18,13 +20,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import bpe
 from bpe import display
 from bpe.presets import DEFAULT_PRESET, PRESETS
+from pages import jobs
 
 STATE_KEY = "bpe_explorer"
-MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text; stated in the UI and README
+MAX_CORPUS_BYTES = jobs.MAX_CORPUS_BYTES  # pasted or uploaded text; stated in the UI and README
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
 
 
@@ -97,8 +101,9 @@ def app_state() -> dict:
     if STATE_KEY not in st.session_state:
         notes: list[str] = []
         settings = settings_from_url(notes)
+        step = step_from_url(notes)
         # link_notes: what the link could not restore, shown until the user changes these settings
-        st.session_state[STATE_KEY] = {"settings": settings, "step": step_from_url(), "error": None,
+        st.session_state[STATE_KEY] = {"settings": settings, "step": step, "error": None,
                                        "link_notes": (settings, notes)}
     return st.session_state[STATE_KEY]
 
@@ -120,27 +125,19 @@ def keep_widgets(store: dict, keys) -> None:
 # -- corpus and training -------------------------------------------------------------------------
 def corpus_of(settings: Settings):
     """The corpus a setting describes, or raise ValueError with what to fix."""
-    if settings.source == "preset":
-        if settings.preset not in PRESETS:
-            raise ValueError(f"There is no preset called {settings.preset!r}.")
-        return PRESETS[settings.preset].corpus()
-    if settings.source == "counts":
-        return bpe.parse_word_counts(settings.counts, line_name="Row")  # the page shows them as a table
-    if len(settings.text.encode("utf-8")) > MAX_CORPUS_BYTES:
-        raise ValueError(f"The corpus is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; paste or upload less text.")
-    if not settings.text.strip():
-        raise ValueError("The corpus is empty: paste some text, upload a .txt file, or pick a preset.")
-    return settings.text.splitlines() or [settings.text]
+    return jobs.corpus_of(settings.source, settings.preset, settings.text, settings.counts)
 
 
 def freeze_heap() -> None:
     """Move every object alive now out of the garbage collector's reach (``gc.freeze``).
 
-    Streamlit, pandas, Altair and a trained history are hundreds of thousands of long-lived
-    objects; without this, Python's full collections re-scan them all during a click and
-    triple its latency (measured in benchmarks/bench_pages.py). Garbage is collected first,
-    so only live objects are frozen. Called once at start-up and after each training.
-    """
+    Streamlit, pandas and Altair are hundreds of thousands of long-lived objects; without this,
+    Python's full collections re-scan them all during a click (measured in benchmarks/bench_pages.py).
+    Garbage is collected first, so only live objects are frozen. Called once, at start-up, and
+    never after a training: frozen objects are never collected, so freezing a run (or anything
+    created with it) kept it alive after eviction, about 25 MB per training (issue 15 #4). Runs
+    now arrive from the training workers as a few arrays and lists, which full collections scan
+    quickly."""
     gc.collect()
     gc.freeze()
 
@@ -155,52 +152,164 @@ def freeze_once_at_startup() -> None:
         freeze_heap()
 
 
-@st.cache_resource
-def _run_store() -> tuple[OrderedDict, threading.Lock]:
-    """Finished training runs shared by every session: settings -> History (newest last)."""
-    return OrderedDict(), threading.Lock()
+RUN_MEMORY_BUDGET = 1 << 30  # 1 GiB of trained runs, shared by all sessions; stated in the UI and README
+VIEWS_ALLOWANCE = 8 << 20  # per run, for the step views cached on it (panels.per_run)
+FIRST_WAIT_S = 1.0  # a run that trains faster than this shows at once, without a progress bar
+POLL_S = 0.5  # how often a waiting page asks its job how far it got
+FAILURES_KEPT = 64
 
 
-MAX_RUNS_KEPT = 12
+LIMITS_SENTENCE = (
+    f"Limits: {jobs.MAX_CORPUS_BYTES // 1_000_000} MB of text or word counts, {jobs.MAX_MERGES:,} merges "
+    f"(also for “until no pair is left”), words of up to {jobs.MAX_WORD_CHARS:,} characters; trained runs share "
+    f"{RUN_MEMORY_BUDGET >> 30} GiB of server memory (the oldest is dropped, and trained again if asked for)."
+)
 
 
-def train(settings: Settings) -> bpe.History:
-    """Train once per corpus and settings (shared across sessions); ValueError on bad input.
+class _RunStore:
+    """Finished runs shared by every session (run key -> History, newest last), evicted oldest first
+    once their measured sizes pass RUN_MEMORY_BUDGET; and the last few settings that failed (a
+    failure is deterministic: twenty sessions asking for a bad run do not train it twenty times)."""
 
-    Not ``st.cache_resource`` on the training itself because a cached function's elements
-    are replayed on every hit: here the progress bar shows only when training really runs
-    and takes over a second.
-    """
-    store, lock = _run_store()
-    with lock:
-        if settings in store:
-            store.move_to_end(settings)
-            return store[settings]
-    states = bpe.train_steps(corpus_of(settings), **settings.options())
-    first = next(states)
-    total = settings.limit_value if settings.limit == "num_merges" else None
-    started, bar = time.perf_counter(), None
-    for state in states:
-        if state.step % 50:
-            continue
-        if bar is None and time.perf_counter() - started > 1.0:
-            bar = st.progress(0.0, text="Training…")
-        if bar is not None:
-            frac = min(state.step / total, 1.0) if total else 0.5
-            bar.progress(frac, text=f"Training… merge {state.step:,}" + (f" of {total:,}" if total else ""))
-    if bar is not None:
-        bar.empty()
-    with lock:
-        store[settings] = first.history
-        while len(store) > MAX_RUNS_KEPT:
-            store.popitem(last=False)
-    freeze_heap()  # the new history is long-lived: keep it out of every later collection
-    return first.history
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.runs: OrderedDict[str, tuple[bpe.History, int]] = OrderedDict()
+        self.failures: OrderedDict[str, ValueError] = OrderedDict()
+        self.nbytes = 0
+
+    def get(self, key: str) -> bpe.History | None:
+        with self.lock:
+            if key in self.failures:
+                raise self.failures[key]
+            if key in self.runs:
+                self.runs.move_to_end(key)
+                return self.runs[key][0]
+            return None
+
+    def put(self, key: str, history: bpe.History, nbytes: int) -> bpe.History:
+        with self.lock:
+            if key in self.runs:
+                return self.runs[key][0]
+            self.runs[key] = (history, nbytes + VIEWS_ALLOWANCE)
+            self.nbytes += nbytes + VIEWS_ALLOWANCE
+            while self.nbytes > RUN_MEMORY_BUDGET and len(self.runs) > 1:
+                _, (_, size) = self.runs.popitem(last=False)
+                self.nbytes -= size
+            return history
+
+    def fail(self, key: str, exc: ValueError) -> None:
+        with self.lock:
+            self.failures[key] = exc
+            while len(self.failures) > FAILURES_KEPT:
+                self.failures.popitem(last=False)
+
+
+RUNS = _RunStore()
+
+
+def run_key(settings: Settings) -> str:
+    """A run's identity: a digest of its settings (the job table and store never hold the corpus twice)."""
+    return hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _store_result(key: str, job: jobs.Job) -> None:
+    """When a job ends (in the pool's thread): keep its run, or its ValueError."""
+    exc = job.future.exception() if not job.future.cancelled() else None
+    if isinstance(exc, ValueError):
+        RUNS.fail(key, exc)
+    elif exc is None and not job.future.cancelled():
+        RUNS.put(key, *job.future.result())
+
+
+def session_id() -> str:
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else "bare"
+
+
+def _submit(settings: Settings, key: str) -> jobs.Job:
+    spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
+    return jobs.submit(key, spec, settings.options(), session_id(), lambda job: _store_result(key, job))
+
+
+def _result(settings: Settings, key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
+    """The job's run, waiting up to ``timeout`` (TimeoutError after); ValueError for bad input."""
+    try:
+        history, nbytes = job.future.result(timeout=timeout)
+    except (cf.TimeoutError, TimeoutError):
+        raise
+    except ValueError as exc:
+        RUNS.fail(key, exc)
+        raise
+    except jobs.Stopped:
+        raise ValueError("This run was stopped before it finished. Change the corpus or settings to train again.")
+    except Exception as exc:  # a worker died (out of memory, killed): say so, and let the next ask retry
+        jobs.reset_if_broken()
+        raise ValueError(f"Training failed on the server ({type(exc).__name__}); reload the page to try again.")
+    return RUNS.put(key, history, nbytes)
+
+
+def train(settings: Settings, *, block: bool = False) -> bpe.History:
+    """The run for these settings, trained once in the process pool however many sessions ask
+    (shared by all of them); ValueError on bad input.
+
+    A run that takes longer than FIRST_WAIT_S does not hold the page: the page shows its progress
+    and a Stop button (a fragment polling every POLL_S) and stops here; when the run is ready the
+    page reruns and finds it in the store. ``block=True`` waits instead (callbacks and cached
+    functions, which cannot draw)."""
+    key = run_key(settings)
+    history = RUNS.get(key)
+    if history is not None:
+        return history
+    state = app_state() if get_script_run_ctx() is not None else {}
+    if not block and state.get("stopped") == key:
+        _stopped_notice(state)
+    job = jobs.job_for(key) or _submit(settings, key)
+    job.waiters.add(session_id())
+    try:
+        return _result(settings, key, job, None if block else FIRST_WAIT_S)
+    except (cf.TimeoutError, TimeoutError):
+        _waiting(job, key, state)
+        st.stop()
+        raise  # not reached
+
+
+def _waiting(job: jobs.Job, key: str, state: dict) -> None:
+    """Progress and a Stop button while the pool trains; the whole page reruns when the run is ready."""
+    me = session_id()
+
+    def stop() -> None:
+        jobs.leave(job, me)
+        state["stopped"] = key
+
+    @st.fragment(run_every=POLL_S)
+    def poll() -> None:
+        if job.future.done():
+            st.rerun(scope="app")
+        step = job.progress()
+        seconds = time.monotonic() - job.started
+        if step == 0:
+            text = f"Reading the corpus… ({seconds:.0f} s)"
+        else:
+            text = f"Training… merge {step:,}" + (f" of {job.total:,}" if job.total else "") + f" ({seconds:.0f} s)"
+        st.progress(min(step / job.total, 1.0) if job.total else (step % 1000) / 1000, text=text)
+        others = len(job.waiters) - 1
+        if others > 0:
+            st.caption(f"{others} other session{'s' if others > 1 else ''} asked for this same run: it is trained "
+                       "once, for all of you.")
+        st.button("Stop training", key="stop_training", icon=":material/stop_circle:", on_click=stop)
+
+    poll()
+
+
+def _stopped_notice(state: dict) -> None:
+    alert("info", "Training was stopped. Change the corpus or settings, or train this run again.")
+    st.button("Train again", key="train_again", icon=":material/replay:", on_click=lambda: state.pop("stopped", None))
+    st.stop()
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def tokenizer_for(settings: Settings, step: int) -> bpe.Tokenizer:
-    return bpe.Tokenizer.from_state(train(settings).state(step))
+    return bpe.Tokenizer.from_state(train(settings, block=True).state(step))
 
 
 def current_tokenizer() -> bpe.Tokenizer | None:
@@ -250,60 +359,117 @@ def corpus_fits_url(settings: Settings) -> bool:
 URL_CHOICES = {"pre_tokenizer": bpe.PRE_TOKENIZERS, "limit": ("num_merges", "vocab_size", "none"),
                "tie_break": bpe.TIE_RULES, "algorithm": bpe.ALGORITHMS}
 MAX_LIMIT_VALUE = 100_000  # the sidebar's number input goes up to this
+MAX_FORCED_CHARS = 20_000  # a link's what-if merges, as JSON
+MAX_FORCED_MERGES = 1_000
+MAX_SHOWN_CHARS = 80  # a link value quoted in a note is cut to this
+
+
+def shown(value: str) -> str:
+    """A value from a link, cut to a readable length for a note (the note is escaped where it is drawn)."""
+    value = str(value)
+    return value if len(value) <= MAX_SHOWN_CHARS else value[:MAX_SHOWN_CHARS] + f"… ({len(value):,} characters)"
+
+
+def _whole_number(name: str, raw: str, notes: list[str], low: int, high: int) -> int | None:
+    """A link's whole number, kept within [low, high]; None (and a note) when it is not one."""
+    raw = raw.strip()
+    if not (raw.lstrip("-").isdigit() and len(raw) <= 30):
+        notes.append(f"The link's {name} “{shown(raw)}” is not a whole number; it is left out.")
+        return None
+    value = int(raw)
+    kept = max(low, min(value, high))
+    if kept != value:
+        notes.append(f"The link's {name} {value:,} is out of range; using {kept:,}.")
+    return kept
+
+
+def forced_from_url(raw: str, notes: list[str]) -> tuple[tuple[int, tuple[str, str]], ...] | None:
+    """A link's what-if merges (JSON ``[[step, a, b], ...]``), or None and a note saying what is wrong.
+    Read defensively: a link is anyone's text (a number like 1e999, brackets nested thousands deep)."""
+    problem = None
+    if len(raw) > MAX_FORCED_CHARS:
+        problem = f"is {len(raw):,} characters long, over the {MAX_FORCED_CHARS:,} a link may carry"
+    else:
+        try:
+            items = json.loads(raw)
+        except (ValueError, RecursionError):
+            items, problem = None, "is not readable JSON"
+        if problem is None and not isinstance(items, list):
+            problem = "is not a list of [step, token, token] entries"
+        elif problem is None and len(items) > MAX_FORCED_MERGES:
+            problem = f"has {len(items):,} entries, more than {MAX_FORCED_MERGES:,}"
+        elif problem is None:
+            forced = []
+            for item in items:
+                ok = (isinstance(item, list) and len(item) == 3 and type(item[0]) is int
+                      and 1 <= item[0] <= MAX_LIMIT_VALUE and all(isinstance(t, str) and t for t in item[1:]))
+                if not ok:
+                    problem = f"has an entry that is not [step, token, token] with a step from 1 to {MAX_LIMIT_VALUE:,}: " \
+                              f"“{shown(json.dumps(item, ensure_ascii=False) if _shallow(item) else '…')}”"
+                    break
+                forced.append((item[0], (item[1], item[2])))
+            else:
+                return tuple(sorted(dict(forced).items()))
+    notes.append(f"The link's what-if merges (forced=) {problem}, so the run leaves them out.")
+    return None
+
+
+def _shallow(item) -> bool:
+    return not isinstance(item, (list, dict)) or all(not isinstance(x, (list, dict)) for x in item)
 
 
 def settings_from_url(notes: list[str] | None = None) -> Settings:
     """Settings from ``st.query_params``. What a link cannot restore is left at the preset's value
-    and said in ``notes`` (a sentence each); a link that cannot be read at all opens the default."""
+    and said in ``notes`` (a sentence each, quoting the link's value as plain text: the page escapes it)."""
     q = st.query_params
     notes = notes if notes is not None else []
-    try:
-        if "text" in q:
-            s = Settings(source="text", text=q["text"])
-        elif "counts" in q:
-            s = Settings(source="counts", counts=q["counts"])
-        elif q.get("corpus") in ("text", "counts"):
-            s = Settings(source=q["corpus"])
-            notes.append(f"This link was made from a corpus too long to fit in a link (over {MAX_URL_CORPUS_CHARS:,} "
-                         "characters), so it does not carry the text: paste or upload it again in the sidebar. "
-                         "The link's settings are applied.")
-        else:
-            preset = q.get("preset", DEFAULT_PRESET)
-            if preset not in PRESETS:
-                notes.append(f"The link names a preset that does not exist ({preset}); showing {DEFAULT_PRESET}.")
-                preset = DEFAULT_PRESET
-            s = preset_settings(preset)
-        changes: dict = {}
-        for name, choices in URL_CHOICES.items():
-            if name in q and q[name] in choices:
-                changes[name] = q[name]
-            elif name in q:
-                notes.append(f"The link's {name} “{q[name]}” is not one of {', '.join(choices)}; "
-                             f"using {getattr(s, name)}.")
-        for name, top in (("limit_value", MAX_LIMIT_VALUE), ("min_frequency", None)):
-            if name in q:
-                value = int(q[name])
-                changes[name] = max(0, value if top is None else min(value, top))
-                if changes[name] != value:
-                    notes.append(f"The link's {name} {value:,} is out of range; using {changes[name]:,}.")
-        if "full_byte_alphabet" in q:
-            changes["full_byte_alphabet"] = q["full_byte_alphabet"] == "1"
-        if "special" in q:
-            changes["special_tokens"] = tuple(t for t in q["special"].split(",") if t)
-        if "forced" in q:
-            forced = [(int(k), (str(a), str(b))) for k, a, b in json.loads(q["forced"])]
-            changes["forced"] = tuple(forced)
-        return replace(s, **changes)
-    except (KeyError, ValueError, TypeError):  # a malformed link falls back to the default view
-        notes.append("Part of this link could not be read, so it opens the default example.")
-        return preset_settings(DEFAULT_PRESET)
+    if "text" in q:
+        s = Settings(source="text", text=q["text"])
+    elif "counts" in q:
+        s = Settings(source="counts", counts=q["counts"])
+    elif q.get("corpus") in ("text", "counts"):
+        s = Settings(source=q["corpus"])
+        notes.append(f"This link was made from a corpus too long to fit in a link (over {MAX_URL_CORPUS_CHARS:,} "
+                     "characters), so it does not carry the text: paste or upload it again in the sidebar. "
+                     "The link's settings are applied.")
+    else:
+        preset = q.get("preset", DEFAULT_PRESET)
+        if preset not in PRESETS:
+            notes.append(f"The link names a preset that does not exist ({shown(preset)}); showing {DEFAULT_PRESET}.")
+            preset = DEFAULT_PRESET
+        s = preset_settings(preset)
+    changes: dict = {}
+    for name, choices in URL_CHOICES.items():
+        if name in q and q[name] in choices:
+            changes[name] = q[name]
+        elif name in q:
+            notes.append(f"The link's {name} “{shown(q[name])}” is not one of {', '.join(choices)}; "
+                         f"using {getattr(s, name)}.")
+    for name, top in (("limit_value", MAX_LIMIT_VALUE), ("min_frequency", bpe.MAX_WORD_COUNT)):
+        if name in q:
+            value = _whole_number(name, q[name], notes, 0, top)
+            if value is not None:
+                changes[name] = value
+    if "full_byte_alphabet" in q:
+        changes["full_byte_alphabet"] = q["full_byte_alphabet"] == "1"
+    if "special" in q:
+        changes["special_tokens"] = tuple(dict.fromkeys(t for t in q["special"].split(",") if t))
+    if "forced" in q:
+        forced = forced_from_url(q["forced"], notes)
+        if forced is not None:
+            changes["forced"] = forced
+    s = replace(s, **changes)
+    if s.full_byte_alphabet and s.pre_tokenizer not in bpe.BYTE_LEVEL:
+        s = replace(s, full_byte_alphabet=False)
+    return s
 
 
-def step_from_url() -> int:
-    try:
-        return max(int(st.query_params.get("step", 0)), 0)
-    except ValueError:
+def step_from_url(notes: list[str] | None = None) -> int:
+    """The link's step (the page clamps it to the run's last step)."""
+    if "step" not in st.query_params:
         return 0
+    step = _whole_number("step", st.query_params["step"], notes if notes is not None else [], 0, MAX_LIMIT_VALUE)
+    return 0 if step is None else step
 
 
 def sync_url(settings: Settings, step: int) -> None:
@@ -319,9 +485,10 @@ def sync_url(settings: Settings, step: int) -> None:
 PAGE_CSS = display.TOKEN_CSS + (
     "<style>"
     ".bpe-step{border:1px solid #d0d3d9;border-radius:8px;padding:10px 14px;margin-bottom:4px}"
-    ".bpe-step-title{font-size:1.4rem;line-height:2}"
+    # Headings for screen readers (h2 the step, h3 each section), drawn as before.
+    ".bpe-step-title{font-size:1.4rem;line-height:2;font-weight:400;padding:0;margin:0;letter-spacing:normal}"
     ".bpe-step p{margin:4px 0}"
-    ".bpe-h{font-size:1.35rem;font-weight:600;margin:10px 0 6px 0}"
+    ".bpe-h{font-size:1.35rem;font-weight:600;margin:10px 0 6px 0;padding:0;line-height:1.4;letter-spacing:normal}"
     ".bpe-note{font-size:0.85rem;color:#5f6368;margin:4px 0}"
     ".bpe-table{border-collapse:collapse;font-size:0.92rem;margin:2px 0;max-width:100%}"
     ".bpe-table th,.bpe-table td{border-bottom:1px solid #e6e8eb;padding:3px 8px;text-align:left;vertical-align:top}"
@@ -341,9 +508,27 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
     ".bpe-alphabet{font-family:monospace;color:#333;word-spacing:0.3em}"
     ".bpe-lazy{content-visibility:auto;contain-intrinsic-size:auto 400px}"
+    ".bpe-alert{border-radius:8px;padding:12px 16px;margin:0 0 8px 0;white-space:pre-wrap;overflow-wrap:anywhere}"
+    ".bpe-alert-error{background:#ffecec;color:#7d353b}"
+    ".bpe-alert-warning{background:#fff8e6;color:#6d5a1f}"
+    ".bpe-alert-info{background:#eaf3fc;color:#1d4f7c}"
     "@media (max-width:800px){.bpe-grid{grid-template-columns:1fr}}"
     "</style>"
 )
+
+
+ALERT_ICONS = {"error": "⛔", "warning": "⚠", "info": "ℹ"}
+
+
+def alert(kind: str, text: object) -> None:
+    """An error, warning or note that quotes a link, a file or the corpus, as plain text.
+
+    Not ``st.error``/``st.warning``: their body is Markdown, and even with every punctuation mark
+    backslash-escaped Streamlit's renderer still turns ``http://…`` into a clickable link (tried:
+    ``st.warning(md_escape("[x](http://evil.example/x)"))`` shows a link to evil.example). Here the
+    text is HTML-escaped into our own block, so a value can never become a link, an image or a style."""
+    st.html(f'<div class="bpe-alert bpe-alert-{kind}" role="alert" data-kind="{kind}">'
+            f'<span aria-hidden="true">{ALERT_ICONS[kind]}</span> {esc(text)}</div>')
 
 
 def esc(text: object) -> str:
@@ -352,7 +537,7 @@ def esc(text: object) -> str:
 
 
 __all__ = [
-    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
+    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "alert", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
     "corpus_of", "current_tokenizer", "esc", "freeze_heap", "keep_widgets", "preset_settings", "settings_from_url",
     "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
 ]

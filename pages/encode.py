@@ -151,7 +151,7 @@ def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
             enc["uploaded"] = (used, tok)
         except ValueError as exc:
             kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
-            enc["upload_error"] = f"Could not use {display.md_escape(names)}: {display.md_escape(exc)} {kept}"
+            enc["upload_error"] = f"Could not use {names}: {exc} {kept}"  # plain text: common.alert
 
 
 def memo(name: str, key: tuple, compute):
@@ -185,9 +185,9 @@ if source == SOURCES[1]:
                                   bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
     read_upload(files, pre_choice, pattern)
     if enc["upload_error"]:
-        st.error(enc["upload_error"])
+        common.alert("error", enc["upload_error"])
     if enc.get("upload_hint"):
-        st.warning(display.md_escape(enc["upload_hint"]))
+        common.alert("warning", enc["upload_hint"])
     if enc["uploaded"] is None:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()
@@ -249,7 +249,7 @@ if at_step:
     st.session_state.setdefault("merges_choice", enc.get("merges_choice", "step"))
     enc["merges_choice"] = st.segmented_control(
         "Which merges to apply", ["step", "all"], key="merges_choice", on_change=_choose_merges, required=True,
-        format_func={"step": f"As at Train step {train_step}", "all": f"All {n:,} merges"}.get,
+        format_func={"step": f"As at Train step {train_step}", "all": f"All {display.plural(n, 'merge')}"}.get,
         help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.")
 in_use_line = st.empty()  # filled once the tokenizer in use is known (below)
 
@@ -264,7 +264,7 @@ if tok.byte_level:
     # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
     if "byte_text" not in st.session_state:
         settings = state["settings"]
-        st.session_state["byte_text"] = source == SOURCES[1] or not (
+        st.session_state["byte_text"] = source != SOURCES[0] or not (
             settings.source == "preset" and settings.preset in ("course", "notebook"))
     as_text = left.toggle("Bytes as text", key="byte_text",
                           help="On: each token shows the text its bytes stand for (Straße, 世界, 😀); off: as stored "
@@ -277,11 +277,10 @@ if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
     st.stop()
 shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
 if k == n:
-    in_use = f"all {n:,} merges"
-elif at_step and k == train_step:
-    in_use = f"the first {k:,} of {n:,} merges (as at Train step {k:,})"
+    in_use = "the only merge" if n == 1 else f"all {display.plural(n, 'merge')}"
 else:
-    in_use = f"the first {k:,} of {n:,} merges"
+    first = "no merge" if k == 0 else "the first merge" if k == 1 else f"the first {k:,}"
+    in_use = f"{first} of {display.plural(n, 'merge')}" + (f" (as at Train step {k:,})" if at_step and k == train_step else "")
 # One line saying which tokenizer is in use, merges and vocabulary as applied (not the whole run's).
 in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} "
                     f"pre-tokenizer, **{in_use}**, {shown.vocab_size:,} tokens in the vocabulary"
@@ -289,11 +288,13 @@ in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algo
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
-    st.error(f"{display.md_escape(exc)} Remove those characters or use another tokenizer.")
+    common.alert("error", f"{exc} Remove those characters or use another tokenizer.")
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
-st.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, as_text=as_text))
+# How whitespace reads: · and ↵ (the toggle), as text like the Train page (␣), or as stored (Ġ).
+ws = True if show_ws else "text" if as_text and tok.byte_level else False
+st.html(display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, as_text=as_text))
 if len(encoding.ids) > MAX_CHIPS:
     st.caption(f"Showing the first {MAX_CHIPS:,} of {len(encoding.ids):,} tokens; the id list below is complete.")
 cols = st.columns(5)
@@ -325,11 +326,11 @@ if words:
                            f"tokens; the merge replay is drawn for words of up to {MAX_REPLAY_SYMBOLS} symbols, so "
                            "pick a shorter word (its tokens are all in the table above).")
             continue
-        replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, show_ws))
+        replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, ws))
         if trace.omitted:
             replay.caption(f"Showing the first {len(trace.steps):,} merge steps; {trace.omitted:,} more steps were "
                            f"left out to keep the page readable. The word ends as {len(trace.tokens):,} tokens: "
-                           + " ".join(display.token_label(shown, t, show_ws) for t in trace.tokens[:40])
+                           + " ".join(display.token_label(shown, t, ws) for t in trace.tokens[:40])
                            + (" …" if len(trace.tokens) > 40 else ""))
         if shown.algorithm == "wordpiece":
             replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
@@ -337,9 +338,9 @@ pieces = list(dict.fromkeys(encoding.tokens))[:1000]
 if pieces:
     merged = [i for i, t in enumerate(pieces) if shown.token_rank(t) is not None]
     token = tree.selectbox("Merge tree of the token", pieces, index=merged[0] if merged else 0, key="tree_token",
-                           format_func=lambda t: display.token_label(shown, t, show_ws))
+                           format_func=lambda t: display.token_label(shown, t, ws))
     built = shown.merge_tree(token)
-    tree.html(display.merge_tree_html(shown, built, show_ws, limit=MAX_TREE_NODES))
+    tree.html(display.merge_tree_html(shown, built, ws, limit=MAX_TREE_NODES))
     size = display.merge_tree_size(built, cap=MAX_TREE_NODES + 1)
     if size > MAX_TREE_NODES:
         tree.caption(f"This token is built by more than {MAX_TREE_NODES} merges; the tree opens the first "
@@ -361,7 +362,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     """The tokenizer to compare with, or None after saying why there is none."""
     if kind == "merges":
         m = st.slider("Merges for the second tokenizer", 0, n, n // 2, key="compare_k") if n else 0
-        return f"{m:,} merges", memo("compare_tok", (tok, m), lambda: tok.with_merges(m))
+        return display.plural(m, "merge"), memo("compare_tok", (tok, m), lambda: tok.with_merges(m))
     if kind == "other" and source == SOURCES[0]:
         if enc["uploaded"] is None:
             st.info("Choose 'Uploaded file' above and upload a tokenizer to compare with it.")
@@ -373,7 +374,7 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
     try:
         return "WordPiece, same corpus", common.tokenizer_for(settings, common.train(settings).num_merges)
     except ValueError as exc:
-        st.error(f"WordPiece cannot be trained with these settings: {display.md_escape(exc)}")
+        common.alert("error", f"WordPiece cannot be trained with these settings: {exc}")
         return None
 
 
@@ -384,16 +385,16 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         try:
             other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
         except ValueError as exc:
-            st.error(f"The second tokenizer cannot encode this text: {display.md_escape(exc)}")
+            common.alert("error", f"The second tokenizer cannot encode this text: {exc}")
             st.stop()
         spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
         a, b = st.columns(2)
         a.metric(f"Tokens, {display.md_escape(name)}", f"{len(encoding.ids):,}")
         b.metric(f"Tokens, {display.md_escape(second[0])}", f"{len(other_encoding.ids):,}",
                  delta=len(other_encoding.ids) - len(encoding.ids), delta_color="off")
-        a.html(display.encoding_html(shown, encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS, marked=spans,
+        a.html(display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, marked=spans,
                                      as_text=as_text))
-        b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=show_ws, limit=MAX_CHIPS,
+        b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=ws, limit=MAX_CHIPS,
                                      as_text=as_text,
                                      marked=spans))
         st.caption(f"Underlined in red: the {len(spans):,} stretches of text where the token boundaries differ.")

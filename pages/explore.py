@@ -8,9 +8,18 @@ from dataclasses import replace
 import streamlit as st
 
 import bpe
-from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from bpe import display
+from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from pages import common, panels
+
+def stored(token: str) -> str:
+    """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
+    else as stored with real whitespace made visible (see panels.as_text)."""
+    if common.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
+        return display.byte_text(token)
+    return mark_whitespace(token)
+
 
 def pair_text(pair: tuple[str, str]) -> str:
     """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
@@ -58,7 +67,7 @@ def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str,
     forced[step + 1] = pair
     new = replace(settings, forced=tuple(sorted(forced.items())))
     try:
-        common.train(new)
+        common.train(new, block=True)  # a callback cannot draw the progress: it waits (off the GIL)
     except ValueError as exc:
         state["what_if_error"] = str(exc)
         return
@@ -82,7 +91,7 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
         return
     with st.container(border=True):
         if state.get("what_if_error"):
-            st.error(state.pop("what_if_error"))
+            common.alert("error", state.pop("what_if_error"))
         candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
         if step >= history.num_merges:
             # Training stops here, so a merge forced at the next step would never happen.
@@ -117,8 +126,8 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                     st.write(f"The runs diverge at step {diverge}: the original merged "
                              f"{md(pair_text(original.state(diverge).pair))}, this one "
                              f"{md(pair_text(history.state(diverge).pair))}; "
-                             f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
-                             f"{min(original.num_merges, history.num_merges)} merges differ.")
+                             f"{sum(a != b for a, b in zip(original.merges, history.merges)):,} of the first "
+                             f"{display.plural(min(original.num_merges, history.num_merges), 'merge')} differ.")
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
 
 
@@ -134,7 +143,7 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         try:
             ha, hb = common.train(replace(settings, tie_break=one)), common.train(replace(settings, tie_break=two))
         except ValueError as exc:
-            st.error(str(exc))
+            common.alert("error", exc)
             return
         k = bpe.first_difference(ha, hb)
         if k is None:
@@ -148,7 +157,7 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         last = min(max(ha.num_merges, hb.num_merges), k + COMPARE_ROWS - 1)
         left, right = st.columns(2)
         for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
-            col.html(f'<div class="bpe-h">{common.esc(rule)}</div>' + panels.html_table(
+            col.html(f'<h3 class="bpe-h">{common.esc(rule)}</h3>' + panels.html_table(
                 _merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}"))
         st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")
         st.button(f"Go to step {k}" + (f" (this page uses '{settings.tie_break}')" if settings.tie_break in (one, two)

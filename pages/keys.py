@@ -5,7 +5,8 @@ last step: anywhere on the page, but never while the user types in a text field 
 an open select box). In the step slider the arrows, Home and End keep their own meaning (the same
 steps); PageDown and PageUp, which a range input reverses natively, step like everywhere else.
 When a step button the user had focused becomes disabled (Next at the last step), the focus moves
-to the step slider instead of dropping to the page body.
+to the step slider instead of dropping to the page body. A polite live region (``#bpe-live``) reads out
+each step for screen readers ("Step 3 of 7: h + ug → hug, count 15").
 
 Tried first: ``st.button(..., shortcut=...)`` (Streamlit 1.67). It works for one key per button and
 ignores text fields, but Next needs four keys, nothing fires while the slider has focus (PageDown then
@@ -28,6 +29,7 @@ KEYS_JS = """<script>
     const t = e.target;
     if (!action || typing(t)) return;
     if (t && t.type === 'range' && !['PageDown', 'PageUp'].includes(e.key)) return;  // the slider's own keys
+    if (t && t.type === 'radio' && e.key.startsWith('Arrow')) return;  // arrows choose among radio buttons
     if (t && ['BUTTON'].includes(t.tagName) && (e.key === ' ')) return;  // Space presses a focused button
     if (t && t.getAttribute && t.getAttribute('role') === 'switch' && e.key === ' ') return;
     const button = document.querySelector('.st-key-' + action + ' button');
@@ -49,7 +51,21 @@ KEYS_JS = """<script>
       || document.querySelector('.st-key-back button:not([disabled])');
     if (target) target.focus({preventScroll: true});
   };
-  new MutationObserver(refocus).observe(document.body, {subtree: true, childList: true, attributes: true,
-                                                        attributeFilter: ['disabled']});
+  // A polite live region, made once and kept, reads out each new step (its text comes from the step
+  // title's data-announce): Streamlit redraws the step box, and a region redrawn with it is not read.
+  const live = document.createElement('div');
+  live.id = 'bpe-live';
+  live.setAttribute('aria-live', 'polite');
+  live.setAttribute('role', 'status');
+  live.style.cssText = 'position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap';
+  document.body.appendChild(live);
+  const announce = () => {
+    const title = document.querySelector('[data-announce]');
+    const text = title ? title.getAttribute('data-announce') : '';
+    if (text && live.textContent !== text) live.textContent = text;
+  };
+  new MutationObserver(() => { refocus(); announce(); }).observe(document.body, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ['disabled', 'data-announce']});
+  announce();
 })();
 </script>"""

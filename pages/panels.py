@@ -95,7 +95,7 @@ def _pair_view(_history: bpe.History, step: int, text: bool = False) -> pd.DataF
 
 
 @st.cache_resource(show_spinner=False)
-def _pair_chart_spec(wordpiece: bool = False) -> dict:
+def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
     """The bar chart, built with Altair once; each step only sends its data (Altair's
     to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for
     WordPiece the scores (``value`` holds either)."""
@@ -104,7 +104,9 @@ def _pair_chart_spec(wordpiece: bool = False) -> dict:
         alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
         .mark_bar()
         .encode(
-            x=alt.X("value:Q", title="score" if wordpiece else "count"),
+            # Counts are whole numbers: integer ticks (no 2.5); WordPiece scores are fractions.
+            x=alt.X("value:Q", title="score" if wordpiece else "count",
+                    axis=alt.Axis() if wordpiece else alt.Axis(format="d", tickMinStep=1)),
             # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
             # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
             y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", op="min", order="ascending"), title=None,
@@ -114,8 +116,10 @@ def _pair_chart_spec(wordpiece: bool = False) -> dict:
                      "count:Q", "role:N",
                      alt.Tooltip("from:N", title="from")],
         )
-        .properties(height=alt.Step(24))  # 24 px per bar: the plot grows with the number of pairs
+        .properties(height=alt.Step(30 if present else 24))  # px per bar: the plot grows with the number of pairs
     )
+    if present:  # presenter mode: larger type, and the counts are whole numbers
+        chart = chart.configure_axis(labelFontSize=17, titleFontSize=17).configure_legend(labelFontSize=16)
     spec = chart.to_dict()
     spec.pop("data", None)
     spec.pop("datasets", None)
@@ -123,35 +127,61 @@ def _pair_chart_spec(wordpiece: bool = False) -> dict:
 
 
 def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False,
-                counts_step: int | None = None) -> None:
+                counts_step: int | None = None, present: bool = False, after_step=None) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
     and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element.
     ``hide_counts`` leaves out the pair counts (table and chart) while a prediction is open;
-    ``counts_step`` shows the counts another step chose from (a prediction of step+1, answered)."""
+    ``counts_step`` shows the counts another step chose from (a prediction of step+1, answered).
+    The splits and vocabulary come right after the pair counts, the history last. ``present``
+    (presenter mode) puts the step and chart beside the splits and vocabulary, so a projector shows
+    all four at once in larger type; the pair table and history follow below. ``after_step`` draws
+    what goes right below the step box (the what-if panel)."""
     s = history.state(step)
     text = as_text(history)
-    st.html(_this_step_html(s, history, text))
-    _step_notes(s)
     counts_step = step if counts_step is None else counts_step
     table = _pair_view(history, counts_step, text)
+    query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
+    wordpiece = history.config.algorithm == "wordpiece"
+    splits_vocab = ('<div class="bpe-grid">'
+                    f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
+                    "</div>")
+    if present:
+        left, right = st.columns([5, 4], gap="large")
+        with left:
+            st.html(_this_step_html(s, history, text))
+            _step_notes(s)
+            if after_step:
+                after_step()
+            _counts(history, table, counts_step, text, hide_counts, chart_only=True)
+        right.html(splits_vocab)
+        st.html(f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
+                f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>')
+        return
+    st.html(_this_step_html(s, history, text))
+    _step_notes(s)
+    if after_step:
+        after_step()
+    _counts(history, table, counts_step, text, hide_counts)
+    st.html(splits_vocab + f'<div class="bpe-lazy">{_history_html(history, step, text)}</div>')
+
+
+def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, chart_only: bool = False) -> None:
+    """The pair counts: the chart and, beside it, the table (the chart alone in presenter mode)."""
     if hide_counts:
         st.info("The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
                 icon=":material/visibility_off:")
     elif table.empty:
         st.write("No pairs: every word is a single token.")
     else:
-        left, right = st.columns(2, gap="large")
         wordpiece = history.config.algorithm == "wordpiece"
+        if chart_only:
+            st.vega_lite_chart(table, _pair_chart_spec(wordpiece, True), width="stretch", key="pairs_chart",
+                               theme=None)  # its own larger axis type, not the theme's
+            return
+        left, right = st.columns(2, gap="large")
         left.vega_lite_chart(table, _pair_chart_spec(wordpiece), width="stretch", key="pairs_chart")
         right.html(_pair_table_html(history, counts_step, text))
-    query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
-    st.html(
-        f'<div class="bpe-lazy">{_history_html(history, step, text)}</div>'
-        '<div class="bpe-grid bpe-lazy">'
-        f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
-        "</div>"
-    )
 
 
 def search_box() -> None:
@@ -163,16 +193,21 @@ def search_box() -> None:
 
 def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False) -> str:
     esc, show = common.esc, shower(text)
+    n = history.num_merges
     if s.step == 0:
-        return (f'<div class="bpe-step"><div class="bpe-step-title">Step 0 of {history.num_merges}</div>'
-                "<p>Every word is split into its base symbols. Press <b>Next</b> to make the first merge.</p></div>")
+        # data-announce: what the page's live region reads out (pages/keys.py), once per step.
+        return (f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
+                f'split into its base symbols.">Step 0 of {n}</h2>'
+                "<p>Every word is split into its base symbols. Press <b>Next</b> (or →, PageDown, Space) to make "
+                "the first merge.</p></div>")
     a, b = s.pair
+    announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
     lines = [
-        f'<div class="bpe-step-title">Step {s.step} of {history.num_merges}: '
+        f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step} of {n}: '
         f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
         f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
         f'{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} '
-        f'<span id="merge-count">count {s.count}</span></div>',
+        f'<span id="merge-count">count {s.count}</span></h2>',
         f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count}.</p>",
     ]
     if s.score is not None:
@@ -180,7 +215,8 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False)
     if s.num_tied > 1 and not s.forced:
         others = ", ".join(f"({esc(show(x))}, {esc(show(y))})" for x, y in s.tied[1:6]) + (
             f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else "")
-        lines.append(f"<p>{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
+        lines.append(f"<p>{s.num_tied - 1} other {'pair' if s.num_tied == 2 else 'pairs'} tied at this "
+                     f"{'score' if s.score else 'count'}: {others}. "
                      f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
     return f'<div class="bpe-step">{"".join(lines)}</div>'
 
@@ -231,7 +267,7 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
         {True: "✓", False: ""})
     title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
     tips = {"pair": [f"stored as {p}" if text and p != shown else "" for p, shown in zip(table["stored"], table["pair"])]}
-    return (f'<div class="bpe-h">{title}</div>' + html_table(cells, "pairs", tips)
+    return (f'<h3 class="bpe-h">{title}</h3>' + html_table(cells, "pairs", tips)
             + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
             "lost on the tie rule. The chart shows the same rows"
             + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "") + ".</p>")
@@ -245,7 +281,7 @@ def _vocabulary_html(s: bpe.TrainState, settings: common.Settings, text: bool = 
     learned = vocab[h.num_base:]
     newest = learned[-VOCAB_CHIPS:]
     return (
-        f'<div class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</div>"
+        f'<h3 class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</h3>"
         f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
         + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "") + "</p>"
         '<div class="bpe-scroll">'
@@ -283,7 +319,7 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
         )
     more = len(order) - len(top)
     return (
-        '<div class="bpe-h">Corpus splits</div>'
+        '<h3 class="bpe-h">Corpus splits</h3>'
         '<table class="bpe-table" data-table="splits"><thead><tr><th>word</th><th>freq</th><th>tokens</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
         + (f'<p class="bpe-note">… and {more:,} more words (most frequent shown first; search to find others).</p>'
@@ -325,7 +361,7 @@ def _history_html(history: bpe.History, step: int, text: bool = False) -> str:
     tokens_img, counts_img = _sparklines(history)
     lines = (display.sparkline_marker(tokens_img, len(history.total_tokens_after), step)
              + display.sparkline_marker(counts_img, len(history.merge_counts), step - 1 if step else None))
-    return (f'<div class="bpe-h">Merge history</div><div class="bpe-grid"><div>{table}{note}</div>'
+    return (f'<h3 class="bpe-h">Merge history</h3><div class="bpe-grid"><div>{table}{note}</div>'
             f"<div>{lines}</div></div>")
 
 
@@ -356,6 +392,9 @@ def mode_toggles(settings: common.Settings) -> None:
                    help="On: each token shows the text its bytes stand for (␣Straße, 世界, 😀), with the stored "
                         "byte-level form and its bytes in hex in the tooltip. Off: as the tokenizer stores it "
                         "(ĠStraÃŁe), as the course prints it.")
+    row.toggle("Presenter mode", key="present",
+               help="For a projector: the sidebar folds away, the type is larger, and the step, the pair chart, "
+                    "the splits and the vocabulary fit on one screen. Links made now open in it (present=1).")
     row.toggle("What if…", key="what_if",
                help="What if another pair were merged next? Pick one instead of the winner; training "
                     "continues from there.")

@@ -74,8 +74,9 @@ def corpus_and_settings(state: dict) -> common.Settings:
                       on_change=_source_changed)
     text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
     if source == "preset":
-        st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="preset",
-                     on_change=_apply_preset)
+        # A radio, not a select box: a select box cut the longer names ("Python documentation, 1 MB (a r…").
+        st.radio("Preset", list(PRESETS), format_func=lambda k: md(PRESETS[k].title), key="preset",
+                 on_change=_apply_preset)
         p = PRESETS[st.session_state["preset"]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
@@ -92,7 +93,7 @@ def corpus_and_settings(state: dict) -> common.Settings:
                 if st.session_state["limit"] == "none":  # see _source_changed
                     st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
             except ValueError as exc:
-                st.error(md(str(exc)))
+                common.alert("error", exc)
         st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
         text = st.session_state["corpus_text"]
     else:
@@ -139,6 +140,7 @@ def corpus_and_settings(state: dict) -> common.Settings:
     if not _same_corpus(saved, source, text, counts):
         st.session_state["step"] = state["step"] = 0  # a new corpus opens at its first step
     _preview(settings)
+    st.caption(common.LIMITS_SENTENCE)
     return settings
 
 

@@ -6,10 +6,14 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 
-# Browser tests drive Debian's chromium (`playwright install` cannot download here).
-if [ ! -x /usr/bin/chromium ]; then
-    echo "test.sh: /usr/bin/chromium missing, installing Debian's chromium" >&2
-    apt_install chromium
+# Browser tests drive Debian's chromium (`playwright install` cannot download here); the replica test
+# puts Debian's haproxy in front of two Streamlit replicas (scripts/serve-replicas.sh).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "test.sh: installing Debian's ${missing[*]}" >&2
+    apt_install "${missing[@]}"
 fi
 # Fonts for Chinese, Japanese and emoji: the non-ASCII browser test saves docs/multilingual.png for the README.
 if [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then

@@ -150,8 +150,9 @@ def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(ap
     for table in ("splits", "history", "pairs"):
         page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
     page.wait_for_timeout(500)
-    texts = {name: page.locator(f'table[data-table="{name}"]').inner_text() for name in ("splits", "history", "pairs")}
-    texts["vocabulary"] = main.locator(".bpe-scroll").inner_text()
+    # text_content, not inner_text: the lower blocks are not laid out while off screen (content-visibility)
+    texts = {name: page.locator(f'table[data-table="{name}"]').text_content() for name in ("splits", "history", "pairs")}
+    texts["vocabulary"] = main.locator(".bpe-scroll").text_content()
     texts["chart"] = " ".join(page.evaluate(CHART_ROWS_JS))
     for name, text in texts.items():
         assert not MOJIBAKE.search(text), (name, text[:300])
@@ -164,8 +165,7 @@ def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(ap
     page.locator(".st-key-byte_text label").click()  # one toggle: every panel shows the stored form
     wait_for_app(page)
     expect(page.locator('table[data-table="splits"]')).to_contain_text("ĠStraÃŁe", timeout=TIMEOUT_MS)
-    page.locator('table[data-table="history"]').scroll_into_view_if_needed()
-    assert MOJIBAKE.search(page.locator('table[data-table="history"]').inner_text())
+    assert MOJIBAKE.search(page.locator('table[data-table="history"]').text_content())
     assert_no_exception(page)
 
 
@@ -202,3 +202,89 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     assert page.evaluate("document.activeElement !== document.body"), "focus dropped to the page body"
     page.keyboard.press("PageUp")  # and the keys still work from there
     wait_for_step(page, 6)
+    # Arrows on a radio button keep choosing among its options (here "Stop after": none -> vocabulary size).
+    page.locator('.st-key-limit input[type="radio"]:checked').focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator('.st-key-limit label:has(input:checked)')).to_contain_text("Vocabulary size")
+
+
+PRESENTER_SHOT = REPO_ROOT / "docs" / "presenter.png"
+BOXES_JS = """() => Object.fromEntries(Object.entries({
+  step: '.bpe-step', chart: '[data-testid="stVegaLiteChart"]', splits: 'table[data-table="splits"]',
+  vocabulary: '.bpe-scroll', history: 'table[data-table="history"]'}).map(([name, sel]) => {
+    const e = document.querySelector(sel);
+    const r = e && e.getBoundingClientRect();
+    return [name, r ? [r.left, r.top, r.right, r.bottom] : null]; }))"""
+FONT_JS = """() => ['.bpe-step-title', 'table[data-table="splits"] td', '.bpe-step p'].map(
+  s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"""
+
+
+def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browser):
+    """Presenter mode (a toggle, or present=1 in a link): sidebar folded, type at least 1.25x larger,
+    and at 1280x720 the step box, pair chart, corpus splits and vocabulary all on screen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=3")
+        normal = page.evaluate(FONT_JS)
+        boxes = page.evaluate(BOXES_JS)
+        assert boxes["splits"][1] < boxes["history"][1]  # normal mode: the splits come before the history
+        page.locator(".st-key-present label").click()
+        page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=TIMEOUT_MS)
+        wait_for_app(page)
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+        page.locator(".st-key-present label").click()  # and back: the sidebar returns
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "false", timeout=TIMEOUT_MS)
+        page.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=TIMEOUT_MS)
+
+        fresh = context.new_page()  # the teacher's link opens in presenter mode
+        for step in (3, 0, 7):
+            open_train(fresh, f"{app_server}/?preset=hug&step={step}&present=1")
+            fresh.wait_for_timeout(1_000)  # the chart draws a moment after the run
+            expect(fresh.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+            for name, box in fresh.evaluate(BOXES_JS).items():
+                if name == "history":
+                    continue  # below the fold, by design
+                left, top, right, bottom = box
+                assert 0 <= left and right <= 1280 and 0 <= top and bottom <= 720, (step, name, box)
+            if step == 3:
+                big = fresh.evaluate(FONT_JS)
+                assert all(b >= 1.25 * n for b, n in zip(big, normal)), (big, normal)
+                fresh.screenshot(path=str(PRESENTER_SHOT))
+        assert "present=1" in fresh.url
+        assert_no_exception(fresh)
+    finally:
+        context.close()
+
+
+def test_screen_readers_get_headings_and_each_step_read_out(app_server, page):
+    open_train(page, f"{app_server}/?preset=hug&step=0")
+    for n in (1, 2, 3):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+    live = page.locator('[aria-live="polite"]', has_text="Step 3 of 7")
+    expect(live).to_have_text("Step 3 of 7: h + ug → hug, count 15", timeout=10_000)
+    assert page.locator("#bpe-live").count() == 1  # one region, kept from step to step
+    headings = page.locator('[data-testid="stMain"]').get_by_role("heading").all_inner_texts()
+    for title in ("Step 3 of 7", "Corpus splits", "Vocabulary: 10", "Merge history", "Pair counts step 3"):
+        assert any(h.startswith(title) for h in headings), (title, headings)
+
+
+def test_after_a_what_if_the_changed_step_stays_in_view(app_server, browser):
+    """What-if preselects the runner-up; after forcing it, the step it changed is on screen (the
+    what-if panel sat above the step box and pushed it below a 720 px window)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=2")
+        page.locator(".st-key-what_if label").click()
+        wait_for_app(page)
+        page.locator(".st-key-what_if_go button").click()  # the runner-up, preselected
+        wait_for_step(page, 3)
+        box = page.locator(".bpe-step").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
+        assert "chosen by hand" in page.locator('[data-testid="stAlert"]').first.inner_text() or \
+            page.get_by_text("chosen by hand").count() == 1
+        assert re.search(r"Step 3 of \d+: p \+ un → pun", page.locator(".bpe-step").inner_text().replace("\n", " "))
+    finally:
+        context.close()

@@ -202,7 +202,7 @@ def test_binary_upload_shows_error_not_exception(app_server, page, tmp_path):
     binary.write_bytes(bytes(range(256)) * 10)
     file_input.set_input_files(str(binary))
 
-    alert = page.locator('[data-testid="stAlert"]').filter(has_text=re.compile(r"binary|UTF-8", re.I))
+    alert = page.locator('.bpe-alert-error').filter(has_text=re.compile(r"binary|UTF-8", re.I))
     alert.first.wait_for(state="visible", timeout=TIMEOUT_MS)
     wait_for_app(page)
     assert "binary.txt" in alert.first.inner_text()

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
 import bpe
+from apptest_support import alerts, settle
 from pages.common import PAGE_CSS
 from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
@@ -33,7 +34,7 @@ ENCODE = "pages/encode.py"
 
 def blocks(at):
     """The page's HTML blocks, without the style sheet app.py sends once per page (common.PAGE_CSS)."""
-    return [h for h in at.html if h.value != PAGE_CSS]
+    return [h for h in at.html if h.value != PAGE_CSS and 'class="bpe-alert' not in h.value]
 
 
 def open_encode(**query) -> AppTest:
@@ -41,7 +42,7 @@ def open_encode(**query) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in query.items():
         at.query_params[key] = value
-    at.run()
+    settle(at.run())
     at.switch_page(ENCODE).run()
     return ok(at)
 
@@ -204,7 +205,7 @@ def test_uploaded_vocab_and_merges_cut_like_the_tokenizers_library(hf_file, tmp_
     at = type_text(upload(open_encode(), ("vocab.json", Path(vocab).read_bytes()),
                           ("merges.txt", Path(merges).read_bytes())), text)
     assert tokens(at) == tokenizers.Tokenizer.from_file(str(hf_file)).encode(text).tokens
-    assert not at.warning  # a byte-level vocabulary read byte-level: nothing to point out
+    assert not alerts(at, "warning")  # a byte-level vocabulary read byte-level: nothing to point out
 
 
 def test_a_character_level_vocab_read_byte_level_is_pointed_out():
@@ -212,9 +213,9 @@ def test_a_character_level_vocab_read_byte_level_is_pointed_out():
     the vocabulary has no Ġ; picked as whitespace, it cuts like the course."""
     vocab, merges = bpe.to_vocab_merges(hug_tokenizer())
     at = upload(open_encode(), ("vocab.json", vocab.encode()), ("merges.txt", merges.encode()))
-    assert "has no Ġ" in rendered(" ".join(w.value for w in at.warning))
+    assert "has no Ġ" in " ".join(alerts(at, "warning"))
     ok(at.selectbox(key="upload_pre").set_value("whitespace").run())
-    assert not at.warning
+    assert not alerts(at, "warning")
     assert tokens(type_text(at, "bug thug")) == ["b", "ug", "[UNK]", "hug"]
 
 
@@ -223,8 +224,8 @@ def test_a_second_tokenizer_json_replaces_the_first(hf_file, tmp_path):
     path = tmp_path / "hug.json"
     serialization.save(hug_tokenizer(), path)
     at = upload(open_encode(), ("hug.json", path.read_bytes()), ("gpt.json", hf_file.read_bytes()))
-    assert "Using gpt.json:" in rendered(at.caption[0].value) and not at.error, [e.value for e in at.error]
-    assert "Using the last file uploaded, gpt.json" in rendered(" ".join(w.value for w in at.warning))
+    assert "Using gpt.json:" in rendered(at.caption[0].value) and not alerts(at, "error"), alerts(at)
+    assert "Using the last file uploaded, gpt.json" in " ".join(alerts(at, "warning"))
 
 
 def test_file_saved_by_bpe_round_trips(tmp_path):
@@ -248,8 +249,8 @@ def test_bad_file_shows_an_error_and_keeps_the_previous_tokenizer(hf_file, name,
     at = type_text(upload(open_encode(), ("tokenizer.json", hf_file.read_bytes())), "hugs")
     before = tokens(at)
     at = upload(at, (name, data))
-    assert len(at.error) == 1 and says in rendered(at.error[0].value)
-    assert "The previous tokenizer is still in use." in rendered(at.error[0].value)
+    assert len(alerts(at, "error")) == 1 and says in alerts(at, "error")[0]
+    assert "The previous tokenizer is still in use." in alerts(at, "error")[0]
     assert tokens(at) == before == tokenizers.Tokenizer.from_file(str(hf_file)).encode("hugs").tokens
 
 
@@ -270,7 +271,7 @@ def test_vocab_and_merges_added_beside_a_tokenizer_json_are_used_and_the_box_sho
 
 def test_bad_first_file_says_no_tokenizer_is_loaded():
     at = upload(open_encode(), ("tokenizer.json", UNIGRAM_JSON.encode()))
-    assert "No tokenizer is loaded." in rendered(at.error[0].value)
+    assert "No tokenizer is loaded." in alerts(at, "error")[0]
     assert "Upload a tokenizer file" in at.info[0].value and not at.dataframe
 
 
@@ -309,7 +310,7 @@ def test_side_by_side_with_wordpiece_marks_where_the_boundaries_differ():
     assert at.radio(key="compare_with").value == "merges"  # the cheap one first
     ok(at.radio(key="compare_with").set_value("wordpiece").run())
     wordpiece = bpe.train(PRESETS["hug"].corpus(), **PRESETS["hug"].options, algorithm="wordpiece")
-    metrics = {m.label: m.value for m in at.metric}
+    metrics = {rendered(m.label): m.value for m in at.metric}
     assert metrics["Tokens, WordPiece, same corpus"] == str(len(wordpiece.tokenize("bug hugs")))
     sides = [h.value for h in blocks(at) if 'class="bpe-tokens"' in h.value][1:]
     assert len(sides) == 2
@@ -323,8 +324,7 @@ def test_side_by_side_says_when_wordpiece_cannot_be_trained():
     at = open_encode(preset="notebook")  # forces ('Ġ', 't') first, a pair WordPiece's first step lacks
     ok(at.toggle(key="compare").set_value(True).run())
     ok(at.radio(key="compare_with").set_value("wordpiece").run())
-    assert "WordPiece cannot be trained with these settings: Cannot force the pair ('Ġ', 't')" in rendered(
-        at.error[0].value)
+    assert "WordPiece cannot be trained with these settings: Cannot force the pair ('Ġ', 't')" in alerts(at, "error")[0]
     assert tokens(at)  # the first tokenizer's tokens are still shown
 
 
@@ -409,7 +409,7 @@ def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
 def test_an_empty_text_shows_no_tokens_and_no_traceback(preset):
     """Found in a review: clearing the box with a byte-level tokenizer raised KeyError: 'token'."""
     at = type_text(open_encode(preset=preset), "")
-    assert tokens(at) == [] and not at.error
+    assert tokens(at) == [] and not at.error and not alerts(at, "error")
     assert at.dataframe[0].value.columns.tolist()[:3] == ["#", "id", "token"]
 
 
@@ -419,3 +419,13 @@ def test_one_merge_numbering_and_no_none_in_the_token_table():
     table = at.dataframe[0].value
     assert "None" not in table.astype(str).to_string() and "<NA>" not in table.astype(str).to_string()
     assert list(table["made by"]) == ["base symbol", "merge 1", "merge 6"]
+
+
+def test_encode_reads_non_ascii_as_text_like_the_train_page():
+    """ĠStraÃŁe on Train, ĠStraße on Encode: both now read ␣Straße, and the one toggle shows the stored form."""
+    at = type_text(open_encode(text="Die Straße, die Straße. 世界 世界", pre_tokenizer="gpt2", limit_value="60"),
+                   "die Straße 世界")
+    labels = re.findall(r">([^<>]*)</span>", blocks(at)[0].value)
+    assert "␣Straße" in labels and "␣世界" in labels and not any("Ġ" in label for label in labels), labels
+    ok(at.toggle(key="byte_text").set_value(False).run())
+    assert ">ĠStraÃŁe</span>" in blocks(at)[0].value

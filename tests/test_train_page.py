@@ -18,6 +18,7 @@ import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 from pages.keys import KEYS_JS
+from apptest_support import alerts, settle
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -26,7 +27,7 @@ def start(**query) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     for k, v in query.items():
         at.query_params[k] = v
-    at.run()
+    settle(at.run())
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -175,7 +176,7 @@ def test_course_preset_gives_the_course_merges():
 
 def test_switching_preset_resets_to_its_settings():
     at = start()
-    at.selectbox(key="preset").set_value("aa-abc").run()
+    at.radio(key="preset").set_value("aa-abc").run()
     assert at.selectbox(key="pre_tokenizer").value == "space-suffix"
     click(at, "end")
     frame = html_table(at, "history")
@@ -184,7 +185,8 @@ def test_switching_preset_resets_to_its_settings():
 
 # -- bad input ------------------------------------------------------------------------------------------
 def errors(at: AppTest) -> str:
-    return " ".join(e.value for e in at.error)
+    """The errors as the student reads them (they reach markdown escaped: bpe.display.md_escape)."""
+    return " ".join(alerts(at, "error") + [unescape_md(e.value) for e in at.error])
 
 
 def test_empty_text_shows_an_error_and_keeps_the_input():
@@ -223,7 +225,7 @@ def test_user_text_is_escaped():
     at = start()
     at.radio(key="source").set_value("text").run()
     at.text_area(key="corpus_text").set_value(payload).run()
-    assert not at.exception and not at.error
+    assert not at.exception and not at.error and not alerts(at, "error")
     html = " ".join(h.proto.body for h in at.get("html") if h.proto.body != KEYS_JS)  # but our own key script
     assert "&lt;img" in html and "<img src=x" not in html and "<script>" not in html
 
@@ -402,7 +404,7 @@ def test_the_settings_preview_shows_words_as_the_splits_do():
 
 
 def warnings(at: AppTest) -> str:
-    return " ".join(w.value for w in at.warning)
+    return " ".join(alerts(at, "warning") + [unescape_md(w.value) for w in at.warning])
 
 
 def test_a_link_to_a_corpus_too_long_for_a_link_says_to_paste_it_again():
@@ -494,3 +496,20 @@ def test_byte_level_tokens_read_as_text_except_in_the_courses_walkthrough():
     course = start(preset="course", step="2")
     assert not course.toggle(key="byte_text").value
     assert list(html_table(course, "history")["new token"]) == ["is", "Ġt"]
+
+
+def test_small_things_ticks_plurals_preset_names_and_play_at_the_end():
+    at = start(step="3")
+    x = json.loads(next(e for e in at.main if getattr(e, "type", None) == "vega_lite_chart").proto.spec)
+    assert x["encoding"]["x"]["axis"]["format"] == "d" and x["encoding"]["x"]["axis"]["tickMinStep"] == 1
+    # Every preset's whole name is shown (a select box cut "Python documentation, 1 MB (a r…").
+    assert at.radio(key="preset").options == [unescape_md(PRESETS[k].title) for k in PRESETS] or \
+        [unescape_md(o) for o in at.radio(key="preset").options] == [PRESETS[k].title for k in PRESETS]
+    # "1 other pair tied", not "1 other pair(s)"
+    tied = start(text="ab cd", pre_tokenizer="whitespace", step="1")
+    assert "1 other pair tied at this count" in step_text(tied)
+    # Play at the last step says why it stopped.
+    click(at, "end")
+    at.toggle(key="play").set_value(True).run()
+    assert not at.toggle(key="play").value
+    assert "Play stopped: step 7 is the last step" in " ".join(i.value for i in at.info)

@@ -1,0 +1,234 @@
+"""Training off the serving interpreter: a process pool, one job per corpus and settings.
+
+Streamlit serves every session from one Python interpreter, so a training run in a script thread
+holds the interpreter lock (the GIL) that every other session's click needs: one student's 5 MB
+paste froze the class. Here training runs in a ``ProcessPoolExecutor`` sized to the machine (one
+worker per core, started with ``forkserver``, so a worker never inherits the server's threads).
+The server only submits the job, polls it, and unpickles the finished :class:`bpe.History`
+(arrays, a few tens of milliseconds for a 1 MB run).
+
+One job per key (the run's settings), however many sessions ask: a second session asking for a
+run already being trained waits on the same future. A job counts the sessions waiting on it; when
+the last one presses Stop, the worker is told to stop (a flag in shared memory, read every 50
+merges). Progress (the merge reached) comes back the same way.
+
+This module imports only ``bpe`` (never Streamlit), so the worker processes stay small.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing as mp
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable
+
+import bpe
+from bpe.presets import PRESETS
+
+# -- limits (stated in the UI and README) ---------------------------------------------------------
+MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text, or a word-count table
+MAX_MERGES = 100_000  # "until no pair is left" also stops here
+MAX_WORD_CHARS = 10_000  # the longest word (after pre-tokenization) a run may train on
+POOL_WORKERS = max(1, os.cpu_count() or 1)  # sized to the machine
+SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
+PROGRESS_EVERY = 50  # merges between progress reports and stop checks
+
+
+class Stopped(Exception):
+    """Raised in a worker when every session waiting on its job pressed Stop."""
+
+
+# -- the corpus a job trains on (pure: runs in the worker) ----------------------------------------
+def corpus_of(source: str, preset: str, text: str, counts: str):
+    """The corpus a setting describes, or raise ValueError with what to fix."""
+    if source == "preset":
+        if preset not in PRESETS:
+            raise ValueError(f"There is no preset called {preset!r}.")
+        return PRESETS[preset].corpus()
+    if source == "counts":
+        if len(counts.encode("utf-8")) > MAX_CORPUS_BYTES:
+            raise ValueError(f"The word-count table is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; give fewer rows.")
+        return bpe.parse_word_counts(counts, line_name="Row")  # the page shows them as a table
+    if len(text.encode("utf-8")) > MAX_CORPUS_BYTES:
+        raise ValueError(f"The corpus is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; paste or upload less text.")
+    if not text.strip():
+        raise ValueError("The corpus is empty: paste some text, upload a .txt file, or pick a preset.")
+    return text.splitlines() or [text]
+
+
+def check_word_lengths(corpus, pre_tokenizer: str) -> None:
+    """Refuse a word longer than MAX_WORD_CHARS (training and showing one is quadratic in its length).
+    Whitespace-separated runs bound the words of every pre-tokenizer, so only a corpus with a long
+    run is pre-tokenized here to find the real longest word."""
+    words = corpus.keys() if isinstance(corpus, dict) else None
+    if words is None:
+        longest_run = max((len(w) for line in corpus for w in line.split()), default=0)
+        if longest_run <= MAX_WORD_CHARS:
+            return
+        words = bpe.count_words(corpus, pre_tokenizer)
+    longest = max(words, key=len, default="")
+    if len(longest) > MAX_WORD_CHARS:
+        raise ValueError(f"The corpus has a word of {len(longest):,} characters (it starts “{longest[:30]}…”); the "
+                         f"limit is {MAX_WORD_CHARS:,}. Add spaces, or choose another pre-tokenizer.")
+
+
+_progress = None  # the shared array, set in each worker by _init_worker
+
+
+def _init_worker(progress) -> None:
+    global _progress
+    _progress = progress
+
+
+def deep_sizeof(root) -> int:
+    """Bytes held by ``root`` and everything it references (each object once), as ``sys.getsizeof``
+    counts them: the size of a finished run, measured in the worker that trained it."""
+    import sys
+    from array import array
+
+    seen: set[int] = set()
+    stack, total = [root], 0
+    atomic = (str, bytes, int, float, bool, type(None), array)
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, atomic):
+            continue
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        elif hasattr(obj, "__dict__"):
+            stack.append(vars(obj))
+        elif hasattr(obj, "__slots__"):
+            stack.extend(getattr(obj, name) for name in obj.__slots__ if hasattr(obj, name))
+    return total
+
+
+def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
+    """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
+    Returns the run and its size in bytes."""
+    corpus = corpus_of(**spec)
+    if spec["source"] != "preset":
+        check_word_lengths(corpus, options["pre_tokenizer"])
+    if "num_merges" not in options and "vocab_size" not in options:
+        options = {**options, "num_merges": MAX_MERGES}
+    states = bpe.train_steps(corpus, **options)
+    first = next(states)
+    for state in states:
+        if state.step % PROGRESS_EVERY == 0 and _progress is not None:
+            _progress[2 * slot] = state.step
+            if _progress[2 * slot + 1]:
+                states.close()
+                raise Stopped(f"stopped at merge {state.step:,}")
+    return first.history, deep_sizeof(first.history)
+
+
+# -- the pool and the job table (in the serving process) --------------------------------------------
+@dataclass
+class Job:
+    key: Hashable
+    slot: int
+    future: cf.Future
+    total: int | None  # merges to train, when the settings say so
+    started: float = field(default_factory=time.monotonic)
+    waiters: set = field(default_factory=set)
+
+    def progress(self) -> int:
+        return int(_pool().progress[2 * self.slot])
+
+
+class _Pool:
+    def __init__(self) -> None:
+        ctx = mp.get_context("forkserver")
+        self.progress = ctx.Array("q", 2 * SLOTS, lock=False)  # [merge reached, stop flag] per slot
+        self.executor = cf.ProcessPoolExecutor(POOL_WORKERS, mp_context=ctx, initializer=_init_worker,
+                                               initargs=(self.progress,))
+        # Reentrant: a job that is already over when its callback is added runs the callback (which
+        # takes this lock) at once, in the submitting thread that holds it.
+        self.lock = threading.RLock()
+        self.jobs: dict[Hashable, Job] = {}
+        self.free = list(range(SLOTS))
+        self.trained: dict[Hashable, int] = {}  # how many times each key was trained (benchmarks read it)
+
+
+_POOL: _Pool | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> _Pool:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = _Pool()
+        return _POOL
+
+
+def submit(key: Hashable, spec: dict, options: dict, waiter: str, on_done: Callable[[Job], Any]) -> Job:
+    """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted.
+    ``on_done(job)`` runs once when it finishes, before the job leaves the table."""
+    pool = _pool()
+    with pool.lock:
+        job = pool.jobs.get(key)
+        if job is None:
+            if not pool.free:
+                raise ValueError(f"The server is training {SLOTS} runs already; try again in a minute.")
+            slot = pool.free.pop()
+            pool.progress[2 * slot] = pool.progress[2 * slot + 1] = 0
+            future = pool.executor.submit(train_job, slot, spec, options)
+            job = Job(key, slot, future, options.get("num_merges"))
+            pool.jobs[key] = job
+            pool.trained[key] = pool.trained.get(key, 0) + 1
+            future.add_done_callback(lambda _f, job=job: _finish(job, on_done))
+        job.waiters.add(waiter)
+        return job
+
+
+def _finish(job: Job, on_done: Callable[[Job], Any]) -> None:
+    try:
+        on_done(job)
+    finally:
+        pool = _pool()
+        with pool.lock:
+            if pool.jobs.get(job.key) is job:
+                del pool.jobs[job.key]
+            pool.free.append(job.slot)
+
+
+def leave(job: Job, waiter: str) -> bool:
+    """``waiter`` stops waiting; the worker is told to stop when nobody waits any more. True if stopped."""
+    pool = _pool()
+    with pool.lock:
+        job.waiters.discard(waiter)
+        if job.waiters or job.future.done():
+            return False
+        pool.progress[2 * job.slot + 1] = 1
+        if pool.jobs.get(job.key) is job:
+            del pool.jobs[job.key]  # a new request trains afresh instead of waiting on a stopping job
+        return True
+
+
+def job_for(key: Hashable) -> Job | None:
+    pool = _pool()
+    with pool.lock:
+        return pool.jobs.get(key)
+
+
+def times_trained(key: Hashable) -> int:
+    return _pool().trained.get(key, 0) if _POOL is not None else 0
+
+
+def reset_if_broken() -> None:
+    """After a worker died (killed, out of memory) the executor refuses new work: start a new pool."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None and getattr(_POOL.executor, "_broken", False):
+            old, _POOL = _POOL, None
+            old.executor.shutdown(wait=False, cancel_futures=True)

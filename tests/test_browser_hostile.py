@@ -1,0 +1,38 @@
+"""Hostile links in a real browser (issue 15, #7): a link's values show as typed, never as a link, an
+image (which the browser would fetch: tracking) or a styled fake alert."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from browser_support import wait_for_app
+
+pytestmark = pytest.mark.browser
+
+TRACKER = "http://127.0.0.1:9/track.png"
+
+
+def test_link_values_render_as_plain_text_and_fetch_nothing(app_server, page):
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    query = urlencode({
+        "preset": "hug",
+        "tie_break": "[Download the fixed tokenizer here](http://evil.example/x)",
+        "pre_tokenizer": f"![t]({TRACKER})",
+        "algorithm": ":red-background[**Your session expired**]",
+    })
+    page.goto(f"{app_server}/?{query}")
+    wait_for_app(page)
+    alerts = page.locator(".bpe-alert")  # common.alert: plain text in an HTML block
+    alerts.first.wait_for(state="visible", timeout=60_000)
+    assert alerts.count() == 3
+    text = " ".join(alerts.all_inner_texts())
+    assert "[Download the fixed tokenizer here](http://evil.example/x)" in text
+    assert f"![t]({TRACKER})" in text and ":red-background[**Your session expired**]" in text
+    assert alerts.locator("a, img").count() == 0  # no link, no image in any alert
+    assert alerts.locator("strong, span[class*=ackground]").count() == 0  # no bold, no :red-background[]
+    assert page.locator('[data-testid="stAlert"] a, [data-testid="stMarkdown"] a[href*=evil]').count() == 0
+    page.wait_for_timeout(500)  # an image would be requested as soon as it is laid out
+    assert not [u for u in requests if u.startswith((TRACKER, "http://evil.example"))]

@@ -1,0 +1,135 @@
+"""Training in the process pool (issue 15 #4, #5): one job per run however many sessions ask, a page
+that waits with progress and a Stop button, and trained runs evicted by memory, not by count."""
+
+from __future__ import annotations
+
+import gc
+import re
+import os
+import threading
+import time
+import weakref
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from apptest_support import alerts, settle, training
+from pages import common, jobs
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def fresh(**changes) -> common.Settings:
+    """Settings no other test trains (a unique corpus), so each test sees its own job."""
+    text = f"hug pug pun bun hugs {time.time_ns()} {os.getpid()} " * 50
+    return replace(common.Settings(source="text", text=text, limit_value=5), **changes)
+
+
+def test_twenty_sessions_asking_for_the_same_run_train_it_once():
+    settings = fresh(limit_value=40)
+    key = common.run_key(settings)
+    results, errors = [], []
+
+    def session():
+        try:
+            results.append(common.train(settings, block=True))
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=session) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors and len(results) == 20
+    assert len({id(h) for h in results}) == 1  # every session got the same shared run
+    assert jobs.times_trained(key) == 1
+    assert common.train(settings) is results[0] and jobs.times_trained(key) == 1  # later asks hit the store
+
+
+def test_training_runs_in_another_process():
+    """The serving process only waits: the worker that trained the run is a different process."""
+    settings = fresh()
+    job = jobs.submit(common.run_key(settings), dict(source="text", preset="", text=settings.text, counts=""),
+                      settings.options(), "test", lambda job: None)
+    job.future.result(timeout=60)
+    pids = jobs._pool().executor._processes
+    assert pids and os.getpid() not in pids
+
+
+def test_bad_input_comes_back_as_a_value_error_and_is_not_retrained():
+    settings = fresh(text="   ")
+    with pytest.raises(ValueError, match="empty"):
+        common.train(settings, block=True)
+    with pytest.raises(ValueError, match="empty"):
+        common.train(settings, block=True)
+    assert jobs.times_trained(common.run_key(settings)) == 1
+
+
+def test_a_word_over_the_limit_is_refused_with_a_sentence():
+    settings = fresh(text="x" * (jobs.MAX_WORD_CHARS + 1) + " hug", pre_tokenizer="gpt2")
+    with pytest.raises(ValueError, match=r"word of 10,001 characters.*limit is 10,000"):
+        common.train(settings, block=True)
+    cjk = "训练" * 6_000  # CJK without spaces: one 12,000-character word
+    with pytest.raises(ValueError, match="word of 12,000 characters"):
+        common.train(fresh(text=cjk, pre_tokenizer="whitespace"), block=True)
+    spaced = "ab-" * 4_000  # a long run without whitespace, but gpt2 cuts it into short words: allowed
+    assert common.train(fresh(text=spaced, pre_tokenizer="gpt2"), block=True).num_merges == 1  # a + b
+
+
+def test_until_no_pair_is_left_stops_at_the_merge_limit(monkeypatch):
+    monkeypatch.setattr(jobs, "MAX_MERGES", 3)  # train_job runs in this process here
+    history = jobs.train_job(0, dict(source="text", preset="", text="hug pug pun bun hugs", counts=""),
+                             dict(pre_tokenizer="whitespace"))[0]
+    assert history.num_merges == 3
+
+
+def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["preset"], at.query_params["limit_value"] = "python-docs", "60000"
+    at.query_params["limit"] = "num_merges"
+    at.run()
+    assert training(at), "a 60,000-merge run should not be ready within a second"
+    assert any(p.proto.text.startswith(("Reading the corpus", "Training… merge")) for p in at.get("progress"))
+    key = common.run_key(at.session_state[common.STATE_KEY]["settings"])
+    job = jobs.job_for(key)
+    at.button(key="stop_training").click().run()
+    assert any("Training was stopped" in a for a in alerts(at, "info"))
+    with pytest.raises(jobs.Stopped):
+        job.future.result(timeout=30)  # the worker stopped (it reads the flag every 50 merges)
+    at.button(key="train_again").click().run()
+    assert training(at)  # asked again: a new job
+    new = jobs.job_for(key)
+    assert new is not None and new is not job
+    at.button(key="stop_training").click().run()
+
+
+def test_runs_are_evicted_by_memory_and_freed(monkeypatch):
+    history = common.train(fresh(), block=True)
+    size = next(n for h, n in common.RUNS.runs.values() if h is history)
+    monkeypatch.setattr(common, "RUN_MEMORY_BUDGET", 3 * size)
+    ref = weakref.ref(history)
+    del history
+    for _ in range(4):
+        common.train(fresh(), block=True)
+        assert common.RUNS.nbytes <= common.RUN_MEMORY_BUDGET
+    gc.collect()
+    assert ref() is None  # evicted and freed: nothing (gc.freeze included) keeps it alive
+
+
+def test_a_run_is_measured_in_the_worker():
+    history, nbytes = jobs.train_job(0, dict(source="preset", preset="hug", text="", counts=""),
+                                     dict(pre_tokenizer="whitespace", num_merges=7))
+    assert history.num_merges == 7
+    assert history.nbytes() < nbytes < 5_000_000  # the whole run, not only its step log; a small run is small
+
+
+def test_a_page_that_waits_reruns_when_the_run_is_ready():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["preset"], at.query_params["limit_value"] = "python-docs", "2500"
+    at.run()
+    settle(at)
+    assert not at.exception
+    assert re.search(r"Step 0 of 2,?500", " ".join(h.proto.body for h in at.get("html")))
