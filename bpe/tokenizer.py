@@ -28,6 +28,7 @@ templates (``[CLS] ... [SEP]``) and BPE dropout. File formats live in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+import copy
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
@@ -274,6 +275,28 @@ def _merge_all_buckets(symbols: list[str], units: list[int], merge_map: dict, re
     units[:] = out_u
 
 
+class FirstMerges:
+    """A merge table seen through its first ``k`` ranks (what :meth:`Tokenizer.with_merges` shares):
+    ``get`` answers like the table's for a pair of rank below ``k``, else None."""
+
+    __slots__ = ("full", "k", "get")
+
+    def __init__(self, full: dict, k: int) -> None:
+        self.full, self.k = full, k
+        lookup = full.get
+
+        def get(pair):
+            m = lookup(pair)
+            return m if m is not None and m[0] < k else None
+        self.get = get
+
+    def __getitem__(self, pair):
+        m = self.get(pair)
+        if m is None:
+            raise KeyError(pair)
+        return m
+
+
 class Tokenizer:
     """A BPE or WordPiece tokenizer: a vocabulary, merges in rank order, and a pre-tokenizer.
 
@@ -363,7 +386,10 @@ class Tokenizer:
     def ranks(self) -> dict[Pair, int]:
         """pair -> its merge rank (the first, if a pair is listed twice); built on first use."""
         if not hasattr(self, "_ranks"):
-            self._ranks = {pair: rank for pair, (rank, _) in self._merge_map.items()}
+            table = self._merge_map
+            k = getattr(table, "k", None)
+            full = getattr(table, "full", table)
+            self._ranks = {pair: rank for pair, (rank, _) in full.items() if k is None or rank < k}
         return self._ranks
 
     def _append(self, token: str) -> None:
@@ -399,11 +425,22 @@ class Tokenizer:
         """
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.merges):
             raise ValueError(f"k must be between 0 and {len(self.merges)}, not {k}.")
-        vocab = self.vocab
         if self.algorithm == "wordpiece":
             created = self._created_rank()
             vocab = {t: i for t, i in self.vocab.items() if created.get(t, -1) < k}
-        return Tokenizer(vocab, self.merges[:k], **self._options())
+            return Tokenizer(vocab, self.merges[:k], **self._options())
+        # A view, not a copy: it shares the vocabulary, the id map and the merge table (a 200,000-token
+        # file holds ~150 MB of them) and only reads the table's first k ranks, so moving the Encode
+        # page's k slider costs each session almost nothing. Its word caches start empty.
+        view = copy.copy(self)
+        for cached in ("_created", "_ranks", "_longest"):
+            view.__dict__.pop(cached, None)
+        if k < len(self.merges):
+            view.merges = self.merges[:k]
+            view._merge_map = FirstMerges(getattr(self._merge_map, "full", self._merge_map), k)
+        view._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(view._word_uncached)
+        view._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(view._raw_word)
+        return view
 
     @property
     def vocab_size(self) -> int:
