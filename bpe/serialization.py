@@ -42,7 +42,8 @@ tokens, offsets, decode; tested family by family), and saves back with the same 
 Merges may be ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Refused with a ValueError that
 names the component: other models (Unigram, WordLevel), dropout, and normalisers, pre-tokenizers,
 decoders or post-processors not listed in those modules. Post-processor templates (``<s> ... </s>``)
-are kept but not applied: compare with ``add_special_tokens=False``.
+are kept but not applied: compare with ``add_special_tokens=False``. A file's ``truncation`` and
+``padding`` settings are left out on purpose: the page shows every token of the whole text.
 """
 
 from __future__ import annotations

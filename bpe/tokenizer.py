@@ -28,6 +28,7 @@ templates (``[CLS] ... [SEP]``) and BPE dropout. File formats live in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+import copy
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
@@ -274,6 +275,28 @@ def _merge_all_buckets(symbols: list[str], units: list[int], merge_map: dict, re
     units[:] = out_u
 
 
+class FirstMerges:
+    """A merge table seen through its first ``k`` ranks (what :meth:`Tokenizer.with_merges` shares):
+    ``get`` answers like the table's for a pair of rank below ``k``, else None."""
+
+    __slots__ = ("full", "k", "get")
+
+    def __init__(self, full: dict, k: int) -> None:
+        self.full, self.k = full, k
+        lookup = full.get
+
+        def get(pair):
+            m = lookup(pair)
+            return m if m is not None and m[0] < k else None
+        self.get = get
+
+    def __getitem__(self, pair):
+        m = self.get(pair)
+        if m is None:
+            raise KeyError(pair)
+        return m
+
+
 class Tokenizer:
     """A BPE or WordPiece tokenizer: a vocabulary, merges in rank order, and a pre-tokenizer.
 
@@ -363,7 +386,10 @@ class Tokenizer:
     def ranks(self) -> dict[Pair, int]:
         """pair -> its merge rank (the first, if a pair is listed twice); built on first use."""
         if not hasattr(self, "_ranks"):
-            self._ranks = {pair: rank for pair, (rank, _) in self._merge_map.items()}
+            table = self._merge_map
+            k = getattr(table, "k", None)
+            full = getattr(table, "full", table)
+            self._ranks = {pair: rank for pair, (rank, _) in full.items() if k is None or rank < k}
         return self._ranks
 
     def _append(self, token: str) -> None:
@@ -399,11 +425,22 @@ class Tokenizer:
         """
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.merges):
             raise ValueError(f"k must be between 0 and {len(self.merges)}, not {k}.")
-        vocab = self.vocab
         if self.algorithm == "wordpiece":
             created = self._created_rank()
             vocab = {t: i for t, i in self.vocab.items() if created.get(t, -1) < k}
-        return Tokenizer(vocab, self.merges[:k], **self._options())
+            return Tokenizer(vocab, self.merges[:k], **self._options())
+        # A view, not a copy: it shares the vocabulary, the id map and the merge table (a 200,000-token
+        # file holds ~150 MB of them) and only reads the table's first k ranks, so moving the Encode
+        # page's k slider costs each session almost nothing. Its word caches start empty.
+        view = copy.copy(self)
+        for cached in ("_created", "_ranks", "_longest"):
+            view.__dict__.pop(cached, None)
+        if k < len(self.merges):
+            view.merges = self.merges[:k]
+            view._merge_map = FirstMerges(getattr(self._merge_map, "full", self._merge_map), k)
+        view._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(view._word_uncached)
+        view._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(view._raw_word)
+        return view
 
     @property
     def vocab_size(self) -> int:
@@ -444,9 +481,9 @@ class Tokenizer:
         return out
 
     def _initial(self, word: str) -> list[tuple[str, int]]:
-        """A word's starting symbols, each with how many source units it covers (characters,
-        bytes for byte-level, or for a file's pipeline the UTF-8 bytes of the word, as
-        ``tokenizers`` counts them)."""
+        """A word's starting symbols, each with how many source units it covers (characters, or
+        bytes for byte-level schemes; for a file's pipeline, the UTF-8 bytes of the word the model
+        sees, as ``tokenizers`` counts them)."""
         if self.pipeline is not None:
             return self._initial_model(word)
         symbols = pt.word_symbols(word, self.pre_tokenizer)
@@ -458,15 +495,18 @@ class Tokenizer:
     def _initial_model(self, word: str) -> list[tuple[str, int]]:
         """``tokenizers``' ``BPE::merge_word`` start: prefix, suffix, byte fallback, unknowns."""
         vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
-        byte_level = self.byte_level  # a byte-level word's characters are bytes: one unit each
-        if not prefix and not suffix and all(c in vocab for c in word):
-            return [(c, 1 if byte_level else len(c.encode("utf-8"))) for c in word]
+        # Units are the UTF-8 bytes of the word the model sees, as tokenizers counts them: its offsets
+        # are running sums of these, so a character dropped for want of an unknown token shifts them.
+        if not prefix and not suffix and all(map(vocab.__contains__, word)):
+            if word.isascii():
+                return [(c, 1) for c in word]
+            return [(c, len(c.encode("utf-8"))) for c in word]
         out: list[tuple[str, int]] = []
         unk: list | None = None  # [token, units] waiting to be added (fuse_unk grows it)
         last = len(word) - 1
         for i, ch in enumerate(word):
             s = ch
-            n = 1 if byte_level else len(ch.encode("utf-8"))
+            n = len(ch.encode("utf-8"))
             if i and prefix:
                 s = prefix + s
             if i == last and suffix:
@@ -480,10 +520,7 @@ class Tokenizer:
             if self.byte_fallback:
                 codes = [f"<0x{b:02X}>" for b in s.encode("utf-8")]
                 if all(c in vocab for c in codes):
-                    if byte_level:  # one unit for the whole character, on its first byte token
-                        out.extend((c, int(k == 0)) for k, c in enumerate(codes))
-                    else:
-                        out.extend((c, 1) for c in codes)
+                    out.extend((c, 1) for c in codes)
                     continue
             if self.unk_token is not None:
                 if self.unk_token not in vocab:
@@ -503,8 +540,7 @@ class Tokenizer:
         if self.algorithm == "wordpiece":
             return self._wordpiece(word)
         if self.ignore_merges and word in self.vocab:
-            return ((word, len(word.encode("utf-8")) if self.pipeline is not None and not self.byte_level
-                     else len(word)),)
+            return ((word, len(word.encode("utf-8")) if self.pipeline is not None else len(word)),)
         parts = self._initial(word)
         symbols = [p for p, _ in parts]
         units = [u for _, u in parts]
@@ -516,14 +552,6 @@ class Tokenizer:
         if len(word) > WORD_CACHE_MAX_CHARS:
             return self._word_uncached(word)
         return self._cached_word(word)
-
-    def _bpe(self, word: str, trace: list[TraceStep] | None = None) -> tuple[tuple[str, int], ...]:
-        """Merge by rank (kept for callers of the old name): see :func:`merge_all`."""
-        if trace is None:
-            return self._word_tokens(word)
-        steps, _, final = self._replay(word, TRACE_BUDGET)
-        trace.extend(steps)
-        return final
 
     def _replay(self, word: str, budget: int) -> tuple[list[TraceStep], int, tuple[tuple[str, int], ...]]:
         """The merge steps of one word (consecutive merges of one rank form one step), holding
@@ -572,8 +600,7 @@ class Tokenizer:
         ``max_input_chars_per_word``, the whole word is unknown. Candidates are never longer
         than the longest vocabulary token, so a long word costs O(n) lookups."""
         n = len(word)
-        units = (lambda a, b: len(word[a:b].encode("utf-8"))) if self.pipeline is not None and not self.byte_level \
-            else (lambda a, b: b - a)
+        units = (lambda a, b: len(word[a:b].encode("utf-8"))) if self.pipeline is not None else (lambda a, b: b - a)
         unk = ((self.unk_token or word, units(0, n)),)
         if n > self.max_input_chars_per_word:
             return unk
@@ -636,20 +663,25 @@ class Tokenizer:
 
     def _raw_word(self, raw: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
         """Tokens, ids and offsets (relative to the word) of one word of a :attr:`Pipeline.fast` file."""
+        # Units are UTF-8 bytes of the model's word (see _initial_model); for a byte-level word, its
+        # symbols stand for the text's bytes one by one.
         if self.byte_level:
             data = raw.encode("utf-8")
             word = pt.bytes_to_symbols(data)
-            char_of_unit = range(len(raw)) if len(data) == len(raw) else _unit_to_char(raw)
+            symbol_of_unit = range(len(word)) if word.isascii() else _unit_to_char(word)
+            char_of_byte = range(len(raw)) if len(data) == len(raw) else _unit_to_char(raw)
         else:
             word = raw
-            char_of_unit = _unit_to_char(raw)
+            symbol_of_unit = range(len(raw)) if raw.isascii() else _unit_to_char(raw)
+            char_of_byte = None
         vocab = self.vocab
         toks, ids, spans, unit = [], [], [], 0
         for token, n in self._word_uncached(word):
-            if n == 0:  # a byte-fallback byte after the first of its character: the character's span
-                a = b = char_of_unit[max(unit - 1, 0)]
-            else:
-                a, b = char_of_unit[unit], char_of_unit[unit + n - 1]
+            if n == 0:  # nothing of the text (a separate </w> cannot occur in a file's word)
+                continue
+            a, b = symbol_of_unit[unit], symbol_of_unit[unit + n - 1]
+            if char_of_byte is not None:
+                a, b = char_of_byte[a], char_of_byte[b]
             unit += n
             toks.append(token)
             ids.append(vocab[token])
@@ -710,14 +742,13 @@ class Tokenizer:
                 word_ids.append(None)
                 continue
             word = piece.text
-            char_of_unit = range(len(word)) if self.byte_level else _unit_to_char(word)
+            char_of_unit = range(len(word)) if word.isascii() else _unit_to_char(word)
             unit = 0
             for token, n in self._word_tokens(word):
-                if n == 0:  # a byte-fallback byte after the first of its character: the character's span
-                    a = b = char_of_unit[max(unit - 1, 0)]
-                else:
-                    a = char_of_unit[unit]
-                    b = char_of_unit[unit + n - 1]
+                if n == 0:
+                    continue
+                a = char_of_unit[unit]
+                b = char_of_unit[unit + n - 1]
                 unit += n
                 tokens.append(token)
                 ids.append(vocab[token])
@@ -885,10 +916,19 @@ class Tokenizer:
         return cls._formats().load(path)
 
 
-@lru_cache(maxsize=4096)
 def _unit_to_char(word_text: str) -> tuple[int, ...]:
-    """For each UTF-8 byte of ``word_text``, the index of the character it belongs to."""
+    """For each UTF-8 byte of ``word_text``, the index of the character it belongs to (kept for up to
+    4,096 words of up to 256 characters; a longer word's map is built each time, never kept)."""
+    if len(word_text) <= WORD_CACHE_MAX_CHARS:
+        return _unit_to_char_cached(word_text)
+    return _build_unit_to_char(word_text)
+
+
+def _build_unit_to_char(word_text: str) -> tuple[int, ...]:
     out: list[int] = []
     for i, ch in enumerate(word_text):
         out.extend([i] * len(ch.encode("utf-8")))
     return tuple(out)
+
+
+_unit_to_char_cached = lru_cache(maxsize=4096)(_build_unit_to_char)

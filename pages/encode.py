@@ -207,7 +207,7 @@ elif source == SOURCES[2]:
             kept = " The previous model is still in use." if enc.get("hub") else ""
             enc["hub_error"] = f"{exc}{kept}"
     if enc.get("hub_error"):
-        st.error(display.md_escape(enc["hub_error"]))
+        common.alert("error", enc["hub_error"])  # quotes the typed name: plain text
     if not enc.get("hub"):
         st.info("Type a model's name and load it to tokenize with its tokenizer.")
         st.stop()

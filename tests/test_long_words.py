@@ -165,3 +165,20 @@ def test_short_word_scan_merges_like_the_heap(letters_tok, word):
     tkm._merge_all_scan(a_sym, a_units, letters_tok._merge_map)
     tkm._merge_all_heap(b_sym, b_units, letters_tok._merge_map, None)
     assert (a_sym, a_units) == (b_sym, b_units)
+
+
+def test_first_k_merges_is_a_view_that_cuts_like_a_tokenizer_built_from_k_merges(letters_tok):
+    """with_merges(k) shares the vocabulary and the merge table (a 200,000-token file would be copied per
+    session for every move of the k slider) and still cuts exactly like a tokenizer given k merges."""
+    rng = random.Random(4)
+    words = ["".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, 400))) for _ in range(60)]
+    text = " ".join(words)
+    for k in (0, 1, 17, 500, len(letters_tok.merges) - 1, len(letters_tok.merges)):
+        view = letters_tok.with_merges(k)
+        built = bpe.Tokenizer(letters_tok.vocab, letters_tok.merges[:k])
+        assert view.vocab is letters_tok.vocab and view.id_to_token is letters_tok.id_to_token
+        assert view.encode_full(text) == built.encode_full(text), k
+        assert view.ranks == built.ranks and view.with_merges(min(k, 3)).tokenize(text) == \
+            bpe.Tokenizer(letters_tok.vocab, letters_tok.merges[:min(k, 3)]).tokenize(text)
+        (trace,) = view.trace(words[0])
+        assert trace.tokens == built.trace(words[0])[0].tokens

@@ -315,3 +315,14 @@ def test_unknown_components_are_refused_by_name(part, value, named):
 def test_random_text_through_pre_tokenizers(text, pre):
     ours, theirs = _variant(pre=pre)
     check_same(ours, theirs, text)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama2", "prefixed-bert"])
+def test_first_k_merges_of_a_file(name):
+    """The Encode page's k slider on a real file: the view cuts like a tokenizer built with k merges."""
+    ours, _, _ = family(name)
+    for k in (0, 50, len(ours.merges) // 2):
+        view = ours.with_merges(k)
+        built = bpe.Tokenizer(ours.vocab, ours.merges[:k], **ours._options())
+        for text in TEXTS[:14]:
+            assert view.encode_full(text) == built.encode_full(text), (k, text)
