@@ -10,6 +10,7 @@ session that trains the same thing shares the (immutable) history.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import gc
 import hashlib
 import html
@@ -132,12 +133,10 @@ def freeze_heap() -> None:
     """Move every object alive now out of the garbage collector's reach (``gc.freeze``).
 
     Streamlit, pandas and Altair are hundreds of thousands of long-lived objects; without this,
-    Python's full collections re-scan them all during a click (measured in benchmarks/bench_pages.py).
-    Garbage is collected first, so only live objects are frozen. Called once, at start-up, and
-    never after a training: frozen objects are never collected, so freezing a run (or anything
-    created with it) kept it alive after eviction, about 25 MB per training (issue 15 #4). Runs
-    now arrive from the training workers as a few arrays and lists, which full collections scan
-    quickly."""
+    Python's full collections (Streamlit runs one after every script run, clicks included) re-scan
+    them all (measured in benchmarks/bench_pages.py). Garbage is collected first, so only live
+    objects are frozen. Called once, at start-up; a trained run is frozen when it is stored and
+    unfrozen for collection when it is evicted (``_RunStore.put``)."""
     gc.collect()
     gc.freeze()
 
@@ -149,6 +148,7 @@ def freeze_once_at_startup() -> None:
     global _started
     if not _started:
         _started = True
+        jobs.warm()  # the training workers start with the server, not with the first student
         freeze_heap()
 
 
@@ -192,10 +192,22 @@ class _RunStore:
                 return self.runs[key][0]
             self.runs[key] = (history, nbytes + VIEWS_ALLOWANCE)
             self.nbytes += nbytes + VIEWS_ALLOWANCE
+            evicted = []
             while self.nbytes > RUN_MEMORY_BUDGET and len(self.runs) > 1:
-                _, (_, size) = self.runs.popitem(last=False)
+                _, (old, size) = self.runs.popitem(last=False)
+                evicted.append(old)
                 self.nbytes -= size
-            return history
+        # Streamlit runs a full collection after every script run, fragment runs (clicks) included
+        # (runner.postScriptGC): a run's hundreds of thousands of lists and tuples would be scanned on
+        # every click, so they are frozen (gc.freeze) once they arrive. Frozen objects are never
+        # collected, which is what leaked about 25 MB per training before (issue 15 #4); so when a run
+        # is evicted, everything is unfrozen, collected once, and frozen again.
+        if evicted:
+            del evicted, old
+            gc.unfreeze()
+            gc.collect()
+        gc.freeze()
+        return history
 
     def fail(self, key: str, exc: ValueError) -> None:
         with self.lock:
@@ -207,8 +219,10 @@ class _RunStore:
 RUNS = _RunStore()
 
 
+@functools.lru_cache(maxsize=256)
 def run_key(settings: Settings) -> str:
-    """A run's identity: a digest of its settings (the job table and store never hold the corpus twice)."""
+    """A run's identity: a digest of its settings (the job table and store never hold the corpus twice).
+    Memoized: a 5 MB pasted corpus is digested once, not on every click."""
     return hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -3,7 +3,8 @@
 Streamlit serves every session from one Python interpreter, so a training run in a script thread
 holds the interpreter lock (the GIL) that every other session's click needs: one student's 5 MB
 paste froze the class. Here training runs in a ``ProcessPoolExecutor`` sized to the machine (one
-worker per core, started with ``forkserver``, so a worker never inherits the server's threads).
+worker per core but one, at a lower CPU priority, started with ``forkserver``, so a worker never
+inherits the server's threads).
 The server only submits the job, polls it, and unpickles the finished :class:`bpe.History`
 (arrays, a few tens of milliseconds for a 1 MB run).
 
@@ -18,8 +19,12 @@ This module imports only ``bpe`` (never Streamlit), so the worker processes stay
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing as mp
+import types
+from concurrent.futures.process import BrokenProcessPool
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,7 +37,10 @@ from bpe.presets import PRESETS
 MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text, or a word-count table
 MAX_MERGES = 100_000  # "until no pair is left" also stops here
 MAX_WORD_CHARS = 10_000  # the longest word (after pre-tokenization) a run may train on
-POOL_WORKERS = max(1, os.cpu_count() or 1)  # sized to the machine
+# Sized to the machine: one worker per core but one, which is left to the serving process (on a
+# 2-core machine, one worker: three fresh runs queue instead of taking both cores from the class).
+POOL_WORKERS = max(1, (os.cpu_count() or 1) - 1)
+WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
 
@@ -81,6 +89,10 @@ _progress = None  # the shared array, set in each worker by _init_worker
 def _init_worker(progress) -> None:
     global _progress
     _progress = progress
+    try:
+        os.nice(WORKER_NICE)
+    except OSError:
+        pass
 
 
 def deep_sizeof(root) -> int:
@@ -159,6 +171,37 @@ class _Pool:
         self.trained: dict[Hashable, int] = {}  # how many times each key was trained (benchmarks read it)
 
 
+@contextlib.contextmanager
+def _plain_main():
+    """Start workers without the server's ``__main__``. A spawned or forkserver child first re-runs the
+    parent's main module from its path, and under ``streamlit run`` that is the app script (Streamlit
+    puts the running script in ``sys.modules["__main__"]``): each worker would import Streamlit,
+    pandas and Altair and run the page (and a worker starting workers fails outright). An empty
+    ``__main__`` while a worker starts gives the child nothing to re-run; it imports only what it
+    unpickles (``pages.jobs`` and ``bpe``)."""
+    main = sys.modules.get("__main__")
+    stub = types.ModuleType("__main__")
+    sys.modules["__main__"] = stub
+    try:
+        yield
+    finally:
+        if sys.modules.get("__main__") is stub:  # a script run may have put its own module there since
+            sys.modules["__main__"] = main
+
+
+def _run(fn, *args) -> cf.Future:
+    """Submit to the pool (workers start here, on demand); a pool broken by a dead worker is replaced once."""
+    for attempt in (1, 2):
+        pool = _pool()
+        try:
+            with _plain_main():
+                return pool.executor.submit(fn, *args)
+        except BrokenProcessPool:
+            reset_if_broken()
+            if attempt == 2:
+                raise ValueError("The training workers stopped working; reload the page to try again.") from None
+
+
 _POOL: _Pool | None = None
 _POOL_LOCK = threading.Lock()
 
@@ -182,10 +225,11 @@ def submit(key: Hashable, spec: dict, options: dict, waiter: str, on_done: Calla
                 raise ValueError(f"The server is training {SLOTS} runs already; try again in a minute.")
             slot = pool.free.pop()
             pool.progress[2 * slot] = pool.progress[2 * slot + 1] = 0
-            future = pool.executor.submit(train_job, slot, spec, options)
+            future = _run(train_job, slot, spec, options)
             job = Job(key, slot, future, options.get("num_merges"))
             pool.jobs[key] = job
             pool.trained[key] = pool.trained.get(key, 0) + 1
+            print(f"bpe-jobs: training {str(key)[:16]} in the pool (slot {slot})", file=sys.stderr, flush=True)
             future.add_done_callback(lambda _f, job=job: _finish(job, on_done))
         job.waiters.add(waiter)
         return job
@@ -232,3 +276,15 @@ def reset_if_broken() -> None:
         if _POOL is not None and getattr(_POOL.executor, "_broken", False):
             old, _POOL = _POOL, None
             old.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _ready(pause: float) -> int:
+    time.sleep(pause)  # keeps this worker busy so the next warm-up call starts another one
+    return os.getpid()
+
+
+def warm() -> None:
+    """Start the pool's workers now (at server start), so the first run a student asks for does not
+    wait for a worker process to start and import the engine."""
+    for _ in range(POOL_WORKERS):
+        _run(_ready, 0.05)

@@ -213,8 +213,10 @@ def _row_problem(word: str, count: str, number: int = 1) -> str | None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _preview_words(settings: common.Settings) -> list[tuple[str, int | None]]:
-    """The first words after pre-tokenization, with their counts for a word-count corpus."""
+def _preview_words(key: str, _settings: common.Settings) -> list[tuple[str, int | None]]:
+    """The first words after pre-tokenization, with their counts for a word-count corpus (cached by the
+    run's digest: hashing a 5 MB pasted corpus on every run held the server)."""
+    settings = _settings
     corpus = common.corpus_of(settings)
     if isinstance(corpus, dict):
         return list(corpus.items())[:12]
@@ -228,7 +230,8 @@ def _preview_words(settings: common.Settings) -> list[tuple[str, int | None]]:
 
 def _preview(settings: common.Settings) -> None:
     try:
-        words = _preview_words(replace(settings, forced=()))
+        bare = replace(settings, forced=())
+        words = _preview_words(common.run_key(bare), bare)
     except ValueError:
         return  # the page shows the error once, next to the results
     st.caption("First words after pre-tokenization:")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import expect
 
 from browser_support import wait_for_app
 
@@ -26,8 +27,7 @@ def test_link_values_render_as_plain_text_and_fetch_nothing(app_server, page):
     page.goto(f"{app_server}/?{query}")
     wait_for_app(page)
     alerts = page.locator(".bpe-alert")  # common.alert: plain text in an HTML block
-    alerts.first.wait_for(state="visible", timeout=60_000)
-    assert alerts.count() == 3
+    expect(alerts).to_have_count(3, timeout=60_000)
     text = " ".join(alerts.all_inner_texts())
     assert "[Download the fixed tokenizer here](http://evil.example/x)" in text
     assert f"![t]({TRACKER})" in text and ":red-background[**Your session expired**]" in text

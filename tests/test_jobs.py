@@ -6,6 +6,8 @@ from __future__ import annotations
 import gc
 import re
 import os
+import random
+import string
 import threading
 import time
 import weakref
@@ -86,14 +88,22 @@ def test_until_no_pair_is_left_stops_at_the_merge_limit(monkeypatch):
     assert history.num_merges == 3
 
 
+def slow_text(words: int = 80_000) -> str:
+    """Random letters: every pair is rare, so a run makes thousands of slow merges (seconds, not ms)."""
+    rng = random.Random(time.time_ns())
+    return " ".join("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14)))
+                    for _ in range(words))
+
+
 def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
     at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["preset"], at.query_params["limit_value"] = "python-docs", "60000"
-    at.query_params["limit"] = "num_merges"
+    at.session_state["source"], at.session_state["corpus_text"] = "text", slow_text()
+    at.session_state["limit"], at.session_state["limit_value"] = "num_merges", 100_000
+    before = set(jobs._pool().jobs)
     at.run()
-    assert training(at), "a 60,000-merge run should not be ready within a second"
+    assert training(at), "a 100,000-merge run of random words should not be ready within a second"
+    (key,) = set(jobs._pool().jobs) - before
     assert any(p.proto.text.startswith(("Reading the corpus", "Training… merge")) for p in at.get("progress"))
-    key = common.run_key(at.session_state[common.STATE_KEY]["settings"])
     job = jobs.job_for(key)
     at.button(key="stop_training").click().run()
     assert any("Training was stopped" in a for a in alerts(at, "info"))

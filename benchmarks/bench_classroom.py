@@ -1,0 +1,285 @@
+"""A class on one link: 30 sessions stepping while 3 others start fresh large runs (issue 15).
+
+Sessions speak Streamlit's own websocket protocol (``st_client.Session``; no browsers, so the CPU
+measured is the server's). Against one server and against two replicas behind HAProxy
+(``scripts/serve-replicas.sh``):
+
+1. one session steps (Next/Back) alone: the baseline;
+2. 30 sessions open the hug link or the 1 MB ``/?preset=python-docs`` link at different steps and press
+   Next or Back every 1–4 s;
+3. the same 30 go on while three other sessions each start a fresh large run: the 1 MB corpus to a
+   vocabulary of 20,000 (two tie rules) and a 5 MB paste.
+
+Reported: errors (a timeout, a traceback, a wrong step, or a step whose merge is not the one this
+session's own corpus makes: isolation checked by content), p50/p95/max click-to-updated-step latency
+per phase, server RSS at rest and per extra session, and how many times each run was trained (from the
+server's log: ``pages/jobs.py`` logs one line per training).
+
+    .venv/bin/python benchmarks/bench_classroom.py                  # both targets (~6 min)
+    .venv/bin/python benchmarks/bench_classroom.py --target single --duration 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
+
+import bpe  # noqa: E402
+from bpe import display  # noqa: E402
+from bpe.display import mark_whitespace as stored  # noqa: E402
+from browser_support import AppServer, free_port  # noqa: E402
+from pages import common  # noqa: E402
+from st_client import Session  # noqa: E402
+
+LINKS = {"hug": "preset=hug", "python-docs": "preset=python-docs"}
+
+
+def expected_runs() -> dict[str, bpe.History]:
+    """The runs the two links make, trained here: a session's step must show this run's merge."""
+    out = {}
+    for name in LINKS:
+        s = common.preset_settings(name)
+        out[name] = bpe.run_training(common.corpus_of(s), **s.options())
+    return out
+
+
+def merge_html(history: bpe.History, step: int) -> str:
+    s = history.state(step)
+    return f"{display.chip(stored(s.new_token), display.HIGHLIGHT, bold=True)} <span id=\"merge-count\">count {s.count}</span>"
+
+
+def rss_mib(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
+class Target:
+    """One server, or two replicas behind HAProxy; knows the serving processes' pids and logs."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.proc = None
+        self.server = None
+
+    def __enter__(self) -> "Target":
+        env = {"BPE_JOB_LOG": "1"}
+        if self.kind == "single":
+            self.server = AppServer(env=env)
+            self.url = self.server.start()
+            self.pids = [self.server.proc.pid]
+            self.logs = [Path(self.server.log.name)]
+            return self
+        self.run_dir = Path(tempfile.mkdtemp(prefix="bpe-bench-replicas-"))
+        port, r1, r2 = free_port(), free_port(), free_port()
+        self.proc = subprocess.Popen(
+            ["bash", "scripts/serve-replicas.sh"], cwd=ROOT, start_new_session=True, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, **env, "PORT": str(port), "BIND": "127.0.0.1", "REPLICA_PORTS": f"{r1} {r2}",
+                 "RUN_DIR": str(self.run_dir)})
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if urllib.request.urlopen(self.url + "/_stcore/health", timeout=2).read().strip() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.3)
+        self.pids = [int((self.run_dir / f"replica{i}.pid").read_text()) for i in (1, 2)]
+        self.logs = [self.run_dir / f"replica{i}.log" for i in (1, 2)]
+        return self
+
+    def trainings(self) -> Counter:
+        counts: Counter = Counter()
+        for log in self.logs:
+            for line in log.read_text(errors="replace").splitlines():
+                m = re.search(r"bpe-jobs: training (\w+)", line)
+                if m:
+                    counts[m.group(1)] += 1
+        return counts
+
+    def __exit__(self, *exc) -> None:
+        if self.server is not None:
+            self.server.stop()
+        if self.proc is not None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(20)
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+
+
+class Student:
+    def __init__(self, url: str, link: str, step: int, runs: dict, errors: list) -> None:
+        self.link, self.runs, self.errors = link, runs, errors
+        self.session = Session(url, f"{LINKS[link]}&step={step}")
+        self.latencies: list[tuple[str, float]] = []
+
+    async def open(self) -> None:
+        await self.session.open(timeout=180)
+        self.check()
+
+    def check(self) -> None:
+        s = self.session
+        if s.exceptions:
+            self.errors.append(f"{self.link}: traceback {s.exceptions[-1][:100]}")
+        history = self.runs[self.link]
+        if s.last != history.num_merges:
+            self.errors.append(f"{self.link}: shows a run of {s.last} merges, not {history.num_merges}")
+        elif s.step and not any(merge_html(history, s.step) in h for h in s.html):
+            self.errors.append(f"{self.link}: step {s.step} does not show this corpus's merge")
+
+    async def step(self, phase: list[str], until: float, pause=(1.0, 4.0)) -> None:
+        while time.monotonic() < until:
+            await asyncio.sleep(random.uniform(*pause))
+            s = self.session
+            key = "next" if (s.step < s.last and random.random() < 0.7) or s.step == 0 else "back"
+            before = s.step
+            try:
+                latency = await s.click(key, timeout=60)
+            except Exception as exc:  # noqa: BLE001 - every failure is counted, none stops the class
+                self.errors.append(f"{self.link}: {type(exc).__name__} {exc}"[:160])
+                return
+            if s.step != before + (1 if key == "next" else -1):
+                self.errors.append(f"{self.link}: pressed {key} at {before}, shows {s.step}")
+            self.check()
+            self.latencies.append((phase[0], latency))
+
+
+async def fresh_run(url: str, kind: str, nonce: int, done: dict, errors: list) -> None:
+    """A session starting a run nobody trained yet; it polls (as the page's fragment does) until ready."""
+    if kind == "paste":
+        query = "step=0"
+    else:
+        query = f"preset=python-docs&limit=vocab_size&limit_value={20_000 + nonce % 97}&tie_break={kind}"
+    s = Session(url, query)
+    started = time.monotonic()
+    try:
+        await s.open(timeout=300)
+        if kind == "paste":
+            # A radio's state is its label; this run draws the text box and the vocabulary size box (the
+            # text is still empty, so nothing is trained yet).
+            await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Vocabulary size"})
+            text = "\n".join(common.corpus_of(common.preset_settings("python-docs")))
+            text = (f"run {nonce}\n" + text * 5)[: common.MAX_CORPUS_BYTES // 2 * 2 - 100]
+            while len(text.encode("utf-8")) > common.MAX_CORPUS_BYTES:
+                text = text[:-1000]
+            await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text,
+                                           s.ids["limit"]: "Vocabulary size", s.ids["limit_value"]: 20_000.0})
+            await s.settle(timeout=600)
+        shown = [h for h in s.html if "bpe-step-title" in h]
+        if not shown:
+            alerts = [re.sub("<[^>]+>", "", h)[:150] for h in s.html if "bpe-alert" in h]
+            errors.append(f"fresh {kind}: no step shown; {alerts}")
+        done[kind] = (time.monotonic() - started, s.last)
+        if s.exceptions:
+            errors.append(f"fresh {kind}: traceback {s.exceptions[-1][:100]}")
+    except Exception as exc:  # noqa: BLE001
+        errors.append(f"fresh {kind}: {type(exc).__name__} {exc}"[:160])
+    finally:
+        await s.close()
+
+
+def summary(latencies: list[float]) -> str:
+    if not latencies:
+        return "no clicks"
+    ms = sorted(x * 1000 for x in latencies)
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    return f"n={len(ms):4d}  p50 {statistics.median(ms):7.0f} ms  p95 {p95:7.0f} ms  max {ms[-1]:7.0f} ms"
+
+
+def p95(latencies: list[float]) -> float:
+    ms = sorted(latencies)
+    return ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))] if ms else float("nan")
+
+
+async def classroom(target: Target, sessions: int, duration: float, runs: dict) -> dict:
+    errors: list[str] = []
+    nonce = random.randrange(10**6)
+    # Warm both links once (their runs are trained once, then shared), then measure at rest.
+    for link in LINKS:
+        warm = Student(target.url, link, 0, runs, errors)
+        await warm.open()
+        await warm.session.close()
+    phase = ["one"]
+    alone = Student(target.url, "python-docs", 100, runs, errors)
+    await alone.open()
+    await alone.step(phase, time.monotonic() + duration, pause=(0.3, 1.0))
+    await alone.session.close()
+    await asyncio.sleep(2)
+    rest = rss_mib(target.pids)
+
+    students = [Student(target.url, ("hug", "python-docs")[i % 2], (i * 37) % (7 if i % 2 == 0 else 4000), runs, errors)
+                for i in range(sessions)]
+    for i in range(0, sessions, 5):
+        await asyncio.gather(*(s.open() for s in students[i:i + 5]))
+    await asyncio.sleep(2)
+    opened = rss_mib(target.pids)
+
+    phase[0] = "many"
+    until = time.monotonic() + duration
+    await asyncio.gather(*(s.step(phase, until) for s in students))
+
+    phase[0] = "many+fresh"
+    done: dict = {}
+    until = time.monotonic() + duration
+    fresh = [fresh_run(target.url, kind, nonce, done, errors) for kind in ("first", "hf", "paste")]
+    await asyncio.gather(*(s.step(phase, until) for s in students), *fresh)
+    for s in students:
+        await s.session.close()
+
+    lat = {p: [x for s in [alone, *students] for ph, x in s.latencies if ph == p] for p in ("one", "many", "many+fresh")}
+    return {"errors": errors, "lat": lat, "rest": rest, "opened": opened, "done": done,
+            "trainings": target.trainings(), "sessions": sessions}
+
+
+def report(kind: str, r: dict) -> None:
+    print(f"\n== {kind} ==")
+    print(f"errors: {len(r['errors'])}" + "".join(f"\n  {e}" for e in r["errors"][:10]))
+    for phase, label in (("one", "1 session"), ("many", f"{r['sessions']} sessions"),
+                         ("many+fresh", f"{r['sessions']} sessions + 3 fresh runs")):
+        print(f"  {label:32s} {summary(r['lat'][phase])}")
+    ratio = p95(r["lat"]["many+fresh"]) / p95(r["lat"]["one"])
+    print(f"  p95 with fresh runs / p95 alone: {ratio:.2f}x (target <= 3x: {'met' if ratio <= 3 else 'NOT met'})")
+    per = (r["opened"] - r["rest"]) / r["sessions"]
+    print(f"  server RSS at rest {r['rest']:.0f} MiB, with {r['sessions']} sessions {r['opened']:.0f} MiB: "
+          f"{per:.2f} MiB per extra session (target <= 5 MiB: {'met' if per <= 5 else 'NOT met'})")
+    for kind_, (seconds, merges) in sorted(r["done"].items()):
+        print(f"  fresh run {kind_:6s}: ready after {seconds:.1f} s ({merges:,} merges)")
+    counts = r["trainings"]
+    print(f"  trainings: {sum(counts.values())} for {len(counts)} distinct runs; most times one run was trained: "
+          f"{max(counts.values(), default=0)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--target", choices=("single", "replicas", "both"), default="both")
+    ap.add_argument("--sessions", type=int, default=30)
+    ap.add_argument("--duration", type=float, default=40.0, help="seconds per phase")
+    args = ap.parse_args()
+    runs = expected_runs()
+    kinds = ("single", "replicas") if args.target == "both" else (args.target,)
+    for kind in kinds:
+        with Target(kind) as target:
+            report(kind, asyncio.run(classroom(target, args.sessions, args.duration, runs)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""The benchmark's protocol client (benchmarks/st_client.py) clicks what a browser clicks: the same link,
+the same Next/Next/Back in Debian's chromium and over Streamlit's websocket protocol, the same step
+box and the same URL."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import html
+import re
+import sys
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import REPO_ROOT, wait_for_app
+
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+from st_client import Session  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+LINK = "preset=course&tie_break=hf&step=2"
+CLICKS = ("next", "next", "back", "next")
+
+
+def step_title(block: str) -> str:
+    m = re.search(r'<div class="bpe-step-title">(.*?)</div>', block, re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", m.group(1))).split()) if m else ""
+
+
+async def by_protocol(url: str) -> tuple[list[str], dict]:
+    s = Session(url, LINK)
+    await s.open()
+    titles = []
+    for key in CLICKS:
+        await s.click(key)
+        titles.append(next(step_title(h) for h in s.html if "bpe-step-title" in h))
+    await s.close()
+    return titles, parse_qs(s.query)
+
+
+def test_the_protocol_client_clicks_what_a_browser_clicks(app_server, page):
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API owns this thread's loop
+        titles, query = ex.submit(asyncio.run, by_protocol(app_server)).result(120)
+    page.goto(f"{app_server}/?{LINK}")
+    wait_for_app(page)
+    seen = []
+    for key, expected in zip(CLICKS, titles):
+        page.locator(f".st-key-{key} button").click()
+        step = re.search(r"Step \d+ of \d+", expected).group(0)
+        expect(page.locator(".bpe-step-title").first).to_contain_text(step + ":", timeout=60_000)
+        seen.append(" ".join(page.locator(".bpe-step-title").first.inner_text().split()))
+    assert [t.split(" count")[0] for t in seen] == [t.split(" count")[0] for t in titles]
+    assert titles[-1].startswith("Step 4 of")
+    assert parse_qs(urlparse(page.url).query) == query
