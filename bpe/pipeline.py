@@ -23,7 +23,7 @@ from typing import Any
 import regex
 
 from . import pre_tokenizers as pt
-from .normalizers import REGEX_TIMEOUT, Piece, build_normalizer, compile_pattern, find_matches, is_whitespace
+from .normalizers import Piece, build_normalizer, compile_pattern, find_matches, is_whitespace
 
 Span = tuple[int, int]
 

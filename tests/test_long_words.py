@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
+from bpe import merging
 from bpe import tokenizer as tkm
 
 
@@ -52,8 +53,8 @@ def test_a_long_word_is_encoded_in_n_log_n(letters_tok, monkeypatch):
             return fn(*args)
         return wrapper
 
-    monkeypatch.setattr(tkm, "heappush", counted("push", tkm.heappush))
-    monkeypatch.setattr(tkm, "heappop", counted("pop", tkm.heappop))
+    monkeypatch.setattr(merging, "heappush", counted("push", merging.heappush))
+    monkeypatch.setattr(merging, "heappop", counted("pop", merging.heappop))
     rng = random.Random(1)
     for n in (10_000, 100_000):
         word = "".join(rng.choice("abcdefgh") for _ in range(n))
@@ -149,8 +150,8 @@ def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word
     parts = letters_tok._initial(word)
     a_sym, a_units, a_rec = [p for p, _ in parts], [u for _, u in parts], []
     b_sym, b_units, b_rec = list(a_sym), list(a_units), []
-    tkm._merge_all_buckets(a_sym, a_units, letters_tok._merge_map, a_rec)
-    tkm._merge_all_heap(b_sym, b_units, letters_tok._merge_map, b_rec)
+    merging._merge_all_buckets(a_sym, a_units, letters_tok._merge_map, a_rec)
+    merging._merge_all_heap(b_sym, b_units, letters_tok._merge_map, b_rec)
     assert (a_sym, a_units, a_rec) == (b_sym, b_units, b_rec)
     assert a_sym == naive_bpe(letters_tok, word)
 
@@ -162,8 +163,8 @@ def test_short_word_scan_merges_like_the_heap(letters_tok, word):
     parts = letters_tok._initial(word)
     a_sym, a_units = [p for p, _ in parts], [u for _, u in parts]
     b_sym, b_units = list(a_sym), list(a_units)
-    tkm._merge_all_scan(a_sym, a_units, letters_tok._merge_map)
-    tkm._merge_all_heap(b_sym, b_units, letters_tok._merge_map, None)
+    merging._merge_all_scan(a_sym, a_units, letters_tok._merge_map)
+    merging._merge_all_heap(b_sym, b_units, letters_tok._merge_map, None)
     assert (a_sym, a_units) == (b_sym, b_units)
 
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 tokenizers = pytest.importorskip("tokenizers")
-from tokenizers import decoders, models, normalizers, trainers  # noqa: E402
+from tokenizers import decoders, models, trainers  # noqa: E402
 from tokenizers import pre_tokenizers as hf_pre  # noqa: E402
 
 import bpe  # noqa: E402
