@@ -1,8 +1,8 @@
 """BPE Explorer: learn how byte-pair-encoding tokenizers are trained and how they cut text.
 
 This file is only the router: it sets the page config once and lists the pages.
-The pages live in `pages/`. Because this script calls `st.navigation`, Streamlit 1.67
-ignores that folder's old multipage meaning: `/encode` and `/train?step=7` run this
+The pages live in `pages/`. Because this script calls `st.navigation` (and `pages/common.py`
+turns Streamlit 1.67's folder-pages mode off on a fresh server), `/encode` and `/train?step=7` run this
 router first, and helper modules such as `pages/common.py` are never pages.
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """

@@ -28,6 +28,8 @@ from .serialization import (
     export_problems, from_tokenizer_json, from_vocab_merges, load, save, to_tokenizer_json, to_vocab_merges, training_log_csv,
 )
 from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
+from . import hub, rank_files
+from .rank_files import from_tiktoken
 from .history import History
 from .state import STOP_SENTENCES, TIE_RULE_SENTENCES, Contribution, Pair, StepChanges, TrainState
 from .trainer import ALGORITHMS, TIE_RULES, TrainConfig, first_difference, run_training, train_steps
@@ -45,5 +47,5 @@ __all__ = [
     "is_byte_level", "parse_word_counts", "pre_tokenize", "pre_tokenize_with_offsets", "run_training",
     "text_from_bytes", "train", "train_steps", "unicode_to_bytes",
     "export_problems", "from_tokenizer_json", "from_vocab_merges", "load", "save", "to_tokenizer_json", "to_vocab_merges",
-    "training_log_csv",
+    "training_log_csv", "from_tiktoken", "hub", "rank_files",
 ]

@@ -55,33 +55,103 @@ def mark_whitespace(token: str) -> str:
 
 
 _REAL_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
+_TEXT_WHITESPACE = {" ": "␣", "\n": "↵", "\t": "→"}
+
+
+def byte_text(token: str) -> str:
+    """A byte-level token (GPT-2's byte symbols) as the text its bytes spell, for reading non-ASCII
+    corpora: ``ĠStraÃŁe`` -> ``␣Straße``, ``ä¸ĸçķĮ`` -> ``世界``. A space shows as ``␣``, a newline
+    as ``↵``, a tab as ``→``, another control character as its byte symbol; a token that cuts a UTF-8
+    character shows its whole characters as text and only the cut character's bytes in hex, then
+    ``�`` (``ĠðŁĺ`` -> ``␣ F0 9F 98�``). A string outside the byte map (a special token) is kept.
+
+    >>> byte_text("ĠStraÃŁe"), byte_text("ä¸ĸçķĮ"), byte_text("ðŁĺĢ"), byte_text("Ġis")
+    ('␣Straße', '世界', '😀', '␣is')
+    """
+    from .pre_tokenizers import symbols_to_bytes
+
+    try:
+        text = symbols_to_bytes(token).decode("utf-8", errors="surrogateescape")
+    except ValueError:
+        return mark_whitespace(token)
+    parts: list[str] = []
+    for cut, run in itertools.groupby(text, key=lambda c: "\udc80" <= c <= "\udcff"):
+        run = "".join(run)
+        if cut:
+            parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+        else:
+            parts.append("".join(_TEXT_WHITESPACE.get(c) or (c if c.isprintable() else token_symbol(c)) for c in run))
+    return "\u202f".join(parts)  # a narrow gap, so "a" + "F0" does not read as the hex AF0
+
+
+def byte_title(token: str) -> str:
+    """The tooltip of a token shown by :func:`byte_text`: its stored form and bytes in hex."""
+    from .pre_tokenizers import symbols_to_bytes
+
+    try:
+        return f"stored as {token} · bytes {hex_bytes(symbols_to_bytes(token))}"
+    except ValueError:
+        return token
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 merge``, ``7 merges``, ``1,000 merges``: a count with its noun in the right number.
+
+    >>> plural(1, "merge"), plural(7, "merge"), plural(2, "pair"), plural(0, "entry", "entries")
+    ('1 merge', '7 merges', '2 pairs', '0 entries')
+    """
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
+
+
+LONG_TOKEN = 32  # characters: a longer token is shown cut (see shorten), whole in its tooltip
+
+
+def shorten(text: str, limit: int = LONG_TOKEN) -> str:
+    """A long token cut in the middle, so no chip or table cell is wider than its column (tokens
+    never wrap): its start, ``…`` and its last 8 characters. The whole token goes in a tooltip.
+
+    >>> shorten("hug"), shorten("https://docs.python.org/3/library/functions.html#func-open", 30)
+    ('hug', 'https://docs.python.o…unc-open')
+    """
+    return text if len(text) <= limit else text[:limit - 9] + "…" + text[-8:]
 
 
 def chip(text: str, background: str | None = None, *, title: str = "", css_class: str = "tok",
          bold: bool = False) -> str:
     """One token as an escaped HTML span. Its box (padding, font, ...) comes from the ``.tok``
     rule of :data:`TOKEN_CSS`; a colour is either a class there (``c0``..``c7``, ``hl``) or
-    ``background``, inline. The tooltip is left out when ``title`` is empty."""
+    ``background``, inline. The tooltip is left out when ``title`` is empty. A token longer than
+    :data:`LONG_TOKEN` characters is cut (:func:`shorten`) and shown whole in the tooltip."""
+    short = shorten(text)
+    if short != text:
+        title = f"{text} · {title}" if title and title != text else text
+        text, css_class = short, css_class + " long"
     style = f"background:{background}" + (";font-weight:700" if bold else "") if background else ""
     return (f'<span class="{css_class}"' + (f' title="{html.escape(title, quote=True)}"' if title else "")
             + (f' style="{style}"' if style else "") + f">{html.escape(text)}</span>")
 
 
 def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
-               titles: Sequence[str] | None = None) -> str:
+               titles: Sequence[str] | None = None, as_text: bool = False) -> str:
     """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour.
 
     Lean markup, because the training page draws hundreds of these on every step: colours are
     classes of :data:`TOKEN_CSS` (``c0``..``c7``, ``hl``), and a chip has a tooltip only when
     ``titles`` gives one or its text differs from the token (whitespace made visible).
     ``show_whitespace`` marks spaces and GPT-2's ``Ġ`` alike; without it only real whitespace
-    is marked (:func:`mark_whitespace`), so a space inside a token never vanishes."""
+    is marked (:func:`mark_whitespace`), so a space inside a token never vanishes. ``as_text``
+    (byte-level tokens) shows each token as the text it stands for (:func:`byte_text`), with its
+    stored form and bytes in the tooltip."""
     marked = set(highlight)
     colors = color_indices(tokens)
     parts = []
     for i, (token, c) in enumerate(zip(tokens, colors)):
-        text = visible(token) if show_whitespace else mark_whitespace(token)
-        title = titles[i] if titles else (token if text != token else "")
+        if as_text:
+            text = byte_text(token)
+            title = titles[i] if titles else (byte_title(token) if text != token else "")
+        else:
+            text = visible(token) if show_whitespace else mark_whitespace(token)
+            title = titles[i] if titles else (token if text != token else "")
         parts.append(chip(text, title=title, css_class=f"tok {'hl' if token in marked else f'c{c}'}"))
     return "".join(parts)
 
@@ -95,10 +165,12 @@ TOKEN_CSS = (
     "display:inline-block;color:#111}"
     + "".join(f".tok.c{i}{{background:{color}}}" for i, color in enumerate(PALETTE))
     + f".tok.hl{{background:{HIGHLIGHT};font-weight:700}}"
+    ".tok.long{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}"
     ".bpe-tokens{line-height:2.1}"
     ".bpe-tokens .tok.unk{outline:2px solid #c1121f;outline-offset:-2px}"
     ".bpe-tokens .tok.special{border:1px dashed #1d3557}"
     ".bpe-tokens .tok.diff{box-shadow:0 3px 0 #d62828}"
+    ".bpe-tokens .bpe-gap{display:inline-block;width:0.75em}"
     ".bpe-tree,.bpe-tree ul{list-style:none;margin:0;padding-left:1.4em;font-family:monospace}"
     ".bpe-tree li{margin:2px 0}"
     "</style>"
@@ -124,7 +196,8 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
     """What a chip shows (not escaped).
 
     Byte-level tokens show the text their bytes spell (``ðŁĻĤ`` -> ``🙂``); whitespace
-    appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵``.
+    appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵`` (with
+    ``show_whitespace="text"``, as :func:`byte_text` shows it: ``␣`` and ``↵``).
     A token that cuts a UTF-8 character in the middle shows the bytes of the cut character in
     hex and ``�``; its whole characters show as above, a narrow gap apart (`` 🙂``'s first three
     bytes: ``Ġ F0 9F�``).
@@ -138,6 +211,8 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
         run = "".join(run)
         if cut:
             parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+        elif show_whitespace == "text":  # as the Train page's "Bytes as text": ␣ for a space
+            parts.append("".join(_TEXT_WHITESPACE.get(c) or (c if c.isprintable() else token_symbol(c)) for c in run))
         elif show_whitespace:
             parts.append(visible(run, True))
         else:
@@ -165,7 +240,8 @@ def cuts_character(tokenizer, token: str) -> bool:
 
 
 def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
-    """The tooltip of one token: id, string, bytes in hex and merge rank (not escaped)."""
+    """The tooltip of one token: id, string, bytes in hex and which merge made it (not escaped).
+    Merges are numbered from 1 everywhere, as the Train page's steps are (merge 1 is step 1)."""
     kind = token_kind(tokenizer, token)
     rank = tokenizer.token_rank(token)
     if kind == "special":
@@ -178,7 +254,7 @@ def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
     elif rank is None:
         made = "base symbol (no merge)"
     else:
-        made = f"merge rank {rank} (merge #{rank + 1})"
+        made = f"merge {rank + 1}"
     return f"id {token_id} · {token!r} · bytes {hex_bytes(tokenizer.token_bytes(token))} · {made}"
 
 
@@ -192,12 +268,15 @@ def overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]], ends: Sequ
 
 
 def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool = False, limit: int | None = 2000,
-                  marked: Sequence[tuple[int, int]] = ()) -> str:
+                  marked: Sequence[tuple[int, int]] = (), as_text: bool = True) -> str:
     """Coloured, escaped chips for the first ``limit`` tokens of an encoding.
 
     Neighbours never share a colour; ``[UNK]`` and special tokens get their own colours
     and the classes ``unk``/``special``; tokens overlapping a ``marked`` span get ``diff``.
-    Every chip has a tooltip (see :func:`token_title`).
+    Byte-level chips show the text their bytes spell (:func:`token_label`), or with ``as_text``
+    off the token as stored (``ĠStraÃŁe``). Every chip has a tooltip (see :func:`token_title`). Each pre-tokenized word after the first
+    starts after an empty ``bpe-gap`` element (a visible space), and a token holding newlines is followed by
+    as many line breaks, so the chips keep the text's words and lines (as tiktokenizer shows them).
     """
     n = len(encoding.tokens) if limit is None else min(limit, len(encoding.tokens))
     tokens = encoding.tokens[:n]
@@ -210,23 +289,39 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
         prev_kind = kind
         background = {"unk": UNK_COLORS[alt % 2], "special": SPECIAL_COLORS[alt % 2]}.get(kind, PALETTE[colors[i]])
         css = "tok" + ("" if kind == "normal" else f" {kind}") + (" diff" if marked and overlaps(span, marked, ends) else "")
-        title = token_title(tokenizer, token, encoding.ids[i], text[span[0]:span[1]])
-        parts.append(chip(token_label(tokenizer, token, show_whitespace), background, title=title, css_class=css,
+        source = text[span[0]:span[1]]
+        title = token_title(tokenizer, token, encoding.ids[i], source)
+        if i and encoding.word_ids[i] != encoding.word_ids[i - 1]:
+            parts.append('<i class="bpe-gap"></i>')  # a new pre-tokenized word: a visible gap before it
+        label = token_label(tokenizer, token, show_whitespace) if as_text else visible(token, show_whitespace is True)
+        parts.append(chip(label, background, title=title, css_class=css,
                           bold=kind == "special"))
+        # Lines break where the text has newlines; the newline's own token stays visible before the break.
+        parts.append("<br>" * source.count("\n"))
     return f'{TOKEN_CSS}<div class="bpe-tokens">{"".join(parts)}</div>'
 
 
-TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "merge rank")  # the keys of token_rows, also for no tokens
+TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "made by")  # the keys of token_rows, also for no tokens
+
+
+def made_by(tokenizer, token: str) -> str:
+    """Which merge made a token, numbered from 1 like the Train page's steps ("merge 3"), or what
+    else it is ("base symbol", "special token", "unknown"): never a bare None."""
+    kind = token_kind(tokenizer, token)
+    if kind != "normal":
+        return {"special": "special token", "unk": "unknown"}[kind]
+    rank = tokenizer.token_rank(token)
+    return "base symbol" if rank is None else f"merge {rank + 1}"
 
 
 def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:
-    """One row per token for a table: position, id, token, its text, bytes, merge rank."""
+    """One row per token for a table: position, id, token, its text, bytes, the merge that made it."""
     def token_hex(token: str, source: str) -> str:  # an unknown token: the bytes of the text it replaced
         return hex_bytes(source.encode("utf-8") if token_kind(tokenizer, token) == "unk" else tokenizer.token_bytes(token))
 
     return [
         {"#": i, "id": tid, "token": token, "text": text[s:e], "bytes": token_hex(token, text[s:e]),
-         "merge rank": tokenizer.token_rank(token)}
+         "made by": made_by(tokenizer, token)}
         for i, (tid, token, (s, e)) in enumerate(zip(encoding.ids, encoding.tokens, encoding.offsets))
     ]
 
@@ -267,25 +362,79 @@ def _tree_label(tokenizer, tree) -> str:
     """The token a merge tree stands for (its leaves joined; WordPiece drops the ``##``)."""
     if isinstance(tree, str):
         return tree
-    left, right = (_tree_label(tokenizer, t) for t in tree)
-    if tokenizer.algorithm == "wordpiece" and right.startswith("##"):
-        right = right[2:]
-    return left + right
+    return _tree_labels(tokenizer, tree)[id(tree)]
 
 
-def merge_tree_html(tokenizer, tree, show_whitespace: bool = False) -> str:
+def _tree_labels(tokenizer, tree) -> dict[int, str]:
+    """The label of every node of a merge tree, by ``id(node)``, built without recursion."""
+    labels: dict[int, str] = {}
+    stack = [(tree, False)]
+    while stack:
+        node, ready = stack.pop()
+        if isinstance(node, str) or id(node) in labels:
+            continue
+        left, right = node
+        if not ready:
+            stack.append((node, True))
+            stack.extend((child, False) for child in (right, left) if not isinstance(child, str))
+            continue
+        a = left if isinstance(left, str) else labels[id(left)]
+        b = right if isinstance(right, str) else labels[id(right)]
+        if tokenizer.algorithm == "wordpiece" and b.startswith("##"):
+            b = b[2:]
+        elif getattr(tokenizer, "continuing_subword_prefix", None) and b.startswith(tokenizer.continuing_subword_prefix):
+            b = b[len(tokenizer.continuing_subword_prefix):]
+        labels[id(node)] = a + b
+    return labels
+
+
+MAX_TREE_NODES = 300  # merge tree nodes drawn; a token built by thousands of merges is cut
+
+
+def merge_tree_html(tokenizer, tree, show_whitespace: bool = False, limit: int | None = None) -> str:
     """A merge tree (:meth:`Tokenizer.merge_tree`) as nested, escaped HTML lists:
-    ``hug = h + ug``, under it ``ug = u + g``."""
+    ``hug = h + ug``, under it ``ug = u + g``. Built without recursion; with ``limit``, at most that
+    many merges are opened (the rest show as their token and ``…``): see :func:`merge_tree_size`."""
+    labels = _tree_labels(tokenizer, tree)
+
     def label(t) -> str:
-        return html.escape(token_label(tokenizer, _tree_label(tokenizer, t), show_whitespace))
+        text = t if isinstance(t, str) else labels[id(t)]
+        shown = token_label(tokenizer, text, show_whitespace)
+        if len(shown) > 48:  # a long token is named by its ends, so a deep tree stays small
+            shown = f"{shown[:24]}…{shown[-12:]} ({len(text):,} characters)"
+        return html.escape(shown)
 
-    def node(t) -> str:
+    out: list[str] = []
+    opened = 0
+    stack: list = [tree]
+    while stack:
+        t = stack.pop()
+        if t is None:
+            out.append("</ul></li>")
+            continue
         if isinstance(t, str):
-            return f"<li><code>{label(t)}</code></li>"
-        a, b = label(t[0]), label(t[1])
-        return f"<li><code>{label(t)}</code> = <code>{a}</code> + <code>{b}</code><ul>{node(t[0])}{node(t[1])}</ul></li>"
+            out.append(f"<li><code>{label(t)}</code></li>")
+            continue
+        if limit is not None and opened >= limit:
+            out.append(f"<li><code>{label(t)}</code> …</li>")
+            continue
+        opened += 1
+        a, b = t
+        out.append(f"<li><code>{label(t)}</code> = <code>{label(a)}</code> + <code>{label(b)}</code><ul>")
+        stack.extend((None, b, a))
+    return f'{TOKEN_CSS}<ul class="bpe-tree">{"".join(out)}</ul>'
 
-    return f'{TOKEN_CSS}<ul class="bpe-tree">{node(tree)}</ul>'
+
+def merge_tree_size(tree, cap: int = 1_000_000) -> int:
+    """How many merges a merge tree holds (its tuple nodes, a shared part once per place it appears),
+    counted without recursion and up to ``cap``."""
+    n, stack = 0, [tree]
+    while stack and n < cap:
+        t = stack.pop()
+        if not isinstance(t, str):
+            n += 1
+            stack.extend(t)
+    return n
 
 
 def byte_table_rows() -> list[dict]:
@@ -323,7 +472,7 @@ def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
     for n, step in enumerate(trace.steps, 1):
         a, b = step.pair
         merged = _tree_label(tokenizer, step.pair)
-        rows.append(row(f"{n}. merge rank {step.rank}: <code>{lab(a)}</code> + <code>{lab(b)}</code>",
+        rows.append(row(f"merge {step.rank + 1}: <code>{lab(a)}</code> + <code>{lab(b)}</code>",
                         step.split, (merged,)))
     return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'
 

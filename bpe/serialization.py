@@ -17,8 +17,8 @@ our pre-tokenizer  tokenizer.json pre-tokenizer                             deco
 
 Special tokens become ``added_tokens`` with ``special: true``; the unknown token is
 the model's ``unk_token`` (byte-level vocabularies need none). WordPiece tokenizers
-are written as a ``WordPiece`` model (``##`` prefix, no word-length limit in effect,
-``WordPiece`` decoder without clean-up); that format has no merges, so a WordPiece
+are written as a ``WordPiece`` model (``##`` prefix, the tokenizer's
+``max_input_chars_per_word``, 100 unless set, ``WordPiece`` decoder without clean-up); that format has no merges, so a WordPiece
 tokenizer loaded back has none (its tokens are unchanged: WordPiece only needs the
 vocabulary).
 
@@ -29,31 +29,37 @@ Why ``sennrich`` cannot be written: our words end in a *separate* symbol ``</w>`
 token). Rather than write a file that silently disagrees, :func:`to_tokenizer_json`
 raises a ValueError; ``vocab.json`` + ``merges.txt`` hold such a tokenizer exactly.
 
-Reading (:func:`from_tokenizer_json`, :func:`load`) accepts our own files and BPE
-files trained elsewhere (GPT-2, RoBERTa, ``tokenizers``' ``BpeTrainer``), with merges
-as ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Everything in a file that would
-make the ``tokenizers`` library cut text differently from us is refused with a
-ValueError that names it: a normaliser, an unknown pre-tokenizer, ``add_prefix_space``,
-dropout, byte fallback, a word prefix or suffix, ``fuse_unk`` or ``ignore_merges``.
-Left out on reading, on purpose: post-processors (``<s> ... </s>`` templates; compare
-with ``add_special_tokens=False``), decoders, ``max_input_chars_per_word`` of a
-WordPiece file, and the ``lstrip``/``rstrip``/``single_word`` options of added tokens
-(each added token is matched exactly, wherever it occurs). A byte-level file whose
-vocabulary lacks some of the 256 byte symbols gets them appended after its last id
-(as every byte-level :class:`~bpe.Tokenizer` does), where the ``tokenizers`` library
-would drop such bytes.
+Reading (:func:`from_tokenizer_json`, :func:`load`) takes two paths. A file BPE Explorer's own
+schemes cut exactly like ``tokenizers`` (a pre-tokenizer above, no normaliser, offsets left alone,
+default model options, plain added tokens: our own files, and plain GPT-2 / ``BpeTrainer`` ones)
+becomes a tokenizer with that scheme's name, so the Train page's explanations apply. Any other
+BPE (or WordPiece) file is read with its own components (:mod:`bpe.normalizers`,
+:mod:`bpe.pipeline`): normalisers, pre-tokenizers, added tokens with ``lstrip``/``rstrip``/
+``single_word``/``normalized``, ByteLevel offset trimming, the decoder, and the model's
+``byte_fallback``, ``fuse_unk``, ``unk_token``, ``continuing_subword_prefix``,
+``end_of_word_suffix`` and ``ignore_merges``; it then encodes as ``tokenizers`` 0.23 does (ids,
+tokens, offsets, decode; tested family by family), and saves back with the same components.
+Merges may be ``["a", "b"]`` pairs or old-style ``"a b"`` strings. Refused with a ValueError that
+names the component: other models (Unigram, WordLevel), dropout, and normalisers, pre-tokenizers,
+decoders or post-processors not listed in those modules. Post-processor templates (``<s> ... </s>``)
+are kept but not applied: compare with ``add_special_tokens=False``. A file's ``truncation`` and
+``padding`` settings are left out on purpose: the page shows every token of the whole text.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import gc
 import io
 import json
 import os
 import sys
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any, Union
 
+from . import pipeline as pipeline_mod
 from . import pre_tokenizers as pt
 from .tokenizer import Tokenizer
 from .history import History
@@ -63,8 +69,6 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 # The space-suffix scheme's pattern (bpe.pre_tokenizers'), as a tokenizers Split regex.
 SPACE_SUFFIX_PATTERN = r"\S+\s*|\s+"
-# A WordPiece limit large enough never to apply: BPE Explorer has no word-length limit.
-NO_WORD_LIMIT = 1_000_000_000
 MERGES_HEADER = "#version: 0.2"
 
 
@@ -98,6 +102,8 @@ def _pre_tokenizer_json(name: str) -> dict[str, Any]:
 def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     if not isinstance(tok, Tokenizer):
         raise ValueError(f"Expected a bpe.Tokenizer to save, got {type(tok).__name__}.")
+    if tok.pipeline is not None:
+        return _file_tokenizer_dict(tok)
     pre_tokenizer = _pre_tokenizer_json(tok.pre_tokenizer)
     added = []
     for token in tok.special_tokens:
@@ -114,7 +120,8 @@ def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     if tok.algorithm == "wordpiece":
         model: dict[str, Any] = {
             "type": "WordPiece", "unk_token": tok.unk_token or "[UNK]",
-            "continuing_subword_prefix": WORDPIECE_PREFIX, "max_input_chars_per_word": NO_WORD_LIMIT,
+            "continuing_subword_prefix": WORDPIECE_PREFIX,
+            "max_input_chars_per_word": tok.max_input_chars_per_word,
             "vocab": vocab,
         }
         decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": WORDPIECE_PREFIX, "cleanup": False}
@@ -137,6 +144,33 @@ def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
         "normalizer": None, "pre_tokenizer": pre_tokenizer, "post_processor": post,
         "decoder": decoder, "model": model,
+    }
+
+
+def _file_tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
+    """A tokenizer read from a real file, written back with the file's own components (normaliser,
+    pre-tokenizer, post-processor, decoder, added tokens) and its model (merges as ``[a, b]``)."""
+    src = tok.pipeline.source
+    vocab = dict(sorted(tok.vocab.items(), key=lambda item: item[1]))
+    outside = getattr(tok.pipeline, "outside_model", frozenset())
+    model_vocab = {t: i for t, i in vocab.items() if t not in outside}
+    added_tokens = [{k: v for k, v in a.items() if k != "_outside_model"} for a in src["added_tokens"]]
+    if tok.algorithm == "wordpiece":
+        model: dict[str, Any] = {
+            "type": "WordPiece", "unk_token": tok.unk_token, "continuing_subword_prefix": WORDPIECE_PREFIX,
+            "max_input_chars_per_word": tok.max_input_chars_per_word, "vocab": model_vocab,
+        }
+    else:
+        model = {
+            "type": "BPE", "dropout": None, "unk_token": tok.unk_token,
+            "continuing_subword_prefix": tok.continuing_subword_prefix, "end_of_word_suffix": tok.end_of_word_suffix,
+            "fuse_unk": tok.fuse_unk, "byte_fallback": tok.byte_fallback, "ignore_merges": tok.ignore_merges,
+            "vocab": model_vocab, "merges": [list(pair) for pair in tok.merges],
+        }
+    return {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added_tokens,
+        "normalizer": src["normalizer"], "pre_tokenizer": src["pre_tokenizer"],
+        "post_processor": src["post_processor"], "decoder": src["decoder"], "model": model,
     }
 
 
@@ -311,6 +345,9 @@ def _read_vocab(vocab: Any, where: str) -> dict[str, int]:
         raise ValueError(f"The vocabulary in {where} should be an object mapping each token to its id.")
     if not vocab:
         raise ValueError(f"The vocabulary in {where} is empty.")
+    values = vocab.values()
+    if set(map(type, values)) == {int} and min(values) >= 0 and len(set(values)) == len(vocab) and "" not in vocab:
+        return vocab  # the common case, checked at C speed; the loop below names any problem
     seen: dict[int, str] = {}
     for token, i in vocab.items():
         if isinstance(i, bool) or not isinstance(i, int) or i < 0:
@@ -323,9 +360,26 @@ def _read_vocab(vocab: Any, where: str) -> dict[str, int]:
     return dict(vocab)
 
 
-def _read_merges(merges: Any, vocab: dict[str, int], where: str) -> list[Pair]:
+def _read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | None = None) -> list[Pair]:
     if not isinstance(merges, list):
         raise ValueError(f"The merges in {where} should be a list, like [[\"u\", \"g\"], ...].")
+    # The common case in one pass (a 100,000-merge file in about 50 ms); any problem is then found and
+    # named by the loop below.
+    cut = len(prefix) if prefix else 0
+    kinds = set(map(type, merges))
+    if kinds in ({list}, {str}):
+        pairs = list(map(tuple, merges)) if kinds == {list} else [tuple(m.split(" ")) for m in merges]
+        if not pairs:
+            return pairs
+        if set(map(len, pairs)) == {2}:
+            lefts = list(map(itemgetter(0), pairs))
+            rights = list(map(itemgetter(1), pairs))
+            has = vocab.__contains__
+            if set(map(type, lefts)) | set(map(type, rights)) == {str} and all(map(has, lefts)) \
+                    and all(map(has, rights)):
+                ends = [r[cut:] for r in rights] if cut else rights
+                if all(map(has, map(str.__add__, lefts, ends))):
+                    return pairs
     out: list[Pair] = []
     for rank, merge in enumerate(merges, start=1):
         if isinstance(merge, str):  # old format: "u g"
@@ -338,16 +392,17 @@ def _read_merges(merges: Any, vocab: dict[str, int], where: str) -> list[Pair]:
             raise ValueError(
                 f"Merge {rank} in {where} ({merge!r}) should be two tokens, written [\"u\", \"g\"] or \"u g\"."
             )
-        out.append(_check_merge(f"Merge {rank} in {where}", parts[0], parts[1], vocab))
+        out.append(_check_merge(f"Merge {rank} in {where}", parts[0], parts[1], vocab, prefix))
     return out
 
 
-def _check_merge(label: str, a: str, b: str, vocab: dict[str, int]) -> Pair:
+def _check_merge(label: str, a: str, b: str, vocab: dict[str, int], prefix: str | None = None) -> Pair:
     for part in (a, b):
         if part not in vocab:
             raise ValueError(f"{label} ({a} {b}) uses the token {part!r}, which is not in the vocabulary.")
-    if a + b not in vocab:
-        raise ValueError(f"{label} ({a} {b}) makes {a + b!r}, which is not in the vocabulary.")
+    made = a + (b[len(prefix):] if prefix else b)
+    if made not in vocab:
+        raise ValueError(f"{label} ({a} {b}) makes {made!r}, which is not in the vocabulary.")
     return (a, b)
 
 
@@ -411,9 +466,134 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
     kind = model.get("type")
     if kind is None and "merges" in model:
         kind = "BPE"  # very old files left the type out
+    if kind is None and "vocab" in model and "max_input_chars_per_word" in model:
+        kind = "WordPiece"
     if kind not in ("BPE", "WordPiece"):
         shown = f"a {kind} model" if isinstance(kind, str) else "a model of unknown type"
-        raise ValueError(f"This file is {shown}; BPE Explorer reads BPE models only.")
+        raise ValueError(f"This file is {shown}; BPE Explorer reads BPE models only (and WordPiece).")
+    if _is_own_format(data, model):
+        return _own_format_tokenizer(data, model, kind, where)
+    return _real_file_tokenizer(data, model, kind, where)
+
+
+_MODEL_DEFAULTS = {"dropout": (None, 0, 0.0), "byte_fallback": (False, None), "continuing_subword_prefix": (None, ""),
+                   "end_of_word_suffix": (None, ""), "fuse_unk": (False, None), "ignore_merges": (False, None)}
+
+
+def _is_own_format(data: dict, model: dict) -> bool:
+    """True when the file is one BPE Explorer's own schemes cut exactly like ``tokenizers``: a known
+    pre-tokenizer, no normaliser, offsets left alone, default model options, plain added tokens."""
+    normalizer = data.get("normalizer")
+    if normalizer is not None and not (isinstance(normalizer, dict) and normalizer.get("type") == "Sequence"
+                                       and not normalizer.get("normalizers")):
+        return False
+    try:
+        scheme = _detect_pre_tokenizer(data.get("pre_tokenizer"))
+        if pipeline_mod.offset_trimming(data.get("post_processor")) is not None:
+            return False
+    except ValueError:
+        return False
+    if model.get("type", "BPE") == "BPE":
+        if any(model.get(k) not in ok for k, ok in _MODEL_DEFAULTS.items()):
+            return False
+    elif model.get("continuing_subword_prefix", WORDPIECE_PREFIX) != WORDPIECE_PREFIX:
+        return False
+    added = data.get("added_tokens") or []
+    if not isinstance(added, list) or any(
+            isinstance(a, dict) and (a.get("lstrip") or a.get("rstrip") or a.get("single_word")) for a in added):
+        return False
+    decoder = data.get("decoder")
+    decoder_type = decoder.get("type") if isinstance(decoder, dict) else decoder
+    vocab = model.get("vocab")
+    if scheme in pt.BYTE_LEVEL:
+        if decoder_type not in (None, "ByteLevel"):
+            return False
+        if isinstance(vocab, dict) and not all(sym in vocab for sym in pt.bytes_to_unicode().values()):
+            return False  # ours appends the missing bytes; tokenizers would drop them
+    elif model.get("type", "BPE") == "BPE":
+        if decoder_type not in (None, "Fuse") or (decoder_type == "Fuse") != (scheme == "space-suffix"):
+            return False
+        unk = model.get("unk_token")
+        if unk is None or (isinstance(vocab, dict) and unk not in vocab):
+            return False  # ours adds [UNK]; tokenizers would drop unknown characters or fail
+    return True
+
+
+def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tokenizer:
+    """A tokenizer.json from elsewhere: its normaliser, pre-tokenizer, added tokens, decoder and model
+    options, read so that encoding equals the ``tokenizers`` library's (see :mod:`bpe.pipeline`)."""
+    if "vocab" not in model:
+        raise ValueError(f"The model in the {where} has no \"vocab\".")
+    vocab = _read_vocab(model["vocab"], f"the {where}")
+    unk = model.get("unk_token")
+    if unk is not None and not isinstance(unk, str):
+        raise ValueError(f"The model's unk_token should be text or null, not {unk!r}.")
+    added = _read_added_entries(data.get("added_tokens"), vocab)
+    pipeline = pipeline_mod.Pipeline(
+        normalizer=data.get("normalizer"), pre_tokenizer=data.get("pre_tokenizer"), decoder=data.get("decoder"),
+        post_processor=data.get("post_processor"), added_tokens=added,
+    )
+    pipeline.outside_model = frozenset(a["content"] for a in added if a.get("_outside_model"))
+    specials = [a["content"] for a in added]
+    if kind == "WordPiece":
+        prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)
+        if prefix != WORDPIECE_PREFIX:
+            raise ValueError(
+                f"This WordPiece model marks word-inner pieces with {prefix!r}; BPE Explorer uses {WORDPIECE_PREFIX!r}.")
+        limit = model.get("max_input_chars_per_word", 100)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}.")
+        return Tokenizer(vocab, [], special_tokens=specials, unk_token=unk, algorithm="wordpiece",
+                         pipeline=pipeline, max_input_chars_per_word=limit)
+    if model.get("dropout") not in (None, 0, 0.0):
+        raise ValueError("This file's BPE model uses dropout (it skips merges at random), which BPE Explorer leaves out.")
+    options = {}
+    for key in ("continuing_subword_prefix", "end_of_word_suffix"):
+        value = model.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"The model's {key} should be text or null, not {value!r}.")
+        options[key] = value or None
+    for key in ("byte_fallback", "fuse_unk", "ignore_merges"):
+        value = model.get(key, False)
+        if value is not None and not isinstance(value, bool):
+            raise ValueError(f"The model's {key} should be true or false, not {value!r}.")
+        options[key] = bool(value)
+    if "merges" not in model:
+        raise ValueError(f"The BPE model in the {where} has no \"merges\".")
+    merges = _read_merges(model["merges"], vocab, f"the {where}", prefix=options["continuing_subword_prefix"])
+    return Tokenizer(vocab, merges, special_tokens=specials, unk_token=unk, algorithm="bpe", pipeline=pipeline,
+                     **options)
+
+
+def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
+    """The added tokens as checked dicts (content, id, options), each given its id in ``vocab``."""
+    if added is None:
+        return []
+    if not isinstance(added, list):
+        raise ValueError("The file's added_tokens should be a list.")
+    out = []
+    ids: dict[int, str] | None = None  # id -> token, built only if a token is outside the vocabulary
+    for entry in added:
+        if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not entry["content"]:
+            raise ValueError(f"An entry of added_tokens ({entry!r}) has no 'content' text.")
+        content, i = entry["content"], entry.get("id")
+        if isinstance(i, bool) or not isinstance(i, int) or i < 0:
+            if content not in vocab:
+                raise ValueError(f"The added token {content!r} has no valid id ({i!r}).")
+            i = vocab[content]
+        outside = content not in vocab
+        if outside and ids is None:
+            ids = {i: t for t, i in vocab.items()}
+        if outside:
+            if i in ids:
+                raise ValueError(f"The added token {content!r} has the id {i}, which already belongs to {ids[i]!r}.")
+            vocab[content] = i
+            ids[i] = content
+        out.append({**entry, "id": i, "_outside_model": outside})
+    return out
+
+
+def _own_format_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tokenizer:
     normalizer = data.get("normalizer")
     if normalizer is not None and not (
         isinstance(normalizer, dict) and normalizer.get("type") == "Sequence" and not normalizer.get("normalizers")
@@ -438,6 +618,9 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
             )
         merges: list[Pair] = []
         algorithm = "wordpiece"
+        limit = model.get("max_input_chars_per_word", 100)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}.")
     else:
         _refuse_options(model)
         if "merges" not in model:
@@ -453,14 +636,29 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
             raise ValueError(f"The model's unknown token {unk!r} is not in the vocabulary.")
     return Tokenizer(
         vocab, merges, pre_tokenizer=pre_tokenizer, special_tokens=specials,
-        unk_token=unk, algorithm=algorithm,
+        unk_token=unk, algorithm=algorithm, **({"max_input_chars_per_word": limit} if kind == "WordPiece" else {}),
     )
+
+
+@contextlib.contextmanager
+def without_gc():
+    """Python's cyclic collector paused while a big file becomes objects: a 100,000-merge file makes
+    hundreds of thousands of lists and tuples, and the collector would scan them again and again
+    (about a third of the load time). Nothing here makes reference cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def from_tokenizer_json(text: str | bytes) -> Tokenizer:
     """A :class:`~bpe.Tokenizer` from the text (or UTF-8 bytes) of a ``tokenizer.json`` file."""
-    data = _parse_json(_decode_text(text, "tokenizer.json file"), "tokenizer.json file")
-    return _tokenizer_from_dict(data, "tokenizer.json file")
+    with without_gc():
+        data = _parse_json(_decode_text(text, "tokenizer.json file"), "tokenizer.json file")
+        return _tokenizer_from_dict(data, "tokenizer.json file")
 
 
 def load(path: PathLike) -> Tokenizer:

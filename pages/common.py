@@ -33,6 +33,28 @@ MAX_CORPUS_BYTES = jobs.MAX_CORPUS_BYTES  # pasted or uploaded text; stated in t
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
 
 
+
+def _leave_folder_pages_mode() -> None:
+    """Make the first run after a server start go through ``app.py``'s router.
+
+    Streamlit 1.67 decides when a server starts whether a folder named ``pages/`` beside the
+    entry script means its old multipage API, and only ``st.navigation`` (in ``app.py``) turns
+    that off. So until some session has run ``app.py``, a direct link such as
+    ``/train?step=7`` runs ``pages/train.py`` alone (no page config, no CSS) and the sidebar
+    lists every module here as a page. Every page imports this module first: if that mode is
+    still on, turn it off exactly as ``st.navigation`` does and run again, now through the router.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if PagesManager.uses_pages_directory and get_script_run_ctx() is not None:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+_leave_folder_pages_mode()
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything that decides a training run (hashable: it is part of the cache key)."""
@@ -477,9 +499,10 @@ def sync_url(settings: Settings, step: int) -> None:
 PAGE_CSS = display.TOKEN_CSS + (
     "<style>"
     ".bpe-step{border:1px solid #d0d3d9;border-radius:8px;padding:10px 14px;margin-bottom:4px}"
-    ".bpe-step-title{font-size:1.4rem;line-height:2}"
+    # Headings for screen readers (h2 the step, h3 each section), drawn as before.
+    ".bpe-step-title{font-size:1.4rem;line-height:2;font-weight:400;padding:0;margin:0;letter-spacing:normal}"
     ".bpe-step p{margin:4px 0}"
-    ".bpe-h{font-size:1.35rem;font-weight:600;margin:10px 0 6px 0}"
+    ".bpe-h{font-size:1.35rem;font-weight:600;margin:10px 0 6px 0;padding:0;line-height:1.4;letter-spacing:normal}"
     ".bpe-note{font-size:0.85rem;color:#5f6368;margin:4px 0}"
     ".bpe-table{border-collapse:collapse;font-size:0.92rem;margin:2px 0;max-width:100%}"
     ".bpe-table th,.bpe-table td{border-bottom:1px solid #e6e8eb;padding:3px 8px;text-align:left;vertical-align:top}"
@@ -489,7 +512,13 @@ PAGE_CSS = display.TOKEN_CSS + (
     ".bpe-table td{overflow-wrap:break-word}"
     ".bpe-table td.pair,.bpe-table td.new-token{white-space:nowrap}"
     ".bpe-table td.from,.bpe-table th.from{font-size:0.8rem;color:#444}"
+    ".bpe-table td.from{overflow-wrap:anywhere;min-width:8em}"
+    ".bpe-table td.long{white-space:normal;overflow-wrap:anywhere;min-width:6em}"
     ".bpe-grid{display:grid;grid-template-columns:3fr 2fr;gap:24px;align-items:start}"
+    # No panel wider than its column: grid cells may shrink below their content (a scrollbar as the
+    # last resort), sentences break inside long tokens; chips and cells cut long tokens (display.shorten).
+    ".bpe-grid>div{min-width:0;overflow-x:auto}"
+    ".bpe-step,.bpe-note{overflow-wrap:anywhere}"
     ".bpe-scroll{max-height:320px;overflow:auto;line-height:1.9}"
     ".bpe-alphabet{font-family:monospace;color:#333;word-spacing:0.3em}"
     ".bpe-lazy{content-visibility:auto;contain-intrinsic-size:auto 400px}"

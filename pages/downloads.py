@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 import bpe
+from bpe import display
 from pages import common
 
 
@@ -39,5 +40,5 @@ def downloads(history: bpe.History, settings: common.Settings) -> None:
             # (a rerun re-registers the deferred files, and a click in flight then gets "file not found").
             col.download_button(label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}",
                                 on_click="ignore")
-    st.caption(f"The tokenizer files hold the whole run ({history.num_merges:,} merges); the log has every merge "
+    st.caption(f"The tokenizer files hold the whole run ({display.plural(history.num_merges, 'merge')}); the log has every merge "
                "with its count and tied pairs.")

@@ -8,9 +8,18 @@ from dataclasses import replace
 import streamlit as st
 
 import bpe
-from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from bpe import display
+from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
-from pages import common
+from pages import common, panels
+
+def stored(token: str) -> str:
+    """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
+    else as stored with real whitespace made visible (see panels.as_text)."""
+    if common.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
+        return display.byte_text(token)
+    return mark_whitespace(token)
+
 
 def pair_text(pair: tuple[str, str]) -> str:
     """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
@@ -46,9 +55,14 @@ def predict(history: bpe.History, step: int, state: dict) -> str | None:
     return "answered"
 
 
-def _force(settings: common.Settings, state: dict, step: int) -> None:
-    """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain."""
+def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str, str] | None = None) -> None:
+    """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain.
+    Forcing the pair that wins anyway would change nothing: refused with a sentence."""
     pair = tuple(st.session_state["what_if_pair"])
+    if pair == winner:
+        state["what_if_error"] = (f"{pair_text(pair)} is what step {step + 1} merges anyway, so forcing it changes "
+                                  "nothing: pick another pair to see a different run.")
+        return
     forced = {k: v for k, v in settings.forced if k <= step}
     forced[step + 1] = pair
     new = replace(settings, forced=tuple(sorted(forced.items())))
@@ -59,6 +73,7 @@ def _force(settings: common.Settings, state: dict, step: int) -> None:
         return
     state["settings"], state["before_what_if"] = new, replace(settings, forced=())
     state["rerun_app"] = True
+    state["what_if_done"] = (new, step + 1)  # the result is shown right away, the controls folded
     st.session_state["step"] = step + 1
 
 
@@ -85,11 +100,19 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                      + (", or raise the limit in the sidebar." if candidates else "."))
         elif not candidates:
             st.write("No pair is left to merge at this step.")
+        elif state.get("what_if_done") == (settings, step):
+            # Just forced: say what happened in one line (plain text: tokens are the corpus's).
+            s = history.state(step)
+            common.alert("info", f"Step {step} now merges {pair_text(s.pair)} → {stored(s.new_token)} "
+                                 f"(count {s.count}) and training went on from there. Step back to force another pair.")
         else:
-            st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair",
+            winner = history.state(step + 1).pair
+            # The runner-up first: the winner would be merged anyway.
+            index = next((i for i, p in enumerate(candidates) if p != winner), 0)
+            st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair", index=index,
                          format_func=pair_text)  # selectbox options are plain text, not markdown
             st.button("Merge this pair and retrain from here", key="what_if_go", on_click=_force,
-                      args=(settings, state, step))
+                      args=(settings, state, step, winner))
         if settings.forced:
             st.write("Forced merges in this run: " + ", ".join(f"step {k}: {md(pair_text(p))}" for k, p in settings.forced))
             before = state.get("before_what_if")
@@ -103,8 +126,8 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                     st.write(f"The runs diverge at step {diverge}: the original merged "
                              f"{md(pair_text(original.state(diverge).pair))}, this one "
                              f"{md(pair_text(history.state(diverge).pair))}; "
-                             f"{sum(a != b for a, b in zip(original.merges, history.merges))} of the first "
-                             f"{min(original.num_merges, history.num_merges)} merges differ.")
+                             f"{sum(a != b for a, b in zip(original.merges, history.merges)):,} of the first "
+                             f"{display.plural(min(original.num_merges, history.num_merges), 'merge')} differ.")
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
 
 
@@ -125,8 +148,37 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         k = bpe.first_difference(ha, hb)
         if k is None:
             st.success(f"'{one}' and '{two}' make the same merges on this corpus.")
-        else:
-            sa, sb = ha.state(k), hb.state(k)
-            st.write(f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
-                     f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
-                     f"(both at count {sa.count}).")
+            return
+        sa, sb = ha.state(k), hb.state(k)
+        st.write(f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
+                 f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
+                 f"(both at count {sa.count}).")
+        # The two merge lists side by side from the first difference, rows that differ marked.
+        last = min(max(ha.num_merges, hb.num_merges), k + COMPARE_ROWS - 1)
+        left, right = st.columns(2)
+        for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
+            col.html(f'<h3 class="bpe-h">{common.esc(rule)}</h3>' + panels.html_table(
+                _merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}"))
+        st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")
+        st.button(f"Go to step {k}" + (f" (this page uses '{settings.tie_break}')" if settings.tie_break in (one, two)
+                                       else ""), key="cmp_jump", icon=":material/arrow_downward:",
+                  on_click=lambda: st.session_state.update(step=k))
+
+
+COMPARE_ROWS = 10
+
+
+def _merge_list(h: bpe.History, other: bpe.History, first: int, last: int):
+    """Steps first..last of a run: the merge, its count, and whether the other run differs there."""
+    import pandas as pd
+
+    rows = []
+    for step in range(first, last + 1):
+        if step > h.num_merges:
+            rows.append({"step": step, "merge": "(stopped)", "count": "", "": ""})
+            continue
+        s = h.state(step)
+        same = step <= other.num_merges and other.state(step).pair == s.pair
+        rows.append({"step": step, "merge": f"{pair_text(s.pair)} → {stored(s.new_token)}", "count": s.count,
+                     "": "" if same else "≠"})
+    return pd.DataFrame(rows, columns=["step", "merge", "count", ""])

@@ -28,6 +28,7 @@ TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text
+CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 
 
@@ -54,10 +55,27 @@ def per_run(fn):
     return cached
 
 
+def as_text(history: bpe.History) -> bool:
+    """Whether byte-level tokens are shown as the text they stand for (the "Bytes as text" toggle,
+    see :func:`mode_toggles`), or as stored (GPT-2's Ġ)."""
+    return history.config.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))
+
+
+def shower(text: bool):
+    """How a token is written: as text (``␣Straße``) or as stored, real whitespace made visible."""
+    return display.byte_text if text else stored
+
+
+def stored_title(token: str, text: bool) -> str:
+    """A tooltip with the stored form and bytes of a token shown as text ("" when they read alike)."""
+    return display.byte_title(token) if text and display.byte_text(token) != token else ""
+
+
 @per_run
-def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
+def _pair_view(_history: bpe.History, step: int, text: bool = False) -> pd.DataFrame:
     """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
     count comes from). Cached per step as a shared resource: the page never mutates it."""
+    show = shower(text)
     s = _history.state(step)
     if _history.config.algorithm == "wordpiece":  # ranked by score, the number WordPiece chooses by
         top = s.top_scores(TOP_N, after=not step)
@@ -65,18 +83,19 @@ def _pair_view(_history: bpe.History, step: int) -> pd.DataFrame:
         top = [(pair, count, None) for pair, count in s.top_pairs(TOP_N, after=not step)]
     merge = s if step else (_history.state(1) if _history.num_merges else None)
     chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
-    where = (merge or s).provenance_of([p for p, _, _ in top[:10]], show=stored)
+    where = (merge or s).provenance_of([p for p, _, _ in top[:10]], show=show)
     rows = []
     for rank, ((a, b), count, score) in enumerate(top):
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
-        rows.append({"rank": rank, "pair": f"{stored(a)} {stored(b)}", "count": count,
+        rows.append({"rank": rank, "pair": f"{show(a)} {show(b)}", "stored": f"{a} {b}", "count": count,
                      "score": str(score) if score is not None else "", "value": float(score if score is not None else count),
                      "tied": role == "tied", "chosen": role == "chosen", "role": role, "from": where.get((a, b), "")})
-    return pd.DataFrame(rows, columns=["rank", "pair", "count", "score", "value", "tied", "chosen", "role", "from"])
+    return pd.DataFrame(rows, columns=["rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role",
+                                       "from"])
 
 
 @st.cache_resource(show_spinner=False)
-def _pair_chart_spec(wordpiece: bool = False) -> dict:
+def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
     """The bar chart, built with Altair once; each step only sends its data (Altair's
     to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for
     WordPiece the scores (``value`` holds either)."""
@@ -85,17 +104,22 @@ def _pair_chart_spec(wordpiece: bool = False) -> dict:
         alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
         .mark_bar()
         .encode(
-            x=alt.X("value:Q", title="score" if wordpiece else "count"),
+            # Counts are whole numbers: integer ticks (no 2.5); WordPiece scores are fractions.
+            x=alt.X("value:Q", title="score" if wordpiece else "count",
+                    axis=alt.Axis() if wordpiece else alt.Axis(format="d", tickMinStep=1)),
             # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
             # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
             y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", op="min", order="ascending"), title=None,
                     axis=alt.Axis(labelLimit=160)),
             color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
-            tooltip=["pair:N", *(["score:N"] if wordpiece else []), "count:Q", "role:N",
+            tooltip=["pair:N", alt.Tooltip("stored:N", title="as stored"), *(["score:N"] if wordpiece else []),
+                     "count:Q", "role:N",
                      alt.Tooltip("from:N", title="from")],
         )
-        .properties(height=alt.Step(24))  # 24 px per bar: the plot grows with the number of pairs
+        .properties(height=alt.Step(30 if present else 24))  # px per bar: the plot grows with the number of pairs
     )
+    if present:  # presenter mode: larger type, and the counts are whole numbers
+        chart = chart.configure_axis(labelFontSize=17, titleFontSize=17).configure_legend(labelFontSize=16)
     spec = chart.to_dict()
     spec.pop("data", None)
     spec.pop("datasets", None)
@@ -103,34 +127,60 @@ def _pair_chart_spec(wordpiece: bool = False) -> dict:
 
 
 def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False,
-                counts_step: int | None = None) -> None:
+                counts_step: int | None = None, present: bool = False, after_step=None) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
     and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element.
     ``hide_counts`` leaves out the pair counts (table and chart) while a prediction is open;
-    ``counts_step`` shows the counts another step chose from (a prediction of step+1, answered)."""
+    ``counts_step`` shows the counts another step chose from (a prediction of step+1, answered).
+    The splits and vocabulary come right after the pair counts, the history last. ``present``
+    (presenter mode) puts the step and chart beside the splits and vocabulary, so a projector shows
+    all four at once in larger type; the pair table and history follow below. ``after_step`` draws
+    what goes right below the step box (the what-if panel)."""
     s = history.state(step)
-    st.html(_this_step_html(s, history))
-    _step_notes(s)
+    text = as_text(history)
     counts_step = step if counts_step is None else counts_step
-    table = _pair_view(history, counts_step)
+    table = _pair_view(history, counts_step, text)
+    query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
+    splits_vocab = ('<div class="bpe-grid bpe-lazy">'
+                    f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
+                    "</div>")
+    if present:
+        left, right = st.columns([5, 4], gap="large")
+        with left:
+            st.html(_this_step_html(s, history, text))
+            _step_notes(s)
+            if after_step:
+                after_step()
+            _counts(history, table, counts_step, text, hide_counts, chart_only=True)
+        right.html(splits_vocab.replace(" bpe-lazy", ""))  # on screen from the start
+        st.html(f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
+                f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>')
+        return
+    st.html(_this_step_html(s, history, text))
+    _step_notes(s)
+    if after_step:
+        after_step()
+    _counts(history, table, counts_step, text, hide_counts)
+    st.html(splits_vocab + f'<div class="bpe-lazy">{_history_html(history, step, text)}</div>')
+
+
+def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, chart_only: bool = False) -> None:
+    """The pair counts: the chart and, beside it, the table (the chart alone in presenter mode)."""
     if hide_counts:
         st.info("The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
                 icon=":material/visibility_off:")
     elif table.empty:
         st.write("No pairs: every word is a single token.")
     else:
-        left, right = st.columns(2, gap="large")
         wordpiece = history.config.algorithm == "wordpiece"
+        if chart_only:
+            st.vega_lite_chart(table, _pair_chart_spec(wordpiece, True), width="stretch", key="pairs_chart",
+                               theme=None)  # its own larger axis type, not the theme's
+            return
+        left, right = st.columns(2, gap="large")
         left.vega_lite_chart(table, _pair_chart_spec(wordpiece), width="stretch", key="pairs_chart")
-        right.html(_pair_table_html(history, counts_step))
-    query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
-    st.html(
-        f'<div class="bpe-lazy">{_history_html(history, step)}</div>'
-        '<div class="bpe-grid bpe-lazy">'
-        f"<div>{_splits_html(s, history, query)}</div><div>{_vocabulary_html(s, settings)}</div>"
-        "</div>"
-    )
+        right.html(_pair_table_html(history, counts_step, text))
 
 
 def search_box() -> None:
@@ -140,24 +190,32 @@ def search_box() -> None:
                   help="Shows the most frequent words containing this text.")
 
 
-def _this_step_html(s: bpe.TrainState, history: bpe.History) -> str:
-    esc = common.esc
+def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False) -> str:
+    esc, show = common.esc, shower(text)
+    n = history.num_merges
     if s.step == 0:
-        return (f'<div class="bpe-step"><div class="bpe-step-title">Step 0 of {history.num_merges}</div>'
-                "<p>Every word is split into its base symbols. Press <b>Next</b> to make the first merge.</p></div>")
+        # data-announce: what the page's live region reads out (pages/keys.py), once per step.
+        return (f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
+                f'split into its base symbols.">Step 0 of {n}</h2>'
+                "<p>Every word is split into its base symbols. Press <b>Next</b> (or →, PageDown, Space) to make "
+                "the first merge.</p></div>")
     a, b = s.pair
+    announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
     lines = [
-        f'<div class="bpe-step-title">Step {s.step} of {history.num_merges}: '
-        f"{display.chip(stored(a), display.PALETTE[0])} + {display.chip(stored(b), display.PALETTE[1])} → "
-        f'{display.chip(stored(s.new_token), display.HIGHLIGHT, bold=True)} <span id="merge-count">count {s.count}</span></div>',
-        f"<p>Where the count comes from: {esc(s.provenance_sentence(show=stored))} = {s.count}.</p>",
+        f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step} of {n}: '
+        f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
+        f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
+        f'{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} '
+        f'<span id="merge-count">count {s.count}</span></h2>',
+        f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count}.</p>",
     ]
     if s.score is not None:
-        lines.append(f"<p>WordPiece {esc(s.score_formula(show=stored))}.</p>")
+        lines.append(f"<p>WordPiece {esc(s.score_formula(show=show))}.</p>")
     if s.num_tied > 1 and not s.forced:
-        others = ", ".join(f"({esc(stored(x))}, {esc(stored(y))})" for x, y in s.tied[1:6]) + (
+        others = ", ".join(f"({esc(show(x))}, {esc(show(y))})" for x, y in s.tied[1:6]) + (
             f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else "")
-        lines.append(f"<p>{s.num_tied - 1} other pair(s) tied at this {'score' if s.score else 'count'}: {others}. "
+        lines.append(f"<p>{s.num_tied - 1} other {'pair' if s.num_tied == 2 else 'pairs'} tied at this "
+                     f"{'score' if s.score else 'count'}: {others}. "
                      f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
     return f'<div class="bpe-step">{"".join(lines)}</div>'
 
@@ -167,7 +225,8 @@ def _step_notes(s: bpe.TrainState) -> None:
     if s.step and s.forced:
         st.warning("What-if: this pair was chosen by hand, not by its count.")
     if s.step and not s.token_added:
-        st.info(f"“{md(stored(s.new_token))}” was already in the vocabulary, so it keeps its id: the vocabulary does not grow.")
+        common.alert("info", f"“{shower(as_text(s.history))(s.new_token)}” was already in the vocabulary, so it keeps "
+                             "its id: the vocabulary does not grow.")  # plain text: the token is the corpus's
     if s.stop_sentence:
         st.success(s.stop_sentence)
 
@@ -175,31 +234,46 @@ def _step_notes(s: bpe.TrainState) -> None:
 _NOT_CLASS = re.compile(r"[^a-z0-9]+")
 
 
-def html_table(frame: pd.DataFrame, name: str) -> str:
-    """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling)."""
+def html_table(frame: pd.DataFrame, name: str, titles: dict[str, list[str]] | None = None) -> str:
+    """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling);
+    ``titles`` gives some columns a tooltip per row (a token's stored form)."""
     esc = common.esc
     # Each cell carries its column's name as a class, for styling (the "from" column is small print).
     classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in frame.columns]
     head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
-    body = "".join("<tr>" + "".join(f'<td class="{k}">{esc(v)}</td>' for k, v in zip(classes, row)) + "</tr>"
-                   for row in frame.itertuples(index=False, name=None))
+    tips = [titles.get(c) if titles else None for c in frame.columns]
+    body = "".join("<tr>" + "".join(_cell(k, v, tip[i] if tip else "") for k, v, tip in zip(classes, row, tips))
+                   + "</tr>" for i, row in enumerate(frame.itertuples(index=False, name=None)))
     return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _cell(css_class: str, value, title: str = "") -> str:
+    """A table cell; a long token (or pair) is cut with the whole of it in the tooltip, since
+    tokens do not wrap and a long one would push the table out of its column."""
+    text = str(value)
+    short = display.shorten(text, CELL_TOKEN) if css_class in ("pair", "new-token", "word") else text
+    if short != text:
+        title = f"{text} · {title}" if title else text
+        css_class += " long"
+    tip = f' title="{common.esc(title)}"' if title else ""
+    return f'<td class="{css_class}"{tip}>{common.esc(short)}</td>'
+
+
 @per_run
-def _pair_table_html(_history: bpe.History, step: int) -> str:
-    table = _pair_view(_history, step)
+def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> str:
+    table = _pair_view(_history, step, text)
     wordpiece = _history.config.algorithm == "wordpiece"
     cells = table[["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]].replace(
         {True: "✓", False: ""})
     title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
-    return (f'<div class="bpe-h">{title}</div>' + html_table(cells, "pairs")
+    tips = {"pair": [f"stored as {p}" if text and p != shown else "" for p, shown in zip(table["stored"], table["pair"])]}
+    return (f'<h3 class="bpe-h">{title}</h3>' + html_table(cells, "pairs", tips)
             + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
             "lost on the tie rule. The chart shows the same rows"
             + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "") + ".</p>")
 
 
-def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:
+def _vocabulary_html(s: bpe.TrainState, settings: common.Settings, text: bool = False) -> str:
     h = s.history
     target = settings.limit_value if settings.limit == "vocab_size" else None
     vocab = s.vocab
@@ -207,27 +281,27 @@ def _vocabulary_html(s: bpe.TrainState, settings: common.Settings) -> str:
     learned = vocab[h.num_base:]
     newest = learned[-VOCAB_CHIPS:]
     return (
-        f'<div class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</div>"
+        f'<h3 class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</h3>"
         f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
         + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "") + "</p>"
         '<div class="bpe-scroll">'
         + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
-        + _alphabet_html(vocab[specials:h.num_base])
+        + _alphabet_html(vocab[specials:h.num_base], text)
         + "<br>"
-        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [])
+        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [], as_text=text)
         + "</div>"
     )
 
 
-def _alphabet_html(symbols) -> str:
+def _alphabet_html(symbols, text: bool = False) -> str:
     """The base symbols as chips, or past ALPHABET_CHIPS of them (a byte-level alphabet) as one
     line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
     if len(symbols) <= ALPHABET_CHIPS:
-        return display.chips_html(list(symbols))
-    return f'<span class="bpe-alphabet">{common.esc(" ".join(map(stored, symbols)))}</span>'
+        return display.chips_html(list(symbols), as_text=text)
+    return f'<span class="bpe-alphabet">{common.esc(" ".join(map(shower(text), symbols)))}</span>'
 
 
-def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
+def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool = False) -> str:
     changed = set(history.words_changed_at(s.step))
     order = history.words_by_frequency()
     if query:
@@ -238,13 +312,14 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
         tokens = s.splits[history.words[i]]
         mark = "✱ " if i in changed else ""
         rows.append(
-            f"<tr><td>{mark}{common.esc(stored(history.words[i]))}</td><td>{history.freqs[i]:,}</td>"
-            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [])}"
+            f"<tr>{_cell('word', mark + shower(text)(history.words[i]), stored_title(history.words[i], text))}"
+            f"<td>{history.freqs[i]:,}</td>"
+            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [], as_text=text)}"
             "</td></tr>"
         )
     more = len(order) - len(top)
     return (
-        '<div class="bpe-h">Corpus splits</div>'
+        '<h3 class="bpe-h">Corpus splits</h3>'
         '<table class="bpe-table" data-table="splits"><thead><tr><th>word</th><th>freq</th><th>tokens</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
         + (f'<p class="bpe-note">… and {more:,} more words (most frequent shown first; search to find others).</p>'
@@ -255,11 +330,12 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str) -> str:
 
 
 @per_run
-def _history_frame(_history: bpe.History) -> pd.DataFrame:
-    rows = _history.merge_rows(with_ties=False)
+def _history_frame(_history: bpe.History, text: bool = False) -> pd.DataFrame:
+    rows, show = _history.merge_rows(with_ties=False), shower(text)
     frame = pd.DataFrame({
-        "rank": [r["step"] for r in rows], "pair": [f"{stored(r['left'])} {stored(r['right'])}" for r in rows],
-        "new token": [stored(r["new_token"]) for r in rows], "count": [r["count"] for r in rows],
+        "merge": [r["step"] for r in rows], "pair": [f"{show(r['left'])} {show(r['right'])}" for r in rows],
+        "new token": [show(r["new_token"]) for r in rows], "_stored": [r["new_token"] for r in rows],
+        "count": [r["count"] for r in rows],
         "tied with": [r["tied"] for r in rows],  # how many other pairs had the same count
         "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],
     })
@@ -272,11 +348,12 @@ def _sparklines(_history: bpe.History) -> tuple[str, str]:
             display.sparkline_image(_history.merge_counts, title="Count of the winning pair"))
 
 
-def _history_html(history: bpe.History, step: int) -> str:
+def _history_html(history: bpe.History, step: int, text: bool = False) -> str:
     if not history.num_merges:
         return ""
-    frame = _history_frame(history)
-    table = html_table(frame.iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1], "history") if step else \
+    frame = _history_frame(history, text).iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1]
+    tips = {"new token": [stored_title(t, text) for t in frame["_stored"]]}
+    table = html_table(frame.drop(columns="_stored"), "history", tips) if step else \
         '<p class="bpe-note">No merge yet.</p>'
     note = (f'<p class="bpe-note">The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has '
             "them all.</p>") if step > HISTORY_ROWS else ""
@@ -284,8 +361,18 @@ def _history_html(history: bpe.History, step: int) -> str:
     tokens_img, counts_img = _sparklines(history)
     lines = (display.sparkline_marker(tokens_img, len(history.total_tokens_after), step)
              + display.sparkline_marker(counts_img, len(history.merge_counts), step - 1 if step else None))
-    return (f'<div class="bpe-h">Merge history</div><div class="bpe-grid"><div>{table}{note}</div>'
+    return (f'<h3 class="bpe-h">Merge history</h3><div class="bpe-grid"><div>{table}{note}</div>'
             f"<div>{lines}</div></div>")
+
+
+def byte_text_default(settings: common.Settings) -> None:
+    """The "Bytes as text" toggle is one for every panel (and the Encode page). Its default depends on
+    the corpus, set again when the corpus changes: the course's GPT-2 presets read as the course
+    prints them (Ġ), anything else as text (␣Straße, 世界)."""
+    corpus = (settings.source, settings.preset if settings.source == "preset" else "")
+    if st.session_state.get("byte_text_for") != corpus:
+        st.session_state["byte_text_for"] = corpus
+        st.session_state["byte_text"] = corpus not in (("preset", "course"), ("preset", "notebook"))
 
 
 def mode_toggles(settings: common.Settings) -> None:
@@ -299,6 +386,15 @@ def mode_toggles(settings: common.Settings) -> None:
     row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)
     row.toggle("Predict the next merge", key="predict",
                help="Guess which pair step k+1 merges, from the splits of step k.")
+    if settings.pre_tokenizer in bpe.BYTE_LEVEL:
+        byte_text_default(settings)
+        row.toggle("Bytes as text", key="byte_text",
+                   help="On: each token shows the text its bytes stand for (␣Straße, 世界, 😀), with the stored "
+                        "byte-level form and its bytes in hex in the tooltip. Off: as the tokenizer stores it "
+                        "(ĠStraÃŁe), as the course prints it.")
+    row.toggle("Presenter mode", key="present",
+               help="For a projector: the sidebar folds away, the type is larger, and the step, the pair chart, "
+                    "the splits and the vocabulary fit on one screen. Links made now open in it (present=1).")
     row.toggle("What if…", key="what_if",
                help="What if another pair were merged next? Pick one instead of the winner; training "
                     "continues from there.")

@@ -11,8 +11,8 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
-from bpe.presets import PRESETS
-from pages import common
+from bpe.presets import HUG_COUNTS, PRESETS
+from pages import common, panels
 
 SOURCES = {"preset": "Preset", "text": "Paste or upload text", "counts": "Word-count table"}
 LIMITS = {"num_merges": "Number of merges", "vocab_size": "Vocabulary size", "none": "Until no pair is left"}
@@ -23,6 +23,18 @@ EXPLAIN = {
     "sennrich": "whitespace split, each word ends in the symbol </w>",
     "space-suffix": "each word keeps its trailing space (How BPE works)",
 }
+
+
+TEXT_MERGES = 1_000  # the stop a pasted or uploaded text starts with: a few seconds even for 5 MB
+LARGE_CORPUS_CHARS = 100_000  # "until no pair is left" on more text than this asks first
+
+
+def _source_changed() -> None:
+    """A new corpus opens at step 0; pasted or uploaded text starts with a stop that trains in a few
+    seconds (a preset's "until no pair is left" carried over made a 5 MB paste train for minutes)."""
+    st.session_state["step"] = 0
+    if st.session_state["source"] == "text":
+        st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
 
 
 def _seed(key: str, value) -> None:
@@ -58,11 +70,13 @@ def corpus_and_settings(state: dict) -> common.Settings:
         _seed(key, value)
 
     st.header("Corpus")
-    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="source", label_visibility="collapsed")
+    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="source", label_visibility="collapsed",
+                      on_change=_source_changed)
     text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
     if source == "preset":
-        st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="preset",
-                     on_change=_apply_preset)
+        # A radio, not a select box: a select box cut the longer names ("Python documentation, 1 MB (a r…").
+        st.radio("Preset", list(PRESETS), format_func=lambda k: md(PRESETS[k].title), key="preset",
+                 on_change=_apply_preset)
         p = PRESETS[st.session_state["preset"]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
@@ -76,13 +90,18 @@ def corpus_and_settings(state: dict) -> common.Settings:
                                      "what it had.")
                 st.session_state["corpus_text"] = uploaded
                 state["uploaded"] = upload.file_id
+                if st.session_state["limit"] == "none":  # see _source_changed
+                    st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
             except ValueError as exc:
                 common.alert("error", exc)
         st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
         text = st.session_state["corpus_text"]
     else:
         st.caption("One word per row with how often it occurs.")
-        counts = _counts_editor(st.session_state["counts_text"])
+        if not st.session_state["counts_text"].strip() and "counts_table" not in state:
+            # a new table starts from the preset's words (the course's five when the preset has none)
+            st.session_state["counts_text"] = PRESETS[st.session_state["preset"]].word_counts or HUG_COUNTS
+        counts = _counts_editor(st.session_state["counts_text"], state)
         st.session_state["counts_text"] = counts
 
     st.header("Settings")
@@ -92,6 +111,9 @@ def corpus_and_settings(state: dict) -> common.Settings:
     if limit != "none":
         st.number_input(LIMITS[limit], min_value=0, max_value=100_000, step=1, key="limit_value",
                         help="Special tokens count towards the vocabulary size.")
+    if source == "text":
+        st.caption(f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges, a few seconds of training even for "
+                   f"{common.MAX_CORPUS_BYTES // 1_000_000} MB; raise it for more.")
     st.selectbox("Tie rule", bpe.TIE_RULES, key="tie_break",
                   help="Which pair wins when several have the highest count.")
     st.caption(bpe.TIE_RULE_SENTENCES[st.session_state["tie_break"]].capitalize() + ".")
@@ -115,27 +137,79 @@ def corpus_and_settings(state: dict) -> common.Settings:
         full_byte_alphabet=bool(st.session_state["full_bytes"]) and st.session_state["pre_tokenizer"] in bpe.BYTE_LEVEL,
         forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
     )
+    if not _same_corpus(saved, source, text, counts):
+        st.session_state["step"] = state["step"] = 0  # a new corpus opens at its first step
     _preview(settings)
     st.caption(common.LIMITS_SENTENCE)
     return settings
 
 
 def _same_corpus(saved: common.Settings, source: str, text: str, counts: str) -> bool:
-    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved.counts) == (
+    saved_counts = _complete_rows(saved.counts) if saved.source == "counts" else saved.counts
+    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved_counts) == (
         source, st.session_state["preset"] if source == "preset" else "", text if source == "text" else "",
         counts if source == "counts" else "")
 
 
-def _counts_editor(counts_text: str) -> str:
-    """An editable (word, count) table; returns it as 'word count' lines for the engine to check."""
+def _complete_rows(counts_text: str) -> str:
+    """The rows of a word-count text the table trains on (see _counts_editor)."""
     rows = [line.split(maxsplit=1) for line in counts_text.splitlines() if line.strip()]
-    frame = pd.DataFrame([(r[0], r[1] if len(r) > 1 else "") for r in rows] or [("hug", "10")],
-                         columns=["word", "count"])
-    edited = st.data_editor(frame, num_rows="dynamic", key="counts_editor", hide_index=True,
-                            column_config={"count": st.column_config.TextColumn("count")})
-    lines = [f"{w} {c}".strip() for w, c in zip(edited["word"].fillna(""), edited["count"].fillna(""))
-             if str(w).strip() or str(c).strip()]
-    return "\n".join(lines)
+    return "\n".join(f"{r[0]} {r[1].strip()}" for r in rows if len(r) == 2 and _row_problem(r[0], r[1].strip()) is None)
+
+
+def _counts_editor(counts_text: str, state: dict) -> str:
+    """An editable (word, count) table; returns its complete, valid rows as 'word count' lines.
+
+    The table given to ``st.data_editor`` is kept as it was first drawn (``state["counts_table"]``)
+    and only rebuilt when the counts come from elsewhere (a link, another source): the editor's
+    identity includes its data, so a table rebuilt from every edit was a new widget each time and
+    the next edit was dropped (every second edit snapped back). A row still being typed (a word
+    without a count, or a count without a word) is left out with a note; a row that cannot be a word
+    count is left out with an error naming it; the other rows keep training."""
+    table = state.get("counts_table")
+    if table is None or counts_text != table["produced"]:
+        rows = [line.split(maxsplit=1) for line in counts_text.splitlines() if line.strip()]
+        frame = pd.DataFrame([(r[0], r[1] if len(r) > 1 else "") for r in rows], columns=["word", "count"])
+        table = {"frame": frame, "version": (table or {}).get("version", 0) + 1, "produced": counts_text}
+        state["counts_table"] = table
+    edited = st.container(key="counts_table").data_editor(
+        table["frame"], num_rows="dynamic", key=f"counts_editor_{table['version']}", hide_index=True,
+        column_config={"count": st.column_config.TextColumn("count")})
+    lines, waiting, problems = [], [], []
+    for number, (word, count) in enumerate(zip(edited["word"].fillna(""), edited["count"].fillna("")), start=1):
+        word, count = str(word).strip(), str(count).strip()
+        if not word and not count:
+            continue
+        problem = _row_problem(word, count, number)
+        if problem is None:
+            lines.append(f"{word} {count}")
+        elif problem:
+            problems.append(problem)
+        else:
+            waiting.append(f"row {number} ({word}: no count yet)" if word else f"row {number} ({count}: no word yet)")
+    if waiting:  # plain text in our own block: a word is the user's and must never become a link
+        st.html(f'<p class="bpe-note">Left out until complete: {common.esc(", ".join(waiting[:20]))}'
+                + (f" and {len(waiting) - 20:,} more" if len(waiting) > 20 else "") + ".</p>")
+    for problem in problems[:5]:
+        common.alert("error", problem + " The row is left out until it is fixed.")
+    if len(problems) > 5:
+        common.alert("error", f"{len(problems) - 5:,} more rows cannot be read; they are left out too.")
+    table["produced"] = "\n".join(lines)
+    return table["produced"]
+
+
+def _row_problem(word: str, count: str, number: int = 1) -> str | None:
+    """None for a good row, "" for a row still being typed (word or count missing), else the engine's
+    sentence naming the row and what to fix (a space in the word, a count that is not a whole number,
+    below 1 or too large)."""
+    if not word or not count:
+        return ""
+    try:
+        bpe.parse_word_counts(f"{word} {count}", line_name="Row")
+    except ValueError as exc:
+        message = str(exc)
+        return f"Row {number}" + message[len("Row 1"):] if message.startswith("Row 1") else message
+    return None
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -161,6 +235,8 @@ def _preview(settings: common.Settings) -> None:
     except ValueError:
         return  # the page shows the error once, next to the results
     st.caption("First words after pre-tokenization:")
-    # As the splits show them: stored symbols (Ġ), real whitespace as ·, a count after its word.
-    st.html(" ".join(display.chips_html([w])
+    # As the splits show them: as text or stored symbols (Ġ), real whitespace visible, a count after its word.
+    panels.byte_text_default(settings)
+    text = settings.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))  # see panels.as_text
+    st.html(" ".join(display.chips_html([w], as_text=text)
                      + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "") for w, c in words))

@@ -15,11 +15,43 @@ from dataclasses import replace
 import streamlit as st
 
 from pages import common, downloads, explore, panels, sidebar
+from pages.keys import KEYS_JS
+
+# Presenter mode's type: at least 1.25x the normal size in every block the class reads (the step,
+# tables, chips, headings, the step buttons), and less padding above, so a 1280x720 projector shows
+# the step, the pair chart, the splits and the vocabulary at once.
+PRESENT_CSS = (
+    "<style>"
+    '[data-testid="stMainBlockContainer"]{padding-top:3.2rem;padding-bottom:2rem}'
+    ".bpe-step{padding:6px 14px}"
+    ".bpe-step-title{font-size:1.9rem;line-height:1.6}"
+    ".bpe-step p{font-size:1.3rem;margin:2px 0}"
+    ".bpe-h{font-size:1.7rem;margin:4px 0 2px 0}"
+    ".bpe-table{font-size:1.2rem}"
+    ".bpe-table th,.bpe-table td{padding:1px 8px}"
+    ".bpe-note{font-size:1.1rem}"
+    '.bpe-grid .tok,.bpe-step .tok{font-size:1.25em}'
+    '.bpe-scroll{max-height:none}'
+    '[data-testid="stMain"] .st-key-start button p,[data-testid="stMain"] .st-key-back button p,'
+    '[data-testid="stMain"] .st-key-next button p,[data-testid="stMain"] .st-key-end button p{font-size:1.25rem}'
+    "</style>"
+)
 
 state = common.app_state()
 # Controls outside the sidebar that must survive a visit to the Encode page.
-common.keep_widgets(state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search"))
-st.title("Train a BPE tokenizer, one merge at a time")
+common.keep_widgets(state.setdefault("train_widgets", {}),
+                    ("speed", "predict", "what_if", "split_search", "byte_text", "present"))
+# Presenter mode: from the toggle, or from a teacher's link (present=1) on the first run.
+st.session_state.setdefault("present", st.query_params.get("present") == "1")
+present = st.session_state["present"]
+if present:
+    st.set_page_config(initial_sidebar_state="collapsed")
+    st.html(PRESENT_CSS)
+else:
+    if state.get("was_present"):  # leaving presenter mode brings the sidebar back
+        st.set_page_config(initial_sidebar_state="expanded")
+    st.title("Train a BPE tokenizer, one merge at a time")
+state["was_present"] = present
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------
 with st.sidebar:
@@ -29,6 +61,14 @@ link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
         common.alert("warning", note)  # it quotes the link: plain text only
+if (settings.limit == "none" and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
+        and state.get("no_limit_confirmed") != settings):
+    st.warning(f"“Until no pair is left” on {len(settings.text):,} characters can make tens of thousands of merges "
+               "and take minutes. Set a number of merges or a vocabulary size in the sidebar, or train anyway.",
+               icon=":material/hourglass_top:")
+    if not st.button("Train until no pair is left", key="confirm_no_limit"):
+        st.stop()
+    state["no_limit_confirmed"] = settings
 try:
     try:
         history = common.train(settings)
@@ -65,6 +105,9 @@ def step_view() -> None:
             st.session_state["step"] += 1
         else:
             state["stop_play"] = True
+            reason = history.state(last).stop_sentence or "Training stopped here."
+            state["play_note"] = (f"Play stopped: step {last:,} is the last step. {reason} Press Start (or Home) "
+                                  "to play the run again from the beginning.")
             st.rerun(scope="app")
     # One horizontal container, not st.columns: every block is one more message per click.
     row = st.container(horizontal=True, vertical_alignment="center")
@@ -84,17 +127,26 @@ def step_view() -> None:
     step = st.session_state["step"]
     state["step"] = step
     common.sync_url(settings, step)
+    if present:
+        st.query_params["present"] = "1"  # a link made in presenter mode opens in it
     guess = explore.predict(history, step, state)
-    explore.what_if(history, settings, state)
+    # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
     panels.step_panels(history, settings, step, hide_counts=guess == "pending",
-                       counts_step=step + 1 if guess == "answered" else step)
+                       counts_step=step + 1 if guess == "answered" else step, present=present,
+                       after_step=lambda: explore.what_if(history, settings, state))
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
 
+# Keys for the projector: presenter remotes send PageDown/PageUp. One listener on the page (installed
+# once), not st.button(shortcut=...): that takes one key per button, does nothing while the step
+# slider has focus (where PageDown natively steps backwards), and cannot keep the focus.
+st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state["play"] = False
 panels.mode_toggles(settings)
+if note := state.pop("play_note", None):
+    st.info(note, icon=":material/stop_circle:")
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
 panels.search_box()

@@ -15,6 +15,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "test.sh: installing Debian's ${missing[*]}" >&2
     apt_install "${missing[@]}"
 fi
+# Fonts for Chinese, Japanese and emoji: the non-ASCII browser test saves docs/multilingual.png for the README.
+if [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
+    echo "test.sh: installing Noto CJK and colour emoji fonts for the screenshots" >&2
+    apt_install fonts-noto-cjk fonts-noto-color-emoji
+fi
 ensure_venv requirements-dev.txt
 
 exec .venv/bin/python -m pytest -q "$@"

@@ -38,15 +38,15 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page):
         wait_for_app(page)
         page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
         page.locator(".st-key-next button").click()
-        expect(page.get_by_text(re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
         server = restart(server)
         # The page reconnects on its own (no reload); the new server session reads the URL.
         page.wait_for_timeout(1_000)
-        expect(page.get_by_text(re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
         page.locator(".st-key-next button").click()  # a live session on the new server, not a stale page
-        expect(page.get_by_text(re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
         assert "tie_break=hf" in page.url and "step=7" in page.url and "preset=course" in page.url
         assert '"Tie rule": hf' in page.locator(".st-key-tie_break").aria_snapshot()
     finally:
@@ -70,12 +70,12 @@ def test_a_long_pasted_corpus_after_a_restart_is_kept_or_asked_for_again(page):
         wait_for_app(page)
         expect(page.get_by_text(re.compile("too long to put in a link"))).to_be_visible(timeout=TIMEOUT_MS)
         page.locator(".st-key-next button").click()
-        expect(page.get_by_text(re.compile(r"Step 1 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 1 of"))).to_be_visible(timeout=TIMEOUT_MS)
         server = restart(server)
         # Either Streamlit's frontend resent the text box's value with its first rerun on the new server
         # (seen when the last run was a full one), or the page says plainly that the text must be pasted
         # again (seen after a step click, a fragment run). Never a silent switch to another corpus.
-        kept = page.get_by_text(re.compile(r"Step 1 of"))
+        kept = page.get_by_role("heading", name=re.compile(r"Step 1 of"))
         again = page.get_by_text(re.compile("paste or upload it again"))
         expect(kept.or_(again).first).to_be_visible(timeout=TIMEOUT_MS)
         page.wait_for_timeout(2_000)

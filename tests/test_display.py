@@ -58,7 +58,7 @@ def test_unknown_and_special_tokens_get_their_own_classes(hug, course):
 
 
 def test_tooltip_has_id_string_hex_bytes_and_merge_rank(hug, course):
-    assert display.token_title(hug, "hug", 9) == "id 9 · 'hug' · bytes 68 75 67 · merge rank 2 (merge #3)"
+    assert display.token_title(hug, "hug", 9) == "id 9 · 'hug' · bytes 68 75 67 · merge 3"
     assert display.token_title(hug, "h", 2).endswith("base symbol (no merge)")
     assert "'t' is not in the vocabulary" in display.token_title(hug, "[UNK]", 14, "t")
     # An unknown token's bytes are those of the text it replaced, not of the string "[UNK]".
@@ -131,7 +131,7 @@ def test_merge_tree_html_nests_the_pairs(hug, course):
 
 def test_trace_html_lists_every_split(hug):
     markup = display.trace_html(hug, hug.trace("hugs")[0])
-    assert markup.count("<tr>") == 4 and "merge rank 0" in markup and "merge rank 5" in markup
+    assert markup.count("<tr>") == 4 and "merge 1:" in markup and "merge 6:" in markup
 
 
 def test_byte_table_explains_why_space_is_g_dot():
@@ -145,8 +145,8 @@ def test_byte_table_explains_why_space_is_g_dot():
 
 def test_token_rows_list_every_token(hug):
     rows = display.token_rows(hug, hug.encode_full("bug"), "bug")
-    assert [(r["token"], r["text"], r["bytes"], r["merge rank"]) for r in rows] == [
-        ("b", "b", "62", None), ("ug", "ug", "75 67", 0)]
+    assert [(r["token"], r["text"], r["bytes"], r["made by"]) for r in rows] == [
+        ("b", "b", "62", "base symbol"), ("ug", "ug", "75 67", "merge 1")]  # merges count from 1, as Train's steps
     unknown = display.token_rows(hug, hug.encode_full("thug"), "thug")[0]
     assert (unknown["token"], unknown["text"], unknown["bytes"]) == ("[UNK]", "t", "74")  # not "[UNK]"'s bytes
 
@@ -195,3 +195,13 @@ def test_a_token_that_cuts_a_character_keeps_its_whole_characters_as_text(course
     assert display.token_label(course, token, show_whitespace=True) == "·\u202fF0 9F�"
     assert display.token_label(course, bytes_to_symbols(b"\xf0")) == "F0�"
     assert display.token_label(course, bytes_to_symbols(" hi".encode())) == "Ġhi"
+
+
+def test_encoding_html_shows_word_gaps_and_line_breaks(hug, course):
+    """`bug mug thug hugs` was one unbroken run of chips and Python source lost its line breaks."""
+    markup = display.encoding_html(hug, hug.encode_full("bug mug thug hugs"), "bug mug thug hugs")
+    assert markup.count('<i class="bpe-gap"></i>') == 3 and '"bpe-tokens"><i' not in markup  # mug, thug, hugs
+    code = "def f():\n    return 1\n"
+    markup = display.encoding_html(course, course.encode_full(code), code)
+    assert markup.count("<br>") == 2
+    assert ">Ċ</span><br>" in markup or "Ċ" in markup.split("<br>")[0]  # the newline's token stays visible

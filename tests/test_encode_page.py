@@ -47,6 +47,10 @@ def open_encode(**query) -> AppTest:
     return ok(at)
 
 
+def unescape_md(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
 def ok(at: AppTest) -> AppTest:
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -109,8 +113,8 @@ GARBAGE = b"\x89PNG\r\n\x1a\n\x00\xff\xfe garbage"
 # -- the tokens of the text -------------------------------------------------------------------------------
 def test_default_text_is_tokenized_with_the_tokenizer_trained_on_the_train_page():
     at = open_encode()
-    assert at.text_area(key="encode_text").value == "This is not a token. 🙂 hugs"
-    assert tokens(at) == hug_tokenizer().tokenize("This is not a token. 🙂 hugs")
+    assert at.text_area(key="encode_text").value == "bug mug thug hugs"
+    assert tokens(at) == hug_tokenizer().tokenize("bug mug thug hugs")
     assert tokens(at)[-1] == "hugs"
 
 
@@ -129,7 +133,7 @@ def test_unknown_tokens_have_their_own_style_and_a_tooltip_naming_the_character(
     chips = blocks(at)[0].value
     assert chips.count('class="tok unk"') == 1
     assert "unknown: &#x27;m&#x27; is not in the vocabulary" in chips
-    assert "id 9 · &#x27;hug&#x27;" not in chips and "merge rank 0 (merge #1)" in chips  # ug
+    assert "id 9 · &#x27;hug&#x27;" not in chips and "merge 1" in chips and "rank" not in chips  # ug
 
 
 def test_whitespace_toggle_shows_dots_instead_of_g_dot():
@@ -154,8 +158,8 @@ def test_merge_replay_shows_the_split_after_each_merge():
     assert at.selectbox(key="replay_word").options == ["bug", "hugs"]
     ok(at.selectbox(key="replay_word").set_value("hugs").run())
     replay = next(h.value for h in blocks(at) if "bpe-replay" in h.value)
-    steps = re.findall(r"merge rank (\d+)", replay)
-    assert steps == ["0", "2", "5"]  # ug, then hug, then hugs
+    steps = re.findall(r"merge (\d+):", replay)
+    assert steps == ["1", "3", "6"]  # ug, then hug, then hugs: numbered as the Train page's steps
     splits = [re.findall(r">([^<>]+)</span>", row) for row in replay.split("<tr>")[1:]]
     assert splits == [["h", "u", "g", "s"], ["h", "ug", "s"], ["hug", "s"], ["hugs"]]
 
@@ -177,6 +181,8 @@ def test_byte_view_explains_g_dot_and_shows_tokens_that_cut_a_character():
     assert cut["token"].tolist()[:1] == ["ð"]  # 0xF0, the first byte of 🙂
     byte_table = at.dataframe[2].value
     assert len(byte_table) == 256 and byte_table.loc[0x20, "stored as"] == "Ġ"
+    assert ">ð</span>" in blocks(at)[0].value  # the course's preset shows tokens as stored, as the course prints them
+    ok(at.toggle(key="byte_text").set_value(True).run())
     assert "F0�" in blocks(at)[0].value
 
 
@@ -235,7 +241,8 @@ def test_file_saved_by_bpe_round_trips(tmp_path):
         ("tokenizer.json", UNIGRAM_JSON.encode(), "Unigram model; BPE Explorer reads BPE models only"),
         ("tokenizer.json", GARBAGE, "not UTF-8 text"),
         ("tokenizer.json", b'{"model": ', "not valid JSON"),
-        ("merges.txt", b"#version: 0.2\nu g\n", "Upload one tokenizer.json, or one vocab.json together with"),
+        ("merges.txt", b"#version: 0.2\nu g\n", "merges.txt holds merges without their vocabulary: add the vocab.json"),
+        ("vocab.json", b'{"u": 0, "g": 1}', "vocab.json is a vocabulary without its merges: add the merges.txt"),
     ],
 )
 def test_bad_file_shows_an_error_and_keeps_the_previous_tokenizer(hf_file, name, data, says):
@@ -247,18 +254,35 @@ def test_bad_file_shows_an_error_and_keeps_the_previous_tokenizer(hf_file, name,
     assert tokens(at) == before == tokenizers.Tokenizer.from_file(str(hf_file)).encode("hugs").tokens
 
 
+def test_vocab_and_merges_added_beside_a_tokenizer_json_are_used_and_the_box_shows_only_for_them(hf_file, tmp_path):
+    """Adding vocab.json + merges.txt while a tokenizer.json was still listed gave a generic error, and the
+    vocab+merges pre-tokenizer box showed for a tokenizer.json too (where it does nothing)."""
+    at = upload(open_encode(), ("tokenizer.json", hf_file.read_bytes()))
+    assert not [s for s in at.selectbox if s.key == "upload_pre"]
+    loaded = tokenizers.Tokenizer.from_file(str(hf_file))
+    paths = loaded.model.save(str(tmp_path))
+    files = [("tokenizer.json", hf_file.read_bytes())] + [(Path(p).name, Path(p).read_bytes()) for p in paths]
+    at = upload(at, *files)
+    assert not at.error, [e.value for e in at.error]
+    assert "Using vocab.json + merges.txt:" in rendered(at.caption[0].value)
+    assert "remove tokenizer.json from the list" in " ".join(alerts(at, "warning"))
+    assert [s for s in at.selectbox if s.key == "upload_pre"]
+
+
 def test_bad_first_file_says_no_tokenizer_is_loaded():
     at = upload(open_encode(), ("tokenizer.json", UNIGRAM_JSON.encode()))
     assert "No tokenizer is loaded." in alerts(at, "error")[0]
     assert "Upload a tokenizer file" in at.info[0].value and not at.dataframe
 
 
-def test_text_the_tokenizer_cannot_encode_is_an_error_not_a_traceback(tmp_path):
+def test_text_outside_a_vocabulary_without_unk_is_cut_as_tokenizers_cuts_it(tmp_path):
+    """Before issue 14 such a file was read our way and the page said it could not encode "abc"; it is
+    now read as tokenizers reads it, which drops the unknown character."""
     tok = tokenizers.Tokenizer(models.BPE())  # no unk token
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     tok.train_from_iterator(["ab ab"], trainers.BpeTrainer(show_progress=False))
     at = type_text(upload(open_encode(), ("tokenizer.json", tok.to_str().encode())), "abc")
-    assert "no unknown token" in alerts(at, "error")[0] and not at.dataframe
+    assert not at.error and tokens(at) == tok.encode("abc").tokens == ["ab"]
     assert at.text_area(key="encode_text").value == "abc"
 
 
@@ -351,19 +375,25 @@ def test_settings_that_do_not_train_show_an_error_on_the_encode_page():
     assert "do not train a tokenizer" in at.error[0].value
 
 
-def test_the_train_pages_step_is_one_click_away():
-    """At Train step 3 the course's three rules (ug, un, hug) are learned: Encode offers exactly
-    that tokenizer, so "bug" and "thug" come out as the course prints them."""
+def test_the_first_view_follows_the_train_pages_step():
+    """Coming from Train step 3, Encode applied all 7 merges (hugs stayed one token instead of the
+    course's hug s) behind a caption-like button, and still said "7 merges" when k was 3. Now the
+    step-3 tokenizer is the default, one two-way control switches to all merges, and one line says
+    which is in use. The default text is the course's own words, not a sentence of [UNK]s."""
     at = open_encode(preset="hug", step="3")
-    assert at.slider(key="k").value == 7  # the whole run until asked
-    at.button(key="k_train").click().run()
-    assert ok(at).slider(key="k").value == 3
-    type_text(at, "bug")
-    assert tokens(at) == ["b", "ug"]
-    type_text(at, "thug")
-    assert tokens(at) == ["[UNK]", "hug"]
-    assert not [b for b in at.button if b.key == "k_train"]  # already at the Train page's step
-    assert not [b for b in open_encode(preset="hug").button if b.key == "k_train"]  # step 0: nothing to offer
+    assert at.text_area(key="encode_text").value == "bug mug thug hugs"
+    assert at.slider(key="k").value == 3 and at.segmented_control(key="merges_choice").value == "step"
+    assert tokens(at) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug", "hug", "s"]
+    line = unescape_md(" ".join(m.value for m in at.caption))
+    assert "Using the tokenizer trained on the Train page: BPE, whitespace pre-tokenizer, **the first 3 of 7 " \
+           "merges (as at Train step 3)**" in line
+    ok(at.segmented_control(key="merges_choice").set_value("all").run())
+    assert at.slider(key="k").value == 7 and tokens(at)[-1] == "hugs"
+    assert "**all 7 merges**" in " ".join(m.value for m in at.caption)
+    # Trained and never stepped (step 0): the whole tokenizer, no choice to make.
+    fresh = open_encode(preset="hug")
+    assert fresh.slider(key="k").value == 7 and not [c for c in fresh.get("button_group")]
+    assert "**all 7 merges**" in " ".join(m.value for m in fresh.caption)
 
 
 def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
@@ -371,7 +401,7 @@ def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
     hug = " ".join(c.value for c in open_encode(preset="hug").caption)
     assert "15 tokens in the vocabulary (with \\[UNK\\] at the end" in hug
     course = " ".join(c.value for c in open_encode(preset="course").caption)
-    assert "BPE, gpt2 pre-tokenizer, 19 merges, 276 tokens in the vocabulary (50 from training, plus the 226 bytes" in course
+    assert "BPE, gpt2 pre-tokenizer, **all 19 merges**, 276 tokens in the vocabulary (50 from training, plus the 226 bytes" in course
     assert "WordPiece, " in " ".join(c.value for c in open_encode(preset="course", algorithm="wordpiece").caption)
 
 
@@ -381,3 +411,21 @@ def test_an_empty_text_shows_no_tokens_and_no_traceback(preset):
     at = type_text(open_encode(preset=preset), "")
     assert tokens(at) == [] and not at.error and not alerts(at, "error")
     assert at.dataframe[0].value.columns.tolist()[:3] == ["#", "id", "token"]
+
+
+def test_one_merge_numbering_and_no_none_in_the_token_table():
+    """Train calls u+g step 1; Encode said "merge rank 0", "merge rank 7 (merge #8)" and printed None."""
+    at = type_text(open_encode(), "bug hugs")
+    table = at.dataframe[0].value
+    assert "None" not in table.astype(str).to_string() and "<NA>" not in table.astype(str).to_string()
+    assert list(table["made by"]) == ["base symbol", "merge 1", "merge 6"]
+
+
+def test_encode_reads_non_ascii_as_text_like_the_train_page():
+    """ĠStraÃŁe on Train, ĠStraße on Encode: both now read ␣Straße, and the one toggle shows the stored form."""
+    at = type_text(open_encode(text="Die Straße, die Straße. 世界 世界", pre_tokenizer="gpt2", limit_value="60"),
+                   "die Straße 世界")
+    labels = re.findall(r">([^<>]*)</span>", blocks(at)[0].value)
+    assert "␣Straße" in labels and "␣世界" in labels and not any("Ġ" in label for label in labels), labels
+    ok(at.toggle(key="byte_text").set_value(False).run())
+    assert ">ĠStraÃŁe</span>" in blocks(at)[0].value

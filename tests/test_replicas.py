@@ -82,7 +82,7 @@ def test_a_student_whose_replica_dies_lands_on_the_other_and_keeps_the_step(repl
         pages = [open_step(c, f"{url}/?preset=course&tie_break=hf&step=3") for c in contexts]
         for page in pages:
             page.locator(".st-key-next button").click()
-            expect(page.get_by_text(re.compile(r"Step 4 of"))).to_be_visible(timeout=TIMEOUT_MS)
+            expect(page.get_by_role("heading", name=re.compile(r"Step 4 of"))).to_be_visible(timeout=TIMEOUT_MS)
         served = [replica_of(c) for c in contexts]
         assert sorted(served) == ["replica1", "replica2"]  # cookie stickiness, round robin: one each
         victim = served[0]
@@ -91,15 +91,15 @@ def test_a_student_whose_replica_dies_lands_on_the_other_and_keeps_the_step(repl
         page = pages[0]
         page.wait_for_timeout(1_500)
         wait_for_app(page)
-        expect(page.get_by_text(re.compile(r"Step 4 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 4 of"))).to_be_visible(timeout=TIMEOUT_MS)
         page.locator(".st-key-next button").click(timeout=TIMEOUT_MS)
-        expect(page.get_by_text(re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
         assert "step=5" in page.url and "tie_break=hf" in page.url
         with pytest.raises(ProcessLookupError):  # the step moved on a live session: the survivor's
             os.kill(int((run_dir / f"{victim}.pid").read_text()), 0)
         # The second student never noticed.
         pages[1].locator(".st-key-next button").click()
-        expect(pages[1].get_by_text(re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(pages[1].get_by_role("heading", name=re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
         for c in contexts:
             c.close()

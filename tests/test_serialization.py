@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 tokenizers = pytest.importorskip("tokenizers")
-from tokenizers import decoders, models, normalizers, trainers  # noqa: E402
+from tokenizers import decoders, models, trainers  # noqa: E402
 from tokenizers import pre_tokenizers as hf_pre  # noqa: E402
 
 import bpe  # noqa: E402
@@ -386,14 +386,14 @@ def test_merge_with_unknown_token():
 @pytest.mark.parametrize(
     ("change", "word"),
     [
-        (lambda d: d.__setitem__("pre_tokenizer", {"type": "Metaspace", "replacement": "▁"}), "Metaspace"),
-        (lambda d: d.__setitem__("pre_tokenizer", {"type": "Whitespace"}), "punctuation"),
-        (lambda d: d.__setitem__("pre_tokenizer", None), "no pre-tokenizer"),
-        (lambda d: d["pre_tokenizer"].__setitem__("add_prefix_space", True), "add_prefix_space"),
-        (lambda d: d.__setitem__("normalizer", {"type": "Lowercase"}), "Lowercase"),
-        (lambda d: d["model"].__setitem__("byte_fallback", True), "byte fallback"),
-        (lambda d: d["model"].__setitem__("end_of_word_suffix", "</w>"), "suffix"),
-        (lambda d: d["model"].__setitem__("ignore_merges", True), "ignore_merges"),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "UnicodeScripts"}), "pre-tokenizer 'UnicodeScripts'"),
+        (lambda d: d.__setitem__("normalizer", {"type": "Precompiled", "precompiled_charsmap": ""}),
+         "normalizer 'Precompiled'"),
+        (lambda d: d.__setitem__("decoder", {"type": "CTC"}), "decoder 'CTC'"),
+        (lambda d: d.__setitem__("post_processor", {"type": "Mystery"}), "post-processor 'Mystery'"),
+        (lambda d: d["model"].__setitem__("dropout", 0.1), "dropout"),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "Split", "pattern": {"Regex": "(?<"},
+                                                   "behavior": "Isolated"}), "not a regex"),
         (lambda d: d["model"].__setitem__("vocab", {"a": 0, "b": 0}), "share the id"),
         (lambda d: d["model"].__setitem__("vocab", ["a", "b"]), "vocabulary"),
         (lambda d: d["model"].__setitem__("type", "Mystery"), "Mystery model"),
@@ -408,12 +408,28 @@ def test_refused_files_name_the_reason(change, word):
         ser.from_tokenizer_json(json.dumps(data))
 
 
-def test_real_normalised_file_is_refused():
-    hf = tokenizers.Tokenizer(models.BPE(vocab={"a": 0}, merges=[]))
-    hf.normalizer = normalizers.NFKC()
-    hf.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    with pytest.raises(ValueError, match="NFKC"):
-        ser.from_tokenizer_json(hf.to_str())
+def test_files_refused_before_issue_14_now_load_and_agree_with_tokenizers():
+    """Metaspace, Whitespace, no pre-tokenizer, add_prefix_space, a normaliser and the model options were
+    refused; they now load and cut like the tokenizers library (more in test_real_tokenizers.py)."""
+    changes = [
+        lambda d: d.__setitem__("pre_tokenizer", {"type": "Metaspace", "replacement": "▁"}),
+        lambda d: d.__setitem__("pre_tokenizer", {"type": "Whitespace"}),
+        lambda d: d.__setitem__("pre_tokenizer", None),
+        lambda d: d["pre_tokenizer"].__setitem__("add_prefix_space", True),
+        lambda d: d.__setitem__("normalizer", {"type": "Lowercase"}),
+        lambda d: d.__setitem__("normalizer", {"type": "NFKC"}),
+        lambda d: d["model"].__setitem__("byte_fallback", True),
+        lambda d: d["model"].__setitem__("end_of_word_suffix", "</w>"),
+        lambda d: d["model"].__setitem__("ignore_merges", True),
+    ]
+    text = "This is not a token. Ｔｈｉｓ  IS\tthe ﬁrst"
+    for change in changes:
+        data = _course_json()
+        change(data)
+        tok = ser.from_tokenizer_json(json.dumps(data))
+        theirs = tokenizers.Tokenizer.from_str(json.dumps(data)).encode(text, add_special_tokens=False)
+        ours = tok.encode_full(text)
+        assert (list(ours.tokens), list(ours.ids), list(ours.offsets)) == (theirs.tokens, theirs.ids, theirs.offsets)
 
 
 def test_vocab_merges_errors():

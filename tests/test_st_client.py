@@ -26,8 +26,8 @@ CLICKS = ("next", "next", "back", "next")
 
 
 def step_title(block: str) -> str:
-    m = re.search(r'<div class="bpe-step-title">(.*?)</div>', block, re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", m.group(1))).split()) if m else ""
+    m = re.search(r'<(div|h2) class="bpe-step-title"[^>]*>(.*?)</\1>', block, re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", m.group(2))).split()) if m else ""
 
 
 async def by_protocol(url: str) -> tuple[list[str], dict]:
@@ -36,7 +36,7 @@ async def by_protocol(url: str) -> tuple[list[str], dict]:
     titles = []
     for key in CLICKS:
         await s.click(key)
-        titles.append(next(step_title(h) for h in s.html if '<div class="bpe-step-title">' in h))
+        titles.append(next(t for t in map(step_title, s.html) if t))  # not the style blocks naming the class
     await s.close()
     return titles, parse_qs(s.query)
 

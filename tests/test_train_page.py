@@ -15,8 +15,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from bpe.display import mark_whitespace
+from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
+from pages.keys import KEYS_JS
 from apptest_support import alerts, settle
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -155,7 +156,11 @@ def test_every_preset_reproduces_its_merges(key):
     expected = bpe.run_training(p.corpus(), forced_merges=p.forced_merges, **p.options)
     click(at, "end")
     shown = list(html_table(at, "history")["new token"])[::-1]
-    merges = [mark_whitespace(r["new_token"]) for r in expected.merge_rows()]  # a space shows as ·
+    # A space shows as ·; byte-level tokens as the text they stand for (␣Straße), except in the course's
+    # own GPT-2 presets, which read as the course prints them (Ġ).
+    as_text = p.options.get("pre_tokenizer") in bpe.BYTE_LEVEL and key not in ("course", "notebook")
+    show = byte_text if as_text else mark_whitespace
+    merges = [show(r["new_token"]) for r in expected.merge_rows()]
     assert len(shown) == min(len(merges), 15)  # the page sends the last 15 merges
     assert shown == merges[len(merges) - len(shown):]
 
@@ -171,7 +176,7 @@ def test_course_preset_gives_the_course_merges():
 
 def test_switching_preset_resets_to_its_settings():
     at = start()
-    at.selectbox(key="preset").set_value("aa-abc").run()
+    at.radio(key="preset").set_value("aa-abc").run()
     assert at.selectbox(key="pre_tokenizer").value == "space-suffix"
     click(at, "end")
     frame = html_table(at, "history")
@@ -221,7 +226,7 @@ def test_user_text_is_escaped():
     at.radio(key="source").set_value("text").run()
     at.text_area(key="corpus_text").set_value(payload).run()
     assert not at.exception and not at.error and not alerts(at, "error")
-    html = " ".join(h.proto.body for h in at.get("html"))
+    html = " ".join(h.proto.body for h in at.get("html") if h.proto.body != KEYS_JS)  # but our own key script
     assert "&lt;img" in html and "<img src=x" not in html and "<script>" not in html
 
 
@@ -259,6 +264,20 @@ def test_compare_tie_rules_finds_the_first_difference():
     assert "step 2" in " ".join(m.value for m in at.markdown)
 
 
+def test_compare_tie_rules_lists_both_runs_side_by_side_and_jumps_to_the_difference():
+    """Compare tie rules was one sentence: now the two merge lists from the first difference, and a
+    button that opens that step."""
+    at = start(preset="minbpe")
+    at.selectbox(key="cmp_a").set_value("first").run()
+    at.selectbox(key="cmp_b").set_value("lexicographic").run()
+    click(at, "cmp_go")
+    a, b = html_table(at, "compare-a"), html_table(at, "compare-b")
+    assert list(a["step"]) == list(b["step"]) == ["2", "3"]
+    assert a.iloc[0]["merge"] != b.iloc[0]["merge"] and a.iloc[0][""] == "≠"
+    click(at, "cmp_jump")
+    assert at.slider(key="step").value == 2
+
+
 def test_what_if_forces_a_pair_and_retrains():
     at = start(step="0")
     at.toggle(key="what_if").set_value(True).run()
@@ -267,6 +286,20 @@ def test_what_if_forces_a_pair_and_retrains():
     assert at.slider(key="step").value == 1
     assert "h + u" in step_text(at) or "hu" in step_text(at)
     assert "chosen by hand" in " ".join(w.value for w in at.warning)
+
+
+def test_what_if_preselects_the_runner_up_and_refuses_the_winner():
+    """What-if offered the pair that would win anyway (u g at step 1) and forced it without a word."""
+    at = start(step="0")
+    at.toggle(key="what_if").set_value(True).run()
+    assert at.selectbox(key="what_if_pair").value != ("u", "g")  # the runner-up, not the winner
+    at.selectbox(key="what_if_pair").set_value(("u", "g")).run()
+    click(at, "what_if_go")
+    assert "is what step 1 merges anyway" in unescape_md(errors(at)) and at.slider(key="step").value == 0
+    at.selectbox(key="what_if_pair").set_value(("p", "u")).run()
+    click(at, "what_if_go")
+    assert at.slider(key="step").value == 1 and "count 17" in step_text(at)
+    assert "Step 1 now merges p + u → pu (count 17)" in " ".join(h.proto.body for h in at.get("html"))
 
 
 def test_predict_the_next_merge_says_right_or_wrong_and_why():
@@ -356,15 +389,18 @@ def test_a_what_if_link_that_cannot_happen_shows_the_run_without_it():
 
 
 def test_the_settings_preview_shows_words_as_the_splits_do():
-    """The sidebar's first pre-tokenized words: GPT-2's Ġ as stored (like the splits), counts after
-    their word, not glued to it with a whitespace dot."""
+    """The sidebar's first pre-tokenized words as the splits show them (a pasted text's byte-level
+    words as text, ␣ for a space; the course's presets as stored, Ġ), counts after their word, not
+    glued to it with a whitespace dot."""
     def preview(at: AppTest) -> str:
         return " ".join(h.proto.body for h in at.sidebar.get("html"))
 
     hug = preview(start(preset="hug"))
     assert '>hug</span><span class="bpe-note"> ×10</span>' in hug and "·×" not in hug
     gpt2 = preview(start(text="This is it", pre_tokenizer="gpt2"))
-    assert ">This</span>" in gpt2 and ">Ġis</span>" in gpt2 and ">Ġit</span>" in gpt2
+    assert ">This</span>" in gpt2 and ">␣is</span>" in gpt2 and 'title="stored as Ġit · bytes 20 69 74">␣it</span>' in gpt2
+    course = preview(start(preset="course"))
+    assert ">Ġis</span>" in course
 
 
 def warnings(at: AppTest) -> str:
@@ -402,3 +438,79 @@ def test_an_empty_upload_keeps_the_text_already_typed():
     assert at.text_area(key="corpus_text").value == "low lower newest"
     at.file_uploader(key="corpus_file").set_value(("words.txt", b"hug pug hug", "text/plain")).run()
     assert at.text_area(key="corpus_text").value == "hug pug hug" and not at.exception
+
+
+def test_a_half_typed_word_count_row_is_left_out_not_the_whole_page():
+    """A word typed before its count ('bug' alone) replaced the whole page with an error about
+    spaces; the row is left out with a note, and the other rows keep training."""
+    at = start(counts="hug 10\npug 5\nbug", step="1")
+    assert not at.error, [e.value for e in at.error]
+    assert "ug = hug 10 + pug 5 = 15" in step_text(at)
+    assert "row 3 (bug: no count yet)" in " ".join(h.proto.body for h in at.sidebar.get("html"))
+    # A row that cannot be a count is named, with what to fix, and the rest still trains.
+    at = start(counts="hug 10\npug five", step="1")
+    assert "Row 2 (&#x27;pug five&#x27;): the count &#x27;five&#x27; is not a whole number" in " ".join(
+        h.proto.body for h in at.sidebar.get("html"))
+    assert "= hug 10 = 10" in step_text(at)
+
+
+def test_the_word_count_table_opens_with_the_presets_rows():
+    at = start()
+    at.radio(key="source").set_value("counts").run()
+    assert not at.exception
+    assert at.query_params["counts"] in (["hug 10\npug 5\npun 12\nbun 4\nhugs 5"], "hug 10\npug 5\npun 12\nbun 4\nhugs 5")
+    assert "ug = hug 10 + pug 5 + hugs 5" in step_text(click(at, "next"))
+
+
+def test_a_new_corpus_opens_at_step_0_with_a_stop_that_trains_fast():
+    """From hug step 3, pasting text opened at "Step 3 of 258" (merges 1-2 never seen) and kept the
+    preset's "until no pair is left", so a 5 MB paste trained 55,979 merges for about 150 s."""
+    at = start(step="3")
+    at.radio(key="source").set_value("text").run()
+    at.text_area(key="corpus_text").set_value("low lower newest widest " * 20).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.slider(key="step").value == 0 and "Step 0 of" in step_text(at)
+    assert at.radio(key="limit").value == "num_merges" and at.number_input(key="limit_value").value == 1000
+    assert "starts at 1,000 merges" in " ".join(c.value for c in at.sidebar.caption)
+
+
+def test_until_no_pair_is_left_on_a_large_corpus_asks_first():
+    at = start()
+    at.radio(key="source").set_value("text").run()
+    at.radio(key="limit").set_value("none").run()
+    at.text_area(key="corpus_text").set_value("ab ba " * 20_000).run()
+    assert "take minutes" in " ".join(w.value for w in at.warning)
+    assert "Step 0 of" not in step_text(at)  # nothing trained yet
+    click(at, "confirm_no_limit")
+    assert "Step 0 of" in step_text(at)
+
+
+def test_byte_level_tokens_read_as_text_except_in_the_courses_walkthrough():
+    """German, Chinese and emoji showed only as byte-map text (ĠStraÃŁe) in every panel; the course's
+    own Ġ walkthrough keeps reading as the course prints it."""
+    at = start(text="Die Straße, die Straße. 世界 世界 😀 😀", pre_tokenizer="gpt2", step="12")
+    splits = html_table(at, "splits")
+    assert "␣Straße" in list(splits["word"]) and "Ã" not in " ".join(splits["word"])
+    assert at.toggle(key="byte_text").value
+    at.toggle(key="byte_text").set_value(False).run()
+    assert "ĠStraÃŁe" in list(html_table(at, "splits")["word"])
+    course = start(preset="course", step="2")
+    assert not course.toggle(key="byte_text").value
+    assert list(html_table(course, "history")["new token"]) == ["is", "Ġt"]
+
+
+def test_small_things_ticks_plurals_preset_names_and_play_at_the_end():
+    at = start(step="3")
+    x = json.loads(next(e for e in at.main if getattr(e, "type", None) == "vega_lite_chart").proto.spec)
+    assert x["encoding"]["x"]["axis"]["format"] == "d" and x["encoding"]["x"]["axis"]["tickMinStep"] == 1
+    # Every preset's whole name is shown (a select box cut "Python documentation, 1 MB (a r…").
+    assert at.radio(key="preset").options == [unescape_md(PRESETS[k].title) for k in PRESETS] or \
+        [unescape_md(o) for o in at.radio(key="preset").options] == [PRESETS[k].title for k in PRESETS]
+    # "1 other pair tied", not "1 other pair(s)"
+    tied = start(text="ab cd", pre_tokenizer="whitespace", step="1")
+    assert "1 other pair tied at this count" in step_text(tied)
+    # Play at the last step says why it stopped.
+    click(at, "end")
+    at.toggle(key="play").set_value(True).run()
+    assert not at.toggle(key="play").value
+    assert "Play stopped: step 7 is the last step" in " ".join(i.value for i in at.info)

@@ -1,0 +1,147 @@
+"""tiktoken's ``.tiktoken`` rank files: one ``base64-token rank`` pair per line.
+
+A rank file has no merges and no split pattern. The pattern is chosen by name (:data:`PATTERNS`:
+``gpt2``, ``cl100k``, ``o200k``, as published in tiktoken) or typed. The merges are derived from the
+ranks: every token of two bytes or more is the merge of the two parts that tiktoken's own
+algorithm joins last when it encodes the token's bytes with only the lower ranks (the conversion
+``tokenizers`` and ``transformers`` use), in rank order; a token's id is its rank. tiktoken merges
+the adjacent pair whose joined bytes have the lowest rank, leftmost first, which is exactly the
+BPE this tokenizer runs with those merges. Tested against tiktoken's own ``Encoding``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from . import pre_tokenizers as pt
+from .normalizers import possessive_to_onig
+from .pipeline import Pipeline
+from .tokenizer import Tokenizer
+
+# Published in tiktoken (tiktoken_ext/openai_public.py).
+PATTERNS = {
+    "gpt2": r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s""",
+    "cl100k": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+    "o200k": "|".join([
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""", r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""", r"""\s+""",
+    ]),
+}
+# The special tokens tiktoken adds to each encoding (used when their ids are free).
+SPECIALS = {
+    "gpt2": {"<|endoftext|>": 50256},
+    "cl100k": {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+               "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276},
+    "o200k": {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+}
+
+
+def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[bytes, int]:
+    """Token bytes -> rank from the text of a ``.tiktoken`` file; a ValueError names a bad line."""
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("ascii")
+        except UnicodeDecodeError:
+            raise ValueError(f"{name} is not a .tiktoken rank file: it should be plain ASCII lines "
+                             "of a base64 token and its rank.") from None
+    if not isinstance(data, str):
+        raise ValueError(f"Expected the text of {name}, got {type(data).__name__}.")
+    ranks: dict[bytes, int] = {}
+    seen: set[int] = set()
+    for number, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise ValueError(f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and its rank.")
+        try:
+            token = base64.b64decode(parts[0], validate=True)
+            rank = int(parts[1])
+        except (binascii.Error, ValueError):
+            raise ValueError(f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and a whole-number rank.") from None
+        if not token or rank < 0:
+            raise ValueError(f"Line {number} of {name}: a token must not be empty and a rank must be 0 or more.")
+        if token in ranks or rank in seen:
+            raise ValueError(f"Line {number} of {name} repeats a token or a rank ({rank}); each must appear once.")
+        ranks[token] = rank
+        seen.add(rank)
+    if not ranks:
+        raise ValueError(f"{name} holds no ranks.")
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise ValueError(f"{name} lacks {len(missing)} of the 256 single bytes (first: {missing[0]:#04x}); "
+                         "a byte-level rank file needs all of them.")
+    return ranks
+
+
+def _split(ranks: dict[bytes, int], token: bytes, max_rank: int) -> tuple[bytes, bytes] | None:
+    """tiktoken's BPE on ``token`` with ranks below ``max_rank``: the two parts left at the end."""
+    parts = [token[i:i + 1] for i in range(len(token))]
+    while len(parts) > 2:
+        best, best_rank = None, None
+        for i in range(len(parts) - 1):
+            r = ranks.get(parts[i] + parts[i + 1])
+            if r is not None and r < max_rank and (best_rank is None or r < best_rank):
+                best, best_rank = i, r
+        if best is None:
+            return None
+        parts[best:best + 2] = [parts[best] + parts[best + 1]]
+    return (parts[0], parts[1]) if len(parts) == 2 else None
+
+
+def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """The merges, in rank order, that rebuild every token of two bytes or more."""
+    merges = []
+    for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+        if len(token) < 2:
+            continue
+        pair = _split(ranks, token, rank)
+        if pair is None:
+            raise ValueError(f"The token of rank {rank} ({token!r}) cannot be built from lower-ranked tokens, "
+                             "so this is not a BPE rank file.")
+        merges.append(pair)
+    return merges
+
+
+def from_tiktoken(data: str | bytes, pattern: str = "cl100k", *, special_tokens: dict[str, int] | None = None,
+                  name: str = "the .tiktoken file") -> Tokenizer:
+    """A byte-level :class:`~bpe.Tokenizer` from a ``.tiktoken`` rank file.
+
+    ``pattern`` is ``"gpt2"``, ``"cl100k"`` or ``"o200k"`` (their tiktoken patterns and special
+    tokens) or a regex of your own (read as tiktoken reads it: ``++`` and ``{1,3}+`` possessive).
+    """
+    if not isinstance(pattern, str) or not pattern:
+        raise ValueError("Choose a split pattern (gpt2, cl100k, o200k) or type one.")
+    regex_text = PATTERNS.get(pattern, pattern)
+    specials = dict(SPECIALS.get(pattern, {}) if special_tokens is None else special_tokens)
+    from .serialization import without_gc
+
+    with without_gc():
+        ranks = read_ranks(data, name)
+        merges = merges_from_ranks(ranks)
+    sym = pt.bytes_to_symbols
+    vocab = {sym(token): rank for token, rank in ranks.items()}
+    taken = set(vocab.values())
+    added = []
+    for content, i in specials.items():
+        if i in taken or content in vocab:
+            continue  # a different vocabulary: leave the special out rather than clash
+        vocab[content] = i
+        taken.add(i)
+        added.append({"id": i, "content": content, "single_word": False, "lstrip": False, "rstrip": False,
+                      "normalized": False, "special": True})
+    # Written as a tokenizer.json would be: Split (tiktoken's pattern with its possessive intervals
+    # spelled as Oniguruma atomic groups, so tokenizers reads it alike) then ByteLevel.
+    pre = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": possessive_to_onig(regex_text)}, "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
+    ]}
+    pipeline = Pipeline(pre_tokenizer=pre, decoder={"type": "ByteLevel", "add_prefix_space": True,
+                                                    "trim_offsets": True, "use_regex": True},
+                        added_tokens=added)
+    pipeline.outside_model = frozenset(a["content"] for a in added)
+    pipeline.name = f"tiktoken {pattern if pattern in PATTERNS else 'pattern (typed)'}"
+    return Tokenizer(vocab, [(sym(a), sym(b)) for a, b in merges], special_tokens=[a["content"] for a in added],
+                     unk_token=None, pipeline=pipeline, ignore_merges=False)

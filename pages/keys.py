@@ -1,0 +1,71 @@
+"""Keyboard stepping on the Train page: one listener on the page, for presenter remotes and keyboards.
+
+Right, PageDown, Space and n step forward; Left, PageUp and p back; Home and End jump to the first and
+last step: anywhere on the page, but never while the user types in a text field (or a table cell, or
+an open select box). In the step slider the arrows, Home and End keep their own meaning (the same
+steps); PageDown and PageUp, which a range input reverses natively, step like everywhere else.
+When a step button the user had focused becomes disabled (Next at the last step), the focus moves
+to the step slider instead of dropping to the page body. A polite live region (``#bpe-live``) reads out
+each step for screen readers ("Step 3 of 7: h + ug → hug, count 15").
+
+Tried first: ``st.button(..., shortcut=...)`` (Streamlit 1.67). It works for one key per button and
+ignores text fields, but Next needs four keys, nothing fires while the slider has focus (PageDown then
+steps backwards), and it cannot keep the focus; so the page sends this small script once instead.
+"""
+
+KEYS_JS = """<script>
+(() => {
+  if (window.__bpeKeys) return;
+  window.__bpeKeys = true;
+  const ACTIONS = {PageDown: 'next', ' ': 'next', n: 'next', N: 'next', ArrowRight: 'next',
+                   PageUp: 'back', p: 'back', P: 'back', ArrowLeft: 'back', Home: 'start', End: 'end'};
+  const STEP_KEYS = ['start', 'back', 'next', 'end', 'step'];
+  const typing = (t) => t && (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT'
+    || (t.tagName === 'INPUT' && !['range', 'checkbox', 'radio', 'button'].includes(t.type))
+    || (t.closest && t.closest('[role="listbox"], [role="combobox"], [role="grid"], [data-testid="stDataFrame"]')));
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const action = ACTIONS[e.key];
+    const t = e.target;
+    if (!action || typing(t)) return;
+    if (t && t.type === 'range' && !['PageDown', 'PageUp'].includes(e.key)) return;  // the slider's own keys
+    if (t && t.type === 'radio' && e.key.startsWith('Arrow')) return;  // arrows choose among radio buttons
+    if (t && ['BUTTON'].includes(t.tagName) && (e.key === ' ')) return;  // Space presses a focused button
+    if (t && t.getAttribute && t.getAttribute('role') === 'switch' && e.key === ' ') return;
+    const button = document.querySelector('.st-key-' + action + ' button');
+    if (!button) return;  // not on the Train page
+    e.preventDefault();
+    e.stopPropagation();
+    if (!button.disabled) button.click();
+  }, true);
+  // Keep the focus on the step controls when the one focused becomes disabled or is redrawn.
+  let last = null;
+  document.addEventListener('focusin', (e) => {
+    const holder = e.target.closest && e.target.closest(STEP_KEYS.map(k => '.st-key-' + k).join(','));
+    last = holder ? [...holder.classList].find(c => c.startsWith('st-key-')) : null;
+  });
+  const refocus = () => {
+    if (!last || (document.activeElement && document.activeElement !== document.body)) return;
+    const own = document.querySelector('.' + last + ' button:not([disabled])');
+    const target = own || document.querySelector('.st-key-step input[type="range"]')
+      || document.querySelector('.st-key-back button:not([disabled])');
+    if (target) target.focus({preventScroll: true});
+  };
+  // A polite live region, made once and kept, reads out each new step (its text comes from the step
+  // title's data-announce): Streamlit redraws the step box, and a region redrawn with it is not read.
+  const live = document.createElement('div');
+  live.id = 'bpe-live';
+  live.setAttribute('aria-live', 'polite');
+  live.setAttribute('role', 'status');
+  live.style.cssText = 'position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap';
+  document.body.appendChild(live);
+  const announce = () => {
+    const title = document.querySelector('[data-announce]');
+    const text = title ? title.getAttribute('data-announce') : '';
+    if (text && live.textContent !== text) live.textContent = text;
+  };
+  new MutationObserver(() => { refocus(); announce(); }).observe(document.body, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ['disabled', 'data-announce']});
+  announce();
+})();
+</script>"""

@@ -1,0 +1,290 @@
+"""First contact and the classroom, in a real browser (issue 13): editing the word-count table,
+keys, presenter mode at 1280x720, non-ASCII corpora, Encode's first view.
+
+Run with ``.venv/bin/python -m pytest tests/test_browser_classroom.py -q`` (needs Debian's chromium).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import REPO_ROOT, wait_for_app
+from test_browser_train import TIMEOUT_MS, assert_no_exception, open_train, shown_step, wait_for_step
+
+pytestmark = pytest.mark.browser
+
+ROW_PX = 35  # Streamlit's data grid: header and rows are 35 px high
+GRID = '[data-testid="stSidebar"] [data-testid="stDataFrameResizable"]'
+
+
+def url_counts(page) -> str:
+    return parse_qs(urlparse(page.url).query).get("counts", [""])[0]
+
+
+def edit_cell(page, row: int, column: int, value: str) -> None:
+    """Type ``value`` into a cell of the word-count table (row 0 is the first data row; the row
+    after the last is the grid's "add a row" line) and press Enter, as a user does."""
+    grid = page.locator(GRID)
+    box = grid.bounding_box()
+    x = box["x"] + box["width"] * (0.35 if column == 0 else 0.8)
+    y = box["y"] + ROW_PX * (row + 1) + ROW_PX / 2
+    page.mouse.click(x, y)
+    page.wait_for_timeout(300)
+    page.keyboard.type(value, delay=50)  # typing on a selected cell opens its editor with the text typed
+    page.wait_for_timeout(200)  # the grid's editor takes a moment to take the text
+    page.keyboard.press("Enter")
+    page.locator("textarea.gdg-input").wait_for(state="hidden", timeout=5_000)
+
+
+def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page):
+    """Streamlit's data editor is a new widget whenever its data changes; the table was rebuilt from
+    every edit, so every second edit snapped back (hug=20 applied, pug=7 lost, pug=8 applied, ...).
+    A half-typed row (a word before its count) blanked the page with an error about spaces."""
+    open_train(page, f"{app_server}/?step=0&counts=hug+10%0Apug+5&limit=none")
+    page.locator(GRID).wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_timeout(1_000)
+    for row, value, expected in [(0, "20", "hug 20\npug 5"), (1, "7", "hug 20\npug 7"), (1, "8", "hug 20\npug 8"),
+                                 (0, "30", "hug 30\npug 8"), (0, "31", "hug 31\npug 8")]:
+        edit_cell(page, row, 1, value)
+        page.wait_for_function("(want) => new URLSearchParams(location.search).get('counts') === want",
+                               arg=expected, timeout=15_000)
+        wait_for_app(page)
+
+    # A new row, typed word first: the page keeps training the other rows and says what is missing.
+    edit_cell(page, 2, 0, "bug")
+    expect(page.locator('[data-testid="stSidebar"]')).to_contain_text("row 3 (bug: no count yet)", timeout=15_000)
+    wait_for_app(page)
+    assert shown_step(page) == 0 and page.locator(".st-key-next button").is_visible()
+    edit_cell(page, 2, 1, "3")  # its count applies on the first try too
+    page.wait_for_function("(want) => new URLSearchParams(location.search).get('counts') === want",
+                           arg="hug 31\npug 8\nbug 3", timeout=15_000)
+    wait_for_app(page)
+    assert_no_exception(page)
+
+
+# Every HTML block, table and grid cell of the main area that is wider than the column it sits in
+# (or runs past the main area's right edge): [what, its width, the column's width].
+WIDER_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"] [data-testid="stMainBlockContainer"]')
+    || document.querySelector('[data-testid="stMain"]');
+  const right = main.getBoundingClientRect().right + 1;
+  const out = [];
+  for (const el of main.querySelectorAll('[data-testid="stHtml"], .bpe-table, .bpe-grid > div, figure')) {
+    const r = el.getBoundingClientRect();
+    const parent = el.parentElement.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.right > right || r.width > parent.width + 1 || el.scrollWidth > el.clientWidth + 1)
+      out.push([(el.getAttribute('data-table') || el.className || el.tagName).toString().slice(0, 40),
+                Math.round(r.width), Math.round(parent.width), Math.round(el.scrollWidth)]);
+  }
+  return out;
+}"""
+
+
+LONG_WORDS = " ".join(["https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_until_complete",
+                       "https://docs.python.org/3/reference/datamodel.html#object.__init_subclass__",
+                       "Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenherstellungsgenossenschaft"] * 2)
+
+
+def test_no_panel_is_wider_than_its_column_with_long_tokens(app_server, page):
+    """Tokens never wrapped, so long ones (URLs of a real corpus) made the merge history 1,154 px wide
+    in a 1,400 px window, pushing its counts and both line charts off screen with no scrollbar."""
+    from urllib.parse import quote
+
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_train(page, f"{app_server}/?text={quote(LONG_WORDS)}&limit=none&step=0")
+    page.locator(".st-key-end button").click()
+    wait_for_app(page)
+    for table in ("pairs", "history"):  # the lower blocks are laid out only once scrolled into view
+        page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        wider = page.evaluate(WIDER_JS)
+        assert wider == [], wider
+    page.locator('table[data-table="splits"]').scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    wider = page.evaluate(WIDER_JS)
+    assert wider == [], wider
+    cell = page.locator('table[data-table="history"] td.new-token').first
+    assert "Donaudampf" in cell.get_attribute("title") or "https://" in cell.get_attribute("title")
+
+
+CHIPS_JS = "() => [...document.querySelectorAll('.bpe-tokens')][0] ? [...document.querySelectorAll('.bpe-tokens')][0].querySelectorAll('.tok').length && [...[...document.querySelectorAll('.bpe-tokens')][0].querySelectorAll('.tok')].map(t => t.textContent) : []"
+
+
+def test_encode_first_view_follows_the_train_step(app_server, page):
+    """From Train step 3, Encode applied all 7 merges (hugs one token, not the course's hug s), its
+    control looked like a caption, and the sample sentence came out as 12 [UNK] of 18 tokens."""
+    open_train(page, f"{app_server}/?preset=hug&step=3")
+    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Encode").click()
+    expect(page.locator(".bpe-tokens").first).to_be_visible(timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    assert page.evaluate(CHIPS_JS) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug", "hug", "s"]
+    control = page.locator(".st-key-merges_choice")
+    expect(control).to_contain_text("As at Train step 3")
+    assert "(as at Train step 3)" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    control.get_by_text("All 7 merges").click()
+    page.wait_for_function(f"() => ({CHIPS_JS})().slice(-1)[0] === 'hugs'", timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    assert "all 7 merges" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+
+
+MULTILINGUAL = "\n".join(["Die Straße ist lang, die Straße ist breit.", "Hallo Welt, 世界你好，世界很大。",
+                          "Emoji: 😀 😀 😀 und 🙂!", "Die Straße zur Welt: 世界 😀."] * 3)
+MULTILINGUAL_SHOT = REPO_ROOT / "docs" / "multilingual.png"
+MOJIBAKE = re.compile("[ÃâäãðïĠ]")  # GPT-2's byte symbols of German, Chinese and emoji (and Ġ)
+
+
+def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(app_server, page):
+    """With gpt2, German, Chinese and emoji showed only as byte-map text (ĠStraÃŁe, ãĢĤ) in the
+    splits, pair table, chart, vocabulary and history."""
+    from urllib.parse import quote
+
+    from test_browser_train import CHART_ROWS_JS, save_full_page_screenshot
+
+    open_train(page, f"{app_server}/?text={quote(MULTILINGUAL)}&pre_tokenizer=gpt2&limit_value=60&step=40")
+    main = page.locator('[data-testid="stMain"]')
+    for table in ("splits", "history", "pairs"):
+        page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    # text_content, not inner_text: the lower blocks are not laid out while off screen (content-visibility)
+    texts = {name: page.locator(f'table[data-table="{name}"]').text_content() for name in ("splits", "history", "pairs")}
+    texts["vocabulary"] = main.locator(".bpe-scroll").text_content()
+    texts["chart"] = " ".join(page.evaluate(CHART_ROWS_JS))
+    for name, text in texts.items():
+        assert not MOJIBAKE.search(text), (name, text[:300])
+    assert "␣Straße" in texts["splits"] and "世界" in texts["splits"] and "😀" in texts["splits"]
+    chip = main.locator(".bpe-scroll .tok", has_text="世界").first
+    assert re.search(r"stored as \S*ä¸ĸçķĮ\S* · bytes E4 B8 96 E7 95 8C", chip.get_attribute("title"))
+    save_full_page_screenshot(page, MULTILINGUAL_SHOT)
+    assert MULTILINGUAL_SHOT.stat().st_size > 10_000
+
+    page.locator(".st-key-byte_text label").click()  # one toggle: every panel shows the stored form
+    wait_for_app(page)
+    expect(page.locator('table[data-table="splits"]')).to_contain_text("ĠStraÃŁe", timeout=TIMEOUT_MS)
+    assert MOJIBAKE.search(page.locator('table[data-table="history"]').text_content())
+    assert_no_exception(page)
+
+
+def test_keys_step_anywhere_but_never_while_typing(app_server, page):
+    """Presenter remotes send PageDown/PageUp: only the slider knew arrow keys, and PageDown in it
+    stepped backwards. At the last step, Next became disabled and the focus dropped to the body."""
+    open_train(page, f"{app_server}/?preset=hug&step=0")
+    page.locator("h1").first.click()  # focus the page, not a control
+    for key, step in [("PageDown", 1), ("Space", 2), ("n", 3), ("ArrowRight", 4), ("PageUp", 3), ("p", 2),
+                      ("ArrowLeft", 1), ("End", 7), ("Home", 0)]:
+        page.keyboard.press(key)
+        wait_for_step(page, step)
+        assert shown_step(page) == step, key
+    page.locator('.st-key-step input[type="range"]').focus()
+    page.keyboard.press("PageDown")  # inside the slider too, and forwards
+    wait_for_step(page, 1)
+    box = page.locator(".st-key-split_search input")
+    box.click()
+    box.type("np ")  # typing is typing: no step
+    page.keyboard.press("PageDown")
+    page.wait_for_timeout(800)
+    wait_for_app(page)
+    assert shown_step(page) == 1 and box.input_value() == "np "
+    box.fill("")
+    box.press("Enter")
+    wait_for_app(page)
+    page.locator(".st-key-end button").click()
+    wait_for_step(page, 7)
+    page.locator(".st-key-back button").click()
+    wait_for_step(page, 6)
+    page.locator(".st-key-next button").click()  # the last step: Next becomes disabled
+    wait_for_step(page, 7)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.activeElement !== document.body"), "focus dropped to the page body"
+    page.keyboard.press("PageUp")  # and the keys still work from there
+    wait_for_step(page, 6)
+    # Arrows on a radio button keep choosing among its options (here "Stop after": none -> vocabulary size).
+    page.locator('.st-key-limit input[type="radio"]:checked').focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator('.st-key-limit label:has(input:checked)')).to_contain_text("Vocabulary size")
+
+
+PRESENTER_SHOT = REPO_ROOT / "docs" / "presenter.png"
+BOXES_JS = """() => Object.fromEntries(Object.entries({
+  step: '.bpe-step', chart: '[data-testid="stVegaLiteChart"]', splits: 'table[data-table="splits"]',
+  vocabulary: '.bpe-scroll', history: 'table[data-table="history"]'}).map(([name, sel]) => {
+    const e = document.querySelector(sel);
+    const r = e && e.getBoundingClientRect();
+    return [name, r ? [r.left, r.top, r.right, r.bottom] : null]; }))"""
+FONT_JS = """() => ['.bpe-step-title', 'table[data-table="splits"] td', '.bpe-step p'].map(
+  s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"""
+
+
+def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browser):
+    """Presenter mode (a toggle, or present=1 in a link): sidebar folded, type at least 1.25x larger,
+    and at 1280x720 the step box, pair chart, corpus splits and vocabulary all on screen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=3")
+        normal = page.evaluate(FONT_JS)
+        boxes = page.evaluate(BOXES_JS)
+        assert boxes["splits"][1] < boxes["history"][1]  # normal mode: the splits come before the history
+        page.locator(".st-key-present label").click()
+        page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=TIMEOUT_MS)
+        wait_for_app(page)
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+        page.locator(".st-key-present label").click()  # and back: the sidebar returns
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "false", timeout=TIMEOUT_MS)
+        page.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=TIMEOUT_MS)
+
+        fresh = context.new_page()  # the teacher's link opens in presenter mode
+        for step in (3, 0, 7):
+            open_train(fresh, f"{app_server}/?preset=hug&step={step}&present=1")
+            fresh.wait_for_timeout(1_000)  # the chart draws a moment after the run
+            expect(fresh.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+            for name, box in fresh.evaluate(BOXES_JS).items():
+                if name == "history":
+                    continue  # below the fold, by design
+                left, top, right, bottom = box
+                assert 0 <= left and right <= 1280 and 0 <= top and bottom <= 720, (step, name, box)
+            if step == 3:
+                big = fresh.evaluate(FONT_JS)
+                assert all(b >= 1.25 * n for b, n in zip(big, normal)), (big, normal)
+                fresh.screenshot(path=str(PRESENTER_SHOT))
+        assert "present=1" in fresh.url
+        assert_no_exception(fresh)
+    finally:
+        context.close()
+
+
+def test_screen_readers_get_headings_and_each_step_read_out(app_server, page):
+    open_train(page, f"{app_server}/?preset=hug&step=0")
+    for n in (1, 2, 3):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+    live = page.locator('[aria-live="polite"]', has_text="Step 3 of 7")
+    expect(live).to_have_text("Step 3 of 7: h + ug → hug, count 15", timeout=10_000)
+    assert page.locator("#bpe-live").count() == 1  # one region, kept from step to step
+    headings = page.locator('[data-testid="stMain"]').get_by_role("heading").all_inner_texts()
+    for title in ("Step 3 of 7", "Corpus splits", "Vocabulary: 10", "Merge history", "Pair counts step 3"):
+        assert any(h.startswith(title) for h in headings), (title, headings)
+
+
+def test_after_a_what_if_the_changed_step_stays_in_view(app_server, browser):
+    """What-if preselects the runner-up; after forcing it, the step it changed is on screen (the
+    what-if panel sat above the step box and pushed it below a 720 px window)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=2")
+        page.locator(".st-key-what_if label").click()
+        wait_for_app(page)
+        page.locator(".st-key-what_if_go button").click()  # the runner-up, preselected
+        wait_for_step(page, 3)
+        box = page.locator(".bpe-step").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
+        assert "chosen by hand" in page.locator('[data-testid="stAlert"]').first.inner_text() or \
+            page.get_by_text("chosen by hand").count() == 1
+        assert re.search(r"Step 3 of \d+: p \+ un → pun", page.locator(".bpe-step").inner_text().replace("\n", " "))
+    finally:
+        context.close()

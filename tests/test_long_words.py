@@ -1,0 +1,185 @@
+"""Issue 14 (long words) and issue 15 #2, #3: one long word must never stall encoding, the merge
+replay, the merge tree or WordPiece. Each test here failed (or ran for minutes) on the old code."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bpe
+from bpe import merging
+from bpe import tokenizer as tkm
+
+
+def naive_bpe(tok: bpe.Tokenizer, word: str) -> list[str]:
+    """The old encoder: merge the lowest-ranked pair, every occurrence left to right, repeat."""
+    parts = [s for s, _ in tok._initial(word)]
+    while len(parts) > 1:
+        ranked = [(tok.ranks[p], p) for p in zip(parts, parts[1:]) if p in tok.ranks]
+        if not ranked:
+            break
+        _, best = min(ranked)
+        out, i = [], 0
+        while i < len(parts):
+            if i + 1 < len(parts) and (parts[i], parts[i + 1]) == best:
+                out.append(tok._join(*best))
+                i += 2
+            else:
+                out.append(parts[i])
+                i += 1
+        parts = out
+    return parts
+
+
+@pytest.fixture(scope="module")
+def letters_tok():
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefgh") for _ in range(rng.randint(2, 12))) for _ in range(3000)]
+    return bpe.train(" ".join(words), num_merges=2000)
+
+
+def test_a_long_word_is_encoded_in_n_log_n(letters_tok, monkeypatch):
+    """Issue 14: a 20,000-letter word took 1.3 s and 100 KB without spaces ran past 30 s (every merge
+    rescanned the word). Counted, not timed: the heap sees at most a few operations per symbol, each
+    O(log n), whatever the machine is doing. (Timings: benchmarks/bench_real_tokenizers.py.)"""
+    ops = {"push": 0, "pop": 0}
+
+    def counted(name, fn):
+        def wrapper(*args):
+            ops[name] += 1
+            return fn(*args)
+        return wrapper
+
+    monkeypatch.setattr(merging, "heappush", counted("push", merging.heappush))
+    monkeypatch.setattr(merging, "heappop", counted("pop", merging.heappop))
+    rng = random.Random(1)
+    for n in (10_000, 100_000):
+        word = "".join(rng.choice("abcdefgh") for _ in range(n))
+        ops.update(push=0, pop=0)
+        tokens = letters_tok.tokenize(word)
+        assert "".join(tokens) == word
+        assert 0 < ops["pop"] <= 3 * n and ops["push"] <= 2 * n, (n, ops)
+
+
+@given(st.text(alphabet="abcdefgh", min_size=1, max_size=80))
+@settings(max_examples=100, deadline=None)
+def test_heap_merging_equals_merging_pair_by_pair(letters_tok, word):
+    assert letters_tok.tokenize(word) == naive_bpe(letters_tok, word)
+
+
+def test_ties_and_stale_entries_follow_tokenizers():
+    """aaaa with (a, a) and (aa, aa): leftmost first, then the pair the merges created."""
+    tok = bpe.Tokenizer(["a", "aa", "aaaa"], [("a", "a"), ("aa", "aa")])
+    assert tok.tokenize("aaaaa") == ["aaaa", "a"]
+    assert tok.tokenize("aaa") == ["aa", "a"]
+
+
+def test_the_word_cache_is_bounded(letters_tok):
+    tok = letters_tok.with_merges(len(letters_tok.merges))
+    for i in range(tkm.WORD_CACHE_SIZE + 500):
+        tok.tokenize(f"ab{i:x}".replace("1", "c"))
+    assert tok._cached_word.cache_info().currsize <= tkm.WORD_CACHE_SIZE
+    tok.tokenize("a" * 5000)  # longer than WORD_CACHE_MAX_CHARS: not kept
+    assert tok._cached_word.cache_info().currsize <= tkm.WORD_CACHE_SIZE
+
+
+def test_the_merge_replay_of_a_long_word_is_bounded_and_exact(letters_tok):
+    """Issue 15 #1: a 1,000-character word's replay held every split after every merge."""
+    rng = random.Random(3)
+    word = "".join(rng.choice("abcdefgh") for _ in range(5000))
+    (trace,) = letters_tok.trace(word)
+    assert sum(len(s.split) for s in trace.steps) <= tkm.TRACE_BUDGET
+    assert trace.omitted > 0
+    assert list(trace.tokens) == letters_tok.tokenize(word)
+    (small,) = letters_tok.trace(word[:40])
+    assert small.omitted == 0 and small.steps[-1].split == small.tokens
+
+
+def test_merge_tree_of_a_3000_merge_token_does_not_recurse():
+    """Issue 15 #2: one word of 3,001 distinct characters, 3,000 merges: RecursionError before."""
+    word = "".join(chr(0x4E00 + i) for i in range(3001))
+    tok = bpe.train({word: 1}, num_merges=3000)
+    assert tok.tokenize(word) == [word]
+    tree = tok.merge_tree(word)
+    depth, node = 0, tree
+    while isinstance(node, tuple):
+        node, depth = node[0], depth + 1
+    assert depth == 3000 and node == word[0]
+
+
+class CountingVocab(dict):
+    """A vocabulary that counts the lookups WordPiece's longest match makes."""
+
+    lookups = 0
+
+    def __contains__(self, key):
+        self.lookups += 1
+        return super().__contains__(key)
+
+
+def test_wordpiece_long_word_is_unk_beyond_max_input_chars():
+    """Issue 15 #3: "h" + "ug" * 1500 held the server 57 s; tokenizers makes it [UNK] (over 100 chars)
+    without looking at its pieces."""
+    tok = bpe.train(bpe.parse_word_counts("hug 10\npug 5\npun 12\nbun 4\nhugs 5"), algorithm="wordpiece")
+    tok.vocab = CountingVocab(tok.vocab)
+    assert tok.tokenize("h" + "ug" * 1500) == ["[UNK]"]
+    assert tok.vocab.lookups <= 1  # at most the unknown token itself
+    assert tok.tokenize("h" + "ug" * 49) != ["[UNK]"]  # 99 characters: still cut
+
+
+def test_wordpiece_longest_match_is_bounded_by_the_longest_token():
+    """Without the word limit, the longest match tried every end of the word (cubic): now each
+    piece tries at most as many ends as the longest token has characters. Counted, not timed."""
+    tok = bpe.train(bpe.parse_word_counts("hug 10\npug 5\npun 12\nbun 4\nhugs 5"), algorithm="wordpiece")
+    free = bpe.Tokenizer(tok.vocab, [], algorithm="wordpiece", max_input_chars_per_word=10**9)
+    free.vocab = CountingVocab(free.vocab)
+    longest = max(len(t) for t in free.vocab)
+    word = "h" + "ug" * 10_000
+    tokens = free.tokenize(word)
+    assert "".join(t.removeprefix("##") for t in tokens) == word
+    assert free.vocab.lookups <= len(word) * (longest + 1), (free.vocab.lookups, len(word), longest)
+
+
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=256, max_size=3000).map("".join))
+@settings(max_examples=40, deadline=None)
+def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word):
+    """Words of 256 symbols or more use a heap per rank; the order (rank, then position) is the same."""
+    parts = letters_tok._initial(word)
+    a_sym, a_units, a_rec = [p for p, _ in parts], [u for _, u in parts], []
+    b_sym, b_units, b_rec = list(a_sym), list(a_units), []
+    merging._merge_all_buckets(a_sym, a_units, letters_tok._merge_map, a_rec)
+    merging._merge_all_heap(b_sym, b_units, letters_tok._merge_map, b_rec)
+    assert (a_sym, a_units, a_rec) == (b_sym, b_units, b_rec)
+    assert a_sym == naive_bpe(letters_tok, word)
+
+
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=16).map("".join))
+@settings(max_examples=100, deadline=None)
+def test_short_word_scan_merges_like_the_heap(letters_tok, word):
+    """Words of up to 16 symbols are merged by scanning for the lowest (rank, position): the same result."""
+    parts = letters_tok._initial(word)
+    a_sym, a_units = [p for p, _ in parts], [u for _, u in parts]
+    b_sym, b_units = list(a_sym), list(a_units)
+    merging._merge_all_scan(a_sym, a_units, letters_tok._merge_map)
+    merging._merge_all_heap(b_sym, b_units, letters_tok._merge_map, None)
+    assert (a_sym, a_units) == (b_sym, b_units)
+
+
+def test_first_k_merges_is_a_view_that_cuts_like_a_tokenizer_built_from_k_merges(letters_tok):
+    """with_merges(k) shares the vocabulary and the merge table (a 200,000-token file would be copied per
+    session for every move of the k slider) and still cuts exactly like a tokenizer given k merges."""
+    rng = random.Random(4)
+    words = ["".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, 400))) for _ in range(60)]
+    text = " ".join(words)
+    for k in (0, 1, 17, 500, len(letters_tok.merges) - 1, len(letters_tok.merges)):
+        view = letters_tok.with_merges(k)
+        built = bpe.Tokenizer(letters_tok.vocab, letters_tok.merges[:k])
+        assert view.vocab is letters_tok.vocab and view.id_to_token is letters_tok.id_to_token
+        assert view.encode_full(text) == built.encode_full(text), k
+        assert view.ranks == built.ranks and view.with_merges(min(k, 3)).tokenize(text) == \
+            bpe.Tokenizer(letters_tok.vocab, letters_tok.merges[:min(k, 3)]).tokenize(text)
+        (trace,) = view.trace(words[0])
+        assert trace.tokens == built.trace(words[0])[0].tokens

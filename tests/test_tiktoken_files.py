@@ -1,0 +1,152 @@
+"""Issue 14: ``.tiktoken`` rank files. The fixture is made offline from a tokenizer trained with the
+``tokenizers`` library (bytes ranked by value, then each merge in order), and checked against
+tiktoken's own ``Encoding`` built from the same ranks."""
+
+from __future__ import annotations
+
+import base64
+import json
+import unicodedata
+
+import pytest
+import tiktoken
+import tokenizers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import decoders, models, trainers
+from tokenizers import pre_tokenizers as hf_pre
+
+import bpe
+from bpe import pre_tokenizers as pt
+from bpe.corpora import corpus_lines
+from bpe.rank_files import PATTERNS, from_tiktoken, merges_from_ranks, read_ranks
+
+END = "<|endoftext|>"
+TEXTS = [
+    "Hello world! This is a test.", "Numbers 1234567 3.14159", "don't  WON'T I'M", "  \n\n  trailing  ",
+    "line one  \nline two\t\n", "def f(x):\r\n\treturn x ** 2", "日本語のテキスト 中文", "مرحبا بالعالم",
+    "👩‍👩‍👧‍👦 👍🏽 🇫🇷", "e\u0301 café", f"a{END}b {END} c", "", " ", "x" * 500,
+]
+
+
+@pytest.fixture(scope="module")
+def ranks() -> dict[bytes, int]:
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(corpus_lines(30_000) + TEXTS * 10, trainer=trainers.BpeTrainer(
+        vocab_size=1500, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    merges = json.loads(tok.to_str())["model"]["merges"]
+    out = {bytes([b]): b for b in range(256)}
+    for a, b in merges:
+        token = pt.symbols_to_bytes(a) + pt.symbols_to_bytes(b)
+        out.setdefault(token, len(out))
+    return out
+
+
+def rank_file(ranks: dict[bytes, int]) -> str:
+    return "".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in sorted(ranks.items(), key=lambda kv: kv[1]))
+
+
+@pytest.fixture(scope="module", params=["gpt2", "cl100k", "o200k"])
+def pair(request, ranks):
+    name = request.param
+    specials = {END: len(ranks)}
+    ours = from_tiktoken(rank_file(ranks), name, special_tokens=specials)
+    theirs = tiktoken.Encoding(name=f"test-{name}", pat_str=PATTERNS[name], mergeable_ranks=ranks,
+                               special_tokens=specials)
+    return ours, theirs
+
+
+def check(ours: bpe.Tokenizer, theirs: tiktoken.Encoding, text: str) -> None:
+    ids = theirs.encode(text, allowed_special="all")
+    enc = ours.encode_full(text)
+    assert list(enc.ids) == ids, text
+    assert ours.decode(ids) == theirs.decode(ids), text
+    if text:
+        assert enc.offsets[0][0] == 0 and enc.offsets[-1][1] == len(text)
+
+
+def test_rank_file_encodes_like_tiktoken(pair):
+    ours, theirs = pair
+    for text in TEXTS:
+        check(ours, theirs, text)
+
+
+ASSIGNED = st.characters(exclude_categories=["Cn", "Cs"]).filter(
+    lambda c: unicodedata.ucd_3_2_0.category(c) not in ("Cn", "Cs"))
+POOL = list("aZ 9\t\r\n'.,!") + ["  ", "123456", "'s", "'LL", "\n\n", "e\u0301", "👍🏽", END, "日本"]
+
+
+@given(text=st.lists(st.sampled_from(POOL) | st.text(ASSIGNED, max_size=3), max_size=25).map("".join))
+@settings(max_examples=60, deadline=None)
+def test_random_text_encodes_like_tiktoken(ranks, text):
+    for name in PATTERNS:
+        specials = {END: len(ranks)}
+        theirs = tiktoken.Encoding(name=f"t-{name}", pat_str=PATTERNS[name], mergeable_ranks=ranks,
+                                   special_tokens=specials)
+        check(_cached(name, ranks), theirs, text)
+
+
+_tok_cache: dict[str, bpe.Tokenizer] = {}
+
+
+def _cached(name, ranks):
+    if name not in _tok_cache:
+        _tok_cache[name] = from_tiktoken(rank_file(ranks), name, special_tokens={END: len(ranks)})
+    return _tok_cache[name]
+
+
+def test_merges_rebuild_every_token_and_ids_are_ranks(ranks):
+    merges = merges_from_ranks(ranks)
+    assert len(merges) == len(ranks) - 256
+    assert all(a + b in ranks for a, b in merges)
+    tok = _cached("cl100k", ranks)
+    assert tok.vocab[pt.bytes_to_symbols(b"a")] == ranks[b"a"]
+    assert tok.byte_level and tok.merge_tree(tok.tokenize(" the")[0]) != tok.tokenize(" the")[0]
+
+
+def test_saved_as_tokenizer_json_tokenizers_agrees_with_tiktoken(ranks, tmp_path):
+    """The pattern is written with Oniguruma's atomic group and \\z, so tokenizers cuts like tiktoken."""
+    ours = _cached("cl100k", ranks)
+    ours.save(tmp_path / "t.json")
+    hf = tokenizers.Tokenizer.from_file(str(tmp_path / "t.json"))
+    theirs = tiktoken.Encoding(name="t", pat_str=PATTERNS["cl100k"], mergeable_ranks=ranks,
+                               special_tokens={END: len(ranks)})
+    for text in TEXTS:
+        assert hf.encode(text, add_special_tokens=False).ids == theirs.encode(text, allowed_special="all"), text
+
+
+def test_typed_pattern(ranks):
+    tok = from_tiktoken(rank_file(ranks), r"\S+|\s+", special_tokens={})
+    theirs = tiktoken.Encoding(name="typed", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
+    for text in TEXTS:
+        assert tok.encode(text) == theirs.encode(text, disallowed_special=())
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("", "holds no ranks"),
+    ("not-base64!! 0\n", "Line 1"),
+    ("YQ== x\n", "Line 1"),
+    ("YQ== 0\nYQ== 1\n", "repeats"),
+    ("YQ== 0\n", "lacks 255 of the 256"),
+    (b"\xff\xfe", "not a .tiktoken rank file"),
+])
+def test_bad_rank_files_say_why(text, named):
+    with pytest.raises(ValueError, match=named):
+        read_ranks(text)
+
+
+def test_bad_pattern_is_refused(ranks):
+    with pytest.raises(ValueError, match="not a regex"):
+        from_tiktoken(rank_file(ranks), "(?<")
+
+
+def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypatch):
+    """A typed (or a file's) pattern runs under a time limit, so it cannot hold the server."""
+    import bpe.pipeline
+
+    tok = from_tiktoken(rank_file(ranks), r"(\w|\s)+?(?=!)|.", special_tokens={})
+    monkeypatch.setattr(bpe.pipeline, "REGEX_TIMEOUT", 1e-6)
+    with pytest.raises(ValueError, match="ran for more than 5 seconds"):
+        tok.encode("word " * 20_000)
