@@ -41,8 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 import bpe  # noqa: E402
-from bpe import display  # noqa: E402
-from bpe.display import mark_whitespace as stored  # noqa: E402
 from browser_support import AppServer, free_port  # noqa: E402
 from pages import common  # noqa: E402
 from st_client import Session  # noqa: E402
@@ -59,9 +57,17 @@ def expected_runs() -> dict[str, bpe.History]:
     return out
 
 
-def merge_html(history: bpe.History, step: int) -> str:
-    s = history.state(step)
-    return f"{display.chip(stored(s.new_token), display.HIGHLIGHT, bold=True)} <span id=\"merge-count\">count {s.count}</span>"
+ANNOUNCE = re.compile(r'data-announce="Step (\d+) of (\d+): [^"]*?, count (\d+)"')
+
+
+def shows_merge(history: bpe.History, step: int, blocks: list[str]) -> bool:
+    """The step box (its spoken summary: "Step k of n: a + b → ab, count c") names this run's merge count."""
+    for block in blocks:
+        m = ANNOUNCE.search(block)
+        if m:
+            return (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (
+                step, history.num_merges, history.state(step).count)
+    return False
 
 
 def rss_mib(pids: list[int]) -> float:
@@ -143,7 +149,7 @@ class Student:
         history = self.runs[self.link]
         if s.last != history.num_merges:
             self.errors.append(f"{self.link}: shows a run of {s.last} merges, not {history.num_merges}")
-        elif s.step and not any(merge_html(history, s.step) in h for h in s.html):
+        elif s.step and not shows_merge(history, s.step, s.html):
             self.errors.append(f"{self.link}: step {s.step} does not show this corpus's merge")
 
     async def step(self, phase: list[str], until: float, pause=(1.0, 4.0)) -> None:
@@ -184,7 +190,7 @@ async def fresh_run(url: str, kind: str, nonce: int, done: dict, errors: list) -
             await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text,
                                            s.ids["limit"]: "Vocabulary size", s.ids["limit_value"]: 20_000.0})
             await s.settle(timeout=600)
-        shown = [h for h in s.html if "bpe-step-title" in h]
+        shown = [h for h in s.html if 'class="bpe-step-title"' in h]
         if not shown:
             alerts = [re.sub("<[^>]+>", "", h)[:150] for h in s.html if "bpe-alert" in h]
             errors.append(f"fresh {kind}: no step shown; {alerts}")
