@@ -8,7 +8,9 @@ import re
 import os
 import random
 import string
+import sys
 import threading
+import types
 import time
 import weakref
 from dataclasses import replace
@@ -143,3 +145,21 @@ def test_a_page_that_waits_reruns_when_the_run_is_ready():
     settle(at)
     assert not at.exception
     assert re.search(r"Step 0 of 2,?500", " ".join(h.proto.body for h in at.get("html")))
+
+
+def test_workers_do_not_rerun_the_servers_main_script(tmp_path, monkeypatch):
+    """Under ``streamlit run`` the server's ``__main__`` is the app script; a spawned worker re-runs its
+    parent's main module unless told otherwise, so each worker imported Streamlit and ran the page (and
+    the app starting the pool from a worker crashed it). Workers must start without it."""
+    script = tmp_path / "fake_app.py"
+    marker = tmp_path / "ran"
+    script.write_text(f"open({str(marker)!r}, 'w').write('the worker ran the app script')\n")
+    fake_main = types.ModuleType("__main__")
+    fake_main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", fake_main)
+    monkeypatch.setattr(jobs, "_POOL", None)  # a fresh pool, so its worker starts under this __main__
+    try:
+        assert jobs._run(eval, "__import__('os').getpid()").result(timeout=60) != os.getpid()
+        assert not marker.exists()
+    finally:
+        jobs._pool().executor.shutdown(wait=True)
