@@ -169,7 +169,8 @@ source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
 if source == SOURCES[1]:
     files = st.file_uploader("A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
                              "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
-                             type=["json", "txt", "tiktoken"], accept_multiple_files=True, key="encode_files")
+                             type=["json", "txt", "tiktoken"], accept_multiple_files=True, key="encode_files",
+                             max_upload_size=hub.MAX_BYTES // 1_000_000)
     # A tokenizer.json names its pre-tokenizer; only vocab.json + merges.txt need to be told.
     pre_choice, pattern = st.session_state.get("upload_pre", "gpt2"), "cl100k"
     if any(f.name.endswith(".tiktoken") for f in files or ()):

@@ -1,4 +1,4 @@
-"""The hosting defaults in .streamlit/config.toml (issue 15): upload limit = corpus limit, no usage
+"""The hosting defaults in .streamlit/config.toml (issue 15): upload limits, no usage
 statistics, a viewer's toolbar (no Deploy button), no reload on save."""
 
 from __future__ import annotations
@@ -8,13 +8,18 @@ import tomllib
 import pytest
 
 from browser_support import REPO_ROOT, wait_for_app
+from bpe import hub
 from pages import jobs
 
 CONFIG = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text())
 
 
 def test_config_matches_the_stated_limits():
-    assert CONFIG["server"]["maxUploadSize"] * 1_000_000 == jobs.MAX_CORPUS_BYTES
+    # The server's one upload limit is the largest file read (a real tokenizer.json: GPT-4o's is 7 MB, so
+    # 5 MB refused it); each uploader states its own limit, the corpus's being the corpus limit.
+    assert CONFIG["server"]["maxUploadSize"] * 1_000_000 == hub.MAX_BYTES
+    assert _uploader_limits() == {"corpus_file": jobs.MAX_CORPUS_BYTES // 1_000_000,
+                                  "encode_files": hub.MAX_BYTES // 1_000_000}
     assert CONFIG["server"]["runOnSave"] is False
     assert CONFIG["browser"]["gatherUsageStats"] is False
     assert CONFIG["client"]["toolbarMode"] == "viewer"
@@ -27,3 +32,19 @@ def test_no_deploy_button_in_the_browser(app_server, page):
     page.locator('[data-testid="stToolbar"]').wait_for(state="attached", timeout=30_000)
     assert page.locator('[data-testid="stAppDeployButton"]').count() == 0
     assert page.get_by_text("Deploy", exact=True).count() == 0
+
+
+def _uploader_limits() -> dict[str, int]:
+    """Each file uploader's size limit in MB, as the pages send it to the browser."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60).run()
+    at.radio(key="source").set_value("text").run()
+    limits = {}
+    for key, switch in (("corpus_file", None), ("encode_files", "Uploaded file")):
+        if switch:
+            at.switch_page("pages/encode.py").run()
+            at.radio(key="encode_source").set_value(switch).run()
+        (uploader,) = [e for e in at.get("file_uploader") if key in e.proto.id]
+        limits[key] = uploader.proto.max_upload_size_mb
+    return limits

@@ -144,9 +144,9 @@ def test_bad_pattern_is_refused(ranks):
 
 def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypatch):
     """A typed (or a file's) pattern runs under a time limit, so it cannot hold the server."""
-    import bpe.pipeline
+    import bpe.normalizers
 
     tok = from_tiktoken(rank_file(ranks), r"(\w|\s)+?(?=!)|.", special_tokens={})
-    monkeypatch.setattr(bpe.pipeline, "REGEX_TIMEOUT", 1e-6)
+    monkeypatch.setattr(bpe.normalizers, "REGEX_TIMEOUT", 1e-6)
     with pytest.raises(ValueError, match="ran for more than 5 seconds"):
         tok.encode("word " * 20_000)
