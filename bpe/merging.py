@@ -165,6 +165,8 @@ def _merge_all_buckets(symbols: list[str], units: list[int], merge_map: dict, re
         right = nxt[pos]
         if right == -1:
             continue
+        # The merge itself is written out again here rather than shared with _merge_all_heap: it is the
+        # hot loop, and a function call per merge would cost more than the lines it saves.
         m = get((symbols[pos], symbols[right]))
         new = made[rank]
         if m is None or m[1] != new:

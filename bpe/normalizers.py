@@ -114,6 +114,24 @@ class Piece:
         return Piece(symbols, self.original_start(), align)
 
 
+def _class_end(pattern: str, i: int) -> int:
+    """The index just after the character class that opens at ``pattern[i]`` (``[``), nested
+    classes and escapes included; a leading ``^`` and a ``]`` right after the opening are literal."""
+    n, j = len(pattern), i + 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    depth = 1
+    while j < n and depth:
+        if pattern[j] == "\\":
+            j += 2
+            continue
+        depth += {"[": 1, "]": -1}.get(pattern[j], 0)
+        j += 1
+    return j
+
+
 _INTERVAL = regex.compile(r"\{(\d*)(,?)(\d*)\}\+")
 
 
@@ -133,22 +151,7 @@ def _interval_plus(pattern: str) -> tuple[int, int, int] | None:
             continue
         if c == "[":
             atom = i
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            depth = 1
-            while j < n and depth:
-                if pattern[j] == "\\":
-                    j += 2
-                    continue
-                if pattern[j] == "[":
-                    depth += 1
-                elif pattern[j] == "]":
-                    depth -= 1
-                j += 1
-            i = j
+            i = _class_end(pattern, i)
             continue
         if c == "(":
             groups.append(i)
@@ -184,19 +187,7 @@ def _anchor_positions(pattern: str) -> list[tuple[int, str]]:
             i += 2
             continue
         if c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            depth = 1
-            while j < n and depth:
-                if pattern[j] == "\\":
-                    j += 2
-                    continue
-                depth += {"[": 1, "]": -1}.get(pattern[j], 0)
-                j += 1
-            i = j
+            i = _class_end(pattern, i)
             continue
         if c in "^$":
             out.append((i, c))

@@ -436,25 +436,7 @@ def _refuse_options(model: dict[str, Any]) -> None:
 
 def _read_added_tokens(added: Any, vocab: dict[str, int]) -> list[str]:
     """The added tokens' contents, each given an id in ``vocab`` (the model's, else the file's)."""
-    if added is None:
-        return []
-    if not isinstance(added, list):
-        raise ValueError("The file's added_tokens should be a list.")
-    out = []
-    ids = {i: t for t, i in vocab.items()}
-    for entry in added:
-        if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not entry["content"]:
-            raise ValueError(f"An entry of added_tokens ({entry!r}) has no 'content' text.")
-        content, i = entry["content"], entry.get("id")
-        if content not in vocab:
-            if isinstance(i, bool) or not isinstance(i, int) or i < 0:
-                raise ValueError(f"The added token {content!r} has no valid id ({i!r}).")
-            if i in ids:
-                raise ValueError(f"The added token {content!r} has the id {i}, which already belongs to {ids[i]!r}.")
-            vocab[content] = i
-            ids[i] = content
-        out.append(content)
-    return out
+    return [entry["content"] for entry in _read_added_entries(added, vocab)]
 
 
 def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
@@ -519,15 +501,21 @@ def _is_own_format(data: dict, model: dict) -> bool:
     return True
 
 
-def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tokenizer:
-    """A tokenizer.json from elsewhere: its normaliser, pre-tokenizer, added tokens, decoder and model
-    options, read so that encoding equals the ``tokenizers`` library's (see :mod:`bpe.pipeline`)."""
+def _read_model_vocab(model: dict, where: str) -> tuple[dict[str, int], str | None]:
+    """The model's vocabulary and its unknown token (None if it has none)."""
     if "vocab" not in model:
         raise ValueError(f"The model in the {where} has no \"vocab\".")
     vocab = _read_vocab(model["vocab"], f"the {where}")
     unk = model.get("unk_token")
     if unk is not None and not isinstance(unk, str):
         raise ValueError(f"The model's unk_token should be text or null, not {unk!r}.")
+    return vocab, unk
+
+
+def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tokenizer:
+    """A tokenizer.json from elsewhere: its normaliser, pre-tokenizer, added tokens, decoder and model
+    options, read so that encoding equals the ``tokenizers`` library's (see :mod:`bpe.pipeline`)."""
+    vocab, unk = _read_model_vocab(model, where)
     added = _read_added_entries(data.get("added_tokens"), vocab)
     pipeline = pipeline_mod.Pipeline(
         normalizer=data.get("normalizer"), pre_tokenizer=data.get("pre_tokenizer"), decoder=data.get("decoder"),
@@ -603,12 +591,7 @@ def _own_format_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tok
             "Unicode forms...), which BPE Explorer does not do, so it would cut text differently."
         )
     pre_tokenizer = _detect_pre_tokenizer(data.get("pre_tokenizer"))
-    if "vocab" not in model:
-        raise ValueError(f"The model in the {where} has no \"vocab\".")
-    vocab = _read_vocab(model["vocab"], f"the {where}")
-    unk = model.get("unk_token")
-    if unk is not None and not isinstance(unk, str):
-        raise ValueError(f"The model's unk_token should be text or null, not {unk!r}.")
+    vocab, unk = _read_model_vocab(model, where)
 
     if kind == "WordPiece":
         prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
-import time
 import re
+import time
+from pathlib import Path
 
 _ALERT = re.compile(r'<div class="bpe-alert [^"]*" role="alert" data-kind="(\w+)"><span aria-hidden="true">[^<]*</span> '
                     r'(.*?)</div>', re.S)
@@ -32,4 +33,19 @@ def settle(at, timeout: float = 120):
         assert time.monotonic() < deadline, "training did not finish"
         time.sleep(0.2)
         at.run()
+    return at
+
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def start(**query):
+    """The app opened with these link parameters, run until its training is done, without a traceback."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    settle(at.run())
+    assert not at.exception, [e.value for e in at.exception]
     return at

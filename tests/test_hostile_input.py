@@ -11,20 +11,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from apptest_support import alerts, settle
+from apptest_support import alerts, settle, start
 from pages.common import MAX_CORPUS_BYTES, STATE_KEY
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 ENCODE = "pages/encode.py"
 
 
-def start(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    settle(at.run())
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def plain(markdown: str) -> str:

@@ -18,18 +18,11 @@ import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 from pages.keys import KEYS_JS
-from apptest_support import alerts, settle
+from apptest_support import alerts, start
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
-def start(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for k, v in query.items():
-        at.query_params[k] = v
-    settle(at.run())
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def step_text(at: AppTest) -> str:
