@@ -240,9 +240,11 @@ def session_id() -> str:
     return ctx.session_id if ctx is not None else "bare"
 
 
-def _submit(settings: Settings, key: str) -> jobs.Job:
+def _submit(settings: Settings, key: str) -> jobs.Job | None:
+    """A job for this run, or None if it was stored since the caller looked (then RUNS has it)."""
     spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
-    return jobs.submit(key, spec, settings.options(), session_id(), lambda job: _store_result(key, job))
+    return jobs.submit(key, spec, settings.options(), session_id(), lambda job: _store_result(key, job),
+                       finished=lambda: RUNS.get(key) is not None)
 
 
 def _result(settings: Settings, key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
@@ -278,6 +280,8 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
     if not block and state.get("stopped") == key:
         _stopped_notice(state)
     job = jobs.job_for(key) or _submit(settings, key)
+    if job is None:  # it finished between the look in RUNS and the look for a job
+        return RUNS.get(key)
     job.waiters.add(session_id())
     try:
         return _result(settings, key, job, None if block else FIRST_WAIT_S)

@@ -214,12 +214,18 @@ def _pool() -> _Pool:
         return _POOL
 
 
-def submit(key: Hashable, spec: dict, options: dict, waiter: str, on_done: Callable[[Job], Any]) -> Job:
-    """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted.
-    ``on_done(job)`` runs once when it finishes, before the job leaves the table."""
+def submit(key: Hashable, spec: dict, options: dict, waiter: str, on_done: Callable[[Job], Any],
+           finished: Callable[[], bool] = lambda: False) -> Job | None:
+    """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted;
+    None if ``finished()`` says the run is already stored. ``on_done(job)`` runs once when it
+    finishes, before the job leaves the table: so a caller that found neither the stored run nor a
+    job may have looked between the two, and ``finished`` is asked again here, under the lock the
+    job leaves the table with (without it, two of twenty sessions asking at once could each train)."""
     pool = _pool()
     with pool.lock:
         job = pool.jobs.get(key)
+        if job is None and finished():
+            return None
         if job is None:
             if not pool.free:
                 raise ValueError(f"The server is training {SLOTS} runs already; try again in a minute.")

@@ -53,6 +53,25 @@ def test_twenty_sessions_asking_for_the_same_run_train_it_once():
     assert common.train(settings) is results[0] and jobs.times_trained(key) == 1  # later asks hit the store
 
 
+def test_a_run_that_finishes_between_the_two_looks_is_not_trained_again(monkeypatch):
+    """Found by CI: 2 of 20 sessions asking at once trained the run. A session looked in the store
+    (not there yet), the job then stored its run and left the table, and the session, finding no
+    job, started another. Here the first look is made to miss, as it did in that window."""
+    settings = fresh(limit_value=12)
+    key = common.run_key(settings)
+    stored = common.train(settings, block=True)
+    assert jobs.times_trained(key) == 1 and jobs.job_for(key) is None
+    real_get, looks = common.RUNS.get, []
+
+    def first_look_misses(k):
+        looks.append(k)
+        return None if len(looks) == 1 else real_get(k)
+
+    monkeypatch.setattr(common.RUNS, "get", first_look_misses)
+    assert common.train(settings, block=True) is stored
+    assert jobs.times_trained(key) == 1
+
+
 def test_training_runs_in_another_process():
     """The serving process only waits: the worker that trained the run is a different process."""
     settings = fresh()
