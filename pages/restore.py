@@ -5,7 +5,8 @@ A small fixed script (no user data in it; values only travel through this browse
 - It saves the pasted-corpus box (``corpus_text``) and the Encode box (``encode_text``) as the user types
   (and the corpus box whenever it shows text, so an uploaded file's text is kept too).
 - After a restart the new server session knows only the URL. When the page says ``corpus=text`` and the
-  corpus box comes back empty, the script fills it from ``localStorage``; when the page reconnects, it puts
+  corpus box comes back empty, the script fills it from ``localStorage`` (only under a link with the same
+  settings as when the text was saved, so another ``corpus=text`` link still asks for its own text); when the page reconnects, it puts
   the Encode box's saved text back. It fills a box the way a user would for Streamlit's React-controlled
   textarea (the native value setter, an ``input`` event, then ``focusout`` so Streamlit commits it as on blur).
 - Clearing a box, or choosing another corpus source (seen on the Train page's source radio), forgets the saved text. If the browser refuses a big
@@ -47,6 +48,15 @@ RESTORE_JS = """<script>
   };
   const offline = () => !!document.querySelector('[data-testid="stConnectionStatus"]');
   const urlSaysText = () => new URLSearchParams(window.location.search).get('corpus') === 'text';
+  // The link's settings (all but the step) when the corpus was saved: another corpus=text link, say a
+  // teacher's with other settings, asks for its own text instead of getting this browser's last paste.
+  const LINK = 'bpe-explorer:corpus_link';
+  const linkTag = () => {
+    const q = new URLSearchParams(window.location.search);
+    q.delete('step');
+    q.sort();
+    return q.toString();
+  };
 
   // -- saving ---------------------------------------------------------------------------------------------
   const timers = {};
@@ -102,7 +112,8 @@ RESTORE_JS = """<script>
       const saved = store.get(BOXES.corpus_text);
       if (corpus.value) {
         if (urlSaysText() && corpus.value !== saved) store.set(BOXES.corpus_text, corpus.value);  // e.g. uploaded
-      } else if (urlSaysText() && saved && corpusTried !== saved) {
+        if (urlSaysText() && store.get(LINK) !== linkTag()) store.set(LINK, linkTag());
+      } else if (urlSaysText() && saved && corpusTried !== saved && store.get(LINK) === linkTag()) {
         corpusTried = saved;  // once per saved text: a refusal must not loop
         fill(corpus, saved);
       }

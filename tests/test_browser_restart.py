@@ -90,6 +90,16 @@ def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
         wait_for_app(page)
         expect(box).to_have_value(text, timeout=TIMEOUT_MS)
         expect(page.get_by_role("heading", name=f"Step 1 of {total}")).to_be_visible(timeout=TIMEOUT_MS)
+        # Another corpus=text link (other settings: someone else's corpus) asks for its own text.
+        assert "limit_value=1000" in page.url
+        page.goto(page.url.replace("limit_value=1000", "limit_value=50"))
+        wait_for_app(page)
+        expect(page.get_by_text(re.compile("paste or upload it again"))).to_be_visible(timeout=TIMEOUT_MS)
+        page.wait_for_timeout(1_500)  # the script checks every second
+        expect(box).to_have_value("")
+        page.go_back()
+        wait_for_app(page)
+        expect(box).to_have_value(text, timeout=TIMEOUT_MS)
         # Choosing a preset forgets the pasted text: a later corpus=text link asks for it again.
         page.get_by_text("Preset", exact=True).first.click()
         wait_for_app(page)
