@@ -12,6 +12,7 @@ import pandas  # noqa: F401
 import streamlit as st
 
 from pages import common
+from pages.restore import RESTORE_JS
 
 st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
@@ -21,4 +22,6 @@ pages = [
 ]
 common.freeze_once_at_startup()
 st.html(common.PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)
+# Typed text kept in this browser across a server restart, and our sentence while it is away (pages/restore.py).
+st.html(RESTORE_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 st.navigation(pages).run()

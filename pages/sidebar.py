@@ -137,8 +137,11 @@ def corpus_and_settings(state: dict) -> common.Settings:
         full_byte_alphabet=bool(st.session_state["full_bytes"]) and st.session_state["pre_tokenizer"] in bpe.BYTE_LEVEL,
         forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
     )
-    if not _same_corpus(saved, source, text, counts):
-        st.session_state["step"] = state["step"] = 0  # a new corpus opens at its first step
+    # The text that fills a box a link could not carry (``corpus=text``, e.g. put back from this browser's
+    # storage after a server restart) keeps the link's step; any other new corpus opens at its first step.
+    refilled = saved.source == source == "text" and not saved.text
+    if not _same_corpus(saved, source, text, counts) and not refilled:
+        st.session_state["step"] = state["step"] = 0
     _preview(settings)
     st.caption(common.LIMITS_SENTENCE)
     return settings

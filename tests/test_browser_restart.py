@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from browser_support import AppServer, wait_for_app
@@ -53,40 +54,109 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page):
         server.stop()
 
 
-def test_a_long_pasted_corpus_after_a_restart_is_kept_or_asked_for_again(page):
-    """A reload (or a restart) starts from the URL, which cannot carry 2,200 characters: the page says
-    the text must be pasted again, with the link's settings and step applied."""
+def paste_long_corpus(page, text: str) -> str:
+    """Paste ``text`` in the sidebar, train it, step to 1; returns the run's "of N"."""
+    page.get_by_text("Paste or upload text", exact=True).click()
+    wait_for_app(page)
+    box = page.locator(".st-key-corpus_text textarea")
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_for_app(page)
+    expect(page.get_by_text(re.compile("too long to put in a link"))).to_be_visible(timeout=TIMEOUT_MS)
+    page.locator(".st-key-next button").click()  # a step click is a fragment run: the frontend alone forgot the text
+    heading = page.get_by_role("heading", name=re.compile(r"Step 1 of"))
+    expect(heading).to_be_visible(timeout=TIMEOUT_MS)
+    return STEP.search(heading.inner_text()).group(2)
+
+
+def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
+    """2,200 characters cannot travel in the link (``corpus=text``): the browser's localStorage brings them
+    back into the text box, and the page trains the same run at the same step, after a restart and a reload."""
     server = AppServer()
     server.start()
     text = "the quick brown fox jumps over the lazy dog " * 50  # 2,200 characters: too long for a link
     try:
         page.goto(f"{server.url}/")
         wait_for_app(page)
-        page.get_by_text("Paste or upload text", exact=True).click()
-        wait_for_app(page)
-        box = page.locator(".st-key-corpus_text textarea")
-        box.fill(text)
-        box.press("Control+Enter")
-        wait_for_app(page)
-        expect(page.get_by_text(re.compile("too long to put in a link"))).to_be_visible(timeout=TIMEOUT_MS)
-        page.locator(".st-key-next button").click()
-        expect(page.get_by_role("heading", name=re.compile(r"Step 1 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        total = paste_long_corpus(page, text)
         server = restart(server)
-        # Either Streamlit's frontend resent the text box's value with its first rerun on the new server
-        # (seen when the last run was a full one), or the page says plainly that the text must be pasted
-        # again (seen after a step click, a fragment run). Never a silent switch to another corpus.
-        kept = page.get_by_role("heading", name=re.compile(r"Step 1 of"))
-        again = page.get_by_text(re.compile("paste or upload it again"))
-        expect(kept.or_(again).first).to_be_visible(timeout=TIMEOUT_MS)
-        page.wait_for_timeout(2_000)
+        box = page.locator(".st-key-corpus_text textarea")
+        expect(box).to_have_value(text, timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=f"Step 1 of {total}")).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
-        if again.count():
-            assert "step=1" in page.url and "corpus=text" in page.url
-        else:
-            assert page.locator(".st-key-corpus_text textarea").input_value() == text
-        page.reload()
+        expect(page.get_by_text(re.compile("paste or upload it again"))).to_have_count(0)
+        assert "step=1" in page.url and "corpus=text" in page.url
+        page.reload()  # a new session again, from the link alone
+        wait_for_app(page)
+        expect(box).to_have_value(text, timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=f"Step 1 of {total}")).to_be_visible(timeout=TIMEOUT_MS)
+        # Another corpus=text link (other settings: someone else's corpus) asks for its own text.
+        assert "limit_value=1000" in page.url
+        page.goto(page.url.replace("limit_value=1000", "limit_value=50"))
         wait_for_app(page)
         expect(page.get_by_text(re.compile("paste or upload it again"))).to_be_visible(timeout=TIMEOUT_MS)
-        assert "corpus=text" in page.url and "step=1" in page.url
+        page.wait_for_timeout(1_500)  # the script checks every second
+        expect(box).to_have_value("")
+        page.go_back()
+        wait_for_app(page)
+        expect(box).to_have_value(text, timeout=TIMEOUT_MS)
+        # Choosing a preset forgets the pasted text: a later corpus=text link asks for it again.
+        page.get_by_text("Preset", exact=True).first.click()
+        wait_for_app(page)
+        assert page.evaluate("() => localStorage.getItem('bpe-explorer:corpus_text')") is None
+    finally:
+        server.stop()
+
+
+def test_the_encode_text_comes_back_after_a_restart(page):
+    """Typed on Encode, then the Train page is open when the server restarts: the new session would show
+    the preset's sample on Encode (Streamlit's frontend resends only the widgets on screen); this browser's
+    storage puts the typed text back."""
+    server = AppServer()
+    server.start()
+    typed = "thug hugs bugs, mugs and pugs"
+    try:
+        page.goto(f"{server.url}/encode?preset=hug")
+        wait_for_app(page)
+        box = page.locator(".st-key-encode_text textarea")
+        box.fill(typed)
+        box.press("Control+Enter")
+        wait_for_app(page)
+        page.get_by_role("link", name="Train").click()
+        wait_for_app(page)
+        page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+        server = restart(server)
+        expect(page.locator(".st-key-next button")).to_be_visible(timeout=TIMEOUT_MS)
+        wait_for_app(page)
+        page.get_by_role("link", name="Encode").click()
+        wait_for_app(page)
+        expect(box).to_have_value(typed, timeout=TIMEOUT_MS)
+        wait_for_app(page)
+        # the new session tokenizes the typed text, not the preset's sample
+        expect(page.locator("[data-testid='stMain']").get_by_text("pugs").first).to_be_attached(timeout=TIMEOUT_MS)
+    finally:
+        server.stop()
+
+
+def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page):
+    server = AppServer()
+    server.start()
+    banner = page.get_by_text(re.compile("The BPE Explorer server is restarting"))
+    try:
+        page.goto(f"{server.url}/?preset=hug&step=2")
+        wait_for_app(page)
+        expect(banner).to_have_count(0)
+        try:  # the page's own script has arrived (it comes with the first run's elements)
+            page.wait_for_function("() => window.__bpeRestore === true", timeout=10_000)
+        except PlaywrightTimeout:
+            pass  # no such script (the code before it): the assertion below says what is missing
+        port = server.port
+        server.stop()
+        expect(banner).to_be_visible(timeout=TIMEOUT_MS)
+        assert "your typed text is kept in this browser" in banner.inner_text()
+        server = AppServer(port=port)
+        server.start()
+        expect(banner).to_have_count(0, timeout=TIMEOUT_MS)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 2 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
         server.stop()
