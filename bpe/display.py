@@ -13,6 +13,8 @@ import html
 import itertools
 from collections.abc import Iterable, Sequence
 
+import regex
+
 # Eight pastel backgrounds readable on a projector, dark text on each.
 PALETTE = ("#fde2e4", "#d7f0dd", "#dbe7fb", "#fff1c1", "#eadcf8", "#d4f1f4", "#ffe0c7", "#e6e6e6")
 HIGHLIGHT = "#ffb703"
@@ -479,6 +481,7 @@ def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
 
 # Every ASCII punctuation character (CommonMark lets each be backslash-escaped): links, images, autolinks
 # (``http\://``), emphasis, headings (``=`` under a line), HTML, LaTeX and Streamlit's ``:red[...]`` all need one.
+_AUTOLINK = regex.compile(r"(?i)(?<=www)(?=\.)|(?=://)|(?<=\w)(?=@\w)")
 _MARKDOWN_SPECIALS = str.maketrans({c: "\\" + c for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
 
 
@@ -489,8 +492,13 @@ def md_escape(text: object) -> str:
 
     >>> md_escape("[x](y) *b* $1$")
     '\\\\[x\\\\]\\\\(y\\\\) \\\\*b\\\\* \\\\$1\\\\$'
+
+    Backslashes do not stop Streamlit's Markdown from turning ``www.x``, ``http://x`` or ``a@b.c``
+    into links (tried in chromium: all three became links after escaping). A word joiner (U+2060,
+    invisible) before the ``.`` after ``www``, before ``://`` and before an ``@`` between letters keeps them
+    plain text.
     """
-    return str(text).translate(_MARKDOWN_SPECIALS)
+    return _AUTOLINK.sub("\u2060", str(text)).translate(_MARKDOWN_SPECIALS)
 
 
 def byte_level_explanation() -> str:

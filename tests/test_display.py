@@ -154,7 +154,8 @@ def test_token_rows_list_every_token(hug):
 def test_md_escape_leaves_no_markdown_to_interpret():
     name = "**b** [l](http://x) $x$ :red[r] <i>"
     escaped = display.md_escape(name)
-    assert re.sub(r"\\(.)", r"\1", escaped) == name
+    # What the reader sees (the word joiner that stops http:// from becoming a link is invisible).
+    assert re.sub(r"\\(.)", r"\1", escaped).replace("\u2060", "") == name
     assert re.search(r"(?<!\\)[*\[\]()$:<>]", escaped) is None
 
 
@@ -205,3 +206,13 @@ def test_encoding_html_shows_word_gaps_and_line_breaks(hug, course):
     markup = display.encoding_html(course, course.encode_full(code), code)
     assert markup.count("<br>") == 2
     assert ">Ċ</span><br>" in markup or "Ċ" in markup.split("<br>")[0]  # the newline's token stays visible
+
+
+@pytest.mark.parametrize("text", ["www.evil.example", "see http://evil.example/x now", "mail@evil.example",
+                                  "WWW.Evil.example", "https://a.b", "ftp://x"])
+def test_md_escape_leaves_nothing_markdown_would_autolink(text):
+    """Backslash escapes alone still let Streamlit's Markdown link www.…, http://… and a@b.c (seen in
+    chromium); a token or file name from a shared link must never become a link."""
+    shown = re.sub(r"\\(.)", r"\1", display.md_escape(text))  # what the reader sees
+    assert shown.replace("\u2060", "") == text
+    assert not re.search(r"(?i)www\.|\w://|\w@\w", shown), shown
