@@ -10,6 +10,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from browser_support import REPO_ROOT, wait_for_app
@@ -90,6 +91,18 @@ LONG_WORDS = " ".join(["https://docs.python.org/3/library/asyncio-eventloop.html
                        "Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenherstellungsgenossenschaft"] * 2)
 
 
+def _scroll_to(page, selector: str) -> None:
+    """Scroll an element into view; a rerun that redraws it mid-scroll detaches it, so wait and retry."""
+    for attempt in range(5):
+        wait_for_app(page)
+        try:
+            page.locator(selector).scroll_into_view_if_needed(timeout=10_000)
+            return
+        except PlaywrightError:
+            if attempt == 4:
+                raise
+
+
 def test_no_panel_is_wider_than_its_column_with_long_tokens(app_server, page):
     """Tokens never wrapped, so long ones (URLs of a real corpus) made the merge history 1,154 px wide
     in a 1,400 px window, pushing its counts and both line charts off screen with no scrollbar."""
@@ -100,11 +113,11 @@ def test_no_panel_is_wider_than_its_column_with_long_tokens(app_server, page):
     page.locator(".st-key-end button").click()
     wait_for_app(page)
     for table in ("pairs", "history"):  # the lower blocks are laid out only once scrolled into view
-        page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
+        _scroll_to(page, f'table[data-table="{table}"]')
         page.wait_for_timeout(300)
         wider = page.evaluate(WIDER_JS)
         assert wider == [], wider
-    page.locator('table[data-table="splits"]').scroll_into_view_if_needed()
+    _scroll_to(page, 'table[data-table="splits"]')
     page.wait_for_timeout(300)
     wider = page.evaluate(WIDER_JS)
     assert wider == [], wider
