@@ -68,6 +68,15 @@ RESTORE_JS = """<script>
     if (!value) { store.set(BOXES[key], ''); return; }  // cleared on purpose: forget it now
     timers[key] = setTimeout(() => store.set(BOXES[key], value), 300);
   }, true);
+  // Choosing another corpus source forgets the pasted text at once (the watcher below also catches it).
+  const forgetUnlessText = () => {
+    const source = document.querySelector('.st-key-source input:checked');
+    const label = source && source.closest('label');
+    if (label && !/paste|upload/i.test(label.innerText || '')) store.set(BOXES.corpus_text, '');
+  };
+  document.addEventListener('change', (e) => {
+    if (e.target && e.target.closest && e.target.closest('.st-key-source')) forgetUnlessText();
+  }, true);
   // -- filling a box as a user would ----------------------------------------------------------------------
   const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
   const fill = (el, value) => {
@@ -104,9 +113,7 @@ RESTORE_JS = """<script>
     if (down) { wasOffline = true; return; }
     if (wasOffline) { wasOffline = false; encodePending = true; corpusTried = ''; }
     if (!idle()) return;
-    const source = document.querySelector('.st-key-source input:checked');
-    const label = source && source.closest('label');
-    if (label && !/paste|upload/i.test(label.innerText || '')) store.set(BOXES.corpus_text, '');  // another source
+    forgetUnlessText();  // another source
     const corpus = box('corpus_text');
     if (corpus) {
       const saved = store.get(BOXES.corpus_text);

@@ -103,7 +103,8 @@ def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
         # Choosing a preset forgets the pasted text: a later corpus=text link asks for it again.
         page.get_by_text("Preset", exact=True).first.click()
         wait_for_app(page)
-        assert page.evaluate("() => localStorage.getItem('bpe-explorer:corpus_text')") is None
+        # forgotten on the radio's change event; the script's once-a-second watcher is the fallback
+        page.wait_for_function("() => localStorage.getItem('bpe-explorer:corpus_text') === null", timeout=5_000)
     finally:
         server.stop()
 
