@@ -1,15 +1,22 @@
 """The hosting defaults in .streamlit/config.toml (issue 15): upload limits, no usage
-statistics, a viewer's toolbar (no Deploy button), no reload on save."""
+statistics, a viewer's toolbar (no Deploy button), no reload on save, no full garbage collection
+after every click."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import sys
 import tomllib
 
 import pytest
 
-from browser_support import REPO_ROOT, wait_for_app
+from browser_support import REPO_ROOT, AppServer, wait_for_app
 from bpe import hub
 from pages import jobs
+
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+from st_client import Session  # noqa: E402
 
 CONFIG = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text())
 
@@ -48,3 +55,47 @@ def _uploader_limits() -> dict[str, int]:
         (uploader,) = [e for e in at.get("file_uploader") if key in e.proto.id]
         limits[key] = uploader.proto.max_upload_size_mb
     return limits
+
+
+GC_COUNTING_APP = '''
+import gc
+import streamlit as st
+
+if "full" not in st.session_state:
+    st.session_state.full = full = [0]
+    gc.callbacks.append(lambda phase, info: full.__setitem__(0, full[0] + (phase == "stop" and info["generation"] == 2)))
+
+
+@st.fragment
+def step():
+    st.button("Next", key="next")
+    st.html(f"<p>Step 1 of 2; full collections: {st.session_state.full[0]}</p>")
+
+
+step()
+'''
+
+
+def test_a_click_does_not_run_a_full_garbage_collection(tmp_path):
+    """With thirty sessions stepping, Streamlit's collection after every run (a click's fragment run
+    included) took a third of the server's CPU: the repository's config turns it off. Served from the
+    repository (so its .streamlit/config.toml applies), five clicks run no full collection."""
+    script = tmp_path / "gc_app.py"
+    script.write_text(GC_COUNTING_APP)
+
+    async def clicks() -> str:
+        server = AppServer(script=str(script))
+        url = server.start()
+        session = Session(url, "")
+        try:
+            await session.open()
+            for _ in range(5):
+                await session.click("next")
+            return session.html[-1]
+        finally:
+            await session.close()
+            server.stop()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API may own this thread's loop
+        shown = ex.submit(asyncio.run, clicks()).result(120)
+    assert "full collections: 0<" in shown
