@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import functools
 import html
 import itertools
 from collections.abc import Iterable, Sequence
@@ -60,6 +61,7 @@ _REAL_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
 _TEXT_WHITESPACE = {" ": "␣", "\n": "↵", "\t": "→"}
 
 
+@functools.lru_cache(maxsize=1 << 15)  # pure, and the pages show the same tokens on every step
 def byte_text(token: str) -> str:
     """A byte-level token (GPT-2's byte symbols) as the text its bytes spell, for reading non-ASCII
     corpora: ``ĠStraÃŁe`` -> ``␣Straße``, ``ä¸ĸçķĮ`` -> ``世界``. A space shows as ``␣``, a newline

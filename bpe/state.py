@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import defaultdict
+import threading
+from array import array
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -27,6 +29,8 @@ Pair = tuple[str, str]
 WORDPIECE_PREFIX = "##"
 TOP_K = 24  # pairs kept per step for tables and charts (the page shows 20)
 MAX_TIES_KEPT = 200  # tied pairs kept per step (their total is always kept)
+CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
+_CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)
 
 TIE_RULE_SENTENCES = {
     "first": "the pair seen first, reading words in first-seen order and each word left to right, wins",
@@ -272,9 +276,7 @@ class TrainState:
             if total <= 0:
                 out[pair] = ""
                 continue
-            needle = pair[0] + pair[1]
-            bounds = [(-bound * h.freqs[i], i) for i, bound in self._spelling_bounds(needle, wordpiece).items()]
-            bounds.sort()
+            bounds = self._candidates(pair[0] + pair[1], wordpiece)
             found: list[tuple[int, int, int]] = []  # (-share, word index, occurrences)
             checked = 0
             for neg_bound, i in bounds:
@@ -297,6 +299,28 @@ class TrainState:
                     text += f" + {rest:,} in other words"
             out[pair] = text
         return out
+
+    def _candidates(self, needle: str, wordpiece: bool) -> list[tuple[int, int]]:
+        """``(-bound * frequency, word index)`` for every word whose spelling can hold a pair spelled
+        ``needle``, largest bound first. It depends only on the spellings, not on the step, and the
+        top pairs of one step are mostly those of the next: so the run keeps the latest ones, as
+        arrays of CANDIDATES_KEPT entries in all (12 bytes each, about 5 MB), which saves a regex pass
+        over the corpus per pair on most steps."""
+        h = self.history
+        key = (needle, wordpiece)
+        with _CANDIDATES_LOCK:
+            kept = h.__dict__.setdefault("_candidates", OrderedDict())
+            if key in kept:
+                kept.move_to_end(key)
+                return list(zip(*kept[key]))
+        found = sorted((-bound * h.freqs[i], i) for i, bound in self._spelling_bounds(needle, wordpiece).items())
+        packed = (array("q", [b for b, _ in found]), array("I", [i for _, i in found]))
+        with _CANDIDATES_LOCK:
+            kept[key] = packed
+            total = sum(len(b) for b, _ in kept.values())
+            while total > CANDIDATES_KEPT and len(kept) > 1:
+                total -= len(kept.popitem(last=False)[1][0])
+        return found
 
     def _spelling_bounds(self, needle: str, wordpiece: bool) -> dict[int, int]:
         """word index -> an upper bound on how often a pair spelled ``needle`` occurs in it."""

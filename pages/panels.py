@@ -12,6 +12,7 @@ import weakref
 from collections import OrderedDict
 
 import altair as alt
+import pyarrow as pa
 import pandas as pd
 import streamlit as st
 
@@ -92,6 +93,15 @@ def _pair_view(_history: bpe.History, step: int, text: bool = False) -> pd.DataF
                      "tied": role == "tied", "chosen": role == "chosen", "role": role, "from": where.get((a, b), "")})
     return pd.DataFrame(rows, columns=["rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role",
                                        "from"])
+
+
+@per_run
+def _pair_chart_data(_history: bpe.History, step: int, text: bool = False) -> pa.Table:
+    """The chart's rows as an Arrow table, made once per step and shared: Streamlit sends a chart's
+    data as Arrow, and converting the pandas table again on every click cost more than making it."""
+    table = _pair_view(_history, step, text)
+    return pa.table({name: table[name].tolist() for name in ("rank", "pair", "stored", "count", "score", "value",
+                                                             "role", "from")})
 
 
 @st.cache_resource(show_spinner=False)
@@ -175,11 +185,13 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
     else:
         wordpiece = history.config.algorithm == "wordpiece"
         if chart_only:
-            st.vega_lite_chart(table, _pair_chart_spec(wordpiece, True), width="stretch", key="pairs_chart",
+            st.vega_lite_chart(_pair_chart_data(history, counts_step, text), _pair_chart_spec(wordpiece, True),
+                               width="stretch", key="pairs_chart",
                                theme=None)  # its own larger axis type, not the theme's
             return
         left, right = st.columns(2, gap="large")
-        left.vega_lite_chart(table, _pair_chart_spec(wordpiece), width="stretch", key="pairs_chart")
+        left.vega_lite_chart(_pair_chart_data(history, counts_step, text), _pair_chart_spec(wordpiece), width="stretch",
+                             key="pairs_chart")
         right.html(_pair_table_html(history, counts_step, text))
 
 

@@ -104,6 +104,33 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
         assert text[len(words):] in tails
 
 
+def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
+    """The chart's "from" tooltips look up the top ten pairs on every step, mostly the previous step's
+    pairs: the run keeps each pair string's candidate words (counted regex passes, not time), within a bound."""
+    from bpe import state as state_module
+
+    corpus = [" ".join(f"w{i % 37}x{i % 11}" for i in range(j, j + 40)) for j in range(60)]
+    walked, fresh = (bpe.run_training(corpus, num_merges=40) for _ in range(2))
+    passes = []
+    real = state_module.TrainState._spelling_bounds
+    monkeypatch.setattr(state_module.TrainState, "_spelling_bounds",
+                        lambda self, needle, wp: passes.append(needle) or real(self, needle, wp))
+    looked_up = 0
+    for k in range(1, walked.num_merges + 1):
+        pairs = [p for p, _ in walked.state(k).top_pairs(10)]
+        looked_up += len(pairs)
+        assert walked.state(k).provenance_of(pairs) == fresh.state(k).provenance_of(pairs)  # fresh: no reuse
+        fresh.__dict__.pop("_candidates", None)
+    walked_passes = len(passes) - looked_up  # the fresh run made one pass per pair looked up
+    assert walked_passes < looked_up / 3
+    monkeypatch.setattr(state_module, "CANDIDATES_KEPT", 50)
+    walked.__dict__.pop("_candidates")
+    for k in range(1, walked.num_merges + 1):
+        walked.state(k).provenance_of([p for p, _ in walked.state(k).top_pairs(10)])
+        kept = walked.__dict__["_candidates"]
+        assert sum(len(b) for b, _ in kept.values()) <= 50 or len(kept) == 1
+
+
 @pytest.mark.parametrize("tie_break", bpe.TIE_RULES)
 def test_top_pairs_show_the_winner_even_when_many_pairs_tie(tie_break):
     # 60 two-letter words, once each: 60 pairs tie at count 1, far more than the 24 stored per step.
