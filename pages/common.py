@@ -15,6 +15,7 @@ import gc
 import hashlib
 import html
 import json
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -26,7 +27,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import bpe
 from bpe import display
 from bpe.presets import DEFAULT_PRESET, PRESETS
-from pages import jobs
+from pages import jobs, tcp
 
 STATE_KEY = "bpe_explorer"
 MAX_CORPUS_BYTES = jobs.MAX_CORPUS_BYTES  # pasted or uploaded text; stated in the UI and README
@@ -133,8 +134,9 @@ def freeze_heap() -> None:
     """Move every object alive now out of the garbage collector's reach (``gc.freeze``).
 
     Streamlit, pandas and Altair are hundreds of thousands of long-lived objects; without this,
-    Python's full collections (Streamlit runs one after every script run, clicks included) re-scan
-    them all (measured in benchmarks/bench_pages.py). Garbage is collected first, so only live
+    Python's full collections re-scan them all (measured in benchmarks/bench_pages.py). Streamlit's
+    own full collection after every script run is off (``runner.postScriptGC`` in .streamlit/config.toml);
+    Python's collector still runs one now and then. Garbage is collected first, so only live
     objects are frozen. Called once, at start-up; a trained run is frozen when it is stored and
     unfrozen for collection when it is evicted (``_RunStore.put``)."""
     gc.collect()
@@ -148,6 +150,8 @@ def freeze_once_at_startup() -> None:
     global _started
     if not _started:
         _started = True
+        sockets = tcp.no_delay()  # small websocket messages go out at once (pages/tcp.py)
+        print(f"bpe: TCP_NODELAY set on {sockets} server sockets", file=sys.stderr, flush=True)
         jobs.warm()  # the training workers start with the server, not with the first student
         freeze_heap()
 
@@ -197,9 +201,9 @@ class _RunStore:
                 _, (old, size) = self.runs.popitem(last=False)
                 evicted.append(old)
                 self.nbytes -= size
-        # Streamlit runs a full collection after every script run, fragment runs (clicks) included
-        # (runner.postScriptGC): a run's hundreds of thousands of lists and tuples would be scanned on
-        # every click, so they are frozen (gc.freeze) once they arrive. Frozen objects are never
+        # A run's hundreds of thousands of lists and tuples would be scanned by every full collection
+        # (Python's own; Streamlit's after every script run is off in .streamlit/config.toml), so they
+        # are frozen (gc.freeze) once they arrive. Frozen objects are never
         # collected, which is what leaked about 25 MB per training before (issue 15 #4); so when a run
         # is evicted, everything is unfrozen, collected once, and frozen again.
         if evicted:

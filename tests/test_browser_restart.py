@@ -161,3 +161,44 @@ def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page):
         expect(page.get_by_role("heading", name=re.compile(r"Step 2 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
         server.stop()
+
+
+FILL_STORAGE_JS = """() => {
+  // Fill this origin's localStorage to its quota with other data, as a full browser profile would.
+  let size = 1 << 20, i = 0;
+  while (size >= 64) {
+    try { localStorage.setItem('other-site-data-' + (i++), 'x'.repeat(size)); }
+    catch (e) { size = size >> 1; }
+  }
+  return i;
+}"""
+
+
+def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
+    """The browser's storage is full: the new paste cannot be kept, and the text kept before it (another
+    corpus) must not come back under the new corpus's link. After a restart the page says to paste again."""
+    server = AppServer()
+    server.start()
+    first = "the quick brown fox jumps over the lazy dog " * 50
+    second = "pack my box with five dozen liquor jugs " * 60  # 2,400 characters: also too long for a link
+    try:
+        page.goto(f"{server.url}/")
+        wait_for_app(page)
+        paste_long_corpus(page, first)
+        page.wait_for_function("(t) => localStorage.getItem('bpe-explorer:corpus_text') === t", arg=first,
+                               timeout=10_000)
+        assert page.evaluate(FILL_STORAGE_JS) > 1
+        box = page.locator(".st-key-corpus_text textarea")
+        box.fill(second)
+        box.press("Control+Enter")
+        wait_for_app(page)
+        page.locator(".st-key-next button").click()
+        expect(page.get_by_role("heading", name=re.compile(r"Step 1 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        # refused: nothing is kept, not even the first corpus
+        page.wait_for_function("() => localStorage.getItem('bpe-explorer:corpus_text') === null", timeout=10_000)
+        server = restart(server)
+        expect(page.get_by_text(re.compile("paste or upload it again"))).to_be_visible(timeout=TIMEOUT_MS)
+        page.wait_for_timeout(1_500)  # the script checks every second: it must not fill in the first corpus
+        expect(box).to_have_value("")
+    finally:
+        server.stop()

@@ -1,0 +1,62 @@
+"""Nagle's algorithm off on the server's sockets (pages/tcp.py): Streamlit 1.67 binds its listening socket
+with proto 0, so asyncio leaves Nagle on for every connection, and a click's twenty small websocket
+messages could wait 40 ms for a delayed acknowledgement."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import re
+import socket
+import sys
+from pathlib import Path
+
+from browser_support import REPO_ROOT, AppServer
+from pages import tcp
+
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+from st_client import Session  # noqa: E402
+
+
+def nodelay(sock: socket.socket) -> int:
+    return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+
+def test_no_delay_reaches_open_connections_and_the_ones_accepted_later():
+    listener = socket.socket(socket.AF_INET)  # as Streamlit 1.67 binds it: proto 0
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    client = socket.create_connection(listener.getsockname())
+    before, _ = listener.accept()
+    try:
+        assert listener.proto == 0 and nodelay(before) == 0
+        assert tcp.no_delay() >= 3  # the listener, the accepted connection and the client's socket
+        later_client = socket.create_connection(listener.getsockname())
+        later, _ = listener.accept()
+        assert nodelay(before) == 1
+        assert nodelay(later) == 1  # inherited from the listening socket
+        later.close()
+        later_client.close()
+    finally:
+        for s in (before, client, listener):
+            s.close()
+
+
+def test_the_server_sets_it_at_start_up():
+    async def open_page(server: AppServer) -> None:
+        session = Session(server.url, "preset=hug")
+        try:
+            await session.open()
+        finally:
+            await session.close()
+
+    server = AppServer()
+    server.start()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API may own this thread's loop
+            ex.submit(asyncio.run, open_page(server)).result(120)
+        log = Path(server.log.name).read_text(errors="replace")
+    finally:
+        server.stop()
+    m = re.search(r"TCP_NODELAY set on (\d+) server sockets", log)
+    assert m and int(m.group(1)) >= 1, log[-2000:]
