@@ -19,7 +19,7 @@ millisecond; the per-step views of splits and pair counts compute only what is r
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -103,22 +103,26 @@ class History:
         """Approximate bytes of the per-step history (logs, changed words, top-K, ties), as
         compact arrays (during training, what the lists will take once converted)."""
         total = sum(_array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
-        total += sum(64 + _array_bytes(a, "I") for a in self.word_steps if a)
+        total += _ragged_bytes(self.word_steps, "I")
         total += 100 * len(self.last_entry)  # dict entry + int key/value objects
-        total += sum(64 + _array_bytes(t, "Q") for t in self.ties)
+        total += _ragged_bytes(self.ties, "Q")
         total += 8 * 6 * len(self.merges)
         return total
 
     def _compact(self) -> None:
-        """Turn the lists training appended to into typed arrays (once training ends)."""
+        """Turn the lists training appended to into typed arrays (once training ends). The per-merge
+        ties, per-word change steps and initial splits become one :class:`Ragged` each: a finished run
+        crosses from the training process to the server as a few buffers instead of tens of thousands
+        of small objects, and holds less memory."""
         if isinstance(self.log_step, array):
             return  # already done
         for name, code in _HISTORY_ARRAYS:
             seq = getattr(self, name)
             if not isinstance(seq, array):
                 setattr(self, name, array(code, seq))
-        self.ties = [t if isinstance(t, array) else array("Q", t) for t in self.ties]
-        self.word_steps = [array("I", s) if s else None for s in self.word_steps]
+        self.ties = Ragged("Q", self.ties)
+        self.word_steps = Ragged("I", self.word_steps)
+        self.initial_splits = Ragged("I", self.initial_splits)
 
     # -- symbols -----------------------------------------------------------------------------
     def pair_of(self, code: int) -> tuple[int, int]:
@@ -271,6 +275,50 @@ def _array_bytes(seq: array | list[int], code: str) -> int:
     if isinstance(seq, array):
         return seq.buffer_info()[1] * seq.itemsize
     return len(seq) * array(code).itemsize
+
+
+class Ragged(Sequence):
+    """Many short integer sequences in two arrays: item ``i`` is ``flat[start[i]:start[i + 1]]`` (an
+    ``array``, empty for an empty or None item). Reads like the list of arrays it replaces."""
+
+    __slots__ = ("flat", "start")
+
+    def __init__(self, code: str, items) -> None:
+        self.flat = array(code)
+        self.start = array("Q", [0])
+        flat, start = self.flat, self.start
+        for item in items:
+            if item:
+                flat.extend(item) if isinstance(item, array) else flat.fromlist(list(item))
+            start.append(len(flat))
+
+    def __len__(self) -> int:
+        return len(self.start) - 1
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.flat[self.start[i]:self.start[i + 1]]
+
+    def nbytes(self) -> int:
+        return len(self.flat) * self.flat.itemsize + len(self.start) * self.start.itemsize
+
+    def __getstate__(self):
+        return self.flat, self.start
+
+    def __setstate__(self, state) -> None:
+        self.flat, self.start = state
+
+
+def _ragged_bytes(seq, code: str) -> int:
+    """Bytes of a per-merge or per-word sequence of arrays once compacted into a :class:`Ragged`."""
+    if isinstance(seq, Ragged):
+        return seq.nbytes()
+    return sum(_array_bytes(item, code) for item in seq if item) + 8 * (len(seq) + 1)
 
 
 class _SplitsView(Mapping):

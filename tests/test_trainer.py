@@ -427,3 +427,32 @@ def test_wordpiece_top_scores_rank_every_pair_of_the_step():
         for pair, count, score in top:
             a, b = pair
             assert score == Fraction(count, s.symbol_count(a) * s.symbol_count(b))
+
+
+def test_ragged_reads_like_the_list_of_arrays_it_replaces():
+    import pickle
+
+    from bpe.history import Ragged
+
+    items = [[1, 2, 3], [], None, [7], list(range(100))]
+    ragged = Ragged("I", items)
+    assert len(ragged) == 5
+    assert [list(x) for x in ragged] == [[1, 2, 3], [], [], [7], list(range(100))]
+    assert list(ragged[-1]) == list(range(100)) and [list(x) for x in ragged[1:3]] == [[], []]
+    assert not ragged[2]  # an empty item is falsy, as the None it replaces
+    with pytest.raises(IndexError):
+        ragged[5]
+    assert [list(x) for x in pickle.loads(pickle.dumps(ragged))] == [list(x) for x in ragged]
+
+
+def test_a_finished_run_holds_ties_changes_and_splits_in_a_few_buffers():
+    """Thousands of small arrays made a finished run slow to send from the training worker to the
+    server (one object each to pickle and unpickle): each sequence is one Ragged after training, and
+    every step reads the same as while training."""
+    from bpe.history import Ragged
+
+    corpus = ["the cat sat on the mat with the hat", "a bat and a rat sat flat"] * 20
+    live = [(s.step, dict(s.splits), s.tied) for s in bpe.train_steps(corpus, num_merges=30)]
+    history = bpe.run_training(corpus, num_merges=30)
+    assert all(isinstance(seq, Ragged) for seq in (history.ties, history.word_steps, history.initial_splits))
+    assert [(k, dict(history.state(k).splits), history.state(k).tied) for k, _, _ in live] == live
