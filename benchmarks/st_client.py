@@ -45,6 +45,7 @@ class Session:
         self.exceptions: list[str] = []
         self.waiting = False  # the last run showed a run being trained (progress and Stop)
         self.poll_fragment = ""  # the fragment the frontend would rerun on a timer
+        self.poll_every = 0.5  # and how often (seconds), as the server asked
 
     async def open(self, timeout: float = 120) -> None:
         self.ws = await connect(self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=30,
@@ -52,12 +53,12 @@ class Session:
         await self.settle(timeout)
 
     async def settle(self, timeout: float = 120) -> None:
-        """While the page shows a run being trained (its Stop button), rerun every half second, as the
-        page's polling fragment makes the browser do, until the step view is drawn."""
+        """While the page shows a run being trained (its Stop button), rerun as often as the page's
+        polling fragment asks (as the browser does), until the step view is drawn."""
         await self._rerun(timeout=timeout)
         deadline = time.monotonic() + timeout
         while self.waiting and time.monotonic() < deadline:
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(self.poll_every)
             # As the frontend does: an automatic rerun of the polling fragment only; when the run is
             # ready, that fragment asks for a full rerun, which arrives on the same stream.
             await self._rerun(fragment=self.poll_fragment, auto=True, timeout=timeout)
@@ -113,6 +114,7 @@ class Session:
                 self.query = msg.page_info_changed.query_string
             elif kind == "auto_rerun":  # an st.fragment(run_every=...): the page's poll while a run trains
                 self.poll_fragment = msg.auto_rerun.fragment_id
+                self.poll_every = msg.auto_rerun.interval
             elif kind == "delta":
                 self._delta(msg.delta)
                 if want_step is not None and seen_at is None and self.step == want_step:

@@ -160,6 +160,16 @@ RUN_MEMORY_BUDGET = 1 << 30  # 1 GiB of trained runs, shared by all sessions; st
 VIEWS_ALLOWANCE = 8 << 20  # per run, for the step views cached on it (panels.per_run)
 FIRST_WAIT_S = 1.0  # a run that trains faster than this shows at once, without a progress bar
 POLL_S = 0.5  # how often a waiting page asks its job how far it got
+# A browser's rerun carries every widget's value, so each poll of a page with a pasted corpus uploads the
+# whole text again (seen in chromium: a 1.4 MB paste, one 1.4 MB websocket frame per poll). Over this
+# size the page polls every POLL_BIG_S instead: a quarter of the uploads, and of the server's work on them.
+POLL_BIG_CHARS = 200_000
+POLL_BIG_S = 2.0
+
+
+def poll_interval(settings: Settings) -> float:
+    """Seconds between a waiting page's polls: longer when each poll carries a large corpus."""
+    return POLL_BIG_S if max(len(settings.text), len(settings.counts)) > POLL_BIG_CHARS else POLL_S
 FAILURES_KEPT = 64
 
 
@@ -273,7 +283,7 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
     (shared by all of them); ValueError on bad input.
 
     A run that takes longer than FIRST_WAIT_S does not hold the page: the page shows its progress
-    and a Stop button (a fragment polling every POLL_S) and stops here; when the run is ready the
+    and a Stop button (a fragment polling every POLL_S, or POLL_BIG_S for a large corpus) and stops here; when the run is ready the
     page reruns and finds it in the store. ``block=True`` waits instead (callbacks and cached
     functions, which cannot draw)."""
     key = run_key(settings)
@@ -290,20 +300,20 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
     try:
         return _result(settings, key, job, None if block else FIRST_WAIT_S)
     except (cf.TimeoutError, TimeoutError):
-        _waiting(job, key, state)
+        _waiting(job, key, state, poll_interval(settings))
         st.stop()
         raise  # not reached
 
 
-def _waiting(job: jobs.Job, key: str, state: dict) -> None:
-    """Progress and a Stop button while the pool trains; the whole page reruns when the run is ready."""
+def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
+    """Progress and a Stop button while the pool trains, polled every ``every`` seconds; the whole
+    page reruns when the run is ready."""
     me = session_id()
 
     def stop() -> None:
         jobs.leave(job, me)
         state["stopped"] = key
 
-    @st.fragment(run_every=POLL_S)
     def poll() -> None:
         if job.future.done():
             st.rerun(scope="app")
@@ -320,7 +330,7 @@ def _waiting(job: jobs.Job, key: str, state: dict) -> None:
                        "once, for all of you.")
         st.button("Stop training", key="stop_training", icon=":material/stop_circle:", on_click=stop)
 
-    poll()
+    st.fragment(poll, run_every=every)()
 
 
 def _stopped_notice(state: dict) -> None:

@@ -182,3 +182,41 @@ def test_workers_do_not_rerun_the_servers_main_script(tmp_path, monkeypatch):
         assert not marker.exists()
     finally:
         jobs._pool().executor.shutdown(wait=True)
+
+
+def test_a_page_waiting_on_a_large_pasted_corpus_polls_less_often():
+    """Each poll of a waiting page carries every widget's value, the pasted text included (one 1.4 MB
+    websocket frame per poll, seen in chromium): over POLL_BIG_CHARS the page polls every POLL_BIG_S.
+    Checked on a real server, from the interval its poll fragment asks the browser for."""
+    import asyncio
+    import concurrent.futures
+
+    from browser_support import REPO_ROOT, AppServer
+
+    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+    from st_client import Session
+
+    assert common.poll_interval(fresh()) == common.POLL_S
+    text = slow_text(60_000)  # about 600,000 characters of rare pairs: seconds of training
+    assert len(text) > common.POLL_BIG_CHARS
+    assert common.poll_interval(fresh(text=text)) == common.POLL_BIG_S > common.POLL_S
+
+    async def paste(url: str) -> tuple[bool, float]:
+        s = Session(url, "step=0")
+        try:
+            await s.open()
+            await s._rerun(**{s.ids["source"]: "Paste or upload text"})
+            await s._rerun(**{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text})
+            return s.waiting, s.poll_every
+        finally:
+            await s.close()
+
+    server = AppServer()
+    server.start()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API may own this thread's loop
+            waiting, every = ex.submit(asyncio.run, paste(server.url)).result(180)
+    finally:
+        server.stop()
+    assert waiting, "the run should still be training after the page's first second"
+    assert every == common.POLL_BIG_S
