@@ -166,3 +166,20 @@ def wait_for_app(page, timeout: float = APP_RUN_TIMEOUT_MS) -> None:
     page.wait_for_selector(
         '[data-testid="stStatusWidgetRunningIcon"]', state="detached", timeout=timeout
     )
+
+
+def on_new_server(session_work, script: str | None = None, timeout: float = 180):
+    """Start an app server, run ``await session_work(url)`` (protocol sessions, benchmarks/st_client.py)
+    and stop the server; returns what it returned and the server's log. The coroutine runs in a thread
+    of its own: Playwright's sync API may own this thread's event loop."""
+    import asyncio
+    import concurrent.futures
+
+    server = AppServer(script=script)
+    server.start()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as ex:
+            result = ex.submit(asyncio.run, session_work(server.url)).result(timeout)
+        return result, Path(server.log.name).read_text(errors="replace")
+    finally:
+        server.stop()

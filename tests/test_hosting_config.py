@@ -4,14 +4,12 @@ after every click."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import sys
 import tomllib
 
 import pytest
 
-from browser_support import REPO_ROOT, AppServer, wait_for_app
+from browser_support import REPO_ROOT, on_new_server, wait_for_app
 from bpe import hub
 from pages import jobs
 
@@ -83,9 +81,7 @@ def test_a_click_does_not_run_a_full_garbage_collection(tmp_path):
     script = tmp_path / "gc_app.py"
     script.write_text(GC_COUNTING_APP)
 
-    async def clicks() -> str:
-        server = AppServer(script=str(script))
-        url = server.start()
+    async def clicks(url: str) -> str:
         session = Session(url, "")
         try:
             await session.open()
@@ -94,8 +90,6 @@ def test_a_click_does_not_run_a_full_garbage_collection(tmp_path):
             return session.html[-1]
         finally:
             await session.close()
-            server.stop()
 
-    with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API may own this thread's loop
-        shown = ex.submit(asyncio.run, clicks()).result(120)
+    shown, _ = on_new_server(clicks, script=str(script))
     assert "full collections: 0<" in shown

@@ -188,10 +188,7 @@ def test_a_page_waiting_on_a_large_pasted_corpus_polls_less_often():
     """Each poll of a waiting page carries every widget's value, the pasted text included (one 1.4 MB
     websocket frame per poll, seen in chromium): over POLL_BIG_CHARS the page polls every POLL_BIG_S.
     Checked on a real server, from the interval its poll fragment asks the browser for."""
-    import asyncio
-    import concurrent.futures
-
-    from browser_support import REPO_ROOT, AppServer
+    from browser_support import REPO_ROOT, on_new_server
 
     sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
     from st_client import Session
@@ -211,12 +208,6 @@ def test_a_page_waiting_on_a_large_pasted_corpus_polls_less_often():
         finally:
             await s.close()
 
-    server = AppServer()
-    server.start()
-    try:
-        with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API may own this thread's loop
-            waiting, every = ex.submit(asyncio.run, paste(server.url)).result(180)
-    finally:
-        server.stop()
+    (waiting, every), _ = on_new_server(paste)
     assert waiting, "the run should still be training after the page's first second"
     assert every == common.POLL_BIG_S

@@ -4,14 +4,11 @@ messages could wait 40 ms for a delayed acknowledgement."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import re
 import socket
 import sys
-from pathlib import Path
 
-from browser_support import REPO_ROOT, AppServer
+from browser_support import REPO_ROOT, on_new_server
 from pages import tcp
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
@@ -43,20 +40,13 @@ def test_no_delay_reaches_open_connections_and_the_ones_accepted_later():
 
 
 def test_the_server_sets_it_at_start_up():
-    async def open_page(server: AppServer) -> None:
-        session = Session(server.url, "preset=hug")
+    async def open_page(url: str) -> None:
+        session = Session(url, "preset=hug")
         try:
             await session.open()
         finally:
             await session.close()
 
-    server = AppServer()
-    server.start()
-    try:
-        with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API may own this thread's loop
-            ex.submit(asyncio.run, open_page(server)).result(120)
-        log = Path(server.log.name).read_text(errors="replace")
-    finally:
-        server.stop()
+    _, log = on_new_server(open_page)
     m = re.search(r"TCP_NODELAY set on (\d+) server sockets", log)
     assert m and int(m.group(1)) >= 1, log[-2000:]
