@@ -289,7 +289,7 @@ class Ragged(Sequence):
         flat, start = self.flat, self.start
         for item in items:
             if item:
-                flat.extend(item) if isinstance(item, array) else flat.fromlist(list(item))
+                flat.extend(item)
             start.append(len(flat))
 
     def __len__(self) -> int:

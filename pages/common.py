@@ -165,12 +165,12 @@ POLL_S = 0.5  # how often a waiting page asks its job how far it got
 # size the page polls every POLL_BIG_S instead: a quarter of the uploads, and of the server's work on them.
 POLL_BIG_CHARS = 200_000
 POLL_BIG_S = 2.0
+FAILURES_KEPT = 64
 
 
 def poll_interval(settings: Settings) -> float:
     """Seconds between a waiting page's polls: longer when each poll carries a large corpus."""
     return POLL_BIG_S if max(len(settings.text), len(settings.counts)) > POLL_BIG_CHARS else POLL_S
-FAILURES_KEPT = 64
 
 
 LIMITS_SENTENCE = (
@@ -213,9 +213,9 @@ class _RunStore:
                 self.nbytes -= size
         # A run's hundreds of thousands of lists and tuples would be scanned by every full collection
         # (Python's own; Streamlit's after every script run is off in .streamlit/config.toml), so they
-        # are frozen (gc.freeze) once they arrive. Frozen objects are never
-        # collected, which is what leaked about 25 MB per training before (issue 15 #4); so when a run
-        # is evicted, everything is unfrozen, collected once, and frozen again.
+        # are frozen (gc.freeze) once they arrive. Frozen objects are never collected, which is what
+        # leaked about 25 MB per training before (issue 15 #4); so when a run is evicted, everything is
+        # unfrozen, collected once, and frozen again.
         if evicted:
             del evicted, old
             gc.unfreeze()
@@ -283,8 +283,8 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
     (shared by all of them); ValueError on bad input.
 
     A run that takes longer than FIRST_WAIT_S does not hold the page: the page shows its progress
-    and a Stop button (a fragment polling every POLL_S, or POLL_BIG_S for a large corpus) and stops here; when the run is ready the
-    page reruns and finds it in the store. ``block=True`` waits instead (callbacks and cached
+    and a Stop button (a fragment polling every POLL_S, or POLL_BIG_S for a large corpus) and stops
+    here; when the run is ready the page reruns and finds it in the store. ``block=True`` waits instead (callbacks and cached
     functions, which cannot draw)."""
     key = run_key(settings)
     history = RUNS.get(key)

@@ -12,14 +12,13 @@ import weakref
 from collections import OrderedDict
 
 import altair as alt
-import pyarrow as pa
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 import bpe
 from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
-from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from pages import common
 
 _VIEWS: "weakref.WeakKeyDictionary[bpe.History, OrderedDict]" = weakref.WeakKeyDictionary()

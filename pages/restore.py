@@ -66,14 +66,17 @@ RESTORE_JS = """<script>
     const value = e.target.value;
     clearTimeout(timers[key]);
     if (!value) { store.set(BOXES[key], ''); return; }  // cleared on purpose: forget it now
-    timers[key] = setTimeout(() => store.set(BOXES[key], value), 300);
+    // a save still waiting when the user picks another corpus source must not bring the text back
+    timers[key] = setTimeout(() => { if (key !== 'corpus_text' || textSource()) store.set(BOXES[key], value); }, 300);
   }, true);
-  // Choosing another corpus source forgets the pasted text at once (the watcher below also catches it).
-  const forgetUnlessText = () => {
+  // Whether the Train page's corpus source is pasted or uploaded text (true where the radio is not shown).
+  const textSource = () => {
     const source = document.querySelector('.st-key-source input:checked');
     const label = source && source.closest('label');
-    if (label && !/paste|upload/i.test(label.innerText || '')) store.set(BOXES.corpus_text, '');
+    return !label || /paste|upload/i.test(label.innerText || '');
   };
+  // Choosing another corpus source forgets the pasted text at once (the watcher below also catches it).
+  const forgetUnlessText = () => { if (!textSource()) store.set(BOXES.corpus_text, ''); };
   document.addEventListener('change', (e) => {
     if (e.target && e.target.closest && e.target.closest('.st-key-source')) forgetUnlessText();
   }, true);
@@ -114,7 +117,7 @@ RESTORE_JS = """<script>
     if (wasOffline) { wasOffline = false; encodePending = true; corpusTried = ''; }
     if (!idle()) return;
     forgetUnlessText();  // another source
-    const corpus = box('corpus_text');
+    const corpus = textSource() && box('corpus_text');  // the box lingers until the rerun removes it
     if (corpus) {
       const saved = store.get(BOXES.corpus_text);
       if (corpus.value) {

@@ -31,8 +31,13 @@ def no_delay() -> int:
         try:
             if not stat.S_ISSOCK(os.fstat(fd).st_mode):
                 continue
-            sock = socket.socket(fileno=os.dup(fd))  # a second handle: family and type read from the socket
+            handle = os.dup(fd)  # a second handle, closed below: the server's own stays open
         except OSError:
+            continue
+        try:
+            sock = socket.socket(fileno=handle)  # family and type read from the socket
+        except OSError:
+            os.close(handle)
             continue
         with sock:
             if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM:
