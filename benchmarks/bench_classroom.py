@@ -41,10 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
-import bpe  # noqa: E402
 from browser_support import AppServer, free_port  # noqa: E402
-from pages import common  # noqa: E402
 from st_client import Session  # noqa: E402
+
+import bpe  # noqa: E402
+from pages import common  # noqa: E402
 
 LINKS = {"hug": "preset=hug", "python-docs": "preset=python-docs"}
 
@@ -67,7 +68,10 @@ def shows_merge(history: bpe.History, step: int, blocks: list[str]) -> bool:
         m = ANNOUNCE.search(block)
         if m:
             return (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (
-                step, history.num_merges, history.state(step).count)
+                step,
+                history.num_merges,
+                history.state(step).count,
+            )
     return False
 
 
@@ -88,7 +92,7 @@ class Target:
         self.proc = None
         self.server = None
 
-    def __enter__(self) -> "Target":
+    def __enter__(self) -> Target:
         env = {"BPE_JOB_LOG": "1"}
         if self.kind == "single":
             self.server = AppServer(env=env)
@@ -99,10 +103,21 @@ class Target:
         self.run_dir = Path(tempfile.mkdtemp(prefix="bpe-bench-replicas-"))
         port, r1, r2 = free_port(), free_port(), free_port()
         self.proc = subprocess.Popen(
-            ["bash", "scripts/serve-replicas.sh"], cwd=ROOT, start_new_session=True, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**os.environ, **env, "PORT": str(port), "BIND": "127.0.0.1", "REPLICA_PORTS": f"{r1} {r2}",
-                 "RUN_DIR": str(self.run_dir)})
+            ["bash", "scripts/serve-replicas.sh"],
+            cwd=ROOT,
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={
+                **os.environ,
+                **env,
+                "PORT": str(port),
+                "BIND": "127.0.0.1",
+                "REPLICA_PORTS": f"{r1} {r2}",
+                "RUN_DIR": str(self.run_dir),
+            },
+        )
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -188,8 +203,15 @@ async def fresh_run(url: str, kind: str, nonce: int, done: dict, errors: list) -
             text = (f"run {nonce}\n" + text * 5)[: common.MAX_CORPUS_BYTES // 2 * 2 - 100]
             while len(text.encode("utf-8")) > common.MAX_CORPUS_BYTES:
                 text = text[:-1000]
-            await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text,
-                                           s.ids["limit"]: "Vocabulary size", s.ids["limit_value"]: 20_000.0})
+            await s._rerun(
+                timeout=300,
+                **{
+                    s.ids["source"]: "Paste or upload text",
+                    s.ids["corpus_text"]: text,
+                    s.ids["limit"]: "Vocabulary size",
+                    s.ids["limit_value"]: 20_000.0,
+                },
+            )
             await s.settle(timeout=600)
         shown = [h for h in s.html if 'class="bpe-step-title"' in h]
         if not shown:
@@ -235,10 +257,12 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict) 
     await asyncio.sleep(2)
     rest = rss_mib(target.pids)
 
-    students = [Student(target.url, ("hug", "python-docs")[i % 2], (i * 37) % (7 if i % 2 == 0 else 4000), runs, errors)
-                for i in range(sessions)]
+    students = [
+        Student(target.url, ("hug", "python-docs")[i % 2], (i * 37) % (7 if i % 2 == 0 else 4000), runs, errors)
+        for i in range(sessions)
+    ]
     for i in range(0, sessions, 5):
-        await asyncio.gather(*(s.open() for s in students[i:i + 5]))
+        await asyncio.gather(*(s.open() for s in students[i : i + 5]))
     await asyncio.sleep(2)
     opened = rss_mib(target.pids)
 
@@ -254,27 +278,43 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict) 
     for s in students:
         await s.session.close()
 
-    lat = {p: [x for s in [alone, *students] for ph, x in s.latencies if ph == p] for p in ("one", "many", "many+fresh")}
-    return {"errors": errors, "lat": lat, "rest": rest, "opened": opened, "done": done,
-            "trainings": target.trainings(), "sessions": sessions}
+    lat = {
+        p: [x for s in [alone, *students] for ph, x in s.latencies if ph == p] for p in ("one", "many", "many+fresh")
+    }
+    return {
+        "errors": errors,
+        "lat": lat,
+        "rest": rest,
+        "opened": opened,
+        "done": done,
+        "trainings": target.trainings(),
+        "sessions": sessions,
+    }
 
 
 def report(kind: str, r: dict) -> None:
     print(f"\n== {kind} ==")
     print(f"errors: {len(r['errors'])}" + "".join(f"\n  {e}" for e in r["errors"][:10]))
-    for phase, label in (("one", "1 session"), ("many", f"{r['sessions']} sessions"),
-                         ("many+fresh", f"{r['sessions']} sessions + 3 fresh runs")):
+    for phase, label in (
+        ("one", "1 session"),
+        ("many", f"{r['sessions']} sessions"),
+        ("many+fresh", f"{r['sessions']} sessions + 3 fresh runs"),
+    ):
         print(f"  {label:32s} {summary(r['lat'][phase])}")
     ratio = p95(r["lat"]["many+fresh"]) / p95(r["lat"]["one"])
     print(f"  p95 with fresh runs / p95 alone: {ratio:.2f}x (target <= 3x: {'met' if ratio <= 3 else 'NOT met'})")
     per = (r["opened"] - r["rest"]) / r["sessions"]
-    print(f"  server RSS at rest {r['rest']:.0f} MiB, with {r['sessions']} sessions {r['opened']:.0f} MiB: "
-          f"{per:.2f} MiB per extra session (target <= 5 MiB: {'met' if per <= 5 else 'NOT met'})")
+    print(
+        f"  server RSS at rest {r['rest']:.0f} MiB, with {r['sessions']} sessions {r['opened']:.0f} MiB: "
+        f"{per:.2f} MiB per extra session (target <= 5 MiB: {'met' if per <= 5 else 'NOT met'})"
+    )
     for kind_, (seconds, merges) in sorted(r["done"].items()):
         print(f"  fresh run {kind_:6s}: ready after {seconds:.1f} s ({merges:,} merges)")
     counts = r["trainings"]
-    print(f"  trainings: {sum(counts.values())} for {len(counts)} distinct runs; most times one run was trained: "
-          f"{max(counts.values(), default=0)}")
+    print(
+        f"  trainings: {sum(counts.values())} for {len(counts)} distinct runs; most times one run was trained: "
+        f"{max(counts.values(), default=0)}"
+    )
 
 
 def main() -> None:

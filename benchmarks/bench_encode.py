@@ -69,8 +69,10 @@ def main() -> None:
         assert list(ours.tokens) == theirs.tokens, "bpe and tokenizers disagree on the tokens"
         assert list(ours.ids) == theirs.ids
         n = len(ours.ids)
-        print(f"text: {len(text.encode('utf-8')):,} bytes, {len(text):,} characters -> {n:,} tokens "
-              f"(same tokens and ids as tokenizers {tokenizers.__version__})\n")
+        print(
+            f"text: {len(text.encode('utf-8')):,} bytes, {len(text):,} characters -> {n:,} tokens "
+            f"(same tokens and ids as tokenizers {tokenizers.__version__})\n"
+        )
 
         def fresh() -> bpe.Tokenizer:
             return tok.with_merges(len(tok.merges))  # same model, empty word cache
@@ -91,8 +93,9 @@ def main() -> None:
     ms = lambda s: f"{s * 1000:9.1f}"  # noqa: E731
     print(f"{'step (median of ' + str(args.runs) + ')':<42}{'bpe ms':>10}{'tokenizers ms':>15}{'ratio':>8}")
     print("-" * 75)
-    print(f"{'encode, cold cache':<42}{ms(ours_cold)}{ms(hf_cold - hf_load):>15}"
-          f"{ours_cold / (hf_cold - hf_load):>8.1f}")
+    print(
+        f"{'encode, cold cache':<42}{ms(ours_cold)}{ms(hf_cold - hf_load):>15}{ours_cold / (hf_cold - hf_load):>8.1f}"
+    )
     print(f"{'encode, warm cache':<42}{ms(ours_warm)}{ms(hf_warm):>15}{ours_warm / hf_warm:>8.1f}")
     print(f"{'chips HTML, first 2,000 tokens':<42}{ms(html_first)}")
     print(f"{'chips HTML, all ' + format(n, ',') + ' tokens':<42}{ms(html_all)}")
@@ -100,8 +103,10 @@ def main() -> None:
     print(f"{'disagreement spans vs half the merges':<42}{ms(spans)}")
     print("-" * 75)
     page = ours_cold + html_first + rows
-    print(f"{'page total, cold (encode, chips, table)':<42}{ms(page)}{ms(hf_cold - hf_load):>15}"
-          f"{page / (hf_cold - hf_load):>8.1f}")
+    print(
+        f"{'page total, cold (encode, chips, table)':<42}{ms(page)}{ms(hf_cold - hf_load):>15}"
+        f"{page / (hf_cold - hf_load):>8.1f}"
+    )
     page = ours_warm + html_first + rows
     print(f"{'page total, warm':<42}{ms(page)}{ms(hf_warm):>15}{page / hf_warm:>8.1f}")
     print(f"\n(tokenizers' cold time is from_file + encode minus from_file alone: {ms(hf_load).strip()} ms to load)")

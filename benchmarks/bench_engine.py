@@ -197,10 +197,14 @@ def naive_course_bpe(lines, num_merges, word_counts=None):
 def section_training(corpora, args):
     print(f"1. Training time: pre-tokenize (gpt2) + count + train {args.merges} merges with the full step history")
     print(f"   ours = bpe.run_training(lines, pre_tokenizer='gpt2', num_merges={args.merges}, tie_break=...)")
-    print("   tokenizers = BpeTrainer(vocab_size=alphabet+merges), ByteLevel(add_prefix_space=False), "
-          "train_from_iterator(lines)")
-    print(f"   runs alternate ours-hf, tokenizers, ours-first, tokenizers; median of {args.runs} runs each "
-          f"(tokenizers: median of its {2 * args.runs} runs)")
+    print(
+        "   tokenizers = BpeTrainer(vocab_size=alphabet+merges), ByteLevel(add_prefix_space=False), "
+        "train_from_iterator(lines)"
+    )
+    print(
+        f"   runs alternate ours-hf, tokenizers, ours-first, tokenizers; median of {args.runs} runs each "
+        f"(tokenizers: median of its {2 * args.runs} runs)"
+    )
     if tokenizers is None:
         print("   (tokenizers is not installed: its column is skipped)")
     results = {}
@@ -231,19 +235,51 @@ def section_training(corpora, args):
         done, stop = h.num_merges, h.stop_reason
         del h
         t_hf, t_first, t_tok = median(ours["hf"]), median(ours["first"]), median(theirs)
-        results[n] = {"hf": t_hf, "first": t_first, "tok": t_tok, "check": check, "bytes_per_step": nbytes,
-                      "hf_runs": ours["hf"], "first_runs": ours["first"], "tok_runs": theirs}
-        rows.append([
-            label(n), f"{len(lines):,}", f"{len(counts):,}", alphabet, f"{done}" + ("" if stop == "num_merges" else f" ({stop})"),
-            f"{t_count:.2f}", f"{setup:.2f}",
-            f"{t_hf:.2f}", f"{t_first:.2f}", f"{t_tok:.2f}" if theirs else "n/a",
-            f"{t_hf / t_tok:.2f}x" if theirs else "n/a", f"{t_first / t_tok:.2f}x" if theirs else "n/a", check,
-        ])
+        results[n] = {
+            "hf": t_hf,
+            "first": t_first,
+            "tok": t_tok,
+            "check": check,
+            "bytes_per_step": nbytes,
+            "hf_runs": ours["hf"],
+            "first_runs": ours["first"],
+            "tok_runs": theirs,
+        }
+        rows.append(
+            [
+                label(n),
+                f"{len(lines):,}",
+                f"{len(counts):,}",
+                alphabet,
+                f"{done}" + ("" if stop == "num_merges" else f" ({stop})"),
+                f"{t_count:.2f}",
+                f"{setup:.2f}",
+                f"{t_hf:.2f}",
+                f"{t_first:.2f}",
+                f"{t_tok:.2f}" if theirs else "n/a",
+                f"{t_hf / t_tok:.2f}x" if theirs else "n/a",
+                f"{t_first / t_tok:.2f}x" if theirs else "n/a",
+                check,
+            ]
+        )
         print(f"   ... {label(n)} done", flush=True)
     print()
     print_table(
-        ["corpus", "lines", "words", "alphabet", "merges", "count s", "setup s", "ours hf s", "ours first s", "tokenizers s",
-         "hf/tok", "first/tok", "hf merges == tokenizers"],
+        [
+            "corpus",
+            "lines",
+            "words",
+            "alphabet",
+            "merges",
+            "count s",
+            "setup s",
+            "ours hf s",
+            "ours first s",
+            "tokenizers s",
+            "hf/tok",
+            "first/tok",
+            "hf merges == tokenizers",
+        ],
         rows,
         ["<", ">", ">", ">", ">", ">", ">", ">", ">", ">", ">", ">", "<"],
     )
@@ -253,8 +289,10 @@ def section_training(corpora, args):
     print("   all runs (s):")
     for n, r in results.items():
         fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)  # noqa: E731
-        print(f"     {label(n):>7}: hf [{fmt(r['hf_runs'])}]  first [{fmt(r['first_runs'])}]  "
-              f"tokenizers [{fmt(r['tok_runs'])}]")
+        print(
+            f"     {label(n):>7}: hf [{fmt(r['hf_runs'])}]  first [{fmt(r['first_runs'])}]  "
+            f"tokenizers [{fmt(r['tok_runs'])}]"
+        )
     print()
     return results
 
@@ -284,16 +322,20 @@ def section_naive(lines, args):
         ["<", ">", ">", ">", "<"],
     )
     t_count = median([timed(bpe.count_words, lines, "gpt2")[0] for _ in range(args.runs)])
-    print(f"   with the pre-tokenization both would share ({t_count:.2f} s) added to each side: "
-          f"{(t_naive + t_count) / (t_ours + t_count):.0f}x (info)")
+    print(
+        f"   with the pre-tokenization both would share ({t_count:.2f} s) added to each side: "
+        f"{(t_naive + t_count) / (t_ours + t_count):.0f}x (info)"
+    )
     print(f"   naive per merge: {1000 * t_naive / m:.0f} ms (every step recounts and rewrites all words)")
     print()
     return {"ours": t_ours, "naive": t_naive, "speedup": speedup, "merges": m, "check": same}
 
 
 def section_memory(corpora, training, args):
-    print(f"3. Memory: tracemalloc peak of one run of ours (tie_break='first', {args.merges} merges; "
-          "a separate, untimed run), and history bytes per step")
+    print(
+        f"3. Memory: tracemalloc peak of one run of ours (tie_break='first', {args.merges} merges; "
+        "a separate, untimed run), and history bytes per step"
+    )
     rows, results = [], {}
     kept = None
     for n, lines in corpora.items():
@@ -305,8 +347,16 @@ def section_memory(corpora, training, args):
         per_step = h.nbytes() / max(h.num_merges, 1)
         bps = training.get(n, {}).get("bytes_per_step", {})
         results[n] = {"peak": peak, "bytes_per_step": per_step, "num_merges": h.num_merges}
-        rows.append([label(n), f"{peak / 2**20:.1f}", h.num_merges, f"{h.nbytes() / 2**20:.2f}",
-                     f"{per_step:,.0f}", f"{bps['hf']:,.0f}" if "hf" in bps else "n/a"])
+        rows.append(
+            [
+                label(n),
+                f"{peak / 2**20:.1f}",
+                h.num_merges,
+                f"{h.nbytes() / 2**20:.2f}",
+                f"{per_step:,.0f}",
+                f"{bps['hf']:,.0f}" if "hf" in bps else "n/a",
+            ]
+        )
         if n == TARGET_SIZE:
             kept = h
         del h
@@ -318,10 +368,14 @@ def section_memory(corpora, training, args):
 def section_jump(history, lines, args):
     if history is None:
         history = train_ours(lines, args.merges, "first")
-    print(f"4. Jump to a random step of the {label(TARGET_SIZE)} / {history.num_merges}-merge history "
-          f"(tie_break='first'), {args.jumps} random steps (seed {args.seed})")
-    print("   timed per jump: state = history.state(k); state.top_pairs(20); state.vocab; splits of the 50 most "
-          "frequent words; state.provenance_sentence(); state.changes()")
+    print(
+        f"4. Jump to a random step of the {label(TARGET_SIZE)} / {history.num_merges}-merge history "
+        f"(tie_break='first'), {args.jumps} random steps (seed {args.seed})"
+    )
+    print(
+        "   timed per jump: state = history.state(k); state.top_pairs(20); state.vocab; splits of the 50 most "
+        "frequent words; state.provenance_sentence(); state.changes()"
+    )
     order = sorted(range(len(history.words)), key=lambda i: -history.freqs[i])
     top_words = [history.words[i] for i in order[:50]]  # once, outside the timing
     rng = random.Random(args.seed)
@@ -333,7 +387,7 @@ def section_jump(history, lines, args):
         start = time.perf_counter()
         state = history.state(k)
         state.top_pairs(20)
-        state.vocab
+        _ = state.vocab
         splits = state.splits
         [splits[w] for w in top_words]
         state.provenance_sentence()
@@ -344,8 +398,10 @@ def section_jump(history, lines, args):
         costs.append(cost)
     costs_sorted = sorted(costs)
     p95 = costs_sorted[int(0.95 * (len(costs_sorted) - 1))]
-    print_table(["jumps", "median ms", "p95 ms", "max ms", "slowest step"],
-                [[len(costs), f"{median(costs):.3f}", f"{p95:.3f}", f"{max(costs):.3f}", worst_step]])
+    print_table(
+        ["jumps", "median ms", "p95 ms", "max ms", "slowest step"],
+        [[len(costs), f"{median(costs):.3f}", f"{p95:.3f}", f"{max(costs):.3f}", worst_step]],
+    )
     # Where the slowest jumps are: early steps rewrite the most words (provenance replays them).
     ws = history.words_changed_at(worst_step)
     print(f"   (step {worst_step} rewrote {len(ws):,} words; step 1 rewrote {len(history.words_changed_at(1)):,})")
@@ -365,36 +421,55 @@ def section_targets(training, naive, memory, jump, args):
         r = t["hf"] / t["tok"]
         add("ours ('hf') / tokenizers", f"{r:.2f}x", f"<= {TARGETS['hf_ratio']:g}x", r <= TARGETS["hf_ratio"])
         r = t["first"] / t["tok"]
-        add("ours ('first') / tokenizers", f"{r:.2f}x", f"<= {TARGETS['first_ratio']:g}x",
-            r <= TARGETS["first_ratio"])
+        add("ours ('first') / tokenizers", f"{r:.2f}x", f"<= {TARGETS['first_ratio']:g}x", r <= TARGETS["first_ratio"])
         add("'hf' merges == tokenizers' merges", t["check"], "equal", t["check"].startswith("yes"))
     else:
         add("ours / tokenizers", "not measured", f"<= {TARGETS['hf_ratio']:g}x / {TARGETS['first_ratio']:g}x", None)
     note = "" if naive["merges"] == 1000 else f" (--quick: {naive['merges']} merges, not 1000)"
-    add(f"speed-up over naive, {naive['merges']} merges{note}", f"{naive['speedup']:.0f}x",
-        f">= {TARGETS['naive_speedup']:g}x", naive["speedup"] >= TARGETS["naive_speedup"])
+    add(
+        f"speed-up over naive, {naive['merges']} merges{note}",
+        f"{naive['speedup']:.0f}x",
+        f">= {TARGETS['naive_speedup']:g}x",
+        naive["speedup"] >= TARGETS["naive_speedup"],
+    )
     m = memory.get(TARGET_SIZE)
     if m is not None:
-        add("history bytes per step", f"{m['bytes_per_step']:,.0f} B", f"<= {TARGETS['bytes_per_step']:,} B",
-            m["bytes_per_step"] <= TARGETS["bytes_per_step"])
+        add(
+            "history bytes per step",
+            f"{m['bytes_per_step']:,.0f} B",
+            f"<= {TARGETS['bytes_per_step']:,} B",
+            m["bytes_per_step"] <= TARGETS["bytes_per_step"],
+        )
         add("peak memory of training (info)", f"{m['peak'] / 2**20:.1f} MiB", "-", None)
-    add("jump to a random step, median", f"{jump['median']:.3f} ms", f"<= {TARGETS['jump_ms']:g} ms",
-        jump["median"] <= TARGETS["jump_ms"])
+    add(
+        "jump to a random step, median",
+        f"{jump['median']:.3f} ms",
+        f"<= {TARGETS['jump_ms']:g} ms",
+        jump["median"] <= TARGETS["jump_ms"],
+    )
     add("jump to a random step, max (info)", f"{jump['max']:.3f} ms", "-", None)
     print_table(["goal", "measured", "target", "result"], rows, ["<", ">", ">", "<"])
     verdicts = [r[3] for r in rows if r[3] != "n/a"]
     print()
-    print(f"Overall: {'PASS' if all(v == 'PASS' for v in verdicts) else 'FAIL'} "
-          f"({verdicts.count('PASS')} of {len(verdicts)} goals met)")
+    print(
+        f"Overall: {'PASS' if all(v == 'PASS' for v in verdicts) else 'FAIL'} "
+        f"({verdicts.count('PASS')} of {len(verdicts)} goals met)"
+    )
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000, 3_000_000],
-                        help="corpus sizes in bytes (default: 100000 1000000 3000000)")
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[100_000, 1_000_000, 3_000_000],
+        help="corpus sizes in bytes (default: 100000 1000000 3000000)",
+    )
     parser.add_argument("--merges", type=int, default=5000, help="merges per training run (default 5000)")
-    parser.add_argument("--quick", action="store_true",
-                        help="naive comparison over 200 merges and 1 run each, for a fast smoke run")
+    parser.add_argument(
+        "--quick", action="store_true", help="naive comparison over 200 merges and 1 run each, for a fast smoke run"
+    )
     parser.add_argument("--runs", type=int, default=None, help="timed runs per side (default 3; 1 with --quick)")
     parser.add_argument("--jumps", type=int, default=500, help="random steps for the jump timing (default 500)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random steps (default 0)")
@@ -405,11 +480,15 @@ def main(argv=None):
 
     started = time.perf_counter()
     print("BPE Explorer engine benchmark")
-    print(f"Python {platform.python_version()} ({platform.machine()}), "
-          f"tokenizers {tokenizers.__version__ if tokenizers else 'not installed'}, "
-          f"{os.cpu_count()} CPUs, RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS', 'unset')}")
-    print(f"sizes {', '.join(label(n) for n in sizes)}; {args.merges} merges; {args.runs} run(s) per side"
-          f"{'; --quick' if args.quick else ''}")
+    print(
+        f"Python {platform.python_version()} ({platform.machine()}), "
+        f"tokenizers {tokenizers.__version__ if tokenizers else 'not installed'}, "
+        f"{os.cpu_count()} CPUs, RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS', 'unset')}"
+    )
+    print(
+        f"sizes {', '.join(label(n) for n in sizes)}; {args.merges} merges; {args.runs} run(s) per side"
+        f"{'; --quick' if args.quick else ''}"
+    )
     print()
 
     # Corpora are built before any timing (the first request past ~0.5 MB parses the stdlib).

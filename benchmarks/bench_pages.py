@@ -199,8 +199,10 @@ class Target:
         current, last = self.position()
         if last is not None and current >= last:  # hug at its last step: back to 0, untimed
             self.page.locator(".st-key-start button").click()
-            self.page.wait_for_function("() => /Step 0 of/.test(document.querySelector('[data-testid=\"stMain\"]').innerText)",
-                                        timeout=CLICK_TIMEOUT_MS)
+            self.page.wait_for_function(
+                "() => /Step 0 of/.test(document.querySelector('[data-testid=\"stMain\"]').innerText)",
+                timeout=CLICK_TIMEOUT_MS,
+            )
             self.wait_idle()
             time.sleep(settle)
             current = 0
@@ -225,18 +227,30 @@ def add_click_options(parser: argparse.ArgumentParser, clicks: int) -> None:
     parser.add_argument("--settle", type=float, default=0.3, help="seconds of rest after each click (default 0.3)")
 
 
-def print_header(title: str, args: argparse.Namespace, *, per: str = "page", before: str = "",
-                 after: str = "", clicks: str = "timed clicks", order: str = "interleaved") -> str:
+def print_header(
+    title: str,
+    args: argparse.Namespace,
+    *,
+    per: str = "page",
+    before: str = "",
+    after: str = "",
+    clicks: str = "timed clicks",
+    order: str = "interleaved",
+) -> str:
     """Print a click benchmark's title, the machine and the click settings; return the chromium
     binary to drive."""
     import streamlit
 
     chromium = chromium_path()
     print(title)
-    print(f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
-          f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{before}{args.clicks} {clicks} per {per} after {args.warmup} warm-up round(s), {order}; "
-          f"{args.settle:g} s settle{after}")
+    print(
+        f"Python {platform.python_version()}, Streamlit {streamlit.__version__}, {chromium_version(chromium)}, "
+        f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(
+        f"{before}{args.clicks} {clicks} per {per} after {args.warmup} warm-up round(s), {order}; "
+        f"{args.settle:g} s settle{after}"
+    )
     print()
     return chromium
 
@@ -257,16 +271,21 @@ def shut_down(browser, pw, servers) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_click_options(parser, clicks=20)
-    parser.add_argument("--sessions", type=int, default=3,
-                        help="sessions opened on the big page for the memory figures (default 3, at least 2)")
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        default=3,
+        help="sessions opened on the big page for the memory figures (default 3, at least 2)",
+    )
     args = parser.parse_args(argv)
     args.sessions = max(2, args.sessions)
 
     from playwright.sync_api import sync_playwright
 
     started = time.perf_counter()
-    chromium = print_header("BPE Explorer page benchmark (real browser)", args,
-                            after=f"; viewport {VIEWPORT['width']}x{VIEWPORT['height']}")
+    chromium = print_header(
+        "BPE Explorer page benchmark (real browser)", args, after=f"; viewport {VIEWPORT['width']}x{VIEWPORT['height']}"
+    )
 
     app, bare = AppServer("app.py"), AppServer("benchmarks/bare_app.py")
     pw = browser = None
@@ -303,9 +322,13 @@ def main(argv=None) -> int:
             rss.append((f"after session {n} opened it", rss_mib(pid)))
 
         print("First loads (goto until the run is over and the page is drawn)")
-        print_table(["page", "URL", "load s"],
-                    [[t.name, t.url.replace(app.url, "").replace(bare.url, "") or "/", f"{t.load_s:.2f}"]
-                     for t in [targets["bare"], targets["hug"], targets["big"], *extra]])
+        print_table(
+            ["page", "URL", "load s"],
+            [
+                [t.name, t.url.replace(app.url, "").replace(bare.url, "") or "/", f"{t.load_s:.2f}"]
+                for t in [targets["bare"], targets["hug"], targets["big"], *extra]
+            ],
+        )
         print()
         print(f"Memory of the app server (pid {pid}, VmRSS)")
         rows, prev = [], None
@@ -315,9 +338,11 @@ def main(argv=None) -> int:
         print_table(["when", "RSS MiB", "change MiB"], rows)
         training = rss[1][1] - rss[0][1]
         per_session = [rss[i][1] - rss[i - 1][1] for i in range(2, len(rss))]
-        print(f"first big session (training + its session): {training:+.1f} MiB; "
-              f"each further session: {', '.join(f'{x:+.1f}' for x in per_session)} MiB "
-              f"(mean {statistics.mean(per_session):+.1f} MiB per session)")
+        print(
+            f"first big session (training + its session): {training:+.1f} MiB; "
+            f"each further session: {', '.join(f'{x:+.1f}' for x in per_session)} MiB "
+            f"(mean {statistics.mean(per_session):+.1f} MiB per session)"
+        )
         print()
         for t in extra:
             t.context.close()
@@ -329,15 +354,16 @@ def main(argv=None) -> int:
                 targets[name].click_next(args.settle, record=rnd >= args.warmup)
         rss.append(("after the timed clicks", rss_mib(pid)))
 
-        print("Click on next -> updated page, ms (median / p90 over "
-              f"{args.clicks} clicks; text = new step shown, done = run over)")
+        print(
+            "Click on next -> updated page, ms (median / p90 over "
+            f"{args.clicks} clicks; text = new step shown, done = run over)"
+        )
         rows = []
         for name in order:
             t = targets[name]
             (tm, t90), (dm, d90) = t.stats("text"), t.stats("done")
             steps = [s["step"] for s in t.samples]
-            rows.append([name, f"{tm:.0f}", f"{t90:.0f}", f"{dm:.0f}", f"{d90:.0f}",
-                         f"{min(steps)}..{max(steps)}"])
+            rows.append([name, f"{tm:.0f}", f"{t90:.0f}", f"{dm:.0f}", f"{d90:.0f}", f"{min(steps)}..{max(steps)}"])
         print_table(["page", "text med", "text p90", "done med", "done p90", "steps"], rows)
         print()
 
@@ -349,8 +375,9 @@ def main(argv=None) -> int:
             text_ratio = targets[name].stats("text")[0] / bare_text
             passed = ratio <= limit
             ok &= passed
-            rows.append([f"{name}/bare", f"{ratio:.2f}", f"<= {limit}", "PASS" if passed else "FAIL",
-                         f"{text_ratio:.2f}"])
+            rows.append(
+                [f"{name}/bare", f"{ratio:.2f}", f"<= {limit}", "PASS" if passed else "FAIL", f"{text_ratio:.2f}"]
+            )
         print_table(["ratio", "done", "target", "result", "(text ratio)"], rows)
         print()
         print(f"app server RSS after the timed clicks: {rss[-1][1]:.1f} MiB")

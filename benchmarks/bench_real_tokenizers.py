@@ -40,13 +40,13 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import tokenizers  # noqa: E402
+from tables import print_table  # noqa: E402
 from tokenizers import Regex, decoders, models, trainers  # noqa: E402
 from tokenizers import pre_tokenizers as hf_pre  # noqa: E402
 
 import bpe  # noqa: E402
 from bpe.corpora import available_bytes, corpus_lines, english_corpus  # noqa: E402
 from bpe.rank_files import PATTERNS  # noqa: E402
-from tables import print_table  # noqa: E402
 
 SOURCE_BYTES = 40_000_000  # standard-library source read for training (enough for 100,000 merges)
 
@@ -69,21 +69,31 @@ def training_text() -> list[str]:
 
 def train_file(path: Path, merges: int) -> float:
     tok = tokenizers.Tokenizer(models.BPE())
-    tok.pre_tokenizer = hf_pre.Sequence([hf_pre.Split(Regex(PATTERNS["o200k"]), "isolated"),
-                                         hf_pre.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.pre_tokenizer = hf_pre.Sequence(
+        [hf_pre.Split(Regex(PATTERNS["o200k"]), "isolated"), hf_pre.ByteLevel(add_prefix_space=False, use_regex=False)]
+    )
     tok.decoder = decoders.ByteLevel()
     start = time.perf_counter()
-    tok.train_from_iterator(training_text(), trainers.BpeTrainer(
-        vocab_size=256 + 1 + merges, special_tokens=["<|endoftext|>"], show_progress=False,
-        initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    tok.train_from_iterator(
+        training_text(),
+        trainers.BpeTrainer(
+            vocab_size=256 + 1 + merges,
+            special_tokens=["<|endoftext|>"],
+            show_progress=False,
+            initial_alphabet=hf_pre.ByteLevel.alphabet(),
+        ),
+    )
     tok.save(str(path))
     return time.perf_counter() - start
 
 
 def mixed_text(n_bytes: int) -> str:
     code = (REPO_ROOT / "bpe" / "tokenizer.py").read_text(encoding="utf-8")
-    parts = [english_corpus(n_bytes // 2)[-n_bytes // 2:], code[: n_bytes // 4],
-             "日本語のテキストです。中文文本，没有空格。👩‍👩‍👧‍👦 👍🏽 🇫🇷 café naïve 1234567\r\n\t" * 400]
+    parts = [
+        english_corpus(n_bytes // 2)[-n_bytes // 2 :],
+        code[: n_bytes // 4],
+        "日本語のテキストです。中文文本，没有空格。👩‍👩‍👧‍👦 👍🏽 🇫🇷 café naïve 1234567\r\n\t" * 400,
+    ]
     return "".join(parts).encode("utf-8")[:n_bytes].decode("utf-8", errors="ignore")
 
 
@@ -116,11 +126,14 @@ def main() -> None:
         trained = train_file(path, args.merges)
         data = json.loads(path.read_text(encoding="utf-8"))
         n_merges = len(data["model"]["merges"])
-        print(f"tokenizers {tokenizers.__version__} trained {n_merges:,} merges ({len(data['model']['vocab']):,} "
-              f"tokens) in {trained:.1f} s; file {path.stat().st_size / 1e6:.1f} MB\n")
+        print(
+            f"tokenizers {tokenizers.__version__} trained {n_merges:,} merges ({len(data['model']['vocab']):,} "
+            f"tokens) in {trained:.1f} s; file {path.stat().st_size / 1e6:.1f} MB\n"
+        )
 
-        load_ours, load_hf = alternate(lambda: bpe.load(path), lambda: tokenizers.Tokenizer.from_file(str(path)),
-                                       args.runs)
+        load_ours, load_hf = alternate(
+            lambda: bpe.load(path), lambda: tokenizers.Tokenizer.from_file(str(path)), args.runs
+        )
         ours = bpe.load(path)
         hf = tokenizers.Tokenizer.from_file(str(path))
         text = mixed_text(100_000)
@@ -140,41 +153,71 @@ def main() -> None:
             return time.perf_counter() - start
 
         cold_ours, cold_hf = alternate(ours_cold, hf_cold, args.runs)
-        warm_ours, warm_hf = alternate(lambda: ours.encode_full(text),
-                                       lambda: hf.encode(text, add_special_tokens=False), args.runs)
+        warm_ours, warm_hf = alternate(
+            lambda: ours.encode_full(text), lambda: hf.encode(text, add_special_tokens=False), args.runs
+        )
 
         rng = random.Random(0)
         word_10k = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(10_000))
         word_100k = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(100_000))
         assert set(ours.encode_full(word_100k).word_ids) == {0}, "the 100 KB word should be one word"
         assert ours.encode(word_100k) == hf.encode(word_100k, add_special_tokens=False).ids
-        w10_ours, w10_hf = alternate(lambda: ours.encode_full(word_10k),
-                                     lambda: hf.encode(word_10k, add_special_tokens=False), 3 * args.runs, "10k")
-        w100_ours, w100_hf = alternate(lambda: ours.encode_full(word_100k),
-                                       lambda: hf.encode(word_100k, add_special_tokens=False), 3 * args.runs, "100k")
+        w10_ours, w10_hf = alternate(
+            lambda: ours.encode_full(word_10k),
+            lambda: hf.encode(word_10k, add_special_tokens=False),
+            3 * args.runs,
+            "10k",
+        )
+        w100_ours, w100_hf = alternate(
+            lambda: ours.encode_full(word_100k),
+            lambda: hf.encode(word_100k, add_special_tokens=False),
+            3 * args.runs,
+            "100k",
+        )
 
     grow_ours = FASTEST["100k"][0] / FASTEST["10k"][0]
     grow_hf = FASTEST["100k"][1] / FASTEST["10k"][1]
     ms = lambda s: f"{s * 1000:,.1f}"  # noqa: E731
     verdict = lambda ok: "met" if ok else "NOT met"  # noqa: E731
     rows = [
-        [f"load the {n_merges:,}-merge file", ms(load_ours), ms(load_hf), f"{load_ours / load_hf:.2f}x",
-         f"<= 2x: {verdict(load_ours <= 2 * load_hf)}"],
-        ["encode 100 KB mixed text, cold", ms(cold_ours), ms(cold_hf), f"{cold_ours / cold_hf:.2f}x",
-         f"<= 2x: {verdict(cold_ours <= 2 * cold_hf)}"],
-        ["encode 100 KB mixed text, warm", ms(warm_ours), ms(warm_hf), f"{warm_ours / warm_hf:.2f}x",
-         f"<= 2x: {verdict(warm_ours <= 2 * warm_hf)}"],
+        [
+            f"load the {n_merges:,}-merge file",
+            ms(load_ours),
+            ms(load_hf),
+            f"{load_ours / load_hf:.2f}x",
+            f"<= 2x: {verdict(load_ours <= 2 * load_hf)}",
+        ],
+        [
+            "encode 100 KB mixed text, cold",
+            ms(cold_ours),
+            ms(cold_hf),
+            f"{cold_ours / cold_hf:.2f}x",
+            f"<= 2x: {verdict(cold_ours <= 2 * cold_hf)}",
+        ],
+        [
+            "encode 100 KB mixed text, warm",
+            ms(warm_ours),
+            ms(warm_hf),
+            f"{warm_ours / warm_hf:.2f}x",
+            f"<= 2x: {verdict(warm_ours <= 2 * warm_hf)}",
+        ],
         ["one word of 10 KB", ms(w10_ours), ms(w10_hf), f"{w10_ours / w10_hf:.2f}x", ""],
         ["one word of 100 KB", ms(w100_ours), ms(w100_hf), f"{w100_ours / w100_hf:.2f}x", ""],
-        ["growth 10 KB -> 100 KB word (medians)", f"{w100_ours / w10_ours:.1f}x", f"{w100_hf / w10_hf:.1f}x", "",
-         ""],
-        ["growth 10 KB -> 100 KB word (least CPU time)", f"{grow_ours:.1f}x", f"{grow_hf:.1f}x", "",
-         f"<= ~12x: {verdict(grow_ours <= 12.5)}"],
+        ["growth 10 KB -> 100 KB word (medians)", f"{w100_ours / w10_ours:.1f}x", f"{w100_hf / w10_hf:.1f}x", "", ""],
+        [
+            "growth 10 KB -> 100 KB word (least CPU time)",
+            f"{grow_ours:.1f}x",
+            f"{grow_hf:.1f}x",
+            "",
+            f"<= ~12x: {verdict(grow_ours <= 12.5)}",
+        ],
     ]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average {load:.2f} on {os.cpu_count()} cores at the end of the run")
-    print(f"medians of {args.runs} alternated runs (words: {3 * args.runs}); the text is {len(text.encode('utf-8')):,} bytes "
-          f"-> {len(ours.encode(text)):,} tokens, same ids on both sides\n")
+    print(
+        f"medians of {args.runs} alternated runs (words: {3 * args.runs}); the text is {len(text.encode('utf-8')):,} bytes "
+        f"-> {len(ours.encode(text)):,} tokens, same ids on both sides\n"
+    )
     print_table(["measure", "bpe ms", "tokenizers ms", "ratio", "target"], rows)
 
 

@@ -51,10 +51,14 @@ def main() -> None:
         gc.collect()
         rss = rss_mib()
         peak = max(peak, rss)
-        print(f"{i + 1:4d}  {common.RUNS.runs[common.run_key(settings)][0].num_merges:6,d}  {size / 2**20:7.1f}  "
-              f"{len(common.RUNS.runs):4d}  {common.RUNS.nbytes / 2**20:9.0f}  {rss:7.0f}  {time.perf_counter() - t:7.1f}")
-    print(f"store {common.RUNS.nbytes / 2**20:.0f} MiB of a {args.budget_mib} MiB budget; RSS peak {peak:.0f} MiB, "
-          f"{peak - start:.0f} MiB over the start (target: levels off near the budget)")
+        print(
+            f"{i + 1:4d}  {common.RUNS.runs[common.run_key(settings)][0].num_merges:6,d}  {size / 2**20:7.1f}  "
+            f"{len(common.RUNS.runs):4d}  {common.RUNS.nbytes / 2**20:9.0f}  {rss:7.0f}  {time.perf_counter() - t:7.1f}"
+        )
+    print(
+        f"store {common.RUNS.nbytes / 2**20:.0f} MiB of a {args.budget_mib} MiB budget; RSS peak {peak:.0f} MiB, "
+        f"{peak - start:.0f} MiB over the start (target: levels off near the budget)"
+    )
 
 
 if __name__ == "__main__":

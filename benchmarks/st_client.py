@@ -48,8 +48,9 @@ class Session:
         self.poll_every = 0.5  # and how often (seconds), as the server asked
 
     async def open(self, timeout: float = 120) -> None:
-        self.ws = await connect(self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=30,
-                                ping_interval=None)
+        self.ws = await connect(
+            self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=30, ping_interval=None
+        )
         await self.settle(timeout)
 
     async def settle(self, timeout: float = 120) -> None:
@@ -67,8 +68,7 @@ class Session:
         if self.ws is not None:
             await self.ws.close()
 
-    async def _send(self, widget: str | None = None, fragment: str = "", auto: bool = False,
-                    **widget_values) -> None:
+    async def _send(self, widget: str | None = None, fragment: str = "", auto: bool = False, **widget_values) -> None:
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string = self.query
@@ -91,8 +91,15 @@ class Session:
             cs.widget_states.widgets.append(state)
         await self.ws.send(msg.SerializeToString())
 
-    async def _rerun(self, widget: str | None = None, fragment: str = "", want_step: int | None = None,
-                     timeout: float = 60, auto: bool = False, **widget_values) -> float:
+    async def _rerun(
+        self,
+        widget: str | None = None,
+        fragment: str = "",
+        want_step: int | None = None,
+        timeout: float = 60,
+        auto: bool = False,
+        **widget_values,
+    ) -> float:
         """Send a rerun (optionally a click) and read until the run finishes; seconds until the step
         shown first equalled ``want_step`` (or until the run finished)."""
         started = time.perf_counter()
@@ -122,7 +129,9 @@ class Session:
             elif kind == "script_finished" and msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                 self.html, self.waiting = [], False  # a new run follows and draws the page again
             elif kind == "script_finished" and msg.script_finished in (
-                    ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
+                ForwardMsg.FINISHED_SUCCESSFULLY,
+                ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+            ):
                 return seen_at if seen_at is not None else time.perf_counter() - started
 
     def _delta(self, delta) -> None:

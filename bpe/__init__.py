@@ -10,6 +10,8 @@ and never prints. The public API is re-exported here.
 
 from __future__ import annotations
 
+from . import hub, rank_files
+from .history import History
 from .pre_tokenizers import (
     BYTE_LEVEL,
     END_OF_WORD,
@@ -24,14 +26,19 @@ from .pre_tokenizers import (
     text_from_bytes,
     unicode_to_bytes,
 )
-from .serialization import (
-    export_problems, from_tokenizer_json, from_vocab_merges, load, save, to_tokenizer_json, to_vocab_merges, training_log_csv,
-)
-from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
-from . import hub, rank_files
 from .rank_files import from_tiktoken
-from .history import History
+from .serialization import (
+    export_problems,
+    from_tokenizer_json,
+    from_vocab_merges,
+    load,
+    save,
+    to_tokenizer_json,
+    to_vocab_merges,
+    training_log_csv,
+)
 from .state import STOP_SENTENCES, TIE_RULE_SENTENCES, Contribution, Pair, StepChanges, TrainState
+from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
 from .trainer import ALGORITHMS, TIE_RULES, TrainConfig, first_difference, run_training, train_steps
 
 
@@ -41,11 +48,45 @@ def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:
 
 
 __all__ = [
-    "ALGORITHMS", "BYTE_LEVEL", "END_OF_WORD", "MAX_WORD_COUNT", "PRE_TOKENIZERS", "STOP_SENTENCES", "TIE_RULES",
-    "TIE_RULE_SENTENCES", "Contribution", "Encoding", "History", "Pair", "StepChanges", "TrainConfig",
-    "TrainState", "Tokenizer", "first_difference", "TraceStep", "WordTrace", "bytes_to_unicode", "count_words",
-    "is_byte_level", "parse_word_counts", "pre_tokenize", "pre_tokenize_with_offsets", "run_training",
-    "text_from_bytes", "train", "train_steps", "unicode_to_bytes",
-    "export_problems", "from_tokenizer_json", "from_vocab_merges", "load", "save", "to_tokenizer_json", "to_vocab_merges",
-    "training_log_csv", "from_tiktoken", "hub", "rank_files",
+    "ALGORITHMS",
+    "BYTE_LEVEL",
+    "END_OF_WORD",
+    "MAX_WORD_COUNT",
+    "PRE_TOKENIZERS",
+    "STOP_SENTENCES",
+    "TIE_RULES",
+    "TIE_RULE_SENTENCES",
+    "Contribution",
+    "Encoding",
+    "History",
+    "Pair",
+    "StepChanges",
+    "TrainConfig",
+    "TrainState",
+    "Tokenizer",
+    "first_difference",
+    "TraceStep",
+    "WordTrace",
+    "bytes_to_unicode",
+    "count_words",
+    "is_byte_level",
+    "parse_word_counts",
+    "pre_tokenize",
+    "pre_tokenize_with_offsets",
+    "run_training",
+    "text_from_bytes",
+    "train",
+    "train_steps",
+    "unicode_to_bytes",
+    "export_problems",
+    "from_tokenizer_json",
+    "from_vocab_merges",
+    "load",
+    "save",
+    "to_tokenizer_json",
+    "to_vocab_merges",
+    "training_log_csv",
+    "from_tiktoken",
+    "hub",
+    "rank_files",
 ]

@@ -117,11 +117,12 @@ def shorten(text: str, limit: int = LONG_TOKEN) -> str:
     >>> shorten("hug"), shorten("https://docs.python.org/3/library/functions.html#func-open", 30)
     ('hug', 'https://docs.python.o…unc-open')
     """
-    return text if len(text) <= limit else text[:limit - 9] + "…" + text[-8:]
+    return text if len(text) <= limit else text[: limit - 9] + "…" + text[-8:]
 
 
-def chip(text: str, background: str | None = None, *, title: str = "", css_class: str = "tok",
-         bold: bool = False) -> str:
+def chip(
+    text: str, background: str | None = None, *, title: str = "", css_class: str = "tok", bold: bool = False
+) -> str:
     """One token as an escaped HTML span. Its box (padding, font, ...) comes from the ``.tok``
     rule of :data:`TOKEN_CSS`; a colour is either a class there (``c0``..``c7``, ``hl``) or
     ``background``, inline. The tooltip is left out when ``title`` is empty. A token longer than
@@ -131,12 +132,22 @@ def chip(text: str, background: str | None = None, *, title: str = "", css_class
         title = f"{text} · {title}" if title and title != text else text
         text, css_class = short, css_class + " long"
     style = f"background:{background}" + (";font-weight:700" if bold else "") if background else ""
-    return (f'<span class="{css_class}"' + (f' title="{html.escape(title, quote=True)}"' if title else "")
-            + (f' style="{style}"' if style else "") + f">{html.escape(text)}</span>")
+    return (
+        f'<span class="{css_class}"'
+        + (f' title="{html.escape(title, quote=True)}"' if title else "")
+        + (f' style="{style}"' if style else "")
+        + f">{html.escape(text)}</span>"
+    )
 
 
-def chips_html(tokens: Sequence[str], *, highlight: Iterable[str] = (), show_whitespace: bool = False,
-               titles: Sequence[str] | None = None, as_text: bool = False) -> str:
+def chips_html(
+    tokens: Sequence[str],
+    *,
+    highlight: Iterable[str] = (),
+    show_whitespace: bool = False,
+    titles: Sequence[str] | None = None,
+    as_text: bool = False,
+) -> str:
     """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour.
 
     Lean markup, because the training page draws hundreds of these on every step: colours are
@@ -220,8 +231,12 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
         elif show_whitespace:
             parts.append(visible(run, True))
         else:
-            parts.append("".join(_SHOWN_AS_STORED.get(c, c) if c.isprintable() or c in _SHOWN_AS_STORED
-                                 else token_symbol(c) for c in run))
+            parts.append(
+                "".join(
+                    _SHOWN_AS_STORED.get(c, c) if c.isprintable() or c in _SHOWN_AS_STORED else token_symbol(c)
+                    for c in run
+                )
+            )
     return "\u202f".join(parts)  # a narrow gap, so "a" + "F0" does not read as the hex AF0
 
 
@@ -271,8 +286,16 @@ def overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]], ends: Sequ
     return i < len(spans) and spans[i][0] < max(e, s + 1)
 
 
-def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool = False, limit: int | None = 2000,
-                  marked: Sequence[tuple[int, int]] = (), as_text: bool = True) -> str:
+def encoding_html(
+    tokenizer,
+    encoding,
+    text: str = "",
+    *,
+    show_whitespace: bool = False,
+    limit: int | None = 2000,
+    marked: Sequence[tuple[int, int]] = (),
+    as_text: bool = True,
+) -> str:
     """Coloured, escaped chips for the first ``limit`` tokens of an encoding.
 
     Neighbours never share a colour; ``[UNK]`` and special tokens get their own colours
@@ -292,14 +315,17 @@ def encoding_html(tokenizer, encoding, text: str = "", *, show_whitespace: bool 
         alt = alt + 1 if kind == prev_kind else 0
         prev_kind = kind
         background = {"unk": UNK_COLORS[alt % 2], "special": SPECIAL_COLORS[alt % 2]}.get(kind, PALETTE[colors[i]])
-        css = "tok" + ("" if kind == "normal" else f" {kind}") + (" diff" if marked and overlaps(span, marked, ends) else "")
-        source = text[span[0]:span[1]]
+        css = (
+            "tok"
+            + ("" if kind == "normal" else f" {kind}")
+            + (" diff" if marked and overlaps(span, marked, ends) else "")
+        )
+        source = text[span[0] : span[1]]
         title = token_title(tokenizer, token, encoding.ids[i], source)
         if i and encoding.word_ids[i] != encoding.word_ids[i - 1]:
             parts.append('<i class="bpe-gap"></i>')  # a new pre-tokenized word: a visible gap before it
         label = token_label(tokenizer, token, show_whitespace) if as_text else visible(token, show_whitespace is True)
-        parts.append(chip(label, background, title=title, css_class=css,
-                          bold=kind == "special"))
+        parts.append(chip(label, background, title=title, css_class=css, bold=kind == "special"))
         # Lines break where the text has newlines; the newline's own token stays visible before the break.
         parts.append("<br>" * source.count("\n"))
     return f'{TOKEN_CSS}<div class="bpe-tokens">{"".join(parts)}</div>'
@@ -320,18 +346,28 @@ def made_by(tokenizer, token: str) -> str:
 
 def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:
     """One row per token for a table: position, id, token, its text, bytes, the merge that made it."""
+
     def token_hex(token: str, source: str) -> str:  # an unknown token: the bytes of the text it replaced
-        return hex_bytes(source.encode("utf-8") if token_kind(tokenizer, token) == "unk" else tokenizer.token_bytes(token))
+        return hex_bytes(
+            source.encode("utf-8") if token_kind(tokenizer, token) == "unk" else tokenizer.token_bytes(token)
+        )
 
     return [
-        {"#": i, "id": tid, "token": token, "text": text[s:e], "bytes": token_hex(token, text[s:e]),
-         "made by": made_by(tokenizer, token)}
+        {
+            "#": i,
+            "id": tid,
+            "token": token,
+            "text": text[s:e],
+            "bytes": token_hex(token, text[s:e]),
+            "made by": made_by(tokenizer, token),
+        }
         for i, (tid, token, (s, e)) in enumerate(zip(encoding.ids, encoding.tokens, encoding.offsets))
     ]
 
 
-def disagreement_spans(offsets_a: Sequence[tuple[int, int]], offsets_b: Sequence[tuple[int, int]],
-                       length: int | None = None) -> list[tuple[int, int]]:
+def disagreement_spans(
+    offsets_a: Sequence[tuple[int, int]], offsets_b: Sequence[tuple[int, int]], length: int | None = None
+) -> list[tuple[int, int]]:
     """Character spans where two tokenizations draw different token boundaries.
 
     A boundary is any token start or end. Between two boundaries both sides share,
@@ -386,8 +422,10 @@ def _tree_labels(tokenizer, tree) -> dict[int, str]:
         b = right if isinstance(right, str) else labels[id(right)]
         if tokenizer.algorithm == "wordpiece" and b.startswith("##"):
             b = b[2:]
-        elif getattr(tokenizer, "continuing_subword_prefix", None) and b.startswith(tokenizer.continuing_subword_prefix):
-            b = b[len(tokenizer.continuing_subword_prefix):]
+        elif getattr(tokenizer, "continuing_subword_prefix", None) and b.startswith(
+            tokenizer.continuing_subword_prefix
+        ):
+            b = b[len(tokenizer.continuing_subword_prefix) :]
         labels[id(node)] = a + b
     return labels
 
@@ -448,36 +486,52 @@ def byte_table_rows() -> list[dict]:
     rows = []
     for b, symbol in bytes_to_unicode().items():
         char = chr(b)
-        rows.append({"byte": b, "hex": f"{b:02X}", "character": char if char.isprintable() and b != 32 else repr(char),
-                     "stored as": symbol, "code point": f"U+{ord(symbol):04X}", "shifted": symbol != char})
+        rows.append(
+            {
+                "byte": b,
+                "hex": f"{b:02X}",
+                "character": char if char.isprintable() and b != 32 else repr(char),
+                "stored as": symbol,
+                "code point": f"U+{ord(symbol):04X}",
+                "shifted": symbol != char,
+            }
+        )
     return sorted(rows, key=lambda r: r["byte"])
 
 
-def token_chips(tokenizer, tokens: Sequence[str], *, show_whitespace: bool = False, highlight: Iterable[str] = ()) -> str:
+def token_chips(
+    tokenizer, tokens: Sequence[str], *, show_whitespace: bool = False, highlight: Iterable[str] = ()
+) -> str:
     """Tokens as chips labelled like :func:`token_label` (for splits; no tooltips beyond the token)."""
     marked, colors = set(highlight), color_indices(tokens)
     return "".join(
-        chip(token_label(tokenizer, t, show_whitespace), HIGHLIGHT if t in marked else PALETTE[c], title=repr(t),
-             bold=t in marked)
+        chip(
+            token_label(tokenizer, t, show_whitespace),
+            HIGHLIGHT if t in marked else PALETTE[c],
+            title=repr(t),
+            bold=t in marked,
+        )
         for t, c in zip(tokens, colors)
     )
 
 
 def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
     """A word's merge replay (:meth:`Tokenizer.trace`): its start, then the split after each merge."""
+
     def row(head: str, tokens, new=()) -> str:
-        return (f'<tr><td style="padding:2px 10px 2px 0;white-space:nowrap">{head}</td>'
-                f"<td>{token_chips(tokenizer, tokens, show_whitespace=show_whitespace, highlight=new)}</td></tr>")
+        return (
+            f'<tr><td style="padding:2px 10px 2px 0;white-space:nowrap">{head}</td>'
+            f"<td>{token_chips(tokenizer, tokens, show_whitespace=show_whitespace, highlight=new)}</td></tr>"
+        )
 
     def lab(t: str) -> str:
         return html.escape(token_label(tokenizer, t, show_whitespace))
 
     rows = [row("start", trace.initial)]
-    for n, step in enumerate(trace.steps, 1):
+    for _n, step in enumerate(trace.steps, 1):
         a, b = step.pair
         merged = _tree_label(tokenizer, step.pair)
-        rows.append(row(f"merge {step.rank + 1}: <code>{lab(a)}</code> + <code>{lab(b)}</code>",
-                        step.split, (merged,)))
+        rows.append(row(f"merge {step.rank + 1}: <code>{lab(a)}</code> + <code>{lab(b)}</code>", step.split, (merged,)))
     return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'
 
 
@@ -529,17 +583,30 @@ def _spark_x(i: int, n: int, width: int) -> float:
     return _SPARK_PAD + (width - 2 * _SPARK_PAD) * (i / max(n - 1, 1))
 
 
-def sparkline_svg(values: Sequence[float], marker: int | None = None, *, title: str = "",
-                  width: int = 360, height: int = 70, max_points: int = 300) -> str:
+def sparkline_svg(
+    values: Sequence[float],
+    marker: int | None = None,
+    *,
+    title: str = "",
+    width: int = 360,
+    height: int = 70,
+    max_points: int = 300,
+) -> str:
     """A small line chart as an inline SVG image, with a red vertical marker at index ``marker``.
     Values are down-sampled to ``max_points``. The marker is drawn over the image, not in it,
     so a page that moves the marker step by step can reuse the image (see :func:`sparkline_image`)."""
-    return sparkline_marker(sparkline_image(values, title=title, width=width, height=height,
-                                            max_points=max_points), len(values), marker, width=width, height=height)
+    return sparkline_marker(
+        sparkline_image(values, title=title, width=width, height=height, max_points=max_points),
+        len(values),
+        marker,
+        width=width,
+        height=height,
+    )
 
 
-def sparkline_image(values: Sequence[float], *, title: str = "", width: int = 360, height: int = 70,
-                    max_points: int = 300) -> str:
+def sparkline_image(
+    values: Sequence[float], *, title: str = "", width: int = 360, height: int = 70, max_points: int = 300
+) -> str:
     """The line of :func:`sparkline_svg` without a marker: an ``<img>`` with an SVG data URI
     (st.html's sanitiser drops inline ``<svg>`` elements) and its caption."""
     n = len(values)
@@ -553,7 +620,8 @@ def sparkline_image(values: Sequence[float], *, title: str = "", width: int = 36
     span = (hi - lo) or 1
     pad = _SPARK_PAD
     points = " ".join(
-        f"{_spark_x(i, n, width):.1f},{pad + (height - 2 * pad) * (1 - (values[i] - lo) / span):.1f}" for i in idx)
+        f"{_spark_x(i, n, width):.1f},{pad + (height - 2 * pad) * (1 - (values[i] - lo) / span):.1f}" for i in idx
+    )
     label = html.escape(title)
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
@@ -575,6 +643,8 @@ def sparkline_marker(image: str, n: int, marker: int | None, *, width: int = 360
         return ""
     mark = ""
     if marker is not None and 0 <= marker < n:
-        mark = (f'<div class="spark-mark" style="position:absolute;left:{100 * _spark_x(marker, n, width) / width:.2f}%;bottom:0;'
-                f'height:{height}px;width:2px;background:#d62828"></div>')
+        mark = (
+            f'<div class="spark-mark" style="position:absolute;left:{100 * _spark_x(marker, n, width) / width:.2f}%;bottom:0;'
+            f'height:{height}px;width:2px;background:#d62828"></div>'
+        )
     return f'<figure style="margin:0 0 8px 0;position:relative">{image}{mark}</figure>'

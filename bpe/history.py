@@ -180,8 +180,9 @@ class History:
                     entries.append((pair, best if same_count else self.count_at(pair, step)))
         lexicographic = self.config.tie_break == "lexicographic"
         last = len(tie_rank)
-        return sorted(entries, key=lambda e: (-e[1], tie_rank.get(e[0], last),
-                                              self.pair_str(e[0]) if lexicographic else e[0]))
+        return sorted(
+            entries, key=lambda e: (-e[1], tie_rank.get(e[0], last), self.pair_str(e[0]) if lexicographic else e[0])
+        )
 
     def splits_at(self, step: int) -> Mapping[str, tuple[str, ...]]:
         """Word -> tokens after ``step`` merges, each word rebuilt when it is read."""
@@ -196,7 +197,7 @@ class History:
             return []
         return list(self.step_words[self.step_words_start[step - 1] : self.step_words_start[step]])
 
-    def state(self, step: int) -> "TrainState":
+    def state(self, step: int) -> TrainState:
         """The state after ``step`` merges (0 = the initial split)."""
         if isinstance(step, bool) or not isinstance(step, int):
             raise ValueError(f"The step must be a whole number, not {step!r}.")
@@ -208,7 +209,7 @@ class History:
         return self.num_merges + 1
 
     @property
-    def final(self) -> "TrainState":
+    def final(self) -> TrainState:
         return self.state(self.num_merges)
 
     def spellings(self) -> list[str]:
@@ -243,21 +244,34 @@ class History:
         for k in range(1, self.num_merges + 1):
             a, b, new = self.merges[k - 1]
             score = self.merge_scores[k - 1]
-            rows.append({
-                "step": k, "left": self.symbols[a], "right": self.symbols[b], "new_token": self.symbols[new],
-                "count": self.merge_counts[k - 1], "score": None if score is None else str(score),
-                "tied": self.num_ties[k - 1] - 1, "forced": self.merge_forced[k - 1],
-                "tied_pairs": [self.pair_str(divmod(c, _SHIFT)) for c in self.ties[k - 1][1:]] if with_ties else None,
-            })
+            rows.append(
+                {
+                    "step": k,
+                    "left": self.symbols[a],
+                    "right": self.symbols[b],
+                    "new_token": self.symbols[new],
+                    "count": self.merge_counts[k - 1],
+                    "score": None if score is None else str(score),
+                    "tied": self.num_ties[k - 1] - 1,
+                    "forced": self.merge_forced[k - 1],
+                    "tied_pairs": [self.pair_str(divmod(c, _SHIFT)) for c in self.ties[k - 1][1:]]
+                    if with_ties
+                    else None,
+                }
+            )
         return rows
 
     def stop_sentence(self) -> str | None:
         if self.stop_reason is None:
             return None
         c = self.config
-        return "Training stopped: " + STOP_SENTENCES[self.stop_reason].format(
-            vocab_size=c.vocab_size, num_merges=c.num_merges, count=self.stop_count, min_frequency=c.min_frequency
-        ) + "."
+        return (
+            "Training stopped: "
+            + STOP_SENTENCES[self.stop_reason].format(
+                vocab_size=c.vocab_size, num_merges=c.num_merges, count=self.stop_count, min_frequency=c.min_frequency
+            )
+            + "."
+        )
 
 
 # History sequences kept as lists during training and as arrays of these types after it.
@@ -265,8 +279,16 @@ class History:
 # an int to an unsigned item directly but parses a format string for each signed one, so the
 # conversion at the end of training takes about half the time. Same sizes: I is 4 bytes, Q 8.
 _HISTORY_ARRAYS = (
-    ("step_words", "I"), ("step_words_start", "Q"), ("log_step", "I"), ("log_pair", "Q"), ("log_count", "Q"),
-    ("log_prev", "q"), ("log_start", "Q"), ("top_pairs_flat", "Q"), ("top_counts_flat", "Q"), ("top_start", "Q"),
+    ("step_words", "I"),
+    ("step_words_start", "Q"),
+    ("log_step", "I"),
+    ("log_pair", "Q"),
+    ("log_count", "Q"),
+    ("log_prev", "q"),
+    ("log_start", "Q"),
+    ("top_pairs_flat", "Q"),
+    ("top_counts_flat", "Q"),
+    ("top_start", "Q"),
 )
 
 
@@ -302,7 +324,7 @@ class Ragged(Sequence):
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(i)
-        return self.flat[self.start[i]:self.start[i + 1]]
+        return self.flat[self.start[i] : self.start[i + 1]]
 
     def nbytes(self) -> int:
         return len(self.flat) * self.flat.itemsize + len(self.start) * self.start.itemsize

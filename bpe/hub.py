@@ -31,31 +31,44 @@ def tokenizer_json_path(repo_id: str, *, revision: str | None = None, cache_dir:
     # first tells an unreachable Hub at once, and the cache is then read without trying the network.
     unreachable = not constants.HF_HUB_OFFLINE and not hub_reachable(constants.ENDPOINT)
     try:
-        return hf_hub_download(repo_id, "tokenizer.json", revision=revision, cache_dir=cache_dir,
-                               local_files_only=unreachable)
+        return hf_hub_download(
+            repo_id, "tokenizer.json", revision=revision, cache_dir=cache_dir, local_files_only=unreachable
+        )
     except (hub_errors.OfflineModeIsEnabled, hub_errors.LocalEntryNotFoundError):
         if constants.HF_HUB_OFFLINE:
-            raise ValueError(f"{repo_id}'s tokenizer.json is not in this machine's Hugging Face cache, and the Hub "
-                             "is switched off (HF_HUB_OFFLINE is set): download it on a connected machine first, or "
-                             "upload the file instead.") from None
-        raise ValueError(f"Could not reach the Hugging Face Hub for {repo_id} (is this machine offline?), and its "
-                         "tokenizer.json is not in the local cache: upload the file instead.") from None
+            raise ValueError(
+                f"{repo_id}'s tokenizer.json is not in this machine's Hugging Face cache, and the Hub "
+                "is switched off (HF_HUB_OFFLINE is set): download it on a connected machine first, or "
+                "upload the file instead."
+            ) from None
+        raise ValueError(
+            f"Could not reach the Hugging Face Hub for {repo_id} (is this machine offline?), and its "
+            "tokenizer.json is not in the local cache: upload the file instead."
+        ) from None
     except hub_errors.GatedRepoError:
-        raise ValueError(f"{repo_id} is gated on the Hub: accept its terms and log in with a token, or upload "
-                         "its tokenizer.json instead.") from None
+        raise ValueError(
+            f"{repo_id} is gated on the Hub: accept its terms and log in with a token, or upload "
+            "its tokenizer.json instead."
+        ) from None
     except hub_errors.RepositoryNotFoundError:
-        raise ValueError(f"There is no public model named {repo_id} on the Hugging Face Hub; check the spelling "
-                         f"(like {EXAMPLES[0]}).") from None
+        raise ValueError(
+            f"There is no public model named {repo_id} on the Hugging Face Hub; check the spelling "
+            f"(like {EXAMPLES[0]})."
+        ) from None
     except hub_errors.RevisionNotFoundError:
         raise ValueError(f"{repo_id} has no revision {revision!r} on the Hub.") from None
     except hub_errors.EntryNotFoundError:
-        raise ValueError(f"{repo_id} has no tokenizer.json (it may ship only a SentencePiece tokenizer.model); "
-                         "BPE Explorer reads tokenizer.json files.") from None
+        raise ValueError(
+            f"{repo_id} has no tokenizer.json (it may ship only a SentencePiece tokenizer.model); "
+            "BPE Explorer reads tokenizer.json files."
+        ) from None
     except hub_errors.HFValidationError:
         raise ValueError(f"{repo_id!r} is not a Hub model name; write it as owner/name, like {EXAMPLES[0]}.") from None
     except (hub_errors.HfHubHTTPError, OSError) as exc:
-        raise ValueError(f"Could not download {repo_id}'s tokenizer.json from the Hugging Face Hub "
-                         f"({type(exc).__name__}); try again, or upload the file.") from None
+        raise ValueError(
+            f"Could not download {repo_id}'s tokenizer.json from the Hugging Face Hub "
+            f"({type(exc).__name__}); try again, or upload the file."
+        ) from None
 
 
 def hub_reachable(endpoint: str, timeout: float = 3.0) -> bool:
@@ -76,7 +89,9 @@ def from_hub(repo_id: str, *, revision: str | None = None, cache_dir: str | None
     with open(path, "rb") as f:
         data = f.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise ValueError(f"{repo_id}'s tokenizer.json is over {MAX_BYTES // 1_000_000} MB, more than BPE Explorer reads.")
+        raise ValueError(
+            f"{repo_id}'s tokenizer.json is over {MAX_BYTES // 1_000_000} MB, more than BPE Explorer reads."
+        )
     try:
         return from_tokenizer_json(data)
     except ValueError as exc:

@@ -12,8 +12,10 @@ from __future__ import annotations
 from array import array
 from heapq import heapify, heappop, heappush
 
-def merge_all(symbols: list[str], units: list[int], merge_map: dict, record: list | None = None,
-              concatenates: bool = False) -> None:
+
+def merge_all(
+    symbols: list[str], units: list[int], merge_map: dict, record: list | None = None, concatenates: bool = False
+) -> None:
     """Merge a word's symbols in place, exactly as ``tokenizers``' ``Word::merge_all`` does.
 
     ``merge_map`` maps a pair to ``(rank, new token)``. A min-heap holds candidate merges as
@@ -55,8 +57,8 @@ def _merge_all_scan(symbols: list[str], units: list[int], merge_map: dict) -> No
                 best, best_rank, new = i, m[0], m[1]
         if best < 0:
             return
-        symbols[best:best + 2] = [new]
-        units[best:best + 2] = [units[best] + units[best + 1]]
+        symbols[best : best + 2] = [new]
+        units[best : best + 2] = [units[best] + units[best + 1]]
 
 
 def _merge_all_heap(symbols: list[str], units: list[int], merge_map: dict, record: list | None) -> None:
@@ -211,6 +213,7 @@ class FirstMerges:
         def get(pair):
             m = lookup(pair)
             return m if m is not None and m[0] < k else None
+
         self.get = get
 
     def __getitem__(self, pair):

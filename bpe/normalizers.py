@@ -22,12 +22,25 @@ from . import pre_tokenizers as pt
 
 Span = tuple[int, int]
 REGEX_TIMEOUT = 5.0  # seconds a file's (or a typed) pattern may run on one text: no pattern holds the server
-NORMALIZERS = ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Strip", "StripAccents", "Prepend", "Replace",
-               "BertNormalizer", "Sequence")
+NORMALIZERS = (
+    "NFC",
+    "NFD",
+    "NFKC",
+    "NFKD",
+    "Lowercase",
+    "Strip",
+    "StripAccents",
+    "Prepend",
+    "Replace",
+    "BertNormalizer",
+    "Sequence",
+)
 
 # Rust's char::is_whitespace: the Unicode White_Space property (Python's isspace adds \x1c-\x1f).
-_WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-                         "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+_WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 
 def is_whitespace(c: str) -> bool:
@@ -65,12 +78,12 @@ class Piece:
             return self.base
         return self.align[0][0] if self.align else self.base
 
-    def slice(self, a: int, b: int) -> "Piece":
+    def slice(self, a: int, b: int) -> Piece:
         if self.align is None:
             return Piece(self.text[a:b], self.base + a)
         return Piece(self.text[a:b], self.align[a][0] if a < len(self.align) else self.base, self.align[a:b])
 
-    def transform(self, changes: list[tuple[str, int]], initial: int = 0) -> "Piece":
+    def transform(self, changes: list[tuple[str, int]], initial: int = 0) -> Piece:
         """``NormalizedString::transform``: (char, change) pairs, change 0 replaces one character,
         +1 adds one after the previous, -n replaces one and removes n more."""
         old = self.spans()
@@ -87,20 +100,20 @@ class Piece:
             out_align.append(al)
         return Piece("".join(out_chars), self.original_start(), out_align)
 
-    def prepend(self, s: str) -> "Piece":
+    def prepend(self, s: str) -> Piece:
         """``NormalizedString::prepend``: the new characters share the first character's span."""
         if not self.text or not s:
             return self
         first = self.original(0, 1)
         return Piece(s + self.text, first[0], [first] * len(s) + self.spans())
 
-    def replace_char(self, c: str, by: str) -> "Piece":
+    def replace_char(self, c: str, by: str) -> Piece:
         """Replace one character by another (same length, spans unchanged)."""
         if c not in self.text:
             return self
         return Piece(self.text.replace(c, by), self.base, self.align)
 
-    def to_bytes(self) -> "Piece":
+    def to_bytes(self) -> Piece:
         """ByteLevel: each character becomes its UTF-8 bytes as GPT-2 symbols, all sharing its span."""
         data = self.text.encode("utf-8")
         symbols = pt.bytes_to_symbols(data)
@@ -157,7 +170,7 @@ def _interval_plus(pattern: str) -> tuple[int, int, int] | None:
             groups.append(i)
             i += 1
             if pattern.startswith("?", i):  # (?:  (?i:  (?=  (?<name> ...: skip to the group's body
-                while i < n and pattern[i] not in ":)=!>" and not pattern.startswith("?<", i - 1) :
+                while i < n and pattern[i] not in ":)=!>" and not pattern.startswith("?<", i - 1):
                     i += 1
             continue
         if c == ")":
@@ -183,7 +196,7 @@ def _anchor_positions(pattern: str) -> list[tuple[int, str]]:
         c = pattern[i]
         if c == "\\":
             if i + 1 < n and pattern[i + 1] in "zZ":
-                out.append((i, pattern[i:i + 2]))
+                out.append((i, pattern[i : i + 2]))
             i += 2
             continue
         if c == "[":
@@ -211,7 +224,7 @@ def _onig_word_classes(pattern: str) -> str:
             elif e == "W" and not depth:
                 out.append(f"[^{_ONIG_WORD}]")
             else:
-                out.append(pattern[i:i + 2])
+                out.append(pattern[i : i + 2])
             i += 2
             continue
         if c == "[":
@@ -247,13 +260,13 @@ def onig_pattern(pattern: str) -> str:
         if found is None:
             break
         atom, brace, end = found
-        pattern = pattern[:atom] + "(?:" + pattern[atom:end - 1] + ")+" + pattern[end:]
+        pattern = pattern[:atom] + "(?:" + pattern[atom : end - 1] + ")+" + pattern[end:]
     anchors = _anchor_positions(pattern)
     for i, a in reversed(anchors):
         if a == "\\z":
-            pattern = pattern[:i] + "\\Z" + pattern[i + 2:]
+            pattern = pattern[:i] + "\\Z" + pattern[i + 2 :]
         elif a == "\\Z":  # Oniguruma: end, or before a final newline
-            pattern = pattern[:i] + "(?=\\n?\\Z)" + pattern[i + 2:]
+            pattern = pattern[:i] + "(?=\\n?\\Z)" + pattern[i + 2 :]
     pattern = _onig_word_classes(pattern)
     if any(a in "^$" for _, a in anchors):
         pattern = "(?m)" + pattern
@@ -268,15 +281,15 @@ def possessive_to_onig(pattern: str) -> str:
         if found is None:
             break
         atom, brace, end = found
-        pattern = pattern[:atom] + "(?>" + pattern[atom:end - 1] + ")" + pattern[end:]
+        pattern = pattern[:atom] + "(?>" + pattern[atom : end - 1] + ")" + pattern[end:]
     # tiktoken's $ is the end of the text: Oniguruma's \\z (its $ is the end of a line)
     for i, a in reversed(_anchor_positions(pattern)):
         if a == "$":
-            pattern = pattern[:i] + "\\z" + pattern[i + 1:]
+            pattern = pattern[:i] + "\\z" + pattern[i + 1 :]
         elif a == "^":
-            pattern = pattern[:i] + "\\A" + pattern[i + 1:]
+            pattern = pattern[:i] + "\\A" + pattern[i + 1 :]
         elif a == "\\Z":
-            pattern = pattern[:i] + "\\z" + pattern[i + 2:]
+            pattern = pattern[:i] + "\\z" + pattern[i + 2 :]
     return pattern
 
 
@@ -288,8 +301,10 @@ def compile_pattern(obj: Any, where: str):
         try:
             return regex.compile(onig_pattern(obj["Regex"]))
         except regex.error as exc:
-            raise ValueError(f"The {where} pattern {obj['Regex']!r} is not a regex BPE Explorer can read: {exc}.") from None
-    raise ValueError(f"The {where} needs a pattern written {{\"String\": ...}} or {{\"Regex\": ...}}, not {obj!r}.")
+            raise ValueError(
+                f"The {where} pattern {obj['Regex']!r} is not a regex BPE Explorer can read: {exc}."
+            ) from None
+    raise ValueError(f'The {where} needs a pattern written {{"String": ...}} or {{"Regex": ...}}, not {obj!r}.')
 
 
 def find_matches(text: str, pattern) -> list[tuple[Span, bool]]:
@@ -325,6 +340,7 @@ def _unicode(form: str) -> Callable[[Piece], Piece]:
         if "".join(c for c, _ in changes) != target:  # could not align piecewise: one block
             changes = _block_changes(text, target)
         return piece.transform(changes)
+
     return normalize
 
 
@@ -398,6 +414,7 @@ def _strip(left: bool, right: bool) -> Callable[[Piece], Piece]:
             while b > a and text[b - 1] in _WHITE_SPACE:
                 b -= 1
         return piece if (a, b) == (0, len(text)) else piece.slice(a, b)
+
     return strip
 
 
@@ -409,6 +426,7 @@ def _filter(keep: Callable[[str], bool]) -> Callable[[Piece], Piece]:
         spans = piece.spans()
         idx = [i for i, c in enumerate(text) if keep(c)]
         return Piece("".join(text[i] for i in idx), piece.original_start(), [spans[i] for i in idx])
+
     return filtered
 
 
@@ -441,13 +459,22 @@ def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
         chars.append(text[last:])
         align.extend(spans[last:])
         return Piece("".join(chars), piece.original_start(), align)
+
     return replace
 
 
 def _is_chinese(c: str) -> bool:
     o = ord(c)
-    return (0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2A6DF or 0x2A700 <= o <= 0x2B73F
-            or 0x2B740 <= o <= 0x2B81F or 0x2B920 <= o <= 0x2CEAF or 0xF900 <= o <= 0xFAFF or 0x2F800 <= o <= 0x2FA1F)
+    return (
+        0x4E00 <= o <= 0x9FFF
+        or 0x3400 <= o <= 0x4DBF
+        or 0x20000 <= o <= 0x2A6DF
+        or 0x2A700 <= o <= 0x2B73F
+        or 0x2B740 <= o <= 0x2B81F
+        or 0x2B920 <= o <= 0x2CEAF
+        or 0xF900 <= o <= 0xFAFF
+        or 0x2F800 <= o <= 0x2FA1F
+    )
 
 
 def _bert(obj: dict) -> Callable[[Piece], Piece]:
@@ -457,7 +484,9 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
     strip_accents = obj.get("strip_accents")
     if strip_accents is None:
         strip_accents = lowercase
-    drop = _filter(lambda c: not (c in "\x00\ufffd" or (c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs"))))
+    drop = _filter(
+        lambda c: not (c in "\x00\ufffd" or (c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs")))
+    )
     nfd = _unicode("NFD")
     no_marks = _filter(lambda c: unicodedata.category(c) != "Mn")
 
@@ -481,6 +510,7 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
         if lowercase:
             piece = _lowercase(piece)
         return piece
+
     return bert
 
 
@@ -524,7 +554,9 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
             for f in built:
                 piece = f(piece)
             return piece
+
         return sequence
     shown = repr(kind) if isinstance(kind, str) else "without a type"
-    raise ValueError(f"This file's normalizer {shown} is not one BPE Explorer reads "
-                     f"(it reads {', '.join(NORMALIZERS)}).")
+    raise ValueError(
+        f"This file's normalizer {shown} is not one BPE Explorer reads (it reads {', '.join(NORMALIZERS)})."
+    )

@@ -27,10 +27,19 @@ from .normalizers import Piece, build_normalizer, compile_pattern, find_matches,
 
 Span = tuple[int, int]
 
-PRE_TOKENIZERS = ("ByteLevel", "Split", "Metaspace", "Whitespace", "WhitespaceSplit", "Digits", "Punctuation",
-                  "CharDelimiterSplit", "BertPreTokenizer", "Sequence")
-DECODERS = ("ByteLevel", "Metaspace", "WordPiece", "BPEDecoder", "Fuse", "Strip", "Replace", "ByteFallback",
-            "Sequence")
+PRE_TOKENIZERS = (
+    "ByteLevel",
+    "Split",
+    "Metaspace",
+    "Whitespace",
+    "WhitespaceSplit",
+    "Digits",
+    "Punctuation",
+    "CharDelimiterSplit",
+    "BertPreTokenizer",
+    "Sequence",
+)
+DECODERS = ("ByteLevel", "Metaspace", "WordPiece", "BPEDecoder", "Fuse", "Strip", "Replace", "ByteFallback", "Sequence")
 POST_PROCESSORS = ("ByteLevel", "RobertaProcessing", "BertProcessing", "TemplateProcessing", "Sequence")
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 
@@ -151,7 +160,9 @@ class Split(PreTokenizer):
         self.regex = _pattern(obj.get("pattern"), "Split pre-tokenizer")
         self.behavior = obj.get("behavior", "Isolated")
         if self.behavior not in BEHAVIORS:
-            raise ValueError(f"The Split pre-tokenizer's behavior {self.behavior!r} is not one of {', '.join(BEHAVIORS)}.")
+            raise ValueError(
+                f"The Split pre-tokenizer's behavior {self.behavior!r} is not one of {', '.join(BEHAVIORS)}."
+            )
         self.invert = bool(obj.get("invert", False))
 
     def __call__(self, pieces):
@@ -228,7 +239,9 @@ class Punctuation(PreTokenizer):
     def __init__(self, obj: dict) -> None:
         self.behavior = obj.get("behavior", "Isolated")
         if self.behavior not in BEHAVIORS:
-            raise ValueError(f"The Punctuation pre-tokenizer's behavior {self.behavior!r} is not one of {', '.join(BEHAVIORS)}.")
+            raise ValueError(
+                f"The Punctuation pre-tokenizer's behavior {self.behavior!r} is not one of {', '.join(BEHAVIORS)}."
+            )
 
     def __call__(self, pieces):
         out = []
@@ -301,8 +314,9 @@ def build_pre_tokenizer(obj: Any) -> PreTokenizer | None:
             raise ValueError("The file's Sequence pre-tokenizer has no list of 'pretokenizers'.")
         built = [build_pre_tokenizer(p) for p in parts]
         return SequencePre([p for p in built if p is not None])
-    raise ValueError(f"This file's pre-tokenizer {_name(obj)} is not one BPE Explorer reads "
-                     f"(it reads {', '.join(PRE_TOKENIZERS)}).")
+    raise ValueError(
+        f"This file's pre-tokenizer {_name(obj)} is not one BPE Explorer reads (it reads {', '.join(PRE_TOKENIZERS)})."
+    )
 
 
 def _name(obj: Any) -> str:
@@ -313,8 +327,19 @@ def _name(obj: Any) -> str:
 # decoders
 # ================================================================================================
 def _cleanup(s: str) -> str:
-    for a, b in ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"), (" 'm", "'m"),
-                 (" do not", " don't"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re")):
+    for a, b in (
+        (" .", "."),
+        (" ?", "?"),
+        (" !", "!"),
+        (" ,", ","),
+        (" ' ", "'"),
+        (" n't", "n't"),
+        (" 'm", "'m"),
+        (" do not", " don't"),
+        (" 's", "'s"),
+        (" 've", "'ve"),
+        (" 're", "'re"),
+    ):
         s = s.replace(a, b)
     return s
 
@@ -337,6 +362,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
                 else:
                     data.extend(t.encode("utf-8"))
             return [bytes(data).decode("utf-8", errors="replace")]
+
         return byte_level
     if kind == "Metaspace":
         meta = Metaspace(obj)
@@ -349,6 +375,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
                 else:
                     out.append(t.replace(meta.replacement, " "))
             return out
+
         return metaspace
     if kind == "WordPiece":
         prefix, cleanup = obj.get("prefix", "##"), bool(obj.get("cleanup", True))
@@ -357,9 +384,10 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
             out = []
             for i, t in enumerate(tokens):
                 if i:
-                    t = t[len(prefix):] if t.startswith(prefix) else " " + t
+                    t = t[len(prefix) :] if t.startswith(prefix) else " " + t
                 out.append(_cleanup(t) if cleanup else t)
             return out
+
         return wordpiece
     if kind == "BPEDecoder":
         suffix = obj.get("suffix", "</w>")
@@ -384,6 +412,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
                     b = len(t) - i - 1
                 out.append(t[a:b] if b >= a else "")
             return out
+
         return strip
     if kind == "Replace":
         pattern = _pattern(obj.get("pattern"), "Replace decoder")
@@ -392,6 +421,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
             return lambda tokens: list(tokens)
         return lambda tokens: [pattern.sub(lambda _m: content, t) for t in tokens]
     if kind == "ByteFallback":
+
         def byte_fallback(tokens):
             out: list[str] = []
             pending = bytearray()
@@ -403,6 +433,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
                     except UnicodeDecodeError:
                         out.extend("�" for _ in pending)
                     pending.clear()
+
             for t in tokens:
                 if len(t) == 6 and t.startswith("<0x") and t.endswith(">"):
                     try:
@@ -414,6 +445,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
                 out.append(t)
             flush()
             return out
+
         return byte_fallback
     if kind == "Sequence":
         parts = [build_decoder(d) for d in obj.get("decoders") or []]
@@ -423,8 +455,11 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
                 if part is not None:
                     tokens = part(tokens)
             return tokens
+
         return sequence
-    raise ValueError(f"This file's decoder {_name(obj)} is not one BPE Explorer reads (it reads {', '.join(DECODERS)}).")
+    raise ValueError(
+        f"This file's decoder {_name(obj)} is not one BPE Explorer reads (it reads {', '.join(DECODERS)})."
+    )
 
 
 # ================================================================================================
@@ -435,8 +470,10 @@ def offset_trimming(obj: Any) -> bool | None:
     if obj is None:
         return None
     if not isinstance(obj, dict) or obj.get("type") not in POST_PROCESSORS:
-        raise ValueError(f"This file's post-processor {_name(obj)} is not one BPE Explorer reads "
-                         f"(it reads {', '.join(POST_PROCESSORS)}).")
+        raise ValueError(
+            f"This file's post-processor {_name(obj)} is not one BPE Explorer reads "
+            f"(it reads {', '.join(POST_PROCESSORS)})."
+        )
     kind = obj["type"]
     if kind in ("ByteLevel", "RobertaProcessing"):
         if obj.get("trim_offsets", True):
@@ -501,10 +538,22 @@ class AddedToken:
 class Pipeline:
     """Added tokens, normaliser, pre-tokenizer, offset trimming and decoder of one file."""
 
-    def __init__(self, *, normalizer: Any = None, pre_tokenizer: Any = None, decoder: Any = None,
-                 post_processor: Any = None, added_tokens: list[dict] = ()) -> None:
-        self.source = {"normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": post_processor,
-                       "decoder": decoder, "added_tokens": list(added_tokens)}
+    def __init__(
+        self,
+        *,
+        normalizer: Any = None,
+        pre_tokenizer: Any = None,
+        decoder: Any = None,
+        post_processor: Any = None,
+        added_tokens: list[dict] = (),
+    ) -> None:
+        self.source = {
+            "normalizer": normalizer,
+            "pre_tokenizer": pre_tokenizer,
+            "post_processor": post_processor,
+            "decoder": decoder,
+            "added_tokens": list(added_tokens),
+        }
         self.normalizer = build_normalizer(normalizer)
         self.pre_tokenizer = build_pre_tokenizer(pre_tokenizer)
         self.decoder = build_decoder(decoder)
@@ -573,12 +622,18 @@ class Pipeline:
             return None
         pre = self.pre_tokenizer
         parts = pre.parts if isinstance(pre, SequencePre) else [pre]
-        if len(parts) == 1 and isinstance(parts[0], ByteLevel) and parts[0].use_regex \
-                and not parts[0].add_prefix_space:
+        if len(parts) == 1 and isinstance(parts[0], ByteLevel) and parts[0].use_regex and not parts[0].add_prefix_space:
             return parts[0].regex
-        if len(parts) == 2 and isinstance(parts[0], Split) and parts[0].behavior == "Isolated" \
-                and not parts[0].invert and parts[0].regex is not None and isinstance(parts[1], ByteLevel) \
-                and not parts[1].use_regex and not parts[1].add_prefix_space:
+        if (
+            len(parts) == 2
+            and isinstance(parts[0], Split)
+            and parts[0].behavior == "Isolated"
+            and not parts[0].invert
+            and parts[0].regex is not None
+            and isinstance(parts[1], ByteLevel)
+            and not parts[1].use_regex
+            and not parts[1].add_prefix_space
+        ):
             return parts[0].regex
         return None
 
@@ -604,7 +659,7 @@ class Pipeline:
                 continue
             for b, (s2, e2) in self._find(text[s:e], self._norm_re, self._norm_by):
                 if b is not None:
-                    out.append(("added", text[s + s2:s + e2], b.id, (s + s2, s + e2)))
+                    out.append(("added", text[s + s2 : s + e2], b.id, (s + s2, s + e2)))
                 else:
                     out.append(("text", s + s2, s + e2))
         return out
@@ -670,8 +725,7 @@ def _describe(normalizer: Any, pre_tokenizer: Any) -> str:
         if obj.get("type") == "Sequence":
             return " + ".join(name(p, key) for p in obj.get(key) or []) or "none"
         return str(obj.get("type"))
+
     pre = name(pre_tokenizer, "pretokenizers")
     norm = name(normalizer, "normalizers")
     return pre if norm == "none" else f"{pre} (normalizer {norm})"
-
-

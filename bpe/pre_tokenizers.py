@@ -207,8 +207,10 @@ def parse_word_counts(text: str, line_name: str = "Line") -> dict[str, int]:
         if count < 1:
             raise ValueError(f"{line_name} {number} ({line.strip()!r}): a count must be 1 or more, not {count}.")
         if count > MAX_WORD_COUNT:
-            raise ValueError(f"{line_name} {number} ({line.strip()[:80]!r}): a count must be at most {MAX_WORD_COUNT:,} "
-                             f"(a trillion), not {raw[:40]}{'…' if len(raw) > 40 else ''}.")
+            raise ValueError(
+                f"{line_name} {number} ({line.strip()[:80]!r}): a count must be at most {MAX_WORD_COUNT:,} "
+                f"(a trillion), not {raw[:40]}{'…' if len(raw) > 40 else ''}."
+            )
         counts[word] = counts.get(word, 0) + count
     if not counts:
         raise ValueError("No word counts found: write one 'word count' pair per line, like 'hug 10'.")
@@ -226,7 +228,9 @@ def check_word_counts(counts: Mapping[str, object]) -> dict[str, int]:
         if count < 1:
             raise ValueError(f"The count of {word!r} must be 1 or more, not {count}.")
         if count > MAX_WORD_COUNT:
-            raise ValueError(f"The count of {word[:80]!r} must be at most {MAX_WORD_COUNT:,} (a trillion), not {count:,}.")
+            raise ValueError(
+                f"The count of {word[:80]!r} must be at most {MAX_WORD_COUNT:,} (a trillion), not {count:,}."
+            )
         checked[word] = count
     if not checked:
         raise ValueError("The corpus is empty: give at least one word with a count.")

@@ -23,17 +23,28 @@ from .tokenizer import Tokenizer
 PATTERNS = {
     "gpt2": r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s""",
     "cl100k": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
-    "o200k": "|".join([
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""", r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""", r"""\s+""",
-    ]),
+    "o200k": "|".join(
+        [
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""\p{N}{1,3}""",
+            r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+            r"""\s*[\r\n]+""",
+            r"""\s+(?!\S)""",
+            r"""\s+""",
+        ]
+    ),
 }
 # The special tokens tiktoken adds to each encoding (used when their ids are free).
 SPECIALS = {
     "gpt2": {"<|endoftext|>": 50256},
-    "cl100k": {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
-               "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276},
+    "cl100k": {
+        "<|endoftext|>": 100257,
+        "<|fim_prefix|>": 100258,
+        "<|fim_middle|>": 100259,
+        "<|fim_suffix|>": 100260,
+        "<|endofprompt|>": 100276,
+    },
     "o200k": {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
 }
 
@@ -44,8 +55,9 @@ def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[byte
         try:
             data = bytes(data).decode("ascii")
         except UnicodeDecodeError:
-            raise ValueError(f"{name} is not a .tiktoken rank file: it should be plain ASCII lines "
-                             "of a base64 token and its rank.") from None
+            raise ValueError(
+                f"{name} is not a .tiktoken rank file: it should be plain ASCII lines of a base64 token and its rank."
+            ) from None
     if not isinstance(data, str):
         raise ValueError(f"Expected the text of {name}, got {type(data).__name__}.")
     ranks: dict[bytes, int] = {}
@@ -60,7 +72,9 @@ def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[byte
             token = base64.b64decode(parts[0], validate=True)
             rank = int(parts[1])
         except (binascii.Error, ValueError):
-            raise ValueError(f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and a whole-number rank.") from None
+            raise ValueError(
+                f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and a whole-number rank."
+            ) from None
         if not token or rank < 0:
             raise ValueError(f"Line {number} of {name}: a token must not be empty and a rank must be 0 or more.")
         if token in ranks or rank in seen:
@@ -71,14 +85,16 @@ def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[byte
         raise ValueError(f"{name} holds no ranks.")
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
-        raise ValueError(f"{name} lacks {len(missing)} of the 256 single bytes (first: {missing[0]:#04x}); "
-                         "a byte-level rank file needs all of them.")
+        raise ValueError(
+            f"{name} lacks {len(missing)} of the 256 single bytes (first: {missing[0]:#04x}); "
+            "a byte-level rank file needs all of them."
+        )
     return ranks
 
 
 def _split(ranks: dict[bytes, int], token: bytes, max_rank: int) -> tuple[bytes, bytes] | None:
     """tiktoken's BPE on ``token`` with ranks below ``max_rank``: the two parts left at the end."""
-    parts = [token[i:i + 1] for i in range(len(token))]
+    parts = [token[i : i + 1] for i in range(len(token))]
     while len(parts) > 2:
         best, best_rank = None, None
         for i in range(len(parts) - 1):
@@ -87,7 +103,7 @@ def _split(ranks: dict[bytes, int], token: bytes, max_rank: int) -> tuple[bytes,
                 best, best_rank = i, r
         if best is None:
             return None
-        parts[best:best + 2] = [parts[best] + parts[best + 1]]
+        parts[best : best + 2] = [parts[best] + parts[best + 1]]
     return (parts[0], parts[1]) if len(parts) == 2 else None
 
 
@@ -99,14 +115,21 @@ def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
             continue
         pair = _split(ranks, token, rank)
         if pair is None:
-            raise ValueError(f"The token of rank {rank} ({token!r}) cannot be built from lower-ranked tokens, "
-                             "so this is not a BPE rank file.")
+            raise ValueError(
+                f"The token of rank {rank} ({token!r}) cannot be built from lower-ranked tokens, "
+                "so this is not a BPE rank file."
+            )
         merges.append(pair)
     return merges
 
 
-def from_tiktoken(data: str | bytes, pattern: str = "cl100k", *, special_tokens: dict[str, int] | None = None,
-                  name: str = "the .tiktoken file") -> Tokenizer:
+def from_tiktoken(
+    data: str | bytes,
+    pattern: str = "cl100k",
+    *,
+    special_tokens: dict[str, int] | None = None,
+    name: str = "the .tiktoken file",
+) -> Tokenizer:
     """A byte-level :class:`~bpe.Tokenizer` from a ``.tiktoken`` rank file.
 
     ``pattern`` is ``"gpt2"``, ``"cl100k"`` or ``"o200k"`` (their tiktoken patterns and special
@@ -130,18 +153,43 @@ def from_tiktoken(data: str | bytes, pattern: str = "cl100k", *, special_tokens:
             continue  # a different vocabulary: leave the special out rather than clash
         vocab[content] = i
         taken.add(i)
-        added.append({"id": i, "content": content, "single_word": False, "lstrip": False, "rstrip": False,
-                      "normalized": False, "special": True})
+        added.append(
+            {
+                "id": i,
+                "content": content,
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            }
+        )
     # Written as a tokenizer.json would be: Split (tiktoken's pattern with its possessive intervals
     # spelled as Oniguruma atomic groups, so tokenizers reads it alike) then ByteLevel.
-    pre = {"type": "Sequence", "pretokenizers": [
-        {"type": "Split", "pattern": {"Regex": possessive_to_onig(regex_text)}, "behavior": "Isolated", "invert": False},
-        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
-    ]}
-    pipeline = Pipeline(pre_tokenizer=pre, decoder={"type": "ByteLevel", "add_prefix_space": True,
-                                                    "trim_offsets": True, "use_regex": True},
-                        added_tokens=added)
+    pre = {
+        "type": "Sequence",
+        "pretokenizers": [
+            {
+                "type": "Split",
+                "pattern": {"Regex": possessive_to_onig(regex_text)},
+                "behavior": "Isolated",
+                "invert": False,
+            },
+            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
+        ],
+    }
+    pipeline = Pipeline(
+        pre_tokenizer=pre,
+        decoder={"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        added_tokens=added,
+    )
     pipeline.outside_model = frozenset(a["content"] for a in added)
     pipeline.name = f"tiktoken {pattern if pattern in PATTERNS else 'pattern (typed)'}"
-    return Tokenizer(vocab, [(sym(a), sym(b)) for a, b in merges], special_tokens=[a["content"] for a in added],
-                     unk_token=None, pipeline=pipeline, ignore_merges=False)
+    return Tokenizer(
+        vocab,
+        [(sym(a), sym(b)) for a, b in merges],
+        special_tokens=[a["content"] for a in added],
+        unk_token=None,
+        pipeline=pipeline,
+        ignore_merges=False,
+    )

@@ -61,9 +61,9 @@ from typing import Any, Union
 
 from . import pipeline as pipeline_mod
 from . import pre_tokenizers as pt
-from .tokenizer import Tokenizer
 from .history import History
 from .state import WORDPIECE_PREFIX, Pair
+from .tokenizer import Tokenizer
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -109,17 +109,25 @@ def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     for token in tok.special_tokens:
         if token not in tok.vocab:
             raise ValueError(f"The special token {token!r} has no id in the vocabulary, so it cannot be saved.")
-        added.append({
-            "id": tok.vocab[token], "content": token, "single_word": False, "lstrip": False,
-            "rstrip": False, "normalized": False, "special": True,
-        })
+        added.append(
+            {
+                "id": tok.vocab[token],
+                "content": token,
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            }
+        )
     added.sort(key=lambda t: t["id"])
     vocab = dict(sorted(tok.vocab.items(), key=lambda item: item[1]))
     unk = tok.unk_token if tok.unk_token is not None and tok.unk_token in tok.vocab else None
 
     if tok.algorithm == "wordpiece":
         model: dict[str, Any] = {
-            "type": "WordPiece", "unk_token": tok.unk_token or "[UNK]",
+            "type": "WordPiece",
+            "unk_token": tok.unk_token or "[UNK]",
             "continuing_subword_prefix": WORDPIECE_PREFIX,
             "max_input_chars_per_word": tok.max_input_chars_per_word,
             "vocab": vocab,
@@ -127,9 +135,16 @@ def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
         decoder: dict[str, Any] | None = {"type": "WordPiece", "prefix": WORDPIECE_PREFIX, "cleanup": False}
     else:
         model = {
-            "type": "BPE", "dropout": None, "unk_token": unk, "continuing_subword_prefix": None,
-            "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-            "vocab": vocab, "merges": [list(pair) for pair in _checked_merges(tok)],
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": unk,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": vocab,
+            "merges": [list(pair) for pair in _checked_merges(tok)],
         }
         if tok.byte_level:
             decoder = _byte_level(True)
@@ -141,9 +156,15 @@ def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     # the leading space (Ġ), as ours do.
     post = {**_byte_level(True), "trim_offsets": False} if tok.byte_level else None
     return {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
-        "normalizer": None, "pre_tokenizer": pre_tokenizer, "post_processor": post,
-        "decoder": decoder, "model": model,
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added,
+        "normalizer": None,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": post,
+        "decoder": decoder,
+        "model": model,
     }
 
 
@@ -157,20 +178,35 @@ def _file_tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     added_tokens = [{k: v for k, v in a.items() if k != "_outside_model"} for a in src["added_tokens"]]
     if tok.algorithm == "wordpiece":
         model: dict[str, Any] = {
-            "type": "WordPiece", "unk_token": tok.unk_token, "continuing_subword_prefix": WORDPIECE_PREFIX,
-            "max_input_chars_per_word": tok.max_input_chars_per_word, "vocab": model_vocab,
+            "type": "WordPiece",
+            "unk_token": tok.unk_token,
+            "continuing_subword_prefix": WORDPIECE_PREFIX,
+            "max_input_chars_per_word": tok.max_input_chars_per_word,
+            "vocab": model_vocab,
         }
     else:
         model = {
-            "type": "BPE", "dropout": None, "unk_token": tok.unk_token,
-            "continuing_subword_prefix": tok.continuing_subword_prefix, "end_of_word_suffix": tok.end_of_word_suffix,
-            "fuse_unk": tok.fuse_unk, "byte_fallback": tok.byte_fallback, "ignore_merges": tok.ignore_merges,
-            "vocab": model_vocab, "merges": [list(pair) for pair in tok.merges],
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": tok.unk_token,
+            "continuing_subword_prefix": tok.continuing_subword_prefix,
+            "end_of_word_suffix": tok.end_of_word_suffix,
+            "fuse_unk": tok.fuse_unk,
+            "byte_fallback": tok.byte_fallback,
+            "ignore_merges": tok.ignore_merges,
+            "vocab": model_vocab,
+            "merges": [list(pair) for pair in tok.merges],
         }
     return {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added_tokens,
-        "normalizer": src["normalizer"], "pre_tokenizer": src["pre_tokenizer"],
-        "post_processor": src["post_processor"], "decoder": src["decoder"], "model": model,
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added_tokens,
+        "normalizer": src["normalizer"],
+        "pre_tokenizer": src["pre_tokenizer"],
+        "post_processor": src["post_processor"],
+        "decoder": src["decoder"],
+        "model": model,
     }
 
 
@@ -214,7 +250,7 @@ def _check_utf8(text: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise ValueError(
-            f"A token contains {exc.object[exc.start:exc.end]!r}, a lone surrogate that cannot be written as UTF-8."
+            f"A token contains {exc.object[exc.start : exc.end]!r}, a lone surrogate that cannot be written as UTF-8."
         ) from None
     return text
 
@@ -259,9 +295,7 @@ def _parse_json(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"The {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
-        ) from None
+        raise ValueError(f"The {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
     except RecursionError:
         raise ValueError(f"The {what} is not valid JSON: it is nested too deeply.") from None
 
@@ -297,9 +331,7 @@ def _detect_pre_tokenizer(obj: Any) -> str:
         "by ByteLevel, WhitespaceSplit, or its own space-suffix Split."
     )
     if obj is None:
-        raise ValueError(
-            "This file has no pre-tokenizer (the whole text would be one word). " + known
-        )
+        raise ValueError("This file has no pre-tokenizer (the whole text would be one word). " + known)
     if not isinstance(obj, dict):
         raise ValueError(f"The file's pre_tokenizer should be an object, not {obj!r}.")
     kind = obj.get("type")
@@ -332,7 +364,9 @@ def _detect_pre_tokenizer(obj: Any) -> str:
                     _check_byte_level(byte_level)
                     return "gpt4" if pattern == pt.GPT4_PATTERN else "gpt2"
         names = ", ".join(_type_name(p) for p in parts)
-        raise ValueError(f"This file's pre-tokenizer is a Sequence of {names}, which is not one BPE Explorer knows. " + known)
+        raise ValueError(
+            f"This file's pre-tokenizer is a Sequence of {names}, which is not one BPE Explorer knows. " + known
+        )
     if kind == "Split":
         pattern = _split_pattern(obj)
         shown = f" with the pattern {pattern!r}" if pattern else ""
@@ -353,16 +387,20 @@ def _read_vocab(vocab: Any, where: str) -> dict[str, int]:
         if isinstance(i, bool) or not isinstance(i, int) or i < 0:
             raise ValueError(f"The id of {token!r} in {where} should be a whole number of 0 or more, not {i!r}.")
         if i in seen:
-            raise ValueError(f"The tokens {seen[i]!r} and {token!r} in {where} share the id {i}; every token needs its own id.")
+            raise ValueError(
+                f"The tokens {seen[i]!r} and {token!r} in {where} share the id {i}; every token needs its own id."
+            )
         if not token:
-            raise ValueError(f"The vocabulary in {where} holds an empty token; every token needs at least one character.")
+            raise ValueError(
+                f"The vocabulary in {where} holds an empty token; every token needs at least one character."
+            )
         seen[i] = token
     return dict(vocab)
 
 
 def _read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | None = None) -> list[Pair]:
     if not isinstance(merges, list):
-        raise ValueError(f"The merges in {where} should be a list, like [[\"u\", \"g\"], ...].")
+        raise ValueError(f'The merges in {where} should be a list, like [["u", "g"], ...].')
     # The common case in one pass (a 100,000-merge file in about 50 ms); any problem is then found and
     # named by the loop below.
     cut = len(prefix) if prefix else 0
@@ -375,8 +413,11 @@ def _read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | N
             lefts = list(map(itemgetter(0), pairs))
             rights = list(map(itemgetter(1), pairs))
             has = vocab.__contains__
-            if set(map(type, lefts)) | set(map(type, rights)) == {str} and all(map(has, lefts)) \
-                    and all(map(has, rights)):
+            if (
+                set(map(type, lefts)) | set(map(type, rights)) == {str}
+                and all(map(has, lefts))
+                and all(map(has, rights))
+            ):
                 ends = [r[cut:] for r in rights] if cut else rights
                 if all(map(has, map(str.__add__, lefts, ends))):
                     return pairs
@@ -389,9 +430,7 @@ def _read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | N
         else:
             parts = None
         if parts is None or len(parts) != 2 or not all(isinstance(p, str) and p for p in parts):
-            raise ValueError(
-                f"Merge {rank} in {where} ({merge!r}) should be two tokens, written [\"u\", \"g\"] or \"u g\"."
-            )
+            raise ValueError(f'Merge {rank} in {where} ({merge!r}) should be two tokens, written ["u", "g"] or "u g".')
         out.append(_check_merge(f"Merge {rank} in {where}", parts[0], parts[1], vocab, prefix))
     return out
 
@@ -400,7 +439,7 @@ def _check_merge(label: str, a: str, b: str, vocab: dict[str, int], prefix: str 
     for part in (a, b):
         if part not in vocab:
             raise ValueError(f"{label} ({a} {b}) uses the token {part!r}, which is not in the vocabulary.")
-    made = a + (b[len(prefix):] if prefix else b)
+    made = a + (b[len(prefix) :] if prefix else b)
     if made not in vocab:
         raise ValueError(f"{label} ({a} {b}) makes {made!r}, which is not in the vocabulary.")
     return (a, b)
@@ -409,7 +448,9 @@ def _check_merge(label: str, a: str, b: str, vocab: dict[str, int], prefix: str 
 def _refuse_options(model: dict[str, Any]) -> None:
     """Model options that would make the tokenizers library cut text differently from us."""
     if model.get("dropout") not in (None, 0, 0.0):
-        raise ValueError("This file's BPE model uses dropout (it skips merges at random), which BPE Explorer leaves out.")
+        raise ValueError(
+            "This file's BPE model uses dropout (it skips merges at random), which BPE Explorer leaves out."
+        )
     if model.get("byte_fallback"):
         raise ValueError(
             "This file's BPE model uses byte fallback (<0x41>-style tokens for unknown characters), "
@@ -426,7 +467,9 @@ def _refuse_options(model: dict[str, Any]) -> None:
             "word; BPE Explorer's 'sennrich' scheme keeps </w> as a separate symbol, so it would cut words differently."
         )
     if model.get("fuse_unk"):
-        raise ValueError("This file's BPE model fuses runs of unknown characters into one token (fuse_unk), which BPE Explorer does not do.")
+        raise ValueError(
+            "This file's BPE model fuses runs of unknown characters into one token (fuse_unk), which BPE Explorer does not do."
+        )
     if model.get("ignore_merges"):
         raise ValueError(
             "This file's BPE model takes a whole word from the vocabulary before trying merges (ignore_merges), "
@@ -444,7 +487,7 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
         raise ValueError(f"The {where} should hold a JSON object, not {type(data).__name__}.")
     model = data.get("model")
     if not isinstance(model, dict):
-        raise ValueError(f"The {where} has no \"model\" section, so it is not a tokenizer.json file.")
+        raise ValueError(f'The {where} has no "model" section, so it is not a tokenizer.json file.')
     kind = model.get("type")
     if kind is None and "merges" in model:
         kind = "BPE"  # very old files left the type out
@@ -458,16 +501,23 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
     return _real_file_tokenizer(data, model, kind, where)
 
 
-_MODEL_DEFAULTS = {"dropout": (None, 0, 0.0), "byte_fallback": (False, None), "continuing_subword_prefix": (None, ""),
-                   "end_of_word_suffix": (None, ""), "fuse_unk": (False, None), "ignore_merges": (False, None)}
+_MODEL_DEFAULTS = {
+    "dropout": (None, 0, 0.0),
+    "byte_fallback": (False, None),
+    "continuing_subword_prefix": (None, ""),
+    "end_of_word_suffix": (None, ""),
+    "fuse_unk": (False, None),
+    "ignore_merges": (False, None),
+}
 
 
 def _is_own_format(data: dict, model: dict) -> bool:
     """True when the file is one BPE Explorer's own schemes cut exactly like ``tokenizers``: a known
     pre-tokenizer, no normaliser, offsets left alone, default model options, plain added tokens."""
     normalizer = data.get("normalizer")
-    if normalizer is not None and not (isinstance(normalizer, dict) and normalizer.get("type") == "Sequence"
-                                       and not normalizer.get("normalizers")):
+    if normalizer is not None and not (
+        isinstance(normalizer, dict) and normalizer.get("type") == "Sequence" and not normalizer.get("normalizers")
+    ):
         return False
     try:
         scheme = _detect_pre_tokenizer(data.get("pre_tokenizer"))
@@ -482,7 +532,8 @@ def _is_own_format(data: dict, model: dict) -> bool:
         return False
     added = data.get("added_tokens") or []
     if not isinstance(added, list) or any(
-            isinstance(a, dict) and (a.get("lstrip") or a.get("rstrip") or a.get("single_word")) for a in added):
+        isinstance(a, dict) and (a.get("lstrip") or a.get("rstrip") or a.get("single_word")) for a in added
+    ):
         return False
     decoder = data.get("decoder")
     decoder_type = decoder.get("type") if isinstance(decoder, dict) else decoder
@@ -504,7 +555,7 @@ def _is_own_format(data: dict, model: dict) -> bool:
 def _read_model_vocab(model: dict, where: str) -> tuple[dict[str, int], str | None]:
     """The model's vocabulary and its unknown token (None if it has none)."""
     if "vocab" not in model:
-        raise ValueError(f"The model in the {where} has no \"vocab\".")
+        raise ValueError(f'The model in the {where} has no "vocab".')
     vocab = _read_vocab(model["vocab"], f"the {where}")
     unk = model.get("unk_token")
     if unk is not None and not isinstance(unk, str):
@@ -518,8 +569,11 @@ def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Toke
     vocab, unk = _read_model_vocab(model, where)
     added = _read_added_entries(data.get("added_tokens"), vocab)
     pipeline = pipeline_mod.Pipeline(
-        normalizer=data.get("normalizer"), pre_tokenizer=data.get("pre_tokenizer"), decoder=data.get("decoder"),
-        post_processor=data.get("post_processor"), added_tokens=added,
+        normalizer=data.get("normalizer"),
+        pre_tokenizer=data.get("pre_tokenizer"),
+        decoder=data.get("decoder"),
+        post_processor=data.get("post_processor"),
+        added_tokens=added,
     )
     pipeline.outside_model = frozenset(a["content"] for a in added if a.get("_outside_model"))
     specials = [a["content"] for a in added]
@@ -527,14 +581,26 @@ def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Toke
         prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)
         if prefix != WORDPIECE_PREFIX:
             raise ValueError(
-                f"This WordPiece model marks word-inner pieces with {prefix!r}; BPE Explorer uses {WORDPIECE_PREFIX!r}.")
+                f"This WordPiece model marks word-inner pieces with {prefix!r}; BPE Explorer uses {WORDPIECE_PREFIX!r}."
+            )
         limit = model.get("max_input_chars_per_word", 100)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}.")
-        return Tokenizer(vocab, [], special_tokens=specials, unk_token=unk, algorithm="wordpiece",
-                         pipeline=pipeline, max_input_chars_per_word=limit)
+            raise ValueError(
+                f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}."
+            )
+        return Tokenizer(
+            vocab,
+            [],
+            special_tokens=specials,
+            unk_token=unk,
+            algorithm="wordpiece",
+            pipeline=pipeline,
+            max_input_chars_per_word=limit,
+        )
     if model.get("dropout") not in (None, 0, 0.0):
-        raise ValueError("This file's BPE model uses dropout (it skips merges at random), which BPE Explorer leaves out.")
+        raise ValueError(
+            "This file's BPE model uses dropout (it skips merges at random), which BPE Explorer leaves out."
+        )
     options = {}
     for key in ("continuing_subword_prefix", "end_of_word_suffix"):
         value = model.get(key)
@@ -547,10 +613,11 @@ def _real_file_tokenizer(data: dict, model: dict, kind: str, where: str) -> Toke
             raise ValueError(f"The model's {key} should be true or false, not {value!r}.")
         options[key] = bool(value)
     if "merges" not in model:
-        raise ValueError(f"The BPE model in the {where} has no \"merges\".")
+        raise ValueError(f'The BPE model in the {where} has no "merges".')
     merges = _read_merges(model["merges"], vocab, f"the {where}", prefix=options["continuing_subword_prefix"])
-    return Tokenizer(vocab, merges, special_tokens=specials, unk_token=unk, algorithm="bpe", pipeline=pipeline,
-                     **options)
+    return Tokenizer(
+        vocab, merges, special_tokens=specials, unk_token=unk, algorithm="bpe", pipeline=pipeline, **options
+    )
 
 
 def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
@@ -603,11 +670,13 @@ def _own_format_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tok
         algorithm = "wordpiece"
         limit = model.get("max_input_chars_per_word", 100)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}.")
+            raise ValueError(
+                f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}."
+            )
     else:
         _refuse_options(model)
         if "merges" not in model:
-            raise ValueError(f"The BPE model in the {where} has no \"merges\".")
+            raise ValueError(f'The BPE model in the {where} has no "merges".')
         merges = _read_merges(model["merges"], vocab, f"the {where}")
         algorithm = "bpe"
     specials = _read_added_tokens(data.get("added_tokens"), vocab)
@@ -618,8 +687,13 @@ def _own_format_tokenizer(data: dict, model: dict, kind: str, where: str) -> Tok
         else:
             raise ValueError(f"The model's unknown token {unk!r} is not in the vocabulary.")
     return Tokenizer(
-        vocab, merges, pre_tokenizer=pre_tokenizer, special_tokens=specials,
-        unk_token=unk, algorithm=algorithm, **({"max_input_chars_per_word": limit} if kind == "WordPiece" else {}),
+        vocab,
+        merges,
+        pre_tokenizer=pre_tokenizer,
+        special_tokens=specials,
+        unk_token=unk,
+        algorithm=algorithm,
+        **({"max_input_chars_per_word": limit} if kind == "WordPiece" else {}),
     )
 
 
@@ -733,10 +807,12 @@ def vocab_byte_level_hint(vocab_text: str | bytes, pre_tokenizer: str) -> str | 
     vocab = _read_vocab(_parse_json(_decode_text(vocab_text, "vocab.json file"), "vocab.json file"), "vocab.json")
     space = pt.bytes_to_unicode()[ord(" ")]
     if pre_tokenizer in pt.BYTE_LEVEL and space not in vocab:
-        return (f"This vocab.json has no {space} (the space byte of a byte-level vocabulary), so it was probably not "
-                f"trained byte-level: if its tokenizer cut words another way, pick that pre-tokenizer above "
-                f"(read as {pre_tokenizer}, every text becomes bytes, and its {len(vocab):,} tokens gain the 256 "
-                "byte symbols).")
+        return (
+            f"This vocab.json has no {space} (the space byte of a byte-level vocabulary), so it was probably not "
+            f"trained byte-level: if its tokenizer cut words another way, pick that pre-tokenizer above "
+            f"(read as {pre_tokenizer}, every text becomes bytes, and its {len(vocab):,} tokens gain the 256 "
+            "byte symbols)."
+        )
     return None
 
 
@@ -768,8 +844,15 @@ def training_log_csv(history: History) -> str:
         state = history.state(step)
         left, right = state.pair
         others = [list(pair) for pair in state.tied[1:]]
-        row = [step, left, right, state.new_token, state.count, state.num_tied - 1,
-               json.dumps(others, ensure_ascii=False)]
+        row = [
+            step,
+            left,
+            right,
+            state.new_token,
+            state.count,
+            state.num_tied - 1,
+            json.dumps(others, ensure_ascii=False),
+        ]
         if wordpiece:
             row.append(repr(float(state.score)) if state.score is not None else "")
         writer.writerow(row)
@@ -790,7 +873,8 @@ def export_problems(tok: Tokenizer) -> dict[str, str | None]:
     elif any(c.isspace() for a, b in tok.merges for c in a + b):
         problems["vocab.json + merges.txt"] = (
             "merges.txt cannot hold tokens that contain whitespace (this scheme keeps spaces in its tokens); "
-            "use tokenizer.json.")
+            "use tokenizer.json."
+        )
     return problems
 
 

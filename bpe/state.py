@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-
 if TYPE_CHECKING:
     from .history import History
 
@@ -195,8 +194,10 @@ class TrainState:
                 pair_counts[pair] += freq
         merged = h.state(at + 1) if at < h.num_merges else None
         first = {pair: k for k, pair in enumerate(merged.tied if merged else ())}  # winner first, then its ties
-        scored = [(Fraction(count, symbol_counts[a] * symbol_counts[b]), count, h.pair_str((a, b)))
-                  for (a, b), count in pair_counts.items()]
+        scored = [
+            (Fraction(count, symbol_counts[a] * symbol_counts[b]), count, h.pair_str((a, b)))
+            for (a, b), count in pair_counts.items()
+        ]
         scored.sort(key=lambda t: (-t[0], first.get(t[2], len(first)), -t[1]))
         return [(pair, count, score) for score, count, pair in scored[:n]]
 
@@ -246,16 +247,17 @@ class TrainState:
             return ""
         if len(parts) > limit:
             parts = sorted(parts, key=lambda c: -c.total)
-        shown = [f"{show(c.word)} {c.frequency}" if c.occurrences == 1
-                 else f"{show(c.word)} {c.occurrences}×{c.frequency}" for c in parts[:limit]]
+        shown = [
+            f"{show(c.word)} {c.frequency}" if c.occurrences == 1 else f"{show(c.word)} {c.occurrences}×{c.frequency}"
+            for c in parts[:limit]
+        ]
         text = " + ".join(shown)
         if len(parts) > limit:
             rest = sum(c.total for c in parts[limit:])
             text += f" + {_words(len(parts) - limit, 'more ')} ({rest})"
         return f"{show(self.new_token)} = {text}"
 
-    def provenance_of(self, pairs: Iterable[Pair], limit: int = 6,
-                      show: Callable[[str], str] = str) -> dict[Pair, str]:
+    def provenance_of(self, pairs: Iterable[Pair], limit: int = 6, show: Callable[[str], str] = str) -> dict[Pair, str]:
         """For several pairs at once, where each count (as chosen from at this step) comes from:
         ``"hug 10 + pug 5 + hugs 5"``, largest shares first (corpus order among equal ones), at
         most ``limit`` words each, then what the other words add: ``" + 1,234 in 56 more words"``
@@ -289,8 +291,10 @@ class TrainState:
                     found.append((-occ * h.freqs[i], i, occ))
                     found.sort()
             shown = found[:limit]
-            text = " + ".join(f"{show(h.words[i])} {h.freqs[i]}" if occ == 1
-                              else f"{show(h.words[i])} {occ}×{h.freqs[i]}" for _, i, occ in shown)
+            text = " + ".join(
+                f"{show(h.words[i])} {h.freqs[i]}" if occ == 1 else f"{show(h.words[i])} {occ}×{h.freqs[i]}"
+                for _, i, occ in shown
+            )
             rest = total + sum(share for share, _, _ in shown)
             if rest:
                 if checked == len(bounds):
@@ -332,8 +336,9 @@ class TrainState:
         # separate matches: count overlapping matches then (a lookahead matches at every offset).
         overlaps = any(needle[:k] == needle[-k:] for k in range(1, len(needle)))
         if "\0" in needle:  # the separator of the joined text: look word by word
-            return {i: text.count(needle) + len(text) * overlaps
-                    for i, text in enumerate(h.spellings()) if needle in text}
+            return {
+                i: text.count(needle) + len(text) * overlaps for i, text in enumerate(h.spellings()) if needle in text
+            }
         pattern = f"(?={re.escape(needle)})" if overlaps else re.escape(needle)
         bounds: dict[int, int] = {}
         for m in re.finditer(pattern, joined):
@@ -355,8 +360,7 @@ class TrainState:
         a, b = self.pair
         ca, cb = self.symbol_count(a), self.symbol_count(b)
         a, b = show(a), show(b)
-        return (f"score = count({a} {b}) / (count({a}) × count({b})) = {self.count} / ({ca} × {cb}) "
-                f"= {self.score}")
+        return f"score = count({a} {b}) / (count({a}) × count({b})) = {self.count} / ({ca} × {cb}) = {self.score}"
 
     def judge_prediction(self, guess: Pair, show: Callable[[str], str] = str) -> tuple[bool, str]:
         """Was ``guess`` this step's merge? Returns (right, a sentence saying why), for the
@@ -374,22 +378,30 @@ class TrainState:
             if self.forced:
                 return True, f"Right: {best} was forced here as a what-if."
             if self.num_tied > 1:
-                return True, (f"Right: {best} is tied with {self.num_tied - 1} other pair(s), and the tie rule "
-                              f"picks it: {self.tie_sentence}.")
+                return True, (
+                    f"Right: {best} is tied with {self.num_tied - 1} other pair(s), and the tie rule "
+                    f"picks it: {self.tie_sentence}."
+                )
             return True, f"Right: {best} {best_sentence}; no other pair reaches that {what}."
         if tuple(guess) in self.tied:
-            return False, (f"Close: {show(guess[0])} + {show(guess[1])} ties with {best}, but the tie rule picks the other: "
-                           f"{self.tie_sentence}.")
+            return False, (
+                f"Close: {show(guess[0])} + {show(guess[1])} ties with {best}, but the tie rule picks the other: "
+                f"{self.tie_sentence}."
+            )
         if self.forced:
             return False, f"This step was forced as a what-if: {best} was merged by hand."
         if self.score is not None:
             ca, cb = self.symbol_count(guess[0]), self.symbol_count(guess[1])
             guess_score = Fraction(guess_count, ca * cb) if guess_count else Fraction(0)
-            return False, (f"Not this time: {show(guess[0])} + {show(guess[1])} scores {guess_count} / ({ca} × {cb}) = "
-                           f"{guess_score} at this point, but {best} is higher. WordPiece divides a pair's count by "
-                           "the counts of its two parts, so rare parts score high.")
-        return False, (f"Not this time: {show(guess[0])} + {show(guess[1])} occurs {guess_count} times at this point, "
-                       f"but {best} is higher. Counts change after each merge: look at the splits.")
+            return False, (
+                f"Not this time: {show(guess[0])} + {show(guess[1])} scores {guess_count} / ({ca} × {cb}) = "
+                f"{guess_score} at this point, but {best} is higher. WordPiece divides a pair's count by "
+                "the counts of its two parts, so rare parts score high."
+            )
+        return False, (
+            f"Not this time: {show(guess[0])} + {show(guess[1])} occurs {guess_count} times at this point, "
+            f"but {best} is higher. Counts change after each merge: look at the splits."
+        )
 
     def changes(self) -> StepChanges:
         """Words this merge rewrote and the pair counts it moved."""

@@ -27,8 +27,8 @@ templates (``[CLS] ... [SEP]``) and BPE dropout. File formats live in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 import copy
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -122,9 +122,14 @@ class Tokenizer:
             pt.check_pre_tokenizer(pre_tokenizer)
         if algorithm not in ("bpe", "wordpiece"):
             raise ValueError(f"Unknown algorithm {algorithm!r}; choose 'bpe' or 'wordpiece'.")
-        if isinstance(max_input_chars_per_word, bool) or not isinstance(max_input_chars_per_word, int) \
-                or max_input_chars_per_word < 1:
-            raise ValueError(f"max_input_chars_per_word must be a whole number of 1 or more, not {max_input_chars_per_word!r}.")
+        if (
+            isinstance(max_input_chars_per_word, bool)
+            or not isinstance(max_input_chars_per_word, int)
+            or max_input_chars_per_word < 1
+        ):
+            raise ValueError(
+                f"max_input_chars_per_word must be a whole number of 1 or more, not {max_input_chars_per_word!r}."
+            )
         if isinstance(vocab, dict):
             self.vocab: dict[str, int] = dict(vocab)
         else:
@@ -192,24 +197,34 @@ class Tokenizer:
 
     def _options(self) -> dict:
         return dict(
-            pre_tokenizer=self.pre_tokenizer, special_tokens=self.special_tokens, unk_token=self.unk_token,
-            algorithm=self.algorithm, pipeline=self.pipeline, byte_fallback=self.byte_fallback,
-            fuse_unk=self.fuse_unk, continuing_subword_prefix=self.continuing_subword_prefix,
-            end_of_word_suffix=self.end_of_word_suffix, ignore_merges=self.ignore_merges,
+            pre_tokenizer=self.pre_tokenizer,
+            special_tokens=self.special_tokens,
+            unk_token=self.unk_token,
+            algorithm=self.algorithm,
+            pipeline=self.pipeline,
+            byte_fallback=self.byte_fallback,
+            fuse_unk=self.fuse_unk,
+            continuing_subword_prefix=self.continuing_subword_prefix,
+            end_of_word_suffix=self.end_of_word_suffix,
+            ignore_merges=self.ignore_merges,
             max_input_chars_per_word=self.max_input_chars_per_word,
         )
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
-    def from_state(cls, state, unk_token: str | None = "[UNK]") -> "Tokenizer":
+    def from_state(cls, state, unk_token: str | None = "[UNK]") -> Tokenizer:
         """The tokenizer a training state defines: its vocabulary and merges so far."""
         cfg = state.history.config
         return cls(
-            list(state.vocab), state.merges, pre_tokenizer=cfg.pre_tokenizer,
-            special_tokens=cfg.special_tokens, unk_token=unk_token, algorithm=cfg.algorithm,
+            list(state.vocab),
+            state.merges,
+            pre_tokenizer=cfg.pre_tokenizer,
+            special_tokens=cfg.special_tokens,
+            unk_token=unk_token,
+            algorithm=cfg.algorithm,
         )
 
-    def with_merges(self, k: int) -> "Tokenizer":
+    def with_merges(self, k: int) -> Tokenizer:
         """The same tokenizer using only its first ``k`` merges (ids unchanged).
 
         WordPiece encodes from its vocabulary alone (longest match first), so the tokens the later
@@ -253,9 +268,9 @@ class Tokenizer:
 
     def _join(self, a: str, b: str) -> str:
         if self.algorithm == "wordpiece" and b.startswith(WORDPIECE_PREFIX):
-            b = b[len(WORDPIECE_PREFIX):]
+            b = b[len(WORDPIECE_PREFIX) :]
         elif self.continuing_subword_prefix:
-            b = b[len(self.continuing_subword_prefix):]  # as tokenizers: the right part carries the prefix
+            b = b[len(self.continuing_subword_prefix) :]  # as tokenizers: the right part carries the prefix
         return a + b
 
     # -- splitting text --------------------------------------------------------------------------
@@ -425,8 +440,10 @@ class Tokenizer:
             try:
                 return self._encode_pipeline(text)
             except TimeoutError:
-                raise ValueError("This tokenizer's split pattern ran for more than 5 seconds on this text "
-                                 "and was stopped; try a shorter text or another pattern.") from None
+                raise ValueError(
+                    "This tokenizer's split pattern ran for more than 5 seconds on this text "
+                    "and was stopped; try a shorter text or another pattern."
+                ) from None
         ids, tokens, offsets, word_ids = [], [], [], []
         word_no = 0
         vocab = self.vocab
@@ -491,6 +508,7 @@ class Tokenizer:
             cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
             finditer = self.pipeline.fast.finditer
             from .normalizers import REGEX_TIMEOUT
+
             for seg in self.pipeline.fast_segments(text):
                 if seg[0] == "added":
                     tokens.append(seg[1])
@@ -585,7 +603,7 @@ class Tokenizer:
         if self.algorithm == "wordpiece":
             text = ""
             for t in tokens:
-                text += t[len(WORDPIECE_PREFIX):] if t.startswith(WORDPIECE_PREFIX) else (" " + t if text else t)
+                text += t[len(WORDPIECE_PREFIX) :] if t.startswith(WORDPIECE_PREFIX) else (" " + t if text else t)
             return text
         if self.byte_level:
             out, buffer = [], bytearray()
@@ -704,7 +722,7 @@ class Tokenizer:
         self._formats().save(self, path)
 
     @classmethod
-    def load(cls, path) -> "Tokenizer":
+    def load(cls, path) -> Tokenizer:
         """Read a ``tokenizer.json`` file: one this app saved, or a BPE model's from the ``tokenizers`` library."""
         return cls._formats().load(path)
 

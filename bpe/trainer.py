@@ -34,7 +34,6 @@ Left out: ``limit_alphabet``, ``max_token_length`` and end-of-word suffixes othe
 than Sennrich's ``</w>`` (which the ``sennrich`` pre-tokenizer adds as a symbol).
 """
 
-
 from __future__ import annotations
 
 import bisect
@@ -44,17 +43,29 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, Union
+from typing import Literal
 
 from . import pre_tokenizers as pt
 from .history import _SHIFT, History
 from .state import MAX_TIES_KEPT, TOP_K, WORDPIECE_PREFIX, Pair, TrainState
 
-__all__ = ["ALGORITHMS", "TIE_RULES", "TrainConfig", "corpus_word_counts", "first_difference", "presplit_words",
-           "run_training", "train_steps", "History", "Pair", "TrainState", "WORDPIECE_PREFIX"]
+__all__ = [
+    "ALGORITHMS",
+    "TIE_RULES",
+    "TrainConfig",
+    "corpus_word_counts",
+    "first_difference",
+    "presplit_words",
+    "run_training",
+    "train_steps",
+    "History",
+    "Pair",
+    "TrainState",
+    "WORDPIECE_PREFIX",
+]
 TieRule = Literal["first", "hf", "lexicographic"]
 Algorithm = Literal["bpe", "wordpiece"]
-Corpus = Union[Mapping[str, int], str, Iterable[str]]
+Corpus = Mapping[str, int] | str | Iterable[str]
 
 TIE_RULES: tuple[str, ...] = ("first", "hf", "lexicographic")
 ALGORITHMS: tuple[str, ...] = ("bpe", "wordpiece")
@@ -143,8 +154,10 @@ def _check_total(counts: dict[str, int]) -> dict[str, int]:
     """Pair counts are kept as 64-bit integers: refuse word counts whose symbols add up past that."""
     total = sum(count * len(word) for word, count in counts.items())
     if total > pt.MAX_SYMBOL_TOTAL:
-        raise ValueError(f"The word counts add up to {total:.3g} symbols, more than a pair count can hold "
-                         f"({pt.MAX_SYMBOL_TOTAL:.3g}): use smaller counts.")
+        raise ValueError(
+            f"The word counts add up to {total:.3g} symbols, more than a pair count can hold "
+            f"({pt.MAX_SYMBOL_TOTAL:.3g}): use smaller counts."
+        )
     return counts
 
 
@@ -313,8 +326,11 @@ class _Trainer:
             key = self._first_key_of_code if rule == "first" else self._static_key_of_code
             # Up to about a thousand tied pairs (the usual case) a full sort then a slice is several
             # times faster than heapq.nsmallest, whose loop runs in Python; past that, nsmallest wins.
-            chosen = sorted(codes, key=key)[:MAX_TIES_KEPT] if len(codes) <= _SORT_ALL_TIES else \
-                heapq.nsmallest(MAX_TIES_KEPT, codes, key=key)
+            chosen = (
+                sorted(codes, key=key)[:MAX_TIES_KEPT]
+                if len(codes) <= _SORT_ALL_TIES
+                else heapq.nsmallest(MAX_TIES_KEPT, codes, key=key)
+            )
         return divmod(chosen[0], _SHIFT), best, chosen, len(codes)
 
     def _sorted_top_bucket(self, best: int) -> list[int]:
@@ -354,7 +370,7 @@ class _Trainer:
         a, b = pair
         left, right = h.symbols[a], h.symbols[b]
         if cfg.algorithm == "wordpiece" and right.startswith(WORDPIECE_PREFIX):
-            right = right[len(WORDPIECE_PREFIX):]
+            right = right[len(WORDPIECE_PREFIX) :]
         new_str = left + right
         added = new_str not in h.symbol_ids
         new = self._add_symbol(new_str) if added else h.symbol_ids[new_str]
@@ -488,7 +504,9 @@ class _Trainer:
             ids = h.pair_ids(forced)
             count = self.pair_counts.get(ids[0] * _SHIFT + ids[1], 0) if ids else 0
             if count == 0:
-                raise ValueError(f"Cannot force the pair {forced!r} at step {step}: it does not occur in the corpus then.")
+                raise ValueError(
+                    f"Cannot force the pair {forced!r} at step {step}: it does not occur in the corpus then."
+                )
             score = self._wp_score(ids) if cfg.algorithm == "wordpiece" else None
             return ids, count, [ids[0] * _SHIFT + ids[1]], 1, score, True
         if cfg.algorithm == "wordpiece":
@@ -540,9 +558,14 @@ def train_steps(
     if isinstance(special_tokens, str):
         raise ValueError("special_tokens must be a list of strings, not a single string.")
     config = TrainConfig(
-        pre_tokenizer=pre_tokenizer, vocab_size=vocab_size, num_merges=num_merges,
-        special_tokens=tuple(dict.fromkeys(special_tokens)), min_frequency=min_frequency, tie_break=tie_break,
-        algorithm=algorithm, full_byte_alphabet=full_byte_alphabet,
+        pre_tokenizer=pre_tokenizer,
+        vocab_size=vocab_size,
+        num_merges=num_merges,
+        special_tokens=tuple(dict.fromkeys(special_tokens)),
+        min_frequency=min_frequency,
+        tie_break=tie_break,
+        algorithm=algorithm,
+        full_byte_alphabet=full_byte_alphabet,
         forced_merges=tuple(sorted((step, tuple(pair)) for step, pair in (forced_merges or {}).items())),
     )
     # Built here, not inside the generator, so bad input raises at the call.

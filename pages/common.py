@@ -34,7 +34,6 @@ MAX_CORPUS_BYTES = jobs.MAX_CORPUS_BYTES  # pasted or uploaded text; stated in t
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
 
 
-
 def _leave_folder_pages_mode() -> None:
     """Make the first run after a server start go through ``app.py``'s router.
 
@@ -77,8 +76,12 @@ class Settings:
     def options(self) -> dict:
         """Keyword arguments for ``bpe.train_steps``."""
         opts = dict(
-            pre_tokenizer=self.pre_tokenizer, special_tokens=self.special_tokens, tie_break=self.tie_break,
-            min_frequency=self.min_frequency, algorithm=self.algorithm, full_byte_alphabet=self.full_byte_alphabet,
+            pre_tokenizer=self.pre_tokenizer,
+            special_tokens=self.special_tokens,
+            tie_break=self.tie_break,
+            min_frequency=self.min_frequency,
+            algorithm=self.algorithm,
+            full_byte_alphabet=self.full_byte_alphabet,
             forced_merges=dict(self.forced),
         )
         if self.limit in ("num_merges", "vocab_size"):
@@ -92,9 +95,14 @@ def preset_settings(key: str) -> Settings:
     o = p.options
     limit = "vocab_size" if "vocab_size" in o else "num_merges" if "num_merges" in o else "none"
     return Settings(
-        source="preset", preset=key, pre_tokenizer=o.get("pre_tokenizer", "whitespace"), limit=limit,
-        limit_value=o.get(limit, 10) if limit != "none" else 10, special_tokens=tuple(o.get("special_tokens", ())),
-        tie_break=o.get("tie_break", "first"), forced=tuple(sorted(p.forced_merges.items())),
+        source="preset",
+        preset=key,
+        pre_tokenizer=o.get("pre_tokenizer", "whitespace"),
+        limit=limit,
+        limit_value=o.get(limit, 10) if limit != "none" else 10,
+        special_tokens=tuple(o.get("special_tokens", ())),
+        tie_break=o.get("tie_break", "first"),
+        forced=tuple(sorted(p.forced_merges.items())),
     )
 
 
@@ -105,8 +113,12 @@ def app_state() -> dict:
         settings = settings_from_url(notes)
         step = step_from_url(notes)
         # link_notes: what the link could not restore, shown until the user changes these settings
-        st.session_state[STATE_KEY] = {"settings": settings, "step": step, "error": None,
-                                       "link_notes": (settings, notes)}
+        st.session_state[STATE_KEY] = {
+            "settings": settings,
+            "step": step,
+            "error": None,
+            "link_notes": (settings, notes),
+        }
     return st.session_state[STATE_KEY]
 
 
@@ -257,8 +269,14 @@ def session_id() -> str:
 def _submit(settings: Settings, key: str) -> jobs.Job | None:
     """A job for this run, or None if it was stored since the caller looked (then RUNS has it)."""
     spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
-    return jobs.submit(key, spec, settings.options(), session_id(), lambda job: _store_result(key, job),
-                       finished=lambda: RUNS.get(key) is not None)
+    return jobs.submit(
+        key,
+        spec,
+        settings.options(),
+        session_id(),
+        lambda job: _store_result(key, job),
+        finished=lambda: RUNS.get(key) is not None,
+    )
 
 
 def _result(settings: Settings, key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
@@ -271,10 +289,14 @@ def _result(settings: Settings, key: str, job: jobs.Job, timeout: float | None) 
         RUNS.fail(key, exc)
         raise
     except jobs.Stopped:
-        raise ValueError("This run was stopped before it finished. Change the corpus or settings to train again.")
+        raise ValueError(
+            "This run was stopped before it finished. Change the corpus or settings to train again."
+        ) from None
     except Exception as exc:  # a worker died (out of memory, killed): say so, and let the next ask retry
         jobs.reset_if_broken()
-        raise ValueError(f"Training failed on the server ({type(exc).__name__}); reload the page to try again.")
+        raise ValueError(
+            f"Training failed on the server ({type(exc).__name__}); reload the page to try again."
+        ) from exc
     return RUNS.put(key, history, nbytes)
 
 
@@ -326,8 +348,10 @@ def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
         st.progress(min(step / job.total, 1.0) if job.total else (step % 1000) / 1000, text=text)
         others = len(job.waiters) - 1
         if others > 0:
-            st.caption(f"{others} other session{'s' if others > 1 else ''} asked for this same run: it is trained "
-                       "once, for all of you.")
+            st.caption(
+                f"{others} other session{'s' if others > 1 else ''} asked for this same run: it is trained "
+                "once, for all of you."
+            )
         st.button("Stop training", key="stop_training", icon=":material/stop_circle:", on_click=stop)
 
     st.fragment(poll, run_every=every)()
@@ -367,8 +391,15 @@ def settings_to_params(settings: Settings, step: int) -> dict[str, str]:
         params["text"] = settings.text
     elif settings.source == "counts":
         params["counts"] = settings.counts
-    for name in ("pre_tokenizer", "limit", "limit_value", "tie_break", "min_frequency", "algorithm",
-                 "full_byte_alphabet"):
+    for name in (
+        "pre_tokenizer",
+        "limit",
+        "limit_value",
+        "tie_break",
+        "min_frequency",
+        "algorithm",
+        "full_byte_alphabet",
+    ):
         value = getattr(settings, name)
         if value != getattr(base, name):
             params[name] = str(int(value) if isinstance(value, bool) else value)
@@ -388,8 +419,12 @@ def corpus_fits_url(settings: Settings) -> bool:
     return True
 
 
-URL_CHOICES = {"pre_tokenizer": bpe.PRE_TOKENIZERS, "limit": ("num_merges", "vocab_size", "none"),
-               "tie_break": bpe.TIE_RULES, "algorithm": bpe.ALGORITHMS}
+URL_CHOICES = {
+    "pre_tokenizer": bpe.PRE_TOKENIZERS,
+    "limit": ("num_merges", "vocab_size", "none"),
+    "tie_break": bpe.TIE_RULES,
+    "algorithm": bpe.ALGORITHMS,
+}
 MAX_LIMIT_VALUE = 100_000  # the sidebar's number input goes up to this
 MAX_FORCED_CHARS = 20_000  # a link's what-if merges, as JSON
 MAX_FORCED_MERGES = 1_000
@@ -433,11 +468,18 @@ def forced_from_url(raw: str, notes: list[str]) -> tuple[tuple[int, tuple[str, s
         elif problem is None:
             forced = []
             for item in items:
-                ok = (isinstance(item, list) and len(item) == 3 and type(item[0]) is int
-                      and 1 <= item[0] <= MAX_LIMIT_VALUE and all(isinstance(t, str) and t for t in item[1:]))
+                ok = (
+                    isinstance(item, list)
+                    and len(item) == 3
+                    and type(item[0]) is int
+                    and 1 <= item[0] <= MAX_LIMIT_VALUE
+                    and all(isinstance(t, str) and t for t in item[1:])
+                )
                 if not ok:
-                    problem = f"has an entry that is not [step, token, token] with a step from 1 to {MAX_LIMIT_VALUE:,}: " \
-                              f"“{shown(json.dumps(item, ensure_ascii=False) if _shallow(item) else '…')}”"
+                    problem = (
+                        f"has an entry that is not [step, token, token] with a step from 1 to {MAX_LIMIT_VALUE:,}: "
+                        f"“{shown(json.dumps(item, ensure_ascii=False) if _shallow(item) else '…')}”"
+                    )
                     break
                 forced.append((item[0], (item[1], item[2])))
             else:
@@ -461,9 +503,11 @@ def settings_from_url(notes: list[str] | None = None) -> Settings:
         s = Settings(source="counts", counts=q["counts"])
     elif q.get("corpus") in ("text", "counts"):
         s = Settings(source=q["corpus"])
-        notes.append(f"This link was made from a corpus too long to fit in a link (over {MAX_URL_CORPUS_CHARS:,} "
-                     "characters), so it does not carry the text: paste or upload it again in the sidebar. "
-                     "The link's settings are applied.")
+        notes.append(
+            f"This link was made from a corpus too long to fit in a link (over {MAX_URL_CORPUS_CHARS:,} "
+            "characters), so it does not carry the text: paste or upload it again in the sidebar. "
+            "The link's settings are applied."
+        )
     else:
         preset = q.get("preset", DEFAULT_PRESET)
         if preset not in PRESETS:
@@ -475,8 +519,9 @@ def settings_from_url(notes: list[str] | None = None) -> Settings:
         if name in q and q[name] in choices:
             changes[name] = q[name]
         elif name in q:
-            notes.append(f"The link's {name} “{shown(q[name])}” is not one of {', '.join(choices)}; "
-                         f"using {getattr(s, name)}.")
+            notes.append(
+                f"The link's {name} “{shown(q[name])}” is not one of {', '.join(choices)}; using {getattr(s, name)}."
+            )
     for name, top in (("limit_value", MAX_LIMIT_VALUE), ("min_frequency", bpe.MAX_WORD_COUNT)):
         if name in q:
             value = _whole_number(name, q[name], notes, 0, top)
@@ -559,8 +604,10 @@ def alert(kind: str, text: object) -> None:
     backslash-escaped Streamlit's renderer still turns ``http://…`` into a clickable link (tried:
     ``st.warning(md_escape("[x](http://evil.example/x)"))`` shows a link to evil.example). Here the
     text is HTML-escaped into our own block, so a value can never become a link, an image or a style."""
-    st.html(f'<div class="bpe-alert bpe-alert-{kind}" role="alert" data-kind="{kind}">'
-            f'<span aria-hidden="true">{ALERT_ICONS[kind]}</span> {esc(text)}</div>')
+    st.html(
+        f'<div class="bpe-alert bpe-alert-{kind}" role="alert" data-kind="{kind}">'
+        f'<span aria-hidden="true">{ALERT_ICONS[kind]}</span> {esc(text)}</div>'
+    )
 
 
 def esc(text: object) -> str:
@@ -569,7 +616,25 @@ def esc(text: object) -> str:
 
 
 __all__ = [
-    "MAX_CORPUS_BYTES", "MAX_URL_CORPUS_CHARS", "alert", "PAGE_CSS", "PRESETS", "STATE_KEY", "Settings", "app_state", "corpus_fits_url",
-    "corpus_of", "current_tokenizer", "esc", "freeze_heap", "keep_widgets", "preset_settings", "settings_from_url",
-    "settings_to_params", "step_from_url", "sync_url", "tokenizer_for", "train",
+    "MAX_CORPUS_BYTES",
+    "MAX_URL_CORPUS_CHARS",
+    "alert",
+    "PAGE_CSS",
+    "PRESETS",
+    "STATE_KEY",
+    "Settings",
+    "app_state",
+    "corpus_fits_url",
+    "corpus_of",
+    "current_tokenizer",
+    "esc",
+    "freeze_heap",
+    "keep_widgets",
+    "preset_settings",
+    "settings_from_url",
+    "settings_to_params",
+    "step_from_url",
+    "sync_url",
+    "tokenizer_for",
+    "train",
 ]

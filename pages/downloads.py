@@ -3,7 +3,6 @@ each built only when clicked."""
 
 from __future__ import annotations
 
-
 import streamlit as st
 
 import bpe
@@ -27,18 +26,24 @@ def downloads(history: bpe.History, settings: common.Settings) -> None:
     st.subheader("Downloads")
     problems = bpe.export_problems(common.tokenizer_for(settings, history.num_merges))
     cols = st.columns(4)
-    for col, (kind, name, label, fmt) in zip(cols, [
-        ("json", "tokenizer.json", "tokenizer.json", "tokenizer.json"),
-        ("vocab", "vocab.json", "vocab.json", "vocab.json + merges.txt"),
-        ("merges", "merges.txt", "merges.txt", "vocab.json + merges.txt"),
-        ("csv", "training_log.csv", "Training log (CSV)", None),
-    ]):
+    for col, (kind, name, label, fmt) in zip(
+        cols,
+        [
+            ("json", "tokenizer.json", "tokenizer.json", "tokenizer.json"),
+            ("vocab", "vocab.json", "vocab.json", "vocab.json + merges.txt"),
+            ("merges", "merges.txt", "merges.txt", "vocab.json + merges.txt"),
+            ("csv", "training_log.csv", "Training log (CSV)", None),
+        ],
+    ):
         if fmt and problems[fmt]:
             col.caption(f"No {name}: {problems[fmt]}")
         else:
             # on_click="ignore": no rerun, so a second click right after the first still finds its file
             # (a rerun re-registers the deferred files, and a click in flight then gets "file not found").
-            col.download_button(label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}",
-                                on_click="ignore")
-    st.caption(f"The tokenizer files hold the whole run ({display.plural(history.num_merges, 'merge')}); the log has every merge "
-               "with its count and tied pairs.")
+            col.download_button(
+                label, lambda kind=kind: _export(history, settings, kind), name, key=f"dl_{kind}", on_click="ignore"
+            )
+    st.caption(
+        f"The tokenizer files hold the whole run ({display.plural(history.num_merges, 'merge')}); the log has every merge "
+        "with its count and tied pairs."
+    )

@@ -8,9 +8,8 @@ the user visits the Train page and comes back.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import hashlib
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
@@ -24,22 +23,43 @@ MAX_CHIPS = 2_000
 ALGORITHM_NAMES = {"bpe": "BPE", "wordpiece": "WordPiece"}
 SAMPLE = "This is not a token. 🙂 hugs"
 SOURCES = ("Trained on the Train page", "Uploaded file", "Hugging Face Hub")
-TIKTOKEN_PATTERNS = {"cl100k": "cl100k (GPT-3.5, GPT-4)", "o200k": "o200k (GPT-4o)", "gpt2": "gpt2 (GPT-2, r50k)",
-                     "typed": "Type a pattern"}
+TIKTOKEN_PATTERNS = {
+    "cl100k": "cl100k (GPT-3.5, GPT-4)",
+    "o200k": "o200k (GPT-4o)",
+    "gpt2": "gpt2 (GPT-2, r50k)",
+    "typed": "Type a pattern",
+}
 MAX_REPLAY_SYMBOLS = 300  # the merge replay is drawn for words of up to this many symbols
 REPLAY_BUDGET = 3_000  # symbols drawn over all of a replay's steps
 MAX_TREE_NODES = display.MAX_TREE_NODES
-OTHERS = {"merges": "The same tokenizer with fewer merges", "wordpiece": "WordPiece trained on the same corpus",
-          "other": "The other tokenizer (uploaded / trained)"}  # WordPiece first would train on every toggle
-KEPT = ("encode_text", "encode_source", "show_ws", "byte_text", "k", "compare", "compare_with", "compare_k",
-        "hub_repo", "tiktoken_pattern")
+OTHERS = {
+    "merges": "The same tokenizer with fewer merges",
+    "wordpiece": "WordPiece trained on the same corpus",
+    "other": "The other tokenizer (uploaded / trained)",
+}  # WordPiece first would train on every toggle
+KEPT = (
+    "encode_text",
+    "encode_source",
+    "show_ws",
+    "byte_text",
+    "k",
+    "compare",
+    "compare_with",
+    "compare_k",
+    "hub_repo",
+    "tiktoken_pattern",
+)
 # A first text that suits each preset's tokenizer (the course tokenizes 'bug mug thug hugs' with the hug
 # rules; a sentence would come out as mostly [UNK]). Pasted text and word counts start from their own words.
 SAMPLES = {
-    "hug": "bug mug thug hugs", "course": "This is not a token.", "notebook": "This is not a token.",
-    "aa-abc": "aa abc abc abcaa", "sennrich": "lowest newer wider", "minbpe": "aaabdaaabac",
+    "hug": "bug mug thug hugs",
+    "course": "This is not a token.",
+    "notebook": "This is not a token.",
+    "aa-abc": "aa abc abc abcaa",
+    "sennrich": "lowest newer wider",
+    "minbpe": "aaabdaaabac",
     "multilingual": "Tokenizers meet café, 日本語 and 🙂🚀.",
-    "python-docs": "def tokenize(text):\n    \"\"\"Split text into words.\"\"\"\n    return text.split()\n",
+    "python-docs": 'def tokenize(text):\n    """Split text into words."""\n    return text.split()\n',
 }
 
 
@@ -54,8 +74,16 @@ def sample_for(settings: common.Settings) -> str:
 
 
 state = common.app_state()
-enc = state.setdefault("encode", {"encode_text": sample_for(state["settings"]), "uploaded": None,
-                                  "upload_error": None, "files": None, "upload_hint": None})
+enc = state.setdefault(
+    "encode",
+    {
+        "encode_text": sample_for(state["settings"]),
+        "uploaded": None,
+        "upload_error": None,
+        "files": None,
+        "upload_hint": None,
+    },
+)
 enc.setdefault("auto_text", enc["encode_text"])
 if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
     # Not edited by the user: the sample follows the Train page's corpus.
@@ -84,8 +112,9 @@ def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
     return hub.from_hub(repo_id)
 
 
-def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str,
-                         pattern: str = "cl100k") -> tuple[bpe.Tokenizer, str, str | None]:
+def tokenizer_from_files(
+    files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k"
+) -> tuple[bpe.Tokenizer, str, str | None]:
     """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
     used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
     content, not by name."""
@@ -93,35 +122,49 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str,
     if ranks:
         if len(files) > 1:
             others = ", ".join(n for n in files if n != ranks[-1])
-            raise ValueError(f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} "
-                             "from the list.")
+            raise ValueError(
+                f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} from the list."
+            )
         return _load("tiktoken", pattern, files[ranks[0]]), ranks[0], None
     jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
     vocabs = [n for n in jsons if _is_vocab(files[n])]
     if len(txts) > 1:
-        raise ValueError(f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
-                         "belongs to the vocab.json.")
+        raise ValueError(
+            f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
+            "belongs to the vocab.json."
+        )
     if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
         vocab, merges = vocabs[-1], txts[0]
         tok = _load("vocab+merges", pre_tokenizer, files[vocab], files[merges])
         others = [n for n in jsons if n != vocab]
-        hint = (f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up." if others
-                else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer))
+        hint = (
+            f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up."
+            if others
+            else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer)
+        )
         return tok, f"{vocab} + {merges}", hint
     if txts:
-        raise ValueError(f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
-                         "(both files together), or upload a tokenizer.json instead.")
+        raise ValueError(
+            f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
+            "(both files together), or upload a tokenizer.json instead."
+        )
     if vocabs and len(vocabs) == len(jsons):
-        raise ValueError(f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
-                         "(both files together), or upload a tokenizer.json instead.")
+        raise ValueError(
+            f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
+            "(both files together), or upload a tokenizer.json instead."
+        )
     full = [n for n in jsons if n not in vocabs]
     if not full:
-        raise ValueError("Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its "
-                         "merges.txt.")
+        raise ValueError(
+            "Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt."
+        )
     tok = _load("tokenizer.json", "", files[full[-1]])  # several: the one uploaded last
     others = [n for n in jsons if n != full[-1]]
-    hint = (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to "
-            "tidy up.") if others else None
+    hint = (
+        (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to tidy up.")
+        if others
+        else None
+    )
     return tok, full[-1], hint
 
 
@@ -133,8 +176,12 @@ def _is_vocab(data: bytes) -> bool:
         value = json.loads(data)
     except ValueError:
         return False
-    return isinstance(value, dict) and "model" not in value and bool(value) and all(
-        isinstance(v, int) for v in value.values())
+    return (
+        isinstance(value, dict)
+        and "model" not in value
+        and bool(value)
+        and all(isinstance(v, int) for v in value.values())
+    )
 
 
 def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
@@ -167,23 +214,38 @@ st.title("Encode: how the tokenizer cuts your text")
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
 if source == SOURCES[1]:
-    files = st.file_uploader("A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
-                             "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
-                             type=["json", "txt", "tiktoken"], accept_multiple_files=True, key="encode_files",
-                             max_upload_size=hub.MAX_BYTES // 1_000_000)
+    files = st.file_uploader(
+        "A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
+        "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
+        type=["json", "txt", "tiktoken"],
+        accept_multiple_files=True,
+        key="encode_files",
+        max_upload_size=hub.MAX_BYTES // 1_000_000,
+    )
     # A tokenizer.json names its pre-tokenizer; only vocab.json + merges.txt need to be told.
     pre_choice, pattern = st.session_state.get("upload_pre", "gpt2"), "cl100k"
     if any(f.name.endswith(".tiktoken") for f in files or ()):
-        chosen = st.selectbox("Split pattern of the .tiktoken file (the file does not say)", list(TIKTOKEN_PATTERNS),
-                              format_func=TIKTOKEN_PATTERNS.get, key="tiktoken_pattern")
-        pattern = chosen if chosen != "typed" else st.text_input("Split pattern (a regex, read as tiktoken reads it)",
-                                                                 key="tiktoken_regex").strip()
+        chosen = st.selectbox(
+            "Split pattern of the .tiktoken file (the file does not say)",
+            list(TIKTOKEN_PATTERNS),
+            format_func=TIKTOKEN_PATTERNS.get,
+            key="tiktoken_pattern",
+        )
+        pattern = (
+            chosen
+            if chosen != "typed"
+            else st.text_input("Split pattern (a regex, read as tiktoken reads it)", key="tiktoken_regex").strip()
+        )
         if not pattern:
             st.info("Type the split pattern to read the .tiktoken file with it.")
             st.stop()
     elif any(f.name.endswith(".txt") for f in files or ()):
-        pre_choice = st.selectbox("Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
-                                  bpe.PRE_TOKENIZERS, index=bpe.PRE_TOKENIZERS.index("gpt2"), key="upload_pre")
+        pre_choice = st.selectbox(
+            "Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
+            bpe.PRE_TOKENIZERS,
+            index=bpe.PRE_TOKENIZERS.index("gpt2"),
+            key="upload_pre",
+        )
     read_upload(files, pre_choice, pattern)
     if enc["upload_error"]:
         common.alert("error", enc["upload_error"])
@@ -195,9 +257,12 @@ if source == SOURCES[1]:
     name, tok = enc["uploaded"]
 elif source == SOURCES[2]:
     with st.form("hub_form", border=False):
-        repo_id = st.text_input("Model name on the Hugging Face Hub", key="hub_repo",
-                                placeholder=" or ".join(hub.EXAMPLES),
-                                help="The tokenizer.json is downloaded once into this machine's Hugging Face cache.")
+        repo_id = st.text_input(
+            "Model name on the Hugging Face Hub",
+            key="hub_repo",
+            placeholder=" or ".join(hub.EXAMPLES),
+            help="The tokenizer.json is downloaded once into this machine's Hugging Face cache.",
+        )
         fetched = st.form_submit_button("Load the tokenizer")
     st.caption("For example " + ", ".join(f"`{e}`" for e in hub.EXAMPLES) + ".")
     if fetched and repo_id.strip():
@@ -225,8 +290,10 @@ if source == SOURCES[0]:
     trained = common.train(state["settings"])
     learned = trained.state(trained.num_merges).vocab_size
     if tok.vocab_size > learned and tok.pre_tokenizer in bpe.BYTE_LEVEL and tok.algorithm == "bpe":
-        unk_note = (f" ({learned:,} from training, plus the {tok.vocab_size - learned:,} bytes its corpus never had, "
-                    "so no text is unknown)")
+        unk_note = (
+            f" ({learned:,} from training, plus the {tok.vocab_size - learned:,} bytes its corpus never had, "
+            "so no text is unknown)"
+        )
     elif tok.unk_token is not None and tok.unk_token in tok.vocab:
         unk_note = f" (with {display.md_escape(tok.unk_token)} at the end, for anything the training corpus never had)"
 n = len(tok.merges)
@@ -249,43 +316,61 @@ def _choose_merges() -> None:
 if at_step:
     st.session_state.setdefault("merges_choice", enc.get("merges_choice", "step"))
     enc["merges_choice"] = st.segmented_control(
-        "Which merges to apply", ["step", "all"], key="merges_choice", on_change=_choose_merges, required=True,
+        "Which merges to apply",
+        ["step", "all"],
+        key="merges_choice",
+        on_change=_choose_merges,
+        required=True,
         format_func={"step": f"As at Train step {train_step}", "all": f"All {display.plural(n, 'merge')}"}.get,
-        help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.")
+        help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.",
+    )
 in_use_line = st.empty()  # filled once the tokenizer in use is known (below)
 
 # -- the text and the controls ---------------------------------------------------------------------------
 text = st.text_area(f"Text to tokenize (up to {MAX_TEXT_BYTES // 1000} KB)", key="encode_text", height=110)
 too_long = st.empty()  # the error goes here, above the controls, which stay drawn (see below)
 left, right = st.columns([1, 2])
-show_ws = left.toggle("Show whitespace as · and ↵", key="show_ws",
-                      help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).")
+show_ws = left.toggle(
+    "Show whitespace as · and ↵",
+    key="show_ws",
+    help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).",
+)
 as_text = True
 if tok.byte_level:
     # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
     if "byte_text" not in st.session_state:
         settings = state["settings"]
         st.session_state["byte_text"] = source != SOURCES[0] or not (
-            settings.source == "preset" and settings.preset in ("course", "notebook"))
-    as_text = left.toggle("Bytes as text", key="byte_text",
-                          help="On: each token shows the text its bytes stand for (Straße, 世界, 😀); off: as stored "
-                               "(ĠStraÃŁe). The tooltip has the stored token and its bytes in hex.")
+            settings.source == "preset" and settings.preset in ("course", "notebook")
+        )
+    as_text = left.toggle(
+        "Bytes as text",
+        key="byte_text",
+        help="On: each token shows the text its bytes stand for (Straße, 世界, 😀); off: as stored "
+        "(ĠStraÃŁe). The tooltip has the stored token and its bytes in hex.",
+    )
 k = right.slider("Or apply only the first k merges", 0, n, key="k") if n else 0
 if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
     # Stopped only now: a widget left out of a run loses its value in the browser (k would drop to 0).
-    too_long.error(f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "
-                   "shorten it to tokenize it (nothing was tokenized).")
+    too_long.error(
+        f"The text is {len(text.encode('utf-8')):,} bytes, over the {MAX_TEXT_BYTES // 1000} KB limit: "
+        "shorten it to tokenize it (nothing was tokenized)."
+    )
     st.stop()
 shown = memo("shown", (tok, k), lambda: tok if k == n else tok.with_merges(k))
 if k == n:
     in_use = "the only merge" if n == 1 else f"all {display.plural(n, 'merge')}"
 else:
     first = "no merge" if k == 0 else "the first merge" if k == 1 else f"the first {k:,}"
-    in_use = f"{first} of {display.plural(n, 'merge')}" + (f" (as at Train step {k:,})" if at_step and k == train_step else "")
+    in_use = f"{first} of {display.plural(n, 'merge')}" + (
+        f" (as at Train step {k:,})" if at_step and k == train_step else ""
+    )
 # One line saying which tokenizer is in use, merges and vocabulary as applied (not the whole run's).
-in_use_line.caption(f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} "
-                    f"pre-tokenizer, **{in_use}**, {shown.vocab_size:,} tokens in the vocabulary"
-                    f"{unk_note if k == n else ''}.")
+in_use_line.caption(
+    f"Using {display.md_escape(name)}: {ALGORITHM_NAMES[tok.algorithm]}, {tok.pre_tokenizer} "
+    f"pre-tokenizer, **{in_use}**, {shown.vocab_size:,} tokens in the vocabulary"
+    f"{unk_note if k == n else ''}."
+)
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
@@ -305,8 +390,13 @@ cols[2].metric("Words", f"{len(display.word_spans(encoding)):,}", help="Words as
 cols[3].metric("Tokens", f"{len(encoding.ids):,}")
 cols[4].metric("Characters per token", f"{len(text) / max(len(encoding.ids), 1):.2f}")
 st.code(str(list(encoding.ids)), language=None, wrap_lines=True)
-table = memo("rows", (shown, text), lambda: pd.DataFrame(display.token_rows(shown, encoding, text),
-                                                      columns=list(display.TOKEN_COLUMNS)).convert_dtypes())
+table = memo(
+    "rows",
+    (shown, text),
+    lambda: pd.DataFrame(
+        display.token_rows(shown, encoding, text), columns=list(display.TOKEN_COLUMNS)
+    ).convert_dtypes(),
+)
 with st.expander("Token table"):
     st.dataframe(table, hide_index=True)
 
@@ -314,38 +404,56 @@ with st.expander("Token table"):
 replay, tree = st.columns(2)
 words = list(dict.fromkeys(text[s:e] for s, e in display.word_spans(encoding)))[:1000]
 if words:
-    word = replay.selectbox("Merge replay for the word", words, key="replay_word",
-                            format_func=lambda w: display.visible(w) if len(w) <= 80 else
-                            f"{display.visible(w[:60])}… ({len(w):,} characters)")
+    word = replay.selectbox(
+        "Merge replay for the word",
+        words,
+        key="replay_word",
+        format_func=lambda w: (
+            display.visible(w) if len(w) <= 80 else f"{display.visible(w[:60])}… ({len(w):,} characters)"
+        ),
+    )
     if len(word) > MAX_REPLAY_SYMBOLS:  # not even traced: a word's symbols are at least its characters
-        replay.caption(f"This word has {len(word):,} characters; the merge replay is drawn for words of up to "
-                       f"{MAX_REPLAY_SYMBOLS} symbols, so pick a shorter word (its tokens are all in the table above).")
+        replay.caption(
+            f"This word has {len(word):,} characters; the merge replay is drawn for words of up to "
+            f"{MAX_REPLAY_SYMBOLS} symbols, so pick a shorter word (its tokens are all in the table above)."
+        )
     for trace in shown.trace(word, budget=REPLAY_BUDGET) if len(word) <= MAX_REPLAY_SYMBOLS else ():
         if len(trace.initial) > MAX_REPLAY_SYMBOLS:
             # Every step of a long word's replay repeats the whole word: it would not fit on a page.
-            replay.caption(f"This word starts as {len(trace.initial):,} symbols and ends as {len(trace.tokens):,} "
-                           f"tokens; the merge replay is drawn for words of up to {MAX_REPLAY_SYMBOLS} symbols, so "
-                           "pick a shorter word (its tokens are all in the table above).")
+            replay.caption(
+                f"This word starts as {len(trace.initial):,} symbols and ends as {len(trace.tokens):,} "
+                f"tokens; the merge replay is drawn for words of up to {MAX_REPLAY_SYMBOLS} symbols, so "
+                "pick a shorter word (its tokens are all in the table above)."
+            )
             continue
         replay.html(display.TOKEN_CSS + display.trace_html(shown, trace, ws))
         if trace.omitted:
-            replay.caption(f"Showing the first {len(trace.steps):,} merge steps; {trace.omitted:,} more steps were "
-                           f"left out to keep the page readable. The word ends as {len(trace.tokens):,} tokens: "
-                           + " ".join(display.token_label(shown, t, ws) for t in trace.tokens[:40])
-                           + (" …" if len(trace.tokens) > 40 else ""))
+            replay.caption(
+                f"Showing the first {len(trace.steps):,} merge steps; {trace.omitted:,} more steps were "
+                f"left out to keep the page readable. The word ends as {len(trace.tokens):,} tokens: "
+                + " ".join(display.token_label(shown, t, ws) for t in trace.tokens[:40])
+                + (" …" if len(trace.tokens) > 40 else "")
+            )
         if shown.algorithm == "wordpiece":
             replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
 pieces = list(dict.fromkeys(encoding.tokens))[:1000]
 if pieces:
     merged = [i for i, t in enumerate(pieces) if shown.token_rank(t) is not None]
-    token = tree.selectbox("Merge tree of the token", pieces, index=merged[0] if merged else 0, key="tree_token",
-                           format_func=lambda t: display.token_label(shown, t, ws))
+    token = tree.selectbox(
+        "Merge tree of the token",
+        pieces,
+        index=merged[0] if merged else 0,
+        key="tree_token",
+        format_func=lambda t: display.token_label(shown, t, ws),
+    )
     built = shown.merge_tree(token)
     tree.html(display.merge_tree_html(shown, built, ws, limit=MAX_TREE_NODES))
     size = display.merge_tree_size(built, cap=MAX_TREE_NODES + 1)
     if size > MAX_TREE_NODES:
-        tree.caption(f"This token is built by more than {MAX_TREE_NODES} merges; the tree opens the first "
-                     f"{MAX_TREE_NODES} (the rest show their token and …).")
+        tree.caption(
+            f"This token is built by more than {MAX_TREE_NODES} merges; the tree opens the first "
+            f"{MAX_TREE_NODES} (the rest show their token and …)."
+        )
 
 # -- bytes --------------------------------------------------------------------------------------------------
 if shown.byte_level:
@@ -380,8 +488,9 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
 
 
 if st.toggle("Side by side with a second tokenizer", key="compare"):
-    second = second_tokenizer(st.radio("Compare with", list(OTHERS), format_func=OTHERS.get, key="compare_with",
-                                       horizontal=True))
+    second = second_tokenizer(
+        st.radio("Compare with", list(OTHERS), format_func=OTHERS.get, key="compare_with", horizontal=True)
+    )
     if second is not None:
         try:
             other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
@@ -391,11 +500,20 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
         a, b = st.columns(2)
         a.metric(f"Tokens, {display.md_escape(name)}", f"{len(encoding.ids):,}")
-        b.metric(f"Tokens, {display.md_escape(second[0])}", f"{len(other_encoding.ids):,}",
-                 delta=len(other_encoding.ids) - len(encoding.ids), delta_color="off")
-        a.html(display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, marked=spans,
-                                     as_text=as_text))
-        b.html(display.encoding_html(second[1], other_encoding, text, show_whitespace=ws, limit=MAX_CHIPS,
-                                     as_text=as_text,
-                                     marked=spans))
+        b.metric(
+            f"Tokens, {display.md_escape(second[0])}",
+            f"{len(other_encoding.ids):,}",
+            delta=len(other_encoding.ids) - len(encoding.ids),
+            delta_color="off",
+        )
+        a.html(
+            display.encoding_html(
+                shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, marked=spans, as_text=as_text
+            )
+        )
+        b.html(
+            display.encoding_html(
+                second[1], other_encoding, text, show_whitespace=ws, limit=MAX_CHIPS, as_text=as_text, marked=spans
+            )
+        )
         st.caption(f"Underlined in red: the {len(spans):,} stretches of text where the token boundaries differ.")

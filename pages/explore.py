@@ -13,6 +13,7 @@ from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from pages import common, panels
 
+
 def stored(token: str) -> str:
     """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
     else as stored with real whitespace made visible (see panels.as_text)."""
@@ -44,9 +45,14 @@ def predict(history: bpe.History, step: int, state: dict) -> str | None:
     # Candidates are the pairs present now, shown alphabetically so their order gives nothing away.
     candidates = sorted({p for p, _ in history.state(step).top_pairs(6, after=True)} | {upcoming.pair})
     before = guesses.get(step)
-    guess = st.radio(f"Which pair will step {step + 1} merge?", candidates, key=f"guess_{step}",
-                     index=candidates.index(before) if before in candidates else None,
-                     format_func=lambda p: md(pair_text(p)), horizontal=True)  # radio labels are markdown
+    guess = st.radio(
+        f"Which pair will step {step + 1} merge?",
+        candidates,
+        key=f"guess_{step}",
+        index=candidates.index(before) if before in candidates else None,
+        format_func=lambda p: md(pair_text(p)),
+        horizontal=True,
+    )  # radio labels are markdown
     if guess is None:
         return "pending"
     guesses[step] = guess
@@ -60,8 +66,10 @@ def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str,
     Forcing the pair that wins anyway would change nothing: refused with a sentence."""
     pair = tuple(st.session_state["what_if_pair"])
     if pair == winner:
-        state["what_if_error"] = (f"{pair_text(pair)} is what step {step + 1} merges anyway, so forcing it changes "
-                                  "nothing: pick another pair to see a different run.")
+        state["what_if_error"] = (
+            f"{pair_text(pair)} is what step {step + 1} merges anyway, so forcing it changes "
+            "nothing: pick another pair to see a different run."
+        )
         return
     forced = {k: v for k, v in settings.forced if k <= step}
     forced[step + 1] = pair
@@ -96,25 +104,37 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
         if step >= history.num_merges:
             # Training stops here, so a merge forced at the next step would never happen.
             reason = history.state(step).stop_sentence or "Training stopped here."
-            st.write(f"This is the last step. {md(reason)} Go back a step to merge another pair instead"
-                     + (", or raise the limit in the sidebar." if candidates else "."))
+            st.write(
+                f"This is the last step. {md(reason)} Go back a step to merge another pair instead"
+                + (", or raise the limit in the sidebar." if candidates else ".")
+            )
         elif not candidates:
             st.write("No pair is left to merge at this step.")
         elif state.get("what_if_done") == (settings, step):
             # Just forced: say what happened in one line (plain text: tokens are the corpus's).
             s = history.state(step)
-            common.alert("info", f"Step {step} now merges {pair_text(s.pair)} → {stored(s.new_token)} "
-                                 f"(count {s.count}) and training went on from there. Step back to force another pair.")
+            common.alert(
+                "info",
+                f"Step {step} now merges {pair_text(s.pair)} → {stored(s.new_token)} "
+                f"(count {s.count}) and training went on from there. Step back to force another pair.",
+            )
         else:
             winner = history.state(step + 1).pair
             # The runner-up first: the winner would be merged anyway.
             index = next((i for i, p in enumerate(candidates) if p != winner), 0)
-            st.selectbox(f"Merge at step {step + 1} instead", candidates, key="what_if_pair", index=index,
-                         format_func=pair_text)  # selectbox options are plain text, not markdown
-            st.button("Merge this pair and retrain from here", key="what_if_go", on_click=_force,
-                      args=(settings, state, step, winner))
+            st.selectbox(
+                f"Merge at step {step + 1} instead", candidates, key="what_if_pair", index=index, format_func=pair_text
+            )  # selectbox options are plain text, not markdown
+            st.button(
+                "Merge this pair and retrain from here",
+                key="what_if_go",
+                on_click=_force,
+                args=(settings, state, step, winner),
+            )
         if settings.forced:
-            st.write("Forced merges in this run: " + ", ".join(f"step {k}: {md(pair_text(p))}" for k, p in settings.forced))
+            st.write(
+                "Forced merges in this run: " + ", ".join(f"step {k}: {md(pair_text(p))}" for k, p in settings.forced)
+            )
             before = state.get("before_what_if")
             if before is not None:
                 try:
@@ -123,11 +143,13 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
                     original = None
                 diverge = bpe.first_difference(original, history) if original else None
                 if diverge:
-                    st.write(f"The runs diverge at step {diverge}: the original merged "
-                             f"{md(pair_text(original.state(diverge).pair))}, this one "
-                             f"{md(pair_text(history.state(diverge).pair))}; "
-                             f"{sum(a != b for a, b in zip(original.merges, history.merges)):,} of the first "
-                             f"{display.plural(min(original.num_merges, history.num_merges), 'merge')} differ.")
+                    st.write(
+                        f"The runs diverge at step {diverge}: the original merged "
+                        f"{md(pair_text(original.state(diverge).pair))}, this one "
+                        f"{md(pair_text(history.state(diverge).pair))}; "
+                        f"{sum(a != b for a, b in zip(original.merges, history.merges)):,} of the first "
+                        f"{display.plural(min(original.num_merges, history.num_merges), 'merge')} differ."
+                    )
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
 
 
@@ -150,19 +172,27 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
             st.success(f"'{one}' and '{two}' make the same merges on this corpus.")
             return
         sa, sb = ha.state(k), hb.state(k)
-        st.write(f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
-                 f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
-                 f"(both at count {sa.count}).")
+        st.write(
+            f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
+            f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
+            f"(both at count {sa.count})."
+        )
         # The two merge lists side by side from the first difference, rows that differ marked.
         last = min(max(ha.num_merges, hb.num_merges), k + COMPARE_ROWS - 1)
         left, right = st.columns(2)
         for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
-            col.html(f'<h3 class="bpe-h">{common.esc(rule)}</h3>' + panels.html_table(
-                _merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}"))
+            col.html(
+                f'<h3 class="bpe-h">{common.esc(rule)}</h3>'
+                + panels.html_table(_merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}")
+            )
         st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")
-        st.button(f"Go to step {k}" + (f" (this page uses '{settings.tie_break}')" if settings.tie_break in (one, two)
-                                       else ""), key="cmp_jump", icon=":material/arrow_downward:",
-                  on_click=lambda: st.session_state.update(step=k))
+        st.button(
+            f"Go to step {k}"
+            + (f" (this page uses '{settings.tie_break}')" if settings.tie_break in (one, two) else ""),
+            key="cmp_jump",
+            icon=":material/arrow_downward:",
+            on_click=lambda: st.session_state.update(step=k),
+        )
 
 
 COMPARE_ROWS = 10
@@ -179,6 +209,12 @@ def _merge_list(h: bpe.History, other: bpe.History, first: int, last: int):
             continue
         s = h.state(step)
         same = step <= other.num_merges and other.state(step).pair == s.pair
-        rows.append({"step": step, "merge": f"{pair_text(s.pair)} → {stored(s.new_token)}", "count": s.count,
-                     "": "" if same else "≠"})
+        rows.append(
+            {
+                "step": step,
+                "merge": f"{pair_text(s.pair)} → {stored(s.new_token)}",
+                "count": s.count,
+                "": "" if same else "≠",
+            }
+        )
     return pd.DataFrame(rows, columns=["step", "merge", "count", ""])

@@ -21,14 +21,15 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import multiprocessing as mp
-import types
-from concurrent.futures.process import BrokenProcessPool
 import os
 import sys
 import threading
 import time
+import types
+from collections.abc import Callable, Hashable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable
+from typing import Any
 
 import bpe
 from bpe.presets import PRESETS
@@ -58,7 +59,9 @@ def corpus_of(source: str, preset: str, text: str, counts: str):
         return PRESETS[preset].corpus()
     if source == "counts":
         if len(counts.encode("utf-8")) > MAX_CORPUS_BYTES:
-            raise ValueError(f"The word-count table is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; give fewer rows.")
+            raise ValueError(
+                f"The word-count table is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; give fewer rows."
+            )
         return bpe.parse_word_counts(counts, line_name="Row")  # the page shows them as a table
     if len(text.encode("utf-8")) > MAX_CORPUS_BYTES:
         raise ValueError(f"The corpus is larger than {MAX_CORPUS_BYTES // 1_000_000} MB; paste or upload less text.")
@@ -79,8 +82,10 @@ def check_word_lengths(corpus, pre_tokenizer: str) -> None:
         words = bpe.count_words(corpus, pre_tokenizer)
     longest = max(words, key=len, default="")
     if len(longest) > MAX_WORD_CHARS:
-        raise ValueError(f"The corpus has a word of {len(longest):,} characters (it starts “{longest[:30]}…”); the "
-                         f"limit is {MAX_WORD_CHARS:,}. Add spaces, or choose another pre-tokenizer.")
+        raise ValueError(
+            f"The corpus has a word of {len(longest):,} characters (it starts “{longest[:30]}…”); the "
+            f"limit is {MAX_WORD_CHARS:,}. Add spaces, or choose another pre-tokenizer."
+        )
 
 
 _progress = None  # the shared array, set in each worker by _init_worker
@@ -161,8 +166,9 @@ class _Pool:
     def __init__(self) -> None:
         ctx = mp.get_context("forkserver")
         self.progress = ctx.Array("q", 2 * SLOTS, lock=False)  # [merge reached, stop flag] per slot
-        self.executor = cf.ProcessPoolExecutor(POOL_WORKERS, mp_context=ctx, initializer=_init_worker,
-                                               initargs=(self.progress,))
+        self.executor = cf.ProcessPoolExecutor(
+            POOL_WORKERS, mp_context=ctx, initializer=_init_worker, initargs=(self.progress,)
+        )
         # Reentrant: a job that is already over when its callback is added runs the callback (which
         # takes this lock) at once, in the submitting thread that holds it.
         self.lock = threading.RLock()
@@ -214,8 +220,14 @@ def _pool() -> _Pool:
         return _POOL
 
 
-def submit(key: Hashable, spec: dict, options: dict, waiter: str, on_done: Callable[[Job], Any],
-           finished: Callable[[], bool] = lambda: False) -> Job | None:
+def submit(
+    key: Hashable,
+    spec: dict,
+    options: dict,
+    waiter: str,
+    on_done: Callable[[Job], Any],
+    finished: Callable[[], bool] = lambda: False,
+) -> Job | None:
     """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted;
     None if ``finished()`` says the run is already stored. ``on_done(job)`` runs once when it
     finishes, before the job leaves the table: so a caller that found neither the stored run nor a

@@ -21,7 +21,7 @@ from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from pages import common
 
-_VIEWS: "weakref.WeakKeyDictionary[bpe.History, OrderedDict]" = weakref.WeakKeyDictionary()
+_VIEWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
 _VIEWS_LOCK = threading.Lock()
 VIEWS_PER_RUN = 512
 TOP_N = 20
@@ -38,6 +38,7 @@ def per_run(fn):
     Not ``st.cache_resource``: that hashes its arguments on every call (a few ms per view per
     click), while a run is already the identity of its corpus and settings. Entries go when the
     run goes (weak keys); each run keeps its last VIEWS_PER_RUN views. Values are never mutated."""
+
     def cached(history: bpe.History, *args):
         key = (fn.__name__, *args)
         with _VIEWS_LOCK:
@@ -51,6 +52,7 @@ def per_run(fn):
             if len(views) > VIEWS_PER_RUN:
                 views.popitem(last=False)
         return value
+
     cached.__wrapped__ = fn
     return cached
 
@@ -87,11 +89,23 @@ def _pair_view(_history: bpe.History, step: int, text: bool = False) -> pd.DataF
     rows = []
     for rank, ((a, b), count, score) in enumerate(top):
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"
-        rows.append({"rank": rank, "pair": f"{show(a)} {show(b)}", "stored": f"{a} {b}", "count": count,
-                     "score": str(score) if score is not None else "", "value": float(score if score is not None else count),
-                     "tied": role == "tied", "chosen": role == "chosen", "role": role, "from": where.get((a, b), "")})
-    return pd.DataFrame(rows, columns=["rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role",
-                                       "from"])
+        rows.append(
+            {
+                "rank": rank,
+                "pair": f"{show(a)} {show(b)}",
+                "stored": f"{a} {b}",
+                "count": count,
+                "score": str(score) if score is not None else "",
+                "value": float(score if score is not None else count),
+                "tied": role == "tied",
+                "chosen": role == "chosen",
+                "role": role,
+                "from": where.get((a, b), ""),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from"]
+    )
 
 
 @per_run
@@ -99,8 +113,9 @@ def _pair_chart_data(_history: bpe.History, step: int, text: bool = False) -> pa
     """The chart's rows as an Arrow table, made once per step and shared: Streamlit sends a chart's
     data as Arrow, and converting the pandas table again on every click cost more than making it."""
     table = _pair_view(_history, step, text)
-    return pa.table({name: table[name].tolist() for name in ("rank", "pair", "stored", "count", "score", "value",
-                                                             "role", "from")})
+    return pa.table(
+        {name: table[name].tolist() for name in ("rank", "pair", "stored", "count", "score", "value", "role", "from")}
+    )
 
 
 @st.cache_resource(show_spinner=False)
@@ -114,16 +129,28 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
         .mark_bar()
         .encode(
             # Counts are whole numbers: integer ticks (no 2.5); WordPiece scores are fractions.
-            x=alt.X("value:Q", title="score" if wordpiece else "count",
-                    axis=alt.Axis() if wordpiece else alt.Axis(format="d", tickMinStep=1)),
+            x=alt.X(
+                "value:Q",
+                title="score" if wordpiece else "count",
+                axis=alt.Axis() if wordpiece else alt.Axis(format="d", tickMinStep=1),
+            ),
             # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
             # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
-            y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", op="min", order="ascending"), title=None,
-                    axis=alt.Axis(labelLimit=160)),
+            y=alt.Y(
+                "pair:N",
+                sort=alt.EncodingSortField(field="rank", op="min", order="ascending"),
+                title=None,
+                axis=alt.Axis(labelLimit=160),
+            ),
             color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
-            tooltip=["pair:N", alt.Tooltip("stored:N", title="as stored"), *(["score:N"] if wordpiece else []),
-                     "count:Q", "role:N",
-                     alt.Tooltip("from:N", title="from")],
+            tooltip=[
+                "pair:N",
+                alt.Tooltip("stored:N", title="as stored"),
+                *(["score:N"] if wordpiece else []),
+                "count:Q",
+                "role:N",
+                alt.Tooltip("from:N", title="from"),
+            ],
         )
         .properties(height=alt.Step(30 if present else 24))  # px per bar: the plot grows with the number of pairs
     )
@@ -135,8 +162,15 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
     return spec
 
 
-def step_panels(history: bpe.History, settings: common.Settings, step: int, hide_counts: bool = False,
-                counts_step: int | None = None, present: bool = False, after_step=None) -> None:
+def step_panels(
+    history: bpe.History,
+    settings: common.Settings,
+    step: int,
+    hide_counts: bool = False,
+    counts_step: int | None = None,
+    present: bool = False,
+    after_step=None,
+) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
     and chips are plain HTML (three ``st.html`` blocks); the chart is the one Altair element.
@@ -151,9 +185,11 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
     counts_step = step if counts_step is None else counts_step
     table = _pair_view(history, counts_step, text)
     query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
-    splits_vocab = ('<div class="bpe-grid bpe-lazy">'
-                    f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
-                    "</div>")
+    splits_vocab = (
+        '<div class="bpe-grid bpe-lazy">'
+        f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
+        "</div>"
+    )
     if present:
         left, right = st.columns([5, 4], gap="large")
         with left:
@@ -163,8 +199,10 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
                 after_step()
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
         right.html(splits_vocab.replace(" bpe-lazy", ""))  # on screen from the start
-        st.html(f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
-                f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>')
+        st.html(
+            f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
+            f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>'
+        )
         return
     st.html(_this_step_html(s, history, text))
     _step_notes(s)
@@ -177,28 +215,42 @@ def step_panels(history: bpe.History, settings: common.Settings, step: int, hide
 def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, chart_only: bool = False) -> None:
     """The pair counts: the chart and, beside it, the table (the chart alone in presenter mode)."""
     if hide_counts:
-        st.info("The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
-                icon=":material/visibility_off:")
+        st.info(
+            "The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
+            icon=":material/visibility_off:",
+        )
     elif table.empty:
         st.write("No pairs: every word is a single token.")
     else:
         wordpiece = history.config.algorithm == "wordpiece"
         if chart_only:
-            st.vega_lite_chart(_pair_chart_data(history, counts_step, text), _pair_chart_spec(wordpiece, True),
-                               width="stretch", key="pairs_chart",
-                               theme=None)  # its own larger axis type, not the theme's
+            st.vega_lite_chart(
+                _pair_chart_data(history, counts_step, text),
+                _pair_chart_spec(wordpiece, True),
+                width="stretch",
+                key="pairs_chart",
+                theme=None,
+            )  # its own larger axis type, not the theme's
             return
         left, right = st.columns(2, gap="large")
-        left.vega_lite_chart(_pair_chart_data(history, counts_step, text), _pair_chart_spec(wordpiece), width="stretch",
-                             key="pairs_chart")
+        left.vega_lite_chart(
+            _pair_chart_data(history, counts_step, text),
+            _pair_chart_spec(wordpiece),
+            width="stretch",
+            key="pairs_chart",
+        )
         right.html(_pair_table_html(history, counts_step, text))
 
 
 def search_box() -> None:
     """The splits' search box, drawn just below the step view but outside it: typing reruns the
     page once, while stepping (a rerun of the step view only) does not send the box again."""
-    st.text_input("Search the corpus splits above", key="split_search", placeholder="type part of a word",
-                  help="Shows the most frequent words containing this text.")
+    st.text_input(
+        "Search the corpus splits above",
+        key="split_search",
+        placeholder="type part of a word",
+        help="Shows the most frequent words containing this text.",
+    )
 
 
 def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False) -> str:
@@ -206,17 +258,19 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False)
     n = history.num_merges
     if s.step == 0:
         # data-announce: what the page's live region reads out (pages/keys.py), once per step.
-        return (f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
-                f'split into its base symbols.">Step 0 of {n}</h2>'
-                "<p>Every word is split into its base symbols. Press <b>Next</b> (or →, PageDown, Space) to make "
-                "the first merge.</p></div>")
+        return (
+            f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
+            f'split into its base symbols.">Step 0 of {n}</h2>'
+            "<p>Every word is split into its base symbols. Press <b>Next</b> (or →, PageDown, Space) to make "
+            "the first merge.</p></div>"
+        )
     a, b = s.pair
     announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
     lines = [
         f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step} of {n}: '
         f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
         f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
-        f'{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} '
+        f"{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} "
         f'<span id="merge-count">count {s.count}</span></h2>',
         f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count}.</p>",
     ]
@@ -224,10 +278,13 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False)
         lines.append(f"<p>WordPiece {esc(s.score_formula(show=show))}.</p>")
     if s.num_tied > 1 and not s.forced:
         others = ", ".join(f"({esc(show(x))}, {esc(show(y))})" for x, y in s.tied[1:6]) + (
-            f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else "")
-        lines.append(f"<p>{s.num_tied - 1} other {'pair' if s.num_tied == 2 else 'pairs'} tied at this "
-                     f"{'score' if s.score else 'count'}: {others}. "
-                     f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>")
+            f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else ""
+        )
+        lines.append(
+            f"<p>{s.num_tied - 1} other {'pair' if s.num_tied == 2 else 'pairs'} tied at this "
+            f"{'score' if s.score else 'count'}: {others}. "
+            f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>"
+        )
     return f'<div class="bpe-step">{"".join(lines)}</div>'
 
 
@@ -236,8 +293,11 @@ def _step_notes(s: bpe.TrainState) -> None:
     if s.step and s.forced:
         st.warning("What-if: this pair was chosen by hand, not by its count.")
     if s.step and not s.token_added:
-        common.alert("info", f"“{shower(as_text(s.history))(s.new_token)}” was already in the vocabulary, so it keeps "
-                             "its id: the vocabulary does not grow.")  # plain text: the token is the corpus's
+        common.alert(
+            "info",
+            f"“{shower(as_text(s.history))(s.new_token)}” was already in the vocabulary, so it keeps "
+            "its id: the vocabulary does not grow.",
+        )  # plain text: the token is the corpus's
     if s.stop_sentence:
         st.success(s.stop_sentence)
 
@@ -253,8 +313,10 @@ def html_table(frame: pd.DataFrame, name: str, titles: dict[str, list[str]] | No
     classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in frame.columns]
     head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
     tips = [titles.get(c) if titles else None for c in frame.columns]
-    body = "".join("<tr>" + "".join(_cell(k, v, tip[i] if tip else "") for k, v, tip in zip(classes, row, tips))
-                   + "</tr>" for i, row in enumerate(frame.itertuples(index=False, name=None)))
+    body = "".join(
+        "<tr>" + "".join(_cell(k, v, tip[i] if tip else "") for k, v, tip in zip(classes, row, tips)) + "</tr>"
+        for i, row in enumerate(frame.itertuples(index=False, name=None))
+    )
     return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -275,13 +337,20 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
     table = _pair_view(_history, step, text)
     wordpiece = _history.config.algorithm == "wordpiece"
     cells = table[["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]].replace(
-        {True: "✓", False: ""})
+        {True: "✓", False: ""}
+    )
     title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
-    tips = {"pair": [f"stored as {p}" if text and p != shown else "" for p, shown in zip(table["stored"], table["pair"])]}
-    return (f'<h3 class="bpe-h">{title}</h3>' + html_table(cells, "pairs", tips)
-            + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
-            "lost on the tie rule. The chart shows the same rows"
-            + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "") + ".</p>")
+    tips = {
+        "pair": [f"stored as {p}" if text and p != shown else "" for p, shown in zip(table["stored"], table["pair"])]
+    }
+    return (
+        f'<h3 class="bpe-h">{title}</h3>'
+        + html_table(cells, "pairs", tips)
+        + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
+        "lost on the tie rule. The chart shows the same rows"
+        + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "")
+        + ".</p>"
+    )
 
 
 def _vocabulary_html(s: bpe.TrainState, settings: common.Settings, text: bool = False) -> str:
@@ -289,15 +358,16 @@ def _vocabulary_html(s: bpe.TrainState, settings: common.Settings, text: bool = 
     target = settings.limit_value if settings.limit == "vocab_size" else None
     vocab = s.vocab
     specials = len(settings.special_tokens)
-    learned = vocab[h.num_base:]
+    learned = vocab[h.num_base :]
     newest = learned[-VOCAB_CHIPS:]
     return (
         f'<h3 class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</h3>"
         f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
-        + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "") + "</p>"
+        + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "")
+        + "</p>"
         '<div class="bpe-scroll">'
         + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
-        + _alphabet_html(vocab[specials:h.num_base], text)
+        + _alphabet_html(vocab[specials : h.num_base], text)
         + "<br>"
         + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [], as_text=text)
         + "</div>"
@@ -333,8 +403,11 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
         '<h3 class="bpe-h">Corpus splits</h3>'
         '<table class="bpe-table" data-table="splits"><thead><tr><th>word</th><th>freq</th><th>tokens</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
-        + (f'<p class="bpe-note">… and {more:,} more words (most frequent shown first; search to find others).</p>'
-           if more > 0 else "")
+        + (
+            f'<p class="bpe-note">… and {more:,} more words (most frequent shown first; search to find others).</p>'
+            if more > 0
+            else ""
+        )
         + (f'<p class="bpe-note">No word contains “{common.esc(query)}”.</p>' if query and not order else "")
         + ('<p class="bpe-note">✱ rewritten by this merge.</p>' if changed else "")
     )
@@ -343,37 +416,50 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
 @per_run
 def _history_frame(_history: bpe.History, text: bool = False) -> pd.DataFrame:
     rows, show = _history.merge_rows(with_ties=False), shower(text)
-    frame = pd.DataFrame({
-        "merge": [r["step"] for r in rows], "pair": [f"{show(r['left'])} {show(r['right'])}" for r in rows],
-        "new token": [show(r["new_token"]) for r in rows], "_stored": [r["new_token"] for r in rows],
-        "count": [r["count"] for r in rows],
-        "tied with": [r["tied"] for r in rows],  # how many other pairs had the same count
-        "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],
-    })
+    frame = pd.DataFrame(
+        {
+            "merge": [r["step"] for r in rows],
+            "pair": [f"{show(r['left'])} {show(r['right'])}" for r in rows],
+            "new token": [show(r["new_token"]) for r in rows],
+            "_stored": [r["new_token"] for r in rows],
+            "count": [r["count"] for r in rows],
+            "tied with": [r["tied"] for r in rows],  # how many other pairs had the same count
+            "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],
+        }
+    )
     return frame
 
 
 @per_run
 def _sparklines(_history: bpe.History) -> tuple[str, str]:
-    return (display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens (compression)"),
-            display.sparkline_image(_history.merge_counts, title="Count of the winning pair"))
+    return (
+        display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens (compression)"),
+        display.sparkline_image(_history.merge_counts, title="Count of the winning pair"),
+    )
 
 
 def _history_html(history: bpe.History, step: int, text: bool = False) -> str:
     if not history.num_merges:
         return ""
-    frame = _history_frame(history, text).iloc[max(0, step - HISTORY_ROWS):step].iloc[::-1]
+    frame = _history_frame(history, text).iloc[max(0, step - HISTORY_ROWS) : step].iloc[::-1]
     tips = {"new token": [stored_title(t, text) for t in frame["_stored"]]}
-    table = html_table(frame.drop(columns="_stored"), "history", tips) if step else \
-        '<p class="bpe-note">No merge yet.</p>'
-    note = (f'<p class="bpe-note">The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has '
-            "them all.</p>") if step > HISTORY_ROWS else ""
+    table = (
+        html_table(frame.drop(columns="_stored"), "history", tips) if step else '<p class="bpe-note">No merge yet.</p>'
+    )
+    note = (
+        (
+            f'<p class="bpe-note">The last {HISTORY_ROWS} of {step:,} merges; the training log (CSV, below) has '
+            "them all.</p>"
+        )
+        if step > HISTORY_ROWS
+        else ""
+    )
     # Inline SVG images rather than Altair: drawn once per run (cached), only the marker moves.
     tokens_img, counts_img = _sparklines(history)
-    lines = (display.sparkline_marker(tokens_img, len(history.total_tokens_after), step)
-             + display.sparkline_marker(counts_img, len(history.merge_counts), step - 1 if step else None))
-    return (f'<h3 class="bpe-h">Merge history</h3><div class="bpe-grid"><div>{table}{note}</div>'
-            f"<div>{lines}</div></div>")
+    lines = display.sparkline_marker(tokens_img, len(history.total_tokens_after), step) + display.sparkline_marker(
+        counts_img, len(history.merge_counts), step - 1 if step else None
+    )
+    return f'<h3 class="bpe-h">Merge history</h3><div class="bpe-grid"><div>{table}{note}</div><div>{lines}</div></div>'
 
 
 def byte_text_default(settings: common.Settings) -> None:
@@ -395,17 +481,26 @@ def mode_toggles(settings: common.Settings) -> None:
     row.toggle("Play", key="play", help="Advance one merge at a time, at the chosen speed.")
     st.session_state.setdefault("speed", 1.0)  # a default in session state, not value=: the page restores it
     row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)
-    row.toggle("Predict the next merge", key="predict",
-               help="Guess which pair step k+1 merges, from the splits of step k.")
+    row.toggle(
+        "Predict the next merge", key="predict", help="Guess which pair step k+1 merges, from the splits of step k."
+    )
     if settings.pre_tokenizer in bpe.BYTE_LEVEL:
         byte_text_default(settings)
-        row.toggle("Bytes as text", key="byte_text",
-                   help="On: each token shows the text its bytes stand for (␣Straße, 世界, 😀), with the stored "
-                        "byte-level form and its bytes in hex in the tooltip. Off: as the tokenizer stores it "
-                        "(ĠStraÃŁe), as the course prints it.")
-    row.toggle("Presenter mode", key="present",
-               help="For a projector: the sidebar folds away, the type is larger, and the step, the pair chart, "
-                    "the splits and the vocabulary fit on one screen. Links made now open in it (present=1).")
-    row.toggle("What if…", key="what_if",
-               help="What if another pair were merged next? Pick one instead of the winner; training "
-                    "continues from there.")
+        row.toggle(
+            "Bytes as text",
+            key="byte_text",
+            help="On: each token shows the text its bytes stand for (␣Straße, 世界, 😀), with the stored "
+            "byte-level form and its bytes in hex in the tooltip. Off: as the tokenizer stores it "
+            "(ĠStraÃŁe), as the course prints it.",
+        )
+    row.toggle(
+        "Presenter mode",
+        key="present",
+        help="For a projector: the sidebar folds away, the type is larger, and the step, the pair chart, "
+        "the splits and the vocabulary fit on one screen. Links made now open in it (present=1).",
+    )
+    row.toggle(
+        "What if…",
+        key="what_if",
+        help="What if another pair were merged next? Pick one instead of the winner; training continues from there.",
+    )

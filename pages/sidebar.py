@@ -53,9 +53,14 @@ def _apply_preset() -> None:
 
 def _widget_values(s: common.Settings) -> dict:
     return {
-        "pre_tokenizer": s.pre_tokenizer, "limit": s.limit, "limit_value": s.limit_value,
-        "tie_break": s.tie_break, "min_frequency": s.min_frequency, "algorithm": s.algorithm,
-        "full_bytes": s.full_byte_alphabet, "special_tokens": ", ".join(s.special_tokens),
+        "pre_tokenizer": s.pre_tokenizer,
+        "limit": s.limit,
+        "limit_value": s.limit_value,
+        "tie_break": s.tie_break,
+        "min_frequency": s.min_frequency,
+        "algorithm": s.algorithm,
+        "full_bytes": s.full_byte_alphabet,
+        "special_tokens": ", ".join(s.special_tokens),
     }
 
 
@@ -70,24 +75,33 @@ def corpus_and_settings(state: dict) -> common.Settings:
         _seed(key, value)
 
     st.header("Corpus")
-    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="source", label_visibility="collapsed",
-                      on_change=_source_changed)
+    source = st.radio(
+        "Corpus",
+        list(SOURCES),
+        format_func=SOURCES.get,
+        key="source",
+        label_visibility="collapsed",
+        on_change=_source_changed,
+    )
     text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
     if source == "preset":
         # A radio, not a select box: a select box cut the longer names ("Python documentation, 1 MB (a r…").
-        st.radio("Preset", list(PRESETS), format_func=lambda k: md(PRESETS[k].title), key="preset",
-                 on_change=_apply_preset)
+        st.radio(
+            "Preset", list(PRESETS), format_func=lambda k: md(PRESETS[k].title), key="preset", on_change=_apply_preset
+        )
         p = PRESETS[st.session_state["preset"]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
-        upload = st.file_uploader("Upload a .txt file", type=["txt"], key="corpus_file",
-                                  max_upload_size=common.MAX_CORPUS_BYTES // 1_000_000)
+        upload = st.file_uploader(
+            "Upload a .txt file", type=["txt"], key="corpus_file", max_upload_size=common.MAX_CORPUS_BYTES // 1_000_000
+        )
         if upload is not None and state.get("uploaded") != upload.file_id:
             try:
                 uploaded = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
                 if not uploaded.strip():
-                    raise ValueError(f"The file {upload.name!r} is empty: nothing to train on. The text box keeps "
-                                     "what it had.")
+                    raise ValueError(
+                        f"The file {upload.name!r} is empty: nothing to train on. The text box keeps what it had."
+                    )
                 st.session_state["corpus_text"] = uploaded
                 state["uploaded"] = upload.file_id
                 if st.session_state["limit"] == "none":  # see _source_changed
@@ -109,30 +123,61 @@ def corpus_and_settings(state: dict) -> common.Settings:
     st.caption(EXPLAIN[st.session_state["pre_tokenizer"]])
     limit = st.radio("Stop after", list(LIMITS), format_func=LIMITS.get, key="limit", horizontal=True)
     if limit != "none":
-        st.number_input(LIMITS[limit], min_value=0, max_value=100_000, step=1, key="limit_value",
-                        help="Special tokens count towards the vocabulary size.")
+        st.number_input(
+            LIMITS[limit],
+            min_value=0,
+            max_value=100_000,
+            step=1,
+            key="limit_value",
+            help="Special tokens count towards the vocabulary size.",
+        )
     if source == "text":
-        st.caption(f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges, a few seconds of training even for "
-                   f"{common.MAX_CORPUS_BYTES // 1_000_000} MB; raise it for more.")
-    st.selectbox("Tie rule", bpe.TIE_RULES, key="tie_break",
-                  help="Which pair wins when several have the highest count.")
+        st.caption(
+            f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges, a few seconds of training even for "
+            f"{common.MAX_CORPUS_BYTES // 1_000_000} MB; raise it for more."
+        )
+    st.selectbox(
+        "Tie rule", bpe.TIE_RULES, key="tie_break", help="Which pair wins when several have the highest count."
+    )
     st.caption(bpe.TIE_RULE_SENTENCES[st.session_state["tie_break"]].capitalize() + ".")
-    st.number_input("Minimum frequency", min_value=0, step=1, key="min_frequency",
-                    help="Stop when the best pair occurs fewer times than this.")
-    st.radio("Algorithm", bpe.ALGORITHMS, key="algorithm", horizontal=True,
-             format_func={"bpe": "BPE", "wordpiece": "WordPiece"}.get,
-             help="WordPiece scores a pair by count(ab) / (count(a) × count(b)) instead of its count.")
-    st.text_input("Special tokens (comma-separated)", key="special_tokens",
-                  help="They take the first ids and count towards the vocabulary size.")
-    st.toggle("Start from all 256 bytes", key="full_bytes", disabled=st.session_state["pre_tokenizer"] not in bpe.BYTE_LEVEL,
-              help="Byte-level only: GPT-2's base vocabulary instead of only the characters seen.")
+    st.number_input(
+        "Minimum frequency",
+        min_value=0,
+        step=1,
+        key="min_frequency",
+        help="Stop when the best pair occurs fewer times than this.",
+    )
+    st.radio(
+        "Algorithm",
+        bpe.ALGORITHMS,
+        key="algorithm",
+        horizontal=True,
+        format_func={"bpe": "BPE", "wordpiece": "WordPiece"}.get,
+        help="WordPiece scores a pair by count(ab) / (count(a) × count(b)) instead of its count.",
+    )
+    st.text_input(
+        "Special tokens (comma-separated)",
+        key="special_tokens",
+        help="They take the first ids and count towards the vocabulary size.",
+    )
+    st.toggle(
+        "Start from all 256 bytes",
+        key="full_bytes",
+        disabled=st.session_state["pre_tokenizer"] not in bpe.BYTE_LEVEL,
+        help="Byte-level only: GPT-2's base vocabulary instead of only the characters seen.",
+    )
 
     settings = common.Settings(
-        source=source, preset=st.session_state["preset"], text=text if source == "text" else "",
-        counts=counts if source == "counts" else "", pre_tokenizer=st.session_state["pre_tokenizer"],
-        limit=limit, limit_value=int(st.session_state["limit_value"]),
+        source=source,
+        preset=st.session_state["preset"],
+        text=text if source == "text" else "",
+        counts=counts if source == "counts" else "",
+        pre_tokenizer=st.session_state["pre_tokenizer"],
+        limit=limit,
+        limit_value=int(st.session_state["limit_value"]),
         special_tokens=tuple(t.strip() for t in st.session_state["special_tokens"].split(",") if t.strip()),
-        tie_break=st.session_state["tie_break"], min_frequency=int(st.session_state["min_frequency"]),
+        tie_break=st.session_state["tie_break"],
+        min_frequency=int(st.session_state["min_frequency"]),
         algorithm=st.session_state["algorithm"],
         full_byte_alphabet=bool(st.session_state["full_bytes"]) and st.session_state["pre_tokenizer"] in bpe.BYTE_LEVEL,
         forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
@@ -150,8 +195,11 @@ def corpus_and_settings(state: dict) -> common.Settings:
 def _same_corpus(saved: common.Settings, source: str, text: str, counts: str) -> bool:
     saved_counts = _complete_rows(saved.counts) if saved.source == "counts" else saved.counts
     return (saved.source, saved.preset if source == "preset" else "", saved.text, saved_counts) == (
-        source, st.session_state["preset"] if source == "preset" else "", text if source == "text" else "",
-        counts if source == "counts" else "")
+        source,
+        st.session_state["preset"] if source == "preset" else "",
+        text if source == "text" else "",
+        counts if source == "counts" else "",
+    )
 
 
 def _complete_rows(counts_text: str) -> str:
@@ -176,8 +224,12 @@ def _counts_editor(counts_text: str, state: dict) -> str:
         table = {"frame": frame, "version": (table or {}).get("version", 0) + 1, "produced": counts_text}
         state["counts_table"] = table
     edited = st.container(key="counts_table").data_editor(
-        table["frame"], num_rows="dynamic", key=f"counts_editor_{table['version']}", hide_index=True,
-        column_config={"count": st.column_config.TextColumn("count")})
+        table["frame"],
+        num_rows="dynamic",
+        key=f"counts_editor_{table['version']}",
+        hide_index=True,
+        column_config={"count": st.column_config.TextColumn("count")},
+    )
     lines, waiting, problems = [], [], []
     for number, (word, count) in enumerate(zip(edited["word"].fillna(""), edited["count"].fillna("")), start=1):
         word, count = str(word).strip(), str(count).strip()
@@ -191,8 +243,11 @@ def _counts_editor(counts_text: str, state: dict) -> str:
         else:
             waiting.append(f"row {number} ({word}: no count yet)" if word else f"row {number} ({count}: no word yet)")
     if waiting:  # plain text in our own block: a word is the user's and must never become a link
-        st.html(f'<p class="bpe-note">Left out until complete: {common.esc(", ".join(waiting[:20]))}'
-                + (f" and {len(waiting) - 20:,} more" if len(waiting) > 20 else "") + ".</p>")
+        st.html(
+            f'<p class="bpe-note">Left out until complete: {common.esc(", ".join(waiting[:20]))}'
+            + (f" and {len(waiting) - 20:,} more" if len(waiting) > 20 else "")
+            + ".</p>"
+        )
     for problem in problems[:5]:
         common.alert("error", problem + " The row is left out until it is fixed.")
     if len(problems) > 5:
@@ -211,7 +266,7 @@ def _row_problem(word: str, count: str, number: int = 1) -> str | None:
         bpe.parse_word_counts(f"{word} {count}", line_name="Row")
     except ValueError as exc:
         message = str(exc)
-        return f"Row {number}" + message[len("Row 1"):] if message.startswith("Row 1") else message
+        return f"Row {number}" + message[len("Row 1") :] if message.startswith("Row 1") else message
     return None
 
 
@@ -241,5 +296,9 @@ def _preview(settings: common.Settings) -> None:
     # As the splits show them: as text or stored symbols (Ġ), real whitespace visible, a count after its word.
     panels.byte_text_default(settings)
     text = settings.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))  # see panels.as_text
-    st.html(" ".join(display.chips_html([w], as_text=text)
-                     + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "") for w, c in words))
+    st.html(
+        " ".join(
+            display.chips_html([w], as_text=text) + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "")
+            for w, c in words
+        )
+    )

@@ -30,8 +30,8 @@ PRESENT_CSS = (
     ".bpe-table{font-size:1.2rem}"
     ".bpe-table th,.bpe-table td{padding:1px 8px}"
     ".bpe-note{font-size:1.1rem}"
-    '.bpe-grid .tok,.bpe-step .tok{font-size:1.25em}'
-    '.bpe-scroll{max-height:none}'
+    ".bpe-grid .tok,.bpe-step .tok{font-size:1.25em}"
+    ".bpe-scroll{max-height:none}"
     '[data-testid="stMain"] .st-key-start button p,[data-testid="stMain"] .st-key-back button p,'
     '[data-testid="stMain"] .st-key-next button p,[data-testid="stMain"] .st-key-end button p{font-size:1.25rem}'
     "</style>"
@@ -39,8 +39,9 @@ PRESENT_CSS = (
 
 state = common.app_state()
 # Controls outside the sidebar that must survive a visit to the Encode page.
-common.keep_widgets(state.setdefault("train_widgets", {}),
-                    ("speed", "predict", "what_if", "split_search", "byte_text", "present"))
+common.keep_widgets(
+    state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search", "byte_text", "present")
+)
 # Presenter mode: from the toggle, or from a teacher's link (present=1) on the first run.
 st.session_state.setdefault("present", st.query_params.get("present") == "1")
 present = st.session_state["present"]
@@ -61,11 +62,16 @@ link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
         common.alert("warning", note)  # it quotes the link: plain text only
-if (settings.limit == "none" and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
-        and state.get("no_limit_confirmed") != settings):
-    st.warning(f"“Until no pair is left” on {len(settings.text):,} characters can make tens of thousands of merges "
-               "and take minutes. Set a number of merges or a vocabulary size in the sidebar, or train anyway.",
-               icon=":material/hourglass_top:")
+if (
+    settings.limit == "none"
+    and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
+    and state.get("no_limit_confirmed") != settings
+):
+    st.warning(
+        f"“Until no pair is left” on {len(settings.text):,} characters can make tens of thousands of merges "
+        "and take minutes. Set a number of merges or a vocabulary size in the sidebar, or train anyway.",
+        icon=":material/hourglass_top:",
+    )
     if not st.button("Train until no pair is left", key="confirm_no_limit"):
         st.stop()
     state["no_limit_confirmed"] = settings
@@ -106,8 +112,10 @@ def step_view() -> None:
         else:
             state["stop_play"] = True
             reason = history.state(last).stop_sentence or "Training stopped here."
-            state["play_note"] = (f"Play stopped: step {last:,} is the last step. {reason} Press Start (or Home) "
-                                  "to play the run again from the beginning.")
+            state["play_note"] = (
+                f"Play stopped: step {last:,} is the last step. {reason} Press Start (or Home) "
+                "to play the run again from the beginning."
+            )
             st.rerun(scope="app")
     # One horizontal container, not st.columns: every block is one more message per click.
     row = st.container(horizontal=True, vertical_alignment="center")
@@ -117,10 +125,18 @@ def step_view() -> None:
     st.session_state["step"] = st.session_state["step"]
     # Material icons ship with Streamlit (emoji need a system font projectors may not have).
     row.button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,), disabled=cur == 0)
-    row.button("Back", key="back", icon=":material/chevron_left:", on_click=set_step, args=(cur - 1,),
-               disabled=cur == 0)
-    row.button("Next", key="next", icon=":material/chevron_right:", on_click=set_step, args=(cur + 1,),
-               disabled=cur == last, type="primary")
+    row.button(
+        "Back", key="back", icon=":material/chevron_left:", on_click=set_step, args=(cur - 1,), disabled=cur == 0
+    )
+    row.button(
+        "Next",
+        key="next",
+        icon=":material/chevron_right:",
+        on_click=set_step,
+        args=(cur + 1,),
+        disabled=cur == last,
+        type="primary",
+    )
     row.button("End", key="end", icon=":material/last_page:", on_click=set_step, args=(last,), disabled=cur == last)
     if last > 0:
         row.slider("Step", 0, last, key="step", label_visibility="collapsed", width="stretch")
@@ -131,9 +147,15 @@ def step_view() -> None:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
     guess = explore.predict(history, step, state)
     # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
-    panels.step_panels(history, settings, step, hide_counts=guess == "pending",
-                       counts_step=step + 1 if guess == "answered" else step, present=present,
-                       after_step=lambda: explore.what_if(history, settings, state))
+    panels.step_panels(
+        history,
+        settings,
+        step,
+        hide_counts=guess == "pending",
+        counts_step=step + 1 if guess == "answered" else step,
+        present=present,
+        after_step=lambda: explore.what_if(history, settings, state),
+    )
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 

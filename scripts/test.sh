@@ -22,4 +22,8 @@ if [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -f /usr/share/fonts/truetype/n
 fi
 ensure_venv requirements-dev.txt
 
+# Lint and format first: a style slip fails in seconds, before the browser tests start.
+.venv/bin/ruff check --quiet .
+.venv/bin/ruff format --check --quiet .
+
 exec .venv/bin/python -m pytest -q "$@"

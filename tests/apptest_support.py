@@ -7,8 +7,11 @@ import re
 import time
 from pathlib import Path
 
-_ALERT = re.compile(r'<div class="bpe-alert [^"]*" role="alert" data-kind="(\w+)"><span aria-hidden="true">[^<]*</span> '
-                    r'(.*?)</div>', re.S)
+_ALERT = re.compile(
+    r'<div class="bpe-alert [^"]*" role="alert" data-kind="(\w+)"><span aria-hidden="true">[^<]*</span> '
+    r"(.*?)</div>",
+    re.S,
+)
 
 
 def alerts(at, kind: str | None = None) -> list[str]:

@@ -65,17 +65,23 @@ class AppServer:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
-        self.log = tempfile.NamedTemporaryFile(
-            prefix="bpe-streamlit-", suffix=".log", delete=False
-        )
+        self.log = tempfile.NamedTemporaryFile(prefix="bpe-streamlit-", suffix=".log", delete=False)
 
     def start(self, timeout: float = SERVER_START_TIMEOUT_S) -> str:
         cmd = [
-            sys.executable, "-m", "streamlit", "run", self.script,
-            "--server.headless", "true",
-            "--server.port", str(self.port),
-            "--server.address", "127.0.0.1",
-            "--browser.gatherUsageStats", "false",
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            self.script,
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(self.port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
         ]
         self.proc = subprocess.Popen(
             cmd,
@@ -90,17 +96,13 @@ class AppServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(
-                    f"streamlit exited with code {self.proc.returncode} before "
-                    f"becoming healthy:\n{self.log_tail()}"
+                    f"streamlit exited with code {self.proc.returncode} before becoming healthy:\n{self.log_tail()}"
                 )
             if self._healthy():
                 return self.url
             time.sleep(0.25)
         self.stop()
-        raise RuntimeError(
-            f"streamlit not healthy at {self.url}/_stcore/health after {timeout}s:\n"
-            f"{self.log_tail()}"
-        )
+        raise RuntimeError(f"streamlit not healthy at {self.url}/_stcore/health after {timeout}s:\n{self.log_tail()}")
 
     def _healthy(self) -> bool:
         try:
@@ -163,9 +165,7 @@ def wait_for_app(page, timeout: float = APP_RUN_TIMEOUT_MS) -> None:
         }""",
         timeout=timeout,
     )
-    page.wait_for_selector(
-        '[data-testid="stStatusWidgetRunningIcon"]', state="detached", timeout=timeout
-    )
+    page.wait_for_selector('[data-testid="stStatusWidgetRunningIcon"]', state="detached", timeout=timeout)
 
 
 def on_new_server(session_work, script: str | None = None, timeout: float = 180):

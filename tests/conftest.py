@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from browser_support import CHROMIUM_ARGS, AppServer, chromium_path
 
 

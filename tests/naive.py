@@ -13,9 +13,19 @@ from bpe import pre_tokenizers as pt
 from bpe.trainer import WORDPIECE_PREFIX, corpus_word_counts, presplit_words
 
 
-def naive_train(corpus, *, pre_tokenizer="whitespace", vocab_size=None, num_merges=None, special_tokens=(),
-                min_frequency=0, tie_break="first", algorithm="bpe", full_byte_alphabet=False,
-                forced_merges=None):
+def naive_train(
+    corpus,
+    *,
+    pre_tokenizer="whitespace",
+    vocab_size=None,
+    num_merges=None,
+    special_tokens=(),
+    min_frequency=0,
+    tie_break="first",
+    algorithm="bpe",
+    full_byte_alphabet=False,
+    forced_merges=None,
+):
     """Returns (merges, stop_reason): merges is a list of dicts with pair, count, tied (set), new_token."""
     word_counts = corpus_word_counts(corpus, pre_tokenizer)
     splits = {}
@@ -70,18 +80,26 @@ def naive_train(corpus, *, pre_tokenizer="whitespace", vocab_size=None, num_merg
         if step not in forced_merges and counts[best] < min_frequency:
             return merges, "min_frequency"
         a, b = best
-        new = a + (b[len(WORDPIECE_PREFIX):] if algorithm == "wordpiece" and b.startswith(WORDPIECE_PREFIX) else b)
+        new = a + (b[len(WORDPIECE_PREFIX) :] if algorithm == "wordpiece" and b.startswith(WORDPIECE_PREFIX) else b)
         for word in splits:
             split, i = splits[word], 0
             while i < len(split) - 1:
                 if split[i] == a and split[i + 1] == b:
-                    split = split[:i] + [new] + split[i + 2:]
+                    split = split[:i] + [new] + split[i + 2 :]
                 else:
                     i += 1
             splits[word] = split
         if new not in vocab:
             vocab.append(new)
-        merges.append({"pair": best, "count": counts[best], "tied": set(tied), "new_token": new,
-                       "score": value[best] if algorithm == "wordpiece" else None,
-                       "splits": {w: tuple(s) for w, s in splits.items()}, "counts": counts})
+        merges.append(
+            {
+                "pair": best,
+                "count": counts[best],
+                "tied": set(tied),
+                "new_token": new,
+                "score": value[best] if algorithm == "wordpiece" else None,
+                "splits": {w: tuple(s) for w, s in splits.items()},
+                "counts": counts,
+            }
+        )
         step += 1

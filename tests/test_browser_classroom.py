@@ -10,10 +10,9 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from browser_support import REPO_ROOT, wait_for_app
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
-
-from browser_support import REPO_ROOT, wait_for_app
 from test_browser_train import TIMEOUT_MS, assert_no_exception, open_train, shown_step, wait_for_step
 
 pytestmark = pytest.mark.browser
@@ -48,11 +47,17 @@ def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page)
     open_train(page, f"{app_server}/?step=0&counts=hug+10%0Apug+5&limit=none")
     page.locator(GRID).wait_for(timeout=TIMEOUT_MS)
     page.wait_for_timeout(1_000)
-    for row, value, expected in [(0, "20", "hug 20\npug 5"), (1, "7", "hug 20\npug 7"), (1, "8", "hug 20\npug 8"),
-                                 (0, "30", "hug 30\npug 8"), (0, "31", "hug 31\npug 8")]:
+    for row, value, expected in [
+        (0, "20", "hug 20\npug 5"),
+        (1, "7", "hug 20\npug 7"),
+        (1, "8", "hug 20\npug 8"),
+        (0, "30", "hug 30\npug 8"),
+        (0, "31", "hug 31\npug 8"),
+    ]:
         edit_cell(page, row, 1, value)
-        page.wait_for_function("(want) => new URLSearchParams(location.search).get('counts') === want",
-                               arg=expected, timeout=15_000)
+        page.wait_for_function(
+            "(want) => new URLSearchParams(location.search).get('counts') === want", arg=expected, timeout=15_000
+        )
         wait_for_app(page)
 
     # A new row, typed word first: the page keeps training the other rows and says what is missing.
@@ -61,8 +66,11 @@ def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page)
     wait_for_app(page)
     assert shown_step(page) == 0 and page.locator(".st-key-next button").is_visible()
     edit_cell(page, 2, 1, "3")  # its count applies on the first try too
-    page.wait_for_function("(want) => new URLSearchParams(location.search).get('counts') === want",
-                           arg="hug 31\npug 8\nbug 3", timeout=15_000)
+    page.wait_for_function(
+        "(want) => new URLSearchParams(location.search).get('counts') === want",
+        arg="hug 31\npug 8\nbug 3",
+        timeout=15_000,
+    )
     wait_for_app(page)
     assert_no_exception(page)
 
@@ -86,9 +94,14 @@ WIDER_JS = """() => {
 }"""
 
 
-LONG_WORDS = " ".join(["https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_until_complete",
-                       "https://docs.python.org/3/reference/datamodel.html#object.__init_subclass__",
-                       "Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenherstellungsgenossenschaft"] * 2)
+LONG_WORDS = " ".join(
+    [
+        "https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_until_complete",
+        "https://docs.python.org/3/reference/datamodel.html#object.__init_subclass__",
+        "Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenherstellungsgenossenschaft",
+    ]
+    * 2
+)
 
 
 def _scroll_to(page, selector: str) -> None:
@@ -145,8 +158,15 @@ def test_encode_first_view_follows_the_train_step(app_server, page):
     assert "all 7 merges" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
 
 
-MULTILINGUAL = "\n".join(["Die Straße ist lang, die Straße ist breit.", "Hallo Welt, 世界你好，世界很大。",
-                          "Emoji: 😀 😀 😀 und 🙂!", "Die Straße zur Welt: 世界 😀."] * 3)
+MULTILINGUAL = "\n".join(
+    [
+        "Die Straße ist lang, die Straße ist breit.",
+        "Hallo Welt, 世界你好，世界很大。",
+        "Emoji: 😀 😀 😀 und 🙂!",
+        "Die Straße zur Welt: 世界 😀.",
+    ]
+    * 3
+)
 MULTILINGUAL_SHOT = REPO_ROOT / "docs" / "multilingual.png"
 MOJIBAKE = re.compile("[ÃâäãðïĠ]")  # GPT-2's byte symbols of German, Chinese and emoji (and Ġ)
 
@@ -164,7 +184,9 @@ def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(ap
         page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     # text_content, not inner_text: the lower blocks are not laid out while off screen (content-visibility)
-    texts = {name: page.locator(f'table[data-table="{name}"]').text_content() for name in ("splits", "history", "pairs")}
+    texts = {
+        name: page.locator(f'table[data-table="{name}"]').text_content() for name in ("splits", "history", "pairs")
+    }
     texts["vocabulary"] = main.locator(".bpe-scroll").text_content()
     texts["chart"] = " ".join(page.evaluate(CHART_ROWS_JS))
     for name, text in texts.items():
@@ -187,8 +209,17 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     stepped backwards. At the last step, Next became disabled and the focus dropped to the body."""
     open_train(page, f"{app_server}/?preset=hug&step=0")
     page.locator("h1").first.click()  # focus the page, not a control
-    for key, step in [("PageDown", 1), ("Space", 2), ("n", 3), ("ArrowRight", 4), ("PageUp", 3), ("p", 2),
-                      ("ArrowLeft", 1), ("End", 7), ("Home", 0)]:
+    for key, step in [
+        ("PageDown", 1),
+        ("Space", 2),
+        ("n", 3),
+        ("ArrowRight", 4),
+        ("PageUp", 3),
+        ("p", 2),
+        ("ArrowLeft", 1),
+        ("End", 7),
+        ("Home", 0),
+    ]:
         page.keyboard.press(key)
         wait_for_step(page, step)
         assert shown_step(page) == step, key
@@ -218,7 +249,7 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     # Arrows on a radio button keep choosing among its options (here "Stop after": none -> vocabulary size).
     page.locator('.st-key-limit input[type="radio"]:checked').focus()
     page.keyboard.press("ArrowLeft")
-    expect(page.locator('.st-key-limit label:has(input:checked)')).to_contain_text("Vocabulary size")
+    expect(page.locator(".st-key-limit label:has(input:checked)")).to_contain_text("Vocabulary size")
 
 
 PRESENTER_SHOT = REPO_ROOT / "docs" / "presenter.png"
@@ -247,7 +278,9 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         wait_for_app(page)
         expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
         page.locator(".st-key-present label").click()  # and back: the sidebar returns
-        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "false", timeout=TIMEOUT_MS)
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute(
+            "data-collapsed", "false", timeout=TIMEOUT_MS
+        )
         page.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=TIMEOUT_MS)
 
         fresh = context.new_page()  # the teacher's link opens in presenter mode
@@ -296,8 +329,10 @@ def test_after_a_what_if_the_changed_step_stays_in_view(app_server, browser):
         wait_for_step(page, 3)
         box = page.locator(".bpe-step").bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
-        assert "chosen by hand" in page.locator('[data-testid="stAlert"]').first.inner_text() or \
-            page.get_by_text("chosen by hand").count() == 1
+        assert (
+            "chosen by hand" in page.locator('[data-testid="stAlert"]').first.inner_text()
+            or page.get_by_text("chosen by hand").count() == 1
+        )
         assert re.search(r"Step 3 of \d+: p \+ un → pun", page.locator(".bpe-step").inner_text().replace("\n", " "))
     finally:
         context.close()

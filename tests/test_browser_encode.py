@@ -8,9 +8,8 @@ docs/encode.png for the README.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_support import REPO_ROOT, wait_for_app
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -81,7 +80,8 @@ def test_a_bad_file_name_in_the_error_is_shown_as_typed(app_server, page):
     wait_for_app(page)
     name = "**bold** [link](http://example.com) $x^2$ :red[red] <b>x</b>.json"
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": b'{"model": {"type": "Unigram"}}'}])
+        files=[{"name": name, "mimeType": "application/json", "buffer": b'{"model": {"type": "Unigram"}}'}]
+    )
     error = page.locator(".bpe-alert-error")  # common.alert: plain text in an HTML-escaped block
     expect(error).to_contain_text("Could not use", timeout=60_000)
     wait_for_app(page)

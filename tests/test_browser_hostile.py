@@ -6,9 +6,8 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_support import wait_for_app
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -18,12 +17,14 @@ TRACKER = "http://127.0.0.1:9/track.png"
 def test_link_values_render_as_plain_text_and_fetch_nothing(app_server, page):
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
-    query = urlencode({
-        "preset": "hug",
-        "tie_break": "[Download the fixed tokenizer here](http://evil.example/x)",
-        "pre_tokenizer": f"![t]({TRACKER})",
-        "algorithm": ":red-background[**Your session expired**]",
-    })
+    query = urlencode(
+        {
+            "preset": "hug",
+            "tie_break": "[Download the fixed tokenizer here](http://evil.example/x)",
+            "pre_tokenizer": f"![t]({TRACKER})",
+            "algorithm": ":red-background[**Your session expired**]",
+        }
+    )
     page.goto(f"{app_server}/?{query}")
     wait_for_app(page)
     alerts = page.locator(".bpe-alert")  # common.alert: plain text in an HTML block

@@ -7,9 +7,9 @@ import base64
 
 import pytest
 import tiktoken
+from browser_support import wait_for_app
 from playwright.sync_api import expect
 
-from browser_support import wait_for_app
 from bpe import pre_tokenizers as pt
 from bpe.rank_files import PATTERNS
 
@@ -33,7 +33,8 @@ def test_a_tiktoken_file_uploaded_in_the_browser(app_server, page):
     page.get_by_text("Uploaded file", exact=True).click()
     wait_for_app(page)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-        files=[{"name": "tiny.tiktoken", "mimeType": "application/octet-stream", "buffer": data}])
+        files=[{"name": "tiny.tiktoken", "mimeType": "application/octet-stream", "buffer": data}]
+    )
     expect(page.get_by_text("Split pattern of the .tiktoken file")).to_be_visible(timeout=60_000)
     expect(page.get_by_text("tiktoken cl100k")).to_be_visible(timeout=60_000)
     wait_for_app(page)

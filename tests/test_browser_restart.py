@@ -7,10 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from browser_support import AppServer, wait_for_app
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
-
-from browser_support import AppServer, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -185,8 +184,9 @@ def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
         page.goto(f"{server.url}/")
         wait_for_app(page)
         paste_long_corpus(page, first)
-        page.wait_for_function("(t) => localStorage.getItem('bpe-explorer:corpus_text') === t", arg=first,
-                               timeout=10_000)
+        page.wait_for_function(
+            "(t) => localStorage.getItem('bpe-explorer:corpus_text') === t", arg=first, timeout=10_000
+        )
         assert page.evaluate(FILL_STORAGE_JS) > 1
         box = page.locator(".st-key-corpus_text textarea")
         box.fill(second)

@@ -1,7 +1,6 @@
 """Smoke test: the app loads in a real browser without a Streamlit exception."""
 
 import pytest
-
 from browser_support import wait_for_app
 
 pytestmark = pytest.mark.browser

@@ -8,9 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_support import REPO_ROOT, AppServer, wait_for_app
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +40,8 @@ def shown_step(page) -> int:
 def wait_for_step(page, n: int) -> None:
     page.wait_for_function(
         """(n) => new RegExp('Step ' + n + ' of \\\\d+').test(document.body.innerText)""",
-        arg=n, timeout=TIMEOUT_MS,
+        arg=n,
+        timeout=TIMEOUT_MS,
     )
     wait_for_app(page)
 
@@ -131,11 +131,10 @@ def test_url_follows_steps_and_then_a_settings_change(app_server, page):
         wait_for_step(page, n)
     page.wait_for_function("() => new URL(location.href).searchParams.get('step') === '2'", timeout=TIMEOUT_MS)
 
-    box = page.locator('.st-key-min_frequency input')
+    box = page.locator(".st-key-min_frequency input")
     box.fill("3")
     box.press("Enter")
-    page.wait_for_function("() => new URL(location.href).searchParams.get('min_frequency') === '3'",
-                           timeout=TIMEOUT_MS)
+    page.wait_for_function("() => new URL(location.href).searchParams.get('min_frequency') === '3'", timeout=TIMEOUT_MS)
     wait_for_app(page)
     params = page.evaluate("() => Object.fromEntries(new URL(location.href).searchParams)")
     assert params["preset"] == "hug" and params.get("step", "0") == str(shown_step(page)), (params, shown_step(page))
@@ -145,7 +144,7 @@ def test_url_follows_steps_and_then_a_settings_change(app_server, page):
     page.reload()
     open_train(page, page.url)
     assert shown_step(page) == int(params["step"])
-    assert page.locator('.st-key-min_frequency input').input_value() == "3"
+    assert page.locator(".st-key-min_frequency input").input_value() == "3"
 
 
 @pytest.mark.browser
@@ -185,7 +184,7 @@ def _assert_router_ran(page) -> None:
     nav_js = """() => Array.from(document.querySelectorAll('[data-testid="stSidebarNav"] a'))
                      .map(a => a.innerText.trim().split(/\\s+/).pop())"""
     try:
-        page.wait_for_function(f"JSON.stringify(({nav_js})()) === '[\"Train\",\"Encode\"]'", timeout=10_000)
+        page.wait_for_function(f'JSON.stringify(({nav_js})()) === \'["Train","Encode"]\'', timeout=10_000)
     finally:
         nav = page.evaluate(nav_js)
     assert nav == ["Train", "Encode"], nav
@@ -202,7 +201,7 @@ def test_binary_upload_shows_error_not_exception(app_server, page, tmp_path):
     binary.write_bytes(bytes(range(256)) * 10)
     file_input.set_input_files(str(binary))
 
-    alert = page.locator('.bpe-alert-error').filter(has_text=re.compile(r"binary|UTF-8", re.I))
+    alert = page.locator(".bpe-alert-error").filter(has_text=re.compile(r"binary|UTF-8", re.I))
     alert.first.wait_for(state="visible", timeout=TIMEOUT_MS)
     wait_for_app(page)
     assert "binary.txt" in alert.first.inner_text()
@@ -267,7 +266,9 @@ CHART_ROWS_JS = """() => {
   });
   return labels.sort((a, b) => a[0] - b[0]).map(l => l[1]);
 }"""
-TABLE_ROWS_JS = """() => [...document.querySelectorAll('table[data-table="pairs"] tbody tr')].map(r => r.cells[0].innerText)"""
+TABLE_ROWS_JS = (
+    """() => [...document.querySelectorAll('table[data-table="pairs"] tbody tr')].map(r => r.cells[0].innerText)"""
+)
 
 
 def test_the_chart_keeps_the_tables_row_order_while_stepping(app_server, page):
@@ -278,6 +279,7 @@ def test_the_chart_keeps_the_tables_row_order_while_stepping(app_server, page):
     for step in range(1, 6):
         page.locator(".st-key-next button").click()
         wait_for_step(page, step)
-        page.wait_for_function(f"() => ({CHART_ROWS_JS})().join('|') === ({TABLE_ROWS_JS})().join('|')",
-                               timeout=10_000)  # the chart redraws a moment after the table
+        page.wait_for_function(
+            f"() => ({CHART_ROWS_JS})().join('|') === ({TABLE_ROWS_JS})().join('|')", timeout=10_000
+        )  # the chart redraws a moment after the table
         assert page.evaluate(CHART_ROWS_JS) == page.evaluate(TABLE_ROWS_JS)

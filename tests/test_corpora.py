@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import pydoc_data.topics
 import subprocess
 import sys
 from pathlib import Path
 
-import pydoc_data.topics
 import pytest
 
 from bpe.corpora import _docstrings, available_bytes, corpus_lines, english_corpus

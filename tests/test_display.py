@@ -126,7 +126,8 @@ def test_merge_tree_html_nests_the_pairs(hug, course):
     assert "<code>hugs</code> = <code>hug</code> + <code>s</code>" in markup
     assert "<code>ug</code> = <code>u</code> + <code>g</code>" in markup
     assert "<code>Ġtoken</code> = <code>Ġtok</code> + <code>en</code>" in display.merge_tree_html(
-        course, course.merge_tree("Ġtoken"))
+        course, course.merge_tree("Ġtoken")
+    )
 
 
 def test_trace_html_lists_every_split(hug):
@@ -146,7 +147,9 @@ def test_byte_table_explains_why_space_is_g_dot():
 def test_token_rows_list_every_token(hug):
     rows = display.token_rows(hug, hug.encode_full("bug"), "bug")
     assert [(r["token"], r["text"], r["bytes"], r["made by"]) for r in rows] == [
-        ("b", "b", "62", "base symbol"), ("ug", "ug", "75 67", "merge 1")]  # merges count from 1, as Train's steps
+        ("b", "b", "62", "base symbol"),
+        ("ug", "ug", "75 67", "merge 1"),
+    ]  # merges count from 1, as Train's steps
     unknown = display.token_rows(hug, hug.encode_full("thug"), "thug")[0]
     assert (unknown["token"], unknown["text"], unknown["bytes"]) == ("[UNK]", "t", "74")  # not "[UNK]"'s bytes
 
@@ -191,11 +194,11 @@ def test_a_token_that_cuts_a_character_keeps_its_whole_characters_as_text(course
     "Ġ" and "F0 9F�"; now the space stays Ġ (or ·) and only the cut character is hex."""
     from bpe.pre_tokenizers import bytes_to_symbols
 
-    token = bytes_to_symbols(" 🙂".encode("utf-8")[:3])
+    token = bytes_to_symbols(" 🙂".encode()[:3])
     assert display.token_label(course, token) == "Ġ\u202fF0 9F�"
     assert display.token_label(course, token, show_whitespace=True) == "·\u202fF0 9F�"
     assert display.token_label(course, bytes_to_symbols(b"\xf0")) == "F0�"
-    assert display.token_label(course, bytes_to_symbols(" hi".encode())) == "Ġhi"
+    assert display.token_label(course, bytes_to_symbols(b" hi")) == "Ġhi"
 
 
 def test_encoding_html_shows_word_gaps_and_line_breaks(hug, course):
@@ -208,8 +211,17 @@ def test_encoding_html_shows_word_gaps_and_line_breaks(hug, course):
     assert ">Ċ</span><br>" in markup or "Ċ" in markup.split("<br>")[0]  # the newline's token stays visible
 
 
-@pytest.mark.parametrize("text", ["www.evil.example", "see http://evil.example/x now", "mail@evil.example",
-                                  "WWW.Evil.example", "https://a.b", "ftp://x"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "www.evil.example",
+        "see http://evil.example/x now",
+        "mail@evil.example",
+        "WWW.Evil.example",
+        "https://a.b",
+        "ftp://x",
+    ],
+)
 def test_md_escape_leaves_nothing_markdown_would_autolink(text):
     """Backslash escapes alone still let Streamlit's Markdown link www.…, http://… and a@b.c (seen in
     chromium); a token or file name from a shared link must never become a link."""

@@ -16,21 +16,21 @@ from pathlib import Path
 
 import pytest
 import tokenizers
+from apptest_support import alerts, settle
 from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
 import bpe
-from apptest_support import alerts, settle
-from pages.common import PAGE_CSS
 from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
-from pages.common import STATE_KEY, Settings
+from pages.common import PAGE_CSS, STATE_KEY, Settings
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 ENCODE = "pages/encode.py"
 
 
 # -- helpers ------------------------------------------------------------------------------------------
+
 
 def blocks(at):
     """The page's HTML blocks, without the style sheet app.py sends once per page (common.PAGE_CSS)."""
@@ -98,8 +98,9 @@ def hf_file(tmp_path_factory) -> Path:
     tok = tokenizers.Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-                                  show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+    )
     tok.train_from_iterator(list(COURSE_SENTENCES + MULTILINGUAL) * 3, trainer)
     path = tmp_path_factory.mktemp("hf") / "tokenizer.json"
     tok.save(str(path))
@@ -124,8 +125,13 @@ def test_typing_text_changes_the_tokens():
     assert chip_tokens(at) == tokens(at)
     assert at.code[0].value == str(hug_tokenizer().encode("bug mug thug"))
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics == {"Characters": "12", "Bytes (UTF-8)": "12", "Words": "3", "Tokens": "6",
-                       "Characters per token": "2.00"}
+    assert metrics == {
+        "Characters": "12",
+        "Bytes (UTF-8)": "12",
+        "Words": "3",
+        "Tokens": "6",
+        "Characters per token": "2.00",
+    }
 
 
 def test_unknown_tokens_have_their_own_style_and_a_tooltip_naming_the_character():
@@ -202,8 +208,9 @@ def test_uploaded_tokenizer_json_cuts_like_the_tokenizers_library(hf_file):
 def test_uploaded_vocab_and_merges_cut_like_the_tokenizers_library(hf_file, tmp_path):
     vocab, merges = tokenizers.Tokenizer.from_file(str(hf_file)).model.save(str(tmp_path))
     text = "They are trained and generate tokens."
-    at = type_text(upload(open_encode(), ("vocab.json", Path(vocab).read_bytes()),
-                          ("merges.txt", Path(merges).read_bytes())), text)
+    at = type_text(
+        upload(open_encode(), ("vocab.json", Path(vocab).read_bytes()), ("merges.txt", Path(merges).read_bytes())), text
+    )
     assert tokens(at) == tokenizers.Tokenizer.from_file(str(hf_file)).encode(text).tokens
     assert not alerts(at, "warning")  # a byte-level vocabulary read byte-level: nothing to point out
 
@@ -316,7 +323,9 @@ def test_side_by_side_with_wordpiece_marks_where_the_boundaries_differ():
     assert len(sides) == 2
     # BPE: b ug | hugs; WordPiece: bu ##g | hugs -> only "bug" differs
     assert [re.findall(r'class="(tok[^"]*)"', s) for s in sides] == [
-        ["tok diff", "tok diff", "tok"], ["tok diff", "tok diff", "tok"]]
+        ["tok diff", "tok diff", "tok"],
+        ["tok diff", "tok diff", "tok"],
+    ]
     assert "1 stretches of text" in at.caption[-1].value
 
 
@@ -385,8 +394,10 @@ def test_the_first_view_follows_the_train_pages_step():
     assert at.slider(key="k").value == 3 and at.segmented_control(key="merges_choice").value == "step"
     assert tokens(at) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug", "hug", "s"]
     line = unescape_md(" ".join(m.value for m in at.caption))
-    assert "Using the tokenizer trained on the Train page: BPE, whitespace pre-tokenizer, **the first 3 of 7 " \
-           "merges (as at Train step 3)**" in line
+    assert (
+        "Using the tokenizer trained on the Train page: BPE, whitespace pre-tokenizer, **the first 3 of 7 "
+        "merges (as at Train step 3)**" in line
+    )
     ok(at.segmented_control(key="merges_choice").set_value("all").run())
     assert at.slider(key="k").value == 7 and tokens(at)[-1] == "hugs"
     assert "**all 7 merges**" in " ".join(m.value for m in at.caption)
@@ -401,7 +412,10 @@ def test_the_vocabulary_size_says_why_it_differs_from_the_train_page():
     hug = " ".join(c.value for c in open_encode(preset="hug").caption)
     assert "15 tokens in the vocabulary (with \\[UNK\\] at the end" in hug
     course = " ".join(c.value for c in open_encode(preset="course").caption)
-    assert "BPE, gpt2 pre-tokenizer, **all 19 merges**, 276 tokens in the vocabulary (50 from training, plus the 226 bytes" in course
+    assert (
+        "BPE, gpt2 pre-tokenizer, **all 19 merges**, 276 tokens in the vocabulary (50 from training, plus the 226 bytes"
+        in course
+    )
     assert "WordPiece, " in " ".join(c.value for c in open_encode(preset="course", algorithm="wordpiece").caption)
 
 
@@ -423,8 +437,9 @@ def test_one_merge_numbering_and_no_none_in_the_token_table():
 
 def test_encode_reads_non_ascii_as_text_like_the_train_page():
     """ĠStraÃŁe on Train, ĠStraße on Encode: both now read ␣Straße, and the one toggle shows the stored form."""
-    at = type_text(open_encode(text="Die Straße, die Straße. 世界 世界", pre_tokenizer="gpt2", limit_value="60"),
-                   "die Straße 世界")
+    at = type_text(
+        open_encode(text="Die Straße, die Straße. 世界 世界", pre_tokenizer="gpt2", limit_value="60"), "die Straße 世界"
+    )
     labels = re.findall(r">([^<>]*)</span>", blocks(at)[0].value)
     assert "␣Straße" in labels and "␣世界" in labels and not any("Ġ" in label for label in labels), labels
     ok(at.toggle(key="byte_text").set_value(False).run())

@@ -10,6 +10,9 @@ import random
 import pytest
 import tiktoken
 import tokenizers
+from apptest_support import alerts
+from test_encode_page import all_html, ok, open_encode, tokens, type_text, upload
+from test_hub import lay_out_cache
 from tokenizers import decoders, models, normalizers, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
@@ -17,17 +20,16 @@ import bpe
 from bpe import pre_tokenizers as pt
 from bpe.corpora import corpus_lines
 from bpe.rank_files import PATTERNS
-from apptest_support import alerts
-from test_encode_page import all_html, ok, open_encode, tokens, type_text, upload
-from test_hub import lay_out_cache
 
 
 @pytest.fixture(scope="module")
 def ranks() -> dict[bytes, int]:
     tok = tokenizers.Tokenizer(models.BPE())
     tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    tok.train_from_iterator(corpus_lines(20_000), trainer=trainers.BpeTrainer(
-        vocab_size=800, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    tok.train_from_iterator(
+        corpus_lines(20_000),
+        trainer=trainers.BpeTrainer(vocab_size=800, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()),
+    )
     out = {bytes([b]): b for b in range(256)}
     for a, b in json.loads(tok.to_str())["model"]["merges"]:
         out.setdefault(pt.symbols_to_bytes(a) + pt.symbols_to_bytes(b), len(out))
@@ -58,11 +60,18 @@ def test_a_tiktoken_file_cuts_like_tiktoken_with_the_chosen_pattern(ranks):
 def llama_file() -> bytes:
     tok = tokenizers.Tokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
     tok.normalizer = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
-    tok.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
-                                     decoders.Strip(" ", 1, 0)])
-    tok.train_from_iterator(corpus_lines(20_000), trainer=trainers.BpeTrainer(
-        vocab_size=600, special_tokens=["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)],
-        show_progress=False, limit_alphabet=100))
+    tok.decoder = decoders.Sequence(
+        [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+    )
+    tok.train_from_iterator(
+        corpus_lines(20_000),
+        trainer=trainers.BpeTrainer(
+            vocab_size=600,
+            special_tokens=["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)],
+            show_progress=False,
+            limit_alphabet=100,
+        ),
+    )
     return tok.to_str().encode()
 
 
@@ -141,11 +150,17 @@ def big_vocab_file(n: int = 200_000) -> bytes:
         merges.append([a, b])
         if len(a + b) < 4:
             short.append(a + b)
-    return json.dumps({"version": "1.0", "added_tokens": [], "normalizer": None, "post_processor": None,
-                       "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
-                                         "use_regex": True},
-                       "decoder": {"type": "ByteLevel"}, "model": {"type": "BPE", "vocab": vocab, "merges": merges,
-                                                                   "unk_token": None}}).encode()
+    return json.dumps(
+        {
+            "version": "1.0",
+            "added_tokens": [],
+            "normalizer": None,
+            "post_processor": None,
+            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+            "decoder": {"type": "ByteLevel"},
+            "model": {"type": "BPE", "vocab": vocab, "merges": merges, "unk_token": None},
+        }
+    ).encode()
 
 
 def test_a_200000_token_vocabulary_is_read_once_and_reruns_build_nothing(monkeypatch):
@@ -158,6 +173,7 @@ def test_a_200000_token_vocabulary_is_read_once_and_reruns_build_nothing(monkeyp
     def counting(self, *args, **kwargs):
         built.append(1)
         original(self, *args, **kwargs)
+
     monkeypatch.setattr(bpe.Tokenizer, "__init__", counting)
     ok(at.toggle(key="show_ws").set_value(True).run())
     type_text(at, "A short text, typed after the file was read.")
@@ -183,4 +199,6 @@ def test_every_encode_feature_works_with_a_tiktoken_file(ranks):
     assert any("Bytes" in e.label for e in at.expander)
     ok(at.toggle(key="compare").set_value(True).run())
     ok(at.radio(key="compare_with").set_value("other").run())
-    assert not at.error and not alerts(at, "error") and len(at.metric) >= 7  # five counts, then one per tokenizer side by side
+    assert (
+        not at.error and not alerts(at, "error") and len(at.metric) >= 7
+    )  # five counts, then one per tokenizer side by side

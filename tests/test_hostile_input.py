@@ -8,16 +8,14 @@ import time
 from pathlib import Path
 
 import pytest
+from apptest_support import alerts, settle, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from apptest_support import alerts, settle, start
 from pages.common import MAX_CORPUS_BYTES, STATE_KEY
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 ENCODE = "pages/encode.py"
-
-
 
 
 def plain(markdown: str) -> str:
@@ -42,6 +40,7 @@ def step_shown(at: AppTest) -> str:
 
 # -- #6: links and counts that raised ---------------------------------------------------------------
 
+
 def test_a_forced_step_of_1e999_is_named_and_the_rest_of_the_link_kept():
     at = start(preset="hug", tie_break="hf", forced='[[1e999,"u","g"]]')
     assert any("forced=" in plain(n) and "leaves them out" in plain(n) for n in notes(at)), notes(at)
@@ -54,8 +53,19 @@ def test_forced_nested_three_thousand_brackets_deep_is_named():
     assert any("forced=" in plain(n) and "not readable JSON" in plain(n) for n in notes(at)), notes(at)
 
 
-@pytest.mark.parametrize("forced", ['{"a": 1}', "[[true, \"u\", \"g\"]]", '[[1, "u"]]', '[[0, "u", "g"]]',
-                                    '[[1, "", "g"]]', "[[1, 2, 3]]", '[[1.5, "u", "g"]]', "[" * 30_000])
+@pytest.mark.parametrize(
+    "forced",
+    [
+        '{"a": 1}',
+        '[[true, "u", "g"]]',
+        '[[1, "u"]]',
+        '[[0, "u", "g"]]',
+        '[[1, "", "g"]]',
+        "[[1, 2, 3]]",
+        '[[1.5, "u", "g"]]',
+        "[" * 30_000,
+    ],
+)
 def test_malformed_forced_merges_are_named_not_a_traceback(forced):
     at = start(preset="hug", forced=forced)
     assert any("forced=" in plain(n) for n in notes(at)), notes(at)
@@ -76,8 +86,15 @@ def test_counts_that_add_up_past_64_bits_are_refused():
         bpe.run_training(counts, num_merges=1)
 
 
-@pytest.mark.parametrize("row, says", [("hug -3", "1 or more"), ("hug 2.5", "not a whole number"),
-                                       ("hug 1e3", "not a whole number"), ("hug " + "9" * 5000, "not a whole number")])
+@pytest.mark.parametrize(
+    "row, says",
+    [
+        ("hug -3", "1 or more"),
+        ("hug 2.5", "not a whole number"),
+        ("hug 1e3", "not a whole number"),
+        ("hug " + "9" * 5000, "not a whole number"),
+    ],
+)
 def test_negative_float_and_huge_counts_are_named(row, says):
     at = start(counts=row)
     assert says in plain(" ".join(notes(at))), notes(at)
@@ -106,10 +123,16 @@ def test_a_word_count_table_over_the_corpus_limit_is_refused():
 
 # -- garbage and oversized URL parameters -----------------------------------------------------------
 
-@pytest.mark.parametrize("step, says, shows", [("-1", "out of range; using 0", "Step 0 of 7"),
-                                               ("1e9", "“1e9” is not a whole number", "Step 0 of 7"),
-                                               ("1000000000", "out of range; using 100,000", "Step 7 of 7"),
-                                               ("seven", "is not a whole number", "Step 0 of 7")])
+
+@pytest.mark.parametrize(
+    "step, says, shows",
+    [
+        ("-1", "out of range; using 0", "Step 0 of 7"),
+        ("1e9", "“1e9” is not a whole number", "Step 0 of 7"),
+        ("1000000000", "out of range; using 100,000", "Step 7 of 7"),
+        ("seven", "is not a whole number", "Step 0 of 7"),
+    ],
+)
 def test_garbage_steps_are_named_and_the_step_bounded(step, says, shows):
     at = start(preset="hug", step=step)
     assert any(says in plain(n) for n in notes(at)), notes(at)
@@ -157,8 +180,11 @@ def test_link_values_in_warnings_are_plain_text(name):
     """Quoted word for word in an HTML-escaped block, never in a Markdown body."""
     at = start(**{name: HOSTILE[name]})
     assert any(HOSTILE[name].strip()[:60] in n for n in alerts(at, "warning")), alerts(at)
-    assert not [m.value for m in [*at.warning, *at.error, *at.markdown, *at.caption] if "evil" in m.value
-                or "track.png" in m.value or "session expired" in m.value]
+    assert not [
+        m.value
+        for m in [*at.warning, *at.error, *at.markdown, *at.caption]
+        if "evil" in m.value or "track.png" in m.value or "session expired" in m.value
+    ]
     escaped = [h.proto.body for h in at.get("html") if "bpe-alert" in h.proto.body]
     assert not [b for b in escaped if "<b>" in b or "<a " in b or "<img" in b]
 

@@ -8,8 +8,8 @@ import sys
 import tomllib
 
 import pytest
-
 from browser_support import REPO_ROOT, on_new_server, wait_for_app
+
 from bpe import hub
 from pages import jobs
 
@@ -23,8 +23,10 @@ def test_config_matches_the_stated_limits():
     # The server's one upload limit is the largest file read (a real tokenizer.json: GPT-4o's is 7 MB, so
     # 5 MB refused it); each uploader states its own limit, the corpus's being the corpus limit.
     assert CONFIG["server"]["maxUploadSize"] * 1_000_000 == hub.MAX_BYTES
-    assert _uploader_limits() == {"corpus_file": jobs.MAX_CORPUS_BYTES // 1_000_000,
-                                  "encode_files": hub.MAX_BYTES // 1_000_000}
+    assert _uploader_limits() == {
+        "corpus_file": jobs.MAX_CORPUS_BYTES // 1_000_000,
+        "encode_files": hub.MAX_BYTES // 1_000_000,
+    }
     assert CONFIG["server"]["runOnSave"] is False
     assert CONFIG["browser"]["gatherUsageStats"] is False
     assert CONFIG["client"]["toolbarMode"] == "viewer"
@@ -55,7 +57,7 @@ def _uploader_limits() -> dict[str, int]:
     return limits
 
 
-GC_COUNTING_APP = '''
+GC_COUNTING_APP = """
 import gc
 import streamlit as st
 
@@ -71,7 +73,7 @@ def step():
 
 
 step()
-'''
+"""
 
 
 def test_a_click_does_not_run_a_full_garbage_collection(tmp_path):

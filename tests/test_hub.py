@@ -35,10 +35,16 @@ def run_offline(cache: Path, repo_id: str) -> dict:
         "except ValueError as exc:\n"
         "    print(json.dumps({'error': str(exc)}))\n"
     )
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(cache), "HF_HOME": str(cache / "home"),
-           "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", code, repo_id], env=env, capture_output=True, text=True,
-                         timeout=120, cwd=ROOT)
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_HUB_CACHE": str(cache),
+        "HF_HOME": str(cache / "home"),
+        "PYTHONPATH": str(ROOT),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", code, repo_id], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -88,6 +94,7 @@ def test_an_unreachable_hub_reads_the_cache_at_once(tmp_path, gpt2_text, monkeyp
     def refused(address, timeout=None):
         tried.append(address)
         raise OSError("network is unreachable")
+
     monkeypatch.setattr(bpe.hub.socket, "create_connection", refused)
     start = time.perf_counter()
     tok = bpe.hub.from_hub("openai-community/gpt2", cache_dir=str(tmp_path))

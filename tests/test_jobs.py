@@ -4,22 +4,22 @@ that waits with progress and a Stop button, and trained runs evicted by memory, 
 from __future__ import annotations
 
 import gc
-import re
 import os
 import random
+import re
 import string
 import sys
 import threading
-import types
 import time
+import types
 import weakref
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from apptest_support import alerts, settle, training
 from streamlit.testing.v1 import AppTest
 
-from apptest_support import alerts, settle, training
 from pages import common, jobs
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -75,8 +75,13 @@ def test_a_run_that_finishes_between_the_two_looks_is_not_trained_again(monkeypa
 def test_training_runs_in_another_process():
     """The serving process only waits: the worker that trained the run is a different process."""
     settings = fresh()
-    job = jobs.submit(common.run_key(settings), dict(source="text", preset="", text=settings.text, counts=""),
-                      settings.options(), "test", lambda job: None)
+    job = jobs.submit(
+        common.run_key(settings),
+        dict(source="text", preset="", text=settings.text, counts=""),
+        settings.options(),
+        "test",
+        lambda job: None,
+    )
     job.future.result(timeout=60)
     pids = jobs._pool().executor._processes
     assert pids and os.getpid() not in pids
@@ -104,16 +109,18 @@ def test_a_word_over_the_limit_is_refused_with_a_sentence():
 
 def test_until_no_pair_is_left_stops_at_the_merge_limit(monkeypatch):
     monkeypatch.setattr(jobs, "MAX_MERGES", 3)  # train_job runs in this process here
-    history = jobs.train_job(0, dict(source="text", preset="", text="hug pug pun bun hugs", counts=""),
-                             dict(pre_tokenizer="whitespace"))[0]
+    history = jobs.train_job(
+        0, dict(source="text", preset="", text="hug pug pun bun hugs", counts=""), dict(pre_tokenizer="whitespace")
+    )[0]
     assert history.num_merges == 3
 
 
 def slow_text(words: int = 80_000) -> str:
     """Random letters: every pair is rare, so a run makes thousands of slow merges (seconds, not ms)."""
     rng = random.Random(time.time_ns())
-    return " ".join("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14)))
-                    for _ in range(words))
+    return " ".join(
+        "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14))) for _ in range(words)
+    )
 
 
 def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
@@ -151,8 +158,9 @@ def test_runs_are_evicted_by_memory_and_freed(monkeypatch):
 
 
 def test_a_run_is_measured_in_the_worker():
-    history, nbytes = jobs.train_job(0, dict(source="preset", preset="hug", text="", counts=""),
-                                     dict(pre_tokenizer="whitespace", num_merges=7))
+    history, nbytes = jobs.train_job(
+        0, dict(source="preset", preset="hug", text="", counts=""), dict(pre_tokenizer="whitespace", num_merges=7)
+    )
     assert history.num_merges == 7
     assert history.nbytes() < nbytes < 5_000_000  # the whole run, not only its step log; a small run is small
 

@@ -51,6 +51,7 @@ def test_a_long_word_is_encoded_in_n_log_n(letters_tok, monkeypatch):
         def wrapper(*args):
             ops[name] += 1
             return fn(*args)
+
         return wrapper
 
     monkeypatch.setattr(merging, "heappush", counted("push", merging.heappush))
@@ -179,7 +180,8 @@ def test_first_k_merges_is_a_view_that_cuts_like_a_tokenizer_built_from_k_merges
         built = bpe.Tokenizer(letters_tok.vocab, letters_tok.merges[:k])
         assert view.vocab is letters_tok.vocab and view.id_to_token is letters_tok.id_to_token
         assert view.encode_full(text) == built.encode_full(text), k
-        assert view.ranks == built.ranks and view.with_merges(min(k, 3)).tokenize(text) == \
-            bpe.Tokenizer(letters_tok.vocab, letters_tok.merges[:min(k, 3)]).tokenize(text)
+        assert view.ranks == built.ranks and view.with_merges(min(k, 3)).tokenize(text) == bpe.Tokenizer(
+            letters_tok.vocab, letters_tok.merges[: min(k, 3)]
+        ).tokenize(text)
         (trace,) = view.trace(words[0])
         assert trace.tokens == built.trace(words[0])[0].tokens

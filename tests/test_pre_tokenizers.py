@@ -45,7 +45,7 @@ def test_byte_map_is_gpt2s():
     # Every byte, as the tokenizers library maps it inside real text (all 256 bytes occur in UTF-8).
     text = "".join(chr(c) for c in range(0x21, 0x7F)) + "".join(chr(c) for c in range(0x80, 0x800, 7)) + "😀"
     for char in text:
-        (mapped, _), = hf.ByteLevel(add_prefix_space=False, use_regex=False).pre_tokenize_str(char)
+        ((mapped, _),) = hf.ByteLevel(add_prefix_space=False, use_regex=False).pre_tokenize_str(char)
         assert mapped == "".join(table[b] for b in char.encode("utf-8"))
 
 

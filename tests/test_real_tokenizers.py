@@ -18,26 +18,52 @@ import bpe
 from bpe import serialization as ser
 from bpe.corpora import corpus_lines
 
-O200K = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""", r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""", r"""\s+""",
-])
+O200K = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
 CL100K = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 
 WORLD = [
-    "def f(x):\r\n\treturn x ** 2  # square\r\n", "if (a && b) { c = d[0]; }\n\n\n    else:   pass",
-    "Emoji 👩‍👩‍👧‍👦 family, 👍🏽 thumbs, 🇫🇷🇯🇵 flags, 🙂🙂", "日本語のテキストです。中文文本，没有空格。",
-    "مرحبا بالعالم، هذا نص عربي", "café naïve résumé — e\u0301 a\u0308 n\u0303 combining", "Ｆｕｌｌｗｉｄｔｈ ﬁ ﬂ ½ ²",
-    "Numbers 1234567 3.14159 1,000,000 2026-11-23", "ALL CAPS and MiXeD cAsE, don't won't I'm we'll",
-    "tabs\tand  double  spaces   and\u00a0nbsp\u3000ideographic", "hyphen-ated|piped|words_with_under-scores",
+    "def f(x):\r\n\treturn x ** 2  # square\r\n",
+    "if (a && b) { c = d[0]; }\n\n\n    else:   pass",
+    "Emoji 👩‍👩‍👧‍👦 family, 👍🏽 thumbs, 🇫🇷🇯🇵 flags, 🙂🙂",
+    "日本語のテキストです。中文文本，没有空格。",
+    "مرحبا بالعالم، هذا نص عربي",
+    "café naïve résumé — e\u0301 a\u0308 n\u0303 combining",
+    "Ｆｕｌｌｗｉｄｔｈ ﬁ ﬂ ½ ²",
+    "Numbers 1234567 3.14159 1,000,000 2026-11-23",
+    "ALL CAPS and MiXeD cAsE, don't won't I'm we'll",
+    "tabs\tand  double  spaces   and\u00a0nbsp\u3000ideographic",
+    "hyphen-ated|piped|words_with_under-scores",
 ]
 TEXTS = [
-    *WORLD, "", " ", "  leading and trailing  ", "\n", "a", "<|endoftext|>", "<|endoftext|>hi<|endoftext|>",
-    "start<|endoftext|> middle <|im_start|>end", "x <mask> y  <mask>  z<mask>", "ony only pony ony.",
-    "Hello world! This is a test of the tokenizer.", "https://example.com/path?q=1&r=two#frag",
-    "0xDEADBEEF 0b1010 \\u0041 \\n", "Σίσυφος ΣΊΣΥΦΟΣ İstanbul ß ẞ", "\u200b\u200d\ufeff zero widths",
-    "line one  \nline two\t\n  \n", "a" * 300, "ab" * 150 + " " + "日本" * 80,
+    *WORLD,
+    "",
+    " ",
+    "  leading and trailing  ",
+    "\n",
+    "a",
+    "<|endoftext|>",
+    "<|endoftext|>hi<|endoftext|>",
+    "start<|endoftext|> middle <|im_start|>end",
+    "x <mask> y  <mask>  z<mask>",
+    "ony only pony ony.",
+    "Hello world! This is a test of the tokenizer.",
+    "https://example.com/path?q=1&r=two#frag",
+    "0xDEADBEEF 0b1010 \\u0041 \\n",
+    "Σίσυφος ΣΊΣΥΦΟΣ İstanbul ß ẞ",
+    "\u200b\u200d\ufeff zero widths",
+    "line one  \nline two\t\n  \n",
+    "a" * 300,
+    "ab" * 150 + " " + "日本" * 80,
 ]
 
 
@@ -55,18 +81,33 @@ def gpt2() -> dict:
     tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
     tok.post_processor = processors.ByteLevel(trim_offsets=True)
     tok.decoder = decoders.ByteLevel()
-    _train(tok, trainers.BpeTrainer(vocab_size=1200, special_tokens=["<|endoftext|>"], show_progress=False,
-                                    initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    _train(
+        tok,
+        trainers.BpeTrainer(
+            vocab_size=1200,
+            special_tokens=["<|endoftext|>"],
+            show_progress=False,
+            initial_alphabet=hf_pre.ByteLevel.alphabet(),
+        ),
+    )
     return json.loads(tok.to_str())
 
 
 def gpt4o() -> dict:
     tok = tokenizers.Tokenizer(models.BPE())
-    tok.pre_tokenizer = hf_pre.Sequence([hf_pre.Split(Regex(O200K), "isolated"),
-                                         hf_pre.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.pre_tokenizer = hf_pre.Sequence(
+        [hf_pre.Split(Regex(O200K), "isolated"), hf_pre.ByteLevel(add_prefix_space=False, use_regex=False)]
+    )
     tok.decoder = decoders.ByteLevel()
-    _train(tok, trainers.BpeTrainer(vocab_size=1200, special_tokens=["<|endoftext|>", "<|im_start|>"],
-                                    show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    _train(
+        tok,
+        trainers.BpeTrainer(
+            vocab_size=1200,
+            special_tokens=["<|endoftext|>", "<|im_start|>"],
+            show_progress=False,
+            initial_alphabet=hf_pre.ByteLevel.alphabet(),
+        ),
+    )
     return json.loads(tok.to_str())
 
 
@@ -74,11 +115,16 @@ def llama2() -> dict:
     """Prepend + Replace normalizer, no pre-tokenizer, byte fallback with <0xNN>, <unk>, fuse_unk."""
     tok = tokenizers.Tokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
     tok.normalizer = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
-    tok.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
-                                     decoders.Strip(" ", 1, 0)])
+    tok.decoder = decoders.Sequence(
+        [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+    )
     specials = ["<unk>", "<s>", "</s>"]
-    _train(tok, trainers.BpeTrainer(vocab_size=900, special_tokens=specials, show_progress=False,
-                                    limit_alphabet=150, max_token_length=16))
+    _train(
+        tok,
+        trainers.BpeTrainer(
+            vocab_size=900, special_tokens=specials, show_progress=False, limit_alphabet=150, max_token_length=16
+        ),
+    )
     data = json.loads(tok.to_str())
     # Llama's vocabulary: the specials, then the 256 byte tokens, then the learned tokens.
     old = data["model"]["vocab"]
@@ -97,8 +143,16 @@ def metaspace(scheme: str = "always", split: bool = True) -> dict:
     tok = tokenizers.Tokenizer(models.BPE(unk_token="<unk>"))
     tok.pre_tokenizer = hf_pre.Metaspace(prepend_scheme=scheme, split=split)
     tok.decoder = decoders.Metaspace(prepend_scheme=scheme, split=split)
-    _train(tok, trainers.BpeTrainer(vocab_size=900, special_tokens=["<unk>", "<s>"], show_progress=False,
-                                    limit_alphabet=200, max_token_length=12))
+    _train(
+        tok,
+        trainers.BpeTrainer(
+            vocab_size=900,
+            special_tokens=["<unk>", "<s>"],
+            show_progress=False,
+            limit_alphabet=200,
+            max_token_length=12,
+        ),
+    )
     return json.loads(tok.to_str())
 
 
@@ -108,8 +162,16 @@ def whitespace() -> dict:
     tok.normalizer = normalizers.Sequence([normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents()])
     tok.pre_tokenizer = hf_pre.Whitespace()
     tok.decoder = decoders.BPEDecoder(suffix="</w>")
-    _train(tok, trainers.BpeTrainer(vocab_size=900, special_tokens=["[UNK]", "[CLS]", "[SEP]"], show_progress=False,
-                                    end_of_word_suffix="</w>", limit_alphabet=200))
+    _train(
+        tok,
+        trainers.BpeTrainer(
+            vocab_size=900,
+            special_tokens=["[UNK]", "[CLS]", "[SEP]"],
+            show_progress=False,
+            end_of_word_suffix="</w>",
+            limit_alphabet=200,
+        ),
+    )
     return json.loads(tok.to_str())
 
 
@@ -119,8 +181,16 @@ def prefixed() -> dict:
     tok.normalizer = normalizers.BertNormalizer()
     tok.pre_tokenizer = hf_pre.BertPreTokenizer()
     tok.decoder = decoders.WordPiece()
-    _train(tok, trainers.BpeTrainer(vocab_size=900, special_tokens=["[UNK]"], show_progress=False,
-                                    continuing_subword_prefix="##", limit_alphabet=200))
+    _train(
+        tok,
+        trainers.BpeTrainer(
+            vocab_size=900,
+            special_tokens=["[UNK]"],
+            show_progress=False,
+            continuing_subword_prefix="##",
+            limit_alphabet=200,
+        ),
+    )
     return json.loads(tok.to_str())
 
 
@@ -130,8 +200,12 @@ def bert_wordpiece() -> dict:
     tok.normalizer = normalizers.BertNormalizer()
     tok.pre_tokenizer = hf_pre.BertPreTokenizer()
     tok.decoder = decoders.WordPiece()
-    _train(tok, trainers.WordPieceTrainer(vocab_size=900, special_tokens=["[UNK]", "[CLS]", "[SEP]"],
-                                          show_progress=False, limit_alphabet=200))
+    _train(
+        tok,
+        trainers.WordPieceTrainer(
+            vocab_size=900, special_tokens=["[UNK]", "[CLS]", "[SEP]"], show_progress=False, limit_alphabet=200
+        ),
+    )
     return json.loads(tok.to_str())
 
 
@@ -218,35 +292,60 @@ def ref_tokens(name: str, text: str) -> list[str]:
 
 # -- every pre-tokenizer option, on one byte-level model --------------------------------------------
 PRE_VARIANTS = [
-    *[{"type": "Split", "pattern": {"Regex": r"\s+|\d"}, "behavior": b, "invert": inv}
-      for b in ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous") for inv in (False, True)],
+    *[
+        {"type": "Split", "pattern": {"Regex": r"\s+|\d"}, "behavior": b, "invert": inv}
+        for b in ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+        for inv in (False, True)
+    ],
     {"type": "Split", "pattern": {"String": "-"}, "behavior": "MergedWithPrevious", "invert": False},
     {"type": "Split", "pattern": {"Regex": CL100K}, "behavior": "Isolated", "invert": False},
     {"type": "Split", "pattern": {"Regex": r"\s+$|^\w|\w+|[^\w\s]+|\s"}, "behavior": "Isolated", "invert": False},
-    {"type": "Digits", "individual_digits": True}, {"type": "Digits", "individual_digits": False},
-    {"type": "Punctuation", "behavior": "Contiguous"}, {"type": "Punctuation", "behavior": "Isolated"},
-    {"type": "CharDelimiterSplit", "delimiter": "|"}, {"type": "WhitespaceSplit"}, {"type": "Whitespace"},
+    {"type": "Digits", "individual_digits": True},
+    {"type": "Digits", "individual_digits": False},
+    {"type": "Punctuation", "behavior": "Contiguous"},
+    {"type": "Punctuation", "behavior": "Isolated"},
+    {"type": "CharDelimiterSplit", "delimiter": "|"},
+    {"type": "WhitespaceSplit"},
+    {"type": "Whitespace"},
     {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
     {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
     {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
 ]
 NORM_VARIANTS = [
-    {"type": "NFC"}, {"type": "NFD"}, {"type": "NFKC"}, {"type": "NFKD"}, {"type": "Lowercase"},
-    {"type": "Strip", "strip_left": True, "strip_right": True}, {"type": "StripAccents"},
+    {"type": "NFC"},
+    {"type": "NFD"},
+    {"type": "NFKC"},
+    {"type": "NFKD"},
+    {"type": "Lowercase"},
+    {"type": "Strip", "strip_left": True, "strip_right": True},
+    {"type": "StripAccents"},
     {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]},
     {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "},
     {"type": "Replace", "pattern": {"String": "ab"}, "content": "xyz"},
     {"type": "Prepend", "prepend": "▁▁"},
-    {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "strip_accents": None,
-     "lowercase": True},
+    {
+        "type": "BertNormalizer",
+        "clean_text": True,
+        "handle_chinese_chars": True,
+        "strip_accents": None,
+        "lowercase": True,
+    },
 ]
 
 
 def _variant(pre=None, norm=None, post=None) -> tuple[bpe.Tokenizer, tokenizers.Tokenizer]:
     data = json.loads(family("gpt2")[2])
-    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
-        pre, {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}]} \
-        if pre and pre["type"] != "ByteLevel" else pre or data["pre_tokenizer"]
+    data["pre_tokenizer"] = (
+        {
+            "type": "Sequence",
+            "pretokenizers": [
+                pre,
+                {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
+            ],
+        }
+        if pre and pre["type"] != "ByteLevel"
+        else pre or data["pre_tokenizer"]
+    )
     data["normalizer"] = norm
     if post is not None:
         data["post_processor"] = post
@@ -254,7 +353,9 @@ def _variant(pre=None, norm=None, post=None) -> tuple[bpe.Tokenizer, tokenizers.
     return ser.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
 
 
-@pytest.mark.parametrize("pre", PRE_VARIANTS, ids=lambda p: f"{p['type']}-{p.get('behavior', '')}-{p.get('invert', '')}")
+@pytest.mark.parametrize(
+    "pre", PRE_VARIANTS, ids=lambda p: f"{p['type']}-{p.get('behavior', '')}-{p.get('invert', '')}"
+)
 def test_pre_tokenizer_options(pre):
     ours, theirs = _variant(pre=pre)
     for text in TEXTS:
@@ -269,20 +370,41 @@ def test_normalizers(norm):
 
 
 # -- random text ------------------------------------------------------------------------------------
-POOL = list("aZ ｡9 \t\r\n_-|.,'!?éß日本ع") + ["e\u0301", "👩\u200d👩\u200d👧", "👍🏽", "🇫🇷", "<|endoftext|>", "<mask>",
-                                               "ony", "  ", "123", "İ", "ﬁ", "Σ", "\u3000", "\u0308"]
+POOL = list("aZ ｡9 \t\r\n_-|.,'!?éß日本ع") + [
+    "e\u0301",
+    "👩\u200d👩\u200d👧",
+    "👍🏽",
+    "🇫🇷",
+    "<|endoftext|>",
+    "<mask>",
+    "ony",
+    "  ",
+    "123",
+    "İ",
+    "ﬁ",
+    "Σ",
+    "\u3000",
+    "\u0308",
+]
 # Random characters come from those Unicode 3.2 already had (the emoji come from POOL): the libraries'
 # Unicode tables differ in age (the regex package's U+3D000 is a letter, unassigned to tokenizers' Rust
 # regex; U+1CF00 is a mark to Python 3.11, not to tokenizers' unicode-normalization crate).
 ASSIGNED = st.characters(exclude_categories=["Cn", "Cs"]).filter(
-    lambda c: unicodedata.ucd_3_2_0.category(c) not in ("Cn", "Cs"))
+    lambda c: unicodedata.ucd_3_2_0.category(c) not in ("Cn", "Cs")
+)
 random_text = st.lists(st.sampled_from(POOL) | st.text(ASSIGNED, max_size=3), max_size=25).map("".join)
 
 
-@pytest.mark.parametrize("name", ["gpt2", "gpt4o", "llama2", "metaspace-always", "whitespace", "prefixed-bert",
-                                  "ignore-merges", "bert-wordpiece"])
+@pytest.mark.parametrize(
+    "name",
+    ["gpt2", "gpt4o", "llama2", "metaspace-always", "whitespace", "prefixed-bert", "ignore-merges", "bert-wordpiece"],
+)
 @given(text=random_text)
-@settings(max_examples=int(__import__("os").environ.get("HYP_N", 60)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(__import__("os").environ.get("HYP_N", 60)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 def test_random_text_encodes_like_tokenizers(name, text):
     ours, theirs, _ = family(name)
     check_same(ours, theirs, text)
@@ -296,13 +418,20 @@ def test_random_text_through_normalizers(text, norm):
 
 
 # -- refusals -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("part", "value", "named"), [
-    ("normalizer", {"type": "Precompiled", "precompiled_charsmap": None}, "Precompiled"),
-    ("normalizer", {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Nmt"}]}, "Nmt"),
-    ("pre_tokenizer", {"type": "UnicodeScripts"}, "UnicodeScripts"),
-    ("pre_tokenizer", {"type": "Split", "pattern": {"Regex": "a"}, "behavior": "Sideways", "invert": False}, "Sideways"),
-    ("decoder", {"type": "CTC", "pad_token": "<pad>"}, "CTC"),
-])
+@pytest.mark.parametrize(
+    ("part", "value", "named"),
+    [
+        ("normalizer", {"type": "Precompiled", "precompiled_charsmap": None}, "Precompiled"),
+        ("normalizer", {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Nmt"}]}, "Nmt"),
+        ("pre_tokenizer", {"type": "UnicodeScripts"}, "UnicodeScripts"),
+        (
+            "pre_tokenizer",
+            {"type": "Split", "pattern": {"Regex": "a"}, "behavior": "Sideways", "invert": False},
+            "Sideways",
+        ),
+        ("decoder", {"type": "CTC", "pad_token": "<pad>"}, "CTC"),
+    ],
+)
 def test_unknown_components_are_refused_by_name(part, value, named):
     data = json.loads(family("gpt2")[2])
     data[part] = value

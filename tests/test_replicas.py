@@ -14,9 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_support import REPO_ROOT, free_port, wait_for_app
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +37,15 @@ def replicas():
     port, r1, r2 = free_port(), free_port(), free_port()
     env = {**os.environ, "PORT": str(port), "BIND": "127.0.0.1", "REPLICA_PORTS": f"{r1} {r2}", "RUN_DIR": str(run_dir)}
     log = open(run_dir / "script.log", "w")
-    proc = subprocess.Popen(["bash", "scripts/serve-replicas.sh"], cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        ["bash", "scripts/serve-replicas.sh"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     while True:

@@ -12,9 +12,8 @@ import sys
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_support import REPO_ROOT, wait_for_app
+from playwright.sync_api import expect
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from st_client import Session  # noqa: E402

@@ -9,6 +9,7 @@ import socket
 import sys
 
 from browser_support import REPO_ROOT, on_new_server
+
 from pages import tcp
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))

@@ -23,9 +23,20 @@ from bpe.rank_files import PATTERNS, from_tiktoken, merges_from_ranks, read_rank
 
 END = "<|endoftext|>"
 TEXTS = [
-    "Hello world! This is a test.", "Numbers 1234567 3.14159", "don't  WON'T I'M", "  \n\n  trailing  ",
-    "line one  \nline two\t\n", "def f(x):\r\n\treturn x ** 2", "日本語のテキスト 中文", "مرحبا بالعالم",
-    "👩‍👩‍👧‍👦 👍🏽 🇫🇷", "e\u0301 café", f"a{END}b {END} c", "", " ", "x" * 500,
+    "Hello world! This is a test.",
+    "Numbers 1234567 3.14159",
+    "don't  WON'T I'M",
+    "  \n\n  trailing  ",
+    "line one  \nline two\t\n",
+    "def f(x):\r\n\treturn x ** 2",
+    "日本語のテキスト 中文",
+    "مرحبا بالعالم",
+    "👩‍👩‍👧‍👦 👍🏽 🇫🇷",
+    "e\u0301 café",
+    f"a{END}b {END} c",
+    "",
+    " ",
+    "x" * 500,
 ]
 
 
@@ -34,8 +45,10 @@ def ranks() -> dict[bytes, int]:
     tok = tokenizers.Tokenizer(models.BPE())
     tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(corpus_lines(30_000) + TEXTS * 10, trainer=trainers.BpeTrainer(
-        vocab_size=1500, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    tok.train_from_iterator(
+        corpus_lines(30_000) + TEXTS * 10,
+        trainer=trainers.BpeTrainer(vocab_size=1500, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()),
+    )
     merges = json.loads(tok.to_str())["model"]["merges"]
     out = {bytes([b]): b for b in range(256)}
     for a, b in merges:
@@ -53,8 +66,9 @@ def pair(request, ranks):
     name = request.param
     specials = {END: len(ranks)}
     ours = from_tiktoken(rank_file(ranks), name, special_tokens=specials)
-    theirs = tiktoken.Encoding(name=f"test-{name}", pat_str=PATTERNS[name], mergeable_ranks=ranks,
-                               special_tokens=specials)
+    theirs = tiktoken.Encoding(
+        name=f"test-{name}", pat_str=PATTERNS[name], mergeable_ranks=ranks, special_tokens=specials
+    )
     return ours, theirs
 
 
@@ -74,7 +88,8 @@ def test_rank_file_encodes_like_tiktoken(pair):
 
 
 ASSIGNED = st.characters(exclude_categories=["Cn", "Cs"]).filter(
-    lambda c: unicodedata.ucd_3_2_0.category(c) not in ("Cn", "Cs"))
+    lambda c: unicodedata.ucd_3_2_0.category(c) not in ("Cn", "Cs")
+)
 POOL = list("aZ 9\t\r\n'.,!") + ["  ", "123456", "'s", "'LL", "\n\n", "e\u0301", "👍🏽", END, "日本"]
 
 
@@ -83,8 +98,9 @@ POOL = list("aZ 9\t\r\n'.,!") + ["  ", "123456", "'s", "'LL", "\n\n", "e\u0301",
 def test_random_text_encodes_like_tiktoken(ranks, text):
     for name in PATTERNS:
         specials = {END: len(ranks)}
-        theirs = tiktoken.Encoding(name=f"t-{name}", pat_str=PATTERNS[name], mergeable_ranks=ranks,
-                                   special_tokens=specials)
+        theirs = tiktoken.Encoding(
+            name=f"t-{name}", pat_str=PATTERNS[name], mergeable_ranks=ranks, special_tokens=specials
+        )
         check(_cached(name, ranks), theirs, text)
 
 
@@ -111,8 +127,9 @@ def test_saved_as_tokenizer_json_tokenizers_agrees_with_tiktoken(ranks, tmp_path
     ours = _cached("cl100k", ranks)
     ours.save(tmp_path / "t.json")
     hf = tokenizers.Tokenizer.from_file(str(tmp_path / "t.json"))
-    theirs = tiktoken.Encoding(name="t", pat_str=PATTERNS["cl100k"], mergeable_ranks=ranks,
-                               special_tokens={END: len(ranks)})
+    theirs = tiktoken.Encoding(
+        name="t", pat_str=PATTERNS["cl100k"], mergeable_ranks=ranks, special_tokens={END: len(ranks)}
+    )
     for text in TEXTS:
         assert hf.encode(text, add_special_tokens=False).ids == theirs.encode(text, allowed_special="all"), text
 
@@ -124,14 +141,17 @@ def test_typed_pattern(ranks):
         assert tok.encode(text) == theirs.encode(text, disallowed_special=())
 
 
-@pytest.mark.parametrize(("text", "named"), [
-    ("", "holds no ranks"),
-    ("not-base64!! 0\n", "Line 1"),
-    ("YQ== x\n", "Line 1"),
-    ("YQ== 0\nYQ== 1\n", "repeats"),
-    ("YQ== 0\n", "lacks 255 of the 256"),
-    (b"\xff\xfe", "not a .tiktoken rank file"),
-])
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("", "holds no ranks"),
+        ("not-base64!! 0\n", "Line 1"),
+        ("YQ== x\n", "Line 1"),
+        ("YQ== 0\nYQ== 1\n", "repeats"),
+        ("YQ== 0\n", "lacks 255 of the 256"),
+        (b"\xff\xfe", "not a .tiktoken rank file"),
+    ],
+)
 def test_bad_rank_files_say_why(text, named):
     with pytest.raises(ValueError, match=named):
         read_ranks(text)

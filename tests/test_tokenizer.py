@@ -20,8 +20,13 @@ def hug_tok():
 def byte_tok():
     from bpe.corpora import corpus_lines
 
-    return bpe.train(corpus_lines(60_000), pre_tokenizer="gpt2", vocab_size=256 + 300, full_byte_alphabet=True,
-                     special_tokens=["<|endoftext|>"])
+    return bpe.train(
+        corpus_lines(60_000),
+        pre_tokenizer="gpt2",
+        vocab_size=256 + 300,
+        full_byte_alphabet=True,
+        special_tokens=["<|endoftext|>"],
+    )
 
 
 def test_course_examples_bug_mug_thug(hug_tok):
@@ -43,7 +48,9 @@ def test_trace_shows_each_merge_in_order(hug_tok):
     (trace,) = hug_tok.trace("thug")
     assert trace.initial == ("[UNK]", "h", "u", "g")
     assert [(s.rank, s.pair, s.split) for s in trace.steps] == [
-        (0, ("u", "g"), ("[UNK]", "h", "ug")), (2, ("h", "ug"), ("[UNK]", "hug"))]
+        (0, ("u", "g"), ("[UNK]", "h", "ug")),
+        (2, ("h", "ug"), ("[UNK]", "hug")),
+    ]
     assert trace.tokens == ("[UNK]", "hug")
 
 
@@ -70,7 +77,7 @@ def test_merges_apply_by_rank_not_by_position():
 def test_offsets_point_into_the_original_text(byte_tok):
     text = "Héllo wörld 🙂 你好\n  tokens"
     enc = byte_tok.encode_full(text)
-    for token, (start, end) in zip(enc.tokens, enc.offsets):
+    for _token, (start, end) in zip(enc.tokens, enc.offsets):
         assert 0 <= start < end <= len(text)
     # Tokens tile the text: each starts where the previous ended (no byte is lost or repeated).
     assert all(prev[1] <= cur[0] + 1 for prev, cur in zip(enc.offsets, enc.offsets[1:]))
@@ -109,8 +116,7 @@ def test_decode_rejects_unknown_ids(hug_tok):
 
 def test_wordpiece_longest_match_and_whole_word_unk():
     """Course 6.6: hugs -> hug ##s with the course's vocabulary; mug and bum -> [UNK]."""
-    tok = bpe.Tokenizer(["b", "h", "p", "##g", "##n", "##s", "##u", "##gs", "hu", "hug"], [],
-                        algorithm="wordpiece")
+    tok = bpe.Tokenizer(["b", "h", "p", "##g", "##n", "##s", "##u", "##gs", "hu", "hug"], [], algorithm="wordpiece")
     assert tok.tokenize("hugs") == ["hug", "##s"]
     assert tok.tokenize("bugs") == ["b", "##u", "##gs"]
     assert tok.tokenize("mug") == ["[UNK]"] and tok.tokenize("bum") == ["[UNK]"]

@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
 import re
 from fractions import Fraction
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pytest
+from apptest_support import alerts, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 from pages.keys import KEYS_JS
-from apptest_support import alerts, start
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-
-
 
 
 def step_text(at: AppTest) -> str:
@@ -155,15 +152,34 @@ def test_every_preset_reproduces_its_merges(key):
     show = byte_text if as_text else mark_whitespace
     merges = [show(r["new_token"]) for r in expected.merge_rows()]
     assert len(shown) == min(len(merges), 15)  # the page sends the last 15 merges
-    assert shown == merges[len(merges) - len(shown):]
+    assert shown == merges[len(merges) - len(shown) :]
 
 
 def test_course_preset_gives_the_course_merges():
     at = start(preset="course")
     click(at, "end")
     frame = html_table(at, "history")
-    assert list(frame["new token"])[::-1] == ["Ġa", "Ġto", "en", "Th", "This", "ou", "se", "Ġtok", "Ġtoken",
-                                              "nd", "Ġis", "Ġth", "Ġthe", "in", "Ġab", "Ġtokeni"][-15:]
+    assert (
+        list(frame["new token"])[::-1]
+        == [
+            "Ġa",
+            "Ġto",
+            "en",
+            "Th",
+            "This",
+            "ou",
+            "se",
+            "Ġtok",
+            "Ġtoken",
+            "nd",
+            "Ġis",
+            "Ġth",
+            "Ġthe",
+            "in",
+            "Ġab",
+            "Ġtokeni",
+        ][-15:]
+    )
     assert "The last 15 of 19 merges" in step_text(at)
 
 
@@ -385,13 +401,16 @@ def test_the_settings_preview_shows_words_as_the_splits_do():
     """The sidebar's first pre-tokenized words as the splits show them (a pasted text's byte-level
     words as text, ␣ for a space; the course's presets as stored, Ġ), counts after their word, not
     glued to it with a whitespace dot."""
+
     def preview(at: AppTest) -> str:
         return " ".join(h.proto.body for h in at.sidebar.get("html"))
 
     hug = preview(start(preset="hug"))
     assert '>hug</span><span class="bpe-note"> ×10</span>' in hug and "·×" not in hug
     gpt2 = preview(start(text="This is it", pre_tokenizer="gpt2"))
-    assert ">This</span>" in gpt2 and ">␣is</span>" in gpt2 and 'title="stored as Ġit · bytes 20 69 74">␣it</span>' in gpt2
+    assert (
+        ">This</span>" in gpt2 and ">␣is</span>" in gpt2 and 'title="stored as Ġit · bytes 20 69 74">␣it</span>' in gpt2
+    )
     course = preview(start(preset="course"))
     assert ">Ġis</span>" in course
 
@@ -443,7 +462,8 @@ def test_a_half_typed_word_count_row_is_left_out_not_the_whole_page():
     # A row that cannot be a count is named, with what to fix, and the rest still trains.
     at = start(counts="hug 10\npug five", step="1")
     assert "Row 2 (&#x27;pug five&#x27;): the count &#x27;five&#x27; is not a whole number" in " ".join(
-        h.proto.body for h in at.sidebar.get("html"))
+        h.proto.body for h in at.sidebar.get("html")
+    )
     assert "= hug 10 = 10" in step_text(at)
 
 
@@ -451,7 +471,10 @@ def test_the_word_count_table_opens_with_the_presets_rows():
     at = start()
     at.radio(key="source").set_value("counts").run()
     assert not at.exception
-    assert at.query_params["counts"] in (["hug 10\npug 5\npun 12\nbun 4\nhugs 5"], "hug 10\npug 5\npun 12\nbun 4\nhugs 5")
+    assert at.query_params["counts"] in (
+        ["hug 10\npug 5\npun 12\nbun 4\nhugs 5"],
+        "hug 10\npug 5\npun 12\nbun 4\nhugs 5",
+    )
     assert "ug = hug 10 + pug 5 + hugs 5" in step_text(click(at, "next"))
 
 
@@ -497,8 +520,9 @@ def test_small_things_ticks_plurals_preset_names_and_play_at_the_end():
     x = json.loads(next(e for e in at.main if getattr(e, "type", None) == "vega_lite_chart").proto.spec)
     assert x["encoding"]["x"]["axis"]["format"] == "d" and x["encoding"]["x"]["axis"]["tickMinStep"] == 1
     # Every preset's whole name is shown (a select box cut "Python documentation, 1 MB (a r…").
-    assert at.radio(key="preset").options == [unescape_md(PRESETS[k].title) for k in PRESETS] or \
-        [unescape_md(o) for o in at.radio(key="preset").options] == [PRESETS[k].title for k in PRESETS]
+    assert at.radio(key="preset").options == [unescape_md(PRESETS[k].title) for k in PRESETS] or [
+        unescape_md(o) for o in at.radio(key="preset").options
+    ] == [PRESETS[k].title for k in PRESETS]
     # "1 other pair tied", not "1 other pair(s)"
     tied = start(text="ab cd", pre_tokenizer="whitespace", step="1")
     assert "1 other pair tied at this count" in step_text(tied)

@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from naive import naive_train
 
 import bpe
-from naive import naive_train
 
 HUG = "hug 10\npug 5\npun 12\nbun 4\nhugs 5"
 COURSE = [
@@ -37,16 +37,34 @@ def test_hug_walkthrough_matches_the_course():
     """Hugging Face course, chapter 6.5: ug 20, un 16, hug 15, with the printed vocab and corpus."""
     states = hug_states(num_merges=3)
     assert [(s.pair, s.count, s.new_token) for s in states[1:]] == [
-        (("u", "g"), 20, "ug"), (("u", "n"), 16, "un"), (("h", "ug"), 15, "hug")]
+        (("u", "g"), 20, "ug"),
+        (("u", "n"), 16, "un"),
+        (("h", "ug"), 15, "hug"),
+    ]
     assert states[0].vocab == ("b", "g", "h", "n", "p", "s", "u")
-    assert dict(states[1].splits) == {"hug": ("h", "ug"), "pug": ("p", "ug"), "pun": ("p", "u", "n"),
-                                      "bun": ("b", "u", "n"), "hugs": ("h", "ug", "s")}
+    assert dict(states[1].splits) == {
+        "hug": ("h", "ug"),
+        "pug": ("p", "ug"),
+        "pun": ("p", "u", "n"),
+        "bun": ("b", "u", "n"),
+        "hugs": ("h", "ug", "s"),
+    }
     assert states[1].vocab == ("b", "g", "h", "n", "p", "s", "u", "ug")
-    assert dict(states[2].splits) == {"hug": ("h", "ug"), "pug": ("p", "ug"), "pun": ("p", "un"),
-                                      "bun": ("b", "un"), "hugs": ("h", "ug", "s")}
+    assert dict(states[2].splits) == {
+        "hug": ("h", "ug"),
+        "pug": ("p", "ug"),
+        "pun": ("p", "un"),
+        "bun": ("b", "un"),
+        "hugs": ("h", "ug", "s"),
+    }
     assert states[3].vocab == ("b", "g", "h", "n", "p", "s", "u", "ug", "un", "hug")
-    assert dict(states[3].splits) == {"hug": ("hug",), "pug": ("p", "ug"), "pun": ("p", "un"),
-                                      "bun": ("b", "un"), "hugs": ("hug", "s")}
+    assert dict(states[3].splits) == {
+        "hug": ("hug",),
+        "pug": ("p", "ug"),
+        "pun": ("p", "un"),
+        "bun": ("b", "un"),
+        "hugs": ("hug", "s"),
+    }
     assert states[1].pair_counts[("h", "u")] == 15
     assert states[2].pair_counts[("h", "ug")] == 15
     assert states[3].stop_reason == "num_merges"
@@ -63,7 +81,7 @@ def brute_provenance(state, pair, limit):
     h = state.history
     after = max(state.step - 1, 0)
     shares = []
-    for i, word in enumerate(h.words):
+    for i, _word in enumerate(h.words):
         split = [h.symbols[x] for x in h.split_ids_at(i, after)]
         occ = sum(1 for p in zip(split, split[1:]) if p == pair)
         if occ:
@@ -74,17 +92,20 @@ def brute_provenance(state, pair, limit):
 
 def test_provenance_of_names_the_largest_shares_exactly():
     s = hug_states(num_merges=2)[2]
-    assert s.provenance_of([("u", "n"), ("h", "ug")]) == {("u", "n"): "pun 12 + bun 4",
-                                                          ("h", "ug"): "hug 10 + hugs 5"}
+    assert s.provenance_of([("u", "n"), ("h", "ug")]) == {("u", "n"): "pun 12 + bun 4", ("h", "ug"): "hug 10 + hugs 5"}
     assert s.provenance_of([("u", "n")], limit=1) == {("u", "n"): "pun 12 + 4 in other words"}
     aaa = bpe.train_steps({"aaaa": 3, "aa": 5, "baab": 1}, num_merges=1)
     assert list(aaa)[1].provenance_of([("a", "a")]) == {("a", "a"): "aaaa 3×3 + aa 5 + baab 1"}
 
 
 @pytest.mark.parametrize("tie_break", ["first", "hf"])
-@given(corpus=st.dictionaries(st.text(alphabet="aab\0c", min_size=1, max_size=9), st.integers(1, 9), min_size=1,
-                              max_size=12),
-       step=st.integers(0, 12), limit=st.integers(1, 4))
+@given(
+    corpus=st.dictionaries(
+        st.text(alphabet="aab\0c", min_size=1, max_size=9), st.integers(1, 9), min_size=1, max_size=12
+    ),
+    step=st.integers(0, 12),
+    limit=st.integers(1, 4),
+)
 @settings(max_examples=120, deadline=None)
 def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limit):
     history = bpe.run_training(corpus, num_merges=12, tie_break=tie_break)
@@ -92,8 +113,9 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
     for pair, count in s.top_pairs(8):
         shown, total = brute_provenance(s, pair, limit)
         h = s.history
-        words = " + ".join(f"{h.words[i]} {h.freqs[i]}" if occ == 1 else f"{h.words[i]} {occ}×{h.freqs[i]}"
-                           for _, i, occ in shown)
+        words = " + ".join(
+            f"{h.words[i]} {h.freqs[i]}" if occ == 1 else f"{h.words[i]} {occ}×{h.freqs[i]}" for _, i, occ in shown
+        )
         text = s.provenance_of([pair], limit=limit)[pair]
         assert total == count
         assert text.startswith(words)  # the same words, in the same order
@@ -101,7 +123,7 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
         others = len(brute_provenance(s, pair, len(h.words))[0]) - len(shown)
         more = f"{others:,} more word" + ("" if others == 1 else "s")
         tails = {f" + {rest:,} in {more}", f" + {rest:,} in other words"} if rest else {""}
-        assert text[len(words):] in tails
+        assert text[len(words) :] in tails
 
 
 def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
@@ -113,8 +135,11 @@ def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monk
     walked, fresh = (bpe.run_training(corpus, num_merges=40) for _ in range(2))
     passes = []
     real = state_module.TrainState._spelling_bounds
-    monkeypatch.setattr(state_module.TrainState, "_spelling_bounds",
-                        lambda self, needle, wp: passes.append(needle) or real(self, needle, wp))
+    monkeypatch.setattr(
+        state_module.TrainState,
+        "_spelling_bounds",
+        lambda self, needle, wp: passes.append(needle) or real(self, needle, wp),
+    )
     looked_up = 0
     for k in range(1, walked.num_merges + 1):
         pairs = [p for p, _ in walked.state(k).top_pairs(10)]
@@ -143,7 +168,7 @@ def test_top_pairs_show_the_winner_even_when_many_pairs_tie(tie_break):
         s = history.state(k)
         top = s.top_pairs(24)
         assert top[0] == (s.pair, 1)  # chosen from: the winner first
-        assert [p for p, _ in top[:len(s.tied)]] == list(s.tied[:24])  # then the tied pairs, in rule order
+        assert [p for p, _ in top[: len(s.tied)]] == list(s.tied[:24])  # then the tied pairs, in rule order
         assert history.state(k - 1).top_pairs(1, after=True) == [(s.pair, 1)]
 
 
@@ -165,69 +190,194 @@ def test_asking_for_too_many_merges_stops_with_no_pair_left():
 def test_course_four_sentences():
     """Course 6.5 implementation: word counts, 19 merges, final vocab, tokenize output."""
     counts = bpe.count_words(COURSE, "gpt2")
-    assert counts == {"This": 3, "Ġis": 2, "Ġthe": 1, "ĠHugging": 1, "ĠFace": 1, "ĠCourse": 1, ".": 4,
-                      "Ġchapter": 1, "Ġabout": 1, "Ġtokenization": 1, "Ġsection": 1, "Ġshows": 1,
-                      "Ġseveral": 1, "Ġtokenizer": 1, "Ġalgorithms": 1, "Hopefully": 1, ",": 1, "Ġyou": 1,
-                      "Ġwill": 1, "Ġbe": 1, "Ġable": 1, "Ġto": 1, "Ġunderstand": 1, "Ġhow": 1, "Ġthey": 1,
-                      "Ġare": 1, "Ġtrained": 1, "Ġand": 1, "Ġgenerate": 1, "Ġtokens": 1}
+    assert counts == {
+        "This": 3,
+        "Ġis": 2,
+        "Ġthe": 1,
+        "ĠHugging": 1,
+        "ĠFace": 1,
+        "ĠCourse": 1,
+        ".": 4,
+        "Ġchapter": 1,
+        "Ġabout": 1,
+        "Ġtokenization": 1,
+        "Ġsection": 1,
+        "Ġshows": 1,
+        "Ġseveral": 1,
+        "Ġtokenizer": 1,
+        "Ġalgorithms": 1,
+        "Hopefully": 1,
+        ",": 1,
+        "Ġyou": 1,
+        "Ġwill": 1,
+        "Ġbe": 1,
+        "Ġable": 1,
+        "Ġto": 1,
+        "Ġunderstand": 1,
+        "Ġhow": 1,
+        "Ġthey": 1,
+        "Ġare": 1,
+        "Ġtrained": 1,
+        "Ġand": 1,
+        "Ġgenerate": 1,
+        "Ġtokens": 1,
+    }
     assert list(counts) == list(counts)  # order is first-seen, checked by the dict literal order below
     assert list(counts)[:4] == ["This", "Ġis", "Ġthe", "ĠHugging"]
     tok = bpe.train(COURSE, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"], tie_break="first")
     assert tok.merges == [
-        ("Ġ", "t"), ("i", "s"), ("e", "r"), ("Ġ", "a"), ("Ġt", "o"), ("e", "n"), ("T", "h"), ("Th", "is"),
-        ("o", "u"), ("s", "e"), ("Ġto", "k"), ("Ġtok", "en"), ("n", "d"), ("Ġ", "is"), ("Ġt", "h"),
-        ("Ġth", "e"), ("i", "n"), ("Ġa", "b"), ("Ġtoken", "i")]
+        ("Ġ", "t"),
+        ("i", "s"),
+        ("e", "r"),
+        ("Ġ", "a"),
+        ("Ġt", "o"),
+        ("e", "n"),
+        ("T", "h"),
+        ("Th", "is"),
+        ("o", "u"),
+        ("s", "e"),
+        ("Ġto", "k"),
+        ("Ġtok", "en"),
+        ("n", "d"),
+        ("Ġ", "is"),
+        ("Ġt", "h"),
+        ("Ġth", "e"),
+        ("i", "n"),
+        ("Ġa", "b"),
+        ("Ġtoken", "i"),
+    ]
     history = bpe.run_training(COURSE, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"])
     assert list(history.final.vocab) == [
-        "<|endoftext|>", ",", ".", "C", "F", "H", "T", "a", "b", "c", "d", "e", "f", "g", "h", "i", "k", "l", "m",
-        "n", "o", "p", "r", "s", "t", "u", "v", "w", "y", "z", "Ġ", "Ġt", "is", "er", "Ġa", "Ġto", "en", "Th",
-        "This", "ou", "se", "Ġtok", "Ġtoken", "nd", "Ġis", "Ġth", "Ġthe", "in", "Ġab", "Ġtokeni"]
+        "<|endoftext|>",
+        ",",
+        ".",
+        "C",
+        "F",
+        "H",
+        "T",
+        "a",
+        "b",
+        "c",
+        "d",
+        "e",
+        "f",
+        "g",
+        "h",
+        "i",
+        "k",
+        "l",
+        "m",
+        "n",
+        "o",
+        "p",
+        "r",
+        "s",
+        "t",
+        "u",
+        "v",
+        "w",
+        "y",
+        "z",
+        "Ġ",
+        "Ġt",
+        "is",
+        "er",
+        "Ġa",
+        "Ġto",
+        "en",
+        "Th",
+        "This",
+        "ou",
+        "se",
+        "Ġtok",
+        "Ġtoken",
+        "nd",
+        "Ġis",
+        "Ġth",
+        "Ġthe",
+        "in",
+        "Ġab",
+        "Ġtokeni",
+    ]
     assert history.stop_reason == "vocab_size"
     # The first pair counts the course prints, in its order.
     first_six = list(history.state(0).pair_counts.items())[:6]
-    assert first_six == [(("T", "h"), 3), (("h", "i"), 3), (("i", "s"), 5), (("Ġ", "i"), 2), (("Ġ", "t"), 7),
-                         (("t", "h"), 3)]
+    assert first_six == [
+        (("T", "h"), 3),
+        (("h", "i"), 3),
+        (("i", "s"), 5),
+        (("Ġ", "i"), 2),
+        (("Ġ", "t"), 7),
+        (("t", "h"), 3),
+    ]
     assert history.state(1).splits["Ġtrained"] == ("Ġt", "r", "a", "i", "n", "e", "d")
     assert tok.tokenize("This is not a token.") == ["This", "Ġis", "Ġ", "n", "o", "t", "Ġa", "Ġtoken", "."]
 
 
 def test_how_bpe_works_space_suffix():
-    """"How BPE works": aa abc abc -> ab, abc, aa, aa␠ (the streaming version's output)."""
+    """ "How BPE works": aa abc abc -> ab, abc, aa, aa␠ (the streaming version's output)."""
     assert bpe.pre_tokenize("aa abc abc", "space-suffix") == ["aa ", "abc ", "abc"]
     states = list(bpe.train_steps("aa abc abc", pre_tokenizer="space-suffix", num_merges=4))
     assert [s.new_token for s in states[1:]] == ["ab", "abc", "aa", "aa "]
 
 
 def test_sennrich_algorithm_1_with_end_of_word():
-    """"How BPE works", Sennrich et al.'s Algorithm 1 on {'a a </w>': 1, 'a b c </w>': 1, 'a b c': 1}:
+    """ "How BPE works", Sennrich et al.'s Algorithm 1 on {'a a </w>': 1, 'a b c </w>': 1, 'a b c': 1}:
     ab, abc, aa, then ('aa', '</w>') -> aa</w>."""
     corpus = {("a", "a", "</w>"): 1, ("a", "b", "c", "</w>"): 1, ("a", "b", "c"): 1}
     states = list(bpe.train_steps(corpus, num_merges=4))
     assert [(s.pair, s.new_token) for s in states[1:]] == [
-        (("a", "b"), "ab"), (("ab", "c"), "abc"), (("a", "a"), "aa"), (("aa", "</w>"), "aa</w>")]
+        (("a", "b"), "ab"),
+        (("ab", "c"), "abc"),
+        (("a", "a"), "aa"),
+        (("aa", "</w>"), "aa</w>"),
+    ]
     assert dict(states[4].splits) == {"a a </w>": ("aa</w>",), "a b c </w>": ("abc", "</w>"), "a b c": ("abc",)}
     assert_same_as_naive(corpus, num_merges=4)
 
 
 def test_sennrich_pre_tokenizer_appends_end_of_word():
     """Sennrich et al. 2016's example vocabulary: low 5, lower 2, newest 6, widest 3; es, est, est</w> first."""
-    states = list(bpe.train_steps({"low": 5, "lower": 2, "newest": 6, "widest": 3}, pre_tokenizer="sennrich",
-                                  num_merges=4))
+    states = list(
+        bpe.train_steps({"low": 5, "lower": 2, "newest": 6, "widest": 3}, pre_tokenizer="sennrich", num_merges=4)
+    )
     assert states[0].splits["low"] == ("l", "o", "w", "</w>")
     assert [s.new_token for s in states[1:]] == ["es", "est", "est</w>", "lo"]
 
 
 def test_notebook_forced_first_merge():
     """Notebook 003 forces ('Ġ', 't') first, then loops to vocab 50: its 22 merges and tokenize output."""
-    tok = bpe.train(NOTEBOOK, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"],
-                    forced_merges={1: ("Ġ", "t")})
+    tok = bpe.train(
+        NOTEBOOK, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"], forced_merges={1: ("Ġ", "t")}
+    )
     assert tok.merges == [
-        ("Ġ", "t"), ("Ġ", "a"), ("i", "s"), ("h", "is"), ("Ġa", "n"), ("Ġ", "s"), ("T", "his"), ("o", "r"),
-        ("Ġ", "i"), ("t", "e"), ("e", "n"), ("e", "r"), ("Ġ", "is"), ("Ġt", "h"), ("Ġth", "e"), ("Ġ", "w"),
-        ("l", "d"), ("Ġ", "f"), ("s", "t"), ("Ġi", "te"), ("Ġite", "m"), ("Ġa", "b")]
+        ("Ġ", "t"),
+        ("Ġ", "a"),
+        ("i", "s"),
+        ("h", "is"),
+        ("Ġa", "n"),
+        ("Ġ", "s"),
+        ("T", "his"),
+        ("o", "r"),
+        ("Ġ", "i"),
+        ("t", "e"),
+        ("e", "n"),
+        ("e", "r"),
+        ("Ġ", "is"),
+        ("Ġt", "h"),
+        ("Ġth", "e"),
+        ("Ġ", "w"),
+        ("l", "d"),
+        ("Ġ", "f"),
+        ("s", "t"),
+        ("Ġi", "te"),
+        ("Ġite", "m"),
+        ("Ġa", "b"),
+    ]
     assert tok.tokenize("This is not a token.") == ["This", "Ġis", "Ġ", "n", "o", "t", "Ġa", "Ġt", "o", "k", "en", "."]
-    history = bpe.run_training(NOTEBOOK, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"],
-                               forced_merges={1: ("Ġ", "t")})
+    history = bpe.run_training(
+        NOTEBOOK, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"], forced_merges={1: ("Ġ", "t")}
+    )
     assert history.state(1).forced and history.state(1).tie_rule == "forced"
     assert history.state(1).count == 4 and history.state(0).top_pairs(1) == [(("Ġ", "a"), 7)]
 
@@ -287,18 +437,21 @@ def test_history_state_and_jump_agree_with_the_generator():
 
 
 # -- bad input ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("corpus, options, message", [
-    ("", {}, "empty"),
-    ("   \n\t ", {}, "empty"),
-    ({"hug": -1}, {}, "1 or more"),
-    ({"hug": 2.5}, {}, "whole number"),
-    ({"hug": 10}, {"pre_tokenizer": "bert"}, "Unknown pre-tokenizer"),
-    ({"hug": 10}, {"tie_break": "random"}, "Unknown tie rule"),
-    ({"hug": 10}, {"algorithm": "unigram"}, "Unknown algorithm"),
-    ({"hug": 10}, {"vocab_size": 2}, "at least 3"),
-    ({"hug": 10}, {"num_merges": -3}, "0 or more"),
-    ({"hug": 10}, {"vocab_size": "50"}, "whole number"),
-])
+@pytest.mark.parametrize(
+    "corpus, options, message",
+    [
+        ("", {}, "empty"),
+        ("   \n\t ", {}, "empty"),
+        ({"hug": -1}, {}, "1 or more"),
+        ({"hug": 2.5}, {}, "whole number"),
+        ({"hug": 10}, {"pre_tokenizer": "bert"}, "Unknown pre-tokenizer"),
+        ({"hug": 10}, {"tie_break": "random"}, "Unknown tie rule"),
+        ({"hug": 10}, {"algorithm": "unigram"}, "Unknown algorithm"),
+        ({"hug": 10}, {"vocab_size": 2}, "at least 3"),
+        ({"hug": 10}, {"num_merges": -3}, "0 or more"),
+        ({"hug": 10}, {"vocab_size": "50"}, "whole number"),
+    ],
+)
 def test_bad_input_raises_a_clear_value_error(corpus, options, message):
     with pytest.raises(ValueError, match=message):
         bpe.train_steps(corpus, **options)
@@ -347,8 +500,9 @@ def test_fast_trainer_equals_naive_reference(tie_break, corpus, num_merges):
 @settings(max_examples=80, deadline=None)
 def test_fast_trainer_equals_naive_on_gpt2_texts(tie_break, text, vocab):
     base = len({c for w in bpe.count_words([text], "gpt2") for c in w}) + 1
-    assert_same_as_naive([text], pre_tokenizer="gpt2", vocab_size=base + vocab, tie_break=tie_break,
-                         special_tokens=["<|endoftext|>"])
+    assert_same_as_naive(
+        [text], pre_tokenizer="gpt2", vocab_size=base + vocab, tie_break=tie_break, special_tokens=["<|endoftext|>"]
+    )
 
 
 @pytest.mark.parametrize("scheme", ["sennrich", "space-suffix"])
@@ -387,8 +541,9 @@ def test_hf_tie_rule_equals_tokenizers_bpe_trainer_on_a_real_corpus():
     assert {t: i for t, i in tok.vocab.items() if i < 2000} == hf_vocab
 
 
-@given(text=st.text(alphabet="ab cd\n,é", min_size=1, max_size=80).filter(lambda t: t.strip()),
-       extra=st.integers(0, 30))
+@given(
+    text=st.text(alphabet="ab cd\n,é", min_size=1, max_size=80).filter(lambda t: t.strip()), extra=st.integers(0, 30)
+)
 @settings(max_examples=60, deadline=None)
 def test_hf_tie_rule_equals_tokenizers_on_random_text(text, extra):
     lines = text.split("\n")
