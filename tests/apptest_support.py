@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import html
 import re
-import time
 from pathlib import Path
+
+from browser_support import wait_until
 
 _ALERT = re.compile(
     r'<div class="bpe-alert [^"]*" role="alert" data-kind="(\w+)"><span aria-hidden="true">[^<]*</span> '
@@ -31,11 +32,13 @@ def training(at) -> bool:
 
 def settle(at, timeout: float = 120):
     """Rerun until no run is being trained, as the browser's polling fragment would."""
-    deadline = time.monotonic() + timeout
-    while training(at):
-        assert time.monotonic() < deadline, "training did not finish"
-        time.sleep(0.2)
-        at.run()
+
+    def finished() -> bool:
+        if training(at):
+            at.run()
+        return not training(at)
+
+    wait_until(finished, timeout, "the training to finish", interval=0.2)
     return at
 
 

@@ -1,9 +1,13 @@
 """Helpers for the real-browser tests: run the Streamlit app, drive Debian's chromium.
 
-Fixtures built on these live in conftest.py (``app_server``, ``browser``, ``page``).
-Tests import ``wait_for_app`` from here::
+Fixtures built on these live in conftest.py (``app_server``, ``browser``, ``page``, ``screenshot_dir``).
+Tests import the waits and the Train page's helpers from here::
 
-    from browser_support import wait_for_app
+    from browser_support import open_train, wait_for_app, wait_until
+
+A test waits for the condition it means, never a fixed time: Playwright's ``expect(...)``,
+``page.wait_for_function(...)`` or ``locator.wait_for(...)`` in the page, ``wait_until`` for anything
+else (a server's health, a file), ``wait_for_layout`` before a screenshot or a measurement.
 
 Environment overrides:
   BPE_CHROMIUM    chromium binary (default /usr/bin/chromium)
@@ -13,6 +17,7 @@ Environment overrides:
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -20,7 +25,11 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,6 +49,21 @@ CHROMIUM_ARGS = [
 
 SERVER_START_TIMEOUT_S = 60
 APP_RUN_TIMEOUT_MS = 60_000
+TIMEOUT_MS = APP_RUN_TIMEOUT_MS  # the default deadline of a wait in the page: generous, it returns at once
+
+
+def wait_until(predicate: Callable[[], T], timeout: float, what: str | Callable[[], str], interval: float = 0.1) -> T:
+    """Call ``predicate`` until it returns a true value, and return that value; after ``timeout`` seconds
+    raise an AssertionError naming ``what`` was awaited (a string, or a function giving one, e.g. a log).
+    For waits outside a page (a server's health, a process, a file); in a page use Playwright's waits."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what() if callable(what) else what}")
+        time.sleep(interval)  # the polling interval: the wait ends as soon as the predicate holds
 
 
 def chromium_path() -> str:
@@ -48,6 +72,15 @@ def chromium_path() -> str:
 
 def app_script() -> str:
     return os.environ.get("BPE_APP_SCRIPT", "app.py")
+
+
+def healthy(url: str) -> bool:
+    """Whether a Streamlit server (or HAProxy in front of some) answers "ok" on its health endpoint."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+            return r.status == 200 and r.read().decode().strip() == "ok"
+    except OSError:
+        return False
 
 
 def free_port() -> int:
@@ -92,24 +125,19 @@ class AppServer:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # own process group, killed as a whole in stop()
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"streamlit exited with code {self.proc.returncode} before becoming healthy:\n{self.log_tail()}"
-                )
-            if self._healthy():
-                return self.url
-            time.sleep(0.25)
-        self.stop()
-        raise RuntimeError(f"streamlit not healthy at {self.url}/_stcore/health after {timeout}s:\n{self.log_tail()}")
+        try:
+            wait_until(self._healthy, timeout, f"streamlit to answer at {self.url}/_stcore/health")
+        except AssertionError as e:
+            self.stop()
+            raise RuntimeError(f"{e}:\n{self.log_tail()}") from None
+        return self.url
 
     def _healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as r:
-                return r.status == 200 and r.read().decode().strip() == "ok"
-        except OSError:
-            return False
+        if self.proc.poll() is not None:
+            raise RuntimeError(
+                f"streamlit exited with code {self.proc.returncode} before becoming healthy:\n{self.log_tail()}"
+            )
+        return healthy(self.url)
 
     def log_tail(self, n: int = 40) -> str:
         try:
@@ -168,18 +196,153 @@ def wait_for_app(page, timeout: float = APP_RUN_TIMEOUT_MS) -> None:
     page.wait_for_selector('[data-testid="stStatusWidgetRunningIcon"]', state="detached", timeout=timeout)
 
 
-def on_new_server(session_work, script: str | None = None, timeout: float = 180):
-    """Start an app server, run ``await session_work(url)`` (protocol sessions, benchmarks/st_client.py)
-    and stop the server; returns what it returned and the server's log. The coroutine runs in a thread
-    of its own: Playwright's sync API may own this thread's event loop."""
+def run_protocol(session_work, url: str, timeout: float = 180):
+    """``await session_work(url)`` (protocol sessions, benchmarks/st_client.py) and return its result. The
+    coroutine runs in a thread of its own: Playwright's sync API may own this thread's event loop."""
     import asyncio
     import concurrent.futures
 
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:
+        return ex.submit(asyncio.run, session_work(url)).result(timeout)
+
+
+def on_new_server(session_work, script: str | None = None, timeout: float = 180):
+    """Start an app server, ``run_protocol(session_work, its url)`` and stop the server; returns what the
+    coroutine returned and the server's log."""
     server = AppServer(script=script)
     server.start()
     try:
-        with concurrent.futures.ThreadPoolExecutor(1) as ex:
-            result = ex.submit(asyncio.run, session_work(server.url)).result(timeout)
+        result = run_protocol(session_work, server.url, timeout)
         return result, Path(server.log.name).read_text(errors="replace")
     finally:
         server.stop()
+
+
+# -- waits in the page ----------------------------------------------------------------------------------
+
+# A signature of the layout (the viewport, the main column's height, every chart, grid and table box) and
+# how long it has stayed the same.
+_LAYOUT_QUIET_JS = """(quietMs) => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const parts = [innerWidth, innerHeight, main ? main.scrollHeight : 0];
+  for (const e of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg, canvas, table, img')) {
+    const r = e.getBoundingClientRect();
+    parts.push(Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height));
+  }
+  const signature = parts.join(',');
+  const now = performance.now();
+  if (window.__bpeLayout !== signature) {
+    window.__bpeLayout = signature;
+    window.__bpeLayoutSince = now;
+    return false;
+  }
+  return now - window.__bpeLayoutSince >= quietMs;
+}"""
+
+
+def wait_for_layout(page, quiet_ms: int = 500, timeout: float = TIMEOUT_MS) -> None:
+    """Wait until the page's layout has stopped moving: no chart, grid, table or image box and not the main
+    column's height changed for ``quiet_ms`` (charts redraw a moment after a run, a resize or a scroll).
+    Before a screenshot, or before measuring boxes."""
+    page.wait_for_function(_LAYOUT_QUIET_JS, arg=quiet_ms, timeout=timeout, polling="raf")
+
+
+# Counts the times the page lost its server (Streamlit's connection state left CONNECTED).
+_WATCH_CONNECTION_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__bpeDisconnects = 0;
+  new MutationObserver(() => {
+    if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') window.__bpeDisconnects++;
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-connection-state']});
+}"""
+
+
+def watch_connection(page) -> None:
+    """Start counting the page's disconnections; call before stopping its server (``wait_for_reconnect``)."""
+    page.wait_for_selector('[data-testid="stApp"]', state="attached", timeout=TIMEOUT_MS)
+    page.evaluate(_WATCH_CONNECTION_JS)
+
+
+def wait_for_reconnect(page, timeout: float = TIMEOUT_MS) -> None:
+    """After ``watch_connection``: wait until the page noticed its server went away and is connected again
+    (to a new server), and the new session's run is over."""
+    page.wait_for_function(
+        """() => window.__bpeDisconnects > 0 && document.querySelector('[data-testid="stApp"]')
+                   .getAttribute('data-test-connection-state') === 'CONNECTED'""",
+        timeout=timeout,
+    )
+    wait_for_app(page, timeout)
+
+
+# -- the Train page -------------------------------------------------------------------------------------
+
+STEP_TEXT = re.compile(r"Step (\d+) of (\d+)")
+
+
+def open_train(page, url: str) -> None:
+    """Open a URL of the app and wait until the run is over *and* the step view is drawn.
+
+    ``wait_for_app`` alone is not enough on a first load: the run can be finished while the
+    frontend still shows skeletons for a few seconds (it is loading its chart/table code).
+    """
+    response = page.goto(url)
+    assert response is not None and response.ok, f"GET {url} failed"
+    wait_for_app(page)
+    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+    page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
+
+
+def shown_step(page) -> int:
+    """The step the "this step" box shows ("Step 3 of 7: ..." or "Step 0 of 7: ...")."""
+    text = page.get_by_text(STEP_TEXT).first.inner_text()
+    return int(STEP_TEXT.search(text).group(1))
+
+
+def wait_for_step(page, n: int) -> None:
+    page.wait_for_function(
+        """(n) => new RegExp('Step ' + n + ' of \\\\d+').test(document.body.innerText)""",
+        arg=n,
+        timeout=TIMEOUT_MS,
+    )
+    wait_for_app(page)
+
+
+def slider_value(page) -> int:
+    return int(page.locator('.st-key-step input[type="range"]').get_attribute("aria-valuetext"))
+
+
+def assert_no_exception(page) -> None:
+    exceptions = page.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, exceptions.first.inner_text()
+
+
+# The pair chart's bars from top to bottom, as its y axis labels them.
+CHART_ROWS_JS = """() => {
+  const axis = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.role-axis')]
+    .find(a => (a.getAttribute('aria-label') || '').startsWith('Y-axis'));
+  const labels = [...axis.querySelectorAll('g.role-axis-label text')].map(t => {
+    const m = /translate\\(([-\\d.]+),([-\\d.]+)\\)/.exec(t.getAttribute('transform'));
+    return [parseFloat(m[2]), t.textContent];
+  });
+  return labels.sort((a, b) => a[0] - b[0]).map(l => l[1]);
+}"""
+
+
+def save_full_page_screenshot(page, path: Path) -> None:
+    """A screenshot of the whole page, not just the first 900 px.
+
+    Streamlit scrolls inside its own containers (``stMain``, the sidebar), so Playwright's
+    ``full_page`` alone stops at the viewport: grow the viewport to the content first.
+    """
+    size = page.viewport_size
+    height = page.evaluate(
+        """() => Math.max(...['[data-testid="stMain"]', '[data-testid="stSidebarContent"]']
+            .map(s => document.querySelector(s)).filter(Boolean).map(e => e.scrollHeight))"""
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 12_000))})
+    try:
+        wait_for_layout(page)  # charts and tables redraw at the new size
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(size)

@@ -10,10 +10,19 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser_support import REPO_ROOT, wait_for_app
+from browser_support import (
+    CHART_ROWS_JS,
+    TIMEOUT_MS,
+    assert_no_exception,
+    open_train,
+    save_full_page_screenshot,
+    shown_step,
+    wait_for_app,
+    wait_for_layout,
+    wait_for_step,
+)
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
-from test_browser_train import TIMEOUT_MS, assert_no_exception, open_train, shown_step, wait_for_step
 
 pytestmark = pytest.mark.browser
 
@@ -33,11 +42,17 @@ def edit_cell(page, row: int, column: int, value: str) -> None:
     x = box["x"] + box["width"] * (0.35 if column == 0 else 0.8)
     y = box["y"] + ROW_PX * (row + 1) + ROW_PX / 2
     page.mouse.click(x, y)
-    page.wait_for_timeout(300)
+    # the grid has selected the cell clicked (the focus is on it) ...
+    page.wait_for_function(
+        """(id) => document.activeElement && document.activeElement.id === id
+                   && document.activeElement.getAttribute('aria-selected') === 'true'""",
+        arg=f"glide-cell-{column + 1}-{row}",
+        timeout=15_000,
+    )
     page.keyboard.type(value, delay=50)  # typing on a selected cell opens its editor with the text typed
-    page.wait_for_timeout(200)  # the grid's editor takes a moment to take the text
+    expect(page.locator("textarea.gdg-input")).to_have_value(value, timeout=15_000)  # ... and its editor took it
     page.keyboard.press("Enter")
-    page.locator("textarea.gdg-input").wait_for(state="hidden", timeout=5_000)
+    page.locator("textarea.gdg-input").wait_for(state="hidden", timeout=15_000)
 
 
 def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page):
@@ -46,7 +61,8 @@ def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page)
     A half-typed row (a word before its count) blanked the page with an error about spaces."""
     open_train(page, f"{app_server}/?step=0&counts=hug+10%0Apug+5&limit=none")
     page.locator(GRID).wait_for(timeout=TIMEOUT_MS)
-    page.wait_for_timeout(1_000)
+    expect(page.locator(f'{GRID} [id="glide-cell-1-1"]')).to_have_text("pug", timeout=TIMEOUT_MS)  # drawn
+    wait_for_app(page)
     for row, value, expected in [
         (0, "20", "hug 20\npug 5"),
         (1, "7", "hug 20\npug 7"),
@@ -127,11 +143,11 @@ def test_no_panel_is_wider_than_its_column_with_long_tokens(app_server, page):
     wait_for_app(page)
     for table in ("pairs", "history"):  # the lower blocks are laid out only once scrolled into view
         _scroll_to(page, f'table[data-table="{table}"]')
-        page.wait_for_timeout(300)
+        wait_for_layout(page)
         wider = page.evaluate(WIDER_JS)
         assert wider == [], wider
     _scroll_to(page, 'table[data-table="splits"]')
-    page.wait_for_timeout(300)
+    wait_for_layout(page)
     wider = page.evaluate(WIDER_JS)
     assert wider == [], wider
     cell = page.locator('table[data-table="history"] td.new-token').first
@@ -167,22 +183,22 @@ MULTILINGUAL = "\n".join(
     ]
     * 3
 )
-MULTILINGUAL_SHOT = REPO_ROOT / "docs" / "multilingual.png"
 MOJIBAKE = re.compile("[ÃâäãðïĠ]")  # GPT-2's byte symbols of German, Chinese and emoji (and Ġ)
 
 
-def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(app_server, page):
+def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(app_server, page, screenshot_dir):
     """With gpt2, German, Chinese and emoji showed only as byte-map text (ĠStraÃŁe, ãĢĤ) in the
     splits, pair table, chart, vocabulary and history."""
     from urllib.parse import quote
-
-    from test_browser_train import CHART_ROWS_JS, save_full_page_screenshot
 
     open_train(page, f"{app_server}/?text={quote(MULTILINGUAL)}&pre_tokenizer=gpt2&limit_value=60&step=40")
     main = page.locator('[data-testid="stMain"]')
     for table in ("splits", "history", "pairs"):
         page.locator(f'table[data-table="{table}"]').scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    page.wait_for_function(  # the chart draws its bars a moment after the tables
+        f"() => {{ try {{ return ({CHART_ROWS_JS})().length > 0; }} catch (e) {{ return false; }} }}",
+        timeout=TIMEOUT_MS,
+    )
     # text_content, not inner_text: the lower blocks are not laid out while off screen (content-visibility)
     texts = {
         name: page.locator(f'table[data-table="{name}"]').text_content() for name in ("splits", "history", "pairs")
@@ -194,14 +210,25 @@ def test_non_ascii_tokens_read_as_text_with_the_stored_form_behind_one_toggle(ap
     assert "␣Straße" in texts["splits"] and "世界" in texts["splits"] and "😀" in texts["splits"]
     chip = main.locator(".bpe-scroll .tok", has_text="世界").first
     assert re.search(r"stored as \S*ä¸ĸçķĮ\S* · bytes E4 B8 96 E7 95 8C", chip.get_attribute("title"))
-    save_full_page_screenshot(page, MULTILINGUAL_SHOT)
-    assert MULTILINGUAL_SHOT.stat().st_size > 10_000
+    screenshot = screenshot_dir / "multilingual.png"  # the README's (UPDATE_SCREENSHOTS=1)
+    save_full_page_screenshot(page, screenshot)
+    assert screenshot.stat().st_size > 10_000
 
     page.locator(".st-key-byte_text label").click()  # one toggle: every panel shows the stored form
     wait_for_app(page)
     expect(page.locator('table[data-table="splits"]')).to_contain_text("ĠStraÃŁe", timeout=TIMEOUT_MS)
     assert MOJIBAKE.search(page.locator('table[data-table="history"]').text_content())
     assert_no_exception(page)
+
+
+# Counts the clicks on the step buttons (the key script presses them with button.click()).
+COUNT_STEP_CLICKS_JS = """() => {
+  window.__bpeStepClicks = 0;
+  document.addEventListener('click', (e) => {
+    if (e.target.closest && e.target.closest('.st-key-start, .st-key-back, .st-key-next, .st-key-end'))
+      window.__bpeStepClicks++;
+  }, true);
+}"""
 
 
 def test_keys_step_anywhere_but_never_while_typing(app_server, page):
@@ -228,9 +255,10 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     wait_for_step(page, 1)
     box = page.locator(".st-key-split_search input")
     box.click()
+    page.evaluate(COUNT_STEP_CLICKS_JS)
     box.type("np ")  # typing is typing: no step
-    page.keyboard.press("PageDown")
-    page.wait_for_timeout(800)
+    page.keyboard.press("PageDown")  # the key script would click a step button at once, in the key's handler
+    assert page.evaluate("window.__bpeStepClicks") == 0
     wait_for_app(page)
     assert shown_step(page) == 1 and box.input_value() == "np "
     box.fill("")
@@ -242,8 +270,11 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     wait_for_step(page, 6)
     page.locator(".st-key-next button").click()  # the last step: Next becomes disabled
     wait_for_step(page, 7)
-    page.wait_for_timeout(500)
-    assert page.evaluate("document.activeElement !== document.body"), "focus dropped to the page body"
+    expect(page.locator(".st-key-next button")).to_be_disabled(timeout=TIMEOUT_MS)
+    try:  # the key script moves the focus when it sees the button disabled
+        page.wait_for_function("document.activeElement !== document.body", timeout=10_000)
+    except PlaywrightError:
+        raise AssertionError("focus dropped to the page body") from None
     page.keyboard.press("PageUp")  # and the keys still work from there
     wait_for_step(page, 6)
     # Arrows on a radio button keep choosing among its options (here "Stop after": none -> vocabulary size).
@@ -252,7 +283,6 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
     expect(page.locator(".st-key-limit label:has(input:checked)")).to_contain_text("Vocabulary size")
 
 
-PRESENTER_SHOT = REPO_ROOT / "docs" / "presenter.png"
 BOXES_JS = """() => Object.fromEntries(Object.entries({
   step: '.bpe-step', chart: '[data-testid="stVegaLiteChart"]', splits: 'table[data-table="splits"]',
   vocabulary: '.bpe-scroll', history: 'table[data-table="history"]'}).map(([name, sel]) => {
@@ -263,7 +293,7 @@ FONT_JS = """() => ['.bpe-step-title', 'table[data-table="splits"] td', '.bpe-st
   s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"""
 
 
-def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browser):
+def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browser, screenshot_dir):
     """Presenter mode (a toggle, or present=1 in a link): sidebar folded, type at least 1.25x larger,
     and at 1280x720 the step box, pair chart, corpus splits and vocabulary all on screen."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -286,7 +316,9 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         fresh = context.new_page()  # the teacher's link opens in presenter mode
         for step in (3, 0, 7):
             open_train(fresh, f"{app_server}/?preset=hug&step={step}&present=1")
-            fresh.wait_for_timeout(1_000)  # the chart draws a moment after the run
+            # the chart draws a moment after the run
+            fresh.locator('[data-testid="stVegaLiteChart"] svg').first.wait_for(timeout=TIMEOUT_MS)
+            wait_for_layout(fresh)
             expect(fresh.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
             for name, box in fresh.evaluate(BOXES_JS).items():
                 if name == "history":
@@ -296,7 +328,7 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
             if step == 3:
                 big = fresh.evaluate(FONT_JS)
                 assert all(b >= 1.25 * n for b, n in zip(big, normal)), (big, normal)
-                fresh.screenshot(path=str(PRESENTER_SHOT))
+                fresh.screenshot(path=str(screenshot_dir / "presenter.png"))  # the README's (UPDATE_SCREENSHOTS=1)
         assert "present=1" in fresh.url
         assert_no_exception(fresh)
     finally:

@@ -2,13 +2,13 @@
 
 The page uses the course's byte-level tokenizer (``?preset=course``) so the chips carry the
 characters typed (a character-level tokenizer would show most of them as [UNK]). Also saves
-docs/encode.png for the README.
+encode.png for the README (into docs/ with UPDATE_SCREENSHOTS=1).
 """
 
 from __future__ import annotations
 
 import pytest
-from browser_support import REPO_ROOT, wait_for_app
+from browser_support import wait_for_app, wait_for_layout
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -39,13 +39,25 @@ def open_encode(page, app_server) -> None:
     wait_for_app(page)
 
 
+BROKEN_IMAGE_JS = """() => {
+  window.__bpeBrokenImageFailed = false;
+  const img = document.createElement('img');
+  img.onerror = () => { window.__bpeBrokenImageFailed = true; img.remove(); };
+  img.src = 'x';
+  document.body.appendChild(img);
+}"""
+
+
 def test_html_in_the_text_is_shown_as_text_and_never_runs(app_server, page):
     open_encode(page, app_server)
     title = page.title()
     assert title and title not in ("x", "y")
     for payload in PAYLOADS:
         set_text(page, payload)
-        page.wait_for_timeout(300)  # give an injected onerror handler the chance to fire
+        # An injected onerror handler fires when its image fails to load: once an image of the same
+        # broken source added now has failed, one injected with the text would have too.
+        page.evaluate(BROKEN_IMAGE_JS)
+        page.wait_for_function("window.__bpeBrokenImageFailed === true", timeout=60_000)
         assert page.title() == title, f"{payload!r} ran"
         assert page.evaluate("getComputedStyle(document.body).display") != "none"
         assert page.locator('[data-testid="stApp"]').is_visible()
@@ -57,7 +69,7 @@ def test_html_in_the_text_is_shown_as_text_and_never_runs(app_server, page):
         assert page.locator('[data-testid="stException"]').count() == 0
 
 
-def test_screenshot_for_the_readme(app_server, page):
+def test_screenshot_for_the_readme(app_server, page, screenshot_dir):
     """Reached as a student would: the app's front page, then "Encode" in the navigation."""
     page.goto(f"{app_server}/?preset=course")
     wait_for_app(page)
@@ -69,9 +81,8 @@ def test_screenshot_for_the_readme(app_server, page):
     expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=60_000)
     page.set_viewport_size({"width": 1280, "height": 1650})  # the app scrolls inside its own container
     page.evaluate("document.querySelectorAll('*').forEach(e => { if (e.scrollTop) e.scrollTop = 0; })")
-    page.wait_for_timeout(500)
-    (REPO_ROOT / "docs").mkdir(exist_ok=True)
-    page.screenshot(path=str(REPO_ROOT / "docs" / "encode.png"), full_page=True)
+    wait_for_layout(page)
+    page.screenshot(path=str(screenshot_dir / "encode.png"), full_page=True)  # the README's (UPDATE_SCREENSHOTS=1)
 
 
 def test_a_bad_file_name_in_the_error_is_shown_as_typed(app_server, page):
@@ -124,7 +135,10 @@ def test_switching_the_tokenizer_away_and_back_keeps_the_text_and_k(app_server, 
         k.focus()
         for _ in range(abs(15 - now)):
             page.keyboard.press("ArrowRight" if now < 15 else "ArrowLeft")
-        page.wait_for_timeout(500)
+        try:
+            expect(k).to_have_attribute("aria-valuetext", "15", timeout=5_000)
+        except AssertionError:
+            continue  # a key was lost: read the value back and press again
     expect(k).to_have_attribute("aria-valuetext", "15", timeout=60_000)
     wait_for_app(page)
     page.get_by_text("Uploaded file", exact=True).click()

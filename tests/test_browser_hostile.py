@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 TRACKER = "http://127.0.0.1:9/track.png"
+SENTINEL = "http://127.0.0.1:9/sentinel.png"
 
 
 def test_link_values_render_as_plain_text_and_fetch_nothing(app_server, page):
@@ -35,5 +36,11 @@ def test_link_values_render_as_plain_text_and_fetch_nothing(app_server, page):
     assert alerts.locator("a, img").count() == 0  # no link, no image in any alert
     assert alerts.locator("strong, span[class*=ackground]").count() == 0  # no bold, no :red-background[]
     assert page.locator('[data-testid="stAlert"] a, [data-testid="stMarkdown"] a[href*=evil]').count() == 0
-    page.wait_for_timeout(500)  # an image would be requested as soon as it is laid out
+    # An image is requested as soon as it is laid out: once one added now beside the alerts was requested,
+    # an image in them would have been too.
+    with page.expect_request(SENTINEL, timeout=60_000):
+        page.evaluate(
+            "(src) => { const i = document.createElement('img'); i.src = src; document.body.appendChild(i); }",
+            SENTINEL,
+        )
     assert not [u for u in requests if u.startswith((TRACKER, "http://evil.example"))]

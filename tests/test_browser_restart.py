@@ -7,18 +7,27 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import AppServer, wait_for_app
+from browser_support import STEP_TEXT, TIMEOUT_MS, AppServer, wait_for_app, wait_for_reconnect, watch_connection
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT_MS = 60_000
-STEP = re.compile(r"Step (\d+) of (\d+)")
+# Counts the times the page's restore script looks for a saved corpus (it checks every second).
+COUNT_CORPUS_CHECKS_JS = """() => {
+  window.__bpeCorpusChecks = 0;
+  const get = Storage.prototype.getItem;
+  Storage.prototype.getItem = function (key) {
+    if (key === 'bpe-explorer:corpus_text') window.__bpeCorpusChecks++;
+    return get.call(this, key);
+  };
+}"""
 
 
-def shown_step(page) -> int:
-    return int(STEP.search(page.get_by_text(STEP).first.inner_text()).group(1))
+def wait_for_corpus_checks(page, n: int = 2) -> None:
+    """Let the restore script look at the empty corpus box ``n`` times (it would fill it in by then)."""
+    page.evaluate(COUNT_CORPUS_CHECKS_JS)
+    page.wait_for_function("(n) => window.__bpeCorpusChecks >= n", arg=n, timeout=TIMEOUT_MS)
 
 
 def restart(server: AppServer) -> AppServer:
@@ -40,9 +49,10 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page):
         page.locator(".st-key-next button").click()
         expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
+        watch_connection(page)
         server = restart(server)
         # The page reconnects on its own (no reload); the new server session reads the URL.
-        page.wait_for_timeout(1_000)
+        wait_for_reconnect(page)
         expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
         page.locator(".st-key-next button").click()  # a live session on the new server, not a stale page
@@ -65,7 +75,7 @@ def paste_long_corpus(page, text: str) -> str:
     page.locator(".st-key-next button").click()  # a step click is a fragment run: the frontend alone forgot the text
     heading = page.get_by_role("heading", name=re.compile(r"Step 1 of"))
     expect(heading).to_be_visible(timeout=TIMEOUT_MS)
-    return STEP.search(heading.inner_text()).group(2)
+    return STEP_TEXT.search(heading.inner_text()).group(2)
 
 
 def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
@@ -94,7 +104,7 @@ def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
         page.goto(page.url.replace("limit_value=1000", "limit_value=50"))
         wait_for_app(page)
         expect(page.get_by_text(re.compile("paste or upload it again"))).to_be_visible(timeout=TIMEOUT_MS)
-        page.wait_for_timeout(1_500)  # the script checks every second
+        wait_for_corpus_checks(page)  # the script checks every second
         expect(box).to_have_value("")
         page.go_back()
         wait_for_app(page)
@@ -198,7 +208,7 @@ def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
         page.wait_for_function("() => localStorage.getItem('bpe-explorer:corpus_text') === null", timeout=10_000)
         server = restart(server)
         expect(page.get_by_text(re.compile("paste or upload it again"))).to_be_visible(timeout=TIMEOUT_MS)
-        page.wait_for_timeout(1_500)  # the script checks every second: it must not fill in the first corpus
+        wait_for_corpus_checks(page)  # the script checks every second: it must not fill in the first corpus
         expect(box).to_have_value("")
     finally:
         server.stop()

@@ -8,74 +8,24 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import REPO_ROOT, AppServer, wait_for_app
+from browser_support import (
+    CHART_ROWS_JS,
+    TIMEOUT_MS,
+    AppServer,
+    assert_no_exception,
+    open_train,
+    save_full_page_screenshot,
+    shown_step,
+    slider_value,
+    wait_for_app,
+    wait_for_step,
+)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOT = REPO_ROOT / "docs" / "train.png"
-TIMEOUT_MS = 60_000
-STEP_TEXT = re.compile(r"Step (\d+) of (\d+)")
 
-
-def open_train(page, url: str) -> None:
-    """Open a URL of the app and wait until the run is over *and* the step view is drawn.
-
-    ``wait_for_app`` alone is not enough on a first load: the run can be finished while the
-    frontend still shows skeletons for a few seconds (it is loading its chart/table code).
-    """
-    response = page.goto(url)
-    assert response is not None and response.ok, f"GET {url} failed"
-    wait_for_app(page)
-    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
-    page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
-
-
-def shown_step(page) -> int:
-    """The step the "this step" box shows ("Step 3 of 7: ..." or "Step 0 of 7: ...")."""
-    text = page.get_by_text(STEP_TEXT).first.inner_text()
-    return int(STEP_TEXT.search(text).group(1))
-
-
-def wait_for_step(page, n: int) -> None:
-    page.wait_for_function(
-        """(n) => new RegExp('Step ' + n + ' of \\\\d+').test(document.body.innerText)""",
-        arg=n,
-        timeout=TIMEOUT_MS,
-    )
-    wait_for_app(page)
-
-
-def slider_value(page) -> int:
-    return int(page.locator('.st-key-step input[type="range"]').get_attribute("aria-valuetext"))
-
-
-def save_full_page_screenshot(page, path) -> None:
-    """A screenshot of the whole page, not just the first 900 px.
-
-    Streamlit scrolls inside its own containers (``stMain``, the sidebar), so Playwright's
-    ``full_page`` alone stops at the viewport: grow the viewport to the content first.
-    """
-    size = page.viewport_size
-    height = page.evaluate(
-        """() => Math.max(...['[data-testid="stMain"]', '[data-testid="stSidebarContent"]']
-            .map(s => document.querySelector(s)).filter(Boolean).map(e => e.scrollHeight))"""
-    )
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 12_000))})
-    try:
-        page.wait_for_timeout(1_500)  # let charts and tables redraw at the new size
-        path.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(path), full_page=True)
-    finally:
-        page.set_viewport_size(size)
-
-
-def assert_no_exception(page) -> None:
-    exceptions = page.locator('[data-testid="stException"]')
-    assert exceptions.count() == 0, exceptions.first.inner_text()
-
-
-def test_step_to_hug_and_back_by_url(app_server, page, browser):
+def test_step_to_hug_and_back_by_url(app_server, page, browser, screenshot_dir):
     open_train(page, f"{app_server}/")
     assert shown_step(page) == 0
     assert_no_exception(page)
@@ -118,8 +68,9 @@ def test_step_to_hug_and_back_by_url(app_server, page, browser):
     assert shown_step(page) == 3
     assert slider_value(page) == 3
 
-    save_full_page_screenshot(page, SCREENSHOT)
-    assert SCREENSHOT.stat().st_size > 10_000
+    screenshot = screenshot_dir / "train.png"  # the README's (UPDATE_SCREENSHOTS=1)
+    save_full_page_screenshot(page, screenshot)
+    assert screenshot.stat().st_size > 10_000
 
 
 def test_url_follows_steps_and_then_a_settings_change(app_server, page):
@@ -236,6 +187,17 @@ def test_downloads_arrive_when_clicked_one_right_after_another(app_server, page)
     assert shown_step(page) == 2  # downloading does not move the page
 
 
+# Whether the step slider, the step box and the URL show the same step, and no run is under way.
+AGREE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const slider = document.querySelector('.st-key-step input[type="range"]');
+  const shown = /Step (\\d+) of \\d+/.exec(document.body.innerText);
+  const step = new URLSearchParams(location.search).get('step');
+  return app.getAttribute('data-test-script-state') === 'notRunning' && slider && shown
+    && slider.getAttribute('aria-valuetext') === shown[1] && step === shown[1];
+}"""
+
+
 def test_pausing_play_leaves_the_slider_on_the_step_shown(app_server, page):
     """Play advances a merge per timed rerun of the step view. A click on Pause can cut such a rerun
     short after the slider moved but before the panels did: the slider (and URL) then said 9 while
@@ -246,26 +208,32 @@ def test_pausing_play_leaves_the_slider_on_the_step_shown(app_server, page):
     page.keyboard.press("Home")  # 0.25 s per merge
     expect(speed).to_have_attribute("aria-valuetext", "0.25", timeout=TIMEOUT_MS)
     wait_for_app(page)
-    for pause_after_ms in (1_900, 2_300, 2_700):
+    # Pause at two points of a timed rerun: as soon as the slider has moved (the panels may not have
+    # followed yet), and as soon as the panels show that step.
+    for ahead, panels_too in ((6, False), (8, True), (9, False)):
+        target = slider_value(page) + ahead
         page.locator(".st-key-play label").click()
-        page.wait_for_timeout(pause_after_ms)
+        page.wait_for_function(
+            "(n) => +document.querySelector('.st-key-step input[type=\"range\"]').getAttribute('aria-valuetext') >= n",
+            arg=target,
+            timeout=TIMEOUT_MS,
+        )
+        if panels_too:
+            page.wait_for_function(
+                "(n) => { const m = /Step (\\d+) of \\d+/.exec(document.body.innerText); return m && +m[1] >= n; }",
+                arg=target,
+                timeout=TIMEOUT_MS,
+            )
         page.locator(".st-key-play label").click()
         wait_for_app(page)
-        page.wait_for_timeout(600)  # a timed rerun already on its way may still land
+        # A timed rerun already on its way may still land: wait until the slider, the panels and the URL
+        # agree (on a bug they never do: the slider stays a step ahead of the panels).
+        page.wait_for_function(AGREE_JS, timeout=TIMEOUT_MS)
         wait_for_app(page)
         assert slider_value(page) == shown_step(page) > 0
         assert f"step={shown_step(page)}" in page.url
 
 
-CHART_ROWS_JS = """() => {
-  const axis = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.role-axis')]
-    .find(a => (a.getAttribute('aria-label') || '').startsWith('Y-axis'));
-  const labels = [...axis.querySelectorAll('g.role-axis-label text')].map(t => {
-    const m = /translate\\(([-\\d.]+),([-\\d.]+)\\)/.exec(t.getAttribute('transform'));
-    return [parseFloat(m[2]), t.textContent];
-  });
-  return labels.sort((a, b) => a[0] - b[0]).map(l => l[1]);
-}"""
 TABLE_ROWS_JS = (
     """() => [...document.querySelectorAll('table[data-table="pairs"] tbody tr')].map(r => r.cells[0].innerText)"""
 )

@@ -4,17 +4,14 @@ after every click."""
 
 from __future__ import annotations
 
-import sys
 import tomllib
 
 import pytest
 from browser_support import REPO_ROOT, on_new_server, wait_for_app
+from st_client import Session
 
 from bpe import hub
 from pages import jobs
-
-sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-from st_client import Session  # noqa: E402
 
 CONFIG = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text())
 

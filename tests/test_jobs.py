@@ -196,9 +196,7 @@ def test_a_page_waiting_on_a_large_pasted_corpus_polls_less_often():
     """Each poll of a waiting page carries every widget's value, the pasted text included (one 1.4 MB
     websocket frame per poll, seen in chromium): over POLL_BIG_CHARS the page polls every POLL_BIG_S.
     Checked on a real server, from the interval its poll fragment asks the browser for."""
-    from browser_support import REPO_ROOT, on_new_server
-
-    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+    from browser_support import on_new_server
     from st_client import Session
 
     assert common.poll_interval(fresh()) == common.POLL_S

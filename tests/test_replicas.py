@@ -9,17 +9,22 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_support import REPO_ROOT, free_port, wait_for_app
+from browser_support import (
+    REPO_ROOT,
+    TIMEOUT_MS,
+    free_port,
+    healthy,
+    open_train,
+    wait_for_reconnect,
+    wait_until,
+    watch_connection,
+)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
-
-TIMEOUT_MS = 60_000
 
 
 def haproxy_path() -> str | None:
@@ -47,17 +52,13 @@ def replicas():
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
+
+    def up() -> bool:
         assert proc.poll() is None, (run_dir / "script.log").read_text()
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read().strip() == b"ok":
-                break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, (run_dir / "script.log").read_text()
-        time.sleep(0.3)
+        return healthy(url)
+
     try:
+        wait_until(up, 90, lambda: f"HAProxy and two replicas at {url}:\n{(run_dir / 'script.log').read_text()}")
         yield url, run_dir
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -75,9 +76,7 @@ def replica_of(context) -> str:
 
 def open_step(context, url: str):
     page = context.new_page()
-    page.goto(url)
-    wait_for_app(page)
-    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+    open_train(page, url)
     return page
 
 
@@ -92,11 +91,11 @@ def test_a_student_whose_replica_dies_lands_on_the_other_and_keeps_the_step(repl
         served = [replica_of(c) for c in contexts]
         assert sorted(served) == ["replica1", "replica2"]  # cookie stickiness, round robin: one each
         victim = served[0]
+        page = pages[0]
+        watch_connection(page)
         os.kill(int((run_dir / f"{victim}.pid").read_text()), signal.SIGKILL)
         # The first student's websocket drops; the page reconnects through HAProxy to the other replica.
-        page = pages[0]
-        page.wait_for_timeout(1_500)
-        wait_for_app(page)
+        wait_for_reconnect(page)
         expect(page.get_by_role("heading", name=re.compile(r"Step 4 of"))).to_be_visible(timeout=TIMEOUT_MS)
         page.locator(".st-key-next button").click(timeout=TIMEOUT_MS)
         expect(page.get_by_role("heading", name=re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)

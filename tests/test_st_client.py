@@ -4,19 +4,14 @@ box and the same URL."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import html
 import re
-import sys
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser_support import REPO_ROOT, wait_for_app
+from browser_support import run_protocol, wait_for_app
 from playwright.sync_api import expect
-
-sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-from st_client import Session  # noqa: E402
+from st_client import Session
 
 pytestmark = pytest.mark.browser
 
@@ -41,8 +36,7 @@ async def by_protocol(url: str) -> tuple[list[str], dict]:
 
 
 def test_the_protocol_client_clicks_what_a_browser_clicks(app_server, page):
-    with concurrent.futures.ThreadPoolExecutor(1) as ex:  # Playwright's sync API owns this thread's loop
-        titles, query = ex.submit(asyncio.run, by_protocol(app_server)).result(120)
+    titles, query = run_protocol(by_protocol, app_server, timeout=120)
     page.goto(f"{app_server}/?{LINK}")
     wait_for_app(page)
     seen = []

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import re
 import socket
-import sys
 
-from browser_support import REPO_ROOT, on_new_server
+from browser_support import on_new_server
+from st_client import Session
 
 from pages import tcp
-
-sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-from st_client import Session  # noqa: E402
 
 
 def nodelay(sock: socket.socket) -> int:
