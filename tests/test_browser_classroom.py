@@ -42,10 +42,11 @@ def edit_cell(page, row: int, column: int, value: str) -> None:
     x = box["x"] + box["width"] * (0.35 if column == 0 else 0.8)
     y = box["y"] + ROW_PX * (row + 1) + ROW_PX / 2
     page.mouse.click(x, y)
-    # the grid has selected the cell clicked (the focus is on it) ...
+    # the grid has selected the cell clicked (the focus is on it), or opened its editor (the "add a row" line)
     page.wait_for_function(
-        """(id) => document.activeElement && document.activeElement.id === id
-                   && document.activeElement.getAttribute('aria-selected') === 'true'""",
+        """(id) => { const e = document.activeElement;
+                     return !!e && ((e.id === id && e.getAttribute('aria-selected') === 'true')
+                                    || e.matches('textarea.gdg-input')); }""",
         arg=f"glide-cell-{column + 1}-{row}",
         timeout=15_000,
     )
