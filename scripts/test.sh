@@ -2,6 +2,7 @@
 # Set up everything the test suite needs on a fresh Debian machine, then run it.
 #   bash scripts/test.sh                 # whole suite
 #   bash scripts/test.sh tests/x.py -q   # extra args go straight to pytest
+#   UPDATE_SCREENSHOTS=1 bash scripts/test.sh tests/test_browser_*.py   # also rewrite the README's docs/*.png
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
@@ -15,7 +16,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "test.sh: installing Debian's ${missing[*]}" >&2
     apt_install "${missing[@]}"
 fi
-# Fonts for Chinese, Japanese and emoji: the non-ASCII browser test saves docs/multilingual.png for the README.
+# Fonts for Chinese, Japanese and emoji: the non-ASCII browser test takes a screenshot (the README's
+# docs/multilingual.png when run with UPDATE_SCREENSHOTS=1; a temporary file otherwise).
 if [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
     echo "test.sh: installing Noto CJK and colour emoji fonts for the screenshots" >&2
     apt_install fonts-noto-cjk fonts-noto-color-emoji

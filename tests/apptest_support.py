@@ -1,4 +1,5 @@
-"""AppTest helpers: the page's plain-text alerts (``common.alert``), and waiting for a run the pool trains."""
+"""AppTest helpers: the app script, the page's plain-text alerts (``common.alert``), waiting for a run the pool
+trains, and reading what a page wrote."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import re
 from pathlib import Path
 
 from browser_support import wait_until
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 _ALERT = re.compile(
     r'<div class="bpe-alert [^"]*" role="alert" data-kind="(\w+)"><span aria-hidden="true">[^<]*</span> '
@@ -42,7 +45,15 @@ def settle(at, timeout: float = 120):
     return at
 
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+def ok(at):
+    """``at`` after a run without a traceback."""
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def unescape_md(text: str) -> str:
+    """Tokens and words reach markdown backslash-escaped (bpe.display.md_escape); read them back."""
+    return re.sub(r"\\(.)", r"\1", text)
 
 
 def start(**query):
@@ -52,6 +63,4 @@ def start(**query):
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in query.items():
         at.query_params[key] = value
-    settle(at.run())
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return ok(settle(at.run()))

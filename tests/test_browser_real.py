@@ -3,12 +3,11 @@ extension), the pattern choice appears, and the chips show tiktoken's tokens."""
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 import tiktoken
 from browser_support import wait_for_app
 from playwright.sync_api import expect
+from tokenizer_files import rank_file
 
 from bpe import pre_tokenizers as pt
 from bpe.rank_files import PATTERNS
@@ -26,7 +25,7 @@ def small_ranks() -> dict[bytes, int]:
 
 def test_a_tiktoken_file_uploaded_in_the_browser(app_server, page):
     ranks = small_ranks()
-    data = "".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in ranks.items()).encode()
+    data = rank_file(ranks).encode()
     page.goto(f"{app_server}/encode?preset=course")
     expect(page.locator(".bpe-tokens").first).to_be_visible(timeout=60_000)
     wait_for_app(page)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tokenizers
-from apptest_support import alerts, settle
+from apptest_support import APP, alerts, ok, settle, unescape_md
 from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
@@ -25,7 +25,6 @@ from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
 from pages.common import PAGE_CSS, STATE_KEY, Settings
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 ENCODE = "pages/encode.py"
 
 
@@ -45,15 +44,6 @@ def open_encode(**query) -> AppTest:
     settle(at.run())
     at.switch_page(ENCODE).run()
     return ok(at)
-
-
-def unescape_md(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def type_text(at: AppTest, text: str) -> AppTest:

@@ -3,7 +3,6 @@ vocabulary that is read once; issue 15 #1/#2: long words' merge replay and merge
 
 from __future__ import annotations
 
-import base64
 import json
 import random
 
@@ -13,6 +12,7 @@ import tokenizers
 from apptest_support import alerts
 from test_encode_page import all_html, ok, open_encode, tokens, type_text, upload
 from test_hub import lay_out_cache
+from tokenizer_files import rank_file
 from tokenizers import decoders, models, normalizers, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
@@ -36,13 +36,9 @@ def ranks() -> dict[bytes, int]:
     return out
 
 
-def rank_file(ranks) -> bytes:
-    return "".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in ranks.items()).encode()
-
-
 def test_a_tiktoken_file_cuts_like_tiktoken_with_the_chosen_pattern(ranks):
     text = "Numbers 1234567 and don't  stop\n\n"
-    at = type_text(upload(open_encode(), ("cl100k_base.tiktoken", rank_file(ranks))), text)
+    at = type_text(upload(open_encode(), ("cl100k_base.tiktoken", rank_file(ranks).encode())), text)
     for name in ("cl100k", "gpt2"):
         ok(at.selectbox(key="tiktoken_pattern").set_value(name).run())
         enc = tiktoken.Encoding(name=name, pat_str=PATTERNS[name], mergeable_ranks=ranks, special_tokens={})
@@ -186,7 +182,7 @@ def test_a_200000_token_vocabulary_is_read_once_and_reruns_build_nothing(monkeyp
 def test_every_encode_feature_works_with_a_tiktoken_file(ranks):
     """k merges, merge replay, merge tree, bytes, and side by side with the tokenizer trained on the Train page."""
     text = "the tokenizer tokenizes these tokens"
-    at = type_text(upload(open_encode(), ("r.tiktoken", rank_file(ranks))), text)
+    at = type_text(upload(open_encode(), ("r.tiktoken", rank_file(ranks).encode())), text)
     full = tokens(at)
     n = len(ranks) - 256
     assert at.slider(key="k").value == n

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import pytest
-from apptest_support import alerts, settle, start
+from apptest_support import APP, alerts, settle, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from pages.common import MAX_CORPUS_BYTES, STATE_KEY
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 ENCODE = "pages/encode.py"
 
 

@@ -14,15 +14,12 @@ import time
 import types
 import weakref
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from apptest_support import alerts, settle, training
+from apptest_support import APP, alerts, settle, training
 from streamlit.testing.v1 import AppTest
 
 from pages import common, jobs
-
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
 def fresh(**changes) -> common.Settings:

@@ -4,7 +4,6 @@ tiktoken's own ``Encoding`` built from the same ranks."""
 
 from __future__ import annotations
 
-import base64
 import json
 import unicodedata
 
@@ -13,6 +12,7 @@ import tiktoken
 import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tokenizer_files import rank_file
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
@@ -55,10 +55,6 @@ def ranks() -> dict[bytes, int]:
         token = pt.symbols_to_bytes(a) + pt.symbols_to_bytes(b)
         out.setdefault(token, len(out))
     return out
-
-
-def rank_file(ranks: dict[bytes, int]) -> str:
-    return "".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in sorted(ranks.items(), key=lambda kv: kv[1]))
 
 
 @pytest.fixture(scope="module", params=["gpt2", "cl100k", "o200k"])

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from fractions import Fraction
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pytest
-from apptest_support import alerts, start
+from apptest_support import APP, alerts, start, unescape_md
 from streamlit.testing.v1 import AppTest
 
 import bpe
@@ -19,18 +17,11 @@ from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 from pages.keys import KEYS_JS
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-
 
 def step_text(at: AppTest) -> str:
     """The 'this step' box: its HTML header plus the provenance sentence."""
     html = " ".join(h.proto.body for h in at.get("html"))
     return unescape_md(html + " " + " ".join(m.value for m in at.markdown))
-
-
-def unescape_md(text: str) -> str:
-    """Tokens and words reach markdown backslash-escaped (bpe.display.md_escape); read them back."""
-    return re.sub(r"\\(.)", r"\1", text)
 
 
 class _TableReader(HTMLParser):
