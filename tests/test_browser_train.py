@@ -95,7 +95,8 @@ def test_url_follows_steps_and_then_a_settings_change(app_server, page):
     page.reload()
     open_train(page, page.url)
     assert shown_step(page) == int(params["step"])
-    assert page.locator(".st-key-min_frequency input").input_value() == "3"
+    # the number box may show its default for a moment after the reload (seen once: 0 instead of 3)
+    expect(page.locator(".st-key-min_frequency input")).to_have_value("3", timeout=TIMEOUT_MS)
 
 
 @pytest.mark.browser
