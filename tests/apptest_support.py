@@ -1,4 +1,4 @@
-"""AppTest helpers: the page's plain-text alerts (``common.alert``), and waiting for a run the pool trains."""
+"""AppTest helpers: the page's plain-text alerts (``pages/alerts.py``), and waiting for a run the pool trains."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ _ALERT = re.compile(
 
 
 def alerts(at, kind: str | None = None) -> list[str]:
-    """The text of every ``common.alert`` of ``kind`` (all kinds if None), as the student reads it."""
+    """The text of every ``alerts.alert`` of ``kind`` (all kinds if None), as the student reads it."""
     found = []
     for block in at.get("html"):
         for k, body in _ALERT.findall(block.proto.body):

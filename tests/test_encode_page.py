@@ -23,7 +23,9 @@ from tokenizers import decoders, models, pre_tokenizers, trainers
 import bpe
 from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
-from pages.common import PAGE_CSS, STATE_KEY, Settings
+from pages.assets import PAGE_CSS
+from pages.session import STATE_KEY
+from pages.settings import Settings
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 ENCODE = "pages/encode.py"
@@ -33,7 +35,7 @@ ENCODE = "pages/encode.py"
 
 
 def blocks(at):
-    """The page's HTML blocks, without the style sheet app.py sends once per page (common.PAGE_CSS)."""
+    """The page's HTML blocks, without the style sheet app.py sends once per page (assets.PAGE_CSS)."""
     return [h for h in at.html if h.value != PAGE_CSS and 'class="bpe-alert' not in h.value]
 
 

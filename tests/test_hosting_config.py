@@ -11,7 +11,7 @@ import pytest
 from browser_support import REPO_ROOT, on_new_server, wait_for_app
 
 from bpe import hub
-from pages import jobs
+from server import jobs
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from st_client import Session  # noqa: E402

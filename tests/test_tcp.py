@@ -1,4 +1,4 @@
-"""Nagle's algorithm off on the server's sockets (pages/tcp.py): Streamlit 1.67 binds its listening socket
+"""Nagle's algorithm off on the server's sockets (server/tcp.py): Streamlit 1.67 binds its listening socket
 with proto 0, so asyncio leaves Nagle on for every connection, and a click's twenty small websocket
 messages could wait 40 ms for a delayed acknowledgement."""
 
@@ -10,7 +10,7 @@ import sys
 
 from browser_support import REPO_ROOT, on_new_server
 
-from pages import tcp
+from server import tcp
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from st_client import Session  # noqa: E402

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
-from pages.keys import KEYS_JS
+from pages.assets import KEYS_JS
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
