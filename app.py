@@ -15,6 +15,7 @@ import streamlit as st
 from pages.assets import PAGE_CSS, RESTORE_JS
 from server import startup
 
+startup.ensure_router()  # before anything is drawn, as every page does (see server/startup.py)
 st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
 pages = [

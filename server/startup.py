@@ -18,14 +18,27 @@ import streamlit as st
 from server import heap, jobs, tcp
 
 
+_router_ensured = False
+
+
 def ensure_router() -> None:
     """Make the first run after a server start go through ``app.py``'s router. Called at the top of
-    every page script: if folder-pages mode is still on, turn it off exactly as ``st.navigation``
-    does and run again, now through the router. Does nothing once the router has run."""
+    every module in ``pages/`` (a page script, or a helper module opened as a page by its URL): if
+    folder-pages mode is still on, turn it off exactly as ``st.navigation`` does and run again, now
+    through the router.
+
+    It acts once per process, at the first script run: once off, the mode stays off for the
+    server's life. (Streamlit's AppTest decides the mode afresh on every run; acting again there
+    would rerun each run and drop a button's click, so tests see what a server does after its
+    first run.)"""
+    global _router_ensured
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    if PagesManager.uses_pages_directory and get_script_run_ctx() is not None:
+    if _router_ensured or get_script_run_ctx() is None:
+        return
+    _router_ensured = True
+    if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         st.rerun()
 
