@@ -17,7 +17,6 @@ import streamlit as st
 
 from server import heap, jobs, tcp
 
-
 _router_ensured = False
 
 
