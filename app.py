@@ -1,27 +1,29 @@
 """BPE Explorer: learn how byte-pair-encoding tokenizers are trained and how they cut text.
 
 This file is only the router: it sets the page config once and lists the pages.
-The pages live in `pages/`. Because this script calls `st.navigation` (and `pages/common.py`
-turns Streamlit 1.67's folder-pages mode off on a fresh server), `/encode` and `/train?step=7` run this
-router first, and helper modules such as `pages/common.py` are never pages.
+The pages live in `pages/`. Because this script calls `st.navigation` (and every module in `pages/`
+calls `server.startup.ensure_router`, which turns Streamlit 1.67's folder-pages mode off on a fresh
+server), `/encode` and `/train?step=7` run this router first, and helper modules such as
+`pages/session.py` are never pages.
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """
 
-import altair  # noqa: F401  (imported before the heap is frozen, see common.freeze_heap)
+import altair  # noqa: F401  (imported before the heap is frozen, see server/heap.py)
 import pandas  # noqa: F401
 import streamlit as st
 
-from pages import common
-from pages.restore import RESTORE_JS
+from pages.assets import PAGE_CSS, RESTORE_JS
+from server import startup
 
+startup.ensure_router()  # before anything is drawn, as every page does (see server/startup.py)
 st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
 pages = [
     st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
     st.Page("pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
 ]
-common.freeze_once_at_startup()
-st.html(common.PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)
-# Typed text kept in this browser across a server restart, and our sentence while it is away (pages/restore.py).
+startup.start_once()
+st.html(PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)
+# Typed text kept in this browser across a server restart, and our sentence while it is away (pages/restore.js).
 st.html(RESTORE_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 st.navigation(pages).run()

@@ -13,7 +13,7 @@ measured is the server's). Against one server and against two replicas behind HA
 Reported: errors (a timeout, a traceback, a wrong step, or a step whose merge is not the one this
 session's own corpus makes: isolation checked by content), p50/p95/max click-to-updated-step latency
 per phase, server RSS at rest and per extra session, and how many times each run was trained (from the
-server's log: ``pages/jobs.py`` logs one line per training).
+server's log: ``server/jobs.py`` logs one line per training).
 
     .venv/bin/python benchmarks/bench_classroom.py                  # both targets (~6 min)
     .venv/bin/python benchmarks/bench_classroom.py --target single --duration 20
@@ -45,7 +45,8 @@ from browser_support import AppServer, free_port  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
-from pages import common  # noqa: E402
+from pages.settings import corpus_of, preset_settings  # noqa: E402
+from server.jobs import MAX_CORPUS_BYTES  # noqa: E402
 
 LINKS = {"hug": "preset=hug", "python-docs": "preset=python-docs"}
 
@@ -54,8 +55,8 @@ def expected_runs() -> dict[str, bpe.History]:
     """The runs the two links make, trained here: a session's step must show this run's merge."""
     out = {}
     for name in LINKS:
-        s = common.preset_settings(name)
-        out[name] = bpe.run_training(common.corpus_of(s), **s.options())
+        s = preset_settings(name)
+        out[name] = bpe.run_training(corpus_of(s), **s.options())
     return out
 
 
@@ -199,9 +200,9 @@ async def fresh_run(url: str, kind: str, nonce: int, done: dict, errors: list) -
             # A radio's state is its label; this run draws the text box and the vocabulary size box (the
             # text is still empty, so nothing is trained yet).
             await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Vocabulary size"})
-            text = "\n".join(common.corpus_of(common.preset_settings("python-docs")))
-            text = (f"run {nonce}\n" + text * 5)[: common.MAX_CORPUS_BYTES // 2 * 2 - 100]
-            while len(text.encode("utf-8")) > common.MAX_CORPUS_BYTES:
+            text = "\n".join(corpus_of(preset_settings("python-docs")))
+            text = (f"run {nonce}\n" + text * 5)[: MAX_CORPUS_BYTES // 2 * 2 - 100]
+            while len(text.encode("utf-8")) > MAX_CORPUS_BYTES:
                 text = text[:-1000]
             await s._rerun(
                 timeout=300,

@@ -7,13 +7,18 @@ import streamlit as st
 
 import bpe
 from bpe import display
-from pages import common
+from pages import runs
+from pages.settings import Settings
+from server import startup
+
+if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
+    startup.ensure_router()
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _export(_history: bpe.History, settings: common.Settings, kind: str) -> str:
+def _export(_history: bpe.History, settings: Settings, kind: str) -> str:
     """One download's content, built on click (deferred) and once per run."""
-    tok = common.tokenizer_for(settings, _history.num_merges)
+    tok = runs.tokenizer_for(settings, _history.num_merges)
     if kind == "csv":
         return bpe.training_log_csv(_history)
     if kind == "json":
@@ -22,9 +27,9 @@ def _export(_history: bpe.History, settings: common.Settings, kind: str) -> str:
     return vocab if kind == "vocab" else merges
 
 
-def downloads(history: bpe.History, settings: common.Settings) -> None:
+def downloads(history: bpe.History, settings: Settings) -> None:
     st.subheader("Downloads")
-    problems = bpe.export_problems(common.tokenizer_for(settings, history.num_merges))
+    problems = bpe.export_problems(runs.tokenizer_for(settings, history.num_merges))
     cols = st.columns(4)
     for col, (kind, name, label, fmt) in zip(
         cols,

@@ -1,34 +1,33 @@
 """Encode: cut a text into tokens with the tokenizer trained on the Train page, or an uploaded one.
 
 Widgets, then one or two engine calls, then output. Colours, labels, tooltips and escaping
-come from ``bpe.display``; file formats from ``bpe.serialization``. The page keeps its
+come from ``bpe.display``; the tokenizer in use (trained, uploaded files, a Hub model) from
+``encode_sources.py``. The page keeps its
 widget values and the uploaded tokenizer in ``state["encode"]`` so nothing is lost when
 the user visits the Train page and comes back.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 import bpe
-from bpe import display, hub, rank_files, serialization
-from pages import common
+from bpe import display
+from pages import encode_sources, runs, session
+from pages.alerts import alert
+from pages.encode_sources import SOURCES
+from pages.settings import Settings
+from server import startup
+
+startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
 MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000
 ALGORITHM_NAMES = {"bpe": "BPE", "wordpiece": "WordPiece"}
 SAMPLE = "This is not a token. 🙂 hugs"
-SOURCES = ("Trained on the Train page", "Uploaded file", "Hugging Face Hub")
-TIKTOKEN_PATTERNS = {
-    "cl100k": "cl100k (GPT-3.5, GPT-4)",
-    "o200k": "o200k (GPT-4o)",
-    "gpt2": "gpt2 (GPT-2, r50k)",
-    "typed": "Type a pattern",
-}
 MAX_REPLAY_SYMBOLS = 300  # the merge replay is drawn for words of up to this many symbols
 REPLAY_BUDGET = 3_000  # symbols drawn over all of a replay's steps
 MAX_TREE_NODES = display.MAX_TREE_NODES
@@ -63,7 +62,7 @@ SAMPLES = {
 }
 
 
-def sample_for(settings: common.Settings) -> str:
+def sample_for(settings: Settings) -> str:
     """The first text for a tokenizer trained with ``settings``: words its corpus has."""
     if settings.source == "preset":
         return SAMPLES.get(settings.preset, SAMPLE)
@@ -73,7 +72,7 @@ def sample_for(settings: common.Settings) -> str:
     return first[:200] or SAMPLE
 
 
-state = common.app_state()
+state = session.app_state()
 enc = state.setdefault(
     "encode",
     {
@@ -88,117 +87,7 @@ enc.setdefault("auto_text", enc["encode_text"])
 if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
     # Not edited by the user: the sample follows the Train page's corpus.
     st.session_state["encode_text"] = enc["encode_text"] = enc["auto_text"] = sample_for(state["settings"])
-common.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
-
-
-@st.cache_resource(max_entries=3, show_spinner="Reading the tokenizer...")  # a 100,000-token one holds ~80 MB
-def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bpe.Tokenizer:
-    """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
-    SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
-    if kind == "tiktoken":
-        return rank_files.from_tiktoken(_data[0], option)
-    if kind == "vocab+merges":
-        return serialization.from_vocab_merges(_data[0], _data[1], option)
-    return serialization.from_tokenizer_json(_data[0])
-
-
-def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
-    digest = hashlib.sha256(b"\0".join(hashlib.sha256(d).digest() for d in data)).hexdigest()
-    return _parsed(kind, digest, option, data)
-
-
-@st.cache_resource(max_entries=3, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
-def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
-    return hub.from_hub(repo_id)
-
-
-def tokenizer_from_files(
-    files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k"
-) -> tuple[bpe.Tokenizer, str, str | None]:
-    """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
-    used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
-    content, not by name."""
-    ranks = [n for n in files if n.endswith(".tiktoken")]
-    if ranks:
-        if len(files) > 1:
-            others = ", ".join(n for n in files if n != ranks[-1])
-            raise ValueError(
-                f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} from the list."
-            )
-        return _load("tiktoken", pattern, files[ranks[0]]), ranks[0], None
-    jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
-    vocabs = [n for n in jsons if _is_vocab(files[n])]
-    if len(txts) > 1:
-        raise ValueError(
-            f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
-            "belongs to the vocab.json."
-        )
-    if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
-        vocab, merges = vocabs[-1], txts[0]
-        tok = _load("vocab+merges", pre_tokenizer, files[vocab], files[merges])
-        others = [n for n in jsons if n != vocab]
-        hint = (
-            f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up."
-            if others
-            else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer)
-        )
-        return tok, f"{vocab} + {merges}", hint
-    if txts:
-        raise ValueError(
-            f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
-            "(both files together), or upload a tokenizer.json instead."
-        )
-    if vocabs and len(vocabs) == len(jsons):
-        raise ValueError(
-            f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
-            "(both files together), or upload a tokenizer.json instead."
-        )
-    full = [n for n in jsons if n not in vocabs]
-    if not full:
-        raise ValueError(
-            "Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt."
-        )
-    tok = _load("tokenizer.json", "", files[full[-1]])  # several: the one uploaded last
-    others = [n for n in jsons if n != full[-1]]
-    hint = (
-        (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to tidy up.")
-        if others
-        else None
-    )
-    return tok, full[-1], hint
-
-
-def _is_vocab(data: bytes) -> bool:
-    """A vocab.json: one JSON object of token -> id (a tokenizer.json has a "model" and more)."""
-    import json
-
-    try:
-        value = json.loads(data)
-    except ValueError:
-        return False
-    return (
-        isinstance(value, dict)
-        and "model" not in value
-        and bool(value)
-        and all(isinstance(v, int) for v in value.values())
-    )
-
-
-def read_upload(files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
-    """Parse newly uploaded files once; a bad file leaves the previous tokenizer in use."""
-    signature = (pre_tokenizer, pattern, *((f.file_id, f.name) for f in files or ()))
-    if signature == enc["files"]:
-        return
-    enc["files"], enc["upload_error"], enc["upload_hint"] = signature, None, None
-    if files:
-        names = ", ".join(f.name for f in files)
-        contents = {f.name: f.getvalue() for f in files}
-        try:
-            tok, used, enc["upload_hint"] = tokenizer_from_files(contents, pre_tokenizer, pattern)
-            enc["uploaded"] = (used, tok)
-        except ValueError as exc:
-            kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
-            enc["upload_error"] = f"Could not use {names}: {exc} {kept}"  # plain text: common.alert
+session.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 
 
 def memo(name: str, key: tuple, compute):
@@ -213,81 +102,12 @@ st.title("Encode: how the tokenizer cuts your text")
 
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
-if source == SOURCES[1]:
-    files = st.file_uploader(
-        "A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
-        "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
-        type=["json", "txt", "tiktoken"],
-        accept_multiple_files=True,
-        key="encode_files",
-        max_upload_size=hub.MAX_BYTES // 1_000_000,
-    )
-    # A tokenizer.json names its pre-tokenizer; only vocab.json + merges.txt need to be told.
-    pre_choice, pattern = st.session_state.get("upload_pre", "gpt2"), "cl100k"
-    if any(f.name.endswith(".tiktoken") for f in files or ()):
-        chosen = st.selectbox(
-            "Split pattern of the .tiktoken file (the file does not say)",
-            list(TIKTOKEN_PATTERNS),
-            format_func=TIKTOKEN_PATTERNS.get,
-            key="tiktoken_pattern",
-        )
-        pattern = (
-            chosen
-            if chosen != "typed"
-            else st.text_input("Split pattern (a regex, read as tiktoken reads it)", key="tiktoken_regex").strip()
-        )
-        if not pattern:
-            st.info("Type the split pattern to read the .tiktoken file with it.")
-            st.stop()
-    elif any(f.name.endswith(".txt") for f in files or ()):
-        pre_choice = st.selectbox(
-            "Pre-tokenizer of vocab.json + merges.txt (the files do not say)",
-            bpe.PRE_TOKENIZERS,
-            index=bpe.PRE_TOKENIZERS.index("gpt2"),
-            key="upload_pre",
-        )
-    read_upload(files, pre_choice, pattern)
-    if enc["upload_error"]:
-        common.alert("error", enc["upload_error"])
-    if enc.get("upload_hint"):
-        common.alert("warning", enc["upload_hint"])
-    if enc["uploaded"] is None:
-        st.info("Upload a tokenizer file to tokenize with it.")
-        st.stop()
-    name, tok = enc["uploaded"]
-elif source == SOURCES[2]:
-    with st.form("hub_form", border=False):
-        repo_id = st.text_input(
-            "Model name on the Hugging Face Hub",
-            key="hub_repo",
-            placeholder=" or ".join(hub.EXAMPLES),
-            help="The tokenizer.json is downloaded once into this machine's Hugging Face cache.",
-        )
-        fetched = st.form_submit_button("Load the tokenizer")
-    st.caption("For example " + ", ".join(f"`{e}`" for e in hub.EXAMPLES) + ".")
-    if fetched and repo_id.strip():
-        try:
-            enc["hub"] = (repo_id.strip(), hub_tokenizer(repo_id.strip()))
-            enc["hub_error"] = None
-        except ValueError as exc:
-            kept = " The previous model is still in use." if enc.get("hub") else ""
-            enc["hub_error"] = f"{exc}{kept}"
-    if enc.get("hub_error"):
-        common.alert("error", enc["hub_error"])  # quotes the typed name: plain text
-    if not enc.get("hub"):
-        st.info("Type a model's name and load it to tokenize with its tokenizer.")
-        st.stop()
-    name, tok = enc["hub"]
-else:
-    name, tok = "the tokenizer trained on the Train page", common.current_tokenizer()
-    if tok is None:
-        st.error("The Train page's settings do not train a tokenizer: fix them there, or upload a tokenizer file.")
-        st.stop()
+name, tok = encode_sources.tokenizer_in_use(source, enc)
 unk_note = ""
 if source == SOURCES[0]:
     # The Train page counts the vocabulary it learned; the tokenizer adds [UNK] (character level) or
     # the bytes its corpus never had (byte level), so the two sizes differ: say why.
-    trained = common.train(state["settings"])
+    trained = runs.train(state["settings"])
     learned = trained.state(trained.num_merges).vocab_size
     if tok.vocab_size > learned and tok.pre_tokenizer in bpe.BYTE_LEVEL and tok.algorithm == "bpe":
         unk_note = (
@@ -374,7 +194,7 @@ in_use_line.caption(
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
-    common.alert("error", f"{exc} Remove those characters or use another tokenizer.")
+    alert("error", f"{exc} Remove those characters or use another tokenizer.")
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
@@ -477,13 +297,13 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
             st.info("Choose 'Uploaded file' above and upload a tokenizer to compare with it.")
         return enc["uploaded"]
     if kind == "other":
-        other = common.current_tokenizer()
+        other = runs.current_tokenizer()
         return None if other is None else ("trained on the Train page", other)
     settings = replace(state["settings"], algorithm="wordpiece")
     try:
-        return "WordPiece, same corpus", common.tokenizer_for(settings, common.train(settings).num_merges)
+        return "WordPiece, same corpus", runs.tokenizer_for(settings, runs.train(settings).num_merges)
     except ValueError as exc:
-        common.alert("error", f"WordPiece cannot be trained with these settings: {exc}")
+        alert("error", f"WordPiece cannot be trained with these settings: {exc}")
         return None
 
 
@@ -495,7 +315,7 @@ if st.toggle("Side by side with a second tokenizer", key="compare"):
         try:
             other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
         except ValueError as exc:
-            common.alert("error", f"The second tokenizer cannot encode this text: {exc}")
+            alert("error", f"The second tokenizer cannot encode this text: {exc}")
             st.stop()
         spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
         a, b = st.columns(2)

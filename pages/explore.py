@@ -11,13 +11,19 @@ import bpe
 from bpe import display
 from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
-from pages import common, panels
+from pages import panels, runs, session
+from pages.alerts import alert, esc
+from pages.settings import Settings
+from server import startup
+
+if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
+    startup.ensure_router()
 
 
 def stored(token: str) -> str:
     """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
     else as stored with real whitespace made visible (see panels.as_text)."""
-    if common.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
+    if session.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
         return display.byte_text(token)
     return mark_whitespace(token)
 
@@ -29,7 +35,7 @@ def pair_text(pair: tuple[str, str]) -> str:
 
 def predict(history: bpe.History, step: int, state: dict) -> str | None:
     """The course's "Now your turn!": guess the next merge before pressing Next (shown while the
-    toggle made by :func:`mode_toggles` is on). Returns ``"pending"`` while a guess is awaited (the
+    toggle made by ``controls.mode_toggles`` is on). Returns ``"pending"`` while a guess is awaited (the
     pair counts would give the answer away, so the page hides them), ``"answered"`` once it is made
     (the page then shows the counts step+1 chose from), else None. Guesses are kept per step for
     the run, so stepping back to an answered step shows its answer again."""
@@ -61,7 +67,7 @@ def predict(history: bpe.History, step: int, state: dict) -> str | None:
     return "answered"
 
 
-def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str, str] | None = None) -> None:
+def _force(settings: Settings, state: dict, step: int, winner: tuple[str, str] | None = None) -> None:
     """Button callback (runs before the widgets): force the chosen pair at step+1 and retrain.
     Forcing the pair that wins anyway would change nothing: refused with a sentence."""
     pair = tuple(st.session_state["what_if_pair"])
@@ -75,7 +81,7 @@ def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str,
     forced[step + 1] = pair
     new = replace(settings, forced=tuple(sorted(forced.items())))
     try:
-        common.train(new, block=True)  # a callback cannot draw the progress: it waits (off the GIL)
+        runs.train(new, block=True)  # a callback cannot draw the progress: it waits (off the GIL)
     except ValueError as exc:
         state["what_if_error"] = str(exc)
         return
@@ -85,21 +91,21 @@ def _force(settings: common.Settings, state: dict, step: int, winner: tuple[str,
     st.session_state["step"] = step + 1
 
 
-def _unforce(settings: common.Settings, state: dict) -> None:
+def _unforce(settings: Settings, state: dict) -> None:
     state["settings"] = replace(settings, forced=())
     state.pop("before_what_if", None)
     state["rerun_app"] = True
 
 
-def what_if(history: bpe.History, settings: common.Settings, state: dict) -> None:
-    """Shown while the toggle made by :func:`mode_toggles` is on (a toggle, not an expander: a
+def what_if(history: bpe.History, settings: Settings, state: dict) -> None:
+    """Shown while the toggle made by ``controls.mode_toggles`` is on (a toggle, not an expander: a
     closed expander's widgets would still be sent on every step)."""
     step = st.session_state.get("step", 0)
     if not st.session_state.get("what_if"):
         return
     with st.container(border=True):
         if state.get("what_if_error"):
-            common.alert("error", state.pop("what_if_error"))
+            alert("error", state.pop("what_if_error"))
         candidates = [p for p, _ in history.state(step).top_pairs(8, after=True)]
         if step >= history.num_merges:
             # Training stops here, so a merge forced at the next step would never happen.
@@ -113,7 +119,7 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
         elif state.get("what_if_done") == (settings, step):
             # Just forced: say what happened in one line (plain text: tokens are the corpus's).
             s = history.state(step)
-            common.alert(
+            alert(
                 "info",
                 f"Step {step} now merges {pair_text(s.pair)} → {stored(s.new_token)} "
                 f"(count {s.count}) and training went on from there. Step back to force another pair.",
@@ -138,7 +144,7 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
             before = state.get("before_what_if")
             if before is not None:
                 try:
-                    original = common.train(before)
+                    original = runs.train(before)
                 except ValueError:
                     original = None
                 diverge = bpe.first_difference(original, history) if original else None
@@ -153,7 +159,7 @@ def what_if(history: bpe.History, settings: common.Settings, state: dict) -> Non
             st.button("Undo all what-ifs", key="what_if_reset", on_click=_unforce, args=(settings, state))
 
 
-def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
+def compare_tie_rules(history: bpe.History, settings: Settings) -> None:
     with st.expander("Compare tie rules", icon=":material/balance:"):
         cols = st.columns([2, 2, 1])
         one = cols[0].selectbox("Rule A", bpe.TIE_RULES, index=0, key="cmp_a")
@@ -163,9 +169,9 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
             return
         st.session_state["cmp_done"] = (settings, one, two)
         try:
-            ha, hb = common.train(replace(settings, tie_break=one)), common.train(replace(settings, tie_break=two))
+            ha, hb = runs.train(replace(settings, tie_break=one)), runs.train(replace(settings, tie_break=two))
         except ValueError as exc:
-            common.alert("error", exc)
+            alert("error", exc)
             return
         k = bpe.first_difference(ha, hb)
         if k is None:
@@ -182,7 +188,7 @@ def compare_tie_rules(history: bpe.History, settings: common.Settings) -> None:
         left, right = st.columns(2)
         for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
             col.html(
-                f'<h3 class="bpe-h">{common.esc(rule)}</h3>'
+                f'<h3 class="bpe-h">{esc(rule)}</h3>'
                 + panels.html_table(_merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}")
             )
         st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")

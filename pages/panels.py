@@ -19,7 +19,12 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
-from pages import common
+from pages.alerts import alert, esc
+from pages.settings import Settings
+from server import startup
+
+if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
+    startup.ensure_router()
 
 _VIEWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
 _VIEWS_LOCK = threading.Lock()
@@ -59,7 +64,7 @@ def per_run(fn):
 
 def as_text(history: bpe.History) -> bool:
     """Whether byte-level tokens are shown as the text they stand for (the "Bytes as text" toggle,
-    see :func:`mode_toggles`), or as stored (GPT-2's Ġ)."""
+    see ``controls.mode_toggles``), or as stored (GPT-2's Ġ)."""
     return history.config.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))
 
 
@@ -164,7 +169,7 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
 
 def step_panels(
     history: bpe.History,
-    settings: common.Settings,
+    settings: Settings,
     step: int,
     hide_counts: bool = False,
     counts_step: int | None = None,
@@ -184,7 +189,7 @@ def step_panels(
     text = as_text(history)
     counts_step = step if counts_step is None else counts_step
     table = _pair_view(history, counts_step, text)
-    query = st.session_state.get("split_search", "")  # the box is below the step view: see search_box()
+    query = st.session_state.get("split_search", "")  # the box is below the step view: controls.search_box()
     splits_vocab = (
         '<div class="bpe-grid bpe-lazy">'
         f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
@@ -242,22 +247,11 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
         right.html(_pair_table_html(history, counts_step, text))
 
 
-def search_box() -> None:
-    """The splits' search box, drawn just below the step view but outside it: typing reruns the
-    page once, while stepping (a rerun of the step view only) does not send the box again."""
-    st.text_input(
-        "Search the corpus splits above",
-        key="split_search",
-        placeholder="type part of a word",
-        help="Shows the most frequent words containing this text.",
-    )
-
-
 def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False) -> str:
-    esc, show = common.esc, shower(text)
+    show = shower(text)
     n = history.num_merges
     if s.step == 0:
-        # data-announce: what the page's live region reads out (pages/keys.py), once per step.
+        # data-announce: what the page's live region reads out (pages/keys.js), once per step.
         return (
             f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
             f'split into its base symbols.">Step 0 of {n}</h2>'
@@ -293,7 +287,7 @@ def _step_notes(s: bpe.TrainState) -> None:
     if s.step and s.forced:
         st.warning("What-if: this pair was chosen by hand, not by its count.")
     if s.step and not s.token_added:
-        common.alert(
+        alert(
             "info",
             f"“{shower(as_text(s.history))(s.new_token)}” was already in the vocabulary, so it keeps "
             "its id: the vocabulary does not grow.",
@@ -308,7 +302,6 @@ _NOT_CLASS = re.compile(r"[^a-z0-9]+")
 def html_table(frame: pd.DataFrame, name: str, titles: dict[str, list[str]] | None = None) -> str:
     """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling);
     ``titles`` gives some columns a tooltip per row (a token's stored form)."""
-    esc = common.esc
     # Each cell carries its column's name as a class, for styling (the "from" column is small print).
     classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in frame.columns]
     head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
@@ -328,8 +321,8 @@ def _cell(css_class: str, value, title: str = "") -> str:
     if short != text:
         title = f"{text} · {title}" if title else text
         css_class += " long"
-    tip = f' title="{common.esc(title)}"' if title else ""
-    return f'<td class="{css_class}"{tip}>{common.esc(short)}</td>'
+    tip = f' title="{esc(title)}"' if title else ""
+    return f'<td class="{css_class}"{tip}>{esc(short)}</td>'
 
 
 @per_run
@@ -353,7 +346,7 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
     )
 
 
-def _vocabulary_html(s: bpe.TrainState, settings: common.Settings, text: bool = False) -> str:
+def _vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False) -> str:
     h = s.history
     target = settings.limit_value if settings.limit == "vocab_size" else None
     vocab = s.vocab
@@ -379,7 +372,7 @@ def _alphabet_html(symbols, text: bool = False) -> str:
     line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
     if len(symbols) <= ALPHABET_CHIPS:
         return display.chips_html(list(symbols), as_text=text)
-    return f'<span class="bpe-alphabet">{common.esc(" ".join(map(shower(text), symbols)))}</span>'
+    return f'<span class="bpe-alphabet">{esc(" ".join(map(shower(text), symbols)))}</span>'
 
 
 def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool = False) -> str:
@@ -408,7 +401,7 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
             if more > 0
             else ""
         )
-        + (f'<p class="bpe-note">No word contains “{common.esc(query)}”.</p>' if query and not order else "")
+        + (f'<p class="bpe-note">No word contains “{esc(query)}”.</p>' if query and not order else "")
         + ('<p class="bpe-note">✱ rewritten by this merge.</p>' if changed else "")
     )
 
@@ -460,47 +453,3 @@ def _history_html(history: bpe.History, step: int, text: bool = False) -> str:
         counts_img, len(history.merge_counts), step - 1 if step else None
     )
     return f'<h3 class="bpe-h">Merge history</h3><div class="bpe-grid"><div>{table}{note}</div><div>{lines}</div></div>'
-
-
-def byte_text_default(settings: common.Settings) -> None:
-    """The "Bytes as text" toggle is one for every panel (and the Encode page). Its default depends on
-    the corpus, set again when the corpus changes: the course's GPT-2 presets read as the course
-    prints them (Ġ), anything else as text (␣Straße, 世界)."""
-    corpus = (settings.source, settings.preset if settings.source == "preset" else "")
-    if st.session_state.get("byte_text_for") != corpus:
-        st.session_state["byte_text_for"] = corpus
-        st.session_state["byte_text"] = corpus not in (("preset", "course"), ("preset", "notebook"))
-
-
-def mode_toggles(settings: common.Settings) -> None:
-    """Play, its speed, Predict and What if, in one row outside the step view: they change
-    rarely, so a step (a rerun of the step view only) does not send them again."""
-    if settings.forced and "what_if" not in st.session_state:
-        st.session_state["what_if"] = True  # a shared what-if link opens with its panel shown
-    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
-    row.toggle("Play", key="play", help="Advance one merge at a time, at the chosen speed.")
-    st.session_state.setdefault("speed", 1.0)  # a default in session state, not value=: the page restores it
-    row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)
-    row.toggle(
-        "Predict the next merge", key="predict", help="Guess which pair step k+1 merges, from the splits of step k."
-    )
-    if settings.pre_tokenizer in bpe.BYTE_LEVEL:
-        byte_text_default(settings)
-        row.toggle(
-            "Bytes as text",
-            key="byte_text",
-            help="On: each token shows the text its bytes stand for (␣Straße, 世界, 😀), with the stored "
-            "byte-level form and its bytes in hex in the tooltip. Off: as the tokenizer stores it "
-            "(ĠStraÃŁe), as the course prints it.",
-        )
-    row.toggle(
-        "Presenter mode",
-        key="present",
-        help="For a projector: the sidebar folds away, the type is larger, and the step, the pair chart, "
-        "the splits and the vocabulary fit on one screen. Links made now open in it (present=1).",
-    )
-    row.toggle(
-        "What if…",
-        key="what_if",
-        help="What if another pair were merged next? Pick one instead of the winner; training continues from there.",
-    )

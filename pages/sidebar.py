@@ -1,5 +1,5 @@
 """The training page's sidebar: the corpus (preset, pasted or uploaded text, word-count table)
-and the training settings, turned into one :class:`common.Settings`."""
+and the training settings, turned into one :class:`pages.settings.Settings`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ import bpe
 from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import HUG_COUNTS, PRESETS
-from pages import common, panels
+from pages import controls, runs
+from pages.alerts import alert, esc
+from pages.settings import Settings, corpus_of, preset_settings
+from server import jobs, startup
+
+if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
+    startup.ensure_router()
 
 SOURCES = {"preset": "Preset", "text": "Paste or upload text", "counts": "Word-count table"}
 LIMITS = {"num_merges": "Number of merges", "vocab_size": "Vocabulary size", "none": "Until no pair is left"}
@@ -45,13 +51,13 @@ def _seed(key: str, value) -> None:
 
 
 def _apply_preset() -> None:
-    s = common.preset_settings(st.session_state["preset"])
+    s = preset_settings(st.session_state["preset"])
     for key, value in _widget_values(s).items():
         st.session_state[key] = value
     st.session_state["step"] = 0
 
 
-def _widget_values(s: common.Settings) -> dict:
+def _widget_values(s: Settings) -> dict:
     return {
         "pre_tokenizer": s.pre_tokenizer,
         "limit": s.limit,
@@ -64,9 +70,9 @@ def _widget_values(s: common.Settings) -> dict:
     }
 
 
-def corpus_and_settings(state: dict) -> common.Settings:
+def corpus_and_settings(state: dict) -> Settings:
     """The sidebar; returns the settings it describes (the corpus is validated by training)."""
-    saved: common.Settings = state["settings"]
+    saved: Settings = state["settings"]
     _seed("source", saved.source)
     _seed("preset", saved.preset)
     _seed("corpus_text", saved.text)
@@ -93,7 +99,7 @@ def corpus_and_settings(state: dict) -> common.Settings:
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
         upload = st.file_uploader(
-            "Upload a .txt file", type=["txt"], key="corpus_file", max_upload_size=common.MAX_CORPUS_BYTES // 1_000_000
+            "Upload a .txt file", type=["txt"], key="corpus_file", max_upload_size=jobs.MAX_CORPUS_BYTES // 1_000_000
         )
         if upload is not None and state.get("uploaded") != upload.file_id:
             try:
@@ -107,8 +113,8 @@ def corpus_and_settings(state: dict) -> common.Settings:
                 if st.session_state["limit"] == "none":  # see _source_changed
                     st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
             except ValueError as exc:
-                common.alert("error", exc)
-        st.text_area(f"Text (up to {common.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
+                alert("error", exc)
+        st.text_area(f"Text (up to {jobs.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
         text = st.session_state["corpus_text"]
     else:
         st.caption("One word per row with how often it occurs.")
@@ -134,7 +140,7 @@ def corpus_and_settings(state: dict) -> common.Settings:
     if source == "text":
         st.caption(
             f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges, a few seconds of training even for "
-            f"{common.MAX_CORPUS_BYTES // 1_000_000} MB; raise it for more."
+            f"{jobs.MAX_CORPUS_BYTES // 1_000_000} MB; raise it for more."
         )
     st.selectbox(
         "Tie rule", bpe.TIE_RULES, key="tie_break", help="Which pair wins when several have the highest count."
@@ -167,7 +173,7 @@ def corpus_and_settings(state: dict) -> common.Settings:
         help="Byte-level only: GPT-2's base vocabulary instead of only the characters seen.",
     )
 
-    settings = common.Settings(
+    settings = Settings(
         source=source,
         preset=st.session_state["preset"],
         text=text if source == "text" else "",
@@ -188,11 +194,11 @@ def corpus_and_settings(state: dict) -> common.Settings:
     if not _same_corpus(saved, source, text, counts) and not refilled:
         st.session_state["step"] = state["step"] = 0
     _preview(settings)
-    st.caption(common.LIMITS_SENTENCE)
+    st.caption(runs.LIMITS_SENTENCE)
     return settings
 
 
-def _same_corpus(saved: common.Settings, source: str, text: str, counts: str) -> bool:
+def _same_corpus(saved: Settings, source: str, text: str, counts: str) -> bool:
     saved_counts = _complete_rows(saved.counts) if saved.source == "counts" else saved.counts
     return (saved.source, saved.preset if source == "preset" else "", saved.text, saved_counts) == (
         source,
@@ -244,14 +250,14 @@ def _counts_editor(counts_text: str, state: dict) -> str:
             waiting.append(f"row {number} ({word}: no count yet)" if word else f"row {number} ({count}: no word yet)")
     if waiting:  # plain text in our own block: a word is the user's and must never become a link
         st.html(
-            f'<p class="bpe-note">Left out until complete: {common.esc(", ".join(waiting[:20]))}'
+            f'<p class="bpe-note">Left out until complete: {esc(", ".join(waiting[:20]))}'
             + (f" and {len(waiting) - 20:,} more" if len(waiting) > 20 else "")
             + ".</p>"
         )
     for problem in problems[:5]:
-        common.alert("error", problem + " The row is left out until it is fixed.")
+        alert("error", problem + " The row is left out until it is fixed.")
     if len(problems) > 5:
-        common.alert("error", f"{len(problems) - 5:,} more rows cannot be read; they are left out too.")
+        alert("error", f"{len(problems) - 5:,} more rows cannot be read; they are left out too.")
     table["produced"] = "\n".join(lines)
     return table["produced"]
 
@@ -271,11 +277,11 @@ def _row_problem(word: str, count: str, number: int = 1) -> str | None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _preview_words(key: str, _settings: common.Settings) -> list[tuple[str, int | None]]:
+def _preview_words(key: str, _settings: Settings) -> list[tuple[str, int | None]]:
     """The first words after pre-tokenization, with their counts for a word-count corpus (cached by the
     run's digest: hashing a 5 MB pasted corpus on every run held the server)."""
     settings = _settings
-    corpus = common.corpus_of(settings)
+    corpus = corpus_of(settings)
     if isinstance(corpus, dict):
         return list(corpus.items())[:12]
     words: list[str] = []
@@ -286,15 +292,15 @@ def _preview_words(key: str, _settings: common.Settings) -> list[tuple[str, int 
     return [(w, None) for w in words[:12]]
 
 
-def _preview(settings: common.Settings) -> None:
+def _preview(settings: Settings) -> None:
     try:
         bare = replace(settings, forced=())
-        words = _preview_words(common.run_key(bare), bare)
+        words = _preview_words(runs.run_key(bare), bare)
     except ValueError:
         return  # the page shows the error once, next to the results
     st.caption("First words after pre-tokenization:")
     # As the splits show them: as text or stored symbols (Ġ), real whitespace visible, a count after its word.
-    panels.byte_text_default(settings)
+    controls.byte_text_default(settings)
     text = settings.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))  # see panels.as_text
     st.html(
         " ".join(

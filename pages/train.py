@@ -4,8 +4,9 @@ Sidebar: the corpus (preset, pasted text, upload, word-count table) and settings
 Main: the step controls and, all for the same step, what was merged and why, the
 pair counts (table and chart), the corpus splits, the vocabulary and the history.
 The page only renders what ``bpe`` computes; its parts live beside it: ``sidebar.py`` (corpus and
-settings), ``panels.py`` (the step panels), ``explore.py`` (predict, what-if, compare tie rules) and
-``downloads.py``.
+settings), ``controls.py`` (play, predict, presenter mode and the other toggles), ``panels.py`` (the
+step panels), ``explore.py`` (predict, what-if, compare tie rules) and
+``downloads.py``. The run itself comes from ``runs.py``, the URL is kept by ``links.py``.
 """
 
 from __future__ import annotations
@@ -14,32 +15,16 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages import common, downloads, explore, panels, sidebar
-from pages.keys import KEYS_JS
+from pages import controls, downloads, explore, links, panels, runs, session, sidebar
+from pages.alerts import alert
+from pages.assets import KEYS_JS, PRESENT_CSS
+from server import startup
 
-# Presenter mode's type: at least 1.25x the normal size in every block the class reads (the step,
-# tables, chips, headings, the step buttons), and less padding above, so a 1280x720 projector shows
-# the step, the pair chart, the splits and the vocabulary at once.
-PRESENT_CSS = (
-    "<style>"
-    '[data-testid="stMainBlockContainer"]{padding-top:3.2rem;padding-bottom:2rem}'
-    ".bpe-step{padding:6px 14px}"
-    ".bpe-step-title{font-size:1.9rem;line-height:1.6}"
-    ".bpe-step p{font-size:1.3rem;margin:2px 0}"
-    ".bpe-h{font-size:1.7rem;margin:4px 0 2px 0}"
-    ".bpe-table{font-size:1.2rem}"
-    ".bpe-table th,.bpe-table td{padding:1px 8px}"
-    ".bpe-note{font-size:1.1rem}"
-    ".bpe-grid .tok,.bpe-step .tok{font-size:1.25em}"
-    ".bpe-scroll{max-height:none}"
-    '[data-testid="stMain"] .st-key-start button p,[data-testid="stMain"] .st-key-back button p,'
-    '[data-testid="stMain"] .st-key-next button p,[data-testid="stMain"] .st-key-end button p{font-size:1.25rem}'
-    "</style>"
-)
+startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
-state = common.app_state()
+state = session.app_state()
 # Controls outside the sidebar that must survive a visit to the Encode page.
-common.keep_widgets(
+session.keep_widgets(
     state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search", "byte_text", "present")
 )
 # Presenter mode: from the toggle, or from a teacher's link (present=1) on the first run.
@@ -61,7 +46,7 @@ with st.sidebar:
 link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
-        common.alert("warning", note)  # it quotes the link: plain text only
+        alert("warning", note)  # it quotes the link: plain text only
 if (
     settings.limit == "none"
     and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
@@ -77,21 +62,21 @@ if (
     state["no_limit_confirmed"] = settings
 try:
     try:
-        history = common.train(settings)
+        history = runs.train(settings)
     except ValueError as exc:
         if not settings.forced:
             raise
         # A what-if that cannot happen (say, from an edited link): show the run without it.
-        common.alert("error", f"{exc} The run below leaves out the what-if merges.")
+        alert("error", f"{exc} The run below leaves out the what-if merges.")
         settings = replace(settings, forced=())
-        history = common.train(settings)
+        history = runs.train(settings)
 except ValueError as exc:
-    common.alert("error", exc)  # it may quote the corpus or a link
+    alert("error", exc)  # it may quote the corpus or a link
     st.stop()
 state["settings"] = settings
-if not common.corpus_fits_url(settings):
+if not links.corpus_fits_url(settings):
     st.info(
-        f"This corpus is longer than {common.MAX_URL_CORPUS_CHARS:,} characters, too long to put in a link: the URL "
+        f"This corpus is longer than {links.MAX_URL_CORPUS_CHARS:,} characters, too long to put in a link: the URL "
         "keeps the settings and step only. To share the run, download the training log below."
     )
 
@@ -142,7 +127,7 @@ def step_view() -> None:
         row.slider("Step", 0, last, key="step", label_visibility="collapsed", width="stretch")
     step = st.session_state["step"]
     state["step"] = step
-    common.sync_url(settings, step)
+    links.sync_url(settings, step)
     if present:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
     guess = explore.predict(history, step, state)
@@ -166,12 +151,12 @@ def step_view() -> None:
 st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state["play"] = False
-panels.mode_toggles(settings)
+controls.mode_toggles(settings)
 if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
-panels.search_box()
+controls.search_box()
 
 # -- comparisons and downloads ----------------------------------------------------------------------
 explore.compare_tie_rules(history, settings)

@@ -1,4 +1,4 @@
-"""AppTest helpers: the app script, the page's plain-text alerts (``common.alert``), waiting for a run the pool
+"""AppTest helpers: the app script, the page's plain-text alerts (``pages/alerts.py``), waiting for a run the pool
 trains, and reading what a page wrote."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ _ALERT = re.compile(
 
 
 def alerts(at, kind: str | None = None) -> list[str]:
-    """The text of every ``common.alert`` of ``kind`` (all kinds if None), as the student reads it."""
+    """The text of every ``alerts.alert`` of ``kind`` (all kinds if None), as the student reads it."""
     found = []
     for block in at.get("html"):
         for k, body in _ALERT.findall(block.proto.body):

@@ -93,7 +93,7 @@ def test_a_bad_file_name_in_the_error_is_shown_as_typed(app_server, page):
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": name, "mimeType": "application/json", "buffer": b'{"model": {"type": "Unigram"}}'}]
     )
-    error = page.locator(".bpe-alert-error")  # common.alert: plain text in an HTML-escaped block
+    error = page.locator(".bpe-alert-error")  # alerts.alert: plain text in an HTML-escaped block
     expect(error).to_contain_text("Could not use", timeout=60_000)
     wait_for_app(page)
     assert name in error.inner_text()

@@ -28,7 +28,7 @@ def test_link_values_render_as_plain_text_and_fetch_nothing(app_server, page):
     )
     page.goto(f"{app_server}/?{query}")
     wait_for_app(page)
-    alerts = page.locator(".bpe-alert")  # common.alert: plain text in an HTML block
+    alerts = page.locator(".bpe-alert")  # alerts.alert: plain text in an HTML block
     expect(alerts).to_have_count(3, timeout=60_000)
     text = " ".join(alerts.all_inner_texts())
     assert "[Download the fixed tokenizer here](http://evil.example/x)" in text

@@ -100,7 +100,7 @@ def test_url_follows_steps_and_then_a_settings_change(app_server, page):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("first", ["/train?preset=hug&step=2", "/common"])
+@pytest.mark.parametrize("first", ["/train?preset=hug&step=2", "/session"])
 def test_direct_links_go_through_the_router(page, first):
     """/train?step=2 and /encode, opened directly, run app.py's router: its title and two pages.
     On a fresh server (as after a restart), the first request is such a link: Streamlit then
@@ -123,8 +123,8 @@ def _check_direct_links(page, app_server: str, first: str) -> None:
         page.goto(app_server + path)
         wait_for_app(page)
         _assert_router_ran(page)
-    # A helper module in pages/ is not a page: /common shows the router's default page, not the module.
-    page.goto(app_server + "/common")
+    # A helper module in pages/ is not a page: /session shows the router's default page, not the module.
+    page.goto(app_server + "/session")
     wait_for_app(page)
     page.get_by_role("heading", name="Train a BPE tokenizer, one merge at a time").wait_for(timeout=TIMEOUT_MS)
     _assert_router_ran(page)

@@ -23,7 +23,9 @@ from tokenizers import decoders, models, pre_tokenizers, trainers
 import bpe
 from bpe import serialization
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
-from pages.common import PAGE_CSS, STATE_KEY, Settings
+from pages.assets import PAGE_CSS, RESTORE_JS
+from pages.session import STATE_KEY
+from pages.settings import Settings
 
 ENCODE = "pages/encode.py"
 
@@ -32,8 +34,8 @@ ENCODE = "pages/encode.py"
 
 
 def blocks(at):
-    """The page's HTML blocks, without the style sheet app.py sends once per page (common.PAGE_CSS)."""
-    return [h for h in at.html if h.value != PAGE_CSS and 'class="bpe-alert' not in h.value]
+    """The page's HTML blocks, without the style sheet and the script app.py sends once per page."""
+    return [h for h in at.html if h.value not in (PAGE_CSS, RESTORE_JS) and 'class="bpe-alert' not in h.value]
 
 
 def open_encode(**query) -> AppTest:

@@ -11,7 +11,8 @@ from apptest_support import APP, alerts, settle, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from pages.common import MAX_CORPUS_BYTES, STATE_KEY
+from pages.session import STATE_KEY
+from server.jobs import MAX_CORPUS_BYTES
 
 ENCODE = "pages/encode.py"
 
@@ -22,7 +23,7 @@ def plain(markdown: str) -> str:
 
 
 def notes(at: AppTest) -> list[str]:
-    """Warnings and errors; link and corpus values come as plain-text alerts (common.alert)."""
+    """Warnings and errors; link and corpus values come as plain-text alerts (alerts.alert)."""
     return alerts(at) + [w.value for w in at.warning] + [e.value for e in at.error]
 
 

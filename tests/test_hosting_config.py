@@ -11,7 +11,7 @@ from browser_support import REPO_ROOT, on_new_server, wait_for_app
 from st_client import Session
 
 from bpe import hub
-from pages import jobs
+from server import jobs
 
 CONFIG = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text())
 

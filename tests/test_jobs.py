@@ -19,23 +19,25 @@ import pytest
 from apptest_support import APP, alerts, settle, training
 from streamlit.testing.v1 import AppTest
 
-from pages import common, jobs
+from pages import runs
+from pages.settings import Settings
+from server import jobs
 
 
-def fresh(**changes) -> common.Settings:
+def fresh(**changes) -> Settings:
     """Settings no other test trains (a unique corpus), so each test sees its own job."""
     text = f"hug pug pun bun hugs {time.time_ns()} {os.getpid()} " * 50
-    return replace(common.Settings(source="text", text=text, limit_value=5), **changes)
+    return replace(Settings(source="text", text=text, limit_value=5), **changes)
 
 
 def test_twenty_sessions_asking_for_the_same_run_train_it_once():
     settings = fresh(limit_value=40)
-    key = common.run_key(settings)
+    key = runs.run_key(settings)
     results, errors = [], []
 
     def session():
         try:
-            results.append(common.train(settings, block=True))
+            results.append(runs.train(settings, block=True))
         except Exception as exc:  # noqa: BLE001 - collected and asserted below
             errors.append(exc)
 
@@ -47,7 +49,7 @@ def test_twenty_sessions_asking_for_the_same_run_train_it_once():
     assert not errors and len(results) == 20
     assert len({id(h) for h in results}) == 1  # every session got the same shared run
     assert jobs.times_trained(key) == 1
-    assert common.train(settings) is results[0] and jobs.times_trained(key) == 1  # later asks hit the store
+    assert runs.train(settings) is results[0] and jobs.times_trained(key) == 1  # later asks hit the store
 
 
 def test_a_run_that_finishes_between_the_two_looks_is_not_trained_again(monkeypatch):
@@ -55,17 +57,17 @@ def test_a_run_that_finishes_between_the_two_looks_is_not_trained_again(monkeypa
     (not there yet), the job then stored its run and left the table, and the session, finding no
     job, started another. Here the first look is made to miss, as it did in that window."""
     settings = fresh(limit_value=12)
-    key = common.run_key(settings)
-    stored = common.train(settings, block=True)
+    key = runs.run_key(settings)
+    stored = runs.train(settings, block=True)
     assert jobs.times_trained(key) == 1 and jobs.job_for(key) is None
-    real_get, looks = common.RUNS.get, []
+    real_get, looks = runs.RUNS.get, []
 
     def first_look_misses(k):
         looks.append(k)
         return None if len(looks) == 1 else real_get(k)
 
-    monkeypatch.setattr(common.RUNS, "get", first_look_misses)
-    assert common.train(settings, block=True) is stored
+    monkeypatch.setattr(runs.RUNS, "get", first_look_misses)
+    assert runs.train(settings, block=True) is stored
     assert jobs.times_trained(key) == 1
 
 
@@ -73,7 +75,7 @@ def test_training_runs_in_another_process():
     """The serving process only waits: the worker that trained the run is a different process."""
     settings = fresh()
     job = jobs.submit(
-        common.run_key(settings),
+        runs.run_key(settings),
         dict(source="text", preset="", text=settings.text, counts=""),
         settings.options(),
         "test",
@@ -87,21 +89,21 @@ def test_training_runs_in_another_process():
 def test_bad_input_comes_back_as_a_value_error_and_is_not_retrained():
     settings = fresh(text="   ")
     with pytest.raises(ValueError, match="empty"):
-        common.train(settings, block=True)
+        runs.train(settings, block=True)
     with pytest.raises(ValueError, match="empty"):
-        common.train(settings, block=True)
-    assert jobs.times_trained(common.run_key(settings)) == 1
+        runs.train(settings, block=True)
+    assert jobs.times_trained(runs.run_key(settings)) == 1
 
 
 def test_a_word_over_the_limit_is_refused_with_a_sentence():
     settings = fresh(text="x" * (jobs.MAX_WORD_CHARS + 1) + " hug", pre_tokenizer="gpt2")
     with pytest.raises(ValueError, match=r"word of 10,001 characters.*limit is 10,000"):
-        common.train(settings, block=True)
+        runs.train(settings, block=True)
     cjk = "训练" * 6_000  # CJK without spaces: one 12,000-character word
     with pytest.raises(ValueError, match="word of 12,000 characters"):
-        common.train(fresh(text=cjk, pre_tokenizer="whitespace"), block=True)
+        runs.train(fresh(text=cjk, pre_tokenizer="whitespace"), block=True)
     spaced = "ab-" * 4_000  # a long run without whitespace, but gpt2 cuts it into short words: allowed
-    assert common.train(fresh(text=spaced, pre_tokenizer="gpt2"), block=True).num_merges == 1  # a + b
+    assert runs.train(fresh(text=spaced, pre_tokenizer="gpt2"), block=True).num_merges == 1  # a + b
 
 
 def test_until_no_pair_is_left_stops_at_the_merge_limit(monkeypatch):
@@ -142,14 +144,14 @@ def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
 
 
 def test_runs_are_evicted_by_memory_and_freed(monkeypatch):
-    history = common.train(fresh(), block=True)
-    size = next(n for h, n in common.RUNS.runs.values() if h is history)
-    monkeypatch.setattr(common, "RUN_MEMORY_BUDGET", 3 * size)
+    history = runs.train(fresh(), block=True)
+    size = next(n for h, n in runs.RUNS.runs.values() if h is history)
+    monkeypatch.setattr(runs, "RUN_MEMORY_BUDGET", 3 * size)
     ref = weakref.ref(history)
     del history
     for _ in range(4):
-        common.train(fresh(), block=True)
-        assert common.RUNS.nbytes <= common.RUN_MEMORY_BUDGET
+        runs.train(fresh(), block=True)
+        assert runs.RUNS.nbytes <= runs.RUN_MEMORY_BUDGET
     gc.collect()
     assert ref() is None  # evicted and freed: nothing (gc.freeze included) keeps it alive
 
@@ -196,10 +198,10 @@ def test_a_page_waiting_on_a_large_pasted_corpus_polls_less_often():
     from browser_support import on_new_server
     from st_client import Session
 
-    assert common.poll_interval(fresh()) == common.POLL_S
+    assert runs.poll_interval(fresh()) == runs.POLL_S
     text = slow_text(60_000)  # about 600,000 characters of rare pairs: seconds of training
-    assert len(text) > common.POLL_BIG_CHARS
-    assert common.poll_interval(fresh(text=text)) == common.POLL_BIG_S > common.POLL_S
+    assert len(text) > runs.POLL_BIG_CHARS
+    assert runs.poll_interval(fresh(text=text)) == runs.POLL_BIG_S > runs.POLL_S
 
     async def paste(url: str) -> tuple[bool, float]:
         s = Session(url, "step=0")
@@ -213,4 +215,4 @@ def test_a_page_waiting_on_a_large_pasted_corpus_polls_less_often():
 
     (waiting, every), _ = on_new_server(paste)
     assert waiting, "the run should still be training after the page's first second"
-    assert every == common.POLL_BIG_S
+    assert every == runs.POLL_BIG_S

@@ -10,6 +10,7 @@ ONE_IDEA = {
     "bpe/pipeline.py": "the text side of a real tokenizer.json, component by component as tokenizers has it",
 }
 LIMIT = 650
+FOLDER_LIMITS = {"pages": 500, "server": 500}  # no exemptions there
 
 
 def test_pages_folder_is_the_design_cards():
@@ -20,9 +21,9 @@ def test_pages_folder_is_the_design_cards():
 
 def test_no_module_is_too_long_to_read():
     long = {}
-    for folder in ("bpe", "pages"):
+    for folder in ("bpe", "pages", "server"):
         for path in (REPO_ROOT / folder).glob("*.py"):
             lines = len(path.read_text(encoding="utf-8").splitlines())
-            if lines > LIMIT and f"{folder}/{path.name}" not in ONE_IDEA:
+            if lines > FOLDER_LIMITS.get(folder, LIMIT) and f"{folder}/{path.name}" not in ONE_IDEA:
                 long[f"{folder}/{path.name}"] = lines
     assert long == {}, f"split these modules (one idea each) or name their one idea in ONE_IDEA: {long}"

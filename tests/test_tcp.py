@@ -1,4 +1,4 @@
-"""Nagle's algorithm off on the server's sockets (pages/tcp.py): Streamlit 1.67 binds its listening socket
+"""Nagle's algorithm off on the server's sockets (server/tcp.py): Streamlit 1.67 binds its listening socket
 with proto 0, so asyncio leaves Nagle on for every connection, and a click's twenty small websocket
 messages could wait 40 ms for a delayed acknowledgement."""
 
@@ -10,7 +10,7 @@ import socket
 from browser_support import on_new_server
 from st_client import Session
 
-from pages import tcp
+from server import tcp
 
 
 def nodelay(sock: socket.socket) -> int:

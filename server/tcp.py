@@ -9,7 +9,7 @@ more (benchmarks/bench_classroom.py). A browser delays its acknowledgements too.
 
 :func:`no_delay` sets ``TCP_NODELAY`` on every TCP socket this process holds, the listening one
 included; on Linux an accepted connection inherits it from the listening socket, so it is set once,
-at start-up (``common.freeze_once_at_startup``). Linux only (``/proc/self/fd``); elsewhere it does
+at start-up (``server.startup.start_once``). Linux only (``/proc/self/fd``); elsewhere it does
 nothing.
 """
 

@@ -1,101 +1,95 @@
-"""Typed text that survives a server restart, and the app's own sentence while the server is away.
-
-A small fixed script (no user data in it; values only travel through this browser's ``localStorage``):
-
-- It saves the pasted-corpus box (``corpus_text``) and the Encode box (``encode_text``) as the user types
-  (and the corpus box whenever it shows text, so an uploaded file's text is kept too).
-- After a restart the new server session knows only the URL. When the page says ``corpus=text`` and the
-  corpus box comes back empty, the script fills it from ``localStorage`` (only under a link with the same
-  settings as when the text was saved, so another ``corpus=text`` link still asks for its own text); when the page reconnects, it puts
-  the Encode box's saved text back. It fills a box the way a user would for Streamlit's React-controlled
-  textarea (the native value setter, an ``input`` event, then ``focusout`` so Streamlit commits it as on blur).
-- Clearing a box, or choosing another corpus source (seen on the Train page's source radio), forgets the saved text. If the browser refuses a big
-  value (a 5 MB corpus may not fit), nothing is saved and the page keeps saying "paste or upload it again".
-- While Streamlit's connection status shows (the websocket is down), a banner says what is happening in the
-  app's words; it goes when the page reconnects. Streamlit's own dialog is left alone.
-"""
-
-import json
-
-BANNER = (
-    "The BPE Explorer server is restarting. Your step and settings are in the link, and your typed text is "
-    "kept in this browser; the page comes back by itself."
-)
-
-RESTORE_JS = """<script>
-(() => {{
+// Typed text that survives a server restart, and the app's own sentence while the server is away.
+// app.py sends it (pages/assets.py RESTORE_JS) on every full run; it installs itself once. Its only
+// inputs from Python are window.bpeRestoreConfig (the banner's sentence and the corpus limit), set by
+// pages/assets.py just before it; values only travel through this browser's localStorage.
+//
+// - It saves the pasted-corpus box (corpus_text) and the Encode box (encode_text) as the user types
+//   (and the corpus box whenever it shows text, so an uploaded file's text is kept too).
+// - After a restart the new server session knows only the URL. When the page says corpus=text and the
+//   corpus box comes back empty, the script fills it from localStorage (only under a link with the same
+//   settings as when the text was saved, so another corpus=text link still asks for its own text); when
+//   the page reconnects, it puts the Encode box's saved text back. It fills a box the way a user would for
+//   Streamlit's React-controlled textarea (the native value setter, an input event, then focusout so
+//   Streamlit commits it as on blur).
+// - Clearing a box, or choosing another corpus source (seen on the Train page's source radio), forgets
+//   the saved text. If the browser refuses a big value (a 5 MB corpus may not fit), nothing is saved and
+//   the page keeps saying "paste or upload it again".
+// - While Streamlit's connection status shows (the websocket is down), a banner says what is happening in
+//   the app's words; it goes when the page reconnects. Streamlit's own dialog is left alone.
+(() => {
   if (window.__bpeRestore) return;
   window.__bpeRestore = true;
-  const BOXES = {{corpus_text: 'bpe-explorer:corpus_text', encode_text: 'bpe-explorer:encode_text'}};
-  const MAX_CHARS = 5000000;  // the corpus limit is 5 MB
-  const store = {{
-    get: (k) => {{ try {{ return window.localStorage.getItem(k) || ''; }} catch (e) {{ return ''; }} }},
-    set: (k, v) => {{
-      try {{
-        if (!v || v.length > MAX_CHARS) {{ window.localStorage.removeItem(k); return; }}
+  const CONFIG = window.bpeRestoreConfig;  // set just before this script by pages/assets.py
+  const BOXES = {corpus_text: 'bpe-explorer:corpus_text', encode_text: 'bpe-explorer:encode_text'};
+  const MAX_CHARS = CONFIG.maxChars;  // the corpus limit (server/jobs.py MAX_CORPUS_BYTES)
+  const store = {
+    get: (k) => { try { return window.localStorage.getItem(k) || ''; } catch (e) { return ''; } },
+    set: (k, v) => {
+      try {
+        if (!v || v.length > MAX_CHARS) { window.localStorage.removeItem(k); return; }
         window.localStorage.setItem(k, v);
-      }} catch (e) {{  // full or refused: keep nothing rather than an older text
-        try {{ window.localStorage.removeItem(k); }} catch (e2) {{}}
-      }}
-    }},
-  }};
+      } catch (e) {  // full or refused: keep nothing rather than an older text
+        try { window.localStorage.removeItem(k); } catch (e2) {}
+      }
+    },
+  };
   const box = (key) => document.querySelector('.st-key-' + key + ' textarea');
-  const keyOf = (el) => {{
+  const keyOf = (el) => {
     for (const key of Object.keys(BOXES)) if (el && el.closest && el.closest('.st-key-' + key)) return key;
     return null;
-  }};
-  const idle = () => {{
+  };
+  const idle = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     return app && app.getAttribute('data-test-script-state') === 'notRunning';
-  }};
+  };
   const offline = () => !!document.querySelector('[data-testid="stConnectionStatus"]');
   const urlSaysText = () => new URLSearchParams(window.location.search).get('corpus') === 'text';
   // The link's settings (all but the step) when the corpus was saved: another corpus=text link, say a
   // teacher's with other settings, asks for its own text instead of getting this browser's last paste.
   const LINK = 'bpe-explorer:corpus_link';
-  const linkTag = () => {{
+  const linkTag = () => {
     const q = new URLSearchParams(window.location.search);
     q.delete('step');
     q.sort();
     return q.toString();
-  }};
+  };
 
   // -- saving ---------------------------------------------------------------------------------------------
-  const timers = {{}};
-  document.addEventListener('input', (e) => {{
+  const timers = {};
+  document.addEventListener('input', (e) => {
     const key = keyOf(e.target);
     if (!key || e.target.tagName !== 'TEXTAREA') return;
     const value = e.target.value;
     clearTimeout(timers[key]);
-    if (!value) {{ store.set(BOXES[key], ''); return; }}  // cleared on purpose: forget it now
+    if (!value) { store.set(BOXES[key], ''); return; }  // cleared on purpose: forget it now
     // a save still waiting when the user picks another corpus source must not bring the text back
-    timers[key] = setTimeout(() => {{ if (key !== 'corpus_text' || textSource()) store.set(BOXES[key], value); }}, 300);
-  }}, true);
+    timers[key] = setTimeout(() => { if (key !== 'corpus_text' || textSource()) store.set(BOXES[key], value); }, 300);
+  }, true);
   // Whether the Train page's corpus source is pasted or uploaded text (true where the radio is not shown).
-  const textSource = () => {{
+  const textSource = () => {
     const source = document.querySelector('.st-key-source input:checked');
     const label = source && source.closest('label');
     return !label || /paste|upload/i.test(label.innerText || '');
-  }};
+  };
   // Choosing another corpus source forgets the pasted text at once (the watcher below also catches it).
-  const forgetUnlessText = () => {{ if (!textSource()) store.set(BOXES.corpus_text, ''); }};
-  document.addEventListener('change', (e) => {{
+  const forgetUnlessText = () => { if (!textSource()) store.set(BOXES.corpus_text, ''); };
+  document.addEventListener('change', (e) => {
     if (e.target && e.target.closest && e.target.closest('.st-key-source')) forgetUnlessText();
-  }}, true);
+  }, true);
   // -- filling a box as a user would ----------------------------------------------------------------------
   const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-  const fill = (el, value) => {{
+  const fill = (el, value) => {
     setter.call(el, value);
-    el.dispatchEvent(new Event('input', {{bubbles: true}}));
-    el.dispatchEvent(new FocusEvent('focusout', {{bubbles: true}}));  // Streamlit commits on blur
+    el.dispatchEvent(new Event('input', {bubbles: true}));
+    el.dispatchEvent(new FocusEvent('focusout', {bubbles: true}));  // Streamlit commits on blur
     el.dispatchEvent(new FocusEvent('blur'));
-  }};
+  };
 
   // -- the banner -----------------------------------------------------------------------------------------
-  const BANNER_TEXT = {};
+  const BANNER_TEXT = CONFIG.banner;
   let banner = null;
-  const showBanner = (on) => {{
-    if (on && !banner) {{
+  const showBanner = (on) => {
+    if (on && !banner) {
       banner = document.createElement('div');
       banner.id = 'bpe-restart';
       banner.setAttribute('role', 'status');
@@ -104,47 +98,46 @@ RESTORE_JS = """<script>
         + 'max-width:40rem;padding:10px 16px;border-radius:8px;background:#fff8e1;color:#3e2c00;'
         + 'border:1px solid #f0c36d;box-shadow:0 2px 8px rgba(0,0,0,.15);font:15px/1.4 sans-serif';
       document.body.appendChild(banner);
-    }} else if (!on && banner) {{
+    } else if (!on && banner) {
       banner.remove();
       banner = null;
-    }}
-  }};
+    }
+  };
 
   // -- watching -------------------------------------------------------------------------------------------
   let wasOffline = false, encodePending = false, corpusTried = '';
-  const check = () => {{
+  const check = () => {
     const down = offline();
     showBanner(down);
-    if (down) {{ wasOffline = true; return; }}
-    if (wasOffline) {{ wasOffline = false; encodePending = true; corpusTried = ''; }}
+    if (down) { wasOffline = true; return; }
+    if (wasOffline) { wasOffline = false; encodePending = true; corpusTried = ''; }
     if (!idle()) return;
     forgetUnlessText();  // another source
     const corpus = textSource() && box('corpus_text');  // the box lingers until the rerun removes it
-    if (corpus) {{
+    if (corpus) {
       const saved = store.get(BOXES.corpus_text);
-      if (corpus.value) {{
+      if (corpus.value) {
         if (urlSaysText() && corpus.value !== saved) store.set(BOXES.corpus_text, corpus.value);  // e.g. uploaded
         if (urlSaysText() && store.get(LINK) !== linkTag()) store.set(LINK, linkTag());
-      }} else if (urlSaysText() && saved && corpusTried !== saved && store.get(LINK) === linkTag()) {{
+      } else if (urlSaysText() && saved && corpusTried !== saved && store.get(LINK) === linkTag()) {
         corpusTried = saved;  // once per saved text: a refusal must not loop
         fill(corpus, saved);
-      }}
-    }}
+      }
+    }
     const encode = box('encode_text');
-    if (encode && encodePending) {{
+    if (encode && encodePending) {
       encodePending = false;
       const saved = store.get(BOXES.encode_text);
       if (saved && encode.value !== saved) fill(encode, saved);
-    }}
-  }};
+    }
+  };
   let queued = false;
-  new MutationObserver(() => {{
+  new MutationObserver(() => {
     if (queued) return;
     queued = true;
-    setTimeout(() => {{ queued = false; check(); }}, 150);
-  }}).observe(document.body, {{subtree: true, childList: true, attributes: true,
-                             attributeFilter: ['data-test-script-state', 'data-testid']}});
+    setTimeout(() => { queued = false; check(); }, 150);
+  }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                             attributeFilter: ['data-test-script-state', 'data-testid']});
   setInterval(check, 1000);
   check();
-}})();
-</script>""".format(json.dumps(BANNER).replace("<", "\\u003c"))
+})();

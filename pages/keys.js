@@ -1,19 +1,17 @@
-"""Keyboard stepping on the Train page: one listener on the page, for presenter remotes and keyboards.
-
-Right, PageDown, Space and n step forward; Left, PageUp and p back; Home and End jump to the first and
-last step: anywhere on the page, but never while the user types in a text field (or a table cell, or
-an open select box). In the step slider the arrows, Home and End keep their own meaning (the same
-steps); PageDown and PageUp, which a range input reverses natively, step like everywhere else.
-When a step button the user had focused becomes disabled (Next at the last step), the focus moves
-to the step slider instead of dropping to the page body. A polite live region (``#bpe-live``) reads out
-each step for screen readers ("Step 3 of 7: h + ug → hug, count 15").
-
-Tried first: ``st.button(..., shortcut=...)`` (Streamlit 1.67). It works for one key per button and
-ignores text fields, but Next needs four keys, nothing fires while the slider has focus (PageDown then
-steps backwards), and it cannot keep the focus; so the page sends this small script once instead.
-"""
-
-KEYS_JS = """<script>
+// Keyboard stepping on the Train page: one listener on the page, for presenter remotes and keyboards.
+// pages/train.py sends it (pages/assets.py KEYS_JS) on every full run; it installs itself once.
+//
+// Right, PageDown, Space and n step forward; Left, PageUp and p back; Home and End jump to the first and
+// last step: anywhere on the page, but never while the user types in a text field (or a table cell, or
+// an open select box). In the step slider the arrows, Home and End keep their own meaning (the same
+// steps); PageDown and PageUp, which a range input reverses natively, step like everywhere else.
+// When a step button the user had focused becomes disabled (Next at the last step), the focus moves
+// to the step slider instead of dropping to the page body. A polite live region (#bpe-live) reads out
+// each step for screen readers ("Step 3 of 7: h + ug → hug, count 15").
+//
+// Tried first: st.button(..., shortcut=...) (Streamlit 1.67). It works for one key per button and
+// ignores text fields, but Next needs four keys, nothing fires while the slider has focus (PageDown then
+// steps backwards), and it cannot keep the focus; so the page sends this small script once instead.
 (() => {
   if (window.__bpeKeys) return;
   window.__bpeKeys = true;
@@ -68,4 +66,3 @@ KEYS_JS = """<script>
     subtree: true, childList: true, attributes: true, attributeFilter: ['disabled', 'data-announce']});
   announce();
 })();
-</script>"""

@@ -184,7 +184,7 @@ def _plain_main():
     puts the running script in ``sys.modules["__main__"]``): each worker would import Streamlit,
     pandas and Altair and run the page (and a worker starting workers fails outright). An empty
     ``__main__`` while a worker starts gives the child nothing to re-run; it imports only what it
-    unpickles (``pages.jobs`` and ``bpe``)."""
+    unpickles (``server.jobs`` and ``bpe``; the ``server`` package imports nothing itself)."""
     main = sys.modules.get("__main__")
     stub = types.ModuleType("__main__")
     sys.modules["__main__"] = stub

@@ -1,0 +1,234 @@
+"""The trained runs, shared by every session, and how a page gets one.
+
+:func:`train` returns the run for a ``Settings``: from the run store (``RUNS``: finished runs kept
+by measured memory, oldest evicted first, and the last few failures), or from a job in the training
+process pool (``server/jobs.py``: one job per run, however many sessions ask). A page waiting on a
+job that takes more than FIRST_WAIT_S shows its progress and a Stop button, and reruns when the run is
+ready. :func:`tokenizer_for` turns a run's step into a ``bpe.Tokenizer`` (``st.cache_resource``).
+What this leaves out: the training itself (``bpe``, in the worker) and the session's own state
+(``pages/session.py``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import functools
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+import bpe
+from pages.alerts import alert
+from pages.session import app_state, session_id
+from pages.settings import Settings
+from server import heap, jobs, startup
+
+if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
+    startup.ensure_router()
+
+RUN_MEMORY_BUDGET = 1 << 30  # 1 GiB of trained runs, shared by all sessions; stated in the UI and README
+VIEWS_ALLOWANCE = 8 << 20  # per run, for the step views cached on it (panels.per_run)
+FIRST_WAIT_S = 1.0  # a run that trains faster than this shows at once, without a progress bar
+POLL_S = 0.5  # how often a waiting page asks its job how far it got
+# A browser's rerun carries every widget's value, so each poll of a page with a pasted corpus uploads the
+# whole text again (seen in chromium: a 1.4 MB paste, one 1.4 MB websocket frame per poll). Over this
+# size the page polls every POLL_BIG_S instead: a quarter of the uploads, and of the server's work on them.
+POLL_BIG_CHARS = 200_000
+POLL_BIG_S = 2.0
+FAILURES_KEPT = 64
+
+
+def poll_interval(settings: Settings) -> float:
+    """Seconds between a waiting page's polls: longer when each poll carries a large corpus."""
+    return POLL_BIG_S if max(len(settings.text), len(settings.counts)) > POLL_BIG_CHARS else POLL_S
+
+
+LIMITS_SENTENCE = (
+    f"Limits: {jobs.MAX_CORPUS_BYTES // 1_000_000} MB of text or word counts, {jobs.MAX_MERGES:,} merges "
+    f"(also for “until no pair is left”), words of up to {jobs.MAX_WORD_CHARS:,} characters; trained runs share "
+    f"{RUN_MEMORY_BUDGET >> 30} GiB of server memory (the oldest is dropped, and trained again if asked for)."
+)
+
+
+class _RunStore:
+    """Finished runs shared by every session (run key -> History, newest last), evicted oldest first
+    once their measured sizes pass RUN_MEMORY_BUDGET; and the last few settings that failed (a
+    failure is deterministic: twenty sessions asking for a bad run do not train it twenty times)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.runs: OrderedDict[str, tuple[bpe.History, int]] = OrderedDict()
+        self.failures: OrderedDict[str, ValueError] = OrderedDict()
+        self.nbytes = 0
+
+    def get(self, key: str) -> bpe.History | None:
+        with self.lock:
+            if key in self.failures:
+                raise self.failures[key]
+            if key in self.runs:
+                self.runs.move_to_end(key)
+                return self.runs[key][0]
+            return None
+
+    def put(self, key: str, history: bpe.History, nbytes: int) -> bpe.History:
+        with self.lock:
+            if key in self.runs:
+                return self.runs[key][0]
+            self.runs[key] = (history, nbytes + VIEWS_ALLOWANCE)
+            self.nbytes += nbytes + VIEWS_ALLOWANCE
+            evicted = []
+            while self.nbytes > RUN_MEMORY_BUDGET and len(self.runs) > 1:
+                _, (old, size) = self.runs.popitem(last=False)
+                evicted.append(old)
+                self.nbytes -= size
+        # A run's hundreds of thousands of lists and tuples are frozen once they arrive, so full
+        # collections skip them; an evicted run is freed only by unfreezing and collecting once
+        # (server/heap.py).
+        collect = bool(evicted)
+        if evicted:
+            del evicted, old  # the store's last references: the collection below frees them
+        heap.refreeze(collect)
+        return history
+
+    def fail(self, key: str, exc: ValueError) -> None:
+        with self.lock:
+            self.failures[key] = exc
+            while len(self.failures) > FAILURES_KEPT:
+                self.failures.popitem(last=False)
+
+
+RUNS = _RunStore()
+
+
+@functools.lru_cache(maxsize=256)
+def run_key(settings: Settings) -> str:
+    """A run's identity: a digest of its settings (the job table and store never hold the corpus twice).
+    Memoized: a 5 MB pasted corpus is digested once, not on every click."""
+    return hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _store_result(key: str, job: jobs.Job) -> None:
+    """When a job ends (in the pool's thread): keep its run, or its ValueError."""
+    exc = job.future.exception() if not job.future.cancelled() else None
+    if isinstance(exc, ValueError):
+        RUNS.fail(key, exc)
+    elif exc is None and not job.future.cancelled():
+        RUNS.put(key, *job.future.result())
+
+
+def _submit(settings: Settings, key: str) -> jobs.Job | None:
+    """A job for this run, or None if it was stored since the caller looked (then RUNS has it)."""
+    spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
+    return jobs.submit(
+        key,
+        spec,
+        settings.options(),
+        session_id(),
+        lambda job: _store_result(key, job),
+        finished=lambda: RUNS.get(key) is not None,
+    )
+
+
+def _result(settings: Settings, key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
+    """The job's run, waiting up to ``timeout`` (TimeoutError after); ValueError for bad input."""
+    try:
+        history, nbytes = job.future.result(timeout=timeout)
+    except (cf.TimeoutError, TimeoutError):
+        raise
+    except ValueError as exc:
+        RUNS.fail(key, exc)
+        raise
+    except jobs.Stopped:
+        raise ValueError(
+            "This run was stopped before it finished. Change the corpus or settings to train again."
+        ) from None
+    except Exception as exc:  # a worker died (out of memory, killed): say so, and let the next ask retry
+        jobs.reset_if_broken()
+        raise ValueError(
+            f"Training failed on the server ({type(exc).__name__}); reload the page to try again."
+        ) from exc
+    return RUNS.put(key, history, nbytes)
+
+
+def train(settings: Settings, *, block: bool = False) -> bpe.History:
+    """The run for these settings, trained once in the process pool however many sessions ask
+    (shared by all of them); ValueError on bad input.
+
+    A run that takes longer than FIRST_WAIT_S does not hold the page: the page shows its progress
+    and a Stop button (a fragment polling every POLL_S, or POLL_BIG_S for a large corpus) and stops
+    here; when the run is ready the page reruns and finds it in the store. ``block=True`` waits instead (callbacks and cached
+    functions, which cannot draw)."""
+    key = run_key(settings)
+    history = RUNS.get(key)
+    if history is not None:
+        return history
+    state = app_state() if get_script_run_ctx() is not None else {}
+    if not block and state.get("stopped") == key:
+        _stopped_notice(state)
+    job = jobs.job_for(key) or _submit(settings, key)
+    if job is None:  # it finished between the look in RUNS and the look for a job
+        return RUNS.get(key)
+    job.waiters.add(session_id())
+    try:
+        return _result(settings, key, job, None if block else FIRST_WAIT_S)
+    except (cf.TimeoutError, TimeoutError):
+        _waiting(job, key, state, poll_interval(settings))
+        st.stop()
+        raise  # not reached
+
+
+def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
+    """Progress and a Stop button while the pool trains, polled every ``every`` seconds; the whole
+    page reruns when the run is ready."""
+    me = session_id()
+
+    def stop() -> None:
+        jobs.leave(job, me)
+        state["stopped"] = key
+
+    def poll() -> None:
+        if job.future.done():
+            st.rerun(scope="app")
+        step = job.progress()
+        seconds = time.monotonic() - job.started
+        if step == 0:
+            text = f"Reading the corpus… ({seconds:.0f} s)"
+        else:
+            text = f"Training… merge {step:,}" + (f" of {job.total:,}" if job.total else "") + f" ({seconds:.0f} s)"
+        st.progress(min(step / job.total, 1.0) if job.total else (step % 1000) / 1000, text=text)
+        others = len(job.waiters) - 1
+        if others > 0:
+            st.caption(
+                f"{others} other session{'s' if others > 1 else ''} asked for this same run: it is trained "
+                "once, for all of you."
+            )
+        st.button("Stop training", key="stop_training", icon=":material/stop_circle:", on_click=stop)
+
+    st.fragment(poll, run_every=every)()
+
+
+def _stopped_notice(state: dict) -> None:
+    alert("info", "Training was stopped. Change the corpus or settings, or train this run again.")
+    st.button("Train again", key="train_again", icon=":material/replay:", on_click=lambda: state.pop("stopped", None))
+    st.stop()
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def tokenizer_for(settings: Settings, step: int) -> bpe.Tokenizer:
+    """The run's tokenizer as at ``step``, made once and shared by every session (the downloads and
+    the Encode page ask for it)."""
+    return bpe.Tokenizer.from_state(train(settings, block=True).state(step))
+
+
+def current_tokenizer() -> bpe.Tokenizer | None:
+    """The tokenizer the training page last trained (its final step), or None if training failed."""
+    s = app_state()
+    try:
+        history = train(s["settings"])
+    except ValueError:
+        return None
+    return tokenizer_for(s["settings"], history.num_merges)

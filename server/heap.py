@@ -1,0 +1,31 @@
+"""Long-lived objects kept out of the garbage collector's full scans (``gc.freeze``).
+
+Streamlit, pandas and Altair are hundreds of thousands of long-lived objects, and so is a trained
+run; Python's full collections would re-scan them all (measured in benchmarks/bench_pages.py).
+Streamlit's own full collection after every script run is off (``runner.postScriptGC`` in
+.streamlit/config.toml); Python's collector still runs one now and then. So the heap is frozen once
+at start-up (:func:`freeze_heap`) and again each time a run is stored; when a run is evicted,
+everything is unfrozen, collected once and frozen again (:func:`refreeze`), since frozen objects are
+never collected. What this leaves out: deciding what to keep (the run store in ``pages/runs.py``).
+"""
+
+from __future__ import annotations
+
+import gc
+
+
+def freeze_heap() -> None:
+    """Move every object alive now out of the garbage collector's reach. Garbage is collected
+    first, so only live objects are frozen. Called once, at start-up (``server.startup``)."""
+    gc.collect()
+    gc.freeze()
+
+
+def refreeze(collect: bool) -> None:
+    """Freeze what arrived since the last freeze (a newly stored run). With ``collect`` (a run was
+    just evicted) unfreeze, collect and freeze again: without that, an evicted run's frozen objects
+    were never freed (about 25 MB per training, issue 15 #4)."""
+    if collect:
+        gc.unfreeze()
+        gc.collect()
+    gc.freeze()
