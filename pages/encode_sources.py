@@ -129,9 +129,17 @@ def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
     return _parsed(kind, digest, option, data)
 
 
-@st.cache_resource(max_entries=3, show_spinner="Fetching the tokenizer from the Hugging Face Hub...")
 def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
-    return hub.from_hub(repo_id)
+    # Fetched outside st.cache_resource, whose lock would hold a second session for as long as a slow
+    # download takes; hub's own lock per name waits a bounded time, then says the file is on its way.
+    with st.spinner("Fetching the tokenizer from the Hugging Face Hub..."):
+        path = hub.tokenizer_json_path(repo_id)
+    return _hub_parsed(repo_id, path)
+
+
+@st.cache_resource(max_entries=3, show_spinner=False)
+def _hub_parsed(repo_id: str, path: str) -> bpe.Tokenizer:
+    return hub.read_tokenizer_json(repo_id, path)
 
 
 def tokenizer_from_files(

@@ -13,6 +13,16 @@ run already being trained waits on the same future. A job counts the sessions wa
 the last one presses Stop, the worker is told to stop (a flag in shared memory, read every 50
 merges). Progress (the merge reached) comes back the same way.
 
+Workers die with the server, whatever ends it. Each worker watches the server's process (a pidfd:
+the kernel says when that process has ended, after a SIGKILL or an out-of-memory kill too) from a
+thread that sleeps until then, and exits at once. The parent-death signal (``prctl(PR_SET_PDEATHSIG,
+SIGKILL)``) is set as well, but it alone is not enough: a worker's parent is the forkserver, and the
+forkserver stays alive while any of its children holds the pipe it watches (each child inherits it),
+so a worker training on kept it alive after the server's SIGKILL. A server that is asked to stop
+(SIGTERM: Streamlit stops serving and returns from its main loop) kills its workers before the
+interpreter's exit would wait for the running jobs (``concurrent.futures`` joins its pools at exit: a
+big run held a stopped server for minutes); the runs are lost, as a stopped server loses them anyway.
+
 This module imports only ``bpe`` (never Streamlit), so the worker processes stay small.
 """
 
@@ -20,8 +30,11 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import ctypes
 import multiprocessing as mp
 import os
+import select
+import signal
 import sys
 import threading
 import time
@@ -91,13 +104,53 @@ def check_word_lengths(corpus, pre_tokenizer: str) -> None:
 _progress = None  # the shared array, set in each worker by _init_worker
 
 
-def _init_worker(progress) -> None:
+def _init_worker(progress, server_pid: int) -> None:
     global _progress
     _progress = progress
+    die_with_parent()
+    threading.Thread(target=_exit_with, args=(server_pid,), name="bpe-server-watch", daemon=True).start()
     try:
         os.nice(WORKER_NICE)
     except OSError:
         pass
+
+
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def die_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies (its parent thread, strictly: the
+    forkserver is single-threaded). False where there is no prctl (not Linux)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _exit_with(server_pid: int) -> None:
+    """Runs in a worker's thread: end the worker as soon as the server process has ended (a pidfd
+    becomes readable then; where there is none, the server's pid is checked every second)."""
+    try:
+        pidfd = os.pidfd_open(server_pid)
+    except ProcessLookupError:  # already gone
+        os._exit(1)
+    except (AttributeError, OSError):  # no pidfd (not Linux 5.3+): poll
+        while _alive(server_pid):
+            time.sleep(1)
+        os._exit(1)
+    select.select([pidfd], [], [])
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def deep_sizeof(root) -> int:
@@ -167,7 +220,7 @@ class _Pool:
         ctx = mp.get_context("forkserver")
         self.progress = ctx.Array("q", 2 * SLOTS, lock=False)  # [merge reached, stop flag] per slot
         self.executor = cf.ProcessPoolExecutor(
-            POOL_WORKERS, mp_context=ctx, initializer=_init_worker, initargs=(self.progress,)
+            POOL_WORKERS, mp_context=ctx, initializer=_init_worker, initargs=(self.progress, os.getpid())
         )
         # Reentrant: a job that is already over when its callback is added runs the callback (which
         # takes this lock) at once, in the submitting thread that holds it.
@@ -217,7 +270,39 @@ def _pool() -> _Pool:
     with _POOL_LOCK:
         if _POOL is None:
             _POOL = _Pool()
+            _kill_workers_at_exit()
         return _POOL
+
+
+_exit_hook_installed = False
+
+
+def _kill_workers_at_exit() -> None:
+    """At interpreter exit (after Streamlit has stopped serving on SIGTERM or Ctrl-C), kill the pool's
+    workers before ``concurrent.futures`` joins them. Its own exit hook waits for every running job,
+    and is registered with ``threading._register_atexit``, whose hooks run last-registered first before
+    non-daemon threads are joined; so this one, registered later, runs before it. (``atexit.register``
+    would run only after that wait.)"""
+    global _exit_hook_installed
+    if not _exit_hook_installed:
+        with contextlib.suppress(RuntimeError):  # already exiting: nothing left to hook
+            threading._register_atexit(shutdown)
+            _exit_hook_installed = True
+
+
+def shutdown() -> None:
+    """Kill the workers and drop the pool: running jobs end at once (their futures fail), nothing waits."""
+    global _POOL
+    with _POOL_LOCK:
+        old, _POOL = _POOL, None
+    if old is None:
+        return
+    # Python 3.14 has executor.terminate_workers(); before it, the worker processes are only reachable
+    # through the executor's _processes (pid -> multiprocessing.Process).
+    for process in list((getattr(old.executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.kill()
+    old.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def submit(

@@ -1,0 +1,123 @@
+"""Issue 22, item 8: the training workers die with the server, whatever ends it, and SIGTERM ends a
+server within seconds even while a big run trains. Each test starts a real ``streamlit run``, pastes a
+corpus of random words with the merge limit at its maximum (minutes of training) through a protocol
+session (benchmarks/st_client.py), notes the server's descendants from /proc, then signals the server."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import random
+import signal
+import string
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from browser_support import REPO_ROOT, AppServer
+
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+from st_client import Session  # noqa: E402
+
+GONE_WITHIN = 10  # seconds: the old code's workers trained on for minutes, its server did not exit
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process under ``pid`` (children of each of its threads, recursively)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+    return found
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie (an orphan's zombie waits for init to reap it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def wait_until(condition, timeout: float, pause: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(pause)
+    return condition()
+
+
+def random_words(count: int) -> str:
+    rng = random.Random(time.time_ns())
+    return " ".join(
+        "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14))) for _ in range(count)
+    )
+
+
+def start_big_run(url: str) -> None:
+    """A session that pastes a corpus of rare pairs with 100,000 merges asked for, and leaves it training."""
+
+    async def paste() -> bool:
+        s = Session(url, "limit=num_merges&limit_value=100000")
+        try:
+            await s.open()
+            await s._rerun(**{s.ids["source"]: "Paste or upload text"})
+            await s._rerun(**{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: random_words(60_000)})
+            return s.waiting
+        finally:
+            await s.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:
+        waiting = ex.submit(asyncio.run, paste()).result(180)
+    assert waiting, "the run should still be training after the page's first second"
+
+
+def busy_workers(server_pid: int) -> set[int]:
+    """The server's descendants once one of them has trained for 2 s of CPU since the paste (longer
+    than the preset run the first page view asked for, so the big run is the one training)."""
+
+    def cpu(pid: int) -> int:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0
+        return int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+
+    first = {pid: cpu(pid) for pid in descendants(server_pid)}
+    assert wait_until(
+        lambda: any(cpu(pid) > first.get(pid, 0) + 2 * os.sysconf("SC_CLK_TCK") for pid in descendants(server_pid)), 60
+    ), "no worker of the server is training"
+    return descendants(server_pid)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
+def test_workers_die_with_the_server_and_sigterm_ends_it_within_seconds(sig):
+    server = AppServer()
+    server.start()
+    try:
+        start_big_run(server.url)
+        pids = busy_workers(server.proc.pid)
+        assert pids
+        os.kill(server.proc.pid, sig)
+        if sig == signal.SIGTERM:
+            assert wait_until(lambda: server.proc.poll() is not None, GONE_WITHIN), (
+                f"the server had not exited {GONE_WITHIN} s after SIGTERM:\n{server.log_tail()}"
+            )
+        assert wait_until(lambda: not any(map(running, pids)), GONE_WITHIN), (
+            f"still running {GONE_WITHIN} s after {sig.name}: {sorted(p for p in pids if running(p))}"
+        )
+    finally:
+        server.stop()  # the whole process group: also whatever the old code left behind
