@@ -11,6 +11,15 @@ and never prints. The public API is re-exported here.
 from __future__ import annotations
 
 from . import hub, rank_files
+from .config import (
+    ALGORITHMS,
+    STOP_SENTENCES,
+    TIE_RULE_SENTENCES,
+    TIE_RULES,
+    Pair,
+    Span,
+    TrainConfig,
+)
 from .history import History
 from .pre_tokenizers import (
     BYTE_LEVEL,
@@ -37,9 +46,9 @@ from .serialization import (
     to_vocab_merges,
     training_log_csv,
 )
-from .state import STOP_SENTENCES, TIE_RULE_SENTENCES, Contribution, Pair, StepChanges, TrainState
+from .state import Contribution, StepChanges, TrainState
 from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
-from .trainer import ALGORITHMS, TIE_RULES, TrainConfig, first_difference, run_training, train_steps
+from .trainer import first_difference, run_training, train_steps
 
 
 def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:
@@ -60,6 +69,7 @@ __all__ = [
     "Encoding",
     "History",
     "Pair",
+    "Span",
     "StepChanges",
     "TrainConfig",
     "TrainState",

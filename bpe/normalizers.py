@@ -19,8 +19,8 @@ from typing import Any
 import regex
 
 from . import pre_tokenizers as pt
+from .config import Span
 
-Span = tuple[int, int]
 REGEX_TIMEOUT = 5.0  # seconds a file's (or a typed) pattern may run on one text: no pattern holds the server
 NORMALIZERS = (
     "NFC",

@@ -23,9 +23,8 @@ from typing import Any
 import regex
 
 from . import pre_tokenizers as pt
+from .config import Span
 from .normalizers import Piece, build_normalizer, compile_pattern, find_matches, is_whitespace
-
-Span = tuple[int, int]
 
 PRE_TOKENIZERS = (
     "ByteLevel",

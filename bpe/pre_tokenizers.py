@@ -29,10 +29,8 @@ from functools import lru_cache
 
 import regex
 
-Span = tuple[int, int]
+from .config import BYTE_LEVEL, PRE_TOKENIZERS, Span
 
-PRE_TOKENIZERS: tuple[str, ...] = ("whitespace", "gpt2", "gpt4", "sennrich", "space-suffix")
-BYTE_LEVEL: frozenset[str] = frozenset({"gpt2", "gpt4"})
 END_OF_WORD = "</w>"
 
 # GPT-2's pattern, as in openai/gpt-2 encoder.py and the `tokenizers` ByteLevel pre-tokenizer.

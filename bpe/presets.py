@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .state import Pair
+from .config import Pair
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,8 @@ from typing import Any, Union
 
 from . import pipeline as pipeline_mod
 from . import pre_tokenizers as pt
+from .config import WORDPIECE_PREFIX, Pair
 from .history import History
-from .state import WORDPIECE_PREFIX, Pair
 from .tokenizer import Tokenizer
 
 PathLike = Union[str, "os.PathLike[str]"]

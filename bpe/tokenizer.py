@@ -36,10 +36,8 @@ from operator import itemgetter
 import regex
 
 from . import pre_tokenizers as pt
+from .config import WORDPIECE_PREFIX, Pair, Span
 from .merging import FirstMerges, merge_all
-from .state import WORDPIECE_PREFIX, Pair
-
-Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
