@@ -10,7 +10,7 @@ and never prints. The public API is re-exported here.
 
 from __future__ import annotations
 
-from . import hub, rank_files
+from . import formats, hub, pipeline, replay
 from .config import (
     ALGORITHMS,
     STOP_SENTENCES,
@@ -20,7 +20,19 @@ from .config import (
     Span,
     TrainConfig,
 )
+from .formats import (
+    export_problems,
+    from_tiktoken,
+    from_tokenizer_json,
+    from_vocab_merges,
+    load,
+    save,
+    to_tokenizer_json,
+    to_vocab_merges,
+    training_log_csv,
+)
 from .history import History
+from .pipeline import FileTokenizer
 from .pre_tokenizers import (
     BYTE_LEVEL,
     END_OF_WORD,
@@ -35,19 +47,9 @@ from .pre_tokenizers import (
     text_from_bytes,
     unicode_to_bytes,
 )
-from .rank_files import from_tiktoken
-from .serialization import (
-    export_problems,
-    from_tokenizer_json,
-    from_vocab_merges,
-    load,
-    save,
-    to_tokenizer_json,
-    to_vocab_merges,
-    training_log_csv,
-)
+from .replay import TraceStep, WordTrace
 from .state import Contribution, StepChanges, TrainState
-from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
+from .tokenizer import Encoding, Tokenizer
 from .trainer import first_difference, run_training, train_steps
 
 
@@ -97,6 +99,9 @@ __all__ = [
     "to_vocab_merges",
     "training_log_csv",
     "from_tiktoken",
+    "FileTokenizer",
+    "formats",
     "hub",
-    "rank_files",
+    "pipeline",
+    "replay",
 ]

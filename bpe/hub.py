@@ -12,6 +12,7 @@ import re
 import socket
 from urllib.parse import urlsplit
 
+from .formats.tokenizer_json import from_tokenizer_json
 from .tokenizer import Tokenizer
 
 EXAMPLES = ("openai-community/gpt2", "Xenova/gpt-4o")
@@ -83,8 +84,6 @@ def hub_reachable(endpoint: str, timeout: float = 3.0) -> bool:
 
 def from_hub(repo_id: str, *, revision: str | None = None, cache_dir: str | None = None) -> Tokenizer:
     """The :class:`~bpe.Tokenizer` of a Hub model's ``tokenizer.json``."""
-    from .serialization import from_tokenizer_json
-
     path = tokenizer_json_path(repo_id, revision=revision, cache_dir=cache_dir)
     with open(path, "rb") as f:
         data = f.read(MAX_BYTES + 1)

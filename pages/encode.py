@@ -1,7 +1,7 @@
 """Encode: cut a text into tokens with the tokenizer trained on the Train page, or an uploaded one.
 
 Widgets, then one or two engine calls, then output. Colours, labels, tooltips and escaping
-come from ``bpe.display``; file formats from ``bpe.serialization``. The page keeps its
+come from ``bpe.display``; file formats from ``bpe.formats``. The page keeps its
 widget values and the uploaded tokenizer in ``state["encode"]`` so nothing is lost when
 the user visits the Train page and comes back.
 """
@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 import bpe
-from bpe import display, hub, rank_files, serialization
+from bpe import display, formats, hub
 from pages import common
 
 MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
@@ -96,10 +96,10 @@ def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bp
     """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
     SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
     if kind == "tiktoken":
-        return rank_files.from_tiktoken(_data[0], option)
+        return formats.from_tiktoken(_data[0], option)
     if kind == "vocab+merges":
-        return serialization.from_vocab_merges(_data[0], _data[1], option)
-    return serialization.from_tokenizer_json(_data[0])
+        return formats.from_vocab_merges(_data[0], _data[1], option)
+    return formats.from_tokenizer_json(_data[0])
 
 
 def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
@@ -140,7 +140,7 @@ def tokenizer_from_files(
         hint = (
             f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up."
             if others
-            else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer)
+            else formats.vocab_byte_level_hint(files[vocab], pre_tokenizer)
         )
         return tok, f"{vocab} + {merges}", hint
     if txts:

@@ -11,7 +11,7 @@ from browser_support import wait_for_app
 from playwright.sync_api import expect
 
 from bpe import pre_tokenizers as pt
-from bpe.rank_files import PATTERNS
+from bpe.formats.rank_files import PATTERNS
 
 pytestmark = pytest.mark.browser
 

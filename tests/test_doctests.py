@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["bpe", "bpe.pre_tokenizers", "bpe.trainer", "bpe.tokenizer", "bpe.serialization"]
+MODULES = ["bpe", "bpe.pre_tokenizers", "bpe.trainer", "bpe.tokenizer", "bpe.formats.tokenizer_json"]
 
 
 @pytest.mark.parametrize("name", MODULES)
