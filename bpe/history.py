@@ -30,10 +30,11 @@ import re
 import threading
 from array import array
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
 from .config import PAIR_SHIFT, STOP_SENTENCES, TOP_K, Pair, TrainConfig
+from .ragged import Ragged, array_bytes, ragged_bytes
 from .state import TrainState
 
 CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
@@ -198,10 +199,10 @@ class History:
     def nbytes(self) -> int:
         """Approximate bytes of the per-step history (logs, changed words, top-K, ties), as
         compact arrays (during training, what the lists will take once converted)."""
-        total = sum(_array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
-        total += _ragged_bytes(self.word_steps, "I")
+        total = sum(array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
+        total += ragged_bytes(self.word_steps, "I")
         total += 100 * len(self.last_entry)  # dict entry + int key/value objects
-        total += _ragged_bytes(self.ties, "Q")
+        total += ragged_bytes(self.ties, "Q")
         total += 8 * 6 * len(self.merges)
         return total
 
@@ -435,57 +436,6 @@ _HISTORY_ARRAYS = (
     ("top_counts_flat", "Q"),
     ("top_start", "Q"),
 )
-
-
-def _array_bytes(seq: array | list[int], code: str) -> int:
-    """Bytes of ``seq`` as an array of type ``code`` (what a list will take once compacted)."""
-    if isinstance(seq, array):
-        return seq.buffer_info()[1] * seq.itemsize
-    return len(seq) * array(code).itemsize
-
-
-class Ragged(Sequence):
-    """Many short integer sequences in two arrays: item ``i`` is ``flat[start[i]:start[i + 1]]`` (an
-    ``array``, empty for an empty or None item). Reads like the list of arrays it replaces."""
-
-    __slots__ = ("flat", "start")
-
-    def __init__(self, code: str, items) -> None:
-        self.flat = array(code)
-        self.start = array("Q", [0])
-        flat, start = self.flat, self.start
-        for item in items:
-            if item:
-                flat.extend(item)
-            start.append(len(flat))
-
-    def __len__(self) -> int:
-        return len(self.start) - 1
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self.flat[self.start[i] : self.start[i + 1]]
-
-    def nbytes(self) -> int:
-        return len(self.flat) * self.flat.itemsize + len(self.start) * self.start.itemsize
-
-    def __getstate__(self):
-        return self.flat, self.start
-
-    def __setstate__(self, state) -> None:
-        self.flat, self.start = state
-
-
-def _ragged_bytes(seq, code: str) -> int:
-    """Bytes of a per-merge or per-word sequence of arrays once compacted into a :class:`Ragged`."""
-    if isinstance(seq, Ragged):
-        return seq.nbytes()
-    return sum(_array_bytes(item, code) for item in seq if item) + 8 * (len(seq) + 1)
 
 
 class _SplitsView(Mapping):

@@ -30,6 +30,9 @@ carry the ``##`` prefix, and the score of a pair is ``count(ab) / (count(a) *
 count(b))`` instead of its count. Scores are kept as exact fractions, so ties are
 real ties. WordPiece rescans all pairs each step (it is for small corpora).
 
+Reading a corpus into word counts (:func:`~bpe.pre_tokenizers.corpus_word_counts`) is the
+pre-tokenizers'; the options (:class:`~bpe.config.TrainConfig`) are checked in :mod:`bpe.config`.
+
 Left out: ``limit_alphabet``, ``max_token_length`` and end-of-word suffixes other
 than Sennrich's ``</w>`` (which the ``sennrich`` pre-tokenizer adds as a symbol).
 """
@@ -45,88 +48,23 @@ from fractions import Fraction
 
 from . import pre_tokenizers as pt
 from .config import (
-    ALGORITHMS,
     MAX_TIES_KEPT,
     PAIR_SHIFT,
-    TIE_RULES,
     TOP_K,
-    WORDPIECE_PREFIX,
     Algorithm,
     Pair,
     TieRule,
     TrainConfig,
 )
 from .history import History
+from .pre_tokenizers import Corpus, corpus_word_counts, presplit_words
 from .state import TrainState
 
-__all__ = [
-    "ALGORITHMS",
-    "TIE_RULES",
-    "TrainConfig",
-    "corpus_word_counts",
-    "first_difference",
-    "presplit_words",
-    "run_training",
-    "train_steps",
-    "History",
-    "Pair",
-    "TrainState",
-    "WORDPIECE_PREFIX",
-    "MAX_TIES_KEPT",
-]
-Corpus = Mapping[str, int] | str | Iterable[str]
+# The trainer's own API, then what it passes on from bpe.config and bpe.pre_tokenizers for its callers.
+__all__ = ["train_steps", "run_training", "first_difference", "TrainConfig", "corpus_word_counts", "presplit_words"]
 
 _SORT_ALL_TIES = 1000  # up to this many tied pairs, sorting them all is faster than heapq.nsmallest
 _SHIFT = PAIR_SHIFT  # pair (a, b) of ids -> the code a * _SHIFT + b, as History stores pairs
-
-
-def presplit_words(corpus: Corpus) -> dict[str, tuple[str, ...]] | None:
-    """Words given already split into symbols, as Sennrich et al.'s code writes them:
-    ``{("l", "o", "w", "</w>"): 5}``. Returns word -> symbols (the word named by its
-    symbols joined with spaces, ``"l o w </w>"``), or None for any other corpus."""
-    if not isinstance(corpus, Mapping) or not corpus or not all(isinstance(k, tuple) for k in corpus):
-        return None
-    out = {}
-    for key in corpus:
-        if not key or not all(isinstance(s, str) and s for s in key):
-            raise ValueError(f"A pre-split word must be a non-empty tuple of non-empty strings; got {key!r}.")
-        out[" ".join(key)] = key
-    return out
-
-
-def corpus_word_counts(corpus: Corpus, pre_tokenizer: str) -> dict[str, int]:
-    """Word counts from word counts (a mapping) or texts (a string or strings).
-
-    A mapping's words are taken as typed; byte-level schemes map their bytes.
-    Pre-split words (tuples of symbols) are named by their symbols joined with spaces.
-    """
-    if presplit_words(corpus) is not None:
-        return _check_total(pt.check_word_counts({" ".join(k): v for k, v in corpus.items()}))  # type: ignore[union-attr]
-    if isinstance(corpus, Mapping):
-        counts = pt.check_word_counts(corpus)
-        if pre_tokenizer in pt.BYTE_LEVEL:
-            mapped: dict[str, int] = {}
-            for word, count in counts.items():
-                key = pt.raw_word_to_word(word, pre_tokenizer)
-                mapped[key] = mapped.get(key, 0) + count
-            return _check_total(mapped)
-        return _check_total(counts)
-    texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    counts = pt.count_words(texts, pre_tokenizer)
-    if not counts:
-        raise ValueError("The corpus is empty (or only whitespace): paste some text or word counts to train on.")
-    return counts
-
-
-def _check_total(counts: dict[str, int]) -> dict[str, int]:
-    """Pair counts are kept as 64-bit integers: refuse word counts whose symbols add up past that."""
-    total = sum(count * len(word) for word, count in counts.items())
-    if total > pt.MAX_SYMBOL_TOTAL:
-        raise ValueError(
-            f"The word counts add up to {total:.3g} symbols, more than a pair count can hold "
-            f"({pt.MAX_SYMBOL_TOTAL:.3g}): use smaller counts."
-        )
-    return counts
 
 
 class _Trainer:
