@@ -2,6 +2,9 @@
 tokenizer, and Hugging Face file formats. Pure Python; it never imports Streamlit
 and never prints. The public API is re-exported here.
 
+Left out: the user interface (``pages/``), sessions, and keeping runs for many users (the pages'
+run store does that).
+
 >>> import bpe
 >>> counts = bpe.parse_word_counts("hug 10\\npug 5\\npun 12\\nbun 4\\nhugs 5")
 >>> [s.new_token for s in bpe.train_steps(counts, num_merges=3)][1:]

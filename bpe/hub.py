@@ -4,6 +4,9 @@ Downloaded with ``huggingface_hub`` into its usual cache (``HF_HUB_CACHE``, by d
 ``~/.cache/huggingface/hub``), so a second request, or a machine that is offline
 (``HF_HUB_OFFLINE=1``) but has the file cached, reads it from there. Every failure becomes a
 ValueError with one sentence saying what to do.
+
+Left out: other files of a repo (``vocab.json``, ``.model``), private repos and tokens, and
+uploading.
 """
 
 from __future__ import annotations

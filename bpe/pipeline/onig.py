@@ -9,8 +9,8 @@ and every match runs under :data:`REGEX_TIMEOUT`.
 
 Left out: Oniguruma features no tokenizer file uses (callouts, absent operators, named backreferences).
 
->>> possessive_to_onig(r"\\p{N}{1,3}+")
-'(?>\\p{N}{1,3})'
+>>> possessive_to_onig("[0-9]{1,3}+")  # Oniguruma's possessive interval, as an atomic group
+'(?>[0-9]{1,3})'
 """
 
 from __future__ import annotations
