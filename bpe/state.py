@@ -76,10 +76,6 @@ class TrainState:
     step: int
 
     # -- the merge ---------------------------------------------------------------------------
-    @property
-    def is_initial(self) -> bool:
-        return self.step == 0
-
     def _merge(self) -> tuple[int, int, int] | None:
         return self.history.merges[self.step - 1] if self.step else None
 
@@ -100,11 +96,6 @@ class TrainState:
     def new_token(self) -> str | None:
         m = self._merge()
         return self.history.symbols[m[2]] if m else None
-
-    @property
-    def new_id(self) -> int | None:
-        m = self._merge()
-        return m[2] if m else None
 
     @property
     def token_added(self) -> bool:
@@ -138,11 +129,6 @@ class TrainState:
     @property
     def pair_counts(self) -> Mapping[Pair, int]:
         return self.history.pair_counts_after(max(self.step - 1, 0))
-
-    @property
-    def next_pair_counts(self) -> Mapping[Pair, int]:
-        """The counts after this step: what the next merge is chosen from."""
-        return self.history.pair_counts_after(self.step)
 
     def top_pairs(self, n: int = TOP_K, *, after: bool = False) -> list[tuple[Pair, int]]:
         """The ``n`` highest pair counts this merge was chosen from (``after``: the next one's)."""
@@ -196,11 +182,6 @@ class TrainState:
     @property
     def vocab_size(self) -> int:
         return self.history.vocab_len_after[self.step]
-
-    @property
-    def num_tokens(self) -> int:
-        """Corpus length in tokens after this step (sum of split lengths x frequency)."""
-        return self.history.total_tokens_after[self.step]
 
     @property
     def merges(self) -> tuple[Pair, ...]:

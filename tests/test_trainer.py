@@ -190,7 +190,7 @@ def test_asking_for_too_many_merges_stops_with_no_pair_left():
 def test_course_four_sentences():
     """Course 6.5 implementation: word counts, 19 merges, final vocab, tokenize output."""
     counts = bpe.count_words(COURSE, "gpt2")
-    assert counts == {
+    expected = {
         "This": 3,
         "Ġis": 2,
         "Ġthe": 1,
@@ -222,7 +222,8 @@ def test_course_four_sentences():
         "Ġgenerate": 1,
         "Ġtokens": 1,
     }
-    assert list(counts) == list(counts)  # order is first-seen, checked by the dict literal order below
+    assert counts == expected
+    assert list(counts) == list(expected)  # first-seen order, as the literal lists the words
     assert list(counts)[:4] == ["This", "Ġis", "Ġthe", "ĠHugging"]
     tok = bpe.train(COURSE, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"], tie_break="first")
     assert tok.merges == [
