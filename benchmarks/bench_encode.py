@@ -7,7 +7,7 @@ Run from the repository root:
 
 The tokenizer is the "python-docs" preset's: ``bpe.train(corpus_lines(1_000_000),
 pre_tokenizer="gpt2", num_merges=5000, tie_break="hf")``. It is saved with
-``bpe.serialization.save`` and loaded by the ``tokenizers`` library
+``bpe.formats.save`` and loaded by the ``tokenizers`` library
 (``Tokenizer.from_file``), which encodes the same text with the same model side by side;
 the tokens are checked equal. Timed, medians of ``--runs``:
 
@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO_ROOT))
 import tokenizers  # noqa: E402
 
 import bpe  # noqa: E402
-from bpe import display, serialization  # noqa: E402
+from bpe import display, formats  # noqa: E402
 from bpe.corpora import corpus_lines, english_corpus  # noqa: E402
 
 MAX_CHIPS = 2_000  # as on the page
@@ -61,7 +61,7 @@ def main() -> None:
     text = english_corpus(args.size)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "tokenizer.json"
-        serialization.save(tok, path)
+        formats.save(tok, path)
         hf_path = str(path)
         hf = tokenizers.Tokenizer.from_file(hf_path)
         ours = tok.encode_full(text)

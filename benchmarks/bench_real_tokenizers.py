@@ -46,7 +46,7 @@ from tokenizers import pre_tokenizers as hf_pre  # noqa: E402
 
 import bpe  # noqa: E402
 from bpe.corpora import available_bytes, corpus_lines, english_corpus  # noqa: E402
-from bpe.rank_files import PATTERNS  # noqa: E402
+from bpe.formats.rank_files import PATTERNS  # noqa: E402
 
 SOURCE_BYTES = 40_000_000  # standard-library source read for training (enough for 100,000 merges)
 

@@ -2,6 +2,9 @@
 tokenizer, and Hugging Face file formats. Pure Python; it never imports Streamlit
 and never prints. The public API is re-exported here.
 
+Left out: the user interface (``pages/``), sessions, and keeping runs for many users (the pages'
+run store does that).
+
 >>> import bpe
 >>> counts = bpe.parse_word_counts("hug 10\\npug 5\\npun 12\\nbun 4\\nhugs 5")
 >>> [s.new_token for s in bpe.train_steps(counts, num_merges=3)][1:]
@@ -10,8 +13,29 @@ and never prints. The public API is re-exported here.
 
 from __future__ import annotations
 
-from . import hub, rank_files
+from . import formats, hub, pipeline, replay
+from .config import (
+    ALGORITHMS,
+    STOP_SENTENCES,
+    TIE_RULE_SENTENCES,
+    TIE_RULES,
+    Pair,
+    Span,
+    TrainConfig,
+)
+from .formats import (
+    export_problems,
+    from_tiktoken,
+    from_tokenizer_json,
+    from_vocab_merges,
+    load,
+    save,
+    to_tokenizer_json,
+    to_vocab_merges,
+    training_log_csv,
+)
 from .history import History
+from .pipeline import FileTokenizer
 from .pre_tokenizers import (
     BYTE_LEVEL,
     END_OF_WORD,
@@ -26,20 +50,10 @@ from .pre_tokenizers import (
     text_from_bytes,
     unicode_to_bytes,
 )
-from .rank_files import from_tiktoken
-from .serialization import (
-    export_problems,
-    from_tokenizer_json,
-    from_vocab_merges,
-    load,
-    save,
-    to_tokenizer_json,
-    to_vocab_merges,
-    training_log_csv,
-)
-from .state import STOP_SENTENCES, TIE_RULE_SENTENCES, Contribution, Pair, StepChanges, TrainState
-from .tokenizer import Encoding, Tokenizer, TraceStep, WordTrace
-from .trainer import ALGORITHMS, TIE_RULES, TrainConfig, first_difference, run_training, train_steps
+from .replay import TraceStep, WordTrace
+from .state import Contribution, StepChanges, TrainState
+from .tokenizer import Encoding, Tokenizer
+from .trainer import first_difference, run_training, train_steps
 
 
 def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:
@@ -60,6 +74,7 @@ __all__ = [
     "Encoding",
     "History",
     "Pair",
+    "Span",
     "StepChanges",
     "TrainConfig",
     "TrainState",
@@ -87,6 +102,9 @@ __all__ = [
     "to_vocab_merges",
     "training_log_csv",
     "from_tiktoken",
+    "FileTokenizer",
+    "formats",
     "hub",
-    "rank_files",
+    "pipeline",
+    "replay",
 ]

@@ -11,24 +11,34 @@ corpus per step the trainer fills one :class:`History` shared by all of them:
   new count, previous entry of the same pair), so the count of any pair at any
   step is a short walk back along that pair's chain.
 - the top-K pair counts of every step are stored (K = ``TOP_K``), which is what a
+  table or chart of one step needs.
 
-A step is rebuilt from it on demand (:meth:`History.state`) in well under a
-millisecond; the per-step views of splits and pair counts compute only what is read.
+The layout is this module's own: the trainer writes through a small API (:meth:`History.add_symbol`,
+:meth:`~History.begin`, :meth:`~History.record_top`, :meth:`~History.record_merge`,
+:meth:`~History.stop`, :meth:`~History.finish`) and the step view (:class:`~bpe.state.TrainState`)
+reads through methods (:meth:`~History.count_at`, :meth:`~History.count_changes`,
+:meth:`~History.candidate_words`, ...). A step is rebuilt on demand (:meth:`History.state`) in well
+under a millisecond; the per-step views of splits and pair counts compute only what is read.
+
+Left out: choosing merges (:mod:`bpe.trainer`) and explaining a step (:mod:`bpe.state`).
 """
 
 from __future__ import annotations
 
+import bisect
+import re
+import threading
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-from .state import STOP_SENTENCES, TOP_K, Pair, TrainState
+from .config import PAIR_SHIFT, STOP_SENTENCES, TOP_K, Pair, TrainConfig
+from .ragged import Ragged, array_bytes, ragged_bytes
+from .state import TrainState
 
-if TYPE_CHECKING:
-    from .trainer import TrainConfig
-
-_SHIFT = 1 << 24  # pair (a, b) -> a * _SHIFT + b in the integer logs; 16M symbols is plenty
+CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
+_CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)
 
 
 def _merge_word(split: list[int], a: int, b: int, new: int) -> list[int]:
@@ -73,7 +83,7 @@ class History:
         self.vocab_len_after: list[int] = []
         # The growing sequences below are plain lists while training appends to them (a list
         # appends and extends several times faster than an array, which converts item by item)
-        # and become typed arrays when training ends (:meth:`_compact`): 4 or 8 bytes an item
+        # and become typed arrays when training ends (:meth:`finish`): 4 or 8 bytes an item
         # instead of a pointer plus an int object. Readers index and slice them either way.
         # Words changed by each merge (flat + offsets), and steps at which each word changed.
         self.step_words: array | list[int] = []
@@ -93,6 +103,93 @@ class History:
         self.stop_reason: str | None = None
         self.stop_count: int | None = None
         self.total_tokens_after: list[int] = []  # corpus length in tokens after each step
+        # Computed once, on first read (see spellings, joined_spellings, words_by_frequency).
+        self._spellings: list[str] | None = None
+        self._joined: tuple[str, list[int]] | None = None
+        self._by_freq: list[int] | None = None
+        # Provenance's candidate words of the pair strings it looked up last (see candidate_words):
+        # (needle, wordpiece) -> (negated bounds, word indices), least recently used first.
+        self.candidate_cache: OrderedDict[tuple[str, bool], tuple[array, array]] = OrderedDict()
+
+    # -- writing: the trainer's API ------------------------------------------------------------
+    def add_symbol(self, symbol: str) -> int:
+        """Give ``symbol`` the next id and return it."""
+        self.symbol_ids[symbol] = len(self.symbols)
+        self.symbols.append(symbol)
+        return self.symbol_ids[symbol]
+
+    def begin(self, initial_splits: list[tuple[int, ...]], initial_counts: Mapping[int, int]) -> None:
+        """Step 0: every symbol added so far is the base vocabulary; each word's initial split (ids);
+        the initial pair counts (pair code -> count) in first-seen order."""
+        self.num_base = len(self.symbols)
+        self.initial_splits = initial_splits
+        self.word_steps = [[] for _ in self.words]  # empty lists become None when compacted
+        self.vocab_len_after.append(len(self.symbols))
+        self.total_tokens_after.append(sum(len(s) * f for s, f in zip(initial_splits, self.freqs)))
+        # No earlier entries to chain to.
+        self.log_pair.extend(initial_counts)
+        self.log_count.extend(initial_counts.values())
+        self.log_step.extend([0] * len(initial_counts))
+        self.log_prev.extend([-1] * len(initial_counts))
+        self.last_entry.update((code, i) for i, code in enumerate(initial_counts))
+        self.log_start.append(len(self.log_step))
+
+    def record_top(self, codes: list[int], counts: list[int]) -> None:
+        """The top-K pair counts after the latest step (pair codes and their counts; the order inside one
+        count is not kept: readers order it)."""
+        self.top_pairs_flat.extend(codes)
+        self.top_counts_flat.extend(counts)
+        self.top_start.append(len(self.top_pairs_flat))
+
+    def record_merge(
+        self,
+        step: int,
+        merge: tuple[int, int, int],
+        *,
+        count: int,
+        score: Fraction | None,
+        added: bool,
+        forced: bool,
+        ties: list[int],
+        num_ties: int,
+        changed_words: list[int],
+        changed_codes: list[int],
+        new_counts: list[int],
+        total_tokens: int,
+    ) -> None:
+        """Merge ``step``: ``merge`` is (left id, right id, new id); ``ties`` the tied pair codes, winner
+        first (a fresh list); the words it rewrote; each pair whose count moved and its new count."""
+        last_entry, log_prev = self.last_entry, self.log_prev
+        first_entry = entry = len(self.log_pair)
+        for code in changed_codes:
+            log_prev.append(last_entry.get(code, -1))
+            last_entry[code] = entry
+            entry += 1
+        self.log_pair.extend(changed_codes)
+        self.log_count.extend(new_counts)
+        self.log_step.extend([step] * (entry - first_entry))
+        self.log_start.append(entry)
+        word_steps = self.word_steps
+        for w in changed_words:
+            word_steps[w].append(step)
+        self.step_words.extend(changed_words)
+        self.step_words_start.append(len(self.step_words))
+        self.merges.append(merge)
+        self.merge_counts.append(count)
+        self.merge_scores.append(score)
+        self.merge_added.append(added)
+        self.merge_forced.append(forced)
+        self.ties.append(ties)  # an array of 8 bytes a pair once compacted
+        self.num_ties.append(num_ties)
+        self.vocab_len_after.append(len(self.symbols))
+        self.total_tokens_after.append(total_tokens)
+
+    def stop(self, reason: str, count: int | None = None) -> None:
+        """Training stopped: ``reason`` is a key of :data:`~bpe.config.STOP_SENTENCES` (``count``: the best
+        count, for ``min_frequency``)."""
+        self.stop_reason = reason
+        if count is not None:
+            self.stop_count = count
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -102,14 +199,14 @@ class History:
     def nbytes(self) -> int:
         """Approximate bytes of the per-step history (logs, changed words, top-K, ties), as
         compact arrays (during training, what the lists will take once converted)."""
-        total = sum(_array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
-        total += _ragged_bytes(self.word_steps, "I")
+        total = sum(array_bytes(getattr(self, name), code) for name, code in _HISTORY_ARRAYS)
+        total += ragged_bytes(self.word_steps, "I")
         total += 100 * len(self.last_entry)  # dict entry + int key/value objects
-        total += _ragged_bytes(self.ties, "Q")
+        total += ragged_bytes(self.ties, "Q")
         total += 8 * 6 * len(self.merges)
         return total
 
-    def _compact(self) -> None:
+    def finish(self) -> None:
         """Turn the lists training appended to into typed arrays (once training ends). The per-merge
         ties, per-word change steps and initial splits become one :class:`Ragged` each: a finished run
         crosses from the training process to the server as a few buffers instead of tens of thousands
@@ -126,7 +223,7 @@ class History:
 
     # -- symbols -----------------------------------------------------------------------------
     def pair_of(self, code: int) -> tuple[int, int]:
-        return divmod(code, _SHIFT)
+        return divmod(code, PAIR_SHIFT)
 
     def pair_str(self, ids: tuple[int, int]) -> Pair:
         return (self.symbols[ids[0]], self.symbols[ids[1]])
@@ -154,7 +251,7 @@ class History:
 
     def count_at(self, ids: tuple[int, int], step: int) -> int:
         """The count of a pair after ``step`` merges, walking back its change chain."""
-        entry = self.last_entry.get(ids[0] * _SHIFT + ids[1], -1)
+        entry = self.last_entry.get(ids[0] * PAIR_SHIFT + ids[1], -1)
         log_step, log_prev = self.log_step, self.log_prev
         while entry >= 0 and log_step[entry] > step:
             entry = log_prev[entry]
@@ -164,18 +261,18 @@ class History:
         """The stored top-K counts after ``step``, highest first; equal counts in tie-rule order
         where it is known (the pairs tied for the next merge), else by id or string."""
         lo, hi = self.top_start[step], self.top_start[step + 1]
-        entries = [(divmod(self.top_pairs_flat[i], _SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
+        entries = [(divmod(self.top_pairs_flat[i], PAIR_SHIFT), self.top_counts_flat[i]) for i in range(lo, hi)]
         tie_rank: dict[tuple[int, int], int] = {}
         if step < len(self.ties):
             # When more than K pairs share the best count, the stored top K holds any K of them;
             # the pairs tied for the next merge (stored in tie-rule order) must be there, winner
             # first. Tied BPE pairs share the merge's count; forced or WordPiece ties look theirs up.
-            tie_rank = {divmod(c, _SHIFT): r for r, c in enumerate(self.ties[step])}
+            tie_rank = {divmod(c, PAIR_SHIFT): r for r, c in enumerate(self.ties[step])}
             known = {pair for pair, _ in entries}
             best = self.merge_counts[step]
-            same_count = self.config.algorithm != "wordpiece" and not self.merge_forced[step]
+            same_count = not self.config.rule.scored and not self.merge_forced[step]
             for code in self.ties[step][:TOP_K]:
-                pair = divmod(code, _SHIFT)
+                pair = divmod(code, PAIR_SHIFT)
                 if pair not in known:
                     entries.append((pair, best if same_count else self.count_at(pair, step)))
         lexicographic = self.config.tie_break == "lexicographic"
@@ -197,6 +294,55 @@ class History:
             return []
         return list(self.step_words[self.step_words_start[step - 1] : self.step_words_start[step]])
 
+    def count_changes(self, step: int) -> Iterator[tuple[tuple[int, int], int, int]]:
+        """The pair counts merge ``step`` moved, in log order: (pair ids, count before, count after)."""
+        log_pair, log_count, log_prev = self.log_pair, self.log_count, self.log_prev
+        for e in range(self.log_start[step], self.log_start[step + 1]):
+            before = log_count[log_prev[e]] if log_prev[e] >= 0 else 0
+            yield self.pair_of(log_pair[e]), before, log_count[e]
+
+    def candidate_words(self, needle: str, wordpiece: bool) -> list[tuple[int, int]]:
+        """``(-bound * frequency, word index)`` for every word whose spelling can hold a pair spelled
+        ``needle``, largest bound first. It depends only on the spellings, not on the step, and the
+        top pairs of one step are mostly those of the next: so the run keeps the latest ones in
+        :attr:`candidate_cache`, as arrays of CANDIDATES_KEPT entries in all (12 bytes each, about 5 MB),
+        which saves a regex pass over the corpus per pair on most steps."""
+        key = (needle, wordpiece)
+        kept = self.candidate_cache
+        with _CANDIDATES_LOCK:
+            if key in kept:
+                kept.move_to_end(key)
+                return list(zip(*kept[key]))
+        found = sorted((-bound * self.freqs[i], i) for i, bound in self.spelling_bounds(needle, wordpiece).items())
+        packed = (array("q", [b for b, _ in found]), array("I", [i for _, i in found]))
+        with _CANDIDATES_LOCK:
+            kept[key] = packed
+            total = sum(len(b) for b, _ in kept.values())
+            while total > CANDIDATES_KEPT and len(kept) > 1:
+                total -= len(kept.popitem(last=False)[1][0])
+        return found
+
+    def spelling_bounds(self, needle: str, wordpiece: bool) -> dict[int, int]:
+        """word index -> an upper bound on how often a pair spelled ``needle`` occurs in it."""
+        if wordpiece:
+            return {i: len(text) for i, text in enumerate(self.spellings())}
+        joined, starts = self.joined_spellings()
+        # A needle that overlaps itself ("aa" in "aaa") can occur more often as a pair than as
+        # separate matches: count overlapping matches then (a lookahead matches at every offset).
+        overlaps = any(needle[:k] == needle[-k:] for k in range(1, len(needle)))
+        if "\0" in needle:  # the separator of the joined text: look word by word
+            return {
+                i: text.count(needle) + len(text) * overlaps
+                for i, text in enumerate(self.spellings())
+                if needle in text
+            }
+        pattern = f"(?={re.escape(needle)})" if overlaps else re.escape(needle)
+        bounds: dict[int, int] = {}
+        for m in re.finditer(pattern, joined):
+            i = bisect.bisect_right(starts, m.start()) - 1
+            bounds[i] = bounds.get(i, 0) + 1
+        return bounds
+
     def state(self, step: int) -> TrainState:
         """The state after ``step`` merges (0 = the initial split)."""
         if isinstance(step, bool) or not isinstance(step, int):
@@ -214,7 +360,7 @@ class History:
 
     def spellings(self) -> list[str]:
         """Each word's initial symbols joined (what its tokens spell at every step); computed once."""
-        if not hasattr(self, "_spellings"):
+        if self._spellings is None:
             symbols = self.symbols
             self._spellings = ["".join(symbols[s] for s in split) for split in self.initial_splits]
         return self._spellings
@@ -222,7 +368,7 @@ class History:
     def joined_spellings(self) -> tuple[str, list[int]]:
         """All spellings in one string, separated by NUL, and where each starts: a regex over it
         finds every word holding a string in one C-level pass. Computed once."""
-        if not hasattr(self, "_joined"):
+        if self._joined is None:
             spelled = self.spellings()
             starts, pos = [], 0
             for text in spelled:
@@ -233,7 +379,7 @@ class History:
 
     def words_by_frequency(self) -> list[int]:
         """Word indices, most frequent first (first-seen order among equals); computed once."""
-        if not hasattr(self, "_by_freq"):
+        if self._by_freq is None:
             self._by_freq = sorted(range(len(self.words)), key=lambda i: -self.freqs[i])
         return self._by_freq
 
@@ -254,7 +400,7 @@ class History:
                     "score": None if score is None else str(score),
                     "tied": self.num_ties[k - 1] - 1,
                     "forced": self.merge_forced[k - 1],
-                    "tied_pairs": [self.pair_str(divmod(c, _SHIFT)) for c in self.ties[k - 1][1:]]
+                    "tied_pairs": [self.pair_str(divmod(c, PAIR_SHIFT)) for c in self.ties[k - 1][1:]]
                     if with_ties
                     else None,
                 }
@@ -290,57 +436,6 @@ _HISTORY_ARRAYS = (
     ("top_counts_flat", "Q"),
     ("top_start", "Q"),
 )
-
-
-def _array_bytes(seq: array | list[int], code: str) -> int:
-    """Bytes of ``seq`` as an array of type ``code`` (what a list will take once compacted)."""
-    if isinstance(seq, array):
-        return seq.buffer_info()[1] * seq.itemsize
-    return len(seq) * array(code).itemsize
-
-
-class Ragged(Sequence):
-    """Many short integer sequences in two arrays: item ``i`` is ``flat[start[i]:start[i + 1]]`` (an
-    ``array``, empty for an empty or None item). Reads like the list of arrays it replaces."""
-
-    __slots__ = ("flat", "start")
-
-    def __init__(self, code: str, items) -> None:
-        self.flat = array(code)
-        self.start = array("Q", [0])
-        flat, start = self.flat, self.start
-        for item in items:
-            if item:
-                flat.extend(item)
-            start.append(len(flat))
-
-    def __len__(self) -> int:
-        return len(self.start) - 1
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self.flat[self.start[i] : self.start[i + 1]]
-
-    def nbytes(self) -> int:
-        return len(self.flat) * self.flat.itemsize + len(self.start) * self.start.itemsize
-
-    def __getstate__(self):
-        return self.flat, self.start
-
-    def __setstate__(self, state) -> None:
-        self.flat, self.start = state
-
-
-def _ragged_bytes(seq, code: str) -> int:
-    """Bytes of a per-merge or per-word sequence of arrays once compacted into a :class:`Ragged`."""
-    if isinstance(seq, Ragged):
-        return seq.nbytes()
-    return sum(_array_bytes(item, code) for item in seq if item) + 8 * (len(seq) + 1)
 
 
 class _SplitsView(Mapping):

@@ -12,7 +12,8 @@ with only a per-read timeout: a server sending a byte a second kept it busy for 
 file was downloaded whole. The stream stops as soon as the bytes received pass ``MAX_BYTES`` or the
 whole fetch passes ``DEADLINE_S``, and the partial file is removed. One fetch per name at a time: a
 second request for the same name waits at most ``LOCK_WAIT_S``, then hears that it is still being
-fetched. Left out: resuming a broken download (a tokenizer.json is small; asking again starts over).
+fetched. Left out: resuming a broken download (a tokenizer.json is small; asking again starts over), other
+files of a repo (``vocab.json``, ``.model``), private repos and tokens, and uploading.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import time
 import uuid
 from urllib.parse import urlsplit
 
+from .formats.tokenizer_json import from_tokenizer_json
 from .tokenizer import Tokenizer
 
 EXAMPLES = ("openai-community/gpt2", "Xenova/gpt-4o")
@@ -208,8 +210,6 @@ def from_hub(repo_id: str, *, revision: str | None = None, cache_dir: str | None
 
 def read_tokenizer_json(repo_id: str, path: str) -> Tokenizer:
     """The :class:`~bpe.Tokenizer` of ``repo_id``'s ``tokenizer.json`` at ``path`` (from :func:`tokenizer_json_path`)."""
-    from .serialization import from_tokenizer_json
-
     with open(path, "rb") as f:
         data = f.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:

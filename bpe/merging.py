@@ -5,6 +5,9 @@
 of symbols, and for words of 256 symbols or more a heap of ranks with a small heap of positions per
 rank. All three give the same merges in the same order (tests compare them); a word of n symbols
 costs O(n log n). :class:`FirstMerges` is a merge table seen through its first k ranks.
+
+Left out: where the symbols come from and what the merges mean (:mod:`bpe.tokenizer`), and
+recording the steps for display (:mod:`bpe.replay` does that with the ``record`` list).
 """
 
 from __future__ import annotations

@@ -29,10 +29,8 @@ from functools import lru_cache
 
 import regex
 
-Span = tuple[int, int]
+from .config import BYTE_LEVEL, PRE_TOKENIZERS, Span
 
-PRE_TOKENIZERS: tuple[str, ...] = ("whitespace", "gpt2", "gpt4", "sennrich", "space-suffix")
-BYTE_LEVEL: frozenset[str] = frozenset({"gpt2", "gpt4"})
 END_OF_WORD = "</w>"
 
 # GPT-2's pattern, as in openai/gpt-2 encoder.py and the `tokenizers` ByteLevel pre-tokenizer.
@@ -247,3 +245,56 @@ def text_from_bytes(data: bytes, name: str = "the file") -> str:
         raise ValueError(
             f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8 and upload it again."
         ) from None
+
+
+# -- a training corpus as word counts ----------------------------------------------------------
+Corpus = Mapping[str, int] | str | Iterable[str]  # word counts, a text, or texts
+
+
+def presplit_words(corpus: Corpus) -> dict[str, tuple[str, ...]] | None:
+    """Words given already split into symbols, as Sennrich et al.'s code writes them:
+    ``{("l", "o", "w", "</w>"): 5}``. Returns word -> symbols (the word named by its
+    symbols joined with spaces, ``"l o w </w>"``), or None for any other corpus."""
+    if not isinstance(corpus, Mapping) or not corpus or not all(isinstance(k, tuple) for k in corpus):
+        return None
+    out = {}
+    for key in corpus:
+        if not key or not all(isinstance(s, str) and s for s in key):
+            raise ValueError(f"A pre-split word must be a non-empty tuple of non-empty strings; got {key!r}.")
+        out[" ".join(key)] = key
+    return out
+
+
+def corpus_word_counts(corpus: Corpus, pre_tokenizer: str) -> dict[str, int]:
+    """Word counts from word counts (a mapping) or texts (a string or strings).
+
+    A mapping's words are taken as typed; byte-level schemes map their bytes.
+    Pre-split words (tuples of symbols) are named by their symbols joined with spaces.
+    """
+    if presplit_words(corpus) is not None:
+        return _check_total(check_word_counts({" ".join(k): v for k, v in corpus.items()}))  # type: ignore[union-attr]
+    if isinstance(corpus, Mapping):
+        counts = check_word_counts(corpus)
+        if pre_tokenizer in BYTE_LEVEL:
+            mapped: dict[str, int] = {}
+            for word, count in counts.items():
+                key = raw_word_to_word(word, pre_tokenizer)
+                mapped[key] = mapped.get(key, 0) + count
+            return _check_total(mapped)
+        return _check_total(counts)
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    counts = count_words(texts, pre_tokenizer)
+    if not counts:
+        raise ValueError("The corpus is empty (or only whitespace): paste some text or word counts to train on.")
+    return counts
+
+
+def _check_total(counts: dict[str, int]) -> dict[str, int]:
+    """Pair counts are kept as 64-bit integers: refuse word counts whose symbols add up past that."""
+    total = sum(count * len(word) for word, count in counts.items())
+    if total > MAX_SYMBOL_TOTAL:
+        raise ValueError(
+            f"The word counts add up to {total:.3g} symbols, more than a pair count can hold "
+            f"({MAX_SYMBOL_TOTAL:.3g}): use smaller counts."
+        )
+    return counts

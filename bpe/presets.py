@@ -3,13 +3,15 @@
 Every preset names its source and what it reproduces, so a student can check the
 app against the text they are reading. The large one is built at run time from
 the Python documentation that ships with CPython (see :mod:`bpe.corpora`).
+
+Left out: training (a preset only names a corpus and options: :mod:`bpe.trainer` runs them).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .state import Pair
+from .config import Pair
 
 
 @dataclass(frozen=True)

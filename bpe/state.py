@@ -6,44 +6,24 @@ corpus splits and pair counts at that step, the vocabulary so far, where the
 merge's count comes from (:class:`Contribution`, :meth:`TrainState.provenance_sentence`),
 what it changed (:class:`StepChanges`), and how a student's predicted merge compares
 (:meth:`TrainState.judge_prediction`). It holds no data of its own beyond the step
-number; everything is read from the shared history.
+number; everything is read from the shared history through its reader methods.
+
+Left out: storing anything (the layout is :mod:`bpe.history`'s) and choosing merges (:mod:`bpe.trainer`).
 """
 
 from __future__ import annotations
 
-import bisect
-import re
-import threading
-from array import array
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from .history import History
+from .config import TIE_RULE_SENTENCES, TOP_K, Pair
 
-Pair = tuple[str, str]
-WORDPIECE_PREFIX = "##"
-TOP_K = 24  # pairs kept per step for tables and charts (the page shows 20)
-MAX_TIES_KEPT = 200  # tied pairs kept per step (their total is always kept)
-CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
-_CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)
-
-TIE_RULE_SENTENCES = {
-    "first": "the pair seen first, reading words in first-seen order and each word left to right, wins",
-    "hf": "the pair with the smallest (left id, right id) wins, as in the tokenizers library",
-    "lexicographic": "the alphabetically smallest pair (left, then right) wins",
-    "forced": "this pair was chosen by hand (a what-if), whatever its count",
-}
-
-STOP_SENTENCES = {
-    "vocab_size": "the vocabulary reached its target size of {vocab_size} tokens",
-    "num_merges": "the requested number of merges ({num_merges}) was reached",
-    "min_frequency": "the best pair occurs {count} times, below the minimum frequency of {min_frequency}",
-    "no_pairs": "no pair left: every word is a single token",
-}
+# The run's bpe.history.History. Not imported: history imports this module (History.state builds a
+# TrainState), and the engine has no import circle, not even a type-only one.
+HistoryRecord = Any
 
 
 @dataclass(frozen=True)
@@ -92,14 +72,10 @@ class TrainState:
     - ``stop_reason``/``stop_sentence`` on the last state of a finished run.
     """
 
-    history: History = field(repr=False)
+    history: HistoryRecord = field(repr=False)
     step: int
 
     # -- the merge ---------------------------------------------------------------------------
-    @property
-    def is_initial(self) -> bool:
-        return self.step == 0
-
     def _merge(self) -> tuple[int, int, int] | None:
         return self.history.merges[self.step - 1] if self.step else None
 
@@ -120,11 +96,6 @@ class TrainState:
     def new_token(self) -> str | None:
         m = self._merge()
         return self.history.symbols[m[2]] if m else None
-
-    @property
-    def new_id(self) -> int | None:
-        m = self._merge()
-        return m[2] if m else None
 
     @property
     def token_added(self) -> bool:
@@ -159,11 +130,6 @@ class TrainState:
     def pair_counts(self) -> Mapping[Pair, int]:
         return self.history.pair_counts_after(max(self.step - 1, 0))
 
-    @property
-    def next_pair_counts(self) -> Mapping[Pair, int]:
-        """The counts after this step: what the next merge is chosen from."""
-        return self.history.pair_counts_after(self.step)
-
     def top_pairs(self, n: int = TOP_K, *, after: bool = False) -> list[tuple[Pair, int]]:
         """The ``n`` highest pair counts this merge was chosen from (``after``: the next one's)."""
         h = self.history
@@ -178,6 +144,7 @@ class TrainState:
         Scores are recomputed from the splits of that step (one pass over the corpus): the run
         stores the top pairs by count, and the best scores are often not among them.
 
+        >>> from bpe import run_training
         >>> h = run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, algorithm="wordpiece")
         >>> [(f"{a} {b}", str(score)) for (a, b), _, score in h.state(1).top_scores(2)]
         [('##g ##s', '1/20'), ('##u ##g', '1/36')]
@@ -215,11 +182,6 @@ class TrainState:
     @property
     def vocab_size(self) -> int:
         return self.history.vocab_len_after[self.step]
-
-    @property
-    def num_tokens(self) -> int:
-        """Corpus length in tokens after this step (sum of split lengths x frequency)."""
-        return self.history.total_tokens_after[self.step]
 
     @property
     def merges(self) -> tuple[Pair, ...]:
@@ -271,14 +233,14 @@ class TrainState:
         h = self.history
         after = max(self.step - 1, 0)
         out: dict[Pair, str] = {}
-        wordpiece = h.config.algorithm == "wordpiece"  # ## prefixes: spellings do not contain pairs
+        wordpiece = h.config.rule.scored  # ## prefixes: spellings do not contain pairs
         for pair in pairs:
             ids = h.pair_ids(pair)
             total = h.count_at(ids, after) if ids else 0
             if total <= 0:
                 out[pair] = ""
                 continue
-            bounds = self._candidates(pair[0] + pair[1], wordpiece)
+            bounds = h.candidate_words(pair[0] + pair[1], wordpiece)
             found: list[tuple[int, int, int]] = []  # (-share, word index, occurrences)
             checked = 0
             for neg_bound, i in bounds:
@@ -303,48 +265,6 @@ class TrainState:
                     text += f" + {rest:,} in other words"
             out[pair] = text
         return out
-
-    def _candidates(self, needle: str, wordpiece: bool) -> list[tuple[int, int]]:
-        """``(-bound * frequency, word index)`` for every word whose spelling can hold a pair spelled
-        ``needle``, largest bound first. It depends only on the spellings, not on the step, and the
-        top pairs of one step are mostly those of the next: so the run keeps the latest ones, as
-        arrays of CANDIDATES_KEPT entries in all (12 bytes each, about 5 MB), which saves a regex pass
-        over the corpus per pair on most steps."""
-        h = self.history
-        key = (needle, wordpiece)
-        with _CANDIDATES_LOCK:
-            kept = h.__dict__.setdefault("_candidates", OrderedDict())
-            if key in kept:
-                kept.move_to_end(key)
-                return list(zip(*kept[key]))
-        found = sorted((-bound * h.freqs[i], i) for i, bound in self._spelling_bounds(needle, wordpiece).items())
-        packed = (array("q", [b for b, _ in found]), array("I", [i for _, i in found]))
-        with _CANDIDATES_LOCK:
-            kept[key] = packed
-            total = sum(len(b) for b, _ in kept.values())
-            while total > CANDIDATES_KEPT and len(kept) > 1:
-                total -= len(kept.popitem(last=False)[1][0])
-        return found
-
-    def _spelling_bounds(self, needle: str, wordpiece: bool) -> dict[int, int]:
-        """word index -> an upper bound on how often a pair spelled ``needle`` occurs in it."""
-        h = self.history
-        if wordpiece:
-            return {i: len(text) for i, text in enumerate(h.spellings())}
-        joined, starts = h.joined_spellings()
-        # A needle that overlaps itself ("aa" in "aaa") can occur more often as a pair than as
-        # separate matches: count overlapping matches then (a lookahead matches at every offset).
-        overlaps = any(needle[:k] == needle[-k:] for k in range(1, len(needle)))
-        if "\0" in needle:  # the separator of the joined text: look word by word
-            return {
-                i: text.count(needle) + len(text) * overlaps for i, text in enumerate(h.spellings()) if needle in text
-            }
-        pattern = f"(?={re.escape(needle)})" if overlaps else re.escape(needle)
-        bounds: dict[int, int] = {}
-        for m in re.finditer(pattern, joined):
-            i = bisect.bisect_right(starts, m.start()) - 1
-            bounds[i] = bounds.get(i, 0) + 1
-        return bounds
 
     def symbol_count(self, symbol: str) -> int:
         """How often a symbol occurs in the corpus this merge was chosen from (WordPiece's count(a))."""
@@ -410,10 +330,7 @@ class TrainState:
         h = self.history
         words = tuple(h.words[i] for i in h.words_changed_at(self.step))
         vanished, appeared, changed = [], [], []
-        for e in range(h.log_start[self.step], h.log_start[self.step + 1]):
-            ids = h.pair_of(h.log_pair[e])
-            before = h.log_count[h.log_prev[e]] if h.log_prev[e] >= 0 else 0
-            after = h.log_count[e]
+        for ids, before, after in h.count_changes(self.step):
             pair = h.pair_str(ids)
             if after == 0:
                 vanished.append((pair, before))

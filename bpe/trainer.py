@@ -30,6 +30,9 @@ carry the ``##`` prefix, and the score of a pair is ``count(ab) / (count(a) *
 count(b))`` instead of its count. Scores are kept as exact fractions, so ties are
 real ties. WordPiece rescans all pairs each step (it is for small corpora).
 
+Reading a corpus into word counts (:func:`~bpe.pre_tokenizers.corpus_word_counts`) is the
+pre-tokenizers'; the options (:class:`~bpe.config.TrainConfig`) are checked in :mod:`bpe.config`.
+
 Left out: ``limit_alphabet``, ``max_token_length`` and end-of-word suffixes other
 than Sennrich's ``</w>`` (which the ``sennrich`` pre-tokenizer adds as a symbol).
 """
@@ -41,124 +44,27 @@ import heapq
 import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 from . import pre_tokenizers as pt
-from .history import _SHIFT, History
-from .state import MAX_TIES_KEPT, TOP_K, WORDPIECE_PREFIX, Pair, TrainState
+from .config import (
+    MAX_TIES_KEPT,
+    PAIR_SHIFT,
+    TOP_K,
+    Algorithm,
+    Pair,
+    TieRule,
+    TrainConfig,
+)
+from .history import History
+from .pre_tokenizers import Corpus, corpus_word_counts, presplit_words
+from .state import TrainState
 
-__all__ = [
-    "ALGORITHMS",
-    "TIE_RULES",
-    "TrainConfig",
-    "corpus_word_counts",
-    "first_difference",
-    "presplit_words",
-    "run_training",
-    "train_steps",
-    "History",
-    "Pair",
-    "TrainState",
-    "WORDPIECE_PREFIX",
-]
-TieRule = Literal["first", "hf", "lexicographic"]
-Algorithm = Literal["bpe", "wordpiece"]
-Corpus = Mapping[str, int] | str | Iterable[str]
+# The trainer's own API, then what it passes on from bpe.config and bpe.pre_tokenizers for its callers.
+__all__ = ["train_steps", "run_training", "first_difference", "TrainConfig", "corpus_word_counts", "presplit_words"]
 
-TIE_RULES: tuple[str, ...] = ("first", "hf", "lexicographic")
-ALGORITHMS: tuple[str, ...] = ("bpe", "wordpiece")
 _SORT_ALL_TIES = 1000  # up to this many tied pairs, sorting them all is faster than heapq.nsmallest
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """The options shared by :func:`train_steps` and :func:`bpe.train`."""
-
-    pre_tokenizer: str = "whitespace"
-    vocab_size: int | None = None
-    num_merges: int | None = None
-    special_tokens: tuple[str, ...] = ()
-    min_frequency: int = 0
-    tie_break: str = "first"
-    algorithm: str = "bpe"
-    full_byte_alphabet: bool = False
-    forced_merges: tuple[tuple[int, Pair], ...] = ()
-
-    def __post_init__(self) -> None:
-        pt.check_pre_tokenizer(self.pre_tokenizer)
-        if self.tie_break not in TIE_RULES:
-            raise ValueError(f"Unknown tie rule {self.tie_break!r}; choose one of: {', '.join(TIE_RULES)}.")
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"Unknown algorithm {self.algorithm!r}; choose 'bpe' or 'wordpiece'.")
-        for name in ("vocab_size", "num_merges", "min_frequency"):
-            value = getattr(self, name)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{name} must be a whole number, not {value!r}.")
-            if value < 0:
-                raise ValueError(f"{name} must be 0 or more, not {value}.")
-        if self.full_byte_alphabet and self.pre_tokenizer not in pt.BYTE_LEVEL:
-            raise ValueError("The full 256-byte alphabet only applies to byte-level pre-tokenizers (gpt2, gpt4).")
-        for token in self.special_tokens:
-            if not isinstance(token, str) or not token:
-                raise ValueError(f"Special tokens must be non-empty strings; got {token!r}.")
-        for step, pair in self.forced_merges:
-            if isinstance(step, bool) or not isinstance(step, int) or step < 1:
-                raise ValueError(f"A forced merge needs a step number of 1 or more; got {step!r}.")
-            if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(s, str) for s in pair)):
-                raise ValueError(f"The forced merge at step {step} must be a pair of two strings; got {pair!r}.")
-
-
-def presplit_words(corpus: Corpus) -> dict[str, tuple[str, ...]] | None:
-    """Words given already split into symbols, as Sennrich et al.'s code writes them:
-    ``{("l", "o", "w", "</w>"): 5}``. Returns word -> symbols (the word named by its
-    symbols joined with spaces, ``"l o w </w>"``), or None for any other corpus."""
-    if not isinstance(corpus, Mapping) or not corpus or not all(isinstance(k, tuple) for k in corpus):
-        return None
-    out = {}
-    for key in corpus:
-        if not key or not all(isinstance(s, str) and s for s in key):
-            raise ValueError(f"A pre-split word must be a non-empty tuple of non-empty strings; got {key!r}.")
-        out[" ".join(key)] = key
-    return out
-
-
-def corpus_word_counts(corpus: Corpus, pre_tokenizer: str) -> dict[str, int]:
-    """Word counts from word counts (a mapping) or texts (a string or strings).
-
-    A mapping's words are taken as typed; byte-level schemes map their bytes.
-    Pre-split words (tuples of symbols) are named by their symbols joined with spaces.
-    """
-    if presplit_words(corpus) is not None:
-        return _check_total(pt.check_word_counts({" ".join(k): v for k, v in corpus.items()}))  # type: ignore[union-attr]
-    if isinstance(corpus, Mapping):
-        counts = pt.check_word_counts(corpus)
-        if pre_tokenizer in pt.BYTE_LEVEL:
-            mapped: dict[str, int] = {}
-            for word, count in counts.items():
-                key = pt.raw_word_to_word(word, pre_tokenizer)
-                mapped[key] = mapped.get(key, 0) + count
-            return _check_total(mapped)
-        return _check_total(counts)
-    texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    counts = pt.count_words(texts, pre_tokenizer)
-    if not counts:
-        raise ValueError("The corpus is empty (or only whitespace): paste some text or word counts to train on.")
-    return counts
-
-
-def _check_total(counts: dict[str, int]) -> dict[str, int]:
-    """Pair counts are kept as 64-bit integers: refuse word counts whose symbols add up past that."""
-    total = sum(count * len(word) for word, count in counts.items())
-    if total > pt.MAX_SYMBOL_TOTAL:
-        raise ValueError(
-            f"The word counts add up to {total:.3g} symbols, more than a pair count can hold "
-            f"({pt.MAX_SYMBOL_TOTAL:.3g}): use smaller counts."
-        )
-    return counts
+_SHIFT = PAIR_SHIFT  # pair (a, b) of ids -> the code a * _SHIFT + b, as History stores pairs
 
 
 class _Trainer:
@@ -168,7 +74,7 @@ class _Trainer:
         self.config = config
         counts = corpus_word_counts(corpus, config.pre_tokenizer)
         h = self.h = History(config, counts)
-        wordpiece = config.algorithm == "wordpiece"
+        prefix = config.rule.continuing_prefix  # WordPiece: "##" on every symbol after a word's first
         scheme = config.pre_tokenizer
 
         # Initial splits as strings, then the alphabet sorted by code point.
@@ -176,31 +82,27 @@ class _Trainer:
         str_splits = []
         for word in h.words:
             symbols = presplit[word] if presplit else pt.word_symbols(word, scheme)
-            if wordpiece:
-                symbols = (symbols[0], *(WORDPIECE_PREFIX + s for s in symbols[1:]))
+            if prefix:
+                symbols = (symbols[0], *(prefix + s for s in symbols[1:]))
             str_splits.append(symbols)
         alphabet = set(itertools.chain.from_iterable(str_splits))
         if config.full_byte_alphabet:
             alphabet |= set(pt.bytes_to_unicode().values())
         for token in config.special_tokens:
-            self._add_symbol(token)
+            h.add_symbol(token)
         for symbol in sorted(alphabet):
             if symbol not in h.symbol_ids:
-                self._add_symbol(symbol)
-        h.num_base = len(h.symbols)
-        if config.vocab_size is not None and config.vocab_size < h.num_base:
+                h.add_symbol(symbol)
+        num_base = len(h.symbols)
+        if config.vocab_size is not None and config.vocab_size < num_base:
             raise ValueError(
                 f"The vocabulary size ({config.vocab_size}) is below the base vocabulary: this corpus needs at least "
-                f"{h.num_base} tokens ({len(config.special_tokens)} special + {h.num_base - len(config.special_tokens)}"
-                f" in its alphabet). Set the vocabulary size (vocab_size) to {h.num_base} or more."
+                f"{num_base} tokens ({len(config.special_tokens)} special + {num_base - len(config.special_tokens)}"
+                f" in its alphabet). Set the vocabulary size (vocab_size) to {num_base} or more."
             )
         to_id = h.symbol_ids.__getitem__
-        h.initial_splits = [tuple(map(to_id, split)) for split in str_splits]
-        self.splits: list[list[int]] = [list(s) for s in h.initial_splits]
-        h.word_steps = [[] for _ in h.words]  # empty lists become None when compacted
-        h.vocab_len_after.append(len(h.symbols))
-        h.total_tokens_after.append(sum(len(s) * f for s, f in zip(self.splits, h.freqs)))
-        self.total_tokens = h.total_tokens_after[0]
+        initial_splits = [tuple(map(to_id, split)) for split in str_splits]
+        self.splits: list[list[int]] = [list(s) for s in initial_splits]
 
         # Pair counts, where each pair occurs, and buckets count -> pairs for the max and ties.
         # Buckets hold pairs as integer codes (a * 2**24 + b): the smallest code is the smallest
@@ -230,28 +132,18 @@ class _Trainer:
         self.top_sorted: list[int] = []
         self.top_left: list[int] = []
         self.top_joined: list[int] = []
-        if wordpiece:
+        if config.rule.scored:
             self.symbol_freqs: dict[int, int] = {}
             for split, freq in zip(self.splits, h.freqs):
                 for s in split:
                     self.symbol_freqs[s] = self.symbol_freqs.get(s, 0) + freq
-        # Step 0 of the log: the initial counts, in first-seen order (no earlier entries to chain to).
-        h.log_pair.extend(self.pair_counts)
-        h.log_count.extend(self.pair_counts.values())
-        h.log_step.extend([0] * len(self.pair_counts))
-        h.log_prev.extend([-1] * len(self.pair_counts))
-        h.last_entry.update((code, i) for i, code in enumerate(self.pair_counts))
-        h.log_start.append(len(h.log_step))
-        self._record_top(0)
+        # Step 0 of the record: the initial splits and counts, in first-seen order.
+        h.begin(initial_splits, self.pair_counts)
+        self.total_tokens = h.total_tokens_after[0]
+        self._record_top()
         self.forced = dict(config.forced_merges)
 
     # -- bookkeeping ---------------------------------------------------------------------------
-    def _add_symbol(self, s: str) -> int:
-        h = self.h
-        h.symbol_ids[s] = len(h.symbols)
-        h.symbols.append(s)
-        return h.symbol_ids[s]
-
     def _static_key(self, pair: tuple[int, int]) -> tuple:
         if self.config.tie_break == "lexicographic":
             s = self.h.symbols
@@ -293,12 +185,11 @@ class _Trainer:
             return self._first_key(pair)
         return self._static_key(pair)
 
-    def _record_top(self, step: int) -> None:
-        """Store the top-K counts after ``step``. Order inside one count is not kept here:
+    def _record_top(self) -> None:
+        """Store the top-K counts after the latest step. Order inside one count is not kept here:
         readers order it (the tie rule for the winning count, ids for the rest)."""
-        h = self.h
         need = TOP_K
-        buckets, pairs_flat, counts_flat = self.buckets, h.top_pairs_flat, h.top_counts_flat
+        buckets, pairs_flat, counts_flat = self.buckets, [], []
         for c in reversed(self.sorted_counts):
             bucket = buckets[c]
             if len(bucket) < need:
@@ -311,7 +202,7 @@ class _Trainer:
                 pairs_flat.extend(itertools.islice(bucket, need))
                 counts_flat.extend([c] * need)
                 break
-        h.top_start.append(len(pairs_flat))
+        self.h.record_top(pairs_flat, counts_flat)
 
     # -- choosing ------------------------------------------------------------------------------
     def _choose_bpe(self) -> tuple[tuple[int, int], int, list[tuple[int, int]], int] | None:
@@ -369,18 +260,19 @@ class _Trainer:
         h, cfg = self.h, self.config
         a, b = pair
         left, right = h.symbols[a], h.symbols[b]
-        if cfg.algorithm == "wordpiece" and right.startswith(WORDPIECE_PREFIX):
-            right = right[len(WORDPIECE_PREFIX) :]
+        prefix = cfg.rule.continuing_prefix
+        if prefix and right.startswith(prefix):
+            right = right[len(prefix) :]
         new_str = left + right
         added = new_str not in h.symbol_ids
-        new = self._add_symbol(new_str) if added else h.symbol_ids[new_str]
+        new = h.add_symbol(new_str) if added else h.symbol_ids[new_str]
 
         # Rewrite each word holding the pair and note only the pairs next to each merge, as the
         # `tokenizers` trainer does: x a b y -> x ab y loses (x, a) and (b, y), gains (x, ab) and
         # (ab, y). The left neighbour is read from the rewritten part, so a b a b -> ab ab
         # correctly turns the (ab, a) of the first merge into (ab, ab). (a, b) itself ends at 0.
         delta: defaultdict[int, int] = defaultdict(int)  # pair code -> change of its count
-        where, splits, freqs, word_steps = self.where, self.splits, h.freqs, h.word_steps
+        where, splits, freqs = self.where, self.splits, h.freqs
         changed_words = []
         saved = 0
         S = _SHIFT
@@ -424,12 +316,11 @@ class _Trainer:
             if a == b:
                 saved += (before - n) * f
             changed_words.append(w)
-            word_steps[w].append(step)
         ab_count = self.pair_counts.get(ab, 0)
         if a != b:
             saved = ab_count  # occurrences of (a, b) cannot overlap, so each one was merged
         delta[ab] = -ab_count
-        if cfg.algorithm == "wordpiece":
+        if cfg.rule.scored:
             # `saved` counts the merges actually made (a a a holds (a, a) twice but merges once).
             sf = self.symbol_freqs
             sf[new] = sf.get(new, 0) + saved
@@ -437,8 +328,8 @@ class _Trainer:
             sf[b] -= saved
         cache = self.first_key_cache
         pair_counts, buckets, counts = self.pair_counts, self.buckets, self.sorted_counts
-        last_entry, log_pair, log_count, log_prev = h.last_entry, h.log_pair, h.log_count, h.log_prev
-        first_entry = entry = len(log_pair)
+        changed_codes: list[int] = []  # pairs whose count moved, and their new counts, for the record
+        new_counts: list[int] = []
         top_count, top_left, top_joined = self.top_count, self.top_left, self.top_joined
         for code, d in delta.items():
             # Every pair whose occurrences moved is in `delta`, even with a net change of 0, so
@@ -469,27 +360,24 @@ class _Trainer:
                 pair_counts[code] = new_c
             else:
                 del pair_counts[code]
-            # The log is made of lists during training: append straight to them.
-            log_pair.append(code)
-            log_count.append(new_c)
-            log_prev.append(last_entry.get(code, -1))
-            last_entry[code] = entry
-            entry += 1
-        h.log_step.extend([step] * (entry - first_entry))
-        h.log_start.append(entry)
-        h.step_words.extend(changed_words)
-        h.step_words_start.append(len(h.step_words))
-        h.merges.append((a, b, new))
-        h.merge_counts.append(count)
-        h.merge_scores.append(score)
-        h.merge_added.append(added)
-        h.merge_forced.append(forced)
-        h.ties.append(ties)  # pair codes (a fresh list); an array of 8 bytes a pair once compacted
-        h.num_ties.append(num_ties)
-        h.vocab_len_after.append(len(h.symbols))
+            changed_codes.append(code)
+            new_counts.append(new_c)
         self.total_tokens -= saved
-        h.total_tokens_after.append(self.total_tokens)
-        self._record_top(step)
+        h.record_merge(
+            step,
+            (a, b, new),
+            count=count,
+            score=score,
+            added=added,
+            forced=forced,
+            ties=ties,  # pair codes (a fresh list)
+            num_ties=num_ties,
+            changed_words=changed_words,
+            changed_codes=changed_codes,
+            new_counts=new_counts,
+            total_tokens=self.total_tokens,
+        )
+        self._record_top()
 
     def next_merge(self, step: int):
         """Decide merge ``step``: returns (pair, count, ties, num_ties, score, forced) or sets the stop reason."""
@@ -507,9 +395,9 @@ class _Trainer:
                 raise ValueError(
                     f"Cannot force the pair {forced!r} at step {step}: it does not occur in the corpus then."
                 )
-            score = self._wp_score(ids) if cfg.algorithm == "wordpiece" else None
+            score = self._wp_score(ids) if cfg.rule.scored else None
             return ids, count, [ids[0] * _SHIFT + ids[1]], 1, score, True
-        if cfg.algorithm == "wordpiece":
+        if cfg.rule.scored:
             choice = self._choose_wordpiece()
             if choice is None:
                 return self._stop("no_pairs")
@@ -521,12 +409,12 @@ class _Trainer:
             pair, count, ties, n = choice
             score = None
         if count < cfg.min_frequency:
-            h.stop_count = count
-            return self._stop("min_frequency")
+            self.h.stop("min_frequency", count)
+            return None
         return pair, count, ties, n, score, False
 
     def _stop(self, reason: str) -> None:
-        self.h.stop_reason = reason
+        self.h.stop(reason)
         return None
 
 
@@ -538,8 +426,8 @@ def train_steps(
     num_merges: int | None = None,
     special_tokens: Iterable[str] = (),
     min_frequency: int = 0,
-    tie_break: str = "first",
-    algorithm: str = "bpe",
+    tie_break: TieRule = "first",
+    algorithm: Algorithm = "bpe",
     full_byte_alphabet: bool = False,
     forced_merges: Mapping[int, Pair] | None = None,
 ) -> Iterator[TrainState]:
@@ -578,7 +466,7 @@ def _run(trainer: _Trainer) -> Iterator[TrainState]:
         while True:
             decision = trainer.next_merge(step)
             if decision is None:
-                trainer.h._compact()  # before the last yield: a caller may stop reading there
+                trainer.h.finish()  # before the last yield: a caller may stop reading there
             # Yield the previous state only now, so the last one already knows why training stopped.
             yield trainer.h.state(step - 1)
             if decision is None:
@@ -586,7 +474,7 @@ def _run(trainer: _Trainer) -> Iterator[TrainState]:
             trainer.apply(step, *decision)
             step += 1
     finally:  # also when the caller stops early or a forced merge fails: never leave lists behind
-        trainer.h._compact()
+        trainer.h.finish()
 
 
 def run_training(corpus: Corpus, **options) -> History:

@@ -1,7 +1,7 @@
 """The Encode page's tokenizer: the one trained on the Train page, uploaded files (a tokenizer.json, a
 ``.tiktoken`` rank file, or vocab.json + merges.txt, told apart by content), or a model's tokenizer by
 its Hugging Face Hub name. Parsed files are cached by their bytes' digest and shared by every session.
-What this leaves out: reading the formats (``bpe.serialization``, ``bpe.rank_files``, ``bpe.hub``) and
+What this leaves out: reading the formats (``bpe.formats``, ``bpe.hub``) and
 the encoding itself (``pages/encode.py``).
 """
 
@@ -12,7 +12,7 @@ import hashlib
 import streamlit as st
 
 import bpe
-from bpe import hub, rank_files, serialization
+from bpe import formats, hub
 from pages import runs
 from pages.alerts import alert
 from server import startup
@@ -118,10 +118,10 @@ def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bp
     """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
     SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
     if kind == "tiktoken":
-        return rank_files.from_tiktoken(_data[0], option)
+        return formats.from_tiktoken(_data[0], option)
     if kind == "vocab+merges":
-        return serialization.from_vocab_merges(_data[0], _data[1], option)
-    return serialization.from_tokenizer_json(_data[0])
+        return formats.from_vocab_merges(_data[0], _data[1], option)
+    return formats.from_tokenizer_json(_data[0])
 
 
 def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
@@ -170,7 +170,7 @@ def tokenizer_from_files(
         hint = (
             f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up."
             if others
-            else serialization.vocab_byte_level_hint(files[vocab], pre_tokenizer)
+            else formats.vocab_byte_level_hint(files[vocab], pre_tokenizer)
         )
         return tok, f"{vocab} + {merges}", hint
     if txts:

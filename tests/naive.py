@@ -10,7 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bpe import pre_tokenizers as pt
-from bpe.trainer import WORDPIECE_PREFIX, corpus_word_counts, presplit_words
+from bpe.config import WORDPIECE_PREFIX
+from bpe.trainer import corpus_word_counts, presplit_words
 
 
 def naive_train(

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tokenizer_files import rank_file
 
 from bpe import pre_tokenizers as pt
-from bpe.rank_files import PATTERNS
+from bpe.formats.rank_files import PATTERNS
 
 pytestmark = pytest.mark.browser
 

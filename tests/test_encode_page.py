@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
 import bpe
-from bpe import serialization
+from bpe import formats
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
 from pages.assets import PAGE_CSS, RESTORE_JS
 from pages.session import STATE_KEY
@@ -221,7 +221,7 @@ def test_a_character_level_vocab_read_byte_level_is_pointed_out():
 def test_a_second_tokenizer_json_replaces_the_first(hf_file, tmp_path):
     """Switching tokenizers needs no extra step: of several tokenizer.json files, the last one counts."""
     path = tmp_path / "hug.json"
-    serialization.save(hug_tokenizer(), path)
+    formats.save(hug_tokenizer(), path)
     at = upload(open_encode(), ("hug.json", path.read_bytes()), ("gpt.json", hf_file.read_bytes()))
     assert "Using gpt.json:" in rendered(at.caption[0].value) and not alerts(at, "error"), alerts(at)
     assert "Using the last file uploaded, gpt.json" in " ".join(alerts(at, "warning"))
@@ -229,7 +229,7 @@ def test_a_second_tokenizer_json_replaces_the_first(hf_file, tmp_path):
 
 def test_file_saved_by_bpe_round_trips(tmp_path):
     path = tmp_path / "tokenizer.json"
-    serialization.save(hug_tokenizer(), path)
+    formats.save(hug_tokenizer(), path)
     at = type_text(upload(open_encode(), ("tokenizer.json", path.read_bytes())), "bug mug thug")
     assert tokens(at) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug"]
 

@@ -19,7 +19,7 @@ from tokenizers import pre_tokenizers as hf_pre
 import bpe
 from bpe import pre_tokenizers as pt
 from bpe.corpora import corpus_lines
-from bpe.rank_files import PATTERNS
+from bpe.formats.rank_files import PATTERNS
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,7 @@
-"""The bpe/ engine must stay UI-free: importing it must not pull in streamlit."""
+"""The bpe/ engine must stay UI-free and acyclic: importing it must not pull in streamlit, and no two
+engine modules import each other, directly or through others (type-only imports included)."""
 
+import ast
 import subprocess
 import sys
 
@@ -18,41 +20,83 @@ def test_importing_bpe_does_not_import_streamlit():
     assert proc.stdout.strip() == "False", "importing bpe imported streamlit"
 
 
-def _engine_imports() -> dict[str, set[str]]:
-    """Each bpe/ module's imports of other bpe/ modules, at any depth (function-level imports count;
-    those under ``if TYPE_CHECKING:`` do not, since they never run)."""
-    import ast
+def _engine_modules() -> dict[str, tuple[str, bool]]:
+    """Dotted name -> (source, is a package) for every module under bpe/, subpackages included."""
+    modules = {}
+    for path in sorted((REPO_ROOT / "bpe").rglob("*.py")):
+        parts = path.relative_to(REPO_ROOT).with_suffix("").parts
+        package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if package else parts)
+        modules[name] = (path.read_text(encoding="utf-8"), package)
+    return modules
 
-    graph: dict[str, set[str]] = {}
-    for path in sorted((REPO_ROOT / "bpe").glob("*.py")):
-        name = path.stem
-        edges = graph.setdefault(name, set())
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-                node.body = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module:
-                    edges.add(node.module.split(".")[0])
-                else:
-                    edges.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bpe."):
-                edges.add(node.module.split(".")[1])
-    for edges in graph.values():
-        edges.discard("__init__")
-    return graph
+
+def _imports(name: str, source: str, package: bool, known: set[str]) -> set[str]:
+    """The engine modules ``name`` imports, anywhere in it: at the top, inside functions, and under
+    ``if TYPE_CHECKING:`` (a type-only import is still a dependency a reader must follow). Relative
+    imports at any level and absolute ``bpe.`` ones both count; ``from pkg import mod`` is an import of
+    the module ``pkg.mod`` when that is a module, else of ``pkg`` itself."""
+    here = name.split(".") if package else name.split(".")[:-1]  # the package relative imports start in
+    edges: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            edges.update(alias.name for alias in node.names if alias.name.split(".")[0] == "bpe")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "bpe":
+                continue
+            submodules = {f"{target}.{alias.name}" for alias in node.names} & known
+            edges.update(submodules or {target})
+            if len(submodules) < len(node.names):
+                edges.add(target)  # names taken from the module itself
+    return {edge for edge in edges if edge in known and edge != name}
+
+
+def _engine_graph() -> dict[str, set[str]]:
+    modules = _engine_modules()
+    known = set(modules)
+    return {name: _imports(name, source, package, known) for name, (source, package) in modules.items()}
+
+
+def test_the_graph_reader_sees_every_kind_of_import():
+    """Type-only, function-level, relative (any depth) and absolute imports all count."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from ..config import Pair\n"
+        "from . import onig\n"
+        "if TYPE_CHECKING:\n"
+        "    from ..history import History\n"
+        "def f():\n"
+        "    from bpe.tokenizer import Tokenizer\n"
+        "    import bpe.replay\n"
+    )
+    known = {"bpe", "bpe.config", "bpe.history", "bpe.tokenizer", "bpe.replay", "bpe.pipeline", "bpe.pipeline.onig"}
+    assert _imports("bpe.pipeline.encoder", source, False, known) == known - {"bpe", "bpe.pipeline"}
+    graph = _engine_graph()
+    assert {"bpe.pipeline", "bpe.tokenizer"} <= graph["bpe.formats.tokenizer_json"]
+    assert "bpe.tokenizer" in graph["bpe.pipeline.encoder"] and "bpe.state" in graph["bpe.history"]
 
 
 def test_no_import_circle_in_the_engine():
-    graph = _engine_imports()
-    assert graph["serialization"] >= {"tokenizer"}, "the graph reader missed serialization -> tokenizer"
+    graph = _engine_graph()
+    assert len(graph) > 30, "the engine's modules were not found"
+    circles = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
 
-    def reaches(start: str, goal: str, seen: set[str]) -> bool:
-        for nxt in graph.get(start, ()):
-            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
-                return True
-        return False
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for nxt in sorted(graph[module]):
+            if state.get(nxt) == 1:
+                circles.append(path[path.index(nxt) :] + [nxt])
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[module] = 2
 
-    circles = sorted(m for m in graph if m != "__init__" and reaches(m, m, {m}))
-    assert circles == [], f"modules in an import circle: {circles}"
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert circles == [], "engine modules in an import circle: " + "; ".join(" -> ".join(c) for c in circles)

@@ -1,4 +1,4 @@
-"""bpe.serialization: tokenizer.json, vocab.json + merges.txt, and the training-log CSV.
+"""bpe.formats: tokenizer.json, vocab.json + merges.txt, and the training-log CSV.
 
 The differential tests load what we write with the real ``tokenizers`` library and
 check that it cuts text into the same tokens, ids and offsets as our Tokenizer, and
@@ -21,7 +21,7 @@ from tokenizers import decoders, models, trainers  # noqa: E402
 from tokenizers import pre_tokenizers as hf_pre  # noqa: E402
 
 import bpe  # noqa: E402
-from bpe import serialization as ser  # noqa: E402
+from bpe import formats as ser  # noqa: E402
 
 COURSE = [
     "This is the Hugging Face Course.",
@@ -62,7 +62,7 @@ SPECIAL = "<|endoftext|>"
 
 def hf_from(tmp_path, tok: bpe.Tokenizer, name: str = "tokenizer.json"):
     path = tmp_path / name
-    tok.save(path)
+    bpe.save(tok, path)
     return tokenizers.Tokenizer.from_file(str(path))
 
 
@@ -206,7 +206,7 @@ _hf_cache: dict[str, object] = {}
 def _hf_cached(tmp_path_factory, name: str):
     if name not in _hf_cache:
         path = tmp_path_factory.mktemp("hf") / f"{name}.json"
-        trained(name).save(path)
+        bpe.save(trained(name), path)
         _hf_cache[name] = tokenizers.Tokenizer.from_file(str(path))
     return _hf_cache[name]
 
@@ -235,8 +235,8 @@ def test_sennrich_cannot_be_a_tokenizer_json_but_can_be_vocab_merges():
 def test_round_trip_tokenizer_json(tmp_path, name):
     tok = trained(name)
     path = tmp_path / "tokenizer.json"
-    tok.save(path)
-    back = bpe.Tokenizer.load(path)
+    bpe.save(tok, path)
+    back = bpe.load(path)
     assert back.vocab == tok.vocab
     assert back.special_tokens == tok.special_tokens
     assert back.pre_tokenizer == tok.pre_tokenizer and back.algorithm == tok.algorithm
@@ -313,7 +313,7 @@ def _hf_trained(tmp_path, *, byte_level: bool = True, vocab_size: int = 400):
 @pytest.mark.parametrize("byte_level", [True, False], ids=["bytelevel", "whitespacesplit"])
 def test_reads_a_tokenizer_json_trained_by_the_tokenizers_library(tmp_path, byte_level):
     hf, path = _hf_trained(tmp_path, byte_level=byte_level)
-    tok = bpe.Tokenizer.load(path)
+    tok = bpe.load(path)
     assert tok.pre_tokenizer == ("gpt2" if byte_level else "whitespace")
     assert SPECIAL in tok.special_tokens
     assert tok.vocab == hf.get_vocab()
@@ -330,7 +330,7 @@ def test_reads_old_style_merges_as_strings(tmp_path):
     data = json.loads(path.read_text(encoding="utf-8"))
     data["model"]["merges"] = [" ".join(pair) for pair in data["model"]["merges"]]
     old = ser.from_tokenizer_json(json.dumps(data))
-    new = bpe.Tokenizer.load(path)
+    new = bpe.load(path)
     assert old.merges == new.merges and old.vocab == new.vocab
     for text in TEXTS:
         assert old.tokenize(text) == hf.encode(text).tokens
@@ -386,7 +386,7 @@ def test_unigram_and_wordlevel_models_are_refused(tmp_path):
     uni.train_from_iterator(COURSE * 3, trainer=trainers.UnigramTrainer(vocab_size=40, show_progress=False))
     uni.save(str(tmp_path / "unigram.json"))
     with pytest.raises(ValueError, match="Unigram model; BPE Explorer reads BPE models only"):
-        bpe.Tokenizer.load(tmp_path / "unigram.json")
+        bpe.load(tmp_path / "unigram.json")
     data = _course_json()
     data["model"] = {"type": "WordLevel", "vocab": {"a": 0}, "unk_token": "a"}
     with pytest.raises(ValueError, match="WordLevel model"):

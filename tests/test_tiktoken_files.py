@@ -19,7 +19,7 @@ from tokenizers import pre_tokenizers as hf_pre
 import bpe
 from bpe import pre_tokenizers as pt
 from bpe.corpora import corpus_lines
-from bpe.rank_files import PATTERNS, from_tiktoken, merges_from_ranks, read_ranks
+from bpe.formats.rank_files import PATTERNS, from_tiktoken, merges_from_ranks, read_ranks
 
 END = "<|endoftext|>"
 TEXTS = [
@@ -121,7 +121,7 @@ def test_merges_rebuild_every_token_and_ids_are_ranks(ranks):
 def test_saved_as_tokenizer_json_tokenizers_agrees_with_tiktoken(ranks, tmp_path):
     """The pattern is written with Oniguruma's atomic group and \\z, so tokenizers cuts like tiktoken."""
     ours = _cached("cl100k", ranks)
-    ours.save(tmp_path / "t.json")
+    bpe.save(ours, tmp_path / "t.json")
     hf = tokenizers.Tokenizer.from_file(str(tmp_path / "t.json"))
     theirs = tiktoken.Encoding(
         name="t", pat_str=PATTERNS["cl100k"], mergeable_ranks=ranks, special_tokens={END: len(ranks)}
@@ -160,9 +160,9 @@ def test_bad_pattern_is_refused(ranks):
 
 def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypatch):
     """A typed (or a file's) pattern runs under a time limit, so it cannot hold the server."""
-    import bpe.normalizers
+    import bpe.pipeline.onig
 
     tok = from_tiktoken(rank_file(ranks), r"(\w|\s)+?(?=!)|.", special_tokens={})
-    monkeypatch.setattr(bpe.normalizers, "REGEX_TIMEOUT", 1e-6)
+    monkeypatch.setattr(bpe.pipeline.onig, "REGEX_TIMEOUT", 1e-6)
     with pytest.raises(ValueError, match="ran for more than 5 seconds"):
         tok.encode("word " * 20_000)

@@ -129,15 +129,15 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
 def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
     """The chart's "from" tooltips look up the top ten pairs on every step, mostly the previous step's
     pairs: the run keeps each pair string's candidate words (counted regex passes, not time), within a bound."""
-    from bpe import state as state_module
+    from bpe import history as history_module
 
     corpus = [" ".join(f"w{i % 37}x{i % 11}" for i in range(j, j + 40)) for j in range(60)]
     walked, fresh = (bpe.run_training(corpus, num_merges=40) for _ in range(2))
     passes = []
-    real = state_module.TrainState._spelling_bounds
+    real = history_module.History.spelling_bounds
     monkeypatch.setattr(
-        state_module.TrainState,
-        "_spelling_bounds",
+        history_module.History,
+        "spelling_bounds",
         lambda self, needle, wp: passes.append(needle) or real(self, needle, wp),
     )
     looked_up = 0
@@ -145,14 +145,14 @@ def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monk
         pairs = [p for p, _ in walked.state(k).top_pairs(10)]
         looked_up += len(pairs)
         assert walked.state(k).provenance_of(pairs) == fresh.state(k).provenance_of(pairs)  # fresh: no reuse
-        fresh.__dict__.pop("_candidates", None)
+        fresh.candidate_cache.clear()
     walked_passes = len(passes) - looked_up  # the fresh run made one pass per pair looked up
     assert walked_passes < looked_up / 3
-    monkeypatch.setattr(state_module, "CANDIDATES_KEPT", 50)
-    walked.__dict__.pop("_candidates")
+    monkeypatch.setattr(history_module, "CANDIDATES_KEPT", 50)
+    walked.candidate_cache.clear()
     for k in range(1, walked.num_merges + 1):
         walked.state(k).provenance_of([p for p, _ in walked.state(k).top_pairs(10)])
-        kept = walked.__dict__["_candidates"]
+        kept = walked.candidate_cache
         assert sum(len(b) for b, _ in kept.values()) <= 50 or len(kept) == 1
 
 
@@ -190,7 +190,7 @@ def test_asking_for_too_many_merges_stops_with_no_pair_left():
 def test_course_four_sentences():
     """Course 6.5 implementation: word counts, 19 merges, final vocab, tokenize output."""
     counts = bpe.count_words(COURSE, "gpt2")
-    assert counts == {
+    expected = {
         "This": 3,
         "Ġis": 2,
         "Ġthe": 1,
@@ -222,7 +222,8 @@ def test_course_four_sentences():
         "Ġgenerate": 1,
         "Ġtokens": 1,
     }
-    assert list(counts) == list(counts)  # order is first-seen, checked by the dict literal order below
+    assert counts == expected
+    assert list(counts) == list(expected)  # first-seen order, as the literal lists the words
     assert list(counts)[:4] == ["This", "Ġis", "Ġthe", "ĠHugging"]
     tok = bpe.train(COURSE, pre_tokenizer="gpt2", vocab_size=50, special_tokens=["<|endoftext|>"], tie_break="first")
     assert tok.merges == [

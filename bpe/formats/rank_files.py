@@ -7,6 +7,9 @@ algorithm joins last when it encodes the token's bytes with only the lower ranks
 ``tokenizers`` and ``transformers`` use), in rank order; a token's id is its rank. tiktoken merges
 the adjacent pair whose joined bytes have the lowest rank, leftmost first, which is exactly the
 BPE this tokenizer runs with those merges. Tested against tiktoken's own ``Encoding``.
+
+Left out: writing a rank file (save the tokenizer as tokenizer.json), and tiktoken's own encoder
+(the tokenizer built here runs :mod:`bpe.pipeline`'s).
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from __future__ import annotations
 import base64
 import binascii
 
-from . import pre_tokenizers as pt
-from .normalizers import possessive_to_onig
-from .pipeline import Pipeline
-from .tokenizer import Tokenizer
+from .. import pre_tokenizers as pt
+from ..pipeline import FileTokenizer, Pipeline
+from ..pipeline.onig import possessive_to_onig
+from .fields import without_gc
 
 # Published in tiktoken (tiktoken_ext/openai_public.py).
 PATTERNS = {
@@ -129,7 +132,7 @@ def from_tiktoken(
     *,
     special_tokens: dict[str, int] | None = None,
     name: str = "the .tiktoken file",
-) -> Tokenizer:
+) -> FileTokenizer:
     """A byte-level :class:`~bpe.Tokenizer` from a ``.tiktoken`` rank file.
 
     ``pattern`` is ``"gpt2"``, ``"cl100k"`` or ``"o200k"`` (their tiktoken patterns and special
@@ -139,8 +142,6 @@ def from_tiktoken(
         raise ValueError("Choose a split pattern (gpt2, cl100k, o200k) or type one.")
     regex_text = PATTERNS.get(pattern, pattern)
     specials = dict(SPECIALS.get(pattern, {}) if special_tokens is None else special_tokens)
-    from .serialization import without_gc
-
     with without_gc():
         ranks = read_ranks(data, name)
         merges = merges_from_ranks(ranks)
@@ -182,14 +183,14 @@ def from_tiktoken(
         pre_tokenizer=pre,
         decoder={"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
         added_tokens=added,
+        outside_model=frozenset(a["content"] for a in added),
+        name=f"tiktoken {pattern if pattern in PATTERNS else 'pattern (typed)'}",
     )
-    pipeline.outside_model = frozenset(a["content"] for a in added)
-    pipeline.name = f"tiktoken {pattern if pattern in PATTERNS else 'pattern (typed)'}"
-    return Tokenizer(
+    return FileTokenizer(
         vocab,
         [(sym(a), sym(b)) for a, b in merges],
+        pipeline,
         special_tokens=[a["content"] for a in added],
         unk_token=None,
-        pipeline=pipeline,
         ignore_merges=False,
     )

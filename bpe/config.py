@@ -1,0 +1,125 @@
+"""The engine's shared vocabulary: types, constants, the tie rules, the algorithms and the training options.
+
+Every other engine module may import this one; it imports nothing from ``bpe``, so reading it needs
+no other file. It holds:
+
+- the aliases ``Pair`` (two token strings) and ``Span`` (a ``(start, end)`` character range);
+- :data:`TIE_RULE_SENTENCES` and :data:`ALGORITHM_RULES`: one table per choice the trainer makes,
+  each entry carrying what the choice means, so a new rule or algorithm is added in one place;
+- :data:`STOP_SENTENCES`, why a run stopped;
+- the names of the training pre-tokenizers (their patterns live in :mod:`bpe.pre_tokenizers`);
+- :class:`TrainConfig`, the options of a run, checked when built;
+- the sizes a run keeps per step (``TOP_K``, ``MAX_TIES_KEPT``) and the pair code shared by the
+  trainer and the history (``PAIR_SHIFT``).
+
+Left out: behaviour. How a tie rule orders pairs is the trainer's; how a step reads is the history's.
+
+>>> TrainConfig(tie_break="hf").tie_break
+'hf'
+>>> ALGORITHM_RULES["wordpiece"].continuing_prefix
+'##'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+Pair = tuple[str, str]  # two adjacent tokens, as strings
+Span = tuple[int, int]  # a (start, end) range of characters in a text
+
+WORDPIECE_PREFIX = "##"  # WordPiece marks a symbol that continues a word
+TOP_K = 24  # pairs kept per step for tables and charts (the page shows 20)
+MAX_TIES_KEPT = 200  # tied pairs kept per step (their total is always kept)
+PAIR_SHIFT = 1 << 24  # pair (a, b) of symbol ids -> the code a * PAIR_SHIFT + b; 16M symbols is plenty
+
+# The training pre-tokenizers by name (how each cuts text is in bpe/pre_tokenizers.py), and the
+# byte-level ones, whose symbols are GPT-2's byte characters.
+PRE_TOKENIZERS: tuple[str, ...] = ("whitespace", "gpt2", "gpt4", "sennrich", "space-suffix")
+BYTE_LEVEL: frozenset[str] = frozenset({"gpt2", "gpt4"})
+
+TieRule = Literal["first", "hf", "lexicographic"]
+Algorithm = Literal["bpe", "wordpiece"]
+
+# The tie rules, each with the sentence that states it ("forced" is not a rule one chooses: it names a
+# merge made by hand).
+TIE_RULE_SENTENCES: dict[str, str] = {
+    "first": "the pair seen first, reading words in first-seen order and each word left to right, wins",
+    "hf": "the pair with the smallest (left id, right id) wins, as in the tokenizers library",
+    "lexicographic": "the alphabetically smallest pair (left, then right) wins",
+    "forced": "this pair was chosen by hand (a what-if), whatever its count",
+}
+TIE_RULES: tuple[str, ...] = get_args(TieRule)
+
+
+@dataclass(frozen=True)
+class AlgorithmRule:
+    """What an algorithm changes in training: the prefix its word-inner symbols carry, and whether a pair
+    is chosen by its score ``count(ab) / (count(a) * count(b))`` instead of its count."""
+
+    name: str
+    label: str
+    continuing_prefix: str
+    scored: bool
+
+
+ALGORITHM_RULES: dict[str, AlgorithmRule] = {
+    "bpe": AlgorithmRule("bpe", "BPE", "", scored=False),
+    "wordpiece": AlgorithmRule("wordpiece", "WordPiece", WORDPIECE_PREFIX, scored=True),
+}
+ALGORITHMS: tuple[str, ...] = get_args(Algorithm)
+
+STOP_SENTENCES = {
+    "vocab_size": "the vocabulary reached its target size of {vocab_size} tokens",
+    "num_merges": "the requested number of merges ({num_merges}) was reached",
+    "min_frequency": "the best pair occurs {count} times, below the minimum frequency of {min_frequency}",
+    "no_pairs": "no pair left: every word is a single token",
+}
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """The options shared by :func:`~bpe.trainer.train_steps` and :func:`bpe.train`, checked when built."""
+
+    pre_tokenizer: str = "whitespace"
+    vocab_size: int | None = None
+    num_merges: int | None = None
+    special_tokens: tuple[str, ...] = ()
+    min_frequency: int = 0
+    tie_break: TieRule = "first"
+    algorithm: Algorithm = "bpe"
+    full_byte_alphabet: bool = False
+    forced_merges: tuple[tuple[int, Pair], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.pre_tokenizer not in PRE_TOKENIZERS:
+            raise ValueError(
+                f"Unknown pre-tokenizer {self.pre_tokenizer!r}; choose one of: {', '.join(PRE_TOKENIZERS)}."
+            )
+        if self.tie_break not in TIE_RULES:
+            raise ValueError(f"Unknown tie rule {self.tie_break!r}; choose one of: {', '.join(TIE_RULES)}.")
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"Unknown algorithm {self.algorithm!r}; choose 'bpe' or 'wordpiece'.")
+        for name in ("vocab_size", "num_merges", "min_frequency"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, not {value!r}.")
+            if value < 0:
+                raise ValueError(f"{name} must be 0 or more, not {value}.")
+        if self.full_byte_alphabet and self.pre_tokenizer not in BYTE_LEVEL:
+            raise ValueError("The full 256-byte alphabet only applies to byte-level pre-tokenizers (gpt2, gpt4).")
+        for token in self.special_tokens:
+            if not isinstance(token, str) or not token:
+                raise ValueError(f"Special tokens must be non-empty strings; got {token!r}.")
+        for step, pair in self.forced_merges:
+            if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+                raise ValueError(f"A forced merge needs a step number of 1 or more; got {step!r}.")
+            if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(s, str) for s in pair)):
+                raise ValueError(f"The forced merge at step {step} must be a pair of two strings; got {pair!r}.")
+
+    @property
+    def rule(self) -> AlgorithmRule:
+        """The algorithm's entry in :data:`ALGORITHM_RULES`."""
+        return ALGORITHM_RULES[self.algorithm]

@@ -1,0 +1,256 @@
+"""The model of a real ``tokenizer.json`` (or ``.tiktoken``) file, behind its :class:`Pipeline`.
+
+:class:`FileTokenizer` is a :class:`~bpe.Tokenizer` whose text side is the file's own (added tokens,
+normaliser, pre-tokenizer, offset trimming, decoder) and whose BPE model carries the file's options:
+``byte_fallback`` (``<0x41>`` tokens for unknown characters), ``fuse_unk``, a word-inner prefix and an
+end-of-word suffix, ``ignore_merges``. It encodes, with ids, tokens and offsets, and decodes exactly as
+``tokenizers`` 0.23 does; offsets count the UTF-8 bytes of the word the model sees, as ``tokenizers``
+does, then map back to characters of the text.
+
+Left out: post-processor templates (``[CLS] ... [SEP]``) and BPE dropout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from .. import pre_tokenizers as pt
+from ..config import Pair, Span
+from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
+from . import onig
+from .pipeline import Pipeline
+
+
+class FileTokenizer(Tokenizer):
+    """A tokenizer read from a file: :class:`Tokenizer`'s model with the file's options, and its pipeline.
+
+    ``pre_tokenizer`` names the pipeline (it describes it; the pipeline cuts the text).
+    """
+
+    counts_bytes = True  # a word's units are the UTF-8 bytes of the word the model sees
+
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        merges: Iterable[Pair],
+        pipeline: Pipeline,
+        *,
+        special_tokens: Iterable[str] = (),
+        unk_token: str | None = "[UNK]",
+        algorithm: str = "bpe",
+        byte_fallback: bool = False,
+        fuse_unk: bool = False,
+        continuing_subword_prefix: str | None = None,
+        end_of_word_suffix: str | None = None,
+        ignore_merges: bool = False,
+        max_input_chars_per_word: int = WORDPIECE_MAX_CHARS,
+    ) -> None:
+        self.pipeline = pipeline
+        self.byte_fallback = bool(byte_fallback)
+        self.fuse_unk = bool(fuse_unk)
+        self.continuing_subword_prefix = continuing_subword_prefix or None
+        self.end_of_word_suffix = end_of_word_suffix or None
+        self.ignore_merges = bool(ignore_merges)
+        self._set_model(
+            vocab,
+            merges,
+            pre_tokenizer=pipeline.name,
+            byte_level=pipeline.byte_level,
+            special_tokens=special_tokens,
+            unk_token=unk_token,
+            algorithm=algorithm,
+            max_input_chars_per_word=max_input_chars_per_word,
+        )
+        self._index_merges()
+
+    def _options(self) -> dict:
+        return dict(
+            pipeline=self.pipeline,
+            special_tokens=self.special_tokens,
+            unk_token=self.unk_token,
+            algorithm=self.algorithm,
+            byte_fallback=self.byte_fallback,
+            fuse_unk=self.fuse_unk,
+            continuing_subword_prefix=self.continuing_subword_prefix,
+            end_of_word_suffix=self.end_of_word_suffix,
+            ignore_merges=self.ignore_merges,
+            max_input_chars_per_word=self.max_input_chars_per_word,
+        )
+
+    def _fresh_caches(self) -> None:
+        super()._fresh_caches()
+        self._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(self._raw_word)
+
+    def _initial(self, word: str) -> list[tuple[str, int]]:
+        return self._initial_model(word)
+
+    def _word_uncached(self, word: str) -> tuple[tuple[str, int], ...]:
+        if self.algorithm == "bpe" and self.ignore_merges and word in self.vocab:
+            return ((word, len(word.encode("utf-8"))),)
+        return super()._word_uncached(word)
+
+    def encode_full(self, text: str) -> Encoding:
+        """Tokens, ids, character offsets and word ids of ``text``, as ``tokenizers`` gives them."""
+        if not isinstance(text, str):
+            raise ValueError(f"Expected text (str), got {type(text).__name__}.")
+        try:
+            return self._encode_pipeline(text)
+        except TimeoutError:
+            raise ValueError(
+                "This tokenizer's split pattern ran for more than 5 seconds on this text "
+                "and was stopped; try a shorter text or another pattern."
+            ) from None
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Text from ids, with the file's own decoder (as ``tokenizers`` decodes)."""
+        ids = self._checked_ids(ids)
+        return self.pipeline.decode(ids, self.id_to_token)
+
+    def _words(self, text: str):
+        for kind, value, _, piece in self.pipeline.run(text):
+            if kind == "added":
+                yield value, piece, True
+            else:
+                yield piece.text, piece.original(0, len(piece.text)) if piece.text else (0, 0), False
+
+    def _initial_model(self, word: str) -> list[tuple[str, int]]:
+        """``tokenizers``' ``BPE::merge_word`` start: prefix, suffix, byte fallback, unknowns."""
+        vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
+        # Units are the UTF-8 bytes of the word the model sees, as tokenizers counts them: its offsets
+        # are running sums of these, so a character dropped for want of an unknown token shifts them.
+        if not prefix and not suffix and all(map(vocab.__contains__, word)):
+            if word.isascii():
+                return [(c, 1) for c in word]
+            return [(c, len(c.encode("utf-8"))) for c in word]
+        out: list[tuple[str, int]] = []
+        unk: list | None = None  # [token, units] waiting to be added (fuse_unk grows it)
+        last = len(word) - 1
+        for i, ch in enumerate(word):
+            s = ch
+            n = len(ch.encode("utf-8"))
+            if i and prefix:
+                s = prefix + s
+            if i == last and suffix:
+                s = s + suffix
+            if s in vocab:
+                if unk is not None:
+                    out.append((unk[0], unk[1]))
+                    unk = None
+                out.append((s, n))
+                continue
+            if self.byte_fallback:
+                codes = [f"<0x{b:02X}>" for b in s.encode("utf-8")]
+                if all(c in vocab for c in codes):
+                    out.extend((c, 1) for c in codes)
+                    continue
+            if self.unk_token is not None:
+                if self.unk_token not in vocab:
+                    raise ValueError(f"The unknown token {self.unk_token!r} is not in the vocabulary.")
+                if unk is not None and self.fuse_unk:
+                    unk[1] += n
+                else:
+                    if unk is not None:
+                        out.append((unk[0], unk[1]))
+                    unk = [self.unk_token, n]
+            # no unknown token: the character is dropped, as tokenizers does
+        if unk is not None:
+            out.append((unk[0], unk[1]))
+        return out
+
+    def _raw_word(self, raw: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
+        """Tokens, ids and offsets (relative to the word) of one word of a :attr:`Pipeline.fast` file."""
+        # Units are UTF-8 bytes of the model's word (see _initial_model); for a byte-level word, its
+        # symbols stand for the text's bytes one by one.
+        if self.byte_level:
+            data = raw.encode("utf-8")
+            word = pt.bytes_to_symbols(data)
+            symbol_of_unit = range(len(word)) if word.isascii() else unit_to_char(word)
+            char_of_byte = range(len(raw)) if len(data) == len(raw) else unit_to_char(raw)
+        else:
+            word = raw
+            symbol_of_unit = range(len(raw)) if raw.isascii() else unit_to_char(raw)
+            char_of_byte = None
+        vocab = self.vocab
+        toks, ids, spans, unit = [], [], [], 0
+        for token, n in self._word_uncached(word):
+            if n == 0:  # nothing of the text (a separate </w> cannot occur in a file's word)
+                continue
+            a, b = symbol_of_unit[unit], symbol_of_unit[unit + n - 1]
+            if char_of_byte is not None:
+                a, b = char_of_byte[a], char_of_byte[b]
+            unit += n
+            toks.append(token)
+            ids.append(vocab[token])
+            spans.append((a, b + 1))
+        return tuple(toks), tuple(ids), tuple(spans)
+
+    def _encode_pipeline(self, text: str) -> Encoding:
+        ids, tokens, offsets, word_ids = [], [], [], []
+        vocab = self.vocab
+        word_no = 0
+        if self.pipeline.fast_applies(text):
+            # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
+            # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
+            cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
+            finditer = self.pipeline.fast.finditer
+            for seg in self.pipeline.fast_segments(text):
+                if seg[0] == "added":
+                    tokens.append(seg[1])
+                    ids.append(seg[2])
+                    offsets.append(seg[3])
+                    word_ids.append(None)
+                    continue
+                lo, hi = seg[1], seg[2]
+                starts = []
+                prev = lo
+                for m in finditer(text, lo, hi, timeout=onig.REGEX_TIMEOUT):
+                    ms, me = m.span()
+                    if ms == me:
+                        continue
+                    if ms > prev:
+                        starts.append((prev, ms))
+                    starts.append((ms, me))
+                    prev = me
+                if prev < hi:
+                    starts.append((prev, hi))
+                for a, b in starts:
+                    value = text[a:b]
+                    t, i, rel = cached(value) if b - a <= limit else uncached(value)
+                    tokens.extend(t)
+                    ids.extend(i)
+                    if len(rel) == 1:
+                        x, y = rel[0]
+                        offsets.append((a + x, a + y))
+                        word_ids.append(word_no)
+                    else:
+                        offsets.extend([(a + x, a + y) for x, y in rel])
+                        word_ids.extend([word_no] * len(t))
+                    word_no += 1
+            if self.pipeline.trim_offsets is not None:
+                offsets = self.pipeline.trim(tokens, offsets)
+            return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
+        for kind, value, added_id, piece in self.pipeline.run(text):
+            if kind == "added":
+                tokens.append(value)
+                ids.append(added_id)
+                offsets.append(piece)
+                word_ids.append(None)
+                continue
+            word = piece.text
+            char_of_unit = range(len(word)) if word.isascii() else unit_to_char(word)
+            unit = 0
+            for token, n in self._word_tokens(word):
+                if n == 0:
+                    continue
+                a = char_of_unit[unit]
+                b = char_of_unit[unit + n - 1]
+                unit += n
+                tokens.append(token)
+                ids.append(vocab[token])
+                offsets.append(piece.original(a, b + 1))
+                word_ids.append(word_no)
+            word_no += 1
+        if self.pipeline.trim_offsets is not None:
+            offsets = self.pipeline.trim(tokens, offsets)
+        return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))

@@ -1,0 +1,270 @@
+"""Normalisers of a ``tokenizer.json``, with the offsets ``tokenizers`` keeps for every character.
+
+Each normaliser is a function from :class:`~bpe.pipeline.piece.Piece` to Piece, built from the
+file's JSON by :func:`build_normalizer`. Normalisers read: NFC, NFD, NFKC, NFKD, Lowercase, Strip,
+StripAccents, Prepend, Replace, BertNormalizer, Sequence (:data:`NORMALIZERS`).
+
+Left out: any other normaliser (Precompiled, NmtNormalizer, ByteLevel...): it raises a ValueError
+that names it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from ..config import Span
+from . import onig
+from .onig import compile_pattern
+from .piece import WHITE_SPACE, Piece
+
+NORMALIZERS = (
+    "NFC",
+    "NFD",
+    "NFKC",
+    "NFKD",
+    "Lowercase",
+    "Strip",
+    "StripAccents",
+    "Prepend",
+    "Replace",
+    "BertNormalizer",
+    "Sequence",
+)
+
+
+def _unicode(form: str) -> Callable[[Piece], Piece]:
+    compose = form in ("NFC", "NFKC")
+
+    def normalize(piece: Piece) -> Piece:
+        text = piece.text
+        if unicodedata.is_normalized(form, text):
+            return piece
+        target = unicodedata.normalize(form, text)
+        changes = _decompose_changes(text, form) if not compose else None
+        if changes is None or "".join(c for c, _ in changes) != target:
+            changes = _chunk_changes(text, form)
+        if "".join(c for c, _ in changes) != target:  # could not align piecewise: one block
+            changes = _block_changes(text, target)
+        return piece.transform(changes)
+
+    return normalize
+
+
+def _decompose_changes(text: str, form: str) -> list[tuple[str, int]]:
+    out = []
+    for c in text:
+        d = unicodedata.normalize(form, c)
+        out.append((d[0], 0))
+        out.extend((x, 1) for x in d[1:])
+    return out
+
+
+def _chunks(text: str):
+    """Runs of a starter (combining class 0) and the marks after it."""
+    start = 0
+    for i in range(1, len(text)):
+        if unicodedata.combining(text[i]) == 0:
+            yield text[start:i]
+            start = i
+    if text:
+        yield text[start:]
+
+
+def _block_changes(src: str, out: str) -> list[tuple[str, int]]:
+    m, k = len(src), len(out)
+    if k >= m:
+        return [(c, 0) for c in out[:m]] + [(c, 1) for c in out[m:]]
+    if k == 0:
+        return []
+    return [(out[0], -(m - k))] + [(c, 0) for c in out[1:]]
+
+
+def _chunk_changes(text: str, form: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for chunk in _chunks(text):
+        norm = unicodedata.normalize(form, chunk)
+        if norm == chunk:
+            out.extend((c, 0) for c in chunk)
+            continue
+        per_char = [unicodedata.normalize(form, c) for c in chunk]
+        if "".join(per_char) == norm:
+            for d in per_char:
+                out.append((d[0], 0))
+                out.extend((x, 1) for x in d[1:])
+        else:
+            out.extend(_block_changes(chunk, norm))
+    return out
+
+
+def _lowercase(piece: Piece) -> Piece:
+    text = piece.text
+    lowered = text.lower()
+    if len(lowered) == len(text) and "Σ" not in text:
+        return Piece(lowered, piece.base, piece.align)
+    changes = []
+    for c in text:
+        low = c.lower()
+        changes.append((low[0], 0))
+        changes.extend((x, 1) for x in low[1:])
+    return piece.transform(changes)
+
+
+def _strip(left: bool, right: bool) -> Callable[[Piece], Piece]:
+    def strip(piece: Piece) -> Piece:
+        text = piece.text
+        a, b = 0, len(text)
+        if left:
+            while a < b and text[a] in WHITE_SPACE:
+                a += 1
+        if right:
+            while b > a and text[b - 1] in WHITE_SPACE:
+                b -= 1
+        return piece if (a, b) == (0, len(text)) else piece.slice(a, b)
+
+    return strip
+
+
+def _filter(keep: Callable[[str], bool]) -> Callable[[Piece], Piece]:
+    def filtered(piece: Piece) -> Piece:
+        text = piece.text
+        if all(keep(c) for c in text):
+            return piece
+        spans = piece.spans()
+        idx = [i for i, c in enumerate(text) if keep(c)]
+        return Piece("".join(text[i] for i in idx), piece.original_start(), [spans[i] for i in idx])
+
+    return filtered
+
+
+def _is_mark(c: str) -> bool:
+    return unicodedata.category(c).startswith("M")
+
+
+def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
+    def replace(piece: Piece) -> Piece:
+        text = piece.text
+        matches = list(pattern.finditer(text, timeout=onig.REGEX_TIMEOUT))
+        if not matches:
+            return piece
+        if len(content) == 1 and all(m.end() - m.start() == 1 for m in matches):
+            return Piece(pattern.sub(lambda _m: content, text), piece.base, piece.align)
+        spans = piece.spans()
+        chars: list[str] = []
+        align: list[Span] = []
+        last = 0
+        start = spans[0][0] if spans else piece.base
+        for m in matches:
+            s, e = m.span()
+            chars.append(text[last:s])
+            align.extend(spans[last:s])
+            # tokenizers: the new characters all share the span of the last replaced one
+            al = spans[e - 1] if e >= 1 else (start, start)
+            chars.append(content)
+            align.extend([al] * len(content))
+            last = e
+        chars.append(text[last:])
+        align.extend(spans[last:])
+        return Piece("".join(chars), piece.original_start(), align)
+
+    return replace
+
+
+def _is_chinese(c: str) -> bool:
+    o = ord(c)
+    return (
+        0x4E00 <= o <= 0x9FFF
+        or 0x3400 <= o <= 0x4DBF
+        or 0x20000 <= o <= 0x2A6DF
+        or 0x2A700 <= o <= 0x2B73F
+        or 0x2B740 <= o <= 0x2B81F
+        or 0x2B920 <= o <= 0x2CEAF
+        or 0xF900 <= o <= 0xFAFF
+        or 0x2F800 <= o <= 0x2FA1F
+    )
+
+
+def _bert(obj: dict) -> Callable[[Piece], Piece]:
+    clean = bool(obj.get("clean_text", True))
+    chinese = bool(obj.get("handle_chinese_chars", True))
+    lowercase = bool(obj.get("lowercase", True))
+    strip_accents = obj.get("strip_accents")
+    if strip_accents is None:
+        strip_accents = lowercase
+    drop = _filter(
+        lambda c: not (c in "\x00\ufffd" or (c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs")))
+    )
+    nfd = _unicode("NFD")
+    no_marks = _filter(lambda c: unicodedata.category(c) != "Mn")
+
+    def bert(piece: Piece) -> Piece:
+        if clean:
+            piece = drop(piece)
+            text = piece.text
+            mapped = "".join(" " if (c in "\t\n\r" or c in WHITE_SPACE) else c for c in text)
+            if mapped != text:
+                piece = Piece(mapped, piece.base, piece.align)
+        if chinese and any(_is_chinese(c) for c in piece.text):
+            changes = []
+            for c in piece.text:
+                if _is_chinese(c):
+                    changes.extend([(" ", 0), (c, 1), (" ", 1)])
+                else:
+                    changes.append((c, 0))
+            piece = piece.transform(changes)
+        if strip_accents:
+            piece = no_marks(nfd(piece))
+        if lowercase:
+            piece = _lowercase(piece)
+        return piece
+
+    return bert
+
+
+def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
+    """A tokenizer.json normalizer as a function on pieces (None: no normalizer)."""
+    if obj is None:
+        return None
+    if not isinstance(obj, dict):
+        raise ValueError(f"The file's normalizer should be an object, not {obj!r}.")
+    kind = obj.get("type")
+    if kind in ("NFC", "NFD", "NFKC", "NFKD"):
+        return _unicode(kind)
+    if kind == "Lowercase":
+        return _lowercase
+    if kind == "Strip":
+        return _strip(bool(obj.get("strip_left", True)), bool(obj.get("strip_right", True)))
+    if kind == "StripAccents":
+        return _filter(lambda c: not _is_mark(c))
+    if kind == "Prepend":
+        s = obj.get("prepend")
+        if not isinstance(s, str):
+            raise ValueError(f"The Prepend normalizer needs a 'prepend' text, not {s!r}.")
+        return lambda piece: piece.prepend(s)
+    if kind == "Replace":
+        pattern = compile_pattern(obj.get("pattern"), "Replace normalizer")
+        content = obj.get("content", "")
+        if not isinstance(content, str):
+            raise ValueError(f"The Replace normalizer's content should be text, not {content!r}.")
+        return (lambda piece: piece) if pattern is None else _replace(pattern, content)
+    if kind == "BertNormalizer":
+        return _bert(obj)
+    if kind == "Sequence":
+        parts = obj.get("normalizers")
+        if not isinstance(parts, list):
+            raise ValueError("The file's Sequence normalizer has no list of 'normalizers'.")
+        built = [f for f in (build_normalizer(p) for p in parts) if f is not None]
+        if not built:
+            return None
+
+        def sequence(piece: Piece) -> Piece:
+            for f in built:
+                piece = f(piece)
+            return piece
+
+        return sequence
+    shown = repr(kind) if isinstance(kind, str) else "without a type"
+    raise ValueError(
+        f"This file's normalizer {shown} is not one BPE Explorer reads (it reads {', '.join(NORMALIZERS)})."
+    )

@@ -1,0 +1,220 @@
+"""Regexes of a ``tokenizer.json`` or a ``.tiktoken`` pattern, read with Oniguruma's meaning.
+
+``tokenizers`` compiles its patterns with Oniguruma (Rust's ``onig``); this engine runs the ``regex``
+package. The two dialects mostly agree; this module translates where they do not: possessive
+intervals (``{1,3}+``), ``\\w`` (Oniguruma's word characters), ``$`` and ``\\Z`` anchors, and
+character classes scanned with their nesting. :func:`compile_pattern` reads a file's
+``{"Regex": ...}``/``{"String": ...}`` pattern, :func:`find_matches` is ``Pattern::find_matches``,
+and every match runs under :data:`REGEX_TIMEOUT`.
+
+Left out: Oniguruma features no tokenizer file uses (callouts, absent operators, named backreferences).
+
+>>> possessive_to_onig("[0-9]{1,3}+")  # Oniguruma's possessive interval, as an atomic group
+'(?>[0-9]{1,3})'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from ..config import Span
+
+REGEX_TIMEOUT = 5.0  # seconds a file's (or a typed) pattern may run on one text: no pattern holds the server
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """The index just after the character class that opens at ``pattern[i]`` (``[``), nested
+    classes and escapes included; a leading ``^`` and a ``]`` right after the opening are literal."""
+    n, j = len(pattern), i + 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    depth = 1
+    while j < n and depth:
+        if pattern[j] == "\\":
+            j += 2
+            continue
+        depth += {"[": 1, "]": -1}.get(pattern[j], 0)
+        j += 1
+    return j
+
+
+_INTERVAL = regex.compile(r"\{(\d*)(,?)(\d*)\}\+")
+
+
+def _interval_plus(pattern: str) -> tuple[int, int, int] | None:
+    """The first ``ATOM{n,m}+`` in ``pattern``: (atom start, interval start, end after the ``+``)."""
+    i, n = 0, len(pattern)
+    atom = -1
+    groups: list[int] = []
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            atom = i
+            if i + 1 < n and pattern[i + 1] in "pPNx" and i + 2 < n and pattern[i + 2] == "{":
+                i = pattern.find("}", i) + 1 or n
+            else:
+                i += 2
+            continue
+        if c == "[":
+            atom = i
+            i = _class_end(pattern, i)
+            continue
+        if c == "(":
+            groups.append(i)
+            i += 1
+            if pattern.startswith("?", i):  # (?:  (?i:  (?=  (?<name> ...: skip to the group's body
+                while i < n and pattern[i] not in ":)=!>" and not pattern.startswith("?<", i - 1):
+                    i += 1
+            continue
+        if c == ")":
+            atom = groups.pop() if groups else -1
+            i += 1
+            continue
+        if c == "{":
+            m = _INTERVAL.match(pattern, i)
+            if m and (m.group(1) or m.group(3)) and atom >= 0:
+                return atom, i, m.end()
+            i += 1
+            continue
+        if c not in "*+?|^$":
+            atom = i
+        i += 1
+    return None
+
+
+def _anchor_positions(pattern: str) -> list[tuple[int, str]]:
+    """Unescaped ``^``/``$`` outside character classes, and ``\\z``/``\\Z`` escapes, with their index."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 < n and pattern[i + 1] in "zZ":
+                out.append((i, pattern[i : i + 2]))
+            i += 2
+            continue
+        if c == "[":
+            i = _class_end(pattern, i)
+            continue
+        if c in "^$":
+            out.append((i, c))
+        i += 1
+    return out
+
+
+# Oniguruma's \\w, measured against tokenizers over every character Unicode 3.2 assigned: the
+# regex package's \\w adds the joiners U+200C/U+200D and lacks ¹ ² ³ ¼ ½ ¾.
+_ONIG_WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u00b2\u00b3\u00b9\u00bc-\u00be"
+
+
+def _onig_word_classes(pattern: str) -> str:
+    out, i, n, depth = [], 0, len(pattern), 0
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            e = pattern[i + 1]
+            if e == "w":
+                out.append(_ONIG_WORD if depth else f"[{_ONIG_WORD}]")
+            elif e == "W" and not depth:
+                out.append(f"[^{_ONIG_WORD}]")
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[":
+            depth += 1
+            out.append(c)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            if depth == 1 and pattern.startswith("]", i):
+                out.append("]")
+                i += 1
+            continue
+        if c == "]" and depth:
+            depth -= 1
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def onig_pattern(pattern: str) -> str:
+    """A ``tokenizers`` (Oniguruma, Ruby syntax) regex for the ``regex`` package.
+
+    Two differences matter. Oniguruma reads ``X{1,3}+`` as ``(?:X{1,3})+`` (an interval, then
+    "one or more"), while ``regex`` (and tiktoken) read a possessive interval: tiktoken's cl100k
+    pattern has ``\\p{N}{1,3}+``, which ``tokenizers`` therefore matches as any run of digits.
+    And Oniguruma's ``^``/``$`` are line anchors (``regex``'s ``(?m)``), its ``\\z`` the end of the
+    text (``regex``'s ``\\Z``), and its ``\\w`` a slightly different set. ``++``, ``*+`` and ``?+``
+    are possessive in both.
+    """
+    for _ in range(100):
+        found = _interval_plus(pattern)
+        if found is None:
+            break
+        atom, brace, end = found
+        pattern = pattern[:atom] + "(?:" + pattern[atom : end - 1] + ")+" + pattern[end:]
+    anchors = _anchor_positions(pattern)
+    for i, a in reversed(anchors):
+        if a == "\\z":
+            pattern = pattern[:i] + "\\Z" + pattern[i + 2 :]
+        elif a == "\\Z":  # Oniguruma: end, or before a final newline
+            pattern = pattern[:i] + "(?=\\n?\\Z)" + pattern[i + 2 :]
+    pattern = _onig_word_classes(pattern)
+    if any(a in "^$" for _, a in anchors):
+        pattern = "(?m)" + pattern
+    return pattern
+
+
+def possessive_to_onig(pattern: str) -> str:
+    """A ``regex``/tiktoken pattern written so Oniguruma reads it alike: ``X{1,3}+`` (possessive
+    here) becomes the atomic group ``(?>X{1,3})``, and ``$`` (the end of the text) ``\\z``."""
+    for _ in range(100):
+        found = _interval_plus(pattern)
+        if found is None:
+            break
+        atom, brace, end = found
+        pattern = pattern[:atom] + "(?>" + pattern[atom : end - 1] + ")" + pattern[end:]
+    # tiktoken's $ is the end of the text: Oniguruma's \\z (its $ is the end of a line)
+    for i, a in reversed(_anchor_positions(pattern)):
+        if a == "$":
+            pattern = pattern[:i] + "\\z" + pattern[i + 1 :]
+        elif a == "^":
+            pattern = pattern[:i] + "\\A" + pattern[i + 1 :]
+        elif a == "\\Z":
+            pattern = pattern[:i] + "\\z" + pattern[i + 2 :]
+    return pattern
+
+
+def compile_pattern(obj: Any, where: str):
+    """A tokenizers ``pattern`` ({"String": s} or {"Regex": r}) compiled with ``regex`` (None for "")."""
+    if isinstance(obj, dict) and isinstance(obj.get("String"), str):
+        return regex.compile(regex.escape(obj["String"])) if obj["String"] else None
+    if isinstance(obj, dict) and isinstance(obj.get("Regex"), str):
+        try:
+            return regex.compile(onig_pattern(obj["Regex"]))
+        except regex.error as exc:
+            raise ValueError(
+                f"The {where} pattern {obj['Regex']!r} is not a regex BPE Explorer can read: {exc}."
+            ) from None
+    raise ValueError(f'The {where} needs a pattern written {{"String": ...}} or {{"Regex": ...}}, not {obj!r}.')
+
+
+def find_matches(text: str, pattern) -> list[tuple[Span, bool]]:
+    """``Pattern::find_matches`` for a regex: every stretch of ``text``, flagged if it matched."""
+    if not text:
+        return [((0, 0), False)]
+    out, prev = [], 0
+    for m in pattern.finditer(text, timeout=REGEX_TIMEOUT):
+        s, e = m.span()
+        if prev != s:
+            out.append(((prev, s), False))
+        out.append(((s, e), True))
+        prev = e
+    if prev != len(text):
+        out.append(((prev, len(text)), False))
+    return out
