@@ -99,6 +99,10 @@ def memo(name: str, key: tuple, compute):
 
 
 st.title("Encode: how the tokenizer cuts your text")
+link_settings, link_notes = state.get("link_notes", (None, ()))
+if state["settings"] == link_settings:  # a link opened on this page (/encode?step=x): say what it could not restore
+    for note in link_notes:
+        alert("warning", note)  # it quotes the link: plain text only
 
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
