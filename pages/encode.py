@@ -255,7 +255,7 @@ if words:
             replay.caption(
                 f"Showing the first {len(trace.steps):,} merge steps; {trace.omitted:,} more steps were "
                 f"left out to keep the page readable. The word ends as {len(trace.tokens):,} tokens: "
-                + " ".join(display.token_label(shown, t, ws) for t in trace.tokens[:40])
+                + " ".join(display.md_escape(display.token_label(shown, t, ws)) for t in trace.tokens[:40])
                 + (" …" if len(trace.tokens) > 40 else "")
             )
         if shown.algorithm == "wordpiece":
