@@ -99,6 +99,10 @@ def memo(name: str, key: tuple, compute):
 
 
 st.title("Encode: how the tokenizer cuts your text")
+link_settings, link_notes = state.get("link_notes", (None, ()))
+if state["settings"] == link_settings:  # a link opened on this page (/encode?step=x): say what it could not restore
+    for note in link_notes:
+        alert("warning", note)  # it quotes the link: plain text only
 
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
@@ -251,7 +255,7 @@ if words:
             replay.caption(
                 f"Showing the first {len(trace.steps):,} merge steps; {trace.omitted:,} more steps were "
                 f"left out to keep the page readable. The word ends as {len(trace.tokens):,} tokens: "
-                + " ".join(display.token_label(shown, t, ws) for t in trace.tokens[:40])
+                + " ".join(display.md_escape(display.token_label(shown, t, ws)) for t in trace.tokens[:40])
                 + (" …" if len(trace.tokens) > 40 else "")
             )
         if shown.algorithm == "wordpiece":

@@ -11,6 +11,7 @@ A corpus longer than MAX_URL_CORPUS_CHARS is not put in the link: the link says 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -35,6 +36,7 @@ MAX_LIMIT_VALUE = 100_000  # the sidebar's number input goes up to this
 MAX_FORCED_CHARS = 20_000  # a link's what-if merges, as JSON
 MAX_FORCED_MERGES = 1_000
 MAX_SHOWN_CHARS = 80  # a link value quoted in a note is cut to this
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,30}")  # [0-9], not \d: \d matches every script's digits
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -86,9 +88,17 @@ def shown(value: str) -> str:
 
 
 def _whole_number(name: str, raw: str, notes: list[str], low: int, high: int) -> int | None:
-    """A link's whole number, kept within [low, high]; None (and a note) when it is not one."""
+    """A link's whole number, kept within [low, high]; None (and a note) when it is not one.
+
+    Only ASCII digits, an optional leading minus: ``str.isdigit`` also accepts ``²`` or ``①``, which
+    ``int()`` rejects, and ``int()`` reads ``٣`` or ``𝟗``, which a link writer never means as a number.
+
+    >>> notes = []
+    >>> _whole_number("step", "²", notes, 0, 9), notes[0]
+    (None, "The link's step “²” is not a whole number; it is left out.")
+    """
     raw = raw.strip()
-    if not (raw.lstrip("-").isdigit() and len(raw) <= 30):
+    if not _WHOLE_NUMBER.fullmatch(raw):
         notes.append(f"The link's {name} “{shown(raw)}” is not a whole number; it is left out.")
         return None
     value = int(raw)

@@ -138,6 +138,25 @@ def test_garbage_steps_are_named_and_the_step_bounded(step, says, shows):
     assert step_shown(at) == shows
 
 
+def test_digits_other_than_ascii_are_named_on_the_train_page():
+    """``isdigit`` accepted ``²`` (then ``int()`` raised) and ``٣`` (read silently as 3)."""
+    at = start(preset="hug", step="²", limit_value="①", min_frequency="¹", limit="num_merges")
+    for name, raw in [("step", "²"), ("limit_value", "①"), ("min_frequency", "¹")]:
+        assert f"The link's {name} “{raw}” is not a whole number; it is left out." in alerts(at, "warning"), notes(at)
+    assert step_shown(at) == "Step 0 of 7"
+    assert "“٣” is not a whole number" in " ".join(alerts(start(preset="hug", step="٣"), "warning"))
+
+
+def test_a_superscript_step_on_an_encode_link_is_named_there():
+    """``/encode?step=²``: the session starts on the Encode page, which says what the link could not restore."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["step"] = "²"
+    at.switch_page(ENCODE).run()  # before the first run: the link opens on Encode, as /encode?step=² does
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value.startswith("Encode")
+    assert "The link's step “²” is not a whole number; it is left out." in alerts(at, "warning"), notes(at)
+
+
 def test_limit_value_that_is_not_a_number_is_named_and_the_preset_kept():
     at = start(preset="course", limit_value="1e3")
     assert any("limit_value “1e3” is not a whole number" in plain(n) for n in notes(at)), notes(at)

@@ -91,3 +91,18 @@ def test_special_tokens_and_byte_alphabet():
 def test_docstring_examples():
     result = doctest.testmod(pages.links)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_only_ascii_digits_are_numbers():
+    """``str.isdigit`` accepts ``²``, ``①`` and ``¹`` (which ``int()`` rejects: a traceback) and ``٣`` or
+    ``𝟗`` (which ``int()`` reads: accepted silently). A link's number is ASCII digits; anything else is named."""
+    for raw in ["²", "①", "¹", "٣", "𝟗", "1²", "-²", "--5", "-", "1_000", "+3", "٣٣"]:
+        notes: list[str] = []
+        assert step_from_params({"step": raw}, notes) == 0, raw
+        assert notes == [f"The link's step “{raw}” is not a whole number; it is left out."], raw
+        for name in ("limit_value", "min_frequency"):
+            settings, notes = read({"preset": "hug", name: raw})
+            assert getattr(settings, name) == getattr(preset_settings("hug"), name), (name, raw)
+            assert notes == [f"The link's {name} “{raw}” is not a whole number; it is left out."], (name, raw)
+    notes = []
+    assert step_from_params({"step": " 12 "}, notes) == 12 and notes == []
