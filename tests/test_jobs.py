@@ -82,7 +82,7 @@ def test_training_runs_in_another_process():
         lambda job: None,
     )
     job.future.result(timeout=60)
-    pids = jobs._pool().executor._processes
+    pids = {pid for lane in jobs._pool().lanes.values() for pid in lane._processes}
     assert pids and os.getpid() not in pids
 
 
