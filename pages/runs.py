@@ -198,23 +198,28 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
 
 def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
     """Progress and a Stop button while the pool trains, polled every ``every`` seconds; the whole
-    page reruns when the run is ready."""
-    me = session_id()
+    page reruns when the run is ready. The poll and the button keep the run's key, not its job: a
+    session (kept two minutes after its tab closes) that held the job held its finished run through
+    the job's future, and an evicted run stayed in memory."""
+    me, started, total = session_id(), job.started, job.total
+    del job
 
     def stop() -> None:
-        jobs.leave(job, me)
+        if (job := jobs.job_for(key)) is not None:
+            jobs.leave(job, me)
         state["stopped"] = key
 
     def poll() -> None:
-        if job.future.done():
+        job = jobs.job_for(key)
+        if job is None or job.future.done():
             st.rerun(scope="app")
         step = job.progress()
-        seconds = time.monotonic() - job.started
+        seconds = time.monotonic() - started
         if step == 0:
             text = f"Reading the corpus… ({seconds:.0f} s)"
         else:
-            text = f"Training… merge {step:,}" + (f" of {job.total:,}" if job.total else "") + f" ({seconds:.0f} s)"
-        st.progress(min(step / job.total, 1.0) if job.total else (step % 1000) / 1000, text=text)
+            text = f"Training… merge {step:,}" + (f" of {total:,}" if total else "") + f" ({seconds:.0f} s)"
+        st.progress(min(step / total, 1.0) if total else (step % 1000) / 1000, text=text)
         others = len(job.live_waiters() - {me})  # sessions still open: a closed tab is not counted
         if others > 0:
             st.caption(
