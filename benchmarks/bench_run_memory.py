@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pages import runs  # noqa: E402
 from pages.settings import preset_settings  # noqa: E402
-from server import jobs, startup  # noqa: E402
+from server import heap, jobs, startup  # noqa: E402
 
 
 def rss_mib() -> float:
@@ -60,6 +60,12 @@ def main() -> None:
     print(
         f"store {runs.RUNS.nbytes / 2**20:.0f} MiB of a {args.budget_mib} MiB budget; RSS peak {peak:.0f} MiB, "
         f"{peak - start:.0f} MiB over the start (target: levels off near the budget)"
+    )
+    gc.collect()
+    heap.trim()
+    rest = rss_mib()
+    print(
+        f"at rest: RSS {rest:.0f} MiB, {rest - start:.0f} MiB over the start, {(rest - start) / args.budget_mib:.2f} x the budget"
     )
 
 

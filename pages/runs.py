@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict
 
 import streamlit as st
+from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import bpe
@@ -120,6 +121,16 @@ def _store_result(key: str, job: jobs.Job) -> None:
         RUNS.put(key, *job.future.result())
 
 
+def session_alive(waiter: str) -> bool:
+    """Whether a waiting session is still there: connected to this server, as Streamlit's runtime
+    knows it (a closed tab's websocket closes at once; a hidden tab stays connected, though its
+    browser may poll only once a minute). Callers outside a session ("bare": tests, benchmarks)
+    and pages without a server (AppTest) always are."""
+    if waiter == "bare" or not Runtime.exists():
+        return True
+    return bool(Runtime.instance().is_active_session(waiter))  # AppTest's stand-in runtime answers truthy
+
+
 def _submit(settings: Settings, key: str) -> jobs.Job | None:
     """A job for this run, or None if it was stored since the caller looked (then RUNS has it)."""
     spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
@@ -130,6 +141,7 @@ def _submit(settings: Settings, key: str) -> jobs.Job | None:
         session_id(),
         lambda job: _store_result(key, job),
         finished=lambda: RUNS.get(key) is not None,
+        alive=session_alive,
     )
 
 
@@ -163,10 +175,13 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
     here; when the run is ready the page reruns and finds it in the store. ``block=True`` waits instead (callbacks and cached
     functions, which cannot draw)."""
     key = run_key(settings)
+    state = app_state() if get_script_run_ctx() is not None else {}
+    if state and state.get("waiting_for") != key:  # moved to another run: stop waiting for the old one
+        jobs.switch(session_id(), key)
+        state["waiting_for"] = key
     history = RUNS.get(key)
     if history is not None:
         return history
-    state = app_state() if get_script_run_ctx() is not None else {}
     if not block and state.get("stopped") == key:
         _stopped_notice(state)
     job = jobs.job_for(key) or _submit(settings, key)
@@ -183,24 +198,29 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
 
 def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
     """Progress and a Stop button while the pool trains, polled every ``every`` seconds; the whole
-    page reruns when the run is ready."""
-    me = session_id()
+    page reruns when the run is ready. The poll and the button keep the run's key, not its job: a
+    session (kept two minutes after its tab closes) that held the job held its finished run through
+    the job's future, and an evicted run stayed in memory."""
+    me, started, total = session_id(), job.started, job.total
+    del job
 
     def stop() -> None:
-        jobs.leave(job, me)
+        if (job := jobs.job_for(key)) is not None:
+            jobs.leave(job, me)
         state["stopped"] = key
 
     def poll() -> None:
-        if job.future.done():
+        job = jobs.job_for(key)
+        if job is None or job.future.done():
             st.rerun(scope="app")
         step = job.progress()
-        seconds = time.monotonic() - job.started
+        seconds = time.monotonic() - started
         if step == 0:
             text = f"Reading the corpus… ({seconds:.0f} s)"
         else:
-            text = f"Training… merge {step:,}" + (f" of {job.total:,}" if job.total else "") + f" ({seconds:.0f} s)"
-        st.progress(min(step / job.total, 1.0) if job.total else (step % 1000) / 1000, text=text)
-        others = len(job.waiters) - 1
+            text = f"Training… merge {step:,}" + (f" of {total:,}" if total else "") + f" ({seconds:.0f} s)"
+        st.progress(min(step / total, 1.0) if total else (step % 1000) / 1000, text=text)
+        others = len(job.live_waiters() - {me})  # sessions still open: a closed tab is not counted
         if others > 0:
             st.caption(
                 f"{others} other session{'s' if others > 1 else ''} asked for this same run: it is trained "

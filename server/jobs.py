@@ -9,9 +9,17 @@ The server only submits the job, polls it, and unpickles the finished :class:`bp
 (arrays, a few tens of milliseconds for a 1 MB run).
 
 One job per key (the run's settings), however many sessions ask: a second session asking for a
-run already being trained waits on the same future. A job counts the sessions waiting on it; when
-the last one presses Stop, the worker is told to stop (a flag in shared memory, read every 50
-merges). Progress (the merge reached) comes back the same way.
+run already being trained waits on the same future. A job counts the sessions waiting on it, and
+asks the caller's ``alive(waiter)`` which of them are still there: a watcher thread drops every
+waiter that has been gone for WAITER_GRACE_S (a closed tab), and a job nobody waits for any more is
+stopped (a flag in shared memory, read every 50 merges; a job still queued is cancelled). Stop
+from any session ends the run unless another live session still waits for it (then only that
+session stops waiting). Progress (the merge reached) comes back through the same shared memory.
+
+Two lanes, so a small run never waits behind a big one: the main lane (one worker per core but one)
+trains every run, and one more worker trains only runs estimated small (:func:`estimate_work`: corpus
+characters times merges). A class's small runs start at once while a 5 MB paste trains; two big
+runs queue, first come first served, instead of taking both cores from the serving process.
 
 Workers die with the server, whatever ends it. Each worker watches the server's process (a pidfd:
 the kernel says when that process has ended, after a SIGKILL or an out-of-memory kill too) from a
@@ -54,6 +62,10 @@ MAX_WORD_CHARS = 10_000  # the longest word (after pre-tokenization) a run may t
 # Sized to the machine: one worker per core but one, which is left to the serving process (on a
 # 2-core machine, one worker: three fresh runs queue instead of taking both cores from the class).
 POOL_WORKERS = max(1, (os.cpu_count() or 1) - 1)
+SMALL_WORKERS = 1  # the small lane: runs of at most SMALL_WORK (characters x merges), seconds at most
+SMALL_WORK = 200_000_000  # the course presets are a few thousand; a 1 MB corpus x 1,000 merges is 10^9
+WAITER_GRACE_S = 5.0  # a session gone (tab closed, connection lost) this long stops waiting
+WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
@@ -185,6 +197,8 @@ def deep_sizeof(root) -> int:
 def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
     Returns the run and its size in bytes."""
+    if _progress is not None and _progress[2 * slot + 1]:
+        raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
     corpus = corpus_of(**spec)
     if spec["source"] != "preset":
         check_word_lengths(corpus, options["pre_tokenizer"])
@@ -210,24 +224,59 @@ class Job:
     total: int | None  # merges to train, when the settings say so
     started: float = field(default_factory=time.monotonic)
     waiters: set = field(default_factory=set)
+    alive: Callable[[str], bool] = lambda waiter: True  # is this waiter (a session) still there?
+    lane: str = "main"
+    gone_since: dict = field(default_factory=dict)  # waiter -> when it was first seen gone
 
     def progress(self) -> int:
         return int(_pool().progress[2 * self.slot])
+
+    def live_waiters(self) -> set:
+        """The waiters still there now (a closed session is not, however recently it closed)."""
+        with _pool().lock:
+            return {w for w in self.waiters if self.alive(w)}
+
+    def _prune(self, now: float) -> None:
+        """Drop the waiters gone for WAITER_GRACE_S or more (under the pool's lock)."""
+        for waiter in list(self.waiters):
+            if self.alive(waiter):
+                self.gone_since.pop(waiter, None)
+            elif now - self.gone_since.setdefault(waiter, now) >= WAITER_GRACE_S:
+                self.waiters.discard(waiter)
+                del self.gone_since[waiter]
 
 
 class _Pool:
     def __init__(self) -> None:
         ctx = mp.get_context("forkserver")
         self.progress = ctx.Array("q", 2 * SLOTS, lock=False)  # [merge reached, stop flag] per slot
-        self.executor = cf.ProcessPoolExecutor(
-            POOL_WORKERS, mp_context=ctx, initializer=_init_worker, initargs=(self.progress, os.getpid())
-        )
+        self.lanes = {
+            lane: cf.ProcessPoolExecutor(
+                n, mp_context=ctx, initializer=_init_worker, initargs=(self.progress, os.getpid())
+            )
+            for lane, n in (("main", POOL_WORKERS), ("small", SMALL_WORKERS))
+        }
+        self.executor = self.lanes["main"]
         # Reentrant: a job that is already over when its callback is added runs the callback (which
         # takes this lock) at once, in the submitting thread that holds it.
         self.lock = threading.RLock()
         self.jobs: dict[Hashable, Job] = {}
         self.free = list(range(SLOTS))
         self.trained: dict[Hashable, int] = {}  # how many times each key was trained (benchmarks read it)
+        self.busy = {lane: 0 for lane in self.lanes}  # jobs queued or running in each lane
+        self.closed = threading.Event()
+        threading.Thread(target=_watch, args=(self,), name="bpe-jobs-watch", daemon=True).start()
+
+
+def _watch(pool: _Pool) -> None:
+    """Stop the jobs nobody waits for any more (every WATCH_S, until the pool is shut down)."""
+    while not pool.closed.wait(WATCH_S):
+        with pool.lock:
+            now = time.monotonic()
+            for job in list(pool.jobs.values()):
+                job._prune(now)
+                if not job.waiters:
+                    _stop(pool, job, "nobody waits for it")
 
 
 @contextlib.contextmanager
@@ -248,13 +297,14 @@ def _plain_main():
             sys.modules["__main__"] = main
 
 
-def _run(fn, *args) -> cf.Future:
-    """Submit to the pool (workers start here, on demand); a pool broken by a dead worker is replaced once."""
+def _run(fn, *args, lane: str = "main") -> cf.Future:
+    """Submit to a lane of the pool (workers start here, on demand); a pool broken by a dead worker is
+    replaced once."""
     for attempt in (1, 2):
         pool = _pool()
         try:
             with _plain_main():
-                return pool.executor.submit(fn, *args)
+                return pool.lanes[lane].submit(fn, *args)
         except BrokenProcessPool:
             reset_if_broken()
             if attempt == 2:
@@ -297,12 +347,33 @@ def shutdown() -> None:
         old, _POOL = _POOL, None
     if old is None:
         return
+    old.closed.set()
     # Python 3.14 has executor.terminate_workers(); before it, the worker processes are only reachable
     # through the executor's _processes (pid -> multiprocessing.Process).
-    for process in list((getattr(old.executor, "_processes", None) or {}).values()):
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            process.kill()
-    old.executor.shutdown(wait=False, cancel_futures=True)
+    for executor in old.lanes.values():
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+def estimate_work(spec: dict, options: dict) -> int:
+    """A run's size for choosing its lane: characters of corpus times merges (at most one merge per
+    character counts). Cheap: a preset's size is read from its description, not built."""
+    if spec["source"] == "preset":
+        p = PRESETS.get(spec["preset"])
+        chars = 0 if p is None else (p.corpus_bytes or len(p.word_counts or "") + sum(map(len, p.texts or ())))
+    else:
+        chars = len(spec["text"] if spec["source"] == "text" else spec["counts"])
+    merges = options.get("num_merges") or options.get("vocab_size") or MAX_MERGES
+    return chars * min(merges, max(chars, 1))
+
+
+def _lane(pool: _Pool, spec: dict, options: dict) -> str:
+    """The small lane for a small run (or the main lane, if that one is idler); the main lane otherwise."""
+    if estimate_work(spec, options) > SMALL_WORK:
+        return "main"
+    return "main" if pool.busy["main"] < POOL_WORKERS and pool.busy["main"] < pool.busy["small"] else "small"
 
 
 def submit(
@@ -312,9 +383,11 @@ def submit(
     waiter: str,
     on_done: Callable[[Job], Any],
     finished: Callable[[], bool] = lambda: False,
+    alive: Callable[[str], bool] = lambda waiter: True,
 ) -> Job | None:
     """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted;
-    None if ``finished()`` says the run is already stored. ``on_done(job)`` runs once when it
+    None if ``finished()`` says the run is already stored. ``alive(waiter)`` says whether a waiter
+    is still there (asked by the watcher and by :func:`leave`; it must be quick and thread-safe). ``on_done(job)`` runs once when it
     finishes, before the job leaves the table: so a caller that found neither the stored run nor a
     job may have looked between the two, and ``finished`` is asked again here, under the lock the
     job leaves the table with (without it, two of twenty sessions asking at once could each train)."""
@@ -328,38 +401,60 @@ def submit(
                 raise ValueError(f"The server is training {SLOTS} runs already; try again in a minute.")
             slot = pool.free.pop()
             pool.progress[2 * slot] = pool.progress[2 * slot + 1] = 0
-            future = _run(train_job, slot, spec, options)
-            job = Job(key, slot, future, options.get("num_merges"))
+            lane = _lane(pool, spec, options)
+            future = _run(train_job, slot, spec, options, lane=lane)
+            job = Job(key, slot, future, options.get("num_merges"), alive=alive, lane=lane)
+            pool.busy[lane] += 1
             pool.jobs[key] = job
             pool.trained[key] = pool.trained.get(key, 0) + 1
-            print(f"bpe-jobs: training {str(key)[:16]} in the pool (slot {slot})", file=sys.stderr, flush=True)
-            future.add_done_callback(lambda _f, job=job: _finish(job, on_done))
+            print(f"bpe-jobs: training {str(key)[:16]} in the {lane} lane (slot {slot})", file=sys.stderr, flush=True)
+            future.add_done_callback(lambda _f, job=job, pool=pool: _finish(pool, job, on_done))
         job.waiters.add(waiter)
         return job
 
 
-def _finish(job: Job, on_done: Callable[[Job], Any]) -> None:
+def _finish(pool: _Pool, job: Job, on_done: Callable[[Job], Any]) -> None:
     try:
         on_done(job)
     finally:
-        pool = _pool()
         with pool.lock:
             if pool.jobs.get(job.key) is job:
                 del pool.jobs[job.key]
             pool.free.append(job.slot)
+            pool.busy[job.lane] -= 1
 
 
-def leave(job: Job, waiter: str) -> bool:
-    """``waiter`` stops waiting; the worker is told to stop when nobody waits any more. True if stopped."""
+def _stop(pool: _Pool, job: Job, why: str) -> None:
+    """Tell the worker to stop (under the pool's lock); a job still queued is cancelled outright."""
+    pool.progress[2 * job.slot + 1] = 1
+    if pool.jobs.get(job.key) is job:
+        del pool.jobs[job.key]  # a new request trains afresh instead of waiting on a stopping job
+    job.future.cancel()  # False once a worker has it: the flag stops it
+    print(f"bpe-jobs: stopped {str(job.key)[:16]} ({why})", file=sys.stderr, flush=True)
+
+
+def leave(job: Job, waiter: str, why: str = "Stop pressed") -> bool:
+    """``waiter`` stops waiting (its Stop button). The run is stopped unless another waiter that is
+    still there waits for it (a closed session does not count, however recently it closed); then
+    only ``waiter`` is detached. True if stopped."""
     pool = _pool()
     with pool.lock:
         job.waiters.discard(waiter)
-        if job.waiters or job.future.done():
+        if job.future.done() or any(job.alive(w) for w in job.waiters):
             return False
-        pool.progress[2 * job.slot + 1] = 1
-        if pool.jobs.get(job.key) is job:
-            del pool.jobs[job.key]  # a new request trains afresh instead of waiting on a stopping job
+        job.waiters.clear()
+        _stop(pool, job, why)
         return True
+
+
+def switch(waiter: str, key: Hashable) -> None:
+    """``waiter`` now waits for ``key`` only: it leaves every other job it waited for (a session
+    that moved to another corpus no longer keeps its old run training)."""
+    pool = _pool()
+    with pool.lock:
+        for job in list(pool.jobs.values()):
+            if job.key != key and waiter in job.waiters:
+                leave(job, waiter, "its session moved to another run")
 
 
 def job_for(key: Hashable) -> Job | None:
@@ -376,9 +471,11 @@ def reset_if_broken() -> None:
     """After a worker died (killed, out of memory) the executor refuses new work: start a new pool."""
     global _POOL
     with _POOL_LOCK:
-        if _POOL is not None and getattr(_POOL.executor, "_broken", False):
+        if _POOL is not None and any(getattr(e, "_broken", False) for e in _POOL.lanes.values()):
             old, _POOL = _POOL, None
-            old.executor.shutdown(wait=False, cancel_futures=True)
+            old.closed.set()
+            for executor in old.lanes.values():
+                executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _ready(pause: float) -> int:
@@ -389,5 +486,6 @@ def _ready(pause: float) -> int:
 def warm() -> None:
     """Start the pool's workers now (at server start), so the first run a student asks for does not
     wait for a worker process to start and import the engine."""
-    for _ in range(POOL_WORKERS):
-        _run(_ready, 0.05)
+    for lane, n in (("main", POOL_WORKERS), ("small", SMALL_WORKERS)):
+        for _ in range(n):
+            _run(_ready, 0.05, lane=lane)

@@ -1,0 +1,158 @@
+"""Abandoned runs and fair lanes (issue 22 #3): a run nobody waits for any more is stopped and frees
+its worker; Stop works from whichever session asked; a small run never waits behind a big one.
+All on the real process pool (and one real server), each wait bounded by a deadline."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import random
+import string
+import time
+from pathlib import Path
+
+import pytest
+from browser_support import AppServer, run_protocol, wait_until
+
+from pages import runs
+from pages.settings import preset_settings
+from server import jobs
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def big_text(words: int = 150_000) -> str:
+    """Random letters (about 1.5 MB): every pair is rare, so the run makes merge after slow merge
+    for minutes; the tests stop it."""
+    rng = random.Random(time.time_ns())
+    return " ".join(
+        "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14))) for _ in range(words)
+    )
+
+
+def submit_big(waiter: str, live: set, text: str | None = None) -> jobs.Job:
+    text = text or big_text()
+    return jobs.submit(
+        f"big-{time.time_ns()}",
+        dict(source="text", preset="", text=text, counts=""),
+        dict(pre_tokenizer="whitespace", num_merges=jobs.MAX_MERGES),
+        waiter,
+        lambda job: None,
+        alive=lambda w: w in live,
+    )
+
+
+def training(job: jobs.Job) -> bool:
+    """The worker has read the corpus and is merging."""
+    return job.progress() > 0 and not job.future.done()
+
+
+def ended(job: jobs.Job) -> bool:
+    return job.future.done()
+
+
+def test_a_big_run_nobody_waits_for_is_stopped_and_its_worker_freed():
+    live = {"tab-a"}
+    job = submit_big("tab-a", live)
+    assert job.lane == "main"
+    wait_until(lambda: training(job), 120, "the big run to start merging")
+    live.clear()  # the tab closes: its session is no longer connected
+    wait_until(lambda: ended(job), jobs.WAITER_GRACE_S + 30, "the abandoned run to stop")
+    with pytest.raises((jobs.Stopped, Exception)):
+        job.future.result(timeout=0)
+    assert jobs.job_for(job.key) is None
+    wait_until(lambda: jobs._pool().busy["main"] == 0, 30, "the main lane to be free")
+    # The freed worker trains the next run at once.
+    after = jobs.submit(
+        f"after-{time.time_ns()}",
+        dict(source="text", preset="", text="hug pug pun bun " * 30, counts=""),
+        dict(pre_tokenizer="whitespace", num_merges=5),
+        "tab-b",
+        lambda job: None,
+    )
+    assert after.future.result(timeout=30)[0].num_merges == 5
+
+
+def test_stop_from_a_second_session_detaches_it_or_ends_the_run_when_the_first_is_gone():
+    live = {"tab-a", "tab-b"}
+    job = submit_big("tab-a", live)
+    assert jobs.submit(job.key, {}, {}, "tab-b", lambda job: None) is job  # the same run, asked twice
+    wait_until(lambda: training(job), 120, "the big run to start merging")
+    assert job.live_waiters() == {"tab-a", "tab-b"}
+    # tab-b presses Stop while tab-a still waits: tab-b only stops waiting.
+    assert jobs.leave(job, "tab-b") is False
+    assert job.waiters == {"tab-a"} and jobs.job_for(job.key) is job and not job.future.done()
+    # tab-b asks again, then tab-a closes; tab-b's Stop now ends the run at once (no grace period).
+    jobs.submit(job.key, {}, {}, "tab-b", lambda job: None)
+    live.discard("tab-a")
+    assert job.live_waiters() == {"tab-b"}  # what the "other sessions asked" caption counts
+    assert jobs.leave(job, "tab-b") is True
+    assert jobs.job_for(job.key) is None
+    with pytest.raises(jobs.Stopped):
+        job.future.result(timeout=30)
+
+
+def test_a_session_that_moves_to_another_run_stops_waiting_for_the_old_one():
+    live = {"tab-a"}
+    job = submit_big("tab-a", live)
+    wait_until(lambda: training(job), 120, "the big run to start merging")
+    jobs.switch("tab-a", "another run")
+    assert jobs.job_for(job.key) is None
+    with pytest.raises(jobs.Stopped):
+        job.future.result(timeout=30)
+
+
+def test_a_small_run_does_not_wait_behind_a_big_one():
+    """The old pool had one worker and a first-come queue: the course preset waited for the big run."""
+    live = {"tab-a"}
+    big = submit_big("tab-a", live)
+    try:
+        wait_until(lambda: training(big), 120, "the big run to start merging")
+        course = preset_settings("course")
+        with runs.RUNS.lock:  # trained by an earlier test: forget it, so it is trained now
+            if (kept := runs.RUNS.runs.pop(runs.run_key(course), None)) is not None:
+                runs.RUNS.nbytes -= kept[1]
+        assert (
+            jobs.estimate_work(dict(source="preset", preset="course", text="", counts=""), course.options())
+            <= jobs.SMALL_WORK
+        )
+        with concurrent.futures.ThreadPoolExecutor(1) as ex:  # a session asking for the course run
+            asked = ex.submit(runs.train, course, block=True)
+            try:
+                wait_until(asked.done, 30, "the course run, while the big one trains (was > 600 s)")
+                assert asked.result().num_merges > 0
+                assert not big.future.done(), "the big run should still be training"
+            finally:
+                jobs.leave(big, "tab-a")  # also frees the old pool's one worker, so the thread can end
+    finally:
+        jobs.leave(big, "tab-a")
+
+
+def test_a_closed_tab_stops_its_run_on_a_real_server():
+    """A page pastes a big corpus, sees its run training, and its websocket closes (the tab is closed):
+    the server stops the run within the grace period and the watcher's interval."""
+    from st_client import Session
+
+    text = big_text(60_000)
+
+    async def paste_and_close(url: str) -> bool:
+        s = Session(url, "step=0")
+        try:
+            await s.open()
+            await s._rerun(**{s.ids["source"]: "Paste or upload text"})
+            await s._rerun(**{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text})
+            return s.waiting
+        finally:
+            await s.close()
+
+    server = AppServer()
+    server.start()
+    try:
+        assert run_protocol(paste_and_close, server.url), "the run should still be training after a second"
+        log = Path(server.log.name)
+        wait_until(
+            lambda: "(nobody waits for it)" in log.read_text(errors="replace"),
+            jobs.WAITER_GRACE_S + 30,
+            "the server to stop the closed tab's run",
+        )
+    finally:
+        server.stop()
