@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import pre_tokenizers as pt
+from . import budget
 from .onig import compile_pattern
 from .pre_tokenizers import Metaspace, component_name
 
@@ -112,7 +113,19 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
         content = obj.get("content", "")
         if pattern is None:
             return lambda tokens: list(tokens)
-        return lambda tokens: [pattern.sub(lambda _m: content, t) for t in tokens]
+
+        def replace(tokens):
+            out = []
+            for t in tokens:
+                matches = list(pattern.finditer(t, timeout=budget.regex_timeout()))
+                if matches:
+                    removed = sum(m.end() - m.start() for m in matches)
+                    budget.grow(len(t) - removed + len(matches) * len(content), "Replace decoder", len(t))
+                    t = pattern.sub(lambda _m: content, t, timeout=budget.regex_timeout())
+                out.append(t)
+            return out
+
+        return replace
     if kind == "ByteFallback":
 
         def byte_fallback(tokens):

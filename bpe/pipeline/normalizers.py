@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..config import Span
-from . import onig
+from . import budget
 from .onig import compile_pattern
 from .piece import WHITE_SPACE, Piece
 
@@ -42,6 +42,7 @@ def _unicode(form: str) -> Callable[[Piece], Piece]:
         if unicodedata.is_normalized(form, text):
             return piece
         target = unicodedata.normalize(form, text)
+        budget.grow(len(target), "normalizer", len(text))
         changes = _decompose_changes(text, form) if not compose else None
         if changes is None or "".join(c for c, _ in changes) != target:
             changes = _chunk_changes(text, form)
@@ -101,6 +102,7 @@ def _chunk_changes(text: str, form: str) -> list[tuple[str, int]]:
 def _lowercase(piece: Piece) -> Piece:
     text = piece.text
     lowered = text.lower()
+    budget.grow(len(lowered), "normalizer", len(text))
     if len(lowered) == len(text) and "Σ" not in text:
         return Piece(lowered, piece.base, piece.align)
     changes = []
@@ -145,11 +147,14 @@ def _is_mark(c: str) -> bool:
 def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
     def replace(piece: Piece) -> Piece:
         text = piece.text
-        matches = list(pattern.finditer(text, timeout=onig.REGEX_TIMEOUT))
+        matches = list(pattern.finditer(text, timeout=budget.regex_timeout()))
         if not matches:
             return piece
         if len(content) == 1 and all(m.end() - m.start() == 1 for m in matches):
-            return Piece(pattern.sub(lambda _m: content, text), piece.base, piece.align)
+            return Piece(pattern.sub(lambda _m: content, text, timeout=budget.regex_timeout()), piece.base, piece.align)
+        # the length it would make, checked before the text and its offsets are built
+        removed = sum(m.end() - m.start() for m in matches)
+        budget.grow(len(text) - removed + len(matches) * len(content), "Replace normalizer", len(text))
         spans = piece.spans()
         chars: list[str] = []
         align: list[Span] = []
@@ -206,6 +211,7 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
             if mapped != text:
                 piece = Piece(mapped, piece.base, piece.align)
         if chinese and any(_is_chinese(c) for c in piece.text):
+            budget.grow(len(piece.text) + 2 * sum(map(_is_chinese, piece.text)), "normalizer", len(piece.text))
             changes = []
             for c in piece.text:
                 if _is_chinese(c):
@@ -241,7 +247,13 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
         s = obj.get("prepend")
         if not isinstance(s, str):
             raise ValueError(f"The Prepend normalizer needs a 'prepend' text, not {s!r}.")
-        return lambda piece: piece.prepend(s)
+
+        def prepend(piece: Piece) -> Piece:
+            if piece.text:
+                budget.grow(len(s) + len(piece.text), "Prepend normalizer", len(piece.text))
+            return piece.prepend(s)
+
+        return prepend
     if kind == "Replace":
         pattern = compile_pattern(obj.get("pattern"), "Replace normalizer")
         content = obj.get("content", "")

@@ -5,7 +5,7 @@ package. The two dialects mostly agree; this module translates where they do not
 intervals (``{1,3}+``), ``\\w`` (Oniguruma's word characters), ``$`` and ``\\Z`` anchors, and
 character classes scanned with their nesting. :func:`compile_pattern` reads a file's
 ``{"Regex": ...}``/``{"String": ...}`` pattern, :func:`find_matches` is ``Pattern::find_matches``,
-and every match runs under :data:`REGEX_TIMEOUT`.
+and every match runs within its request's time budget (:func:`~bpe.pipeline.budget.regex_timeout`).
 
 Left out: Oniguruma features no tokenizer file uses (callouts, absent operators, named backreferences).
 
@@ -20,8 +20,7 @@ from typing import Any
 import regex
 
 from ..config import Span
-
-REGEX_TIMEOUT = 5.0  # seconds a file's (or a typed) pattern may run on one text: no pattern holds the server
+from . import budget
 
 
 def _class_end(pattern: str, i: int) -> int:
@@ -209,7 +208,7 @@ def find_matches(text: str, pattern) -> list[tuple[Span, bool]]:
     if not text:
         return [((0, 0), False)]
     out, prev = [], 0
-    for m in pattern.finditer(text, timeout=REGEX_TIMEOUT):
+    for m in pattern.finditer(text, timeout=budget.regex_timeout()):
         s, e = m.span()
         if prev != s:
             out.append(((prev, s), False))
