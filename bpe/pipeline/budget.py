@@ -83,13 +83,13 @@ def regex_timeout() -> float:
     return max(left, _TINY)
 
 
-def check_time() -> None:
+def check_time(doing: str = "on this text", fix: str = "try a shorter text") -> None:
     """Raise a ValueError once the request has run longer than :data:`TOTAL_SECONDS`."""
     b = _current.get()
     if b is not None and time.monotonic() > b.end:
         raise ValueError(
-            f"This tokenizer took longer than {TOTAL_SECONDS:g} seconds on this text (the limit for one "
-            "request) and was stopped: try a shorter text."
+            f"This tokenizer took longer than {TOTAL_SECONDS:g} seconds {doing} (the limit for one "
+            f"request) and was stopped: {fix}."
         )
 
 
