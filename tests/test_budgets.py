@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe import formats
-from bpe.pipeline import budget
+from bpe import budget, formats
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_CAP = 2 * 1024**3  # address space of the child interpreter

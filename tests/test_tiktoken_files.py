@@ -161,7 +161,7 @@ def test_bad_pattern_is_refused(ranks):
 
 def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypatch):
     """A typed (or a file's) pattern runs under a time limit, so it cannot hold the server."""
-    from bpe.pipeline import budget
+    from bpe import budget
 
     tok = from_tiktoken(rank_file(ranks), r"(\w|\s)+?(?=!)|.", special_tokens={})
     monkeypatch.setattr(budget, "SECONDS", 1e-6)

@@ -18,8 +18,9 @@ import base64
 import binascii
 from heapq import heapify, heappop, heappush
 
+from .. import budget
 from .. import pre_tokenizers as pt
-from ..pipeline import FileTokenizer, Pipeline, budget
+from ..pipeline import FileTokenizer, Pipeline
 from ..pipeline.onig import possessive_to_onig
 from .fields import without_gc
 

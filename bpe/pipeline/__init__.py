@@ -2,8 +2,8 @@
 as the ``tokenizers`` library lays them out.
 
 - :mod:`~bpe.pipeline.piece`: :class:`Piece`, text with the original offsets of each character;
-- :mod:`~bpe.pipeline.onig`: regexes read with Oniguruma's meaning;
-- :mod:`~bpe.pipeline.budget`: one time and text-growth budget per request (encode, decode, load);
+- :mod:`~bpe.pipeline.onig`: regexes read with Oniguruma's meaning, within the request's budget
+  (:mod:`bpe.budget`: one time and text-growth budget per encode, decode or load);
 - :mod:`~bpe.pipeline.normalizers`, :mod:`~bpe.pipeline.pre_tokenizers`, :mod:`~bpe.pipeline.decoders`,
   :mod:`~bpe.pipeline.post_processors` (offset trimming), :mod:`~bpe.pipeline.added_tokens`;
 - :mod:`~bpe.pipeline.pipeline`: :class:`Pipeline`, the components run in order;
@@ -16,7 +16,6 @@ text, reports offsets and decodes exactly as ``tokenizers`` 0.23 does. Left out:
 
 from __future__ import annotations
 
-from . import budget
 from .decoders import DECODERS, build_decoder
 from .encoder import FileTokenizer
 from .normalizers import NORMALIZERS, build_normalizer
@@ -27,7 +26,6 @@ from .post_processors import POST_PROCESSORS, offset_trimming, trim_offsets
 from .pre_tokenizers import FILE_PRE_TOKENIZERS, build_pre_tokenizer
 
 __all__ = [
-    "budget",
     "DECODERS",
     "FILE_PRE_TOKENIZERS",
     "NORMALIZERS",

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import budget
 from .. import pre_tokenizers as pt
-from . import budget
 from .onig import compile_pattern
 from .pre_tokenizers import Metaspace, component_name
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Pair, Span
 from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
-from . import budget
 from .pipeline import Pipeline
 
 

@@ -14,8 +14,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from .. import budget
 from ..config import Span
-from . import budget
 from .onig import compile_pattern
 from .piece import WHITE_SPACE, Piece
 

@@ -5,7 +5,7 @@ package. The two dialects mostly agree; this module translates where they do not
 intervals (``{1,3}+``), ``\\w`` (Oniguruma's word characters), ``$`` and ``\\Z`` anchors, and
 character classes scanned with their nesting. :func:`compile_pattern` reads a file's
 ``{"Regex": ...}``/``{"String": ...}`` pattern, :func:`find_matches` is ``Pattern::find_matches``,
-and every match runs within its request's time budget (:func:`~bpe.pipeline.budget.regex_timeout`).
+and every match runs within its request's time budget (:func:`~bpe.budget.regex_timeout`).
 
 Left out: Oniguruma features no tokenizer file uses (callouts, absent operators, named backreferences).
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import regex
 
+from .. import budget
 from ..config import Span
-from . import budget
 
 
 def _class_end(pattern: str, i: int) -> int:

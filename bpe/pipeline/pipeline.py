@@ -13,8 +13,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from .. import budget
 from ..config import Span
-from . import budget
 from .added_tokens import AddedToken, added_matcher, find_added
 from .decoders import build_decoder
 from .normalizers import build_normalizer
