@@ -20,6 +20,7 @@ from heapq import heapify, heappop, heappush
 
 from .. import budget
 from .. import pre_tokenizers as pt
+from ..config import MAX_TOKEN_ID, shown
 from ..pipeline import FileTokenizer, Pipeline
 from ..pipeline.onig import possessive_to_onig
 from .fields import without_gc
@@ -80,8 +81,11 @@ def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[byte
             raise ValueError(
                 f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and a whole-number rank."
             ) from None
-        if not token or rank < 0:
-            raise ValueError(f"Line {number} of {name}: a token must not be empty and a rank must be 0 or more.")
+        if not token or not 0 <= rank <= MAX_TOKEN_ID:
+            raise ValueError(
+                f"Line {number} of {name}: a token must not be empty and a rank must be a whole number "
+                f"from 0 to {MAX_TOKEN_ID:,}."
+            )
         if token in ranks or rank in seen:
             raise ValueError(f"Line {number} of {name} repeats a token or a rank ({rank}); each must appear once.")
         ranks[token] = rank
@@ -200,7 +204,7 @@ def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
         pair = _split(ranks, token, rank, pairs, by_rank)
         if pair is None:
             raise ValueError(
-                f"The token of rank {rank} ({token!r}) cannot be built from lower-ranked tokens, "
+                f"The token of rank {rank} ({shown(token)}) cannot be built from lower-ranked tokens, "
                 "so this is not a BPE rank file."
             )
         merges.append(pair)

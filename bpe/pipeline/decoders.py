@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import budget
 from .. import pre_tokenizers as pt
+from ..config import shown
 from .onig import compile_pattern
 from .pre_tokenizers import Metaspace, component_name
 
@@ -43,7 +44,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
     if obj is None:
         return None
     if not isinstance(obj, dict):
-        raise ValueError(f"The file's decoder should be an object, not {obj!r}.")
+        raise ValueError(f"The file's decoder should be an object, not {shown(obj)}.")
     kind = obj.get("type")
     if kind == "ByteLevel":
         inverse = pt.unicode_to_bytes()

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from .. import budget
 from .. import pre_tokenizers as pt
-from ..config import Pair, Span
+from ..config import Pair, Span, shown
 from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
 from .pipeline import Pipeline
 
@@ -142,7 +142,7 @@ class FileTokenizer(Tokenizer):
                     continue
             if self.unk_token is not None:
                 if self.unk_token not in vocab:
-                    raise ValueError(f"The unknown token {self.unk_token!r} is not in the vocabulary.")
+                    raise ValueError(f"The unknown token {shown(self.unk_token)} is not in the vocabulary.")
                 if unk is not None and self.fuse_unk:
                     unk[1] += n
                 else:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import budget
-from ..config import Span
+from ..config import Span, shown
 from .onig import compile_pattern
 from .piece import WHITE_SPACE, Piece
 
@@ -233,7 +233,7 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
     if obj is None:
         return None
     if not isinstance(obj, dict):
-        raise ValueError(f"The file's normalizer should be an object, not {obj!r}.")
+        raise ValueError(f"The file's normalizer should be an object, not {shown(obj)}.")
     kind = obj.get("type")
     if kind in ("NFC", "NFD", "NFKC", "NFKD"):
         return _unicode(kind)
@@ -246,7 +246,7 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
     if kind == "Prepend":
         s = obj.get("prepend")
         if not isinstance(s, str):
-            raise ValueError(f"The Prepend normalizer needs a 'prepend' text, not {s!r}.")
+            raise ValueError(f"The Prepend normalizer needs a 'prepend' text, not {shown(s)}.")
 
         def prepend(piece: Piece) -> Piece:
             if piece.text:
@@ -258,7 +258,7 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
         pattern = compile_pattern(obj.get("pattern"), "Replace normalizer")
         content = obj.get("content", "")
         if not isinstance(content, str):
-            raise ValueError(f"The Replace normalizer's content should be text, not {content!r}.")
+            raise ValueError(f"The Replace normalizer's content should be text, not {shown(content)}.")
         return (lambda piece: piece) if pattern is None else _replace(pattern, content)
     if kind == "BertNormalizer":
         return _bert(obj)
@@ -276,7 +276,7 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
             return piece
 
         return sequence
-    shown = repr(kind) if isinstance(kind, str) else "without a type"
+    named = shown(kind) if isinstance(kind, str) else "without a type"
     raise ValueError(
-        f"This file's normalizer {shown} is not one BPE Explorer reads (it reads {', '.join(NORMALIZERS)})."
+        f"This file's normalizer {named} is not one BPE Explorer reads (it reads {', '.join(NORMALIZERS)})."
     )

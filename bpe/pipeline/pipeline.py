@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from .. import budget
-from ..config import Span
+from ..config import Span, check_nesting
 from .added_tokens import AddedToken, added_matcher, find_added
 from .decoders import build_decoder
 from .normalizers import build_normalizer
@@ -40,6 +40,14 @@ class Pipeline:
         """The components as a file's JSON holds them (None: absent). ``outside_model``: the added tokens
         that are not in the model's vocabulary; ``name``: what to call the pipeline (by default its
         pre-tokenizer and normaliser)."""
+        for what, value in (
+            ("normalizer", normalizer),
+            ("pre_tokenizer", pre_tokenizer),
+            ("decoder", decoder),
+            ("post_processor", post_processor),
+            ("added_tokens", list(added_tokens)),
+        ):
+            check_nesting(value, what)  # builders recurse into Sequences: the depth is bounded first
         self.source = {
             "normalizer": normalizer,
             "pre_tokenizer": pre_tokenizer,
