@@ -20,6 +20,8 @@ fewer than 30,000 merges to give), to ``--merges`` merges. Then, each side by si
    from the least CPU time of the runs, which other processes on a shared machine disturb least),
    and the 100 KB word beside ``tokenizers``.
 
+4. deriving the merges of a rank file with long tokens: the heap beside the old scan, as a ratio.
+
 Targets: 1 and 2 at most 2x ``tokenizers``; 3 grows at most about 12x for 10x the length.
 """
 
@@ -219,6 +221,33 @@ def main() -> None:
         f"-> {len(ours.encode(text)):,} tokens, same ids on both sides\n"
     )
     print_table(["measure", "bpe ms", "tokenizers ms", "ratio", "target"], rows)
+    print(rank_derivation_line())
+
+
+def rank_derivation_line(longest: int = 4096) -> str:
+    """Deriving the merges of a rank file whose tokens are runs b"a" * 2, 4, ... ``longest`` (issue 22
+    #6b): the heap derivation beside the plain scan it replaced (kept in tests/naive.py)."""
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+    from naive import naive_rank_split
+
+    from bpe.formats import rank_files
+
+    ranks = {bytes([b]): b for b in range(256)}
+    k = 2
+    while k <= longest:
+        ranks[b"a" * k] = len(ranks)
+        k *= 2
+    start = time.perf_counter()
+    new = rank_files.merges_from_ranks(ranks)
+    t_new = time.perf_counter() - start
+    start = time.perf_counter()
+    old = [naive_rank_split(ranks, t, r) for t, r in list(ranks.items())[256:]]
+    t_old = time.perf_counter() - start
+    assert new == old, "the derivations differ"
+    return (
+        f"\nderiving merges, runs of up to {longest:,} bytes: heap {t_new * 1000:.0f} ms, "
+        f"old scan {t_old * 1000:.0f} ms, old/new {t_old / t_new:.0f}x (same merges)"
+    )
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ no other file. It holds:
 - the names of the training pre-tokenizers (their patterns live in :mod:`bpe.pre_tokenizers`);
 - :class:`TrainConfig`, the options of a run, checked when built;
 - the sizes a run keeps per step (``TOP_K``, ``MAX_TIES_KEPT``) and the pair code shared by the
-  trainer and the history (``PAIR_SHIFT``).
+  trainer and the history (``PAIR_SHIFT``);
+- the limits on a file's values (:data:`MAX_TOKEN_ID`, :data:`MAX_NESTING`, :func:`check_nesting`) and
+  :func:`shown`, which every error message quoting a file's value goes through.
 
 Left out: behaviour. How a tie rule orders pairs is the trainer's; how a step reads is the history's.
 
@@ -32,6 +34,54 @@ WORDPIECE_PREFIX = "##"  # WordPiece marks a symbol that continues a word
 TOP_K = 24  # pairs kept per step for tables and charts (the page shows 20)
 MAX_TIES_KEPT = 200  # tied pairs kept per step (their total is always kept)
 PAIR_SHIFT = 1 << 24  # pair (a, b) of symbol ids -> the code a * PAIR_SHIFT + b; 16M symbols is plenty
+MAX_TOKEN_ID = 2**31 - 1  # a file's token ids (and ranks) are whole numbers from 0 to this (tokenizers: u32)
+MAX_NESTING = 64  # levels of components inside components a file may nest (Sequence of Sequence ...)
+SHOWN_CHARS = 80  # characters of a file's value quoted in an error message
+
+
+def shown(value: object) -> str:
+    """A file's value as an error message quotes it: its ``repr``, cut to :data:`SHOWN_CHARS` characters
+    and the length said (a 20 MB merge entry is not echoed whole); a value nested too deeply to
+    ``repr`` is described instead.
+
+    >>> shown("ab")
+    "'ab'"
+    >>> shown("x" * 1000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (1,002 characters)"
+    """
+    if isinstance(value, (str, bytes)) and len(value) > 10 * SHOWN_CHARS:
+        text = repr(value[: 2 * SHOWN_CHARS])  # never the repr of the whole of a huge value
+        total = len(value) + 2
+    else:
+        try:
+            text = repr(value)
+        except RecursionError:
+            return f"a {type(value).__name__} nested too deeply to show"
+        total = len(text)
+    if total <= SHOWN_CHARS:
+        return text
+    return f"{text[:SHOWN_CHARS]}… ({total:,} characters)"
+
+
+def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> None:
+    """Raise a ValueError if lists and objects in ``value`` nest more than ``limit`` deep (checked
+    without recursion, so any depth gets the sentence)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            raise ValueError(
+                f"The file's {what} nests more than {limit} levels deep (components inside components); "
+                f"BPE Explorer reads at most {limit}."
+            )
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list, tuple)))
+
 
 # The training pre-tokenizers by name (how each cuts text is in bpe/pre_tokenizers.py), and the
 # byte-level ones, whose symbols are GPT-2's byte characters.

@@ -8,8 +8,8 @@ rank (the earliest learned), leftmost first, until no learned pair is left
 same result as replaying the merges in order, the course's way. Each tokenizer keeps
 its last 10,000 words of up to 256 characters in a cache.
 
-WordPiece words use the longest-match-first rule instead (candidates no longer than
-the longest vocabulary token, so a long word costs O(n) lookups); a word that cannot
+WordPiece words use the longest-match-first rule instead (only the lengths the vocabulary
+holds are tried, so a long word costs O(n) lookups per length); a word that cannot
 be covered, or longer than ``max_input_chars_per_word`` (100, as in ``tokenizers``),
 becomes a single unknown token.
 
@@ -33,6 +33,7 @@ from operator import itemgetter
 
 import regex
 
+from . import budget
 from . import pre_tokenizers as pt
 from .config import WORDPIECE_PREFIX, Pair, Span
 from .merging import FirstMerges, merge_all
@@ -226,7 +227,7 @@ class Tokenizer:
         # file holds ~150 MB of them) and only reads the table's first k ranks, so moving the Encode
         # page's k slider costs each session almost nothing. Its word caches start empty.
         view = copy.copy(self)
-        for cached in ("_created", "_ranks", "_longest"):
+        for cached in ("_created", "_ranks", "_lengths"):
             view.__dict__.pop(cached, None)
         if k < len(self.merges):
             view.merges = self.merges[:k]
@@ -298,27 +299,33 @@ class Tokenizer:
 
     def _wordpiece(self, word: str) -> tuple[tuple[str, int], ...]:
         """Longest match first; if any piece is missing, or the word is longer than
-        ``max_input_chars_per_word``, the whole word is unknown. Candidates are never longer
-        than the longest vocabulary token, so a long word costs O(n) lookups."""
+        ``max_input_chars_per_word``, the whole word is unknown. Only the lengths the vocabulary
+        holds are tried (a word's first piece: any token's; a later piece: a ``##`` token's), longest
+        first, so a file with one very long token no longer makes every position try every length."""
         n = len(word)
         units = (lambda a, b: len(word[a:b].encode("utf-8"))) if self.counts_bytes else (lambda a, b: b - a)
         unk = ((self.unk_token or word, units(0, n)),)
         if n > self.max_input_chars_per_word:
             return unk
-        if not hasattr(self, "_longest"):
-            self._longest = max((len(t) for t in self.vocab), default=1)
-        vocab, longest = self.vocab, self._longest
+        if not hasattr(self, "_lengths"):
+            cut = len(WORDPIECE_PREFIX)
+            first = sorted({len(t) for t in self.vocab}, reverse=True)
+            inner = sorted({len(t) - cut for t in self.vocab if t.startswith(WORDPIECE_PREFIX) and len(t) > cut})
+            self._lengths = (first, inner[::-1])
+        vocab = self.vocab
         out, start = [], 0
         while start < n:
-            end = min(n, start + longest)
-            while end > start:
-                piece = word[start:end]
-                if start > 0:
-                    piece = WORDPIECE_PREFIX + piece
-                if piece in vocab:
+            budget.check_time()
+            piece = None
+            for length in self._lengths[1 if start else 0]:
+                end = start + length
+                if end > n:
+                    continue
+                candidate = word[start:end] if not start else WORDPIECE_PREFIX + word[start:end]
+                if candidate in vocab:
+                    piece = candidate
                     break
-                end -= 1
-            if end == start:
+            if piece is None:
                 return unk
             out.append((piece, units(start, end)))
             start = end

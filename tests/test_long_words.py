@@ -144,6 +144,53 @@ def test_wordpiece_longest_match_is_bounded_by_the_longest_token():
     assert free.vocab.lookups <= len(word) * (longest + 1), (free.vocab.lookups, len(word), longest)
 
 
+def _wordpiece_file(long_token: str, limit: int) -> str:
+    """A WordPiece tokenizer.json: letters a-j (and ##a-##j), one very long token, the given limit."""
+    import json
+
+    vocab = {"[UNK]": 0}
+    for c in "abcdefghij":
+        vocab[c] = len(vocab)
+        vocab["##" + c] = len(vocab)
+    vocab[long_token] = len(vocab)
+    vocab["##" + long_token[:50]] = len(vocab)
+    model = {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##", "vocab": vocab}
+    model["max_input_chars_per_word"] = limit
+    return json.dumps(
+        {
+            "version": "1.0",
+            "added_tokens": [],
+            "normalizer": None,
+            "pre_tokenizer": {"type": "WhitespaceSplit"},
+            "post_processor": None,
+            "decoder": None,
+            "model": model,
+        }
+    )
+
+
+@pytest.mark.timeout(60)
+def test_an_uploaded_wordpiece_limit_of_a_million_with_an_8000_character_token_is_bounded():
+    """Issue 22 #6c: a file lifting max_input_chars_per_word, with one 8,000-character token, made every
+    position of an 8,000-character word try every length up to 8,000 (33.6 s). Only the vocabulary's
+    lengths are tried now: counted, and the tokens are tokenizers' own."""
+    text = _wordpiece_file("b" * 8_000, 10**6)
+    tok = bpe.from_tokenizer_json(text)
+    tok.vocab = CountingVocab(tok.vocab)
+    word = "a" * 8_000
+    tokens = tok.encode_full(word).tokens
+    lengths = {len(t) for t in tok.vocab}
+    assert tok.vocab.lookups <= len(word) * len(lengths), tok.vocab.lookups  # the old code: about 32 million
+    tokenizers = pytest.importorskip("tokenizers")
+    small = _wordpiece_file("b" * 800, 10**6)
+    theirs = tokenizers.Tokenizer.from_str(small)
+    for probe in ("a" * 800, "b" * 800 + "ab" * 30, "b" * 801, "ab" + "b" * 50 + "c", "abcz"):
+        assert list(bpe.from_tokenizer_json(small).encode_full(probe).tokens) == list(
+            theirs.encode(probe, add_special_tokens=False).tokens
+        ), probe
+    assert list(tokens) == ["a"] + ["##a"] * 7_999
+
+
 @given(st.lists(st.sampled_from("abcdefgh"), min_size=256, max_size=3000).map("".join))
 @settings(max_examples=40, deadline=None)
 def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word):

@@ -5,6 +5,7 @@ tiktoken's own ``Encoding`` built from the same ranks."""
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 
 import pytest
@@ -160,9 +161,58 @@ def test_bad_pattern_is_refused(ranks):
 
 def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypatch):
     """A typed (or a file's) pattern runs under a time limit, so it cannot hold the server."""
-    import bpe.pipeline.onig
+    from bpe import budget
 
     tok = from_tiktoken(rank_file(ranks), r"(\w|\s)+?(?=!)|.", special_tokens={})
-    monkeypatch.setattr(bpe.pipeline.onig, "REGEX_TIMEOUT", 1e-6)
-    with pytest.raises(ValueError, match="ran for more than 5 seconds"):
+    monkeypatch.setattr(budget, "SECONDS", 1e-6)
+    with pytest.raises(ValueError, match="ran longer than"):
         tok.encode("word " * 20_000)
+
+
+# -- issue 22 #6b: deriving merges grows O(n log n) in a token's length, with the same merges ----------
+def _doubling_ranks(longest: int) -> dict[bytes, int]:
+    """The 256 single bytes, then b"a" * 2, 4, 8, ... up to ``longest`` bytes."""
+    ranks = {bytes([b]): b for b in range(256)}
+    k = 2
+    while k <= longest:
+        ranks[b"a" * k] = len(ranks)
+        k *= 2
+    return ranks
+
+
+def _derive_seconds(longest: int) -> float:
+    ranks = _doubling_ranks(longest)
+    start = time.perf_counter()
+    merges = merges_from_ranks(ranks)
+    seconds = time.perf_counter() - start
+    assert merges == [(b"a" * (k // 2), b"a" * (k // 2)) for k in map(len, list(ranks)[256:])]
+    return seconds
+
+
+@pytest.mark.timeout(120)
+def test_deriving_merges_of_long_tokens_grows_about_n_log_n():
+    """A rank file whose tokens are runs of up to n bytes (issue 22 #6b: a 971 KB file took 44 s): the
+    old scan took about n^2 per token and more (2,048 bytes: 2 s, 8,192: about 130 s). Four times
+    the length now costs about four times the time, measured in this test (generous: under 10)."""
+    small = min(_derive_seconds(2048) for _ in range(3))
+    large = min(_derive_seconds(8192) for _ in range(3))
+    assert large / small < 10, (small, large)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.binary(min_size=2, max_size=6), max_size=40),
+    st.lists(st.sampled_from(b"abc"), min_size=2, max_size=60),
+)
+def test_the_heap_split_matches_the_plain_scan(extra, word):
+    """The heap derivation merges exactly as tiktoken's plain scan (tests/naive.py), ties included."""
+    from naive import naive_rank_split
+
+    from bpe.formats.rank_files import _split_heap
+
+    ranks = {bytes([b]): b for b in range(256)}
+    for token in [*extra, b"ab", b"bc", b"aa", b"abc", b"aab", b"bca"]:
+        ranks.setdefault(token, len(ranks))
+    token = bytes(word)
+    for max_rank in (len(ranks), 256 + len(extra) // 2, 258):
+        assert _split_heap(ranks, token, max_rank) == naive_rank_split(ranks, token, max_rank)

@@ -25,7 +25,7 @@ import os
 from operator import itemgetter
 from typing import Any, Union
 
-from ..config import Pair
+from ..config import MAX_NESTING, MAX_TOKEN_ID, Pair, shown
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -52,13 +52,15 @@ def parse_json(text: str, what: str) -> Any:
     except json.JSONDecodeError as exc:
         raise ValueError(f"The {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
     except RecursionError:
-        raise ValueError(f"The {what} is not valid JSON: it is nested too deeply.") from None
+        raise ValueError(
+            f"The {what} nests lists and objects too deeply to read; BPE Explorer reads at most {MAX_NESTING} levels."
+        ) from None
 
 
 def type_name(obj: Any) -> str:
     if isinstance(obj, dict):
         return str(obj.get("type", "an untyped component"))
-    return repr(obj)
+    return shown(obj)
 
 
 def read_vocab(vocab: Any, where: str) -> dict[str, int]:
@@ -67,15 +69,25 @@ def read_vocab(vocab: Any, where: str) -> dict[str, int]:
     if not vocab:
         raise ValueError(f"The vocabulary in {where} is empty.")
     values = vocab.values()
-    if set(map(type, values)) == {int} and min(values) >= 0 and len(set(values)) == len(vocab) and "" not in vocab:
+    if (
+        set(map(type, values)) == {int}
+        and min(values) >= 0
+        and max(values) <= MAX_TOKEN_ID
+        and len(set(values)) == len(vocab)
+        and "" not in vocab
+    ):
         return vocab  # the common case, checked at C speed; the loop below names any problem
     seen: dict[int, str] = {}
     for token, i in vocab.items():
-        if isinstance(i, bool) or not isinstance(i, int) or i < 0:
-            raise ValueError(f"The id of {token!r} in {where} should be a whole number of 0 or more, not {i!r}.")
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= MAX_TOKEN_ID:
+            raise ValueError(
+                f"The id of {shown(token)} in {where} should be a whole number from 0 to {MAX_TOKEN_ID:,}, "
+                f"not {shown(i)}."
+            )
         if i in seen:
             raise ValueError(
-                f"The tokens {seen[i]!r} and {token!r} in {where} share the id {i}; every token needs its own id."
+                f"The tokens {shown(seen[i])} and {shown(token)} in {where} share the id {i}; "
+                "every token needs its own id."
             )
         if not token:
             raise ValueError(
@@ -117,7 +129,9 @@ def read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | No
         else:
             parts = None
         if parts is None or len(parts) != 2 or not all(isinstance(p, str) and p for p in parts):
-            raise ValueError(f'Merge {rank} in {where} ({merge!r}) should be two tokens, written ["u", "g"] or "u g".')
+            raise ValueError(
+                f'Merge {rank} in {where} ({shown(merge)}) should be two tokens, written ["u", "g"] or "u g".'
+            )
         out.append(check_merge(f"Merge {rank} in {where}", parts[0], parts[1], vocab, prefix))
     return out
 
@@ -125,10 +139,12 @@ def read_merges(merges: Any, vocab: dict[str, int], where: str, prefix: str | No
 def check_merge(label: str, a: str, b: str, vocab: dict[str, int], prefix: str | None = None) -> Pair:
     for part in (a, b):
         if part not in vocab:
-            raise ValueError(f"{label} ({a} {b}) uses the token {part!r}, which is not in the vocabulary.")
+            raise ValueError(
+                f"{label} ({shown(a)} {shown(b)}) uses the token {shown(part)}, which is not in the vocabulary."
+            )
     made = a + (b[len(prefix) :] if prefix else b)
     if made not in vocab:
-        raise ValueError(f"{label} ({a} {b}) makes {made!r}, which is not in the vocabulary.")
+        raise ValueError(f"{label} ({shown(a)} {shown(b)}) makes {shown(made)}, which is not in the vocabulary.")
     return (a, b)
 
 

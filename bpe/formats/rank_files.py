@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+from heapq import heapify, heappop, heappush
 
+from .. import budget
 from .. import pre_tokenizers as pt
+from ..config import MAX_TOKEN_ID, shown
 from ..pipeline import FileTokenizer, Pipeline
 from ..pipeline.onig import possessive_to_onig
 from .fields import without_gc
@@ -78,8 +81,11 @@ def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[byte
             raise ValueError(
                 f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and a whole-number rank."
             ) from None
-        if not token or rank < 0:
-            raise ValueError(f"Line {number} of {name}: a token must not be empty and a rank must be 0 or more.")
+        if not token or not 0 <= rank <= MAX_TOKEN_ID:
+            raise ValueError(
+                f"Line {number} of {name}: a token must not be empty and a rank must be a whole number "
+                f"from 0 to {MAX_TOKEN_ID:,}."
+            )
         if token in ranks or rank in seen:
             raise ValueError(f"Line {number} of {name} repeats a token or a rank ({rank}); each must appear once.")
         ranks[token] = rank
@@ -95,8 +101,18 @@ def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[byte
     return ranks
 
 
-def _split(ranks: dict[bytes, int], token: bytes, max_rank: int) -> tuple[bytes, bytes] | None:
-    """tiktoken's BPE on ``token`` with ranks below ``max_rank``: the two parts left at the end."""
+_DERIVING, _TOO_LONG = "deriving the merges of this rank file", "its tokens are too long for BPE Explorer"
+PAIR_CACHE = 1_000_000  # pairs remembered while deriving (about 100 MB at most), then forgotten
+SHORT_TOKEN = 16  # bytes: shorter tokens are split by scanning (faster in Python than a heap)
+
+
+def _split(
+    ranks: dict[bytes, int], token: bytes, max_rank: int, pairs=None, by_rank=None
+) -> tuple[bytes, bytes] | None:
+    """tiktoken's BPE on ``token`` with ranks below ``max_rank``: the two parts left at the end (a long
+    token by :func:`_split_heap`, with its shared ``pairs`` and ``by_rank``)."""
+    if len(token) > SHORT_TOKEN:
+        return _split_heap(ranks, token, max_rank, pairs, by_rank)
     parts = [token[i : i + 1] for i in range(len(token))]
     while len(parts) > 2:
         best, best_rank = None, None
@@ -110,16 +126,85 @@ def _split(ranks: dict[bytes, int], token: bytes, max_rank: int) -> tuple[bytes,
     return (parts[0], parts[1]) if len(parts) == 2 else None
 
 
+def _split_heap(
+    ranks: dict[bytes, int], token: bytes, max_rank: int, pairs: dict | None = None, by_rank: dict | None = None
+) -> tuple[bytes, bytes] | None:
+    """:func:`_split` in O(n log n) merges: a heap of ``(rank, start, end)`` over a linked list of
+    parts. The lowest rank merges first, and among equal ranks (the same bytes twice) the leftmost, as
+    tiktoken's scan does; an entry whose part is gone or now ends elsewhere is stale and skipped. Every
+    part is a token, so a pair is looked up by its two ranks in ``pairs`` (shared by the tokens of one
+    file: a long token's pairs were mostly met in shorter ones), joining bytes only once per pair."""
+    n = len(token)
+    if by_rank is None:
+        by_rank = {r: t for t, r in ranks.items()}
+    if pairs is None:
+        pairs = {}
+    get = ranks.get
+
+    def joined(a: int, b: int) -> int | None:
+        key = (a, b)
+        r = pairs.get(key, -1)
+        if r == -1:
+            r = pairs[key] = get(by_rank[a] + by_rank[b])
+        return r
+
+    rank = [get(token[i : i + 1]) for i in range(n)]  # rank[i]: the token of the part starting at i
+    end = list(range(1, n + 1))  # end[i]: where the part starting at i ends (i a live start)
+    prev = list(range(-1, n - 1))
+    alive = [True] * n
+    heap = []  # (rank, start, end of the pair): stale once the part at start is gone or ends elsewhere
+    for i in range(n - 1):
+        r = joined(rank[i], rank[i + 1])
+        if r is not None and r < max_rank:
+            heap.append((r, i, i + 2))
+    heapify(heap)
+    parts, pops = n, 0
+    while parts > 2:
+        if not heap:
+            return None
+        r, i, e = heappop(heap)
+        pops += 1
+        if not pops & 4095:
+            budget.check_time(_DERIVING, _TOO_LONG)
+        j = end[i]
+        if not alive[i] or j >= n or end[j] != e:
+            continue
+        end[i] = e
+        rank[i] = r
+        alive[j] = False
+        if e < n:
+            prev[e] = i
+            r2 = joined(r, rank[e])
+            if r2 is not None and r2 < max_rank:
+                heappush(heap, (r2, i, end[e]))
+        k = prev[i]
+        if k >= 0:
+            r2 = joined(rank[k], r)
+            if r2 is not None and r2 < max_rank:
+                heappush(heap, (r2, k, e))
+        parts -= 1
+    first = end[0]
+    return (token[:first], token[first:]) if parts == 2 else None
+
+
 def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
     """The merges, in rank order, that rebuild every token of two bytes or more."""
     merges = []
+    by_rank: dict[int, bytes] | None = None
+    pairs: dict[tuple[int, int], int | None] = {}  # pairs of long tokens' parts, by rank
     for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
         if len(token) < 2:
             continue
-        pair = _split(ranks, token, rank)
+        if len(token) > SHORT_TOKEN:
+            budget.check_time(_DERIVING, _TOO_LONG)
+            if by_rank is None:
+                by_rank = {r: t for t, r in ranks.items()}
+            if len(pairs) > PAIR_CACHE:
+                pairs.clear()
+        pair = _split(ranks, token, rank, pairs, by_rank)
         if pair is None:
             raise ValueError(
-                f"The token of rank {rank} ({token!r}) cannot be built from lower-ranked tokens, "
+                f"The token of rank {rank} ({shown(token)}) cannot be built from lower-ranked tokens, "
                 "so this is not a BPE rank file."
             )
         merges.append(pair)
@@ -142,7 +227,7 @@ def from_tiktoken(
         raise ValueError("Choose a split pattern (gpt2, cl100k, o200k) or type one.")
     regex_text = PATTERNS.get(pattern, pattern)
     specials = dict(SPECIALS.get(pattern, {}) if special_tokens is None else special_tokens)
-    with without_gc():
+    with without_gc(), budget.request(0):
         ranks = read_ranks(data, name)
         merges = merges_from_ranks(ranks)
     sym = pt.bytes_to_symbols

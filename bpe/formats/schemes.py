@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import pre_tokenizers as pt
-from ..config import WORDPIECE_PREFIX
+from ..config import WORDPIECE_PREFIX, shown
 from ..pipeline import offset_trimming
 from .fields import type_name
 
@@ -78,7 +78,7 @@ def detect_pre_tokenizer(obj: Any) -> str:
     if obj is None:
         raise ValueError("This file has no pre-tokenizer (the whole text would be one word). " + known)
     if not isinstance(obj, dict):
-        raise ValueError(f"The file's pre_tokenizer should be an object, not {obj!r}.")
+        raise ValueError(f"The file's pre_tokenizer should be an object, not {shown(obj)}.")
     kind = obj.get("type")
     if kind == "ByteLevel":
         _check_byte_level(obj)
@@ -114,8 +114,10 @@ def detect_pre_tokenizer(obj: Any) -> str:
         )
     if kind == "Split":
         pattern = split_pattern(obj)
-        shown = f" with the pattern {pattern!r}" if pattern else ""
-        raise ValueError(f"This file's pre-tokenizer is a Split{shown}, which is not one BPE Explorer knows. " + known)
+        with_pattern = f" with the pattern {shown(pattern)}" if pattern else ""
+        raise ValueError(
+            f"This file's pre-tokenizer is a Split{with_pattern}, which is not one BPE Explorer knows. " + known
+        )
     raise ValueError(f"This file's pre-tokenizer is {type_name(obj)}, which BPE Explorer does not know. " + known)
 
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import pre_tokenizers as pt
-from ..config import WORDPIECE_PREFIX, Pair
+from ..config import MAX_TOKEN_ID, WORDPIECE_PREFIX, Pair, check_nesting, shown
 from ..pipeline import FileTokenizer, Pipeline
 from ..tokenizer import Tokenizer
 from .fields import (
@@ -76,7 +76,7 @@ def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     added = []
     for token in tok.special_tokens:
         if token not in tok.vocab:
-            raise ValueError(f"The special token {token!r} has no id in the vocabulary, so it cannot be saved.")
+            raise ValueError(f"The special token {shown(token)} has no id in the vocabulary, so it cannot be saved.")
         added.append(
             {
                 "id": tok.vocab[token],
@@ -185,7 +185,9 @@ def checked_merges(tok: Tokenizer) -> list[Pair]:
     for rank, (a, b) in enumerate(tok.merges, start=1):
         for part in (a, b, a + b):
             if part not in tok.vocab:
-                raise ValueError(f"Merge {rank} ({a!r}, {b!r}) uses {part!r}, which is not in the vocabulary.")
+                raise ValueError(
+                    f"Merge {rank} ({shown(a)}, {shown(b)}) uses {shown(part)}, which is not in the vocabulary."
+                )
         if (a, b) not in seen:
             seen.add((a, b))
             out.append((a, b))
@@ -224,8 +226,12 @@ def _model_kind(data: Any, where: str) -> tuple[dict, str]:
     if kind is None and "vocab" in model and "max_input_chars_per_word" in model:
         kind = "WordPiece"
     if kind not in ("BPE", "WordPiece"):
-        shown = f"a {kind} model" if isinstance(kind, str) else "a model of unknown type"
-        raise ValueError(f"This file is {shown}; BPE Explorer reads BPE models only (and WordPiece).")
+        named = (
+            f"a {kind if len(kind) <= 40 else shown(kind)} model"
+            if isinstance(kind, str)
+            else "a model of unknown type"
+        )
+        raise ValueError(f"This file is {named}; BPE Explorer reads BPE models only (and WordPiece).")
     return model, kind
 
 
@@ -236,7 +242,7 @@ def _read_model_vocab(model: dict, where: str) -> tuple[dict[str, int], str | No
     vocab = read_vocab(model["vocab"], f"the {where}")
     unk = model.get("unk_token")
     if unk is not None and not isinstance(unk, str):
-        raise ValueError(f"The model's unk_token should be text or null, not {unk!r}.")
+        raise ValueError(f"The model's unk_token should be text or null, not {shown(unk)}.")
     return vocab, unk
 
 
@@ -245,12 +251,12 @@ def _read_wordpiece_limit(model: dict) -> int:
     prefix = model.get("continuing_subword_prefix", WORDPIECE_PREFIX)
     if prefix != WORDPIECE_PREFIX:
         raise ValueError(
-            f"This WordPiece model marks word-inner pieces with {prefix!r}; BPE Explorer uses {WORDPIECE_PREFIX!r}."
+            f"This WordPiece model marks word-inner pieces with {shown(prefix)}; BPE Explorer uses {shown(WORDPIECE_PREFIX)}."
         )
     limit = model.get("max_input_chars_per_word", 100)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ValueError(
-            f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {limit!r}."
+            f"The WordPiece model's max_input_chars_per_word should be a whole number of 1 or more, not {shown(limit)}."
         )
     return limit
 
@@ -265,12 +271,12 @@ def _read_bpe_options(model: dict) -> dict[str, Any]:
     for key in ("continuing_subword_prefix", "end_of_word_suffix"):
         value = model.get(key)
         if value is not None and not isinstance(value, str):
-            raise ValueError(f"The model's {key} should be text or null, not {value!r}.")
+            raise ValueError(f"The model's {key} should be text or null, not {shown(value)}.")
         options[key] = value or None
     for key in ("byte_fallback", "fuse_unk", "ignore_merges"):
         value = model.get(key, False)
         if value is not None and not isinstance(value, bool):
-            raise ValueError(f"The model's {key} should be true or false, not {value!r}.")
+            raise ValueError(f"The model's {key} should be true or false, not {shown(value)}.")
         options[key] = bool(value)
     return options
 
@@ -285,18 +291,25 @@ def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
     ids: dict[int, str] | None = None  # id -> token, built only if a token is outside the vocabulary
     for entry in added:
         if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not entry["content"]:
-            raise ValueError(f"An entry of added_tokens ({entry!r}) has no 'content' text.")
+            raise ValueError(f"An entry of added_tokens ({shown(entry)}) has no 'content' text.")
         content, i = entry["content"], entry.get("id")
+        if isinstance(i, int) and not isinstance(i, bool) and i > MAX_TOKEN_ID:
+            raise ValueError(
+                f"The added token {shown(content)} has the id {shown(i)}; ids are whole numbers from 0 to "
+                f"{MAX_TOKEN_ID:,}."
+            )
         if isinstance(i, bool) or not isinstance(i, int) or i < 0:
             if content not in vocab:
-                raise ValueError(f"The added token {content!r} has no valid id ({i!r}).")
+                raise ValueError(f"The added token {shown(content)} has no valid id ({shown(i)}).")
             i = vocab[content]
         outside = content not in vocab
         if outside and ids is None:
             ids = {i: t for t, i in vocab.items()}
         if outside:
             if i in ids:
-                raise ValueError(f"The added token {content!r} has the id {i}, which already belongs to {ids[i]!r}.")
+                raise ValueError(
+                    f"The added token {shown(content)} has the id {i}, which already belongs to {shown(ids[i])}."
+                )
             vocab[content] = i
             ids[i] = content
         out.append({**entry, "id": i, "_outside_model": outside})
@@ -307,6 +320,12 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
     """One path for every file: the model checked once, then our scheme's tokenizer when the file is one
     of ours (:func:`~bpe.formats.schemes.own_scheme`), else one with the file's own components."""
     model, kind = _model_kind(data, where)
+    for key, value in data.items():  # vocab and merges are read flat (their entries are checked one by one)
+        if key != "model":
+            check_nesting(value, str(key)[:40])
+    for key, value in model.items():
+        if key not in ("vocab", "merges"):
+            check_nesting(value, f"model's {str(key)[:40]}")
     scheme = own_scheme(data, model)
     vocab, unk = _read_model_vocab(model, where)
     pipeline = None
@@ -341,7 +360,7 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
         if scheme in pt.BYTE_LEVEL:
             unk = None  # never needed: every byte has a token
         else:
-            raise ValueError(f"The model's unknown token {unk!r} is not in the vocabulary.")
+            raise ValueError(f"The model's unknown token {shown(unk)} is not in the vocabulary.")
     return Tokenizer(
         vocab,
         merges,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import pre_tokenizers as pt
-from ..config import Pair
+from ..config import Pair, shown
 from ..tokenizer import Tokenizer
 from .fields import check_merge, check_utf8, decode_text, format_json, parse_json, read_vocab
 from .schemes import pre_tokenizer_json
@@ -44,7 +44,7 @@ def to_vocab_merges(tok: Tokenizer) -> tuple[str, str]:
         for part in (a, b):
             if any(c.isspace() for c in part):
                 raise ValueError(
-                    f"merges.txt cannot hold the token {part!r}: it contains whitespace, and merges.txt separates "
+                    f"merges.txt cannot hold the token {shown(part)}: it contains whitespace, and merges.txt separates "
                     "the two tokens of a merge with a space. Save this tokenizer as tokenizer.json instead."
                 )
         lines.append(f"{a} {b}")
@@ -78,13 +78,13 @@ def from_vocab_merges(
         parts = line.split(" ")
         if len(parts) != 2 or not all(parts):
             raise ValueError(
-                f"Line {number} of merges.txt ({line!r}) should be two tokens separated by one space, like 'u g'."
+                f"Line {number} of merges.txt ({shown(line)}) should be two tokens separated by one space, like 'u g'."
             )
         merges.append(check_merge(f"Line {number} of merges.txt", parts[0], parts[1], vocab))
     specials = list(dict.fromkeys(special_tokens))
     for token in specials:
         if token not in vocab:
-            raise ValueError(f"The special token {token!r} is not in vocab.json.")
+            raise ValueError(f"The special token {shown(token)} is not in vocab.json.")
     return Tokenizer(vocab, merges, pre_tokenizer=pre_tokenizer, special_tokens=specials, unk_token=unk_token)
 
 

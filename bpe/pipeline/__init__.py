@@ -2,7 +2,8 @@
 as the ``tokenizers`` library lays them out.
 
 - :mod:`~bpe.pipeline.piece`: :class:`Piece`, text with the original offsets of each character;
-- :mod:`~bpe.pipeline.onig`: regexes read with Oniguruma's meaning, under a time limit;
+- :mod:`~bpe.pipeline.onig`: regexes read with Oniguruma's meaning, within the request's budget
+  (:mod:`bpe.budget`: one time and text-growth budget per encode, decode or load);
 - :mod:`~bpe.pipeline.normalizers`, :mod:`~bpe.pipeline.pre_tokenizers`, :mod:`~bpe.pipeline.decoders`,
   :mod:`~bpe.pipeline.post_processors` (offset trimming), :mod:`~bpe.pipeline.added_tokens`;
 - :mod:`~bpe.pipeline.pipeline`: :class:`Pipeline`, the components run in order;
@@ -18,7 +19,7 @@ from __future__ import annotations
 from .decoders import DECODERS, build_decoder
 from .encoder import FileTokenizer
 from .normalizers import NORMALIZERS, build_normalizer
-from .onig import REGEX_TIMEOUT, compile_pattern, find_matches, onig_pattern, possessive_to_onig
+from .onig import compile_pattern, find_matches, onig_pattern, possessive_to_onig
 from .piece import Piece
 from .pipeline import Pipeline
 from .post_processors import POST_PROCESSORS, offset_trimming, trim_offsets
@@ -29,7 +30,6 @@ __all__ = [
     "FILE_PRE_TOKENIZERS",
     "NORMALIZERS",
     "POST_PROCESSORS",
-    "REGEX_TIMEOUT",
     "FileTokenizer",
     "Piece",
     "Pipeline",

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import budget
 from .. import pre_tokenizers as pt
+from ..config import shown
 from .onig import compile_pattern
 from .pre_tokenizers import Metaspace, component_name
 
@@ -42,7 +44,7 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
     if obj is None:
         return None
     if not isinstance(obj, dict):
-        raise ValueError(f"The file's decoder should be an object, not {obj!r}.")
+        raise ValueError(f"The file's decoder should be an object, not {shown(obj)}.")
     kind = obj.get("type")
     if kind == "ByteLevel":
         inverse = pt.unicode_to_bytes()
@@ -112,7 +114,19 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
         content = obj.get("content", "")
         if pattern is None:
             return lambda tokens: list(tokens)
-        return lambda tokens: [pattern.sub(lambda _m: content, t) for t in tokens]
+
+        def replace(tokens):
+            out = []
+            for t in tokens:
+                matches = list(pattern.finditer(t, timeout=budget.regex_timeout()))
+                if matches:
+                    removed = sum(m.end() - m.start() for m in matches)
+                    budget.grow(len(t) - removed + len(matches) * len(content), "Replace decoder", len(t))
+                    t = pattern.sub(lambda _m: content, t, timeout=budget.regex_timeout())
+                out.append(t)
+            return out
+
+        return replace
     if kind == "ByteFallback":
 
         def byte_fallback(tokens):

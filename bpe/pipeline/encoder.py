@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from .. import budget
 from .. import pre_tokenizers as pt
-from ..config import Pair, Span
+from ..config import Pair, Span, shown
 from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
-from . import onig
 from .pipeline import Pipeline
 
 
@@ -94,18 +94,14 @@ class FileTokenizer(Tokenizer):
         """Tokens, ids, character offsets and word ids of ``text``, as ``tokenizers`` gives them."""
         if not isinstance(text, str):
             raise ValueError(f"Expected text (str), got {type(text).__name__}.")
-        try:
+        with budget.request(len(text)):  # one time and growth budget for the whole text
             return self._encode_pipeline(text)
-        except TimeoutError:
-            raise ValueError(
-                "This tokenizer's split pattern ran for more than 5 seconds on this text "
-                "and was stopped; try a shorter text or another pattern."
-            ) from None
 
     def decode(self, ids: Iterable[int]) -> str:
         """Text from ids, with the file's own decoder (as ``tokenizers`` decodes)."""
         ids = self._checked_ids(ids)
-        return self.pipeline.decode(ids, self.id_to_token)
+        with budget.request(sum(len(self.id_to_token[i]) for i in ids)):
+            return self.pipeline.decode(ids, self.id_to_token)
 
     def _words(self, text: str):
         for kind, value, _, piece in self.pipeline.run(text):
@@ -146,7 +142,7 @@ class FileTokenizer(Tokenizer):
                     continue
             if self.unk_token is not None:
                 if self.unk_token not in vocab:
-                    raise ValueError(f"The unknown token {self.unk_token!r} is not in the vocabulary.")
+                    raise ValueError(f"The unknown token {shown(self.unk_token)} is not in the vocabulary.")
                 if unk is not None and self.fuse_unk:
                     unk[1] += n
                 else:
@@ -204,7 +200,8 @@ class FileTokenizer(Tokenizer):
                 lo, hi = seg[1], seg[2]
                 starts = []
                 prev = lo
-                for m in finditer(text, lo, hi, timeout=onig.REGEX_TIMEOUT):
+                budget.check_time()
+                for m in finditer(text, lo, hi, timeout=budget.regex_timeout()):
                     ms, me = m.span()
                     if ms == me:
                         continue
@@ -237,6 +234,7 @@ class FileTokenizer(Tokenizer):
                 offsets.append(piece)
                 word_ids.append(None)
                 continue
+            budget.check_time()
             word = piece.text
             char_of_unit = range(len(word)) if word.isascii() else unit_to_char(word)
             unit = 0

@@ -14,8 +14,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from ..config import Span
-from . import onig
+from .. import budget
+from ..config import Span, shown
 from .onig import compile_pattern
 from .piece import WHITE_SPACE, Piece
 
@@ -42,6 +42,7 @@ def _unicode(form: str) -> Callable[[Piece], Piece]:
         if unicodedata.is_normalized(form, text):
             return piece
         target = unicodedata.normalize(form, text)
+        budget.grow(len(target), "normalizer", len(text))
         changes = _decompose_changes(text, form) if not compose else None
         if changes is None or "".join(c for c, _ in changes) != target:
             changes = _chunk_changes(text, form)
@@ -101,6 +102,7 @@ def _chunk_changes(text: str, form: str) -> list[tuple[str, int]]:
 def _lowercase(piece: Piece) -> Piece:
     text = piece.text
     lowered = text.lower()
+    budget.grow(len(lowered), "normalizer", len(text))
     if len(lowered) == len(text) and "Σ" not in text:
         return Piece(lowered, piece.base, piece.align)
     changes = []
@@ -145,11 +147,14 @@ def _is_mark(c: str) -> bool:
 def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
     def replace(piece: Piece) -> Piece:
         text = piece.text
-        matches = list(pattern.finditer(text, timeout=onig.REGEX_TIMEOUT))
+        matches = list(pattern.finditer(text, timeout=budget.regex_timeout()))
         if not matches:
             return piece
         if len(content) == 1 and all(m.end() - m.start() == 1 for m in matches):
-            return Piece(pattern.sub(lambda _m: content, text), piece.base, piece.align)
+            return Piece(pattern.sub(lambda _m: content, text, timeout=budget.regex_timeout()), piece.base, piece.align)
+        # the length it would make, checked before the text and its offsets are built
+        removed = sum(m.end() - m.start() for m in matches)
+        budget.grow(len(text) - removed + len(matches) * len(content), "Replace normalizer", len(text))
         spans = piece.spans()
         chars: list[str] = []
         align: list[Span] = []
@@ -206,6 +211,7 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
             if mapped != text:
                 piece = Piece(mapped, piece.base, piece.align)
         if chinese and any(_is_chinese(c) for c in piece.text):
+            budget.grow(len(piece.text) + 2 * sum(map(_is_chinese, piece.text)), "normalizer", len(piece.text))
             changes = []
             for c in piece.text:
                 if _is_chinese(c):
@@ -227,7 +233,7 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
     if obj is None:
         return None
     if not isinstance(obj, dict):
-        raise ValueError(f"The file's normalizer should be an object, not {obj!r}.")
+        raise ValueError(f"The file's normalizer should be an object, not {shown(obj)}.")
     kind = obj.get("type")
     if kind in ("NFC", "NFD", "NFKC", "NFKD"):
         return _unicode(kind)
@@ -240,13 +246,19 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
     if kind == "Prepend":
         s = obj.get("prepend")
         if not isinstance(s, str):
-            raise ValueError(f"The Prepend normalizer needs a 'prepend' text, not {s!r}.")
-        return lambda piece: piece.prepend(s)
+            raise ValueError(f"The Prepend normalizer needs a 'prepend' text, not {shown(s)}.")
+
+        def prepend(piece: Piece) -> Piece:
+            if piece.text:
+                budget.grow(len(s) + len(piece.text), "Prepend normalizer", len(piece.text))
+            return piece.prepend(s)
+
+        return prepend
     if kind == "Replace":
         pattern = compile_pattern(obj.get("pattern"), "Replace normalizer")
         content = obj.get("content", "")
         if not isinstance(content, str):
-            raise ValueError(f"The Replace normalizer's content should be text, not {content!r}.")
+            raise ValueError(f"The Replace normalizer's content should be text, not {shown(content)}.")
         return (lambda piece: piece) if pattern is None else _replace(pattern, content)
     if kind == "BertNormalizer":
         return _bert(obj)
@@ -264,7 +276,7 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
             return piece
 
         return sequence
-    shown = repr(kind) if isinstance(kind, str) else "without a type"
+    named = shown(kind) if isinstance(kind, str) else "without a type"
     raise ValueError(
-        f"This file's normalizer {shown} is not one BPE Explorer reads (it reads {', '.join(NORMALIZERS)})."
+        f"This file's normalizer {named} is not one BPE Explorer reads (it reads {', '.join(NORMALIZERS)})."
     )

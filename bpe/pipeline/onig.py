@@ -5,7 +5,7 @@ package. The two dialects mostly agree; this module translates where they do not
 intervals (``{1,3}+``), ``\\w`` (Oniguruma's word characters), ``$`` and ``\\Z`` anchors, and
 character classes scanned with their nesting. :func:`compile_pattern` reads a file's
 ``{"Regex": ...}``/``{"String": ...}`` pattern, :func:`find_matches` is ``Pattern::find_matches``,
-and every match runs under :data:`REGEX_TIMEOUT`.
+and every match runs within its request's time budget (:func:`~bpe.budget.regex_timeout`).
 
 Left out: Oniguruma features no tokenizer file uses (callouts, absent operators, named backreferences).
 
@@ -19,9 +19,8 @@ from typing import Any
 
 import regex
 
-from ..config import Span
-
-REGEX_TIMEOUT = 5.0  # seconds a file's (or a typed) pattern may run on one text: no pattern holds the server
+from .. import budget
+from ..config import Span, shown
 
 
 def _class_end(pattern: str, i: int) -> int:
@@ -190,8 +189,17 @@ def possessive_to_onig(pattern: str) -> str:
     return pattern
 
 
+MAX_PATTERN_CHARS = 10_000  # a file's pattern may be this long (published ones are under 1,000)
+
+
 def compile_pattern(obj: Any, where: str):
     """A tokenizers ``pattern`` ({"String": s} or {"Regex": r}) compiled with ``regex`` (None for "")."""
+    text = obj.get("String", obj.get("Regex")) if isinstance(obj, dict) else None
+    if isinstance(text, str) and len(text) > MAX_PATTERN_CHARS:
+        raise ValueError(
+            f"The {where} pattern is {len(text):,} characters long; BPE Explorer reads patterns of at most "
+            f"{MAX_PATTERN_CHARS:,}."
+        )
     if isinstance(obj, dict) and isinstance(obj.get("String"), str):
         return regex.compile(regex.escape(obj["String"])) if obj["String"] else None
     if isinstance(obj, dict) and isinstance(obj.get("Regex"), str):
@@ -199,9 +207,9 @@ def compile_pattern(obj: Any, where: str):
             return regex.compile(onig_pattern(obj["Regex"]))
         except regex.error as exc:
             raise ValueError(
-                f"The {where} pattern {obj['Regex']!r} is not a regex BPE Explorer can read: {exc}."
+                f"The {where} pattern {shown(obj['Regex'])} is not a regex BPE Explorer can read: {exc}."
             ) from None
-    raise ValueError(f'The {where} needs a pattern written {{"String": ...}} or {{"Regex": ...}}, not {obj!r}.')
+    raise ValueError(f'The {where} needs a pattern written {{"String": ...}} or {{"Regex": ...}}, not {shown(obj)}.')
 
 
 def find_matches(text: str, pattern) -> list[tuple[Span, bool]]:
@@ -209,7 +217,7 @@ def find_matches(text: str, pattern) -> list[tuple[Span, bool]]:
     if not text:
         return [((0, 0), False)]
     out, prev = [], 0
-    for m in pattern.finditer(text, timeout=REGEX_TIMEOUT):
+    for m in pattern.finditer(text, timeout=budget.regex_timeout()):
         s, e = m.span()
         if prev != s:
             out.append(((prev, s), False))

@@ -13,7 +13,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from ..config import Span
+from .. import budget
+from ..config import Span, check_nesting
 from .added_tokens import AddedToken, added_matcher, find_added
 from .decoders import build_decoder
 from .normalizers import build_normalizer
@@ -39,6 +40,14 @@ class Pipeline:
         """The components as a file's JSON holds them (None: absent). ``outside_model``: the added tokens
         that are not in the model's vocabulary; ``name``: what to call the pipeline (by default its
         pre-tokenizer and normaliser)."""
+        for what, value in (
+            ("normalizer", normalizer),
+            ("pre_tokenizer", pre_tokenizer),
+            ("decoder", decoder),
+            ("post_processor", post_processor),
+            ("added_tokens", list(added_tokens)),
+        ):
+            check_nesting(value, what)  # builders recurse into Sequences: the depth is bounded first
         self.source = {
             "normalizer": normalizer,
             "pre_tokenizer": pre_tokenizer,
@@ -58,11 +67,14 @@ class Pipeline:
         raw = [a for a in self.added if not a.normalized]
         norm = [a for a in self.added if a.normalized]
         self._raw_re, self._raw_by = added_matcher(raw, lambda a: a.content)
-        self._norm_re, self._norm_by = added_matcher(norm, self._normalized_content)
+        # the normalised added tokens, under one budget (a load runs the file's normaliser on them)
+        with budget.request(sum(len(a.content) for a in norm)):
+            normalized = {id(a): self._normalized_content(a) for a in norm}
+        self._norm_re, self._norm_by = added_matcher(norm, lambda a: normalized[id(a)])
         self.unicode_forms = _unicode_forms(normalizer)
         self.fast = self._fast_regex()
         # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
-        self.decode_names = {a.id: self._normalized_content(a) if a.normalized else a.content for a in self.added}
+        self.decode_names = {a.id: normalized[id(a)] if a.normalized else a.content for a in self.added}
 
     def _normalized_content(self, a: AddedToken) -> str:
         if self.normalizer is None:

@@ -16,7 +16,7 @@ from typing import Any
 import regex
 
 from .. import pre_tokenizers as pt
-from ..config import Span
+from ..config import Span, shown
 from .onig import compile_pattern, find_matches
 from .piece import Piece
 
@@ -71,7 +71,7 @@ def split_piece(piece: Piece, matches: list[tuple[Span, bool]], behavior: str) -
             previous = is_match
         splits.reverse()
     else:
-        raise ValueError(f"Unknown split behavior {behavior!r}; tokenizers knows {', '.join(BEHAVIORS)}.")
+        raise ValueError(f"Unknown split behavior {shown(behavior)}; tokenizers knows {', '.join(BEHAVIORS)}.")
     return [piece.slice(a, b) for (a, b), remove in splits if not remove and b > a]
 
 
@@ -145,7 +145,7 @@ class Split(PreTokenizer):
         self.behavior = obj.get("behavior", "Isolated")
         if self.behavior not in BEHAVIORS:
             raise ValueError(
-                f"The Split pre-tokenizer's behavior {self.behavior!r} is not one of {', '.join(BEHAVIORS)}."
+                f"The Split pre-tokenizer's behavior {shown(self.behavior)} is not one of {', '.join(BEHAVIORS)}."
             )
         self.invert = bool(obj.get("invert", False))
 
@@ -166,13 +166,13 @@ class Metaspace(PreTokenizer):
     def __init__(self, obj: dict) -> None:
         rep = obj.get("replacement", "▁")
         if not isinstance(rep, str) or len(rep) != 1:
-            raise ValueError(f"The Metaspace pre-tokenizer's replacement should be one character, not {rep!r}.")
+            raise ValueError(f"The Metaspace pre-tokenizer's replacement should be one character, not {shown(rep)}.")
         self.replacement = rep
         scheme = obj.get("prepend_scheme")
         if scheme is None:  # old files: add_prefix_space
             scheme = "always" if obj.get("add_prefix_space", True) else "never"
         if scheme not in ("always", "first", "never"):
-            raise ValueError(f"The Metaspace prepend_scheme {scheme!r} is not one of always, first, never.")
+            raise ValueError(f"The Metaspace prepend_scheme {shown(scheme)} is not one of always, first, never.")
         self.scheme = scheme
         self.split = bool(obj.get("split", True))
 
@@ -224,7 +224,7 @@ class Punctuation(PreTokenizer):
         self.behavior = obj.get("behavior", "Isolated")
         if self.behavior not in BEHAVIORS:
             raise ValueError(
-                f"The Punctuation pre-tokenizer's behavior {self.behavior!r} is not one of {', '.join(BEHAVIORS)}."
+                f"The Punctuation pre-tokenizer's behavior {shown(self.behavior)} is not one of {', '.join(BEHAVIORS)}."
             )
 
     def __call__(self, pieces):
@@ -238,7 +238,7 @@ class CharDelimiterSplit(PreTokenizer):
     def __init__(self, obj: dict) -> None:
         d = obj.get("delimiter")
         if not isinstance(d, str) or len(d) != 1:
-            raise ValueError(f"The CharDelimiterSplit delimiter should be one character, not {d!r}.")
+            raise ValueError(f"The CharDelimiterSplit delimiter should be one character, not {shown(d)}.")
         self.delimiter = d
 
     def __call__(self, pieces):
@@ -272,7 +272,7 @@ def build_pre_tokenizer(obj: Any) -> PreTokenizer | None:
     if obj is None:
         return None
     if not isinstance(obj, dict):
-        raise ValueError(f"The file's pre_tokenizer should be an object, not {obj!r}.")
+        raise ValueError(f"The file's pre_tokenizer should be an object, not {shown(obj)}.")
     kind = obj.get("type")
     if kind == "ByteLevel":
         return ByteLevel(obj)
@@ -304,4 +304,4 @@ def build_pre_tokenizer(obj: Any) -> PreTokenizer | None:
 
 
 def component_name(obj: Any) -> str:
-    return repr(obj.get("type", "without a type")) if isinstance(obj, dict) else repr(obj)
+    return shown(obj.get("type", "without a type")) if isinstance(obj, dict) else shown(obj)
