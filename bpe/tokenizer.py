@@ -365,7 +365,10 @@ class Tokenizer:
 
     def _unk_id(self) -> int:
         if self.unk_token is None or self.unk_token not in self.vocab:
-            raise ValueError("This text has a symbol outside the vocabulary and the tokenizer has no unknown token.")
+            raise ValueError(
+                "This text has a symbol outside the vocabulary and the tokenizer has no unknown token: "
+                "remove those characters or use another tokenizer."
+            )
         return self.vocab[self.unk_token]
 
     def tokenize(self, text: str) -> list[str]:

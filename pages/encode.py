@@ -198,7 +198,7 @@ in_use_line.caption(
 try:
     encoding = memo("encoding", (shown, text), lambda: shown.encode_full(text))
 except ValueError as exc:
-    alert("error", f"{exc} Remove those characters or use another tokenizer.")
+    alert("error", str(exc))  # the engine's sentence says what stopped it and what to do
     st.stop()
 
 # -- tokens, ids, counts --------------------------------------------------------------------------------
