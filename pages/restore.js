@@ -21,7 +21,8 @@
 //   fragment's, so from the moment the page goes offline until a whole run on the new server has drawn
 //   the step view (pages/train.py's mark --bpe-run changes), the step controls wait, dimmed
 //   (body.bpe-waiting, pages/style.css; pages/keys.js too), and once connected the script asks for that
-//   run with Streamlit's own rerun key, R (again every few seconds while the page stays idle without it).
+//   run with Streamlit's own rerun key, R, if none has started 2 s after reconnecting (again every few
+//   seconds while the page stays idle without it).
 // - While Streamlit's connection status shows (the websocket is down), a banner says what is happening in
 //   the app's words; it goes when the page reconnects. Streamlit's own dialog is left alone.
 (() => {
@@ -114,14 +115,20 @@
 
   // -- a new server's first whole run ---------------------------------------------------------------------
   const runMark = () => getComputedStyle(document.documentElement).getPropertyValue('--bpe-run').trim();
-  let markBefore = null, askedAt = 0;  // the mark when the page went offline; when R was last pressed
+  // The mark when the page went offline; when it reconnected and when R was last pressed; whether a run
+  // has started since (Streamlit's frontend asks for one itself after a step: a second request at the same
+  // time would start two first runs on the fresh server).
+  let markBefore = null, connectedAt = 0, askedAt = 0, runSeen = false;
   const waitForRun = () => {
     if (markBefore === null) return;
+    if (!idle()) runSeen = true;
+    const now = performance.now();
     if (runMark() !== markBefore) {
       markBefore = null;
       document.body.classList.remove('bpe-waiting');
-    } else if (idle() && document.querySelector('.st-key-next') && performance.now() - askedAt > 3000) {
-      askedAt = performance.now();
+    } else if (!runSeen && idle() && document.querySelector('.st-key-next') && now - connectedAt > 2000
+               && now - askedAt > 3000) {
+      askedAt = now;
       for (const type of ['keydown', 'keyup']) {  // Streamlit's rerun shortcut (the target is no text field)
         document.body.dispatchEvent(new KeyboardEvent(type, {key: 'r', code: 'KeyR', keyCode: 82, which: 82, bubbles: true}));
       }
@@ -139,7 +146,10 @@
       wasOffline = true;
       return;
     }
-    if (wasOffline) { wasOffline = false; encodePending = true; corpusTried = ''; askedAt = 0; }
+    if (wasOffline) {
+      wasOffline = false; encodePending = true; corpusTried = '';
+      connectedAt = performance.now(); askedAt = 0; runSeen = false;
+    }
     waitForRun();
     if (!idle()) return;
     forgetUnlessText();  // another source
