@@ -26,6 +26,7 @@
     const action = ACTIONS[e.key];
     const t = e.target;
     if (!action || typing(t)) return;
+    if (document.body.classList.contains('bpe-waiting')) return;  // a new server's first run (restore.js)
     if (t && t.type === 'range' && !['PageDown', 'PageUp'].includes(e.key)) return;  // the slider's own keys
     if (t && t.type === 'radio' && e.key.startsWith('Arrow')) return;  // arrows choose among radio buttons
     if (t && ['BUTTON'].includes(t.tagName) && (e.key === ' ')) return;  // Space presses a focused button

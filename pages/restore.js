@@ -14,6 +14,15 @@
 // - Clearing a box, or choosing another corpus source (seen on the Train page's source radio), forgets
 //   the saved text. If the browser refuses a big value (a 5 MB corpus may not fit), nothing is saved and
 //   the page keeps saying "paste or upload it again".
+// - After a restart the new server knows none of the page's fragments until it has run the whole page,
+//   and Streamlit 1.67 drops a fragment's rerun before that (AppSession.request_rerun: "The fragment ...
+//   does not exist anymore"): a click on Next, Back, Start, End or the step slider (pages/train.py's step
+//   view) would be lost. Its frontend asks for that run after a reconnect only when the last run was a
+//   fragment's, so from the moment the page goes offline until a whole run on the new server has drawn
+//   the step view (pages/train.py's mark --bpe-run changes), the step controls wait, dimmed
+//   (body.bpe-waiting, pages/style.css; pages/keys.js too), and once connected the script asks for that
+//   run with Streamlit's own rerun key, R, if none has started 2 s after reconnecting (again every few
+//   seconds while the page stays idle without it).
 // - While Streamlit's connection status shows (the websocket is down), a banner says what is happening in
 //   the app's words; it goes when the page reconnects. Streamlit's own dialog is left alone.
 (() => {
@@ -104,13 +113,44 @@
     }
   };
 
+  // -- a new server's first whole run ---------------------------------------------------------------------
+  const runMark = () => getComputedStyle(document.documentElement).getPropertyValue('--bpe-run').trim();
+  // The mark when the page went offline; when it reconnected and when R was last pressed; whether a run
+  // has started since (Streamlit's frontend asks for one itself after a step: a second request at the same
+  // time would start two first runs on the fresh server).
+  let markBefore = null, connectedAt = 0, askedAt = 0, runSeen = false;
+  const waitForRun = () => {
+    if (markBefore === null) return;
+    if (!idle()) runSeen = true;
+    const now = performance.now();
+    if (runMark() !== markBefore) {
+      markBefore = null;
+      document.body.classList.remove('bpe-waiting');
+    } else if (!runSeen && idle() && document.querySelector('.st-key-next') && now - connectedAt > 2000
+               && now - askedAt > 3000) {
+      askedAt = now;
+      for (const type of ['keydown', 'keyup']) {  // Streamlit's rerun shortcut (the target is no text field)
+        document.body.dispatchEvent(new KeyboardEvent(type, {key: 'r', code: 'KeyR', keyCode: 82, which: 82, bubbles: true}));
+      }
+    }
+  };
+
   // -- watching -------------------------------------------------------------------------------------------
   let wasOffline = false, encodePending = false, corpusTried = '';
   const check = () => {
     const down = offline();
     showBanner(down);
-    if (down) { wasOffline = true; return; }
-    if (wasOffline) { wasOffline = false; encodePending = true; corpusTried = ''; }
+    if (down) {
+      if (markBefore === null) markBefore = runMark();
+      document.body.classList.add('bpe-waiting');
+      wasOffline = true;
+      return;
+    }
+    if (wasOffline) {
+      wasOffline = false; encodePending = true; corpusTried = '';
+      connectedAt = performance.now(); askedAt = 0; runSeen = false;
+    }
+    waitForRun();
     if (!idle()) return;
     forgetUnlessText();  // another source
     const corpus = textSource() && box('corpus_text');  // the box lingers until the rerun removes it

@@ -11,6 +11,7 @@ step panels), ``explore.py`` (predict, what-if, compare tie rules) and
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import replace
 
 import streamlit as st
@@ -156,6 +157,10 @@ if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
+# This whole run's mark, after the step view: the server has registered its fragment once the browser has
+# it. After a server restart pages/restore.js keeps the step controls waiting until a new mark arrives
+# (a style-only block takes no space; a step, a fragment rerun, does not send it again).
+st.html(f"<style>:root{{--bpe-run:'{secrets.token_hex(6)}'}}</style>")
 controls.search_box()
 
 # -- comparisons and downloads ----------------------------------------------------------------------

@@ -63,6 +63,31 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page):
         server.stop()
 
 
+def test_a_step_click_right_after_a_restart_is_not_lost(page):
+    """The last run before the restart was the whole page's (not a step's): Streamlit's frontend then asks
+    the new server for no run after reconnecting, and the new server drops a click on a step button (a
+    fragment it has not registered yet). The page asks for that run itself and keeps the step controls
+    waiting until it is done; the click then steps."""
+    server = AppServer()
+    server.start()
+    try:
+        page.goto(f"{server.url}/?preset=course&step=5")
+        wait_for_app(page)
+        expect(page.get_by_role("heading", name=re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        watch_connection(page)
+        server = restart(server)
+        wait_for_reconnect(page)
+        page.locator(".st-key-next button").click()  # as soon as a student could: it waits while dimmed
+        expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
+        wait_for_app(page)
+        assert "step=6" in page.url
+        # The keys step too (pages/keys.js), on the same new session.
+        page.keyboard.press("n")
+        expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
+    finally:
+        server.stop()
+
+
 def paste_long_corpus(page, text: str) -> str:
     """Paste ``text`` in the sidebar, train it, step to 1; returns the run's "of N"."""
     page.get_by_text("Paste or upload text", exact=True).click()
