@@ -138,8 +138,12 @@ def test_a_closed_tab_stops_its_run_on_a_real_server():
         s = Session(url, "step=0")
         try:
             await s.open()
-            await s._rerun(**{s.ids["source"]: "Paste or upload text"})
-            await s._rerun(**{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text})
+            # A vocabulary of 20,000 on random letters: thousands of merges, so the run outlasts the grace
+            # period on any machine (a pasted text's default of 1,000 merges could finish first on a quiet one).
+            big = {s.ids["source"]: "Paste or upload text"}
+            await s._rerun(**big)
+            big |= {s.ids["limit"]: "Vocabulary size", s.ids["limit_value"]: 20_000.0}
+            await s._rerun(**big, **{s.ids["corpus_text"]: text})
             return s.waiting
         finally:
             await s.close()
