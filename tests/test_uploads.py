@@ -61,8 +61,9 @@ def test_a_60_mb_file_is_read_in_another_process_and_the_serving_thread_keeps_ru
     assert tok.vocab_size == 400_000 and used == "tokenizer.json" and hint is None
     assert children, "no parsing process was seen"
     assert longest < 0.5, f"the serving thread was held for {longest:.2f} s"
-    # What the server keeps is the parsed tokenizer (as the store counts it), never the parse's working set.
-    assert peak - before < pickled * uploads.HELD_PER_PICKLED_BYTE < uploads.BUDGET
+    # The server holds the parsed tokenizer (as the store counts it) and, while unpickling, its pickle;
+    # never the parse's working set.
+    assert peak - before < pickled * (uploads.HELD_PER_PICKLED_BYTE + 1) < uploads.BUDGET
     assert not mp.active_children()
 
 
