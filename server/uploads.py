@@ -36,6 +36,7 @@ from typing import Any
 
 from bpe import formats, hub
 from bpe.formats.fields import without_gc
+from bpe.pipeline import Pipeline
 from server import heap
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
@@ -56,8 +57,14 @@ def _rebuild(cls: type, state: dict, caches: dict[str, tuple[str, int | None]]) 
     return obj
 
 
+def _rebuild_pipeline(source: dict, outside_model: frozenset, name: str):
+    return Pipeline(**source, outside_model=outside_model, name=name)
+
+
 class _Pickler(pickle.Pickler):
     def reducer_override(self, obj):
+        if isinstance(obj, Pipeline):  # its parts are closures: built again from the file's JSON (small)
+            return _rebuild_pipeline, (obj.source, obj.outside_model, obj.name)
         state = getattr(obj, "__dict__", None)
         if type(obj) is type or not isinstance(state, dict):
             return NotImplemented
@@ -201,8 +208,10 @@ def _child(conn, kind: str, args: tuple, memory: int, seconds: float) -> None:
         message = b"ok" + dumps(READERS[kind](*args))
     except ValueError as exc:
         message = b"er" + str(exc).encode("utf-8", "replace")
-    except (MemoryError, RecursionError):
+    except MemoryError:
         message = b"mm"
+    except Exception as exc:  # a bug, not the file: say so in one sentence rather than as a memory error
+        message = b"er" + f"Reading the file failed unexpectedly ({type(exc).__name__}); please report it.".encode()
     del args
     try:
         conn.send_bytes(message)
