@@ -297,9 +297,10 @@ def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
         m = st.slider("Merges for the second tokenizer", 0, n, n // 2, key="compare_k") if n else 0
         return display.plural(m, "merge"), memo("compare_tok", (tok, m), lambda: tok.with_merges(m))
     if kind == "other" and source == SOURCES[0]:
-        if enc["uploaded"] is None:
+        other = encode_sources.uploaded(enc)
+        if other is None:
             st.info("Choose 'Uploaded file' above and upload a tokenizer to compare with it.")
-        return enc["uploaded"]
+        return other
     if kind == "other":
         other = runs.current_tokenizer()
         return None if other is None else ("trained on the Train page", other)

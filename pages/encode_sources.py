@@ -1,21 +1,26 @@
 """The Encode page's tokenizer: the one trained on the Train page, uploaded files (a tokenizer.json, a
 ``.tiktoken`` rank file, or vocab.json + merges.txt, told apart by content), or a model's tokenizer by
-its Hugging Face Hub name. Parsed files are cached by their bytes' digest and shared by every session.
+its Hugging Face Hub name. Files are read in a process of their own and the parsed tokenizers kept by
+their bytes' digest, shared by every session within one memory budget (``server/uploads.py``); a
+session keeps only the digest, and reads its files again if the tokenizer was set aside.
+After a server restart the browser still lists the files it uploaded, but the new server never got
+them (Streamlit 1.67 sends an empty list): the first run of a new session that finds "Uploaded
+file" chosen says so and draws a fresh uploader under another key, which clears the stale list.
 What this leaves out: reading the formats (``bpe.formats``, ``bpe.hub``) and
 the encoding itself (``pages/encode.py``).
 """
 
 from __future__ import annotations
 
-import hashlib
+import os
 
 import streamlit as st
 
 import bpe
-from bpe import formats, hub
+from bpe import hub
 from pages import runs
 from pages.alerts import alert
-from server import startup
+from server import startup, uploads
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -33,6 +38,12 @@ def tokenizer_in_use(source: str, enc: dict) -> tuple[str, bpe.Tokenizer]:
     """The tokenizer of ``source`` (one of SOURCES) and the name the page calls it. Draws the uploader
     or the Hub form the source needs; until there is a tokenizer, says what to do and stops the page.
     ``enc`` is the Encode page's part of the session state (it keeps the uploaded and fetched ones)."""
+    if enc.setdefault("runs", 0) == 0 and source == SOURCES[1]:
+        # The session's first run of this page already has "Uploaded file" chosen (the choice starts
+        # at the trained one): the browser kept its page through a server restart, and its uploader
+        # still lists files this server never received. Say so, and draw the uploader under a new key.
+        enc["upload_lost"], enc["uploader_key"] = RESTARTED, f"encode_files_{os.getpid()}"
+    enc["runs"] += 1
     if source == SOURCES[1]:
         return _uploaded(enc)
     if source == SOURCES[2]:
@@ -44,13 +55,29 @@ def tokenizer_in_use(source: str, enc: dict) -> tuple[str, bpe.Tokenizer]:
     return name, tok
 
 
+RESTARTED = (
+    "The server restarted since your upload, so it no longer has your file (the list above showed it "
+    "still): upload the file again."
+)
+
+
+def uploaded(enc: dict) -> tuple[str, bpe.Tokenizer] | None:
+    """The uploaded tokenizer in use (its name, the tokenizer), or None when there is none, or when it
+    was set aside to make room for other files (the uploader reads it again when drawn)."""
+    if enc.get("uploaded") is None:
+        return None
+    name, key = enc["uploaded"]
+    found = uploads.STORE.get(key)
+    return None if found is None else (name, found[0])
+
+
 def _uploaded(enc: dict) -> tuple[str, bpe.Tokenizer]:
     files = st.file_uploader(
         "A Hugging Face tokenizer.json (BPE model: GPT-2, GPT-4o, Llama, Mistral...), a "
         "tiktoken .tiktoken rank file, or vocab.json + merges.txt",
         type=["json", "txt", "tiktoken"],
         accept_multiple_files=True,
-        key="encode_files",
+        key=enc.get("uploader_key", "encode_files"),
         max_upload_size=hub.MAX_BYTES // 1_000_000,
     )
     # A tokenizer.json names its pre-tokenizer; only vocab.json + merges.txt need to be told.
@@ -77,15 +104,20 @@ def _uploaded(enc: dict) -> tuple[str, bpe.Tokenizer]:
             index=bpe.PRE_TOKENIZERS.index("gpt2"),
             key="upload_pre",
         )
+    if files:
+        enc["upload_lost"] = None
     read_upload(enc, files, pre_choice, pattern)
+    if enc.get("upload_lost"):
+        alert("warning", enc["upload_lost"])
     if enc["upload_error"]:
         alert("error", enc["upload_error"])
     if enc.get("upload_hint"):
         alert("warning", enc["upload_hint"])
-    if enc["uploaded"] is None:
+    found = uploaded(enc)
+    if found is None:
         st.info("Upload a tokenizer file to tokenize with it.")
         st.stop()
-    return enc["uploaded"]
+    return found
 
 
 def _from_hub(enc: dict) -> tuple[str, bpe.Tokenizer]:
@@ -113,119 +145,40 @@ def _from_hub(enc: dict) -> tuple[str, bpe.Tokenizer]:
     return enc["hub"]
 
 
-@st.cache_resource(max_entries=3, show_spinner="Reading the tokenizer...")  # a 100,000-token one holds ~80 MB
-def _parsed(kind: str, digest: str, option: str, _data: tuple[bytes, ...]) -> bpe.Tokenizer:
-    """A parsed tokenizer file, shared by every session that uploads the same bytes (keyed on their
-    SHA-256): a 200,000-token vocabulary is read once, never per rerun."""
-    if kind == "tiktoken":
-        return formats.from_tiktoken(_data[0], option)
-    if kind == "vocab+merges":
-        return formats.from_vocab_merges(_data[0], _data[1], option)
-    return formats.from_tokenizer_json(_data[0])
-
-
-def _load(kind: str, option: str, *data: bytes) -> bpe.Tokenizer:
-    digest = hashlib.sha256(b"\0".join(hashlib.sha256(d).digest() for d in data)).hexdigest()
-    return _parsed(kind, digest, option, data)
-
-
 def hub_tokenizer(repo_id: str) -> bpe.Tokenizer:
     # Fetched outside st.cache_resource, whose lock would hold a second session for as long as a slow
     # download takes; hub's own lock per name waits a bounded time, then says the file is on its way.
     with st.spinner("Fetching the tokenizer from the Hugging Face Hub..."):
         path = hub.tokenizer_json_path(repo_id)
-    return _hub_parsed(repo_id, path)
+    with st.spinner("Reading the tokenizer (in a process of its own)..."):
+        return uploads.STORE.get_or_parse(f"hub\0{repo_id}\0{path}", "hub", repo_id, path)
 
 
-@st.cache_resource(max_entries=3, show_spinner=False)
-def _hub_parsed(repo_id: str, path: str) -> bpe.Tokenizer:
-    return hub.read_tokenizer_json(repo_id, path)
-
-
-def tokenizer_from_files(
-    files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k"
-) -> tuple[bpe.Tokenizer, str, str | None]:
-    """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
-    used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
-    content, not by name."""
-    ranks = [n for n in files if n.endswith(".tiktoken")]
-    if ranks:
-        if len(files) > 1:
-            others = ", ".join(n for n in files if n != ranks[-1])
-            raise ValueError(
-                f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} from the list."
-            )
-        return _load("tiktoken", pattern, files[ranks[0]]), ranks[0], None
-    jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
-    vocabs = [n for n in jsons if _is_vocab(files[n])]
-    if len(txts) > 1:
-        raise ValueError(
-            f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
-            "belongs to the vocab.json."
-        )
-    if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
-        vocab, merges = vocabs[-1], txts[0]
-        tok = _load("vocab+merges", pre_tokenizer, files[vocab], files[merges])
-        others = [n for n in jsons if n != vocab]
-        hint = (
-            f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up."
-            if others
-            else formats.vocab_byte_level_hint(files[vocab], pre_tokenizer)
-        )
-        return tok, f"{vocab} + {merges}", hint
-    if txts:
-        raise ValueError(
-            f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
-            "(both files together), or upload a tokenizer.json instead."
-        )
-    if vocabs and len(vocabs) == len(jsons):
-        raise ValueError(
-            f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
-            "(both files together), or upload a tokenizer.json instead."
-        )
-    full = [n for n in jsons if n not in vocabs]
-    if not full:
-        raise ValueError(
-            "Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt."
-        )
-    tok = _load("tokenizer.json", "", files[full[-1]])  # several: the one uploaded last
-    others = [n for n in jsons if n != full[-1]]
-    hint = (
-        (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to tidy up.")
-        if others
-        else None
-    )
-    return tok, full[-1], hint
-
-
-def _is_vocab(data: bytes) -> bool:
-    """A vocab.json: one JSON object of token -> id (a tokenizer.json has a "model" and more)."""
-    import json
-
-    try:
-        value = json.loads(data)
-    except ValueError:
-        return False
-    return (
-        isinstance(value, dict)
-        and "model" not in value
-        and bool(value)
-        and all(isinstance(v, int) for v in value.values())
-    )
+tokenizer_from_files = uploads.tokenizer_from_files  # read in the parsing process
 
 
 def read_upload(enc: dict, files, pre_tokenizer: str, pattern: str = "cl100k") -> None:
-    """Parse newly uploaded files once; a bad file leaves the previous tokenizer in use."""
+    """Read newly uploaded files once, off the server (``server.uploads``); a bad file leaves the previous
+    tokenizer in use. Files whose tokenizer was set aside to make room for others are read again."""
     signature = (pre_tokenizer, pattern, *((f.file_id, f.name) for f in files or ()))
     if signature == enc["files"]:
-        return
+        if enc["uploaded"] is None or uploaded(enc) is not None:
+            return
+        if enc.get("uploaded_from") != signature:  # an earlier upload's tokenizer, set aside: its files are gone
+            enc["uploaded"] = None
+            enc["upload_error"] = (
+                "The tokenizer uploaded before was set aside to make room for other sessions' files: upload it again."
+            )
+            return
+        # this upload's tokenizer was set aside: read its files again
     enc["files"], enc["upload_error"], enc["upload_hint"] = signature, None, None
     if files:
         names = ", ".join(f.name for f in files)
         contents = {f.name: f.getvalue() for f in files}
         try:
-            tok, used, enc["upload_hint"] = tokenizer_from_files(contents, pre_tokenizer, pattern)
-            enc["uploaded"] = (used, tok)
+            with st.spinner("Reading the tokenizer file (in a process of its own)..."):
+                key, (_, used, enc["upload_hint"]) = uploads.read_files(contents, pre_tokenizer, pattern)
+            enc["uploaded"], enc["uploaded_from"] = (used, key), signature
         except ValueError as exc:
-            kept = "The previous tokenizer is still in use." if enc["uploaded"] else "No tokenizer is loaded."
+            kept = "The previous tokenizer is still in use." if uploaded(enc) else "No tokenizer is loaded."
             enc["upload_error"] = f"Could not use {names}: {exc} {kept}"  # plain text: alerts.alert

@@ -237,3 +237,38 @@ def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
         expect(box).to_have_value("")
     finally:
         server.stop()
+
+
+def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longer_listed(page):
+    """Issue 22 #9: the browser kept listing the uploaded file after a restart, while the new server
+    never got it (Streamlit 1.67 sends an empty list): the page says to upload again, and the list is cleared."""
+    from tokenizer_files import big_tokenizer_json
+
+    from pages.encode_sources import RESTARTED
+
+    server = AppServer()
+    server.start()
+    try:
+        page.goto(f"{server.url}/encode")
+        wait_for_app(page)
+        page.get_by_text("Uploaded file", exact=True).click()
+        wait_for_app(page)
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+            files=[{"name": "mine.json", "mimeType": "application/json", "buffer": big_tokenizer_json(300)}]
+        )
+        wait_for_app(page)
+        uploader = page.locator('[data-testid="stFileUploader"]')
+        expect(uploader).to_contain_text("mine.json", timeout=TIMEOUT_MS)
+        expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_have_count(0)
+        watch_connection(page)
+        server = restart(server)
+        wait_for_reconnect(page)
+        box = page.locator(".st-key-encode_text textarea")  # the student goes on typing: a run on the new server
+        box.fill("hello again")
+        box.press("Control+Enter")
+        wait_for_app(page)
+        expect(page.get_by_text(RESTARTED)).to_be_visible(timeout=TIMEOUT_MS)
+        expect(uploader).not_to_contain_text("mine.json")
+        expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_be_visible()
+    finally:
+        server.stop()

@@ -1,0 +1,372 @@
+"""Uploaded and downloaded tokenizer files, read off the serving interpreter and kept within one budget.
+
+Streamlit serves every session from one Python interpreter, so reading a 60 MB tokenizer.json there
+(11.5 s of JSON and dictionaries holding the interpreter lock) stalled every other session's clicks
+for seconds and kept 1.7 GB. Here each file is read in a process of its own (:func:`parse`), started
+from the ``forkserver`` (never a copy of the server), one at a time (:data:`PARSERS`), with a memory
+cap (``RLIMIT_AS``, :data:`PARSE_MEMORY`) and a time limit (:data:`PARSE_SECONDS`: the server kills
+it then, and the process ends itself by ``SIGALRM`` shortly after even if the server is gone). The
+parsed tokenizer comes back pickled; unpickling it is the only part that runs in the server.
+
+Parsed tokenizers are shared by every session through :data:`STORE`, keyed by the SHA-256 of what
+was read, within :data:`BUDGET` bytes for all of them together; each entry counts its pickle's size
+times :data:`HELD_PER_PICKLED_BYTE` (measured: ``benchmarks/bench_uploads.py``). The least recently
+used is set aside first; a session whose tokenizer was set aside reads its file again.
+
+This module imports only ``bpe`` (never Streamlit), so the parsing processes stay small.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import io
+import json
+import multiprocessing as mp
+import os
+import pickle
+import resource
+import signal
+import sys
+import threading
+import types
+from collections import OrderedDict
+from typing import Any
+
+from bpe import formats, hub
+from bpe.formats.fields import without_gc
+from bpe.pipeline import Pipeline
+from server import heap
+
+# -- limits (stated in the UI and README) ---------------------------------------------------------
+BUDGET = 512 * 2**20  # parsed tokenizers kept, all sessions together
+PARSE_MEMORY = 2 * 2**30  # address space of one parsing process
+PARSE_SECONDS = 60.0  # one file's reading, from when its process starts
+WAIT_SECONDS = 120.0  # how long a file waits for its turn while others are read
+PARSERS = 1  # files read at once (the machine's other core is the server's)
+HELD_PER_PICKLED_BYTE = 12  # server RSS per byte of pickle: measured 7.8 (200,000 tokens) to 11.6 (400,000, at peak)
+
+
+# -- pickling a tokenizer (its word caches are functools.lru_cache wrappers, which pickle cannot take) --
+def _rebuild(cls: type, state: dict, caches: dict[str, tuple[str, int | None]]) -> Any:
+    obj = cls.__new__(cls)
+    obj.__dict__.update(state)
+    for name, (method, maxsize) in caches.items():
+        setattr(obj, name, functools.lru_cache(maxsize=maxsize)(getattr(obj, method)))
+    return obj
+
+
+def _rebuild_pipeline(source: dict, outside_model: frozenset, name: str):
+    return Pipeline(**source, outside_model=outside_model, name=name)
+
+
+class _Pickler(pickle.Pickler):
+    def reducer_override(self, obj):
+        if isinstance(obj, Pipeline):  # its parts are closures: built again from the file's JSON (small)
+            return _rebuild_pipeline, (obj.source, obj.outside_model, obj.name)
+        state = getattr(obj, "__dict__", None)
+        if type(obj) is type or not isinstance(state, dict):
+            return NotImplemented
+        caches = {
+            name: (value.__wrapped__.__name__, value.cache_parameters()["maxsize"])
+            for name, value in state.items()
+            if isinstance(value, functools._lru_cache_wrapper) and hasattr(value.__wrapped__, "__self__")
+        }
+        if not caches:
+            return NotImplemented
+        kept = {k: v for k, v in state.items() if k not in caches}
+        return _rebuild, (type(obj), kept, caches)
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` pickled, tokenizers included (their word caches are rebuilt empty by :func:`loads`)."""
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return out.getvalue()
+
+
+class _Reader(io.RawIOBase):
+    """Bytes for the unpickler, handed over by Python code: the C unpickler holds the interpreter lock
+    for the whole of a ``pickle.loads`` (1.5 s for a 200,000-token tokenizer, every other session
+    stalled), but it releases it when it calls back into Python code for each 64 KB frame it reads."""
+
+    def __init__(self, data) -> None:
+        self.data, self.at = memoryview(data), 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = min(len(buffer), len(self.data) - self.at)
+        buffer[:n] = self.data[self.at : self.at + n]
+        self.at += n
+        return n
+
+    def read(self, n: int = -1) -> bytes:
+        n = len(self.data) - self.at if n < 0 else min(n, len(self.data) - self.at)
+        self.at += n
+        return self.data[self.at - n : self.at].tobytes()
+
+    def readline(self, limit: int = -1) -> bytes:
+        end = bytes(self.data[self.at :]).find(b"\n")  # only the pickle's first line, if any
+        return self.read(len(self.data) - self.at if end < 0 else end + 1)
+
+
+def loads(data) -> Any:
+    """Unpickle what :func:`dumps` made, letting other threads run every 64 KB (see :class:`_Reader`)."""
+    with without_gc():  # a full collection amid a million new objects held the lock 0.3 s
+        value = pickle.Unpickler(_Reader(data)).load()
+        # and the first collection after, of all of them at once, 0.55 s: they join the frozen heap
+        # instead, as a stored run does (server/heap.py); Store.put unfreezes and collects on eviction.
+        heap.refreeze(collect=False)
+    return value
+
+
+# -- what a parsing process runs (pure: it imports only bpe) -------------------------------------
+def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k"):
+    """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
+    used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
+    content, not by name."""
+    ranks = [n for n in files if n.endswith(".tiktoken")]
+    if ranks:
+        if len(files) > 1:
+            others = ", ".join(n for n in files if n != ranks[-1])
+            raise ValueError(
+                f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} from the list."
+            )
+        return formats.from_tiktoken(files[ranks[0]], pattern), ranks[0], None
+    jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
+    vocabs = [n for n in jsons if _is_vocab(files[n])]
+    if len(txts) > 1:
+        raise ValueError(
+            f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
+            "belongs to the vocab.json."
+        )
+    if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
+        vocab, merges = vocabs[-1], txts[0]
+        tok = formats.from_vocab_merges(files[vocab], files[merges], pre_tokenizer)
+        others = [n for n in jsons if n != vocab]
+        hint = (
+            f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up."
+            if others
+            else formats.vocab_byte_level_hint(files[vocab], pre_tokenizer)
+        )
+        return tok, f"{vocab} + {merges}", hint
+    if txts:
+        raise ValueError(
+            f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
+            "(both files together), or upload a tokenizer.json instead."
+        )
+    if vocabs and len(vocabs) == len(jsons):
+        raise ValueError(
+            f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
+            "(both files together), or upload a tokenizer.json instead."
+        )
+    full = [n for n in jsons if n not in vocabs]
+    if not full:
+        raise ValueError(
+            "Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt."
+        )
+    tok = formats.from_tokenizer_json(files[full[-1]])  # several: the one uploaded last
+    others = [n for n in jsons if n != full[-1]]
+    hint = (
+        (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to tidy up.")
+        if others
+        else None
+    )
+    return tok, full[-1], hint
+
+
+def _is_vocab(data: bytes) -> bool:
+    """A vocab.json: one JSON object of token -> id (a tokenizer.json has a "model" and more)."""
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return False
+    return (
+        isinstance(value, dict)
+        and "model" not in value
+        and bool(value)
+        and all(isinstance(v, int) for v in value.values())
+    )
+
+
+def _read_hub(repo_id: str, path: str):
+    return hub.read_tokenizer_json(repo_id, path)
+
+
+READERS = {"files": tokenizer_from_files, "hub": _read_hub}
+
+
+def _child(conn, kind: str, args: tuple, memory: int, seconds: float) -> None:
+    """The parsing process: cap its memory, end itself after its time, read, send back pickled bytes."""
+    signal.alarm(int(seconds) + 5)  # default action: the process ends, with or without the server
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    try:
+        message = b"ok" + dumps(READERS[kind](*args))
+    except ValueError as exc:
+        message = b"er" + str(exc).encode("utf-8", "replace")
+    except MemoryError:
+        message = b"mm"
+    except Exception as exc:  # a bug, not the file: say so in one sentence rather than as a memory error
+        message = b"er" + f"Reading the file failed unexpectedly ({type(exc).__name__}); please report it.".encode()
+    del args
+    try:
+        conn.send_bytes(message)
+    except MemoryError:
+        conn.send_bytes(b"mm")
+    conn.close()
+
+
+# -- running one parse (in the serving process) ------------------------------------------------------
+_slots = threading.BoundedSemaphore(PARSERS)
+
+
+@contextlib.contextmanager
+def _plain_main():
+    """Start the process without the server's ``__main__`` (as ``server.jobs`` does: a forkserver child
+    re-runs the parent's main module, which under ``streamlit run`` is the app script)."""
+    main = sys.modules.get("__main__")
+    stub = types.ModuleType("__main__")
+    sys.modules["__main__"] = stub
+    try:
+        yield
+    finally:
+        if sys.modules.get("__main__") is stub:
+            sys.modules["__main__"] = main
+
+
+def _mb(n: float) -> str:
+    return f"{n / 2**20:,.0f} MB"
+
+
+def parse(kind: str, *args, memory: int | None = None, seconds: float | None = None) -> tuple[Any, int]:
+    """``READERS[kind](*args)`` run in a process of its own: (its value, the size of its pickle).
+    ValueError with one sentence when the file is wrong, or reading it needs more than the memory cap
+    or the time limit, or other files keep the reader busy too long."""
+    memory = PARSE_MEMORY if memory is None else memory
+    seconds = PARSE_SECONDS if seconds is None else seconds
+    if not _slots.acquire(timeout=WAIT_SECONDS):
+        raise ValueError(
+            f"The server has been reading other sessions' files for over {WAIT_SECONDS:.0f} s: try again in a minute."
+        )
+    try:
+        ctx = mp.get_context("forkserver")
+        receive, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child, args=(send, kind, args, memory, seconds), daemon=True)
+        with _plain_main():
+            proc.start()
+        send.close()
+        try:
+            if not receive.poll(seconds):
+                raise ValueError(
+                    f"Reading the file took longer than the {seconds:.0f} s limit, so it was stopped: "
+                    "upload a smaller tokenizer file."
+                )
+            try:
+                message = receive.recv_bytes()
+            except EOFError:  # the process died: the memory cap (or the kernel) ended it
+                message = b"mm"
+            if message.startswith(b"ok"):
+                return loads(memoryview(message)[2:]), len(message) - 2
+            if message.startswith(b"er"):
+                raise ValueError(message[2:].decode())
+            raise ValueError(
+                f"Reading the file needed more than the {_mb(memory)} of memory one file may use, so it was "
+                "stopped: upload a smaller tokenizer file."
+            )
+        finally:
+            receive.close()
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+    finally:
+        _slots.release()
+
+
+# -- the store shared by every session ----------------------------------------------------------------
+class Store:
+    """Parsed tokenizers by key within ``budget`` bytes (each entry's size as measured when it arrived);
+    the least recently used are set aside first."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.entries: OrderedDict[str, tuple[Any, int]] = OrderedDict()
+        self.lock = threading.Lock()
+        self.key_locks: dict[str, threading.Lock] = {}
+
+    def get(self, key: str):
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None:
+                return None
+            self.entries.move_to_end(key)
+            return entry[0]
+
+    def used(self) -> int:
+        with self.lock:
+            return sum(size for _, size in self.entries.values())
+
+    def put(self, key: str, value: Any, size: int) -> None:
+        """Keep ``value``, setting aside the least recently used entries to make room; evicted ones are
+        collected (a tokenizer holds a reference cycle through its word cache, and sits in the frozen heap)."""
+        if size > self.budget:
+            raise ValueError(
+                f"Once read, this tokenizer would take about {_mb(size)} of the server's memory; uploaded "
+                f"tokenizers may take {_mb(self.budget)} in all: upload a smaller one."
+            )
+        evicted = []
+        with self.lock:
+            self.entries.pop(key, None)
+            while self.entries and sum(s for _, s in self.entries.values()) + size > self.budget:
+                evicted.append(self.entries.popitem(last=False))
+            self.entries[key] = (value, size)
+        if evicted:
+            del evicted
+            heap.refreeze(collect=True)
+
+    def get_or_parse(self, key: str, kind: str, *args) -> Any:
+        """The entry for ``key``, parsed by ``parse(kind, *args)`` if absent (once, however many ask)."""
+        value = self.get(key)
+        if value is not None:
+            return value
+        with self.lock:
+            key_lock = self.key_locks.setdefault(key, threading.Lock())
+        if not key_lock.acquire(timeout=WAIT_SECONDS + PARSE_SECONDS):
+            raise ValueError("Another session is reading the same file: try again in a minute.")
+        try:
+            value = self.get(key)
+            if value is None:
+                value, pickled = parse(kind, *args)
+                self.put(key, value, pickled * HELD_PER_PICKLED_BYTE)
+            return value
+        finally:
+            key_lock.release()
+            with self.lock:
+                self.key_locks.pop(key, None)
+
+
+STORE = Store(BUDGET)
+
+
+def files_key(files: dict[str, bytes], pre_tokenizer: str, pattern: str) -> str:
+    """The SHA-256 of an upload: its files' names and contents, and the options it is read with."""
+    h = hashlib.sha256()
+    for name, data in files.items():
+        h.update(hashlib.sha256(name.encode()).digest() + hashlib.sha256(data).digest())
+    h.update(f"\0{pre_tokenizer}\0{pattern}".encode())
+    return h.hexdigest()
+
+
+def read_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k") -> tuple[str, Any]:
+    """(the store's key, (tokenizer, files used, hint)) for an upload, parsed off the server once."""
+    key = files_key(files, pre_tokenizer, pattern)
+    return key, STORE.get_or_parse(key, "files", files, pre_tokenizer, pattern)
+
+
+def rss_bytes() -> int:
+    """This process's resident memory now (Linux)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
