@@ -20,7 +20,7 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
     startup.ensure_router()
 
 
-def stored(token: str) -> str:
+def token_as_shown(token: str) -> str:
     """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
     else as stored with real whitespace made visible (see panels.as_text)."""
     if session.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
@@ -30,7 +30,7 @@ def stored(token: str) -> str:
 
 def pair_text(pair: tuple[str, str]) -> str:
     """``u + g``: a pair in plain text, its tokens' whitespace made visible."""
-    return f"{stored(pair[0])} + {stored(pair[1])}"
+    return f"{token_as_shown(pair[0])} + {token_as_shown(pair[1])}"
 
 
 def predict(history: bpe.History, step: int, state: dict) -> str | None:
@@ -62,7 +62,7 @@ def predict(history: bpe.History, step: int, state: dict) -> str | None:
     if guess is None:
         return "pending"
     guesses[step] = guess
-    right, why = upcoming.judge_prediction(guess, show=stored)
+    right, why = upcoming.judge_prediction(guess, show=token_as_shown)
     (st.success if right else st.warning)(md(why))
     return "answered"
 
@@ -121,7 +121,7 @@ def what_if(history: bpe.History, settings: Settings, state: dict) -> None:
             s = history.state(step)
             alert(
                 "info",
-                f"Step {step} now merges {pair_text(s.pair)} → {stored(s.new_token)} "
+                f"Step {step} now merges {pair_text(s.pair)} → {token_as_shown(s.new_token)} "
                 f"(count {s.count}) and training went on from there. Step back to force another pair.",
             )
         else:
@@ -180,7 +180,7 @@ def compare_tie_rules(history: bpe.History, settings: Settings) -> None:
         sa, sb = ha.state(k), hb.state(k)
         st.write(
             f"They first differ at **step {k}**: '{one}' merges {md(pair_text(sa.pair))} → "
-            f"{md(stored(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(stored(sb.new_token))} "
+            f"{md(token_as_shown(sa.new_token))}, '{two}' merges {md(pair_text(sb.pair))} → {md(token_as_shown(sb.new_token))} "
             f"(both at count {sa.count})."
         )
         # The two merge lists side by side from the first difference, rows that differ marked.
@@ -218,7 +218,7 @@ def _merge_list(h: bpe.History, other: bpe.History, first: int, last: int):
         rows.append(
             {
                 "step": step,
-                "merge": f"{pair_text(s.pair)} → {stored(s.new_token)}",
+                "merge": f"{pair_text(s.pair)} → {token_as_shown(s.new_token)}",
                 "count": s.count,
                 "": "" if same else "≠",
             }
