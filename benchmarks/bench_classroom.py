@@ -382,8 +382,9 @@ def report_hostile(r: dict, h: dict) -> None:
     small = h.get("small run", (float("inf"), ""))[0]
     print(f"  small run after the abandoned one: {small:.1f} s (target <= 5 s: {'met' if small <= 5 else 'NOT met'})")
     budget = r["rss_budget"]
+    after = "killed at the cap" if "killed" in h else f"after {h.get('after', float('nan')):,.0f} MiB"
     print(
-        f"  server + workers RSS: peak {h['peak']:,.0f} MiB, after {h.get('after', float('nan')):,.0f} MiB; budget "
+        f"  server + workers RSS: peak {h['peak']:,.0f} MiB, {after}; budget "
         f"{budget:,.0f} MiB (1 GiB runs + 512 MiB uploads): {'met' if h['peak'] <= budget else 'NOT met'}"
     )
 

@@ -166,9 +166,11 @@ async def hostile(url: str, nonce: int, folder: Path, text_chars: int, big_bytes
         s.page, s.query = "", "step=0"
         started = time.perf_counter()
         await s._rerun(timeout=300)  # the Train page, as a click on its name in the sidebar
-        await start_paste_run(s, nonce)
-        if s.waiting:  # one poll, as a browser would, so the run is under way
-            await asyncio.sleep(s.poll_every)
+        await start_paste_run(s, nonce + 1)  # not the fresh-run phase's paste (nonce): nobody's run yet
+        if not s.waiting:
+            errors.append("hostile: the big paste did not start a run (no progress shown)")
+        else:
+            await asyncio.sleep(s.poll_every)  # one poll, as a browser would, so the run is under way
             await s._rerun(fragment=s.poll_fragment, auto=True, timeout=300)
         out["big run, then closed"] = (time.perf_counter() - started, "waiting" if s.waiting else "not waiting")
     except Exception as exc:  # noqa: BLE001 - every failure is counted
