@@ -8,7 +8,12 @@ measured is the server's). Against one server and against two replicas behind HA
 2. 30 sessions open the hug link or the 1 MB ``/?preset=python-docs`` link at different steps and press
    Next or Back every 1–4 s;
 3. the same 30 go on while three other sessions each start a fresh large run: the 1 MB corpus to a
-   vocabulary of 20,000 (two tie rules) and a 5 MB paste.
+   vocabulary of 20,000 (two tie rules) and a 5 MB paste;
+4. with ``--hostile`` (issue 22), the same 30 go on while a hostile neighbour (``hostile_neighbour.py``)
+   uploads a tokenizer.json whose normalizer expands every character 1,001 times and a 60 MB one on the
+   Encode page, and starts a 5 MB run and closes its tab; then a small fresh ``course`` run must be ready
+   within 5 s. Reported beside the others: the neighbour's answers and times, and the peak RSS of the
+   server with its pool workers against the budget (a server past ``--rss-cap`` is killed).
 
 Reported: errors (a timeout, a traceback, a wrong step, or a step whose merge is not the one this
 session's own corpus makes: isolation checked by content), p50/p95/max click-to-updated-step latency
@@ -17,6 +22,7 @@ server's log: ``server/jobs.py`` logs one line per training).
 
     .venv/bin/python benchmarks/bench_classroom.py                  # both targets (~6 min)
     .venv/bin/python benchmarks/bench_classroom.py --target single --duration 20
+    .venv/bin/python benchmarks/bench_classroom.py --target single --hostile      # + the hostile phase
 """
 
 from __future__ import annotations
@@ -42,11 +48,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from browser_support import AppServer, free_port  # noqa: E402
+from hostile_neighbour import hostile, start_paste_run, watch_rss  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
 from pages.settings import corpus_of, preset_settings  # noqa: E402
-from server.jobs import MAX_CORPUS_BYTES  # noqa: E402
 
 LINKS = {"hug": "preset=hug", "python-docs": "preset=python-docs"}
 
@@ -76,10 +82,34 @@ def shows_merge(history: bpe.History, step: int, blocks: list[str]) -> bool:
     return False
 
 
-def rss_mib(pids: list[int]) -> float:
+def family(pids: list[int]) -> list[int]:
+    """``pids`` and all their descendants (a server's pool: its forkserver and the workers)."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):  # a process that ended meanwhile
+            continue
+    found, todo = set(pids), list(pids)
+    while todo:
+        parent = todo.pop()
+        children = [pid for pid, pp in parents.items() if pp == parent and pid not in found]
+        found.update(children)
+        todo += children
+    return sorted(found)
+
+
+def rss_mib(pids: list[int], workers: bool = False) -> float:
+    """Resident memory of the serving processes (with ``workers``, of their pool processes too)."""
     total = 0
-    for pid in pids:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    for pid in family(pids) if workers else pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            if workers:
+                continue  # a worker that ended between the listing and the reading
+            raise
+        for line in status.splitlines():
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total / 1024
@@ -140,6 +170,14 @@ class Target:
                     counts[m.group(1)] += 1
         return counts
 
+    def kill(self) -> None:
+        """SIGKILL the serving processes and their workers (a memory guard: the machine comes first)."""
+        for pid in family(self.pids):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
     def __exit__(self, *exc) -> None:
         if self.server is not None:
             self.server.stop()
@@ -169,8 +207,9 @@ class Student:
         elif s.step and not shows_merge(history, s.step, s.html):
             self.errors.append(f"{self.link}: step {s.step} does not show this corpus's merge")
 
-    async def step(self, phase: list[str], until: float, pause=(1.0, 4.0)) -> None:
-        while time.monotonic() < until:
+    async def step(self, phase: list[str], until: float, pause=(1.0, 4.0), busy=lambda: False) -> None:
+        """Next or Back every ``pause`` seconds until ``until`` (and for as long as ``busy()``)."""
+        while time.monotonic() < until or busy():
             await asyncio.sleep(random.uniform(*pause))
             s = self.session
             key = "next" if (s.step < s.last and random.random() < 0.7) or s.step == 0 else "back"
@@ -197,22 +236,7 @@ async def fresh_run(url: str, kind: str, nonce: int, done: dict, errors: list) -
     try:
         await s.open(timeout=300)
         if kind == "paste":
-            # A radio's state is its label; this run draws the text box and the vocabulary size box (the
-            # text is still empty, so nothing is trained yet).
-            await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Vocabulary size"})
-            text = "\n".join(corpus_of(preset_settings("python-docs")))
-            text = (f"run {nonce}\n" + text * 5)[: MAX_CORPUS_BYTES // 2 * 2 - 100]
-            while len(text.encode("utf-8")) > MAX_CORPUS_BYTES:
-                text = text[:-1000]
-            await s._rerun(
-                timeout=300,
-                **{
-                    s.ids["source"]: "Paste or upload text",
-                    s.ids["corpus_text"]: text,
-                    s.ids["limit"]: "Vocabulary size",
-                    s.ids["limit_value"]: 20_000.0,
-                },
-            )
+            await start_paste_run(s, nonce)
             await s.settle(timeout=600)
         shown = [h for h in s.html if 'class="bpe-step-title"' in h]
         if not shown:
@@ -240,7 +264,31 @@ def p95(latencies: list[float]) -> float:
     return ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))] if ms else float("nan")
 
 
-async def classroom(target: Target, sessions: int, duration: float, runs: dict) -> dict:
+async def hostile_phase(target: Target, students: list, phase: list, duration: float, nonce: int, args) -> dict:
+    """The class steps while the hostile neighbour works (and at least ``duration`` seconds); the RSS of
+    the server and its workers is sampled all the while."""
+    phase[0] = "many+hostile"
+    out: dict = {"errors": []}
+    stop = asyncio.Event()
+    with tempfile.TemporaryDirectory(prefix="bpe-bench-hostile-") as folder:
+        neighbour = asyncio.ensure_future(
+            hostile(target.url, nonce, Path(folder), args.hostile_chars, int(args.big_mb * 1e6), out, out["errors"])
+        )
+        watch = asyncio.ensure_future(
+            watch_rss(lambda: rss_mib(target.pids, workers=True), stop, out, args.rss_cap, target.kill)
+        )
+        until = time.monotonic() + duration
+        await asyncio.gather(*(s.step(phase, until, busy=lambda: not neighbour.done()) for s in students), neighbour)
+        await asyncio.sleep(2)  # then the class has stopped: what the server keeps
+        out["after"] = rss_mib(target.pids, workers=True)
+        stop.set()
+        await watch
+    if "killed" in out:
+        out["errors"].append(f"hostile: server and workers passed {args.rss_cap:,.0f} MiB: killed")
+    return out
+
+
+async def classroom(target: Target, sessions: int, duration: float, runs: dict, args) -> dict:
     errors: list[str] = []
     nonce = random.randrange(10**6)
     # Warm both links once (their runs are trained once, then shared), then measure at rest.
@@ -276,13 +324,14 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict) 
     until = time.monotonic() + duration
     fresh = [fresh_run(target.url, kind, nonce, done, errors) for kind in ("first", "hf", "paste")]
     await asyncio.gather(*(s.step(phase, until) for s in students), *fresh)
+    neighbour = await hostile_phase(target, students, phase, duration, nonce, args) if args.hostile else None
     for s in students:
         await s.session.close()
 
-    lat = {
-        p: [x for s in [alone, *students] for ph, x in s.latencies if ph == p] for p in ("one", "many", "many+fresh")
-    }
+    phases = ("one", "many", "many+fresh", "many+hostile")
+    lat = {p: [x for s in [alone, *students] for ph, x in s.latencies if ph == p] for p in phases}
     return {
+        "hostile": neighbour,
         "errors": errors,
         "lat": lat,
         "rest": rest,
@@ -300,6 +349,7 @@ def report(kind: str, r: dict) -> None:
         ("one", "1 session"),
         ("many", f"{r['sessions']} sessions"),
         ("many+fresh", f"{r['sessions']} sessions + 3 fresh runs"),
+        *((("many+hostile", f"{r['sessions']} sessions + hostile neighbour"),) if r["hostile"] else ()),
     ):
         print(f"  {label:32s} {summary(r['lat'][phase])}")
     ratio = p95(r["lat"]["many+fresh"]) / p95(r["lat"]["one"])
@@ -311,10 +361,31 @@ def report(kind: str, r: dict) -> None:
     )
     for kind_, (seconds, merges) in sorted(r["done"].items()):
         print(f"  fresh run {kind_:6s}: ready after {seconds:.1f} s ({merges:,} merges)")
+    if r["hostile"]:
+        report_hostile(r, r["hostile"])
     counts = r["trainings"]
     print(
         f"  trainings: {sum(counts.values())} for {len(counts)} distinct runs; most times one run was trained: "
         f"{max(counts.values(), default=0)}"
+    )
+
+
+def report_hostile(r: dict, h: dict) -> None:
+    print(f"  hostile neighbour: {len(h['errors'])} errors" + "".join(f"\n    {e}" for e in h["errors"][:10]))
+    ratio = p95(r["lat"]["many+hostile"]) / p95(r["lat"]["one"])
+    print(
+        f"  p95 with the hostile neighbour / p95 alone: {ratio:.2f}x (target <= 3x: {'met' if ratio <= 3 else 'NOT met'})"
+    )
+    for what in [k for k in h if isinstance(h[k], tuple)]:
+        seconds, said = h[what]
+        print(f"  {what:32s} {seconds:6.1f} s  {said[:150]}")
+    small = h.get("small run", (float("inf"), ""))[0]
+    print(f"  small run after the abandoned one: {small:.1f} s (target <= 5 s: {'met' if small <= 5 else 'NOT met'})")
+    budget = r["rss_budget"]
+    after = "killed at the cap" if "killed" in h else f"after {h.get('after', float('nan')):,.0f} MiB"
+    print(
+        f"  server + workers RSS: peak {h['peak']:,.0f} MiB, {after}; budget "
+        f"{budget:,.0f} MiB (1 GiB runs + 512 MiB uploads): {'met' if h['peak'] <= budget else 'NOT met'}"
     )
 
 
@@ -323,6 +394,13 @@ def main() -> None:
     ap.add_argument("--target", choices=("single", "replicas", "both"), default="both")
     ap.add_argument("--sessions", type=int, default=30)
     ap.add_argument("--duration", type=float, default=40.0, help="seconds per phase")
+    ap.add_argument("--hostile", action="store_true", help="add the hostile neighbour's phase (issue 22)")
+    ap.add_argument("--hostile-chars", type=int, default=99_000, help="text typed with the expanding normalizer")
+    ap.add_argument("--big-mb", type=float, default=59.5, help="size of the big tokenizer.json (MB)")
+    ap.add_argument(
+        "--rss-budget", type=float, default=1536, help="MiB, server + workers (1 GiB runs + 512 MiB uploads)"
+    )
+    ap.add_argument("--rss-cap", type=float, default=4096, help="MiB: the server is killed past this (a guard)")
     args = ap.parse_args()
     runs = expected_runs()
     # This client process holds both runs (hundreds of thousands of objects): without this, Python's own
@@ -332,7 +410,8 @@ def main() -> None:
     kinds = ("single", "replicas") if args.target == "both" else (args.target,)
     for kind in kinds:
         with Target(kind) as target:
-            report(kind, asyncio.run(classroom(target, args.sessions, args.duration, runs)))
+            result = asyncio.run(classroom(target, args.sessions, args.duration, runs, args))
+            report(kind, {**result, "rss_budget": args.rss_budget})
 
 
 if __name__ == "__main__":

@@ -10,7 +10,14 @@ What the frontend does and this client copies (read from Streamlit 1.67's server
   that fragment's id (taken from the delta that drew the button), so only the fragment reruns;
 - read ``ForwardMsg``s: deltas draw elements (a button's proto carries its widget id), a message sent
   before may come back as ``ref_hash`` only (the client keeps them by ``hash``), ``script_finished``
-  ends a run.
+  ends a run;
+- a page other than the default one is asked for by its URL path (``ClientState.page_name``, e.g.
+  ``encode``), as the frontend does on a first load of ``/encode``;
+- upload files to an ``st.file_uploader`` (``Session.upload``): ``BackMsg.file_urls_request`` (the file
+  names and the session id from ``new_session``) -> ``ForwardMsg.file_urls_response`` (an upload URL per
+  file, ``/_stcore/upload_file/<session id>/<file id>``), an HTTP PUT of each file as multipart form data
+  with the XSRF cookie that ``/_stcore/health`` hands out echoed in the ``X-Xsrftoken`` header (the
+  double-submit check), then a rerun whose widget state is a ``FileUploaderState`` listing the files.
 Used by ``bench_classroom.py`` and by ``tests/test_st_client.py`` (which checks against a browser).
 """
 
@@ -19,8 +26,11 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+import urllib.request
+import uuid
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.Common_pb2 import FileUploaderState, FileURLs, UploadedFileInfo
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
@@ -31,9 +41,13 @@ STEP = re.compile(r"Step (\d+) of ([\d,]+)")
 class Session:
     """One student: a websocket, the widgets the page drew, the last step shown."""
 
-    def __init__(self, url: str, query: str) -> None:
+    def __init__(self, url: str, query: str, page: str = "") -> None:
+        self.http_url = url.rstrip("/")
         self.ws_url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
         self.query = query
+        self.page = page  # the URL path of the page ("" the default page, "encode" for /encode)
+        self.session_id = ""  # the server's id of this session (new_session), which upload URLs carry
+        self.cookies: dict[str, str] = {}
         self.ws = None
         self.widgets: dict[str, tuple[str, str]] = {}  # button key -> (widget id, fragment id)
         self.ids: dict[str, str] = {}  # widget key -> widget id
@@ -42,6 +56,7 @@ class Session:
         self.step: int | None = None
         self.last: int | None = None
         self.html: list[str] = []  # HTML blocks of the last run (content checks)
+        self.texts: list[str] = []  # Markdown, captions, st.error/st.info bodies, "label: value" of metrics
         self.exceptions: list[str] = []
         self.waiting = False  # the last run showed a run being trained (progress and Stop)
         self.poll_fragment = ""  # the fragment the frontend would rerun on a timer
@@ -51,6 +66,10 @@ class Session:
         self.ws = await connect(
             self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=30, ping_interval=None
         )
+        # Cookies set on the handshake (HAProxy's stickiness cookie): an upload must reach this replica.
+        for header in self.ws.response.headers.get_all("Set-Cookie"):
+            name, _, value = header.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value
         await self.settle(timeout)
 
     async def settle(self, timeout: float = 120) -> None:
@@ -73,6 +92,7 @@ class Session:
         cs = msg.rerun_script
         cs.query_string = self.query
         cs.page_script_hash = ""
+        cs.page_name = self.page
         if widget is not None:
             cs.widget_states.widgets.append(WidgetState(id=widget, trigger_value=True))
         cs.fragment_id = fragment
@@ -82,7 +102,9 @@ class Session:
         self.values.update(widget_values)
         for wid, value in self.values.items():
             state = WidgetState(id=wid)
-            if isinstance(value, str):
+            if isinstance(value, FileUploaderState):
+                state.file_uploader_state_value.CopyFrom(value)
+            elif isinstance(value, str):
                 state.string_value = value
             elif isinstance(value, float):  # st.number_input
                 state.double_value = value
@@ -106,18 +128,14 @@ class Session:
         await self._send(widget, fragment, auto, **widget_values)
         seen_at = None
         if not auto:  # a poll only redraws the progress: keep what the page showed
-            self.html = []
+            self.html, self.texts = [], []
             self.waiting = False
         while True:
-            raw = await asyncio.wait_for(self.ws.recv(), timeout)
-            msg = ForwardMsg()
-            msg.ParseFromString(raw)
-            if msg.ref_hash:
-                msg = self.cache[msg.ref_hash]
-            elif msg.hash:
-                self.cache[msg.hash] = msg
+            msg = await self._read(timeout)
             kind = msg.WhichOneof("type")
-            if kind == "page_info_changed":
+            if kind == "new_session":
+                self.session_id = msg.new_session.initialize.session_id or self.session_id
+            elif kind == "page_info_changed":
                 self.query = msg.page_info_changed.query_string
             elif kind == "auto_rerun":  # an st.fragment(run_every=...): the page's poll while a run trains
                 self.poll_fragment = msg.auto_rerun.fragment_id
@@ -127,12 +145,22 @@ class Session:
                 if want_step is not None and seen_at is None and self.step == want_step:
                     seen_at = time.perf_counter() - started
             elif kind == "script_finished" and msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                self.html, self.waiting = [], False  # a new run follows and draws the page again
+                self.html, self.texts, self.waiting = [], [], False  # a new run follows and draws the page again
             elif kind == "script_finished" and msg.script_finished in (
                 ForwardMsg.FINISHED_SUCCESSFULLY,
                 ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
             ):
                 return seen_at if seen_at is not None else time.perf_counter() - started
+
+    async def _read(self, timeout: float) -> ForwardMsg:
+        """The next ForwardMsg; one sent before by reference (``ref_hash``) is taken from the cache."""
+        msg = ForwardMsg()
+        msg.ParseFromString(await asyncio.wait_for(self.ws.recv(), timeout))
+        if msg.ref_hash:
+            return self.cache[msg.ref_hash]
+        if msg.hash:
+            self.cache[msg.hash] = msg
+        return msg
 
     def _delta(self, delta) -> None:
         if delta.WhichOneof("type") != "new_element":
@@ -154,6 +182,10 @@ class Session:
             if m:
                 self.step = int(m.group(1))
                 self.last = int(m.group(2).replace(",", ""))
+        elif kind in ("markdown", "alert"):  # st.caption and st.markdown; st.error, st.info
+            self.texts.append(getattr(el, kind).body)
+        elif kind == "metric":
+            self.texts.append(f"{el.metric.label}: {el.metric.body}")
         elif kind == "exception":
             self.exceptions.append(el.exception.message)
 
@@ -168,3 +200,70 @@ class Session:
     async def set_widget(self, key: str, value, timeout: float = 300) -> float:
         """Set a keyed input widget (a radio's index, a text box's text) and rerun the whole page."""
         return await self._rerun(timeout=timeout, **{self.ids[key]: value})
+
+    async def upload(self, key: str, files: list[tuple[str, bytes]], timeout: float = 300) -> float:
+        """Put ``files`` (name, bytes) in the file uploader with this key, as the browser does (file URLs,
+        one HTTP PUT per file, then a rerun listing them: the uploader's list is replaced by ``files``);
+        seconds from the request for URLs to the end of the page's run."""
+        started = time.perf_counter()
+        request_id = str(uuid.uuid4())
+        msg = BackMsg()
+        msg.file_urls_request.request_id = request_id
+        msg.file_urls_request.session_id = self.session_id
+        msg.file_urls_request.file_names.extend(name for name, _ in files)
+        await self.ws.send(msg.SerializeToString())
+        while True:  # nothing else runs meanwhile: the page is idle between this client's reruns
+            reply = await self._read(timeout)
+            if reply.WhichOneof("type") == "file_urls_response" and reply.file_urls_response.response_id == request_id:
+                break
+        response = reply.file_urls_response
+        if response.error_msg:
+            raise RuntimeError(f"file URLs refused: {response.error_msg}")
+        xsrf = await asyncio.to_thread(self._xsrf_cookie)
+        state = FileUploaderState()
+        for (name, data), urls in zip(files, response.file_urls):
+            # The PUT runs in a thread: the other sessions this client drives keep their event loop.
+            await asyncio.to_thread(self._put, urls.upload_url, name, data, xsrf, timeout)
+            state.uploaded_file_info.append(
+                UploadedFileInfo(
+                    name=name,
+                    size=len(data),
+                    file_id=urls.file_id,
+                    file_urls=FileURLs(file_id=urls.file_id, upload_url=urls.upload_url, delete_url=urls.delete_url),
+                )
+            )
+        await self._rerun(timeout=timeout, **{self.ids[key]: state})
+        return time.perf_counter() - started
+
+    def _xsrf_cookie(self) -> str:
+        """The XSRF cookie the server sets on its health answer (the frontend reads it from there too);
+        "" when the server has XSRF protection off."""
+        request = urllib.request.Request(self.http_url + "/_stcore/health")
+        if self.cookies:
+            request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        with urllib.request.urlopen(request, timeout=30) as r:
+            headers = r.headers.get_all("Set-Cookie") or ()
+        found = (re.match(r"_streamlit_xsrf=([^;]+)", h) for h in headers)
+        return next((m.group(1) for m in found if m), "")
+
+    def _put(self, upload_url: str, name: str, data: bytes, xsrf: str, timeout: float) -> None:
+        boundary = uuid.uuid4().hex
+        body = b"".join(
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'.encode(),
+                b"Content-Type: application/octet-stream\r\n\r\n",
+                data,
+                f"\r\n--{boundary}--\r\n".encode(),
+            )
+        )
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        cookies = dict(self.cookies)
+        if xsrf:
+            headers["X-Xsrftoken"] = cookies["_streamlit_xsrf"] = xsrf
+        if cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        url = upload_url if upload_url.startswith("http") else self.http_url + upload_url
+        request = urllib.request.Request(url, data=body, method="PUT", headers=headers)
+        with urllib.request.urlopen(request, timeout=timeout) as r:
+            if r.status not in (200, 204):
+                raise RuntimeError(f"upload of {name}: HTTP {r.status}")

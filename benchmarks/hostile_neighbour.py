@@ -1,0 +1,220 @@
+"""The classroom's hostile neighbour (issue 22): one more session that, while the class steps,
+
+(a) uploads a ~20 KB tokenizer.json whose normalizer replaces the empty regex with 1,000 characters
+    (each character of the text becomes 1,001) on the Encode page, then types a long text (by default
+    99,000 characters, under the page's 100 KB limit): the page must answer with a sentence, not run
+    the server out of memory. The pattern is ``{"Regex": ""}``: the app reads an empty ``{"String": ""}``
+    as matching nothing (``tokenizers`` expands both);
+(b) uploads a ~60 MB tokenizer.json (a valid byte-level BPE file with about 2.5 million merges, built in a
+    temporary folder), just under the 60 MB upload cap;
+(c) starts a big run (a 5 MB paste to a vocabulary of 20,000, as the classroom's fresh-run phase does)
+    and abandons it (closes its websocket).
+
+Then a new small run (the ``course`` preset with a setting no one asked for before) must begin training
+and finish within 5 s, measured from its request to its step view. Used by ``bench_classroom.py --hostile``;
+the builders are used by ``tests/test_st_client_upload.py`` too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from st_client import Session
+
+import bpe
+from pages.settings import corpus_of, preset_settings
+from server.jobs import MAX_CORPUS_BYTES
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+EXPANDING_NORMALIZER = {"type": "Replace", "pattern": {"Regex": ""}, "content": "~" * 1000}
+BIG_BYTES = 59_500_000  # the issue's file; hub.MAX_BYTES (the page's cap) is 60,000,000
+
+
+def byte_alphabet() -> list[str]:
+    """GPT-2's printable stand-ins for the 256 bytes (``bytes_to_unicode``), in byte order."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    extra = iter(range(256, 512))
+    return [chr(b) if b in keep else chr(next(extra)) for b in range(256)]
+
+
+def _merges():
+    """The tokens made by merges, in rank order: all two-letter words, then all three-letter words, ...
+    (52**4 = 7.3 million four-letter ones: more than any file here needs); each is its first letters
+    (made before) joined with its last."""
+    for n in itertools.count(2):
+        for letters in itertools.product(LETTERS, repeat=n):
+            yield "".join(letters)
+
+
+def write_tokenizer_json(out, target_bytes: int, normalizer: dict | None = None) -> int:
+    """Write a valid byte-level BPE tokenizer.json of exactly ``target_bytes`` bytes (merges as many as
+    fit, then spaces) to the binary file ``out``; returns the number of merges."""
+
+    def dump(value) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+    head = (
+        '{"version":"1.0","truncation":null,"padding":null,"added_tokens":[],'
+        f'"normalizer":{dump(normalizer)},"pre_tokenizer":{dump(byte_level)},"post_processor":null,'
+        f'"decoder":{dump(byte_level)},"model":{{"type":"BPE","dropout":null,"unk_token":null,'
+        '"continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":false,"byte_fallback":false,'
+        '"ignore_merges":false,"vocab":{' + ",".join(f"{dump(c)}:{i}" for i, c in enumerate(byte_alphabet()))
+    )
+    middle, tail = '},"merges":[', "]}}"
+    size = len((head + middle + tail).encode())
+    count = 0
+    # Letters only, so no JSON escapes: a vocab entry ',"abc":1234' and a merge entry '["ab","c"]' (and a comma).
+    for count, token in enumerate(_merges()):  # noqa: B007 - count is the result
+        more = 2 * len(token) + len(str(256 + count)) + 12 - (count == 0)
+        if size + more > target_bytes:
+            break
+        size += more
+    out.write(head.encode())
+    entries = (f',"{t}":{i}' for i, t in enumerate(itertools.islice(_merges(), count), 256))
+    while chunk := list(itertools.islice(entries, 100_000)):
+        out.write("".join(chunk).encode())
+    out.write(middle.encode())
+    entries = (f'["{t[:-1]}","{t[-1]}"]' for t in itertools.islice(_merges(), count))
+    sep = ""
+    while chunk := list(itertools.islice(entries, 100_000)):
+        out.write((sep + ",".join(chunk)).encode())
+        sep = ","
+    out.write(b" " * (target_bytes - size) + tail.encode())
+    return count
+
+
+def tokenizer_json(target_bytes: int, normalizer: dict | None = None) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    write_tokenizer_json(out, target_bytes, normalizer)
+    return out.getvalue()
+
+
+def expanding_tokenizer_json() -> bytes:
+    """The issue's file: ~20 KB, a normalizer that puts 1,000 characters between every two characters."""
+    return tokenizer_json(20_000, EXPANDING_NORMALIZER)
+
+
+def big_tokenizer_json(folder: Path, target_bytes: int = BIG_BYTES) -> bytes:
+    path = folder / "big-tokenizer.json"
+    with path.open("wb") as out:
+        write_tokenizer_json(out, target_bytes)
+    return path.read_bytes()
+
+
+async def start_paste_run(s: Session, nonce: int) -> None:
+    """On the Train page, paste 5 MB of text (the 1 MB corpus five times, made fresh by ``nonce``) to a
+    vocabulary of 20,000: a run nobody trained yet. Returns when the page shows it waiting or ready."""
+    # A radio's state is its label; this run draws the text box and the vocabulary size box (the text is
+    # still empty, so nothing is trained yet).
+    await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Vocabulary size"})
+    text = "\n".join(corpus_of(preset_settings("python-docs")))
+    text = (f"run {nonce}\n" + text * 5)[: MAX_CORPUS_BYTES - 100]
+    while len(text.encode("utf-8")) > MAX_CORPUS_BYTES:
+        text = text[:-1000]
+    await s._rerun(
+        timeout=300,
+        **{
+            s.ids["source"]: "Paste or upload text",
+            s.ids["corpus_text"]: text,
+            s.ids["limit"]: "Vocabulary size",
+            s.ids["limit_value"]: 20_000.0,
+        },
+    )
+
+
+def answer(s: Session) -> str:
+    """What the page said: its alerts (plain text), else the tokenizer in use and the token count."""
+    alerts = [" ".join(re.sub("<[^>]+>", " ", h).split()) for h in s.html if 'class="bpe-alert' in h]
+    if alerts:
+        return " / ".join(alerts)
+    using = next((re.sub(r"\\(.)", r"\1", t) for t in s.texts if t.startswith("Using ")), "no tokenizer")
+    return "; ".join([using.split(" pre-tokenizer")[0], *(t for t in s.texts if t.startswith("Tokens: "))])
+
+
+async def hostile(url: str, nonce: int, folder: Path, text_chars: int, big_bytes: int, out: dict, errors: list):
+    """The neighbour's three acts, then the small run; figures into ``out``, failures into ``errors``."""
+    s = Session(url, "", page="encode")
+    try:
+        await s.open(timeout=300)
+        await s._rerun(timeout=300, **{s.ids["encode_source"]: "Uploaded file"})
+        # (a) the expanding normalizer: uploaded (the page encodes its sample text), then a long text.
+        seconds = await s.upload("encode_files", [("tokenizer.json", expanding_tokenizer_json())], timeout=600)
+        out["expanding upload"] = (seconds, answer(s))
+        text = ("This is not a token. " * (text_chars // 21 + 1))[:text_chars]
+        started = time.perf_counter()
+        await s._rerun(timeout=600, **{s.ids["encode_text"]: text})
+        out[f"expanding, {len(text):,} chars"] = (time.perf_counter() - started, answer(s))
+        if not any('class="bpe-alert' in h for h in s.html):
+            errors.append("hostile: the expanding normalizer's text got no sentence (no alert)")
+        # (b) a ~60 MB file, in place of the first.
+        data = await asyncio.to_thread(big_tokenizer_json, folder, big_bytes)
+        seconds = await s.upload("encode_files", [("big-tokenizer.json", data)], timeout=600)
+        out[f"{len(data) / 1e6:.1f} MB upload"] = (seconds, answer(s))
+        del data
+        if s.exceptions:
+            errors.append(f"hostile: traceback on Encode {s.exceptions[-1][:100]}")
+        # (c) a big run, started on the Train page, then the tab is closed.
+        s.page, s.query = "", "step=0"
+        started = time.perf_counter()
+        await s._rerun(timeout=300)  # the Train page, as a click on its name in the sidebar
+        await start_paste_run(s, nonce + 1)  # not the fresh-run phase's paste (nonce): nobody's run yet
+        if not s.waiting:
+            errors.append("hostile: the big paste did not start a run (no progress shown)")
+        else:
+            await asyncio.sleep(s.poll_every)  # one poll, as a browser would, so the run is under way
+            await s._rerun(fragment=s.poll_fragment, auto=True, timeout=300)
+        out["big run, then closed"] = (time.perf_counter() - started, "waiting" if s.waiting else "not waiting")
+    except Exception as exc:  # noqa: BLE001 - every failure is counted
+        errors.append(f"hostile: {type(exc).__name__} {exc}"[:160])
+    finally:
+        await s.close()
+    await small_run(url, nonce, out, errors)
+
+
+async def small_run(url: str, nonce: int, out: dict, errors: list) -> None:
+    """The course preset with a setting nobody asked for: from the request to its step view."""
+    limit_value = 60 + nonce % 400
+    settings = replace(preset_settings("course"), tie_break="lexicographic", limit_value=limit_value)
+    expected = bpe.run_training(corpus_of(settings), **settings.options())
+    s = Session(url, f"preset=course&tie_break=lexicographic&limit_value={limit_value}")
+    started = time.perf_counter()
+    try:
+        await s.open(timeout=600)
+        seconds = time.perf_counter() - started
+        shown = any('class="bpe-step-title"' in h for h in s.html)
+        out["small run"] = (seconds, f"{s.last} merges" if shown else "no step view")
+        if not shown or s.last != expected.num_merges:
+            errors.append(f"hostile: the small run shows {s.last} merges, not {expected.num_merges}")
+    except Exception as exc:  # noqa: BLE001
+        errors.append(f"hostile: small run {type(exc).__name__} {exc}"[:160])
+    finally:
+        await s.close()
+
+
+async def watch_rss(rss, stop: asyncio.Event, out: dict, cap_mib: float, kill) -> None:
+    """Sample ``rss()`` (server and workers, MiB) every 0.25 s into ``out["peak"]``; past ``cap_mib``, call
+    ``kill()`` so that a regression cannot take the machine down."""
+    out.setdefault("peak", 0.0)
+    while not stop.is_set():
+        try:
+            now = rss()
+        except OSError:  # a worker ended between listing and reading
+            now = out["peak"]
+        out["peak"] = max(out["peak"], now)
+        if now > cap_mib:
+            out["killed"] = now
+            kill()
+            return
+        try:
+            await asyncio.wait_for(stop.wait(), 0.25)
+        except TimeoutError:
+            pass
