@@ -193,7 +193,7 @@ MAX_PATTERN_CHARS = 10_000  # a file's pattern may be this long (published ones 
 
 
 def compile_pattern(obj: Any, where: str):
-    """A tokenizers ``pattern`` ({"String": s} or {"Regex": r}) compiled with ``regex`` (None for "")."""
+    """A tokenizers ``pattern`` ({"String": s} or {"Regex": r}) compiled with ``regex``."""
     text = obj.get("String", obj.get("Regex")) if isinstance(obj, dict) else None
     if isinstance(text, str) and len(text) > MAX_PATTERN_CHARS:
         raise ValueError(
@@ -201,7 +201,7 @@ def compile_pattern(obj: Any, where: str):
             f"{MAX_PATTERN_CHARS:,}."
         )
     if isinstance(obj, dict) and isinstance(obj.get("String"), str):
-        return regex.compile(regex.escape(obj["String"])) if obj["String"] else None
+        return regex.compile(regex.escape(obj["String"]))  # "" matches between every two characters, as in tokenizers
     if isinstance(obj, dict) and isinstance(obj.get("Regex"), str):
         try:
             return regex.compile(onig_pattern(obj["Regex"]))
