@@ -46,7 +46,6 @@ import signal
 import sys
 import threading
 import time
-import types
 from collections.abc import Callable, Hashable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -54,6 +53,7 @@ from typing import Any
 
 import bpe
 from bpe.presets import PRESETS
+from server.processes import plain_main
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text, or a word-count table
@@ -279,31 +279,13 @@ def _watch(pool: _Pool) -> None:
                     _stop(pool, job, "nobody waits for it")
 
 
-@contextlib.contextmanager
-def _plain_main():
-    """Start workers without the server's ``__main__``. A spawned or forkserver child first re-runs the
-    parent's main module from its path, and under ``streamlit run`` that is the app script (Streamlit
-    puts the running script in ``sys.modules["__main__"]``): each worker would import Streamlit,
-    pandas and Altair and run the page (and a worker starting workers fails outright). An empty
-    ``__main__`` while a worker starts gives the child nothing to re-run; it imports only what it
-    unpickles (``server.jobs`` and ``bpe``; the ``server`` package imports nothing itself)."""
-    main = sys.modules.get("__main__")
-    stub = types.ModuleType("__main__")
-    sys.modules["__main__"] = stub
-    try:
-        yield
-    finally:
-        if sys.modules.get("__main__") is stub:  # a script run may have put its own module there since
-            sys.modules["__main__"] = main
-
-
 def _run(fn, *args, lane: str = "main") -> cf.Future:
     """Submit to a lane of the pool (workers start here, on demand); a pool broken by a dead worker is
     replaced once."""
     for attempt in (1, 2):
         pool = _pool()
         try:
-            with _plain_main():
+            with plain_main():
                 return pool.lanes[lane].submit(fn, *args)
         except BrokenProcessPool:
             reset_if_broken()

@@ -28,9 +28,7 @@ import os
 import pickle
 import resource
 import signal
-import sys
 import threading
-import types
 from collections import OrderedDict
 from typing import Any
 
@@ -38,6 +36,7 @@ from bpe import formats, hub
 from bpe.formats.fields import without_gc
 from bpe.pipeline import Pipeline
 from server import heap
+from server.processes import plain_main
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 BUDGET = 512 * 2**20  # parsed tokenizers kept, all sessions together
@@ -224,20 +223,6 @@ def _child(conn, kind: str, args: tuple, memory: int, seconds: float) -> None:
 _slots = threading.BoundedSemaphore(PARSERS)
 
 
-@contextlib.contextmanager
-def _plain_main():
-    """Start the process without the server's ``__main__`` (as ``server.jobs`` does: a forkserver child
-    re-runs the parent's main module, which under ``streamlit run`` is the app script)."""
-    main = sys.modules.get("__main__")
-    stub = types.ModuleType("__main__")
-    sys.modules["__main__"] = stub
-    try:
-        yield
-    finally:
-        if sys.modules.get("__main__") is stub:
-            sys.modules["__main__"] = main
-
-
 def _mb(n: float) -> str:
     return f"{n / 2**20:,.0f} MB"
 
@@ -256,7 +241,7 @@ def parse(kind: str, *args, memory: int | None = None, seconds: float | None = N
         ctx = mp.get_context("forkserver")
         receive, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_child, args=(send, kind, args, memory, seconds), daemon=True)
-        with _plain_main():
+        with plain_main():
             proc.start()
         send.close()
         try:
