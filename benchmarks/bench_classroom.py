@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from browser_support import AppServer, free_port  # noqa: E402
-from hostile_neighbour import hostile, start_paste_run, watch_rss  # noqa: E402
+from hostile_neighbour import big_tokenizer_json, hostile, start_paste_run, watch_rss  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
@@ -267,13 +267,12 @@ def p95(latencies: list[float]) -> float:
 async def hostile_phase(target: Target, students: list, phase: list, duration: float, nonce: int, args) -> dict:
     """The class steps while the hostile neighbour works (and at least ``duration`` seconds); the RSS of
     the server and its workers is sampled all the while."""
-    phase[0] = "many+hostile"
     out: dict = {"errors": []}
     stop = asyncio.Event()
     with tempfile.TemporaryDirectory(prefix="bpe-bench-hostile-") as folder:
-        neighbour = asyncio.ensure_future(
-            hostile(target.url, nonce, Path(folder), args.hostile_chars, int(args.big_mb * 1e6), out, out["errors"])
-        )
+        big = big_tokenizer_json(Path(folder), int(args.big_mb * 1e6))  # before the clock starts (see hostile)
+        phase[0] = "many+hostile"
+        neighbour = asyncio.ensure_future(hostile(target.url, nonce, big, args.hostile_chars, out, out["errors"]))
         watch = asyncio.ensure_future(
             watch_rss(lambda: rss_mib(target.pids, workers=True), stop, out, args.rss_cap, target.kill)
         )
