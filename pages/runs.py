@@ -91,6 +91,7 @@ class _RunStore:
         # (server/heap.py).
         collect = bool(evicted)
         if evicted:
+            heap.watch_evicted(evicted)  # a session still showing one frees it later (heap.sweeper)
             del evicted, old  # the store's last references: the collection below frees them
         heap.refreeze(collect)
         return history

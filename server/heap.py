@@ -7,13 +7,26 @@ Streamlit's own full collection after every script run is off (``runner.postScri
 at start-up (:func:`freeze_heap`) and again each time a run is stored; when a run is evicted,
 everything is unfrozen, collected once and frozen again (:func:`refreeze`), since frozen objects are
 never collected. After either, the C allocator is asked to give its free pages back to the system
-(:func:`trim`). What this leaves out: deciding what to keep (the run store in ``pages/runs.py``).
+(:func:`trim`). An evicted run that a session still showed when it was evicted is freed later: the
+page's script globals hold it in a reference cycle, so when the session goes it is garbage that only a
+collection frees, and a freeze in between would keep it for good; :func:`watch_evicted` collects again
+until every evicted run is gone (:func:`sweeper`, a thread started with the server). What this leaves
+out: deciding what to keep (the run store in ``pages/runs.py``).
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import threading
+import weakref
+
+SWEEP_FIRST_S = 5.0  # the first look for evicted runs still alive; then every 2x longer, up to SWEEP_MAX_S
+SWEEP_MAX_S = 120.0
+
+_evicted: list[weakref.ref] = []
+_evicted_lock = threading.Lock()
+_wake = threading.Event()
 
 
 def freeze_heap() -> None:
@@ -32,6 +45,57 @@ def refreeze(collect: bool) -> None:
         gc.collect()
     gc.freeze()
     trim()
+
+
+def watch_evicted(objs) -> None:
+    """Remember evicted runs (weakly) so that :func:`sweep` frees those a session still held."""
+    refs = []
+    for obj in objs:
+        try:
+            refs.append(weakref.ref(obj))
+        except TypeError:  # a plain value (tests store strings): freed by reference counting
+            pass
+    with _evicted_lock:
+        _evicted.extend(refs)
+    _wake.set()
+
+
+def lingering() -> int:
+    """How many evicted runs are still alive (dead references are dropped)."""
+    with _evicted_lock:
+        _evicted[:] = [r for r in _evicted if r() is not None]
+        return len(_evicted)
+
+
+def sweep() -> int:
+    """If an evicted run is still alive, unfreeze, collect and freeze again (a run a session let go
+    since is freed). Returns how many are still alive after (held by a session still open)."""
+    if not lingering():
+        return 0
+    refreeze(True)
+    return lingering()
+
+
+def sweeper() -> None:
+    """Sweep while evicted runs stay alive: after 5 s, then 10, 20, ... up to every 2 minutes (a full
+    collection holds the interpreter for tens of milliseconds per million objects, so not too often).
+    Sleeps until an eviction wakes it. Runs for the server's life (a daemon thread)."""
+    while True:
+        _wake.wait()
+        _wake.clear()
+        pause = SWEEP_FIRST_S
+        while True:
+            if _wake.wait(pause):  # another eviction: start over from the short pause
+                _wake.clear()
+                pause = SWEEP_FIRST_S
+                continue
+            if not sweep():
+                break
+            pause = min(2 * pause, SWEEP_MAX_S)
+
+
+def start_sweeper() -> None:
+    threading.Thread(target=sweeper, name="bpe-heap-sweeper", daemon=True).start()
 
 
 def trim() -> bool:

@@ -55,3 +55,4 @@ def start_once() -> None:
         print(f"bpe: TCP_NODELAY set on {sockets} server sockets", file=sys.stderr, flush=True)
         jobs.warm()  # the training workers start with the server, not with the first student
         heap.freeze_heap()
+        heap.start_sweeper()  # evicted runs a session still held are freed once it lets go

@@ -4,10 +4,12 @@ process, and the C heap gives freed memory back."""
 from __future__ import annotations
 
 import pickle
+import threading
 import tracemalloc
 from dataclasses import replace
 
 import pytest
+from browser_support import wait_until
 from test_jobs import fresh
 
 from pages import runs
@@ -36,3 +38,36 @@ def test_the_store_counts_what_a_run_costs_in_the_server():
 
 def test_trim_gives_free_memory_back():
     assert heap.trim() in (True, False)  # callable everywhere; True where glibc had pages to return
+
+
+def test_an_evicted_run_is_freed_once_the_session_showing_it_is_gone(monkeypatch):
+    """A session steps through a run (its step views cached on it, its downloads offered) and the run
+    is evicted while the session still shows it; once the session is gone the run is freed, though the
+    heap is frozen each time a run arrives (frozen objects are never collected, server/heap.py)."""
+    import gc
+    import weakref
+
+    from apptest_support import APP, ok, settle
+    from streamlit.testing.v1 import AppTest
+
+    settings = fresh(limit_value=40)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["text"] = settings.text
+    at.query_params["limit_value"] = "40"
+    at.query_params["step"] = "7"
+    ok(settle(at.run()))
+    key = runs.run_key(at.session_state["bpe_explorer"]["settings"])
+    ref = weakref.ref(runs.RUNS.get(key))
+    monkeypatch.setattr(runs, "RUN_MEMORY_BUDGET", 1)
+    runs.train(fresh(limit_value=30), block=True)  # stored: every older run is evicted
+    assert key not in runs.RUNS.runs
+    assert ref() is not None  # the session still shows it
+    del at
+    gc.collect()
+    heap.refreeze(False)  # another run arriving freezes whatever is alive, garbage cycles included
+    monkeypatch.setattr(heap, "SWEEP_FIRST_S", 0.2)
+    heap.watch_evicted([])  # wakes the sweeper (the server starts it; started here if this test is first)
+    if not any(t.name == "bpe-heap-sweeper" for t in threading.enumerate()):
+        heap.start_sweeper()
+        heap.watch_evicted([])
+    wait_until(lambda: ref() is None, 30, "the evicted run to be freed")
