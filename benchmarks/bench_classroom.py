@@ -397,7 +397,10 @@ def main() -> None:
     ap.add_argument("--hostile-chars", type=int, default=99_000, help="text typed with the expanding normalizer")
     ap.add_argument("--big-mb", type=float, default=59.5, help="size of the big tokenizer.json (MB)")
     ap.add_argument(
-        "--rss-budget", type=float, default=1536, help="MiB, server + workers (1 GiB runs + 512 MiB parsed files + 1 GiB reading process)"
+        "--rss-budget",
+        type=float,
+        default=2560,
+        help="MiB, server + workers (1 GiB runs + 512 MiB parsed files + 1 GiB reading process)",
     )
     ap.add_argument("--rss-cap", type=float, default=4096, help="MiB: the server is killed past this (a guard)")
     args = ap.parse_args()
