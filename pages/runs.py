@@ -14,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import functools
 import hashlib
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -31,7 +32,8 @@ from server import heap, jobs, startup
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
 
-RUN_MEMORY_BUDGET = 1 << 30  # 1 GiB of trained runs, shared by all sessions; stated in the UI and README
+# 1 GiB of trained runs, shared by all sessions; stated in the UI and README (a deployment may set BPE_RUN_MEMORY_MIB)
+RUN_MEMORY_BUDGET = int(os.environ.get("BPE_RUN_MEMORY_MIB", "1024")) << 20
 VIEWS_ALLOWANCE = 8 << 20  # per run, for the step views cached on it (panels.per_run)
 FIRST_WAIT_S = 1.0  # a run that trains faster than this shows at once, without a progress bar
 POLL_S = 0.5  # how often a waiting page asks its job how far it got
