@@ -457,7 +457,7 @@ class Tokenizer:
                 continue
             parts = self._initial(word)
             initial = tuple(t for t, _ in parts)
-            if self.algorithm == "bpe" and not (self.ignore_merges and word in self.vocab):
+            if self.algorithm == "bpe" and not self._takes_whole(word):
                 steps, omitted, final = replay_word(parts, self._merge_map, budget)
             elif self.algorithm == "bpe":
                 steps, omitted, final = [], 0, self._word_uncached(word)
@@ -465,6 +465,10 @@ class Tokenizer:
                 steps, omitted, final = [], 0, self._word_tokens(word)
             out.append(WordTrace(word, span, initial, tuple(steps), omitted, tuple(t for t, _ in final)))
         return out
+
+    def _takes_whole(self, word: str) -> bool:
+        """Whether ``word`` is one token without any merge (``ignore_merges``; a rank file's piece)."""
+        return bool(self.ignore_merges) and word in self.vocab
 
     def merge_tree(self, token: str) -> tuple | str:
         """Break a token into the pairs it came from: ``"hug"`` -> ``("h", ("u", "g"))`` (see

@@ -225,6 +225,8 @@ def _model_kind(data: Any, where: str) -> tuple[dict, str]:
         kind = "BPE"  # very old files left the type out
     if kind is None and "vocab" in model and "max_input_chars_per_word" in model:
         kind = "WordPiece"
+    if kind is None and isinstance(model.get("vocab"), list):
+        kind = "Unigram"  # [piece, score] pairs: only Unigram models hold them (T5's file has no "type")
     if kind not in ("BPE", "WordPiece"):
         named = (
             f"a {kind if len(kind) <= 40 else shown(kind)} model"
