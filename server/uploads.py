@@ -185,15 +185,15 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: s
     return tok, full[-1], hint
 
 
-def _named(name: str, read, *args, **kwargs):
+def _named(about: str, read, *args, **kwargs):
     """``read(*args)``, its ValueError starting with the name of the file it is about."""
     try:
         return read(*args, **kwargs)
     except ValueError as exc:
         message = str(exc)
-        if name in message:
+        if about in message:
             raise
-        raise ValueError(f"{name}: {message}") from None
+        raise ValueError(f"{about}: {message}") from None
 
 
 def json_kind(data: bytes) -> str:

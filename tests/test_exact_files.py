@@ -1,0 +1,246 @@
+"""Issue 19: real files that were refused or misread now open and encode exactly as their own library.
+
+Each case reproduces the shape of a published file with a small file made here (the published ones
+are too large to keep): GPT-2's ``vocab.json`` holds ``"model"`` as an ordinary token (id 19849);
+Whisper's vocabulary has an empty token (id 50256, in its rank file the line ``= 50256``); Llama 3's
+``tokenizer.model`` has 678 tokens no merge of lower ranks builds; T5's ``tokenizer.json`` is a
+Unigram model without a ``"type"``. Oracles: ``tokenizers`` and tiktoken, ids, tokens and offsets.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import tiktoken
+import tokenizers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_real_tokenizers import TEXTS, check_same, random_text
+from tokenizer_files import rank_file
+from tokenizers import decoders, models, normalizers, trainers
+from tokenizers import pre_tokenizers as hf_pre
+
+import bpe
+from bpe import formats
+from bpe import pre_tokenizers as pt
+from bpe.corpora import corpus_lines
+from bpe.formats.rank_files import PATTERNS, from_tiktoken, merges_from_ranks, reachable_merges
+from server import uploads
+
+
+# -- a byte-level BPE trained here, as tokenizers writes it -------------------------------------------
+@pytest.fixture(scope="module")
+def trained() -> tokenizers.Tokenizer:
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    lines = corpus_lines(20_000) + ["model: the model of a model is a model"] * 50
+    tok.train_from_iterator(
+        lines,
+        trainer=trainers.BpeTrainer(vocab_size=1000, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()),
+    )
+    return tok
+
+
+# -- 1. uploads told apart by structure ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def gpt2_files(trained, tmp_path_factory) -> dict[str, bytes]:
+    """GPT-2's two files: its vocab.json holds the ordinary token "model" (GPT-2's id 19849)."""
+    folder = tmp_path_factory.mktemp("gpt2")
+    vocab_path, merges_path = trained.model.save(str(folder))
+    vocab = json.loads(open(vocab_path, encoding="utf-8").read())
+    assert "model" in vocab  # trained from text full of it, as GPT-2's was
+    return {"vocab.json": json.dumps(vocab).encode(), "merges.txt": open(merges_path, "rb").read()}
+
+
+def test_gpt2_vocab_and_merges_with_the_token_model_open_together(gpt2_files, trained):
+    """Was refused: "merges.txt holds merges without their vocabulary" (the vocab.json, holding the key
+    "model", was taken for a tokenizer.json)."""
+    tok, used, _ = uploads.tokenizer_from_files(dict(gpt2_files), "gpt2")
+    assert used == "vocab.json + merges.txt"
+    for text in ["the model of a model", *TEXTS[:12]]:
+        assert tok.encode(text) == trained.encode(text).ids, text
+
+
+def test_a_vocab_json_alone_is_named_as_a_vocabulary(gpt2_files):
+    with pytest.raises(ValueError, match="vocab.json is a vocabulary without its merges"):
+        uploads.tokenizer_from_files({"vocab.json": gpt2_files["vocab.json"]}, "gpt2")
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        (b'{"model": 19849, "the": 1}', "vocab"),
+        (b'{"model": {"type": "BPE", "vocab": {}, "merges": []}}', "tokenizer"),
+        (b'{"model": {"vocab": {"a": 0}}}', "tokenizer"),
+        (b'{"model": "BPE"}', "json"),
+        (b'{"model": true}', "json"),
+        (b"[1, 2]", "json"),
+        (b"{}", "json"),
+        (b'{"a": ', "invalid"),
+    ],
+)
+def test_json_uploads_are_told_apart_by_structure(data, kind):
+    assert uploads.json_kind(data) == kind
+
+
+@pytest.mark.parametrize(
+    ("files", "says"),
+    [
+        ({"notes.json": b'{"model": "gpt2"}'}, "notes.json is neither a tokenizer.json"),
+        ({"broken.json": b'{"model": '}, "broken.json is neither a tokenizer.json .* not valid JSON"),
+        ({"t5.json": b'{"model": {"type": "BPE"}}'}, "^t5.json: "),
+        ({"w.tiktoken": b"YQ== x\n"}, "Line 1 of w.tiktoken"),
+        ({"vocab.json": b'{"a": 0}', "merges.txt": b"a b\n"}, "^vocab.json \\+ merges.txt: "),
+    ],
+)
+def test_every_message_names_its_file(files, says):
+    with pytest.raises(ValueError, match=says):
+        uploads.tokenizer_from_files(files, "gpt2")
+
+
+# -- 7. Unigram, named ---------------------------------------------------------------------------------
+def test_a_unigram_file_without_a_type_is_named_unigram():
+    """T5's tokenizer.json: its model has no "type", only Unigram's [piece, score] vocabulary."""
+    t5 = {"model": {"unk_id": 2, "vocab": [["<pad>", 0.0], ["</s>", 0.0], ["<unk>", 0.0], ["▁the", -3.1]]}}
+    with pytest.raises(ValueError, match="a Unigram model"):
+        formats.from_tokenizer_json(json.dumps(t5))
+    typed = json.loads(tokenizers.Tokenizer(models.Unigram([("a", -1.0), ("b", -2.0)])).to_str())
+    with pytest.raises(ValueError, match="a Unigram model"):
+        formats.from_tokenizer_json(json.dumps(typed))
+
+
+# -- 2. empty tokens (Whisper) -------------------------------------------------------------------------
+def _with_empty_token(trained: tokenizers.Tokenizer, normalizer=None) -> str:
+    """The trained file with an empty token in its vocabulary (as Whisper's id 50256), written by
+    tokenizers itself (it accepts one)."""
+    data = json.loads(trained.to_str())
+    vocab = data["model"]["vocab"]
+    vocab[""] = len(vocab)
+    tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in data["model"]["merges"]]))
+    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    if normalizer is not None:
+        tok.normalizer = normalizer
+    text = tok.to_str()
+    assert json.loads(text)["model"]["vocab"][""] == len(vocab) - 1
+    return text
+
+
+@pytest.mark.parametrize("normalizer", [None, normalizers.NFC()], ids=["plain", "pipeline"])
+def test_a_tokenizer_json_with_an_empty_token_encodes_like_tokenizers(trained, normalizer):
+    """Was refused: "holds an empty token"."""
+    text = _with_empty_token(trained, normalizer)
+    ours, theirs = formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
+    empty = theirs.token_to_id("")
+    assert ours.vocab[""] == empty
+    for t in TEXTS:
+        check_same(ours, theirs, t)
+    assert ours.decode([empty, 100]) == theirs.decode([empty, 100])
+
+
+@pytest.fixture(scope="module")
+def ranks(trained) -> dict[bytes, int]:
+    """The trained tokenizer as a rank table: bytes by value, then each merge's token in order."""
+    out = {bytes([b]): b for b in range(256)}
+    for a, b in json.loads(trained.to_str())["model"]["merges"]:
+        out.setdefault(pt.symbols_to_bytes(a) + pt.symbols_to_bytes(b), len(out))
+    return out
+
+
+def check_tiktoken(ours: bpe.Tokenizer, theirs: tiktoken.Encoding, text: str) -> None:
+    """Ids, token bytes and offsets (each token's first character, as tiktoken's decode_with_offsets)."""
+    ids = theirs.encode(text, allowed_special="all")
+    enc = ours.encode_full(text)
+    assert list(enc.ids) == ids, text
+    assert [ours.token_bytes(t) for t in enc.tokens] == [theirs.decode_single_token_bytes(i) for i in ids], text
+    assert [a for a, _ in enc.offsets] == theirs.decode_with_offsets(ids)[1], text
+    assert ours.decode(ids) == theirs.decode(ids), text
+
+
+def test_a_rank_file_with_an_empty_token_encodes_like_tiktoken(ranks):
+    """Whisper's multilingual.tiktoken has the line "= 50256" (base64 of nothing); it was refused."""
+    with_empty = {**ranks, b"": len(ranks)}
+    data = rank_file(with_empty)
+    assert f"= {len(ranks)}\n" in data
+    ours = from_tiktoken(data, "gpt2", special_tokens={})
+    theirs = tiktoken.Encoding(
+        name="whisper-like", pat_str=PATTERNS["gpt2"], mergeable_ranks=with_empty, special_tokens={}
+    )
+    for text in TEXTS:
+        check_tiktoken(ours, theirs, text)
+    assert ours.decode([len(ranks)]) == theirs.decode([len(ranks)]) == ""
+
+
+# -- 3. rank files with tokens no merge builds (Llama 3's tokenizer.model) -------------------------------
+def _unreachable(ranks: dict[bytes, int], moved: int = 60) -> dict[bytes, int]:
+    """``ranks`` with ``moved`` of its longer tokens moved to just after the 256 bytes: they now rank
+    below the tokens they are made of, so no merge of lower ranks builds them, yet tiktoken makes them."""
+    order = sorted(ranks, key=ranks.get)
+    longer = [t for t in order[256:] if len(t) >= 3][::7][:moved]
+    rest = [t for t in order[256:] if t not in set(longer)]
+    return {t: i for i, t in enumerate(order[:256] + longer + rest)}
+
+
+@pytest.fixture(scope="module")
+def unreachable_pair(ranks):
+    table = _unreachable(ranks)
+    specials = {"<|endoftext|>": len(table)}
+    ours = from_tiktoken(rank_file(table), "cl100k", special_tokens=specials)
+    theirs = tiktoken.Encoding(
+        name="llama3-like", pat_str=PATTERNS["cl100k"], mergeable_ranks=table, special_tokens=specials
+    )
+    return table, ours, theirs
+
+
+def test_a_rank_file_with_unreachable_tokens_is_read_and_says_so(unreachable_pair):
+    """Was refused: "cannot be built from lower-ranked tokens, so this is not a BPE rank file"."""
+    table, ours, _ = unreachable_pair
+    merges, unreachable = reachable_merges(table)
+    assert len(unreachable) >= 30 and len(merges) + len(unreachable) == len(table) - 256
+    assert ours.merge_by_rank and "cannot be built by merging lower ranks" in ours.notes[0]
+    with pytest.raises(ValueError, match="cannot be built from lower-ranked tokens"):
+        merges_from_ranks(table)
+
+
+def test_a_rank_file_with_unreachable_tokens_encodes_like_tiktoken(unreachable_pair):
+    table, ours, theirs = unreachable_pair
+    made = set()
+    for text in [*TEXTS, *corpus_lines(300)]:
+        check_tiktoken(ours, theirs, text)
+        made.update(theirs.encode(text, allowed_special="all"))
+    assert made & set(range(256, 256 + 30)), "the texts should meet some of the unreachable tokens"
+
+
+WORDS = sorted({w for line in corpus_lines(2_000) for w in line.split()})[:400]
+
+
+@given(
+    text=st.lists(st.sampled_from(WORDS) | st.sampled_from([" ", "  ", "\n", "'s", "日本", "é"]), max_size=30).map(
+        "".join
+    )
+    | random_text
+)
+@settings(max_examples=150, deadline=None)
+def test_random_text_with_unreachable_tokens_encodes_like_tiktoken(unreachable_pair, text):
+    _, ours, theirs = unreachable_pair
+    check_tiktoken(ours, theirs, text)
+
+
+def test_merge_replay_and_first_k_merges_of_a_rank_file_merged_by_rank(unreachable_pair):
+    table, ours, theirs = unreachable_pair
+    for text in corpus_lines(40):
+        assert [t for w in ours.trace(text) for t in w.tokens] == list(ours.encode_full(text).tokens), text
+    full = ours.with_merges(len(ours.merges))
+    assert full.encode(corpus_lines(1)[0]) == ours.encode(corpus_lines(1)[0])
+    none = ours.with_merges(0)
+    limit = min(table[pt.symbols_to_bytes(a + b)] for a, b in ours.merges[:1])
+    cut = {t: r for t, r in table.items() if r < limit}
+    small = tiktoken.Encoding(name="cut", pat_str=PATTERNS["cl100k"], mergeable_ranks=cut, special_tokens={})
+    for text in corpus_lines(20):
+        assert none.encode(text) == small.encode(text), text
+
+
+def test_a_reachable_rank_file_keeps_the_merge_path(ranks):
+    assert not from_tiktoken(rank_file(ranks), "cl100k", special_tokens={}).merge_by_rank
