@@ -25,7 +25,8 @@ import bpe
 from bpe import formats
 from bpe import pre_tokenizers as pt
 from bpe.corpora import corpus_lines
-from bpe.formats.rank_files import PATTERNS, from_tiktoken, merges_from_ranks, reachable_merges
+from bpe.formats import rank_files
+from bpe.formats.rank_files import PATTERNS, from_tiktoken, merges_from_ranks
 from server import uploads
 
 
@@ -197,7 +198,7 @@ def unreachable_pair(ranks):
 def test_a_rank_file_with_unreachable_tokens_is_read_and_says_so(unreachable_pair):
     """Was refused: "cannot be built from lower-ranked tokens, so this is not a BPE rank file"."""
     table, ours, _ = unreachable_pair
-    merges, unreachable = reachable_merges(table)
+    merges, unreachable = rank_files.reachable_merges(table)
     assert len(unreachable) >= 30 and len(merges) + len(unreachable) == len(table) - 256
     assert ours.merge_by_rank and "cannot be built by merging lower ranks" in ours.notes[0]
     with pytest.raises(ValueError, match="cannot be built from lower-ranked tokens"):
