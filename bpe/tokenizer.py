@@ -73,6 +73,7 @@ class Tokenizer:
     continuing_subword_prefix: str | None = None
     end_of_word_suffix: str | None = None
     ignore_merges = False
+    notes: tuple[str, ...] = ()  # sentences a page shows about how a file was read (given by bpe.formats)
     counts_bytes = False  # True: a word's units are UTF-8 bytes (a file's model), else characters
 
     def __init__(
@@ -85,8 +86,10 @@ class Tokenizer:
         unk_token: str | None = "[UNK]",
         algorithm: str = "bpe",
         max_input_chars_per_word: int = WORDPIECE_MAX_CHARS,
+        notes: Iterable[str] = (),
     ) -> None:
         pt.check_pre_tokenizer(pre_tokenizer)
+        self.notes = tuple(notes)
         self._set_model(
             vocab,
             merges,
@@ -194,6 +197,7 @@ class Tokenizer:
             unk_token=self.unk_token,
             algorithm=self.algorithm,
             max_input_chars_per_word=self.max_input_chars_per_word,
+            notes=self.notes,
         )
 
     # -- construction ----------------------------------------------------------------------------

@@ -125,8 +125,15 @@ def loads(data) -> Any:
 # -- what a parsing process runs (pure: it imports only bpe) -------------------------------------
 def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k"):
     """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
-    used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
-    their structure (:func:`json_kind`), not by name or by one key."""
+    used, a hint to show or None: the tokenizer's own :attr:`~bpe.Tokenizer.notes` included); ValueError
+    naming the file and the fix. JSON files are told apart by their structure (:func:`json_kind`), not
+    by name or by one key."""
+    tok, used, hint = _tokenizer_from_files(files, pre_tokenizer, pattern)
+    notes = [n for n in (hint, *getattr(tok, "notes", ())) if n]
+    return tok, used, " ".join(notes) or None
+
+
+def _tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str):
     ranks = [n for n in files if n.endswith(".tiktoken")]
     if ranks:
         if len(files) > 1:

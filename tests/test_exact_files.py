@@ -245,3 +245,42 @@ def test_merge_replay_and_first_k_merges_of_a_rank_file_merged_by_rank(unreachab
 
 def test_a_reachable_rank_file_keeps_the_merge_path(ranks):
     assert not from_tiktoken(rank_file(ranks), "cl100k", special_tokens={}).merge_by_rank
+
+
+# -- 6. added tokens whose ids leave a gap (GPT-4o) ------------------------------------------------------
+def _added(content: str, i: int) -> dict:
+    return {"id": i, "content": content, "single_word": False, "lstrip": False, "rstrip": False}
+
+
+@pytest.mark.parametrize("normalizer", [None, {"type": "NFC"}], ids=["plain", "pipeline"])
+def test_added_tokens_leaving_a_gap_keep_the_files_ids_and_say_tokenizers_differs(trained, normalizer):
+    """GPT-4o's file: <|endoftext|> 199999 and <|endofprompt|> 200018 after a 199,998-token model;
+    tokenizers renumbers them to 199998 and 199999 (and only logs a warning). Here: the model's 1,000
+    tokens, then ids 1,001 and 1,020."""
+    data = json.loads(trained.to_str())
+    size = len(data["model"]["vocab"])
+    data["added_tokens"] = [
+        {**_added("<|endoftext|>", size + 1), "normalized": False, "special": True},
+        {**_added("<|endofprompt|>", size + 20), "normalized": False, "special": True},
+    ]
+    data["normalizer"] = normalizer
+    text = json.dumps(data)
+    ours, theirs = formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
+    assert [theirs.token_to_id("<|endoftext|>"), theirs.token_to_id("<|endofprompt|>")] == [size, size + 1]
+    assert [ours.vocab["<|endoftext|>"], ours.vocab["<|endofprompt|>"]] == [size + 1, size + 20]
+    (note,) = ours.notes
+    assert "would renumber 2 of them" in note and f"{size + 20:,} → {size + 1:,}" in note
+    renumber = {size: size + 1, size + 1: size + 20}
+    for t in ["a<|endoftext|>b <|endofprompt|>", *TEXTS]:
+        ref = theirs.encode(t, add_special_tokens=False)
+        enc = ours.encode_full(t)
+        assert list(enc.ids) == [renumber.get(i, i) for i in ref.ids], t
+        assert (list(enc.tokens), list(enc.offsets)) == (ref.tokens, ref.offsets), t
+    files = {"tokenizer.json": text.encode()}
+    assert "would renumber" in uploads.tokenizer_from_files(files, "gpt2")[2]
+
+
+def test_added_tokens_without_a_gap_say_nothing(trained):
+    data = json.loads(trained.to_str())
+    data["added_tokens"] = [{**_added("<|endoftext|>", len(data["model"]["vocab"])), "special": True}]
+    assert formats.from_tokenizer_json(json.dumps(data)).notes == ()
