@@ -175,8 +175,8 @@ def _tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: 
         other = next((n for n in jsons if kinds[n] != "vocab"), None)
         if other is not None:
             raise ValueError(
-                f"{other} is neither a tokenizer.json (an object whose \"model\" is an object with a \"type\" "
-                "or a \"vocab\") nor a vocab.json (an object mapping each token to a whole-number id)"
+                f'{other} is neither a tokenizer.json (an object whose "model" is an object with a "type" '
+                'or a "vocab") nor a vocab.json (an object mapping each token to a whole-number id)'
                 + (": it is not valid JSON." if kinds[other] == "invalid" else ".")
             )
         raise ValueError(
