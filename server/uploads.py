@@ -33,7 +33,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bpe import formats, hub
-from bpe.formats.fields import without_gc
+from bpe.formats.fields import decode_text, parse_json, without_gc
 from bpe.pipeline import Pipeline
 from server import heap
 from server.processes import plain_main
@@ -173,11 +173,12 @@ def _tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: 
         )
     if not full:
         other = next((n for n in jsons if kinds[n] != "vocab"), None)
+        if other is not None and kinds[other] == "invalid":  # the reader's own sentence: where and why
+            parse_json(decode_text(files[other], f"file {other}"), f"file {other}")
         if other is not None:
             raise ValueError(
                 f'{other} is neither a tokenizer.json (an object whose "model" is an object with a "type" '
-                'or a "vocab") nor a vocab.json (an object mapping each token to a whole-number id)'
-                + (": it is not valid JSON." if kinds[other] == "invalid" else ".")
+                'or a "vocab") nor a vocab.json (an object mapping each token to a whole-number id).'
             )
         raise ValueError(
             "Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt."
