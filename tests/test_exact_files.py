@@ -16,7 +16,7 @@ import tiktoken
 import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import TEXTS, check_same, random_text
+from test_real_tokenizers import ASSIGNED, TEXTS, check_same, random_text
 from tokenizer_files import rank_file
 from tokenizers import decoders, models, normalizers, trainers
 from tokenizers import pre_tokenizers as hf_pre
@@ -156,7 +156,11 @@ def check_tiktoken(ours: bpe.Tokenizer, theirs: tiktoken.Encoding, text: str) ->
     enc = ours.encode_full(text)
     assert list(enc.ids) == ids, text
     assert [ours.token_bytes(t) for t in enc.tokens] == [theirs.decode_single_token_bytes(i) for i in ids], text
-    assert [a for a, _ in enc.offsets] == theirs.decode_with_offsets(ids)[1], text
+    if theirs.decode(ids) == text:  # tiktoken's offsets count the decoded text
+        assert [a for a, _ in enc.offsets] == theirs.decode_with_offsets(ids)[1], text
+    for (a, b), i in zip(enc.offsets, ids):  # a pattern that skips text: each token's offsets hold its text
+        whole = theirs.decode_single_token_bytes(i).decode("utf-8", errors="ignore")
+        assert whole in text[a:b], (text, a, b, i)
     assert ours.decode(ids) == theirs.decode(ids), text
 
 
@@ -284,3 +288,91 @@ def test_added_tokens_without_a_gap_say_nothing(trained):
     data = json.loads(trained.to_str())
     data["added_tokens"] = [{**_added("<|endoftext|>", len(data["model"]["vocab"])), "special": True}]
     assert formats.from_tokenizer_json(json.dumps(data)).notes == ()
+
+
+# -- 4. regex constructs of published patterns ---------------------------------------------------------
+KIMI_K2 = "|".join(  # tokenization_kimi.py's pat_str (moonshotai/Kimi-K2-Instruct)
+    [
+        r"""[\p{Han}]+""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+# Each construct once, in patterns both tiktoken (Rust's regex syntax) and tokenizers (Oniguruma) read alike.
+CONSTRUCTS = {
+    "kimi-k2": KIMI_K2,
+    "negated intersection": r"""[^\s&&[^\p{Han}]]+|[^\p{L}&&[^\s]]+|\s+""",
+    "nested union": r"""[\p{N}[\p{Greek}\p{Han}]]+|[^\s[\p{Greek}]]+|\s+|\p{Greek}+""",
+    "possessive and atomic": r"""(?>\p{L}+)(?:'s)?|\p{N}++|\s++|[^\s\p{L}\p{N}]+""",
+    "scripts and categories": r"""\p{Han}+|\p{Hiragana}+|\p{Katakana}+|\p{Greek}+|\p{Lu}\p{Ll}*|\P{L}""",
+}
+REGEX_TEXTS = [
+    " quick brown fox",
+    "The quick brown fox jumps. 中文文本，没有空格。 日本語のテキスト ΑΒΓ αβγ",
+    "Ἀθῆναι ΣΊΣΥΦΟΣ café naïve e\u0301 123456 2026-11-24 I'm we'll THEY'RE",
+    "mixed中文and English単語 カタカナ ひらがな",
+    "tabs\tand\r\nnewlines\n\n  spaces  ",
+    *TEXTS,
+]
+regex_text = st.text(
+    st.sampled_from(list("aZé 9\t\n'sΣαβ中文日本ひカ-.,\u0301ß")) | ASSIGNED,
+    max_size=30,
+)
+
+
+@pytest.fixture(scope="module", params=list(CONSTRUCTS))
+def construct(request, ranks):
+    pattern = CONSTRUCTS[request.param]
+    ours_tt = from_tiktoken(rank_file(ranks), pattern, special_tokens={})
+    theirs_tt = tiktoken.Encoding(name=request.param, pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
+    data = json.loads(ours_tt and _byte_level_file(ranks, pattern))
+    text = json.dumps(data)
+    return ours_tt, theirs_tt, formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
+
+
+def _byte_level_file(ranks: dict[bytes, int], pattern: str) -> str:
+    """A tokenizer.json splitting with ``pattern`` (tokenizers' Split, Oniguruma), then byte-level BPE."""
+    sym = pt.bytes_to_symbols
+    vocab = {sym(t): r for t, r in ranks.items()}
+    merges = [[sym(a), sym(b)] for a, b in merges_from_ranks(ranks)]
+    tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in merges]))
+    tok.pre_tokenizer = hf_pre.Sequence(
+        [
+            hf_pre.Split(tokenizers.Regex(pattern), "isolated"),
+            hf_pre.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+    tok.decoder = decoders.ByteLevel()
+    return tok.to_str()
+
+
+def test_published_regex_constructs_split_like_tiktoken_and_tokenizers(construct):
+    """Kimi K2's rank file with its own pattern was mis-split (" quick" -> " " + "quick": the class
+    intersection read as characters), and a tokenizer.json with && in a Split the same way."""
+    ours_tt, theirs_tt, ours_hf, theirs_hf = construct
+    for text in REGEX_TEXTS:
+        check_tiktoken(ours_tt, theirs_tt, text)
+        check_same(ours_hf, theirs_hf, text)
+
+
+@given(text=regex_text)
+@settings(max_examples=120, deadline=None)
+def test_random_text_through_published_regex_constructs(construct, text):
+    ours_tt, theirs_tt, ours_hf, theirs_hf = construct
+    check_tiktoken(ours_tt, theirs_tt, text)
+    check_same(ours_hf, theirs_hf, text)
+
+
+def test_kimi_k2_pattern_keeps_the_space_with_the_word(ranks):
+    tok = from_tiktoken(rank_file(ranks), KIMI_K2, special_tokens={})
+    assert [tok.token_bytes(t) for t in tok.encode_full(" quick").tokens][0].startswith(b" ")
+
+
+def test_an_intersection_with_an_empty_side_is_refused_by_name(ranks):
+    with pytest.raises(ValueError, match=r"empty side of its intersection \(&&\)"):
+        from_tiktoken(rank_file(ranks), r"[a&&]+|\s", special_tokens={})

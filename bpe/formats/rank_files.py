@@ -268,15 +268,16 @@ def from_tiktoken(
             }
         )
     # Written as a tokenizer.json would be: Split (tiktoken's pattern with its possessive intervals
-    # spelled as Oniguruma atomic groups, so tokenizers reads it alike) then ByteLevel.
+    # spelled as Oniguruma atomic groups, so tokenizers reads it alike) then ByteLevel. The Split keeps
+    # only the pattern's matches (Removed + invert): tiktoken skips any text its pattern does not match.
     pre = {
         "type": "Sequence",
         "pretokenizers": [
             {
                 "type": "Split",
                 "pattern": {"Regex": possessive_to_onig(regex_text)},
-                "behavior": "Isolated",
-                "invert": False,
+                "behavior": "Removed",
+                "invert": True,
             },
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
         ],

@@ -246,7 +246,7 @@ class FileTokenizer(Tokenizer):
             # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
             # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
             cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
-            finditer = self.pipeline.fast.finditer
+            finditer, gaps = self.pipeline.fast.finditer, self.pipeline.fast_gaps
             for seg in self.pipeline.fast_segments(text):
                 if seg[0] == "added":
                     tokens.append(seg[1])
@@ -262,11 +262,11 @@ class FileTokenizer(Tokenizer):
                     ms, me = m.span()
                     if ms == me:
                         continue
-                    if ms > prev:
+                    if ms > prev and gaps:
                         starts.append((prev, ms))
                     starts.append((ms, me))
                     prev = me
-                if prev < hi:
+                if prev < hi and gaps:
                     starts.append((prev, hi))
                 for a, b in starts:
                     value = text[a:b]

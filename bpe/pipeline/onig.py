@@ -141,6 +141,82 @@ def _onig_word_classes(pattern: str) -> str:
     return "".join(out)
 
 
+def _class_items(pattern: str, i: int, end: int) -> list[str | list]:
+    """The items of the class body ``pattern[i:end]``: text pieces (a character, an escape, a POSIX
+    bracket ``[:alpha:]``), nested classes (as ``("[", text)``) and ``"&&"``."""
+    items: list = []
+    while i < end:
+        c = pattern[i]
+        if c == "\\":
+            j = i + 2
+            if pattern[i + 1 : i + 2] in ("p", "P", "x", "N", "u") and pattern.startswith("{", j):
+                j = pattern.find("}", j) + 1 or end
+            items.append(pattern[i:j])
+            i = j
+        elif c == "[" and pattern.startswith("[:", i) and pattern.find(":]", i + 2) != -1:
+            j = pattern.find(":]", i + 2) + 2
+            items.append(pattern[i:j])
+            i = j
+        elif c == "[":
+            j = _class_end(pattern, i)
+            items.append(("[", pattern[i:j]))
+            i = j
+        elif pattern.startswith("&&", i):
+            items.append("&&")
+            i += 2
+        else:
+            items.append(c)
+            i += 1
+    return items
+
+
+def _set_class(text: str) -> str:
+    """A character class that may hold nested classes or ``&&`` (Oniguruma's and Rust's set
+    operations: ``[\\p{L}&&[^\\p{Han}]]``, Kimi K2's letters that are not Han), written for the ``regex``
+    package's default syntax, which has neither (it would read ``&&`` and ``[`` as characters): a
+    union becomes an alternation, an intersection lookaheads on the one character, a negation
+    ``(?!...)`` before any one character. A plain class comes back unchanged."""
+    negated = text.startswith("[^")
+    j = 1 + negated
+    first: list = ["\\]"] if text[j : j + 1] == "]" else []  # a leading ] is a character
+    items = first + _class_items(text, j + len(first), len(text) - 1)
+    if not any(item == "&&" or isinstance(item, tuple) for item in items):
+        return text
+    operands: list[list] = [[]]
+    for item in items:
+        if item == "&&":
+            operands.append([])
+        else:
+            operands[-1].append(item)
+    exprs = []
+    for operand in operands:
+        if not operand:
+            raise ValueError(f"the class {text} has an empty side of its intersection (&&)")
+        plain = "".join(x for x in operand if isinstance(x, str))
+        alternatives = ([f"[{plain}]"] if plain else []) + [_set_class(x[1]) for x in operand if isinstance(x, tuple)]
+        exprs.append(alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")")
+    one = "".join(f"(?={e})" for e in exprs[:-1]) + exprs[-1]
+    return f"(?:(?!{one})(?s:.))" if negated else f"(?:{one})"
+
+
+def _set_classes(pattern: str) -> str:
+    """Every class of ``pattern`` with nested classes or ``&&`` rewritten by :func:`_set_class`."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+        elif c == "[":
+            j = _class_end(pattern, i)
+            out.append(_set_class(pattern[i:j]))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def onig_pattern(pattern: str) -> str:
     """A ``tokenizers`` (Oniguruma, Ruby syntax) regex for the ``regex`` package.
 
@@ -163,7 +239,7 @@ def onig_pattern(pattern: str) -> str:
             pattern = pattern[:i] + "\\Z" + pattern[i + 2 :]
         elif a == "\\Z":  # Oniguruma: end, or before a final newline
             pattern = pattern[:i] + "(?=\\n?\\Z)" + pattern[i + 2 :]
-    pattern = _onig_word_classes(pattern)
+    pattern = _set_classes(_onig_word_classes(pattern))
     if any(a in "^$" for _, a in anchors):
         pattern = "(?m)" + pattern
     return pattern
@@ -205,7 +281,7 @@ def compile_pattern(obj: Any, where: str):
     if isinstance(obj, dict) and isinstance(obj.get("Regex"), str):
         try:
             return regex.compile(onig_pattern(obj["Regex"]))
-        except regex.error as exc:
+        except (regex.error, ValueError) as exc:
             raise ValueError(
                 f"The {where} pattern {shown(obj['Regex'])} is not a regex BPE Explorer can read: {exc}."
             ) from None
