@@ -10,6 +10,7 @@ Unigram model without a ``"type"``. Oracles: ``tokenizers`` and tiktoken, ids, t
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 import tiktoken
@@ -384,3 +385,71 @@ def test_kimi_k2_pattern_keeps_the_space_with_the_word(ranks):
 def test_an_intersection_with_an_empty_side_is_refused_by_name(ranks):
     with pytest.raises(ValueError, match=r"empty side of its intersection \(&&\)"):
         from_tiktoken(rank_file(ranks), r"[a&&]+|\s", special_tokens={})
+
+
+# -- 5. offsets after normalizers that compose starters or reorder marks ---------------------------------
+COMPOSING = (
+    [chr(c) for c in range(0x1100, 0x1113)]  # Hangul leading jamo
+    + [chr(c) for c in range(0x1161, 0x1176)]  # vowels
+    + [chr(c) for c in range(0x11A8, 0x11C3)]  # trailing
+    + ["가", "각", "한", "\u0b95", "\u0bc6", "\u0bc7", "\u0bbe", "\u0bd7", "\u0995", "\u09c7", "\u09be", "\u09d7"]
+    + ["\u0300", "\u0301", "\u0316", "\u0323", "\u0327", "\u0345", "\u05b0", "\u0f71", "\u0f72"]  # marks, mixed classes
+    + list("中文ﬁ½Ａé e")
+)
+composing_text = st.lists(st.sampled_from(COMPOSING), max_size=20).map("".join)
+UNICODE_NORMALIZERS = [
+    {"type": "NFC"},
+    {"type": "NFD"},
+    {"type": "NFKC"},
+    {"type": "NFKD"},
+    {
+        "type": "BertNormalizer",
+        "clean_text": True,
+        "handle_chinese_chars": True,
+        "strip_accents": None,
+        "lowercase": True,
+    },
+    {
+        "type": "BertNormalizer",
+        "clean_text": True,
+        "handle_chinese_chars": False,
+        "strip_accents": True,
+        "lowercase": False,
+    },
+    {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}, {"type": "NFC"}]},
+]
+COMPOSING_TEXTS = [
+    "ab \u1100\u1161 cd",  # the issue's example: (0,2),(3,4) expected
+    "\u1100\u1161\u11a8 \u1100\u1161 x",
+    "한국어 \u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165",  # NFD Korean
+    "\u0b95\u0bc6\u0bbe \u0b95\u0bca",  # Tamil two-part vowel
+    "\u0995\u09c7\u09be \u0995\u09c7\u09d7",  # Bengali
+    "가\u0301\u0323 e\u0301\u0323 a\u0300\u0316\u0301",  # a Hangul syllable, then reordered marks
+]
+
+
+@pytest.fixture(scope="module")
+def normalized_files(trained):
+    out = {}
+    for norm in UNICODE_NORMALIZERS:
+        data = json.loads(trained.to_str())
+        data["normalizer"] = norm
+        text = json.dumps(data)
+        out[json.dumps(norm)] = (formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text))
+    return out
+
+
+@pytest.mark.parametrize("norm", UNICODE_NORMALIZERS, ids=lambda n: n.get("type") + str(n.get("strip_accents", "")))
+def test_offsets_after_composing_normalizers(normalized_files, norm):
+    """Offsets were wrong wherever two starters compose (every offset of the stretch shifted) and after a
+    Hangul syllable with reordered marks under BertNormalizer; ids and tokens were right."""
+    ours, theirs = normalized_files[json.dumps(norm)]
+    for text in COMPOSING_TEXTS:
+        check_same(ours, theirs, text)
+
+
+@given(text=composing_text, norm=st.sampled_from(UNICODE_NORMALIZERS))
+@settings(max_examples=int(os.environ.get("HYP_N", 400)), deadline=None)
+def test_random_composing_text_through_every_normalizer(normalized_files, text, norm):
+    ours, theirs = normalized_files[json.dumps(norm)]
+    check_same(ours, theirs, text)
