@@ -248,6 +248,15 @@ def test_merge_replay_and_first_k_merges_of_a_rank_file_merged_by_rank(unreachab
         assert none.encode(text) == small.encode(text), text
 
 
+def test_a_rank_file_merged_by_rank_comes_back_from_the_reading_process(unreachable_pair):
+    """Uploads are read in a process of their own and pickled back: the rank table and the note travel."""
+    table, ours, theirs = unreachable_pair
+    (tok, used, hint), _ = uploads.parse("files", {"llama3.tiktoken": rank_file(table).encode()}, "gpt2", "cl100k")
+    assert used == "llama3.tiktoken" and tok.merge_by_rank and "cannot be built by merging lower ranks" in hint
+    for text in corpus_lines(30):
+        assert tok.encode(text) == theirs.encode(text), text
+
+
 def test_a_reachable_rank_file_keeps_the_merge_path(ranks):
     assert not from_tiktoken(rank_file(ranks), "cl100k", special_tokens={}).merge_by_rank
 
@@ -453,3 +462,46 @@ def test_offsets_after_composing_normalizers(normalized_files, norm):
 def test_random_composing_text_through_every_normalizer(normalized_files, text, norm):
     ours, theirs = normalized_files[json.dumps(norm)]
     check_same(ours, theirs, text)
+
+
+def _every_piece_a_token(texts: list[str]) -> dict[bytes, int]:
+    """The 256 bytes and every substring of the texts' bytes: each piece a pattern cuts becomes one
+    token, so the ids show the split itself."""
+    table = {bytes([b]): b for b in range(256)}
+    for t in texts:
+        data = t.encode()
+        for s in sorted({data[i:j] for i in range(len(data)) for j in range(i + 2, len(data) + 1)}, key=len):
+            table.setdefault(s, len(table))
+    return table
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\w+|\W",
+        r"[[:alpha:]]+|[^[:alpha:]]",
+        r"[[:^alpha:]\d]+|.",
+        r"\b\w+\b|.",
+        r"\B.|.",
+        r"[^\w\s]+|.",
+        r"\d+|\s+|.",
+    ],
+)
+def test_typed_rank_file_patterns_read_as_rust_reads_them(pattern, tmp_path):
+    """A typed tiktoken pattern is Rust's regex syntax: its \\w has the joiners U+200C/U+200D and not
+    ² or ½, its \\b follows that \\w, and its POSIX classes are ASCII (all were read otherwise). Saved
+    as tokenizer.json, tokenizers (Oniguruma) reads the written pattern alike."""
+    texts = ["a\u200db ² x½ é日 ٣ 𝟙 foo_bar", "ſS K\u212a 12 ab", "x\u200cy z9 Ａb"]
+    table = _every_piece_a_token(texts)
+    ours = from_tiktoken(rank_file(table), pattern, special_tokens={})
+    theirs = tiktoken.Encoding(name="typed", pat_str=pattern, mergeable_ranks=table, special_tokens={})
+    bpe.save(ours, tmp_path / "t.json")
+    saved = tokenizers.Tokenizer.from_file(str(tmp_path / "t.json"))
+    for text in texts:
+        check_tiktoken(ours, theirs, text)
+        assert saved.encode(text, add_special_tokens=False).ids == theirs.encode(text), text
+
+
+def test_an_unknown_posix_class_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"POSIX class \[:letters:\]"):
+        from_tiktoken(rank_file({bytes([b]): b for b in range(256)}), r"[[:letters:]]+|.", special_tokens={})

@@ -267,6 +267,12 @@ def from_tiktoken(
                 "special": True,
             }
         )
+    try:
+        onig_text = possessive_to_onig(regex_text)
+    except ValueError as exc:
+        raise ValueError(
+            f"The split pattern {shown(regex_text)} is not a regex BPE Explorer can read: {exc}."
+        ) from None
     # Written as a tokenizer.json would be: Split (tiktoken's pattern with its possessive intervals
     # spelled as Oniguruma atomic groups, so tokenizers reads it alike) then ByteLevel. The Split keeps
     # only the pattern's matches (Removed + invert): tiktoken skips any text its pattern does not match.
@@ -275,7 +281,7 @@ def from_tiktoken(
         "pretokenizers": [
             {
                 "type": "Split",
-                "pattern": {"Regex": possessive_to_onig(regex_text)},
+                "pattern": {"Regex": onig_text},
                 "behavior": "Removed",
                 "invert": True,
             },

@@ -245,9 +245,82 @@ def onig_pattern(pattern: str) -> str:
     return pattern
 
 
+# tiktoken's patterns are Rust's regex syntax (fancy-regex), where \\w is Alphabetic, marks, decimal
+# digits, connector punctuation and the joiners U+200C/U+200D (Oniguruma's \\w has no joiners but has
+# ¹ ² ³ ¼ ½ ¾), \\b is a boundary of that \\w, and the POSIX classes ([[:alpha:]]) are ASCII only.
+_RUST_WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d"
+_RUST_BOUNDARY = {
+    "b": f"(?:(?<=[{_RUST_WORD}])(?![{_RUST_WORD}])|(?<![{_RUST_WORD}])(?=[{_RUST_WORD}]))",
+    "B": f"(?:(?<=[{_RUST_WORD}])(?=[{_RUST_WORD}])|(?<![{_RUST_WORD}])(?![{_RUST_WORD}]))",
+}
+_POSIX = {
+    "alnum": "0-9A-Za-z",
+    "alpha": "A-Za-z",
+    "ascii": "\\x00-\\x7F",
+    "blank": "\\t ",
+    "cntrl": "\\x00-\\x1F\\x7F",
+    "digit": "0-9",
+    "graph": "!-~",
+    "lower": "a-z",
+    "print": " -~",
+    "punct": "!-/:-@\\[-`{-~",
+    "space": "\\t\\n\\x0B\\f\\r ",
+    "upper": "A-Z",
+    "word": "0-9A-Za-z_",
+    "xdigit": "0-9A-Fa-f",
+}
+_POSIX_RE = regex.compile(r"\[:(\^?)([a-z]+):\]")
+
+
+def _rust_classes(pattern: str) -> str:
+    """``\\w``, ``\\W``, ``\\b``, ``\\B`` and POSIX classes of a tiktoken (Rust) pattern, spelled out as
+    explicit sets that Oniguruma and the ``regex`` package both read as Rust does."""
+    out, i, n, depth = [], 0, len(pattern), 0
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            e = pattern[i + 1]
+            if e == "w":
+                out.append(_RUST_WORD if depth else f"[{_RUST_WORD}]")
+            elif e == "W":
+                out.append(f"[^{_RUST_WORD}]")
+            elif e in "bB" and not depth:
+                out.append(_RUST_BOUNDARY[e])
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        m = _POSIX_RE.match(pattern, i) if depth and c == "[" else None
+        if m:
+            if m.group(2) not in _POSIX:
+                raise ValueError(f"the POSIX class [:{m.group(2)}:] is not one Rust's regex syntax knows")
+            body = _POSIX[m.group(2)]
+            out.append(f"[^{body}]" if m.group(1) else body)
+            i = m.end()
+            continue
+        if c == "[":
+            depth += 1
+            out.append(c)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            if pattern.startswith("]", i):
+                out.append("\\]")
+                i += 1
+            continue
+        if c == "]" and depth:
+            depth -= 1
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def possessive_to_onig(pattern: str) -> str:
     """A ``regex``/tiktoken pattern written so Oniguruma reads it alike: ``X{1,3}+`` (possessive
-    here) becomes the atomic group ``(?>X{1,3})``, and ``$`` (the end of the text) ``\\z``."""
+    here) becomes the atomic group ``(?>X{1,3})``, ``$`` (the end of the text) ``\\z``, and Rust's
+    ``\\w``, ``\\b`` and POSIX classes explicit sets (:func:`_rust_classes`)."""
+    pattern = _rust_classes(pattern)
     for _ in range(100):
         found = _interval_plus(pattern)
         if found is None:
