@@ -3,7 +3,11 @@
 ``tokenizers`` compiles its patterns with Oniguruma (Rust's ``onig``); this engine runs the ``regex``
 package. The two dialects mostly agree; this module translates where they do not: possessive
 intervals (``{1,3}+``), ``\\w`` (Oniguruma's word characters), ``$`` and ``\\Z`` anchors, and
-character classes scanned with their nesting. :func:`compile_pattern` reads a file's
+character classes with nested classes or intersections (``[\\p{L}&&[^\\p{Han}]]``, Kimi K2's), which
+the ``regex`` package's default syntax would read as characters (:func:`_set_class`). A tiktoken
+pattern is Rust's syntax: :func:`possessive_to_onig` writes it for Oniguruma (its ``\\w``, ``\\b`` and
+ASCII POSIX classes spelled out). Possessive quantifiers, atomic groups and ``\\p{...}`` scripts and
+categories read alike in all three. :func:`compile_pattern` reads a file's
 ``{"Regex": ...}``/``{"String": ...}`` pattern, :func:`find_matches` is ``Pattern::find_matches``,
 and every match runs within its request's time budget (:func:`~bpe.budget.regex_timeout`).
 
