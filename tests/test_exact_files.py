@@ -206,6 +206,10 @@ def test_a_rank_file_with_unreachable_tokens_is_read_and_says_so(unreachable_pai
     merges, unreachable = rank_files.reachable_merges(table)
     assert len(unreachable) >= 30 and len(merges) + len(unreachable) == len(table) - 256
     assert ours.merge_by_rank and "cannot be built by merging lower ranks" in ours.notes[0]
+    first = ours.id_to_token[unreachable[0]]
+    assert ours.unreachable(first) and ours.merge_tree(first) == first
+    built = ours.id_to_token[table[pt.symbols_to_bytes(ours.merges[0][0] + ours.merges[0][1])]]
+    assert not ours.unreachable(built) and ours.merge_tree(built) == ours.merges[0]
     with pytest.raises(ValueError, match="cannot be built from lower-ranked tokens"):
         merges_from_ranks(table)
 

@@ -114,6 +114,24 @@ class FileTokenizer(Tokenizer):
             view._merge_map = RankMerges(ranks, limit)
         return view
 
+    def unreachable(self, token: str) -> bool:
+        """Whether ``token`` is a rank file's token that no merge of lower ranks builds (tiktoken makes it
+        by rank, from whichever two tokens join into it): its merge tree is the token whole.
+
+        >>> from bpe.formats import from_tiktoken
+        >>> import base64
+        >>> lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+        >>> tok = from_tiktoken("\\n".join(lines + ["YWJj 256", "YWI= 257"]), "gpt2")  # "abc" ranks below "ab"
+        >>> tok.unreachable("abc"), tok.unreachable("ab"), tok.encode("abc")
+        (True, False, [256])
+        """
+        return (
+            self.merge_by_rank
+            and len(token) > 1
+            and token in self._merge_map.ranks
+            and token not in self._created_rank()
+        )
+
     def _options(self) -> dict:
         return dict(
             pipeline=self.pipeline,
