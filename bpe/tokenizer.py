@@ -73,6 +73,7 @@ class Tokenizer:
     continuing_subword_prefix: str | None = None
     end_of_word_suffix: str | None = None
     ignore_merges = False
+    notes: tuple[str, ...] = ()  # sentences a page shows about how a file was read (given by bpe.formats)
     counts_bytes = False  # True: a word's units are UTF-8 bytes (a file's model), else characters
 
     def __init__(
@@ -85,8 +86,10 @@ class Tokenizer:
         unk_token: str | None = "[UNK]",
         algorithm: str = "bpe",
         max_input_chars_per_word: int = WORDPIECE_MAX_CHARS,
+        notes: Iterable[str] = (),
     ) -> None:
         pt.check_pre_tokenizer(pre_tokenizer)
+        self.notes = tuple(notes)
         self._set_model(
             vocab,
             merges,
@@ -194,6 +197,7 @@ class Tokenizer:
             unk_token=self.unk_token,
             algorithm=self.algorithm,
             max_input_chars_per_word=self.max_input_chars_per_word,
+            notes=self.notes,
         )
 
     # -- construction ----------------------------------------------------------------------------
@@ -457,7 +461,7 @@ class Tokenizer:
                 continue
             parts = self._initial(word)
             initial = tuple(t for t, _ in parts)
-            if self.algorithm == "bpe" and not (self.ignore_merges and word in self.vocab):
+            if self.algorithm == "bpe" and not self._takes_whole(word):
                 steps, omitted, final = replay_word(parts, self._merge_map, budget)
             elif self.algorithm == "bpe":
                 steps, omitted, final = [], 0, self._word_uncached(word)
@@ -465,6 +469,10 @@ class Tokenizer:
                 steps, omitted, final = [], 0, self._word_tokens(word)
             out.append(WordTrace(word, span, initial, tuple(steps), omitted, tuple(t for t, _ in final)))
         return out
+
+    def _takes_whole(self, word: str) -> bool:
+        """Whether ``word`` is one token without any merge (``ignore_merges``; a rank file's piece)."""
+        return bool(self.ignore_merges) and word in self.vocab
 
     def merge_tree(self, token: str) -> tuple | str:
         """Break a token into the pairs it came from: ``"hug"`` -> ``("h", ("u", "g"))`` (see

@@ -33,7 +33,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bpe import formats, hub
-from bpe.formats.fields import without_gc
+from bpe.formats.fields import decode_text, parse_json, without_gc
 from bpe.pipeline import Pipeline
 from server import heap
 from server.processes import plain_main
@@ -126,8 +126,15 @@ def loads(data) -> Any:
 # -- what a parsing process runs (pure: it imports only bpe) -------------------------------------
 def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str = "cl100k"):
     """A tokenizer.json, a .tiktoken rank file, or a vocab.json with its merges.txt: (tokenizer, the files
-    used, a hint to show or None); ValueError naming the file and the fix. JSON files are told apart by
-    content, not by name."""
+    used, a hint to show or None: the tokenizer's own :attr:`~bpe.Tokenizer.notes` included); ValueError
+    naming the file and the fix. JSON files are told apart by their structure (:func:`json_kind`), not
+    by name or by one key."""
+    tok, used, hint = _tokenizer_from_files(files, pre_tokenizer, pattern)
+    notes = [n for n in (hint, *getattr(tok, "notes", ())) if n]
+    return tok, used, " ".join(notes) or None
+
+
+def _tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: str):
     ranks = [n for n in files if n.endswith(".tiktoken")]
     if ranks:
         if len(files) > 1:
@@ -135,9 +142,10 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: s
             raise ValueError(
                 f"{ranks[-1]} is a tiktoken rank file, which is read on its own: remove {others} from the list."
             )
-        return formats.from_tiktoken(files[ranks[0]], pattern), ranks[0], None
+        return _named(ranks[0], formats.from_tiktoken, files[ranks[0]], pattern, name=ranks[0]), ranks[0], None
     jsons, txts = [n for n in files if n.endswith(".json")], [n for n in files if n.endswith(".txt")]
-    vocabs = [n for n in jsons if _is_vocab(files[n])]
+    kinds = {n: json_kind(files[n]) for n in jsons}
+    vocabs = [n for n in jsons if kinds[n] == "vocab"]
     if len(txts) > 1:
         raise ValueError(
             f"There are {len(txts)} merges files ({', '.join(txts)}): remove all but the one that "
@@ -145,7 +153,7 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: s
         )
     if txts and vocabs:  # vocab.json + merges.txt, even with a tokenizer.json still in the list
         vocab, merges = vocabs[-1], txts[0]
-        tok = formats.from_vocab_merges(files[vocab], files[merges], pre_tokenizer)
+        tok = _named(f"{vocab} + {merges}", formats.from_vocab_merges, files[vocab], files[merges], pre_tokenizer)
         others = [n for n in jsons if n != vocab]
         hint = (
             f"Using {vocab} + {merges}; remove {', '.join(others)} from the list to tidy up."
@@ -158,17 +166,25 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: s
             f"{txts[0]} holds merges without their vocabulary: add the vocab.json that goes with it "
             "(both files together), or upload a tokenizer.json instead."
         )
-    if vocabs and len(vocabs) == len(jsons):
+    full = [n for n in jsons if kinds[n] == "tokenizer"]
+    if vocabs and not full:
         raise ValueError(
             f"{vocabs[-1]} is a vocabulary without its merges: add the merges.txt that goes with it "
             "(both files together), or upload a tokenizer.json instead."
         )
-    full = [n for n in jsons if n not in vocabs]
     if not full:
+        other = next((n for n in jsons if kinds[n] != "vocab"), None)
+        if other is not None and kinds[other] == "invalid":  # the reader's own sentence: where and why
+            parse_json(decode_text(files[other], f"file {other}"), f"file {other}")
+        if other is not None:
+            raise ValueError(
+                f'{other} is neither a tokenizer.json (an object whose "model" is an object with a "type" '
+                'or a "vocab") nor a vocab.json (an object mapping each token to a whole-number id).'
+            )
         raise ValueError(
             "Upload one tokenizer.json, one .tiktoken file, or one vocab.json together with its merges.txt."
         )
-    tok = formats.from_tokenizer_json(files[full[-1]])  # several: the one uploaded last
+    tok = _named(full[-1], formats.from_tokenizer_json, files[full[-1]])  # several: the one uploaded last
     others = [n for n in jsons if n != full[-1]]
     hint = (
         (f"Using the last file uploaded, {full[-1]}; remove the others ({', '.join(others)}) from the list to tidy up.")
@@ -178,18 +194,34 @@ def tokenizer_from_files(files: dict[str, bytes], pre_tokenizer: str, pattern: s
     return tok, full[-1], hint
 
 
-def _is_vocab(data: bytes) -> bool:
-    """A vocab.json: one JSON object of token -> id (a tokenizer.json has a "model" and more)."""
+def _named(about: str, read, *args, **kwargs):
+    """``read(*args)``, its ValueError starting with the name of the file it is about."""
+    try:
+        return read(*args, **kwargs)
+    except ValueError as exc:
+        message = str(exc)
+        if about in message:
+            raise
+        raise ValueError(f"{about}: {message}") from None
+
+
+def json_kind(data: bytes) -> str:
+    """What a JSON upload is, by its structure, never by one key's presence: ``"tokenizer"`` (an object
+    whose ``"model"`` is an object with a ``"type"`` or a ``"vocab"``), ``"vocab"`` (a non-empty object
+    mapping every token to an integer id; ``"model"`` is an ordinary token of GPT-2's, id 19849),
+    ``"json"`` (anything else) or ``"invalid"`` (not JSON)."""
     try:
         value = json.loads(data)
     except (ValueError, RecursionError):
-        return False
-    return (
-        isinstance(value, dict)
-        and "model" not in value
-        and bool(value)
-        and all(isinstance(v, int) for v in value.values())
-    )
+        return "invalid"
+    if not isinstance(value, dict) or not value:
+        return "json"
+    model = value.get("model")
+    if isinstance(model, dict) and ("type" in model or "vocab" in model):
+        return "tokenizer"
+    if all(type(v) is int for v in value.values()):
+        return "vocab"
+    return "json"
 
 
 def _read_hub(repo_id: str, path: str):

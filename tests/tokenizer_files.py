@@ -7,7 +7,8 @@ import base64
 
 def rank_file(ranks: dict[bytes, int]) -> str:
     """The ``.tiktoken`` text of ``ranks``: one ``base64(token) rank`` line per token, in rank order."""
-    return "".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in sorted(ranks.items(), key=lambda kv: kv[1]))
+    lines = [f"{base64.b64encode(t).decode() or '='} {r}\n" for t, r in sorted(ranks.items(), key=lambda kv: kv[1])]
+    return "".join(lines)  # an empty token is written "=", as in Whisper's multilingual.tiktoken
 
 
 def big_tokenizer_json(n_tokens: int, seed: int = 0) -> bytes:

@@ -15,7 +15,7 @@ Left out: every other format (SentencePiece ``.model`` files, Unigram and WordLe
 from __future__ import annotations
 
 from .fields import without_gc
-from .rank_files import PATTERNS, from_tiktoken, merges_from_ranks, read_ranks
+from .rank_files import PATTERNS, from_tiktoken, merges_from_ranks, reachable_merges, read_ranks
 from .schemes import SPACE_SUFFIX_PATTERN
 from .tokenizer_json import from_tokenizer_json, load, save, to_tokenizer_json
 from .training_log import training_log_csv
@@ -37,6 +37,7 @@ __all__ = [
     "from_vocab_merges",
     "load",
     "merges_from_ranks",
+    "reachable_merges",
     "read_ranks",
     "save",
     "to_tokenizer_json",

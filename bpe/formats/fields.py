@@ -74,8 +74,7 @@ def read_vocab(vocab: Any, where: str) -> dict[str, int]:
         and min(values) >= 0
         and max(values) <= MAX_TOKEN_ID
         and len(set(values)) == len(vocab)
-        and "" not in vocab
-    ):
+    ):  # an empty token is allowed, as in tokenizers and tiktoken (Whisper's id 50256): no text makes it
         return vocab  # the common case, checked at C speed; the loop below names any problem
     seen: dict[int, str] = {}
     for token, i in vocab.items():
@@ -88,10 +87,6 @@ def read_vocab(vocab: Any, where: str) -> dict[str, int]:
             raise ValueError(
                 f"The tokens {shown(seen[i])} and {shown(token)} in {where} share the id {i}; "
                 "every token needs its own id."
-            )
-        if not token:
-            raise ValueError(
-                f"The vocabulary in {where} holds an empty token; every token needs at least one character."
             )
         seen[i] = token
     return dict(vocab)

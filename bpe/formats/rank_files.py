@@ -6,7 +6,12 @@ ranks: every token of two bytes or more is the merge of the two parts that tikto
 algorithm joins last when it encodes the token's bytes with only the lower ranks (the conversion
 ``tokenizers`` and ``transformers`` use), in rank order; a token's id is its rank. tiktoken merges
 the adjacent pair whose joined bytes have the lowest rank, leftmost first, which is exactly the
-BPE this tokenizer runs with those merges. Tested against tiktoken's own ``Encoding``.
+BPE this tokenizer runs with those merges. Some files hold tokens no merge of lower ranks builds
+(Llama 3's ``tokenizer.model``: 678): tiktoken still produces them (a piece that is a token is taken
+whole, and any adjacent pair whose joined bytes are a token merges at that token's rank), so such a
+file is encoded by rank (:class:`~bpe.pipeline.encoder.RankMerges`), its derived merges kept only for
+the tokens they rebuild. An empty token (Whisper's ``= 50256``) is read and never produced. Tested
+against tiktoken's own ``Encoding``.
 
 Left out: writing a rank file (save the tokenizer as tokenizer.json), and tiktoken's own encoder
 (the tokenizer built here runs :mod:`bpe.pipeline`'s).
@@ -75,17 +80,15 @@ def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[byte
         if len(parts) != 2:
             raise ValueError(f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and its rank.")
         try:
-            token = base64.b64decode(parts[0], validate=True)
+            # "=" alone is the empty token (Whisper's rank 50256), which tiktoken's lenient decoding reads
+            token = b"" if not parts[0].strip("=") else base64.b64decode(parts[0], validate=True)
             rank = int(parts[1])
         except (binascii.Error, ValueError):
             raise ValueError(
                 f"Line {number} of {name} ({line[:60]!r}) should be a base64 token and a whole-number rank."
             ) from None
-        if not token or not 0 <= rank <= MAX_TOKEN_ID:
-            raise ValueError(
-                f"Line {number} of {name}: a token must not be empty and a rank must be a whole number "
-                f"from 0 to {MAX_TOKEN_ID:,}."
-            )
+        if not 0 <= rank <= MAX_TOKEN_ID:  # an empty token ("= 50256", Whisper's) is allowed, as in tiktoken
+            raise ValueError(f"Line {number} of {name}: a rank must be a whole number from 0 to {MAX_TOKEN_ID:,}.")
         if token in ranks or rank in seen:
             raise ValueError(f"Line {number} of {name} repeats a token or a rank ({rank}); each must appear once.")
         ranks[token] = rank
@@ -188,8 +191,24 @@ def _split_heap(
 
 
 def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """The merges, in rank order, that rebuild every token of two bytes or more."""
-    merges = []
+    """The merges, in rank order, that rebuild every token of two bytes or more (a ValueError if one
+    cannot be built from lower ranks: see :func:`reachable_merges` for such files)."""
+    merges, unreachable = reachable_merges(ranks)
+    if unreachable:
+        rank = unreachable[0]
+        token = next(t for t, r in ranks.items() if r == rank)
+        raise ValueError(
+            f"The token of rank {rank} ({shown(token)}) cannot be built from lower-ranked tokens, "
+            "so this rank file has no merges that rebuild it."
+        )
+    return merges
+
+
+def reachable_merges(ranks: dict[bytes, int]) -> tuple[list[tuple[bytes, bytes]], list[int]]:
+    """The merges, in rank order, of every token of two bytes or more that tiktoken's BPE builds from
+    lower ranks, and the ranks of those it cannot build (they are still tokens: tiktoken takes a piece
+    that is one whole, and merges any adjacent pair whose joined bytes are a token)."""
+    merges, unreachable = [], []
     by_rank: dict[int, bytes] | None = None
     pairs: dict[tuple[int, int], int | None] = {}  # pairs of long tokens' parts, by rank
     for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
@@ -203,12 +222,10 @@ def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
                 pairs.clear()
         pair = _split(ranks, token, rank, pairs, by_rank)
         if pair is None:
-            raise ValueError(
-                f"The token of rank {rank} ({shown(token)}) cannot be built from lower-ranked tokens, "
-                "so this is not a BPE rank file."
-            )
-        merges.append(pair)
-    return merges
+            unreachable.append(rank)
+        else:
+            merges.append(pair)
+    return merges, unreachable
 
 
 def from_tiktoken(
@@ -229,7 +246,7 @@ def from_tiktoken(
     specials = dict(SPECIALS.get(pattern, {}) if special_tokens is None else special_tokens)
     with without_gc(), budget.request(0):
         ranks = read_ranks(data, name)
-        merges = merges_from_ranks(ranks)
+        merges, unreachable = reachable_merges(ranks)
     sym = pt.bytes_to_symbols
     vocab = {sym(token): rank for token, rank in ranks.items()}
     taken = set(vocab.values())
@@ -250,16 +267,23 @@ def from_tiktoken(
                 "special": True,
             }
         )
+    try:
+        onig_text = possessive_to_onig(regex_text)
+    except ValueError as exc:
+        raise ValueError(
+            f"The split pattern {shown(regex_text)} is not a regex BPE Explorer can read: {exc}."
+        ) from None
     # Written as a tokenizer.json would be: Split (tiktoken's pattern with its possessive intervals
-    # spelled as Oniguruma atomic groups, so tokenizers reads it alike) then ByteLevel.
+    # spelled as Oniguruma atomic groups, so tokenizers reads it alike) then ByteLevel. The Split keeps
+    # only the pattern's matches (Removed + invert): tiktoken skips any text its pattern does not match.
     pre = {
         "type": "Sequence",
         "pretokenizers": [
             {
                 "type": "Split",
-                "pattern": {"Regex": possessive_to_onig(regex_text)},
-                "behavior": "Isolated",
-                "invert": False,
+                "pattern": {"Regex": onig_text},
+                "behavior": "Removed",
+                "invert": True,
             },
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
         ],
@@ -271,6 +295,15 @@ def from_tiktoken(
         outside_model=frozenset(a["content"] for a in added),
         name=f"tiktoken {pattern if pattern in PATTERNS else 'pattern (typed)'}",
     )
+    notes = []
+    if unreachable:
+        notes.append(
+            f"{len(unreachable):,} tokens of this rank file cannot be built by merging lower ranks (the first: "
+            f"rank {unreachable[0]:,}); it is encoded by rank, as tiktoken does, and the merge tree shows those "
+            "tokens whole."
+        )
+    # A file whose every token is built from lower ranks encodes exactly with its derived merges (the
+    # fast path); otherwise by rank, any adjacent pair whose joined bytes are a token (tiktoken's way).
     return FileTokenizer(
         vocab,
         [(sym(a), sym(b)) for a, b in merges],
@@ -278,4 +311,6 @@ def from_tiktoken(
         special_tokens=[a["content"] for a in added],
         unk_token=None,
         ignore_merges=False,
+        merge_by_rank=bool(unreachable),
+        notes=notes,
     )

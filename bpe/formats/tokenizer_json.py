@@ -225,6 +225,8 @@ def _model_kind(data: Any, where: str) -> tuple[dict, str]:
         kind = "BPE"  # very old files left the type out
     if kind is None and "vocab" in model and "max_input_chars_per_word" in model:
         kind = "WordPiece"
+    if kind is None and isinstance(model.get("vocab"), list):
+        kind = "Unigram"  # [piece, score] pairs: only Unigram models hold them (T5's file has no "type")
     if kind not in ("BPE", "WordPiece"):
         named = (
             f"a {kind if len(kind) <= 40 else shown(kind)} model"
@@ -281,14 +283,20 @@ def _read_bpe_options(model: dict) -> dict[str, Any]:
     return options
 
 
-def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
-    """The added tokens as checked dicts (content, id, options), each given its id in ``vocab``."""
+def _read_added_entries(added: Any, vocab: dict[str, int], renumbered: list | None = None) -> list[dict]:
+    """The added tokens as checked dicts (content, id, options), each given its id in ``vocab``; each
+    one ``tokenizers`` would renumber is appended to ``renumbered`` as (content, file's id, its id)."""
+    if renumbered is None:
+        renumbered = []
     if added is None:
         return []
     if not isinstance(added, list):
         raise ValueError("The file's added_tokens should be a list.")
     out = []
     ids: dict[int, str] | None = None  # id -> token, built only if a token is outside the vocabulary
+    # tokenizers gives a token outside the model the next free id (its model's size, or one past the
+    # highest added id), whatever the file says, and only logs a warning: those ids are noted here.
+    model_size, highest = len(vocab), -1
     for entry in added:
         if not isinstance(entry, dict) or not isinstance(entry.get("content"), str) or not entry["content"]:
             raise ValueError(f"An entry of added_tokens ({shown(entry)}) has no 'content' text.")
@@ -303,6 +311,10 @@ def _read_added_entries(added: Any, vocab: dict[str, int]) -> list[dict]:
                 raise ValueError(f"The added token {shown(content)} has no valid id ({shown(i)}).")
             i = vocab[content]
         outside = content not in vocab
+        theirs = i if not outside else max(model_size, highest + 1)
+        highest = max(highest, theirs)
+        if theirs != i:
+            renumbered.append((content, i, theirs))
         if outside and ids is None:
             ids = {i: t for t, i in vocab.items()}
         if outside:
@@ -329,9 +341,10 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
     scheme = own_scheme(data, model)
     vocab, unk = _read_model_vocab(model, where)
     pipeline = None
+    renumbered: list[tuple[str, int, int]] = []
     if scheme is None:
         # A file's added tokens may stand outside its model's vocabulary: they get their ids first.
-        added = _read_added_entries(data.get("added_tokens"), vocab)
+        added = _read_added_entries(data.get("added_tokens"), vocab, renumbered)
         pipeline = Pipeline(
             normalizer=data.get("normalizer"),
             pre_tokenizer=data.get("pre_tokenizer"),
@@ -353,9 +366,16 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
     if pipeline is not None:
         specials = [a["content"] for a in added]
         return FileTokenizer(
-            vocab, merges, pipeline, special_tokens=specials, unk_token=unk, algorithm=algorithm, **options
+            vocab,
+            merges,
+            pipeline,
+            special_tokens=specials,
+            unk_token=unk,
+            algorithm=algorithm,
+            notes=_renumbered_note(renumbered),
+            **options,
         )
-    specials = [a["content"] for a in _read_added_entries(data.get("added_tokens"), vocab)]
+    specials = [a["content"] for a in _read_added_entries(data.get("added_tokens"), vocab, renumbered)]
     if unk is not None and unk not in vocab:
         if scheme in pt.BYTE_LEVEL:
             unk = None  # never needed: every byte has a token
@@ -368,7 +388,22 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
         special_tokens=specials,
         unk_token=unk,
         algorithm=algorithm,
+        notes=_renumbered_note(renumbered),
         **({"max_input_chars_per_word": options["max_input_chars_per_word"]} if kind == "WordPiece" else {}),
+    )
+
+
+def _renumbered_note(renumbered: list[tuple[str, int, int]]) -> tuple[str, ...]:
+    """One sentence when ``tokenizers`` would give added tokens other ids than the file's (GPT-4o's
+    199999 and 200018 become 199998 and 199999 there)."""
+    if not renumbered:
+        return ()
+    shown_ids = ", ".join(f"{shown(c)} {a:,} → {b:,}" for c, a, b in renumbered[:3])
+    more = f" and {len(renumbered) - 3:,} more" if len(renumbered) > 3 else ""
+    return (
+        f"The file's added tokens leave a gap in the ids: the tokenizers library would renumber "
+        f"{len(renumbered):,} of them to the next free ids ({shown_ids}{more}); BPE Explorer keeps the file's "
+        "ids, which are the model's (and tiktoken's).",
     )
 
 

@@ -22,6 +22,38 @@ from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHA
 from .pipeline import Pipeline
 
 
+class RankMerges:
+    """tiktoken's merge table for a rank file: any adjacent pair whose joined symbols are a mergeable
+    token merges, at that token's rank (its id), lowest first and leftmost among equals (tiktoken's
+    ``byte_pair_merge``). It answers :func:`~bpe.merging.merge_all`'s ``get`` like a merges dict, so
+    the same merging code (and the merge replay) runs a rank file whose tokens cannot all be built
+    from lower ranks (Llama 3's ``tokenizer.model`` has 678 such tokens). ``limit``: only ranks below it
+    (the first k merges of :meth:`FileTokenizer.with_merges`)."""
+
+    __slots__ = ("ranks", "limit")
+
+    def __init__(self, ranks: dict[str, int], limit: int | None = None) -> None:
+        self.ranks, self.limit = ranks, limit
+
+    def get(self, pair: Pair):
+        joined = pair[0] + pair[1]
+        r = self.ranks.get(joined)
+        if r is None or (self.limit is not None and r >= self.limit):
+            return None
+        return (r, joined)
+
+    def __getitem__(self, pair: Pair):
+        m = self.get(pair)
+        if m is None:
+            raise KeyError(pair)
+        return m
+
+    def whole(self, word: str) -> bool:
+        """tiktoken's first step: a piece that is itself a token is that token, built or not."""
+        r = self.ranks.get(word)
+        return r is not None and (self.limit is None or r < self.limit)
+
+
 class FileTokenizer(Tokenizer):
     """A tokenizer read from a file: :class:`Tokenizer`'s model with the file's options, and its pipeline.
 
@@ -45,8 +77,12 @@ class FileTokenizer(Tokenizer):
         end_of_word_suffix: str | None = None,
         ignore_merges: bool = False,
         max_input_chars_per_word: int = WORDPIECE_MAX_CHARS,
+        merge_by_rank: bool = False,
+        notes: Iterable[str] = (),
     ) -> None:
         self.pipeline = pipeline
+        self.merge_by_rank = bool(merge_by_rank)
+        self.notes: tuple[str, ...] = tuple(notes)  # sentences for the page: where this file reads unusually
         self.byte_fallback = bool(byte_fallback)
         self.fuse_unk = bool(fuse_unk)
         self.continuing_subword_prefix = continuing_subword_prefix or None
@@ -63,6 +99,38 @@ class FileTokenizer(Tokenizer):
             max_input_chars_per_word=max_input_chars_per_word,
         )
         self._index_merges()
+        if self.merge_by_rank:
+            # the mergeable tokens: the model's own, never an added token or the empty one
+            outside = pipeline.outside_model
+            mergeable = {t: i for t, i in self.vocab.items() if t and t not in outside}
+            self._merge_map = RankMerges(mergeable)  # type: ignore[assignment]
+
+    def with_merges(self, k: int) -> Tokenizer:
+        """:meth:`Tokenizer.with_merges`; a rank file merged by rank keeps the ranks below the k-th merge's token."""
+        view = super().with_merges(k)
+        if self.merge_by_rank:
+            ranks = self._merge_map.ranks
+            limit = ranks[self.merges[k][0] + self.merges[k][1]] if k < len(self.merges) else None
+            view._merge_map = RankMerges(ranks, limit)
+        return view
+
+    def unreachable(self, token: str) -> bool:
+        """Whether ``token`` is a rank file's token that no merge of lower ranks builds (tiktoken makes it
+        by rank, from whichever two tokens join into it): its merge tree is the token whole.
+
+        >>> from bpe.formats import from_tiktoken
+        >>> import base64
+        >>> lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+        >>> tok = from_tiktoken("\\n".join(lines + ["YWJj 256", "YWI= 257"]), "gpt2")  # "abc" ranks below "ab"
+        >>> tok.unreachable("abc"), tok.unreachable("ab"), tok.encode("abc")
+        (True, False, [256])
+        """
+        return (
+            self.merge_by_rank
+            and len(token) > 1
+            and token in self._merge_map.ranks
+            and token not in self._created_rank()
+        )
 
     def _options(self) -> dict:
         return dict(
@@ -76,6 +144,8 @@ class FileTokenizer(Tokenizer):
             end_of_word_suffix=self.end_of_word_suffix,
             ignore_merges=self.ignore_merges,
             max_input_chars_per_word=self.max_input_chars_per_word,
+            merge_by_rank=self.merge_by_rank,
+            notes=self.notes,
         )
 
     def _fresh_caches(self) -> None:
@@ -85,8 +155,13 @@ class FileTokenizer(Tokenizer):
     def _initial(self, word: str) -> list[tuple[str, int]]:
         return self._initial_model(word)
 
+    def _takes_whole(self, word: str) -> bool:
+        return self.algorithm == "bpe" and (
+            (self.ignore_merges and word in self.vocab) or (self.merge_by_rank and self._merge_map.whole(word))
+        )
+
     def _word_uncached(self, word: str) -> tuple[tuple[str, int], ...]:
-        if self.algorithm == "bpe" and self.ignore_merges and word in self.vocab:
+        if self._takes_whole(word):
             return ((word, len(word.encode("utf-8"))),)
         return super()._word_uncached(word)
 
@@ -189,7 +264,7 @@ class FileTokenizer(Tokenizer):
             # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
             # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
             cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
-            finditer = self.pipeline.fast.finditer
+            finditer, gaps = self.pipeline.fast.finditer, self.pipeline.fast_gaps
             for seg in self.pipeline.fast_segments(text):
                 if seg[0] == "added":
                     tokens.append(seg[1])
@@ -205,11 +280,11 @@ class FileTokenizer(Tokenizer):
                     ms, me = m.span()
                     if ms == me:
                         continue
-                    if ms > prev:
+                    if ms > prev and gaps:
                         starts.append((prev, ms))
                     starts.append((ms, me))
                     prev = me
-                if prev < hi:
+                if prev < hi and gaps:
                     starts.append((prev, hi))
                 for a, b in starts:
                     value = text[a:b]

@@ -36,66 +36,101 @@ NORMALIZERS = (
 
 def _unicode(form: str) -> Callable[[Piece], Piece]:
     compose = form in ("NFC", "NFKC")
+    single = "NFD" if form in ("NFC", "NFD") else "NFKD"
 
     def normalize(piece: Piece) -> Piece:
         text = piece.text
         if unicodedata.is_normalized(form, text):
             return piece
-        target = unicodedata.normalize(form, text)
-        budget.grow(len(target), "normalizer", len(text))
-        changes = _decompose_changes(text, form) if not compose else None
-        if changes is None or "".join(c for c, _ in changes) != target:
-            changes = _chunk_changes(text, form)
-        if "".join(c for c, _ in changes) != target:  # could not align piecewise: one block
-            changes = _block_changes(text, target)
+        budget.grow(len(unicodedata.normalize(form, text)), "normalizer", len(text))
+        changes = _decompose(text, single)
+        if compose:
+            changes = _recompose(changes)
         return piece.transform(changes)
 
     return normalize
 
 
-def _decompose_changes(text: str, form: str) -> list[tuple[str, int]]:
-    out = []
+# The alignments below follow ``unicode-normalization-alignments`` (the crate tokenizers normalises
+# with), step by step: each character decomposed (its first part replaces it, the others are added
+# after), each run of marks after a starter sorted by combining class (stably, the marks carrying
+# their alignment with them), then, to compose, each starter joined with the characters that may
+# join it, a joined character standing for everything it absorbed. Two starters compose too
+# (Hangul conjoining jamo, the two parts of a Tamil or Bengali vowel), which is why this is done
+# character by character rather than run by run.
+def _decompose(text: str, form: str) -> list[tuple[str, int]]:
+    """(character, change) of ``text`` decomposed and canonically ordered (``Decompositions``)."""
+    out: list[tuple[str, int]] = []
+    classes: list[int] = []
+    pending = 0  # where the run still to be sorted starts
+    ccc = unicodedata.combining
     for c in text:
-        d = unicodedata.normalize(form, c)
-        out.append((d[0], 0))
-        out.extend((x, 1) for x in d[1:])
+        d = unicodedata.normalize(form, c) if not c.isascii() else c
+        for k, x in enumerate(d):
+            cls = ccc(x)
+            if cls == 0:
+                _sort_run(out, classes, pending)
+                pending = len(out)
+            out.append((x, 0 if k == 0 else 1))
+            classes.append(cls)
+    _sort_run(out, classes, pending)
     return out
 
 
-def _chunks(text: str):
-    """Runs of a starter (combining class 0) and the marks after it."""
-    start = 0
-    for i in range(1, len(text)):
-        if unicodedata.combining(text[i]) == 0:
-            yield text[start:i]
-            start = i
-    if text:
-        yield text[start:]
+def _sort_run(out: list, classes: list[int], start: int) -> None:
+    if len(out) - start > 1:
+        order = sorted(range(start, len(out)), key=classes.__getitem__)  # stable
+        out[start:] = [out[i] for i in order]
+        classes[start:] = [classes[i] for i in order]
 
 
-def _block_changes(src: str, out: str) -> list[tuple[str, int]]:
-    m, k = len(src), len(out)
-    if k >= m:
-        return [(c, 0) for c in out[:m]] + [(c, 1) for c in out[m:]]
-    if k == 0:
-        return []
-    return [(out[0], -(m - k))] + [(c, 0) for c in out[1:]]
+def _compose_pair(a: str, b: str) -> str | None:
+    """The primary composite of ``a`` then ``b``, if there is one (``char::compose``)."""
+    key = a + b
+    r = _COMPOSED.get(key, "")
+    if r == "":
+        joined = unicodedata.normalize("NFC", key)
+        ok = len(joined) == 1 and unicodedata.normalize("NFD", joined) == unicodedata.normalize("NFD", key)
+        r = _COMPOSED[key] = joined if ok else None
+        if len(_COMPOSED) > 100_000:
+            _COMPOSED.clear()
+    return r
 
 
-def _chunk_changes(text: str, form: str) -> list[tuple[str, int]]:
+_COMPOSED: dict[str, str | None] = {}
+
+
+def _recompose(stream: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """(character, change) of a decomposed stream composed again (``Recompositions``)."""
     out: list[tuple[str, int]] = []
-    for chunk in _chunks(text):
-        norm = unicodedata.normalize(form, chunk)
-        if norm == chunk:
-            out.extend((c, 0) for c in chunk)
+    ccc = unicodedata.combining
+    composee: tuple[str, int] | None = None
+    last: int | None = None  # combining class of the last character kept after the composee
+    buffer: list[tuple[str, int]] = []
+    for ch, change in stream:
+        cls = ccc(ch)
+        if composee is None:
+            if cls != 0:
+                out.append((ch, change))
+            else:
+                composee = (ch, change)
             continue
-        per_char = [unicodedata.normalize(form, c) for c in chunk]
-        if "".join(per_char) == norm:
-            for d in per_char:
-                out.append((d[0], 0))
-                out.extend((x, 1) for x in d[1:])
-        else:
-            out.extend(_block_changes(chunk, norm))
+        if last is None or last < cls:  # not blocked from the composee
+            r = _compose_pair(composee[0], ch)
+            if r is not None:
+                composee = (r, composee[1] + change - 1)
+                continue
+        if cls == 0:
+            out.append(composee)
+            out.extend(buffer)
+            buffer.clear()
+            composee, last = (ch, change), None
+            continue
+        buffer.append((ch, change))
+        last = cls
+    if composee is not None:
+        out.append(composee)
+    out.extend(buffer)
     return out
 
 

@@ -3,7 +3,11 @@
 ``tokenizers`` compiles its patterns with Oniguruma (Rust's ``onig``); this engine runs the ``regex``
 package. The two dialects mostly agree; this module translates where they do not: possessive
 intervals (``{1,3}+``), ``\\w`` (Oniguruma's word characters), ``$`` and ``\\Z`` anchors, and
-character classes scanned with their nesting. :func:`compile_pattern` reads a file's
+character classes with nested classes or intersections (``[\\p{L}&&[^\\p{Han}]]``, Kimi K2's), which
+the ``regex`` package's default syntax would read as characters (:func:`_set_class`). A tiktoken
+pattern is Rust's syntax: :func:`possessive_to_onig` writes it for Oniguruma (its ``\\w``, ``\\b`` and
+ASCII POSIX classes spelled out). Possessive quantifiers, atomic groups and ``\\p{...}`` scripts and
+categories read alike in all three. :func:`compile_pattern` reads a file's
 ``{"Regex": ...}``/``{"String": ...}`` pattern, :func:`find_matches` is ``Pattern::find_matches``,
 and every match runs within its request's time budget (:func:`~bpe.budget.regex_timeout`).
 
@@ -141,6 +145,82 @@ def _onig_word_classes(pattern: str) -> str:
     return "".join(out)
 
 
+def _class_items(pattern: str, i: int, end: int) -> list[str | list]:
+    """The items of the class body ``pattern[i:end]``: text pieces (a character, an escape, a POSIX
+    bracket ``[:alpha:]``), nested classes (as ``("[", text)``) and ``"&&"``."""
+    items: list = []
+    while i < end:
+        c = pattern[i]
+        if c == "\\":
+            j = i + 2
+            if pattern[i + 1 : i + 2] in ("p", "P", "x", "N", "u") and pattern.startswith("{", j):
+                j = pattern.find("}", j) + 1 or end
+            items.append(pattern[i:j])
+            i = j
+        elif c == "[" and pattern.startswith("[:", i) and pattern.find(":]", i + 2) != -1:
+            j = pattern.find(":]", i + 2) + 2
+            items.append(pattern[i:j])
+            i = j
+        elif c == "[":
+            j = _class_end(pattern, i)
+            items.append(("[", pattern[i:j]))
+            i = j
+        elif pattern.startswith("&&", i):
+            items.append("&&")
+            i += 2
+        else:
+            items.append(c)
+            i += 1
+    return items
+
+
+def _set_class(text: str) -> str:
+    """A character class that may hold nested classes or ``&&`` (Oniguruma's and Rust's set
+    operations: ``[\\p{L}&&[^\\p{Han}]]``, Kimi K2's letters that are not Han), written for the ``regex``
+    package's default syntax, which has neither (it would read ``&&`` and ``[`` as characters): a
+    union becomes an alternation, an intersection lookaheads on the one character, a negation
+    ``(?!...)`` before any one character. A plain class comes back unchanged."""
+    negated = text.startswith("[^")
+    j = 1 + negated
+    first: list = ["\\]"] if text[j : j + 1] == "]" else []  # a leading ] is a character
+    items = first + _class_items(text, j + len(first), len(text) - 1)
+    if not any(item == "&&" or isinstance(item, tuple) for item in items):
+        return text
+    operands: list[list] = [[]]
+    for item in items:
+        if item == "&&":
+            operands.append([])
+        else:
+            operands[-1].append(item)
+    exprs = []
+    for operand in operands:
+        if not operand:
+            raise ValueError(f"the class {text} has an empty side of its intersection (&&)")
+        plain = "".join(x for x in operand if isinstance(x, str))
+        alternatives = ([f"[{plain}]"] if plain else []) + [_set_class(x[1]) for x in operand if isinstance(x, tuple)]
+        exprs.append(alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")")
+    one = "".join(f"(?={e})" for e in exprs[:-1]) + exprs[-1]
+    return f"(?:(?!{one})(?s:.))" if negated else f"(?:{one})"
+
+
+def _set_classes(pattern: str) -> str:
+    """Every class of ``pattern`` with nested classes or ``&&`` rewritten by :func:`_set_class`."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+        elif c == "[":
+            j = _class_end(pattern, i)
+            out.append(_set_class(pattern[i:j]))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def onig_pattern(pattern: str) -> str:
     """A ``tokenizers`` (Oniguruma, Ruby syntax) regex for the ``regex`` package.
 
@@ -163,15 +243,88 @@ def onig_pattern(pattern: str) -> str:
             pattern = pattern[:i] + "\\Z" + pattern[i + 2 :]
         elif a == "\\Z":  # Oniguruma: end, or before a final newline
             pattern = pattern[:i] + "(?=\\n?\\Z)" + pattern[i + 2 :]
-    pattern = _onig_word_classes(pattern)
+    pattern = _set_classes(_onig_word_classes(pattern))
     if any(a in "^$" for _, a in anchors):
         pattern = "(?m)" + pattern
     return pattern
 
 
+# tiktoken's patterns are Rust's regex syntax (fancy-regex), where \\w is Alphabetic, marks, decimal
+# digits, connector punctuation and the joiners U+200C/U+200D (Oniguruma's \\w has no joiners but has
+# ¹ ² ³ ¼ ½ ¾), \\b is a boundary of that \\w, and the POSIX classes ([[:alpha:]]) are ASCII only.
+_RUST_WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d"
+_RUST_BOUNDARY = {
+    "b": f"(?:(?<=[{_RUST_WORD}])(?![{_RUST_WORD}])|(?<![{_RUST_WORD}])(?=[{_RUST_WORD}]))",
+    "B": f"(?:(?<=[{_RUST_WORD}])(?=[{_RUST_WORD}])|(?<![{_RUST_WORD}])(?![{_RUST_WORD}]))",
+}
+_POSIX = {
+    "alnum": "0-9A-Za-z",
+    "alpha": "A-Za-z",
+    "ascii": "\\x00-\\x7F",
+    "blank": "\\t ",
+    "cntrl": "\\x00-\\x1F\\x7F",
+    "digit": "0-9",
+    "graph": "!-~",
+    "lower": "a-z",
+    "print": " -~",
+    "punct": "!-/:-@\\[-`{-~",
+    "space": "\\t\\n\\x0B\\f\\r ",
+    "upper": "A-Z",
+    "word": "0-9A-Za-z_",
+    "xdigit": "0-9A-Fa-f",
+}
+_POSIX_RE = regex.compile(r"\[:(\^?)([a-z]+):\]")
+
+
+def _rust_classes(pattern: str) -> str:
+    """``\\w``, ``\\W``, ``\\b``, ``\\B`` and POSIX classes of a tiktoken (Rust) pattern, spelled out as
+    explicit sets that Oniguruma and the ``regex`` package both read as Rust does."""
+    out, i, n, depth = [], 0, len(pattern), 0
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            e = pattern[i + 1]
+            if e == "w":
+                out.append(_RUST_WORD if depth else f"[{_RUST_WORD}]")
+            elif e == "W":
+                out.append(f"[^{_RUST_WORD}]")
+            elif e in "bB" and not depth:
+                out.append(_RUST_BOUNDARY[e])
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        m = _POSIX_RE.match(pattern, i) if depth and c == "[" else None
+        if m:
+            if m.group(2) not in _POSIX:
+                raise ValueError(f"the POSIX class [:{m.group(2)}:] is not one Rust's regex syntax knows")
+            body = _POSIX[m.group(2)]
+            out.append(f"[^{body}]" if m.group(1) else body)
+            i = m.end()
+            continue
+        if c == "[":
+            depth += 1
+            out.append(c)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            if pattern.startswith("]", i):
+                out.append("\\]")
+                i += 1
+            continue
+        if c == "]" and depth:
+            depth -= 1
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def possessive_to_onig(pattern: str) -> str:
     """A ``regex``/tiktoken pattern written so Oniguruma reads it alike: ``X{1,3}+`` (possessive
-    here) becomes the atomic group ``(?>X{1,3})``, and ``$`` (the end of the text) ``\\z``."""
+    here) becomes the atomic group ``(?>X{1,3})``, ``$`` (the end of the text) ``\\z``, and Rust's
+    ``\\w``, ``\\b`` and POSIX classes explicit sets (:func:`_rust_classes`)."""
+    pattern = _rust_classes(pattern)
     for _ in range(100):
         found = _interval_plus(pattern)
         if found is None:
@@ -205,7 +358,7 @@ def compile_pattern(obj: Any, where: str):
     if isinstance(obj, dict) and isinstance(obj.get("Regex"), str):
         try:
             return regex.compile(onig_pattern(obj["Regex"]))
-        except regex.error as exc:
+        except (regex.error, ValueError) as exc:
             raise ValueError(
                 f"The {where} pattern {shown(obj['Regex'])} is not a regex BPE Explorer can read: {exc}."
             ) from None

@@ -72,6 +72,7 @@ class Pipeline:
             normalized = {id(a): self._normalized_content(a) for a in norm}
         self._norm_re, self._norm_by = added_matcher(norm, lambda a: normalized[id(a)])
         self.unicode_forms = _unicode_forms(normalizer)
+        self.fast_gaps = True  # the fast regex's unmatched stretches are words too (False: dropped, as tiktoken does)
         self.fast = self._fast_regex()
         # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
         self.decode_names = {a.id: normalized[id(a)] if a.normalized else a.content for a in self.added}
@@ -83,7 +84,8 @@ class Pipeline:
 
     def _fast_regex(self):
         """The one regex that cuts words when nothing else changes the text (GPT-2, GPT-4o, Llama 3 and
-        tiktoken files: ByteLevel with its regex, or an isolating Split then ByteLevel), else None. Such
+        tiktoken files: ByteLevel with its regex, or an isolating (or inverted removing) Split then
+        ByteLevel), else None. Such
         a file is encoded word by word straight from the text (:meth:`fast_segments`), with no Piece."""
         if (self.normalizer is not None and self.unicode_forms is None) or self.pre_tokenizer is None:
             return None
@@ -94,13 +96,14 @@ class Pipeline:
         if (
             len(parts) == 2
             and isinstance(parts[0], Split)
-            and parts[0].behavior == "Isolated"
-            and not parts[0].invert
+            and (parts[0].behavior, parts[0].invert) in (("Isolated", False), ("Removed", True))
             and parts[0].regex is not None
             and isinstance(parts[1], ByteLevel)
             and not parts[1].use_regex
             and not parts[1].add_prefix_space
         ):
+            # Removed + invert keeps only the matches (what a tiktoken pattern does to the text it skips)
+            self.fast_gaps = not parts[0].invert
             return parts[0].regex
         return None
 
