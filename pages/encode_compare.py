@@ -11,13 +11,14 @@ views (``pages/encode.py``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
 
 import bpe
-from bpe import display
+from bpe import display, hub
 from pages import encode_popular, encode_sources, runs
 from pages.alerts import alert
 from server import startup
@@ -83,7 +84,15 @@ def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_t
     second = second_tokenizer(kind, first, enc, memo, settings)
     if second is not None:
         others.append(second)
-    for label in picks:
+    started = time.monotonic()
+    for i, label in enumerate(picks):
+        if time.monotonic() - started > hub.DEADLINE_S and label not in enc.get("popular", {}):
+            # One run waits for the Hub at most about one fetch's deadline, however many are picked.
+            st.info(
+                f"Not fetched yet: {', '.join(p for p in picks[i:] if p not in enc.get('popular', {}))}; "
+                "the others took this run's time, so they are fetched on the next change."
+            )
+            break
         try:
             others.append(encode_popular.fetch(enc, label))
         except ValueError as exc:
@@ -124,6 +133,10 @@ def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_t
                 tok, encoding, text, show_whitespace=ws, limit=limit, marked=marked, as_text=as_text, hover=True
             )
         )
+    with st.expander("Token ids, side by side"):
+        for name, _, encoding in rows:
+            st.caption(display.md_escape(name))
+            st.code(str(list(encoding.ids)), language=None, wrap_lines=True)
     if len(rows) == 2:
         st.caption(f"Underlined in red: the {len(spans[0]):,} stretches of text where the token boundaries differ.")
     else:

@@ -175,6 +175,10 @@ def test_side_by_side_with_three_tokenizers_and_their_counts(caches, files):
     sides = [h.value for h in blocks(at) if 'class="bpe-tokens"' in h.value][1:]
     assert len(sides) == 5
     assert [s.count('class="tok') for s in sides][2:] == [len(gpt2), len(tiktoken_tokens(caches, TEXT)), len(bert)]
+    ids = [c.value for c in at.code][-5:]  # the ids of each, in the expander
+    enc = tiktoken.Encoding(name="t", pat_str=PATTERNS["cl100k"], mergeable_ranks=caches, special_tokens={})
+    assert ids[3] == str(enc.encode(TEXT))
+    assert ids[4] == str(tokenizers.Tokenizer.from_str(files["bert"]).encode(TEXT).ids)
 
 
 def test_side_by_side_says_which_pick_could_not_be_fetched_and_shows_the_rest(caches):
@@ -184,3 +188,17 @@ def test_side_by_side_says_which_pick_could_not_be_fetched_and_shows_the_rest(ca
     (error,) = alerts(at, "error")
     assert error.startswith("Qwen 2.5 could not be fetched")
     assert "Tokens, GPT-2 (openai-community/gpt2)" in {rendered(m.label) for m in at.metric}
+
+
+def test_one_run_waits_for_the_hub_about_one_deadline_however_many_are_picked(caches, monkeypatch):
+    from bpe import hub
+
+    at = type_text(open_encode(), TEXT)
+    ok(at.toggle(key="compare").set_value(True).run())
+    monkeypatch.setattr(hub, "DEADLINE_S", -1.0)  # as if the time were already spent
+    ok(at.multiselect(key="compare_popular").set_value(["GPT-2", "BERT"]).run())
+    assert "Not fetched yet: GPT-2, BERT" in at.info[-1].value
+    monkeypatch.setattr(hub, "DEADLINE_S", 60.0)
+    ok(at.run())
+    labels = {rendered(m.label) for m in at.metric}
+    assert {"Tokens, GPT-2 (openai-community/gpt2)", "Tokens, BERT (google-bert/bert-base-uncased)"} <= labels
