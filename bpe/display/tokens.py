@@ -227,7 +227,8 @@ def encoding_html(
     tokens = encoding.tokens[:n]
     colors = color_indices(tokens)
     parts, prev_kind, alt, ends = [], None, 0, [b for _, b in marked]
-    units = utf16_offsets(text) if hover else None
+    # Only as far as the last chip drawn reaches: the first 2,000 chips of a 100 KB text need a few KB of it.
+    units = utf16_offsets(text[: max((e for _, e in encoding.offsets[:n]), default=0)]) if hover else None
     for i, token in enumerate(tokens):
         kind = token_kind(tokenizer, token)
         span = encoding.offsets[i]
