@@ -58,7 +58,7 @@ def _fetch(label: str) -> tuple[str, bpe.Tokenizer]:
     try:
         tok = encode_sources.hub_tokenizer(pick.repo_id)
     except hub.HubUnavailable:
-        also = f" nor tiktoken's {pick.tiktoken} file" if pick.tiktoken else ""
+        also = f" or of tiktoken's {pick.tiktoken} file" if pick.tiktoken else ""
         raise ValueError(
             f"{label} could not be fetched: the Hugging Face Hub cannot be reached from this server and it has "
             f"no copy of {pick.repo_id}'s tokenizer.json{also}, so upload a tokenizer file instead "

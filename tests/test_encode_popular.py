@@ -153,7 +153,7 @@ def test_a_pick_that_is_not_cached_offline_gets_one_sentence(caches):
 def test_gpt4o_not_in_either_cache_names_both(caches):
     at = pick(open_encode(), "GPT-4o (o200k)")
     (error,) = alerts(at, "error")
-    assert "Xenova/gpt-4o's tokenizer.json nor tiktoken's o200k_base file" in error
+    assert "Xenova/gpt-4o's tokenizer.json or of tiktoken's o200k_base file" in error
 
 
 def test_side_by_side_with_three_tokenizers_and_their_counts(caches, files):
