@@ -40,6 +40,10 @@ _locks: dict[str, threading.Lock] = {}  # one per name ever fetched (a few bytes
 _locks_lock = threading.Lock()
 
 
+class HubUnavailable(ValueError):
+    """The Hub cannot be reached (or is switched off) and the file is not in the local cache."""
+
+
 def tokenizer_json_path(repo_id: str, *, revision: str | None = None, cache_dir: str | None = None) -> str:
     """The local path of ``repo_id``'s ``tokenizer.json``, downloaded into the Hub cache if needed."""
     if not isinstance(repo_id, str) or not _REPO_ID.match(repo_id.strip()) or "--" in repo_id or ".." in repo_id:
@@ -59,12 +63,12 @@ def tokenizer_json_path(repo_id: str, *, revision: str | None = None, cache_dir:
             return _bounded_download(repo_id, revision, cache_dir, time.monotonic() + DEADLINE_S)
     except (hub_errors.OfflineModeIsEnabled, hub_errors.LocalEntryNotFoundError):
         if constants.HF_HUB_OFFLINE:
-            raise ValueError(
+            raise HubUnavailable(
                 f"{repo_id}'s tokenizer.json is not in this machine's Hugging Face cache, and the Hub "
                 "is switched off (HF_HUB_OFFLINE is set): download it on a connected machine first, or "
                 "upload the file instead."
             ) from None
-        raise ValueError(
+        raise HubUnavailable(
             f"Could not reach the Hugging Face Hub for {repo_id} (is this machine offline?), and its "
             "tokenizer.json is not in the local cache: upload the file instead."
         ) from None

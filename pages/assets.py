@@ -4,6 +4,7 @@
   blocks, sent once per full page run by ``app.py``.
 - ``present.css`` → :data:`PRESENT_CSS`: presenter mode's larger type (``pages/train.py``).
 - ``keys.js`` → :data:`KEYS_JS`: the Train page's keyboard stepping and screen-reader live region.
+- ``hover.js`` → :data:`HOVER_JS`: the Encode page's chips mark their characters in the text when hovered.
 - ``restore.js`` → :data:`RESTORE_JS`: typed text kept across a server restart, and the banner while
   the server is away (``app.py``).
 
@@ -55,4 +56,5 @@ def _script(name: str, config: tuple[str, dict] | None = None) -> str:
 PAGE_CSS = display.TOKEN_CSS + _style("style.css")
 PRESENT_CSS = _style("present.css")
 KEYS_JS = _script("keys.js")
+HOVER_JS = _script("hover.js")
 RESTORE_JS = _script("restore.js", ("bpeRestoreConfig", {"banner": BANNER, "maxChars": jobs.MAX_CORPUS_BYTES}))

@@ -9,16 +9,15 @@ the user visits the Train page and comes back.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pandas as pd
 import streamlit as st
 
 import bpe
 from bpe import display
-from pages import encode_sources, runs, session
+from pages import encode_compare, encode_sources, runs, session
 from pages.alerts import alert
-from pages.encode_sources import SOURCES
+from pages.assets import HOVER_JS
+from pages.encode_sources import SOURCES, TRAINED
 from pages.settings import Settings
 from server import startup
 
@@ -31,11 +30,6 @@ SAMPLE = "This is not a token. 🙂 hugs"
 MAX_REPLAY_SYMBOLS = 300  # the merge replay is drawn for words of up to this many symbols
 REPLAY_BUDGET = 3_000  # symbols drawn over all of a replay's steps
 MAX_TREE_NODES = display.MAX_TREE_NODES
-OTHERS = {
-    "merges": "The same tokenizer with fewer merges",
-    "wordpiece": "WordPiece trained on the same corpus",
-    "other": "The other tokenizer (uploaded / trained)",
-}  # WordPiece first would train on every toggle
 KEPT = (
     "encode_text",
     "encode_source",
@@ -45,6 +39,8 @@ KEPT = (
     "compare",
     "compare_with",
     "compare_k",
+    "compare_popular",
+    "popular_pick",
     "hub_repo",
     "tiktoken_pattern",
 )
@@ -108,7 +104,7 @@ if state["settings"] == link_settings:  # a link opened on this page (/encode?st
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
 name, tok = encode_sources.tokenizer_in_use(source, enc)
 unk_note = ""
-if source == SOURCES[0]:
+if source == TRAINED:
     # The Train page counts the vocabulary it learned; the tokenizer adds [UNK] (character level) or
     # the bytes its corpus never had (byte level), so the two sizes differ: say why.
     trained = runs.train(state["settings"])
@@ -121,7 +117,7 @@ if source == SOURCES[0]:
     elif tok.unk_token is not None and tok.unk_token in tok.vocab:
         unk_note = f" (with {display.md_escape(tok.unk_token)} at the end, for anything the training corpus never had)"
 n = len(tok.merges)
-train_step = state.get("step", 0) if source == SOURCES[0] else n
+train_step = state.get("step", 0) if source == TRAINED else n
 # Which merges apply follows what the user did on the Train page: stopped at step k (the course's
 # "bug -> b ug" needs its first 3 merges), the tokenizer as at that step; never stepped (or at the end),
 # the whole run. A new tokenizer or a new Train step sets it again; the user can change it here.
@@ -164,7 +160,7 @@ if tok.byte_level:
     # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
     if "byte_text" not in st.session_state:
         settings = state["settings"]
-        st.session_state["byte_text"] = source != SOURCES[0] or not (
+        st.session_state["byte_text"] = source != TRAINED or not (
             settings.source == "preset" and settings.preset in ("course", "notebook")
         )
     as_text = left.toggle(
@@ -204,7 +200,11 @@ except ValueError as exc:
 # -- tokens, ids, counts --------------------------------------------------------------------------------
 # How whitespace reads: · and ↵ (the toggle), as text like the Train page (␣), or as stored (Ġ).
 ws = True if show_ws else "text" if as_text and tok.byte_level else False
-st.html(display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, as_text=as_text))
+st.html(
+    display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, as_text=as_text, hover=True)
+    + display.source_html(text)
+)
+st.html(HOVER_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if len(encoding.ids) > MAX_CHIPS:
     st.caption(f"Showing the first {MAX_CHIPS:,} of {len(encoding.ids):,} tokens; the id list below is complete.")
 cols = st.columns(5)
@@ -291,54 +291,13 @@ if shown.byte_level:
 
 
 # -- side by side ----------------------------------------------------------------------------------------
-def second_tokenizer(kind: str) -> tuple[str, bpe.Tokenizer] | None:
-    """The tokenizer to compare with, or None after saying why there is none."""
-    if kind == "merges":
-        m = st.slider("Merges for the second tokenizer", 0, n, n // 2, key="compare_k") if n else 0
-        return display.plural(m, "merge"), memo("compare_tok", (tok, m), lambda: tok.with_merges(m))
-    if kind == "other" and source == SOURCES[0]:
-        other = encode_sources.uploaded(enc)
-        if other is None:
-            st.info("Choose 'Uploaded file' above and upload a tokenizer to compare with it.")
-        return other
-    if kind == "other":
-        other = runs.current_tokenizer()
-        return None if other is None else ("trained on the Train page", other)
-    settings = replace(state["settings"], algorithm="wordpiece")
-    try:
-        return "WordPiece, same corpus", runs.tokenizer_for(settings, runs.train(settings).num_merges)
-    except ValueError as exc:
-        alert("error", f"WordPiece cannot be trained with these settings: {exc}")
-        return None
-
-
-if st.toggle("Side by side with a second tokenizer", key="compare"):
-    second = second_tokenizer(
-        st.radio("Compare with", list(OTHERS), format_func=OTHERS.get, key="compare_with", horizontal=True)
-    )
-    if second is not None:
-        try:
-            other_encoding = memo("other_encoding", (second[1], text), lambda: second[1].encode_full(text))
-        except ValueError as exc:
-            alert("error", f"The second tokenizer cannot encode this text: {exc}")
-            st.stop()
-        spans = display.disagreement_spans(encoding.offsets, other_encoding.offsets, len(text))
-        a, b = st.columns(2)
-        a.metric(f"Tokens, {display.md_escape(name)}", f"{len(encoding.ids):,}")
-        b.metric(
-            f"Tokens, {display.md_escape(second[0])}",
-            f"{len(other_encoding.ids):,}",
-            delta=len(other_encoding.ids) - len(encoding.ids),
-            delta_color="off",
-        )
-        a.html(
-            display.encoding_html(
-                shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, marked=spans, as_text=as_text
-            )
-        )
-        b.html(
-            display.encoding_html(
-                second[1], other_encoding, text, show_whitespace=ws, limit=MAX_CHIPS, as_text=as_text, marked=spans
-            )
-        )
-        st.caption(f"Underlined in red: the {len(spans):,} stretches of text where the token boundaries differ.")
+encode_compare.side_by_side(
+    encode_compare.First(name, shown, tok, encoding, source),
+    text,
+    enc,
+    memo,
+    state["settings"],
+    ws=ws,
+    as_text=as_text,
+    limit=MAX_CHIPS,
+)

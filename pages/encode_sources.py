@@ -1,4 +1,4 @@
-"""The Encode page's tokenizer: the one trained on the Train page, uploaded files (a tokenizer.json, a
+"""The Encode page's tokenizer: the one trained on the Train page, a popular one (``encode_popular``), uploaded files (a tokenizer.json, a
 ``.tiktoken`` rank file, or vocab.json + merges.txt, told apart by content), or a model's tokenizer by
 its Hugging Face Hub name. Files are read in a process of their own and the parsed tokenizers kept by
 their bytes' digest, shared by every session within one memory budget (``server/uploads.py``); a
@@ -25,7 +25,8 @@ from server import startup, uploads
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
 
-SOURCES = ("Trained on the Train page", "Uploaded file", "Hugging Face Hub")
+SOURCES = ("Trained on the Train page", "Popular tokenizer", "Uploaded file", "Hugging Face Hub")
+TRAINED, POPULAR, UPLOADED, HUB = SOURCES
 TIKTOKEN_PATTERNS = {
     "cl100k": "cl100k (GPT-3.5, GPT-4)",
     "o200k": "o200k (GPT-4o)",
@@ -38,16 +39,20 @@ def tokenizer_in_use(source: str, enc: dict) -> tuple[str, bpe.Tokenizer]:
     """The tokenizer of ``source`` (one of SOURCES) and the name the page calls it. Draws the uploader
     or the Hub form the source needs; until there is a tokenizer, says what to do and stops the page.
     ``enc`` is the Encode page's part of the session state (it keeps the uploaded and fetched ones)."""
-    if enc.setdefault("runs", 0) == 0 and source == SOURCES[1]:
+    if enc.setdefault("runs", 0) == 0 and source == UPLOADED:
         # The session's first run of this page already has "Uploaded file" chosen (the choice starts
         # at the trained one): the browser kept its page through a server restart, and its uploader
         # still lists files this server never received. Say so, and draw the uploader under a new key.
         enc["upload_lost"], enc["uploader_key"] = RESTARTED, f"encode_files_{os.getpid()}"
     enc["runs"] += 1
-    if source == SOURCES[1]:
+    if source == UPLOADED:
         return _uploaded(enc)
-    if source == SOURCES[2]:
+    if source == HUB:
         return _from_hub(enc)
+    if source == POPULAR:
+        from pages import encode_popular  # it imports this module (hub_tokenizer)
+
+        return encode_popular.from_popular(enc)
     name, tok = "the tokenizer trained on the Train page", runs.current_tokenizer()
     if tok is None:
         st.error("The Train page's settings do not train a tokenizer: fix them there, or upload a tokenizer file.")

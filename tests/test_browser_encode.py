@@ -76,7 +76,7 @@ def test_screenshot_for_the_readme(app_server, page, screenshot_dir):
     page.get_by_role("link", name="Encode").click()
     expect(page.locator(".bpe-tokens").first).to_contain_text("Ġtoken", timeout=60_000)
     wait_for_app(page)
-    page.get_by_text("Side by side with a second tokenizer").click()
+    page.get_by_text("Side by side with other tokenizers").click()
     wait_for_app(page)
     expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=60_000)
     page.set_viewport_size({"width": 1280, "height": 1650})  # the app scrolls inside its own container

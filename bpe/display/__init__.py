@@ -56,11 +56,13 @@ from .tokens import (
     encoding_html,
     made_by,
     overlaps,
+    source_html,
     token_chips,
     token_kind,
     token_label,
     token_rows,
     token_title,
+    utf16_offsets,
     word_spans,
 )
 
@@ -85,6 +87,8 @@ __all__ = [
     "cuts_character",
     "disagreement_spans",
     "encoding_html",
+    "source_html",
+    "utf16_offsets",
     "hex_bytes",
     "made_by",
     "mark_whitespace",

@@ -29,12 +29,20 @@ from .text import (
 
 
 def chip(
-    text: str, background: str | None = None, *, title: str = "", css_class: str = "tok", bold: bool = False
+    text: str,
+    background: str | None = None,
+    *,
+    title: str = "",
+    css_class: str = "tok",
+    bold: bool = False,
+    span: tuple[int, int] | None = None,
 ) -> str:
     """One token as an escaped HTML span. Its box (padding, font, ...) comes from the ``.tok``
     rule of :data:`TOKEN_CSS`; a colour is either a class there (``c0``..``c7``, ``hl``) or
     ``background``, inline. The tooltip is left out when ``title`` is empty. A token longer than
-    :data:`LONG_TOKEN` characters is cut (:func:`shorten`) and shown whole in the tooltip."""
+    :data:`LONG_TOKEN` characters is cut (:func:`shorten`) and shown whole in the tooltip. ``span``, the
+    characters it stands for (start, end in UTF-16 units, as the browser counts), becomes ``data-s`` and
+    ``data-e``: hovering the chip marks them in the text (``pages/hover.js``)."""
     short = shorten(text)
     if short != text:
         title = f"{text} · {title}" if title and title != text else text
@@ -44,6 +52,7 @@ def chip(
         f'<span class="{css_class}"'
         + (f' title="{html.escape(title, quote=True)}"' if title else "")
         + (f' style="{style}"' if style else "")
+        + (f' data-s="{int(span[0])}" data-e="{int(span[1])}"' if span is not None else "")
         + f">{html.escape(text)}</span>"
     )
 
@@ -100,6 +109,11 @@ TOKEN_CSS = (
     ".bpe-tokens .bpe-gap{display:inline-block;width:0.75em}"
     ".bpe-tree,.bpe-tree ul{list-style:none;margin:0;padding-left:1.4em;font-family:monospace}"
     ".bpe-tree li{margin:2px 0}"
+    ".bpe-tokens .tok[data-s]:hover{outline:2px solid #1d3557;outline-offset:-1px}"
+    ".bpe-source{margin-top:6px;font-size:0.85rem;color:#5f6368}"
+    ".bpe-source-text{white-space:pre-wrap;overflow-wrap:anywhere;font-family:monospace;color:#111;"
+    "border:1px solid #e6e8eb;border-radius:6px;padding:4px 8px;max-height:12em;overflow:auto}"
+    ".bpe-source-text mark.bpe-hl{background:#ffd166;color:#111;outline:1px solid #b08900}"
     "</style>"
 )
 
@@ -197,6 +211,7 @@ def encoding_html(
     limit: int | None = 2000,
     marked: Sequence[tuple[int, int]] = (),
     as_text: bool = True,
+    hover: bool = False,
 ) -> str:
     """Coloured, escaped chips for the first ``limit`` tokens of an encoding.
 
@@ -206,11 +221,14 @@ def encoding_html(
     off the token as stored (``ĠStraÃŁe``). Every chip has a tooltip (see :func:`token_title`). Each pre-tokenized word after the first
     starts after an empty ``bpe-gap`` element (a visible space), and a token holding newlines is followed by
     as many line breaks, so the chips keep the text's words and lines (as tiktokenizer shows them).
+    With ``hover`` each chip carries its characters' span in ``text`` (:func:`chip`), for :func:`source_html`.
     """
     n = len(encoding.tokens) if limit is None else min(limit, len(encoding.tokens))
     tokens = encoding.tokens[:n]
     colors = color_indices(tokens)
     parts, prev_kind, alt, ends = [], None, 0, [b for _, b in marked]
+    # Only as far as the last chip drawn reaches: the first 2,000 chips of a 100 KB text need a few KB of it.
+    units = utf16_offsets(text[: max((e for _, e in encoding.offsets[:n]), default=0)]) if hover else None
     for i, token in enumerate(tokens):
         kind = token_kind(tokenizer, token)
         span = encoding.offsets[i]
@@ -227,10 +245,41 @@ def encoding_html(
         if i and encoding.word_ids[i] != encoding.word_ids[i - 1]:
             parts.append('<i class="bpe-gap"></i>')  # a new pre-tokenized word: a visible gap before it
         label = token_label(tokenizer, token, show_whitespace) if as_text else visible(token, show_whitespace is True)
-        parts.append(chip(label, background, title=title, css_class=css, bold=kind == "special"))
+        parts.append(
+            chip(
+                label,
+                background,
+                title=title,
+                css_class=css,
+                bold=kind == "special",
+                span=None if units is None else (units(span[0]), units(span[1])),
+            )
+        )
         # Lines break where the text has newlines; the newline's own token stays visible before the break.
         parts.append("<br>" * source.count("\n"))
     return f'{TOKEN_CSS}<div class="bpe-tokens">{"".join(parts)}</div>'
+
+
+def utf16_offsets(text: str):
+    """A function from a character offset in ``text`` to the same place in UTF-16 units (JavaScript's
+    string positions): characters past U+FFFF count two.
+
+    >>> f = utf16_offsets("a🙂b")
+    >>> [f(i) for i in range(4)]
+    [0, 1, 3, 4]
+    """
+    if text.isascii() or all(ord(c) <= 0xFFFF for c in text):
+        return int
+    prefix = [0, *itertools.accumulate(2 if ord(c) > 0xFFFF else 1 for c in text)]
+    return prefix.__getitem__
+
+
+def source_html(text: str, label: str = "Hover a token to see its characters in the text:") -> str:
+    """``text``, escaped, in the block where hovering a chip marks the token's characters. A carriage
+    return is written as a character reference: the HTML parser would turn a literal ``\\r\\n`` into one
+    ``\\n`` and every later offset would be one off."""
+    escaped = html.escape(text).replace("\r", "&#13;")
+    return f'<div class="bpe-source">{html.escape(label)}<div class="bpe-source-text">{escaped}</div></div>'
 
 
 TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "made by")  # the keys of token_rows, also for no tokens
