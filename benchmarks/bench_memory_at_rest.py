@@ -25,6 +25,11 @@ from browser_support import AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 
 
+def both(server) -> str:
+    alone = rss_mib([server.proc.pid])
+    return f"{rss_mib([server.proc.pid], workers=True):,.0f} MiB (server {alone:,.0f})"
+
+
 async def main(args) -> None:
     server = AppServer(env={"BPE_RUN_MEMORY_MIB": str(args.budget_mib), "BPE_JOB_LOG": "1"})
     url = server.start()
@@ -34,7 +39,8 @@ async def main(args) -> None:
         await first.close()
         await asyncio.sleep(5)  # the pool's workers have started; the heap is frozen
         base = rss_mib([server.proc.pid], workers=True)
-        print(f"baseline (server + workers, the course's run trained): {base:,.0f} MiB", flush=True)
+        base_alone = rss_mib([server.proc.pid])
+        print(f"baseline (the course's run trained): {both(server)}", flush=True)
         sessions, peak = [], base
         for i in range(args.runs):
             s = Session(url, f"preset=python-docs&limit=vocab_size&limit_value={args.vocab + i}")
@@ -43,19 +49,23 @@ async def main(args) -> None:
             sessions.append(s)
             now = rss_mib([server.proc.pid], workers=True)
             peak = max(peak, now)
-            print(f"run {i + 1:3d} shown by {len(sessions)} open sessions: {now:,.0f} MiB", flush=True)
+            print(f"run {i + 1:3d} shown by {len(sessions)} open sessions: {both(server)}", flush=True)
         for s in sessions:
             await s.close()
         closed = time.monotonic()
         print(f"all {len(sessions)} sessions closed", flush=True)
         while time.monotonic() - closed < args.rest_s:
             await asyncio.sleep(15)
-            print(f"  {time.monotonic() - closed:4.0f} s after: {rss_mib([server.proc.pid], workers=True):,.0f} MiB")
+            print(f"  {time.monotonic() - closed:4.0f} s after: {both(server)}", flush=True)
         rest = rss_mib([server.proc.pid], workers=True)
+        if args.log:
+            print(Path(server.log.name).read_text(errors="replace")[-3000:])
+        rest_alone = rss_mib([server.proc.pid])
         budget = args.budget_mib
         print()
         print(f"runs: {args.runs} distinct python-docs runs, run budget {budget} MiB")
         print(f"server + workers: baseline {base:,.0f} MiB, peak {peak:,.0f} MiB, at rest {rest:,.0f} MiB")
+        print(f"server alone: baseline {base_alone:,.0f} MiB, at rest {rest_alone:,.0f} MiB")
         print(
             f"at rest over the baseline: {rest - base:,.0f} MiB = {(rest - base) / budget:.2f} x the run budget "
             f"(target <= 1: {'met' if rest - base <= budget else 'NOT met'})"
@@ -70,4 +80,5 @@ if __name__ == "__main__":
     ap.add_argument("--budget-mib", type=int, default=128)
     ap.add_argument("--vocab", type=int, default=3000)
     ap.add_argument("--rest-s", type=float, default=180)
+    ap.add_argument("--log", action="store_true", help="print the end of the server's log")
     asyncio.run(main(ap.parse_args()))

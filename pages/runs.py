@@ -4,7 +4,7 @@
 by measured memory, oldest evicted first, and the last few failures), or from a job in the training
 process pool (``server/jobs.py``: one job per run, however many sessions ask). A page waiting on a
 job that takes more than FIRST_WAIT_S shows its progress and a Stop button, and reruns when the run is
-ready. :func:`tokenizer_for` turns a run's step into a ``bpe.Tokenizer`` (``st.cache_resource``).
+ready. :func:`tokenizer_for` turns a run's step into a ``bpe.Tokenizer`` (kept on the run).
 What this leaves out: the training itself (``bpe``, in the worker) and the session's own state
 (``pages/session.py``).
 """
@@ -17,6 +17,7 @@ import hashlib
 import os
 import threading
 import time
+import weakref
 from collections import OrderedDict
 
 import streamlit as st
@@ -240,11 +241,28 @@ def _stopped_notice(state: dict) -> None:
     st.stop()
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+TOKENIZERS_PER_RUN = 4  # the steps whose tokenizers are kept on a run (its last step, Encode's step, ...)
+_TOKENIZERS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
+_TOKENIZERS_LOCK = threading.Lock()
+
+
 def tokenizer_for(settings: Settings, step: int) -> bpe.Tokenizer:
     """The run's tokenizer as at ``step``, made once and shared by every session (the downloads and
-    the Encode page ask for it)."""
-    return bpe.Tokenizer.from_state(train(settings, block=True).state(step))
+    the Encode page ask for it). Kept on the run itself (weakly), so it goes when the run is evicted:
+    a cache of its own (``st.cache_resource``, 16 entries) kept tokenizers of runs long gone, outside
+    the run budget, and their objects, made while the run was alive, pinned its freed memory."""
+    history = train(settings, block=True)
+    with _TOKENIZERS_LOCK:
+        kept = _TOKENIZERS.setdefault(history, OrderedDict())
+        if step in kept:
+            kept.move_to_end(step)
+            return kept[step]
+    tok = bpe.Tokenizer.from_state(history.state(step))
+    with _TOKENIZERS_LOCK:
+        tok = kept.setdefault(step, tok)
+        while len(kept) > TOKENIZERS_PER_RUN:
+            kept.popitem(last=False)
+    return tok
 
 
 def current_tokenizer() -> bpe.Tokenizer | None:
