@@ -200,15 +200,18 @@ def _words_that_differ(ours: dict[str, int], theirs: dict[str, int], limit: int 
 
 
 def _tie_rule(corpus, student, setup, specials, step) -> str | None:
-    """The first of our tie rules whose run makes the student's first ``step`` merges."""
+    """Of our other tie rules, the one that reproduces the most of the student's merges, at least the
+    first ``step``."""
+    best, best_n = None, step - 1
     for rule in TIE_RULES:
         if rule == setup.tie_break:
             continue
         other = Setup(rule, setup.pre_tokenizer, setup.byte_base)
-        run = history_bytes(train_setup(corpus, other, step, specials, student.end_of_word))
-        if agreed(run, student.merges) >= step:
-            return rule
-    return None
+        run = history_bytes(train_setup(corpus, other, len(student.merges), specials, student.end_of_word))
+        n = agreed(run, student.merges)
+        if n > best_n:
+            best, best_n = rule, n
+    return best
 
 
 def compare(
@@ -272,11 +275,28 @@ def compare(
                 f"({our_count}), the student's count ({sum(once.values())} without overlaps) lets their pair win."
             )
             return Comparison(kind="overlap", cause=cause, **{**fields, "words": rows})
+    special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
+    if special:
+        cause = (
+            f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
+            f"{special}, which we split out of the text before counting: the student's run did not split special "
+            "tokens out."
+        )
+        return Comparison(kind="specials", cause=cause, words=words, **fields)
     cause = (
         f"{head} ({their_count} here): a count that differs, so the student's words are cut or counted "
         "differently (pre-tokenization, whitespace kept on words, case, special tokens not split out)."
     )
     return Comparison(kind="count", cause=cause, words=words, **fields)
+
+
+def _inside_special(joined: bytes, specials, student, corpus) -> str | None:
+    """The special token of the text that holds ``joined``, if any."""
+    text = corpus if isinstance(corpus, str) else " ".join(corpus) if not isinstance(corpus, Mapping) else ""
+    for special in (*specials, *student.special_tokens):
+        if joined.decode("utf-8", "replace") in special and special in text:
+            return special
+    return None
 
 
 def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
@@ -288,13 +308,23 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
             "pre-tokenizer never keeps on a word like that. The student's words keep their whitespace "
             "(another pre-tokenizer, or none)."
         )
-    text = corpus if isinstance(corpus, str) else " ".join(corpus) if not isinstance(corpus, Mapping) else ""
-    for special in (*specials, *student.special_tokens):
-        if joined.decode("utf-8", "replace") in special and special in text:
-            return "specials", (
-                f"{head}, a pair our corpus never has: it is part of the special token {special}, which we split "
-                "out of the text before counting. The student's run did not split special tokens out."
-            )
+    special = _inside_special(joined, specials, student, corpus)
+    if special:
+        return "specials", (
+            f"{head}, a pair our corpus never has: it is part of the special token {special}, which we split "
+            "out of the text before counting. The student's run did not split special tokens out."
+        )
+    chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
+    if setup.byte_base and any(c is not None and len(c) < len(p) for c, p in zip(chars, theirs)):
+        return "byte-base", (
+            f"{head}, a pair our corpus never has: the student's run treats a character of several bytes as one "
+            "symbol, so it starts from characters, not from the 256 bytes as ours does."
+        )
+    if not setup.byte_base and any(c is None for c in chars):
+        return "byte-base", (
+            f"{head}, a pair our corpus never has: the student's pair cuts a character's bytes apart, so their run "
+            "starts from the 256 bytes and ours from characters."
+        )
     if student.byte_level != setup.byte_base:
         theirs_base = "bytes (a 256-byte base)" if student.byte_level else "characters, not bytes"
         return "byte-base", (
@@ -303,6 +333,14 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
             "one side and several on the other."
         )
     return "missing", (f"{head}, a pair our corpus never has at this step: a different byte base or pre-tokenizer.")
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _same_merges(history, student, base, specials) -> Comparison:
