@@ -354,7 +354,7 @@ def _same_merges(history, student, base, specials) -> Comparison:
         return Comparison(kind="same", cause=f"All {n} merges agree with ours.", **fields)
     diff = student.vocab_size - ours
     if diff == -len(specials):
-        why = f"the student's vocabulary leaves out the {len(specials)} special token(s)"
+        why = f"the student's vocabulary leaves out the {len(specials)} special token{'s' if len(specials) > 1 else ''}"
     elif diff == len(specials) or diff > 0 and diff <= len(student.special_tokens):
         why = "the student's vocabulary counts special tokens that ours does not"
     elif student.byte_level and student.vocab_size - len(new) < 256:
