@@ -69,8 +69,9 @@ def _compare(source: str, preset: str, text: str, counts: str, _student, student
 
 
 def _train_link(settings: Settings, step: int) -> str:
-    """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters)."""
-    return "train?" + urlencode(links.settings_to_params(settings, step))
+    """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters). The Train
+    page is the default page, served at the app's root: ``/train?...`` would first say the page does not exist."""
+    return "./?" + urlencode(links.settings_to_params(settings, step))
 
 
 def _pair_block(title: str, pair, count: int) -> None:

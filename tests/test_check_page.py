@@ -7,7 +7,7 @@ from __future__ import annotations
 import pickle
 from urllib.parse import parse_qs, urlsplit
 
-from apptest_support import APP, alerts, ok
+from apptest_support import APP, alerts, ok, start
 from streamlit.testing.v1 import AppTest
 from students import (
     course_loop,
@@ -69,7 +69,7 @@ def test_an_uploaded_cs336_pickle_with_the_other_tie_rule_is_named_with_its_step
     link = at.get("link_button")[0].proto
     assert link.label == "Go to step 1"
     query = parse_qs(urlsplit(link.url).query)
-    assert urlsplit(link.url).path == "train" and query["step"] == ["1"] and query["preset"] == ["cs336"]
+    assert urlsplit(link.url).path == "./" and query["step"] == ["1"] and query["preset"] == ["cs336"]
     ranking = at.dataframe[-1].value
     assert ranking.iloc[0]["tie rule"] == "lexicographic" and ranking.iloc[0].iloc[-1] == 12
 
@@ -139,3 +139,14 @@ def test_a_file_of_no_known_format_gets_the_sentence_and_a_class_pickle_is_refus
     ok(at.run())
     assert "refuses any pickle" in alerts(at, "error")[0]
     assert not marker.exists()
+
+
+def test_train_page_offers_the_cs336_files_or_says_why_not():
+    at = start(preset="cs336", step="12")
+    keys = {b.key for b in at.get("download_button")} if at.get("download_button") else set()
+    assert {"dl_cs336_json", "dl_cs336_pickle"} <= keys
+    at = start(text="café café café", pre_tokenizer="whitespace", step="1")
+    captions = [c.value for c in at.caption]
+    assert any(
+        c.startswith("No cs336_vocab_merges.json: CS336's vocabulary starts from the 256 bytes") for c in captions
+    )
