@@ -10,8 +10,9 @@ told in one sentence, tried in this order:
    pair is found by training with it);
 2. our corpus never has the student's pair at that step: whitespace kept on words, special tokens
    not split out of the text, characters instead of a 256-byte base, or another pre-tokenizer;
-3. the student's pair has a smaller count: overlapping pairs counted once (``aaa`` holds ``(a, a)``
-   twice), or words cut differently (the words that count differently are listed);
+3. the student's pair has a smaller count: the text lowercased, overlapping pairs counted once
+   (``aaa`` holds ``(a, a)`` twice), special tokens not split out, or words cut differently (the words
+   that count differently are listed);
 4. the same merges but another vocabulary size: special tokens or the base alphabet counted
    differently.
 
@@ -137,7 +138,7 @@ class Comparison:
 
     ``step`` is the first merge that differs (None when every merge agrees); ``ours``/``theirs`` the two
     pairs there, ``our_count``/``their_count`` both pairs' counts in our run before that merge; ``kind``
-    names the cause (``tie``, ``overlap``, ``count``, ``whitespace``, ``specials``, ``byte-base``,
+    names the cause (``tie``, ``case``, ``overlap``, ``count``, ``whitespace``, ``specials``, ``byte-base``,
     ``missing``, ``vocab-size``, ``shorter``, ``same``), ``cause`` says it in one sentence, ``rule`` is the
     tie rule that reproduces the student's choice, ``words`` the words that count differently
     (word, our count, the student's count).
@@ -261,6 +262,13 @@ def compare(
                 f"'{rule}' rule ({TIE_RULE_SENTENCES[rule]}) reproduces the student's choice."
             )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
+    if their_count < our_count and _lowercase_reproduces(corpus, student, setup, specials, n):
+        cause = (
+            f"{head} ({their_count} here): a count that differs, from case. The student's run lowercases the text "
+            "first: on the lowercased corpus our run makes this merge too, since words that differ only in case "
+            "count together."
+        )
+        return Comparison(kind="case", cause=cause, words=words, **fields)
     if their_count == 0:
         kind, cause = _missing(head, theirs, student, setup, specials, corpus)
         return Comparison(kind=kind, cause=cause, words=words, **fields)
@@ -288,6 +296,22 @@ def compare(
         "differently (pre-tokenization, whitespace kept on words, case, special tokens not split out)."
     )
     return Comparison(kind="count", cause=cause, words=words, **fields)
+
+
+def _lowercase_reproduces(corpus, student, setup, specials, n: int) -> bool:
+    """True if our run on the lowercased corpus makes more of the student's merges than ``n``."""
+    if isinstance(corpus, Mapping):
+        lowered: Corpus = {}
+        for word, count in corpus.items():
+            lowered[word.lower()] = lowered.get(word.lower(), 0) + count  # type: ignore[index, union-attr]
+    elif isinstance(corpus, str):
+        lowered = corpus.lower()
+    else:
+        lowered = [text.lower() for text in corpus]
+    if lowered == corpus:
+        return False
+    run = history_bytes(train_setup(lowered, setup, n + 1, specials, student.end_of_word))
+    return agreed(run, student.merges) > n
 
 
 def _inside_special(joined: bytes, specials, student, corpus) -> str | None:

@@ -3,7 +3,8 @@ optional deliberate fault, and the files their code saves.
 
 - :func:`course_loop`: the Hugging Face course's loop (``compute_pair_freqs``, ``merge_pair``) on
   characters; the first pair with the highest count wins. Fault ``overlap``: pairs counted with
-  ``str.count``-like scanning that skips an overlapping occurrence (``aaa`` holds ``(a, a)`` once).
+  ``str.count``-like scanning that skips an overlapping occurrence (``aaa`` holds ``(a, a)`` once);
+  ``whitespace``: words keep the whitespace after them; ``lower``: the text lowercased first.
 - :func:`minbpe_train`: minbpe's ``RegexTokenizer`` (bytes, GPT-4's split pattern, ``get_stats``/
   ``merge``, ``max(stats, key=stats.get)``); saves minbpe's ``.model``.
 - :func:`subword_nmt_train`: subword-nmt's ``learn_bpe`` (the last character carries ``</w>``, ties to
@@ -29,6 +30,8 @@ GPT4_PAT = (
 
 # -- the Hugging Face course's loop ------------------------------------------------------------------
 def course_loop(text: str, num_merges: int, fault: str | None = None) -> list[tuple[str, str]]:
+    if fault == "lower":
+        text = text.lower()
     word_freqs: dict[str, int] = {}
     for word in regex.findall(r"\S+\s*", text) if fault == "whitespace" else text.split():
         word_freqs[word] = word_freqs.get(word, 0) + 1

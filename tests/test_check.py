@@ -186,3 +186,12 @@ def test_the_settings_search_recovers_cs336_on_gpt2_text():
     student = read_student_text(cs336_json(vocab, merges))
     best, n = best_settings(text, student, [EOT])[0]
     assert n == 10 and best.byte_base and best.tie_break == "greatest-bytes"
+
+
+def test_a_lowercased_corpus_is_named_case():
+    text = "The cat. the hat. The mat. ox ox ox"
+    student = read_student_text(repr(course_loop(text, 3, fault="lower")))
+    result = compare(text, student, Setup("first", "whitespace", False))
+    assert result.kind == "case" and result.step == 1
+    assert (result.ours, result.theirs, result.our_count, result.their_count) == ((b"h", b"e"), (b"t", b"h"), 3, 1)
+    assert "lowercases the text" in result.cause
