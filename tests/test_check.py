@@ -195,3 +195,14 @@ def test_a_lowercased_corpus_is_named_case():
     assert result.kind == "case" and result.step == 1
     assert (result.ours, result.theirs, result.our_count, result.their_count) == ((b"h", b"e"), (b"t", b"h"), 3, 1)
     assert "lowercases the text" in result.cause
+
+
+def test_a_pickle_of_shared_or_self_referencing_lists_is_read_quickly():
+    shared = [b"a", b"b"]
+    for _ in range(60):  # 2**60 paths through shared references if walked naively
+        shared = [shared, shared]
+    looped: list = []
+    looped.append(looped)
+    assert read_student_file(pickle.dumps({"merges": [], "vocab": {0: b"x"}, "x": shared})).merges == ()
+    with pytest.raises(ValueError, match="should be a pair of byte strings"):
+        read_student_file(pickle.dumps(looped))

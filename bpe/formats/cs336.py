@@ -90,9 +90,15 @@ class _PlainUnpickler(pickle.Unpickler):
 
 def _check_plain(value: Any) -> None:
     """Raise a ValueError unless ``value`` holds only dicts, lists, tuples, bytes, ints and strings."""
-    stack = [value]
+    stack, seen = [value], set()
     while stack:
         item = stack.pop()
+        if isinstance(item, (dict, list, tuple)):
+            # A pickle can hold one list many times (or inside itself): each is checked once, so a file of
+            # shared references cannot make this walk exponential or endless.
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
         if type(item) not in PLAIN_TYPES:
             raise ValueError(
                 f"The pickle holds a {type(item).__name__}; BPE Explorer reads only dicts, lists, tuples, bytes, "
