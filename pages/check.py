@@ -30,6 +30,7 @@ startup.ensure_router()  # a fresh server's first request may run this page with
 
 MAX_CHECK_CHARS = 200_000
 MAX_CHECK_MERGES = 2_000
+MAX_FILE_BYTES = 5_000_000  # a student's run is small; this page reads files in the server's own process
 SOURCES = {"preset": "A preset", "text": "Pasted text", "counts": "Word counts"}
 KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste")
 DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2"}
@@ -45,6 +46,12 @@ def _apply_preset() -> None:
 
 def _read_run(files, pasted: str):
     """The student's run from the uploaded files, or else the pasted text (a ValueError says what to fix)."""
+    for f in files or ():
+        if f.size > MAX_FILE_BYTES:
+            raise ValueError(
+                f"The file {f.name!r} is {f.size:,} bytes; the check reads files of up to {MAX_FILE_BYTES:,} bytes "
+                "(a student's run is much smaller)."
+            )
     if files:
         return combine([read_student_file(f.getvalue(), f"The file {f.name!r}") for f in files])
     if pasted.strip():

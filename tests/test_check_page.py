@@ -150,3 +150,10 @@ def test_train_page_offers_the_cs336_files_or_says_why_not():
     assert any(
         c.startswith("No cs336_vocab_merges.json: CS336's vocabulary starts from the 256 bytes") for c in captions
     )
+
+
+def test_a_file_over_the_size_limit_is_refused_with_its_size():
+    at = open_check()
+    at.file_uploader(key="chk_files").set_value([("big.txt", b"a b\n" * 1_300_000, "text/plain")])
+    ok(at.run())
+    assert "is 5,200,000 bytes; the check reads files of up to 5,000,000 bytes" in alerts(at, "error")[0]
