@@ -4,6 +4,7 @@ names the fault and its step."""
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -13,6 +14,7 @@ from students import (
     cs336_json,
     cs336_pickle,
     cs336_train,
+    merges_txt,
     minbpe_model,
     minbpe_train,
     subword_nmt_codes,
@@ -206,3 +208,16 @@ def test_a_pickle_of_shared_or_self_referencing_lists_is_read_quickly():
     assert read_student_file(pickle.dumps({"merges": [], "vocab": {0: b"x"}, "x": shared})).merges == ()
     with pytest.raises(ValueError, match="should be a pair of byte strings"):
         read_student_file(pickle.dumps(looped))
+
+
+def test_merges_txt_with_overlaps_counted_once_and_vocab_json_with_a_special_token():
+    text = "aaa aaa aaa ab ab ab ab"
+    merges = course_loop(text, 2, fault="overlap")
+    vocab = {"<|endoftext|>": 0, "a": 1, "b": 2, "aa": 3, "ab": 4}
+    student = combine([read_student_text(merges_txt(merges)), read_student_text(json.dumps(vocab))])
+    assert student.format == "merges.txt + vocabulary" and student.vocab_size == 5
+    result = compare(text, student, Setup("first", "whitespace", False))
+    assert (result.kind, result.step) == ("overlap", 1)
+    agreeing = read_student_text(merges_txt(course_loop(text, 2)))
+    same = compare(text, combine([agreeing, read_student_text(json.dumps(vocab))]), Setup("first", "whitespace", False))
+    assert same.kind == "vocab-size" and "counts special tokens that ours does not" in same.cause

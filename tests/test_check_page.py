@@ -13,6 +13,7 @@ from students import (
     course_loop,
     cs336_json,
     cs336_train,
+    merges_txt,
     minbpe_model,
     minbpe_train,
     subword_nmt_codes,
@@ -157,3 +158,36 @@ def test_a_file_over_the_size_limit_is_refused_with_its_size():
     at.file_uploader(key="chk_files").set_value([("big.txt", b"a b\n" * 1_300_000, "text/plain")])
     ok(at.run())
     assert "is 5,200,000 bytes; the check reads files of up to 5,000,000 bytes" in alerts(at, "error")[0]
+
+
+def _text_corpus(at: AppTest, text: str, pre: str, rule: str) -> None:
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value(text).run()
+    at.selectbox(key="chk_pre").set_value(pre).run()
+    at.selectbox(key="chk_rule").set_value(rule).run()
+    at.text_input(key="chk_special").set_value("").run()
+
+
+def test_an_uploaded_merges_txt_counting_overlaps_once_is_named():
+    at = open_check()
+    text = "aaa aaa aaa ab ab ab ab"
+    _text_corpus(at, text, "whitespace", "first")
+    data = merges_txt(course_loop(text, 2, fault="overlap")).encode()
+    at.file_uploader(key="chk_files").set_value([("merges.txt", data, "text/plain")])
+    ok(at.run())
+    assert at.subheader[0].value == "The runs part at step 1"
+    assert "from overlapping pairs" in alerts(at, "warning")[0]
+    assert at.dataframe[0].value.iloc[0].tolist()[:2] == ["aaa", 6]
+
+
+def test_an_uploaded_pickle_on_characters_is_named_a_missing_byte_base():
+    at = open_check()
+    text = "café café naïve café"
+    _text_corpus(at, text, "gpt2", "greatest-bytes")
+    vocab, merges = cs336_train(text, 4, special_tokens=(), fault="chars")
+    at.file_uploader(key="chk_files").set_value(
+        [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
+    )
+    ok(at.run())
+    assert at.subheader[0].value == "The runs part at step 1"
+    assert "starts from characters, not from the 256 bytes" in alerts(at, "warning")[0]
