@@ -156,6 +156,20 @@ class Comparison:
     setup: Setup
     rule: str | None = None
     words: tuple[tuple[str, int, int], ...] = ()
+    our_merges: tuple[BytePair, ...] = ()
+
+    def around(self, student: StudentRun, before: int = 2, after: int = 2) -> list[tuple[int, str, str]]:
+        """(step, our merge, the student's merge) around the first difference, as text."""
+        if self.step is None:
+            return []
+        rows = []
+        for k in range(max(1, self.step - before), self.step + after + 1):
+            ours = self.our_merges[k - 1] if k <= len(self.our_merges) else None
+            theirs = student.merges[k - 1] if k <= len(student.merges) else None
+            if ours is None and theirs is None:
+                break
+            rows.append((k, show_pair(ours) if ours else "", show_pair(theirs) if theirs else ""))
+        return rows
 
 
 def _to_ours(pair: BytePair, history: History) -> tuple[str, str] | None:
@@ -229,7 +243,7 @@ def compare(
     history = train_setup(corpus, setup, len(student.merges), specials, student.end_of_word)
     ours = history_bytes(history)
     n = agreed(ours, student.merges)
-    base = dict(history=history, setup=setup, agreed=n)
+    base = dict(history=history, setup=setup, agreed=n, our_merges=tuple(ours))
     if n == len(student.merges):
         return _same_merges(history, student, base, specials)
     step = n + 1

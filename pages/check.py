@@ -182,6 +182,9 @@ else:
         limit_value=max(len(student.merges), result.step), special_tokens=specials, tie_break=rule,
     )  # fmt: skip
     st.link_button(f"Go to step {result.step}", _train_link(train_settings, result.step))
+    if any(t in text for t in specials) and source == "text":
+        st.caption("The Train page does not split special tokens out of the text, so its counts there can differ.")
+    st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)
     if result.words:
         st.markdown("**Words that count your pair differently**")
         st.dataframe(

@@ -71,6 +71,8 @@ def test_an_uploaded_cs336_pickle_with_the_other_tie_rule_is_named_with_its_step
     assert link.label == "Go to step 1"
     query = parse_qs(urlsplit(link.url).query)
     assert urlsplit(link.url).path == "./" and query["step"] == ["1"] and query["preset"] == ["cs336"]
+    around = at.dataframe[0].value
+    assert around.values.tolist()[:2] == [[1, "(s, t)", "(e, s)"], [2, "(e, st)", "(es, t)"]]
     ranking = at.dataframe[-1].value
     assert ranking.iloc[0]["tie rule"] == "lexicographic" and ranking.iloc[0].iloc[-1] == 12
 
@@ -85,7 +87,7 @@ def test_pasted_course_loop_with_whitespace_kept_lists_the_words():
     paste(at, repr(course_loop(text, 6, fault="whitespace")))
     assert at.subheader[0].value == "The runs part at step 3"
     assert "holds whitespace" in alerts(at, "warning")[0]
-    words = at.dataframe[0].value
+    words = at.dataframe[1].value
     assert words.iloc[0].tolist() == ["low␣", 0, 3]
 
 
@@ -100,6 +102,7 @@ def test_special_tokens_merged_in_a_cs336_json_upload():
     ok(at.run())
     assert at.subheader[0].value == "The runs part at step 1"
     assert "did not split special tokens out" in alerts(at, "warning")[0]
+    assert any("The Train page does not split special tokens out" in c.value for c in at.caption)
 
 
 def test_minbpe_and_subword_nmt_files_are_read_by_structure():
@@ -177,7 +180,7 @@ def test_an_uploaded_merges_txt_counting_overlaps_once_is_named():
     ok(at.run())
     assert at.subheader[0].value == "The runs part at step 1"
     assert "from overlapping pairs" in alerts(at, "warning")[0]
-    assert at.dataframe[0].value.iloc[0].tolist()[:2] == ["aaa", 6]
+    assert at.dataframe[1].value.iloc[0].tolist()[:2] == ["aaa", 6]
 
 
 def test_an_uploaded_pickle_on_characters_is_named_a_missing_byte_base():
