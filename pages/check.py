@@ -128,7 +128,9 @@ with right:
     st.caption(sentence[0].upper() + sentence[1:] + ".")  # not capitalize(): it would lowercase CS336
     special_text = st.text_input("Special tokens (comma-separated)", key="chk_special")
 
-files = st.file_uploader("Your run's files", accept_multiple_files=True, key="chk_files")
+files = st.file_uploader(
+    "Your run's files", accept_multiple_files=True, key="chk_files", max_upload_size=MAX_FILE_BYTES // 1_000_000
+)
 pasted = st.text_area(
     "…or paste your merges ('a b' lines, a Python list such as ['s t', 'e st'], or any of the text formats)",
     key="chk_paste",
