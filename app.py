@@ -21,6 +21,7 @@ st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", 
 pages = [
     st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
     st.Page("pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
+    st.Page("pages/check.py", title="Check", icon=":material/fact_check:", url_path="check"),
 ]
 startup.start_once()
 st.html(PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)

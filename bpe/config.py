@@ -88,7 +88,7 @@ def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> None:
 PRE_TOKENIZERS: tuple[str, ...] = ("whitespace", "gpt2", "gpt4", "sennrich", "space-suffix")
 BYTE_LEVEL: frozenset[str] = frozenset({"gpt2", "gpt4"})
 
-TieRule = Literal["first", "hf", "lexicographic"]
+TieRule = Literal["first", "hf", "lexicographic", "greatest-bytes", "greatest"]
 Algorithm = Literal["bpe", "wordpiece"]
 
 # The tie rules, each with the sentence that states it ("forced" is not a rule one chooses: it names a
@@ -97,9 +97,26 @@ TIE_RULE_SENTENCES: dict[str, str] = {
     "first": "the pair seen first, reading words in first-seen order and each word left to right, wins",
     "hf": "the pair with the smallest (left id, right id) wins, as in the tokenizers library",
     "lexicographic": "the alphabetically smallest pair (left, then right) wins",
+    "greatest-bytes": "the lexicographically greatest pair wins, comparing the bytes each token stands for (left, "
+    "then right), as Stanford CS336's assignment 1 does",
+    "greatest": "the lexicographically greatest pair wins, comparing the tokens as shown (left, then right); it "
+    "differs from greatest-bytes only for byte-level tokens: 'Ġ' (a space, byte 0x20) comes after every letter as a "
+    "character but before them as a byte, so ('Ġ', 't') beats ('a', 't') under this rule and loses to it under greatest-bytes",
     "forced": "this pair was chosen by hand (a what-if), whatever its count",
 }
 TIE_RULES: tuple[str, ...] = get_args(TieRule)
+GREATEST_RULES: frozenset[str] = frozenset({"greatest-bytes", "greatest"})  # the larger pair wins
+
+
+def descending(value: str | bytes) -> tuple[int, ...]:
+    """A sort key that puts the greatest string (or bytes) first: each code negated, then a 1 that
+    sorts after any negated code, so a longer string comes before its own prefix ("ab" before "a").
+
+    >>> sorted(["a", "ab", "b"], key=descending)
+    ['b', 'ab', 'a']
+    """
+    codes = value if isinstance(value, bytes) else map(ord, value)
+    return (*(-c for c in codes), 1)
 
 
 @dataclass(frozen=True)

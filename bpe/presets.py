@@ -61,6 +61,9 @@ MULTILINGUAL = (
     "A character-level vocabulary would need every one of these characters; bytes need only 256.",
 )
 
+# Stanford CS336's handout splits this on whitespace only, to keep its example about the merges.
+CS336_TEXT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
+
 # The course's GPT-2 run, also used by the notebook that reworks it with other sentences.
 COURSE_OPTIONS = {"pre_tokenizer": "gpt2", "vocab_size": 50, "special_tokens": ("<|endoftext|>",)}
 
@@ -107,6 +110,20 @@ PRESETS: dict[str, Preset] = {
             "the paper's example with the end-of-word symbol </w>: es, est, est</w>, lo, low, ...",
             word_counts="low 5\nlower 2\nnewest 6\nwidest 3",
             options={"pre_tokenizer": "sennrich", "num_merges": 10},
+        ),
+        Preset(
+            "cs336",
+            "low, lower, widest, newest (Stanford CS336)",
+            "Stanford CS336 (Language Modeling from Scratch), assignment 1, section 2.4's BPE training example",
+            "the handout's 12 merges, ties broken by the greatest pair as bytes: s t, e st, o w, l ow, w est, n e, "
+            "ne west, w i, wi d, wid est, low e, lowe r",
+            texts=(CS336_TEXT,),
+            options={
+                "pre_tokenizer": "whitespace",
+                "num_merges": 12,
+                "tie_break": "greatest-bytes",
+                "special_tokens": ("<|endoftext|>",),
+            },
         ),
         Preset(
             "minbpe",

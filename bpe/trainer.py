@@ -20,6 +20,7 @@ How a merge is chosen:
      ``BpeTrainer`` does. Ids: special tokens, then the alphabet by code point, then
      new tokens in creation order.
    - ``"lexicographic"``: the smallest ``(left string, right string)``.
+   - ``"greatest-bytes"`` (CS336's), ``"greatest"``: the greatest pair, as bytes or as shown.
 
 3. Replace the pair in every word, left to right without overlap
    (``a a a`` with ``(a, a)`` becomes ``aa a``), and update only the counts of the
@@ -48,6 +49,7 @@ from fractions import Fraction
 
 from . import pre_tokenizers as pt
 from .config import (
+    GREATEST_RULES,
     MAX_TIES_KEPT,
     PAIR_SHIFT,
     TOP_K,
@@ -59,6 +61,7 @@ from .config import (
 from .history import History
 from .pre_tokenizers import Corpus, corpus_word_counts, presplit_words
 from .state import TrainState
+from .tie_order import greatest_key
 
 # The trainer's own API, then what it passes on from bpe.config and bpe.pre_tokenizers for its callers.
 __all__ = ["train_steps", "run_training", "first_difference", "TrainConfig", "corpus_word_counts", "presplit_words"]
@@ -145,9 +148,12 @@ class _Trainer:
 
     # -- bookkeeping ---------------------------------------------------------------------------
     def _static_key(self, pair: tuple[int, int]) -> tuple:
-        if self.config.tie_break == "lexicographic":
-            s = self.h.symbols
+        rule, s = self.config.tie_break, self.h.symbols
+        if rule == "lexicographic":
             return (s[pair[0]], s[pair[1]])
+        if rule in GREATEST_RULES:
+            scheme = self.config.pre_tokenizer
+            return (greatest_key(s[pair[0]], rule, scheme), greatest_key(s[pair[1]], rule, scheme))
         return pair  # ids: specials, alphabet by code point, then creation order
 
     def _first_key(self, pair: tuple[int, int]) -> tuple[int, int]:

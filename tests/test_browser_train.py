@@ -102,7 +102,7 @@ def test_url_follows_steps_and_then_a_settings_change(app_server, page):
 @pytest.mark.browser
 @pytest.mark.parametrize("first", ["/train?preset=hug&step=2", "/session"])
 def test_direct_links_go_through_the_router(page, first):
-    """/train?step=2 and /encode, opened directly, run app.py's router: its title and two pages.
+    """/train?step=2 and /encode, opened directly, run app.py's router: its title and its pages.
     On a fresh server (as after a restart), the first request is such a link: Streamlit then
     still treats pages/ as its old multipage folder until the router has run once."""
     server = AppServer()
@@ -131,15 +131,15 @@ def _check_direct_links(page, app_server: str, first: str) -> None:
 
 
 def _assert_router_ran(page) -> None:
-    """app.py's page title and its two pages in the sidebar (not one page per module in pages/)."""
+    """app.py's page title and its pages in the sidebar (not one page per module in pages/)."""
     page.wait_for_function("document.title === 'BPE Explorer'", timeout=TIMEOUT_MS)
     nav_js = """() => Array.from(document.querySelectorAll('[data-testid="stSidebarNav"] a'))
                      .map(a => a.innerText.trim().split(/\\s+/).pop())"""
     try:
-        page.wait_for_function(f'JSON.stringify(({nav_js})()) === \'["Train","Encode"]\'', timeout=10_000)
+        page.wait_for_function(f'JSON.stringify(({nav_js})()) === \'["Train","Encode","Check"]\'', timeout=10_000)
     finally:
         nav = page.evaluate(nav_js)
-    assert nav == ["Train", "Encode"], nav
+    assert nav == ["Train", "Encode", "Check"], nav
 
 
 def test_binary_upload_shows_error_not_exception(app_server, page, tmp_path):

@@ -5,6 +5,8 @@
 - :mod:`~bpe.formats.vocab_merges`: GPT-2's ``vocab.json`` + ``merges.txt``;
 - :mod:`~bpe.formats.rank_files`: tiktoken's ``.tiktoken`` rank files;
 - :mod:`~bpe.formats.training_log`: the CSV log of a training run;
+- :mod:`~bpe.formats.cs336`: Stanford CS336's vocab and merges (byte strings), as JSON or a plain pickle;
+- :mod:`~bpe.formats.student_runs`: a student's own run in any of the formats students write, told by structure;
 - :mod:`~bpe.formats.fields`: the field readers they share (text, JSON, vocabulary, merges).
 
 The formats work on tokenizers and plain values; a :class:`~bpe.Tokenizer` has no ``save`` or ``load``

@@ -1,0 +1,204 @@
+"""Check my implementation: a student's own BPE merges against ours, the first step where they part, and why.
+
+Widgets (the corpus and our settings, the student's files or pasted merges), then the engine
+(``bpe.formats.student_runs`` reads the run, ``bpe.check`` compares and searches our settings), then
+the result: both pairs with their counts at that step, the cause in one sentence, a link to that step
+on the Train page, the words that count differently, and which of our settings reproduce the run
+longest. Work here is bounded (a corpus of up to 200,000 characters, up to 2,000 merges, a settings
+search of a few seconds), so it runs in the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+import bpe
+from bpe import check
+from bpe.config import BYTE_LEVEL
+from bpe.formats.student_runs import combine, read_student_file, read_student_text
+from bpe.presets import PRESETS
+from pages import links, session
+from pages.alerts import alert, esc
+from pages.settings import Settings
+from server import jobs, startup
+
+startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+
+MAX_CHECK_CHARS = 200_000
+MAX_CHECK_MERGES = 2_000
+MAX_FILE_BYTES = 5_000_000  # a student's run is small; this page reads files in the server's own process
+SOURCES = {"preset": "A preset", "text": "Pasted text", "counts": "Word counts"}
+KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste")
+DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2"}
+
+
+def _apply_preset() -> None:
+    """A preset brings the settings that reproduce its source (CS336's: greatest-bytes, <|endoftext|>)."""
+    options = PRESETS[st.session_state["chk_preset"]].options
+    st.session_state["chk_pre"] = options.get("pre_tokenizer", "whitespace")
+    st.session_state["chk_rule"] = options.get("tie_break", "first")
+    st.session_state["chk_special"] = ", ".join(options.get("special_tokens", ()))
+
+
+def _read_run(files, pasted: str):
+    """The student's run from the uploaded files, or else the pasted text (a ValueError says what to fix)."""
+    for f in files or ():
+        if f.size > MAX_FILE_BYTES:
+            raise ValueError(
+                f"The file {f.name!r} is {f.size:,} bytes; the check reads files of up to {MAX_FILE_BYTES:,} bytes "
+                "(a student's run is much smaller)."
+            )
+    if files:
+        return combine([read_student_file(f.getvalue(), f"The file {f.name!r}") for f in files])
+    if pasted.strip():
+        return read_student_text(pasted, "The pasted text")
+    return None
+
+
+def _corpus_size(corpus) -> int:
+    if isinstance(corpus, dict):
+        return sum(len(w) for w in corpus)
+    return sum(len(line) for line in corpus)
+
+
+@st.cache_data(max_entries=16, show_spinner="Comparing with our run…")
+def _compare(source: str, preset: str, text: str, counts: str, _student, student_key, setup, specials):
+    """The comparison (without our run's history, which the page does not need) and the settings ranking."""
+    corpus = jobs.corpus_of(source, preset, text, counts)
+    ranked = check.best_settings(corpus, _student, specials)
+    closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
+    result = check.compare(corpus, _student, setup, specials, alternative=closest)
+    return replace(result, history=None), ranked
+
+
+def _train_link(settings: Settings, step: int) -> str:
+    """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters). The Train
+    page is the default page, served at the app's root: ``/train?...`` would first say the page does not exist."""
+    return "./?" + urlencode(links.settings_to_params(settings, step))
+
+
+def _pair_block(title: str, pair, count: int) -> None:
+    """One side of the step: the pair, the token it makes, and its count in our corpus at that step."""
+    st.markdown(f"**{title}**")
+    if pair is None:
+        st.caption("no merge here")
+        return
+    a, b = (esc(check.show_bytes(p)) for p in pair)
+    joined = esc(check.show_bytes(pair[0] + pair[1]))
+    st.html(
+        f'<div class="bpe-check-pair" data-side="{esc(title)}"><code>{a}</code> + <code>{b}</code> → '
+        f"<code>{joined}</code></div>"
+    )
+    st.caption(f"Count in our corpus at this step: {count}")
+
+
+st.title("Check my implementation")
+st.caption(
+    "Upload the merges your own BPE code made (and its vocabulary if you have it), pick the corpus and settings "
+    "you trained with, and see the first merge where your run leaves ours, and the likely reason. Read: "
+    "merges.txt, vocab.json, tokenizer.json, minbpe's .model, subword-nmt codes, CS336's vocab and merges "
+    "(JSON or a pickle of plain values; a pickle that names any class or function is refused unread)."
+)
+state = session.app_state().setdefault("check", {})
+for key, value in DEFAULTS.items():
+    state.setdefault(key, value)
+if "chk_pre" not in state:
+    st.session_state["chk_preset"] = state["chk_preset"]
+    _apply_preset()
+session.keep_widgets(state, KEPT)
+
+left, right = st.columns(2)
+with left:
+    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key="chk_source", horizontal=True)
+    if source == "preset":
+        st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="chk_preset",
+                     on_change=_apply_preset)  # fmt: skip
+    elif source == "text":
+        st.text_area("Text (the same you trained on)", key="chk_text", height=120)
+    else:
+        st.text_area("Word counts, one 'word count' per line", key="chk_counts", height=120)
+with right:
+    pre = st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="chk_pre")
+    rule = st.selectbox("Tie rule", bpe.TIE_RULES, key="chk_rule")
+    sentence = bpe.TIE_RULE_SENTENCES[rule]
+    st.caption(sentence[0].upper() + sentence[1:] + ".")  # not capitalize(): it would lowercase CS336
+    special_text = st.text_input("Special tokens (comma-separated)", key="chk_special")
+
+files = st.file_uploader(
+    "Your run's files", accept_multiple_files=True, key="chk_files", max_upload_size=MAX_FILE_BYTES // 1_000_000
+)
+pasted = st.text_area(
+    "…or paste your merges ('a b' lines, a Python list such as ['s t', 'e st'], or any of the text formats)",
+    key="chk_paste",
+    height=100,
+)
+
+specials = tuple(t.strip() for t in special_text.split(",") if t.strip())
+try:
+    student = _read_run(files, pasted)
+except ValueError as exc:
+    alert("error", exc)
+    st.stop()
+if student is None:
+    st.info("Upload your run's files or paste your merges to compare them with ours.")
+    st.stop()
+if len(student.merges) > MAX_CHECK_MERGES:
+    alert("error", f"Your run has {len(student.merges):,} merges; the check reads the first {MAX_CHECK_MERGES:,}.")
+    student = replace(student, merges=student.merges[:MAX_CHECK_MERGES])
+preset, text, counts = state["chk_preset"], state["chk_text"], state["chk_counts"]
+try:
+    corpus = jobs.corpus_of(source, preset, text, counts)
+except ValueError as exc:
+    alert("error", exc)
+    st.stop()
+if _corpus_size(corpus) > MAX_CHECK_CHARS:
+    alert("error", f"The check works on corpora of up to {MAX_CHECK_CHARS:,} characters: pick a smaller one.")
+    st.stop()
+
+setup = check.Setup(rule, pre, pre in BYTE_LEVEL)
+student_key = (student.format, student.merges, student.vocab_size, student.byte_level, student.end_of_word)
+try:
+    result, ranked = _compare(source, preset, text, counts, student, student_key, setup, specials)
+except ValueError as exc:
+    alert("error", exc)
+    st.stop()
+
+st.caption(f"Read as {student.format}: {len(student.merges)} merges" + (
+    f", a vocabulary of {student.vocab_size}" if student.vocab_size else "") + ".")  # fmt: skip
+if result.step is None:
+    alert("info" if result.kind == "same" else "warning", result.cause)
+else:
+    st.subheader(f"The runs part at step {result.step}")
+    ours_col, theirs_col = st.columns(2)
+    with ours_col:
+        _pair_block("Our run", result.ours, result.our_count)
+    with theirs_col:
+        _pair_block("Your run", result.theirs, result.their_count)
+    alert("warning", result.cause)
+    train_settings = Settings(
+        source=source, preset=preset, text=text, counts=counts, pre_tokenizer=pre, limit="num_merges",
+        limit_value=max(len(student.merges), result.step), special_tokens=specials, tie_break=rule,
+    )  # fmt: skip
+    st.link_button(f"Go to step {result.step}", _train_link(train_settings, result.step))
+    if any(t in text for t in specials) and source == "text":
+        st.caption("The Train page does not split special tokens out of the text, so its counts there can differ.")
+    st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)
+    if result.words:
+        st.markdown("**Words that count your pair differently**")
+        st.dataframe(
+            pd.DataFrame(result.words, columns=["word", "in our corpus", "with the closest settings"]),
+            hide_index=True,
+        )
+if ranked:
+    st.subheader("Which of our settings reproduce your run longest")
+    rows = [(s.tie_break, s.pre_tokenizer, "bytes" if s.byte_base else "characters", n) for s, n in ranked[:8]]
+    st.dataframe(
+        pd.DataFrame(
+            rows, columns=["tie rule", "pre-tokenizer", "base", f"merges reproduced (of {len(student.merges)})"]
+        ),
+        hide_index=True,
+    )

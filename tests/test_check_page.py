@@ -1,0 +1,196 @@
+"""AppTest drives the Check page: a student's run made by an independent implementation (tests/students.py)
+with one fault, uploaded or pasted, and the page names the fault and its step, links to that step on the
+Train page, and ranks our settings."""
+
+from __future__ import annotations
+
+import pickle
+from urllib.parse import parse_qs, urlsplit
+
+from apptest_support import APP, alerts, ok, start
+from streamlit.testing.v1 import AppTest
+from students import (
+    course_loop,
+    cs336_json,
+    cs336_train,
+    merges_txt,
+    minbpe_model,
+    minbpe_train,
+    subword_nmt_codes,
+    subword_nmt_train,
+)
+
+from bpe.presets import CS336_TEXT
+
+CHECK = "pages/check.py"
+
+
+def open_check() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(CHECK).run()
+    return ok(at)
+
+
+def paste(at: AppTest, text: str) -> AppTest:
+    at.text_area(key="chk_paste").set_value(text).run()
+    return ok(at)
+
+
+def pairs(at: AppTest) -> dict[str, str]:
+    return {h.value.split('data-side="')[1].split('"')[0]: h.value for h in at.html if "bpe-check-pair" in h.value}
+
+
+def test_the_page_opens_on_the_cs336_preset_and_asks_for_a_run():
+    at = open_check()
+    assert at.selectbox(key="chk_preset").value == "cs336"
+    assert at.selectbox(key="chk_rule").value == "greatest-bytes"
+    assert "Upload your run" in at.info[0].value
+
+
+def test_the_handout_merges_agree():
+    at = paste(open_check(), "s t\ne st\no w\nl ow\nw est\nn e\nne west\nw i\nwi d\nwid est\nlow e\nlowe r\n")
+    assert any("All 12 merges agree" in a for a in alerts(at, "info"))
+
+
+def test_an_uploaded_cs336_pickle_with_the_other_tie_rule_is_named_with_its_step_and_link():
+    at = open_check()
+    vocab, merges = cs336_train(CS336_TEXT, 12, pattern=None, fault="min")
+    at.file_uploader(key="chk_files").set_value(
+        [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
+    )
+    ok(at.run())
+    assert at.subheader[0].value == "The runs part at step 1"
+    side = pairs(at)
+    assert (
+        "<code>s</code> + <code>t</code>" in side["Our run"] and "<code>e</code> + <code>s</code>" in side["Your run"]
+    )
+    (cause,) = alerts(at, "warning")
+    assert "a tie broken by another rule" in cause and "'lexicographic'" in cause
+    link = at.get("link_button")[0].proto
+    assert link.label == "Go to step 1"
+    query = parse_qs(urlsplit(link.url).query)
+    assert urlsplit(link.url).path == "./" and query["step"] == ["1"] and query["preset"] == ["cs336"]
+    around = at.dataframe[0].value
+    assert around.values.tolist()[:2] == [[1, "(s, t)", "(e, s)"], [2, "(e, st)", "(es, t)"]]
+    ranking = at.dataframe[-1].value
+    assert ranking.iloc[0]["tie rule"] == "lexicographic" and ranking.iloc[0].iloc[-1] == 12
+
+
+def test_pasted_course_loop_with_whitespace_kept_lists_the_words():
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    text = "low low low lower lower newest"
+    at.text_area(key="chk_text").set_value(text).run()
+    at.selectbox(key="chk_rule").set_value("first").run()
+    at.selectbox(key="chk_pre").set_value("whitespace").run()
+    paste(at, repr(course_loop(text, 6, fault="whitespace")))
+    assert at.subheader[0].value == "The runs part at step 3"
+    assert "holds whitespace" in alerts(at, "warning")[0]
+    words = at.dataframe[1].value
+    assert words.iloc[0].tolist() == ["low␣", 0, 3]
+
+
+def test_special_tokens_merged_in_a_cs336_json_upload():
+    at = open_check()
+    text = "the cat<|endoftext|><|endoftext|><|endoftext|>the dog"
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value(text).run()
+    at.selectbox(key="chk_pre").set_value("gpt2").run()
+    vocab, merges = cs336_train(text, 6, fault="specials")
+    at.file_uploader(key="chk_files").set_value([("run.json", cs336_json(vocab, merges).encode(), "application/json")])
+    ok(at.run())
+    assert at.subheader[0].value == "The runs part at step 1"
+    assert "did not split special tokens out" in alerts(at, "warning")[0]
+    assert any("The Train page does not split special tokens out" in c.value for c in at.caption)
+
+
+def test_minbpe_and_subword_nmt_files_are_read_by_structure():
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value("low low low lower").run()
+    at.selectbox(key="chk_rule").set_value("first").run()
+    at.selectbox(key="chk_pre").set_value("gpt4").run()
+    merges, _ = minbpe_train("low low low lower", 4)
+    at.file_uploader(key="chk_files").set_value([("tok.model", minbpe_model(merges).encode(), "text/plain")])
+    ok(at.run())
+    assert any("Read as minbpe .model: 4 merges, a vocabulary of 260." == c.value for c in at.caption)
+    # the CS336 preset's <|endoftext|> is still in the box: minbpe's vocabulary has no special token
+    assert "leaves out the 1 special token" in alerts(at, "warning")[0]
+    at.text_input(key="chk_special").set_value("").run()
+    assert any("All 4 merges agree" in a for a in alerts(at, "info"))
+    codes = subword_nmt_codes(subword_nmt_train({"low": 3, "lower": 1}, 3))
+    at.file_uploader(key="chk_files").set_value([("codes.txt", codes.encode(), "text/plain")])
+    ok(at.run())
+    assert any("subword-nmt codes" in c.value for c in at.caption)
+
+
+def test_a_file_of_no_known_format_gets_the_sentence_and_a_class_pickle_is_refused(tmp_path):
+    at = open_check()
+    at.file_uploader(key="chk_files").set_value([("notes.txt", b"hello\nworld\n", "text/plain")])
+    ok(at.run())
+    (error,) = alerts(at, "error")
+    assert "none of the formats" in error and "minbpe v1" in error and "'notes.txt'" in error
+    marker = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            import os
+
+            return (os.system, (f"touch {marker}",))
+
+    at.file_uploader(key="chk_files").set_value([("run.pkl", pickle.dumps(Evil()), "application/octet-stream")])
+    ok(at.run())
+    assert "refuses any pickle" in alerts(at, "error")[0]
+    assert not marker.exists()
+
+
+def test_train_page_offers_the_cs336_files_or_says_why_not():
+    at = start(preset="cs336", step="12")
+    keys = {b.key for b in at.get("download_button")} if at.get("download_button") else set()
+    assert {"dl_cs336_json", "dl_cs336_pickle"} <= keys
+    at = start(text="café café café", pre_tokenizer="whitespace", step="1")
+    captions = [c.value for c in at.caption]
+    assert any(
+        c.startswith("No cs336_vocab_merges.json: CS336's vocabulary starts from the 256 bytes") for c in captions
+    )
+
+
+def test_a_file_over_the_size_limit_is_refused_with_its_size():
+    at = open_check()
+    at.file_uploader(key="chk_files").set_value([("big.txt", b"a b\n" * 1_300_000, "text/plain")])
+    ok(at.run())
+    assert "is 5,200,000 bytes; the check reads files of up to 5,000,000 bytes" in alerts(at, "error")[0]
+
+
+def _text_corpus(at: AppTest, text: str, pre: str, rule: str) -> None:
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value(text).run()
+    at.selectbox(key="chk_pre").set_value(pre).run()
+    at.selectbox(key="chk_rule").set_value(rule).run()
+    at.text_input(key="chk_special").set_value("").run()
+
+
+def test_an_uploaded_merges_txt_counting_overlaps_once_is_named():
+    at = open_check()
+    text = "aaa aaa aaa ab ab ab ab"
+    _text_corpus(at, text, "whitespace", "first")
+    data = merges_txt(course_loop(text, 2, fault="overlap")).encode()
+    at.file_uploader(key="chk_files").set_value([("merges.txt", data, "text/plain")])
+    ok(at.run())
+    assert at.subheader[0].value == "The runs part at step 1"
+    assert "from overlapping pairs" in alerts(at, "warning")[0]
+    assert at.dataframe[1].value.iloc[0].tolist()[:2] == ["aaa", 6]
+
+
+def test_an_uploaded_pickle_on_characters_is_named_a_missing_byte_base():
+    at = open_check()
+    text = "café café naïve café"
+    _text_corpus(at, text, "gpt2", "greatest-bytes")
+    vocab, merges = cs336_train(text, 4, special_tokens=(), fault="chars")
+    at.file_uploader(key="chk_files").set_value(
+        [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
+    )
+    ok(at.run())
+    assert at.subheader[0].value == "The runs part at step 1"
+    assert "starts from characters, not from the 256 bytes" in alerts(at, "warning")[0]
