@@ -71,3 +71,42 @@ def test_an_evicted_run_is_freed_once_the_session_showing_it_is_gone(monkeypatch
         heap.start_sweeper()
         heap.watch_evicted([])
     wait_until(lambda: ref() is None, 30, "the evicted run to be freed")
+
+
+def test_a_closed_tabs_session_is_dropped_and_its_evicted_run_freed_on_a_quiet_server():
+    """Streamlit drops a closed tab's session only when another session disconnects (its TTLCache
+    expires lazily), so on a server nobody leaves any more the run it showed stayed after eviction.
+    Tab A shows a run and closes; tab B opens another run, which evicts A's (a 1 MiB budget), and stays
+    open. The sweeper drops A's session once its time is up (1 s here) and frees A's run."""
+    from pathlib import Path
+
+    from browser_support import AppServer, run_protocol
+    from st_client import Session
+
+    async def a_then_b(url: str) -> None:
+        a = Session(url, "preset=python-docs&limit=vocab_size&limit_value=301")
+        await a.open(timeout=300)
+        await a.settle(timeout=300)
+        await a.close()
+        b = Session(url, "preset=python-docs&limit=vocab_size&limit_value=302")
+        await b.open(timeout=300)
+        await b.settle(timeout=300)
+        log = Path(server.log.name)
+        try:  # B stays open (no other disconnect) while the server frees A's run
+            await asyncio.to_thread(
+                wait_until,
+                lambda: "1 evicted of 1 freed" in log.read_text(errors="replace"),
+                60,
+                "the closed tab's evicted run to be freed",
+            )
+        finally:
+            await b.close()
+
+    import asyncio
+
+    server = AppServer(env={"BPE_RUN_MEMORY_MIB": "1", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "1"})
+    server.start()
+    try:
+        run_protocol(a_then_b, server.url)
+    finally:
+        server.stop()
