@@ -128,6 +128,8 @@ def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_t
         if len(rows) > 2:
             place.caption(f"**{display.md_escape(name)}**: {display.plural(len(encoding.ids), 'token')}")
         marked = spans[0] if i == 0 and len(rows) == 2 else spans[i - 1] if i else ()
+        for note in tok.notes if i else ():  # the first's notes are above, with its source
+            place.caption(f"{display.md_escape(name)}: {display.md_escape(note)}")
         place.html(
             display.encoding_html(
                 tok, encoding, text, show_whitespace=ws, limit=limit, marked=marked, as_text=as_text, hover=True
