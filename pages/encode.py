@@ -69,11 +69,6 @@ UNREACHABLE_REPLAY = (
 )
 
 
-def unreachable(tokenizer: bpe.Tokenizer, token: str) -> bool:
-    """Whether ``token`` is a rank file's token no merge builds (only rank files merged by rank have one)."""
-    return getattr(tokenizer, "merge_by_rank", False) and tokenizer.unreachable(token)
-
-
 def sample_for(settings: Settings) -> str:
     """The first text for a tokenizer trained with ``settings``: words its corpus has."""
     if settings.source == "preset":
@@ -281,7 +276,7 @@ if words:
             replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
         # A rank file's token no merge builds: the replay still joins two tokens into it (by its rank)
         made = dict.fromkeys((*(s.pair[0] + s.pair[1] for s in trace.steps), *trace.tokens))
-        odd = [display.md_escape(display.token_label(shown, t, ws)) for t in made if unreachable(shown, t)]
+        odd = [display.md_escape(display.token_label(shown, t, ws)) for t in made if display.by_rank_only(shown, t)]
         if odd:
             replay.caption(UNREACHABLE_REPLAY.format(", ".join(odd)))
 pieces = list(dict.fromkeys(encoding.tokens))[:1000]
@@ -296,7 +291,7 @@ if pieces:
     )
     built = shown.merge_tree(token)
     tree.html(display.merge_tree_html(shown, built, ws, limit=MAX_TREE_NODES))
-    if unreachable(shown, token):
+    if display.by_rank_only(shown, token):
         tree.caption(UNREACHABLE_TREE)
     size = display.merge_tree_size(built, cap=MAX_TREE_NODES + 1)
     if size > MAX_TREE_NODES:

@@ -216,6 +216,9 @@ def check_shown(at, case: Case, k: int | None = None) -> None:
     chips = blocks(at)[0].value
     assert chips.count('class="tok') == len(ids)  # a coloured chip for each token
     assert [int(i) for i in re.findall(r'title="id (\d+) · ', chips)] == ids
+    table = at.dataframe[0].value
+    for token, made in zip(table["token"], table["made by"]):  # a token of two symbols or more is made
+        assert made != "base symbol" or len(token) == 1, (token, made)
     if offsets is not None:
         texts = at.dataframe[0].value["text"].tolist()
         assert texts == [case.text[s:e] for s, e in offsets]
@@ -256,9 +259,12 @@ def test_every_encode_feature_for_each_file(all_cases, name):
     # merge replay of every word: the replay's last row is the word's tokens
     words = at.selectbox(key="replay_word").options
     assert words
+    replay_noted = 0
     for word in raw_options(at, "replay_word", substrings(case.text)):
         ok(at.selectbox(key="replay_word").set_value(word).run())
-        assert "bpe-replay" in all_html(at) or any("WordPiece" in c.value for c in at.caption)
+        assert "bpe-replay" in all_html(at)
+        replay_noted += any(UNREACHABLE_NOTE.replace("this token", "") in c.value for c in at.caption)
+    assert bool(replay_noted) == (name == "unreachable .tiktoken")
     # merge tree of every token
     unreachable_seen = 0
     for token in raw_options(at, "tree_token", tokens(at)):
@@ -266,6 +272,12 @@ def test_every_encode_feature_for_each_file(all_cases, name):
         assert "bpe-tree" in all_html(at)
         noted = any(UNREACHABLE_NOTE in c.value for c in at.caption)
         unreachable_seen += noted
+        if noted:  # the tree is the token whole; its chips and its row say it is made by rank
+            (tree,) = [h.value for h in blocks(at) if "<ul class=\"bpe-tree\">" in h.value]
+            assert " = <code>" not in tree
+            assert f"{token!r} · bytes" in html.unescape(blocks(at)[0].value)
+            row = at.dataframe[0].value.query("token == @token").iloc[0]
+            assert row["made by"] == "made by rank (no merge builds it)"
         if name != "unreachable .tiktoken":
             assert not noted
     if name == "unreachable .tiktoken":
@@ -292,17 +304,3 @@ def test_a_unigram_file_gets_the_sentence_naming_unigram():
     (error,) = alerts(at, "error")
     assert "a Unigram model" in error and error.startswith("Could not use tokenizer.json")
     assert not at.exception and "Upload a tokenizer file" in at.info[0].value
-
-
-def test_the_unreachable_token_s_tree_and_replay_say_so(all_cases):
-    """A token no merge of lower ranks builds: its merge tree is the token whole, with one sentence."""
-    case = all_cases["unreachable .tiktoken"]
-    at = open_case(case)
-    found = []
-    for token in raw_options(at, "tree_token", tokens(at)):
-        ok(at.selectbox(key="tree_token").set_value(token).run())
-        if any(UNREACHABLE_NOTE in c.value for c in at.caption):
-            found.append(token)
-            tree = [h.value for h in blocks(at) if "bpe-tree" in h.value]
-            assert tree and " = " not in html.unescape(tree[0])
-    assert found
