@@ -23,8 +23,9 @@ import tokenizers
 from apptest_support import alerts
 from test_encode_page import all_html, blocks, ok, open_encode, rendered, tokens, type_text, upload
 from test_exact_files import KIMI_K2, _added, _unreachable, _with_empty_token
+from test_hub import lay_out_cache
 from tokenizer_files import rank_file
-from tokenizers import decoders, models, normalizers, trainers
+from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
 from bpe import pre_tokenizers as pt
@@ -102,7 +103,9 @@ def rank_reference(table: dict[bytes, int], pattern: str) -> Reference:
         if k is not None and k < len(merges):
             limit = table[merges[k][0] + merges[k][1]]
             cut = {t: r for t, r in table.items() if r < limit}
-        enc = tiktoken.Encoding(name="ref", pat_str=PATTERNS.get(pattern, pattern), mergeable_ranks=cut, special_tokens={})
+        enc = tiktoken.Encoding(
+            name="ref", pat_str=PATTERNS.get(pattern, pattern), mergeable_ranks=cut, special_tokens={}
+        )
         ids = enc.encode(text)
         return ids, [enc.decode_single_token_bytes(i) for i in ids], None
 
@@ -273,7 +276,7 @@ def test_every_encode_feature_for_each_file(all_cases, name):
         noted = any(UNREACHABLE_NOTE in c.value for c in at.caption)
         unreachable_seen += noted
         if noted:  # the tree is the token whole; its chips and its row say it is made by rank
-            (tree,) = [h.value for h in blocks(at) if "<ul class=\"bpe-tree\">" in h.value]
+            (tree,) = [h.value for h in blocks(at) if '<ul class="bpe-tree">' in h.value]
             assert " = <code>" not in tree
             assert f"{token!r} · bytes" in html.unescape(blocks(at)[0].value)
             row = at.dataframe[0].value.query("token == @token").iloc[0]
@@ -304,3 +307,34 @@ def test_a_unigram_file_gets_the_sentence_naming_unigram():
     (error,) = alerts(at, "error")
     assert "a Unigram model" in error and error.startswith("Could not use tokenizer.json")
     assert not at.exception and "Upload a tokenizer file" in at.info[0].value
+
+
+def test_a_tokenizer_s_notes_are_shown_wherever_it_is_loaded(all_cases, tmp_path, monkeypatch):
+    """The added-token sentence was shown for uploads only (through the upload's hint): now also for a
+    Hub name, a pick of the pick-list and a tokenizer side by side."""
+    from huggingface_hub import constants
+
+    from bpe import hub as bpe_hub
+
+    gap = dict(all_cases["gpt4o added-token gap"].files)["tokenizer.json"].decode()
+    lay_out_cache(tmp_path, "openai-community/gpt2", gap)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    (note,) = bpe_hub.from_hub("openai-community/gpt2").notes
+    assert "would renumber 2 of them" in note
+
+    at = open_encode()
+    ok(at.radio(key="encode_source").set_value("Hugging Face Hub").run())
+    at.text_input(key="hub_repo").set_value("openai-community/gpt2")
+    ok(at.button[0].click().run())
+    assert alerts(at, "info") == [note]
+
+    ok(at.radio(key="encode_source").set_value("Popular tokenizer").run())
+    ok(at.selectbox(key="popular_pick").set_value("GPT-2").run())
+    assert alerts(at, "info") == [note]
+
+    ok(at.radio(key="encode_source").set_value("Trained on the Train page").run())
+    assert not alerts(at, "info")
+    ok(at.toggle(key="compare").set_value(True).run())
+    ok(at.multiselect(key="compare_popular").set_value(["GPT-2"]).run())
+    assert f"GPT-2 (openai-community/gpt2): {note}" in [rendered(c.value) for c in at.caption]
