@@ -299,6 +299,18 @@ def test_every_encode_feature_for_each_file(all_cases, name):
     side_ids = [c.value for c in at.code][-2:]
     assert json.loads(side_ids[0]) == case.reference(case.text, None)[0]
     assert json.loads(side_ids[1]) == case.reference(case.text, n // 2)[0]
+    # side by side with the trained tokenizer, then the file as the other one, beside the trained
+    ok(at.radio(key="compare_with").set_value("other").run())
+    assert "Tokens, trained on the Train page" in {rendered(m.label) for m in at.metric}
+    assert json.loads([c.value for c in at.code][-2]) == case.reference(case.text, None)[0]
+    ok(at.radio(key="encode_source").set_value("Trained on the Train page").run())
+    assert not alerts(at, "error")
+    second = [h.value for h in blocks(at) if 'class="bpe-tokens"' in h.value][-1]
+    ids = case.reference(case.text, None)[0]
+    assert [int(i) for i in re.findall(r'title="id (\d+) · ', second)] == ids
+    assert json.loads([c.value for c in at.code][-1]) == ids
+    if case.sentence:  # the file's notes, under its chips
+        assert any(case.sentence in c.value for c in at.caption)
 
 
 def test_a_unigram_file_gets_the_sentence_naming_unigram():
