@@ -2,7 +2,8 @@
 
 Widgets, then one or two engine calls, then output. Colours, labels, tooltips and escaping
 come from ``bpe.display``; the tokenizer in use (trained, uploaded files, a Hub model) from
-``encode_sources.py``. The page keeps its
+``encode_sources.py``; a tokenizer's notes (how its file reads unusually) are shown whatever its
+source. The page keeps its
 widget values and the uploaded tokenizer in ``state["encode"]`` so nothing is lost when
 the user visits the Train page and comes back.
 """

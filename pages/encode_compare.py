@@ -4,7 +4,8 @@ The others are one of "fewer merges", "WordPiece on the same corpus" or "the oth
 (uploaded, or trained when an upload is in use), and any popular tokenizers picked
 (``encode_popular``). Each gets a token count (with the difference from the first) and a row in one
 compact table (tokens, characters per token), and its chips, coloured with ids and bytes in their
-tooltips, stretches of text where its boundaries differ from the first's underlined in red. Two sit in
+tooltips, stretches of text where its boundaries differ from the first's underlined in red, and the
+sentences its file reader left (``Tokenizer.notes``) under it. Two sit in
 two columns; three or more one under the other. What this leaves out: the first tokenizer's own
 views (``pages/encode.py``).
 """

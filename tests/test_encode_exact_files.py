@@ -2,11 +2,14 @@
 
 Each shape is a small file built here with the builders of ``test_exact_files.py`` (GPT-2's vocab.json
 holding the token "model"; Whisper's empty token, as tokenizer.json and as a ``.tiktoken`` line
-``= N``; a rank file whose tokens no merge builds; Kimi K2's pattern with class intersections; an NFC
+``= N``; a rank file whose tokens no merge builds; Kimi K2's pattern with class intersections, as a
+rank file's typed pattern and in a tokenizer.json's Split; an NFC
 normalizer over Hangul jamo; GPT-4o's added tokens leaving an id gap; a Unigram file). Each is uploaded
 through the page's uploader, and each feature switched on in turn: the coloured chips (and the
 characters their hover marks), the ids, the bytes, the merge replay of every word, the merge tree of
-every token, the first k merges, and side by side. Oracles: ``tokenizers`` and tiktoken.
+every token, the first k merges, and side by side (fewer merges; the trained tokenizer, both ways).
+Oracles: ``tokenizers`` and tiktoken. A token no merge builds gets its sentence beside its tree and
+replay, and a tokenizer's notes are shown wherever it is loaded (Hub name, pick-list, side by side).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import tiktoken
 import tokenizers
 from apptest_support import alerts
 from test_encode_page import all_html, blocks, ok, open_encode, rendered, tokens, type_text, upload
-from test_exact_files import KIMI_K2, _added, _unreachable, _with_empty_token
+from test_exact_files import KIMI_K2, _added, _byte_level_file, _unreachable, _with_empty_token
 from test_hub import lay_out_cache
 from tokenizer_files import rank_file
 from tokenizers import decoders, models, trainers
@@ -113,6 +116,7 @@ def rank_reference(table: dict[bytes, int], pattern: str) -> Reference:
 
 
 GPT2_TEXT = "the model of a model, café 🙂"
+KIMI_TEXT = " quick brown fox 中文文本 ΑΒΓ I'm"
 HANGUL_TEXT = "ab \u1100\u1161 cd \u1112\u1161\u11ab\u1100\u116e\u11a8 model"
 
 
@@ -147,10 +151,12 @@ def cases(trained, ranks) -> dict[str, Case]:
     )
     out["kimi .tiktoken"] = Case(
         [("kimi.tiktoken", rank_file(ranks).encode())],
-        " quick brown fox 中文文本 ΑΒΓ I'm",
+        KIMI_TEXT,
         rank_reference(ranks, KIMI_K2),
         pattern=KIMI_K2,
     )
+    kimi = _byte_level_file(ranks, KIMI_K2)  # the same pattern in a tokenizer.json's Split
+    out["kimi tokenizer.json"] = Case([("tokenizer.json", kimi.encode())], KIMI_TEXT, json_reference(kimi))
     nfc = json.loads(data)
     nfc["normalizer"] = {"type": "NFC"}
     nfc_text = json.dumps(nfc)
@@ -177,6 +183,7 @@ NAMES = [
     "whisper .tiktoken",
     "unreachable .tiktoken",
     "kimi .tiktoken",
+    "kimi tokenizer.json",
     "nfc tokenizer.json",
     "gpt4o added-token gap",
 ]
