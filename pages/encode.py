@@ -66,7 +66,7 @@ UNREACHABLE_TREE = (
 )
 UNREACHABLE_REPLAY = (
     "No merge of lower-ranked tokens builds {}: tiktoken (as this page) joins two tokens into such a token "
-    "by its rank, the step's number, or takes a piece that is exactly the token whole."
+    "at its rank (the step named rank N), or takes a piece that is exactly the token whole."
 )
 
 

@@ -14,6 +14,7 @@ replay, and a tokenizer's notes are shown wherever it is loaded (Hub name, pick-
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
@@ -31,10 +32,12 @@ from tokenizer_files import rank_file
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
+from bpe import display
 from bpe import pre_tokenizers as pt
 from bpe.corpora import corpus_lines
 from bpe.formats import rank_files
 from bpe.formats.rank_files import PATTERNS
+from server import uploads
 
 UNREACHABLE_NOTE = "No merge of lower-ranked tokens builds this token"
 
@@ -235,6 +238,24 @@ def check_shown(at, case: Case, k: int | None = None) -> None:
         assert chip_spans(at) == [(utf16(case.text, s), utf16(case.text, e)) for s, e in offsets]
 
 
+_STEP = re.compile(r"<tr><td[^>]*>(merge [\d,]+|rank [\d,]+): .*?</td><td>(.*?)</td></tr>")
+
+
+def check_replay_steps(at, ours) -> int:
+    """Each step of the merge replay is named as the token it makes is named in its tooltip and the
+    token table: "merge N" (a rank file merged by rank named them by the token's rank + 1), or, for
+    a token no merge builds, "rank N"."""
+    (replay,) = [h.value for h in blocks(at) if "bpe-replay" in h.value]
+    for head, chips in _STEP.findall(replay):
+        titles = re.findall(r'<span class="tok" title="([^"]*)" style="[^"]*font-weight:700', chips)  # the merged token, bold
+        (made,) = {ast.literal_eval(html.unescape(t).rsplit(" · ", 1)[-1]) for t in titles}
+        if display.by_rank_only(ours, made):
+            assert head == f"rank {ours.vocab[made]:,}", (head, made)
+        else:
+            assert head == display.made_by(ours, made), (head, made)
+    return len(_STEP.findall(replay))
+
+
 def substrings(text: str) -> list[str]:
     return [text[i:j] for i in range(len(text)) for j in range(i + 1, len(text) + 1)]
 
@@ -256,6 +277,7 @@ def all_cases(trained, ranks) -> dict[str, Case]:
 def test_every_encode_feature_for_each_file(all_cases, name):
     case = all_cases[name]
     at = open_case(case)
+    (ours, _, _), _ = uploads.parse("files", dict(case.files), "gpt2", case.pattern or "cl100k")
     # colours, ids, bytes, hover spans
     check_shown(at, case)
     if case.sentence:
@@ -269,12 +291,13 @@ def test_every_encode_feature_for_each_file(all_cases, name):
     # merge replay of every word: the replay's last row is the word's tokens
     words = at.selectbox(key="replay_word").options
     assert words
-    replay_noted = 0
+    replay_noted = steps = 0
     for word in raw_options(at, "replay_word", substrings(case.text)):
         ok(at.selectbox(key="replay_word").set_value(word).run())
         assert "bpe-replay" in all_html(at)
+        steps += check_replay_steps(at, ours)
         replay_noted += any(UNREACHABLE_NOTE.replace("this token", "") in c.value for c in at.caption)
-    assert bool(replay_noted) == (name == "unreachable .tiktoken")
+    assert bool(replay_noted) == (name == "unreachable .tiktoken") and steps > 0
     # merge tree of every token
     unreachable_seen = 0
     for token in raw_options(at, "tree_token", tokens(at)):
