@@ -247,7 +247,9 @@ def check_replay_steps(at, ours) -> int:
     a token no merge builds, "rank N"."""
     (replay,) = [h.value for h in blocks(at) if "bpe-replay" in h.value]
     for head, chips in _STEP.findall(replay):
-        titles = re.findall(r'<span class="tok" title="([^"]*)" style="[^"]*font-weight:700', chips)  # the merged token, bold
+        titles = re.findall(
+            r'<span class="tok" title="([^"]*)" style="[^"]*font-weight:700', chips
+        )  # the merged token, bold
         (made,) = {ast.literal_eval(html.unescape(t).rsplit(" · ", 1)[-1]) for t in titles}
         if display.by_rank_only(ours, made):
             assert head == f"rank {ours.vocab[made]:,}", (head, made)
