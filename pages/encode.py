@@ -2,7 +2,8 @@
 
 Widgets, then one or two engine calls, then output. Colours, labels, tooltips and escaping
 come from ``bpe.display``; the tokenizer in use (trained, uploaded files, a Hub model) from
-``encode_sources.py``. The page keeps its
+``encode_sources.py``; a tokenizer's notes (how its file reads unusually) are shown whatever its
+source. The page keeps its
 widget values and the uploaded tokenizer in ``state["encode"]`` so nothing is lost when
 the user visits the Train page and comes back.
 """
@@ -17,7 +18,7 @@ from bpe import display
 from pages import encode_compare, encode_sources, runs, session
 from pages.alerts import alert
 from pages.assets import HOVER_JS
-from pages.encode_sources import SOURCES, TRAINED
+from pages.encode_sources import SOURCES, TRAINED, UPLOADED
 from pages.settings import Settings
 from server import startup
 
@@ -56,6 +57,17 @@ SAMPLES = {
     "multilingual": "Tokenizers meet café, 日本語 and 🙂🚀.",
     "python-docs": 'def tokenize(text):\n    """Split text into words."""\n    return text.split()\n',
 }
+
+
+UNREACHABLE_TREE = (
+    "No merge of lower-ranked tokens builds this token: the rank file ranks it below a part it is made of, "
+    "so it has no merge tree, and tiktoken (as this page) takes a piece that is exactly this token whole, "
+    "or joins two tokens into it by its rank."
+)
+UNREACHABLE_REPLAY = (
+    "No merge of lower-ranked tokens builds {}: tiktoken (as this page) joins two tokens into such a token "
+    "at its rank (the step named rank N), or takes a piece that is exactly the token whole."
+)
 
 
 def sample_for(settings: Settings) -> str:
@@ -103,6 +115,9 @@ if state["settings"] == link_settings:  # a link opened on this page (/encode?st
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
 name, tok = encode_sources.tokenizer_in_use(source, enc)
+if source != UPLOADED:  # an upload's notes are in its hint, shown beside the uploader
+    for note in tok.notes:  # how the file reads unusually (bpe.formats): plain text
+        alert("info", note)
 unk_note = ""
 if source == TRAINED:
     # The Train page counts the vocabulary it learned; the tokenizer adds [UNK] (character level) or
@@ -260,6 +275,11 @@ if words:
             )
         if shown.algorithm == "wordpiece":
             replay.caption("WordPiece applies no merges when encoding: it takes the longest vocabulary match.")
+        # A rank file's token no merge builds: the replay still joins two tokens into it (by its rank)
+        made = dict.fromkeys((*(s.pair[0] + s.pair[1] for s in trace.steps), *trace.tokens))
+        odd = [display.md_escape(display.token_label(shown, t, ws)) for t in made if display.by_rank_only(shown, t)]
+        if odd:
+            replay.caption(UNREACHABLE_REPLAY.format(", ".join(odd)))
 pieces = list(dict.fromkeys(encoding.tokens))[:1000]
 if pieces:
     merged = [i for i, t in enumerate(pieces) if shown.token_rank(t) is not None]
@@ -272,6 +292,8 @@ if pieces:
     )
     built = shown.merge_tree(token)
     tree.html(display.merge_tree_html(shown, built, ws, limit=MAX_TREE_NODES))
+    if display.by_rank_only(shown, token):
+        tree.caption(UNREACHABLE_TREE)
     size = display.merge_tree_size(built, cap=MAX_TREE_NODES + 1)
     if size > MAX_TREE_NODES:
         tree.caption(

@@ -4,7 +4,8 @@ The others are one of "fewer merges", "WordPiece on the same corpus" or "the oth
 (uploaded, or trained when an upload is in use), and any popular tokenizers picked
 (``encode_popular``). Each gets a token count (with the difference from the first) and a row in one
 compact table (tokens, characters per token), and its chips, coloured with ids and bytes in their
-tooltips, stretches of text where its boundaries differ from the first's underlined in red. Two sit in
+tooltips, stretches of text where its boundaries differ from the first's underlined in red, and the
+sentences its file reader left (``Tokenizer.notes``) under it. Two sit in
 two columns; three or more one under the other. What this leaves out: the first tokenizer's own
 views (``pages/encode.py``).
 """
@@ -128,6 +129,8 @@ def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_t
         if len(rows) > 2:
             place.caption(f"**{display.md_escape(name)}**: {display.plural(len(encoding.ids), 'token')}")
         marked = spans[0] if i == 0 and len(rows) == 2 else spans[i - 1] if i else ()
+        for note in tok.notes if i else ():  # the first's notes are above, with its source
+            place.caption(f"{display.md_escape(name)}: {display.md_escape(note)}")
         place.html(
             display.encoding_html(
                 tok, encoding, text, show_whitespace=ws, limit=limit, marked=marked, as_text=as_text, hover=True

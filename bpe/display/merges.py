@@ -91,6 +91,17 @@ def merge_tree_size(tree, cap: int = 1_000_000) -> int:
     return n
 
 
+def step_label(tokenizer, step) -> str:
+    """A replay step's name: ``merge 3`` (numbered from 1, as the token's tooltip and the Train page
+    number it). A rank file merged by rank joins pairs at their token's rank, which is not the merge's
+    number: its step is named by the merge that makes the token, or ``rank N`` when none does."""
+    if not getattr(tokenizer, "merge_by_rank", False):
+        return f"merge {step.rank + 1}"
+    joined = step.pair[0] + step.pair[1]
+    rank = tokenizer.token_rank(joined)
+    return f"merge {rank + 1}" if rank is not None else f"rank {tokenizer.vocab[joined]:,}"
+
+
 def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
     """A word's merge replay (:meth:`Tokenizer.trace`): its start, then the split after each merge."""
 
@@ -107,5 +118,7 @@ def trace_html(tokenizer, trace, show_whitespace: bool = False) -> str:
     for _n, step in enumerate(trace.steps, 1):
         a, b = step.pair
         merged = _tree_label(tokenizer, step.pair)
-        rows.append(row(f"merge {step.rank + 1}: <code>{lab(a)}</code> + <code>{lab(b)}</code>", step.split, (merged,)))
+        rows.append(
+            row(f"{step_label(tokenizer, step)}: <code>{lab(a)}</code> + <code>{lab(b)}</code>", step.split, (merged,))
+        )
     return f'<table class="bpe-replay" style="border:none">{"".join(rows)}</table>'

@@ -186,6 +186,8 @@ def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
         made = f"unknown: {source!r} is not in the vocabulary" if source else "unknown symbol"
         data = f"bytes of the text {hex_bytes(source.encode('utf-8'))}" if source else "no bytes"
         return f"id {token_id} · {token!r} · {data} · {made}"
+    elif rank is None and by_rank_only(tokenizer, token):
+        made = BY_RANK
     elif rank is None:
         made = "base symbol (no merge)"
     else:
@@ -287,12 +289,23 @@ TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "made by")  # the keys of 
 
 def made_by(tokenizer, token: str) -> str:
     """Which merge made a token, numbered from 1 like the Train page's steps ("merge 3"), or what
-    else it is ("base symbol", "special token", "unknown"): never a bare None."""
+    else it is ("base symbol", "special token", "unknown", a rank file's token made by rank): never a bare None."""
     kind = token_kind(tokenizer, token)
     if kind != "normal":
         return {"special": "special token", "unk": "unknown"}[kind]
     rank = tokenizer.token_rank(token)
+    if rank is None and by_rank_only(tokenizer, token):
+        return BY_RANK
     return "base symbol" if rank is None else f"merge {rank + 1}"
+
+
+BY_RANK = "made by rank (no merge builds it)"
+
+
+def by_rank_only(tokenizer, token: str) -> bool:
+    """Whether ``token`` is a rank file's token no merge of lower ranks builds (``FileTokenizer.unreachable``):
+    tiktoken makes it by its rank all the same."""
+    return getattr(tokenizer, "merge_by_rank", False) and tokenizer.unreachable(token)
 
 
 def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:
