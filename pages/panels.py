@@ -192,7 +192,8 @@ def step_panels(
     query = st.session_state.get("split_search", "")  # the box is below the step view: controls.search_box()
     splits_vocab = (
         '<div class="bpe-grid bpe-lazy">'
-        f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
+        f"<div>{_splits_html(s, history, query, text, present)}</div>"
+        f"<div>{_vocabulary_html(s, settings, text, present)}</div>"
         "</div>"
     )
     if present:
@@ -346,24 +347,49 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
     )
 
 
-def _vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False) -> str:
+def _vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False, present: bool = False) -> str:
+    """The vocabulary at this step. With a small alphabet (the course's examples), as the course lists it:
+    specials, base symbols, learned tokens in merge order. With a large one (a byte-level run's 256 bytes,
+    a real paragraph's letters and signs) or in presenter mode, what the class is looking at comes first:
+    the learned tokens, newest first, then the specials, and the base alphabet folded behind its count
+    (a ``<details>`` the reader opens), since the alphabet alone filled the box."""
     h = s.history
     target = settings.limit_value if settings.limit == "vocab_size" else None
     vocab = s.vocab
     specials = len(settings.special_tokens)
+    alphabet = vocab[specials : h.num_base]
     learned = vocab[h.num_base :]
     newest = learned[-VOCAB_CHIPS:]
-    return (
+    head = (
         f'<h3 class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</h3>"
-        f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
+        f'<p class="bpe-note">{specials} special, {len(alphabet)} base symbols, {len(learned)} learned'
         + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "")
-        + "</p>"
-        '<div class="bpe-scroll">'
-        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
-        + _alphabet_html(vocab[specials : h.num_base], text)
-        + "<br>"
-        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [], as_text=text)
-        + "</div>"
+    )
+    highlight = [s.new_token] if s.step else []
+    special_chips = display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
+    if not (present or len(alphabet) > ALPHABET_CHIPS):
+        return (
+            head
+            + '</p><div class="bpe-scroll">'
+            + special_chips
+            + _alphabet_html(alphabet, text)
+            + "<br>"
+            + display.chips_html(list(newest), highlight=highlight, as_text=text)
+            + "</div>"
+        )
+    return (
+        head
+        + "; newest first</p>"
+        + '<div class="bpe-scroll" data-vocab="learned-first">'
+        + (
+            display.chips_html(list(reversed(newest)), highlight=highlight, as_text=text)
+            if newest
+            else '<span class="bpe-note">No token learned yet.</span>'
+        )
+        + (f"<br>{special_chips}" if specials else "")
+        + f'<details class="bpe-base"><summary>+ {len(alphabet):,} base symbols</summary>'
+        + _alphabet_html(alphabet, text)
+        + "</details></div>"
     )
 
 
@@ -375,11 +401,15 @@ def _alphabet_html(symbols, text: bool = False) -> str:
     return f'<span class="bpe-alphabet">{esc(" ".join(map(shower(text), symbols)))}</span>'
 
 
-def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool = False) -> str:
+def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool = False, present: bool = False) -> str:
+    """The most frequent words and their tokens at this step; ✱ marks the words this merge rewrote. In
+    presenter mode the rewritten words come first (most frequent first), so one is always in view."""
     changed = set(history.words_changed_at(s.step))
     order = history.words_by_frequency()
     if query:
         order = [i for i in order if query in history.words[i]]
+    if present and changed:
+        order = [i for i in order if i in changed] + [i for i in order if i not in changed]
     top = order[:SPLIT_ROWS]
     rows = []
     for i in top:
