@@ -5,8 +5,12 @@ Run with ``.venv/bin/python -m pytest tests/test_browser_present.py -q`` (needs 
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
-from browser_support import TIMEOUT_MS, open_train, shown_step, wait_for_step
+from browser_support import TIMEOUT_MS, assert_no_exception, open_train, shown_step, wait_for_step
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -53,3 +57,103 @@ def test_space_still_types_in_the_search_box_and_toggles_a_focused_switch(app_se
     page.keyboard.press("Space")  # a focused toggle keeps Space: the page stays usable from the keyboard
     page.get_by_text("Which pair will step 3 merge?").wait_for(timeout=TIMEOUT_MS)
     assert shown_step(page) == 2
+
+
+PARAGRAPH = (
+    "The children walked to the harbour every morning before school. Their teacher said the boats were older "
+    "than the town itself, and the children believed her, because the wood was grey and soft and smelled of "
+    "salt. Hugging their coats against the wind, they counted the boats, the gulls and the nets hung out to "
+    "dry, and wrote the numbers in their notebooks. On Mondays the fishermen came back with crates of "
+    "herring; on Thursdays the ferry brought letters, newspapers and, once, a piano for the church. The "
+    "children learned that a harbour is a kind of clock: the tide rises and falls, the boats go out and come "
+    "back, and the town listens for them. When the storm came in November, the teacher kept the children "
+    "inside and read to them about lighthouses, and about the keepers who trimmed the wicks and wound the "
+    "clockwork that turned the lamps. Later, when the wind had dropped, they walked down to the harbour "
+    "again and found every boat still there, rocking gently, and the gulls already arguing over the nets."
+)
+PARAGRAPH_URL = "/?" + urlencode(
+    {"text": PARAGRAPH, "pre_tokenizer": "gpt2", "limit": "num_merges", "limit_value": "60", "present": "1"}
+)
+
+# What a class must see at every step on a 1280x720 projector, as a list of what is wrong (empty when all is):
+# the new token (the step title's highlighted chip), one rewritten (✱) word of the splits, and the chart's count
+# of the merged pair written on its bar, inside the viewport; no chip, table or panel wider than its column.
+PRESENTER_PROBLEMS_JS = """() => {
+  const problems = [];
+  const W = window.innerWidth, H = window.innerHeight;
+  const inView = (e) => { const r = e.getBoundingClientRect();
+    return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= W + 0.5 && r.bottom <= H + 0.5; };
+  const title = document.querySelector('.bpe-step-title');
+  const m = title && /Step (\\d+) of/.exec(title.textContent);
+  const step = m ? +m[1] : -1;
+  const chips = title ? title.querySelectorAll('.tok') : [];
+  if (!chips.length || !inView(chips[chips.length - 1])) problems.push('new token not in view');
+  const rewritten = [...document.querySelectorAll('table[data-table="splits"] td.word')]
+    .find(td => td.textContent.startsWith('✱'));
+  if (!rewritten || !inView(rewritten)) problems.push('no rewritten word in view');
+  const count = (document.querySelector('#merge-count') || {}).textContent || '';
+  const want = count.replace('count ', '');
+  const labels = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.mark-text.role-mark text')];
+  if (!labels.some(t => t.textContent === want && inView(t)))
+    problems.push('the chart shows no count ' + want + ' in view: ' + labels.map(t => t.textContent).join(','));
+  const columnOf = (e) => e.closest('[data-testid="stColumn"]') || e.closest('[data-testid="stMainBlockContainer"]');
+  for (const e of document.querySelectorAll('[data-testid="stMain"] :is(.tok, table.bpe-table, .bpe-step, .bpe-scroll)')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width) continue;  // in a folded part
+    const c = columnOf(e).getBoundingClientRect();
+    const cell = e.classList.contains('tok') && e.closest('td, .bpe-scroll, .bpe-step');
+    const box = cell ? cell.getBoundingClientRect() : c;
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.left < c.left - 0.5 || r.right > c.right + 0.5)
+      problems.push('wider than its column: ' + e.className + ' ' + JSON.stringify(e.textContent.slice(0, 30)));
+  }
+  for (const e of document.querySelectorAll('.bpe-stack > div, .bpe-grid > div, .bpe-scroll'))
+    if (e.scrollWidth > e.clientWidth + 1) problems.push('scrolls sideways: ' + e.className);
+  return {step, problems: problems.slice(0, 8)};
+}"""
+
+
+def check_presenter_steps(page, steps: range) -> None:
+    """Step with the n key through ``steps`` (opened at the first), checking each in the page: every step in one
+    page session. The check is waited for (the chart redraws a moment after the step), then asserted."""
+    for step in steps:
+        if step != steps[0]:
+            page.keyboard.press("n")
+        wait_for_step(page, step)
+        try:
+            page.wait_for_function(
+                "(n) => { const r = (" + PRESENTER_PROBLEMS_JS + ")(); return r.step === n && !r.problems.length; }",
+                arg=step,
+                timeout=15_000,
+            )
+        except PlaywrightError:
+            result = page.evaluate(PRESENTER_PROBLEMS_JS)
+            raise AssertionError(f"step {step}: {result}") from None
+
+
+@pytest.mark.parametrize(
+    ("url", "last"), [(PARAGRAPH_URL, 60), ("/?preset=course&present=1", 19)], ids=["paragraph", "course"]
+)
+def test_presenter_mode_shows_each_step_of_real_text_at_1280x720(app_server, browser, url, last):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}{url}&step=1")
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+        page.locator(".bpe-step-title").click()  # focus the page, not a control
+        check_presenter_steps(page, range(1, last + 1))
+        assert_no_exception(page)
+    finally:
+        context.close()
+
+
+def test_presenter_mode_at_150_percent_zoom_on_a_1920x1080_screen(app_server, browser):
+    """150 % zoom on 1920x1080 is a 1280x720 CSS viewport drawn at 1.5 device pixels per CSS pixel."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1.5)
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}{PARAGRAPH_URL}&step=1")
+        page.locator(".bpe-step-title").click()
+        check_presenter_steps(page, range(1, 6))
+        assert page.evaluate("window.devicePixelRatio") == 1.5
+    finally:
+        context.close()
