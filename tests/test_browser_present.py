@@ -5,7 +5,7 @@ Run with ``.venv/bin/python -m pytest tests/test_browser_present.py -q`` (needs 
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 from browser_support import TIMEOUT_MS, assert_no_exception, open_train, shown_step, wait_for_step
@@ -155,5 +155,47 @@ def test_presenter_mode_at_150_percent_zoom_on_a_1920x1080_screen(app_server, br
         page.locator(".bpe-step-title").click()
         check_presenter_steps(page, range(1, 6))
         assert page.evaluate("window.devicePixelRatio") == 1.5
+    finally:
+        context.close()
+
+
+def test_share_shows_a_qr_code_of_the_link_and_copies_it(app_server, browser, tmp_path):
+    """Presenter mode's Share: the QR code, read back from a screenshot of the page by a QR decoder, is the
+    link to this step (without present=1); Copy link puts the same link on the clipboard; and the link opens
+    this step in another browser context."""
+    import zxingcpp
+    from PIL import Image
+
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 720}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}{PARAGRAPH_URL}&step=6")
+        page.locator(".bpe-step-title").click()
+        page.keyboard.press("n")
+        wait_for_step(page, 7)
+        page.get_by_role("button", name="Share").click()
+        qr = page.locator(".bpe-qr img")
+        qr.wait_for(timeout=TIMEOUT_MS)
+        qr.screenshot(path=str(tmp_path / "qr.png"))
+        decoded = [r.text for r in zxingcpp.read_barcodes(Image.open(tmp_path / "qr.png"))]
+        expected = parse_qs(urlparse(page.url).query)
+        del expected["present"]
+        assert len(decoded) == 1, decoded
+        link = decoded[0]
+        assert link.startswith(f"{app_server}/?") and parse_qs(urlparse(link).query) == expected
+        assert expected["step"] == ["7"] and expected["text"] == [PARAGRAPH]
+        page.locator("button.bpe-copy").click()
+        expect(page.locator("button.bpe-copy")).to_have_text("Copied ✓")
+        assert page.evaluate("navigator.clipboard.readText()") == link
+        student = browser.new_context(viewport={"width": 1280, "height": 720})
+        try:
+            other = student.new_page()
+            open_train(other, link)
+            assert shown_step(other) == 7
+            assert other.locator(".st-key-present input").is_checked() is False
+        finally:
+            student.close()
     finally:
         context.close()
