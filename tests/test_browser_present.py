@@ -199,3 +199,26 @@ def test_share_shows_a_qr_code_of_the_link_and_copies_it(app_server, browser, tm
             student.close()
     finally:
         context.close()
+
+
+SIZES_JS = """() => Object.fromEntries(Object.entries({
+  question: '[class*="st-key-guess_"] label p', choice: '[class*="st-key-guess_"] [role="radiogroup"] label p',
+  what_if: '.st-key-what_if_pair label p'}).map(([name, sel]) => {
+    const e = document.querySelector(sel);
+    return [name, e ? parseFloat(getComputedStyle(e).fontSize) : null]; }))"""
+
+
+def test_predict_and_what_if_at_presenter_size(app_server, browser):
+    """Predict stayed at 14 px in presenter mode."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=2&present=1")
+        page.locator(".st-key-predict label").click()
+        page.get_by_text("Which pair will step 3 merge?").wait_for(timeout=TIMEOUT_MS)
+        page.locator(".st-key-what_if label").click()
+        page.locator(".st-key-what_if_pair").wait_for(timeout=TIMEOUT_MS)
+        sizes = page.evaluate(SIZES_JS)
+        assert all(size is not None and size >= 1.25 * 14 for size in sizes.values()), sizes
+    finally:
+        context.close()
