@@ -19,6 +19,7 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from pages import vocabulary
 from pages.alerts import alert, esc
 from pages.settings import Settings
 from server import startup
@@ -31,8 +32,6 @@ _VIEWS_LOCK = threading.Lock()
 VIEWS_PER_RUN = 512
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
-VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
-ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text
 CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the most frequent
@@ -210,7 +209,7 @@ def step_panels(
     splits_vocab = (
         f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
         f"<div>{_splits_html(s, history, query, text, present)}</div>"
-        f"<div>{_vocabulary_html(s, settings, text, present)}</div>"
+        f"<div>{vocabulary.vocabulary_html(s, settings, text, present)}</div>"
         "</div>"
     )
     if present:
@@ -362,60 +361,6 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
         + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "")
         + ".</p>"
     )
-
-
-def _vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False, present: bool = False) -> str:
-    """The vocabulary at this step. With a small alphabet (the course's examples), as the course lists it:
-    specials, base symbols, learned tokens in merge order. With a large one (a byte-level run's 256 bytes,
-    a real paragraph's letters and signs) or in presenter mode, what the class is looking at comes first:
-    the learned tokens, newest first, then the specials, and the base alphabet folded behind its count
-    (a ``<details>`` the reader opens), since the alphabet alone filled the box."""
-    h = s.history
-    target = settings.limit_value if settings.limit == "vocab_size" else None
-    vocab = s.vocab
-    specials = len(settings.special_tokens)
-    alphabet = vocab[specials : h.num_base]
-    learned = vocab[h.num_base :]
-    newest = learned[-VOCAB_CHIPS:]
-    head = (
-        f'<h3 class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</h3>"
-        f'<p class="bpe-note">{specials} special, {len(alphabet)} base symbols, {len(learned)} learned'
-        + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "")
-    )
-    highlight = [s.new_token] if s.step else []
-    special_chips = display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
-    if not (present or len(alphabet) > ALPHABET_CHIPS):
-        return (
-            head
-            + '</p><div class="bpe-scroll">'
-            + special_chips
-            + _alphabet_html(alphabet, text)
-            + "<br>"
-            + display.chips_html(list(newest), highlight=highlight, as_text=text)
-            + "</div>"
-        )
-    return (
-        head
-        + "; newest first</p>"
-        + '<div class="bpe-scroll" data-vocab="learned-first">'
-        + (
-            display.chips_html(list(reversed(newest)), highlight=highlight, as_text=text)
-            if newest
-            else '<span class="bpe-note">No token learned yet.</span>'
-        )
-        + (f"<br>{special_chips}" if specials else "")
-        + f'<details class="bpe-base"><summary>+ {len(alphabet):,} base symbols</summary>'
-        + _alphabet_html(alphabet, text)
-        + "</details></div>"
-    )
-
-
-def _alphabet_html(symbols, text: bool = False) -> str:
-    """The base symbols as chips, or past ALPHABET_CHIPS of them (a byte-level alphabet) as one
-    line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
-    if len(symbols) <= ALPHABET_CHIPS:
-        return display.chips_html(list(symbols), as_text=text)
-    return f'<span class="bpe-alphabet">{esc(" ".join(map(shower(text), symbols)))}</span>'
 
 
 def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool = False, present: bool = False) -> str:
