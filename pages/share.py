@@ -22,6 +22,9 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
     startup.ensure_router()
 
 QR_ERROR = "m"  # segno's error correction level M (15 %): a projected code survives a glare or a shadow
+# A longer link makes a QR code too dense to read from the back of a room (and past ~2,300 bytes none fits):
+# the popover then says so and offers the link and its copy button only.
+QR_MAX_CHARS = 600
 
 
 def step_link() -> str:
@@ -46,8 +49,15 @@ def qr_image(link: str) -> str:
 
 def share_html(link: str) -> str:
     """The QR code, the link in full (small print, to read out) and the copy button; everything escaped."""
+    if len(link) > QR_MAX_CHARS:
+        code = (
+            f'<p class="bpe-note">This link is {len(link):,} characters long, too long for a QR code a phone '
+            "can read from across a room: copy the link and send it instead.</p>"
+        )
+    else:
+        code = f'<div class="bpe-qr">{qr_image(link)}</div>'
     return (
-        f'<div class="bpe-share"><div class="bpe-qr">{qr_image(link)}</div>'
+        f'<div class="bpe-share">{code}'
         f'<p class="bpe-note bpe-link">{esc(link)}</p>'
         f'<button type="button" class="bpe-copy" data-link="{esc(link)}">Copy link</button></div>'
     )
