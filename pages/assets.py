@@ -3,7 +3,8 @@
 - ``style.css`` → :data:`PAGE_CSS` (after ``bpe.display.TOKEN_CSS``): the styles of the pages' HTML
   blocks, sent once per full page run by ``app.py``.
 - ``present.css`` → :data:`PRESENT_CSS`: presenter mode's larger type (``pages/train.py``).
-- ``keys.js`` → :data:`KEYS_JS`: the Train page's keyboard stepping and screen-reader live region.
+- ``keys.js`` and ``share.js`` → :data:`KEYS_JS`: the Train page's keyboard stepping and screen-reader live
+  region, and presenter mode's "Copy link" button.
 - ``hover.js`` → :data:`HOVER_JS`: the Encode page's chips mark their characters in the text when hovered.
 - ``restore.js`` → :data:`RESTORE_JS`: typed text kept across a server restart, and the banner while
   the server is away (``app.py``).
@@ -55,6 +56,6 @@ def _script(name: str, config: tuple[str, dict] | None = None) -> str:
 
 PAGE_CSS = display.TOKEN_CSS + _style("style.css")
 PRESENT_CSS = _style("present.css")
-KEYS_JS = _script("keys.js")
+KEYS_JS = _script("keys.js") + _script("share.js")
 HOVER_JS = _script("hover.js")
 RESTORE_JS = _script("restore.js", ("bpeRestoreConfig", {"banner": BANNER, "maxChars": jobs.MAX_CORPUS_BYTES}))

@@ -62,8 +62,9 @@ def mode_toggles(settings: Settings) -> None:
     row.toggle(
         "Presenter mode",
         key="present",
-        help="For a projector: the sidebar folds away, the type is larger, and the step, the pair chart, "
-        "the splits and the vocabulary fit on one screen. Links made now open in it (present=1).",
+        help="For a projector: the sidebar folds away, the type is larger, the step and the pair chart sit "
+        "beside the splits (rewritten words first) and the vocabulary (newest first), and Share gives a link "
+        "and a QR code of the step. Links made now open in it (present=1).",
     )
     row.toggle(
         "What if…",

@@ -15,7 +15,7 @@ import streamlit as st
 
 import bpe
 from bpe import display
-from pages import encode_compare, encode_sources, runs, session
+from pages import encode_compare, encode_present, encode_sources, runs, session
 from pages.alerts import alert
 from pages.assets import HOVER_JS
 from pages.encode_sources import SOURCES, TRAINED, UPLOADED
@@ -170,6 +170,7 @@ show_ws = left.toggle(
     key="show_ws",
     help="Off: as the tokenizer stores it (byte-level: Ġ for a space, Ċ for a newline).",
 )
+present = encode_present.toggle(left)  # presenter view: large tokens and one word's replay (encode_present.py)
 as_text = True
 if tok.byte_level:
     # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
@@ -215,6 +216,9 @@ except ValueError as exc:
 # -- tokens, ids, counts --------------------------------------------------------------------------------
 # How whitespace reads: · and ↵ (the toggle), as text like the Train page (␣), or as stored (Ġ).
 ws = True if show_ws else "text" if as_text and tok.byte_level else False
+if present:
+    encode_present.view(shown, encoding, text, ws, as_text)
+    st.stop()
 st.html(
     display.encoding_html(shown, encoding, text, show_whitespace=ws, limit=MAX_CHIPS, as_text=as_text, hover=True)
     + display.source_html(text)

@@ -2,9 +2,15 @@
 // pages/train.py sends it (pages/assets.py KEYS_JS) on every full run; it installs itself once.
 //
 // Right, PageDown, Space and n step forward; Left, PageUp and p back; Home and End jump to the first and
-// last step: anywhere on the page, but never while the user types in a text field (or a table cell, or
+// last step: wherever the focus is, but never while the user types in a text field (or a table cell, or
 // an open select box). In the step slider the arrows, Home and End keep their own meaning (the same
-// steps); PageDown and PageUp, which a range input reverses natively, step like everywhere else.
+// steps); PageDown and PageUp, which a range input reverses natively, and n, p and Space step like
+// everywhere else. Space always steps forward, on a step button too: after a click on Back the focus
+// stays on it, and a browser's Space would press it again (stepping backwards). The listener runs in
+// the capture phase, before the slider or a button sees the key, and its keyup is swallowed too, since
+// a button is pressed on Space's keyup. Only on another control Space activates (a toggle, a checkbox,
+// a button that is not a step button) does Space keep its own meaning, so the page stays usable from
+// the keyboard.
 // When a step button the user had focused becomes disabled (Next at the last step), the focus moves
 // to the step slider instead of dropping to the page body. A polite live region (#bpe-live) reads out
 // each step for screen readers ("Step 3 of 7: h + ug → hug, count 15").
@@ -21,21 +27,35 @@
   const typing = (t) => t && (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT'
     || (t.tagName === 'INPUT' && !['range', 'checkbox', 'radio', 'button'].includes(t.type))
     || (t.closest && t.closest('[role="listbox"], [role="combobox"], [role="grid"], [data-testid="stDataFrame"]')));
+  // Controls Space activates natively (a toggle, a checkbox, a button that is not a step button).
+  const activatedBySpace = (t) => t.tagName === 'BUTTON' || t.tagName === 'SUMMARY'
+    || (t.tagName === 'INPUT' && ['checkbox', 'radio', 'button'].includes(t.type))
+    || (t.getAttribute && ['switch', 'button', 'checkbox'].includes(t.getAttribute('role')));
   document.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     const action = ACTIONS[e.key];
     const t = e.target;
     if (!action || typing(t)) return;
     if (document.body.classList.contains('bpe-waiting')) return;  // a new server's first run (restore.js)
-    if (t && t.type === 'range' && !['PageDown', 'PageUp'].includes(e.key)) return;  // the slider's own keys
+    const slider = t && (t.type === 'range' || (t.getAttribute && t.getAttribute('role') === 'slider'));
+    if (slider && (e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End')) return;  // its own keys
     if (t && t.type === 'radio' && e.key.startsWith('Arrow')) return;  // arrows choose among radio buttons
-    if (t && ['BUTTON'].includes(t.tagName) && (e.key === ' ')) return;  // Space presses a focused button
-    if (t && t.getAttribute && t.getAttribute('role') === 'switch' && e.key === ' ') return;
+    const onStepControl = t && t.closest && t.closest(STEP_KEYS.map(k => '.st-key-' + k).join(','));
+    if (e.key === ' ' && !onStepControl && t && t !== document.body && activatedBySpace(t)) return;
     const button = document.querySelector('.st-key-' + action + ' button');
     if (!button) return;  // not on the Train page
     e.preventDefault();
     e.stopPropagation();
+    if (e.key === ' ') swallowSpaceUp = true;
     if (!button.disabled) button.click();
+  }, true);
+  // A button is pressed on Space's keyup: once the keydown stepped, its keyup must not press the focused one.
+  let swallowSpaceUp = false;
+  document.addEventListener('keyup', (e) => {
+    if (e.key !== ' ' || !swallowSpaceUp) return;
+    swallowSpaceUp = false;
+    e.preventDefault();
+    e.stopPropagation();
   }, true);
   // Keep the focus on the step controls when the one focused becomes disabled or is redrawn.
   let last = null;

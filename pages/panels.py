@@ -19,6 +19,7 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from pages import vocabulary
 from pages.alerts import alert, esc
 from pages.settings import Settings
 from server import startup
@@ -31,10 +32,10 @@ _VIEWS_LOCK = threading.Lock()
 VIEWS_PER_RUN = 512
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
-VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
-ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text
 CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
+PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the most frequent
+PRESENT_BARS = 10  # pairs in presenter mode's chart, each with its count written on its bar
 
 
 def per_run(fn):
@@ -157,10 +158,23 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
                 alt.Tooltip("from:N", title="from"),
             ],
         )
-        .properties(height=alt.Step(30 if present else 24))  # px per bar: the plot grows with the number of pairs
     )
-    if present:  # presenter mode: larger type, and the counts are whole numbers
-        chart = chart.configure_axis(labelFontSize=17, titleFontSize=17).configure_legend(labelFontSize=16)
+    if present:
+        # Presenter mode: the top PRESENT_BARS pairs, each with its count (or score) written at the end of
+        # its bar, so the numbers are read on a projector even when the count axis is below the fold.
+        chart = chart.transform_filter(alt.datum.rank < PRESENT_BARS)
+        # At the bar's start (x = 0), so a label never runs past the plot's right edge.
+        labels = chart.mark_text(align="left", baseline="middle", dx=4, fontSize=17).encode(
+            x=alt.datum(0), text=alt.Text("score:N" if wordpiece else "count:Q"), color=alt.value("#111")
+        )
+        chart = (
+            alt.layer(chart, labels)
+            .properties(height=alt.Step(27))
+            .configure_axis(labelFontSize=17, titleFontSize=17)
+            .configure_legend(labelFontSize=16)
+        )
+    else:
+        chart = chart.properties(height=alt.Step(24))  # px per bar: the plot grows with the number of pairs
     spec = chart.to_dict()
     spec.pop("data", None)
     spec.pop("datasets", None)
@@ -190,9 +204,12 @@ def step_panels(
     counts_step = step if counts_step is None else counts_step
     table = _pair_view(history, counts_step, text)
     query = st.session_state.get("split_search", "")  # the box is below the step view: controls.search_box()
+    # In presenter mode the splits and the vocabulary are stacked in their column: side by side in
+    # half of a projector's width, the chips of a real paragraph's words were cut at the column's edge.
     splits_vocab = (
-        '<div class="bpe-grid bpe-lazy">'
-        f"<div>{_splits_html(s, history, query, text)}</div><div>{_vocabulary_html(s, settings, text)}</div>"
+        f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
+        f"<div>{_splits_html(s, history, query, text, present)}</div>"
+        f"<div>{vocabulary.vocabulary_html(s, settings, text, present)}</div>"
         "</div>"
     )
     if present:
@@ -203,7 +220,7 @@ def step_panels(
             if after_step:
                 after_step()
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
-        right.html(splits_vocab.replace(" bpe-lazy", ""))  # on screen from the start
+        right.html(splits_vocab)
         st.html(
             f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
             f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>'
@@ -346,41 +363,16 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
     )
 
 
-def _vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False) -> str:
-    h = s.history
-    target = settings.limit_value if settings.limit == "vocab_size" else None
-    vocab = s.vocab
-    specials = len(settings.special_tokens)
-    learned = vocab[h.num_base :]
-    newest = learned[-VOCAB_CHIPS:]
-    return (
-        f'<h3 class="bpe-h">Vocabulary: {s.vocab_size}' + (f" of {target}" if target else "") + "</h3>"
-        f'<p class="bpe-note">{specials} special, {h.num_base - specials} base symbols, {len(learned)} learned'
-        + (f" (the last {len(newest)} shown)" if len(newest) < len(learned) else "")
-        + "</p>"
-        '<div class="bpe-scroll">'
-        + display.chips_html(list(vocab[:specials]), titles=["special"] * specials)
-        + _alphabet_html(vocab[specials : h.num_base], text)
-        + "<br>"
-        + display.chips_html(list(newest), highlight=[s.new_token] if s.step else [], as_text=text)
-        + "</div>"
-    )
-
-
-def _alphabet_html(symbols, text: bool = False) -> str:
-    """The base symbols as chips, or past ALPHABET_CHIPS of them (a byte-level alphabet) as one
-    line of text: every element is redrawn on every step, and 256 chips are a lot of them."""
-    if len(symbols) <= ALPHABET_CHIPS:
-        return display.chips_html(list(symbols), as_text=text)
-    return f'<span class="bpe-alphabet">{esc(" ".join(map(shower(text), symbols)))}</span>'
-
-
-def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool = False) -> str:
+def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool = False, present: bool = False) -> str:
+    """The most frequent words and their tokens at this step; ✱ marks the words this merge rewrote. In
+    presenter mode the rewritten words come first (most frequent first), so one is always in view."""
     changed = set(history.words_changed_at(s.step))
     order = history.words_by_frequency()
     if query:
         order = [i for i in order if query in history.words[i]]
-    top = order[:SPLIT_ROWS]
+    if present and changed:
+        order = [i for i in order if i in changed] + [i for i in order if i not in changed]
+    top = order[: PRESENT_SPLIT_ROWS if present else SPLIT_ROWS]
     rows = []
     for i in top:
         tokens = s.splits[history.words[i]]

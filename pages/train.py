@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages import controls, downloads, explore, links, panels, runs, session, sidebar
+from pages import controls, downloads, explore, links, panels, runs, session, share, sidebar
 from pages.alerts import alert
 from pages.assets import KEYS_JS, PRESENT_CSS
 from server import startup
@@ -131,6 +131,7 @@ def step_view() -> None:
     links.sync_url(settings, step)
     if present:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
+        share.share_button(row)  # a link and QR code of this step (pages/share.py)
     guess = explore.predict(history, step, state)
     # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
     panels.step_panels(
