@@ -38,19 +38,31 @@ def _open_worksheet(page, url: str) -> None:
     assert_no_exception(page)
 
 
-def test_the_worksheet_opens_directly_on_a_fresh_server(page):
-    """Its URL is the fresh server's first request (as after a restart): the router runs, the page is ours."""
+# Streamlit's "Page not found ... Running the app's main page." notice, caught whenever it is drawn.
+NOTICE_WATCH_JS = """document.addEventListener('DOMContentLoaded', () => {
+  window.bpeNotices = [];
+  new MutationObserver(() => {
+    if (document.body.innerText.includes('does not seem to exist')) window.bpeNotices.push(location.pathname);
+  }).observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+})"""
+
+
+def test_the_worksheet_and_check_pages_open_directly_without_a_page_not_found_notice(page):
+    """Their URLs, as the fresh server's first request (as after a restart) and again later: the router runs,
+    the page is ours, and Streamlit never says the page does not exist."""
     server = AppServer()
     url = server.start()
+    page.add_init_script(NOTICE_WATCH_JS)
     try:
-        _open_worksheet(page, url + WORKSHEET)
-        page.wait_for_function("document.title === 'BPE Explorer'", timeout=TIMEOUT_MS)
-        body = page.locator("body").inner_text()
-        assert "does not seem to exist" not in body and "Answer key" in body
-        page.goto(url + "/check")
-        wait_for_app(page)
-        page.get_by_role("heading", name="Check my implementation").wait_for(timeout=TIMEOUT_MS)
-        assert "does not seem to exist" not in page.locator("body").inner_text()
+        for path in (WORKSHEET, "/check", WORKSHEET):
+            page.goto(url + path)
+            wait_for_app(page)
+            page.wait_for_function("document.title === 'BPE Explorer'", timeout=TIMEOUT_MS)
+            heading = "Answer key" if path == WORKSHEET else "Check my implementation"
+            page.get_by_role("heading", name=heading).wait_for(timeout=TIMEOUT_MS)
+            assert_no_exception(page)
+            assert page.evaluate("window.bpeNotices") == [], path
+            assert page.url == url + path
     finally:
         server.stop()
 
