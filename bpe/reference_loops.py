@@ -16,11 +16,13 @@ Two departures, both marked in the code: the course reads ``word_freqs`` as a gl
 argument; minbpe counts each chunk of text once per occurrence, here ``get_stats`` takes the word's
 count (``freq``) so a table of word counts can be read. Left out: the vocabulary and the stopping rule.
 
->>> splits = {"hug": ["h", "u", "g"], "pug": ["p", "u", "g"], "pun": ["p", "u", "n"]}
->>> freqs = {"hug": 10, "pug": 5, "pun": 12}
->>> pair_freqs, best_pair, splits = course_step(splits, freqs)
->>> best_pair, pair_freqs[best_pair], splits["hug"]
-(('u', 'g'), 15, ['h', 'ug'])
+>>> word_freqs = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+>>> splits = {word: list(word) for word in word_freqs}
+>>> pair_freqs, best_pair, splits = course_step(splits, word_freqs)
+>>> best_pair, pair_freqs[best_pair], splits["hugs"]
+(('u', 'g'), 20, ['h', 'ug', 's'])
+>>> minbpe_step({word: list(word) for word in word_freqs}, word_freqs)[1]
+('u', 'g')
 """
 
 from __future__ import annotations
