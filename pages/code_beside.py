@@ -16,6 +16,7 @@ import streamlit as st
 import bpe
 from bpe import reference_loops as loops
 from pages import links
+from pages.panels import per_run
 from pages.settings import Settings
 from server import startup
 
@@ -23,6 +24,9 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
     startup.ensure_router()
 
 TOP_PAIRS = 5  # pair counts shown, as the loop's dict would print sorted by count
+EXACT_WORDS = (
+    500  # up to this many distinct words (a class example), the counts are recomputed by the shown code (~15 ms)
+)
 WORDS_SHOWN = 5  # rewritten words shown
 WORKSHEET_STEPS = 5  # steps on the worksheet the Train page links to
 STYLES = {
@@ -32,14 +36,24 @@ STYLES = {
 SOURCES = {key: "\n\n".join(inspect.getsource(f) for f in fns) for key, (_, fns) in STYLES.items()}
 
 
+@per_run
 def step_values(history: bpe.History, step: int) -> dict:
-    """This step's values from the run: the top pair counts it chose from (count order, ties in the
-    run's order), the pair, and the words it rewrote as (word, before, after), the first few."""
+    """This step's values: the top pair counts it chose from, the pair, and the words it rewrote as
+    (word, before, after), the first few. Up to EXACT_WORDS distinct words the counts are computed by
+    the displayed ``compute_pair_freqs`` itself from the run's splits, so equal counts come in the order
+    a print shows them (first seen first); on a larger corpus they are the run's stored top counts."""
     s = history.state(step)
     before, after = history.splits_at(step - 1), history.splits_at(step)
+    if len(history.words) <= EXACT_WORDS:
+        word_freqs = dict(zip(history.words, history.freqs))
+        pair_freqs = loops.compute_pair_freqs({w: list(before[w]) for w in word_freqs}, word_freqs)
+        top = sorted(pair_freqs.items(), key=lambda x: x[1], reverse=True)[:TOP_PAIRS]
+    else:
+        top = s.top_pairs(TOP_PAIRS)
     words = s.changes().words
     return {
-        "top": s.top_pairs(TOP_PAIRS),
+        "top": top,
+        "exact": len(history.words) <= EXACT_WORDS,
         "pair": s.pair,
         "rewritten": [(w, before[w], after[w]) for w in words[:WORDS_SHOWN]],
         "num_rewritten": len(words),
@@ -50,6 +64,8 @@ def values_text(style: str, history: bpe.History, step: int) -> str:
     """What the loop of ``style`` holds at merge ``step``, as a Python session would print it."""
     v = step_values(history, step)
     top = repr(v["top"])
+    if not v["exact"]:
+        top += "  # the run's top counts: among equal counts, a print may list other pairs or another order"
     if style == "course":
         lines = [
             ">>> pair_freqs = compute_pair_freqs(splits, word_freqs)",

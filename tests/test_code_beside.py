@@ -112,3 +112,14 @@ def test_the_worksheet_link_starts_at_the_next_step_with_the_runs_parameters():
     link = next(b for b in at.get("link_button") if b.proto.label == "Printable worksheet")
     assert link.proto.url.startswith("worksheet?")
     assert "ws_from=3" in link.proto.url and "ws_steps=5" in link.proto.url and "preset=hug" in link.proto.url
+
+
+def test_a_large_corpus_shows_the_runs_stored_top_counts_and_says_the_print_may_differ():
+    words = {f"w{i:04d}x{'ab'[i % 2]}": 1 + i % 7 for i in range(code_beside.EXACT_WORDS + 100)}
+    history = bpe.run_training(words, num_merges=4)
+    shown = code_beside.step_values(history, 2)
+    assert not shown["exact"] and shown["top"] == history.state(2).top_pairs(code_beside.TOP_PAIRS)
+    assert "a print may list other pairs or another order" in code_beside.values_text("course", history, 2)
+    small = _run("hug")
+    assert code_beside.step_values(small, 2)["exact"]
+    assert "a print may" not in code_beside.values_text("minbpe", small, 2)
