@@ -12,9 +12,9 @@ Both therefore break ties by the "first" rule (the pair seen first in the corpus
 are in :mod:`bpe.reference`. The tests run these functions from the corpus's first splits and check
 every step's counts, pair and rewritten words against :mod:`bpe.trainer`.
 
-Two departures, both marked in the code: the course reads ``word_freqs`` as a global, here it is an
+Two departures: the course reads ``word_freqs`` as a global, here it is an
 argument; minbpe counts each chunk of text once per occurrence, here ``get_stats`` takes the word's
-count (``freq``) so a table of word counts can be read. Left out: the vocabulary and the stopping rule.
+count (``freq``, minbpe adds 1) so a table of word counts can be read. Left out: the vocabulary and the stopping rule.
 
 >>> word_freqs = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 >>> splits = {word: list(word) for word in word_freqs}
@@ -35,7 +35,7 @@ __all__ = ["compute_pair_freqs", "course_step", "get_stats", "merge", "merge_pai
 # -- the Hugging Face course --------------------------------------------------------------------
 def compute_pair_freqs(splits, word_freqs):
     pair_freqs = defaultdict(int)
-    for word, freq in word_freqs.items():  # the course reads word_freqs as a global
+    for word, freq in word_freqs.items():
         split = splits[word]
         if len(split) == 1:
             continue
@@ -77,7 +77,7 @@ def course_step(splits, word_freqs):
 def get_stats(ids, counts=None, freq=1):
     counts = {} if counts is None else counts
     for pair in zip(ids, ids[1:]):
-        counts[pair] = counts.get(pair, 0) + freq  # minbpe adds 1: each chunk is counted where it occurs
+        counts[pair] = counts.get(pair, 0) + freq
     return counts
 
 

@@ -9,6 +9,7 @@ Also the link to a printable worksheet (``pages/worksheet.py``) from this step.
 from __future__ import annotations
 
 import inspect
+from pprint import pformat
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -63,7 +64,7 @@ def step_values(history: bpe.History, step: int) -> dict:
 def values_text(style: str, history: bpe.History, step: int) -> str:
     """What the loop of ``style`` holds at merge ``step``, as a Python session would print it."""
     v = step_values(history, step)
-    top = repr(v["top"])
+    top = pformat(v["top"], width=60)  # one pair a line when they do not fit on one
     if not v["exact"]:
         top += "  # the run's top counts: among equal counts, a print may list other pairs or another order"
     if style == "course":
@@ -111,7 +112,6 @@ def code_beside(history: bpe.History, settings: Settings, step: int) -> None:
             key="code_style",
             horizontal=True,
         )
-        st.code(SOURCES[style], language="python")
         config = history.config
         if config.algorithm != "bpe":
             st.caption("These loops train BPE; this run trains WordPiece, which picks pairs by score (see above).")
@@ -128,4 +128,6 @@ def code_beside(history: bpe.History, settings: Settings, step: int) -> None:
                     f"{s.num_tied} pairs tie here. Both loops take the first pair they meet; this run breaks ties "
                     f"by another rule ({bpe.TIE_RULE_SENTENCES[config.tie_break]}), so their pick can differ."
                 )
+        st.caption("The loop, as `bpe/reference_loops.py` has it (the tests run it against the trainer):")
+        st.code(SOURCES[style], language="python")
         st.link_button("Printable worksheet", worksheet_link(settings, step), icon=":material/print:")

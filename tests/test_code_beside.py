@@ -69,8 +69,10 @@ def _train_page(**query) -> AppTest:
 
 def _values(at: AppTest) -> tuple[list, tuple]:
     """The top pair counts and the chosen pair, read back from the values block as Python reads them."""
-    lines = at.code[1].value.splitlines()
-    top = ast.literal_eval(next(line for line in lines if line.startswith("[((")))
+    lines = at.code[0].value.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(">>> sorted(")) + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith(">>>"))
+    top = ast.literal_eval("\n".join(lines[start:end]))
     pair_line = lines.index(next(line for line in lines if line in (">>> best_pair", ">>> pair")))
     return top, ast.literal_eval(lines[pair_line + 1])
 
@@ -79,7 +81,7 @@ def _values(at: AppTest) -> tuple[list, tuple]:
 def test_the_expander_shows_the_loop_and_this_steps_values(preset, step):
     at = _train_page(preset=preset, step=step)
     assert "The code beside the step" in [e.label for e in at.expander]
-    assert at.code[0].value == code_beside.SOURCES["course"].strip()
+    assert at.code[-1].value == code_beside.SOURCES["course"].strip()
     history = _run(preset)
     k = int(step)
     top, pair = _values(at)
@@ -95,14 +97,14 @@ def test_the_expander_shows_the_loop_and_this_steps_values(preset, step):
     assert [c for _, c in top] == sorted(pair_freqs.values(), reverse=True)[: len(top)]
     at.radio(key="code_style").set_value("minbpe").run()
     ok(at)
-    assert at.code[0].value == code_beside.SOURCES["minbpe"].strip()
-    assert "get_stats(splits[word], stats, freq)" in at.code[1].value
+    assert at.code[-1].value == code_beside.SOURCES["minbpe"].strip()
+    assert "get_stats(splits[word], stats, freq)" in at.code[0].value
     assert _values(at) == (top, pair)
 
 
 def test_words_from_the_corpus_are_shown_as_python_reprs_in_code_blocks():
     at = _train_page(text="<b>x</b> *y* <b>x</b>", step="1", pre_tokenizer="whitespace")
-    values = at.code[1].value
+    values = at.code[0].value
     assert "'<b>x</b>'" in values or "'*y*'" in values
     assert not any("<b>" in m.value for m in at.markdown)
 
@@ -123,3 +125,13 @@ def test_a_large_corpus_shows_the_runs_stored_top_counts_and_says_the_print_may_
     small = _run("hug")
     assert code_beside.step_values(small, 2)["exact"]
     assert "a print may" not in code_beside.values_text("minbpe", small, 2)
+
+
+def test_a_forced_merge_and_a_wordpiece_run_are_said_beside_the_code():
+    captions = " ".join(c.value for c in _train_page(preset="notebook", step="1").caption)
+    assert "This merge was forced (a what-if)" in captions
+    at = _train_page(preset="hug", step="1", algorithm="wordpiece")
+    assert "this run trains WordPiece" in " ".join(c.value for c in at.caption)
+    assert len(at.code) == 1  # the loop's code, no BPE values for a WordPiece step
+    at = _train_page(preset="hug", step="0")
+    assert "Step 0: nothing merged yet" in " ".join(c.value for c in at.caption)
