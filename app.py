@@ -22,6 +22,8 @@ pages = [
     st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
     st.Page("pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
     st.Page("pages/check.py", title="Check", icon=":material/fact_check:", url_path="check"),
+    # Reached from the Train page's "Printable worksheet" link, not from the menu.
+    st.Page("pages/worksheet.py", title="Worksheet", url_path="worksheet", visibility="hidden"),
 ]
 startup.start_once()
 st.html(PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)

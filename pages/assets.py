@@ -3,6 +3,7 @@
 - ``style.css`` → :data:`PAGE_CSS` (after ``bpe.display.TOKEN_CSS``): the styles of the pages' HTML
   blocks, sent once per full page run by ``app.py``.
 - ``present.css`` → :data:`PRESENT_CSS`: presenter mode's larger type (``pages/train.py``).
+- ``worksheet.css`` → :data:`WORKSHEET_CSS`: the worksheet page's tables and print layout.
 - ``keys.js`` and ``share.js`` → :data:`KEYS_JS`: the Train page's keyboard stepping and screen-reader live
   region, and presenter mode's "Copy link" button.
 - ``hover.js`` → :data:`HOVER_JS`: the Encode page's chips mark their characters in the text when hovered.
@@ -56,6 +57,7 @@ def _script(name: str, config: tuple[str, dict] | None = None) -> str:
 
 PAGE_CSS = display.TOKEN_CSS + _style("style.css")
 PRESENT_CSS = _style("present.css")
+WORKSHEET_CSS = _style("worksheet.css")  # pages/worksheet.py
 KEYS_JS = _script("keys.js") + _script("share.js")
 HOVER_JS = _script("hover.js")
 RESTORE_JS = _script("restore.js", ("bpeRestoreConfig", {"banner": BANNER, "maxChars": jobs.MAX_CORPUS_BYTES}))

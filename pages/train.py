@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages import controls, downloads, explore, links, panels, runs, session, share, sidebar
+from pages import code_beside, controls, downloads, explore, links, panels, runs, session, share, sidebar
 from pages.alerts import alert
 from pages.assets import KEYS_JS, PRESENT_CSS
 from server import startup
@@ -143,6 +143,7 @@ def step_view() -> None:
         present=present,
         after_step=lambda: explore.what_if(history, settings, state),
     )
+    code_beside.code_beside(history, settings, step)  # the reference loop's lines with this step's values
     if state.pop("rerun_app", False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 

@@ -1,0 +1,86 @@
+"""Worksheet: a printable page for merges k..k+n of any run, the answer key on its own printed pages.
+
+Reached from the Train page's "Printable worksheet" link (``pages/code_beside.py``): the run's link
+parameters (``pages/links.py``) plus ``ws_from`` (the first merge, 1 or more) and ``ws_steps`` (how
+many, up to MAX_STEPS). The run comes from the shared run store (``pages/runs.py``); the worksheet is
+one block of escaped HTML (``bpe.display.worksheet``), printed with the styles of ``worksheet.css``
+(Streamlit's header, sidebar and toolbar left out, the answer key on a new page).
+"""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+import bpe
+from bpe.display.worksheet import KEY_PAIRS, MAX_STEPS, WORDS_PER_STEP, WorksheetStep, worksheet_html
+from bpe.presets import PRESETS
+from pages import links, runs
+from pages.alerts import alert
+from pages.assets import WORKSHEET_CSS
+from server import startup
+
+startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+
+DEFAULT_STEPS = 5
+_NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+def _number(name: str, default: int, low: int, high: int, notes: list[str]) -> int:
+    """A whole number from the link, clamped to [low, high]; a value that is not one is said in ``notes``."""
+    raw = st.query_params.get(name)
+    if raw is None:
+        return default
+    if not _NUMBER.fullmatch(raw):
+        notes.append(f"The link's {name} “{links.shown(raw)}” is not a whole number; using {default}.")
+        return default
+    return max(low, min(int(raw), high))
+
+
+def worksheet_steps(history: bpe.History, first: int, count: int) -> list[WorksheetStep]:
+    """Merges ``first`` .. ``first + count - 1`` of the run, each with the words before it."""
+    order = history.words_by_frequency()
+    steps = []
+    for k in range(first, first + count):
+        s = history.state(k)
+        splits = history.splits_at(k - 1)
+        words = tuple((history.words[i], history.freqs[i], splits[history.words[i]]) for i in order[:WORDS_PER_STEP])
+        steps.append(
+            WorksheetStep(k, words, len(order), tuple(s.top_pairs(KEY_PAIRS)), s.pair, s.new_token, s.tied, s.forced)
+        )
+    return steps
+
+
+def _title(settings) -> str:
+    corpus = PRESETS[settings.preset].title if settings.source == "preset" else "your corpus"
+    return f"BPE worksheet: {corpus}"
+
+
+st.html(WORKSHEET_CSS)
+notes: list[str] = []
+settings, _ = links.read_url(notes)
+try:
+    history = runs.train(settings)
+except ValueError as exc:
+    alert("error", exc)  # it may quote the corpus or a link
+    st.stop()
+last = history.num_merges
+if last == 0:
+    alert("warning", "This run makes no merge, so there is no step to work on: pick another corpus or settings.")
+    st.stop()
+first = _number("ws_from", 1, 1, last, notes)
+asked = _number("ws_steps", DEFAULT_STEPS, 1, 999_999, notes)
+count = min(asked, MAX_STEPS, last - first + 1)
+if asked > count:
+    notes.append(
+        f"A worksheet holds up to {MAX_STEPS} steps and this run has {last:,} merges: this one has steps "
+        f"{first} to {first + count - 1}."
+    )
+for note in notes:
+    alert("warning", note)  # it quotes the link: plain text only
+st.html(
+    '<p class="bpe-ws-screen">Print this page with your browser (Ctrl+P or ⌘P): the answer key starts on a new '
+    "page, and the app's menus are left out of the print.</p>"
+)
+st.html(worksheet_html(_title(settings), worksheet_steps(history, first, count)))

@@ -1,0 +1,99 @@
+"""The worksheet printed by Chromium (Playwright's page.pdf) on A4 and Letter: nothing cut at the right edge,
+several pages, the answer key starting a page of its own; and the page opens by its URL on a fresh server.
+Run with ``.venv/bin/python -m pytest tests/test_browser_worksheet.py -q`` (needs Debian's chromium)."""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import urlencode
+
+import pytest
+from browser_support import TIMEOUT_MS, AppServer, assert_no_exception, wait_for_app
+from pypdf import PdfReader
+
+pytestmark = pytest.mark.browser
+
+CSS_PX_PER_MM = 96 / 25.4
+MARGIN_MM = 15  # pages/worksheet.css: @page { margin: 15mm }
+PAPERS = {"A4": (210, 297), "Letter": (215.9, 279.4)}  # width, height in mm
+WORKSHEET = "/worksheet?preset=course&ws_from=3&ws_steps=6"
+# A word far wider than the paper, in the word column and as one symbol after its merges.
+LONG_WORD = "pneumonoultramicroscopicsilicovolcanoconiosis" * 3
+PRINTED = "/worksheet?" + urlencode(
+    {"text": f"the cat sat on the mat, the cat sat {LONG_WORD} {LONG_WORD}", "ws_from": "3", "ws_steps": "6"}
+)
+
+# Every element the print shows (a box with a size), and how far right it reaches.
+RIGHT_EDGES_JS = """() => Array.from(document.querySelectorAll('body *'))
+  .map(e => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden')
+  .map(([e, r]) => [e.tagName + '.' + (e.className && e.className.baseVal === undefined ? e.className : '')
+                    + (e.dataset.testid ? '#' + e.dataset.testid : ''), Math.ceil(r.right)])"""
+
+
+def _open_worksheet(page, url: str) -> None:
+    page.goto(url)
+    wait_for_app(page)
+    page.locator(".bpe-ws-key").wait_for(state="attached", timeout=TIMEOUT_MS)
+    assert_no_exception(page)
+
+
+# Streamlit's "Page not found ... Running the app's main page." notice, caught whenever it is drawn.
+NOTICE_WATCH_JS = """document.addEventListener('DOMContentLoaded', () => {
+  window.bpeNotices = [];
+  new MutationObserver(() => {
+    if (document.body.innerText.includes('does not seem to exist')) window.bpeNotices.push(location.pathname);
+  }).observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+})"""
+
+
+def test_the_worksheet_and_check_pages_open_directly_without_a_page_not_found_notice(page):
+    """Their URLs, as the fresh server's first request (as after a restart) and again later: the router runs,
+    the page is ours, and Streamlit never says the page does not exist."""
+    server = AppServer()
+    url = server.start()
+    page.add_init_script(NOTICE_WATCH_JS)
+    try:
+        for path in (WORKSHEET, "/check", WORKSHEET):
+            page.goto(url + path)
+            wait_for_app(page)
+            page.wait_for_function("document.title === 'BPE Explorer'", timeout=TIMEOUT_MS)
+            heading = "Answer key" if path == WORKSHEET else "Check my implementation"
+            page.get_by_role("heading", name=heading).wait_for(timeout=TIMEOUT_MS)
+            assert_no_exception(page)
+            assert page.evaluate("window.bpeNotices") == [], path
+            assert page.url == url + path
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_the_worksheet_prints_on_paper_without_cutting_the_right_edge(app_server, page, paper):
+    width_mm, height_mm = PAPERS[paper]
+    content_px = int((width_mm - 2 * MARGIN_MM) * CSS_PX_PER_MM)
+    page.set_viewport_size({"width": content_px, "height": int((height_mm - 2 * MARGIN_MM) * CSS_PX_PER_MM)})
+    _open_worksheet(page, app_server + PRINTED)
+    page.emulate_media(media="print")
+    # Streamlit's chrome is left out of the print, the worksheet is there.
+    assert page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=\"stHeader\"]')).display") == (
+        "none"
+    )
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.bpe-ws-key')).breakBefore") == "page"
+    too_wide = [(name, right) for name, right in page.evaluate(RIGHT_EDGES_JS) if right > content_px]
+    assert not too_wide, (content_px, too_wide[:10])
+
+    pdf = PdfReader(io.BytesIO(page.pdf(format=paper, print_background=True)))
+    box = pdf.pages[0].mediabox
+    assert abs(float(box.width) - width_mm / 25.4 * 72) < 2  # the paper asked for
+    texts = [p.extract_text() for p in pdf.pages]
+    assert len(texts) > 1
+    key_pages = [i for i, t in enumerate(texts) if "Answer key" in t]
+    assert len(key_pages) == 1, texts
+    key = key_pages[0]
+    assert key > 0 and texts[key].lstrip().startswith("Answer key"), texts[key][:200]
+    # Every step's exercise comes before the key, every answer after it.
+    assert "Merge: ___" in "".join(texts[:key]) and "Merge: ___" not in "".join(texts[key:])
+    assert all(f"Step {k}" in "".join(texts[key:]) for k in range(3, 9))
+    assert LONG_WORD[:20] in "".join(texts[:key])
+    # The app's menus are not printed.
+    assert not any("Deploy" in t or "Train\nEncode" in t for t in texts)

@@ -1,0 +1,131 @@
+"""AppTest on the worksheet page: each step's words before it and an empty table, then an answer key whose
+pair counts and merges are the trainer's, with the link's bounds said in a sentence."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from apptest_support import APP, alerts, ok, settle
+from streamlit.testing.v1 import AppTest
+
+import bpe
+from bpe.display import worksheet
+from bpe.presets import PRESETS
+
+PAGE = "pages/worksheet.py"
+
+
+class _Sections(HTMLParser):
+    """The worksheet's sections by kind and step: each a list of table rows (cells as text) plus its other text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: dict[tuple[str, int], dict] = {}
+        self.order: list[str] = []
+        self._current = None
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self._current = {"rows": [], "text": []}
+            self.sections[(a["class"], int(a["data-step"]))] = self._current
+            self.order.append(a["class"])
+        elif tag == "div" and a.get("class") == "bpe-ws-key":
+            self.order.append("key")
+        elif tag == "tr" and self._current is not None:
+            self._current["rows"].append([])
+        elif tag in ("td", "th") and self._current is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._current["rows"][-1].append("".join(self._cell))
+            self._cell = None
+        elif tag == "section":
+            self._current = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        elif self._current is not None:
+            self._current["text"].append(data)
+
+
+def open_worksheet(**query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(PAGE)
+    return ok(settle(at.run()))
+
+
+def read(at: AppTest) -> _Sections:
+    body = next(h.proto.body for h in at.get("html") if 'class="bpe-ws"' in h.proto.body)
+    parser = _Sections()
+    parser.feed(body)
+    return parser
+
+
+def _run(preset: str, **options) -> bpe.History:
+    p = PRESETS[preset]
+    return bpe.run_training(p.corpus(), **{**p.options, **options})
+
+
+def _pair_text(pair) -> str:
+    return f"{pair[0]} + {pair[1]}"
+
+
+def test_the_answer_key_holds_the_trainers_counts_and_merges_after_the_exercises():
+    at = open_worksheet(preset="hug", ws_from="2", ws_steps="3")
+    sheet = read(at)
+    history = _run("hug")
+    assert sheet.order == ["bpe-ws-step"] * 3 + ["key"] + ["bpe-ws-answer"] * 3
+    for k in (2, 3, 4):
+        s = history.state(k)
+        answer = sheet.sections[("bpe-ws-answer", k)]
+        assert answer["rows"][1:] == [[_pair_text(p), f"{c:,}"] for p, c in s.top_pairs(worksheet.KEY_PAIRS)]
+        assert f"Merge: {_pair_text(s.pair)} → {s.new_token}" in "".join(answer["text"])
+        exercise = sheet.sections[("bpe-ws-step", k)]
+        before = history.splits_at(k - 1)
+        words = exercise["rows"][1 : 1 + len(history.words)]
+        assert words == [[w, f"{history.freqs[history.words.index(w)]:,}", " ".join(before[w])] for w, _, _ in words]
+        assert {w for w, _, _ in words} == set(history.words)
+        blanks = exercise["rows"][len(words) + 2 :]
+        assert len(blanks) == worksheet.BLANK_ROWS and all(cell.strip() == "" for row in blanks for cell in row)
+    assert not alerts(at)
+
+
+def test_a_byte_level_run_with_many_words_shows_the_most_frequent_and_says_so():
+    at = open_worksheet(preset="course", ws_from="1", ws_steps="2")
+    sheet = read(at)
+    history = _run("course")
+    exercise = sheet.sections[("bpe-ws-step", 1)]
+    shown = [row[0] for row in exercise["rows"][1 : 1 + worksheet.WORDS_PER_STEP]]
+    assert shown == [history.words[i] for i in history.words_by_frequency()[: worksheet.WORDS_PER_STEP]]
+    assert any("Ġ" in w for w in shown)
+    assert f"The {worksheet.WORDS_PER_STEP} most frequent of {len(history.words):,} words" in "".join(exercise["text"])
+    answer = sheet.sections[("bpe-ws-answer", 1)]
+    assert answer["rows"][1] == [_pair_text(history.state(1).pair), f"{history.state(1).count:,}"]
+
+
+def test_too_many_steps_are_cut_to_the_bound_with_a_sentence():
+    at = open_worksheet(preset="course", ws_from="1", ws_steps="50")
+    sheet = read(at)
+    assert [k for kind, k in sheet.sections if kind == "bpe-ws-step"] == list(range(1, worksheet.MAX_STEPS + 1))
+    assert any("A worksheet holds up to 10 steps" in a for a in alerts(at, "warning"))
+
+
+def test_a_bad_link_value_is_said_and_the_run_ends_where_it_ends():
+    at = open_worksheet(preset="hug", ws_from="<b>", ws_steps="5")
+    assert any("ws_from “<b>” is not a whole number" in a for a in alerts(at, "warning"))
+    last = _run("hug").num_merges
+    at = open_worksheet(preset="hug", ws_from=str(last - 1), ws_steps="5")
+    assert [k for kind, k in read(at).sections if kind == "bpe-ws-step"] == [last - 1, last]
+    assert any(f"this run has {last:,} merges" in a for a in alerts(at, "warning"))
+
+
+def test_corpus_text_is_escaped_in_the_worksheet():
+    at = open_worksheet(text="<img src=x onerror=alert(1)> <img src=x onerror=alert(1)> ab", ws_steps="2")
+    body = next(h.proto.body for h in at.get("html") if 'class="bpe-ws"' in h.proto.body)
+    assert "<img" not in body and "&lt;img" in body
