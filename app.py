@@ -18,8 +18,19 @@ from server import startup
 startup.ensure_router()  # before anything is drawn, as every page does (see server/startup.py)
 st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
 
+# Train is the default page, which Streamlit serves at "/" (its own url_path is reserved but unknown to the browser:
+# a later /train?step=7 drew "the page ... does not seem to exist" before running it). Shared links say /train, so
+# a hidden page there sends them on to Train with their parameters.
+train = st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="home", default=True)
+
+
+def _train_link() -> None:
+    st.switch_page(train, query_params=st.query_params.to_dict())
+
+
 pages = [
-    st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train", default=True),
+    train,
+    st.Page(_train_link, title="Train", url_path="train", visibility="hidden"),
     st.Page("pages/encode.py", title="Encode", icon=":material/text_fields:", url_path="encode"),
     st.Page("pages/check.py", title="Check", icon=":material/fact_check:", url_path="check"),
     # Reached from the Train page's "Printable worksheet" link, not from the menu.

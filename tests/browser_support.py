@@ -346,3 +346,13 @@ def save_full_page_screenshot(page, path: Path) -> None:
         page.screenshot(path=str(path), full_page=True)
     finally:
         page.set_viewport_size(size)
+
+
+# Records every time Streamlit draws its "page does not exist" notice (window.bpeNotices): add with
+# page.add_init_script before the first goto.
+NOTICE_WATCH_JS = """document.addEventListener('DOMContentLoaded', () => {
+  window.bpeNotices = [];
+  new MutationObserver(() => {
+    if (document.body.innerText.includes('does not seem to exist')) window.bpeNotices.push(location.pathname);
+  }).observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+})"""

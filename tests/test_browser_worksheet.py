@@ -8,7 +8,7 @@ import io
 from urllib.parse import urlencode
 
 import pytest
-from browser_support import TIMEOUT_MS, AppServer, assert_no_exception, wait_for_app
+from browser_support import NOTICE_WATCH_JS, TIMEOUT_MS, AppServer, assert_no_exception, wait_for_app
 from pypdf import PdfReader
 
 pytestmark = pytest.mark.browser
@@ -39,12 +39,6 @@ def _open_worksheet(page, url: str) -> None:
 
 
 # Streamlit's "Page not found ... Running the app's main page." notice, caught whenever it is drawn.
-NOTICE_WATCH_JS = """document.addEventListener('DOMContentLoaded', () => {
-  window.bpeNotices = [];
-  new MutationObserver(() => {
-    if (document.body.innerText.includes('does not seem to exist')) window.bpeNotices.push(location.pathname);
-  }).observe(document.documentElement, {subtree: true, childList: true, characterData: true});
-})"""
 
 
 def test_the_worksheet_and_check_pages_open_directly_without_a_page_not_found_notice(page):
