@@ -80,8 +80,9 @@ state["settings"] = settings
 stored = state.get("stored", set())
 if links.corpus_digest(settings) not in stored and not links.corpus_fits_url(settings):
     st.info(
-        f"This corpus is longer than {links.MAX_URL_CORPUS_CHARS:,} characters, and the corpus store could not keep it, so "
-        "the URL keeps the settings and step only. To share the run, download the training log below."
+        f"This corpus is longer than {links.MAX_URL_CORPUS_CHARS:,} characters, too long to put in a link, and the "
+        "corpus store could not keep it: the URL keeps the settings and step only. To share the run, download the "
+        "training log below."
     )
 
 
