@@ -10,6 +10,12 @@ size of step view, a small corpus), and a client that keeps sending the 5 MB in 
 
     .venv/bin/python benchmarks/bench_corpus_clicks.py              # 20 Nexts per corpus
     .venv/bin/python benchmarks/bench_corpus_clicks.py --clicks 40
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --classroom     # + ten students on a teacher's 1 MB link
+
+With ``--classroom``: a teacher pastes a 1 MB corpus, and its link (``corpus=<digest>``, no text) is opened
+by one student alone (stepping for ``--duration`` s: the reference), then by ten students at once, each at
+its own step, pressing Next or Back every 0.3-1 s. Goal: p95 of the ten <= 3x p95 alone, 0 errors (a
+traceback, a wrong step, a run of another length than the teacher's).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import random
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +35,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 from browser_support import AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 from tables import print_table  # noqa: E402
+
+from server import corpus_store  # noqa: E402
 
 BYTES_GOAL = 10_000
 LATENCY_GOAL = 1.3
@@ -91,9 +100,45 @@ async def measure(url: str, corpora: dict, clicks: int) -> dict:
     return {name: r for name, (_, r) in sessions.items()}
 
 
+async def student(url: str, link: str, step: int, until: float, last: int, out: list, errors: list) -> None:
+    s = Session(url, f"{link}&step={step}")
+    try:
+        await s.open(timeout=300)
+        if s.last != last or s.step != step:
+            errors.append(f"opened at step {s.step} of {s.last}, not {step} of {last}")
+        while time.monotonic() < until:
+            await asyncio.sleep(random.uniform(0.3, 1.0))
+            key = "next" if s.step < s.last and (s.step == 0 or random.random() < 0.7) else "back"
+            before = s.step
+            out.append(await s.click(key, timeout=60))
+            if s.step != before + (1 if key == "next" else -1) or s.exceptions:
+                errors.append(f"pressed {key} at {before}, shows {s.step} {s.exceptions[-1:]}")
+    except Exception as exc:  # noqa: BLE001 - every failure is counted
+        errors.append(f"{type(exc).__name__} {exc}"[:160])
+    finally:
+        await s.close()
+
+
+async def classroom(url: str, duration: float) -> dict:
+    teacher, _ = await prepare(url, words_text(1_000_000, 11))
+    await teacher.close()
+    link = f"corpus={corpus_store.digest('text', words_text(1_000_000, 11))}&limit_value=1000"
+    alone, many, errors = [], [], []
+    await student(url, link, 100, time.monotonic() + duration, 1000, alone, errors)
+    until = time.monotonic() + duration
+    await asyncio.gather(*(student(url, link, 50 + 83 * i, until, 1000, many, errors) for i in range(10)))
+    return {"alone": alone, "many": many, "errors": errors, "link": link}
+
+
+def pct95(xs: list[float]) -> float:
+    return sorted(xs)[int(0.95 * (len(xs) - 1))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clicks", type=int, default=20)
+    parser.add_argument("--classroom", action="store_true", help="also ten students on a teacher's 1 MB link")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of each classroom phase")
     args = parser.parse_args()
     big = words_text(4_990_000, 5)
     corpora = {
@@ -110,6 +155,7 @@ def main() -> None:
         server.start()
         try:
             results = asyncio.run(measure(server.url, corpora, args.clicks))
+            room = asyncio.run(classroom(server.url, args.duration)) if args.classroom else None
         finally:
             server.stop()
     hug = statistics.median(results["hug (preset)"]["seconds"])
@@ -140,6 +186,20 @@ def main() -> None:
         f"goal bytes per Next <= {BYTES_GOAL:,}: {'met' if worst <= BYTES_GOAL else 'NOT met'} ({worst:,}); "
         f"Next at 5 MB <= {LATENCY_GOAL}x hug: {'met' if ratio <= LATENCY_GOAL else 'NOT met'} ({ratio:.2f}x)"
     )
+    if room is not None:
+        print(f"\nClassroom on a teacher's 1 MB link ({room['link'][:24]}…), {args.duration:.0f} s per phase")
+        rows = [
+            [name, len(xs), f"{statistics.median(xs) * 1000:.0f}", f"{pct95(xs) * 1000:.0f}"]
+            for name, xs in (("one student alone", room["alone"]), ("ten students", room["many"]))
+        ]
+        print_table(["sessions", "clicks", "p50 ms", "p95 ms"], rows)
+        ratio = pct95(room["many"]) / pct95(room["alone"])
+        ok = ratio <= 3 and not room["errors"]
+        print(
+            f"goal p95 <= 3x alone and 0 errors: {'met' if ok else 'NOT met'} ({ratio:.2f}x, {len(room['errors'])} errors)"
+        )
+        for e in room["errors"][:5]:
+            print("  error:", e)
 
 
 if __name__ == "__main__":
