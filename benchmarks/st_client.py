@@ -61,6 +61,8 @@ class Session:
         self.waiting = False  # the last run showed a run being trained (progress and Stop)
         self.poll_fragment = ""  # the fragment the frontend would rerun on a timer
         self.poll_every = 0.5  # and how often (seconds), as the server asked
+        self.bytes_sent = 0  # websocket payload bytes this session sent (BackMsgs), uploads' HTTP bodies not counted
+        self.follow_set_value = True  # False: keep sending the text typed, as a page that never empties its box
 
     async def open(self, timeout: float = 120) -> None:
         self.ws = await connect(
@@ -111,7 +113,9 @@ class Session:
             else:
                 state.int_value = value
             cs.widget_states.widgets.append(state)
-        await self.ws.send(msg.SerializeToString())
+        data = msg.SerializeToString()
+        self.bytes_sent += len(data)
+        await self.ws.send(data)
 
     async def _rerun(
         self,
@@ -170,6 +174,16 @@ class Session:
         wid = getattr(getattr(el, kind), "id", "") if kind else ""
         if wid:
             self.ids[wid.rsplit("-", 1)[-1]] = wid  # input widgets (radio, text area), by their key
+            widget = getattr(el, kind)
+            if (
+                kind in ("text_area", "text_input")
+                and widget.set_value
+                and wid in self.values
+                and self.follow_set_value
+            ):
+                # the script set this box (pages/corpus_box.py empties the corpus box once it has stored
+                # the text): the frontend takes the new value and sends it from then on, as here
+                self.values[wid] = widget.value
         if kind == "button":
             wid = el.button.id
             self.waiting = self.waiting or wid.endswith("-stop_training")

@@ -5,14 +5,16 @@
 in tests), defensively, since a link is anyone's text: what a link cannot restore is left at the
 preset's value and said in ``notes``, one sentence each, quoting the link's value as plain text (the
 page escapes it). Only :func:`read_url` and :func:`sync_url` touch ``st.query_params``.
-A corpus longer than MAX_URL_CORPUS_CHARS is not put in the link: the link says so instead.
+A pasted or uploaded corpus that is in the corpus store (``server/corpus_store.py``) is named by its
+digest (``corpus=<64 hex>``), whatever its size; one the store could not take is put in the link only
+if it is short (MAX_URL_CORPUS_CHARS), else the link says so instead (``corpus=text``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 
 import streamlit as st
@@ -20,7 +22,7 @@ import streamlit as st
 import bpe
 from bpe.presets import DEFAULT_PRESET, PRESETS
 from pages.settings import Settings, preset_settings
-from server import startup
+from server import corpus_store, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -40,12 +42,21 @@ _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,30}")  # [0-9], not \d: \d matches every 
 
 
 # -- writing ------------------------------------------------------------------------------------
-def settings_to_params(settings: Settings, step: int) -> dict[str, str]:
-    """Query parameters that restore this view (the corpus itself only if it is short)."""
+def corpus_digest(settings: Settings) -> str | None:
+    """The digest of a pasted, uploaded or word-count corpus (None for a preset or no corpus)."""
+    corpus = {"text": settings.text, "counts": settings.counts}.get(settings.source)
+    return corpus_store.digest(settings.source, corpus) if corpus else None
+
+
+def settings_to_params(settings: Settings, step: int, stored: Collection[str] = ()) -> dict[str, str]:
+    """Query parameters that restore this view: a corpus in ``stored`` (digests the store holds) by its
+    digest, another one itself only if it is short."""
     base = preset_settings(settings.preset) if settings.source == "preset" else Settings(source=settings.source)
     params: dict[str, str] = {"step": str(step)}
     if settings.source == "preset":
         params["preset"] = settings.preset
+    elif stored and (key := corpus_digest(settings)) in stored:
+        params["corpus"] = key
     elif not corpus_fits_url(settings):
         params["corpus"] = settings.source  # a marker: the link cannot carry the corpus itself
     elif settings.source == "text":
@@ -150,10 +161,36 @@ def _shallow(item) -> bool:
     return not isinstance(item, (list, dict)) or all(not isinstance(x, (list, dict)) for x in item)
 
 
-def settings_from_params(q: Mapping[str, str], notes: list[str]) -> Settings:
+CORPUS_GONE = (
+    "The corpus this link points to is no longer on the server (old corpora are removed to make room): "
+    "paste or upload it again in the sidebar. The link's settings are applied."
+)
+
+
+def _corpus_from_store(key: str, fetch: Callable[[str], tuple[str, str] | None], notes: list[str]) -> Settings:
+    """The settings of a ``corpus=<digest>`` link; an empty text corpus (the paste box) and a note if it is gone."""
+    try:
+        found = fetch(key)
+    except corpus_store.StoreUnavailable as exc:
+        notes.append(f"{exc} This link's corpus cannot be opened now: reload in a moment, or paste it in the sidebar.")
+        return Settings(source="text")
+    if found is None:
+        notes.append(CORPUS_GONE)
+        return Settings(source="text")
+    kind, corpus = found
+    return Settings(source="text", text=corpus) if kind == "text" else Settings(source="counts", counts=corpus)
+
+
+def _fetch(key: str) -> tuple[str, str] | None:
+    return corpus_store.store().get(key)
+
+
+def settings_from_params(
+    q: Mapping[str, str], notes: list[str], fetch: Callable[[str], tuple[str, str] | None] = _fetch
+) -> Settings:
     """Settings from a link's query parameters ``q``. What a link cannot restore is left at the
     preset's value and said in ``notes`` (a sentence each, quoting the link's value as plain text:
-    the page escapes it).
+    the page escapes it). A ``corpus=<64 hex>`` is looked up with ``fetch`` (the corpus store).
 
     >>> notes = []
     >>> settings_from_params({"preset": "hug", "tie_break": "hf"}, notes).tie_break, notes
@@ -163,6 +200,8 @@ def settings_from_params(q: Mapping[str, str], notes: list[str]) -> Settings:
         s = Settings(source="text", text=q["text"])
     elif "counts" in q:
         s = Settings(source="counts", counts=q["counts"])
+    elif corpus_store.DIGEST.fullmatch(q.get("corpus", "")):
+        s = _corpus_from_store(q["corpus"], fetch, notes)
     elif q.get("corpus") in ("text", "counts"):
         s = Settings(source=q["corpus"])
         notes.append(
@@ -171,6 +210,11 @@ def settings_from_params(q: Mapping[str, str], notes: list[str]) -> Settings:
             "The link's settings are applied."
         )
     else:
+        if "corpus" in q:
+            notes.append(
+                f"The link's corpus “{shown(q['corpus'])}” is not a corpus address (64 hexadecimal digits); "
+                "it is left out."
+            )
         preset = q.get("preset", DEFAULT_PRESET)
         if preset not in PRESETS:
             notes.append(f"The link names a preset that does not exist ({shown(preset)}); showing {DEFAULT_PRESET}.")
@@ -221,8 +265,8 @@ def read_url(notes: list[str]) -> tuple[Settings, int]:
     return settings_from_params(st.query_params, notes), step_from_params(st.query_params, notes)
 
 
-def sync_url(settings: Settings, step: int) -> None:
+def sync_url(settings: Settings, step: int, stored: Collection[str] = ()) -> None:
     """Write the view into the URL, on every run. Not only when the server's copy differs: a run cut
     short (a Play tick interrupted by Pause) can leave the browser's address bar ahead of that copy.
     Stepping changes the URL on every click anyway, so this sends nothing more then."""
-    st.query_params.from_dict(settings_to_params(settings, step))
+    st.query_params.from_dict(settings_to_params(settings, step, stored))

@@ -5,8 +5,10 @@
 //
 // - It saves the pasted-corpus box (corpus_text) and the Encode box (encode_text) as the user types
 //   (and the corpus box whenever it shows text, so an uploaded file's text is kept too).
-// - After a restart the new server session knows only the URL. When the page says corpus=text and the
-//   corpus box comes back empty, the script fills it from localStorage (only under a link with the same
+// - A corpus normally lives in the server's corpus store and the URL names it (corpus=<digest>); this is
+//   for a corpus the store could not keep (down or full), which the URL marks corpus=text.
+//   After a restart the new server session knows only the URL. When the page says corpus=text and the
+//   session holds no corpus (no summary, an empty box), the script fills it from localStorage (only under a link with the same
 //   settings as when the text was saved, so another corpus=text link still asks for its own text); when
 //   the page reconnects, it puts the Encode box's saved text back. It fills a box the way a user would for
 //   Streamlit's React-controlled textarea (the native value setter, an input event, then focusout so
@@ -154,11 +156,14 @@
     if (!idle()) return;
     forgetUnlessText();  // another source
     const corpus = textSource() && box('corpus_text');  // the box lingers until the rerun removes it
+    // The session holds a corpus (pages/corpus_box.py empties the box once it accepts a text and shows
+    // this summary instead): under a corpus=text link it is the text saved here.
+    const held = !!document.querySelector('[data-testid="bpe-corpus-summary"]');
     if (corpus) {
       const saved = store.get(BOXES.corpus_text);
-      if (corpus.value) {
-        if (urlSaysText() && corpus.value !== saved) store.set(BOXES.corpus_text, corpus.value);  // e.g. uploaded
-        if (urlSaysText() && store.get(LINK) !== linkTag()) store.set(LINK, linkTag());
+      if (corpus.value || held) {
+        if (urlSaysText() && corpus.value && corpus.value !== saved) store.set(BOXES.corpus_text, corpus.value);
+        if (urlSaysText() && saved && store.get(LINK) !== linkTag()) store.set(LINK, linkTag());
       } else if (urlSaysText() && saved && corpusTried !== saved && store.get(LINK) === linkTag()) {
         corpusTried = saved;  // once per saved text: a refusal must not loop
         fill(corpus, saved);

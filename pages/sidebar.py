@@ -12,7 +12,7 @@ import bpe
 from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import HUG_COUNTS, PRESETS
-from pages import controls, runs
+from pages import controls, corpus_box, runs
 from pages.alerts import alert, esc
 from pages.settings import Settings, corpus_of, preset_settings
 from server import jobs, startup
@@ -75,7 +75,6 @@ def corpus_and_settings(state: dict) -> Settings:
     saved: Settings = state["settings"]
     _seed("source", saved.source)
     _seed("preset", saved.preset)
-    _seed("corpus_text", saved.text)
     _seed("counts_text", saved.counts)
     for key, value in _widget_values(saved).items():
         _seed(key, value)
@@ -89,7 +88,7 @@ def corpus_and_settings(state: dict) -> Settings:
         label_visibility="collapsed",
         on_change=_source_changed,
     )
-    text, counts = st.session_state["corpus_text"], st.session_state["counts_text"]
+    text, counts = "", st.session_state["counts_text"]
     if source == "preset":
         # A radio, not a select box: a select box cut the longer names ("Python documentation, 1 MB (a r…").
         st.radio(
@@ -98,24 +97,9 @@ def corpus_and_settings(state: dict) -> Settings:
         p = PRESETS[st.session_state["preset"]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
-        upload = st.file_uploader(
-            "Upload a .txt file", type=["txt"], key="corpus_file", max_upload_size=jobs.MAX_CORPUS_BYTES // 1_000_000
-        )
-        if upload is not None and state.get("uploaded") != upload.file_id:
-            try:
-                uploaded = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
-                if not uploaded.strip():
-                    raise ValueError(
-                        f"The file {upload.name!r} is empty: nothing to train on. The text box keeps what it had."
-                    )
-                st.session_state["corpus_text"] = uploaded
-                state["uploaded"] = upload.file_id
-                if st.session_state["limit"] == "none":  # see _source_changed
-                    st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
-            except ValueError as exc:
-                alert("error", exc)
-        st.text_area(f"Text (up to {jobs.MAX_CORPUS_BYTES // 1_000_000} MB)", key="corpus_text", height=160)
-        text = st.session_state["corpus_text"]
+        text = corpus_box.text_source(state, saved.text if saved.source == "text" else "")
+        if state.pop("new_text_corpus", False) and st.session_state["limit"] == "none":  # see _source_changed
+            st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
     else:
         st.caption("One word per row with how often it occurs.")
         if not st.session_state["counts_text"].strip() and "counts_table" not in state:
@@ -123,6 +107,9 @@ def corpus_and_settings(state: dict) -> Settings:
             st.session_state["counts_text"] = PRESETS[st.session_state["preset"]].word_counts or HUG_COUNTS
         counts = _counts_editor(st.session_state["counts_text"], state)
         st.session_state["counts_text"] = counts
+        corpus_box.remember(state, "counts", counts)  # so the link carries its digest, not the table
+        if warning := corpus_box.store_warning(state, "counts", counts):
+            alert("warning", warning)
 
     st.header("Settings")
     st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="pre_tokenizer", help="How text is cut into words.")

@@ -48,6 +48,8 @@ link_settings, link_notes = state.get("link_notes", (None, ()))
 if settings == link_settings:
     for note in link_notes:
         alert("warning", note)  # it quotes the link: plain text only
+    if link_notes and settings.source == "text" and not settings.text:
+        st.stop()  # a link whose corpus is gone: its sentence and the paste box, not "The corpus is empty"
 if (
     settings.limit == "none"
     and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
@@ -75,10 +77,12 @@ except ValueError as exc:
     alert("error", exc)  # it may quote the corpus or a link
     st.stop()
 state["settings"] = settings
-if not links.corpus_fits_url(settings):
+stored = state.get("stored", set())
+if links.corpus_digest(settings) not in stored and not links.corpus_fits_url(settings):
     st.info(
-        f"This corpus is longer than {links.MAX_URL_CORPUS_CHARS:,} characters, too long to put in a link: the URL "
-        "keeps the settings and step only. To share the run, download the training log below."
+        f"This corpus is longer than {links.MAX_URL_CORPUS_CHARS:,} characters, too long to put in a link, and the "
+        "corpus store could not keep it: the URL keeps the settings and step only. To share the run, download the "
+        "training log below."
     )
 
 
@@ -128,7 +132,7 @@ def step_view() -> None:
         row.slider("Step", 0, last, key="step", label_visibility="collapsed", width="stretch")
     step = st.session_state["step"]
     state["step"] = step
-    links.sync_url(settings, step)
+    links.sync_url(settings, step, stored)
     if present:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
         share.share_button(row)  # a link and QR code of this step (pages/share.py)

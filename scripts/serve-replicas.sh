@@ -6,9 +6,15 @@
 #   bash scripts/serve-replicas.sh                 # http://localhost:8500 -> replicas on 8501 and 8502
 #   PORT=9000 REPLICA_PORTS="9001 9002" bash scripts/serve-replicas.sh
 #
+# The replicas share pasted corpora (server/corpus_store.py) through one Redis: Debian's redis-server
+# (installed if missing), started here on REDIS_PORT, its snapshot in RUN_DIR, at most REDIS_MAXMEMORY
+# (least recently used corpora evicted first). A deployment whose replicas run on several machines sets
+# BPE_REDIS_URL to its own Redis instead, and none is started.
+#
 # Environment: PORT (HAProxy, 8500), BIND (HAProxy's address, 0.0.0.0), REPLICA_PORTS ("8501 8502"),
-# RUN_DIR (where the HAProxy config, pid files and logs go; a temporary directory by default).
-# Runs in the foreground; Ctrl-C (or SIGTERM) stops HAProxy and both replicas.
+# RUN_DIR (where the HAProxy config, pid files, logs and Redis's snapshot go; a temporary directory by
+# default), REDIS_PORT (a free port by default), REDIS_MAXMEMORY (256mb), BPE_REDIS_URL.
+# Runs in the foreground; Ctrl-C (or SIGTERM) stops HAProxy, both replicas and Redis.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
@@ -22,6 +28,11 @@ if [ -z "$HAPROXY" ]; then
     HAPROXY=/usr/sbin/haproxy
 fi
 
+if [ -z "${BPE_REDIS_URL:-}" ] && ! command -v redis-server >/dev/null 2>&1 && [ ! -x /usr/bin/redis-server ]; then
+    echo "serve-replicas.sh: installing Debian's redis-server" >&2
+    apt_install redis-server
+fi
+
 PORT="${PORT:-8500}"
 BIND="${BIND:-0.0.0.0}"
 REPLICA_PORTS="${REPLICA_PORTS:-8501 8502}"
@@ -33,12 +44,25 @@ mkdir -p "$RUN_DIR"
 SECRET="$(.venv/bin/python -c 'import secrets; print(secrets.token_hex(32))')"
 
 pids=()
+redis_pid=""
 cleanup() {
     trap - EXIT INT TERM
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}" $redis_pid; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
 }
 trap cleanup EXIT INT TERM
+
+if [ -z "${BPE_REDIS_URL:-}" ]; then
+    REDIS_PORT="${REDIS_PORT:-$(.venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
+    REDIS="$(command -v redis-server || echo /usr/bin/redis-server)"
+    "$REDIS" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$RUN_DIR" --save "60 1" --appendonly no \
+        --maxmemory "${REDIS_MAXMEMORY:-256mb}" --maxmemory-policy allkeys-lru \
+        >"$RUN_DIR/redis.log" 2>&1 &
+    redis_pid=$!
+    echo "$!" >"$RUN_DIR/redis.pid"
+    echo "$REDIS_PORT" >"$RUN_DIR/redis.port"
+    export BPE_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
+fi
 
 servers=""
 n=0

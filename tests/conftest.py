@@ -59,6 +59,18 @@ def checkout_stays_clean():
         pytest.fail(f"the tests changed the checkout (git status --porcelain): {changed}", pytrace=False)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def corpus_store_dir(tmp_path_factory):
+    """Pasted corpora go to a temporary corpus store (server/corpus_store.py), for the pages tested in this
+    process and for every server a test starts (they inherit the environment), never the user's own."""
+    from server import corpus_store
+
+    os.environ["BPE_DATA_DIR"] = str(tmp_path_factory.mktemp("corpus-store"))
+    os.environ.pop("BPE_REDIS_URL", None)
+    corpus_store.use(None)
+    yield Path(os.environ["BPE_DATA_DIR"])
+
+
 @pytest.fixture(scope="session")
 def screenshot_dir(tmp_path_factory) -> Path:
     """Where browser tests save screenshots: docs/ (the README's images) when UPDATE_SCREENSHOTS=1 is set,

@@ -1,0 +1,206 @@
+"""What a click sends (issue 20): bytes per Next and Next latency on hug, a 1 MB and a 5 MB pasted corpus.
+
+One server, one session at a time speaking Streamlit's websocket protocol (``st_client.Session``, which
+sends every widget value the page holds on every rerun, as the browser does, and takes a box's value when
+the script sets it). The pasted corpus is sent once (the paste); the page stores it
+(``server/corpus_store.py``) and empties the box, so a Next, or a poll while the run trains, carries only
+the small widget values. Two references beside it: a 20 KB paste trained to the same 1,000 merges (the same
+size of step view, a small corpus), and a client that keeps sending the 5 MB in the box, as before. Goals: bytes per Next <= 10 KB at every size; Next at 5 MB <= 1.3x Next on hug
+(the reference, measured in the same script).
+
+    .venv/bin/python benchmarks/bench_corpus_clicks.py              # 20 Nexts per corpus
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --clicks 40
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --classroom     # + ten students on a teacher's 1 MB link
+
+With ``--classroom``: a teacher pastes a 1 MB corpus, and its link (``corpus=<digest>``, no text) is opened
+by one student alone (stepping for ``--duration`` s: the reference), then by ten students at once, each at
+its own step, pressing Next or Back every 0.3-1 s. Goal: p95 of the ten <= 3x p95 alone, 0 errors (a
+traceback, a wrong step, a run of another length than the teacher's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
+
+from browser_support import AppServer  # noqa: E402
+from st_client import Session  # noqa: E402
+from tables import print_table  # noqa: E402
+
+from server import corpus_store  # noqa: E402
+
+BYTES_GOAL = 10_000
+LATENCY_GOAL = 1.3
+BEFORE = "5 MB kept in the box (before)"
+
+
+def words_text(size: int, seed: int) -> str:
+    """``size`` bytes of words made of syllables (a few thousand distinct words, as prose has)."""
+    rng = random.Random(seed)
+    syllables = ["ka", "to", "ri", "men", "sa", "lo", "bu", "ne", "the", "ing", "er", "qu", "an", "ot"]
+    vocab = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(5_000)]
+    out, n = [], 0
+    while n < size:
+        w = rng.choice(vocab)
+        out.append(w)
+        n += len(w) + 1
+    return " ".join(out)[:size]
+
+
+async def prepare(url: str, corpus: str | None, keep_text: bool = False) -> tuple[Session, dict]:
+    """A session on hug, or with ``corpus`` pasted and trained to 1,000 merges; what the paste and polls sent."""
+    s = Session(url, "preset=hug")
+    s.follow_set_value = not keep_text
+    await s.open()
+    r: dict = {"paste": 0, "polls": [], "sent": [], "seconds": []}
+    if corpus is not None:
+        await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Number of merges"})
+        await s._rerun(timeout=300, **{s.ids["limit_value"]: 1000.0})
+        before = s.bytes_sent
+        await s._rerun(timeout=300, **{s.ids["corpus_text"]: corpus})
+        r["paste"] = s.bytes_sent - before
+        while s.waiting:  # as the browser polls while the run trains
+            await asyncio.sleep(s.poll_every)
+            before = s.bytes_sent
+            await s._rerun(fragment=s.poll_fragment, auto=True, timeout=300)
+            r["polls"].append(s.bytes_sent - before)
+        assert s.step == 0 and s.last == 1000, (s.step, s.last, s.texts[-3:])
+    return s, r
+
+
+async def next_once(s: Session, r: dict) -> None:
+    if s.step == s.last:  # hug has 7 merges: back to the start (not measured)
+        await s.click("start")
+    before, at = s.bytes_sent, s.step
+    r["seconds"].append(await s.click("next"))
+    r["sent"].append(s.bytes_sent - before)
+    assert s.step == at + 1 and not s.exceptions, (at, s.step, s.exceptions)
+
+
+async def measure(url: str, corpora: dict, clicks: int) -> dict:
+    """Every session prepared first, then their Nexts taken in turn (round by round), so a busy moment of
+    the machine falls on all of them alike."""
+    sessions = {}
+    for name, (text, keep) in corpora.items():
+        sessions[name] = await prepare(url, text, keep)
+    for _ in range(clicks):
+        for s, r in sessions.values():
+            await next_once(s, r)
+    for s, _ in sessions.values():
+        await s.close()
+    return {name: r for name, (_, r) in sessions.items()}
+
+
+async def student(url: str, link: str, step: int, until: float, last: int, out: list, errors: list) -> None:
+    s = Session(url, f"{link}&step={step}")
+    try:
+        await s.open(timeout=300)
+        if s.last != last or s.step != step:
+            errors.append(f"opened at step {s.step} of {s.last}, not {step} of {last}")
+        while time.monotonic() < until:
+            await asyncio.sleep(random.uniform(0.3, 1.0))
+            key = "next" if s.step < s.last and (s.step == 0 or random.random() < 0.7) else "back"
+            before = s.step
+            out.append(await s.click(key, timeout=60))
+            if s.step != before + (1 if key == "next" else -1) or s.exceptions:
+                errors.append(f"pressed {key} at {before}, shows {s.step} {s.exceptions[-1:]}")
+    except Exception as exc:  # noqa: BLE001 - every failure is counted
+        errors.append(f"{type(exc).__name__} {exc}"[:160])
+    finally:
+        await s.close()
+
+
+async def classroom(url: str, duration: float) -> dict:
+    teacher, _ = await prepare(url, words_text(1_000_000, 11))
+    await teacher.close()
+    link = f"corpus={corpus_store.digest('text', words_text(1_000_000, 11))}&limit_value=1000"
+    alone, many, errors = [], [], []
+    await student(url, link, 100, time.monotonic() + duration, 1000, alone, errors)
+    until = time.monotonic() + duration
+    await asyncio.gather(*(student(url, link, 50 + 83 * i, until, 1000, many, errors) for i in range(10)))
+    return {"alone": alone, "many": many, "errors": errors, "link": link}
+
+
+def pct95(xs: list[float]) -> float:
+    return sorted(xs)[int(0.95 * (len(xs) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clicks", type=int, default=20)
+    parser.add_argument("--classroom", action="store_true", help="also ten students on a teacher's 1 MB link")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of each classroom phase")
+    args = parser.parse_args()
+    big = words_text(4_990_000, 5)
+    corpora = {
+        "hug (preset)": (None, False),
+        "20 KB pasted": (words_text(20_000, 2), False),
+        "1 MB pasted": (words_text(1_000_000, 1), False),
+        "5 MB pasted": (big, False),
+        # The reference for what was fixed: a browser that keeps sending the 5 MB it typed (the box never
+        # emptied, as before the corpus store); the page takes it back out of the box on every click.
+        BEFORE: (big, True),
+    }
+    with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as data:
+        server = AppServer(env={"BPE_DATA_DIR": data})
+        server.start()
+        try:
+            results = asyncio.run(measure(server.url, corpora, args.clicks))
+            room = asyncio.run(classroom(server.url, args.duration)) if args.classroom else None
+        finally:
+            server.stop()
+    hug = statistics.median(results["hug (preset)"]["seconds"])
+    rows = []
+    for name, r in results.items():
+        med = statistics.median(r["seconds"])
+        p95 = sorted(r["seconds"])[int(0.95 * (len(r["seconds"]) - 1))]
+        rows.append(
+            [
+                name,
+                f"{r['paste']:,}",
+                f"{max(r['polls']):,}" if r["polls"] else "-",
+                f"{max(r['sent']):,}",
+                f"{med * 1000:.0f}",
+                f"{p95 * 1000:.0f}",
+                f"{med / hug:.2f}x",
+            ]
+        )
+    print(
+        f"Next x{args.clicks} per corpus, one session, one server (.venv/bin/python benchmarks/bench_corpus_clicks.py)"
+    )
+    print_table(
+        ["corpus", "paste bytes", "max bytes/poll", "max bytes/Next", "Next p50 ms", "Next p95 ms", "p50 vs hug"], rows
+    )
+    worst = max(max(r["sent"]) for name, r in results.items() if name != BEFORE)
+    ratio = statistics.median(results["5 MB pasted"]["seconds"]) / hug
+    print(
+        f"goal bytes per Next <= {BYTES_GOAL:,}: {'met' if worst <= BYTES_GOAL else 'NOT met'} ({worst:,}); "
+        f"Next at 5 MB <= {LATENCY_GOAL}x hug: {'met' if ratio <= LATENCY_GOAL else 'NOT met'} ({ratio:.2f}x)"
+    )
+    if room is not None:
+        print(f"\nClassroom on a teacher's 1 MB link ({room['link'][:24]}…), {args.duration:.0f} s per phase")
+        rows = [
+            [name, len(xs), f"{statistics.median(xs) * 1000:.0f}", f"{pct95(xs) * 1000:.0f}"]
+            for name, xs in (("one student alone", room["alone"]), ("ten students", room["many"]))
+        ]
+        print_table(["sessions", "clicks", "p50 ms", "p95 ms"], rows)
+        ratio = pct95(room["many"]) / pct95(room["alone"])
+        ok = ratio <= 3 and not room["errors"]
+        print(
+            f"goal p95 <= 3x alone and 0 errors: {'met' if ok else 'NOT met'} ({ratio:.2f}x, {len(room['errors'])} errors)"
+        )
+        for e in room["errors"][:5]:
+            print("  error:", e)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""A pasted corpus of any size on one link, in a real browser (issue 20): a 5,000-character corpus shared by
+link opens at step 7 in a second browser context, and again after a server restart (the embedded store is a
+file); a forgotten digest gets its sentence and the paste box. (Through HAProxy on the other replica:
+tests/test_replicas.py.)"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_support import TIMEOUT_MS, AppServer, open_train, wait_for_app, wait_for_step
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+CORPUS = (
+    "Byte pair encoding merges the most frequent pair of symbols, again and again, until the vocabulary "
+    "is as large as asked. The tokenizer then cuts new text with the same merges, in the same order.\n"
+) * 26  # 5,096 characters: over the 1,500 a link could carry before
+
+
+def paste_and_step(page, url: str, text: str, step: int) -> str:
+    """Paste ``text`` on a fresh page, step to ``step`` with Next; returns the link (the page's URL)."""
+    open_train(page, f"{url}/")
+    page.get_by_text("Paste or upload text", exact=True).click()
+    wait_for_app(page)
+    box = page.locator(".st-key-corpus_text textarea")
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_for_app(page)
+    expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(text):,} characters", timeout=TIMEOUT_MS)
+    expect(box).to_have_value("")  # the text left the box: a click does not carry it
+    for n in range(1, step + 1):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+    assert re.search(r"[?&]corpus=[0-9a-f]{64}(&|$)", page.url) and f"step={step}" in page.url
+    assert len(page.url) < 300
+    return page.url
+
+
+def opens_at(browser, link: str, step: int) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        open_train(page, link)
+        expect(page.get_by_role("heading", name=re.compile(rf"Step {step} of"))).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(CORPUS):,} characters")
+        expect(page.get_by_text("The corpus is empty")).to_have_count(0)
+        expect(page.locator(".bpe-alert-warning")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_a_5000_character_corpus_shared_by_link_opens_at_step_7_and_after_a_restart(browser, page):
+    server = AppServer()
+    server.start()
+    try:
+        link = paste_and_step(page, server.url, CORPUS, 7)
+        opens_at(browser, link, 7)  # a student: another browser context, a new session
+        port = server.port
+        server.stop()
+        server = AppServer(port=port)
+        server.start()
+        opens_at(browser, link, 7)  # the store is a file in the data directory: it survives the restart
+    finally:
+        server.stop()
+
+
+def test_a_forgotten_digest_says_so_and_offers_the_paste_box(page, app_server):
+    page.goto(f"{app_server}/?corpus={'0' * 64}&step=7")
+    wait_for_app(page)
+    expect(page.get_by_text(re.compile("The corpus this link points to is no longer on the server"))).to_be_visible(
+        timeout=TIMEOUT_MS
+    )
+    expect(page.locator(".st-key-corpus_text textarea")).to_be_visible()
+    expect(page.get_by_text("The corpus is empty")).to_have_count(0)
+    expect(page.locator(".bpe-alert-error")).to_have_count(0)
