@@ -84,20 +84,41 @@ class _RunStore:
                 return self.runs[key][0]
             self.runs[key] = (history, nbytes + VIEWS_ALLOWANCE)
             self.nbytes += nbytes + VIEWS_ALLOWANCE
-            evicted = []
-            while self.nbytes > RUN_MEMORY_BUDGET and len(self.runs) > 1:
-                _, (old, size) = self.runs.popitem(last=False)
-                evicted.append(old)
-                self.nbytes -= size
+            evicted = self._over_budget()
+        self._free(evicted)
+        return history
+
+    def charge(self, key: str, history: bpe.History, nbytes: int) -> None:
+        """Count ``nbytes`` more for a stored run (a tokenizer kept on it), evicting older runs if need be."""
+        with self.lock:
+            entry = self.runs.get(key)
+            if entry is None or entry[0] is not history:
+                return  # evicted meanwhile: what is kept on it goes with it
+            self.runs[key] = (history, entry[1] + nbytes)
+            self.nbytes += nbytes
+            evicted = self._over_budget()
+        self._free(evicted)
+
+    def _over_budget(self) -> list:
+        """Drop the oldest runs past the budget, keeping the newest (under the lock)."""
+        evicted = []
+        while self.nbytes > RUN_MEMORY_BUDGET and len(self.runs) > 1:
+            _, (old, size) = self.runs.popitem(last=False)
+            evicted.append(old)
+            self.nbytes -= size
+        return evicted
+
+    @staticmethod
+    def _free(evicted: list) -> None:
         # A run's hundreds of thousands of lists and tuples are frozen once they arrive, so full
         # collections skip them; an evicted run is freed only by unfreezing and collecting once
         # (server/heap.py).
-        collect = bool(evicted)
         if evicted:
             heap.watch_evicted(evicted)  # a session still showing one frees it later (heap.sweeper)
-            del evicted, old  # the store's last references: the collection below frees them
-        heap.refreeze(collect)
-        return history
+            evicted.clear()  # the store's last references: the collection below frees them
+            heap.refreeze(True)
+        else:
+            heap.refreeze(False)
 
     def fail(self, key: str, exc: ValueError) -> None:
         with self.lock:
@@ -242,6 +263,9 @@ def _stopped_notice(state: dict) -> None:
 
 
 TOKENIZERS_PER_RUN = 4  # the steps whose tokenizers are kept on a run (its last step, Encode's step, ...)
+# A tokenizer's memory per vocabulary entry (measured with tracemalloc: 5 MiB for python-docs at 15,875 tokens, 330
+# bytes each); without it, 1 GiB of runs held 1.10 GiB at rest (benchmarks/bench_memory_at_rest.py)
+TOKENIZER_BYTES_PER_TOKEN = 400
 _TOKENIZERS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
 _TOKENIZERS_LOCK = threading.Lock()
 
@@ -259,10 +283,12 @@ def tokenizer_for(settings: Settings, step: int) -> bpe.Tokenizer:
             return kept[step]
     tok = bpe.Tokenizer.from_state(history.state(step))
     with _TOKENIZERS_LOCK:
-        tok = kept.setdefault(step, tok)
+        new = kept.setdefault(step, tok) is tok
         while len(kept) > TOKENIZERS_PER_RUN:
             kept.popitem(last=False)
-    return tok
+    if new:  # counted against the run budget, with the run it is kept on
+        RUNS.charge(run_key(settings), history, TOKENIZER_BYTES_PER_TOKEN * len(tok.vocab))
+    return kept.get(step, tok)
 
 
 def current_tokenizer() -> bpe.Tokenizer | None:
