@@ -29,6 +29,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from operator import itemgetter
 
 import regex
@@ -488,11 +489,16 @@ def unit_to_char(word_text: str) -> tuple[int, ...]:
     return _build_unit_to_char(word_text)
 
 
-def _build_unit_to_char(word_text: str) -> tuple[int, ...]:
-    out: list[int] = []
-    for i, ch in enumerate(word_text):
-        out.extend([i] * len(ch.encode("utf-8")))
-    return tuple(out)
+def _build_unit_to_char(word_text: str) -> Sequence[int]:
+    if word_text.isascii():
+        return range(len(word_text))
+    # A byte starts a character unless it is a continuation byte (0b10xxxxxx): the running count of
+    # starts, less one, is the character of each byte (accumulate runs in C).
+    starts = word_text.encode("utf-8").translate(_STARTS)
+    return tuple(accumulate(starts, initial=-1))[1:]
+
+
+_STARTS = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
 
 
 _unit_to_char_cached = lru_cache(maxsize=4096)(_build_unit_to_char)

@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Pair, Span, shown
 from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
 from .pipeline import Pipeline
+
+METASPACE = "\u2581"  # SentencePiece's word mark, "▁"
+CHUNKED_WORD = 64  # characters: a longer word of a SentencePiece-style file is merged stretch by stretch
 
 
 class RankMerges:
@@ -104,6 +108,7 @@ class FileTokenizer(Tokenizer):
             outside = pipeline.outside_model
             mergeable = {t: i for t, i in self.vocab.items() if t and t not in outside}
             self._merge_map = RankMerges(mergeable)  # type: ignore[assignment]
+        self._marker = self._chunk_marker()
 
     def with_merges(self, k: int) -> Tokenizer:
         """:meth:`Tokenizer.with_merges`; a rank file merged by rank keeps the ranks below the k-th merge's token."""
@@ -163,7 +168,27 @@ class FileTokenizer(Tokenizer):
     def _word_uncached(self, word: str) -> tuple[tuple[str, int], ...]:
         if self._takes_whole(word):
             return ((word, len(word.encode("utf-8"))),)
+        marker = self._marker
+        if marker is not None and len(word) > CHUNKED_WORD and word.find(marker, 1) > 0:
+            # A SentencePiece-style file without a pre-tokenizer sees the whole text as one word; no
+            # merge can join anything to a "▁"-led symbol (see _chunk_marker), so the word merges as
+            # its stretches before each "▁" do one by one, each cached like a word of its own.
+            first, *rest = word.split(marker)
+            chunks = ([first] if first else []) + [marker + r for r in rest]
+            return tuple(chain.from_iterable(map(self._word_tokens, chunks)))
         return super()._word_uncached(word)
+
+    def _chunk_marker(self) -> str | None:
+        """SentencePiece's word mark "▁" when this file's BPE never merges across one: a byte-pair model
+        with no word prefix or suffix, "▁" a token of its own, no token holding "▁" after its first
+        character, no merge whose right part starts with it. Then a word's merges never join a
+        symbol to a following "▁"-led one, and the word can be merged stretch by stretch."""
+        m = METASPACE
+        if self.algorithm != "bpe" or self.continuing_subword_prefix or self.end_of_word_suffix or m not in self.vocab:
+            return None
+        if any(t.find(m, 1) > 0 for t in self.vocab) or any(b[:1] == m for _, b in self.merges):
+            return None
+        return m
 
     def encode_full(self, text: str) -> Encoding:
         """Tokens, ids, character offsets and word ids of ``text``, as ``tokenizers`` gives them."""

@@ -1,0 +1,118 @@
+"""Issue 19 (speed): the engine's fast paths, each checked against ``tokenizers`` on the text it speeds
+up, with hypothesis. A SentencePiece-style file (Prepend/Replace normaliser, no pre-tokenizer) merges a
+long word stretch by stretch before each "▁" when no merge can cross one; a long word's byte-to-character
+map is built in bulk; GPT-2's byte symbols come from one ``str.translate``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import tokenizers
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_real_tokenizers import WORLD, llama2, training_lines
+from tokenizers import decoders, models, trainers
+from tokenizers import pre_tokenizers as hf_pre
+
+import bpe
+from bpe import pre_tokenizers as pt
+from bpe.tokenizer import _build_unit_to_char
+
+SP_NORMALIZER = {
+    "type": "Sequence",
+    "normalizers": [
+        {"type": "Prepend", "prepend": "▁"},
+        {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+    ],
+}
+
+
+def sentencepiece_words() -> dict:
+    """Llama 2's layout (Prepend + Replace, no pre-tokenizer, byte fallback, fuse_unk) with a vocabulary
+    trained on Metaspace words, as SentencePiece's is: no token holds "▁" after its first character."""
+    tok = tokenizers.Tokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    tok.pre_tokenizer = hf_pre.Metaspace(prepend_scheme="first", split=True)
+    tok.decoder = decoders.Metaspace(prepend_scheme="first", split=True)
+    specials = ["<unk>", "<s>", "</s>"]
+    tok.train_from_iterator(
+        training_lines(),
+        trainers.BpeTrainer(vocab_size=900, special_tokens=specials, show_progress=False, limit_alphabet=120),
+    )
+    data = json.loads(tok.to_str())
+    old = data["model"]["vocab"]
+    vocab = {t: i for i, t in enumerate(specials)}
+    for b in range(256):
+        vocab[f"<0x{b:02X}>"] = len(vocab)
+    for t, _ in sorted(old.items(), key=lambda kv: kv[1]):
+        vocab.setdefault(t, len(vocab))
+    data["model"]["vocab"] = vocab
+    for a in data["added_tokens"]:
+        a["id"] = vocab[a["content"]]
+    data["normalizer"] = SP_NORMALIZER
+    data["pre_tokenizer"] = None
+    return data
+
+
+@pytest.fixture(scope="module")
+def sp_pair(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sp") / "tokenizer.json"
+    path.write_text(json.dumps(sentencepiece_words()), encoding="utf-8")
+    return bpe.load(path), tokenizers.Tokenizer.from_file(str(path))
+
+
+@pytest.fixture(scope="module")
+def crossing_pair(tmp_path_factory):
+    """tokenizers' own Llama 2-style training on whole lines: some tokens hold "▁" inside."""
+    path = tmp_path_factory.mktemp("crossing") / "tokenizer.json"
+    path.write_text(json.dumps(llama2()), encoding="utf-8")
+    return bpe.load(path), tokenizers.Tokenizer.from_file(str(path))
+
+
+def same(ours, hf, text: str) -> None:
+    got = ours.encode_full(text)
+    want = hf.encode(text, add_special_tokens=False)
+    assert list(got.ids) == want.ids, text
+    assert list(got.tokens) == want.tokens, text
+    assert list(got.offsets) == want.offsets, text
+
+
+def test_the_stretch_by_stretch_path_is_taken_only_where_no_merge_crosses_a_mark(sp_pair, crossing_pair):
+    assert sp_pair[0]._marker == "▁"
+    crossing = crossing_pair[0]
+    assert any(t.find("▁", 1) > 0 for t in crossing.vocab), "the whole-line training should cross marks"
+    assert crossing._marker is None
+
+
+def test_long_sentencepiece_text_is_exact(sp_pair, crossing_pair):
+    text = " ".join(WORLD) * 3 + "  double  spaces ▁▁ marks▁inside  " + "x" * 300
+    for ours, hf in (sp_pair, crossing_pair):
+        same(ours, hf, text)
+        same(ours, hf, text[:70])
+
+
+ALPHABET = st.sampled_from(list("abcdeilnorst ▁▁  ,.é日本👍\u0301\n\t") + ["the ", " of ", "ing "])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(ALPHABET, min_size=20, max_size=120).map("".join))
+def test_random_sentencepiece_text_is_exact(sp_pair, crossing_pair, text):
+    for ours, hf in (sp_pair, crossing_pair):
+        same(ours, hf, text)
+
+
+def naive_unit_to_char(word: str) -> tuple[int, ...]:
+    out: list[int] = []
+    for i, ch in enumerate(word):
+        out.extend([i] * len(ch.encode("utf-8")))
+    return tuple(out)
+
+
+@given(st.text(max_size=300))
+def test_unit_to_char_in_bulk_is_the_character_of_each_byte(word):
+    assert tuple(_build_unit_to_char(word)) == naive_unit_to_char(word)
+
+
+@given(st.binary(max_size=300))
+def test_byte_symbols_by_translate_are_gpt2s(data):
+    assert pt.bytes_to_symbols(data) == "".join(pt.bytes_to_unicode()[b] for b in data)
