@@ -116,3 +116,32 @@ def test_unit_to_char_in_bulk_is_the_character_of_each_byte(word):
 @given(st.binary(max_size=300))
 def test_byte_symbols_by_translate_are_gpt2s(data):
     assert pt.bytes_to_symbols(data) == "".join(pt.bytes_to_unicode()[b] for b in data)
+
+
+# -- the regex-driven normaliser and pre-tokenizer steps (BertNormalizer, StripAccents, BertPreTokenizer,
+# Whitespace, WhitespaceSplit): characters each step treats specially, in runs and alone
+SPECIAL_CHARS = list("aZ9 _.,!?-'`~|\t\n\r\x00\x07\x1f\x7f\ufffd\u200b\u200d\ue000\u00ad\u3000\u00a0\u2028")
+SPECIAL_CHARS += list("日本語中文\u3400\uf900한국\u1100\u1161\u0301\u0308\u0903\u20dd\u093f\u0bca")
+SPECIAL_CHARS += ["e\u0301", "\u0915\u093f", "café", "ＡＢ", "ﬁ", "Σ", "  ", "...", "e\u0308\u0301"]
+special_text = st.lists(st.sampled_from(SPECIAL_CHARS), max_size=40).map("".join)
+BERT = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "lowercase": True}
+STEPS = [
+    (BERT, {"type": "BertPreTokenizer"}),
+    ({**BERT, "lowercase": False, "strip_accents": True}, {"type": "Whitespace"}),
+    ({"type": "StripAccents"}, {"type": "WhitespaceSplit"}),
+    ({"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}, {"type": "BertPreTokenizer"}),
+]
+
+
+@pytest.fixture(scope="module")
+def step_pairs():
+    from test_real_tokenizers import _variant
+
+    return [_variant(pre=pre, norm=norm) for norm, pre in STEPS]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(special_text)
+def test_regex_steps_are_exact(step_pairs, text):
+    for ours, hf in step_pairs:
+        same(ours, hf, text)

@@ -15,6 +15,7 @@ from typing import Any
 
 import regex
 
+from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Span, shown
 from .onig import compile_pattern, find_matches
@@ -104,7 +105,14 @@ def _regex_class_matches(text: str, pattern) -> list[tuple[Span, bool]]:
 
 _NUMERIC = regex.compile(r"[\p{Nd}\p{Nl}\p{No}]+")
 _PUNCT = regex.compile(r"[\p{P}!-/:-@\[-`{-~]+")
-_WS_RUN = regex.compile(r"\p{White_Space}+")
+# The words some pre-tokenizers keep, as one regex over the piece (each kept word is one match, and
+# nothing between matches is kept): the same pieces as their split_piece steps, cut in one pass.
+_NOT_WS = regex.compile(r"\P{White_Space}+")  # WhitespaceSplit: whitespace runs removed
+_BERT_WORDS = regex.compile(r"[\p{P}!-/:-@\[-`{-~]|[^\p{White_Space}\p{P}!-/:-@\[-`{-~]+")  # then punctuation isolated
+
+
+def _slices(piece: Piece, pattern) -> list[Piece]:
+    return [piece.slice(*m.span()) for m in pattern.finditer(piece.text, timeout=budget.regex_timeout())]
 
 
 # ================================================================================================
@@ -192,11 +200,10 @@ class Metaspace(PreTokenizer):
 
 
 class Whitespace(PreTokenizer):
-    def __call__(self, pieces):
+    def __call__(self, pieces):  # the matches of \w+|[^\w\s]+, everything else removed
         out = []
         for piece in pieces:
-            matches = [(span, not m) for span, m in find_matches(piece.text, _WORD)]
-            out.extend(split_piece(piece, matches, "Removed"))
+            out.extend(_slices(piece, _WORD))
         return out
 
 
@@ -204,7 +211,7 @@ class WhitespaceSplit(PreTokenizer):
     def __call__(self, pieces):
         out = []
         for piece in pieces:
-            out.extend(split_piece(piece, _regex_class_matches(piece.text, _WS_RUN), "Removed"))
+            out.extend(_slices(piece, _NOT_WS))
         return out
 
 
@@ -251,9 +258,8 @@ class CharDelimiterSplit(PreTokenizer):
 class BertPreTokenizer(PreTokenizer):
     def __call__(self, pieces):
         out = []
-        for piece in pieces:
-            for p in split_piece(piece, _regex_class_matches(piece.text, _WS_RUN), "Removed"):
-                out.extend(split_piece(p, _regex_class_matches(p.text, _PUNCT), "Isolated"))
+        for piece in pieces:  # whitespace removed, then each punctuation character on its own
+            out.extend(_slices(piece, _BERT_WORDS))
         return out
 
 
