@@ -122,6 +122,7 @@ def test_byte_symbols_by_translate_are_gpt2s(data):
 # Whitespace, WhitespaceSplit): characters each step treats specially, in runs and alone
 SPECIAL_CHARS = list("aZ9 _.,!?-'`~|\t\n\r\x00\x07\x1f\x7f\ufffd\u200b\u200d\ue000\u00ad\u3000\u00a0\u2028")
 SPECIAL_CHARS += list("日本語中文\u3400\uf900한국\u1100\u1161\u0301\u0308\u0903\u20dd\u093f\u0bca")
+SPECIAL_CHARS += list("\u0327\u0323\u0b47\u0b3e\u11a8\uac00\u1100\u1161\u0bc6\u0bbe\u09c7\u09be")
 SPECIAL_CHARS += ["e\u0301", "\u0915\u093f", "café", "ＡＢ", "ﬁ", "Σ", "  ", "...", "e\u0308\u0301"]
 special_text = st.lists(st.sampled_from(SPECIAL_CHARS), max_size=40).map("".join)
 BERT = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "lowercase": True}
@@ -130,6 +131,7 @@ STEPS = [
     ({**BERT, "lowercase": False, "strip_accents": True}, {"type": "Whitespace"}),
     ({"type": "StripAccents"}, {"type": "WhitespaceSplit"}),
     ({"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}, {"type": "BertPreTokenizer"}),
+    *(({"type": form}, None) for form in ("NFC", "NFD", "NFKC", "NFKD")),  # stretch by stretch around ASCII
 ]
 
 

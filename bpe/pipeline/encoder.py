@@ -156,6 +156,7 @@ class FileTokenizer(Tokenizer):
     def _fresh_caches(self) -> None:
         super()._fresh_caches()
         self._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(self._raw_word)
+        self._cached_piece = lru_cache(maxsize=WORD_CACHE_SIZE)(self._piece_word)
 
     def _initial(self, word: str) -> list[tuple[str, int]]:
         return self._initial_model(word)
@@ -281,9 +282,22 @@ class FileTokenizer(Tokenizer):
             spans.append((a, b + 1))
         return tuple(toks), tuple(ids), tuple(spans)
 
+    def _piece_word(self, word: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
+        """Tokens, ids and spans (in the word's characters) of one word the model sees."""
+        char_of_unit = range(len(word)) if word.isascii() else unit_to_char(word)
+        vocab = self.vocab
+        toks, ids, spans, unit = [], [], [], 0
+        for token, n in self._word_tokens(word):
+            if n == 0:
+                continue
+            toks.append(token)
+            ids.append(vocab[token])
+            spans.append((char_of_unit[unit], char_of_unit[unit + n - 1] + 1))
+            unit += n
+        return tuple(toks), tuple(ids), tuple(spans)
+
     def _encode_pipeline(self, text: str) -> Encoding:
         ids, tokens, offsets, word_ids = [], [], [], []
-        vocab = self.vocab
         word_no = 0
         if self.pipeline.fast_applies(text):
             # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
@@ -327,6 +341,9 @@ class FileTokenizer(Tokenizer):
             if self.pipeline.trim_offsets is not None:
                 offsets = self.pipeline.trim(tokens, offsets)
             return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
+        # Every other file: words as pieces from the pipeline, each word's tokens, ids and spans (in the
+        # piece's characters) from the per-word cache, mapped through the piece to the text.
+        cached, uncached, limit = self._cached_piece, self._piece_word, WORD_CACHE_MAX_CHARS
         for kind, value, added_id, piece in self.pipeline.run(text):
             if kind == "added":
                 tokens.append(value)
@@ -334,20 +351,23 @@ class FileTokenizer(Tokenizer):
                 offsets.append(piece)
                 word_ids.append(None)
                 continue
-            budget.check_time()
             word = piece.text
-            char_of_unit = range(len(word)) if word.isascii() else unit_to_char(word)
-            unit = 0
-            for token, n in self._word_tokens(word):
-                if n == 0:
-                    continue
-                a = char_of_unit[unit]
-                b = char_of_unit[unit + n - 1]
-                unit += n
-                tokens.append(token)
-                ids.append(vocab[token])
-                offsets.append(piece.original(a, b + 1))
-                word_ids.append(word_no)
+            if len(word) > limit:
+                budget.check_time()
+                t, i, rel = uncached(word)
+            else:
+                if not word_no & 63:
+                    budget.check_time()
+                t, i, rel = cached(word)
+            tokens.extend(t)
+            ids.extend(i)
+            align = piece.align
+            if align is None:
+                base = piece.base
+                offsets.extend([(base + x, base + y) for x, y in rel])
+            else:
+                offsets.extend([(align[x][0], align[y - 1][1]) for x, y in rel])
+            word_ids.extend([word_no] * len(t))
             word_no += 1
         if self.pipeline.trim_offsets is not None:
             offsets = self.pipeline.trim(tokens, offsets)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any
 
 import regex
@@ -46,10 +45,31 @@ def _unicode(form: str) -> Callable[[Piece], Piece]:
         if unicodedata.is_normalized(form, text):
             return piece
         budget.grow(len(unicodedata.normalize(form, text)), "normalizer", len(text))
-        changes = _decompose(text, single)
-        if compose:
-            changes = _recompose(changes)
-        return piece.transform(changes)
+        # An ASCII character is a starter that is its own decomposition: marks are never reordered
+        # across it, and it composes only with what follows it. So each stretch of non-ASCII text,
+        # with the one ASCII character before it (its possible starter), is normalised on its own,
+        # and the ASCII stretches between them are kept as they are, spans and all.
+        spans = piece.spans()
+        chars: list[str] = []
+        align: list[Span] = []
+        last = 0
+        for m in _NON_ASCII.finditer(text):
+            s, e = m.span()
+            run = text[s:e]
+            if unicodedata.is_normalized(form, run):
+                continue
+            changes = _decompose_chars(run, single)
+            if compose:
+                changes = _recompose(changes)
+            done = Piece(run, spans[s][0], spans[s:e]).transform(changes)
+            chars.append(text[last:s])
+            align.extend(spans[last:s])
+            chars.append(done.text)
+            align.extend(done.align)
+            last = e
+        chars.append(text[last:])
+        align.extend(spans[last:])
+        return Piece("".join(chars), piece.original_start(), align)
 
     return normalize
 
@@ -61,31 +81,11 @@ def _unicode(form: str) -> Callable[[Piece], Piece]:
 # join it, a joined character standing for everything it absorbed. Two starters compose too
 # (Hangul conjoining jamo, the two parts of a Tamil or Bengali vowel), which is why this is done
 # character by character rather than run by run.
-def _decompose(text: str, form: str) -> list[tuple[str, int]]:
-    """(character, change) of ``text`` decomposed and canonically ordered (``Decompositions``).
-
-    An ASCII character is a starter that decomposes to itself, and a starter ends the run of marks
-    before it and stays first in the run after it, so ASCII stretches are copied as they are and
-    only the stretches between them are worked character by character."""
-    if text.isascii():
-        return list(zip(text, repeat(0)))
-    out: list[tuple[str, int]] = []
-    last = 0
-    for m in _NON_ASCII.finditer(text):
-        s, e = m.span()
-        if s > last:
-            out.extend(zip(text[last:s], repeat(0)))
-        out.extend(_decompose_chars(text[s:e], form))
-        last = e
-    if last < len(text):
-        out.extend(zip(text[last:], repeat(0)))
-    return out
-
-
-_NON_ASCII = regex.compile(r"[^\x00-\x7f]+")
+_NON_ASCII = regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")  # a non-ASCII stretch and the character before it
 
 
 def _decompose_chars(text: str, form: str) -> list[tuple[str, int]]:
+    """(character, change) of ``text`` decomposed and canonically ordered (``Decompositions``)."""
     out: list[tuple[str, int]] = []
     classes: list[int] = []
     pending = 0  # where the run still to be sorted starts
