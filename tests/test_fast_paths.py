@@ -147,3 +147,23 @@ def step_pairs():
 def test_regex_steps_are_exact(step_pairs, text):
     for ours, hf in step_pairs:
         same(ours, hf, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.binary(min_size=2, max_size=6), max_size=40),
+    st.lists(st.sampled_from(b"abc"), min_size=1, max_size=16),
+)
+def test_the_short_token_scan_matches_the_plain_scan(extra, word):
+    """A rank file's short tokens are split by a scan that updates only the merged pair's neighbours:
+    the same parts as tiktoken's plain scan (tests/naive.py), ties and missing merges included."""
+    from naive import naive_rank_split
+
+    from bpe.formats.rank_files import _split
+
+    ranks = {bytes([b]): b for b in range(256)}
+    for token in [*extra, b"ab", b"bc", b"aa", b"abc", b"aab", b"bca"]:
+        ranks.setdefault(token, len(ranks))
+    token = bytes(word)
+    for max_rank in (len(ranks), 256 + len(extra) // 2, 258, 256):
+        assert _split(ranks, token, max_rank) == naive_rank_split(ranks, token, max_rank)
