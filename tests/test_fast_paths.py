@@ -167,3 +167,60 @@ def test_the_short_token_scan_matches_the_plain_scan(extra, word):
     token = bytes(word)
     for max_rank in (len(ranks), 256 + len(extra) // 2, 258, 256):
         assert _split(ranks, token, max_rank) == naive_rank_split(ranks, token, max_rank)
+
+
+# -- byte-level files whose pre-tokenizer is a Sequence of cutting steps: words cut straight from the text
+def _byte(use_regex: bool = False) -> dict:
+    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": use_regex}
+
+
+O200K_SPLIT = {"type": "Split", "pattern": {"Regex": r"\p{N}{1,3}| ?\p{L}+| ?[^\s\p{L}\p{N}]+|\s+"}}
+CUT_SEQUENCES = [
+    (
+        {"type": "NFC"},
+        [{"type": "Digits", "individual_digits": True}, {**O200K_SPLIT, "behavior": "Isolated", "invert": False}],
+        False,
+    ),
+    (None, [{"type": "Punctuation", "behavior": "MergedWithPrevious"}, {"type": "WhitespaceSplit"}], True),
+    (
+        {"type": "Sequence", "normalizers": [{"type": "NFKC"}]},
+        [{"type": "Whitespace"}, {"type": "Digits", "individual_digits": False}],
+        False,
+    ),
+    (None, [{"type": "CharDelimiterSplit", "delimiter": "-"}, {"type": "BertPreTokenizer"}], True),
+    (
+        None,
+        [{**O200K_SPLIT, "behavior": "Removed", "invert": True}, {"type": "Digits", "individual_digits": True}],
+        False,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def cut_pairs():
+    from test_real_tokenizers import family
+
+    out = []
+    for norm, steps, use_regex in CUT_SEQUENCES:
+        data = json.loads(family("gpt2")[2])
+        data["normalizer"] = norm
+        data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [*steps, _byte(use_regex)]}
+        text = json.dumps(data)
+        out.append((bpe.formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)))
+    return out
+
+
+def test_cut_sequences_take_the_fast_path(cut_pairs):
+    for ours, _ in cut_pairs:
+        assert ours.pipeline.cuts, ours.pipeline.name
+        assert ours.pipeline.fast_applies("plain text 123")
+
+
+CUT_CHARS = list("ab Z9 12345 -.,!?'\t\n\r_") + ["<|endoftext|>", "e\u0301", "é", "日本", "👍🏽", "ＡＢ", "½", "  "]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(CUT_CHARS), max_size=40).map("".join))
+def test_cut_sequences_are_exact(cut_pairs, text):
+    for ours, hf in cut_pairs:
+        same(ours, hf, text)

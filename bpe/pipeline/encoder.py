@@ -303,7 +303,7 @@ class FileTokenizer(Tokenizer):
             # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
             # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
             cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
-            finditer, gaps = self.pipeline.fast.finditer, self.pipeline.fast_gaps
+            fast, gaps = self.pipeline.fast, self.pipeline.fast_gaps
             for seg in self.pipeline.fast_segments(text):
                 if seg[0] == "added":
                     tokens.append(seg[1])
@@ -312,19 +312,22 @@ class FileTokenizer(Tokenizer):
                     word_ids.append(None)
                     continue
                 lo, hi = seg[1], seg[2]
-                starts = []
-                prev = lo
                 budget.check_time()
-                for m in finditer(text, lo, hi, timeout=budget.regex_timeout()):
-                    ms, me = m.span()
-                    if ms == me:
-                        continue
-                    if ms > prev and gaps:
-                        starts.append((prev, ms))
-                    starts.append((ms, me))
-                    prev = me
-                if prev < hi and gaps:
-                    starts.append((prev, hi))
+                if fast is None:  # a Sequence of cutting steps (Pipeline.cuts)
+                    starts = self.pipeline.cut(text, lo, hi)
+                else:
+                    starts = []
+                    prev = lo
+                    for m in fast.finditer(text, lo, hi, timeout=budget.regex_timeout()):
+                        ms, me = m.span()
+                        if ms == me:
+                            continue
+                        if ms > prev and gaps:
+                            starts.append((prev, ms))
+                        starts.append((ms, me))
+                        prev = me
+                    if prev < hi and gaps:
+                        starts.append((prev, hi))
                 for a, b in starts:
                     value = text[a:b]
                     t, i, rel = cached(value) if b - a <= limit else uncached(value)

@@ -119,9 +119,17 @@ def _slices(piece: Piece, pattern) -> list[Piece]:
 # pre-tokenizers
 # ================================================================================================
 class PreTokenizer:
-    """One tokenizers pre-tokenizer: ``__call__`` maps a list of pieces to the next list."""
+    """One tokenizers pre-tokenizer: ``__call__`` maps a list of pieces to the next list.
+
+    ``cuts_only``: it only cuts pieces (never changes their text), so its pieces of an unchanged
+    piece are stretches of it (:meth:`cut_piece`)."""
 
     byte_level = False
+    cuts_only = False
+
+    def cut_piece(self, piece: Piece) -> list[Piece]:
+        """The pieces one piece is cut into (a ByteLevel with its regex: before its bytes)."""
+        return self([piece])
 
     def __call__(self, pieces: list[Piece]) -> list[Piece]:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -134,6 +142,9 @@ class ByteLevel(PreTokenizer):
         self.add_prefix_space = bool(obj.get("add_prefix_space", True))
         self.use_regex = bool(obj.get("use_regex", True))
         self.regex = regex.compile(pt.GPT2_PATTERN)
+
+    def cut_piece(self, piece: Piece) -> list[Piece]:
+        return split_piece(piece, find_matches(piece.text, self.regex), "Isolated")
 
     def __call__(self, pieces):
         out = []
@@ -148,6 +159,8 @@ class ByteLevel(PreTokenizer):
 
 
 class Split(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         self.regex = compile_pattern(obj.get("pattern"), "Split pre-tokenizer")
         self.behavior = obj.get("behavior", "Isolated")
@@ -200,6 +213,8 @@ class Metaspace(PreTokenizer):
 
 
 class Whitespace(PreTokenizer):
+    cuts_only = True
+
     def __call__(self, pieces):  # the matches of \w+|[^\w\s]+, everything else removed
         out = []
         for piece in pieces:
@@ -208,6 +223,8 @@ class Whitespace(PreTokenizer):
 
 
 class WhitespaceSplit(PreTokenizer):
+    cuts_only = True
+
     def __call__(self, pieces):
         out = []
         for piece in pieces:
@@ -216,6 +233,8 @@ class WhitespaceSplit(PreTokenizer):
 
 
 class Digits(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         self.behavior = "Isolated" if obj.get("individual_digits", False) else "Contiguous"
 
@@ -227,6 +246,8 @@ class Digits(PreTokenizer):
 
 
 class Punctuation(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         self.behavior = obj.get("behavior", "Isolated")
         if self.behavior not in BEHAVIORS:
@@ -242,6 +263,8 @@ class Punctuation(PreTokenizer):
 
 
 class CharDelimiterSplit(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         d = obj.get("delimiter")
         if not isinstance(d, str) or len(d) != 1:
@@ -256,6 +279,8 @@ class CharDelimiterSplit(PreTokenizer):
 
 
 class BertPreTokenizer(PreTokenizer):
+    cuts_only = True
+
     def __call__(self, pieces):
         out = []
         for piece in pieces:  # whitespace removed, then each punctuation character on its own
