@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import chain
+from itertools import accumulate, chain
 
 from .. import budget
 from .. import pre_tokenizers as pt
@@ -268,33 +268,31 @@ class FileTokenizer(Tokenizer):
             word = raw
             symbol_of_unit = range(len(raw)) if raw.isascii() else unit_to_char(raw)
             char_of_byte = None
-        vocab = self.vocab
-        toks, ids, spans, unit = [], [], [], 0
-        for token, n in self._word_uncached(word):
-            if n == 0:  # nothing of the text (a separate </w> cannot occur in a file's word)
-                continue
-            a, b = symbol_of_unit[unit], symbol_of_unit[unit + n - 1]
-            if char_of_byte is not None:
-                a, b = char_of_byte[a], char_of_byte[b]
-            unit += n
-            toks.append(token)
-            ids.append(vocab[token])
-            spans.append((a, b + 1))
-        return tuple(toks), tuple(ids), tuple(spans)
+        # tokens covering nothing of the text are left out (a separate </w> cannot occur in a file's word)
+        pairs = [p for p in self._word_uncached(word) if p[1]]
+        toks = tuple(t for t, _ in pairs)
+        bounds = list(accumulate([n for _, n in pairs], initial=0))  # each token's first unit, then the end
+        if char_of_byte is not None and type(symbol_of_unit) is not range:  # a symbol's units, then its character
+            char = [char_of_byte[i] for i in symbol_of_unit]
+        else:
+            char = symbol_of_unit if char_of_byte is None else char_of_byte
+        if type(char) is range:  # a unit is a character: a token's span is its units
+            spans = tuple(zip(bounds, bounds[1:]))
+        else:
+            spans = tuple([(char[a], char[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
+        return toks, tuple(map(self.vocab.__getitem__, toks)), spans
 
     def _piece_word(self, word: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
         """Tokens, ids and spans (in the word's characters) of one word the model sees."""
-        char_of_unit = range(len(word)) if word.isascii() else unit_to_char(word)
-        vocab = self.vocab
-        toks, ids, spans, unit = [], [], [], 0
-        for token, n in self._word_tokens(word):
-            if n == 0:
-                continue
-            toks.append(token)
-            ids.append(vocab[token])
-            spans.append((char_of_unit[unit], char_of_unit[unit + n - 1] + 1))
-            unit += n
-        return tuple(toks), tuple(ids), tuple(spans)
+        char = range(len(word)) if word.isascii() else unit_to_char(word)
+        pairs = [p for p in self._word_tokens(word) if p[1]]
+        toks = tuple(t for t, _ in pairs)
+        bounds = list(accumulate([n for _, n in pairs], initial=0))
+        if type(char) is range:
+            spans = tuple(zip(bounds, bounds[1:]))
+        else:
+            spans = tuple([(char[a], char[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
+        return toks, tuple(map(self.vocab.__getitem__, toks)), spans
 
     def _encode_pipeline(self, text: str) -> Encoding:
         ids, tokens, offsets, word_ids = [], [], [], []
