@@ -353,17 +353,18 @@ class Tokenizer:
                 continue
             for word, (w_start, w_end) in pt.pre_tokenize_with_offsets(segment, self.pre_tokenizer):
                 start, end = seg_start + w_start, seg_start + w_end
-                c = unit_to_char(text[start:end]) if self.byte_level else range(end - start)
-                pairs = self._word_tokens(word)
-                toks = [t for t, _ in pairs]
-                bounds = list(accumulate([n for _, n in pairs], initial=0))  # each token's first unit, then the end
-                tokens.extend(toks)
-                ids.extend([vocab[t] if t in vocab else self._unk_id() for t in toks])
-                if type(c) is range:  # a unit is a character (a </w> covers nothing)
-                    offsets.extend([(start + a, start + b) for a, b in zip(bounds, bounds[1:])])
-                else:
-                    offsets.extend([(start + c[a], start + c[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
-                word_ids.extend([word_no] * len(toks))
+                char_of_unit = unit_to_char(text[start:end]) if self.byte_level else None
+                unit = 0
+                for token, n in self._word_tokens(word):
+                    if char_of_unit is None:
+                        span = (start + unit, start + unit + n)
+                    else:
+                        span = (start + char_of_unit[unit], start + char_of_unit[unit + n - 1] + 1)
+                    unit += n
+                    tokens.append(token)
+                    ids.append(vocab[token] if token in vocab else self._unk_id())
+                    offsets.append(span)
+                    word_ids.append(word_no)
                 word_no += 1
         return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
 
