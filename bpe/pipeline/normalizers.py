@@ -336,7 +336,13 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
         content = obj.get("content", "")
         if not isinstance(content, str):
             raise ValueError(f"The Replace normalizer's content should be text, not {shown(content)}.")
-        return (lambda piece: piece) if pattern is None else _replace(pattern, content)
+        if pattern is None:
+            return lambda piece: piece
+        literal = obj["pattern"].get("String") if isinstance(obj.get("pattern"), dict) else None
+        if isinstance(literal, str) and len(literal) == 1 and len(content) == 1:
+            # one character for one (SentencePiece's " " -> "▁"): the same text, every span unchanged
+            return lambda piece: Piece(piece.text.replace(literal, content), piece.base, piece.align)
+        return _replace(pattern, content)
     if kind == "BertNormalizer":
         return _bert(obj)
     if kind == "Sequence":
