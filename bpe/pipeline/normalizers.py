@@ -220,7 +220,8 @@ _CHINESE = regex.compile(
     "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
     "\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"
 )
-_TO_SPACE = {ord(c): " " for c in WHITE_SPACE | set("\t\n\r")}  # BertNormalizer's whitespace
+# BertNormalizer's whitespace other than " " itself (each becomes " ")
+_TO_SPACE = regex.compile("[" + regex.escape("".join(sorted((WHITE_SPACE | set("\t\n\r")) - {" "}))) + "]")
 
 
 def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
@@ -270,7 +271,7 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
         if clean:
             piece = drop(piece)
             text = piece.text
-            mapped = text.translate(_TO_SPACE)
+            mapped = _TO_SPACE.sub(" ", text)
             if mapped != text:
                 piece = Piece(mapped, piece.base, piece.align)
         if chinese and _CHINESE.search(piece.text) is not None:
