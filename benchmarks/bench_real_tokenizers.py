@@ -1,9 +1,19 @@
-"""Benchmark: a real-size tokenizer.json (100,000 merges) and long words, beside ``tokenizers``.
+"""Benchmark: real tokenizer layouts, per family, beside ``tokenizers`` and tiktoken.
 
-Run from the repository root (about a minute, most of it training the file once):
+Run from the repository root (a few minutes, some of it training the files once):
 
-    .venv/bin/python benchmarks/bench_real_tokenizers.py
-    .venv/bin/python benchmarks/bench_real_tokenizers.py --runs 3
+    .venv/bin/python benchmarks/bench_real_tokenizers.py --runs 5
+    .venv/bin/python benchmarks/bench_real_tokenizers.py --runs 3 --large
+
+Per family (GPT-2 byte-level; Llama 3's Split + ByteLevel; NFC + a multi-step pre-tokenizer Sequence;
+SentencePiece-style Prepend/Replace with byte_fallback and fuse_unk; WordPiece with BertNormalizer and
+BertPreTokenizer; a ``.tiktoken`` rank file beside tiktoken), each file trained offline by
+``tokenizers`` itself (the rank file is the Llama 3 layout's tokens, rank = id), runs alternated,
+medians of ``--runs``: load, encode 100 KB of mixed text cold (empty word caches) and warm, and one
+100 KB word, each as ours / the reference, ids checked equal. Goals: encode <= 2x ``tokenizers`` for
+every family, rank files <= 3x tiktoken for load and encode, one 100 KB word <= 2x.
+
+``--large`` adds the older measures below on a 100,000-merge file:
 
 The file is trained by the ``tokenizers`` library itself, offline: a GPT-4o-style tokenizer
 (``Split`` with the o200k pattern, then ``ByteLevel``) on the bundled English corpus
@@ -28,6 +38,7 @@ Targets: 1 and 2 at most 2x ``tokenizers``; 3 grows at most about 12x for 10x th
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import random
@@ -121,7 +132,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--merges", type=int, default=100_000)
+    parser.add_argument("--family-merges", type=int, default=FAMILY_MERGES)
+    parser.add_argument("--large", action="store_true", help="also the 100,000-merge file and the 10 KB word growth")
     args = parser.parse_args()
+    run_families(args.runs, args.family_merges)
+    if args.large:
+        print()
+        run_large(args)
+
+
+def run_large(args) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "tokenizer.json"
@@ -247,6 +267,239 @@ def rank_derivation_line(longest: int = 4096) -> str:
     return (
         f"\nderiving merges, runs of up to {longest:,} bytes: heap {t_new * 1000:.0f} ms, "
         f"old scan {t_old * 1000:.0f} ms, old/new {t_old / t_new:.0f}x (same merges)"
+    )
+
+
+# ================================================================================================
+# families: one small file per tokenizer layout, each beside its own library
+# ================================================================================================
+FAMILY_MERGES = 20_000  # merges (or WordPiece tokens) per family file: a real-size vocabulary, trained quickly
+FAMILY_SOURCE = 4_000_000  # characters of standard-library source added to the prose for training
+
+
+def _family_text() -> list[str]:
+    lines = corpus_lines(available_bytes())
+    stdlib, total = Path(os.__file__).parent, 0
+    for path in sorted(stdlib.glob("*.py")):
+        if total > FAMILY_SOURCE:
+            break
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        lines.append(text)
+        total += len(text)
+    return lines
+
+
+def _bpe_trainer(merges: int, **kw):
+    return trainers.BpeTrainer(vocab_size=merges, show_progress=False, **kw)
+
+
+def build_families(tmp: Path, lines: list[str], merges: int) -> dict[str, Path]:
+    """The family files, each trained by ``tokenizers`` itself (or built from one it trained)."""
+    from tokenizers import normalizers as hf_norm
+
+    files: dict[str, Path] = {}
+    alphabet = hf_pre.ByteLevel.alphabet()
+
+    # GPT-2: ByteLevel with its own regex
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(lines, _bpe_trainer(256 + merges, initial_alphabet=alphabet))
+    files["GPT-2 byte-level"] = tmp / "gpt2.json"
+    tok.save(str(files["GPT-2 byte-level"]))
+
+    # Llama 3 / GPT-4o layout: Split (o200k pattern, Isolated) then ByteLevel without its regex
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = hf_pre.Sequence(
+        [hf_pre.Split(Regex(PATTERNS["o200k"]), "isolated"), hf_pre.ByteLevel(add_prefix_space=False, use_regex=False)]
+    )
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(lines, _bpe_trainer(256 + merges, initial_alphabet=alphabet))
+    files["Llama 3 (Split + ByteLevel)"] = tmp / "llama3.json"
+    tok.save(str(files["Llama 3 (Split + ByteLevel)"]))
+
+    # NFC + a multi-step Sequence (GPT-NeoX/Qwen-like: digits one by one, the cl100k Split, ByteLevel)
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.normalizer = hf_norm.NFC()
+    tok.pre_tokenizer = hf_pre.Sequence(
+        [
+            hf_pre.Digits(individual_digits=True),
+            hf_pre.Split(Regex(PATTERNS["o200k"]), "isolated"),
+            hf_pre.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(lines, _bpe_trainer(256 + merges, initial_alphabet=alphabet))
+    files["NFC + Sequence pre-tokenizer"] = tmp / "nfc.json"
+    tok.save(str(files["NFC + Sequence pre-tokenizer"]))
+
+    # SentencePiece-style (Llama 2 / Mistral v1 layout): Prepend + Replace normaliser, no pre-tokenizer,
+    # byte_fallback and fuse_unk; trained with Metaspace words, then laid out as those files are
+    tok = tokenizers.Tokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    tok.pre_tokenizer = hf_pre.Metaspace(replacement="▁", prepend_scheme="first", split=True)
+    tok.train_from_iterator(lines, _bpe_trainer(merges, special_tokens=["<unk>", "<s>", "</s>"], limit_alphabet=150))
+    data = json.loads(tok.to_str())
+    trained = sorted(data["model"]["vocab"].items(), key=lambda kv: kv[1])
+    vocab = {t: i for i, (t, _) in enumerate(trained[:3])}
+    vocab.update({f"<0x{b:02X}>": 3 + b for b in range(256)})
+    for t, _ in trained[3:]:
+        vocab.setdefault(t, len(vocab))
+    data["model"]["vocab"] = vocab
+    for a in data["added_tokens"]:
+        a["id"] = vocab[a["content"]]
+    data["normalizer"] = {
+        "type": "Sequence",
+        "normalizers": [
+            {"type": "Prepend", "prepend": "▁"},
+            {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+        ],
+    }
+    data["pre_tokenizer"] = None
+    data["decoder"] = {
+        "type": "Sequence",
+        "decoders": [
+            {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+            {"type": "ByteFallback"},
+            {"type": "Fuse"},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 0},
+        ],
+    }
+    files["SentencePiece-style (Prepend/Replace, byte_fallback)"] = tmp / "sp.json"
+    files["SentencePiece-style (Prepend/Replace, byte_fallback)"].write_text(json.dumps(data), encoding="utf-8")
+
+    # WordPiece (BERT): BertNormalizer, BertPreTokenizer
+    tok = tokenizers.Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = hf_norm.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = hf_pre.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    tok.train_from_iterator(
+        lines, trainers.WordPieceTrainer(vocab_size=merges, special_tokens=["[UNK]"], show_progress=False)
+    )
+    files["WordPiece (BERT)"] = tmp / "bert.json"
+    tok.save(str(files["WordPiece (BERT)"]))
+
+    # a rank file: the Llama 3 layout's tokens as tiktoken's bytes, rank = id
+    data = json.loads(files["Llama 3 (Split + ByteLevel)"].read_text(encoding="utf-8"))
+    byte_of = {c: b for b, c in enumerate(pt_symbols())}
+    rows = sorted(data["model"]["vocab"].items(), key=lambda kv: kv[1])
+    out = []
+    for t, _ in rows:
+        out.append(base64.b64encode(bytes(byte_of[c] for c in t)).decode("ascii") + f" {len(out)}")
+    files["rank file (.tiktoken, o200k pattern)"] = tmp / "ranks.tiktoken"
+    files["rank file (.tiktoken, o200k pattern)"].write_text("\n".join(out) + "\n", encoding="ascii")
+    return files
+
+
+def pt_symbols() -> list[str]:
+    from bpe import pre_tokenizers as pt
+
+    return [pt.bytes_to_symbols(bytes([b])) for b in range(256)]
+
+
+def family_rows(files: dict[str, Path], text: str, word: str, runs: int) -> list[list[str]]:
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+
+    from bpe.formats.rank_files import from_tiktoken
+
+    rows = []
+    for family, path in files.items():
+        print(f"  {family}...", file=sys.stderr)
+        if path.suffix == ".tiktoken":
+
+            def load_ours(path=path):
+                return from_tiktoken(path.read_bytes(), "o200k")
+
+            def load_ref(path=path):
+                return tiktoken.Encoding(
+                    "bench", pat_str=PATTERNS["o200k"], mergeable_ranks=load_tiktoken_bpe(str(path)), special_tokens={}
+                )
+
+            ref_name = "tiktoken"
+            enc_ref = lambda r, s: r.encode_ordinary(s)  # noqa: E731
+            fresh_ref = lambda r: r  # noqa: E731  (tiktoken keeps no word cache)
+        else:
+
+            def load_ours(path=path):
+                return bpe.load(path)
+
+            def load_ref(path=path):
+                return tokenizers.Tokenizer.from_file(str(path))
+
+            ref_name = "tokenizers"
+            enc_ref = lambda r, s: r.encode(s, add_special_tokens=False).ids  # noqa: E731
+            fresh_ref = lambda r, path=path: tokenizers.Tokenizer.from_file(str(path))  # noqa: E731
+
+        t_load = alternate(load_ours, load_ref, runs)
+        ours, ref = load_ours(), load_ref()
+        for s, what in ((text, "text"), (word, "word")):
+            got, want = list(ours.encode(s)), list(enc_ref(ref, s))
+            assert got == want, f"{family}: the ids of the {what} differ from {ref_name}'s"
+
+        def ours_cold(ours=ours) -> float:
+            ours._fresh_caches()
+            start = time.perf_counter()
+            ours.encode_full(text)
+            return time.perf_counter() - start
+
+        def ref_cold(ref=ref, fresh_ref=fresh_ref, enc_ref=enc_ref) -> float:
+            r = fresh_ref(ref)
+            start = time.perf_counter()
+            enc_ref(r, text)
+            return time.perf_counter() - start
+
+        t_cold = alternate(ours_cold, ref_cold, runs)
+        t_warm = alternate(lambda ours=ours: ours.encode_full(text), lambda r=ref, e=enc_ref: e(r, text), runs)
+        t_word = alternate(lambda ours=ours: ours.encode_full(word), lambda r=ref, e=enc_ref: e(r, word), runs)
+        rank = ref_name == "tiktoken"
+        goal_enc = 3.0 if rank else 2.0
+        ratio = lambda t: t[0] / t[1]  # noqa: E731
+        verdict = lambda r, g: f"{r:.2f}x {'met' if r <= g else 'NOT met'}"  # noqa: E731
+        rows.append(
+            [
+                family,
+                ref_name,
+                verdict(ratio(t_load), 3.0) if rank else f"{ratio(t_load):.2f}x",
+                verdict(ratio(t_cold), goal_enc),
+                verdict(ratio(t_warm), goal_enc),
+                verdict(ratio(t_word), goal_enc if rank else 2.0),
+                f"{t_cold[0] * 1000:,.0f} / {t_cold[1] * 1000:,.0f}",
+            ]
+        )
+    return rows
+
+
+def run_families(runs: int, merges: int) -> None:
+    start = time.perf_counter()
+    lines = _family_text()
+    with tempfile.TemporaryDirectory() as tmp:
+        files = build_families(Path(tmp), lines, merges)
+        print(
+            f"trained {len(files)} family files ({merges:,} merges or tokens each) in {time.perf_counter() - start:.0f} s"
+        )
+        text = mixed_text(100_000)
+        rng = random.Random(0)
+        word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(100_000))
+        rows = family_rows(files, text, word, runs)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"medians of {runs} alternated runs; load average {load:.2f} on {os.cpu_count()} cores; ratios are ours / "
+        "reference (goal: encode <= 2x tokenizers, rank files <= 3x tiktoken for load and encode, the word <= 2x)\n"
+    )
+    print_table(
+        [
+            "family",
+            "reference",
+            "load",
+            "encode 100 KB cold",
+            "encode 100 KB warm",
+            "one 100 KB word",
+            "cold ms ours / ref",
+        ],
+        rows,
     )
 
 

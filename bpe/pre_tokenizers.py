@@ -80,12 +80,12 @@ def unicode_to_bytes() -> dict[str, int]:
 
 
 _BYTE_TABLE = [bytes_to_unicode()[b] for b in range(256)]
+_BYTE_TRANSLATE = {b: c for b, c in enumerate(_BYTE_TABLE) if chr(b) != c}  # latin-1 text -> GPT-2's symbols
 
 
 def bytes_to_symbols(data: bytes) -> str:
     """Map raw bytes to GPT-2's printable characters, one character per byte."""
-    table = _BYTE_TABLE
-    return "".join([table[b] for b in data])
+    return data.decode("latin-1").translate(_BYTE_TRANSLATE)
 
 
 def symbols_to_bytes(symbols: str) -> bytes:

@@ -29,6 +29,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from operator import itemgetter
 
 import regex
@@ -480,19 +481,20 @@ class Tokenizer:
         return merge_tree(token, self._created_rank(), self.merges)
 
 
-def unit_to_char(word_text: str) -> tuple[int, ...]:
-    """For each UTF-8 byte of ``word_text``, the index of the character it belongs to (kept for up to
-    4,096 words of up to 256 characters; a longer word's map is built each time, never kept)."""
+def unit_to_char(word_text: str) -> Sequence[int]:
+    """For each UTF-8 byte of ``word_text``, its character's index (4,096 words of <= 256 chars kept)."""
     if len(word_text) <= WORD_CACHE_MAX_CHARS:
         return _unit_to_char_cached(word_text)
     return _build_unit_to_char(word_text)
 
 
-def _build_unit_to_char(word_text: str) -> tuple[int, ...]:
-    out: list[int] = []
-    for i, ch in enumerate(word_text):
-        out.extend([i] * len(ch.encode("utf-8")))
-    return tuple(out)
+def _build_unit_to_char(word_text: str) -> Sequence[int]:
+    # A byte starts a character unless it is a continuation byte (0b10xxxxxx): the running count of
+    # starts, less one, is the character of each byte (accumulate runs in C).
+    if word_text.isascii():
+        return range(len(word_text))
+    return tuple(accumulate(word_text.encode("utf-8").translate(_STARTS), initial=-1))[1:]
 
 
+_STARTS = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
 _unit_to_char_cached = lru_cache(maxsize=4096)(_build_unit_to_char)

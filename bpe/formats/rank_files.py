@@ -114,19 +114,29 @@ def _split(
 ) -> tuple[bytes, bytes] | None:
     """tiktoken's BPE on ``token`` with ranks below ``max_rank``: the two parts left at the end (a long
     token by :func:`_split_heap`, with its shared ``pairs`` and ``by_rank``)."""
-    if len(token) > SHORT_TOKEN:
+    n = len(token)
+    if n > SHORT_TOKEN:
         return _split_heap(ranks, token, max_rank, pairs, by_rank)
-    parts = [token[i : i + 1] for i in range(len(token))]
-    while len(parts) > 2:
-        best, best_rank = None, None
-        for i in range(len(parts) - 1):
-            r = ranks.get(parts[i] + parts[i + 1])
-            if r is not None and r < max_rank and (best_rank is None or r < best_rank):
-                best, best_rank = i, r
-        if best is None:
+    if n <= 2:
+        return (token[:1], token[1:]) if n == 2 else None
+    # tiktoken's scan: parts are token[bounds[k]:bounds[k + 1]]; rs[k] is the rank of parts k and k + 1
+    # joined (max_rank or more: no merge). Merge the lowest, leftmost among equals; only its neighbours
+    # change.
+    get, big = ranks.get, max_rank
+    bounds = list(range(n + 1))
+    rs = [get(token[i : i + 2], big) for i in range(n - 1)]
+    while len(rs) > 1:
+        low = min(rs)
+        if low >= big:
             return None
-        parts[best : best + 2] = [parts[best] + parts[best + 1]]
-    return (parts[0], parts[1]) if len(parts) == 2 else None
+        i = rs.index(low)
+        del bounds[i + 1]
+        del rs[i]
+        if i:
+            rs[i - 1] = get(token[bounds[i - 1] : bounds[i + 1]], big)
+        if i < len(rs):
+            rs[i] = get(token[bounds[i] : bounds[i + 2]], big)
+    return (token[: bounds[1]], token[bounds[1] :])
 
 
 def _split_heap(

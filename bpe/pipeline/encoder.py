@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import accumulate, chain
 
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Pair, Span, shown
 from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
 from .pipeline import Pipeline
+
+METASPACE = "\u2581"  # SentencePiece's word mark, "▁"
+CHUNKED_WORD = 64  # characters: a longer word of a SentencePiece-style file is merged stretch by stretch
 
 
 class RankMerges:
@@ -104,6 +108,7 @@ class FileTokenizer(Tokenizer):
             outside = pipeline.outside_model
             mergeable = {t: i for t, i in self.vocab.items() if t and t not in outside}
             self._merge_map = RankMerges(mergeable)  # type: ignore[assignment]
+        self._marker = self._chunk_marker()
 
     def with_merges(self, k: int) -> Tokenizer:
         """:meth:`Tokenizer.with_merges`; a rank file merged by rank keeps the ranks below the k-th merge's token."""
@@ -151,6 +156,7 @@ class FileTokenizer(Tokenizer):
     def _fresh_caches(self) -> None:
         super()._fresh_caches()
         self._cached_raw = lru_cache(maxsize=WORD_CACHE_SIZE)(self._raw_word)
+        self._cached_piece = lru_cache(maxsize=WORD_CACHE_SIZE)(self._piece_word)
 
     def _initial(self, word: str) -> list[tuple[str, int]]:
         return self._initial_model(word)
@@ -163,7 +169,27 @@ class FileTokenizer(Tokenizer):
     def _word_uncached(self, word: str) -> tuple[tuple[str, int], ...]:
         if self._takes_whole(word):
             return ((word, len(word.encode("utf-8"))),)
+        marker = self._marker
+        if marker is not None and len(word) > CHUNKED_WORD and word.find(marker, 1) > 0:
+            # A SentencePiece-style file without a pre-tokenizer sees the whole text as one word; no
+            # merge can join anything to a "▁"-led symbol (see _chunk_marker), so the word merges as
+            # its stretches before each "▁" do one by one, each cached like a word of its own.
+            first, *rest = word.split(marker)
+            chunks = ([first] if first else []) + [marker + r for r in rest]
+            return tuple(chain.from_iterable(map(self._word_tokens, chunks)))
         return super()._word_uncached(word)
+
+    def _chunk_marker(self) -> str | None:
+        """SentencePiece's word mark "▁" when this file's BPE never merges across one: a byte-pair model
+        with no word prefix or suffix, "▁" a token of its own, no token holding "▁" after its first
+        character, no merge whose right part starts with it. Then a word's merges never join a
+        symbol to a following "▁"-led one, and the word can be merged stretch by stretch."""
+        m = METASPACE
+        if self.algorithm != "bpe" or self.continuing_subword_prefix or self.end_of_word_suffix or m not in self.vocab:
+            return None
+        if any(t.find(m, 1) > 0 for t in self.vocab) or any(b[:1] == m for _, b in self.merges):
+            return None
+        return m
 
     def encode_full(self, text: str) -> Encoding:
         """Tokens, ids, character offsets and word ids of ``text``, as ``tokenizers`` gives them."""
@@ -242,29 +268,40 @@ class FileTokenizer(Tokenizer):
             word = raw
             symbol_of_unit = range(len(raw)) if raw.isascii() else unit_to_char(raw)
             char_of_byte = None
-        vocab = self.vocab
-        toks, ids, spans, unit = [], [], [], 0
-        for token, n in self._word_uncached(word):
-            if n == 0:  # nothing of the text (a separate </w> cannot occur in a file's word)
-                continue
-            a, b = symbol_of_unit[unit], symbol_of_unit[unit + n - 1]
-            if char_of_byte is not None:
-                a, b = char_of_byte[a], char_of_byte[b]
-            unit += n
-            toks.append(token)
-            ids.append(vocab[token])
-            spans.append((a, b + 1))
-        return tuple(toks), tuple(ids), tuple(spans)
+        # tokens covering nothing of the text are left out (a separate </w> cannot occur in a file's word)
+        pairs = [p for p in self._word_uncached(word) if p[1]]
+        toks = tuple(t for t, _ in pairs)
+        bounds = list(accumulate([n for _, n in pairs], initial=0))  # each token's first unit, then the end
+        if char_of_byte is not None and type(symbol_of_unit) is not range:  # a symbol's units, then its character
+            char = [char_of_byte[i] for i in symbol_of_unit]
+        else:
+            char = symbol_of_unit if char_of_byte is None else char_of_byte
+        if type(char) is range:  # a unit is a character: a token's span is its units
+            spans = tuple(zip(bounds, bounds[1:]))
+        else:
+            spans = tuple([(char[a], char[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
+        return toks, tuple(map(self.vocab.__getitem__, toks)), spans
+
+    def _piece_word(self, word: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
+        """Tokens, ids and spans (in the word's characters) of one word the model sees."""
+        char = range(len(word)) if word.isascii() else unit_to_char(word)
+        pairs = [p for p in self._word_tokens(word) if p[1]]
+        toks = tuple(t for t, _ in pairs)
+        bounds = list(accumulate([n for _, n in pairs], initial=0))
+        if type(char) is range:
+            spans = tuple(zip(bounds, bounds[1:]))
+        else:
+            spans = tuple([(char[a], char[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
+        return toks, tuple(map(self.vocab.__getitem__, toks)), spans
 
     def _encode_pipeline(self, text: str) -> Encoding:
         ids, tokens, offsets, word_ids = [], [], [], []
-        vocab = self.vocab
         word_no = 0
         if self.pipeline.fast_applies(text):
             # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
             # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
             cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
-            finditer, gaps = self.pipeline.fast.finditer, self.pipeline.fast_gaps
+            fast, gaps = self.pipeline.fast, self.pipeline.fast_gaps
             for seg in self.pipeline.fast_segments(text):
                 if seg[0] == "added":
                     tokens.append(seg[1])
@@ -273,19 +310,22 @@ class FileTokenizer(Tokenizer):
                     word_ids.append(None)
                     continue
                 lo, hi = seg[1], seg[2]
-                starts = []
-                prev = lo
                 budget.check_time()
-                for m in finditer(text, lo, hi, timeout=budget.regex_timeout()):
-                    ms, me = m.span()
-                    if ms == me:
-                        continue
-                    if ms > prev and gaps:
-                        starts.append((prev, ms))
-                    starts.append((ms, me))
-                    prev = me
-                if prev < hi and gaps:
-                    starts.append((prev, hi))
+                if fast is None:  # a Sequence of cutting steps (Pipeline.cuts)
+                    starts = self.pipeline.cut(text, lo, hi)
+                else:
+                    starts = []
+                    prev = lo
+                    for m in fast.finditer(text, lo, hi, timeout=budget.regex_timeout()):
+                        ms, me = m.span()
+                        if ms == me:
+                            continue
+                        if ms > prev and gaps:
+                            starts.append((prev, ms))
+                        starts.append((ms, me))
+                        prev = me
+                    if prev < hi and gaps:
+                        starts.append((prev, hi))
                 for a, b in starts:
                     value = text[a:b]
                     t, i, rel = cached(value) if b - a <= limit else uncached(value)
@@ -302,6 +342,9 @@ class FileTokenizer(Tokenizer):
             if self.pipeline.trim_offsets is not None:
                 offsets = self.pipeline.trim(tokens, offsets)
             return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
+        # Every other file: words as pieces from the pipeline, each word's tokens, ids and spans (in the
+        # piece's characters) from the per-word cache, mapped through the piece to the text.
+        cached, uncached, limit = self._cached_piece, self._piece_word, WORD_CACHE_MAX_CHARS
         for kind, value, added_id, piece in self.pipeline.run(text):
             if kind == "added":
                 tokens.append(value)
@@ -309,20 +352,23 @@ class FileTokenizer(Tokenizer):
                 offsets.append(piece)
                 word_ids.append(None)
                 continue
-            budget.check_time()
             word = piece.text
-            char_of_unit = range(len(word)) if word.isascii() else unit_to_char(word)
-            unit = 0
-            for token, n in self._word_tokens(word):
-                if n == 0:
-                    continue
-                a = char_of_unit[unit]
-                b = char_of_unit[unit + n - 1]
-                unit += n
-                tokens.append(token)
-                ids.append(vocab[token])
-                offsets.append(piece.original(a, b + 1))
-                word_ids.append(word_no)
+            if len(word) > limit:
+                budget.check_time()
+                t, i, rel = uncached(word)
+            else:
+                if not word_no & 63:
+                    budget.check_time()
+                t, i, rel = cached(word)
+            tokens.extend(t)
+            ids.extend(i)
+            align = piece.align
+            if align is None:
+                base = piece.base
+                offsets.extend([(base + x, base + y) for x, y in rel])
+            else:
+                offsets.extend([(align[x][0], align[y - 1][1]) for x, y in rel])
+            word_ids.extend([word_no] * len(t))
             word_no += 1
         if self.pipeline.trim_offsets is not None:
             offsets = self.pipeline.trim(tokens, offsets)

@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+import regex
+
 from .. import budget
 from ..config import Span, shown
 from .onig import compile_pattern
@@ -43,10 +45,31 @@ def _unicode(form: str) -> Callable[[Piece], Piece]:
         if unicodedata.is_normalized(form, text):
             return piece
         budget.grow(len(unicodedata.normalize(form, text)), "normalizer", len(text))
-        changes = _decompose(text, single)
-        if compose:
-            changes = _recompose(changes)
-        return piece.transform(changes)
+        # An ASCII character is a starter that is its own decomposition: marks are never reordered
+        # across it, and it composes only with what follows it. So each stretch of non-ASCII text,
+        # with the one ASCII character before it (its possible starter), is normalised on its own,
+        # and the ASCII stretches between them are kept as they are, spans and all.
+        spans = piece.spans()
+        chars: list[str] = []
+        align: list[Span] = []
+        last = 0
+        for m in _NON_ASCII.finditer(text):
+            s, e = m.span()
+            run = text[s:e]
+            if unicodedata.is_normalized(form, run):
+                continue
+            changes = _decompose_chars(run, single)
+            if compose:
+                changes = _recompose(changes)
+            done = Piece(run, spans[s][0], spans[s:e]).transform(changes)
+            chars.append(text[last:s])
+            align.extend(spans[last:s])
+            chars.append(done.text)
+            align.extend(done.align)
+            last = e
+        chars.append(text[last:])
+        align.extend(spans[last:])
+        return Piece("".join(chars), piece.original_start(), align)
 
     return normalize
 
@@ -58,7 +81,10 @@ def _unicode(form: str) -> Callable[[Piece], Piece]:
 # join it, a joined character standing for everything it absorbed. Two starters compose too
 # (Hangul conjoining jamo, the two parts of a Tamil or Bengali vowel), which is why this is done
 # character by character rather than run by run.
-def _decompose(text: str, form: str) -> list[tuple[str, int]]:
+_NON_ASCII = regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")  # a non-ASCII stretch and the character before it
+
+
+def _decompose_chars(text: str, form: str) -> list[tuple[str, int]]:
     """(character, change) of ``text`` decomposed and canonically ordered (``Decompositions``)."""
     out: list[tuple[str, int]] = []
     classes: list[int] = []
@@ -163,20 +189,39 @@ def _strip(left: bool, right: bool) -> Callable[[Piece], Piece]:
     return strip
 
 
-def _filter(keep: Callable[[str], bool]) -> Callable[[Piece], Piece]:
+def _filter(drop) -> Callable[[Piece], Piece]:
+    """Remove the characters the compiled regex ``drop`` matches (each kept character keeps its span)."""
+
     def filtered(piece: Piece) -> Piece:
         text = piece.text
-        if all(keep(c) for c in text):
+        if drop.search(text) is None:
             return piece
         spans = piece.spans()
-        idx = [i for i, c in enumerate(text) if keep(c)]
-        return Piece("".join(text[i] for i in idx), piece.original_start(), [spans[i] for i in idx])
+        chars: list[str] = []
+        align: list[Span] = []
+        last = 0
+        for m in drop.finditer(text):
+            s, e = m.span()
+            chars.append(text[last:s])
+            align.extend(spans[last:s])
+            last = e
+        chars.append(text[last:])
+        align.extend(spans[last:])
+        return Piece("".join(chars), piece.original_start(), align)
 
     return filtered
 
 
-def _is_mark(c: str) -> bool:
-    return unicodedata.category(c).startswith("M")
+_MARKS = regex.compile(r"\p{M}+")  # StripAccents: every mark (Mn, Mc, Me)
+_NONSPACING = regex.compile(r"\p{Mn}+")  # BertNormalizer's strip_accents: Mn only
+# BertNormalizer's clean_text drops NUL, U+FFFD and the Cc/Cf/Co/Cs characters other than \t \n \r
+_UNCLEAN = regex.compile(r"[\x00\ufffd\p{Cf}\p{Co}\p{Cs}]|(?![\t\n\r])\p{Cc}")
+_CHINESE = regex.compile(
+    "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
+    "\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"
+)
+# BertNormalizer's whitespace other than " " itself (each becomes " ")
+_TO_SPACE = regex.compile("[" + regex.escape("".join(sorted((WHITE_SPACE | set("\t\n\r")) - {" "}))) + "]")
 
 
 def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
@@ -211,20 +256,6 @@ def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
     return replace
 
 
-def _is_chinese(c: str) -> bool:
-    o = ord(c)
-    return (
-        0x4E00 <= o <= 0x9FFF
-        or 0x3400 <= o <= 0x4DBF
-        or 0x20000 <= o <= 0x2A6DF
-        or 0x2A700 <= o <= 0x2B73F
-        or 0x2B740 <= o <= 0x2B81F
-        or 0x2B920 <= o <= 0x2CEAF
-        or 0xF900 <= o <= 0xFAFF
-        or 0x2F800 <= o <= 0x2FA1F
-    )
-
-
 def _bert(obj: dict) -> Callable[[Piece], Piece]:
     clean = bool(obj.get("clean_text", True))
     chinese = bool(obj.get("handle_chinese_chars", True))
@@ -232,28 +263,19 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
     strip_accents = obj.get("strip_accents")
     if strip_accents is None:
         strip_accents = lowercase
-    drop = _filter(
-        lambda c: not (c in "\x00\ufffd" or (c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs")))
-    )
+    drop = _filter(_UNCLEAN)
     nfd = _unicode("NFD")
-    no_marks = _filter(lambda c: unicodedata.category(c) != "Mn")
+    no_marks = _filter(_NONSPACING)
 
     def bert(piece: Piece) -> Piece:
         if clean:
             piece = drop(piece)
             text = piece.text
-            mapped = "".join(" " if (c in "\t\n\r" or c in WHITE_SPACE) else c for c in text)
+            mapped = _TO_SPACE.sub(" ", text)
             if mapped != text:
                 piece = Piece(mapped, piece.base, piece.align)
-        if chinese and any(_is_chinese(c) for c in piece.text):
-            budget.grow(len(piece.text) + 2 * sum(map(_is_chinese, piece.text)), "normalizer", len(piece.text))
-            changes = []
-            for c in piece.text:
-                if _is_chinese(c):
-                    changes.extend([(" ", 0), (c, 1), (" ", 1)])
-                else:
-                    changes.append((c, 0))
-            piece = piece.transform(changes)
+        if chinese and _CHINESE.search(piece.text) is not None:
+            piece = _space_chinese(piece)
         if strip_accents:
             piece = no_marks(nfd(piece))
         if lowercase:
@@ -261,6 +283,27 @@ def _bert(obj: dict) -> Callable[[Piece], Piece]:
         return piece
 
     return bert
+
+
+def _space_chinese(piece: Piece) -> Piece:
+    """A space before and after each CJK ideograph; all three characters take its span (the
+    ``transform`` of [(" ", 0), (c, 1), (" ", 1)] in ``tokenizers``)."""
+    text = piece.text
+    found = [m.start() for m in _CHINESE.finditer(text)]
+    budget.grow(len(text) + 2 * len(found), "normalizer", len(text))
+    spans = piece.spans()
+    chars: list[str] = []
+    align: list[Span] = []
+    last = 0
+    for i in found:
+        chars.append(text[last:i])
+        align.extend(spans[last:i])
+        chars.append(f" {text[i]} ")
+        align.extend((spans[i], spans[i], spans[i]))
+        last = i + 1
+    chars.append(text[last:])
+    align.extend(spans[last:])
+    return Piece("".join(chars), piece.original_start(), align)
 
 
 def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
@@ -277,7 +320,7 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
     if kind == "Strip":
         return _strip(bool(obj.get("strip_left", True)), bool(obj.get("strip_right", True)))
     if kind == "StripAccents":
-        return _filter(lambda c: not _is_mark(c))
+        return _filter(_MARKS)
     if kind == "Prepend":
         s = obj.get("prepend")
         if not isinstance(s, str):
@@ -294,7 +337,13 @@ def build_normalizer(obj: Any) -> Callable[[Piece], Piece] | None:
         content = obj.get("content", "")
         if not isinstance(content, str):
             raise ValueError(f"The Replace normalizer's content should be text, not {shown(content)}.")
-        return (lambda piece: piece) if pattern is None else _replace(pattern, content)
+        if pattern is None:
+            return lambda piece: piece
+        literal = obj["pattern"].get("String") if isinstance(obj.get("pattern"), dict) else None
+        if isinstance(literal, str) and len(literal) == 1 and len(content) == 1:
+            # one character for one (SentencePiece's " " -> "▁"): the same text, every span unchanged
+            return lambda piece: Piece(piece.text.replace(literal, content), piece.base, piece.align)
+        return _replace(pattern, content)
     if kind == "BertNormalizer":
         return _bert(obj)
     if kind == "Sequence":

@@ -46,8 +46,8 @@ class Piece:
     def spans(self) -> list[Span]:
         if self.align is not None:
             return self.align
-        b = self.base
-        return [(b + i, b + i + 1) for i in range(len(self.text))]
+        b, n = self.base, len(self.text)
+        return list(zip(range(b, b + n), range(b + 1, b + n + 1)))
 
     def original(self, a: int, b: int) -> Span:
         """The original span of normalised characters ``a`` to ``b`` (first start, last end)."""

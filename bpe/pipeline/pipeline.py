@@ -74,6 +74,7 @@ class Pipeline:
         self.unicode_forms = _unicode_forms(normalizer)
         self.fast_gaps = True  # the fast regex's unmatched stretches are words too (False: dropped, as tiktoken does)
         self.fast = self._fast_regex()
+        self.cuts = self._cut_steps() if self.fast is None else None
         # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
         self.decode_names = {a.id: normalized[id(a)] if a.normalized else a.content for a in self.added}
 
@@ -107,10 +108,39 @@ class Pipeline:
             return parts[0].regex
         return None
 
+    def _cut_steps(self) -> list | None:
+        """For a byte-level file whose pre-tokenizer only cuts before its final ByteLevel (a Sequence of
+        Split, Digits, Punctuation, Whitespace... then ByteLevel, with no prefix space), and whose
+        normaliser is Unicode forms at most: the cutting steps (a ByteLevel with its regex counts as one,
+        cutting as its Split would). Such a file's words are stretches of the text itself
+        (:meth:`cut`), encoded by the fast path like :attr:`fast`'s. Else None."""
+        if (self.normalizer is not None and self.unicode_forms is None) or not isinstance(
+            self.pre_tokenizer, SequencePre
+        ):
+            return None
+        *steps, last = self.pre_tokenizer.parts or [None]
+        if not isinstance(last, ByteLevel) or last.add_prefix_space or not steps:
+            return None
+        if not all(getattr(step, "cuts_only", False) for step in steps):
+            return None
+        return [*steps, last] if last.use_regex else steps
+
+    def cut(self, text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+        """The words of ``text[lo:hi]`` as (start, end) stretches of ``text``, for a file with :attr:`cuts`:
+        each step cuts each stretch the one before it left (what :meth:`run`'s pieces would be)."""
+        spans = [(lo, hi)]
+        for step in self.cuts:
+            out: list[tuple[int, int]] = []
+            for a, b in spans:
+                out.extend((a + p.base, a + p.base + len(p.text)) for p in step.cut_piece(Piece(text[a:b], 0)))
+            spans = out
+        return [(a, b) for a, b in spans if b > a]
+
     def fast_applies(self, text: str) -> bool:
         """True when :meth:`fast_segments` cuts ``text`` as :meth:`run` would: the file has :attr:`fast`
-        and its normaliser (if any, only Unicode forms such as Qwen's NFC) leaves this text unchanged."""
-        if self.fast is None:
+        (or :attr:`cuts`) and its normaliser (if any, only Unicode forms such as Qwen's NFC) leaves this
+        text unchanged."""
+        if self.fast is None and self.cuts is None:
             return False
         return all(unicodedata.is_normalized(form, text) for form in self.unicode_forms or ())
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import regex
 
+from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Span, shown
 from .onig import compile_pattern, find_matches
@@ -104,16 +105,31 @@ def _regex_class_matches(text: str, pattern) -> list[tuple[Span, bool]]:
 
 _NUMERIC = regex.compile(r"[\p{Nd}\p{Nl}\p{No}]+")
 _PUNCT = regex.compile(r"[\p{P}!-/:-@\[-`{-~]+")
-_WS_RUN = regex.compile(r"\p{White_Space}+")
+# The words some pre-tokenizers keep, as one regex over the piece (each kept word is one match, and
+# nothing between matches is kept): the same pieces as their split_piece steps, cut in one pass.
+_NOT_WS = regex.compile(r"\P{White_Space}+")  # WhitespaceSplit: whitespace runs removed
+_BERT_WORDS = regex.compile(r"[\p{P}!-/:-@\[-`{-~]|[^\p{White_Space}\p{P}!-/:-@\[-`{-~]+")  # then punctuation isolated
+
+
+def _slices(piece: Piece, pattern) -> list[Piece]:
+    return [piece.slice(*m.span()) for m in pattern.finditer(piece.text, timeout=budget.regex_timeout())]
 
 
 # ================================================================================================
 # pre-tokenizers
 # ================================================================================================
 class PreTokenizer:
-    """One tokenizers pre-tokenizer: ``__call__`` maps a list of pieces to the next list."""
+    """One tokenizers pre-tokenizer: ``__call__`` maps a list of pieces to the next list.
+
+    ``cuts_only``: it only cuts pieces (never changes their text), so its pieces of an unchanged
+    piece are stretches of it (:meth:`cut_piece`)."""
 
     byte_level = False
+    cuts_only = False
+
+    def cut_piece(self, piece: Piece) -> list[Piece]:
+        """The pieces one piece is cut into (a ByteLevel with its regex: before its bytes)."""
+        return self([piece])
 
     def __call__(self, pieces: list[Piece]) -> list[Piece]:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -126,6 +142,9 @@ class ByteLevel(PreTokenizer):
         self.add_prefix_space = bool(obj.get("add_prefix_space", True))
         self.use_regex = bool(obj.get("use_regex", True))
         self.regex = regex.compile(pt.GPT2_PATTERN)
+
+    def cut_piece(self, piece: Piece) -> list[Piece]:
+        return split_piece(piece, find_matches(piece.text, self.regex), "Isolated")
 
     def __call__(self, pieces):
         out = []
@@ -140,6 +159,8 @@ class ByteLevel(PreTokenizer):
 
 
 class Split(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         self.regex = compile_pattern(obj.get("pattern"), "Split pre-tokenizer")
         self.behavior = obj.get("behavior", "Isolated")
@@ -192,23 +213,28 @@ class Metaspace(PreTokenizer):
 
 
 class Whitespace(PreTokenizer):
-    def __call__(self, pieces):
+    cuts_only = True
+
+    def __call__(self, pieces):  # the matches of \w+|[^\w\s]+, everything else removed
         out = []
         for piece in pieces:
-            matches = [(span, not m) for span, m in find_matches(piece.text, _WORD)]
-            out.extend(split_piece(piece, matches, "Removed"))
+            out.extend(_slices(piece, _WORD))
         return out
 
 
 class WhitespaceSplit(PreTokenizer):
+    cuts_only = True
+
     def __call__(self, pieces):
         out = []
         for piece in pieces:
-            out.extend(split_piece(piece, _regex_class_matches(piece.text, _WS_RUN), "Removed"))
+            out.extend(_slices(piece, _NOT_WS))
         return out
 
 
 class Digits(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         self.behavior = "Isolated" if obj.get("individual_digits", False) else "Contiguous"
 
@@ -220,6 +246,8 @@ class Digits(PreTokenizer):
 
 
 class Punctuation(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         self.behavior = obj.get("behavior", "Isolated")
         if self.behavior not in BEHAVIORS:
@@ -235,6 +263,8 @@ class Punctuation(PreTokenizer):
 
 
 class CharDelimiterSplit(PreTokenizer):
+    cuts_only = True
+
     def __init__(self, obj: dict) -> None:
         d = obj.get("delimiter")
         if not isinstance(d, str) or len(d) != 1:
@@ -249,11 +279,12 @@ class CharDelimiterSplit(PreTokenizer):
 
 
 class BertPreTokenizer(PreTokenizer):
+    cuts_only = True
+
     def __call__(self, pieces):
         out = []
-        for piece in pieces:
-            for p in split_piece(piece, _regex_class_matches(piece.text, _WS_RUN), "Removed"):
-                out.extend(split_piece(p, _regex_class_matches(p.text, _PUNCT), "Isolated"))
+        for piece in pieces:  # whitespace removed, then each punctuation character on its own
+            out.extend(_slices(piece, _BERT_WORDS))
         return out
 
 

@@ -1,0 +1,226 @@
+"""Issue 19 (speed): the engine's fast paths, each checked against ``tokenizers`` on the text it speeds
+up, with hypothesis. A SentencePiece-style file (Prepend/Replace normaliser, no pre-tokenizer) merges a
+long word stretch by stretch before each "▁" when no merge can cross one; a long word's byte-to-character
+map is built in bulk; GPT-2's byte symbols come from one ``str.translate``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import tokenizers
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_real_tokenizers import WORLD, llama2, training_lines
+from tokenizers import decoders, models, trainers
+from tokenizers import pre_tokenizers as hf_pre
+
+import bpe
+from bpe import pre_tokenizers as pt
+from bpe.tokenizer import _build_unit_to_char
+
+SP_NORMALIZER = {
+    "type": "Sequence",
+    "normalizers": [
+        {"type": "Prepend", "prepend": "▁"},
+        {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+    ],
+}
+
+
+def sentencepiece_words() -> dict:
+    """Llama 2's layout (Prepend + Replace, no pre-tokenizer, byte fallback, fuse_unk) with a vocabulary
+    trained on Metaspace words, as SentencePiece's is: no token holds "▁" after its first character."""
+    tok = tokenizers.Tokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    tok.pre_tokenizer = hf_pre.Metaspace(prepend_scheme="first", split=True)
+    tok.decoder = decoders.Metaspace(prepend_scheme="first", split=True)
+    specials = ["<unk>", "<s>", "</s>"]
+    tok.train_from_iterator(
+        training_lines(),
+        trainers.BpeTrainer(vocab_size=900, special_tokens=specials, show_progress=False, limit_alphabet=120),
+    )
+    data = json.loads(tok.to_str())
+    old = data["model"]["vocab"]
+    vocab = {t: i for i, t in enumerate(specials)}
+    for b in range(256):
+        vocab[f"<0x{b:02X}>"] = len(vocab)
+    for t, _ in sorted(old.items(), key=lambda kv: kv[1]):
+        vocab.setdefault(t, len(vocab))
+    data["model"]["vocab"] = vocab
+    for a in data["added_tokens"]:
+        a["id"] = vocab[a["content"]]
+    data["normalizer"] = SP_NORMALIZER
+    data["pre_tokenizer"] = None
+    return data
+
+
+@pytest.fixture(scope="module")
+def sp_pair(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sp") / "tokenizer.json"
+    path.write_text(json.dumps(sentencepiece_words()), encoding="utf-8")
+    return bpe.load(path), tokenizers.Tokenizer.from_file(str(path))
+
+
+@pytest.fixture(scope="module")
+def crossing_pair(tmp_path_factory):
+    """tokenizers' own Llama 2-style training on whole lines: some tokens hold "▁" inside."""
+    path = tmp_path_factory.mktemp("crossing") / "tokenizer.json"
+    path.write_text(json.dumps(llama2()), encoding="utf-8")
+    return bpe.load(path), tokenizers.Tokenizer.from_file(str(path))
+
+
+def same(ours, hf, text: str) -> None:
+    got = ours.encode_full(text)
+    want = hf.encode(text, add_special_tokens=False)
+    assert list(got.ids) == want.ids, text
+    assert list(got.tokens) == want.tokens, text
+    assert list(got.offsets) == want.offsets, text
+
+
+def test_the_stretch_by_stretch_path_is_taken_only_where_no_merge_crosses_a_mark(sp_pair, crossing_pair):
+    assert sp_pair[0]._marker == "▁"
+    crossing = crossing_pair[0]
+    assert any(t.find("▁", 1) > 0 for t in crossing.vocab), "the whole-line training should cross marks"
+    assert crossing._marker is None
+
+
+def test_long_sentencepiece_text_is_exact(sp_pair, crossing_pair):
+    text = " ".join(WORLD) * 3 + "  double  spaces ▁▁ marks▁inside  " + "x" * 300
+    for ours, hf in (sp_pair, crossing_pair):
+        same(ours, hf, text)
+        same(ours, hf, text[:70])
+
+
+ALPHABET = st.sampled_from(list("abcdeilnorst ▁▁  ,.é日本👍\u0301\n\t") + ["the ", " of ", "ing "])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(ALPHABET, min_size=20, max_size=120).map("".join))
+def test_random_sentencepiece_text_is_exact(sp_pair, crossing_pair, text):
+    for ours, hf in (sp_pair, crossing_pair):
+        same(ours, hf, text)
+
+
+def naive_unit_to_char(word: str) -> tuple[int, ...]:
+    out: list[int] = []
+    for i, ch in enumerate(word):
+        out.extend([i] * len(ch.encode("utf-8")))
+    return tuple(out)
+
+
+@given(st.text(max_size=300))
+def test_unit_to_char_in_bulk_is_the_character_of_each_byte(word):
+    assert tuple(_build_unit_to_char(word)) == naive_unit_to_char(word)
+
+
+@given(st.binary(max_size=300))
+def test_byte_symbols_by_translate_are_gpt2s(data):
+    assert pt.bytes_to_symbols(data) == "".join(pt.bytes_to_unicode()[b] for b in data)
+
+
+# -- the regex-driven normaliser and pre-tokenizer steps (BertNormalizer, StripAccents, BertPreTokenizer,
+# Whitespace, WhitespaceSplit): characters each step treats specially, in runs and alone
+SPECIAL_CHARS = list("aZ9 _.,!?-'`~|\t\n\r\x00\x07\x1f\x7f\ufffd\u200b\u200d\ue000\u00ad\u3000\u00a0\u2028")
+SPECIAL_CHARS += list("日本語中文\u3400\uf900한국\u1100\u1161\u0301\u0308\u0903\u20dd\u093f\u0bca")
+SPECIAL_CHARS += list("\u0327\u0323\u0b47\u0b3e\u11a8\uac00\u1100\u1161\u0bc6\u0bbe\u09c7\u09be")
+SPECIAL_CHARS += ["e\u0301", "\u0915\u093f", "café", "ＡＢ", "ﬁ", "Σ", "  ", "...", "e\u0308\u0301"]
+special_text = st.lists(st.sampled_from(SPECIAL_CHARS), max_size=40).map("".join)
+BERT = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "lowercase": True}
+STEPS = [
+    (BERT, {"type": "BertPreTokenizer"}),
+    ({**BERT, "lowercase": False, "strip_accents": True}, {"type": "Whitespace"}),
+    ({"type": "StripAccents"}, {"type": "WhitespaceSplit"}),
+    ({"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}, {"type": "BertPreTokenizer"}),
+    *(({"type": form}, None) for form in ("NFC", "NFD", "NFKC", "NFKD")),  # stretch by stretch around ASCII
+]
+
+
+@pytest.fixture(scope="module")
+def step_pairs():
+    from test_real_tokenizers import _variant
+
+    return [_variant(pre=pre, norm=norm) for norm, pre in STEPS]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(special_text)
+def test_regex_steps_are_exact(step_pairs, text):
+    for ours, hf in step_pairs:
+        same(ours, hf, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.binary(min_size=2, max_size=6), max_size=40),
+    st.lists(st.sampled_from(b"abc"), min_size=1, max_size=16),
+)
+def test_the_short_token_scan_matches_the_plain_scan(extra, word):
+    """A rank file's short tokens are split by a scan that updates only the merged pair's neighbours:
+    the same parts as tiktoken's plain scan (tests/naive.py), ties and missing merges included."""
+    from naive import naive_rank_split
+
+    from bpe.formats.rank_files import _split
+
+    ranks = {bytes([b]): b for b in range(256)}
+    for token in [*extra, b"ab", b"bc", b"aa", b"abc", b"aab", b"bca"]:
+        ranks.setdefault(token, len(ranks))
+    token = bytes(word)
+    for max_rank in (len(ranks), 256 + len(extra) // 2, 258, 256):
+        assert _split(ranks, token, max_rank) == naive_rank_split(ranks, token, max_rank)
+
+
+# -- byte-level files whose pre-tokenizer is a Sequence of cutting steps: words cut straight from the text
+def _byte(use_regex: bool = False) -> dict:
+    return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": use_regex}
+
+
+O200K_SPLIT = {"type": "Split", "pattern": {"Regex": r"\p{N}{1,3}| ?\p{L}+| ?[^\s\p{L}\p{N}]+|\s+"}}
+CUT_SEQUENCES = [
+    (
+        {"type": "NFC"},
+        [{"type": "Digits", "individual_digits": True}, {**O200K_SPLIT, "behavior": "Isolated", "invert": False}],
+        False,
+    ),
+    (None, [{"type": "Punctuation", "behavior": "MergedWithPrevious"}, {"type": "WhitespaceSplit"}], True),
+    (
+        {"type": "Sequence", "normalizers": [{"type": "NFKC"}]},
+        [{"type": "Whitespace"}, {"type": "Digits", "individual_digits": False}],
+        False,
+    ),
+    (None, [{"type": "CharDelimiterSplit", "delimiter": "-"}, {"type": "BertPreTokenizer"}], True),
+    (
+        None,
+        [{**O200K_SPLIT, "behavior": "Removed", "invert": True}, {"type": "Digits", "individual_digits": True}],
+        False,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def cut_pairs():
+    from test_real_tokenizers import family
+
+    out = []
+    for norm, steps, use_regex in CUT_SEQUENCES:
+        data = json.loads(family("gpt2")[2])
+        data["normalizer"] = norm
+        data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [*steps, _byte(use_regex)]}
+        text = json.dumps(data)
+        out.append((bpe.formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)))
+    return out
+
+
+def test_cut_sequences_take_the_fast_path(cut_pairs):
+    for ours, _ in cut_pairs:
+        assert ours.pipeline.cuts, ours.pipeline.name
+        assert ours.pipeline.fast_applies("plain text 123")
+
+
+CUT_CHARS = list("ab Z9 12345 -.,!?'\t\n\r_") + ["<|endoftext|>", "e\u0301", "é", "日本", "👍🏽", "ＡＢ", "½", "  "]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(CUT_CHARS), max_size=40).map("".join))
+def test_cut_sequences_are_exact(cut_pairs, text):
+    for ours, hf in cut_pairs:
+        same(ours, hf, text)
