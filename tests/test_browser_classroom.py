@@ -24,6 +24,8 @@ from browser_support import (
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from server import corpus_store
+
 pytestmark = pytest.mark.browser
 
 ROW_PX = 35  # Streamlit's data grid: header and rows are 35 px high
@@ -56,6 +58,17 @@ def edit_cell(page, row: int, column: int, value: str) -> None:
     page.locator("textarea.gdg-input").wait_for(state="hidden", timeout=15_000)
 
 
+def wait_for_counts(page, counts: str) -> None:
+    """The link names this word-count table: by its digest in the corpus store (or, if the store could not
+    keep it, the table itself)."""
+    page.wait_for_function(
+        "([digest, counts]) => { const q = new URLSearchParams(location.search);"
+        " return q.get('corpus') === digest || q.get('counts') === counts; }",
+        arg=[corpus_store.digest("counts", counts), counts],
+        timeout=15_000,
+    )
+
+
 def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page):
     """Streamlit's data editor is a new widget whenever its data changes; the table was rebuilt from
     every edit, so every second edit snapped back (hug=20 applied, pug=7 lost, pug=8 applied, ...).
@@ -72,9 +85,7 @@ def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page)
         (0, "31", "hug 31\npug 8"),
     ]:
         edit_cell(page, row, 1, value)
-        page.wait_for_function(
-            "(want) => new URLSearchParams(location.search).get('counts') === want", arg=expected, timeout=15_000
-        )
+        wait_for_counts(page, expected)
         wait_for_app(page)
 
     # A new row, typed word first: the page keeps training the other rows and says what is missing.
@@ -83,11 +94,7 @@ def test_every_edit_of_the_word_count_table_applies_first_time(app_server, page)
     wait_for_app(page)
     assert shown_step(page) == 0 and page.locator(".st-key-next button").is_visible()
     edit_cell(page, 2, 1, "3")  # its count applies on the first try too
-    page.wait_for_function(
-        "(want) => new URLSearchParams(location.search).get('counts') === want",
-        arg="hug 31\npug 8\nbug 3",
-        timeout=15_000,
-    )
+    wait_for_counts(page, "hug 31\npug 8\nbug 3")
     wait_for_app(page)
     assert_no_exception(page)
 
