@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import os
 import random
 import signal
 import string
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -67,22 +69,36 @@ def random_words(count: int) -> str:
     )
 
 
-def start_big_run(url: str) -> None:
-    """A session that pastes a corpus of rare pairs with 100,000 merges asked for, and leaves it training."""
+@contextlib.contextmanager
+def big_run(url: str):
+    """A session that pastes a corpus of rare pairs with 100,000 merges asked for, and stays open (so the
+    run is not abandoned: a run nobody waits for is stopped within seconds) until the block ends."""
+    done = threading.Event()
+    ready: concurrent.futures.Future = concurrent.futures.Future()
 
-    async def paste() -> bool:
+    async def paste() -> None:
         s = Session(url, "limit=num_merges&limit_value=100000")
         try:
             await s.open()
             await s._rerun(**{s.ids["source"]: "Paste or upload text"})
             await s._rerun(**{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: random_words(60_000)})
-            return s.waiting
+            ready.set_result(s.waiting)
+            await asyncio.get_running_loop().run_in_executor(None, done.wait)
+        except Exception as exc:  # noqa: BLE001 - reported by the test through ``ready``
+            if not ready.done():
+                ready.set_exception(exc)
         finally:
-            await s.close()
+            with contextlib.suppress(Exception):  # the server may be gone: that is what the test does
+                await s.close()
 
-    with concurrent.futures.ThreadPoolExecutor(1) as ex:
-        waiting = ex.submit(asyncio.run, paste()).result(180)
-    assert waiting, "the run should still be training after the page's first second"
+    thread = threading.Thread(target=asyncio.run, args=(paste(),), daemon=True)
+    thread.start()
+    try:
+        assert ready.result(180), "the run should still be training after the page's first second"
+        yield
+    finally:
+        done.set()
+        thread.join(30)
 
 
 def busy_workers(server_pid: int) -> set[int]:
@@ -108,16 +124,16 @@ def test_workers_die_with_the_server_and_sigterm_ends_it_within_seconds(sig):
     server = AppServer()
     server.start()
     try:
-        start_big_run(server.url)
-        pids = busy_workers(server.proc.pid)
-        assert pids
-        os.kill(server.proc.pid, sig)
-        if sig == signal.SIGTERM:
-            assert wait_until(lambda: server.proc.poll() is not None, GONE_WITHIN), (
-                f"the server had not exited {GONE_WITHIN} s after SIGTERM:\n{server.log_tail()}"
+        with big_run(server.url):
+            pids = busy_workers(server.proc.pid)
+            assert pids
+            os.kill(server.proc.pid, sig)
+            if sig == signal.SIGTERM:
+                assert wait_until(lambda: server.proc.poll() is not None, GONE_WITHIN), (
+                    f"the server had not exited {GONE_WITHIN} s after SIGTERM:\n{server.log_tail()}"
+                )
+            assert wait_until(lambda: not any(map(running, pids)), GONE_WITHIN), (
+                f"still running {GONE_WITHIN} s after {sig.name}: {sorted(p for p in pids if running(p))}"
             )
-        assert wait_until(lambda: not any(map(running, pids)), GONE_WITHIN), (
-            f"still running {GONE_WITHIN} s after {sig.name}: {sorted(p for p in pids if running(p))}"
-        )
     finally:
         server.stop()  # the whole process group: also whatever the old code left behind
