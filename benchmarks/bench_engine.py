@@ -47,6 +47,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 import bpe  # noqa: E402
 from bpe.corpora import corpus_lines  # noqa: E402
+from bpe.reference_loops import compute_pair_freqs, merge_pair  # noqa: E402
 
 try:
     import tokenizers
@@ -134,7 +135,8 @@ def compare_merges(ours, theirs):
 # -- the Hugging Face course's BPE loop (chapter 6, "Byte-Pair Encoding tokenization") -------------
 def naive_course_bpe(lines, num_merges, word_counts=None):
     """The course's code, kept in its shape: word_freqs, alphabet, splits, then every step
-    compute_pair_freqs over all words and merge_pair over all words with list slicing.
+    compute_pair_freqs over all words and merge_pair over all words with list slicing (the two functions
+    are bpe/reference_loops.py's, which the Train page shows beside the step).
     Pre-tokenization uses bpe.count_words (GPT-2 pattern, byte-mapped, first-seen order)
     where the course calls a tokenizer's pre_tokenize_str: same words, same order."""
     word_freqs = defaultdict(int)
@@ -150,35 +152,10 @@ def naive_course_bpe(lines, num_merges, word_counts=None):
     vocab = ["<|endoftext|>"] + alphabet.copy()
     splits = {word: [c for c in word] for word in word_freqs.keys()}
 
-    def compute_pair_freqs(splits):
-        pair_freqs = defaultdict(int)
-        for word, freq in word_freqs.items():
-            split = splits[word]
-            if len(split) == 1:
-                continue
-            for i in range(len(split) - 1):
-                pair = (split[i], split[i + 1])
-                pair_freqs[pair] += freq
-        return pair_freqs
-
-    def merge_pair(a, b, splits):
-        for word in word_freqs:
-            split = splits[word]
-            if len(split) == 1:
-                continue
-            i = 0
-            while i < len(split) - 1:
-                if split[i] == a and split[i + 1] == b:
-                    split = split[:i] + [a + b] + split[i + 2 :]
-                else:
-                    i += 1
-            splits[word] = split
-        return splits
-
     merges = {}
     vocab_size = len(vocab) + num_merges
     while len(vocab) < vocab_size:
-        pair_freqs = compute_pair_freqs(splits)
+        pair_freqs = compute_pair_freqs(splits, word_freqs)
         best_pair = ""
         max_freq = None
         for pair, freq in pair_freqs.items():
