@@ -28,9 +28,7 @@ from apptest_support import alerts
 from test_encode_page import all_html, blocks, ok, open_encode, rendered, tokens, type_text, upload
 from test_exact_files import KIMI_K2, _added, _byte_level_file, _unreachable, _with_empty_token
 from test_hub import lay_out_cache
-from tokenizer_files import rank_file
-from tokenizers import decoders, models, trainers
-from tokenizers import pre_tokenizers as hf_pre
+from tokenizer_files import byte_level_bpe, rank_file
 
 from bpe import display
 from bpe import pre_tokenizers as pt
@@ -44,15 +42,7 @@ UNREACHABLE_NOTE = "No merge of lower-ranked tokens builds this token"
 
 @pytest.fixture(scope="module")
 def trained() -> tokenizers.Tokenizer:
-    tok = tokenizers.Tokenizer(models.BPE())
-    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    lines = corpus_lines(5_000) + ["model: the model of a model is a model"] * 50
-    tok.train_from_iterator(
-        lines,
-        trainer=trainers.BpeTrainer(vocab_size=600, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()),
-    )
-    return tok
+    return byte_level_bpe(corpus_lines(5_000) + ["model: the model of a model is a model"] * 50, 600)
 
 
 @pytest.fixture(scope="module")

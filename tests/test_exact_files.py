@@ -18,8 +18,8 @@ import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_real_tokenizers import ASSIGNED, TEXTS, check_same, random_text
-from tokenizer_files import rank_file
-from tokenizers import decoders, models, normalizers, trainers
+from tokenizer_files import byte_level_bpe, rank_file
+from tokenizers import decoders, models, normalizers
 from tokenizers import pre_tokenizers as hf_pre
 
 import bpe
@@ -34,15 +34,7 @@ from server import uploads
 # -- a byte-level BPE trained here, as tokenizers writes it -------------------------------------------
 @pytest.fixture(scope="module")
 def trained() -> tokenizers.Tokenizer:
-    tok = tokenizers.Tokenizer(models.BPE())
-    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    lines = corpus_lines(20_000) + ["model: the model of a model is a model"] * 50
-    tok.train_from_iterator(
-        lines,
-        trainer=trainers.BpeTrainer(vocab_size=1000, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()),
-    )
-    return tok
+    return byte_level_bpe(corpus_lines(20_000) + ["model: the model of a model is a model"] * 50, 1000)
 
 
 # -- 1. uploads told apart by structure ----------------------------------------------------------------

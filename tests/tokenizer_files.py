@@ -43,3 +43,20 @@ def big_tokenizer_json(n_tokens: int, seed: int = 0) -> bytes:
         "model": model,
     }
     return json.dumps(data, ensure_ascii=False).encode()
+
+
+def byte_level_bpe(lines: list[str], vocab_size: int):
+    """A GPT-2-style byte-level BPE trained here by ``tokenizers`` on ``lines`` (a ``tokenizers.Tokenizer``)."""
+    from tokenizers import Tokenizer, decoders, models, trainers
+    from tokenizers import pre_tokenizers as hf_pre
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(
+        lines,
+        trainer=trainers.BpeTrainer(
+            vocab_size=vocab_size, show_progress=False, initial_alphabet=hf_pre.ByteLevel.alphabet()
+        ),
+    )
+    return tok
