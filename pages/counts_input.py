@@ -2,8 +2,9 @@
 (a spreadsheet's columns arrive tab-separated), and a text corpus that is really a word-count table.
 
 Each fills the word-count table (``st.session_state["counts_text"]``, the ``word count`` lines the
-sidebar's table is drawn from). The data editor takes a paste into one cell only, so a block of rows
-goes through the paste box instead. Parsing is the engine's (:func:`bpe.table_to_lines`); a bad row
+sidebar's table is drawn from). The data editor spreads a pasted block over its columns only when a
+cell is selected, not opened for editing (then the whole block lands in that one cell), so the paste
+box is the way that always works. Parsing is the engine's (:func:`bpe.table_to_lines`); a bad row
 gets its sentence (which line, what is wrong) and leaves the table as it was.
 """
 
@@ -67,6 +68,8 @@ def upload_and_paste(state: dict) -> None:
         on_change=_pasted,
         args=(state,),
         placeholder="hug\t10\npug\t5",
+        help="Ctrl+Enter fills the table. Columns copied from a spreadsheet can also be pasted straight into the "
+        "table: select its first cell (without opening it) and press Ctrl+V.",
     )
     if error := state.get("counts_paste_error"):
         if st.session_state.get("counts_paste", "").strip():
