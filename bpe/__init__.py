@@ -54,6 +54,7 @@ from .replay import TraceStep, WordTrace
 from .state import Contribution, StepChanges, TrainState
 from .tokenizer import Encoding, Tokenizer
 from .trainer import first_difference, run_training, train_steps
+from .word_count_tables import looks_like_word_counts, table_to_lines
 
 
 def train(corpus, *, unk_token: str | None = "[UNK]", **options) -> Tokenizer:
@@ -85,6 +86,8 @@ __all__ = [
     "bytes_to_unicode",
     "count_words",
     "is_byte_level",
+    "looks_like_word_counts",
+    "table_to_lines",
     "parse_word_counts",
     "pre_tokenize",
     "pre_tokenize_with_offsets",

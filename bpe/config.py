@@ -141,6 +141,7 @@ STOP_SENTENCES = {
     "num_merges": "the requested number of merges ({num_merges}) was reached",
     "min_frequency": "the best pair occurs {count} times, below the minimum frequency of {min_frequency}",
     "no_pairs": "no pair left: every word is a single token",
+    "stopped": "Stop was pressed after merge {count:,}, before the run was complete",
 }
 
 

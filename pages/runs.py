@@ -140,13 +140,24 @@ def run_key(settings: Settings) -> str:
     return hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def stopped_key(key: str) -> str:
+    """Where the merges made before Stop are kept: apart from the full run, so "Train again" trains
+    that one, and a session that did not press Stop never gets the shorter run for its settings."""
+    return key + "/stopped"
+
+
+def _keep(key: str, history: bpe.History, nbytes: int) -> bpe.History:
+    """Store a finished run, or the part a Stop kept, under its key."""
+    return RUNS.put(stopped_key(key) if history.stop_reason == "stopped" else key, history, nbytes)
+
+
 def _store_result(key: str, job: jobs.Job) -> None:
     """When a job ends (in the pool's thread): keep its run, or its ValueError."""
     exc = job.future.exception() if not job.future.cancelled() else None
     if isinstance(exc, ValueError):
         RUNS.fail(key, exc)
     elif exc is None and not job.future.cancelled():
-        RUNS.put(key, *job.future.result())
+        _keep(key, *job.future.result())
 
 
 def session_alive(waiter: str) -> bool:
@@ -191,7 +202,7 @@ def _result(settings: Settings, key: str, job: jobs.Job, timeout: float | None) 
         raise ValueError(
             f"Training failed on the server ({type(exc).__name__}); reload the page to try again."
         ) from exc
-    return RUNS.put(key, history, nbytes)
+    return _keep(key, history, nbytes)
 
 
 def train(settings: Settings, *, block: bool = False) -> bpe.History:
@@ -210,14 +221,22 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
     history = RUNS.get(key)
     if history is not None:
         return history
-    if not block and state.get("stopped") == key:
-        _stopped_notice(state)
+    if state.get("stopped") == key:  # this session pressed Stop: the merges made before it, if kept
+        if (kept := RUNS.get(stopped_key(key))) is not None:
+            return kept
+        if not block:
+            if jobs.stopping(key) is not None:
+                _stopping(key, poll_interval(settings))
+            _stopped_notice(state, key)
     job = jobs.job_for(key) or _submit(settings, key)
     if job is None:  # it finished between the look in RUNS and the look for a job
         return RUNS.get(key)
     job.waiters.add(session_id())
     try:
-        return _result(settings, key, job, None if block else FIRST_WAIT_S)
+        history = _result(settings, key, job, None if block else FIRST_WAIT_S)
+        if history.stop_reason == "stopped" and state:  # stopped by another session as this one asked
+            state["stopped"] = key
+        return history
     except (cf.TimeoutError, TimeoutError):
         _waiting(job, key, state, poll_interval(settings))
         st.stop()
@@ -259,10 +278,53 @@ def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
     st.fragment(poll, run_every=every)()
 
 
-def _stopped_notice(state: dict) -> None:
-    alert("info", "Training was stopped. Change the corpus or settings, or train this run again.")
-    st.button("Train again", key="train_again", icon=":material/replay:", on_click=lambda: state.pop("stopped", None))
+def _stopping(key: str, every: float) -> None:
+    """After Stop, until the worker hands back the merges it made (it looks every 50 merges)."""
+
+    def poll() -> None:
+        job = jobs.stopping(key)
+        if job is None or job.future.done():
+            st.rerun(scope="app")
+        st.progress(1.0, text=f"Stopping after merge {job.progress():,}: keeping the merges made so far…")
+
+    st.fragment(poll, run_every=every)()
     st.stop()
+
+
+def _train_again(state: dict) -> None:
+    st.button("Train again", key="train_again", icon=":material/replay:", on_click=lambda: state.pop("stopped", None))
+
+
+def _stopped_notice(state: dict, key: str) -> None:
+    """Stop kept nothing: pressed before the first merges, or another open session still waits for the run."""
+    if jobs.job_for(key) is not None:
+        alert(
+            "info",
+            "You stopped waiting for this run, but another open session still waits for it, so it goes on "
+            "training. Train again to wait for it too, or change the corpus or settings.",
+        )
+    else:
+        alert("info", "Training was stopped before any merge was made. Change the corpus or settings, or train again.")
+    _train_again(state)
+    st.stop()
+
+
+def stopped_at(history: bpe.History, settings: Settings, state: dict) -> None:
+    """Above the step box of a run cut short by Stop: what it holds, and a way to train all of it."""
+    if history.stop_reason != "stopped":
+        return
+    k = history.num_merges
+    of = {
+        "num_merges": f" of {settings.limit_value:,}",
+        "vocab_size": f" (of a vocabulary of {settings.limit_value:,})",
+    }
+    of = of.get(settings.limit, "")
+    alert(
+        "info",
+        f"Training was stopped at merge {k:,}{of}: you can step through these {k:,} merges. "
+        "Train again to make the whole run.",
+    )
+    _train_again(state)
 
 
 TOKENIZERS_PER_RUN = 4  # the steps whose tokenizers are kept on a run (its last step, Encode's step, ...)

@@ -12,7 +12,7 @@ import bpe
 from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import HUG_COUNTS, PRESETS
-from pages import controls, corpus_box, runs
+from pages import controls, corpus_box, counts_input, runs
 from pages.alerts import alert, esc
 from pages.settings import Settings, corpus_of, preset_settings
 from server import jobs, startup
@@ -98,10 +98,12 @@ def corpus_and_settings(state: dict) -> Settings:
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
         text = corpus_box.text_source(state, saved.text if saved.source == "text" else "")
+        counts_input.offer_counts(state, text)  # "hug 10" lines uploaded as text: offer to read them as counts
         if state.pop("new_text_corpus", False) and st.session_state["limit"] == "none":  # see _source_changed
             st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
     else:
         st.caption("One word per row with how often it occurs.")
+        counts_input.upload_and_paste(state)  # a file or a pasted block fills the table
         if not st.session_state["counts_text"].strip() and "counts_table" not in state:
             # a new table starts from the preset's words (the course's five when the preset has none)
             st.session_state["counts_text"] = PRESETS[st.session_state["preset"]].word_counts or HUG_COUNTS

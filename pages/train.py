@@ -161,6 +161,7 @@ if state.pop("stop_play", False):
 controls.mode_toggles(settings)
 if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
+runs.stopped_at(history, settings, state)  # a run cut short by Stop says so right above its step box
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
 st.fragment(step_view, run_every=run_every)()
 # This whole run's mark, after the step view: the server has registered its fragment once the browser has

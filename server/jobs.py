@@ -13,8 +13,8 @@ run already being trained waits on the same future. A job counts the sessions wa
 asks the caller's ``alive(waiter)`` which of them are still there: a watcher thread drops every
 waiter that has been gone for WAITER_GRACE_S (a closed tab), and a job nobody waits for any more is
 stopped (a flag in shared memory, read every 50 merges; a job still queued is cancelled). Stop
-from any session ends the run unless another live session still waits for it (then only that
-session stops waiting). Progress (the merge reached) comes back through the same shared memory.
+from any session ends the run, keeping the merges made so far, unless another live session still
+waits for it (then only that session stops waiting). Progress (the merge reached) comes back through the same shared memory.
 
 Two lanes, so a small run never waits behind a big one: the main lane (one worker per core but one)
 trains every run, and one more worker trains only runs estimated small (:func:`estimate_work`: corpus
@@ -72,7 +72,12 @@ PROGRESS_EVERY = 50  # merges between progress reports and stop checks
 
 
 class Stopped(Exception):
-    """Raised in a worker when every session waiting on its job pressed Stop."""
+    """Raised in a worker whose job nobody waits for any more (a closed tab, a session that moved on)."""
+
+
+# The stop flag's values in shared memory: a run nobody waits for is dropped; a run its last session
+# stopped (the Stop button) ends at the next check and returns the merges made so far.
+CANCEL, KEEP = 1, 2
 
 
 # -- the corpus a job trains on (pure: runs in the worker) ----------------------------------------
@@ -196,7 +201,8 @@ def deep_sizeof(root) -> int:
 
 def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
-    Returns the run and its size in bytes."""
+    Returns the run and its size in bytes. Stopped with KEEP, the run holds the merges made so far
+    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped."""
     if _progress is not None and _progress[2 * slot + 1]:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
     corpus = corpus_of(**spec)
@@ -209,9 +215,12 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     for state in states:
         if state.step % PROGRESS_EVERY == 0 and _progress is not None:
             _progress[2 * slot] = state.step
-            if _progress[2 * slot + 1]:
-                states.close()
-                raise Stopped(f"stopped at merge {state.step:,}")
+            if flag := _progress[2 * slot + 1]:
+                states.close()  # the history holds merges 1..state.step, each complete
+                if flag != KEEP:
+                    raise Stopped(f"stopped at merge {state.step:,}")
+                first.history.stop("stopped", state.step)
+                break
     return first.history, deep_sizeof(first.history)
 
 
@@ -261,6 +270,7 @@ class _Pool:
         # takes this lock) at once, in the submitting thread that holds it.
         self.lock = threading.RLock()
         self.jobs: dict[Hashable, Job] = {}
+        self.stopping: dict[Hashable, Job] = {}  # stopped with KEEP, until the worker returns what it made
         self.free = list(range(SLOTS))
         self.trained: dict[Hashable, int] = {}  # how many times each key was trained (benchmarks read it)
         self.busy = {lane: 0 for lane in self.lanes}  # jobs queued or running in each lane
@@ -402,30 +412,37 @@ def _finish(pool: _Pool, job: Job, on_done: Callable[[Job], Any]) -> None:
         with pool.lock:
             if pool.jobs.get(job.key) is job:
                 del pool.jobs[job.key]
+            if pool.stopping.get(job.key) is job:
+                del pool.stopping[job.key]
             pool.free.append(job.slot)
             pool.busy[job.lane] -= 1
 
 
-def _stop(pool: _Pool, job: Job, why: str) -> None:
-    """Tell the worker to stop (under the pool's lock); a job still queued is cancelled outright."""
-    pool.progress[2 * job.slot + 1] = 1
+def _stop(pool: _Pool, job: Job, why: str, keep: bool = False) -> None:
+    """Tell the worker to stop (under the pool's lock); a job still queued is cancelled outright.
+    ``keep``: the worker returns the merges made so far (see :func:`stopping`)."""
+    pool.progress[2 * job.slot + 1] = KEEP if keep else CANCEL
     if pool.jobs.get(job.key) is job:
         del pool.jobs[job.key]  # a new request trains afresh instead of waiting on a stopping job
-    job.future.cancel()  # False once a worker has it: the flag stops it
+    if job.future.cancel():  # False once a worker has it: the flag stops it
+        keep = False
+    if keep:
+        pool.stopping[job.key] = job
     print(f"bpe-jobs: stopped {str(job.key)[:16]} ({why})", file=sys.stderr, flush=True)
 
 
-def leave(job: Job, waiter: str, why: str = "Stop pressed") -> bool:
+def leave(job: Job, waiter: str, why: str = "Stop pressed", keep: bool = True) -> bool:
     """``waiter`` stops waiting (its Stop button). The run is stopped unless another waiter that is
     still there waits for it (a closed session does not count, however recently it closed); then
-    only ``waiter`` is detached. True if stopped."""
+    only ``waiter`` is detached. True if stopped. ``keep``: the stopped job's future returns the
+    merges made so far (a History whose ``stop_reason`` is ``"stopped"``) instead of raising Stopped."""
     pool = _pool()
     with pool.lock:
         job.waiters.discard(waiter)
         if job.future.done() or any(job.alive(w) for w in job.waiters):
             return False
         job.waiters.clear()
-        _stop(pool, job, why)
+        _stop(pool, job, why, keep)
         return True
 
 
@@ -436,13 +453,20 @@ def switch(waiter: str, key: Hashable) -> None:
     with pool.lock:
         for job in list(pool.jobs.values()):
             if job.key != key and waiter in job.waiters:
-                leave(job, waiter, "its session moved to another run")
+                leave(job, waiter, "its session moved to another run", keep=False)
 
 
 def job_for(key: Hashable) -> Job | None:
     pool = _pool()
     with pool.lock:
         return pool.jobs.get(key)
+
+
+def stopping(key: Hashable) -> Job | None:
+    """The job of ``key`` stopped by Stop whose worker has not yet returned the merges it made."""
+    pool = _pool()
+    with pool.lock:
+        return pool.stopping.get(key)
 
 
 def times_trained(key: Hashable) -> int:

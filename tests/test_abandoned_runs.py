@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from browser_support import AppServer, run_protocol, wait_until
 
+import bpe
 from pages import runs
 from pages.settings import preset_settings
 from server import jobs
@@ -87,6 +88,41 @@ def test_stop_from_a_second_session_detaches_it_or_ends_the_run_when_the_first_i
     assert job.live_waiters() == {"tab-b"}  # what the "other sessions asked" caption counts
     assert jobs.leave(job, "tab-b") is True
     assert jobs.job_for(job.key) is None
+    assert job.future.result(timeout=30)[0].stop_reason == "stopped"  # Stop keeps the merges made so far
+
+
+def test_stop_keeps_the_merges_made_so_far_as_the_first_merges_of_the_full_run():
+    """Issue 20: Stop on a long run threw away every merge made. Now the job returns a run holding them,
+    the same merges (in the same order) as the first k of the whole run."""
+    text = big_text(30_000)
+    live = {"tab-a"}
+    job = submit_big("tab-a", live, text)
+    wait_until(lambda: job.progress() >= 100 or job.future.done(), 120, "the run to make 100 merges")
+    assert not job.future.done(), "a 100,000-merge run of random words should still be training"
+    assert jobs.leave(job, "tab-a") is True
+    assert jobs.stopping(job.key) is job  # the page waits on it for what it made
+    history, nbytes = job.future.result(timeout=60)
+    wait_until(lambda: jobs.stopping(job.key) is None, 10, "the stopped job to leave the table")
+    k = history.num_merges
+    assert k >= 100 and k % jobs.PROGRESS_EVERY == 0 and nbytes > 0
+    assert history.stop_reason == "stopped"
+    assert history.state(k).stop_sentence == (
+        f"Training stopped: Stop was pressed after merge {k:,}, before the run was complete."
+    )
+    # The reference: the same corpus trained to exactly k merges in this process.
+    corpus = jobs.corpus_of(source="text", preset="", text=text, counts="")
+    reference = bpe.run_training(corpus, pre_tokenizer="whitespace", num_merges=k)
+    assert reference.num_merges == k
+    assert [history.pair_str(m[:2]) for m in history.merges] == [reference.pair_str(m[:2]) for m in reference.merges]
+    assert dict(history.splits_at(k)) == dict(reference.splits_at(k))
+
+
+def test_a_run_nobody_waits_for_is_dropped_not_kept():
+    live = {"tab-a"}
+    job = submit_big("tab-a", live, big_text(30_000))
+    wait_until(lambda: training(job), 120, "the big run to start merging")
+    assert jobs.leave(job, "tab-a", "its session moved to another run", keep=False) is True
+    assert jobs.stopping(job.key) is None
     with pytest.raises(jobs.Stopped):
         job.future.result(timeout=30)
 

@@ -135,12 +135,25 @@ def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
     (key,) = set(jobs._pool().jobs) - before
     assert any(p.proto.text.startswith(("Reading the corpus", "Training… merge")) for p in at.get("progress"))
     job = jobs.job_for(key)
+    wait_until(lambda: job.progress() > 0, 120, "the run to make its first merges")
     at.button(key="stop_training").click().run()
-    assert any("Training was stopped" in a for a in alerts(at, "info"))
-    with pytest.raises(jobs.Stopped):
-        job.future.result(timeout=30)  # the worker stopped (it reads the flag every 50 merges)
+    history, _ = job.future.result(timeout=30)  # the worker stopped (it reads the flag every 50 merges)
+    k = history.num_merges
+    assert history.stop_reason == "stopped" and k > 0
+    wait_until(lambda: any(b.key == "next" for b in at.run().button), 30, "the kept merges to show")
+    assert (
+        f"Training was stopped at merge {k:,} of 100,000: you can step through these {k:,} merges. "
+        in alerts(at, "info")[0]
+    )
+    # The kept merges are a run to step through: Next shows merge 1, End the last one kept.
+    assert at.session_state["step"] == 0
+    at.button(key="next").click().run()
+    assert at.session_state["step"] == 1
+    at.button(key="end").click().run()
+    assert at.session_state["step"] == k and at.button(key="end").disabled
+    assert runs.RUNS.get(runs.stopped_key(key)) is history and runs.RUNS.get(key) is None
     at.button(key="train_again").click().run()
-    assert training(at)  # asked again: a new job
+    assert training(at)  # asked again: a new job, for the whole run
     new = jobs.job_for(key)
     assert new is not None and new is not job
     at.button(key="stop_training").click().run()
