@@ -6,15 +6,13 @@ paste froze the class. Here training runs in a ``ProcessPoolExecutor`` sized to 
 worker per core but one, at a lower CPU priority, started with ``forkserver``, so a worker never
 inherits the server's threads).
 The server only submits the job, polls it, and unpickles the finished :class:`bpe.History`
-(arrays, a few tens of milliseconds for a 1 MB run).
-
-One job per key (the run's settings), however many sessions ask: a second session asking for a
+(arrays, a few tens of milliseconds for a 1 MB run). One job per key (the run's settings), however many sessions ask: a second session asking for a
 run already being trained waits on the same future. A job counts the sessions waiting on it, and
 asks the caller's ``alive(waiter)`` which of them are still there: a watcher thread drops every
 waiter that has been gone for WAITER_GRACE_S (a closed tab), and a job nobody waits for any more is
-stopped (a flag in shared memory, read every 50 merges; a job still queued is cancelled). Stop
-from any session ends the run, keeping the merges made so far, unless another live session still
-waits for it (then only that session stops waiting). Progress (the merge reached) comes back through the same shared memory.
+stopped (a flag in shared memory, read every 50 merges; a job still queued is cancelled). Stop from any
+session ends the run, keeping the merges made so far, unless another live session still waits for it (then
+only that session stops waiting). Progress (the merge reached) comes back through the same shared memory.
 
 Two lanes, so a small run never waits behind a big one: the main lane (one worker per core but one)
 trains every run, and one more worker trains only runs estimated small (:func:`estimate_work`: corpus
@@ -30,7 +28,6 @@ so a worker training on kept it alive after the server's SIGKILL. A server that 
 (SIGTERM: Streamlit stops serving and returns from its main loop) kills its workers before the
 interpreter's exit would wait for the running jobs (``concurrent.futures`` joins its pools at exit: a
 big run held a stopped server for minutes); the runs are lost, as a stopped server loses them anyway.
-
 This module imports only ``bpe`` (never Streamlit), so the worker processes stay small.
 """
 
@@ -279,14 +276,19 @@ class _Pool:
 
 
 def _watch(pool: _Pool) -> None:
-    """Stop the jobs nobody waits for any more (every WATCH_S, until the pool is shut down)."""
+    """Stop the jobs nobody waits for any more (every WATCH_S, until the pool is shut down). Each look is a
+    function of its own: a loop variable left in this frame held the last job, and its finished run, for good."""
     while not pool.closed.wait(WATCH_S):
-        with pool.lock:
-            now = time.monotonic()
-            for job in list(pool.jobs.values()):
-                job._prune(now)
-                if not job.waiters:
-                    _stop(pool, job, "nobody waits for it")
+        _stop_abandoned(pool)
+
+
+def _stop_abandoned(pool: _Pool) -> None:
+    with pool.lock:
+        now = time.monotonic()
+        for job in list(pool.jobs.values()):
+            job._prune(now)
+            if not job.waiters:
+                _stop(pool, job, "nobody waits for it")
 
 
 def _run(fn, *args, lane: str = "main") -> cf.Future:

@@ -97,7 +97,7 @@ def test_a_closed_tabs_session_is_dropped_and_its_evicted_run_freed_on_a_quiet_s
                 wait_until,
                 lambda: "1 evicted of 1 freed" in log.read_text(errors="replace"),
                 60,
-                "the closed tab's evicted run to be freed",
+                lambda: "the closed tab's evicted run to be freed; the log ends:\n" + log.read_text()[-1500:],
             )
         finally:
             await b.close()
