@@ -253,8 +253,12 @@ def test_a_rank_file_merged_by_rank_comes_back_from_the_reading_process(unreacha
         assert tok.encode(text) == theirs.encode(text), text
 
 
-def test_a_reachable_rank_file_keeps_the_merge_path(ranks):
-    assert not from_tiktoken(rank_file(ranks), "cl100k", special_tokens={}).merge_by_rank
+def test_a_reachable_rank_file_is_encoded_by_rank_and_says_nothing_about_unreachable_tokens(ranks):
+    """Every rank file is encoded by rank (tiktoken's rule is its definition); a file whose tokens are all
+    built from lower ranks has no note, and its merges (derived on first use) rebuild every token."""
+    tok = from_tiktoken(rank_file(ranks), "cl100k", special_tokens={})
+    assert tok.merge_by_rank and tok.notes == ()
+    assert tok.merges == [(pt.bytes_to_symbols(a), pt.bytes_to_symbols(b)) for a, b in merges_from_ranks(ranks)]
 
 
 # -- 6. added tokens whose ids leave a gap (GPT-4o) ------------------------------------------------------

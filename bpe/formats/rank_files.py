@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from heapq import heapify, heappop, heappush
+from itertools import accumulate
 
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import MAX_TOKEN_ID, shown
 from ..pipeline import FileTokenizer, Pipeline
 from ..pipeline.onig import possessive_to_onig
+from ..pipeline.rank_encoder import RankFileTokenizer
 from .fields import without_gc
 
 # Published in tiktoken (tiktoken_ext/openai_public.py).
@@ -62,6 +65,46 @@ SPECIALS = {
 
 def read_ranks(data: str | bytes, name: str = "the .tiktoken file") -> dict[bytes, int]:
     """Token bytes -> rank from the text of a ``.tiktoken`` file; a ValueError names a bad line."""
+    ranks = _read_ranks_fast(data)
+    return ranks if ranks is not None else _read_ranks(data, name)
+
+
+# One well-formed line: a strict base64 token (or "=" alone, the empty token) and a rank in digits.
+_WELL_FORMED = re.compile(rb"(?:[ \t]*[A-Za-z0-9+/]*={0,2}[ \t]+[0-9]{1,10}[ \t]*\r?\n|[ \t]*\r?\n)*")
+
+
+def _read_ranks_fast(data) -> dict[bytes, int] | None:
+    """:func:`_read_ranks` for a well-formed file, with no Python loop over its lines; None for anything
+    else (a str, an odd line, a repeat, a missing byte: :func:`_read_ranks` says what and where)."""
+    if not isinstance(data, (bytes, bytearray)):
+        return None
+    data = bytes(data)
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    if _WELL_FORMED.fullmatch(data) is None:
+        return None
+    parts = data.split()
+    tokens, numbers = parts[0::2], list(map(int, parts[1::2]))
+    try:
+        decoded = list(map(_strict_base64, tokens))
+    except binascii.Error:
+        try:  # "=" alone is the empty token (Whisper's rank 50256), as tiktoken's lenient decoding reads it
+            decoded = [b"" if t[:1] == b"=" and not t.strip(b"=") else _strict_base64(t) for t in tokens]
+        except binascii.Error:
+            return None
+    ranks = dict(zip(decoded, numbers))
+    if not ranks or len(ranks) != len(tokens) or len(set(numbers)) != len(numbers) or max(numbers) > MAX_TOKEN_ID:
+        return None
+    if any(bytes([b]) not in ranks for b in range(256)):
+        return None
+    return ranks
+
+
+def _strict_base64(token: bytes) -> bytes:
+    return binascii.a2b_base64(token, strict_mode=True)  # what base64.b64decode(validate=True) runs
+
+
+def _read_ranks(data: str | bytes, name: str) -> dict[bytes, int]:
     if isinstance(data, (bytes, bytearray)):
         try:
             data = bytes(data).decode("ascii")
@@ -256,9 +299,11 @@ def from_tiktoken(
     specials = dict(SPECIALS.get(pattern, {}) if special_tokens is None else special_tokens)
     with without_gc(), budget.request(0):
         ranks = read_ranks(data, name)
-        merges, unreachable = reachable_merges(ranks)
-    sym = pt.bytes_to_symbols
-    vocab = {sym(token): rank for token, rank in ranks.items()}
+        # every token as GPT-2's byte symbols, with one translate of all the tokens' bytes together
+        tokens = list(ranks)
+        ends = list(accumulate(map(len, tokens)))
+        joined = pt.bytes_to_symbols(b"".join(tokens))
+        vocab = dict(zip([joined[a:b] for a, b in zip([0, *ends], ends)], ranks.values()))
     taken = set(vocab.values())
     added = []
     for content, i in specials.items():
@@ -305,22 +350,12 @@ def from_tiktoken(
         outside_model=frozenset(a["content"] for a in added),
         name=f"tiktoken {pattern if pattern in PATTERNS else 'pattern (typed)'}",
     )
-    notes = []
-    if unreachable:
-        notes.append(
-            f"{len(unreachable):,} tokens of this rank file cannot be built by merging lower ranks (the first: "
-            f"rank {unreachable[0]:,}); it is encoded by rank, as tiktoken does, and the merge tree shows those "
-            "tokens whole."
-        )
-    # A file whose every token is built from lower ranks encodes exactly with its derived merges (the
-    # fast path); otherwise by rank, any adjacent pair whose joined bytes are a token (tiktoken's way).
-    return FileTokenizer(
+    # Encoded by rank, as tiktoken does (any adjacent pair whose joined bytes are a token merges at
+    # that token's rank); the merges, for the merge views, are derived from the ranks when first asked.
+    return RankFileTokenizer(
         vocab,
-        [(sym(a), sym(b)) for a, b in merges],
         pipeline,
+        derive=reachable_merges,
         special_tokens=[a["content"] for a in added],
-        unk_token=None,
-        ignore_merges=False,
-        merge_by_rank=bool(unreachable),
-        notes=notes,
+        pattern_timed=pattern not in PATTERNS,
     )
