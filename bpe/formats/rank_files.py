@@ -76,7 +76,11 @@ _WELL_FORMED = re.compile(rb"(?:[ \t]*[A-Za-z0-9+/]*={0,2}[ \t]+[0-9]{1,10}[ \t]
 def _read_ranks_fast(data) -> dict[bytes, int] | None:
     """:func:`_read_ranks` for a well-formed file, with no Python loop over its lines; None for anything
     else (a str, an odd line, a repeat, a missing byte: :func:`_read_ranks` says what and where)."""
-    if not isinstance(data, (bytes, bytearray)):
+    if isinstance(data, str):
+        if not data.isascii():
+            return None
+        data = data.encode("ascii")
+    elif not isinstance(data, (bytes, bytearray)):
         return None
     data = bytes(data)
     if not data.endswith(b"\n"):
