@@ -252,33 +252,37 @@ class RankFileTokenizer(FileTokenizer):
                 start = len(out)
                 try:  # warm: every word cached, flattened with no Python loop
                     out.extend(chain.from_iterable(map(cache.__getitem__, words)))
-                except KeyError:
+                except KeyError:  # cold: each distinct new word computed once, then flattened the same way
                     del out[start:]
-                    out.extend(chain.from_iterable(self._fill(words)))
+                    table = self._fill(set(words).difference(cache))
+                    out.extend(chain.from_iterable(map(table.__getitem__, words)))
         return out
 
-    def _fill(self, words: list[str]) -> list[tuple[int, ...]]:
-        """Each word's ids, computed for those not cached (words of up to 256 characters are kept)."""
-        cache, get = self._ids, self._ids.get
+    def _fill(self, missing: set[str]) -> dict[str, tuple[int, ...]]:
+        """The word cache with the ids of the ``missing`` words added (those of up to 256 characters are
+        kept for the next call; a full cache starts again)."""
+        cache = self._ids
         ranks = self._merge_map.ranks
-        rank_of, by_rank, table = ranks.get, self._by_rank, _BYTE_SYMBOLS
+        rank_of, by_rank, symbols = ranks.get, self._by_rank, _BYTE_SYMBOLS
         limit = NO_RANK if self._merge_map.limit is None else self._merge_map.limit
-        found = []
-        for k, w in enumerate(words):
-            ids = get(w)
-            if ids is None:
-                if not k & 63:
-                    budget.check_time()
-                word = w.encode("utf-8").decode("latin-1").translate(table)
-                r = rank_of(word, limit)
-                # a piece that is a token is that token (tiktoken's first step), else merged by rank
-                ids = (r,) if r < limit else tuple(map(ranks.__getitem__, by_rank(word))) if w else ()
-                if len(w) <= WORD_CACHE_MAX_CHARS:
-                    if len(cache) >= WORD_CACHE_SIZE:
-                        cache.clear()
-                    cache[w] = ids
-            found.append(ids)
-        return found
+        fresh = {}
+        words = list(missing)
+        data = [w.encode("utf-8") for w in words]
+        ends = list(accumulate(map(len, data)))
+        joined = b"".join(data).decode("latin-1").translate(symbols)  # all the words' byte symbols at once
+        for k, (w, a, b) in enumerate(zip(words, [0, *ends], ends)):
+            if not k & 63:
+                budget.check_time()
+            word = joined[a:b]
+            r = rank_of(word, limit)
+            # a piece that is a token is that token (tiktoken's first step), else merged by rank
+            fresh[w] = (r,) if r < limit else tuple(map(ranks.__getitem__, by_rank(word))) if w else ()
+        table = {**cache, **fresh}
+        keep = {w: i for w, i in fresh.items() if len(w) <= WORD_CACHE_MAX_CHARS}
+        if len(cache) + len(keep) > WORD_CACHE_SIZE:
+            cache.clear()
+        cache.update(keep)
+        return table
 
 
 # latin-1 text (one character per byte) -> GPT-2's byte symbols, as bpe.pre_tokenizers maps them
