@@ -18,6 +18,7 @@ from bpe.corpora import corpus_lines
 from bpe.formats import rank_files
 from bpe.formats.rank_files import PATTERNS, from_tiktoken, read_ranks
 from bpe.pipeline.rank_encoder import rank_bounds, rank_bounds_heap
+from server import uploads
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +97,7 @@ def test_merges_are_derived_only_when_a_merge_view_asks_and_equal_the_eager_ones
     tok = from_tiktoken(rank_file(table), "o200k", special_tokens={})
     tok.encode("The merge tree of a token.")
     tok.encode_full("The merge tree of a token.")
-    assert calls == []  # loading and encoding need no merges
+    assert calls == [] and not tok.derived  # loading and encoding need no merges
     eager, unreachable = derive(table)  # the eager derivation, on the file's bytes
     assert tok.merges == [(pt.bytes_to_symbols(a), pt.bytes_to_symbols(b)) for a, b in eager]
     assert calls == [len(table)]
@@ -139,3 +140,11 @@ def test_the_fast_reading_of_a_rank_file_reads_as_the_line_by_line_one(rows, bla
     else:
         assert read_ranks(text.encode(), "f") == want
         assert rank_files._read_ranks_fast(text.encode()) == want  # a well-formed file takes the fast way
+
+
+def test_a_rank_file_read_for_the_server_arrives_with_its_merges_derived(reachable):
+    """The upload's reading process derives the merges (it reads the notes), so the merge views never
+    derive them in the server, holding other sessions."""
+    (tok, used, _), _ = uploads.parse("files", {"r.tiktoken": rank_file(reachable).encode()}, "gpt2", "o200k")
+    assert used == "r.tiktoken" and tok.derived
+    assert tok.encode("the merge tree") == from_tiktoken(rank_file(reachable), "o200k").encode("the merge tree")

@@ -185,6 +185,11 @@ class RankFileTokenizer(FileTokenizer):
     def notes(self, value) -> None:
         self._given_notes = tuple(value)
 
+    @property
+    def derived(self) -> bool:
+        """Whether the merges have been derived (reading :attr:`merges` or :attr:`notes` derives them)."""
+        return self._merges is not None
+
     def _derive_merges(self) -> None:
         with budget.request(0):  # a load's budget: a file whose tokens are too long is refused in a sentence
             merges, unreachable = self._derive(self._merge_map.ranks)
