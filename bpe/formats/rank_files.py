@@ -1,17 +1,16 @@
 """tiktoken's ``.tiktoken`` rank files: one ``base64-token rank`` pair per line.
 
 A rank file has no merges and no split pattern. The pattern is chosen by name (:data:`PATTERNS`:
-``gpt2``, ``cl100k``, ``o200k``, as published in tiktoken) or typed. The merges are derived from the
-ranks: every token of two bytes or more is the merge of the two parts that tiktoken's own
-algorithm joins last when it encodes the token's bytes with only the lower ranks (the conversion
-``tokenizers`` and ``transformers`` use), in rank order; a token's id is its rank. tiktoken merges
-the adjacent pair whose joined bytes have the lowest rank, leftmost first, which is exactly the
-BPE this tokenizer runs with those merges. Some files hold tokens no merge of lower ranks builds
-(Llama 3's ``tokenizer.model``: 678): tiktoken still produces them (a piece that is a token is taken
-whole, and any adjacent pair whose joined bytes are a token merges at that token's rank), so such a
-file is encoded by rank (:class:`~bpe.pipeline.encoder.RankMerges`), its derived merges kept only for
-the tokens they rebuild. An empty token (Whisper's ``= 50256``) is read and never produced. Tested
-against tiktoken's own ``Encoding``.
+``gpt2``, ``cl100k``, ``o200k``, as published in tiktoken) or typed. A token's id is its rank, and the
+file is encoded by rank, as tiktoken does (:class:`~bpe.pipeline.rank_encoder.RankFileTokenizer`: a
+piece that is a token is taken whole, else the adjacent pair whose joined bytes have the lowest rank
+merges, leftmost first), so nothing needs deriving to encode. The merges, for the merge views, are
+derived from the ranks when first asked for (:func:`reachable_merges`): every token of two bytes or
+more is the merge of the two parts that tiktoken's own algorithm joins last when it encodes the
+token's bytes with only the lower ranks (the conversion ``tokenizers`` and ``transformers`` use), in
+rank order. Some files hold tokens no merge of lower ranks builds (Llama 3's ``tokenizer.model``:
+678): tiktoken still produces them, so do we, and their merge tree shows them whole. An empty token
+(Whisper's ``= 50256``) is read and never produced. Tested against tiktoken's own ``Encoding``.
 
 Left out: writing a rank file (save the tokenizer as tokenizer.json), and tiktoken's own encoder
 (the tokenizer built here runs :mod:`bpe.pipeline`'s).
@@ -264,7 +263,9 @@ def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
 def reachable_merges(ranks: dict[bytes, int]) -> tuple[list[tuple[bytes, bytes]], list[int]]:
     """The merges, in rank order, of every token of two bytes or more that tiktoken's BPE builds from
     lower ranks, and the ranks of those it cannot build (they are still tokens: tiktoken takes a piece
-    that is one whole, and merges any adjacent pair whose joined bytes are a token)."""
+    that is one whole, and merges any adjacent pair whose joined bytes are a token). The tokens may
+    also be GPT-2's byte symbols (one character a byte, as the tokenizer keeps them): the same merges,
+    as strings."""
     merges, unreachable = [], []
     by_rank: dict[int, bytes] | None = None
     pairs: dict[tuple[int, int], int | None] = {}  # pairs of long tokens' parts, by rank
@@ -283,6 +284,12 @@ def reachable_merges(ranks: dict[bytes, int]) -> tuple[list[tuple[bytes, bytes]]
         else:
             merges.append(pair)
     return merges, unreachable
+
+
+def _derive(ranks: dict[str, int]) -> tuple[list[tuple[str, str]], list[int]]:
+    """The tokenizer's merges, derived when a merge view first asks (see :func:`reachable_merges`)."""
+    with without_gc():  # hundreds of thousands of new tuples: no collections while they are made
+        return reachable_merges(ranks)
 
 
 def from_tiktoken(
@@ -359,7 +366,7 @@ def from_tiktoken(
     return RankFileTokenizer(
         vocab,
         pipeline,
-        derive=reachable_merges,
+        derive=_derive,
         special_tokens=[a["content"] for a in added],
         pattern_timed=pattern not in PATTERNS,
     )
