@@ -148,7 +148,8 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
         if state.step % PROGRESS_EVERY == 0 and _progress is not None:
             _progress[FIELDS * slot] = state.step
             if _progress[FIELDS * slot + 2]:  # a session stopped while another waits: a copy of what is made
-                snapshots.write(first.history, state.step, snapshots.path(_server_pid, slot))
+                with contextlib.suppress(OSError):  # a copy not written (disk full) must not end the run
+                    snapshots.write(first.history, state.step, snapshots.path(_server_pid, slot))
                 _progress[FIELDS * slot + 2] = 0  # after the rename: the server reads the file once it sees 0
             if flag := _progress[FIELDS * slot + 1]:
                 states.close()  # the history holds merges 1..state.step, each complete
@@ -228,7 +229,8 @@ def _stop_abandoned(pool: _Pool) -> None:
             job._prune(now)
             if not job.waiters:
                 _stop(pool, job, "nobody waits for it", keep=bool(job.kept_to))  # a copy asked for: keep it all
-    for job in list(pool.jobs.values()):
+        owed = [job for job in pool.jobs.values() if job.kept_to]
+    for job in owed:
         _hand_over(pool, job)
 
 
@@ -444,10 +446,12 @@ def _hand_over(pool: _Pool, job: Job) -> bool:
         if not job.kept_to or pool.progress[FIELDS * job.slot + 2]:
             return False
         kept_to, job.kept_to = job.kept_to, []
-    result = snapshots.read(snapshots.path(os.getpid(), job.slot))
-    if result is not None:
-        for on_kept in kept_to:
+    try:
+        result = snapshots.read(snapshots.path(os.getpid(), job.slot))
+        for on_kept in kept_to if result is not None else ():
             on_kept(*result)
+    except Exception as exc:  # noqa: BLE001 - the watcher thread must go on; the session is told Stop kept nothing
+        print(f"bpe-jobs: the copy of {str(job.key)[:16]} was lost ({exc!r})", file=sys.stderr, flush=True)
     return True
 
 

@@ -38,9 +38,13 @@ def write(history: bpe.History, step: int, to: str) -> None:
     copy.stop("stopped", step)
     copy.finish()
     partial = f"{to}.{os.getpid()}.part"
-    with open(partial, "wb") as f:
-        pickle.dump((copy, deep_sizeof(copy)), f, pickle.HIGHEST_PROTOCOL)
-    os.replace(partial, to)
+    try:
+        with open(partial, "wb") as f:
+            pickle.dump((copy, deep_sizeof(copy)), f, pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, to)
+    except BaseException:
+        discard(partial)  # no half-written file left in the temporary directory
+        raise
 
 
 def read(at: str) -> tuple[bpe.History, int] | None:
