@@ -269,7 +269,9 @@ def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
 
     def poll() -> None:
         job = jobs.job_for(key)
-        if job is None or job.future.done():
+        # Stop pressed (a click in this fragment reruns only it): the whole page shows what Stop kept, also
+        # when the job goes on for another session.
+        if job is None or job.future.done() or state.get("stopped") == key:
             st.rerun(scope="app")
         step = job.progress()
         seconds = time.monotonic() - started

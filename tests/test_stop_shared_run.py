@@ -5,12 +5,14 @@ array (server/snapshots.py). On the real process pool, each wait bounded by a de
 
 from __future__ import annotations
 
+import html
 import os
 import time
+from pathlib import Path
 
 import pytest
 from apptest_support import APP, alerts, training
-from browser_support import wait_until
+from browser_support import AppServer, run_protocol, wait_until
 from streamlit.testing.v1 import AppTest
 from test_abandoned_runs import big_text, submit_big
 
@@ -109,3 +111,54 @@ def test_the_run_store_keeps_the_longer_of_two_stopped_runs():
     assert runs.RUNS.put(settings_key, short, 100, longer=True) is long  # a shorter one never replaces
     other = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, num_merges=4)
     assert runs.RUNS.put(settings_key, other, 100) is long  # without longer=True: the first stays
+
+
+def test_two_tabs_on_a_real_server_one_stops_and_steps_through_the_merges_so_far():
+    """Two real sessions (websockets) paste the same corpus: one run, trained once. The second presses Stop:
+    it gets the merges made so far, labelled "stopped at merge k", while the first still waits for the run."""
+    import asyncio
+
+    from st_client import Session
+
+    text = big_text(60_000)
+
+    async def paste(s: Session) -> None:
+        await s.open()
+        big = {s.ids["source"]: "Paste or upload text"}
+        await s._rerun(**big)
+        big |= {s.ids["limit"]: "Vocabulary size", s.ids["limit_value"]: 20_000.0}
+        await s._rerun(**big, **{s.ids["corpus_text"]: text})
+
+    async def two_tabs(url: str):
+        first, second = Session(url, "step=0"), Session(url, "step=0")
+        try:
+            await paste(first)
+            await paste(second)
+            assert first.waiting and second.waiting, "a 20,000-token run of random words takes more than a second"
+            second.last = None  # what the default preset's page showed at open
+            await second.click("stop_training")
+            deadline = time.monotonic() + 60
+            while second.last is None and time.monotonic() < deadline:  # polls, as the page's fragment does
+                await asyncio.sleep(second.poll_every)
+                await second._rerun(fragment=second.poll_fragment, auto=True)
+            await first._rerun()  # the first tab, as its next poll sees it
+            return second.last, " ".join(second.html), first.waiting, second.exceptions + first.exceptions
+        finally:
+            await first.close()
+            await second.close()
+
+    server = AppServer()
+    server.start()
+    try:
+        k, page, first_waiting, exceptions = run_protocol(two_tabs, server.url)
+        log = Path(server.log.name).read_text(errors="replace")
+    finally:
+        server.stop()
+    assert not exceptions
+    assert log.count("in the main lane") == 1, log[-2000:]  # the big run, once for both tabs
+    assert k is not None and k > 0 and k % jobs.PROGRESS_EVERY == 0, (k, log[-2000:])
+    assert (
+        f"Training was stopped at merge {k:,} (of a vocabulary of 20,000): you can step through these {k:,} merges."
+        in html.unescape(page)
+    )
+    assert first_waiting  # the first tab's run goes on
