@@ -220,7 +220,7 @@ def step_panels(
             if after_step:
                 after_step()
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
-        right.html(splits_vocab)
+        right.html(vocabulary.newest_strip_html(s, text) + splits_vocab)
         st.html(
             f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
             f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>'

@@ -81,13 +81,20 @@ class _RunStore:
                 return self.runs[key][0]
             return None
 
-    def put(self, key: str, history: bpe.History, nbytes: int) -> bpe.History:
+    def put(self, key: str, history: bpe.History, nbytes: int, longer: bool = False) -> bpe.History:
+        """Store ``history`` under ``key``, or return the run already there. ``longer``: a run with more
+        merges replaces the one there (the merges kept by a later Stop, after an earlier one's copy)."""
+        replaced = []
         with self.lock:
             if key in self.runs:
-                return self.runs[key][0]
+                old, size = self.runs[key]
+                if not (longer and history.num_merges > old.num_merges):
+                    return old
+                replaced.append(self.runs.pop(key)[0])
+                self.nbytes -= size
             self.runs[key] = (history, nbytes + VIEWS_ALLOWANCE)
             self.nbytes += nbytes + VIEWS_ALLOWANCE
-            evicted = self._over_budget()
+            evicted = replaced + self._over_budget()
         self._free(evicted)
         return history
 
@@ -147,8 +154,12 @@ def stopped_key(key: str) -> str:
 
 
 def _keep(key: str, history: bpe.History, nbytes: int) -> bpe.History:
-    """Store a finished run, or the part a Stop kept, under its key."""
-    return RUNS.put(stopped_key(key) if history.stop_reason == "stopped" else key, history, nbytes)
+    """Store a finished run, or the part a Stop kept, under its key (the most merges kept, if Stop was
+    pressed more than once: a session that stopped a run another still waited for got a copy of the
+    merges so far, and the run's last session may stop it later)."""
+    if history.stop_reason == "stopped":
+        return RUNS.put(stopped_key(key), history, nbytes, longer=True)
+    return RUNS.put(key, history, nbytes)
 
 
 def _store_result(key: str, job: jobs.Job) -> None:
@@ -251,14 +262,16 @@ def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
     me, started, total = session_id(), job.started, job.total
     del job
 
-    def stop() -> None:
+    def stop() -> None:  # the merges made so far are kept, also when another session's run goes on
         if (job := jobs.job_for(key)) is not None:
-            jobs.leave(job, me)
+            jobs.leave(job, me, on_kept=lambda history, nbytes: _keep(key, history, nbytes))
         state["stopped"] = key
 
     def poll() -> None:
         job = jobs.job_for(key)
-        if job is None or job.future.done():
+        # Stop pressed (a click in this fragment reruns only it): the whole page shows what Stop kept, also
+        # when the job goes on for another session.
+        if job is None or job.future.done() or state.get("stopped") == key:
             st.rerun(scope="app")
         step = job.progress()
         seconds = time.monotonic() - started
@@ -279,7 +292,8 @@ def _waiting(job: jobs.Job, key: str, state: dict, every: float) -> None:
 
 
 def _stopping(key: str, every: float) -> None:
-    """After Stop, until the worker hands back the merges it made (it looks every 50 merges)."""
+    """After Stop, until the worker hands back the merges it made (it looks every 50 merges), or a copy of
+    them when the run goes on for another session."""
 
     def poll() -> None:
         job = jobs.stopping(key)

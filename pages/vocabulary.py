@@ -1,6 +1,8 @@
 """The Train page's vocabulary panel for one step (drawn by ``panels.step_panels``): the specials, the base
 alphabet and the learned tokens as chips. A large alphabet (byte-level runs) and presenter mode put the
-learned tokens first, newest first, and fold the alphabet behind its count.
+learned tokens first, newest first, and fold the alphabet behind its count. Presenter mode also draws
+:func:`newest_strip_html`, the newest tokens on one line above the splits: on a 1280x720 projector the
+vocabulary panel itself sits below the fold.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 
 VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text, and folded
+NEWEST_CHIPS = 6  # presenter mode's strip: the newest learned tokens, newest first
 
 
 def vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False, present: bool = False) -> str:
@@ -61,6 +64,23 @@ def vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False, p
         + f'<details class="bpe-base"><summary>+ {len(alphabet):,} base symbols</summary>'
         + _alphabet_html(alphabet, text)
         + "</details></div>"
+    )
+
+
+def newest_strip_html(s: bpe.TrainState, text: bool = False) -> str:
+    """Presenter mode's strip above the splits: the vocabulary's size and its newest learned tokens, newest
+    first (the one this step added highlighted), so the class sees the vocabulary grow at every step without
+    scrolling to the panel below. It stays short: NEWEST_CHIPS chips, each cut to the strip's width."""
+    learned = s.vocab[s.history.num_base :]
+    newest = list(reversed(learned[-NEWEST_CHIPS:]))
+    chips = (
+        display.chips_html(newest, highlight=[s.new_token] if s.step else [], as_text=text)
+        if newest
+        else '<span class="bpe-note">no token learned yet</span>'
+    )
+    return (
+        f'<div class="bpe-newest" data-vocab="newest"><span class="bpe-newest-head">Vocabulary: {s.vocab_size:,}'
+        f"; newest first</span> {chips}</div>"
     )
 
 

@@ -12,7 +12,8 @@ asks the caller's ``alive(waiter)`` which of them are still there: a watcher thr
 waiter that has been gone for WAITER_GRACE_S (a closed tab), and a job nobody waits for any more is
 stopped (a flag in shared memory, read every 50 merges; a job still queued is cancelled). Stop from any
 session ends the run, keeping the merges made so far, unless another live session still waits for it (then
-only that session stops waiting). Progress (the merge reached) comes back through the same shared memory.
+the run goes on, and the stopping session gets a copy of the merges made so far: ``server/snapshots.py``).
+Progress (the merge reached) comes back through the same shared memory.
 
 Two lanes, so a small run never waits behind a big one: the main lane (one worker per core but one)
 trains every run, and one more worker trains only runs estimated small (:func:`estimate_work`: corpus
@@ -35,11 +36,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import ctypes
 import multiprocessing as mp
 import os
-import select
-import signal
 import sys
 import threading
 import time
@@ -50,7 +48,9 @@ from typing import Any
 
 import bpe
 from bpe.presets import PRESETS
-from server.processes import plain_main
+from server import snapshots
+from server.processes import die_with_parent, exit_with, plain_main
+from server.snapshots import deep_sizeof
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text, or a word-count table
@@ -66,6 +66,7 @@ WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
+FIELDS = 3  # per slot in shared memory: the merge reached, the stop flag, a copy asked for (snapshots.py)
 
 
 class Stopped(Exception):
@@ -116,91 +117,25 @@ def check_word_lengths(corpus, pre_tokenizer: str) -> None:
 
 
 _progress = None  # the shared array, set in each worker by _init_worker
+_server_pid = 0
 
 
 def _init_worker(progress, server_pid: int) -> None:
-    global _progress
-    _progress = progress
+    global _progress, _server_pid
+    _progress, _server_pid = progress, server_pid
     die_with_parent()
-    threading.Thread(target=_exit_with, args=(server_pid,), name="bpe-server-watch", daemon=True).start()
+    threading.Thread(target=exit_with, args=(server_pid,), name="bpe-server-watch", daemon=True).start()
     try:
         os.nice(WORKER_NICE)
     except OSError:
         pass
 
 
-PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
-
-
-def die_with_parent() -> bool:
-    """Ask Linux to SIGKILL this process when its parent dies (its parent thread, strictly: the
-    forkserver is single-threaded). False where there is no prctl (not Linux)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _exit_with(server_pid: int) -> None:
-    """Runs in a worker's thread: end the worker as soon as the server process has ended (a pidfd
-    becomes readable then; where there is none, the server's pid is checked every second)."""
-    try:
-        pidfd = os.pidfd_open(server_pid)
-    except ProcessLookupError:  # already gone
-        os._exit(1)
-    except (AttributeError, OSError):  # no pidfd (not Linux 5.3+): poll
-        while _alive(server_pid):
-            time.sleep(1)
-        os._exit(1)
-    select.select([pidfd], [], [])
-    os._exit(1)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def deep_sizeof(root) -> int:
-    """Bytes held by ``root`` and everything it references (each object once), as ``sys.getsizeof``
-    counts them: the size of a finished run, measured in the worker that trained it."""
-    import sys
-    from array import array
-
-    seen: set[int] = set()
-    stack, total = [root], 0
-    atomic = (str, bytes, int, float, bool, type(None), array)
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        total += sys.getsizeof(obj)
-        if isinstance(obj, atomic):
-            continue
-        if isinstance(obj, dict):
-            stack.extend(obj.keys())
-            stack.extend(obj.values())
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            stack.extend(obj)
-        elif hasattr(obj, "__dict__"):
-            stack.append(vars(obj))
-        elif hasattr(obj, "__slots__"):
-            stack.extend(getattr(obj, name) for name in obj.__slots__ if hasattr(obj, name))
-    return total
-
-
 def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
     Returns the run and its size in bytes. Stopped with KEEP, the run holds the merges made so far
     (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped."""
-    if _progress is not None and _progress[2 * slot + 1]:
+    if _progress is not None and _progress[FIELDS * slot + 1]:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
     corpus = corpus_of(**spec)
     if spec["source"] != "preset":
@@ -211,8 +146,12 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     first = next(states)
     for state in states:
         if state.step % PROGRESS_EVERY == 0 and _progress is not None:
-            _progress[2 * slot] = state.step
-            if flag := _progress[2 * slot + 1]:
+            _progress[FIELDS * slot] = state.step
+            if _progress[FIELDS * slot + 2]:  # a session stopped while another waits: a copy of what is made
+                with contextlib.suppress(OSError):  # a copy not written (disk full) must not end the run
+                    snapshots.write(first.history, state.step, snapshots.path(_server_pid, slot))
+                _progress[FIELDS * slot + 2] = 0  # after the rename: the server reads the file once it sees 0
+            if flag := _progress[FIELDS * slot + 1]:
                 states.close()  # the history holds merges 1..state.step, each complete
                 if flag != KEEP:
                     raise Stopped(f"stopped at merge {state.step:,}")
@@ -233,9 +172,10 @@ class Job:
     alive: Callable[[str], bool] = lambda waiter: True  # is this waiter (a session) still there?
     lane: str = "main"
     gone_since: dict = field(default_factory=dict)  # waiter -> when it was first seen gone
+    kept_to: list = field(default_factory=list)  # who gets the copy of the merges so far asked for (leave)
 
     def progress(self) -> int:
-        return int(_pool().progress[2 * self.slot])
+        return int(_pool().progress[FIELDS * self.slot])
 
     def live_waiters(self) -> set:
         """The waiters still there now (a closed session is not, however recently it closed)."""
@@ -255,7 +195,7 @@ class Job:
 class _Pool:
     def __init__(self) -> None:
         ctx = mp.get_context("forkserver")
-        self.progress = ctx.Array("q", 2 * SLOTS, lock=False)  # [merge reached, stop flag] per slot
+        self.progress = ctx.Array("q", FIELDS * SLOTS, lock=False)  # [merge reached, stop flag, copy asked] per slot
         self.lanes = {
             lane: cf.ProcessPoolExecutor(
                 n, mp_context=ctx, initializer=_init_worker, initargs=(self.progress, os.getpid())
@@ -288,7 +228,10 @@ def _stop_abandoned(pool: _Pool) -> None:
         for job in list(pool.jobs.values()):
             job._prune(now)
             if not job.waiters:
-                _stop(pool, job, "nobody waits for it")
+                _stop(pool, job, "nobody waits for it", keep=bool(job.kept_to))  # a copy asked for: keep it all
+        owed = [job for job in pool.jobs.values() if job.kept_to]
+    for job in owed:
+        _hand_over(pool, job)
 
 
 def _run(fn, *args, lane: str = "main") -> cf.Future:
@@ -394,7 +337,7 @@ def submit(
             if not pool.free:
                 raise ValueError(f"The server is training {SLOTS} runs already; try again in a minute.")
             slot = pool.free.pop()
-            pool.progress[2 * slot] = pool.progress[2 * slot + 1] = 0
+            pool.progress[FIELDS * slot : FIELDS * slot + FIELDS] = [0] * FIELDS
             lane = _lane(pool, spec, options)
             future = _run(train_job, slot, spec, options, lane=lane)
             job = Job(key, slot, future, options.get("num_merges"), alive=alive, lane=lane)
@@ -409,8 +352,11 @@ def submit(
 
 def _finish(pool: _Pool, job: Job, on_done: Callable[[Job], Any]) -> None:
     try:
+        _hand_over(pool, job)  # a copy written before the run ended; one never written is not waited for
         on_done(job)
     finally:
+        job.kept_to.clear()
+        snapshots.discard(snapshots.path(os.getpid(), job.slot))
         with pool.lock:
             if pool.jobs.get(job.key) is job:
                 del pool.jobs[job.key]
@@ -423,7 +369,7 @@ def _finish(pool: _Pool, job: Job, on_done: Callable[[Job], Any]) -> None:
 def _stop(pool: _Pool, job: Job, why: str, keep: bool = False) -> None:
     """Tell the worker to stop (under the pool's lock); a job still queued is cancelled outright.
     ``keep``: the worker returns the merges made so far (see :func:`stopping`)."""
-    pool.progress[2 * job.slot + 1] = KEEP if keep else CANCEL
+    pool.progress[FIELDS * job.slot + 1] = KEEP if keep else CANCEL
     if pool.jobs.get(job.key) is job:
         del pool.jobs[job.key]  # a new request trains afresh instead of waiting on a stopping job
     if job.future.cancel():  # False once a worker has it: the flag stops it
@@ -433,15 +379,30 @@ def _stop(pool: _Pool, job: Job, why: str, keep: bool = False) -> None:
     print(f"bpe-jobs: stopped {str(job.key)[:16]} ({why})", file=sys.stderr, flush=True)
 
 
-def leave(job: Job, waiter: str, why: str = "Stop pressed", keep: bool = True) -> bool:
+def leave(
+    job: Job,
+    waiter: str,
+    why: str = "Stop pressed",
+    keep: bool = True,
+    on_kept: Callable[[bpe.History, int], Any] | None = None,
+) -> bool:
     """``waiter`` stops waiting (its Stop button). The run is stopped unless another waiter that is
     still there waits for it (a closed session does not count, however recently it closed); then
     only ``waiter`` is detached. True if stopped. ``keep``: the stopped job's future returns the
-    merges made so far (a History whose ``stop_reason`` is ``"stopped"``) instead of raising Stopped."""
+    merges made so far (a History whose ``stop_reason`` is ``"stopped"``) instead of raising Stopped.
+    ``on_kept``: when the run goes on for another session, the worker is asked for a copy of the
+    merges made so far (at its next check), and ``on_kept(history, nbytes)`` gets it (in whichever
+    thread collects it: see :func:`stopping`)."""
     pool = _pool()
     with pool.lock:
         job.waiters.discard(waiter)
-        if job.future.done() or any(job.alive(w) for w in job.waiters):
+        if job.future.done():
+            return False
+        if any(job.alive(w) for w in job.waiters):
+            if keep and on_kept is not None:
+                if not job.kept_to:
+                    pool.progress[FIELDS * job.slot + 2] = 1
+                job.kept_to.append(on_kept)
             return False
         job.waiters.clear()
         _stop(pool, job, why, keep)
@@ -465,10 +426,33 @@ def job_for(key: Hashable) -> Job | None:
 
 
 def stopping(key: Hashable) -> Job | None:
-    """The job of ``key`` stopped by Stop whose worker has not yet returned the merges it made."""
+    """The job of ``key`` stopped by Stop whose worker has not yet returned the merges it made, or the
+    job going on for another session whose copy of the merges so far has not been collected yet (a
+    copy written is collected here, as well as by the watcher every WATCH_S)."""
     pool = _pool()
     with pool.lock:
-        return pool.stopping.get(key)
+        job = pool.stopping.get(key) or pool.jobs.get(key)
+        if job is None or (job.key not in pool.stopping and not job.kept_to):
+            return None
+    if job.key not in pool.stopping and _hand_over(pool, job):
+        return None
+    return job
+
+
+def _hand_over(pool: _Pool, job: Job) -> bool:
+    """Give the copy of the merges so far to those who asked, once the worker has written it (its flag
+    is clear). True if handed over. The file is read outside the pool's lock (a big run's takes a while)."""
+    with pool.lock:
+        if not job.kept_to or pool.progress[FIELDS * job.slot + 2]:
+            return False
+        kept_to, job.kept_to = job.kept_to, []
+    try:
+        result = snapshots.read(snapshots.path(os.getpid(), job.slot))
+        for on_kept in kept_to if result is not None else ():
+            on_kept(*result)
+    except Exception as exc:  # noqa: BLE001 - the watcher thread must go on; the session is told Stop kept nothing
+        print(f"bpe-jobs: the copy of {str(job.key)[:16]} was lost ({exc!r})", file=sys.stderr, flush=True)
+    return True
 
 
 def times_trained(key: Hashable) -> int:

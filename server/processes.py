@@ -1,13 +1,19 @@
 """Child processes started from a Streamlit server (the training pool in ``server.jobs``, the file readers in
 ``server.uploads``).
 
+Also: how a worker dies with the server (:func:`die_with_parent`, :func:`exit_with`).
 Left out: the pools themselves, which live with what they run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import os
+import select
+import signal
 import sys
+import time
 import types
 
 
@@ -27,3 +33,41 @@ def plain_main():
     finally:
         if sys.modules.get("__main__") is stub:  # a script run may have put its own module there since
             sys.modules["__main__"] = main
+
+
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def die_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies (its parent thread, strictly: the
+    forkserver is single-threaded). False where there is no prctl (not Linux)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def exit_with(server_pid: int) -> None:
+    """Runs in a worker's thread: end the worker as soon as the server process has ended (a pidfd
+    becomes readable then; where there is none, the server's pid is checked every second)."""
+    try:
+        pidfd = os.pidfd_open(server_pid)
+    except ProcessLookupError:  # already gone
+        os._exit(1)
+    except (AttributeError, OSError):  # no pidfd (not Linux 5.3+): poll
+        while _alive(server_pid):
+            time.sleep(1)
+        os._exit(1)
+    select.select([pidfd], [], [])
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

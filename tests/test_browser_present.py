@@ -78,7 +78,7 @@ PARAGRAPH_URL = "/?" + urlencode(
 )
 
 # What a class must see at every step on a 1280x720 projector, as a list of what is wrong (empty when all is):
-# the new token (the step title's highlighted chip), one rewritten (✱) word of the splits, and the chart's count
+# the new token (the step title's highlighted chip), the vocabulary's newest token, one rewritten (✱) word of the splits, and the chart's count
 # of the merged pair written on its bar, inside the viewport; no chip, table or panel wider than its column.
 PRESENTER_PROBLEMS_JS = """() => {
   const problems = [];
@@ -90,6 +90,9 @@ PRESENTER_PROBLEMS_JS = """() => {
   const step = m ? +m[1] : -1;
   const chips = title ? title.querySelectorAll('.tok') : [];
   if (!chips.length || !inView(chips[chips.length - 1])) problems.push('new token not in view');
+  // The vocabulary's newest token: the first chip of a newest-first vocabulary (the panel, or presenter mode's strip).
+  const newest = [...document.querySelectorAll('[data-vocab]')].map(v => v.querySelector('.tok')).filter(Boolean);
+  if (!newest.some(inView)) problems.push('newest vocabulary token not in view');
   const rewritten = [...document.querySelectorAll('table[data-table="splits"] td.word')]
     .find(td => td.textContent.startsWith('✱'));
   if (!rewritten || !inView(rewritten)) problems.push('no rewritten word in view');

@@ -1,0 +1,164 @@
+"""Stop keeps what was made, also for a session that stops a run another session still waits for (issue 20):
+that session gets the merges made so far as a run it can step through ("stopped at merge k"), while the run
+goes on for the other one. The worker writes a copy of its history when asked through the shared progress
+array (server/snapshots.py). On the real process pool, each wait bounded by a deadline."""
+
+from __future__ import annotations
+
+import html
+import os
+import time
+from pathlib import Path
+
+import pytest
+from apptest_support import APP, alerts, training
+from browser_support import AppServer, run_protocol, wait_until
+from streamlit.testing.v1 import AppTest
+from test_abandoned_runs import big_text, submit_big
+
+import bpe
+from pages import runs
+from server import jobs, snapshots
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def test_a_session_that_stops_a_shared_run_gets_the_merges_so_far_and_the_run_goes_on():
+    text = big_text(30_000)
+    live = {"tab-a", "tab-b"}
+    job = submit_big("tab-a", live, text)
+    assert jobs.submit(job.key, {}, {}, "tab-b", lambda job: None) is job  # the same run, asked twice
+    wait_until(lambda: job.progress() >= 100 or job.future.done(), 120, "the run to make 100 merges")
+    assert not job.future.done(), "a 100,000-merge run of random words should still be training"
+    kept = []
+    # tab-b presses Stop while tab-a still waits: the run goes on, and tab-b is handed a copy of the merges so far.
+    assert jobs.leave(job, "tab-b", on_kept=lambda history, nbytes: kept.append((history, nbytes))) is False
+    assert jobs.stopping(job.key) is job  # the page waits on it for the copy
+    wait_until(lambda: jobs.stopping(job.key) is None, 60, "the copy of the merges so far")
+    ((history, nbytes),) = kept
+    k = history.num_merges
+    assert k >= 100 and k % jobs.PROGRESS_EVERY == 0 and nbytes > 0
+    assert history.stop_reason == "stopped"
+    assert history.state(k).stop_sentence == (
+        f"Training stopped: Stop was pressed after merge {k:,}, before the run was complete."
+    )
+    # The run goes on for tab-a, past the copy.
+    assert jobs.job_for(job.key) is job and job.waiters == {"tab-a"} and not job.future.done()
+    wait_until(lambda: job.progress() > k, 60, "the run to go on past the copy")
+    # The copy is the first k merges of the whole run: the same corpus trained to exactly k merges here.
+    corpus = jobs.corpus_of(source="text", preset="", text=text, counts="")
+    reference = bpe.run_training(corpus, pre_tokenizer="whitespace", num_merges=k)
+    assert [history.pair_str(m[:2]) for m in history.merges] == [reference.pair_str(m[:2]) for m in reference.merges]
+    assert dict(history.splits_at(k)) == dict(reference.splits_at(k))
+    # tab-a stops too, later: it keeps more merges than the copy; no copy file is left behind.
+    assert jobs.leave(job, "tab-a") is True
+    final, _ = job.future.result(timeout=60)
+    assert final.stop_reason == "stopped" and final.num_merges > k
+    wait_until(lambda: jobs.stopping(job.key) is None, 10, "the stopped job to leave the table")
+    assert not os.path.exists(snapshots.path(os.getpid(), job.slot))
+
+
+def test_stop_in_a_page_whose_run_another_session_waits_for_shows_the_merges_so_far():
+    """A page and another session wait for one run; the page presses Stop. Before, it only stopped waiting and
+    said "another open session still waits for it": nothing to step through. (AppTest gives every page the same
+    session id, so the other session is a waiter added as a second page's would be, still connected.)"""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["source"], at.session_state["corpus_text"] = "text", big_text(30_000)
+    at.session_state["limit"], at.session_state["limit_value"] = "num_merges", 100_000
+    before = set(jobs._pool().jobs)
+    at.run()
+    assert training(at), "a 100,000-merge run of random words should not be ready within a second"
+    (key,) = set(jobs._pool().jobs) - before
+    job = jobs.job_for(key)
+    assert jobs.submit(key, {}, {}, "other-tab", lambda job: None) is job
+    assert len(job.live_waiters()) == 2
+    wait_until(lambda: job.progress() >= 100, 120, "the run to make 100 merges")
+    at.button(key="stop_training").click().run()
+    wait_until(lambda: any(b.key == "next" for b in at.run().button), 60, "the merges so far to show")
+    kept = runs.RUNS.get(runs.stopped_key(key))
+    assert kept is not None and kept.stop_reason == "stopped"
+    k = kept.num_merges
+    assert k >= 100
+    assert (
+        f"Training was stopped at merge {k:,} of 100,000: you can step through these {k:,} merges. "
+        in alerts(at, "info")[0]
+    )
+    at.button(key="next").click().run()
+    assert at.session_state["step"] == 1
+    at.button(key="end").click().run()
+    assert at.session_state["step"] == k and at.button(key="end").disabled
+    # The other session's run goes on, past the merges kept.
+    assert jobs.job_for(key) is job and job.waiters == {"other-tab"} and not job.future.done()
+    wait_until(lambda: job.progress() > k, 60, "the run to go on past the copy")
+    # The other session stops it later: the longer run replaces the copy under the stopped key.
+    assert jobs.leave(job, "other-tab") is True
+    final, _ = job.future.result(timeout=60)
+    assert final.num_merges > k
+    wait_until(
+        lambda: (r := runs.RUNS.get(runs.stopped_key(key))) is not None and r.num_merges == final.num_merges,
+        30,
+        "the longer stopped run to be stored",
+    )
+
+
+def test_the_run_store_keeps_the_longer_of_two_stopped_runs():
+    settings_key = f"k-{time.time_ns()}"
+    short = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, num_merges=2)
+    long = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, num_merges=4)
+    assert runs.RUNS.put(settings_key, short, 100, longer=True) is short
+    assert runs.RUNS.put(settings_key, long, 100, longer=True) is long  # more merges replace fewer
+    assert runs.RUNS.get(settings_key) is long
+    assert runs.RUNS.put(settings_key, short, 100, longer=True) is long  # a shorter one never replaces
+    other = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, num_merges=4)
+    assert runs.RUNS.put(settings_key, other, 100) is long  # without longer=True: the first stays
+
+
+def test_two_tabs_on_a_real_server_one_stops_and_steps_through_the_merges_so_far():
+    """Two real sessions (websockets) paste the same corpus: one run, trained once. The second presses Stop:
+    it gets the merges made so far, labelled "stopped at merge k", while the first still waits for the run."""
+    import asyncio
+
+    from st_client import Session
+
+    text = big_text(60_000)
+
+    async def paste(s: Session) -> None:
+        await s.open()
+        big = {s.ids["source"]: "Paste or upload text"}
+        await s._rerun(**big)
+        big |= {s.ids["limit"]: "Vocabulary size", s.ids["limit_value"]: 20_000.0}
+        await s._rerun(**big, **{s.ids["corpus_text"]: text})
+
+    async def two_tabs(url: str):
+        first, second = Session(url, "step=0"), Session(url, "step=0")
+        try:
+            await paste(first)
+            await paste(second)
+            assert first.waiting and second.waiting, "a 20,000-token run of random words takes more than a second"
+            second.last = None  # what the default preset's page showed at open
+            await second.click("stop_training")
+            deadline = time.monotonic() + 60
+            while second.last is None and time.monotonic() < deadline:  # polls, as the page's fragment does
+                await asyncio.sleep(second.poll_every)
+                await second._rerun(fragment=second.poll_fragment, auto=True)
+            await first._rerun()  # the first tab, as its next poll sees it
+            return second.last, " ".join(second.html), first.waiting, second.exceptions + first.exceptions
+        finally:
+            await first.close()
+            await second.close()
+
+    server = AppServer()
+    server.start()
+    try:
+        k, page, first_waiting, exceptions = run_protocol(two_tabs, server.url)
+        log = Path(server.log.name).read_text(errors="replace")
+    finally:
+        server.stop()
+    assert not exceptions
+    assert log.count("in the main lane") == 1, log[-2000:]  # the big run, once for both tabs
+    assert k is not None and k > 0 and k % jobs.PROGRESS_EVERY == 0, (k, log[-2000:])
+    assert (
+        f"Training was stopped at merge {k:,} (of a vocabulary of 20,000): you can step through these {k:,} merges."
+        in html.unescape(page)
+    )
+    assert first_waiting  # the first tab's run goes on
