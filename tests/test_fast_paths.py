@@ -17,7 +17,7 @@ from tokenizers import pre_tokenizers as hf_pre
 
 import bpe
 from bpe import pre_tokenizers as pt
-from bpe.tokenizer import _build_unit_to_char
+from bpe.units import _build_unit_to_char
 
 SP_NORMALIZER = {
     "type": "Sequence",

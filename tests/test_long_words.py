@@ -80,10 +80,13 @@ def test_ties_and_stale_entries_follow_tokenizers():
 
 def test_the_word_cache_is_bounded(letters_tok):
     tok = letters_tok.with_merges(len(letters_tok.merges))
-    for i in range(tkm.WORD_CACHE_SIZE + 500):
-        tok.tokenize(f"ab{i:x}".replace("1", "c"))
-    assert tok._cached_word.cache_info().currsize <= tkm.WORD_CACHE_SIZE
+    words = {f"ab{i:x}".replace("1", "c") for i in range(tkm.WORD_CACHE_SIZE + 5000)}
+    assert len(words) > tkm.WORD_CACHE_SIZE
+    for word in words:
+        tok.tokenize(word)
+    assert tok._cached_full.cache_info().currsize == tkm.WORD_CACHE_SIZE  # full, and no fuller
     tok.tokenize("a" * 5000)  # longer than WORD_CACHE_MAX_CHARS: not kept
+    assert tok._cached_full.cache_info().currsize == tkm.WORD_CACHE_SIZE
     assert tok._cached_word.cache_info().currsize <= tkm.WORD_CACHE_SIZE
 
 
