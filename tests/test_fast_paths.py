@@ -224,3 +224,56 @@ CUT_CHARS = list("ab Z9 12345 -.,!?'\t\n\r_") + ["<|endoftext|>", "e\u0301", "é
 def test_cut_sequences_are_exact(cut_pairs, text):
     for ours, hf in cut_pairs:
         same(ours, hf, text)
+
+
+# -- a trained tokenizer's words: one cache entry per word as matched, against the word-by-word loop ----
+CACHE_CORPUS = "the hug pug hugs bun puns café naïve 日本語 👍🏽 it's 1234 <|end|> hug\t\nthe  end " * 3
+SCHEMES = [(s, "bpe") for s in pt.PRE_TOKENIZERS] + [("whitespace", "wordpiece"), ("gpt2", "wordpiece")]
+
+
+def word_by_word(tok: bpe.Tokenizer, text: str) -> bpe.Encoding:
+    """What Tokenizer.encode_full computed before its per-word cache: every pre-tokenized word's tokens
+    from _word_tokens, spans through the word's byte-to-character map."""
+    ids, tokens, offsets, word_ids, word_no = [], [], [], [], 0
+    for segment, (seg_start, _), special in tok._segments(text):
+        if special:
+            tokens.append(segment)
+            ids.append(tok.vocab.get(segment, tok.vocab.get(tok.unk_token)))
+            offsets.append((seg_start, seg_start + len(segment)))
+            word_ids.append(None)
+            continue
+        for word, (w_start, w_end) in pt.pre_tokenize_with_offsets(segment, tok.pre_tokenizer):
+            start = seg_start + w_start
+            char = _build_unit_to_char(text[start : seg_start + w_end]) if tok.byte_level else None
+            unit = 0
+            for token, n in tok._word_tokens(word):
+                a, b = (unit, unit + n) if char is None else (char[unit], char[unit + n - 1] + 1)
+                unit += n
+                tokens.append(token)
+                ids.append(tok.vocab.get(token, tok.vocab.get(tok.unk_token)))
+                offsets.append((start + a, start + b))
+                word_ids.append(word_no)
+            word_no += 1
+    return bpe.Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
+
+
+@pytest.fixture(scope="module")
+def scheme_toks():
+    return {
+        (s, a): bpe.train(CACHE_CORPUS, pre_tokenizer=s, algorithm=a, num_merges=40, special_tokens=["<|end|>"])
+        for s, a in SCHEMES
+    }
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.sampled_from(["hug", "s", " ", "\t", "\n", "é", "日本", "👍🏽", "<|end|>", "'s", "12", "pun", "x", "  "]),
+        max_size=30,
+    ).map("".join)
+)
+def test_the_per_word_cache_encodes_as_word_by_word(scheme_toks, text):
+    for tok in scheme_toks.values():
+        tok._fresh_caches()
+        assert tok.encode_full(text) == word_by_word(tok, text)
+        assert tok.encode_full(text) == word_by_word(tok, text)  # warm: from the cache
