@@ -491,4 +491,3 @@ class Tokenizer:
         """Break a token into the pairs it came from: ``"hug"`` -> ``("h", ("u", "g"))`` (see
         :func:`bpe.replay.merge_tree`)."""
         return merge_tree(token, self._created_rank(), self.merges)
-
