@@ -16,7 +16,9 @@ from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
 import bpe
+from bpe import budget
 from bpe import pre_tokenizers as pt
+from bpe.columns import Columns
 from bpe.units import _build_unit_to_char
 
 SP_NORMALIZER = {
@@ -277,3 +279,68 @@ def test_the_per_word_cache_encodes_as_word_by_word(scheme_toks, text):
         tok._fresh_caches()
         assert tok.encode_full(text) == word_by_word(tok, text)
         assert tok.encode_full(text) == word_by_word(tok, text)  # warm: from the cache
+
+
+# -- files cut by one regex (BERT's pre-tokenizer, Whitespace): words read a part at a time ------------
+PART_FAMILIES = ["whitespace", "prefixed-bert", "bert-wordpiece"]
+
+
+def _parts_files():
+    from test_real_tokenizers import family, with_added
+
+    out = [family(name)[:2] for name in PART_FAMILIES]
+    data = with_added(json.loads(family("bert-wordpiece")[2]), normalized_ok=False)  # added tokens between parts
+    data["pre_tokenizer"] = {"type": "WhitespaceSplit"}
+    text = json.dumps(data)
+    out.append((bpe.formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def parts_files():
+    return _parts_files()
+
+
+def test_regex_cut_files_take_the_parts_path(parts_files):
+    for ours, _ in parts_files:
+        assert ours.pipeline.word_pattern is not None and not ours.pipeline.fast_applies("a b")
+
+
+PART_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "Hug",
+            "ging",
+            " ",
+            "  ",
+            "\t",
+            "Face",
+            "é",
+            "e\u0301",
+            "中文",
+            "ﬁ",
+            ",",
+            "!",
+            "[SEP]",
+            "<mask>",
+            "ony",
+            "x" * 40,
+        ]
+    )
+    | st.text(max_size=3),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(PART_TEXT)
+def test_the_parts_path_encodes_as_the_pieces_path_and_tokenizers(parts_files, text):
+    for ours, hf in parts_files:
+        ours._fresh_caches()
+        same(ours, hf, text)
+        cols = Columns()
+        with budget.request(len(text)):
+            ours._encode_pieces(text, cols)  # every word as a piece of its own, one by one
+        got = ours.encode_full(text)  # warm: from the cache
+        offsets = ours.pipeline.trim(cols.tokens, cols.offsets) if ours.pipeline.trim_offsets else cols.offsets
+        assert (list(got.ids), list(got.offsets), list(got.word_ids)) == (cols.ids, offsets, cols.word_ids)

@@ -126,6 +126,7 @@ class PreTokenizer:
 
     byte_level = False
     cuts_only = False
+    words = None  # a regex whose matches are exactly the pieces kept, where one regex does the whole cut
 
     def cut_piece(self, piece: Piece) -> list[Piece]:
         """The pieces one piece is cut into (a ByteLevel with its regex: before its bytes)."""
@@ -214,6 +215,7 @@ class Metaspace(PreTokenizer):
 
 class Whitespace(PreTokenizer):
     cuts_only = True
+    words = _WORD
 
     def __call__(self, pieces):  # the matches of \w+|[^\w\s]+, everything else removed
         out = []
@@ -224,6 +226,7 @@ class Whitespace(PreTokenizer):
 
 class WhitespaceSplit(PreTokenizer):
     cuts_only = True
+    words = _NOT_WS
 
     def __call__(self, pieces):
         out = []
@@ -280,6 +283,7 @@ class CharDelimiterSplit(PreTokenizer):
 
 class BertPreTokenizer(PreTokenizer):
     cuts_only = True
+    words = _BERT_WORDS
 
     def __call__(self, pieces):
         out = []
