@@ -76,6 +76,7 @@ class Tokenizer:
     ignore_merges = False
     notes: tuple[str, ...] = ()  # sentences a page shows about how a file was read (given by bpe.formats)
     counts_bytes = False  # True: a word's units are UTF-8 bytes (a file's model), else characters
+    model_vocab = property(lambda self: self.vocab)  # what the model may output (a file's added tokens are not)
 
     def __init__(
         self,
@@ -291,11 +292,17 @@ class Tokenizer:
     def _word_uncached(self, word: str) -> tuple[tuple[str, int], ...]:
         if self.algorithm == "wordpiece":
             return self._wordpiece(word)
-        parts = self._initial(word)
-        symbols = [p for p, _ in parts]
-        units = [u for _, u in parts]
+        symbols, units = self._start(word)
         merge_all(symbols, units, self._merge_map, concatenates=self._concatenates)
         return tuple(zip(symbols, units))
+
+    def _start(self, word: str) -> tuple[list[str], list[int]]:
+        """:meth:`_initial` as two lists, symbols and units; when every character is a token (the
+        common case), straight from the word."""
+        if self.pre_tokenizer != "sennrich" and self.vocab.keys() >= set(word):
+            return list(word), [1] * len(word)
+        parts = self._initial(word)
+        return [p for p, _ in parts], [u for _, u in parts]
 
     def _word_tokens(self, word: str) -> tuple[tuple[str, int], ...]:
         """A word's tokens, each with the units it covers (cached for words up to 256 characters)."""
@@ -315,10 +322,10 @@ class Tokenizer:
             return unk
         if not hasattr(self, "_lengths"):
             cut = len(WORDPIECE_PREFIX)
-            first = sorted({len(t) for t in self.vocab}, reverse=True)
-            inner = sorted({len(t) - cut for t in self.vocab if t.startswith(WORDPIECE_PREFIX) and len(t) > cut})
+            first = sorted({len(t) for t in self.model_vocab}, reverse=True)
+            inner = sorted({len(t) - cut for t in self.model_vocab if t.startswith(WORDPIECE_PREFIX) and len(t) > cut})
             self._lengths = (first, inner[::-1])
-        vocab = self.vocab
+        vocab = self.model_vocab
         out, start = [], 0
         while start < n:
             budget.check_time()

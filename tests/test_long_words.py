@@ -207,10 +207,11 @@ def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word
     assert a_sym == naive_bpe(letters_tok, word)
 
 
-@given(st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=16).map("".join))
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=merging.SHORT_WORD).map("".join))
 @settings(max_examples=100, deadline=None)
 def test_short_word_scan_merges_like_the_heap(letters_tok, word):
-    """Words of up to 16 symbols are merged by scanning for the lowest (rank, position): the same result."""
+    """Words of up to SHORT_WORD (32) symbols are merged by scanning for the lowest (rank, position): the
+    same result, each pair looked up once and only the two beside a merge again."""
     parts = letters_tok._initial(word)
     a_sym, a_units = [p for p, _ in parts], [u for _, u in parts]
     b_sym, b_units = list(a_sym), list(a_units)

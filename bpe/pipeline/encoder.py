@@ -67,6 +67,7 @@ class FileTokenizer(Tokenizer):
     """
 
     counts_bytes = True  # a word's units are the UTF-8 bytes of the word the model sees
+    model_vocab = property(lambda self: self._model_vocab)  # the vocabulary less added tokens outside the model
 
     def __init__(
         self,
@@ -111,6 +112,10 @@ class FileTokenizer(Tokenizer):
             mergeable = {t: i for t, i in self.vocab.items() if t and t not in outside}
             self._merge_map = RankMerges(mergeable)  # type: ignore[assignment]
         self._marker = self._chunk_marker()
+        outside = pipeline.outside_model
+        # WordPiece's longest match looks in the model's vocabulary only, as tokenizers' does: an added
+        # token ("ony" of "onyhug") is matched in the text, before the model, or not at all.
+        self._model_vocab = {t: i for t, i in self.vocab.items() if t not in outside} if outside else self.vocab
 
     def with_merges(self, k: int) -> Tokenizer:
         """:meth:`Tokenizer.with_merges`; a rank file merged by rank keeps the ranks below the k-th merge's token."""
@@ -162,6 +167,13 @@ class FileTokenizer(Tokenizer):
 
     def _initial(self, word: str) -> list[tuple[str, int]]:
         return self._initial_model(word)
+
+    def _start(self, word: str) -> tuple[list[str], list[int]]:
+        if not self.continuing_subword_prefix and not self.end_of_word_suffix and self.vocab.keys() >= set(word):
+            # every character a token: units are each character's UTF-8 bytes (see _initial_model)
+            return list(word), [1] * len(word) if word.isascii() else list(map(len, map(str.encode, word)))
+        parts = self._initial_model(word)
+        return [p for p, _ in parts], [u for _, u in parts]
 
     def _takes_whole(self, word: str) -> bool:
         return self.algorithm == "bpe" and (
