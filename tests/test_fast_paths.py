@@ -195,6 +195,24 @@ CUT_SEQUENCES = [
         [{**O200K_SPLIT, "behavior": "Removed", "invert": True}, {"type": "Digits", "individual_digits": True}],
         False,
     ),
+    # Isolated Splits are cut straight from their matches: an empty match still ends a stretch, a
+    # lookbehind sees only the stretch being cut, and invert changes nothing for Isolated
+    (
+        None,
+        [
+            {"type": "Split", "pattern": {"Regex": r"\d*"}, "behavior": "Isolated", "invert": True},
+            {**O200K_SPLIT, "behavior": "Isolated", "invert": False},
+        ],
+        False,
+    ),
+    (
+        None,
+        [
+            {"type": "WhitespaceSplit"},
+            {"type": "Split", "pattern": {"Regex": r"(?<=a)b|\b9|(?<= )Z"}, "behavior": "Isolated", "invert": False},
+        ],
+        False,
+    ),
 ]
 
 
@@ -218,7 +236,11 @@ def test_cut_sequences_take_the_fast_path(cut_pairs):
         assert ours.pipeline.fast_applies("plain text 123")
 
 
-CUT_CHARS = list("ab Z9 12345 -.,!?'\t\n\r_") + ["<|endoftext|>", "e\u0301", "é", "日本", "👍🏽", "ＡＢ", "½", "  "]
+CUT_CHARS = (
+    list("ab Z9 12345 -.,!?'\t\n\r_")
+    + ["ab", "a b", " Z"]
+    + ["<|endoftext|>", "e\u0301", "é", "日本", "👍🏽", "ＡＢ", "½", "  "]
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

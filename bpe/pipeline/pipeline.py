@@ -132,7 +132,7 @@ class Pipeline:
         for step in self.cuts:
             out: list[tuple[int, int]] = []
             for a, b in spans:
-                out.extend((a + p.base, a + p.base + len(p.text)) for p in step.cut_piece(Piece(text[a:b], 0)))
+                out.extend(step.cut_spans(text, a, b))
             spans = out
         return [(a, b) for a, b in spans if b > a]
 

@@ -132,6 +132,10 @@ class PreTokenizer:
         """The pieces one piece is cut into (a ByteLevel with its regex: before its bytes)."""
         return self([piece])
 
+    def cut_spans(self, text: str, a: int, b: int) -> list[Span]:
+        """For a ``cuts_only`` step: the (start, end) stretches of ``text`` its pieces of ``text[a:b]`` are."""
+        return [(a + p.base, a + p.base + len(p.text)) for p in self.cut_piece(Piece(text[a:b], 0))]
+
     def __call__(self, pieces: list[Piece]) -> list[Piece]:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -181,6 +185,23 @@ class Split(PreTokenizer):
             if self.invert:
                 matches = [(span, not m) for span, m in matches]
             out.extend(split_piece(piece, matches, self.behavior))
+        return out
+
+    def cut_spans(self, text: str, a: int, b: int) -> list[Span]:
+        if self.behavior != "Isolated" or self.regex is None:
+            return super().cut_spans(text, a, b)
+        # Isolated keeps every match and every stretch between, matched or not (split_piece), so the
+        # stretches are read straight off the matches, with no piece made for each
+        out, prev = [], a
+        for m in self.regex.finditer(text[a:b], timeout=budget.regex_timeout()):
+            s, e = m.span()
+            if a + s > prev:
+                out.append((prev, a + s))
+            if s < e:  # an empty match still ends the stretch before it (Pattern::find_matches)
+                out.append((a + s, a + e))
+            prev = a + e
+        if prev < b:
+            out.append((prev, b))
         return out
 
 
