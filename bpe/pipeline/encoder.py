@@ -112,9 +112,10 @@ class FileTokenizer(Tokenizer):
             mergeable = {t: i for t, i in self.vocab.items() if t and t not in outside}
             self._merge_map = RankMerges(mergeable)  # type: ignore[assignment]
         self._marker = self._chunk_marker()
-        outside = pipeline.outside_model
+        outside = pipeline.outside_model if self.algorithm == "wordpiece" else ()
         # WordPiece's longest match looks in the model's vocabulary only, as tokenizers' does: an added
-        # token ("ony" of "onyhug") is matched in the text, before the model, or not at all.
+        # token ("ony" of "onyhug") is matched in the text, before the model, or not at all. (BPE never
+        # reads it: its merges make model tokens only, so a large BPE file keeps one vocabulary.)
         self._model_vocab = {t: i for t, i in self.vocab.items() if t not in outside} if outside else self.vocab
 
     def with_merges(self, k: int) -> Tokenizer:
