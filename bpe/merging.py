@@ -43,7 +43,7 @@ def merge_all(
         _merge_all_heap(symbols, units, merge_map, record)
 
 
-SHORT_WORD = 16  # symbols: shorter words are merged by scanning (faster in Python than a heap)
+SHORT_WORD = 32  # symbols: shorter words are merged by scanning (faster in Python than a heap up to ~32)
 
 
 def _merge_all_scan(symbols: list[str], units: list[int], merge_map: dict) -> None:
@@ -52,16 +52,24 @@ def _merge_all_scan(symbols: list[str], units: list[int], merge_map: dict) -> No
     then an entry's token still matches only if its pair is unchanged (symbols only grow), so the heap
     never applies a stale entry and always pops the lowest (rank, position) of the current pairs."""
     get = merge_map.get
+    # found[i]: the (rank, token) of the pair at i, or None. Each pair is looked up once; a merge
+    # changes only the pairs on either side of it.
+    found = list(map(get, zip(symbols, symbols[1:])))
     while True:
-        best, best_rank, new = -1, 1 << 62, None
-        for i in range(len(symbols) - 1):
-            m = get((symbols[i], symbols[i + 1]))
+        best, best_rank = -1, 1 << 62
+        for i, m in enumerate(found):
             if m is not None and m[0] < best_rank:
-                best, best_rank, new = i, m[0], m[1]
+                best, best_rank = i, m[0]
         if best < 0:
             return
+        new = found[best][1]
         symbols[best : best + 2] = [new]
         units[best : best + 2] = [units[best] + units[best + 1]]
+        del found[best]
+        if best:
+            found[best - 1] = get((symbols[best - 1], new))
+        if best < len(found):
+            found[best] = get((new, symbols[best + 1]))
 
 
 def _merge_all_heap(symbols: list[str], units: list[int], merge_map: dict, record: list | None) -> None:

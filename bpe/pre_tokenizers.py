@@ -109,6 +109,11 @@ def is_byte_level(name: str) -> bool:
     return check_pre_tokenizer(name) in BYTE_LEVEL
 
 
+def word_pattern(name: str) -> regex.Pattern:
+    """The compiled pattern whose matches are the named scheme's words (before byte mapping)."""
+    return _PATTERNS[check_pre_tokenizer(name)]
+
+
 def pre_tokenize_with_offsets(text: str, name: str) -> list[tuple[str, Span]]:
     """Cut ``text`` into words, each with its (start, end) character span in ``text``.
 

@@ -39,6 +39,7 @@ from . import pre_tokenizers as pt
 from .config import WORDPIECE_PREFIX, Pair, Span
 from .merging import FirstMerges, merge_all
 from .replay import TRACE_BUDGET, TraceStep, WordTrace, merge_tree, replay_word
+from .units import WORD_CACHE_MAX_CHARS, unit_to_char
 
 __all__ = ["Encoding", "Tokenizer", "TraceStep", "WordTrace", "TRACE_BUDGET", "unit_to_char"]
 
@@ -54,7 +55,6 @@ class Encoding:
 
 
 WORD_CACHE_SIZE = 10_000  # words kept by each tokenizer's cache (least recently used go first)
-WORD_CACHE_MAX_CHARS = 256  # longer words are not cached (tokenizers' cache skips them too)
 WORDPIECE_MAX_CHARS = 100  # tokenizers' max_input_chars_per_word default: longer words are [UNK]
 
 
@@ -76,6 +76,7 @@ class Tokenizer:
     ignore_merges = False
     notes: tuple[str, ...] = ()  # sentences a page shows about how a file was read (given by bpe.formats)
     counts_bytes = False  # True: a word's units are UTF-8 bytes (a file's model), else characters
+    model_vocab = property(lambda self: self.vocab)  # what the model may output (a file's added tokens are not)
 
     def __init__(
         self,
@@ -175,6 +176,7 @@ class Tokenizer:
     def _fresh_caches(self) -> None:
         """Empty word caches (a new tokenizer, or a view of fewer merges)."""
         self._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_uncached)
+        self._cached_full = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_full)
 
     @property
     def ranks(self) -> dict[Pair, int]:
@@ -290,11 +292,17 @@ class Tokenizer:
     def _word_uncached(self, word: str) -> tuple[tuple[str, int], ...]:
         if self.algorithm == "wordpiece":
             return self._wordpiece(word)
-        parts = self._initial(word)
-        symbols = [p for p, _ in parts]
-        units = [u for _, u in parts]
+        symbols, units = self._start(word)
         merge_all(symbols, units, self._merge_map, concatenates=self._concatenates)
         return tuple(zip(symbols, units))
+
+    def _start(self, word: str) -> tuple[list[str], list[int]]:
+        """:meth:`_initial` as two lists, symbols and units; when every character is a token (the
+        common case), straight from the word."""
+        if self.pre_tokenizer != "sennrich" and self.vocab.keys() >= set(word):
+            return list(word), [1] * len(word)
+        parts = self._initial(word)
+        return [p for p, _ in parts], [u for _, u in parts]
 
     def _word_tokens(self, word: str) -> tuple[tuple[str, int], ...]:
         """A word's tokens, each with the units it covers (cached for words up to 256 characters)."""
@@ -314,10 +322,10 @@ class Tokenizer:
             return unk
         if not hasattr(self, "_lengths"):
             cut = len(WORDPIECE_PREFIX)
-            first = sorted({len(t) for t in self.vocab}, reverse=True)
-            inner = sorted({len(t) - cut for t in self.vocab if t.startswith(WORDPIECE_PREFIX) and len(t) > cut})
+            first = sorted({len(t) for t in self.model_vocab}, reverse=True)
+            inner = sorted({len(t) - cut for t in self.model_vocab if t.startswith(WORDPIECE_PREFIX) and len(t) > cut})
             self._lengths = (first, inner[::-1])
-        vocab = self.vocab
+        vocab = self.model_vocab
         out, start = [], 0
         while start < n:
             budget.check_time()
@@ -344,6 +352,10 @@ class Tokenizer:
         ids, tokens, offsets, word_ids = [], [], [], []
         word_no = 0
         vocab = self.vocab
+        # Each word as matched, looked up in a cache of its tokens, ids and spans (relative to the word),
+        # so a repeated word costs one lookup and the byte mapping is done once per distinct word.
+        cached, uncached, limit = self._cached_full, self._word_full, WORD_CACHE_MAX_CHARS
+        pattern = pt.word_pattern(self.pre_tokenizer)
         for segment, (seg_start, _), special in self._segments(text):
             if special:
                 tokens.append(segment)
@@ -351,22 +363,29 @@ class Tokenizer:
                 offsets.append((seg_start, seg_start + len(segment)))
                 word_ids.append(None)
                 continue
-            for word, (w_start, w_end) in pt.pre_tokenize_with_offsets(segment, self.pre_tokenizer):
-                start, end = seg_start + w_start, seg_start + w_end
-                char_of_unit = unit_to_char(text[start:end]) if self.byte_level else None
-                unit = 0
-                for token, n in self._word_tokens(word):
-                    if char_of_unit is None:
-                        span = (start + unit, start + unit + n)
-                    else:
-                        span = (start + char_of_unit[unit], start + char_of_unit[unit + n - 1] + 1)
-                    unit += n
-                    tokens.append(token)
-                    ids.append(vocab[token] if token in vocab else self._unk_id())
-                    offsets.append(span)
-                    word_ids.append(word_no)
+            for m in pattern.finditer(segment):
+                raw = m.group()
+                start = seg_start + m.start()
+                t, i, rel = cached(raw) if len(raw) <= limit else uncached(raw)
+                tokens.extend(t)
+                ids.extend(i)
+                offsets.extend([(start + x, start + y) for x, y in rel])
+                word_ids.extend([word_no] * len(t))
                 word_no += 1
         return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
+
+    def _word_full(self, raw: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
+        """Tokens, ids and character spans (relative to the word) of one pre-tokenized word as typed."""
+        word = pt.bytes_to_symbols(raw.encode("utf-8")) if self.byte_level else raw
+        pairs = self._word_uncached(word)
+        vocab = self.vocab
+        tokens = tuple([t for t, _ in pairs])
+        ids = tuple([vocab[t] if t in vocab else self._unk_id() for t in tokens])
+        bounds = list(accumulate([n for _, n in pairs], initial=0))  # each token's first unit, then the end
+        char = unit_to_char(raw) if self.byte_level else None
+        if char is None or type(char) is range:  # a unit is a character (a </w> covers none)
+            return tokens, ids, tuple(zip(bounds, bounds[1:]))
+        return tokens, ids, tuple([(char[a], char[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
 
     def _unk_id(self) -> int:
         if self.unk_token is None or self.unk_token not in self.vocab:
@@ -479,22 +498,3 @@ class Tokenizer:
         """Break a token into the pairs it came from: ``"hug"`` -> ``("h", ("u", "g"))`` (see
         :func:`bpe.replay.merge_tree`)."""
         return merge_tree(token, self._created_rank(), self.merges)
-
-
-def unit_to_char(word_text: str) -> Sequence[int]:
-    """For each UTF-8 byte of ``word_text``, its character's index (4,096 words of <= 256 chars kept)."""
-    if len(word_text) <= WORD_CACHE_MAX_CHARS:
-        return _unit_to_char_cached(word_text)
-    return _build_unit_to_char(word_text)
-
-
-def _build_unit_to_char(word_text: str) -> Sequence[int]:
-    # A byte starts a character unless it is a continuation byte (0b10xxxxxx): the running count of
-    # starts, less one, is the character of each byte (accumulate runs in C).
-    if word_text.isascii():
-        return range(len(word_text))
-    return tuple(accumulate(word_text.encode("utf-8").translate(_STARTS), initial=-1))[1:]
-
-
-_STARTS = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
-_unit_to_char_cached = lru_cache(maxsize=4096)(_build_unit_to_char)

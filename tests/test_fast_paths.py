@@ -11,13 +11,15 @@ import pytest
 import tokenizers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import WORLD, llama2, training_lines
+from test_real_tokenizers import ASSIGNED, WORLD, llama2, training_lines
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
 import bpe
+from bpe import budget
 from bpe import pre_tokenizers as pt
-from bpe.tokenizer import _build_unit_to_char
+from bpe.columns import Columns
+from bpe.units import _build_unit_to_char
 
 SP_NORMALIZER = {
     "type": "Sequence",
@@ -193,6 +195,24 @@ CUT_SEQUENCES = [
         [{**O200K_SPLIT, "behavior": "Removed", "invert": True}, {"type": "Digits", "individual_digits": True}],
         False,
     ),
+    # Isolated Splits are cut straight from their matches: an empty match still ends a stretch, a
+    # lookbehind sees only the stretch being cut, and invert changes nothing for Isolated
+    (
+        None,
+        [
+            {"type": "Split", "pattern": {"Regex": r"\d*"}, "behavior": "Isolated", "invert": True},
+            {**O200K_SPLIT, "behavior": "Isolated", "invert": False},
+        ],
+        False,
+    ),
+    (
+        None,
+        [
+            {"type": "WhitespaceSplit"},
+            {"type": "Split", "pattern": {"Regex": r"(?<=a)b|\b9|(?<= )Z"}, "behavior": "Isolated", "invert": False},
+        ],
+        False,
+    ),
 ]
 
 
@@ -216,7 +236,11 @@ def test_cut_sequences_take_the_fast_path(cut_pairs):
         assert ours.pipeline.fast_applies("plain text 123")
 
 
-CUT_CHARS = list("ab Z9 12345 -.,!?'\t\n\r_") + ["<|endoftext|>", "e\u0301", "é", "日本", "👍🏽", "ＡＢ", "½", "  "]
+CUT_CHARS = (
+    list("ab Z9 12345 -.,!?'\t\n\r_")
+    + ["ab", "a b", " Z"]
+    + ["<|endoftext|>", "e\u0301", "é", "日本", "👍🏽", "ＡＢ", "½", "  "]
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -224,3 +248,131 @@ CUT_CHARS = list("ab Z9 12345 -.,!?'\t\n\r_") + ["<|endoftext|>", "e\u0301", "é
 def test_cut_sequences_are_exact(cut_pairs, text):
     for ours, hf in cut_pairs:
         same(ours, hf, text)
+
+
+# -- a trained tokenizer's words: one cache entry per word as matched, against the word-by-word loop ----
+CACHE_CORPUS = "the hug pug hugs bun puns café naïve 日本語 👍🏽 it's 1234 <|end|> hug\t\nthe  end " * 3
+SCHEMES = [(s, "bpe") for s in pt.PRE_TOKENIZERS] + [("whitespace", "wordpiece"), ("gpt2", "wordpiece")]
+
+
+def word_by_word(tok: bpe.Tokenizer, text: str) -> bpe.Encoding:
+    """What Tokenizer.encode_full computed before its per-word cache: every pre-tokenized word's tokens
+    from _word_tokens, spans through the word's byte-to-character map."""
+    ids, tokens, offsets, word_ids, word_no = [], [], [], [], 0
+    for segment, (seg_start, _), special in tok._segments(text):
+        if special:
+            tokens.append(segment)
+            ids.append(tok.vocab.get(segment, tok.vocab.get(tok.unk_token)))
+            offsets.append((seg_start, seg_start + len(segment)))
+            word_ids.append(None)
+            continue
+        for word, (w_start, w_end) in pt.pre_tokenize_with_offsets(segment, tok.pre_tokenizer):
+            start = seg_start + w_start
+            char = _build_unit_to_char(text[start : seg_start + w_end]) if tok.byte_level else None
+            unit = 0
+            for token, n in tok._word_tokens(word):
+                a, b = (unit, unit + n) if char is None else (char[unit], char[unit + n - 1] + 1)
+                unit += n
+                tokens.append(token)
+                ids.append(tok.vocab.get(token, tok.vocab.get(tok.unk_token)))
+                offsets.append((start + a, start + b))
+                word_ids.append(word_no)
+            word_no += 1
+    return bpe.Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
+
+
+@pytest.fixture(scope="module")
+def scheme_toks():
+    return {
+        (s, a): bpe.train(CACHE_CORPUS, pre_tokenizer=s, algorithm=a, num_merges=40, special_tokens=["<|end|>"])
+        for s, a in SCHEMES
+    }
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.sampled_from(["hug", "s", " ", "\t", "\n", "é", "日本", "👍🏽", "<|end|>", "'s", "12", "pun", "x", "  "]),
+        max_size=30,
+    ).map("".join)
+)
+def test_the_per_word_cache_encodes_as_word_by_word(scheme_toks, text):
+    for tok in scheme_toks.values():
+        tok._fresh_caches()
+        assert tok.encode_full(text) == word_by_word(tok, text)
+        assert tok.encode_full(text) == word_by_word(tok, text)  # warm: from the cache
+
+
+# -- files cut by one regex (BERT's pre-tokenizer, Whitespace): words read a part at a time ------------
+PART_FAMILIES = ["whitespace", "prefixed-bert", "bert-wordpiece"]
+
+
+def _parts_files():
+    from test_real_tokenizers import family, with_added
+
+    out = [family(name)[:2] for name in PART_FAMILIES]
+    data = with_added(json.loads(family("bert-wordpiece")[2]), normalized_ok=False)  # added tokens between parts
+    data["pre_tokenizer"] = {"type": "WhitespaceSplit"}
+    text = json.dumps(data)
+    out.append((bpe.formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def parts_files():
+    return _parts_files()
+
+
+def test_regex_cut_files_take_the_parts_path(parts_files):
+    for ours, _ in parts_files:
+        assert ours.pipeline.word_pattern is not None and not ours.pipeline.fast_applies("a b")
+
+
+PART_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "Hug",
+            "ging",
+            " ",
+            "  ",
+            "\t",
+            "Face",
+            "é",
+            "e\u0301",
+            "中文",
+            "ﬁ",
+            ",",
+            "!",
+            "[SEP]",
+            "<mask>",
+            "ony",
+            "x" * 40,
+        ]
+    )
+    | st.text(ASSIGNED, max_size=3),  # (characters of Unicode 3.2: newer ones differ between the libraries)
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(PART_TEXT)
+def test_the_parts_path_encodes_as_the_pieces_path_and_tokenizers(parts_files, text):
+    for ours, hf in parts_files:
+        ours._fresh_caches()
+        same(ours, hf, text)
+        cols = Columns()
+        with budget.request(len(text)):
+            ours._encode_pieces(text, cols)  # every word as a piece of its own, one by one
+        got = ours.encode_full(text)  # warm: from the cache
+        offsets = ours.pipeline.trim(cols.tokens, cols.offsets) if ours.pipeline.trim_offsets else cols.offsets
+        assert (list(got.ids), list(got.offsets), list(got.word_ids)) == (cols.ids, offsets, cols.word_ids)
+
+
+def test_wordpiece_looks_up_the_models_vocabulary_only(parts_files):
+    """Found by the test above: an added token (here "ony", single_word, so "onyHug" does not match it) is
+    in the file's vocabulary but not the WordPiece model's, and tokenizers' longest match never gives it;
+    ours gave "ony" + "##h" + ... instead of "on" + "##y" + "##h" + ..."""
+    ours, hf = parts_files[-1]
+    for text in ("onyHug", "ony Hug", "xony ony"):
+        same(ours, hf, text)
+    assert "ony" in ours.vocab and "ony" not in ours.model_vocab

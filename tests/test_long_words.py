@@ -80,10 +80,13 @@ def test_ties_and_stale_entries_follow_tokenizers():
 
 def test_the_word_cache_is_bounded(letters_tok):
     tok = letters_tok.with_merges(len(letters_tok.merges))
-    for i in range(tkm.WORD_CACHE_SIZE + 500):
-        tok.tokenize(f"ab{i:x}".replace("1", "c"))
-    assert tok._cached_word.cache_info().currsize <= tkm.WORD_CACHE_SIZE
+    words = {f"ab{i:x}".replace("1", "c") for i in range(tkm.WORD_CACHE_SIZE + 5000)}
+    assert len(words) > tkm.WORD_CACHE_SIZE
+    for word in words:
+        tok.tokenize(word)
+    assert tok._cached_full.cache_info().currsize == tkm.WORD_CACHE_SIZE  # full, and no fuller
     tok.tokenize("a" * 5000)  # longer than WORD_CACHE_MAX_CHARS: not kept
+    assert tok._cached_full.cache_info().currsize == tkm.WORD_CACHE_SIZE
     assert tok._cached_word.cache_info().currsize <= tkm.WORD_CACHE_SIZE
 
 
@@ -204,10 +207,11 @@ def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word
     assert a_sym == naive_bpe(letters_tok, word)
 
 
-@given(st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=16).map("".join))
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=merging.SHORT_WORD).map("".join))
 @settings(max_examples=100, deadline=None)
 def test_short_word_scan_merges_like_the_heap(letters_tok, word):
-    """Words of up to 16 symbols are merged by scanning for the lowest (rank, position): the same result."""
+    """Words of up to SHORT_WORD (32) symbols are merged by scanning for the lowest (rank, position): the
+    same result, each pair looked up once and only the two beside a merge again."""
     parts = letters_tok._initial(word)
     a_sym, a_units = [p for p, _ in parts], [u for _, u in parts]
     b_sym, b_units = list(a_sym), list(a_units)

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import accumulate, chain
+from operator import itemgetter
 
 from .. import budget
 from .. import pre_tokenizers as pt
+from ..columns import Columns, WordEntry, word_entry
 from ..config import Pair, Span, shown
 from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
 from .pipeline import Pipeline
@@ -65,6 +67,7 @@ class FileTokenizer(Tokenizer):
     """
 
     counts_bytes = True  # a word's units are the UTF-8 bytes of the word the model sees
+    model_vocab = property(lambda self: self._model_vocab)  # the vocabulary less added tokens outside the model
 
     def __init__(
         self,
@@ -109,6 +112,11 @@ class FileTokenizer(Tokenizer):
             mergeable = {t: i for t, i in self.vocab.items() if t and t not in outside}
             self._merge_map = RankMerges(mergeable)  # type: ignore[assignment]
         self._marker = self._chunk_marker()
+        outside = pipeline.outside_model if self.algorithm == "wordpiece" else ()
+        # WordPiece's longest match looks in the model's vocabulary only, as tokenizers' does: an added
+        # token ("ony" of "onyhug") is matched in the text, before the model, or not at all. (BPE never
+        # reads it: its merges make model tokens only, so a large BPE file keeps one vocabulary.)
+        self._model_vocab = {t: i for t, i in self.vocab.items() if t not in outside} if outside else self.vocab
 
     def with_merges(self, k: int) -> Tokenizer:
         """:meth:`Tokenizer.with_merges`; a rank file merged by rank keeps the ranks below the k-th merge's token."""
@@ -160,6 +168,13 @@ class FileTokenizer(Tokenizer):
 
     def _initial(self, word: str) -> list[tuple[str, int]]:
         return self._initial_model(word)
+
+    def _start(self, word: str) -> tuple[list[str], list[int]]:
+        if not self.continuing_subword_prefix and not self.end_of_word_suffix and self.vocab.keys() >= set(word):
+            # every character a token: units are each character's UTF-8 bytes (see _initial_model)
+            return list(word), [1] * len(word) if word.isascii() else list(map(len, map(str.encode, word)))
+        parts = self._initial_model(word)
+        return [p for p, _ in parts], [u for _, u in parts]
 
     def _takes_whole(self, word: str) -> bool:
         return self.algorithm == "bpe" and (
@@ -282,94 +297,120 @@ class FileTokenizer(Tokenizer):
             spans = tuple([(char[a], char[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
         return toks, tuple(map(self.vocab.__getitem__, toks)), spans
 
-    def _piece_word(self, word: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Span, ...]]:
+    def _piece_word(self, word: str) -> WordEntry:
         """Tokens, ids and spans (in the word's characters) of one word the model sees."""
+        budget.check_time()
         char = range(len(word)) if word.isascii() else unit_to_char(word)
-        pairs = [p for p in self._word_tokens(word) if p[1]]
-        toks = tuple(t for t, _ in pairs)
+        pairs = [p for p in self._word_uncached(word) if p[1]]  # (this entry is what is cached)
+        toks = [t for t, _ in pairs]
         bounds = list(accumulate([n for _, n in pairs], initial=0))
-        if type(char) is range:
-            spans = tuple(zip(bounds, bounds[1:]))
-        else:
-            spans = tuple([(char[a], char[b - 1] + 1) for a, b in zip(bounds, bounds[1:])])
-        return toks, tuple(map(self.vocab.__getitem__, toks)), spans
+        return word_entry(toks, list(map(self.vocab.__getitem__, toks)), bounds, char)
+
+    def _entries(self, words: list[str], cached, uncached) -> list[WordEntry]:
+        """The words' entries: from the cache, except words too long to keep."""
+        if max(map(len, words), default=0) <= WORD_CACHE_MAX_CHARS:
+            return list(map(cached, words))  # the lookups run in C
+        return [cached(w) if len(w) <= WORD_CACHE_MAX_CHARS else uncached(w) for w in words]
 
     def _encode_pipeline(self, text: str) -> Encoding:
-        ids, tokens, offsets, word_ids = [], [], [], []
-        word_no = 0
+        cols = Columns()
         if self.pipeline.fast_applies(text):
-            # The hot loop of GPT-style files: every word straight from the regex, its tokens, ids and
-            # offsets from the per-word cache (one entry per distinct word of up to 256 characters).
-            cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
-            fast, gaps = self.pipeline.fast, self.pipeline.fast_gaps
-            for seg in self.pipeline.fast_segments(text):
-                if seg[0] == "added":
-                    tokens.append(seg[1])
-                    ids.append(seg[2])
-                    offsets.append(seg[3])
-                    word_ids.append(None)
-                    continue
-                lo, hi = seg[1], seg[2]
-                budget.check_time()
-                if fast is None:  # a Sequence of cutting steps (Pipeline.cuts)
-                    starts = self.pipeline.cut(text, lo, hi)
+            self._encode_fast(text, cols)
+        elif self.pipeline.word_pattern is not None:
+            self._encode_parts(text, cols)
+        else:
+            self._encode_pieces(text, cols)
+        offsets = cols.offsets
+        if self.pipeline.trim_offsets is not None:
+            offsets = self.pipeline.trim(cols.tokens, offsets)
+        return Encoding(tuple(cols.ids), tuple(cols.tokens), tuple(offsets), tuple(cols.word_ids))
+
+    def _encode_fast(self, text: str, cols: Columns) -> None:
+        """The hot loop of GPT-style files: every word straight from the regex (or the cutting steps),
+        its tokens, ids and offsets from the per-word cache (one entry per distinct word of up to 256
+        characters, kept by its text as typed)."""
+        ids, tokens, offsets, word_ids = cols.ids, cols.tokens, cols.offsets, cols.word_ids
+        cached, uncached, limit = self._cached_raw, self._raw_word, WORD_CACHE_MAX_CHARS
+        fast, gaps, word_no = self.pipeline.fast, self.pipeline.fast_gaps, 0
+        for seg in self.pipeline.fast_segments(text):
+            if seg[0] == "added":
+                cols.add_token(seg[1], seg[2], seg[3])
+                continue
+            lo, hi = seg[1], seg[2]
+            budget.check_time()
+            if fast is None:  # a Sequence of cutting steps (Pipeline.cuts)
+                starts = self.pipeline.cut(text, lo, hi)
+            else:
+                starts, prev = [], lo
+                for m in fast.finditer(text, lo, hi, timeout=budget.regex_timeout()):
+                    ms, me = m.span()
+                    if ms == me:
+                        continue
+                    if ms > prev and gaps:
+                        starts.append((prev, ms))
+                    starts.append((ms, me))
+                    prev = me
+                if prev < hi and gaps:
+                    starts.append((prev, hi))
+            for a, b in starts:
+                value = text[a:b]
+                t, i, rel = cached(value) if b - a <= limit else uncached(value)
+                tokens.extend(t)
+                ids.extend(i)
+                if len(rel) == 1:
+                    x, y = rel[0]
+                    offsets.append((a + x, a + y))
+                    word_ids.append(word_no)
                 else:
-                    starts = []
-                    prev = lo
-                    for m in fast.finditer(text, lo, hi, timeout=budget.regex_timeout()):
-                        ms, me = m.span()
-                        if ms == me:
-                            continue
-                        if ms > prev and gaps:
-                            starts.append((prev, ms))
-                        starts.append((ms, me))
-                        prev = me
-                    if prev < hi and gaps:
-                        starts.append((prev, hi))
-                for a, b in starts:
-                    value = text[a:b]
-                    t, i, rel = cached(value) if b - a <= limit else uncached(value)
-                    tokens.extend(t)
-                    ids.extend(i)
-                    if len(rel) == 1:
-                        x, y = rel[0]
-                        offsets.append((a + x, a + y))
-                        word_ids.append(word_no)
-                    else:
-                        offsets.extend([(a + x, a + y) for x, y in rel])
-                        word_ids.extend([word_no] * len(t))
-                    word_no += 1
-            if self.pipeline.trim_offsets is not None:
-                offsets = self.pipeline.trim(tokens, offsets)
-            return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))
-        # Every other file: words as pieces from the pipeline, each word's tokens, ids and spans (in the
-        # piece's characters) from the per-word cache, mapped through the piece to the text.
-        cached, uncached, limit = self._cached_piece, self._piece_word, WORD_CACHE_MAX_CHARS
+                    offsets.extend([(a + x, a + y) for x, y in rel])
+                    word_ids.extend([word_no] * len(t))
+                word_no += 1
+
+    def _encode_parts(self, text: str, cols: Columns) -> None:
+        """Files whose words are one regex's matches in each normalised part (BERT's pre-tokenizer,
+        Whitespace, WhitespaceSplit): the words are read without making a piece per word, their entries
+        joined a part at a time (:meth:`Columns.add_words`), and offsets go through the part's own map."""
+        pattern, word_no = self.pipeline.word_pattern, 0
+        for kind, value, added_id, part in self.pipeline.parts(text):
+            if kind == "added":
+                cols.add_token(value, added_id, part)
+                continue
+            budget.check_time()
+            words, starts = [], []
+            for m in pattern.finditer(part.text, timeout=budget.regex_timeout()):
+                a, b = m.span()
+                if a < b:
+                    words.append(m.group())
+                    starts.append(a)
+            entries = self._entries(words, self._cached_piece, self._piece_word)
+            nos = range(word_no, word_no + len(words))
+            word_no += len(words)
+            if part.align is None:
+                cols.add_words(entries, [part.base + a for a in starts], nos)
+            else:
+                align = part.align
+                lefts = list(map(itemgetter(0), align))
+                rights = [0, *map(itemgetter(1), align)]
+                cols.add_words(entries, starts, nos, lefts, rights)
+
+    def _encode_pieces(self, text: str, cols: Columns) -> None:
+        """Every other file: words as pieces from the pipeline, each word's entry (in the piece's
+        characters) from the cache, mapped through the piece to the text."""
+        ids, tokens, offsets, word_ids = cols.ids, cols.tokens, cols.offsets, cols.word_ids
+        word_no = 0
         for kind, value, added_id, piece in self.pipeline.run(text):
             if kind == "added":
-                tokens.append(value)
-                ids.append(added_id)
-                offsets.append(piece)
-                word_ids.append(None)
+                cols.add_token(value, added_id, piece)
                 continue
             word = piece.text
-            if len(word) > limit:
-                budget.check_time()
-                t, i, rel = uncached(word)
-            else:
-                if not word_no & 63:
-                    budget.check_time()
-                t, i, rel = cached(word)
+            t, i, xs, ys = self._cached_piece(word) if len(word) <= WORD_CACHE_MAX_CHARS else self._piece_word(word)
             tokens.extend(t)
             ids.extend(i)
             align = piece.align
             if align is None:
                 base = piece.base
-                offsets.extend([(base + x, base + y) for x, y in rel])
+                offsets.extend([(base + x, base + y) for x, y in zip(xs, ys)])
             else:
-                offsets.extend([(align[x][0], align[y - 1][1]) for x, y in rel])
+                offsets.extend([(align[x][0], align[y - 1][1]) for x, y in zip(xs, ys)])
             word_ids.extend([word_no] * len(t))
             word_no += 1
-        if self.pipeline.trim_offsets is not None:
-            offsets = self.pipeline.trim(tokens, offsets)
-        return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(word_ids))

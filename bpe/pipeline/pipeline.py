@@ -132,7 +132,7 @@ class Pipeline:
         for step in self.cuts:
             out: list[tuple[int, int]] = []
             for a, b in spans:
-                out.extend((a + p.base, a + p.base + len(p.text)) for p in step.cut_piece(Piece(text[a:b], 0)))
+                out.extend(step.cut_spans(text, a, b))
             spans = out
         return [(a, b) for a, b in spans if b > a]
 
@@ -164,8 +164,9 @@ class Pipeline:
                     out.append(("text", s + s2, s + e2))
         return out
 
-    def run(self, text: str):
-        """Yield ``("added", token string, id, span)`` and ``("word", None, None, Piece)`` in order."""
+    def parts(self, text: str):
+        """Yield ``("added", token string, id, span)`` and ``("text", None, None, Piece)`` in order: the
+        normalised stretches between added tokens, before the pre-tokenizer cuts them."""
         if not text:
             return
         for a, (s, e) in find_added(text, self._raw_re, self._raw_by):
@@ -182,10 +183,24 @@ class Pipeline:
                 if b is not None:
                     yield "added", part.text, b.id, part.original(0, len(part.text))
                     continue
-                words = self.pre_tokenizer([part]) if self.pre_tokenizer is not None else [part]
-                for w in words:
-                    if w.text:
-                        yield "word", None, None, w
+                yield "text", None, None, part
+
+    @property
+    def word_pattern(self):
+        """The regex whose matches are the words, where the pre-tokenizer is one such cut (BERT's,
+        Whitespace, WhitespaceSplit), else None: a text part's words are its non-empty matches."""
+        return getattr(self.pre_tokenizer, "words", None)
+
+    def run(self, text: str):
+        """Yield ``("added", token string, id, span)`` and ``("word", None, None, Piece)`` in order."""
+        pre = self.pre_tokenizer
+        for kind, value, added_id, part in self.parts(text):
+            if kind == "added":
+                yield kind, value, added_id, part
+                continue
+            for w in pre([part]) if pre is not None else [part]:
+                if w.text:
+                    yield "word", None, None, w
 
     def trim(self, tokens, offsets) -> list[Span]:
         return trim_offsets(tokens, offsets, self.trim_offsets)

@@ -126,10 +126,15 @@ class PreTokenizer:
 
     byte_level = False
     cuts_only = False
+    words = None  # a regex whose matches are exactly the pieces kept, where one regex does the whole cut
 
     def cut_piece(self, piece: Piece) -> list[Piece]:
         """The pieces one piece is cut into (a ByteLevel with its regex: before its bytes)."""
         return self([piece])
+
+    def cut_spans(self, text: str, a: int, b: int) -> list[Span]:
+        """For a ``cuts_only`` step: the (start, end) stretches of ``text`` its pieces of ``text[a:b]`` are."""
+        return [(a + p.base, a + p.base + len(p.text)) for p in self.cut_piece(Piece(text[a:b], 0))]
 
     def __call__(self, pieces: list[Piece]) -> list[Piece]:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -182,6 +187,23 @@ class Split(PreTokenizer):
             out.extend(split_piece(piece, matches, self.behavior))
         return out
 
+    def cut_spans(self, text: str, a: int, b: int) -> list[Span]:
+        if self.behavior != "Isolated" or self.regex is None:
+            return super().cut_spans(text, a, b)
+        # Isolated keeps every match and every stretch between, matched or not (split_piece), so the
+        # stretches are read straight off the matches, with no piece made for each
+        out, prev = [], a
+        for m in self.regex.finditer(text[a:b], timeout=budget.regex_timeout()):
+            s, e = m.span()
+            if a + s > prev:
+                out.append((prev, a + s))
+            if s < e:  # an empty match still ends the stretch before it (Pattern::find_matches)
+                out.append((a + s, a + e))
+            prev = a + e
+        if prev < b:
+            out.append((prev, b))
+        return out
+
 
 class Metaspace(PreTokenizer):
     def __init__(self, obj: dict) -> None:
@@ -214,6 +236,7 @@ class Metaspace(PreTokenizer):
 
 class Whitespace(PreTokenizer):
     cuts_only = True
+    words = _WORD
 
     def __call__(self, pieces):  # the matches of \w+|[^\w\s]+, everything else removed
         out = []
@@ -224,6 +247,7 @@ class Whitespace(PreTokenizer):
 
 class WhitespaceSplit(PreTokenizer):
     cuts_only = True
+    words = _NOT_WS
 
     def __call__(self, pieces):
         out = []
@@ -280,6 +304,7 @@ class CharDelimiterSplit(PreTokenizer):
 
 class BertPreTokenizer(PreTokenizer):
     cuts_only = True
+    words = _BERT_WORDS
 
     def __call__(self, pieces):
         out = []
