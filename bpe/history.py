@@ -303,16 +303,22 @@ class History:
 
     def candidate_words(self, needle: str, wordpiece: bool) -> list[tuple[int, int]]:
         """``(-bound * frequency, word index)`` for every word whose spelling can hold a pair spelled
-        ``needle``, largest bound first. It depends only on the spellings, not on the step, and the
-        top pairs of one step are mostly those of the next: so the run keeps the latest ones in
-        :attr:`candidate_cache`, as arrays of CANDIDATES_KEPT entries in all (12 bytes each, about 5 MB),
-        which saves a regex pass over the corpus per pair on most steps."""
+        ``needle``, largest bound first (the items of :meth:`candidate_arrays`, as a list)."""
+        return list(zip(*self.candidate_arrays(needle, wordpiece)))
+
+    def candidate_arrays(self, needle: str, wordpiece: bool) -> tuple[array, array]:
+        """The negated bounds ``-bound * frequency`` and the word indices of every word whose spelling can
+        hold a pair spelled ``needle``, largest bound first, as two arrays: a reader walks them only as far
+        as it needs (a common pair string is in most words of a large corpus). They depend only on the
+        spellings, not on the step, and the top pairs of one step are mostly those of the next: so the run
+        keeps the latest ones in :attr:`candidate_cache`, CANDIDATES_KEPT entries in all (12 bytes each,
+        about 5 MB), which saves a regex pass over the corpus per pair on most steps."""
         key = (needle, wordpiece)
         kept = self.candidate_cache
         with _CANDIDATES_LOCK:
             if key in kept:
                 kept.move_to_end(key)
-                return list(zip(*kept[key]))
+                return kept[key]
         found = sorted((-bound * self.freqs[i], i) for i, bound in self.spelling_bounds(needle, wordpiece).items())
         packed = (array("q", [b for b, _ in found]), array("I", [i for _, i in found]))
         with _CANDIDATES_LOCK:
@@ -320,7 +326,7 @@ class History:
             total = sum(len(b) for b, _ in kept.values())
             while total > CANDIDATES_KEPT and len(kept) > 1:
                 total -= len(kept.popitem(last=False)[1][0])
-        return found
+        return packed
 
     def spelling_bounds(self, needle: str, wordpiece: bool) -> dict[int, int]:
         """word index -> an upper bound on how often a pair spelled ``needle`` occurs in it."""

@@ -126,6 +126,53 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
         assert text[len(words) :] in tails
 
 
+def sentence_from_every_word(state, limit):
+    """The provenance sentence from every rewritten word's share (``provenance()``), as it was built before
+    it learned to rebuild only the largest shares: the reference the fast sentence must equal."""
+    parts = state.provenance()
+    if not parts:
+        return ""
+    if len(parts) > limit:
+        parts = sorted(parts, key=lambda c: -c.total)
+    text = " + ".join(
+        f"{c.word} {c.frequency}" if c.occurrences == 1 else f"{c.word} {c.occurrences}×{c.frequency}"
+        for c in parts[:limit]
+    )
+    if len(parts) > limit:
+        more = len(parts) - limit
+        text += f" + {more:,} more word{'' if more == 1 else 's'} ({sum(c.total for c in parts[limit:])})"
+    return f"{state.new_token} = {text}"
+
+
+@pytest.mark.parametrize("options", [{"tie_break": "first"}, {"tie_break": "hf"}, {"algorithm": "wordpiece"}])
+@given(
+    corpus=st.dictionaries(
+        st.text(alphabet="aab\0c", min_size=1, max_size=9), st.integers(1, 9), min_size=1, max_size=30
+    ),
+    limit=st.integers(1, 4),
+)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_provenance_sentence_equals_one_built_from_every_word(options, corpus, limit):
+    history = bpe.run_training(corpus, num_merges=12, **options)
+    for s in (history.state(k) for k in range(history.num_merges + 1)):
+        assert s.provenance_sentence(limit) == sentence_from_every_word(s, limit)
+
+
+def test_provenance_sentence_of_a_big_merge_rebuilds_only_the_largest_shares(monkeypatch):
+    """An early merge of a large corpus rewrites thousands of words; the sentence names eight. It rebuilds
+    the words whose spelling could hold the largest shares, not every word the merge rewrote."""
+    rng = random.Random(3)
+    corpus = {"".join(rng.choice("abcdef") for _ in range(rng.randint(3, 8))): rng.randint(1, 50) for _ in range(3000)}
+    history = bpe.run_training(corpus, num_merges=3)
+    s = history.state(1)
+    expected = sentence_from_every_word(s, 8)
+    rebuilt = []
+    real = bpe.History.split_ids_at
+    monkeypatch.setattr(bpe.History, "split_ids_at", lambda self, i, step: rebuilt.append(i) or real(self, i, step))
+    assert s.provenance_sentence() == expected
+    assert len(history.words_changed_at(1)) > 300 and len(rebuilt) < 60
+
+
 def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
     """The chart's "from" tooltips look up the top ten pairs on every step, mostly the previous step's
     pairs: the run keeps each pair string's candidate words (counted regex passes, not time), within a bound."""
