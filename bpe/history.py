@@ -38,6 +38,7 @@ from .ragged import Ragged, array_bytes, ragged_bytes
 from .state import TrainState
 
 CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
+SPLITS_KEPT = 20_000  # per run: word splits kept once rebuilt (about 200 bytes each, 4 MB), see split_ids_at
 _CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)
 
 
@@ -110,6 +111,8 @@ class History:
         # Provenance's candidate words of the pair strings it looked up last (see candidate_words):
         # (needle, wordpiece) -> (negated bounds, word indices), least recently used first.
         self.candidate_cache: OrderedDict[tuple[str, bool], tuple[array, array]] = OrderedDict()
+        # Splits rebuilt by split_ids_at: (word index, how many of its changes applied) -> split.
+        self.split_cache: dict[tuple[int, int], tuple[int, ...]] = {}
 
     # -- writing: the trainer's API ------------------------------------------------------------
     def add_symbol(self, symbol: str) -> int:
@@ -237,17 +240,28 @@ class History:
 
     # -- reconstruction ----------------------------------------------------------------------
     def split_ids_at(self, word_index: int, step: int) -> tuple[int, ...]:
-        """The split of one word after ``step`` merges (as symbol ids)."""
-        split = list(self.initial_splits[word_index])
+        """The split of one word after ``step`` merges (as symbol ids).
+
+        A word's split only changes at its own change steps, so the split after its first ``n`` changes
+        serves every step until the next one: the run keeps the splits it rebuilt (up to SPLITS_KEPT, then
+        it starts again), since the step view asks for the same frequent words on every step (the splits
+        table, and the words behind the largest pair counts)."""
         steps = self.word_steps[word_index]
-        if not steps:  # None (or an empty list during training): the word never changed
-            return tuple(split)
-        for s in steps:
-            if s > step:
-                break
-            a, b, new = self.merges[s - 1]
-            split = _merge_word(split, a, b, new)
-        return tuple(split)
+        # None (or an empty list during training): the word never changed
+        n = bisect.bisect_right(steps, step) if steps else 0
+        if not n:
+            return tuple(self.initial_splits[word_index])
+        kept = self.split_cache
+        split = kept.get((word_index, n))
+        if split is None:
+            ids = list(self.initial_splits[word_index])
+            for s in steps[:n]:
+                a, b, new = self.merges[s - 1]
+                ids = _merge_word(ids, a, b, new)
+            if len(kept) >= SPLITS_KEPT:
+                kept.clear()
+            split = kept[(word_index, n)] = tuple(ids)
+        return split
 
     def count_at(self, ids: tuple[int, int], step: int) -> int:
         """The count of a pair after ``step`` merges, walking back its change chain."""

@@ -173,6 +173,36 @@ def test_provenance_sentence_of_a_big_merge_rebuilds_only_the_largest_shares(mon
     assert len(history.words_changed_at(1)) > 300 and len(rebuilt) < 60
 
 
+def test_splits_kept_on_the_run_are_the_splits_rebuilt_from_the_start(monkeypatch):
+    """The run keeps the word splits it rebuilt (one per word and number of its changes applied), so the
+    step view's frequent words are not replayed on every step: whatever the order steps are read in,
+    and however often the cache starts again, a kept split is the split at that step."""
+    from bpe import history as history_module
+
+    monkeypatch.setattr(history_module, "SPLITS_KEPT", 25)
+    rng = random.Random(5)
+    corpus = [" ".join(rng.choice(["hug", "pug", "pun", "bun", "hugs", "aaaa", "abab"]) for _ in range(30))]
+    h = bpe.run_training(corpus * 3, num_merges=12)
+    fresh = bpe.run_training(corpus * 3, num_merges=12)
+    reads = [(i, k) for i in range(len(h.words)) for k in range(h.num_merges + 1)] * 2
+    rng.shuffle(reads)
+    for i, k in reads:
+        fresh.split_cache.clear()
+        assert h.split_ids_at(i, k) == fresh.split_ids_at(i, k)
+        assert len(h.split_cache) <= 25
+    merges = h.final.merges
+    for k in range(h.num_merges + 1):  # and the split each merge so far makes of the word's symbols
+        for word in h.words:
+            tokens = list(h.splits_at(0)[word])
+            for a, b in merges[:k]:
+                i = 0
+                while i < len(tokens) - 1:
+                    if (tokens[i], tokens[i + 1]) == (a, b):
+                        tokens[i : i + 2] = [a + b]
+                    i += 1
+            assert h.splits_at(k)[word] == tuple(tokens)
+
+
 def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
     """The chart's "from" tooltips look up the top ten pairs on every step, mostly the previous step's
     pairs: the run keeps each pair string's candidate words (counted regex passes, not time), within a bound."""
