@@ -36,6 +36,7 @@ from fractions import Fraction
 from .config import PAIR_SHIFT, STOP_SENTENCES, TOP_K, Pair, TrainConfig
 from .ragged import Ragged, array_bytes, ragged_bytes
 from .state import TrainState
+from .step_views import PairCountsView, SplitsView
 
 CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
 SPLITS_KEPT = 20_000  # per run: word splits kept once rebuilt (about 200 bytes each, 4 MB), see split_ids_at
@@ -113,6 +114,9 @@ class History:
         self.candidate_cache: OrderedDict[tuple[str, bool], tuple[array, array]] = OrderedDict()
         # Splits rebuilt by split_ids_at: (word index, how many of its changes applied) -> split.
         self.split_cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        # Provenance's largest shares of a pair's count: (change-log entry, limit) -> what it found, up to
+        # bpe.state.SHARES_KEPT entries (see TrainState.provenance_of).
+        self.shares_cache: dict[tuple[int, int], tuple] = {}
 
     # -- writing: the trainer's API ------------------------------------------------------------
     def add_symbol(self, symbol: str) -> int:
@@ -265,11 +269,20 @@ class History:
 
     def count_at(self, ids: tuple[int, int], step: int) -> int:
         """The count of a pair after ``step`` merges, walking back its change chain."""
+        entry = self.count_entry(ids, step)
+        return self.log_count[entry] if entry >= 0 else 0
+
+    def count_entry(self, ids: tuple[int, int], step: int) -> int:
+        """The change-log entry that set the pair's count in force after ``step`` merges (-1: it never
+        had one). The entry stays the same from that step until the pair's count next changes, and so
+        do the words holding the pair: a merge only ever lowers the counts of the pairs it does not make
+        (x a b -> x ab takes (x, a) from a word and gives no word an (x, a)), so a count that did not
+        move means no word's share of it moved."""
         entry = self.last_entry.get(ids[0] * PAIR_SHIFT + ids[1], -1)
         log_step, log_prev = self.log_step, self.log_prev
         while entry >= 0 and log_step[entry] > step:
             entry = log_prev[entry]
-        return self.log_count[entry] if entry >= 0 else 0
+        return entry
 
     def top_after(self, step: int) -> list[tuple[tuple[int, int], int]]:
         """The stored top-K counts after ``step``, highest first; equal counts in tie-rule order
@@ -297,11 +310,11 @@ class History:
 
     def splits_at(self, step: int) -> Mapping[str, tuple[str, ...]]:
         """Word -> tokens after ``step`` merges, each word rebuilt when it is read."""
-        return _SplitsView(self, step)
+        return SplitsView(self, step)
 
     def pair_counts_after(self, step: int) -> Mapping[Pair, int]:
         """Pair -> count after ``step`` merges (what merge ``step + 1`` is chosen from)."""
-        return _PairCountsView(self, step)
+        return PairCountsView(self, step)
 
     def words_changed_at(self, step: int) -> list[int]:
         if step < 1:
@@ -456,58 +469,3 @@ _HISTORY_ARRAYS = (
     ("top_counts_flat", "Q"),
     ("top_start", "Q"),
 )
-
-
-class _SplitsView(Mapping):
-    """Read-only word -> tokens mapping for one step, computed per word on demand."""
-
-    def __init__(self, history: History, step: int) -> None:
-        self._h, self._step = history, step
-
-    def __getitem__(self, word: str) -> tuple[str, ...]:
-        i = self._h.word_index.get(word)
-        if i is None:
-            raise KeyError(word)
-        symbols = self._h.symbols
-        return tuple(symbols[s] for s in self._h.split_ids_at(i, self._step))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._h.words)
-
-    def __len__(self) -> int:
-        return len(self._h.words)
-
-
-class _PairCountsView(Mapping):
-    """Read-only pair -> count mapping for the counts after a given number of merges.
-
-    Lookup of one pair walks the change log; iterating rebuilds all counts of that step
-    from its splits (fine for a table, too slow to do per pair on a big corpus).
-    """
-
-    def __init__(self, history: History, after: int) -> None:
-        self._h, self._after = history, after
-        self._all: dict[Pair, int] | None = None
-
-    def __getitem__(self, pair: Pair) -> int:
-        ids = self._h.pair_ids(pair)
-        count = self._h.count_at(ids, self._after) if ids else 0
-        if count <= 0:
-            raise KeyError(pair)
-        return count
-
-    def _full(self) -> dict[Pair, int]:
-        if self._all is None:
-            h, counts = self._h, {}
-            for i, freq in enumerate(h.freqs):
-                split = h.split_ids_at(i, self._after)
-                for pair in zip(split, split[1:]):
-                    counts[pair] = counts.get(pair, 0) + freq
-            self._all = {h.pair_str(p): c for p, c in counts.items()}
-        return self._all
-
-    def __iter__(self) -> Iterator[Pair]:
-        return iter(self._full())
-
-    def __len__(self) -> int:
-        return len(self._full())

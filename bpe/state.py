@@ -24,6 +24,7 @@ from .config import TIE_RULE_SENTENCES, TOP_K, Pair
 # The run's bpe.history.History. Not imported: history imports this module (History.state builds a
 # TrainState), and the engine has no import circle, not even a type-only one.
 HistoryRecord = Any
+SHARES_KEPT = 2_000  # per run: the largest shares of pair counts provenance_of keeps (about 600 bytes each)
 
 
 @dataclass(frozen=True)
@@ -274,16 +275,25 @@ class TrainState:
             if total <= 0:
                 out[pair] = ""
                 continue
-            found, checked, candidates = self._largest_shares(ids, after, limit)
-            shown = found[:limit]
+            # The same change-log entry, the same words: the top pairs of one step are mostly those of
+            # the step before, their counts untouched by its merge (see History.count_entry).
+            key = (h.count_entry(ids, after), limit)
+            kept = h.shares_cache.get(key)
+            if kept is None:
+                found, checked, candidates = self._largest_shares(ids, after, limit)
+                kept = (found[:limit], len(found), checked == candidates)
+                if len(h.shares_cache) >= SHARES_KEPT:
+                    h.shares_cache.clear()
+                h.shares_cache[key] = kept
+            shown, num_found, every_word = kept
             text = " + ".join(
                 f"{show(h.words[i])} {h.freqs[i]}" if occ == 1 else f"{show(h.words[i])} {occ}×{h.freqs[i]}"
                 for _, i, occ in shown
             )
             rest = total + sum(share for share, _, _ in shown)
             if rest:
-                if checked == candidates:
-                    text += f" + {rest:,} in {_words(len(found) - len(shown), 'more ')}"
+                if every_word:
+                    text += f" + {rest:,} in {_words(num_found - len(shown), 'more ')}"
                 else:
                     text += f" + {rest:,} in other words"
             out[pair] = text

@@ -203,6 +203,58 @@ def test_splits_kept_on_the_run_are_the_splits_rebuilt_from_the_start(monkeypatc
             assert h.splits_at(k)[word] == tuple(tokens)
 
 
+def expected_provenance(state, pair, limit):
+    """provenance_of's text for one pair, from a scan of every word (brute_provenance)."""
+    h = state.history
+    shown, total = brute_provenance(state, pair, limit)
+    everyone = brute_provenance(state, pair, len(h.words))[0]
+    text = " + ".join(
+        f"{h.words[i]} {h.freqs[i]}" if occ == 1 else f"{h.words[i]} {occ}×{h.freqs[i]}" for _, i, occ in shown
+    )
+    rest = total + sum(share for share, _, _ in shown)
+    more = len(everyone) - len(shown)
+    return text, (f" + {rest:,} in {more:,} more word" + ("" if more == 1 else "s")) if rest else ""
+
+
+@pytest.mark.parametrize("options", [{"tie_break": "first"}, {"algorithm": "wordpiece"}])
+@given(
+    corpus=st.dictionaries(
+        st.text(alphabet="aabc", min_size=1, max_size=9), st.integers(1, 9), min_size=1, max_size=25
+    ),
+    limit=st.integers(1, 3),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_provenance_kept_from_step_to_step_equals_a_scan_of_every_word(options, corpus, limit):
+    """Stepping through a run, provenance_of reuses the shares it found for a pair whose count the merges
+    in between did not move (the same change-log entry): the text is still a scan of every word's share."""
+    history = bpe.run_training(corpus, num_merges=12, **options)
+    for s in (history.state(k) for k in range(history.num_merges + 1)):
+        pairs = [p for p, _ in s.top_pairs(8)]
+        for pair, text in s.provenance_of(pairs, limit=limit).items():
+            words, tail = expected_provenance(s, pair, limit)
+            assert text.startswith(words) and text[len(words) :] in {tail, tail.split(" in ")[0] + " in other words"}
+
+
+def test_provenance_of_reuses_the_shares_of_pairs_whose_count_did_not_move(monkeypatch):
+    """The chart's "from" tooltips name the words behind the top ten pairs on every step; most of those
+    pairs and their counts are the step before's, and their shares are not searched again."""
+    rng = random.Random(7)
+    corpus = {"".join(rng.choice("abcdefg") for _ in range(rng.randint(3, 9))): rng.randint(1, 40) for _ in range(800)}
+    history = bpe.run_training(corpus, num_merges=30)
+    searches, real = [], bpe.TrainState._largest_shares
+    monkeypatch.setattr(bpe.TrainState, "_largest_shares", lambda self, *a: searches.append(a) or real(self, *a))
+    looked_up = 0
+    for k in range(1, history.num_merges + 1):
+        s = history.state(k)
+        pairs = [p for p, _ in s.top_pairs(10)]
+        looked_up += len(pairs)
+        texts = s.provenance_of(pairs)
+        for pair in pairs[:3]:
+            words, tail = expected_provenance(s, pair, 6)
+            assert texts[pair] in {words + tail, words + tail.split(" in ")[0] + " in other words"}
+    assert len(searches) < looked_up / 2
+
+
 def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
     """The chart's "from" tooltips look up the top ten pairs on every step, mostly the previous step's
     pairs: the run keeps each pair string's candidate words (counted regex passes, not time), within a bound."""
