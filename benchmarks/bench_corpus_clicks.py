@@ -6,7 +6,11 @@ the script sets it). The pasted corpus is sent once (the paste); the page stores
 (``server/corpus_store.py``) and empties the box, so a Next, or a poll while the run trains, carries only
 the small widget values. Two references beside it: a 20 KB paste trained to the same 1,000 merges (the same
 size of step view, a small corpus), and a client that keeps sending the 5 MB in the box, as before. Goals: bytes per Next <= 10 KB at every size; Next at 5 MB <= 1.3x Next on hug
-(the reference, measured in the same script).
+(the reference, measured in the same script). "Next" is the time until the new step's title arrives (what
+the user sees change first); "all drawn" the time until the fragment's run ends, every panel sent; "msgs /
+bytes back" what the server sends per Next (counted on the client's websocket). Hug has 7 merges, so its
+Nexts go round them and its per-step views are cached after the first round; a pasted corpus's 1,000
+steps are each seen once here, so every Next on it computes its step view (the harder case).
 
     .venv/bin/python benchmarks/bench_corpus_clicks.py              # 20 Nexts per corpus
     .venv/bin/python benchmarks/bench_corpus_clicks.py --clicks 40
