@@ -36,8 +36,10 @@ from fractions import Fraction
 from .config import PAIR_SHIFT, STOP_SENTENCES, TOP_K, Pair, TrainConfig
 from .ragged import Ragged, array_bytes, ragged_bytes
 from .state import TrainState
+from .step_views import PairCountsView, SplitsView
 
 CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
+SPLITS_KEPT = 20_000  # per run: word splits kept once rebuilt (about 200 bytes each, 4 MB), see split_ids_at
 _CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)
 
 
@@ -110,6 +112,11 @@ class History:
         # Provenance's candidate words of the pair strings it looked up last (see candidate_words):
         # (needle, wordpiece) -> (negated bounds, word indices), least recently used first.
         self.candidate_cache: OrderedDict[tuple[str, bool], tuple[array, array]] = OrderedDict()
+        # Splits rebuilt by split_ids_at: (word index, how many of its changes applied) -> split.
+        self.split_cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        # Provenance's largest shares of a pair's count: (change-log entry, limit) -> what it found, up to
+        # bpe.state.SHARES_KEPT entries (see TrainState.provenance_of).
+        self.shares_cache: dict[tuple[int, int], tuple] = {}
 
     # -- writing: the trainer's API ------------------------------------------------------------
     def add_symbol(self, symbol: str) -> int:
@@ -237,25 +244,45 @@ class History:
 
     # -- reconstruction ----------------------------------------------------------------------
     def split_ids_at(self, word_index: int, step: int) -> tuple[int, ...]:
-        """The split of one word after ``step`` merges (as symbol ids)."""
-        split = list(self.initial_splits[word_index])
+        """The split of one word after ``step`` merges (as symbol ids).
+
+        A word's split only changes at its own change steps, so the split after its first ``n`` changes
+        serves every step until the next one: the run keeps the splits it rebuilt (up to SPLITS_KEPT, then
+        it starts again), since the step view asks for the same frequent words on every step (the splits
+        table, and the words behind the largest pair counts)."""
         steps = self.word_steps[word_index]
-        if not steps:  # None (or an empty list during training): the word never changed
-            return tuple(split)
-        for s in steps:
-            if s > step:
-                break
-            a, b, new = self.merges[s - 1]
-            split = _merge_word(split, a, b, new)
-        return tuple(split)
+        # None (or an empty list during training): the word never changed
+        n = bisect.bisect_right(steps, step) if steps else 0
+        if not n:
+            return tuple(self.initial_splits[word_index])
+        kept = self.split_cache
+        split = kept.get((word_index, n))
+        if split is None:
+            ids = list(self.initial_splits[word_index])
+            for s in steps[:n]:
+                a, b, new = self.merges[s - 1]
+                ids = _merge_word(ids, a, b, new)
+            if len(kept) >= SPLITS_KEPT:
+                kept.clear()
+            split = kept[(word_index, n)] = tuple(ids)
+        return split
 
     def count_at(self, ids: tuple[int, int], step: int) -> int:
         """The count of a pair after ``step`` merges, walking back its change chain."""
+        entry = self.count_entry(ids, step)
+        return self.log_count[entry] if entry >= 0 else 0
+
+    def count_entry(self, ids: tuple[int, int], step: int) -> int:
+        """The change-log entry that set the pair's count in force after ``step`` merges (-1: it never
+        had one). The entry stays the same from that step until the pair's count next changes, and so
+        do the words holding the pair: a merge only ever lowers the counts of the pairs it does not make
+        (x a b -> x ab takes (x, a) from a word and gives no word an (x, a)), so a count that did not
+        move means no word's share of it moved."""
         entry = self.last_entry.get(ids[0] * PAIR_SHIFT + ids[1], -1)
         log_step, log_prev = self.log_step, self.log_prev
         while entry >= 0 and log_step[entry] > step:
             entry = log_prev[entry]
-        return self.log_count[entry] if entry >= 0 else 0
+        return entry
 
     def top_after(self, step: int) -> list[tuple[tuple[int, int], int]]:
         """The stored top-K counts after ``step``, highest first; equal counts in tie-rule order
@@ -283,11 +310,11 @@ class History:
 
     def splits_at(self, step: int) -> Mapping[str, tuple[str, ...]]:
         """Word -> tokens after ``step`` merges, each word rebuilt when it is read."""
-        return _SplitsView(self, step)
+        return SplitsView(self, step)
 
     def pair_counts_after(self, step: int) -> Mapping[Pair, int]:
         """Pair -> count after ``step`` merges (what merge ``step + 1`` is chosen from)."""
-        return _PairCountsView(self, step)
+        return PairCountsView(self, step)
 
     def words_changed_at(self, step: int) -> list[int]:
         if step < 1:
@@ -303,16 +330,22 @@ class History:
 
     def candidate_words(self, needle: str, wordpiece: bool) -> list[tuple[int, int]]:
         """``(-bound * frequency, word index)`` for every word whose spelling can hold a pair spelled
-        ``needle``, largest bound first. It depends only on the spellings, not on the step, and the
-        top pairs of one step are mostly those of the next: so the run keeps the latest ones in
-        :attr:`candidate_cache`, as arrays of CANDIDATES_KEPT entries in all (12 bytes each, about 5 MB),
-        which saves a regex pass over the corpus per pair on most steps."""
+        ``needle``, largest bound first (the items of :meth:`candidate_arrays`, as a list)."""
+        return list(zip(*self.candidate_arrays(needle, wordpiece)))
+
+    def candidate_arrays(self, needle: str, wordpiece: bool) -> tuple[array, array]:
+        """The negated bounds ``-bound * frequency`` and the word indices of every word whose spelling can
+        hold a pair spelled ``needle``, largest bound first, as two arrays: a reader walks them only as far
+        as it needs (a common pair string is in most words of a large corpus). They depend only on the
+        spellings, not on the step, and the top pairs of one step are mostly those of the next: so the run
+        keeps the latest ones in :attr:`candidate_cache`, CANDIDATES_KEPT entries in all (12 bytes each,
+        about 5 MB), which saves a regex pass over the corpus per pair on most steps."""
         key = (needle, wordpiece)
         kept = self.candidate_cache
         with _CANDIDATES_LOCK:
             if key in kept:
                 kept.move_to_end(key)
-                return list(zip(*kept[key]))
+                return kept[key]
         found = sorted((-bound * self.freqs[i], i) for i, bound in self.spelling_bounds(needle, wordpiece).items())
         packed = (array("q", [b for b, _ in found]), array("I", [i for _, i in found]))
         with _CANDIDATES_LOCK:
@@ -320,7 +353,7 @@ class History:
             total = sum(len(b) for b, _ in kept.values())
             while total > CANDIDATES_KEPT and len(kept) > 1:
                 total -= len(kept.popitem(last=False)[1][0])
-        return found
+        return packed
 
     def spelling_bounds(self, needle: str, wordpiece: bool) -> dict[int, int]:
         """word index -> an upper bound on how often a pair spelled ``needle`` occurs in it."""
@@ -436,58 +469,3 @@ _HISTORY_ARRAYS = (
     ("top_counts_flat", "Q"),
     ("top_start", "Q"),
 )
-
-
-class _SplitsView(Mapping):
-    """Read-only word -> tokens mapping for one step, computed per word on demand."""
-
-    def __init__(self, history: History, step: int) -> None:
-        self._h, self._step = history, step
-
-    def __getitem__(self, word: str) -> tuple[str, ...]:
-        i = self._h.word_index.get(word)
-        if i is None:
-            raise KeyError(word)
-        symbols = self._h.symbols
-        return tuple(symbols[s] for s in self._h.split_ids_at(i, self._step))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._h.words)
-
-    def __len__(self) -> int:
-        return len(self._h.words)
-
-
-class _PairCountsView(Mapping):
-    """Read-only pair -> count mapping for the counts after a given number of merges.
-
-    Lookup of one pair walks the change log; iterating rebuilds all counts of that step
-    from its splits (fine for a table, too slow to do per pair on a big corpus).
-    """
-
-    def __init__(self, history: History, after: int) -> None:
-        self._h, self._after = history, after
-        self._all: dict[Pair, int] | None = None
-
-    def __getitem__(self, pair: Pair) -> int:
-        ids = self._h.pair_ids(pair)
-        count = self._h.count_at(ids, self._after) if ids else 0
-        if count <= 0:
-            raise KeyError(pair)
-        return count
-
-    def _full(self) -> dict[Pair, int]:
-        if self._all is None:
-            h, counts = self._h, {}
-            for i, freq in enumerate(h.freqs):
-                split = h.split_ids_at(i, self._after)
-                for pair in zip(split, split[1:]):
-                    counts[pair] = counts.get(pair, 0) + freq
-            self._all = {h.pair_str(p): c for p, c in counts.items()}
-        return self._all
-
-    def __iter__(self) -> Iterator[Pair]:
-        return iter(self._full())
-
-    def __len__(self) -> int:
-        return len(self._full())

@@ -51,13 +51,14 @@ def step_values(history: bpe.History, step: int) -> dict:
         top = sorted(pair_freqs.items(), key=lambda x: x[1], reverse=True)[:TOP_PAIRS]
     else:
         top = s.top_pairs(TOP_PAIRS)
-    words = s.changes().words
+    changed = history.words_changed_at(step)  # not s.changes(): that also lists every pair count it moved
+    words = [history.words[i] for i in changed[:WORDS_SHOWN]]
     return {
         "top": top,
         "exact": len(history.words) <= EXACT_WORDS,
         "pair": s.pair,
-        "rewritten": [(w, before[w], after[w]) for w in words[:WORDS_SHOWN]],
-        "num_rewritten": len(words),
+        "rewritten": [(w, before[w], after[w]) for w in words],
+        "num_rewritten": len(changed),
     }
 
 

@@ -79,10 +79,15 @@ def stored_title(token: str, text: bool) -> str:
     return display.byte_title(token) if text and display.byte_text(token) != token else ""
 
 
+PAIR_COLUMNS = ("rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from")
+
+
 @per_run
-def _pair_view(_history: bpe.History, step: int, text: bool = False) -> pd.DataFrame:
+def _pair_view(_history: bpe.History, step: int, text: bool = False) -> tuple[dict, ...]:
     """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
-    count comes from). Cached per step as a shared resource: the page never mutates it."""
+    count comes from), one dict a row with the keys PAIR_COLUMNS. Plain rows, not a DataFrame:
+    building and slicing one cost more than everything else in a step's table and chart. Cached
+    per step as a shared resource: the page never mutates it."""
     show = shower(text)
     s = _history.state(step)
     if _history.config.algorithm == "wordpiece":  # ranked by score, the number WordPiece chooses by
@@ -109,18 +114,19 @@ def _pair_view(_history: bpe.History, step: int, text: bool = False) -> pd.DataF
                 "from": where.get((a, b), ""),
             }
         )
-    return pd.DataFrame(
-        rows, columns=["rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from"]
-    )
+    return tuple(rows)
 
 
 @per_run
 def _pair_chart_data(_history: bpe.History, step: int, text: bool = False) -> pa.Table:
     """The chart's rows as an Arrow table, made once per step and shared: Streamlit sends a chart's
     data as Arrow, and converting the pandas table again on every click cost more than making it."""
-    table = _pair_view(_history, step, text)
+    rows = _pair_view(_history, step, text)
     return pa.table(
-        {name: table[name].tolist() for name in ("rank", "pair", "stored", "count", "score", "value", "role", "from")}
+        {
+            name: [row[name] for row in rows]
+            for name in ("rank", "pair", "stored", "count", "score", "value", "role", "from")
+        }
     )
 
 
@@ -202,16 +208,8 @@ def step_panels(
     s = history.state(step)
     text = as_text(history)
     counts_step = step if counts_step is None else counts_step
-    table = _pair_view(history, counts_step, text)
-    query = st.session_state.get("split_search", "")  # the box is below the step view: controls.search_box()
-    # In presenter mode the splits and the vocabulary are stacked in their column: side by side in
-    # half of a projector's width, the chips of a real paragraph's words were cut at the column's edge.
-    splits_vocab = (
-        f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
-        f"<div>{_splits_html(s, history, query, text, present)}</div>"
-        f"<div>{vocabulary.vocabulary_html(s, settings, text, present)}</div>"
-        "</div>"
-    )
+    # The step box is drawn first, before the counts and splits are computed: the browser shows the new
+    # step while the server works out the rest (on a large run, most of a click's time).
     if present:
         left, right = st.columns([5, 4], gap="large")
         with left:
@@ -219,10 +217,11 @@ def step_panels(
             _step_notes(s)
             if after_step:
                 after_step()
+            table = _pair_view(history, counts_step, text)
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
-        right.html(vocabulary.newest_strip_html(s, text) + splits_vocab)
+        right.html(vocabulary.newest_strip_html(s, text) + _splits_vocab_html(s, history, settings, text, present))
         st.html(
-            f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and not table.empty else ''}"
+            f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and table else ''}"
             f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>'
         )
         return
@@ -230,8 +229,24 @@ def step_panels(
     _step_notes(s)
     if after_step:
         after_step()
-    _counts(history, table, counts_step, text, hide_counts)
-    st.html(splits_vocab + f'<div class="bpe-lazy">{_history_html(history, step, text)}</div>')
+    _counts(history, _pair_view(history, counts_step, text), counts_step, text, hide_counts)
+    st.html(
+        _splits_vocab_html(s, history, settings, text, present)
+        + f'<div class="bpe-lazy">{_history_html(history, step, text)}</div>'
+    )
+
+
+def _splits_vocab_html(s: bpe.TrainState, history: bpe.History, settings: Settings, text: bool, present: bool) -> str:
+    """The corpus splits and the vocabulary: side by side, or in presenter mode stacked in their column
+    (side by side in half of a projector's width, the chips of a real paragraph's words were cut at the
+    column's edge)."""
+    query = st.session_state.get("split_search", "")  # the box is below the step view: controls.search_box()
+    return (
+        f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
+        f"<div>{_splits_html(s, history, query, text, present)}</div>"
+        f"<div>{vocabulary.vocabulary_html(s, settings, text, present)}</div>"
+        "</div>"
+    )
 
 
 def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, chart_only: bool = False) -> None:
@@ -241,7 +256,7 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
             "The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
             icon=":material/visibility_off:",
         )
-    elif table.empty:
+    elif not table:
         st.write("No pairs: every word is a single token.")
     else:
         wordpiece = history.config.algorithm == "wordpiece"
@@ -319,13 +334,18 @@ _NOT_CLASS = re.compile(r"[^a-z0-9]+")
 def html_table(frame: pd.DataFrame, name: str, titles: dict[str, list[str]] | None = None) -> str:
     """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling);
     ``titles`` gives some columns a tooltip per row (a token's stored form)."""
+    return html_rows(list(frame.columns), frame.itertuples(index=False, name=None), name, titles)
+
+
+def html_rows(columns, rows, name: str, titles: dict[str, list[str]] | None = None) -> str:
+    """Rows of values under ``columns`` as an escaped HTML table, as :func:`html_table` draws a DataFrame."""
     # Each cell carries its column's name as a class, for styling (the "from" column is small print).
-    classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in frame.columns]
-    head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, frame.columns))
-    tips = [titles.get(c) if titles else None for c in frame.columns]
+    classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in columns]
+    head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, columns))
+    tips = [titles.get(c) if titles else None for c in columns]
     body = "".join(
         "<tr>" + "".join(_cell(k, v, tip[i] if tip else "") for k, v, tip in zip(classes, row, tips)) + "</tr>"
-        for i, row in enumerate(frame.itertuples(index=False, name=None))
+        for i, row in enumerate(rows)
     )
     return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -346,16 +366,13 @@ def _cell(css_class: str, value, title: str = "") -> str:
 def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> str:
     table = _pair_view(_history, step, text)
     wordpiece = _history.config.algorithm == "wordpiece"
-    cells = table[["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]].replace(
-        {True: "✓", False: ""}
-    )
+    columns = ["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]
+    cells = [["✓" if v is True else "" if v is False else v for v in (row[c] for c in columns)] for row in table]
     title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
-    tips = {
-        "pair": [f"stored as {p}" if text and p != shown else "" for p, shown in zip(table["stored"], table["pair"])]
-    }
+    tips = {"pair": [f"stored as {r['stored']}" if text and r["stored"] != r["pair"] else "" for r in table]}
     return (
         f'<h3 class="bpe-h">{title}</h3>'
-        + html_table(cells, "pairs", tips)
+        + html_rows(columns, cells, "pairs", tips)
         + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
         "lost on the tie rule. The chart shows the same rows"
         + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "")
@@ -398,21 +415,26 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
     )
 
 
+HISTORY_COLUMNS = ("merge", "pair", "new token", "count", "tied with", "tokens in corpus")
+
+
 @per_run
-def _history_frame(_history: bpe.History, text: bool = False) -> pd.DataFrame:
-    rows, show = _history.merge_rows(with_ties=False), shower(text)
-    frame = pd.DataFrame(
-        {
-            "merge": [r["step"] for r in rows],
-            "pair": [f"{show(r['left'])} {show(r['right'])}" for r in rows],
-            "new token": [show(r["new_token"]) for r in rows],
-            "_stored": [r["new_token"] for r in rows],
-            "count": [r["count"] for r in rows],
-            "tied with": [r["tied"] for r in rows],  # how many other pairs had the same count
-            "tokens in corpus": [_history.total_tokens_after[r["step"]] for r in rows],
-        }
+def _history_rows(_history: bpe.History, text: bool = False) -> tuple[tuple, ...]:
+    """The merge history's table rows (HISTORY_COLUMNS, then the new token as stored, for its tooltip),
+    one per merge; a step slices them (plain tuples: a DataFrame's slicing cost ms on every click)."""
+    show = shower(text)
+    return tuple(
+        (
+            r["step"],
+            f"{show(r['left'])} {show(r['right'])}",
+            show(r["new_token"]),
+            r["count"],
+            r["tied"],  # how many other pairs had the same count
+            _history.total_tokens_after[r["step"]],
+            r["new_token"],
+        )
+        for r in _history.merge_rows(with_ties=False)
     )
-    return frame
 
 
 @per_run
@@ -426,10 +448,12 @@ def _sparklines(_history: bpe.History) -> tuple[str, str]:
 def _history_html(history: bpe.History, step: int, text: bool = False) -> str:
     if not history.num_merges:
         return ""
-    frame = _history_frame(history, text).iloc[max(0, step - HISTORY_ROWS) : step].iloc[::-1]
-    tips = {"new token": [stored_title(t, text) for t in frame["_stored"]]}
+    rows = _history_rows(history, text)[max(0, step - HISTORY_ROWS) : step][::-1]
+    tips = {"new token": [stored_title(r[-1], text) for r in rows]}
     table = (
-        html_table(frame.drop(columns="_stored"), "history", tips) if step else '<p class="bpe-note">No merge yet.</p>'
+        html_rows(HISTORY_COLUMNS, [r[:-1] for r in rows], "history", tips)
+        if step
+        else '<p class="bpe-note">No merge yet.</p>'
     )
     note = (
         (

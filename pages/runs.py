@@ -35,10 +35,13 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 
 # 1 GiB of trained runs, shared by all sessions; stated in the UI and README (a deployment may set BPE_RUN_MEMORY_MIB)
 RUN_MEMORY_BUDGET = int(os.environ.get("BPE_RUN_MEMORY_MIB", "1024")) << 20
-# Per run, for what the server caches on it: its step views (panels.per_run, 8 MiB) and the candidate words of
-# the pairs provenance looked up (bpe.history.CANDIDATES_KEPT entries of 12 bytes, about 5 MB); without the latter,
-# 1 GiB of runs held 1.02 GiB at rest (benchmarks/bench_memory_at_rest.py)
-VIEWS_ALLOWANCE = (8 << 20) + 12 * bpe.history.CANDIDATES_KEPT
+# Per run, for what the server caches on it: its step views (panels.per_run, 8 MiB), the candidate words of
+# the pairs provenance looked up (bpe.history.CANDIDATES_KEPT entries of 12 bytes, about 5 MB) and the word splits
+# it rebuilt (bpe.history.SPLITS_KEPT, about 200 bytes each) and the largest shares of pair counts (bpe.state.SHARES_KEPT,
+# about 600 bytes each); without the candidates, 1 GiB of runs held 1.02 GiB at rest (benchmarks/bench_memory_at_rest.py)
+VIEWS_ALLOWANCE = (
+    (8 << 20) + 12 * bpe.history.CANDIDATES_KEPT + 200 * bpe.history.SPLITS_KEPT + 600 * bpe.state.SHARES_KEPT
+)
 FIRST_WAIT_S = 1.0  # a run that trains faster than this shows at once, without a progress bar
 POLL_S = 0.5  # how often a waiting page asks its job how far it got
 # A browser's rerun carries every widget's value, so each poll of a page with a pasted corpus uploads the

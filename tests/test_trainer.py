@@ -126,6 +126,135 @@ def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limi
         assert text[len(words) :] in tails
 
 
+def sentence_from_every_word(state, limit):
+    """The provenance sentence from every rewritten word's share (``provenance()``), as it was built before
+    it learned to rebuild only the largest shares: the reference the fast sentence must equal."""
+    parts = state.provenance()
+    if not parts:
+        return ""
+    if len(parts) > limit:
+        parts = sorted(parts, key=lambda c: -c.total)
+    text = " + ".join(
+        f"{c.word} {c.frequency}" if c.occurrences == 1 else f"{c.word} {c.occurrences}×{c.frequency}"
+        for c in parts[:limit]
+    )
+    if len(parts) > limit:
+        more = len(parts) - limit
+        text += f" + {more:,} more word{'' if more == 1 else 's'} ({sum(c.total for c in parts[limit:])})"
+    return f"{state.new_token} = {text}"
+
+
+@pytest.mark.parametrize("options", [{"tie_break": "first"}, {"tie_break": "hf"}, {"algorithm": "wordpiece"}])
+@given(
+    corpus=st.dictionaries(
+        st.text(alphabet="aab\0c", min_size=1, max_size=9), st.integers(1, 9), min_size=1, max_size=30
+    ),
+    limit=st.integers(1, 4),
+)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_provenance_sentence_equals_one_built_from_every_word(options, corpus, limit):
+    history = bpe.run_training(corpus, num_merges=12, **options)
+    for s in (history.state(k) for k in range(history.num_merges + 1)):
+        assert s.provenance_sentence(limit) == sentence_from_every_word(s, limit)
+
+
+def test_provenance_sentence_of_a_big_merge_rebuilds_only_the_largest_shares(monkeypatch):
+    """An early merge of a large corpus rewrites thousands of words; the sentence names eight. It rebuilds
+    the words whose spelling could hold the largest shares, not every word the merge rewrote."""
+    rng = random.Random(3)
+    corpus = {"".join(rng.choice("abcdef") for _ in range(rng.randint(3, 8))): rng.randint(1, 50) for _ in range(3000)}
+    history = bpe.run_training(corpus, num_merges=3)
+    s = history.state(1)
+    expected = sentence_from_every_word(s, 8)
+    rebuilt = []
+    real = bpe.History.split_ids_at
+    monkeypatch.setattr(bpe.History, "split_ids_at", lambda self, i, step: rebuilt.append(i) or real(self, i, step))
+    assert s.provenance_sentence() == expected
+    assert len(history.words_changed_at(1)) > 300 and len(rebuilt) < 60
+
+
+def test_splits_kept_on_the_run_are_the_splits_rebuilt_from_the_start(monkeypatch):
+    """The run keeps the word splits it rebuilt (one per word and number of its changes applied), so the
+    step view's frequent words are not replayed on every step: whatever the order steps are read in,
+    and however often the cache starts again, a kept split is the split at that step."""
+    from bpe import history as history_module
+
+    monkeypatch.setattr(history_module, "SPLITS_KEPT", 25)
+    rng = random.Random(5)
+    corpus = [" ".join(rng.choice(["hug", "pug", "pun", "bun", "hugs", "aaaa", "abab"]) for _ in range(30))]
+    h = bpe.run_training(corpus * 3, num_merges=12)
+    fresh = bpe.run_training(corpus * 3, num_merges=12)
+    reads = [(i, k) for i in range(len(h.words)) for k in range(h.num_merges + 1)] * 2
+    rng.shuffle(reads)
+    for i, k in reads:
+        fresh.split_cache.clear()
+        assert h.split_ids_at(i, k) == fresh.split_ids_at(i, k)
+        assert len(h.split_cache) <= 25
+    merges = h.final.merges
+    for k in range(h.num_merges + 1):  # and the split each merge so far makes of the word's symbols
+        for word in h.words:
+            tokens = list(h.splits_at(0)[word])
+            for a, b in merges[:k]:
+                i = 0
+                while i < len(tokens) - 1:
+                    if (tokens[i], tokens[i + 1]) == (a, b):
+                        tokens[i : i + 2] = [a + b]
+                    i += 1
+            assert h.splits_at(k)[word] == tuple(tokens)
+
+
+def expected_provenance(state, pair, limit):
+    """provenance_of's text for one pair, from a scan of every word (brute_provenance)."""
+    h = state.history
+    shown, total = brute_provenance(state, pair, limit)
+    everyone = brute_provenance(state, pair, len(h.words))[0]
+    text = " + ".join(
+        f"{h.words[i]} {h.freqs[i]}" if occ == 1 else f"{h.words[i]} {occ}×{h.freqs[i]}" for _, i, occ in shown
+    )
+    rest = total + sum(share for share, _, _ in shown)
+    more = len(everyone) - len(shown)
+    return text, (f" + {rest:,} in {more:,} more word" + ("" if more == 1 else "s")) if rest else ""
+
+
+@pytest.mark.parametrize("options", [{"tie_break": "first"}, {"algorithm": "wordpiece"}])
+@given(
+    corpus=st.dictionaries(
+        st.text(alphabet="aabc", min_size=1, max_size=9), st.integers(1, 9), min_size=1, max_size=25
+    ),
+    limit=st.integers(1, 3),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_provenance_kept_from_step_to_step_equals_a_scan_of_every_word(options, corpus, limit):
+    """Stepping through a run, provenance_of reuses the shares it found for a pair whose count the merges
+    in between did not move (the same change-log entry): the text is still a scan of every word's share."""
+    history = bpe.run_training(corpus, num_merges=12, **options)
+    for s in (history.state(k) for k in range(history.num_merges + 1)):
+        pairs = [p for p, _ in s.top_pairs(8)]
+        for pair, text in s.provenance_of(pairs, limit=limit).items():
+            words, tail = expected_provenance(s, pair, limit)
+            assert text.startswith(words) and text[len(words) :] in {tail, tail.split(" in ")[0] + " in other words"}
+
+
+def test_provenance_of_reuses_the_shares_of_pairs_whose_count_did_not_move(monkeypatch):
+    """The chart's "from" tooltips name the words behind the top ten pairs on every step; most of those
+    pairs and their counts are the step before's, and their shares are not searched again."""
+    rng = random.Random(7)
+    corpus = {"".join(rng.choice("abcdefg") for _ in range(rng.randint(3, 9))): rng.randint(1, 40) for _ in range(800)}
+    history = bpe.run_training(corpus, num_merges=30)
+    searches, real = [], bpe.TrainState._largest_shares
+    monkeypatch.setattr(bpe.TrainState, "_largest_shares", lambda self, *a: searches.append(a) or real(self, *a))
+    looked_up = 0
+    for k in range(1, history.num_merges + 1):
+        s = history.state(k)
+        pairs = [p for p, _ in s.top_pairs(10)]
+        looked_up += len(pairs)
+        texts = s.provenance_of(pairs)
+        for pair in pairs[:3]:
+            words, tail = expected_provenance(s, pair, 6)
+            assert texts[pair] in {words + tail, words + tail.split(" in ")[0] + " in other words"}
+    assert len(searches) < looked_up / 2
+
+
 def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
     """The chart's "from" tooltips look up the top ten pairs on every step, mostly the previous step's
     pairs: the run keeps each pair string's candidate words (counted regex passes, not time), within a bound."""
