@@ -15,7 +15,7 @@ from typing import Any
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import shown
-from .onig import compile_pattern
+from .onig import compile_pattern, match_spans
 from .pre_tokenizers import Metaspace, component_name
 
 DECODERS = ("ByteLevel", "Metaspace", "WordPiece", "BPEDecoder", "Fuse", "Strip", "Replace", "ByteFallback", "Sequence")
@@ -118,11 +118,15 @@ def build_decoder(obj: Any) -> Callable[[list[str]], list[str]] | None:
         def replace(tokens):
             out = []
             for t in tokens:
-                matches = list(pattern.finditer(t, timeout=budget.regex_timeout()))
+                matches = match_spans(pattern, t)  # in Oniguruma's order (Pattern::find_matches)
                 if matches:
-                    removed = sum(m.end() - m.start() for m in matches)
+                    removed = sum(e - s for s, e in matches)
                     budget.grow(len(t) - removed + len(matches) * len(content), "Replace decoder", len(t))
-                    t = pattern.sub(lambda _m: content, t, timeout=budget.regex_timeout())
+                    parts, last = [], 0
+                    for s, e in matches:
+                        parts += (t[last:s], content)
+                        last = e
+                    t = "".join(parts) + t[last:]
                 out.append(t)
             return out
 

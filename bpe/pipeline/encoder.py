@@ -22,6 +22,7 @@ from .. import pre_tokenizers as pt
 from ..columns import Columns, WordEntry, word_entry
 from ..config import Pair, Span, shown
 from ..tokenizer import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, WORDPIECE_MAX_CHARS, Encoding, Tokenizer, unit_to_char
+from .onig import match_spans
 from .pipeline import Pipeline
 
 METASPACE = "\u2581"  # SentencePiece's word mark, "▁"
@@ -342,13 +343,11 @@ class FileTokenizer(Tokenizer):
                 starts = self.pipeline.cut(text, lo, hi)
             else:
                 starts, prev = [], lo
-                for m in fast.finditer(text, lo, hi, timeout=budget.regex_timeout()):
-                    ms, me = m.span()
-                    if ms == me:
-                        continue
+                for ms, me in match_spans(fast, text, lo, hi):
                     if ms > prev and gaps:
-                        starts.append((prev, ms))
-                    starts.append((ms, me))
+                        starts.append((prev, ms))  # an empty match still ends the stretch before it
+                    if me > ms:
+                        starts.append((ms, me))
                     prev = me
                 if prev < hi and gaps:
                     starts.append((prev, hi))

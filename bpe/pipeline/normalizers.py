@@ -18,7 +18,7 @@ import regex
 
 from .. import budget
 from ..config import Span, shown
-from .onig import compile_pattern
+from .onig import compile_pattern, match_spans
 from .piece import WHITE_SPACE, Piece
 
 NORMALIZERS = (
@@ -227,21 +227,23 @@ _TO_SPACE = regex.compile("[" + regex.escape("".join(sorted((WHITE_SPACE | set("
 def _replace(pattern, content: str) -> Callable[[Piece], Piece]:
     def replace(piece: Piece) -> Piece:
         text = piece.text
-        matches = list(pattern.finditer(text, timeout=budget.regex_timeout()))
+        matches = match_spans(pattern, text)  # in Oniguruma's order (empty matches differ from Python's)
         if not matches:
             return piece
-        if len(content) == 1 and all(m.end() - m.start() == 1 for m in matches):
-            return Piece(pattern.sub(lambda _m: content, text, timeout=budget.regex_timeout()), piece.base, piece.align)
+        if len(content) == 1 and all(e - s == 1 for s, e in matches):
+            chars = list(text)
+            for s, _ in matches:
+                chars[s] = content
+            return Piece("".join(chars), piece.base, piece.align)
         # the length it would make, checked before the text and its offsets are built
-        removed = sum(m.end() - m.start() for m in matches)
+        removed = sum(e - s for s, e in matches)
         budget.grow(len(text) - removed + len(matches) * len(content), "Replace normalizer", len(text))
         spans = piece.spans()
         chars: list[str] = []
         align: list[Span] = []
         last = 0
         start = spans[0][0] if spans else piece.base
-        for m in matches:
-            s, e = m.span()
+        for s, e in matches:
             chars.append(text[last:s])
             align.extend(spans[last:s])
             # tokenizers: the new characters all share the span of the last replaced one

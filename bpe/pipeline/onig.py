@@ -365,13 +365,43 @@ def compile_pattern(obj: Any, where: str):
     raise ValueError(f'The {where} needs a pattern written {{"String": ...}} or {{"Regex": ...}}, not {shown(obj)}.')
 
 
+def match_spans(pattern, text: str, pos: int = 0, endpos: int | None = None) -> list[Span]:
+    """The matches of ``pattern`` in ``text[pos:endpos]`` in the order the ``onig`` crate's ``find_iter``
+    (what ``tokenizers`` runs) gives them. The two differ only around empty matches: after a match that
+    ends at ``e``, Oniguruma skips an empty match at ``e`` and searches again one character on, where
+    Python's ``finditer`` reports that empty match, and after an empty match it may report a longer one
+    starting at the same place (``(?=a)|a+`` on ``"aa"``: ``(0,0), (1,1)`` here, ``(0,0), (0,2)`` in Python).
+
+    >>> import regex
+    >>> match_spans(regex.compile(r"\\d*"), "ab1c"), match_spans(regex.compile(r"(?=a)|a+"), "aa")
+    ([(0, 0), (1, 1), (2, 3), (4, 4)], [(0, 0), (1, 1)])
+    """
+    end = len(text) if endpos is None else endpos
+    timeout = budget.regex_timeout()
+    spans = [m.span() for m in pattern.finditer(text, pos, end, timeout=timeout)]
+    if all(s != e for s, e in spans):
+        return spans  # no empty match: both engines take the leftmost match from where the last ended
+    out: list[Span] = []
+    last_end, last_match_end = pos, None
+    while last_end <= end:
+        m = pattern.search(text, last_end, end, timeout=timeout)
+        if m is None:
+            break
+        s, e = m.span()
+        if s == e and last_end == last_match_end:
+            last_end += 1
+            continue
+        last_end = last_match_end = e
+        out.append((s, e))
+    return out
+
+
 def find_matches(text: str, pattern) -> list[tuple[Span, bool]]:
     """``Pattern::find_matches`` for a regex: every stretch of ``text``, flagged if it matched."""
     if not text:
         return [((0, 0), False)]
     out, prev = [], 0
-    for m in pattern.finditer(text, timeout=budget.regex_timeout()):
-        s, e = m.span()
+    for s, e in match_spans(pattern, text):
         if prev != s:
             out.append(((prev, s), False))
         out.append(((s, e), True))

@@ -18,7 +18,7 @@ import regex
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Span, shown
-from .onig import compile_pattern, find_matches
+from .onig import compile_pattern, find_matches, match_spans
 from .piece import Piece
 
 FILE_PRE_TOKENIZERS = (
@@ -193,8 +193,7 @@ class Split(PreTokenizer):
         # Isolated keeps every match and every stretch between, matched or not (split_piece), so the
         # stretches are read straight off the matches, with no piece made for each
         out, prev = [], a
-        for m in self.regex.finditer(text[a:b], timeout=budget.regex_timeout()):
-            s, e = m.span()
+        for s, e in match_spans(self.regex, text[a:b]):
             if a + s > prev:
                 out.append((prev, a + s))
             if s < e:  # an empty match still ends the stretch before it (Pattern::find_matches)
