@@ -376,3 +376,21 @@ def test_wordpiece_looks_up_the_models_vocabulary_only(parts_files):
     for text in ("onyHug", "ony Hug", "xony ony"):
         same(ours, hf, text)
     assert "ony" in ours.vocab and "ony" not in ours.model_vocab
+
+
+@pytest.mark.parametrize("byte_fallback", [False, True])
+def test_bpe_starts_from_the_models_vocabulary_only(byte_fallback):
+    """A one-character added token outside the model ("y", single_word, so not matched inside "ony") is in
+    the file's vocabulary, but tokenizers' BPE model starts a word from its own vocabulary: "y" in "ony"
+    is unknown there (or its byte-fallback token). Ours gave the added token's id; so did a byte-fallback
+    token added outside the model."""
+    vocab = {c: i for i, c in enumerate("abcno")} | {"[UNK]": 5, "<0x79>": 6, "ab": 7}
+    hf = tokenizers.Tokenizer(
+        models.BPE(vocab=vocab, merges=[("a", "b")], unk_token="[UNK]", byte_fallback=byte_fallback)
+    )
+    hf.pre_tokenizer = hf_pre.Whitespace()
+    hf.add_tokens([tokenizers.AddedToken("y", single_word=True), tokenizers.AddedToken("<0x7A>", single_word=True)])
+    ours = bpe.formats.from_tokenizer_json(hf.to_str())
+    for text in ("ony abc", "y ab", "abyc", "z<0x7A> abz", "<0x7A>"):
+        same(ours, hf, text)
+    assert "y" in ours.vocab and "y" not in ours.model_vocab

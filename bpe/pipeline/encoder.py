@@ -12,6 +12,7 @@ Left out: post-processor templates (``[CLS] ... [SEP]``) and BPE dropout.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import accumulate, chain
@@ -27,6 +28,9 @@ from .pipeline import Pipeline
 
 METASPACE = "\u2581"  # SentencePiece's word mark, "▁"
 CHUNKED_WORD = 64  # characters: a longer word of a SentencePiece-style file is merged stretch by stretch
+
+
+_BYTE = re.compile(r"<0x[0-9A-F]{2}>")  # a byte-fallback token
 
 
 class RankMerges:
@@ -113,10 +117,17 @@ class FileTokenizer(Tokenizer):
             mergeable = {t: i for t, i in self.vocab.items() if t and t not in outside}
             self._merge_map = RankMerges(mergeable)  # type: ignore[assignment]
         self._marker = self._chunk_marker()
-        outside = pipeline.outside_model if self.algorithm == "wordpiece" else ()
-        # WordPiece's longest match looks in the model's vocabulary only, as tokenizers' does: an added
-        # token ("ony" of "onyhug") is matched in the text, before the model, or not at all. (BPE never
-        # reads it: its merges make model tokens only, so a large BPE file keeps one vocabulary.)
+        outside = pipeline.outside_model
+        if self.algorithm != "wordpiece":
+            prefix, suffix = self.continuing_subword_prefix or "", self.end_of_word_suffix or ""
+            outside = [
+                t for t in outside if len(t.removeprefix(prefix).removesuffix(suffix)) == 1 or _BYTE.fullmatch(t)
+            ]
+        # The model looks in its own vocabulary only, as tokenizers' does: an added token ("ony" of
+        # "onyhug", or a one-character "y") is matched in the text, before the model, or not at all.
+        # WordPiece's longest match may meet any of them; BPE only those a word can start from (one
+        # character, or a byte-fallback token): its merges make model tokens only, so a large BPE file
+        # keeps one vocabulary unless it has such an added token.
         self._model_vocab = {t: i for t, i in self.vocab.items() if t not in outside} if outside else self.vocab
 
     def with_merges(self, k: int) -> Tokenizer:
@@ -171,7 +182,7 @@ class FileTokenizer(Tokenizer):
         return self._initial_model(word)
 
     def _start(self, word: str) -> tuple[list[str], list[int]]:
-        if not self.continuing_subword_prefix and not self.end_of_word_suffix and self.vocab.keys() >= set(word):
+        if not self.continuing_subword_prefix and not self.end_of_word_suffix and self._model_vocab.keys() >= set(word):
             # every character a token: units are each character's UTF-8 bytes (see _initial_model)
             return list(word), [1] * len(word) if word.isascii() else list(map(len, map(str.encode, word)))
         parts = self._initial_model(word)
@@ -229,7 +240,7 @@ class FileTokenizer(Tokenizer):
 
     def _initial_model(self, word: str) -> list[tuple[str, int]]:
         """``tokenizers``' ``BPE::merge_word`` start: prefix, suffix, byte fallback, unknowns."""
-        vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
+        vocab, prefix, suffix = self._model_vocab, self.continuing_subword_prefix, self.end_of_word_suffix
         # Units are the UTF-8 bytes of the word the model sees, as tokenizers counts them: its offsets
         # are running sums of these, so a character dropped for want of an unknown token shifts them.
         if not prefix and not suffix and all(map(vocab.__contains__, word)):
