@@ -19,6 +19,7 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text, and folded
 NEWEST_CHIPS = 6  # presenter mode's strip: the newest learned tokens, newest first
+STRIP_FROM = 24  # ...shown once the vocabulary has more tokens than this (a smaller panel fits the screen whole)
 
 
 def vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False, present: bool = False) -> str:
@@ -70,7 +71,10 @@ def vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False, p
 def newest_strip_html(s: bpe.TrainState, text: bool = False) -> str:
     """Presenter mode's strip above the splits: the vocabulary's size and its newest learned tokens, newest
     first (the one this step added highlighted), so the class sees the vocabulary grow at every step without
-    scrolling to the panel below. It stays short: NEWEST_CHIPS chips, each cut to the strip's width."""
+    scrolling to the panel below. It stays short: NEWEST_CHIPS chips, each cut to the strip's width. A
+    vocabulary of STRIP_FROM tokens or fewer (the hug example's) gets none: its whole panel is on screen."""
+    if s.vocab_size <= STRIP_FROM:
+        return ""
     learned = s.vocab[s.history.num_base :]
     newest = list(reversed(learned[-NEWEST_CHIPS:]))
     chips = (
