@@ -29,7 +29,7 @@ from .. import pre_tokenizers as pt
 from ..config import MAX_TOKEN_ID, shown
 from ..pipeline import FileTokenizer, Pipeline
 from ..pipeline.onig import possessive_to_onig
-from ..pipeline.rank_encoder import RankFileTokenizer
+from ..pipeline.rank_encoder import RankFileTokenizer, rank_bounds
 from .fields import without_gc
 
 # Published in tiktoken (tiktoken_ext/openai_public.py).
@@ -165,24 +165,9 @@ def _split(
         return _split_heap(ranks, token, max_rank, pairs, by_rank)
     if n <= 2:
         return (token[:1], token[1:]) if n == 2 else None
-    # tiktoken's scan: parts are token[bounds[k]:bounds[k + 1]]; rs[k] is the rank of parts k and k + 1
-    # joined (max_rank or more: no merge). Merge the lowest, leftmost among equals; only its neighbours
-    # change.
-    get, big = ranks.get, max_rank
-    bounds = list(range(n + 1))
-    rs = [get(token[i : i + 2], big) for i in range(n - 1)]
-    while len(rs) > 1:
-        low = min(rs)
-        if low >= big:
-            return None
-        i = rs.index(low)
-        del bounds[i + 1]
-        del rs[i]
-        if i:
-            rs[i - 1] = get(token[bounds[i - 1] : bounds[i + 1]], big)
-        if i < len(rs):
-            rs[i] = get(token[bounds[i] : bounds[i + 2]], big)
-    return (token[: bounds[1]], token[bounds[1] :])
+    # tiktoken's scan with ranks below the token's own: a token it builds ends as two parts
+    bounds = rank_bounds(ranks.get, token, max_rank)
+    return (token[: bounds[1]], token[bounds[1] :]) if len(bounds) == 3 else None
 
 
 def _split_heap(
