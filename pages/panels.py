@@ -21,6 +21,7 @@ from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from pages import vocabulary
 from pages.alerts import alert, esc
+from pages.send_first import title_out
 from pages.settings import Settings
 from server import startup
 
@@ -214,6 +215,7 @@ def step_panels(
         left, right = st.columns([5, 4], gap="large")
         with left:
             st.html(_this_step_html(s, history, text))
+            title_out()  # the step box leaves before the counts, splits and vocabulary are computed
             _step_notes(s)
             if after_step:
                 after_step()
@@ -226,6 +228,7 @@ def step_panels(
         )
         return
     st.html(_this_step_html(s, history, text))
+    title_out()
     _step_notes(s)
     if after_step:
         after_step()
