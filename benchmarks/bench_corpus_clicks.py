@@ -188,13 +188,20 @@ def pct95(xs: list[float]) -> float:
     return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
 
-def ab(big: str, clicks: int, rounds: int) -> None:
+def ab(big: str, clicks: int, rounds: int, against: str | None = None) -> None:
     """Hug and 5 MB on two servers side by side, their clicks alternated: as the app is (the step box sent
-    before the rest is computed, ``pages/send_first.py``) and with that wait off (``BPE_TITLE_WAIT=0``)."""
+    before the rest is computed, ``pages/send_first.py``) and with that wait off (``BPE_TITLE_WAIT=0``), or
+    with ``against`` another checkout's app (say ``git worktree add /tmp/old <commit>``)."""
     corpora = {"hug (preset)": (None, False), "5 MB pasted": (big, False)}
-    variants = {"title wait (as shipped)": {}, "no title wait (BPE_TITLE_WAIT=0)": {"BPE_TITLE_WAIT": "0"}}
+    variants = {"this checkout": (None, {})}
+    if against:
+        variants[f"{against} (reference)"] = (str(Path(against) / "app.py"), {})
+    else:
+        variants["no title wait (BPE_TITLE_WAIT=0)"] = (None, {"BPE_TITLE_WAIT": "0"})
     with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as data:
-        servers = {label: AppServer(env={"BPE_DATA_DIR": data, **env}) for label, env in variants.items()}
+        servers = {
+            label: AppServer(script, env={"BPE_DATA_DIR": data, **env}) for label, (script, env) in variants.items()
+        }
         try:
             for server in servers.values():
                 server.start()
@@ -221,7 +228,8 @@ def ab(big: str, clicks: int, rounds: int) -> None:
         )
     print(
         f"Next x{clicks} on hug and on 5 MB, two servers, clicks alternated "
-        f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks {clicks} --rounds {rounds})"
+        f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks {clicks} --rounds {rounds}"
+        + (f" --against {against})" if against else ")")
     )
     print_table(
         [
@@ -246,12 +254,13 @@ def main() -> None:
     parser.add_argument(
         "--ab", action="store_true", help="only hug and 5 MB, on a server with the title wait and one without"
     )
+    parser.add_argument("--against", help="with --ab: another checkout's app as the reference server")
     parser.add_argument("--classroom", action="store_true", help="also ten students on a teacher's 1 MB link")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of each classroom phase")
     args = parser.parse_args()
     big = words_text(4_990_000, 5)
     if args.ab:
-        ab(big, args.clicks, args.rounds)
+        ab(big, args.clicks, args.rounds, args.against)
         return
     corpora = {
         "hug (preset)": (None, False),
