@@ -14,6 +14,15 @@ steps are each seen once here, so every Next on it computes its step view (the h
 
     .venv/bin/python benchmarks/bench_corpus_clicks.py              # 20 Nexts per corpus
     .venv/bin/python benchmarks/bench_corpus_clicks.py --clicks 40
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks 100 --rounds 10   # title wait on / off
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks 100 --against /tmp/old   # vs a checkout
+
+The 5 MB / hug verdict is the median of ``--rounds`` rounds' ratios (each round's 5 MB median over the same
+round's hug median; clicks are taken in turn, so a busy moment of the machine falls on both), printed with
+the rounds' spread: one median of 12 ms figures moved by 0.2x from run to run. ``--ab`` measures only hug
+and 5 MB, on two servers whose clicks alternate: this checkout and the same with ``BPE_TITLE_WAIT=0`` (the
+step box not waited for, ``pages/send_first.py``), or with ``--against DIR`` another checkout's app (say
+``git archive <commit> | tar -x -C DIR`` and a ``.venv`` link).
     .venv/bin/python benchmarks/bench_corpus_clicks.py --classroom     # + ten students on a teacher's 1 MB link
 
 With ``--classroom``: a teacher pastes a 1 MB corpus, and its link (``corpus=<digest>``, no text) is opened
