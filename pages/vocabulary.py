@@ -23,7 +23,7 @@ VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text, and folded
 NEWEST_CHIPS = 6  # presenter mode's strip: the newest learned tokens, newest first
 STRIP_FROM = 24  # ...shown once the vocabulary has more tokens than this (a smaller panel fits the screen whole)
-CHIPS_KEPT = 4096  # chips' HTML kept per run (about 150 bytes each, in the run store's VIEWS_ALLOWANCE)
+CHIPS_KEPT = 2048  # chips' HTML kept per run (about 260 bytes each with their keys, in the run store's VIEWS_ALLOWANCE)
 _CHIPS: weakref.WeakKeyDictionary[bpe.History, dict] = weakref.WeakKeyDictionary()
 _CHIPS_LOCK = threading.Lock()
 
