@@ -14,6 +14,15 @@ steps are each seen once here, so every Next on it computes its step view (the h
 
     .venv/bin/python benchmarks/bench_corpus_clicks.py              # 20 Nexts per corpus
     .venv/bin/python benchmarks/bench_corpus_clicks.py --clicks 40
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks 100 --rounds 10   # title wait on / off
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks 100 --against /tmp/old   # vs a checkout
+
+The 5 MB / hug verdict is the median of ``--rounds`` rounds' ratios (each round's 5 MB median over the same
+round's hug median; clicks are taken in turn, so a busy moment of the machine falls on both), printed with
+the rounds' spread: one median of 12 ms figures moved by 0.2x from run to run. ``--ab`` measures only hug
+and 5 MB, on two servers whose clicks alternate: this checkout and the same with ``BPE_TITLE_WAIT=0`` (the
+step box not waited for, ``pages/send_first.py``), or with ``--against DIR`` another checkout's app (say
+``git archive <commit> | tar -x -C DIR`` and a ``.venv`` link).
     .venv/bin/python benchmarks/bench_corpus_clicks.py --classroom     # + ten students on a teacher's 1 MB link
 
 With ``--classroom``: a teacher pastes a 1 MB corpus, and its link (``corpus=<digest>``, no text) is opened
@@ -113,15 +122,45 @@ async def next_once(s: Session, r: dict) -> None:
 async def measure(url: str, corpora: dict, clicks: int) -> dict:
     """Every session prepared first, then their Nexts taken in turn (round by round), so a busy moment of
     the machine falls on all of them alike."""
+    return (await measure_servers({"": (url, corpora)}, clicks))[""]
+
+
+async def measure_servers(servers: dict[str, tuple[str, dict]], clicks: int) -> dict[str, dict]:
+    """:func:`measure` on several servers at once (label -> url and corpora), their Nexts alternated click
+    by click, so that the servers' figures share the machine's busy moments."""
     sessions = {}
-    for name, (text, keep) in corpora.items():
-        sessions[name] = await prepare(url, text, keep)
+    for label, (url, corpora) in servers.items():
+        for name, (text, keep) in corpora.items():
+            sessions[label, name] = await prepare(url, text, keep)
     for _ in range(clicks):
         for s, r in sessions.values():
             await next_once(s, r)
     for s, _ in sessions.values():
         await s.close()
-    return {name: r for name, (_, r) in sessions.items()}
+    out: dict[str, dict] = {label: {} for label in servers}
+    for (label, name), (_, r) in sessions.items():
+        out[label][name] = r
+    return out
+
+
+def round_ratios(big: list[float], ref: list[float], rounds: int) -> list[float]:
+    """Next at 5 MB over Next on hug, the median of each round's clicks against the same round's (clicks
+    taken in turn, so a round's two medians share the machine's load)."""
+    n = min(len(big), len(ref))
+    size = max(1, n // rounds)
+    return [
+        statistics.median(big[i : i + size]) / statistics.median(ref[i : i + size])
+        for i in range(0, n - size + 1, size)
+    ]
+
+
+def verdict(ratios: list[float]) -> str:
+    """The goal's verdict on the median of the rounds' ratios, with their spread."""
+    med = statistics.median(ratios)
+    return (
+        f"Next at 5 MB <= {LATENCY_GOAL}x hug: {'met' if med <= LATENCY_GOAL else 'NOT met'} "
+        f"(median of {len(ratios)} rounds {med:.2f}x, rounds {min(ratios):.2f}x-{max(ratios):.2f}x)"
+    )
 
 
 async def student(url: str, link: str, step: int, until: float, last: int, out: list, errors: list) -> None:
@@ -158,13 +197,80 @@ def pct95(xs: list[float]) -> float:
     return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
 
+def ab(big: str, clicks: int, rounds: int, against: str | None = None) -> None:
+    """Hug and 5 MB on two servers side by side, their clicks alternated: as the app is (the step box sent
+    before the rest is computed, ``pages/send_first.py``) and with that wait off (``BPE_TITLE_WAIT=0``), or
+    with ``against`` another checkout's app (say ``git worktree add /tmp/old <commit>``)."""
+    corpora = {"hug (preset)": (None, False), "5 MB pasted": (big, False)}
+    variants = {"this checkout": (None, {})}
+    if against:
+        variants[f"{against} (reference)"] = (str(Path(against) / "app.py"), {})
+    else:
+        variants["no title wait (BPE_TITLE_WAIT=0)"] = (None, {"BPE_TITLE_WAIT": "0"})
+    with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as data:
+        servers = {
+            label: AppServer(script, env={"BPE_DATA_DIR": data, **env}) for label, (script, env) in variants.items()
+        }
+        try:
+            for server in servers.values():
+                server.start()
+            results = asyncio.run(
+                measure_servers({label: (srv.url, corpora) for label, srv in servers.items()}, clicks)
+            )
+        finally:
+            for server in servers.values():
+                server.stop()
+    rows = []
+    for label, res in results.items():
+        hug, big_r = res["hug (preset)"], res["5 MB pasted"]
+        ratios = round_ratios(big_r["seconds"], hug["seconds"], rounds)
+        rows.append(
+            [
+                label,
+                f"{statistics.median(hug['seconds']) * 1000:.1f}",
+                f"{statistics.median(big_r['seconds']) * 1000:.1f}",
+                f"{statistics.median(ratios):.2f}x",
+                f"{min(ratios):.2f}x-{max(ratios):.2f}x",
+                f"{statistics.median(hug['done']) * 1000:.1f}",
+                f"{statistics.median(big_r['done']) * 1000:.1f}",
+            ]
+        )
+    print(
+        f"Next x{clicks} on hug and on 5 MB, two servers, clicks alternated "
+        f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks {clicks} --rounds {rounds}"
+        + (f" --against {against})" if against else ")")
+    )
+    print_table(
+        [
+            "server",
+            "hug Next p50 ms",
+            "5 MB Next p50 ms",
+            "5 MB / hug (median of rounds)",
+            "rounds spread",
+            "hug all drawn ms",
+            "5 MB all drawn ms",
+        ],
+        rows,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clicks", type=int, default=20)
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds of clicks the 5 MB / hug verdict is the median of"
+    )
+    parser.add_argument(
+        "--ab", action="store_true", help="only hug and 5 MB, on a server with the title wait and one without"
+    )
+    parser.add_argument("--against", help="with --ab: another checkout's app as the reference server")
     parser.add_argument("--classroom", action="store_true", help="also ten students on a teacher's 1 MB link")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of each classroom phase")
     args = parser.parse_args()
     big = words_text(4_990_000, 5)
+    if args.ab:
+        ab(big, args.clicks, args.rounds, args.against)
+        return
     corpora = {
         "hug (preset)": (None, False),
         "20 KB pasted": (words_text(20_000, 2), False),
@@ -225,10 +331,10 @@ def main() -> None:
         "finished, every panel sent; msgs / bytes back: median websocket messages and bytes the server sent per Next"
     )
     worst = max(max(r["sent"]) for name, r in results.items() if name != BEFORE)
-    ratio = statistics.median(results["5 MB pasted"]["seconds"]) / hug
+    ratios = round_ratios(results["5 MB pasted"]["seconds"], results["hug (preset)"]["seconds"], args.rounds)
     print(
         f"goal bytes per Next <= {BYTES_GOAL:,}: {'met' if worst <= BYTES_GOAL else 'NOT met'} ({worst:,}); "
-        f"Next at 5 MB <= {LATENCY_GOAL}x hug: {'met' if ratio <= LATENCY_GOAL else 'NOT met'} ({ratio:.2f}x)"
+        + verdict(ratios)
     )
     if room is not None:
         print(f"\nClassroom on a teacher's 1 MB link ({room['link'][:24]}…), {args.duration:.0f} s per phase")

@@ -21,6 +21,7 @@ from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from pages import vocabulary
 from pages.alerts import alert, esc
+from pages.send_first import title_out
 from pages.settings import Settings
 from server import startup
 
@@ -30,6 +31,8 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 _VIEWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
 _VIEWS_LOCK = threading.Lock()
 VIEWS_PER_RUN = 512
+_ROWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
+ROWS_KEPT = 512  # rows of the splits table kept per run (about 600 bytes each with their keys)
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
@@ -214,6 +217,7 @@ def step_panels(
         left, right = st.columns([5, 4], gap="large")
         with left:
             st.html(_this_step_html(s, history, text))
+            title_out()  # the step box leaves before the counts, splits and vocabulary are computed
             _step_notes(s)
             if after_step:
                 after_step()
@@ -226,6 +230,7 @@ def step_panels(
         )
         return
     st.html(_this_step_html(s, history, text))
+    title_out()
     _step_notes(s)
     if after_step:
         after_step()
@@ -390,16 +395,9 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
     if present and changed:
         order = [i for i in order if i in changed] + [i for i in order if i not in changed]
     top = order[: PRESENT_SPLIT_ROWS if present else SPLIT_ROWS]
-    rows = []
-    for i in top:
-        tokens = s.splits[history.words[i]]
-        mark = "✱ " if i in changed else ""
-        rows.append(
-            f"<tr>{_cell('word', mark + shower(text)(history.words[i]), stored_title(history.words[i], text))}"
-            f"<td>{history.freqs[i]:,}</td>"
-            f"<td>{display.chips_html(list(tokens), highlight=[s.new_token] if i in changed else [], as_text=text)}"
-            "</td></tr>"
-        )
+    rows = [
+        _split_row(history, i, s.splits[history.words[i]], s.new_token if i in changed else None, text) for i in top
+    ]
     more = len(order) - len(top)
     return (
         '<h3 class="bpe-h">Corpus splits</h3>'
@@ -413,6 +411,28 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
         + (f'<p class="bpe-note">No word contains “{esc(query)}”.</p>' if query and not order else "")
         + ('<p class="bpe-note">✱ rewritten by this merge.</p>' if changed else "")
     )
+
+
+def _split_row(history: bpe.History, i: int, tokens: tuple[str, ...], new_token: str | None, text: bool) -> str:
+    """One word's row of the splits table (``new_token`` when this step's merge rewrote it, marked ✱). Kept
+    per run (ROWS_KEPT rows, in the run store's VIEWS_ALLOWANCE): the most frequent words mostly keep their
+    tokens from step to step, and their chips were most of a step's work on a large run."""
+    key = (i, tokens, new_token, text)
+    with _VIEWS_LOCK:
+        rows = _ROWS.setdefault(history, OrderedDict())
+        if (row := rows.get(key)) is not None:
+            rows.move_to_end(key)
+            return row
+    word, mark, chips = history.words[i], "✱ " if new_token is not None else "", vocabulary.chip_cache(history)
+    row = (
+        f"<tr>{_cell('word', mark + shower(text)(word), stored_title(word, text))}<td>{history.freqs[i]:,}</td>"
+        f"<td>{display.chips_html(list(tokens), highlight=[new_token] if mark else [], as_text=text, cache=chips)}</td></tr>"
+    )
+    with _VIEWS_LOCK:
+        rows[key] = row
+        if len(rows) > ROWS_KEPT:
+            rows.popitem(last=False)
+    return row
 
 
 HISTORY_COLUMNS = ("merge", "pair", "new token", "count", "tied with", "tokens in corpus")

@@ -64,6 +64,7 @@ def chips_html(
     show_whitespace: bool = False,
     titles: Sequence[str] | None = None,
     as_text: bool = False,
+    cache: dict | None = None,
 ) -> str:
     """Tokens as adjacent coloured chips; tokens in ``highlight`` get the highlight colour.
 
@@ -73,18 +74,29 @@ def chips_html(
     ``show_whitespace`` marks spaces and GPT-2's ``Ġ`` alike; without it only real whitespace
     is marked (:func:`mark_whitespace`), so a space inside a token never vanishes. ``as_text``
     (byte-level tokens) shows each token as the text it stands for (:func:`byte_text`), with its
-    stored form and bytes in the tooltip."""
+    stored form and bytes in the tooltip. ``cache``, a dict the caller keeps (the training page keeps one
+    per run), holds each chip's HTML by token and colour, so chips seen before are not escaped again."""
     marked = set(highlight)
     colors = color_indices(tokens)
     parts = []
+    if titles:
+        cache = None  # a chip's title then comes from the caller, not from its token alone
     for i, (token, c) in enumerate(zip(tokens, colors)):
+        css_class = f"tok {'hl' if token in marked else f'c{c}'}"
+        if cache is not None:
+            key = (token, css_class, as_text, show_whitespace)
+            if (done := cache.get(key)) is not None:
+                parts.append(done)
+                continue
         if as_text:
             text = byte_text(token)
             title = titles[i] if titles else (byte_title(token) if text != token else "")
         else:
             text = visible(token) if show_whitespace else mark_whitespace(token)
             title = titles[i] if titles else (token if text != token else "")
-        parts.append(chip(text, title=title, css_class=f"tok {'hl' if token in marked else f'c{c}'}"))
+        parts.append(chip(text, title=title, css_class=css_class))
+        if cache is not None:
+            cache[key] = parts[-1]
     return "".join(parts)
 
 

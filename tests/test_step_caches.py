@@ -1,0 +1,75 @@
+"""The per-run caches behind a step's splits and vocabulary (issue 20: a Next on a 5 MB run): a step drawn
+from cached rows and chips is the step drawn from scratch, character for character."""
+
+from __future__ import annotations
+
+import pytest
+
+import bpe
+from bpe import display
+from bpe.display import tokens as chip_module
+from pages import panels, vocabulary
+from pages.settings import Settings
+
+TEXT = (
+    "the quick brown fox jumps over the lazy dog, the dog sleeps; Straße und Öl — "
+    "naïve café 北京 12 345 the fox the fox\n\ttabs and  spaces  "
+) * 8
+
+
+def run(pre_tokenizer: str) -> bpe.History:
+    states = bpe.train_steps(TEXT, num_merges=40, pre_tokenizer=pre_tokenizer)
+    first = next(states)
+    for _ in states:
+        pass
+    return first.history
+
+
+def fresh(history: bpe.History) -> None:
+    panels._ROWS.pop(history, None)
+    vocabulary._CHIPS.pop(history, None)
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_chips_from_the_cache_are_the_chips_made_again(monkeypatch, as_text):
+    tokens = ["Ġthe", "Ġthe", "a b", "\n", "x" * 40, "<tag>&", "Ãł", "ĠStra"]
+    plain = display.chips_html(tokens, highlight=["Ġthe"], as_text=as_text)
+    cache: dict = {}
+    assert display.chips_html(tokens, highlight=["Ġthe"], as_text=as_text, cache=cache) == plain
+    made = []
+    monkeypatch.setattr(chip_module, "chip", lambda *a, **k: made.append(a) or "")
+    assert display.chips_html(tokens, highlight=["Ġthe"], as_text=as_text, cache=cache) == plain
+    assert made == []  # every chip came from the cache
+    assert display.chips_html(tokens, highlight=["a b"], as_text=as_text, cache=cache) != plain  # colour is key
+
+
+def test_given_titles_bypass_the_cache():
+    cache: dict = {}
+    first = display.chips_html(["a", "b"], titles=["one", "two"], cache=cache)
+    assert display.chips_html(["a", "b"], titles=["three", "four"], cache=cache) != first
+    assert cache == {}
+
+
+@pytest.mark.parametrize("pre_tokenizer", ["whitespace", "gpt2"])
+@pytest.mark.parametrize("text", [False, True])
+@pytest.mark.parametrize("present", [False, True])
+def test_a_step_drawn_from_cached_rows_and_chips_is_the_step_drawn_afresh(pre_tokenizer, text, present):
+    h = run(pre_tokenizer)
+    settings = Settings(source="text", text=TEXT, pre_tokenizer=pre_tokenizer, limit_value=40)
+    fresh(h)
+    # Steps forward, back and forward again, as a class clicks: rows and chips come back from the caches.
+    walk = [*range(h.num_merges + 1), *range(h.num_merges, -1, -3), *range(0, h.num_merges + 1, 2)]
+    cached = []
+    for step in walk:
+        s = h.state(step)
+        cached.append(
+            panels._splits_html(s, h, "", text, present) + vocabulary.vocabulary_html(s, settings, text, present)
+        )
+    assert panels._ROWS[h] and vocabulary._CHIPS[h]  # the caches were used
+    for step, seen in zip(walk, cached):
+        fresh(h)
+        s = h.state(step)
+        assert (
+            panels._splits_html(s, h, "", text, present) + vocabulary.vocabulary_html(s, settings, text, present)
+            == seen
+        ), step
