@@ -25,6 +25,7 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import bpe
+from pages import panels, vocabulary
 from pages.alerts import alert
 from pages.session import app_state, session_id
 from pages.settings import Settings
@@ -39,8 +40,15 @@ RUN_MEMORY_BUDGET = int(os.environ.get("BPE_RUN_MEMORY_MIB", "1024")) << 20
 # the pairs provenance looked up (bpe.history.CANDIDATES_KEPT entries of 12 bytes, about 5 MB) and the word splits
 # it rebuilt (bpe.history.SPLITS_KEPT, about 200 bytes each) and the largest shares of pair counts (bpe.state.SHARES_KEPT,
 # about 600 bytes each); without the candidates, 1 GiB of runs held 1.02 GiB at rest (benchmarks/bench_memory_at_rest.py)
+# and the HTML of the splits' rows (pages.panels.ROWS_KEPT, about 600 bytes each) and of chips
+# (pages.vocabulary.CHIPS_KEPT, about 260 bytes each) kept on the run for the step view
 VIEWS_ALLOWANCE = (
-    (8 << 20) + 12 * bpe.history.CANDIDATES_KEPT + 200 * bpe.history.SPLITS_KEPT + 600 * bpe.state.SHARES_KEPT
+    (8 << 20)
+    + 12 * bpe.history.CANDIDATES_KEPT
+    + 200 * bpe.history.SPLITS_KEPT
+    + 600 * bpe.state.SHARES_KEPT
+    + 600 * panels.ROWS_KEPT
+    + 260 * vocabulary.CHIPS_KEPT
 )
 FIRST_WAIT_S = 1.0  # a run that trains faster than this shows at once, without a progress bar
 POLL_S = 0.5  # how often a waiting page asks its job how far it got
