@@ -148,7 +148,8 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
         if state.step % PROGRESS_EVERY == 0 and _progress is not None:
             _progress[FIELDS * slot] = state.step
             if _progress[FIELDS * slot + 2]:  # a session stopped while another waits: a copy of what is made
-                with contextlib.suppress(OSError):  # a copy not written (disk full) must not end the run
+                # A copy not made (disk full, or no memory for it) must not end the run the others wait for.
+                with contextlib.suppress(Exception):
                     snapshots.write(first.history, state.step, snapshots.path(_server_pid, slot))
                 _progress[FIELDS * slot + 2] = 0  # after the rename: the server reads the file once it sees 0
             if flag := _progress[FIELDS * slot + 1]:
@@ -196,6 +197,7 @@ class _Pool:
     def __init__(self) -> None:
         ctx = mp.get_context("forkserver")
         self.progress = ctx.Array("q", FIELDS * SLOTS, lock=False)  # [merge reached, stop flag, copy asked] per slot
+        snapshots.sweep(os.getpid())  # copies left by a server that died (or an earlier pool of this one)
         self.lanes = {
             lane: cf.ProcessPoolExecutor(
                 n, mp_context=ctx, initializer=_init_worker, initargs=(self.progress, os.getpid())

@@ -17,18 +17,23 @@ Left out: when to ask and who gets the copy (``server/jobs.py``, ``pages/runs.py
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import pickle
+import re
 import sys
 import tempfile
+import threading
 from array import array
 
 import bpe
 
+PREFIX = "bpe-snapshot-"
+
 
 def path(server_pid: int, slot: int) -> str:
     """The file a worker of the server ``server_pid`` writes the copy of slot ``slot``'s run to."""
-    return os.path.join(tempfile.gettempdir(), f"bpe-snapshot-{server_pid}-{slot}.pickle")
+    return os.path.join(tempfile.gettempdir(), f"{PREFIX}{server_pid}-{slot}.pickle")
 
 
 def write(history: bpe.History, step: int, to: str) -> None:
@@ -48,20 +53,57 @@ def write(history: bpe.History, step: int, to: str) -> None:
 
 
 def read(at: str) -> tuple[bpe.History, int] | None:
-    """In the server: the copy written to ``at`` (the file is removed), or None if there is none."""
+    """In the server: the copy written to ``at`` (the file is removed), or None if there is none.
+
+    The file is first taken away under a name of this reader's own (an atomic rename): the worker may
+    write a newer copy to ``at`` while this one is read (a third session pressed Stop meanwhile), and
+    removing ``at`` after reading would have deleted that newer copy unread."""
+    taken = f"{at}.{os.getpid()}-{threading.get_ident()}.reading"
     try:
-        with open(at, "rb") as f:
-            result = pickle.load(f)
+        os.replace(at, taken)
     except FileNotFoundError:
         return None
+    try:
+        with open(taken, "rb") as f:
+            return pickle.load(f)
     finally:
-        discard(at)
-    return result
+        discard(taken)
 
 
 def discard(at: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.remove(at)
+
+
+_NAMED = re.compile(re.escape(PREFIX) + r"(\d+)-\d+\.pickle")
+
+
+def sweep(server_pid: int) -> list[str]:
+    """At a pool's start in the server ``server_pid``: remove the copies (and half-written ``.part`` files)
+    left in the temporary directory by a server that is gone (killed while a copy waited to be read, or
+    its worker killed mid-write, as workers are when their server dies) or by an earlier pool of this
+    one; a copy of another live server is left alone. The paths removed."""
+    removed = []
+    for name in glob.glob(os.path.join(tempfile.gettempdir(), PREFIX + "*")):
+        found = _NAMED.match(os.path.basename(name))
+        if found is None:
+            continue
+        pid = int(found.group(1))
+        if pid == server_pid or not _running(pid):
+            with contextlib.suppress(OSError):
+                os.remove(name)
+                removed.append(name)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process (or not a pid at all): not ours to judge
+    return True
 
 
 def deep_sizeof(root) -> int:
