@@ -33,6 +33,9 @@ _VIEWS_LOCK = threading.Lock()
 VIEWS_PER_RUN = 512
 _ROWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
 ROWS_KEPT = 512  # rows of the splits table kept per run (about 600 bytes each with their keys)
+# A longer row is drawn afresh each time, not kept: a word of up to MAX_WORD_CHARS (10,000) characters is a row
+# of as many chips, about 300 KB, and 512 of them would have held some 150 MB on one run, uncounted.
+ROW_CHARS_KEPT = 1_200
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
@@ -428,6 +431,8 @@ def _split_row(history: bpe.History, i: int, tokens: tuple[str, ...], new_token:
         f"<tr>{_cell('word', mark + shower(text)(word), stored_title(word, text))}<td>{history.freqs[i]:,}</td>"
         f"<td>{display.chips_html(list(tokens), highlight=[new_token] if mark else [], as_text=text, cache=chips)}</td></tr>"
     )
+    if len(row) > ROW_CHARS_KEPT:
+        return row
     with _VIEWS_LOCK:
         rows[key] = row
         if len(rows) > ROWS_KEPT:

@@ -73,3 +73,28 @@ def test_a_step_drawn_from_cached_rows_and_chips_is_the_step_drawn_afresh(pre_to
             panels._splits_html(s, h, "", text, present) + vocabulary.vocabulary_html(s, settings, text, present)
             == seen
         ), step
+
+
+def test_long_words_rows_and_chips_are_not_kept_past_what_the_run_store_counts():
+    """A corpus of long words (a pasted data file: words of up to MAX_WORD_CHARS characters) made splits rows of
+    thousands of chips, each kept on the run: 40 rows of 3,000-character words held 25 MB after seven steps,
+    where the run store counts 600 bytes a row and 260 a chip (pages/runs.VIEWS_ALLOWANCE)."""
+    import random
+    import string
+
+    rng = random.Random(7)
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(3_000)) for _ in range(40)]
+    states = bpe.train_steps(" ".join(words * 2), num_merges=6, pre_tokenizer="whitespace")
+    first = next(states)
+    for _ in states:
+        pass
+    h = first.history
+    fresh(h)
+    drawn = [panels._splits_html(h.state(step), h, "", False, False) for step in range(h.num_merges + 1)]
+    assert all(html_text.count('class="tok') >= 40 * 2_900 for html_text in drawn)  # the long rows were drawn
+    rows = panels._ROWS.get(h, {})
+    chips = vocabulary._CHIPS.get(h, {})
+    held = sum(len(row) for row in rows.values()) + sum(len(chip) for chip in chips.values())
+    assert held <= 600 * panels.ROWS_KEPT + 260 * vocabulary.CHIPS_KEPT
+    # Drawn again, from whatever was kept, the same.
+    assert [panels._splits_html(h.state(step), h, "", False, False) for step in range(h.num_merges + 1)] == drawn

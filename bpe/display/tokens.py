@@ -57,6 +57,9 @@ def chip(
     )
 
 
+CHIP_CHARS_KEPT = 400  # see chips_html's cache: a chip of a token of up to LONG_TOKEN characters, its tooltip included
+
+
 def chips_html(
     tokens: Sequence[str],
     *,
@@ -75,7 +78,9 @@ def chips_html(
     is marked (:func:`mark_whitespace`), so a space inside a token never vanishes. ``as_text``
     (byte-level tokens) shows each token as the text it stands for (:func:`byte_text`), with its
     stored form and bytes in the tooltip. ``cache``, a dict the caller keeps (the training page keeps one
-    per run), holds each chip's HTML by token and colour, so chips seen before are not escaped again."""
+    per run), holds each chip's HTML by token and colour, so chips seen before are not escaped again; a chip
+    longer than CHIP_CHARS_KEPT (a long token, whole in its tooltip) is made again each time instead, so
+    what a cache of n chips holds stays near n short chips."""
     marked = set(highlight)
     colors = color_indices(tokens)
     parts = []
@@ -95,7 +100,7 @@ def chips_html(
             text = visible(token) if show_whitespace else mark_whitespace(token)
             title = titles[i] if titles else (token if text != token else "")
         parts.append(chip(text, title=title, css_class=css_class))
-        if cache is not None:
+        if cache is not None and len(parts[-1]) <= CHIP_CHARS_KEPT:
             cache[key] = parts[-1]
     return "".join(parts)
 
