@@ -40,6 +40,10 @@ from .step_views import PairCountsView, SplitsView
 
 CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
 SPLITS_KEPT = 20_000  # per run: word splits kept once rebuilt (about 200 bytes each, 4 MB), see split_ids_at
+# ...and symbol ids in them all (8 bytes each): a corpus of long words (up to 10,000 characters) kept 170 MB of
+# splits after 30 steps of 300 words of 4,000 characters without this bound
+SPLIT_IDS_KEPT = 250_000
+_SPLITS_LOCK = threading.Lock()
 _CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)
 
 
@@ -114,6 +118,7 @@ class History:
         self.candidate_cache: OrderedDict[tuple[str, bool], tuple[array, array]] = OrderedDict()
         # Splits rebuilt by split_ids_at: (word index, how many of its changes applied) -> split.
         self.split_cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.split_ids_kept = 0  # symbol ids in split_cache's splits, up to SPLIT_IDS_KEPT
         # Provenance's largest shares of a pair's count: (change-log entry, limit) -> what it found, up to
         # bpe.state.SHARES_KEPT entries (see TrainState.provenance_of).
         self.shares_cache: dict[tuple[int, int], tuple] = {}
@@ -247,9 +252,9 @@ class History:
         """The split of one word after ``step`` merges (as symbol ids).
 
         A word's split only changes at its own change steps, so the split after its first ``n`` changes
-        serves every step until the next one: the run keeps the splits it rebuilt (up to SPLITS_KEPT, then
-        it starts again), since the step view asks for the same frequent words on every step (the splits
-        table, and the words behind the largest pair counts)."""
+        serves every step until the next one: the run keeps the splits it rebuilt (up to SPLITS_KEPT of them
+        and SPLIT_IDS_KEPT ids in all, then it starts again), since the step view asks for the same frequent
+        words on every step (the splits table, and the words behind the largest pair counts)."""
         steps = self.word_steps[word_index]
         # None (or an empty list during training): the word never changed
         n = bisect.bisect_right(steps, step) if steps else 0
@@ -262,9 +267,14 @@ class History:
             for s in steps[:n]:
                 a, b, new = self.merges[s - 1]
                 ids = _merge_word(ids, a, b, new)
-            if len(kept) >= SPLITS_KEPT:
-                kept.clear()
-            split = kept[(word_index, n)] = tuple(ids)
+            split = tuple(ids)
+            with _SPLITS_LOCK:  # sessions read a run from several threads; the count must stay the cache's
+                if len(kept) >= SPLITS_KEPT or self.split_ids_kept + len(split) > SPLIT_IDS_KEPT:
+                    kept.clear()
+                    self.split_ids_kept = 0
+                if (word_index, n) not in kept:
+                    kept[(word_index, n)] = split
+                    self.split_ids_kept += len(split)
         return split
 
     def count_at(self, ids: tuple[int, int], step: int) -> int:

@@ -98,3 +98,36 @@ def test_long_words_rows_and_chips_are_not_kept_past_what_the_run_store_counts()
     assert held <= 600 * panels.ROWS_KEPT + 260 * vocabulary.CHIPS_KEPT
     # Drawn again, from whatever was kept, the same.
     assert [panels._splits_html(h.state(step), h, "", False, False) for step in range(h.num_merges + 1)] == drawn
+
+
+def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_words():
+    """History.split_cache was bounded by entries only (SPLITS_KEPT, counted as 200 bytes each): splits of long
+    words (a pasted data file) are thousands of ids each, and 30 steps of 300 words of 4,000 characters kept
+    170 MB on the run. Here 60 words of 3,000 characters, every word rebuilt at every step, passed 4 MB
+    of ids (8 bytes each) at step 3; SPLIT_IDS_KEPT now holds them to 2 MB."""
+    import bisect
+    import random
+
+    from bpe import history as history_module
+
+    rng = random.Random(3)
+    words = ["".join(rng.choice("abcdef") for _ in range(3_000)) for _ in range(60)]
+    states = bpe.train_steps(" ".join(words), num_merges=20, pre_tokenizer="whitespace")
+    first = next(states)
+    for _ in states:
+        pass
+    h = first.history
+    fresh_splits = {}
+    for step in range(1, h.num_merges + 1):
+        for i in range(len(h.words)):
+            fresh_splits[(i, step)] = h.split_ids_at(i, step)
+        ids = sum(len(split) for split in h.split_cache.values())
+        assert 8 * ids <= 200 * history_module.SPLITS_KEPT, step  # the 4 MB pages/runs.VIEWS_ALLOWANCE counts
+    assert ids == h.split_ids_kept  # the count the bound goes by is the cache's
+    # What comes out of the bounded cache is the split the merges make, replayed here without it.
+    for (i, step), split in fresh_splits.items():
+        ids = list(h.initial_splits[i])
+        for s in (h.word_steps[i] or [])[: bisect.bisect_right(h.word_steps[i] or [], step)]:
+            a, b, new = h.merges[s - 1]
+            ids = history_module._merge_word(ids, a, b, new)
+        assert split == tuple(ids)
