@@ -401,7 +401,9 @@ def leave(
         if job.future.done():
             return False
         if any(job.alive(w) for w in job.waiters):
-            if keep and on_kept is not None:
+            # A copy only of a run a worker has (one still queued behind others' runs has no merges to copy:
+            # asked for, the page said "Stopping after merge 0" until the run started and reached merge 50).
+            if keep and on_kept is not None and job.future.running():
                 if not job.kept_to:
                     pool.progress[FIELDS * job.slot + 2] = 1
                 job.kept_to.append(on_kept)

@@ -162,3 +162,33 @@ def test_two_tabs_on_a_real_server_one_stops_and_steps_through_the_merges_so_far
         in html.unescape(page)
     )
     assert first_waiting  # the first tab's run goes on
+
+
+def test_stop_on_a_shared_run_still_queued_does_not_wait_for_a_copy():
+    """A class fills the pool: a run two sessions asked for waits in the queue behind the others' runs. One of
+    them pressed Stop; a copy was asked of a run no worker had, and that session's page said "Stopping after
+    merge 0: keeping the merges made so far…" until the run started and reached merge 50, minutes later. Now
+    nothing is asked: the page says at once that the run goes on for the other session."""
+    live = {"tab-a", "tab-b", "tab-x"}
+    ahead = []
+    try:
+        queued = None
+        for _ in range(8):  # more runs than the lanes have workers (and their queues' one extra each)
+            job = submit_big("tab-x", live, big_text(3_000))
+            ahead.append(job)
+            if not job.future.running() and not job.future.done():
+                queued = job
+                break
+        assert queued is not None, "eight big runs should fill a pool of this machine's cores"
+        assert jobs.submit(queued.key, {}, {}, "tab-a", lambda job: None) is queued
+        assert jobs.submit(queued.key, {}, {}, "tab-b", lambda job: None) is queued
+        kept = []
+        assert jobs.leave(queued, "tab-b", on_kept=lambda history, nbytes: kept.append(history)) is False
+        assert jobs.stopping(queued.key) is None  # the page shows "another open session still waits" at once
+        assert queued.kept_to == [] and jobs.job_for(queued.key) is queued
+    finally:
+        for job in ahead:
+            for waiter in list(job.waiters):
+                jobs.leave(job, waiter, keep=False)
+    for job in ahead:
+        wait_until(lambda job=job: job.future.done(), 120, "the big runs to stop")
