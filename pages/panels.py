@@ -39,6 +39,9 @@ ROW_CHARS_KEPT = 1_200
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
+# characters of a word shown in the "from" column (cut in the middle past that): a word of up to 10,000 characters
+# (a pasted data file) made each step's pair view hold and send some 600 KB, kept per step on the run
+FROM_WORD = 64
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the most frequent
 PRESENT_BARS = 10  # pairs in presenter mode's chart, each with its count written on its bar
@@ -102,7 +105,9 @@ def _pair_view(_history: bpe.History, step: int, text: bool = False) -> tuple[di
         top = [(pair, count, None) for pair, count in s.top_pairs(TOP_N, after=not step)]
     merge = s if step else (_history.state(1) if _history.num_merges else None)
     chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
-    where = (merge or s).provenance_of([p for p, _, _ in top[:10]], show=show)
+    where = (merge or s).provenance_of(
+        [p for p, _, _ in top[:10]], show=lambda word: display.shorten(show(word), FROM_WORD)
+    )
     rows = []
     for rank, ((a, b), count, score) in enumerate(top):
         role = "chosen" if (a, b) == chosen else "tied" if (a, b) in tied else "other"

@@ -131,3 +131,23 @@ def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_w
             a, b, new = h.merges[s - 1]
             ids = history_module._merge_word(ids, a, b, new)
         assert split == tuple(ids)
+
+
+def test_the_from_column_cuts_long_words_so_a_step_view_stays_small():
+    """The pair counts' "from" column wrote every word whole: on a corpus of long words (a pasted data file) each
+    step's pair view held six 3,000-character words per pair, some 180 KB kept per step on the run (up to
+    VIEWS_PER_RUN steps) and sent on every click. Words past FROM_WORD characters are now cut in the middle."""
+    import random
+
+    rng = random.Random(5)
+    words = ["".join(rng.choice("abcdef") for _ in range(3_000)) for _ in range(20)]
+    states = bpe.train_steps(" ".join(words + ["short words here"] * 3), num_merges=4, pre_tokenizer="whitespace")
+    first = next(states)
+    for _ in states:
+        pass
+    h = first.history
+    rows = panels._pair_view.__wrapped__(h, 2)
+    froms = [row["from"] for row in rows if row["from"]]
+    assert froms, "the top pairs have their provenance"
+    assert max(len(text) for text in froms) <= 600  # six words of 64 characters at most, their counts, "+ more"
+    assert any(display.shorten(w, panels.FROM_WORD) in text for text in froms for w in words)  # cut, still named
