@@ -11,8 +11,9 @@ import bpe
 from bpe import display
 from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
-from pages import panels, runs, session
+from pages import runs, session
 from pages.alerts import alert, esc
+from pages.html_tables import html_table
 from pages.settings import Settings
 from server import startup
 
@@ -189,7 +190,7 @@ def compare_tie_rules(history: bpe.History, settings: Settings) -> None:
         for col, rule, h, other in ((left, one, ha, hb), (right, two, hb, ha)):
             col.html(
                 f'<h3 class="bpe-h">{esc(rule)}</h3>'
-                + panels.html_table(_merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}")
+                + html_table(_merge_list(h, other, k, last), f"compare-{'a' if h is ha else 'b'}")
             )
         st.caption(f"Steps {k} to {last}; ≠ marks a step where the two rules merge different pairs.")
         st.button(

@@ -6,13 +6,11 @@ page reads as a description of the UI.
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 from collections import OrderedDict
 
 import altair as alt
-import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
@@ -21,6 +19,7 @@ from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from pages import vocabulary
 from pages.alerts import alert, esc
+from pages.html_tables import cell, html_rows
 from pages.send_first import title_out
 from pages.settings import Settings
 from server import startup
@@ -38,7 +37,6 @@ ROWS_KEPT = 512  # rows of the splits table kept per run (about 600 bytes each w
 ROW_CHARS_KEPT = 1_200
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
-CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
 # characters of a word shown in the "from" column (cut in the middle past that): a word of up to 10,000 characters
 # (a pasted data file) made each step's pair view hold and send some 600 KB, kept per step on the run
 FROM_WORD = 64
@@ -341,40 +339,6 @@ def _step_notes(s: bpe.TrainState) -> None:
         st.success(s.stop_sentence)
 
 
-_NOT_CLASS = re.compile(r"[^a-z0-9]+")
-
-
-def html_table(frame: pd.DataFrame, name: str, titles: dict[str, list[str]] | None = None) -> str:
-    """A DataFrame as an escaped HTML table (``data-table`` names it for tests and styling);
-    ``titles`` gives some columns a tooltip per row (a token's stored form)."""
-    return html_rows(list(frame.columns), frame.itertuples(index=False, name=None), name, titles)
-
-
-def html_rows(columns, rows, name: str, titles: dict[str, list[str]] | None = None) -> str:
-    """Rows of values under ``columns`` as an escaped HTML table, as :func:`html_table` draws a DataFrame."""
-    # Each cell carries its column's name as a class, for styling (the "from" column is small print).
-    classes = [_NOT_CLASS.sub("-", str(c).lower()) for c in columns]
-    head = "".join(f'<th class="{k}">{esc(c)}</th>' for k, c in zip(classes, columns))
-    tips = [titles.get(c) if titles else None for c in columns]
-    body = "".join(
-        "<tr>" + "".join(_cell(k, v, tip[i] if tip else "") for k, v, tip in zip(classes, row, tips)) + "</tr>"
-        for i, row in enumerate(rows)
-    )
-    return f'<table class="bpe-table" data-table="{name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
-def _cell(css_class: str, value, title: str = "") -> str:
-    """A table cell; a long token (or pair) is cut with the whole of it in the tooltip, since
-    tokens do not wrap and a long one would push the table out of its column."""
-    text = str(value)
-    short = display.shorten(text, CELL_TOKEN) if css_class in ("pair", "new-token", "word") else text
-    if short != text:
-        title = f"{text} · {title}" if title else text
-        css_class += " long"
-    tip = f' title="{esc(title)}"' if title else ""
-    return f'<td class="{css_class}"{tip}>{esc(short)}</td>'
-
-
 @per_run
 def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> str:
     table = _pair_view(_history, step, text)
@@ -433,7 +397,7 @@ def _split_row(history: bpe.History, i: int, tokens: tuple[str, ...], new_token:
             return row
     word, mark, chips = history.words[i], "✱ " if new_token is not None else "", vocabulary.chip_cache(history)
     row = (
-        f"<tr>{_cell('word', mark + shower(text)(word), stored_title(word, text))}<td>{history.freqs[i]:,}</td>"
+        f"<tr>{cell('word', mark + shower(text)(word), stored_title(word, text))}<td>{history.freqs[i]:,}</td>"
         f"<td>{display.chips_html(list(tokens), highlight=[new_token] if mark else [], as_text=text, cache=chips)}</td></tr>"
     )
     if len(row) > ROW_CHARS_KEPT:

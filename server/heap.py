@@ -113,9 +113,14 @@ def sweep() -> int:
     reap_sessions()
     refreeze(True)
     after = lingering()
-    print(
-        f"bpe-heap: swept; {before - after} evicted of {before} freed, {after} still shown", file=sys.stderr, flush=True
-    )
+    try:
+        print(
+            f"bpe-heap: swept; {before - after} evicted of {before} freed, {after} still shown",
+            file=sys.stderr,
+            flush=True,
+        )
+    except (OSError, ValueError):  # stderr closed under us (a test run ending while the sweeper runs)
+        pass
     return after
 
 
