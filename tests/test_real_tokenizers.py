@@ -369,6 +369,52 @@ def test_normalizers(norm):
         check_same(ours, theirs, text)
 
 
+# characters whose category changed after Unicode 9, the tables tokenizers' normalisers read: marks
+# assigned later (U+08D3, U+08CB) are kept there, so the word is [UNK]; U+1734 (Mn then) and
+# U+1CF2 (Mc then) are dropped
+LATE_MARKS = "a\u08d3 \u08cb c\u1734 d\u1cf2 e\u0301"
+
+
+@pytest.mark.parametrize("name", ["whitespace", "prefixed-bert", "bert-wordpiece"])
+def test_accents_are_stripped_by_tokenizers_own_unicode_tables(name):
+    ours, theirs, _ = family(name)
+    check_same(ours, theirs, LATE_MARKS)
+
+
+@pytest.mark.parametrize(
+    "norm",
+    [
+        {"type": "StripAccents"},
+        {
+            "type": "BertNormalizer",
+            "clean_text": False,
+            "handle_chinese_chars": False,
+            "strip_accents": True,
+            "lowercase": False,
+        },
+    ],
+    ids=["StripAccents", "BertNormalizer"],
+)
+def test_the_marks_stripped_are_tokenizers_over_every_code_point(norm):
+    from bpe.pipeline.normalizers import build_normalizer
+    from bpe.pipeline.piece import Piece
+
+    # every character of the planes that hold marks (0, 1 and 14), each alone between spaces, taken
+    # as both sides' NFD leaves it (the NFD tables differ too, for U+11938: that is not compared here)
+    planes = [*range(0x20000), *range(0xE0000, 0xE0200)]
+    every = [chr(c) for c in planes if not 0xD800 <= c < 0xE000 and c != 0x20]
+    every = [c for c in every if unicodedata.normalize("NFD", c) == c == normalizers.NFD().normalize_str(c)]
+    text = " ".join(every)
+    if norm["type"] == "StripAccents":
+        theirs = normalizers.StripAccents()
+    else:
+        theirs = normalizers.BertNormalizer(
+            clean_text=False, handle_chinese_chars=False, strip_accents=True, lowercase=False
+        )
+    ours = build_normalizer(norm)(Piece(text)).text
+    assert ours.split(" ") == theirs.normalize_str(text).split(" ")
+
+
 # -- random text ------------------------------------------------------------------------------------
 POOL = list("aZ ｡9 \t\r\n_-|.,'!?éß日本ع") + [
     "e\u0301",

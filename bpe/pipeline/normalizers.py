@@ -18,6 +18,7 @@ import regex
 
 from .. import budget
 from ..config import Span, shown
+from .hf_marks import HF_MARKS, HF_NONSPACING
 from .onig import compile_pattern, match_spans
 from .piece import WHITE_SPACE, Piece
 
@@ -212,8 +213,10 @@ def _filter(drop) -> Callable[[Piece], Piece]:
     return filtered
 
 
-_MARKS = regex.compile(r"\p{M}+")  # StripAccents: every mark (Mn, Mc, Me)
-_NONSPACING = regex.compile(r"\p{Mn}+")  # BertNormalizer's strip_accents: Mn only
+# StripAccents: every mark (Mn, Mc, Me); BertNormalizer's strip_accents: Mn only; each as
+# tokenizers' own Unicode tables have them (see hf_marks.py: Python's tables are newer)
+_MARKS = HF_MARKS
+_NONSPACING = HF_NONSPACING
 # BertNormalizer's clean_text drops NUL, U+FFFD and the Cc/Cf/Co/Cs characters other than \t \n \r
 _UNCLEAN = regex.compile(r"[\x00\ufffd\p{Cf}\p{Co}\p{Cs}]|(?![\t\n\r])\p{Cc}")
 _CHINESE = regex.compile(
