@@ -415,6 +415,24 @@ def test_the_marks_stripped_are_tokenizers_over_every_code_point(norm):
     assert ours.split(" ") == theirs.normalize_str(text).split(" ")
 
 
+@pytest.mark.parametrize("name", ["prefixed-bert", "bert-wordpiece"])
+def test_punctuation_is_tokenizers_own(name):
+    """U+1B7D (Po since Unicode 14) stays in its word, U+166D (Po then, So now) stands alone."""
+    ours, theirs, _ = family(name)
+    check_same(ours, theirs, "ab\u1b7dcd ab\u166dcd a\u061db x,y")
+
+
+@pytest.mark.parametrize("kind", ["BertPreTokenizer", "Punctuation"])
+def test_the_punctuation_isolated_is_tokenizers_over_every_code_point(kind):
+    from bpe.pipeline.piece import Piece
+    from bpe.pipeline.pre_tokenizers import build_pre_tokenizer
+
+    theirs, ours = getattr(hf_pre, kind)(), build_pre_tokenizer({"type": kind})
+    planes = [*range(0x20000), *range(0xE0000, 0xE0200)]  # the planes that hold punctuation
+    text = "b".join(chr(c) for c in planes if not 0xD800 <= c < 0xE000 and c != 0x62)
+    assert [p.text for p in ours([Piece(text)])] == [w for w, _ in theirs.pre_tokenize_str(text)]
+
+
 # -- random text ------------------------------------------------------------------------------------
 POOL = list("aZ ｡9 \t\r\n_-|.,'!?éß日本ع") + [
     "e\u0301",

@@ -18,7 +18,7 @@ import regex
 
 from .. import budget
 from ..config import Span, shown
-from .hf_marks import HF_MARKS, HF_NONSPACING
+from .hf_unicode import HF_MARKS, HF_NONSPACING
 from .onig import compile_pattern, match_spans
 from .piece import WHITE_SPACE, Piece
 
@@ -214,7 +214,7 @@ def _filter(drop) -> Callable[[Piece], Piece]:
 
 
 # StripAccents: every mark (Mn, Mc, Me); BertNormalizer's strip_accents: Mn only; each as
-# tokenizers' own Unicode tables have them (see hf_marks.py: Python's tables are newer)
+# tokenizers' own Unicode tables have them (see hf_unicode.py: Python's tables are newer)
 _MARKS = HF_MARKS
 _NONSPACING = HF_NONSPACING
 # BertNormalizer's clean_text drops NUL, U+FFFD and the Cc/Cf/Co/Cs characters other than \t \n \r

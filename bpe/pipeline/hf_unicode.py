@@ -1,14 +1,17 @@
-"""The marks ``tokenizers`` strips, by its own (older) Unicode tables, as code-point ranges.
+"""The marks ``tokenizers`` strips and the punctuation it isolates, by its own (older) Unicode tables.
 
 ``tokenizers``' StripAccents drops what its ``unicode-normalization-alignments`` crate calls a combining
 mark, and BertNormalizer's strip_accents what its ``unicode_categories`` crate calls Mn: both crates
 carry Unicode tables of about version 9, so a mark assigned later (U+08D3 ARABIC SMALL LOW WAW, U+1AC0...)
-is kept there, and U+1CF2/U+1CF3 (Mc then, Lo now) are dropped. Python's ``unicodedata`` and ``regex``
+is kept there, and U+1CF2/U+1CF3 (Mc then, Lo now) are dropped. Its BertPreTokenizer and Punctuation
+pre-tokenizer isolate ASCII punctuation and what ``unicode_categories`` calls P* (U+1B7D, of Unicode 14,
+is not; U+166D, So now, is). Python's ``unicodedata`` and ``regex``
 know newer Unicode, so the sets are listed here, read off ``tokenizers`` 0.23 over every code point
 (tests/test_real_tokenizers.py checks them against it).
 
 Left out: the other places ``tokenizers``' older (or, for Lowercase, newer) tables differ from Python's
-(NFKC of U+32FF, Lowercase of U+A7CB...): characters of Unicode 10 and later, noted in the README.
+(NFKC of U+32FF, Lowercase of U+A7CB, BertNormalizer's clean_text of
+U+0890, the Whitespace pre-tokenizer's \\w...): characters of Unicode 10 and later, noted in the README.
 """
 
 from __future__ import annotations
@@ -63,19 +66,35 @@ BERT_NONSPACING_RANGES = (  # BertNormalizer's strip_accents: tokenizers' Mn
     "E0100-E01EF "
 )
 
+PUNCTUATION_RANGES = (  # BertPreTokenizer's and Punctuation's: ASCII punctuation and tokenizers' P*
+    "21-2F 3A-40 5B-60 7B-7E A1 A7 AB B6-B7 BB BF 37E 387 55A-55F 589-58A 5BE 5C0 5C3 5C6 5F3-5F4 609-60A 60C-60D 61B "
+    "61E-61F 66A-66D 6D4 700-70D 7F7-7F9 830-83E 85E 964-965 970 AF0 DF4 E4F E5A-E5B F04-F12 F14 F3A-F3D F85 FD0-FD4 "
+    "FD9-FDA 104A-104F 10FB 1360-1368 1400 166D-166E 169B-169C 16EB-16ED 1735-1736 17D4-17D6 17D8-17DA 1800-180A "
+    "1944-1945 1A1E-1A1F 1AA0-1AA6 1AA8-1AAD 1B5A-1B60 1BFC-1BFF 1C3B-1C3F 1C7E-1C7F 1CC0-1CC7 1CD3 2010-2027 "
+    "2030-2043 2045-2051 2053-205E 207D-207E 208D-208E 2308-230B 2329-232A 2768-2775 27C5-27C6 27E6-27EF 2983-2998 "
+    "29D8-29DB 29FC-29FD 2CF9-2CFC 2CFE-2CFF 2D70 2E00-2E2E 2E30-2E42 3001-3003 3008-3011 3014-301F 3030 303D 30A0 "
+    "30FB A4FE-A4FF A60D-A60F A673 A67E A6F2-A6F7 A874-A877 A8CE-A8CF A8F8-A8FA A8FC A92E-A92F A95F A9C1-A9CD "
+    "A9DE-A9DF AA5C-AA5F AADE-AADF AAF0-AAF1 ABEB FD3E-FD3F FE10-FE19 FE30-FE52 FE54-FE61 FE63 FE68 FE6A-FE6B "
+    "FF01-FF03 FF05-FF0A FF0C-FF0F FF1A-FF1B FF1F-FF20 FF3B-FF3D FF3F FF5B FF5D FF5F-FF65 10100-10102 1039F 103D0 "
+    "1056F 10857 1091F 1093F 10A50-10A58 10A7F 10AF0-10AF6 10B39-10B3F 10B99-10B9C 11047-1104D 110BB-110BC "
+    "110BE-110C1 11140-11143 11174-11175 111C5-111C9 111CD 111DB 111DD-111DF 11238-1123D 112A9 114C6 115C1-115D7 "
+    "11641-11643 1173C-1173E 12470-12474 16A6E-16A6F 16AF5 16B37-16B3B 16B44 1BC9F 1DA87-1DA8B "
+)
 
-def ranges_class(ranges: str) -> regex.Pattern:
-    """A pattern matching one or more characters of ``ranges`` ("300-36F 483-489 ...", hexadecimal).
 
-    >>> ranges_class("41-43 5A").sub("", "ABCDZz")
+def ranges_chars(ranges: str) -> str:
+    """The inside of a regex character class holding ``ranges`` ("300-36F 483-489 ...", hexadecimal).
+
+    >>> regex.sub("[" + ranges_chars("41-43 5A") + "]+", "", "ABCDZz")
     'Dz'
     """
     parts = []
     for item in ranges.split():
         a, _, b = item.partition("-")
         parts.append(regex.escape(chr(int(a, 16))) + ("-" + regex.escape(chr(int(b, 16))) if b else ""))
-    return regex.compile("[" + "".join(parts) + "]+")
+    return "".join(parts)
 
 
-HF_MARKS = ranges_class(STRIP_ACCENTS_RANGES)
-HF_NONSPACING = ranges_class(BERT_NONSPACING_RANGES)
+HF_MARKS = regex.compile("[" + ranges_chars(STRIP_ACCENTS_RANGES) + "]+")
+HF_NONSPACING = regex.compile("[" + ranges_chars(BERT_NONSPACING_RANGES) + "]+")
+HF_PUNCTUATION = ranges_chars(PUNCTUATION_RANGES)  # a class's inside, for the pre-tokenizers' patterns
