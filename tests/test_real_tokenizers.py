@@ -433,6 +433,22 @@ def test_the_punctuation_isolated_is_tokenizers_over_every_code_point(kind):
     assert [p.text for p in ours([Piece(text)])] == [w for w, _ in theirs.pre_tokenize_str(text)]
 
 
+def test_clean_text_drops_what_tokenizers_drops_over_every_code_point():
+    """Format characters added after tokenizers' Unicode tables (U+0890, U+13430) are kept, as there."""
+    from bpe.pipeline.normalizers import build_normalizer
+    from bpe.pipeline.piece import Piece
+
+    norm = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": False, "strip_accents": False}
+    theirs = normalizers.BertNormalizer(
+        clean_text=True, handle_chinese_chars=False, strip_accents=False, lowercase=False
+    )
+    every = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000 and c != 0x62]
+    text = "b".join(every)
+    assert build_normalizer({**norm, "lowercase": False})(Piece(text)).text == theirs.normalize_str(text)
+    ours, ref, _ = family("prefixed-bert")
+    check_same(ours, ref, "ab\u0890cd \U00013430 x\u200by")
+
+
 # -- random text ------------------------------------------------------------------------------------
 POOL = list("aZ ｡9 \t\r\n_-|.,'!?éß日本ع") + [
     "e\u0301",

@@ -1,17 +1,17 @@
-"""The marks ``tokenizers`` strips and the punctuation it isolates, by its own (older) Unicode tables.
+"""Characters ``tokenizers`` classes by its own (older) Unicode tables, as code-point ranges.
 
 ``tokenizers``' StripAccents drops what its ``unicode-normalization-alignments`` crate calls a combining
-mark, and BertNormalizer's strip_accents what its ``unicode_categories`` crate calls Mn: both crates
-carry Unicode tables of about version 9, so a mark assigned later (U+08D3 ARABIC SMALL LOW WAW, U+1AC0...)
-is kept there, and U+1CF2/U+1CF3 (Mc then, Lo now) are dropped. Its BertPreTokenizer and Punctuation
-pre-tokenizer isolate ASCII punctuation and what ``unicode_categories`` calls P* (U+1B7D, of Unicode 14,
-is not; U+166D, So now, is). Python's ``unicodedata`` and ``regex``
-know newer Unicode, so the sets are listed here, read off ``tokenizers`` 0.23 over every code point
-(tests/test_real_tokenizers.py checks them against it).
+mark, BertNormalizer's strip_accents what its ``unicode_categories`` crate calls Mn, its clean_text that
+crate's Cc/Cf/Co, and BertPreTokenizer and Punctuation isolate ASCII punctuation and that crate's P*.
+Both crates carry Unicode tables of about version 9, while Python's ``unicodedata`` and ``regex`` know
+newer ones: so a mark assigned later (U+08D3 ARABIC SMALL LOW WAW) is kept there and the word is [UNK],
+U+1CF2 (Mc then, Lo now) is dropped, U+1B7D (Po since Unicode 14) is no punctuation there and U+166D
+(Po then, So now) is, and format characters added since (U+0890, U+13430) are not cleaned away. The
+sets are listed here, read off ``tokenizers`` 0.23 over every code point (tests/test_real_tokenizers.py
+checks them against it).
 
-Left out: the other places ``tokenizers``' older (or, for Lowercase, newer) tables differ from Python's
-(NFKC of U+32FF, Lowercase of U+A7CB, BertNormalizer's clean_text of
-U+0890, the Whitespace pre-tokenizer's \\w...): characters of Unicode 10 and later, noted in the README.
+Left out: the other places ``tokenizers``' tables differ from Python's (NFKC of U+32FF, Lowercase of
+U+A7CB, the Whitespace pre-tokenizer's \\w of characters assigned since): Unicode 10 and later.
 """
 
 from __future__ import annotations
@@ -81,6 +81,12 @@ PUNCTUATION_RANGES = (  # BertPreTokenizer's and Punctuation's: ASCII punctuatio
     "11641-11643 1173C-1173E 12470-12474 16A6E-16A6F 16AF5 16B37-16B3B 16B44 1BC9F 1DA87-1DA8B "
 )
 
+CLEAN_TEXT_RANGES = (  # BertNormalizer's clean_text drops: NUL, U+FFFD, tokenizers' Cc/Cf/Co but \t \n \r
+    # (and lone surrogates, which never reach tokenizers)
+    "0-8 B-C E-1F 7F-9F AD 600-605 61C 6DD 70F 180E 200B-200F 202A-202E 2060-2064 2066-206F D800-F8FF FEFF FFF9-FFFB "
+    "FFFD 110BD 1BCA0-1BCA3 1D173-1D17A E0001 E0020-E007F F0000-FFFFD 100000-10FFFD "
+)
+
 
 def ranges_chars(ranges: str) -> str:
     """The inside of a regex character class holding ``ranges`` ("300-36F 483-489 ...", hexadecimal).
@@ -97,4 +103,5 @@ def ranges_chars(ranges: str) -> str:
 
 HF_MARKS = regex.compile("[" + ranges_chars(STRIP_ACCENTS_RANGES) + "]+")
 HF_NONSPACING = regex.compile("[" + ranges_chars(BERT_NONSPACING_RANGES) + "]+")
+HF_UNCLEAN = regex.compile("[" + ranges_chars(CLEAN_TEXT_RANGES) + "]")
 HF_PUNCTUATION = ranges_chars(PUNCTUATION_RANGES)  # a class's inside, for the pre-tokenizers' patterns

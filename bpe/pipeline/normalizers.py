@@ -18,7 +18,7 @@ import regex
 
 from .. import budget
 from ..config import Span, shown
-from .hf_unicode import HF_MARKS, HF_NONSPACING
+from .hf_unicode import HF_MARKS, HF_NONSPACING, HF_UNCLEAN
 from .onig import compile_pattern, match_spans
 from .piece import WHITE_SPACE, Piece
 
@@ -218,7 +218,7 @@ def _filter(drop) -> Callable[[Piece], Piece]:
 _MARKS = HF_MARKS
 _NONSPACING = HF_NONSPACING
 # BertNormalizer's clean_text drops NUL, U+FFFD and the Cc/Cf/Co/Cs characters other than \t \n \r
-_UNCLEAN = regex.compile(r"[\x00\ufffd\p{Cf}\p{Co}\p{Cs}]|(?![\t\n\r])\p{Cc}")
+_UNCLEAN = HF_UNCLEAN  # by tokenizers' tables (hf_unicode.py)
 _CHINESE = regex.compile(
     "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
     "\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"
