@@ -449,6 +449,19 @@ def test_clean_text_drops_what_tokenizers_drops_over_every_code_point():
     check_same(ours, ref, "ab\u0890cd \U00013430 x\u200by")
 
 
+def test_the_whitespace_pre_tokenizer_splits_as_tokenizers_over_every_code_point():
+    """Its \\w and \\s are Oniguruma's: U+0558 (a letter since Unicode 11) ends a word there."""
+    from bpe.pipeline.piece import Piece
+    from bpe.pipeline.pre_tokenizers import build_pre_tokenizer
+
+    ours, theirs = build_pre_tokenizer({"type": "Whitespace"}), hf_pre.Whitespace()
+    planes = [*range(0x40000), *range(0xE0000, 0xE0200)]  # the planes holding letters, digits and marks
+    text = "b".join(chr(c) for c in planes if not 0xD800 <= c < 0xE000 and c != 0x62)
+    assert [p.text for p in ours([Piece(text)])] == [w for w, _ in theirs.pre_tokenize_str(text)]
+    tok, ref, _ = family("whitespace")
+    check_same(tok, ref, "ab\u0558cd \u1aedx")
+
+
 # -- random text ------------------------------------------------------------------------------------
 POOL = list("aZ ｡9 \t\r\n_-|.,'!?éß日本ع") + [
     "e\u0301",

@@ -2,7 +2,8 @@
 
 ``tokenizers``' StripAccents drops what its ``unicode-normalization-alignments`` crate calls a combining
 mark, BertNormalizer's strip_accents what its ``unicode_categories`` crate calls Mn, its clean_text that
-crate's Cc/Cf/Co, and BertPreTokenizer and Punctuation isolate ASCII punctuation and that crate's P*.
+crate's Cc/Cf/Co, and BertPreTokenizer and Punctuation isolate ASCII punctuation and that crate's P*;
+its Whitespace pre-tokenizer's \\w and \\s are Oniguruma's (which knows newer characters, not the newest).
 Both crates carry Unicode tables of about version 9, while Python's ``unicodedata`` and ``regex`` know
 newer ones: so a mark assigned later (U+08D3 ARABIC SMALL LOW WAW) is kept there and the word is [UNK],
 U+1CF2 (Mc then, Lo now) is dropped, U+1B7D (Po since Unicode 14) is no punctuation there and U+166D
@@ -11,7 +12,7 @@ sets are listed here, read off ``tokenizers`` 0.23 over every code point (tests/
 checks them against it).
 
 Left out: the other places ``tokenizers``' tables differ from Python's (NFKC of U+32FF, Lowercase of
-U+A7CB, the Whitespace pre-tokenizer's \\w of characters assigned since): Unicode 10 and later.
+U+A7CB): Unicode 10 and later.
 """
 
 from __future__ import annotations
@@ -87,6 +88,16 @@ CLEAN_TEXT_RANGES = (  # BertNormalizer's clean_text drops: NUL, U+FFFD, tokeniz
     "FFFD 110BD 1BCA0-1BCA3 1D173-1D17A E0001 E0020-E007F F0000-FFFFD 100000-10FFFD "
 )
 
+LATE_WORD_RANGES = (  # regex's \w that the Whitespace pre-tokenizer's (Oniguruma's, in tokenizers) is not:
+    # characters assigned since its tables (regex's \s and tokenizers' are the same)
+    "558 58B-58C 5C8-5C9 88F B53-B54 C5C CDC 1ACF-1AF0 208F 209D-209F A7CE-A7CF A7D2 A7D4 A7DD A7E2 A7F1 AB6C-AB6D "
+    "107BB-107BF 10940-10959 10EC5-10EC7 10ECB-10ECF 10ED9-10EEE 10EF0-10EFB 11B0A 11B60-11B67 11DB0-11DDB "
+    "11DE0-11DE9 11DF0-11DF1 1246F 12475-1247F 12550-12686 16EA0-16EB8 16EBB-16ED3 16FF2-16FF6 187F8-187FF "
+    "18CD6-18CDA 18D09-18D20 18D80-18DF2 18E00-19191 191A0-191D2 1B123-1B128 1B168 1D127-1D128 1D250-1D252 "
+    "1D25B-1D25C 1D25F 1D280-1D281 1D6A6 1DF1F-1DF24 1DF2B-1DF81 1DF90-1DF96 1DFCD-1DFFF 1E6C0-1E6DE 1E6E0-1E6F5 "
+    "1E6FE-1E6FF 2B73A-2B73F 2B81E 2CEA2-2CEAD 323B0-33479 3D000-3FC3F "
+)
+
 
 def ranges_chars(ranges: str) -> str:
     """The inside of a regex character class holding ``ranges`` ("300-36F 483-489 ...", hexadecimal).
@@ -104,4 +115,8 @@ def ranges_chars(ranges: str) -> str:
 HF_MARKS = regex.compile("[" + ranges_chars(STRIP_ACCENTS_RANGES) + "]+")
 HF_NONSPACING = regex.compile("[" + ranges_chars(BERT_NONSPACING_RANGES) + "]+")
 HF_UNCLEAN = regex.compile("[" + ranges_chars(CLEAN_TEXT_RANGES) + "]")
+# tokenizers' Whitespace: \w+|[^\w\s]+, its \w being regex's but the late characters (set operations of
+# regex's V1 keep the pattern about as fast as \w itself, where a class of 800 ranges made encoding 2x slower)
+_W = f"[\\w--[{ranges_chars(LATE_WORD_RANGES)}]]"
+HF_WHITESPACE_WORDS = regex.compile(f"{_W}+|[^\\s{_W}]+", regex.V1)
 HF_PUNCTUATION = ranges_chars(PUNCTUATION_RANGES)  # a class's inside, for the pre-tokenizers' patterns

@@ -18,7 +18,7 @@ import regex
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Span, shown
-from .hf_unicode import HF_PUNCTUATION
+from .hf_unicode import HF_PUNCTUATION, HF_WHITESPACE_WORDS
 from .onig import compile_pattern, find_matches, match_spans
 from .piece import Piece
 
@@ -36,7 +36,7 @@ FILE_PRE_TOKENIZERS = (
 )
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 
-_WORD = regex.compile(r"\w+|[^\w\s]+")  # tokenizers' Whitespace pre-tokenizer
+_WORD = HF_WHITESPACE_WORDS  # tokenizers' Whitespace pre-tokenizer: \w+|[^\w\s]+, by Oniguruma's tables
 
 
 # ================================================================================================
