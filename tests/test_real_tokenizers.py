@@ -369,6 +369,99 @@ def test_normalizers(norm):
         check_same(ours, theirs, text)
 
 
+# characters whose category changed after Unicode 9, the tables tokenizers' normalisers read: marks
+# assigned later (U+08D3, U+08CB) are kept there, so the word is [UNK]; U+1734 (Mn then) and
+# U+1CF2 (Mc then) are dropped
+LATE_MARKS = "a\u08d3 \u08cb c\u1734 d\u1cf2 e\u0301"
+
+
+@pytest.mark.parametrize("name", ["whitespace", "prefixed-bert", "bert-wordpiece"])
+def test_accents_are_stripped_by_tokenizers_own_unicode_tables(name):
+    ours, theirs, _ = family(name)
+    check_same(ours, theirs, LATE_MARKS)
+
+
+@pytest.mark.parametrize(
+    "norm",
+    [
+        {"type": "StripAccents"},
+        {
+            "type": "BertNormalizer",
+            "clean_text": False,
+            "handle_chinese_chars": False,
+            "strip_accents": True,
+            "lowercase": False,
+        },
+    ],
+    ids=["StripAccents", "BertNormalizer"],
+)
+def test_the_marks_stripped_are_tokenizers_over_every_code_point(norm):
+    from bpe.pipeline.normalizers import build_normalizer
+    from bpe.pipeline.piece import Piece
+
+    # every character of the planes that hold marks (0, 1 and 14), each alone between spaces, taken
+    # as both sides' NFD leaves it (the NFD tables differ too, for U+11938: that is not compared here)
+    planes = [*range(0x20000), *range(0xE0000, 0xE0200)]
+    every = [chr(c) for c in planes if not 0xD800 <= c < 0xE000 and c != 0x20]
+    every = [c for c in every if unicodedata.normalize("NFD", c) == c == normalizers.NFD().normalize_str(c)]
+    text = " ".join(every)
+    if norm["type"] == "StripAccents":
+        theirs = normalizers.StripAccents()
+    else:
+        theirs = normalizers.BertNormalizer(
+            clean_text=False, handle_chinese_chars=False, strip_accents=True, lowercase=False
+        )
+    ours = build_normalizer(norm)(Piece(text)).text
+    assert ours.split(" ") == theirs.normalize_str(text).split(" ")
+
+
+@pytest.mark.parametrize("name", ["prefixed-bert", "bert-wordpiece"])
+def test_punctuation_is_tokenizers_own(name):
+    """U+1B7D (Po since Unicode 14) stays in its word, U+166D (Po then, So now) stands alone."""
+    ours, theirs, _ = family(name)
+    check_same(ours, theirs, "ab\u1b7dcd ab\u166dcd a\u061db x,y")
+
+
+@pytest.mark.parametrize("kind", ["BertPreTokenizer", "Punctuation"])
+def test_the_punctuation_isolated_is_tokenizers_over_every_code_point(kind):
+    from bpe.pipeline.piece import Piece
+    from bpe.pipeline.pre_tokenizers import build_pre_tokenizer
+
+    theirs, ours = getattr(hf_pre, kind)(), build_pre_tokenizer({"type": kind})
+    planes = [*range(0x20000), *range(0xE0000, 0xE0200)]  # the planes that hold punctuation
+    text = "b".join(chr(c) for c in planes if not 0xD800 <= c < 0xE000 and c != 0x62)
+    assert [p.text for p in ours([Piece(text)])] == [w for w, _ in theirs.pre_tokenize_str(text)]
+
+
+def test_clean_text_drops_what_tokenizers_drops_over_every_code_point():
+    """Format characters added after tokenizers' Unicode tables (U+0890, U+13430) are kept, as there."""
+    from bpe.pipeline.normalizers import build_normalizer
+    from bpe.pipeline.piece import Piece
+
+    norm = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": False, "strip_accents": False}
+    theirs = normalizers.BertNormalizer(
+        clean_text=True, handle_chinese_chars=False, strip_accents=False, lowercase=False
+    )
+    every = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000 and c != 0x62]
+    text = "b".join(every)
+    assert build_normalizer({**norm, "lowercase": False})(Piece(text)).text == theirs.normalize_str(text)
+    ours, ref, _ = family("prefixed-bert")
+    check_same(ours, ref, "ab\u0890cd \U00013430 x\u200by")
+
+
+def test_the_whitespace_pre_tokenizer_splits_as_tokenizers_over_every_code_point():
+    """Its \\w and \\s are Oniguruma's: U+0558 (a letter since Unicode 11) ends a word there."""
+    from bpe.pipeline.piece import Piece
+    from bpe.pipeline.pre_tokenizers import build_pre_tokenizer
+
+    ours, theirs = build_pre_tokenizer({"type": "Whitespace"}), hf_pre.Whitespace()
+    planes = [*range(0x40000), *range(0xE0000, 0xE0200)]  # the planes holding letters, digits and marks
+    text = "b".join(chr(c) for c in planes if not 0xD800 <= c < 0xE000 and c != 0x62)
+    assert [p.text for p in ours([Piece(text)])] == [w for w, _ in theirs.pre_tokenize_str(text)]
+    tok, ref, _ = family("whitespace")
+    check_same(tok, ref, "ab\u0558cd \u1aedx")
+
+
 # -- random text ------------------------------------------------------------------------------------
 POOL = list("aZ ｡9 \t\r\n_-|.,'!?éß日本ع") + [
     "e\u0301",

@@ -18,6 +18,7 @@ import regex
 
 from .. import budget
 from ..config import Span, shown
+from .hf_unicode import HF_MARKS, HF_NONSPACING, HF_UNCLEAN
 from .onig import compile_pattern, match_spans
 from .piece import WHITE_SPACE, Piece
 
@@ -212,10 +213,12 @@ def _filter(drop) -> Callable[[Piece], Piece]:
     return filtered
 
 
-_MARKS = regex.compile(r"\p{M}+")  # StripAccents: every mark (Mn, Mc, Me)
-_NONSPACING = regex.compile(r"\p{Mn}+")  # BertNormalizer's strip_accents: Mn only
+# StripAccents: every mark (Mn, Mc, Me); BertNormalizer's strip_accents: Mn only; each as
+# tokenizers' own Unicode tables have them (see hf_unicode.py: Python's tables are newer)
+_MARKS = HF_MARKS
+_NONSPACING = HF_NONSPACING
 # BertNormalizer's clean_text drops NUL, U+FFFD and the Cc/Cf/Co/Cs characters other than \t \n \r
-_UNCLEAN = regex.compile(r"[\x00\ufffd\p{Cf}\p{Co}\p{Cs}]|(?![\t\n\r])\p{Cc}")
+_UNCLEAN = HF_UNCLEAN  # by tokenizers' tables (hf_unicode.py)
 _CHINESE = regex.compile(
     "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
     "\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"

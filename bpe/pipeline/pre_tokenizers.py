@@ -18,6 +18,7 @@ import regex
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Span, shown
+from .hf_unicode import HF_PUNCTUATION, HF_WHITESPACE_WORDS
 from .onig import compile_pattern, find_matches, match_spans
 from .piece import Piece
 
@@ -35,7 +36,7 @@ FILE_PRE_TOKENIZERS = (
 )
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 
-_WORD = regex.compile(r"\w+|[^\w\s]+")  # tokenizers' Whitespace pre-tokenizer
+_WORD = HF_WHITESPACE_WORDS  # tokenizers' Whitespace pre-tokenizer: \w+|[^\w\s]+, by Oniguruma's tables
 
 
 # ================================================================================================
@@ -104,11 +105,11 @@ def _regex_class_matches(text: str, pattern) -> list[tuple[Span, bool]]:
 
 
 _NUMERIC = regex.compile(r"[\p{Nd}\p{Nl}\p{No}]+")
-_PUNCT = regex.compile(r"[\p{P}!-/:-@\[-`{-~]+")
+_PUNCT = regex.compile(f"[{HF_PUNCTUATION}]+")  # tokenizers' is_punctuation, by its own tables
 # The words some pre-tokenizers keep, as one regex over the piece (each kept word is one match, and
 # nothing between matches is kept): the same pieces as their split_piece steps, cut in one pass.
 _NOT_WS = regex.compile(r"\P{White_Space}+")  # WhitespaceSplit: whitespace runs removed
-_BERT_WORDS = regex.compile(r"[\p{P}!-/:-@\[-`{-~]|[^\p{White_Space}\p{P}!-/:-@\[-`{-~]+")  # then punctuation isolated
+_BERT_WORDS = regex.compile(f"[{HF_PUNCTUATION}]|[^\\p{{White_Space}}{HF_PUNCTUATION}]+")  # then punctuation isolated
 
 
 def _slices(piece: Piece, pattern) -> list[Piece]:
