@@ -112,11 +112,59 @@ def ranges_chars(ranges: str) -> str:
     return "".join(parts)
 
 
-HF_MARKS = regex.compile("[" + ranges_chars(STRIP_ACCENTS_RANGES) + "]+")
-HF_NONSPACING = regex.compile("[" + ranges_chars(BERT_NONSPACING_RANGES) + "]+")
 HF_UNCLEAN = regex.compile("[" + ranges_chars(CLEAN_TEXT_RANGES) + "]")
 # tokenizers' Whitespace: \w+|[^\w\s]+, its \w being regex's but the late characters (set operations of
 # regex's V1 keep the pattern about as fast as \w itself, where a class of 800 ranges made encoding 2x slower)
 _W = f"[\\w--[{ranges_chars(LATE_WORD_RANGES)}]]"
 HF_WHITESPACE_WORDS = regex.compile(f"{_W}+|[^\\s{_W}]+", regex.V1)
 HF_PUNCTUATION = ranges_chars(PUNCTUATION_RANGES)  # a class's inside, for the pre-tokenizers' patterns
+
+
+# The same sets, fast. A class of hundreds of ranges costs regex a scan per character (StripAccents took 77 ms on
+# 100 KB of text, \p{M} 1.5 ms), so each set is written as today's Unicode property less what tokenizers' tables do
+# not have, plus what only they have (regex's V1 set operations test the property first). These differences are
+# relative to the regex package's Unicode tables (regex 2026.11.15: Unicode 16); tests/test_real_tokenizers.py
+# checks each pattern against the tables above, and against tokenizers, over every code point.
+MARKS_NOT_HF = (  # in \p{M} but not tokenizers' combining marks
+    "5C8-5C9 7FD 897-89F 8CA-8D3 9FE AFA-AFF B53-B55 C04 C3C CF3 D00 D3B-D3C D81 EBA ECE 1715 180F 1ABF-1AF0 1CF7 "
+    "1DF6-1DFA A82C A8FF 10D24-10D27 10D69-10D6D 10EAB-10EAC 10ECB-10ECF 10EF0-10EFF 10F46-10F50 10F82-10F85 11070 "
+    "11073-11074 110C2 11145-11146 111C9 111CE-111CF 11241 1133B 113B8-113C0 113C2 113C5 113C7-113CA 113CC-113D0 "
+    "113D2 113E1-113E2 1145E 1182C-1183A 11930-11935 11937-11938 1193B-1193E 11940 11942-11943 119D1-119D7 "
+    "119DA-119E0 119E4 11A01-11A0A 11A33-11A39 11A3B-11A3E 11A47 11A51-11A5B 11A8A-11A99 11B60-11B67 11D31-11D36 "
+    "11D3A 11D3C-11D3D 11D3F-11D45 11D47 11D8A-11D8E 11D90-11D91 11D93-11D97 11DF0 11EF3-11EF6 11F00-11F01 11F03 "
+    "11F34-11F3A 11F3E-11F42 11F5A 13440 13447-13455 1611E-1612F 16F4F 16F7F-16F87 16FE4 16FF0-16FF1 1CF00-1CF2D "
+    "1CF30-1CF46 1D127-1D128 1D250-1D252 1D25B-1D25C 1D25F 1D280-1D281 1E08F 1E130-1E136 1E2AE 1E2EC-1E2EF "
+    "1E4EC-1E4EF 1E5EE-1E5EF 1E6E3 1E6E6 1E6EE-1E6EF 1E6F5 "
+)
+MARKS_ONLY_HF = "1CF2-1CF3"  # tokenizers' combining marks outside \p{M}
+NONSPACING_NOT_HF = (  # in \p{Mn} but not tokenizers' Mn
+    "5C8-5C9 7FD 897-89F 8CA-8E1 9FE AFA-AFF B53-B55 C04 C3C D00 D3B-D3C D81 EBA ECE 180F 1885-1886 1ABF-1AF0 "
+    "1DF6-1DFB A82C A8C5 A8FF A9BD 10D24-10D27 10D69-10D6D 10EAB-10EAC 10ECB-10ECF 10EF0-10EFF 10F46-10F50 "
+    "10F82-10F85 11070 11073-11074 110C2 111C9 111CF 1123E 11241 1133B 113BB-113C0 113CE 113D0 113D2 113E1-113E2 "
+    "11438-1143F 11442-11444 11446 1145E 1182F-11837 11839-1183A 1193B-1193C 1193E 11943 119D4-119D7 119DA-119DB "
+    "119E0 11A01-11A0A 11A33-11A38 11A3B-11A3E 11A47 11A51-11A56 11A59-11A5B 11A8A-11A96 11A98-11A99 11B60 "
+    "11B62-11B64 11B66 11C30-11C36 11C38-11C3D 11C3F 11C92-11CA7 11CAA-11CB0 11CB2-11CB3 11CB5-11CB6 11D31-11D36 "
+    "11D3A 11D3C-11D3D 11D3F-11D45 11D47 11D90-11D91 11D95 11D97 11DF0 11EF3-11EF4 11F00-11F01 11F36-11F3A 11F40 "
+    "11F42 11F5A 13440 13447-13455 1611E-16129 1612D-1612F 16F4F 16FE4 1CF00-1CF2D 1CF30-1CF46 1D127-1D128 "
+    "1D25B-1D25C 1E000-1E006 1E008-1E018 1E01B-1E021 1E023-1E024 1E026-1E02A 1E08F 1E130-1E136 1E2AE 1E2EC-1E2EF "
+    "1E4EC-1E4EF 1E5EE-1E5EF 1E6E3 1E6E6 1E6EE-1E6EF 1E6F5 1E944-1E94A "
+)
+NONSPACING_ONLY_HF = "1734 1171E"  # tokenizers' Mn outside \p{Mn}
+PUNCTUATION_NOT_HF = (  # in \p{P} but not tokenizers' P*
+    "61D 9FD A76 C77 C84 1B4E-1B4F 1B7D-1B7F 2E43-2E4F 2E52-2E5D 2E60-2E63 10D6E 10EAD 10ED0 10F55-10F59 "
+    "10F86-10F89 113D4-113D5 113D7-113D8 1144B-1144F 1145A-1145B 1145D 11660-1166C 116B9 1183B 11944-11946 119E2 "
+    "11A3F-11A46 11A9A-11A9C 11A9E-11AA2 11B00-11B09 11BE1 11C41-11C45 11C70-11C71 11EF7-11EF8 11F43-11F4F 11FFF "
+    "12FF1-12FF2 16D6D-16D6F 16E97-16E9A 16FE2 1E5FF 1E95E-1E95F "
+)
+PUNCTUATION_ONLY_HF = "166D 111C9"  # tokenizers' P* outside \p{P}
+
+
+def _set(base: str, less: str, more: str) -> str:
+    """A V1 character set: ``base`` (a class's inside) less the ranges ``less``, plus the ranges ``more``."""
+    return f"[[[{base}]--[{ranges_chars(less)}]]||[{ranges_chars(more)}]]"
+
+
+HF_MARKS = regex.compile(_set(r"\p{M}", MARKS_NOT_HF, MARKS_ONLY_HF) + "+", regex.V1)
+HF_NONSPACING = regex.compile(_set(r"\p{Mn}", NONSPACING_NOT_HF, NONSPACING_ONLY_HF) + "+", regex.V1)
+# ASCII punctuation and tokenizers' P*, as a V1 set for the pre-tokenizers' patterns (compiled with regex.V1)
+HF_PUNCTUATION_SET = _set(r"\p{P}!-/:-@\[-`{-~", PUNCTUATION_NOT_HF, PUNCTUATION_ONLY_HF)

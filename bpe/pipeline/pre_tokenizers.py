@@ -18,7 +18,7 @@ import regex
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Span, shown
-from .hf_unicode import HF_PUNCTUATION, HF_WHITESPACE_WORDS
+from .hf_unicode import HF_PUNCTUATION_SET, HF_WHITESPACE_WORDS
 from .onig import compile_pattern, find_matches, match_spans
 from .piece import Piece
 
@@ -105,11 +105,13 @@ def _regex_class_matches(text: str, pattern) -> list[tuple[Span, bool]]:
 
 
 _NUMERIC = regex.compile(r"[\p{Nd}\p{Nl}\p{No}]+")
-_PUNCT = regex.compile(f"[{HF_PUNCTUATION}]+")  # tokenizers' is_punctuation, by its own tables
+_PUNCT = regex.compile(HF_PUNCTUATION_SET + "+", regex.V1)  # tokenizers' is_punctuation, by its own tables
 # The words some pre-tokenizers keep, as one regex over the piece (each kept word is one match, and
 # nothing between matches is kept): the same pieces as their split_piece steps, cut in one pass.
 _NOT_WS = regex.compile(r"\P{White_Space}+")  # WhitespaceSplit: whitespace runs removed
-_BERT_WORDS = regex.compile(f"[{HF_PUNCTUATION}]|[^\\p{{White_Space}}{HF_PUNCTUATION}]+")  # then punctuation isolated
+_BERT_WORDS = regex.compile(  # then punctuation isolated
+    f"{HF_PUNCTUATION_SET}|[^\\p{{White_Space}}{HF_PUNCTUATION_SET}]+", regex.V1
+)
 
 
 def _slices(piece: Piece, pattern) -> list[Piece]:
