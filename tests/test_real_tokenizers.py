@@ -565,6 +565,7 @@ def test_the_fast_unicode_sets_equal_tokenizers_tables_over_every_code_point():
         "strip_accents": (H.HF_NONSPACING, f"[{H.ranges_chars(H.BERT_NONSPACING_RANGES)}]+"),
         "Punctuation": (P._PUNCT, f"[{punct}]+"),
         "BertPreTokenizer": (P._BERT_WORDS, f"[{punct}]|[^\\p{{White_Space}}{punct}]+"),
+        "clean_text": (H.HF_UNCLEAN, f"[{H.ranges_chars(H.CLEAN_TEXT_RANGES)}]"),
     }
     for name, (fast, table) in tables.items():
         assert fast.findall(every) == regex.compile(table).findall(every), name

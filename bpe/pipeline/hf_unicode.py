@@ -112,7 +112,6 @@ def ranges_chars(ranges: str) -> str:
     return "".join(parts)
 
 
-HF_UNCLEAN = regex.compile("[" + ranges_chars(CLEAN_TEXT_RANGES) + "]")
 # tokenizers' Whitespace: \w+|[^\w\s]+, its \w being regex's but the late characters (set operations of
 # regex's V1 keep the pattern about as fast as \w itself, where a class of 800 ranges made encoding 2x slower)
 _W = f"[\\w--[{ranges_chars(LATE_WORD_RANGES)}]]"
@@ -161,10 +160,13 @@ PUNCTUATION_ONLY_HF = "166D 111C9"  # tokenizers' P* outside \p{P}
 
 def _set(base: str, less: str, more: str) -> str:
     """A V1 character set: ``base`` (a class's inside) less the ranges ``less``, plus the ranges ``more``."""
-    return f"[[[{base}]--[{ranges_chars(less)}]]||[{ranges_chars(more)}]]"
+    plus = f"||[{ranges_chars(more)}]" if more else ""
+    return f"[[[{base}]--[{ranges_chars(less)}]]{plus}]"
 
 
 HF_MARKS = regex.compile(_set(r"\p{M}", MARKS_NOT_HF, MARKS_ONLY_HF) + "+", regex.V1)
 HF_NONSPACING = regex.compile(_set(r"\p{Mn}", NONSPACING_NOT_HF, NONSPACING_ONLY_HF) + "+", regex.V1)
 # ASCII punctuation and tokenizers' P*, as a V1 set for the pre-tokenizers' patterns (compiled with regex.V1)
 HF_PUNCTUATION_SET = _set(r"\p{P}!-/:-@\[-`{-~", PUNCTUATION_NOT_HF, PUNCTUATION_ONLY_HF)
+CLEAN_TEXT_NOT_HF = "890-891 8E2 110CD 13430-1343F"  # Cc/Cf/Co today that tokenizers' tables do not have
+HF_UNCLEAN = regex.compile(_set(r"\x00\ufffd\p{Cc}\p{Cf}\p{Co}--[\t\n\r]", CLEAN_TEXT_NOT_HF, ""), regex.V1)
