@@ -148,3 +148,21 @@ def test_a_rank_file_read_for_the_server_arrives_with_its_merges_derived(reachab
     (tok, used, _), _ = uploads.parse("files", {"r.tiktoken": rank_file(reachable).encode()}, "gpt2", "o200k")
     assert used == "r.tiktoken" and tok.derived
     assert tok.encode("the merge tree") == from_tiktoken(rank_file(reachable), "o200k").encode("the merge tree")
+
+
+def test_the_ids_cache_keeps_short_words_only_and_stays_bounded(pair, monkeypatch):
+    """encode()'s word cache: a word over 256 characters is encoded but not kept, and a cache that would
+    overflow starts again with the words of this call (the ids stay tiktoken's throughout)."""
+    from bpe.pipeline import rank_encoder
+
+    _, ours, theirs = pair
+    ours._fresh_caches()
+    long = "x" * 300
+    text = f"hello {long} world"
+    assert ours.encode(text) == theirs.encode_ordinary(text)
+    assert long not in ours._ids and " world" in ours._ids
+    monkeypatch.setattr(rank_encoder, "WORD_CACHE_SIZE", 4)
+    many = " ".join(WORDS[:20])
+    assert ours.encode(many) == theirs.encode_ordinary(many)
+    assert ours._ids and set(ours._ids) <= set(ours.pipeline.fast.findall(many))  # started again with this call's words
+    assert ours.encode(many) == theirs.encode_ordinary(many)

@@ -264,13 +264,18 @@ class RankFileTokenizer(FileTokenizer):
                     out.extend(chain.from_iterable(map(cache.__getitem__, words)))
                 except KeyError:  # cold: each distinct new word computed once, then flattened the same way
                     del out[start:]
-                    table = self._fill(set(words).difference(cache))
+                    table, passing = self._fill(set(words).difference(cache))
                     out.extend(chain.from_iterable(map(table.__getitem__, words)))
+                    for w in passing:  # words too long to keep: in the cache only for this flattening
+                        del cache[w]
         return out
 
-    def _fill(self, missing: set[str]) -> dict[str, tuple[int, ...]]:
-        """The word cache with the ids of the ``missing`` words added (those of up to 256 characters are
-        kept for the next call; a full cache starts again)."""
+    def _fill(self, missing: set[str]) -> tuple[dict[str, tuple[int, ...]], list[str]]:
+        """A table of the ids of the cached and the ``missing`` words, and the words the caller must drop
+        from the cache after using it. The table is the cache itself, with every missing word added (no copy
+        per call: a text cut by many added tokens calls this once a stretch); words over 256 characters are
+        dropped again after use. Only when the cache would overflow is the table a copy, and the cache starts
+        again with this call's words."""
         cache = self._ids
         ranks = self._merge_map.ranks
         rank_of, by_rank, symbols = ranks.get, self._by_rank, _BYTE_SYMBOLS
@@ -287,12 +292,14 @@ class RankFileTokenizer(FileTokenizer):
             r = rank_of(word, limit)
             # a piece that is a token is that token (tiktoken's first step), else merged by rank
             fresh[w] = (r,) if r < limit else tuple(map(ranks.__getitem__, by_rank(word))) if w else ()
-        table = {**cache, **fresh}
-        keep = {w: i for w, i in fresh.items() if len(w) <= WORD_CACHE_MAX_CHARS}
-        if len(cache) + len(keep) > WORD_CACHE_SIZE:
+        passing = [w for w in fresh if len(w) > WORD_CACHE_MAX_CHARS]
+        if len(cache) + len(fresh) - len(passing) > WORD_CACHE_SIZE:
+            table = {**cache, **fresh}
             cache.clear()
-        cache.update(keep)
-        return table
+            cache.update({w: i for w, i in fresh.items() if len(w) <= WORD_CACHE_MAX_CHARS})
+            return table, []
+        cache.update(fresh)
+        return cache, passing
 
 
 # latin-1 text (one character per byte) -> GPT-2's byte symbols, as bpe.pre_tokenizers maps them
