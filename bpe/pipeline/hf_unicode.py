@@ -116,7 +116,6 @@ def ranges_chars(ranges: str) -> str:
 # regex's V1 keep the pattern about as fast as \w itself, where a class of 800 ranges made encoding 2x slower)
 _W = f"[\\w--[{ranges_chars(LATE_WORD_RANGES)}]]"
 HF_WHITESPACE_WORDS = regex.compile(f"{_W}+|[^\\s{_W}]+", regex.V1)
-HF_PUNCTUATION = ranges_chars(PUNCTUATION_RANGES)  # a class's inside, for the pre-tokenizers' patterns
 
 
 # The same sets, fast. A class of hundreds of ranges costs regex a scan per character (StripAccents took 77 ms on
