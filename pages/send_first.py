@@ -13,7 +13,6 @@ took the queue (it then wrote the messages as slowly as before).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import threading
 import time
@@ -22,7 +21,7 @@ from collections.abc import Callable
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from server import startup
+from server import internals, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -52,9 +51,9 @@ def title_out(timeout: float = TITLE_WAIT) -> bool:
     needs. A no-op (False) outside a served session (AppTest) or if the Streamlit internals it reads (the
     session's browser queue and event loop) change."""
     session = _served_session() if timeout > 0 else None
-    queue = getattr(session, "_browser_queue", None)
-    loop = getattr(session, "_event_loop", None)
-    if queue is None or not hasattr(queue, "is_empty") or not isinstance(loop, asyncio.AbstractEventLoop):
+    queue = internals.browser_queue(session)
+    loop = internals.session_event_loop(session)
+    if queue is None or loop is None:
         return False
     deadline = time.perf_counter() + timeout
     # What the loop may still have to write: what is queued now, or, if it took the queue already, what it
@@ -82,6 +81,6 @@ def _served_session():
     if not Runtime.exists():
         return None
     ctx = get_script_run_ctx()
-    manager = getattr(Runtime.instance(), "_session_mgr", None)
+    manager = internals.session_manager(Runtime.instance())
     info = manager.get_session_info(ctx.session_id) if ctx and manager else None
     return getattr(info, "session", None)

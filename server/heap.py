@@ -22,6 +22,8 @@ import sys
 import threading
 import weakref
 
+from server import internals
+
 SWEEP_FIRST_S = 5.0  # the first look for evicted runs still alive; then every 2x longer, up to SWEEP_MAX_S
 SWEEP_MAX_S = 120.0
 
@@ -75,18 +77,11 @@ def reap_sessions() -> bool:
     another session is saved or deleted: on a server nobody opens any more, closed sessions, and
     the runs they showed, stayed for good (measured: 7 evicted runs alive 5 minutes after the last tab
     closed; ``benchmarks/bench_memory_at_rest.py``). This asks the cache to expire on the server's event
-    loop, where Streamlit itself touches it. Streamlit's internals (``Runtime._session_mgr``, its
-    ``_session_storage._cache``), so every step is looked up with a default: on another Streamlit this
-    does nothing. True once the expiry has run."""
+    loop, where Streamlit itself touches it (through ``server.internals``: on a Streamlit without those
+    internals this does nothing). True once the expiry has run."""
     try:
-        from streamlit.runtime import Runtime
-
-        if not Runtime.exists():
-            return False
-        runtime = Runtime.instance()
-        cache = getattr(getattr(getattr(runtime, "_session_mgr", None), "_session_storage", None), "_cache", None)
-        expire = getattr(cache, "expire", None)
-        loop = getattr(getattr(runtime, "_async_objs", None), "eventloop", None)
+        expire = getattr(internals.closed_sessions_cache(), "expire", None)
+        loop = internals.server_event_loop()
         if expire is None or loop is None or loop.is_closed():
             return False
         done = threading.Event()

@@ -48,7 +48,7 @@ from typing import Any
 
 import bpe
 from bpe.presets import PRESETS
-from server import snapshots
+from server import internals, snapshots
 from server.processes import die_with_parent, exit_with, plain_main
 from server.snapshots import deep_sizeof
 
@@ -269,14 +269,12 @@ _exit_hook_installed = False
 def _kill_workers_at_exit() -> None:
     """At interpreter exit (after Streamlit has stopped serving on SIGTERM or Ctrl-C), kill the pool's
     workers before ``concurrent.futures`` joins them. Its own exit hook waits for every running job,
-    and is registered with ``threading._register_atexit``, whose hooks run last-registered first before
+    and is registered with ``threading._register_atexit`` (``server.internals``), whose hooks run last-registered first before
     non-daemon threads are joined; so this one, registered later, runs before it. (``atexit.register``
     would run only after that wait.)"""
     global _exit_hook_installed
     if not _exit_hook_installed:
-        with contextlib.suppress(RuntimeError):  # already exiting: nothing left to hook
-            threading._register_atexit(shutdown)
-            _exit_hook_installed = True
+        _exit_hook_installed = internals.register_before_thread_join(shutdown)
 
 
 def shutdown() -> None:
@@ -290,7 +288,7 @@ def shutdown() -> None:
     # Python 3.14 has executor.terminate_workers(); before it, the worker processes are only reachable
     # through the executor's _processes (pid -> multiprocessing.Process).
     for executor in old.lanes.values():
-        for process in list((getattr(executor, "_processes", None) or {}).values()):
+        for process in internals.pool_processes(executor):
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 process.kill()
         executor.shutdown(wait=False, cancel_futures=True)
@@ -467,7 +465,7 @@ def reset_if_broken() -> None:
     """After a worker died (killed, out of memory) the executor refuses new work: start a new pool."""
     global _POOL
     with _POOL_LOCK:
-        if _POOL is not None and any(getattr(e, "_broken", False) for e in _POOL.lanes.values()):
+        if _POOL is not None and any(internals.pool_broken(e) for e in _POOL.lanes.values()):
             old, _POOL = _POOL, None
             old.closed.set()
             for executor in old.lanes.values():

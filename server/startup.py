@@ -15,7 +15,7 @@ import sys
 
 import streamlit as st
 
-from server import heap, jobs, tcp
+from server import heap, internals, jobs, tcp
 
 _router_ensured = False
 
@@ -31,14 +31,12 @@ def ensure_router() -> None:
     would rerun each run and drop a button's click, so tests see what a server does after its
     first run.)"""
     global _router_ensured
-    from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     if _router_ensured or get_script_run_ctx() is None:
         return
     _router_ensured = True
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
+    if internals.leave_folder_pages_mode():
         st.rerun()
 
 

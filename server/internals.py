@@ -1,0 +1,126 @@
+"""Every private attribute of a framework the app reads (Streamlit's and the standard library's), in one place.
+
+Each is a last resort, kept because no supported API does the same (the reason is beside each one).
+Every accessor returns None (or False) when the attribute is gone, so an upgrade turns a feature off
+rather than breaking a page; ``tests/test_internals.py`` checks :func:`missing` is empty on the pinned
+versions, so such an upgrade fails the tests instead of passing silently.
+
+Left out: what the features built on these do (``server/heap.py``, ``pages/send_first.py``,
+``server/startup.py``, ``server/jobs.py`` say).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import re
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+
+def _runtime():
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance() if Runtime.exists() else None
+
+
+def session_manager(runtime: Any = None) -> Any:
+    """The runtime's session manager (``Runtime._session_mgr``): the only way to reach a served session's
+    AppSession from its script thread, and the store of closed tabs' sessions. ``runtime``: this one
+    rather than the running server's."""
+    return getattr(runtime if runtime is not None else _runtime(), "_session_mgr", None)
+
+
+def closed_sessions_cache() -> Any:
+    """The ``TTLCache`` of closed tabs' sessions (``_session_mgr._session_storage._cache``). Streamlit
+    expires it only when another session is saved or deleted, so on a quiet server the runs closed tabs
+    showed stay alive; its ``expire`` is called from ``server/heap.py``."""
+    return getattr(getattr(session_manager(), "_session_storage", None), "_cache", None)
+
+
+def server_event_loop() -> asyncio.AbstractEventLoop | None:
+    """The server's event loop (``Runtime._async_objs.eventloop``), where Streamlit touches its session
+    storage; work on that storage is handed to it."""
+    loop = getattr(getattr(_runtime(), "_async_objs", None), "eventloop", None)
+    return loop if isinstance(loop, asyncio.AbstractEventLoop) else None
+
+
+def browser_queue(session: Any) -> Any:
+    """A session's queue of messages not yet written to the browser (``AppSession._browser_queue``): its
+    emptiness tells that a step's title has left the server."""
+    queue = getattr(session, "_browser_queue", None)
+    return queue if hasattr(queue, "is_empty") else None
+
+
+def session_event_loop(session: Any) -> asyncio.AbstractEventLoop | None:
+    """The event loop a session writes to the browser from (``AppSession._event_loop``)."""
+    loop = getattr(session, "_event_loop", None)
+    return loop if isinstance(loop, asyncio.AbstractEventLoop) else None
+
+
+def leave_folder_pages_mode() -> bool:
+    """Turn Streamlit's old folder-pages mode off, as ``st.navigation`` does (``PagesManager.uses_pages_directory``,
+    a class attribute with no public setter). True if it was on."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if getattr(PagesManager, "uses_pages_directory", None):
+        PagesManager.uses_pages_directory = False
+        return True
+    return False
+
+
+def pool_processes(executor: ProcessPoolExecutor) -> list:
+    """A process pool's worker processes (``ProcessPoolExecutor._processes``): before Python 3.14's
+    ``terminate_workers()`` the only way to kill them at once."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
+def pool_broken(executor: ProcessPoolExecutor) -> bool:
+    """Whether a worker died and the pool refuses new work (``ProcessPoolExecutor._broken``); the public
+    sign is only the ``BrokenProcessPool`` of the next submit."""
+    return bool(getattr(executor, "_broken", False))
+
+
+def register_before_thread_join(hook: Callable[[], None]) -> bool:
+    """Run ``hook`` at interpreter exit before non-daemon threads are joined (``threading._register_atexit``,
+    which ``concurrent.futures`` itself uses to wait for running jobs; hooks run last-registered first, so
+    this one runs before that wait, where ``atexit.register`` would run after it). False if not available
+    or the interpreter is already exiting."""
+    register = getattr(threading, "_register_atexit", None)
+    if register is None:
+        return False
+    try:
+        register(hook)
+    except RuntimeError:  # already exiting
+        return False
+    return True
+
+
+def missing() -> list[str]:
+    """The internals above that this Streamlit and Python no longer have (checked on the classes, so no
+    server needs to run)."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+    def instance_attribute(cls, name: str) -> bool:
+        """Whether ``cls.__init__`` sets ``self.<name>`` (instance attributes exist only on instances)."""
+        return re.search(rf"self\.{name}\b", inspect.getsource(cls.__init__)) is not None
+
+    checks = {
+        "Runtime._session_mgr": instance_attribute(Runtime, "_session_mgr"),
+        "Runtime._async_objs": instance_attribute(Runtime, "_async_objs"),
+        "WebsocketSessionManager._session_storage": instance_attribute(WebsocketSessionManager, "_session_storage"),
+        "MemorySessionStorage._cache": instance_attribute(MemorySessionStorage, "_cache"),
+        "AppSession._browser_queue": instance_attribute(AppSession, "_browser_queue"),
+        "AppSession._event_loop": instance_attribute(AppSession, "_event_loop"),
+        "PagesManager.uses_pages_directory": hasattr(PagesManager, "uses_pages_directory"),
+        "ProcessPoolExecutor._processes": instance_attribute(ProcessPoolExecutor, "_processes"),
+        "ProcessPoolExecutor._broken": instance_attribute(ProcessPoolExecutor, "_broken"),
+        "threading._register_atexit": callable(getattr(threading, "_register_atexit", None)),
+    }
+    return [name for name, present in checks.items() if not present]
