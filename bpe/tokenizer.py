@@ -178,6 +178,15 @@ class Tokenizer:
         self._cached_word = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_uncached)
         self._cached_full = lru_cache(maxsize=WORD_CACHE_SIZE)(self._word_full)
 
+    def __getstate__(self) -> dict:
+        """Pickled without its word caches (``lru_cache`` wrappers of bound methods, which pickle cannot
+        take); :meth:`__setstate__` starts them empty."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_cached_")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._fresh_caches()
+
     @property
     def ranks(self) -> dict[Pair, int]:
         """pair -> its merge rank (the first, if a pair is listed twice); built on first use."""

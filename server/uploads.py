@@ -19,7 +19,6 @@ This module imports only ``bpe`` (never Streamlit), so the parsing processes sta
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import io
 import json
@@ -34,7 +33,6 @@ from typing import Any
 
 from bpe import formats, hub
 from bpe.formats.fields import decode_text, parse_json, without_gc
-from bpe.pipeline import Pipeline
 from server import heap
 from server.processes import plain_main
 
@@ -48,42 +46,9 @@ PARSERS = 1  # files read at once (the machine's other core is the server's)
 HELD_PER_PICKLED_BYTE = 12  # server RSS per byte of pickle: measured 7.8 (200,000 tokens) to 11.6 (400,000, at peak)
 
 
-# -- pickling a tokenizer (its word caches are functools.lru_cache wrappers, which pickle cannot take) --
-def _rebuild(cls: type, state: dict, caches: dict[str, tuple[str, int | None]]) -> Any:
-    obj = cls.__new__(cls)
-    obj.__dict__.update(state)
-    for name, (method, maxsize) in caches.items():
-        setattr(obj, name, functools.lru_cache(maxsize=maxsize)(getattr(obj, method)))
-    return obj
-
-
-def _rebuild_pipeline(source: dict, outside_model: frozenset, name: str):
-    return Pipeline(**source, outside_model=outside_model, name=name)
-
-
-class _Pickler(pickle.Pickler):
-    def reducer_override(self, obj):
-        if isinstance(obj, Pipeline):  # its parts are closures: built again from the file's JSON (small)
-            return _rebuild_pipeline, (obj.source, obj.outside_model, obj.name)
-        state = getattr(obj, "__dict__", None)
-        if type(obj) is type or not isinstance(state, dict):
-            return NotImplemented
-        caches = {
-            name: (value.__wrapped__.__name__, value.cache_parameters()["maxsize"])
-            for name, value in state.items()
-            if isinstance(value, functools._lru_cache_wrapper) and hasattr(value.__wrapped__, "__self__")
-        }
-        if not caches:
-            return NotImplemented
-        kept = {k: v for k, v in state.items() if k not in caches}
-        return _rebuild, (type(obj), kept, caches)
-
-
 def dumps(value: Any) -> bytes:
-    """``value`` pickled, tokenizers included (their word caches are rebuilt empty by :func:`loads`)."""
-    out = io.BytesIO()
-    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return out.getvalue()
+    """``value`` pickled, tokenizers included (they pickle without their word caches: ``Tokenizer.__getstate__``)."""
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 class _Reader(io.RawIOBase):

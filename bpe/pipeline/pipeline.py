@@ -78,6 +78,10 @@ class Pipeline:
         # decode shows a normalised added token as normalised (tokenizers' simple_id_to_token)
         self.decode_names = {a.id: normalized[id(a)] if a.normalized else a.content for a in self.added}
 
+    def __reduce__(self):
+        """Pickled as the file's JSON it was built from (its parts are closures, which pickle cannot take)."""
+        return _rebuilt, (self.source, self.outside_model, self.name)
+
     def _normalized_content(self, a: AddedToken) -> str:
         if self.normalizer is None:
             return a.content
@@ -244,3 +248,7 @@ def _describe(normalizer: Any, pre_tokenizer: Any) -> str:
     pre = name(pre_tokenizer, "pretokenizers")
     norm = name(normalizer, "normalizers")
     return pre if norm == "none" else f"{pre} (normalizer {norm})"
+
+
+def _rebuilt(source: dict, outside_model: frozenset, name: str | None) -> Pipeline:
+    return Pipeline(**source, outside_model=outside_model, name=name)
