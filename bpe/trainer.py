@@ -46,6 +46,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
+from typing import NamedTuple
 
 from . import pre_tokenizers as pt
 from .config import (
@@ -68,6 +69,17 @@ __all__ = ["train_steps", "run_training", "first_difference", "TrainConfig", "co
 
 _SORT_ALL_TIES = 1000  # up to this many tied pairs, sorting them all is faster than heapq.nsmallest
 _SHIFT = PAIR_SHIFT  # pair (a, b) of ids -> the code a * _SHIFT + b, as History stores pairs
+
+
+class Choice(NamedTuple):
+    """The trainer's decision for one step: the pair merged (a pair of symbol ids) and why."""
+
+    pair: tuple[int, int]
+    count: int
+    ties: list[int]  # the tied pairs' codes (a * _SHIFT + b), the chosen one first, at most MAX_TIES_KEPT
+    num_ties: int  # how many pairs tied, kept or not
+    score: Fraction | None = None  # WordPiece's score; None for BPE
+    forced: bool = False  # set by a what-if (forced_merges), not chosen by the counts
 
 
 class _Trainer:
@@ -211,7 +223,7 @@ class _Trainer:
         self.h.record_top(pairs_flat, counts_flat)
 
     # -- choosing ------------------------------------------------------------------------------
-    def _choose_bpe(self) -> tuple[tuple[int, int], int, list[tuple[int, int]], int] | None:
+    def _choose_bpe(self) -> Choice | None:
         if not self.sorted_counts:
             return None
         best = self.sorted_counts[-1]
@@ -228,7 +240,7 @@ class _Trainer:
                 if len(codes) <= _SORT_ALL_TIES
                 else heapq.nsmallest(MAX_TIES_KEPT, codes, key=key)
             )
-        return divmod(chosen[0], _SHIFT), best, chosen, len(codes)
+        return Choice(divmod(chosen[0], _SHIFT), best, chosen, len(codes))
 
     def _sorted_top_bucket(self, best: int) -> list[int]:
         """The codes of the bucket of count ``best``, sorted ("hf"), patched from the last step's list
@@ -250,7 +262,7 @@ class _Trainer:
         f = self.symbol_freqs
         return Fraction(self.pair_counts[pair[0] * _SHIFT + pair[1]], f[pair[0]] * f[pair[1]])
 
-    def _choose_wordpiece(self):
+    def _choose_wordpiece(self) -> Choice | None:
         if not self.pair_counts:
             return None
         scores = {pair: self._wp_score(pair) for pair in map(lambda c: divmod(c, _SHIFT), self.pair_counts)}
@@ -259,11 +271,12 @@ class _Trainer:
         ordered = sorted(tied, key=self.tie_key)
         count = self.pair_counts[ordered[0][0] * _SHIFT + ordered[0][1]]
         codes = [x * _SHIFT + y for x, y in ordered[:MAX_TIES_KEPT]]
-        return ordered[0], count, codes, len(tied), best
+        return Choice(ordered[0], count, codes, len(tied), score=best)
 
     # -- merging -------------------------------------------------------------------------------
-    def apply(self, step: int, pair: tuple[int, int], count: int, ties, num_ties: int, score, forced: bool) -> None:
+    def apply(self, step: int, choice: Choice) -> None:
         h, cfg = self.h, self.config
+        pair, count, ties, num_ties, score, forced = choice
         a, b = pair
         left, right = h.symbols[a], h.symbols[b]
         prefix = cfg.rule.continuing_prefix
@@ -385,8 +398,8 @@ class _Trainer:
         )
         self._record_top()
 
-    def next_merge(self, step: int):
-        """Decide merge ``step``: returns (pair, count, ties, num_ties, score, forced) or sets the stop reason."""
+    def next_merge(self, step: int) -> Choice | None:
+        """Decide merge ``step``, or set the stop reason and return None."""
         h, cfg = self.h, self.config
         if cfg.vocab_size is not None and len(h.symbols) >= cfg.vocab_size:
             return self._stop("vocab_size")
@@ -402,22 +415,14 @@ class _Trainer:
                     f"Cannot force the pair {forced!r} at step {step}: it does not occur in the corpus then."
                 )
             score = self._wp_score(ids) if cfg.rule.scored else None
-            return ids, count, [ids[0] * _SHIFT + ids[1]], 1, score, True
-        if cfg.rule.scored:
-            choice = self._choose_wordpiece()
-            if choice is None:
-                return self._stop("no_pairs")
-            pair, count, ties, n, score = choice
-        else:
-            choice = self._choose_bpe()
-            if choice is None:
-                return self._stop("no_pairs")
-            pair, count, ties, n = choice
-            score = None
-        if count < cfg.min_frequency:
-            self.h.stop("min_frequency", count)
+            return Choice(ids, count, [ids[0] * _SHIFT + ids[1]], 1, score=score, forced=True)
+        choice = self._choose_wordpiece() if cfg.rule.scored else self._choose_bpe()
+        if choice is None:
+            return self._stop("no_pairs")
+        if choice.count < cfg.min_frequency:
+            self.h.stop("min_frequency", choice.count)
             return None
-        return pair, count, ties, n, score, False
+        return choice
 
     def _stop(self, reason: str) -> None:
         self.h.stop(reason)
@@ -470,14 +475,14 @@ def _run(trainer: _Trainer) -> Iterator[TrainState]:
     step = 1
     try:
         while True:
-            decision = trainer.next_merge(step)
-            if decision is None:
+            choice = trainer.next_merge(step)
+            if choice is None:
                 trainer.h.finish()  # before the last yield: a caller may stop reading there
             # Yield the previous state only now, so the last one already knows why training stopped.
             yield trainer.h.state(step - 1)
-            if decision is None:
+            if choice is None:
                 return
-            trainer.apply(step, *decision)
+            trainer.apply(step, choice)
             step += 1
     finally:  # also when the caller stops early or a forced merge fails: never leave lists behind
         trainer.h.finish()
