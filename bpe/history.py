@@ -40,8 +40,8 @@ from .step_views import PairCountsView, SplitsView
 
 CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
 SPLITS_KEPT = 20_000  # per run: word splits kept once rebuilt (about 200 bytes each, 4 MB), see split_ids_at
-# ...and symbol ids in them all (8 bytes each): a corpus of long words (up to 10,000 characters) kept 170 MB of
-# splits after 30 steps of 300 words of 4,000 characters without this bound
+# ...and symbol ids in them all (8 bytes each): a few hundred words of thousands of characters would otherwise
+# keep far more than SPLITS_KEPT suggests
 SPLIT_IDS_KEPT = 250_000
 _SPLITS_LOCK = threading.Lock()
 _CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)

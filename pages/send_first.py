@@ -1,14 +1,11 @@
 """Send what a step has drawn so far (its step box) before the rest of the step is computed.
 
-Streamlit's event loop takes a session's queued messages and writes them one per turn of the loop, then
-sleeps 5 ms (``streamlit.runtime.runtime_util.MESSAGE_FLUSH_INTERVAL_SECS``); it needs the GIL for every
-turn. Right after the step box, a large run's script thread computes the pair counts, splits and vocabulary,
-holding the GIL, and the loop wrote the dozen messages before the title (the step buttons, the URL, the
-title) in gaps of 1-3 ms: the title of a 5 MB run's step left the server 2-3 ms later than hug's, the whole
-of the difference (traced on a real server: hug 9.2 ms, 5 MB 11.8 ms from the click's arrival). With
-:func:`title_out` the script thread sleeps until the loop has written them (7.6 and 7.5 ms). Tried and left
-out: ``sys.setswitchinterval(0.0005)`` (the title still left at 12.1 ms) and waiting only until the loop
-took the queue (it then wrote the messages as slowly as before).
+Why: Streamlit's event loop writes a session's queued messages one per turn of the loop, and needs the GIL
+for every turn. Right after the step box, a large run's script thread computes the pair counts, splits and
+vocabulary, holding the GIL, so the dozen messages before the title (the step buttons, the URL, the title)
+would trickle out between its slices. :func:`title_out` lets the script thread sleep until the loop has
+written them, so a large corpus's step title leaves as early as a small one's (the figures are in
+``docs/benchmarks.md``).
 """
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ def freeze_heap() -> None:
 
 def refreeze(collect: bool) -> None:
     """Freeze what arrived since the last freeze (a newly stored run). With ``collect`` (a run was
-    just evicted) unfreeze, collect and freeze again: without that, an evicted run's frozen objects
-    were never freed (about 25 MB per training, issue 15 #4)."""
+    just evicted) unfreeze, collect and freeze again: frozen objects are never collected, so an evicted
+    run's would otherwise stay for good."""
     if collect:
         gc.unfreeze()
         gc.collect()
@@ -75,8 +75,7 @@ def reap_sessions() -> bool:
 
     Streamlit keeps a closed tab's session in a ``TTLCache`` that removes expired entries only when
     another session is saved or deleted: on a server nobody opens any more, closed sessions, and
-    the runs they showed, stayed for good (measured: 7 evicted runs alive 5 minutes after the last tab
-    closed; ``benchmarks/bench_memory_at_rest.py``). This asks the cache to expire on the server's event
+    the runs they showed, would stay for good (``benchmarks/bench_memory_at_rest.py`` shows it). This asks the cache to expire on the server's event
     loop, where Streamlit itself touches it (through ``server.internals``: on a Streamlit without those
     internals this does nothing). True once the expiry has run."""
     try:
