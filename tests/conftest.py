@@ -20,10 +20,45 @@ from pathlib import Path
 
 import pytest
 from browser_support import CHROMIUM_ARGS, REPO_ROOT, AppServer, chromium_path
+from hypothesis import settings
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 UPDATE_SCREENSHOTS = os.environ.get("UPDATE_SCREENSHOTS") == "1"
+
+# Hypothesis: the full search in CI; `--hypothesis-profile=fast` for a developer's quick run.
+settings.register_profile("fast", max_examples=10, deadline=None)
+
+# The fast subset (`bash scripts/test.sh -m "not slow" --hypothesis-profile=fast`) leaves out the browser tests,
+# the modules that start real servers, worker pools or file readers, and the few tests that read large files.
+SLOW_MODULES = {
+    "test_abandoned_runs", "test_encode_exact_files", "test_encode_real", "test_hosting_config", "test_hub_limits", "test_jobs",
+    "test_replicas", "test_run_memory", "test_snapshots", "test_st_client", "test_st_client_upload",
+    "test_startup", "test_stop_shared_run", "test_tcp", "test_uploads", "test_worker_lifetime",
+}  # fmt: skip
+SLOW_TESTS = {
+    "test_unit_to_char_in_bulk_is_the_character_of_each_byte",
+    "test_the_fast_unicode_sets_equal_tokenizers_tables_over_every_code_point",
+    "test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_words",
+    "test_same_sha256_in_separate_processes",
+    "test_a_pick_that_is_not_cached_offline_gets_one_sentence",
+    "test_side_by_side_with_three_tokenizers_and_their_counts",
+    "test_merge_tree_of_a_3000_merge_token_does_not_recurse",
+    "test_long_word_buckets_merge_in_the_same_order_as_one_heap",
+    "test_a_hundred_thousand_row_word_count_table_trains",
+    "test_every_preset_reproduces_its_merges",
+    "test_a_long_word_is_encoded_in_n_log_n",
+    "test_long_words_rows_and_chips_are_not_kept_past_what_the_run_store_counts",
+    "test_the_whitespace_pre_tokenizer_splits_as_tokenizers_over_every_code_point",
+    "test_clean_text_drops_what_tokenizers_drops_over_every_code_point",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.path.stem
+        if item.get_closest_marker("browser") or module in SLOW_MODULES or item.originalname in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 def _git_status() -> list[str] | None:
