@@ -4,132 +4,68 @@ Students who write their own BPE (the Hugging Face course's loop, minbpe, Stanfo
 1) get merges that differ somewhere from the expected ones. :func:`compare` trains our run on the same
 corpus, compares merge by merge as byte pairs (so a run on characters and a run on bytes compare
 alike), and at the first difference reads both pairs' counts in our run at that step. The cause is
-told in one sentence, tried in this order:
+told in one sentence, tried in this order, each before the ones it would otherwise be mistaken for:
 
-1. both pairs have the same count: a tie broken by another rule (the rule that picks the student's
-   pair is found by training with it);
-2. our corpus never has the student's pair at that step: whitespace kept on words, special tokens
-   not split out of the text, characters instead of a 256-byte base, or another pre-tokenizer;
-3. the student's pair has a smaller count: the text lowercased, overlapping pairs counted once
-   (``aaa`` holds ``(a, a)`` twice), special tokens not split out, or words cut differently (the words
-   that count differently are listed);
-4. the same merges but another vocabulary size: special tokens or the base alphabet counted
-   differently.
+1. other settings (``alternative``, from :func:`best_settings`) reproduce more of the student's run:
+   the byte base, the pre-tokenizer or the tie rule, said first ("Your run equals ours with ...");
+2. our run stops first, or never has the student's pair at that step (whitespace kept on words,
+   special tokens not split out, characters instead of a 256-byte base);
+3. the text lowercased; special tokens not split out, only when splitting them changes the choice;
+4. the merge loop: overlapping pairs counted once, or a known faulty loop (:mod:`bpe.merge_faults`)
+   that reproduces the student's choice (:mod:`bpe.check_loop`);
+5. a tie broken by another rule (ours, or a student's rule by token ids or decoded text);
+6. else what is certain: which count must be off, by how much at least, and the words holding it.
 
-:func:`best_settings` tries our settings (tie rule x pre-tokenizer x byte base) and ranks them by how
-many of the student's merges each reproduces, within a time budget.
+When every merge agrees, the run's length is checked against the target size (``num_merges`` or
+``vocab_size``), then the vocabulary sizes.
 
-Our side splits special tokens out of the text before pre-tokenizing, as CS336 asks.
-
-Left out: reading the student's files (:mod:`bpe.formats.student_runs`) and drawing the result.
+Left out: our settings and the search over them (:mod:`bpe.check_setup`), reading the student's files
+(:mod:`bpe.formats.student_runs`) and drawing the result.
 """
 
 from __future__ import annotations
 
-import re
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import pre_tokenizers as pt
-from .config import BYTE_LEVEL, PRE_TOKENIZERS, TIE_RULE_SENTENCES, TIE_RULES
+from .check_loop import LOOP_SECONDS, Words, certain_sentence, fault_sentence, find_fault, tie_key
+from .check_notation import LEGEND, show_bytes, show_pair
+from .check_setup import (
+    CS336_SETUP,
+    CS336_SPECIALS,
+    MAX_SEARCH_CHARS,
+    SEARCH_SECONDS,
+    Setup,
+    agreed,
+    best_settings,
+    history_bytes,
+    raw_word_counts,
+    student_words,
+    train_setup,
+)
+from .config import BYTE_LEVEL, TIE_RULES
 from .formats.cs336 import BytePair
-from .formats.student_runs import END_OF_WORD, StudentRun
+from .formats.student_runs import StudentRun
 from .history import History
+from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
-from .tie_order import token_bytes
-from .trainer import run_training
 
-MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
-SEARCH_SECONDS = 4.0
+__all__ = [
+    "CS336_SETUP", "CS336_SPECIALS", "LEGEND", "MAX_SEARCH_CHARS", "SEARCH_SECONDS", "Comparison", "Setup",
+    "agreed", "best_settings", "compare", "diagnose", "history_bytes", "raw_word_counts", "show_bytes", "show_pair",
+    "train_setup",
+]  # fmt: skip
 
-
-@dataclass(frozen=True)
-class Setup:
-    """Our settings for a run: the tie rule, how text is cut into words, and whether words start as
-    bytes (GPT-2's byte characters, a 256-byte base) or as characters."""
-
-    tie_break: str = "first"
-    pre_tokenizer: str = "whitespace"
-    byte_base: bool = False
-
-    def describe(self) -> str:
-        base = "bytes" if self.byte_base else "characters"
-        return f"tie rule {self.tie_break}, pre-tokenizer {self.pre_tokenizer}, {base}"
-
-
-def raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str] = ()) -> dict[str, int]:
-    """Word counts of the text as typed (not byte-mapped): special tokens split out first, then the text
-    cut by ``pre_tokenizer``; word counts are taken as given."""
-    if isinstance(corpus, Mapping):
-        return pt.check_word_counts(corpus)
-    texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    if special_tokens:
-        pattern = re.compile("|".join(re.escape(s) for s in sorted(special_tokens, key=len, reverse=True)))
-        texts = [part for text in texts for part in pattern.split(text)]
-    cut = "whitespace" if pre_tokenizer == "sennrich" else pre_tokenizer
-    counts: dict[str, int] = {}
-    for word, n in pt.count_words(texts, cut).items():
-        if cut in BYTE_LEVEL:
-            word = pt.symbols_to_bytes(word).decode("utf-8")
-        counts[word] = counts.get(word, 0) + n
-    if not counts:
-        raise ValueError("The corpus is empty: paste some text or word counts, or pick a preset.")
-    return counts
-
-
-def _scheme(setup: Setup) -> str:
-    if setup.byte_base:
-        return "gpt2"  # word counts given to a byte-level scheme are byte-mapped, whatever cut them
-    return "sennrich" if setup.pre_tokenizer == "sennrich" else "whitespace"
-
-
-def train_setup(
-    corpus: Corpus, setup: Setup, num_merges: int, special_tokens: Sequence[str] = (), end_of_word: bool = False
-) -> History:
-    """Our run with ``setup`` for ``num_merges`` merges. ``end_of_word``: words split as subword-nmt splits
-    them (the last character carries ``</w>``)."""
-    counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
-    scheme = _scheme(setup)
-    words: Mapping = counts
-    if end_of_word:
-        words = {(*w[:-1], w[-1] + END_OF_WORD): n for w, n in counts.items()}
-        scheme = "whitespace"
-    return run_training(
-        words, pre_tokenizer=scheme, num_merges=num_merges, tie_break=setup.tie_break, special_tokens=special_tokens
-    )
-
-
-def history_bytes(history: History) -> list[BytePair]:
-    """A run's merges as byte pairs."""
-    scheme = history.config.pre_tokenizer
-    return [
-        (token_bytes(a, scheme), token_bytes(b, scheme))
-        for a, b in (history.pair_str((m[0], m[1])) for m in history.merges)
-    ]
-
-
-def agreed(ours: Sequence[BytePair], theirs: Sequence[BytePair]) -> int:
-    """How many merges two runs share before they part."""
-    n = 0
-    for a, b in zip(ours, theirs):
-        if a != b:
-            break
-        n += 1
-    return n
-
-
-def show_bytes(token: bytes) -> str:
-    """A token as a student reads it: its text where it is UTF-8, else Python's bytes notation."""
-    try:
-        text = token.decode("utf-8")
-    except UnicodeDecodeError:
-        return repr(token)
-    return text.replace(" ", "␣").replace("\n", "↵").replace("\t", "→")
-
-
-def show_pair(pair: BytePair) -> str:
-    return f"({show_bytes(pair[0])}, {show_bytes(pair[1])})"
+_TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
+TIE_SENTENCES = {
+    "first": "the pair seen first wins",
+    "hf": "the pair of smallest token ids wins, as in the tokenizers library",
+    "lexicographic": "the smallest pair wins",
+    "greatest-bytes": "the greatest pair of bytes wins",
+    "greatest": "the greatest pair as shown in GPT-2's byte characters wins",
+    **{name: sentence for name, (sentence, _) in TIE_KEYS.items()},
+}
 
 
 @dataclass(frozen=True)
@@ -138,10 +74,12 @@ class Comparison:
 
     ``step`` is the first merge that differs (None when every merge agrees); ``ours``/``theirs`` the two
     pairs there, ``our_count``/``their_count`` both pairs' counts in our run before that merge; ``kind``
-    names the cause (``tie``, ``case``, ``overlap``, ``count``, ``whitespace``, ``specials``, ``byte-base``,
-    ``missing``, ``vocab-size``, ``shorter``, ``same``), ``cause`` says it in one sentence, ``rule`` is the
-    tie rule that reproduces the student's choice, ``words`` the words that count differently
-    (word, our count, the student's count).
+    names the cause (``settings``, ``byte-base``, ``pre-tokenizer``, ``tie``, ``case``, ``overlap``,
+    ``merge-loop``, ``count``, ``whitespace``, ``specials``, ``missing``, ``vocab-size``, ``shorter``,
+    ``stops-early``, ``goes-past``, ``same``), ``cause`` says it in one sentence, ``rule`` is the tie rule
+    that reproduces the student's choice, ``fault`` the merge-loop fault (a name in
+    :data:`bpe.merge_faults.FAULTS`), ``settings`` other settings that reproduce more of the run, ``words``
+    the words that count differently (word, our count, the student's count).
     """
 
     agreed: int
@@ -157,6 +95,8 @@ class Comparison:
     rule: str | None = None
     words: tuple[tuple[str, int, int], ...] = ()
     our_merges: tuple[BytePair, ...] = ()
+    fault: str | None = None
+    settings: Setup | None = None
 
     def around(self, student: StudentRun, before: int = 2, after: int = 2) -> list[tuple[int, str, str]]:
         """(step, our merge, the student's merge) around the first difference, as text."""
@@ -203,7 +143,7 @@ def _pair_words(history: History, step: int, pair: tuple[str, str] | None, overl
         n = _occurrences(split, pair, overlap)
         if n:
             text = pt.symbols_to_bytes(word).decode("utf-8", "replace") if scheme in BYTE_LEVEL else word
-            out[text.replace(" ", "␣")] = n * history.freqs[history.word_index[word]]
+            out[show_bytes(text.encode("utf-8"))] = n * history.freqs[history.word_index[word]]
     return out
 
 
@@ -214,9 +154,9 @@ def _words_that_differ(ours: dict[str, int], theirs: dict[str, int], limit: int 
     return tuple(rows[:limit])
 
 
-def _tie_rule(corpus, student, setup, specials, step) -> str | None:
+def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int]:
     """Of our other tie rules, the one that reproduces the most of the student's merges, at least the
-    first ``step``."""
+    first ``step``, and how many."""
     best, best_n = None, step - 1
     for rule in TIE_RULES:
         if rule == setup.tie_break:
@@ -226,7 +166,40 @@ def _tie_rule(corpus, student, setup, specials, step) -> str | None:
         n = agreed(run, student.merges)
         if n > best_n:
             best, best_n = rule, n
-    return best
+    return best, best_n
+
+
+def diagnose(
+    corpus: Corpus,
+    student: StudentRun,
+    setup: Setup,
+    special_tokens: Sequence[str] = (),
+    *,
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = SEARCH_SECONDS,
+) -> tuple[Comparison, list[tuple[Setup, int]]]:
+    """The settings search first, then the comparison: ``setup`` (and CS336's for a CS336 upload) tried
+    first, and the settings that reproduce the most of the run said first. Returns the comparison and
+    the ranking of our settings."""
+    ranked = best_settings(corpus, student, special_tokens, seconds, prefer=(setup,))
+    closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
+    result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
+    return result, ranked
+
+
+def _target(corpus, setup: Setup, specials, num_merges, vocab_size) -> tuple[int | None, str]:
+    """The number of merges the student's target asks for, and the target in words: a vocabulary holds
+    the base (256 bytes, or the corpus's characters), the special tokens, and one token per merge."""
+    if num_merges is not None:
+        return num_merges, f"a target of {num_merges} merges"
+    if vocab_size is not None:
+        if setup.byte_base:
+            base = 256
+        else:
+            base = len({c for w in raw_word_counts(corpus, setup.pre_tokenizer, specials) for c in w})
+        return max(0, vocab_size - base - len(specials)), f"a vocabulary of {vocab_size}"
+    return None, ""
 
 
 def compare(
@@ -235,85 +208,206 @@ def compare(
     setup: Setup,
     special_tokens: Sequence[str] = (),
     alternative: Setup | None = None,
+    *,
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = LOOP_SECONDS,
 ) -> Comparison:
     """Compare ``student`` with our run on ``corpus`` with ``setup``. ``alternative``: settings that
-    reproduce more of the student's run (from :func:`best_settings`), used to list the words that count
-    differently."""
+    reproduce more of the student's run (from :func:`best_settings`): said first, and the run is then
+    diagnosed under them. ``num_merges``/``vocab_size``: the student's target size (a run that stops
+    short of it or goes past it is flagged). ``seconds`` bounds the replay of known faulty loops."""
     specials = tuple(special_tokens)
-    history = train_setup(corpus, setup, len(student.merges), specials, student.end_of_word)
+    options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+    if alternative is not None and alternative != setup:
+        history = train_setup(corpus, setup, len(student.merges), specials, student.end_of_word)
+        n = agreed(history_bytes(history), student.merges)
+        alt = train_setup(corpus, alternative, len(student.merges), specials, student.end_of_word)
+        n_alt = agreed(history_bytes(alt), student.merges)
+        if n_alt > n:
+            return _with_settings(corpus, student, setup, alternative, specials, n, n_alt, history, alt, options)
+    return _compare_one(corpus, student, setup, specials, **options)
+
+
+def _ascii(corpus: Corpus) -> bool:
+    """True if every character is ASCII: bytes and characters are then the same base."""
+    texts = corpus.keys() if isinstance(corpus, Mapping) else [corpus] if isinstance(corpus, str) else corpus
+    return all(text.isascii() for text in texts)
+
+
+def _settings_kind(setup: Setup, other: Setup) -> str:
+    if setup.byte_base != other.byte_base:
+        return "byte-base"
+    return "pre-tokenizer" if setup.pre_tokenizer != other.pre_tokenizer else "tie"
+
+
+def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, history, alt, options) -> Comparison:
+    """Other settings reproduce more of the run. When they reproduce all of it, the verdict is theirs
+    and the step shown is where the chosen settings part; else another base or pre-tokenizer competes
+    with the other causes at the step where the chosen settings part."""
+    total = len(student.merges)
+    same_base = alternative.byte_base == setup.byte_base or _ascii(corpus)  # on ASCII text the base changes nothing
+    kind = _settings_kind(setup, replace(alternative, byte_base=setup.byte_base) if same_base else alternative)
+    theirs = student.merges[n]
+    their_pair = _to_ours(theirs, history)
+    words = _words_that_differ(_pair_words(history, n, their_pair), _pair_words(alt, n, _to_ours(theirs, alt)))
+    if n_alt == total:
+        inner = _compare_one(corpus, student, alternative, specials, **options)
+        if inner.kind != "same":  # the target size or the vocabulary: the settings are not the story
+            return replace(inner, settings=alternative)
+        ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
+        rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if kind == "tie" else ""
+        cause = (
+            f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}: all {total} merges agree. With the "
+            f"settings chosen here ({setup.sentence()}) the runs part at step {n + 1}."
+        )
+        return replace(
+            ours, kind=kind, cause=cause, rule=alternative.tie_break, settings=alternative, words=words or ours.words
+        )
+    if kind == "tie":
+        return _compare_one(corpus, student, setup, specials, **options)  # our tie rules are tried there
+    return _compare_one(corpus, student, setup, specials, other=(alternative, n_alt, words), **options)
+
+
+def _compare_one(
+    corpus: Corpus,
+    student: StudentRun,
+    setup: Setup,
+    specials: tuple[str, ...],
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = LOOP_SECONDS,
+    other: tuple[Setup, int, tuple] | None = None,
+) -> Comparison:
+    """The comparison under one setup, causes tried in the module's order. ``other``: another base or
+    pre-tokenizer, how many merges it reproduces, and the words that count differently under it."""
+    target, target_words = _target(corpus, setup, specials, num_merges, vocab_size)
+    length = max(len(student.merges), target or 0)
+    history = train_setup(corpus, setup, length, specials, student.end_of_word)
     ours = history_bytes(history)
     n = agreed(ours, student.merges)
     base = dict(history=history, setup=setup, agreed=n, our_merges=tuple(ours))
     if n == len(student.merges):
-        return _same_merges(history, student, base, specials)
+        return _same_merges(history, student, base, specials, target, target_words)
     step = n + 1
     theirs = student.merges[n]
     if n == len(ours):
         return Comparison(
             step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="shorter",
-            cause=f"Our run stops after {n} merges ({history.stop_sentence() or 'no pair left'}) while the student's "
-            f"goes on with {show_pair(theirs)}: their corpus is bigger or cut into other words.",
+            cause=f"Our run stops after {n} merges ({history.stop_sentence() or 'no pair left'}) while yours "
+            f"goes on with {show_pair(theirs)}: your corpus is bigger or cut into other words.",
             **base,
         )  # fmt: skip
+    if target is not None and len(student.merges) > target and n >= target:
+        return _goes_past(student, target, target_words, base)
     counts = history.pair_counts_after(n)
     our_pair = history.pair_str(history.merges[n][:2])
     their_pair = _to_ours(theirs, history)
     our_count = counts.get(our_pair, 0)
     their_count = counts.get(their_pair, 0) if their_pair is not None else 0
-    head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and the student {show_pair(theirs)}"
+    head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {show_pair(theirs)}"
     fields = dict(step=step, ours=ours[n], theirs=theirs, our_count=our_count, their_count=their_count, **base)
-    words: tuple = ()
-    if alternative is not None:
-        alt = train_setup(corpus, alternative, step, specials, student.end_of_word)
-        words = _words_that_differ(_pair_words(history, n, their_pair), _pair_words(alt, n, _to_ours(theirs, alt)))
-    if their_count == our_count:
-        rule = _tie_rule(corpus, student, setup, specials, step)
-        if rule is None:
-            cause = f"{head} ({their_count}): a tie, broken by a rule none of ours follows."
-        else:
-            cause = (
-                f"{head} ({their_count}): a tie broken by another rule. Ours is '{setup.tie_break}'; the "
-                f"'{rule}' rule ({TIE_RULE_SENTENCES[rule]}) reproduces the student's choice."
-            )
-        return Comparison(kind="tie", cause=cause, rule=rule, **fields)
-    if their_count < our_count and _lowercase_reproduces(corpus, student, setup, specials, n):
+    texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
+    words = Words(texts, word_symbols, freqs)
+    # Every explanation is tried and the one that reproduces the student's run longest is named; on
+    # equal length the earlier kind wins: settings decide every count, then the loop, then the tie rule.
+    found = None
+    candidates: list[tuple[int, int, str]] = []
+    if other is not None:
+        candidates.append((other[1], -1, "settings"))
+    if their_count < our_count or their_count == 0:
+        candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+    special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
+    if special:
+        candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
+    if seconds > 0:
+        found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
+        if found is not None:
+            candidates.append((found.reproduced, 2, "merge-loop"))
+    rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
+    if rule is not None:
+        candidates.append((rule_n, 3, "tie"))
+    if seconds > 0:
+        key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
+        if key is not None and key_n > rule_n:
+            rule, rule_n = key, key_n
+            candidates.append((key_n, 4, "tie"))
+    best = max((c for c in candidates if c[0] > n), key=lambda c: (c[0], -c[1]), default=None)
+    kind = best[2] if best else None
+    if kind == "settings" and other is not None:
+        alt, n_alt, words_differ = other
+        what = (
+            f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
+            if alt.byte_base != setup.byte_base
+            else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
+        )
         cause = (
-            f"{head} ({their_count} here): a count that differs, from case. The student's run lowercases the text "
+            f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
+        )
+        return Comparison(
+            kind=_settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ}
+        )
+    if kind == "case":
+        cause = (
+            f"{head} ({their_count} here): a count that differs, from case. Your run lowercases the text "
             "first: on the lowercased corpus our run makes this merge too, since words that differ only in case "
             "count together."
         )
-        return Comparison(kind="case", cause=cause, words=words, **fields)
-    if their_count == 0:
-        kind, cause = _missing(head, theirs, student, setup, specials, corpus)
-        return Comparison(kind=kind, cause=cause, words=words, **fields)
-    if our_pair[0] == our_pair[1]:
-        per_word = _pair_words(history, n, our_pair)
-        once = _pair_words(history, n, our_pair, overlap=False)
-        if sum(once.values()) < our_count and sum(once.values()) <= their_count:
-            rows = _words_that_differ(per_word, once)
+        return Comparison(kind="case", cause=cause, **fields)
+    if kind == "specials":
+        cause = (
+            f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
+            f"{special}, which we split out of the text before counting: your run did not split special "
+            "tokens out (without splitting them, our run makes your merge too)."
+        )
+        return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "merge-loop" and found is not None:
+        if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
+            rows = _words_that_differ(_pair_words(history, n, our_pair), _pair_words(history, n, our_pair, False))
+            once = our_count - sum(r[1] - r[2] for r in rows)
             cause = (
                 f"{head} ({their_count}): a count that differs, from overlapping pairs. In words like "
                 f"'{rows[0][0]}' the pair {show_pair(ours[n])} occurs overlapping; we count every adjacent pair "
-                f"({our_count}), the student's count ({sum(once.values())} without overlaps) lets their pair win."
+                f"({our_count}), your count ({once} without overlaps) lets your pair win."
             )
-            return Comparison(kind="overlap", cause=cause, **{**fields, "words": rows})
-    special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
-    if special:
+            return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
+        cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs))}."
+        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
+    if kind == "tie":
         cause = (
-            f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
-            f"{special}, which we split out of the text before counting: the student's run did not split special "
-            "tokens out."
+            f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
+            f"where ours is '{setup.tie_break}'."
         )
-        return Comparison(kind="specials", cause=cause, words=words, **fields)
+        return Comparison(kind="tie", cause=cause, rule=rule, **fields)
+    if their_count == 0:
+        kind, cause = _missing(head, theirs, student, setup, specials, corpus)
+        return Comparison(kind=kind, cause=cause, **fields)
+    if their_count == our_count:
+        cause = f"{head}, both counted {their_count}: a tie, broken by a rule none of ours follows."
+        return Comparison(kind="tie", cause=cause, **fields)
+    certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+    return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
+
+
+def _goes_past(student: StudentRun, target: int, target_words: str, base: dict) -> Comparison:
+    extra = student.merges[target]
     cause = (
-        f"{head} ({their_count} here): a count that differs, so the student's words are cut or counted "
-        "differently (pre-tokenization, whitespace kept on words, case, special tokens not split out)."
+        f"Your run goes past the target: it makes {len(student.merges)} merges where {target_words} asks for "
+        f"{target}; your first {target} agree with ours, and step {target + 1}, {show_pair(extra)}, is one too many."
     )
-    return Comparison(kind="count", cause=cause, words=words, **fields)
+    return Comparison(
+        kind="goes-past", cause=cause, step=target + 1, ours=None, theirs=extra, our_count=0, their_count=0, **base
+    )
 
 
-def _lowercase_reproduces(corpus, student, setup, specials, n: int) -> bool:
-    """True if our run on the lowercased corpus makes more of the student's merges than ``n``."""
+def _unsplit_agreed(corpus, student, setup, specials) -> int:
+    """How many of the student's merges our run makes with the special tokens left in the text."""
+    return agreed(history_bytes(train_setup(corpus, setup, len(student.merges), (), student.end_of_word)),
+                  student.merges)  # fmt: skip
+
+
+def _lowercased_agreed(corpus, student, setup, specials) -> int:
+    """How many of the student's merges our run on the lowercased corpus makes (0 if case changes nothing)."""
     if isinstance(corpus, Mapping):
         lowered: Corpus = {}
         for word, count in corpus.items():
@@ -323,9 +417,9 @@ def _lowercase_reproduces(corpus, student, setup, specials, n: int) -> bool:
     else:
         lowered = [text.lower() for text in corpus]
     if lowered == corpus:
-        return False
-    run = history_bytes(train_setup(lowered, setup, n + 1, specials, student.end_of_word))
-    return agreed(run, student.merges) > n
+        return 0
+    return agreed(history_bytes(train_setup(lowered, setup, len(student.merges), specials, student.end_of_word)),
+                  student.merges)  # fmt: skip
 
 
 def _inside_special(joined: bytes, specials, student, corpus) -> str | None:
@@ -381,15 +475,30 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def _same_merges(history, student, base, specials) -> Comparison:
-    """Every merge agrees: compare the vocabulary sizes."""
+def _same_merges(history, student, base, specials, target=None, target_words="") -> Comparison:
+    """Every merge agrees: the run's length against the target, then the vocabulary sizes."""
     n = len(student.merges)
-    new = {a + b for a, b in history_bytes(history)}
+    ours_all = base["our_merges"]
+    if target is not None and n > target:
+        return _goes_past(student, target, target_words, base)
+    if target is not None and n < min(target, len(ours_all)):
+        nxt = ours_all[n]
+        cause = (
+            f"Your run stops short: it ends after step {n} where {target_words} asks for {target} merges. The {n} "
+            f"merges you made agree with ours; at step {n + 1} ours goes on with {show_pair(nxt)}."
+        )
+        return Comparison(
+            kind="stops-early", cause=cause, step=n + 1, ours=nxt, theirs=None,
+            our_count=history.pair_counts_after(n).get(history.pair_str(history.merges[n][:2]), 0), their_count=0,
+            **base,
+        )  # fmt: skip
+    new = {a + b for a, b in ours_all[:n]}
     alphabet = 256 if student.byte_level else history.num_base - len(specials)
     ours = alphabet + len(specials) + len(new)
     fields = dict(step=None, ours=None, theirs=None, our_count=0, their_count=0, **base)
     if student.vocab_size is None or student.vocab_size == ours:
-        return Comparison(kind="same", cause=f"All {n} merges agree with ours.", **fields)
+        cause = f"Your run equals ours with {base['setup'].sentence()}: all {n} merges agree."
+        return Comparison(kind="same", cause=cause, **fields)
     diff = student.vocab_size - ours
     if diff == -len(specials):
         why = f"the student's vocabulary leaves out the {len(specials)} special token{'s' if len(specials) > 1 else ''}"
@@ -405,33 +514,3 @@ def _same_merges(history, student, base, specials) -> Comparison:
         f"{ours} ({alphabet} base + {len(specials)} special + {len(new)} merged): {why}.",
         **fields,
     )
-
-
-def best_settings(
-    corpus: Corpus, student: StudentRun, special_tokens: Sequence[str] = (), seconds: float = SEARCH_SECONDS
-) -> list[tuple[Setup, int]]:
-    """Our settings ranked by how many of the student's merges they reproduce, best first (ties in trying
-    order). Stops at the time budget, or when one reproduces every merge; empty for large corpora."""
-    size = sum(map(len, corpus)) if not isinstance(corpus, str) else len(corpus)
-    if size > MAX_SEARCH_CHARS:
-        return []
-    deadline = time.monotonic() + seconds
-    results: list[tuple[Setup, int]] = []
-    bases = (True, False)
-    cuts = PRE_TOKENIZERS if not isinstance(corpus, Mapping) else ("whitespace",)
-    for byte_base in bases:
-        for cut in cuts:
-            if cut == "sennrich" and (byte_base or not student.end_of_word):
-                continue
-            for rule in TIE_RULES:
-                setup = Setup(rule, cut, byte_base)
-                try:
-                    run = history_bytes(
-                        train_setup(corpus, setup, len(student.merges), special_tokens, student.end_of_word)
-                    )
-                except ValueError:
-                    continue
-                results.append((setup, agreed(run, student.merges)))
-                if results[-1][1] == len(student.merges) or time.monotonic() > deadline:
-                    return sorted(results, key=lambda r: -r[1])
-    return sorted(results, key=lambda r: -r[1])
