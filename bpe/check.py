@@ -26,11 +26,12 @@ Left out: our settings and the search over them (:mod:`bpe.check_setup`), readin
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from . import pre_tokenizers as pt
+from .check_ends import goes_past, same_merges, target_merges
 from .check_loop import LOOP_SECONDS, Words, certain_sentence, fault_sentence, find_fault, tie_key
 from .check_notation import LEGEND, show_bytes, show_pair
+from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
     CS336_SPECIALS,
@@ -44,10 +45,8 @@ from .check_setup import (
     student_words,
     train_setup,
 )
-from .config import BYTE_LEVEL, TIE_RULES
-from .formats.cs336 import BytePair
+from .config import TIE_RULES
 from .formats.student_runs import StudentRun
-from .history import History
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
 
@@ -66,92 +65,6 @@ TIE_SENTENCES = {
     "greatest": "the greatest pair as shown in GPT-2's byte characters wins",
     **{name: sentence for name, (sentence, _) in TIE_KEYS.items()},
 }
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Where a student's run leaves ours and why.
-
-    ``step`` is the first merge that differs (None when every merge agrees); ``ours``/``theirs`` the two
-    pairs there, ``our_count``/``their_count`` both pairs' counts in our run before that merge; ``kind``
-    names the cause (``settings``, ``byte-base``, ``pre-tokenizer``, ``tie``, ``case``, ``overlap``,
-    ``merge-loop``, ``count``, ``whitespace``, ``specials``, ``missing``, ``vocab-size``, ``shorter``,
-    ``stops-early``, ``goes-past``, ``same``), ``cause`` says it in one sentence, ``rule`` is the tie rule
-    that reproduces the student's choice, ``fault`` the merge-loop fault (a name in
-    :data:`bpe.merge_faults.FAULTS`), ``settings`` other settings that reproduce more of the run, ``words``
-    the words that count differently (word, our count, the student's count).
-    """
-
-    agreed: int
-    step: int | None
-    ours: BytePair | None
-    theirs: BytePair | None
-    our_count: int
-    their_count: int
-    kind: str
-    cause: str
-    history: History
-    setup: Setup
-    rule: str | None = None
-    words: tuple[tuple[str, int, int], ...] = ()
-    our_merges: tuple[BytePair, ...] = ()
-    fault: str | None = None
-    settings: Setup | None = None
-
-    def around(self, student: StudentRun, before: int = 2, after: int = 2) -> list[tuple[int, str, str]]:
-        """(step, our merge, the student's merge) around the first difference, as text."""
-        if self.step is None:
-            return []
-        rows = []
-        for k in range(max(1, self.step - before), self.step + after + 1):
-            ours = self.our_merges[k - 1] if k <= len(self.our_merges) else None
-            theirs = student.merges[k - 1] if k <= len(student.merges) else None
-            if ours is None and theirs is None:
-                break
-            rows.append((k, show_pair(ours) if ours else "", show_pair(theirs) if theirs else ""))
-        return rows
-
-
-def _to_ours(pair: BytePair, history: History) -> tuple[str, str] | None:
-    """The student's byte pair as our token strings (None if our symbols cannot spell it)."""
-    if history.config.pre_tokenizer in BYTE_LEVEL:
-        return (pt.bytes_to_symbols(pair[0]), pt.bytes_to_symbols(pair[1]))
-    try:
-        return (pair[0].decode("utf-8"), pair[1].decode("utf-8"))
-    except UnicodeDecodeError:
-        return None
-
-
-def _occurrences(split: Sequence[str], pair: tuple[str, str], overlap: bool = True) -> int:
-    n, i = 0, 0
-    while i < len(split) - 1:
-        if split[i] == pair[0] and split[i + 1] == pair[1]:
-            n += 1
-            i += 1 if overlap else 2
-        else:
-            i += 1
-    return n
-
-
-def _pair_words(history: History, step: int, pair: tuple[str, str] | None, overlap: bool = True) -> dict[str, int]:
-    """Word (as typed) -> the pair's count in it (occurrences x frequency) after ``step`` merges."""
-    if pair is None:
-        return {}
-    scheme = history.config.pre_tokenizer
-    out = {}
-    for word, split in history.splits_at(step).items():
-        n = _occurrences(split, pair, overlap)
-        if n:
-            text = pt.symbols_to_bytes(word).decode("utf-8", "replace") if scheme in BYTE_LEVEL else word
-            out[show_bytes(text.encode("utf-8"))] = n * history.freqs[history.word_index[word]]
-    return out
-
-
-def _words_that_differ(ours: dict[str, int], theirs: dict[str, int], limit: int = 8) -> tuple:
-    rows = [(w, ours.get(w, 0), theirs.get(w, 0)) for w in dict.fromkeys([*ours, *theirs])]
-    rows = [r for r in rows if r[1] != r[2]]
-    rows.sort(key=lambda r: -abs(r[1] - r[2]))
-    return tuple(rows[:limit])
 
 
 def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int]:
@@ -180,26 +93,16 @@ def diagnose(
     seconds: float = SEARCH_SECONDS,
 ) -> tuple[Comparison, list[tuple[Setup, int]]]:
     """The settings search first, then the comparison: ``setup`` (and CS336's for a CS336 upload) tried
-    first, and the settings that reproduce the most of the run said first. Returns the comparison and
-    the ranking of our settings."""
+    first, and the settings that reproduce the most of the run said first. A CS336 upload is compared
+    with CS336's settings (``result.setup`` says which were used). Returns the comparison and the
+    ranking of our settings."""
     ranked = best_settings(corpus, student, special_tokens, seconds, prefer=(setup,))
+    reached = dict(ranked)
+    if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) >= reached.get(setup, 0):
+        setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings unless the chosen ones go further
     closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
     result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
     return result, ranked
-
-
-def _target(corpus, setup: Setup, specials, num_merges, vocab_size) -> tuple[int | None, str]:
-    """The number of merges the student's target asks for, and the target in words: a vocabulary holds
-    the base (256 bytes, or the corpus's characters), the special tokens, and one token per merge."""
-    if num_merges is not None:
-        return num_merges, f"a target of {num_merges} merges"
-    if vocab_size is not None:
-        if setup.byte_base:
-            base = 256
-        else:
-            base = len({c for w in raw_word_counts(corpus, setup.pre_tokenizer, specials) for c in w})
-        return max(0, vocab_size - base - len(specials)), f"a vocabulary of {vocab_size}"
-    return None, ""
 
 
 def compare(
@@ -249,8 +152,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
     same_base = alternative.byte_base == setup.byte_base or _ascii(corpus)  # on ASCII text the base changes nothing
     kind = _settings_kind(setup, replace(alternative, byte_base=setup.byte_base) if same_base else alternative)
     theirs = student.merges[n]
-    their_pair = _to_ours(theirs, history)
-    words = _words_that_differ(_pair_words(history, n, their_pair), _pair_words(alt, n, _to_ours(theirs, alt)))
+    their_pair = to_ours(theirs, history)
+    words = words_that_differ(pair_words(history, n, their_pair), pair_words(alt, n, to_ours(theirs, alt)))
     if n_alt == total:
         inner = _compare_one(corpus, student, alternative, specials, **options)
         if inner.kind != "same":  # the target size or the vocabulary: the settings are not the story
@@ -281,14 +184,14 @@ def _compare_one(
 ) -> Comparison:
     """The comparison under one setup, causes tried in the module's order. ``other``: another base or
     pre-tokenizer, how many merges it reproduces, and the words that count differently under it."""
-    target, target_words = _target(corpus, setup, specials, num_merges, vocab_size)
+    target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size)
     length = max(len(student.merges), target or 0)
     history = train_setup(corpus, setup, length, specials, student.end_of_word)
     ours = history_bytes(history)
     n = agreed(ours, student.merges)
     base = dict(history=history, setup=setup, agreed=n, our_merges=tuple(ours))
     if n == len(student.merges):
-        return _same_merges(history, student, base, specials, target, target_words)
+        return same_merges(history, student, base, specials, target, target_words)
     step = n + 1
     theirs = student.merges[n]
     if n == len(ours):
@@ -299,10 +202,10 @@ def _compare_one(
             **base,
         )  # fmt: skip
     if target is not None and len(student.merges) > target and n >= target:
-        return _goes_past(student, target, target_words, base)
+        return goes_past(student, target, target_words, base)
     counts = history.pair_counts_after(n)
     our_pair = history.pair_str(history.merges[n][:2])
-    their_pair = _to_ours(theirs, history)
+    their_pair = to_ours(theirs, history)
     our_count = counts.get(our_pair, 0)
     their_count = counts.get(their_pair, 0) if their_pair is not None else 0
     head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {show_pair(theirs)}"
@@ -363,7 +266,7 @@ def _compare_one(
         return Comparison(kind="specials", cause=cause, **fields)
     if kind == "merge-loop" and found is not None:
         if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
-            rows = _words_that_differ(_pair_words(history, n, our_pair), _pair_words(history, n, our_pair, False))
+            rows = words_that_differ(pair_words(history, n, our_pair), pair_words(history, n, our_pair, False))
             once = our_count - sum(r[1] - r[2] for r in rows)
             cause = (
                 f"{head} ({their_count}): a count that differs, from overlapping pairs. In words like "
@@ -387,17 +290,6 @@ def _compare_one(
         return Comparison(kind="tie", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
-
-
-def _goes_past(student: StudentRun, target: int, target_words: str, base: dict) -> Comparison:
-    extra = student.merges[target]
-    cause = (
-        f"Your run goes past the target: it makes {len(student.merges)} merges where {target_words} asks for "
-        f"{target}; your first {target} agree with ours, and step {target + 1}, {show_pair(extra)}, is one too many."
-    )
-    return Comparison(
-        kind="goes-past", cause=cause, step=target + 1, ours=None, theirs=extra, our_count=0, their_count=0, **base
-    )
 
 
 def _unsplit_agreed(corpus, student, setup, specials) -> int:
@@ -473,44 +365,3 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _same_merges(history, student, base, specials, target=None, target_words="") -> Comparison:
-    """Every merge agrees: the run's length against the target, then the vocabulary sizes."""
-    n = len(student.merges)
-    ours_all = base["our_merges"]
-    if target is not None and n > target:
-        return _goes_past(student, target, target_words, base)
-    if target is not None and n < min(target, len(ours_all)):
-        nxt = ours_all[n]
-        cause = (
-            f"Your run stops short: it ends after step {n} where {target_words} asks for {target} merges. The {n} "
-            f"merges you made agree with ours; at step {n + 1} ours goes on with {show_pair(nxt)}."
-        )
-        return Comparison(
-            kind="stops-early", cause=cause, step=n + 1, ours=nxt, theirs=None,
-            our_count=history.pair_counts_after(n).get(history.pair_str(history.merges[n][:2]), 0), their_count=0,
-            **base,
-        )  # fmt: skip
-    new = {a + b for a, b in ours_all[:n]}
-    alphabet = 256 if student.byte_level else history.num_base - len(specials)
-    ours = alphabet + len(specials) + len(new)
-    fields = dict(step=None, ours=None, theirs=None, our_count=0, their_count=0, **base)
-    if student.vocab_size is None or student.vocab_size == ours:
-        cause = f"Your run equals ours with {base['setup'].sentence()}: all {n} merges agree."
-        return Comparison(kind="same", cause=cause, **fields)
-    diff = student.vocab_size - ours
-    if diff == -len(specials):
-        why = f"the student's vocabulary leaves out the {len(specials)} special token{'s' if len(specials) > 1 else ''}"
-    elif diff == len(specials) or diff > 0 and diff <= len(student.special_tokens):
-        why = "the student's vocabulary counts special tokens that ours does not"
-    elif student.byte_level and student.vocab_size - len(new) < 256:
-        why = "the student's base alphabet is smaller than the 256 bytes"
-    else:
-        why = "special tokens or the base alphabet are counted differently"
-    return Comparison(
-        kind="vocab-size",
-        cause=f"All {n} merges agree, but the student's vocabulary has {student.vocab_size} tokens and ours "
-        f"{ours} ({alphabet} base + {len(specials)} special + {len(new)} merged): {why}.",
-        **fields,
-    )
