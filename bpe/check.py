@@ -98,8 +98,8 @@ def diagnose(
     ranking of our settings."""
     ranked = best_settings(corpus, student, special_tokens, seconds, prefer=(setup,))
     reached = dict(ranked)
-    if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) >= reached.get(setup, 0):
-        setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings unless the chosen ones go further
+    if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) > reached.get(setup, 0):
+        setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings when they go further
     closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
     result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
     return result, ranked
@@ -162,7 +162,7 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if kind == "tie" else ""
         cause = (
             f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}: all {total} merges agree. With the "
-            f"settings chosen here ({setup.sentence()}) the runs part at step {n + 1}."
+            f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
         )
         return replace(
             ours, kind=kind, cause=cause, rule=alternative.tie_break, settings=alternative, words=words or ours.words
