@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_ends import goes_past, same_merges, target_merges
-from .check_loop import LOOP_SECONDS, Words, certain_sentence, fault_sentence, find_fault, tie_key
+from .check_loop import BEYOND, LOOP_SECONDS, Words, certain_sentence, fault_sentence, find_fault, tie_key
 from .check_notation import LEGEND, show_bytes, show_pair
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
@@ -42,6 +42,7 @@ from .check_setup import (
     best_settings,
     history_bytes,
     raw_word_counts,
+    setup_agreed,
     student_words,
     train_setup,
 )
@@ -75,8 +76,7 @@ def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int]:
         if rule == setup.tie_break:
             continue
         other = Setup(rule, setup.pre_tokenizer, setup.byte_base)
-        run = history_bytes(train_setup(corpus, other, len(student.merges), specials, student.end_of_word))
-        n = agreed(run, student.merges)
+        n = setup_agreed(corpus, other, student.merges, specials, student.end_of_word)
         if n > best_n:
             best, best_n = rule, n
     return best, best_n
@@ -123,11 +123,11 @@ def compare(
     specials = tuple(special_tokens)
     options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
     if alternative is not None and alternative != setup:
-        history = train_setup(corpus, setup, len(student.merges), specials, student.end_of_word)
-        n = agreed(history_bytes(history), student.merges)
-        alt = train_setup(corpus, alternative, len(student.merges), specials, student.end_of_word)
-        n_alt = agreed(history_bytes(alt), student.merges)
+        n = setup_agreed(corpus, setup, student.merges, specials, student.end_of_word)
+        n_alt = setup_agreed(corpus, alternative, student.merges, specials, student.end_of_word)
         if n_alt > n:
+            history = train_setup(corpus, setup, n + 1, specials, student.end_of_word)
+            alt = train_setup(corpus, alternative, n + 1, specials, student.end_of_word)
             return _with_settings(corpus, student, setup, alternative, specials, n, n_alt, history, alt, options)
     return _compare_one(corpus, student, setup, specials, **options)
 
@@ -227,15 +227,18 @@ def _compare_one(
         found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
         if found is not None:
             candidates.append((found.reproduced, 2, "merge-loop"))
-    rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
-    if rule is not None:
-        candidates.append((rule_n, 3, "tie"))
-    if seconds > 0:
-        key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
-        if key is not None and key_n > rule_n:
-            rule, rule_n = key, key_n
-            candidates.append((key_n, 4, "tie"))
-    best = max((c for c in candidates if c[0] > n), key=lambda c: (c[0], -c[1]), default=None)
+    rule = None
+    if their_count == our_count:  # another tie rule changes the choice only where the counts tie
+        rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
+        if rule is not None:
+            candidates.append((rule_n, 3, "tie"))
+        if seconds > 0:
+            key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
+            if key is not None and key_n > rule_n:
+                rule, rule_n = key, key_n
+                candidates.append((key_n, 4, "tie"))
+    cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
+    best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
     if kind == "settings" and other is not None:
         alt, n_alt, words_differ = other
@@ -294,8 +297,7 @@ def _compare_one(
 
 def _unsplit_agreed(corpus, student, setup, specials) -> int:
     """How many of the student's merges our run makes with the special tokens left in the text."""
-    return agreed(history_bytes(train_setup(corpus, setup, len(student.merges), (), student.end_of_word)),
-                  student.merges)  # fmt: skip
+    return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
 
 
 def _lowercased_agreed(corpus, student, setup, specials) -> int:
@@ -310,8 +312,7 @@ def _lowercased_agreed(corpus, student, setup, specials) -> int:
         lowered = [text.lower() for text in corpus]
     if lowered == corpus:
         return 0
-    return agreed(history_bytes(train_setup(lowered, setup, len(student.merges), specials, student.end_of_word)),
-                  student.merges)  # fmt: skip
+    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
 
 
 def _inside_special(joined: bytes, specials, student, corpus) -> str | None:

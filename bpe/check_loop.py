@@ -4,8 +4,9 @@ that reproduces it, or else what is certain about the count.
 When the student's merges 1..k-1 agree with ours, the corpus splits after them agree too, so a different
 choice at step k means the student's pair counts at k are not the true ones, or a tie went another way.
 :func:`find_fault` replays the student's merges under every loop of :mod:`bpe.merge_faults` (any tied
-pair allowed to win) and keeps the one that follows the student longest, past step k and longer than
-the correct loop does (else the correct counts explain the choice, and it is a tie).
+pair allowed to win) and keeps the one that follows the student longest (up to :data:`BEYOND` merges
+past step k), past step k and longer than the correct loop does (else the correct counts explain the
+choice, and it is a tie).
 :func:`fault_sentence` names it with the words where the true and the faulty counts part;
 :func:`tie_key` finds a students' tie rule (token ids, decoded text) that reproduces a tie;
 :func:`certain_sentence` says, when nothing reproduces the choice, which count must be off, by how much
@@ -25,6 +26,7 @@ from .formats.cs336 import BytePair
 from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault, Replay, replay
 
 LOOP_SECONDS = 6.0
+BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def find_fault(
     """The known fault that reproduces the student's merges through ``step`` (1-based) and longest, or None.
     ``tie``: the tie rule of the loops (a key of :data:`bpe.merge_faults.TIE_KEYS`; None: any tied pair)."""
     deadline = time.monotonic() + seconds
-    args = (corpus.words, corpus.freqs, merges)
+    args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
     true = replay(*args, CORRECT, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
     if true.reproduced < step - 1 or true.reproduced >= step:
         return None  # our words do not give the student's first merges, or the true counts allow the choice
@@ -67,7 +69,7 @@ def find_fault(
         run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
         if run.reproduced >= step and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
-        if best is not None and best.reproduced == len(merges) or time.monotonic() > deadline:
+        if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
             break
     return best
 
@@ -99,7 +101,7 @@ def tie_key(
     for name in TIE_KEYS:
         if name == skip:
             continue
-        run = replay(corpus.words, corpus.freqs, merges, CORRECT, tie=name, deadline=deadline)
+        run = replay(corpus.words, corpus.freqs, merges[: step + BEYOND], CORRECT, tie=name, deadline=deadline)
         if run.reproduced > best_n:
             best, best_n = name, run.reproduced
     return best, best_n

@@ -26,7 +26,7 @@ from .formats.student_runs import END_OF_WORD, StudentRun
 from .history import History
 from .pre_tokenizers import Corpus
 from .tie_order import token_bytes
-from .trainer import run_training
+from .trainer import run_training, train_steps
 
 MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
 SEARCH_SECONDS = 4.0
@@ -102,20 +102,43 @@ def _scheme(setup: Setup) -> str:
     return "sennrich" if setup.pre_tokenizer == "sennrich" else "whitespace"
 
 
+def _training(corpus: Corpus, setup: Setup, special_tokens: Sequence[str], end_of_word: bool) -> tuple[Mapping, str]:
+    counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
+    if end_of_word:
+        return {(*w[:-1], w[-1] + END_OF_WORD): n for w, n in counts.items()}, "whitespace"
+    return counts, _scheme(setup)
+
+
 def train_setup(
     corpus: Corpus, setup: Setup, num_merges: int, special_tokens: Sequence[str] = (), end_of_word: bool = False
 ) -> History:
     """Our run with ``setup`` for ``num_merges`` merges. ``end_of_word``: words split as subword-nmt splits
     them (the last character carries ``</w>``)."""
-    counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
-    scheme = _scheme(setup)
-    words: Mapping = counts
-    if end_of_word:
-        words = {(*w[:-1], w[-1] + END_OF_WORD): n for w, n in counts.items()}
-        scheme = "whitespace"
+    words, scheme = _training(corpus, setup, special_tokens, end_of_word)
     return run_training(
         words, pre_tokenizer=scheme, num_merges=num_merges, tie_break=setup.tie_break, special_tokens=special_tokens
     )
+
+
+def setup_agreed(
+    corpus: Corpus, setup: Setup, merges: Sequence[BytePair], special_tokens: Sequence[str] = (), end_of_word=False
+) -> int:
+    """How many of ``merges`` our run with ``setup`` makes before it parts from them: training stops at
+    the first difference, so a setting that parts early costs little."""
+    words, scheme = _training(corpus, setup, special_tokens, end_of_word)
+    states = train_steps(
+        words, pre_tokenizer=scheme, num_merges=len(merges), tie_break=setup.tie_break, special_tokens=special_tokens
+    )
+    history = next(states).history
+    n = 0
+    for _ in states:
+        while n < len(history.merges):
+            a, b = history.pair_str(history.merges[n][:2])
+            if (token_bytes(a, scheme), token_bytes(b, scheme)) != merges[n]:
+                states.close()
+                return n
+            n += 1
+    return n
 
 
 def history_bytes(history: History) -> list[BytePair]:
@@ -164,10 +187,9 @@ def best_settings(
         if isinstance(corpus, Mapping) and setup.pre_tokenizer != "whitespace":
             continue
         try:
-            run = history_bytes(train_setup(corpus, setup, len(student.merges), special_tokens, student.end_of_word))
+            results.append((setup, setup_agreed(corpus, setup, student.merges, special_tokens, student.end_of_word)))
         except ValueError:
             continue
-        results.append((setup, agreed(run, student.merges)))
         if results[-1][1] == len(student.merges) or time.monotonic() > deadline:
             break
     return sorted(results, key=lambda r: -r[1])

@@ -34,7 +34,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .config import descending
 from .formats.cs336 import BytePair
 
 Word = tuple[bytes, ...]
@@ -190,23 +189,22 @@ def _ids(words: Sequence[Word], merges: Sequence[BytePair]) -> dict[bytes, int]:
     return ids
 
 
-TieKey = Callable[[BytePair, Mapping[bytes, int]], object]
+TiePick = Callable[[Sequence[BytePair], Mapping[bytes, int]], BytePair]
 
 
 def _text(token: bytes) -> str:
     return token.decode("utf-8", "replace")
 
 
-TIE_KEYS: dict[str, tuple[str, TieKey]] = {
-    "greatest-bytes": ("the greatest pair of bytes wins", lambda p, ids: (descending(p[0]), descending(p[1]))),
-    "smallest-bytes": ("the smallest pair of bytes wins", lambda p, ids: p),
-    "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda p, ids: (
-        -ids.get(p[0], 1 << 30), -ids.get(p[1], 1 << 30))),
-    "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda p, ids: (
-        ids.get(p[0], 1 << 30), ids.get(p[1], 1 << 30))),
+TIE_KEYS: dict[str, tuple[str, TiePick]] = {
+    "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids: max(tied)),
+    "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids: min(tied)),
+    "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda tied, ids: max(
+        tied, key=lambda p: (ids.get(p[0], -1), ids.get(p[1], -1)))),
+    "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda tied, ids: min(
+        tied, key=lambda p: (ids.get(p[0], 1 << 30), ids.get(p[1], 1 << 30)))),
     "greatest-text": ("the greatest pair of decoded text wins (a broken character reads as '\ufffd', then bytes)",
-                      lambda p, ids: (descending(_text(p[0])), descending(_text(p[1])), descending(p[0]),
-                                      descending(p[1]))),
+                      lambda tied, ids: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
 }  # fmt: skip
 
 
@@ -238,7 +236,7 @@ def replay(
     :func:`faulty_merges` does."""
     splits: list[Split] = [list(w) for w in words]
     ids = _ids(words, merges) if tie else {}
-    key = TIE_KEYS[tie][1] if tie else None
+    pick = TIE_KEYS[tie][1] if tie else None
     made_tokens: set[bytes] = set()
 
     def contribution(split: Split) -> Counter:
@@ -248,11 +246,10 @@ def replay(
         return c
 
     contrib: list[Counter] = [contribution(s) for s in splits]
-    counts: Counter = Counter()
+    counts = _Counts()
     where: dict[BytePair, set[int]] = {}
     for w, c in enumerate(contrib):
-        for p, n in c.items():
-            counts[p] += n * freqs[w]
+        counts.add(c, freqs[w])
         for p in zip(splits[w], splits[w][1:]):
             where.setdefault(p, set()).add(w)
     removed: set[BytePair] = set()
@@ -261,10 +258,10 @@ def replay(
     steps = len(merges) if choose is None else choose
     for step in range(steps):
         if choose is not None:
-            top = max(counts.values(), default=0)
-            if top <= 0 or key is None:
+            tied = counts.top()
+            if not tied or pick is None:
                 return result
-            pair = min((p for p, n in counts.items() if n == top), key=lambda p: key(p, ids))
+            pair = pick(tied, ids)
             merges = [*merges, pair]
             result.chosen = merges
             ids.setdefault(pair[0] + pair[1], len(ids))
@@ -279,13 +276,9 @@ def replay(
         if deadline is not None and time.monotonic() > deadline:
             result.finished = False
             return result
-        top = max((n for n in counts.values()), default=0)
-        if top <= 0 or counts.get(pair, 0) != top:
+        tied = counts.top()
+        if pair not in tied or pick is not None and len(tied) > 1 and pick(tied, ids) != pair:
             return result
-        if key is not None:
-            tied = [p for p, n in counts.items() if n == top]
-            if min(tied, key=lambda p: key(p, ids)) != pair:
-                return result
         result.reproduced = step + 1
         joined = pair[0] + pair[1]
         made_tokens.add(joined)
@@ -304,23 +297,60 @@ def replay(
             if fault.frozen:
                 continue
             before = contrib[w]
-            after = contribution(new) if fault.only_merged else _moved(before, old, new, contribution)
-            after.update(fault.extra(old, new, pair, made))
-            for p, n in before.items():
-                counts[p] -= n * freqs[w]
-            for p, n in after.items():
-                counts[p] += n * freqs[w]
+            if fault.extra is _no_extra or fault.only_merged:
+                after = contribution(new)  # the word's counts are its split's, as in the correct loop
+            else:
+                after = _moved(before, old, new, contribution)
+                after.update(fault.extra(old, new, pair, made))
+            counts.add(before, -freqs[w])
+            counts.add(after, freqs[w])
             contrib[w] = after
         if fault.frozen:
             removed.add(pair)
-            counts.pop(pair, None)
+            counts.drop(pair)
         if fault.only_merged:
             for w in live - changed:
-                for p, n in contrib[w].items():
-                    counts[p] -= n * freqs[w]
+                counts.add(contrib[w], -freqs[w])
                 contrib[w] = Counter()
             live = changed
     return result
+
+
+class _Counts:
+    """Pair counts with the pairs of each count, so the most frequent pairs are found without a scan."""
+
+    def __init__(self) -> None:
+        self.counts: dict[BytePair, int] = {}
+        self.by_count: dict[int, set[BytePair]] = {}
+
+    def get(self, pair: BytePair, default: int = 0) -> int:
+        return self.counts.get(pair, default)
+
+    def _set(self, pair: BytePair, value: int) -> None:
+        old = self.counts.get(pair, 0)
+        if old:
+            bucket = self.by_count[old]
+            bucket.discard(pair)
+            if not bucket:
+                del self.by_count[old]
+        if value:
+            self.counts[pair] = value
+            self.by_count.setdefault(value, set()).add(pair)
+        else:
+            self.counts.pop(pair, None)
+
+    def add(self, pairs: Mapping[BytePair, int], times: int) -> None:
+        for p, n in pairs.items():
+            if n:
+                self._set(p, self.counts.get(p, 0) + n * times)
+
+    def drop(self, pair: BytePair) -> None:
+        self._set(pair, 0)
+
+    def top(self) -> list[BytePair]:
+        """The pairs of the highest count above 0 (none if no count is above 0)."""
+        best = max(self.by_count, default=0)
+        return sorted(self.by_count[best]) if best > 0 else []
 
 
 def _moved(before: Counter, old: Split, new: Split, contribution: Callable[[Split], Counter]) -> Counter:
