@@ -130,12 +130,20 @@ def test_a_run_that_goes_past_the_number_of_merges_is_flagged_where_it_should_en
     assert "makes 10 merges where a target of 8 merges asks for 8" in result.cause
 
 
-def test_special_tokens_inside_a_pair_are_not_blamed_when_splitting_changes_nothing():
-    text = "the end<|endoftext|>the end end end"
-    vocab, merges = train(text, 4, "half")  # no word holds a pair twice: the same merges as the correct run
-    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
-    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
-    assert result.kind == "same"
+def test_a_pair_inside_a_special_token_is_not_blamed_on_specials_when_splitting_changes_nothing():
+    text = f"the text{EOT}then ten texts tend to extend{EOT}" * 3 + "aaaa abab"
+    merges, result = check(text, "banned", 40)
+    assert merges[1] == (b"x", b"t")  # inside <|endoftext|>: the old Check said "special tokens not split out"
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "banned", 2)
+
+
+def test_a_choice_no_fault_explains_gets_what_is_certain_about_the_counts():
+    good = train(CORPORA["handout"], 12)[1]
+    student = StudentRun("CS336 pickle", (*good[:2], (b"i", b"d"), *good[3:]), byte_level=True)
+    result, _ = diagnose(CORPORA["handout"], student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step, result.fault) == ("count", 3, None)
+    assert "your count of (i, d) must be at least 4 above its true 3 (words '␣widest')" in result.cause
+    assert "or your count of (o, w) at least 4 below its true 7 (words '␣low', '␣lower', 'low')" in result.cause
 
 
 @st.composite
