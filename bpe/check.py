@@ -277,7 +277,7 @@ def _compare_one(
                 f"({our_count}), your count ({once} without overlaps) lets your pair win."
             )
             return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
-        cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs))}."
+        cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
     if kind == "tie":
         cause = (

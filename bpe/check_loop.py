@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .check_notation import show_pair, show_word
+from .check_notation import show_bytes, show_pair, show_word
 from .formats.cs336 import BytePair
 from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault, Replay, replay
 
@@ -80,15 +80,21 @@ def _parting_words(corpus: Words, true: dict[int, int], faulty: dict[int, int], 
     return [show_word(corpus.texts[w]) for w, _, _ in rows[:limit]]
 
 
-def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair]) -> str:
-    """The fault in one clause, with the pair whose count it changes most and the words where it parts."""
+def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], merges: Sequence[BytePair] = ()) -> str:
+    """The fault in one clause, with the pair whose count it changes most and the words where it parts;
+    ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
     diffs = [(abs(found.faulty.counts.get(p, 0) - found.true.counts.get(p, 0)), i, p) for i, p in enumerate(pairs)]
     _, _, pair = max(diffs)
     true, faulty = found.true.counts.get(pair, 0), found.faulty.counts.get(pair, 0)
     words = _parting_words(corpus, found.true.per_word.get(pair, {}), found.faulty.per_word.get(pair, {}))
     where = f"in {' and '.join(words)} " if words else ""
     verb = "drops to" if faulty < true else "rises to"
-    return f"{found.fault.sentence}: {where}your count of {show_pair(pair)} {verb} {faulty} while it is {true}"
+    what = found.fault.sentence
+    culprits = [m for m in merges if m[0] in pair]
+    if found.fault.about_merge and culprits:
+        a, b = culprits[-1]
+        what = found.fault.about_merge.format(merge=show_pair((a, b)), a=show_bytes(a), b=show_bytes(b))
+    return f"{what}: {where}your count of {show_pair(pair)} {verb} {faulty} while it is {true}"
 
 
 def tie_key(

@@ -144,10 +144,12 @@ def _overlap_twice_extra(old: Split, new: Split, pair: BytePair, made: list[int]
 class Fault:
     """One faulty merge loop: how it merges a word, what its count update adds or subtracts beyond the
     correct one, and the flags of the loops that count differently altogether. ``sentence`` says what
-    the loop does, addressed to the student."""
+    the loop does, addressed to the student; ``about_merge`` says it of one merge (``{merge}``, its
+    symbols ``{a}`` and ``{b}``) where that merge's left symbol is in the pair whose count is off."""
 
     name: str
     sentence: str
+    about_merge: str = ""  # the sentence for one merge, when the fault's harm can be traced to it
     merge: Callable[[Split, BytePair], tuple[Split, list[int]]] = merge_all
     extra: Callable[[Split, Split, BytePair, list[int]], Counter] = _no_extra
     frozen: bool = False
@@ -163,7 +165,9 @@ FAULTS: dict[str, Fault] = {
         Fault("half", "your merge replaces only the first occurrence of the pair in a word, so a word holding "
               "it twice is left half-merged", merge=merge_first),
         Fault("left-symbol", "your update subtracts the pairs beside every occurrence of the merged pair's left "
-              "symbol, also where its right symbol does not follow", extra=_left_symbol_extra),
+              "symbol, also where its right symbol does not follow", extra=_left_symbol_extra,
+              about_merge="your update for the merge {merge} subtracts the pairs beside every {a}, also where {b} "
+              "does not follow it"),
         Fault("stale", "your loop merges at positions found before an earlier merge in the same word shifted "
               "them", merge=merge_stale),
         Fault("adjacent", "your update counts the pair of two merged tokens side by side (as in 'aa aa') twice, "

@@ -101,8 +101,11 @@ def test_a_character_run_is_named_characters_not_a_tie():
 def test_the_left_symbol_fault_names_the_words_where_the_counts_part():
     _, result = check(CORPORA["prose"], "left-symbol", 80)
     assert result.fault == "left-symbol" and result.step == 9
-    assert "subtracts the pairs beside every occurrence of the merged pair's left symbol" in result.cause
-    assert "in 'Here' your count of (r, e) drops to 28 while it is 32" in result.cause
+    # 'Here': merging (e, r) in H-e-r-e, the last e is not followed by r, yet (r, e) before it is subtracted
+    assert result.cause.endswith(
+        "your update for the merge (e, r) subtracts the pairs beside every e, also where r does not follow it: "
+        "in 'Here' your count of (r, e) drops to 28 while it is 32."
+    )
 
 
 def test_a_smallest_pair_tie_bug_is_named_lexicographic():
