@@ -165,7 +165,13 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
         )
         return replace(
-            ours, kind=kind, cause=cause, rule=alternative.tie_break, settings=alternative, words=words or ours.words
+            ours,
+            kind=kind,
+            cause=cause,
+            rule=alternative.tie_break,
+            settings=alternative,
+            equal=True,
+            words=words or ours.words,
         )
     if kind == "tie":
         return _compare_one(corpus, student, setup, specials, **options)  # our tie rules are tried there

@@ -27,12 +27,13 @@ class Comparison:
 
     ``step`` is the first merge that differs (None when every merge agrees); ``ours``/``theirs`` the two
     pairs there, ``our_count``/``their_count`` both pairs' counts in our run before that merge; ``kind``
-    names the cause (``settings``, ``byte-base``, ``pre-tokenizer``, ``tie``, ``case``, ``overlap``,
-    ``merge-loop``, ``count``, ``whitespace``, ``specials``, ``missing``, ``vocab-size``, ``shorter``,
-    ``stops-early``, ``goes-past``, ``same``), ``cause`` says it in one sentence, ``rule`` is the tie rule
-    that reproduces the student's choice, ``fault`` the merge-loop fault (a name in
-    :data:`bpe.merge_faults.FAULTS`), ``settings`` other settings that reproduce more of the run, ``words``
-    the words that count differently (word, our count, the student's count).
+    names the cause (``byte-base``, ``pre-tokenizer``, ``tie``, ``case``, ``overlap``, ``merge-loop``,
+    ``count``, ``whitespace``, ``specials``, ``missing``, ``vocab-size``, ``shorter``, ``stops-early``,
+    ``goes-past``, ``same``), ``cause`` says it in one sentence, ``rule`` is the tie rule that reproduces
+    the student's choice, ``fault`` the merge-loop fault (a name in :data:`bpe.merge_faults.FAULTS`),
+    ``settings`` other settings that reproduce more of the run (``equal``: every merge, and the step is
+    where the compared settings part), ``words`` the words that count differently (word, our count, the
+    student's count).
     """
 
     agreed: int
@@ -50,6 +51,7 @@ class Comparison:
     our_merges: tuple[BytePair, ...] = ()
     fault: str | None = None
     settings: Setup | None = None
+    equal: bool = False
 
     def around(self, student: StudentRun, before: int = 2, after: int = 2) -> list[tuple[int, str, str]]:
         """(step, our merge, the student's merge) around the first difference, as text."""

@@ -179,7 +179,7 @@ if result.setup != setup:
 if result.step is None:
     alert("info" if result.kind == "same" else "warning", result.cause)
 else:
-    equal = result.settings is not None and result.cause.startswith("Your run equals")
+    equal = result.equal  # other settings reproduce every merge: that leads, the step follows
     if equal:
         alert("info", result.cause)
     st.subheader(f"With the settings compared here the runs part at step {result.step}" if equal else

@@ -93,7 +93,7 @@ def test_a_setting_fault_is_named_before_any_tie_or_count(corpus, fault):
 
 def test_a_character_run_is_named_characters_not_a_tie():
     merges, result = check(CORPORA["bytes"], "chars", 40)
-    assert result.kind == "byte-base" and result.settings.byte_base is False
+    assert result.kind == "byte-base" and result.settings.byte_base is False and result.equal
     assert result.cause.startswith("Your run equals ours with gpt2 pre-tokenization, the greatest-bytes tie rule and "
                                    "characters as the base")  # fmt: skip
 
