@@ -1,26 +1,29 @@
 """Check a student's BPE run against ours: the first merge where the runs part, and the likely cause.
 
 Students who write their own BPE (the Hugging Face course's loop, minbpe, Stanford CS336's assignment
-1) get merges that differ somewhere from the expected ones. :func:`compare` trains our run on the same
-corpus, compares merge by merge as byte pairs (so a run on characters and a run on bytes compare
-alike), and at the first difference reads both pairs' counts in our run at that step. The cause is
-told in one sentence, tried in this order, each before the ones it would otherwise be mistaken for:
+1) get merges that differ somewhere from the expected ones. :func:`diagnose` first searches our
+settings (:func:`best_settings`); :func:`compare` trains our run on the same corpus, compares merge by
+merge as byte pairs (so a run on characters and a run on bytes compare alike), and at the first
+difference reads both pairs' counts in our run at that step. The cause is told in one sentence:
 
-1. other settings (``alternative``, from :func:`best_settings`) reproduce more of the student's run:
-   the byte base, the pre-tokenizer or the tie rule, said first ("Your run equals ours with ...");
-2. our run stops first, or never has the student's pair at that step (whitespace kept on words,
-   special tokens not split out, characters instead of a 256-byte base);
-3. the text lowercased; special tokens not split out, only when splitting them changes the choice;
-4. the merge loop: overlapping pairs counted once, or a known faulty loop (:mod:`bpe.merge_faults`)
-   that reproduces the student's choice (:mod:`bpe.check_loop`);
-5. a tie broken by another rule (ours, or a student's rule by token ids or decoded text);
-6. else what is certain: which count must be off, by how much at least, and the words holding it.
+1. other settings (``alternative``) reproduce every merge: the byte base, the pre-tokenizer or the
+   tie rule, said first ("Your run equals ours with ..."), then the step where the compared ones part;
+2. our run stops first: the student's corpus is bigger;
+3. else every explanation is tried and the one that reproduces the student's run longest is named,
+   settings before the loop before the tie rule when two go as far: another base or pre-tokenizer that
+   goes further; the text lowercased; special tokens not split out (only when splitting them changes
+   the choice); a known faulty merge loop (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`),
+   overlapping pairs counted once among them; where the two counts tie, another tie rule (ours, or a
+   student's rule by bytes, token ids or decoded text);
+4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
+   base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
 When every merge agrees, the run's length is checked against the target size (``num_merges`` or
-``vocab_size``), then the vocabulary sizes.
+``vocab_size``, :mod:`bpe.check_ends`), then the vocabulary sizes.
 
-Left out: our settings and the search over them (:mod:`bpe.check_setup`), reading the student's files
-(:mod:`bpe.formats.student_runs`) and drawing the result.
+Left out: our settings and the search over them (:mod:`bpe.check_setup`), the result's fields
+(:mod:`bpe.check_result`), reading the student's files (:mod:`bpe.formats.student_runs`) and drawing
+the result.
 """
 
 from __future__ import annotations
@@ -117,8 +120,8 @@ def compare(
     seconds: float = LOOP_SECONDS,
 ) -> Comparison:
     """Compare ``student`` with our run on ``corpus`` with ``setup``. ``alternative``: settings that
-    reproduce more of the student's run (from :func:`best_settings`): said first, and the run is then
-    diagnosed under them. ``num_merges``/``vocab_size``: the student's target size (a run that stops
+    reproduce more of the student's run (from :func:`best_settings`): said first when they reproduce
+    all of it, else weighed with the other causes. ``num_merges``/``vocab_size``: the student's target size (a run that stops
     short of it or goes past it is flagged). ``seconds`` bounds the replay of known faulty loops."""
     specials = tuple(special_tokens)
     options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
@@ -336,30 +339,30 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
     if any(c in joined for c in b" \t\n\r"):
         return "whitespace", (
             f"{head}, a pair our corpus never has: it holds whitespace, which our '{setup.pre_tokenizer}' "
-            "pre-tokenizer never keeps on a word like that. The student's words keep their whitespace "
+            "pre-tokenizer never keeps on a word like that. Your words keep their whitespace "
             "(another pre-tokenizer, or none)."
         )
     special = _inside_special(joined, specials, student, corpus)
     if special:
         return "specials", (
             f"{head}, a pair our corpus never has: it is part of the special token {special}, which we split "
-            "out of the text before counting. The student's run did not split special tokens out."
+            "out of the text before counting. Your run did not split special tokens out."
         )
     chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
     if setup.byte_base and any(c is not None and len(c) < len(p) for c, p in zip(chars, theirs)):
         return "byte-base", (
-            f"{head}, a pair our corpus never has: the student's run treats a character of several bytes as one "
+            f"{head}, a pair our corpus never has: your run treats a character of several bytes as one "
             "symbol, so it starts from characters, not from the 256 bytes as ours does."
         )
     if not setup.byte_base and any(c is None for c in chars):
         return "byte-base", (
-            f"{head}, a pair our corpus never has: the student's pair cuts a character's bytes apart, so their run "
+            f"{head}, a pair our corpus never has: your pair cuts a character's bytes apart, so your run "
             "starts from the 256 bytes and ours from characters."
         )
     if student.byte_level != setup.byte_base:
         theirs_base = "bytes (a 256-byte base)" if student.byte_level else "characters, not bytes"
         return "byte-base", (
-            f"{head}, a pair our corpus never has: the student's run starts from {theirs_base}, ours from "
+            f"{head}, a pair our corpus never has: your run starts from {theirs_base}, ours from "
             f"{'bytes' if setup.byte_base else 'characters'}, so a character of several bytes is one symbol on "
             "one side and several on the other."
         )

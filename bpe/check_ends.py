@@ -67,16 +67,16 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
         return Comparison(kind="same", cause=cause, **fields)
     diff = student.vocab_size - ours
     if diff == -len(specials):
-        why = f"the student's vocabulary leaves out the {len(specials)} special token{'s' if len(specials) > 1 else ''}"
+        why = f"your vocabulary leaves out the {len(specials)} special token{'s' if len(specials) > 1 else ''}"
     elif diff == len(specials) or diff > 0 and diff <= len(student.special_tokens):
-        why = "the student's vocabulary counts special tokens that ours does not"
+        why = "your vocabulary counts special tokens that ours does not"
     elif student.byte_level and student.vocab_size - len(new) < 256:
-        why = "the student's base alphabet is smaller than the 256 bytes"
+        why = "your base alphabet is smaller than the 256 bytes"
     else:
         why = "special tokens or the base alphabet are counted differently"
     return Comparison(
         kind="vocab-size",
-        cause=f"All {n} merges agree, but the student's vocabulary has {student.vocab_size} tokens and ours "
+        cause=f"All {n} merges agree, but your vocabulary has {student.vocab_size} tokens and ours "
         f"{ours} ({alphabet} base + {len(specials)} special + {len(new)} merged): {why}.",
         **fields,
     )
