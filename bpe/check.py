@@ -204,6 +204,18 @@ def _compare_one(
     step = n + 1
     theirs = student.merges[n]
     if n == len(ours):
+        words = Words(*student_words(corpus, setup, specials, student.end_of_word))
+        tie = _TIE_KEY.get(setup.tie_break)
+        found = find_fault(words, student.merges, step, (theirs,), tie, seconds) if seconds > 0 else None
+        if found is not None:  # a faulty loop can find a pair where none is left
+            cause = (
+                f"At step {step} our run has no pair left to merge and you merge {show_pair(theirs)}: "
+                f"{fault_sentence(found, words, (theirs,), student.merges[:n])}."
+            )
+            return Comparison(
+                step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="merge-loop", cause=cause,
+                fault=found.fault.name, **base,
+            )  # fmt: skip
         return Comparison(
             step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="shorter",
             cause=f"Our run stops after {n} merges ({history.stop_sentence() or 'no pair left'}) while yours "

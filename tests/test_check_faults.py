@@ -10,7 +10,7 @@ import pickle
 
 import pytest
 from faulty_trainers import CORPORA, EOT, LOOP_FAULTS, SETTING_FAULTS, TIE_FAULTS, train
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bpe.check import CS336_SETUP, Setup, compare, diagnose, history_bytes, train_setup
@@ -157,6 +157,7 @@ def corpora(draw):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=corpora(), fault=st.sampled_from(sorted(FAULTS)), num_merges=st.integers(1, 25))
+@example(text="a a    a", fault="overlap-twice", num_merges=4)  # a phantom pair after ours has none left
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
     texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
