@@ -1,232 +1,111 @@
 """Check a student's BPE run against ours: the first merge where the runs part, and the likely cause.
 
 Students who write their own BPE (the Hugging Face course's loop, minbpe, Stanford CS336's assignment
-1) get merges that differ somewhere from the expected ones. :func:`compare` trains our run on the same
-corpus, compares merge by merge as byte pairs (so a run on characters and a run on bytes compare
-alike), and at the first difference reads both pairs' counts in our run at that step. The cause is
-told in one sentence, tried in this order:
+1) get merges that differ somewhere from the expected ones. :func:`diagnose` first searches our
+settings (:func:`best_settings`); :func:`compare` trains our run on the same corpus, compares merge by
+merge as byte pairs (so a run on characters and a run on bytes compare alike), and at the first
+difference reads both pairs' counts in our run at that step. The cause is told in one sentence:
 
-1. both pairs have the same count: a tie broken by another rule (the rule that picks the student's
-   pair is found by training with it);
-2. our corpus never has the student's pair at that step: whitespace kept on words, special tokens
-   not split out of the text, characters instead of a 256-byte base, or another pre-tokenizer;
-3. the student's pair has a smaller count: the text lowercased, overlapping pairs counted once
-   (``aaa`` holds ``(a, a)`` twice), special tokens not split out, or words cut differently (the words
-   that count differently are listed);
-4. the same merges but another vocabulary size: special tokens or the base alphabet counted
-   differently.
+1. other settings (``alternative``) reproduce every merge: the byte base, the pre-tokenizer or the
+   tie rule, said first ("Your run equals ours with ..."), then the step where the compared ones part;
+2. our run stops first: the student's corpus is bigger;
+3. else every explanation is tried and the one that reproduces the student's run longest is named,
+   settings before the loop before the tie rule when two go as far: another base or pre-tokenizer that
+   goes further; the text lowercased; special tokens not split out (only when splitting them changes
+   the choice); a known faulty merge loop (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`),
+   overlapping pairs counted once among them; where the two counts tie, another tie rule (ours, or a
+   student's rule by bytes, token ids or decoded text);
+4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
+   base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
-:func:`best_settings` tries our settings (tie rule x pre-tokenizer x byte base) and ranks them by how
-many of the student's merges each reproduces, within a time budget.
+When every merge agrees, the run's length is checked against the target size (``num_merges`` or
+``vocab_size``, :mod:`bpe.check_ends`), then the vocabulary sizes.
 
-Our side splits special tokens out of the text before pre-tokenizing, as CS336 asks.
-
-Left out: reading the student's files (:mod:`bpe.formats.student_runs`) and drawing the result.
+Left out: our settings and the search over them (:mod:`bpe.check_setup`), the result's fields
+(:mod:`bpe.check_result`), reading the student's files (:mod:`bpe.formats.student_runs`) and drawing
+the result.
 """
 
 from __future__ import annotations
 
-import re
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 
-from . import pre_tokenizers as pt
-from .config import BYTE_LEVEL, PRE_TOKENIZERS, TIE_RULE_SENTENCES, TIE_RULES
-from .formats.cs336 import BytePair
-from .formats.student_runs import END_OF_WORD, StudentRun
-from .history import History
+from .check_ends import goes_past, same_merges, target_merges
+from .check_loop import BEYOND, LOOP_SECONDS, Words, certain_sentence, fault_sentence, find_fault, tie_key
+from .check_notation import LEGEND, show_bytes, show_pair
+from .check_result import Comparison, pair_words, to_ours, words_that_differ
+from .check_setup import (
+    CS336_SETUP,
+    CS336_SPECIALS,
+    MAX_SEARCH_CHARS,
+    SEARCH_SECONDS,
+    Setup,
+    agreed,
+    best_settings,
+    history_bytes,
+    raw_word_counts,
+    setup_agreed,
+    student_words,
+    train_setup,
+)
+from .config import TIE_RULES
+from .formats.student_runs import StudentRun
+from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
-from .tie_order import token_bytes
-from .trainer import run_training
 
-MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
-SEARCH_SECONDS = 4.0
+__all__ = [
+    "CS336_SETUP", "CS336_SPECIALS", "LEGEND", "MAX_SEARCH_CHARS", "SEARCH_SECONDS", "Comparison", "Setup",
+    "agreed", "best_settings", "compare", "diagnose", "history_bytes", "raw_word_counts", "show_bytes", "show_pair",
+    "train_setup",
+]  # fmt: skip
 
-
-@dataclass(frozen=True)
-class Setup:
-    """Our settings for a run: the tie rule, how text is cut into words, and whether words start as
-    bytes (GPT-2's byte characters, a 256-byte base) or as characters."""
-
-    tie_break: str = "first"
-    pre_tokenizer: str = "whitespace"
-    byte_base: bool = False
-
-    def describe(self) -> str:
-        base = "bytes" if self.byte_base else "characters"
-        return f"tie rule {self.tie_break}, pre-tokenizer {self.pre_tokenizer}, {base}"
+_TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
+TIE_SENTENCES = {
+    "first": "the pair seen first wins",
+    "hf": "the pair of smallest token ids wins, as in the tokenizers library",
+    "lexicographic": "the smallest pair wins",
+    "greatest-bytes": "the greatest pair of bytes wins",
+    "greatest": "the greatest pair as shown in GPT-2's byte characters wins",
+    **{name: sentence for name, (sentence, _) in TIE_KEYS.items()},
+}
 
 
-def raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str] = ()) -> dict[str, int]:
-    """Word counts of the text as typed (not byte-mapped): special tokens split out first, then the text
-    cut by ``pre_tokenizer``; word counts are taken as given."""
-    if isinstance(corpus, Mapping):
-        return pt.check_word_counts(corpus)
-    texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    if special_tokens:
-        pattern = re.compile("|".join(re.escape(s) for s in sorted(special_tokens, key=len, reverse=True)))
-        texts = [part for text in texts for part in pattern.split(text)]
-    cut = "whitespace" if pre_tokenizer == "sennrich" else pre_tokenizer
-    counts: dict[str, int] = {}
-    for word, n in pt.count_words(texts, cut).items():
-        if cut in BYTE_LEVEL:
-            word = pt.symbols_to_bytes(word).decode("utf-8")
-        counts[word] = counts.get(word, 0) + n
-    if not counts:
-        raise ValueError("The corpus is empty: paste some text or word counts, or pick a preset.")
-    return counts
-
-
-def _scheme(setup: Setup) -> str:
-    if setup.byte_base:
-        return "gpt2"  # word counts given to a byte-level scheme are byte-mapped, whatever cut them
-    return "sennrich" if setup.pre_tokenizer == "sennrich" else "whitespace"
-
-
-def train_setup(
-    corpus: Corpus, setup: Setup, num_merges: int, special_tokens: Sequence[str] = (), end_of_word: bool = False
-) -> History:
-    """Our run with ``setup`` for ``num_merges`` merges. ``end_of_word``: words split as subword-nmt splits
-    them (the last character carries ``</w>``)."""
-    counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
-    scheme = _scheme(setup)
-    words: Mapping = counts
-    if end_of_word:
-        words = {(*w[:-1], w[-1] + END_OF_WORD): n for w, n in counts.items()}
-        scheme = "whitespace"
-    return run_training(
-        words, pre_tokenizer=scheme, num_merges=num_merges, tie_break=setup.tie_break, special_tokens=special_tokens
-    )
-
-
-def history_bytes(history: History) -> list[BytePair]:
-    """A run's merges as byte pairs."""
-    scheme = history.config.pre_tokenizer
-    return [
-        (token_bytes(a, scheme), token_bytes(b, scheme))
-        for a, b in (history.pair_str((m[0], m[1])) for m in history.merges)
-    ]
-
-
-def agreed(ours: Sequence[BytePair], theirs: Sequence[BytePair]) -> int:
-    """How many merges two runs share before they part."""
-    n = 0
-    for a, b in zip(ours, theirs):
-        if a != b:
-            break
-        n += 1
-    return n
-
-
-def show_bytes(token: bytes) -> str:
-    """A token as a student reads it: its text where it is UTF-8, else Python's bytes notation."""
-    try:
-        text = token.decode("utf-8")
-    except UnicodeDecodeError:
-        return repr(token)
-    return text.replace(" ", "␣").replace("\n", "↵").replace("\t", "→")
-
-
-def show_pair(pair: BytePair) -> str:
-    return f"({show_bytes(pair[0])}, {show_bytes(pair[1])})"
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Where a student's run leaves ours and why.
-
-    ``step`` is the first merge that differs (None when every merge agrees); ``ours``/``theirs`` the two
-    pairs there, ``our_count``/``their_count`` both pairs' counts in our run before that merge; ``kind``
-    names the cause (``tie``, ``case``, ``overlap``, ``count``, ``whitespace``, ``specials``, ``byte-base``,
-    ``missing``, ``vocab-size``, ``shorter``, ``same``), ``cause`` says it in one sentence, ``rule`` is the
-    tie rule that reproduces the student's choice, ``words`` the words that count differently
-    (word, our count, the student's count).
-    """
-
-    agreed: int
-    step: int | None
-    ours: BytePair | None
-    theirs: BytePair | None
-    our_count: int
-    their_count: int
-    kind: str
-    cause: str
-    history: History
-    setup: Setup
-    rule: str | None = None
-    words: tuple[tuple[str, int, int], ...] = ()
-    our_merges: tuple[BytePair, ...] = ()
-
-    def around(self, student: StudentRun, before: int = 2, after: int = 2) -> list[tuple[int, str, str]]:
-        """(step, our merge, the student's merge) around the first difference, as text."""
-        if self.step is None:
-            return []
-        rows = []
-        for k in range(max(1, self.step - before), self.step + after + 1):
-            ours = self.our_merges[k - 1] if k <= len(self.our_merges) else None
-            theirs = student.merges[k - 1] if k <= len(student.merges) else None
-            if ours is None and theirs is None:
-                break
-            rows.append((k, show_pair(ours) if ours else "", show_pair(theirs) if theirs else ""))
-        return rows
-
-
-def _to_ours(pair: BytePair, history: History) -> tuple[str, str] | None:
-    """The student's byte pair as our token strings (None if our symbols cannot spell it)."""
-    if history.config.pre_tokenizer in BYTE_LEVEL:
-        return (pt.bytes_to_symbols(pair[0]), pt.bytes_to_symbols(pair[1]))
-    try:
-        return (pair[0].decode("utf-8"), pair[1].decode("utf-8"))
-    except UnicodeDecodeError:
-        return None
-
-
-def _occurrences(split: Sequence[str], pair: tuple[str, str], overlap: bool = True) -> int:
-    n, i = 0, 0
-    while i < len(split) - 1:
-        if split[i] == pair[0] and split[i + 1] == pair[1]:
-            n += 1
-            i += 1 if overlap else 2
-        else:
-            i += 1
-    return n
-
-
-def _pair_words(history: History, step: int, pair: tuple[str, str] | None, overlap: bool = True) -> dict[str, int]:
-    """Word (as typed) -> the pair's count in it (occurrences x frequency) after ``step`` merges."""
-    if pair is None:
-        return {}
-    scheme = history.config.pre_tokenizer
-    out = {}
-    for word, split in history.splits_at(step).items():
-        n = _occurrences(split, pair, overlap)
-        if n:
-            text = pt.symbols_to_bytes(word).decode("utf-8", "replace") if scheme in BYTE_LEVEL else word
-            out[text.replace(" ", "␣")] = n * history.freqs[history.word_index[word]]
-    return out
-
-
-def _words_that_differ(ours: dict[str, int], theirs: dict[str, int], limit: int = 8) -> tuple:
-    rows = [(w, ours.get(w, 0), theirs.get(w, 0)) for w in dict.fromkeys([*ours, *theirs])]
-    rows = [r for r in rows if r[1] != r[2]]
-    rows.sort(key=lambda r: -abs(r[1] - r[2]))
-    return tuple(rows[:limit])
-
-
-def _tie_rule(corpus, student, setup, specials, step) -> str | None:
+def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int]:
     """Of our other tie rules, the one that reproduces the most of the student's merges, at least the
-    first ``step``."""
+    first ``step``, and how many."""
     best, best_n = None, step - 1
     for rule in TIE_RULES:
         if rule == setup.tie_break:
             continue
         other = Setup(rule, setup.pre_tokenizer, setup.byte_base)
-        run = history_bytes(train_setup(corpus, other, len(student.merges), specials, student.end_of_word))
-        n = agreed(run, student.merges)
+        n = setup_agreed(corpus, other, student.merges, specials, student.end_of_word)
         if n > best_n:
             best, best_n = rule, n
-    return best
+    return best, best_n
+
+
+def diagnose(
+    corpus: Corpus,
+    student: StudentRun,
+    setup: Setup,
+    special_tokens: Sequence[str] = (),
+    *,
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = SEARCH_SECONDS,
+) -> tuple[Comparison, list[tuple[Setup, int]]]:
+    """The settings search first, then the comparison: ``setup`` (and CS336's for a CS336 upload) tried
+    first, and the settings that reproduce the most of the run said first. A CS336 upload is compared
+    with CS336's settings (``result.setup`` says which were used). Returns the comparison and the
+    ranking of our settings."""
+    ranked = best_settings(corpus, student, special_tokens, seconds, prefer=(setup,))
+    reached = dict(ranked)
+    if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) > reached.get(setup, 0):
+        setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings when they go further
+    closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
+    result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
+    return result, ranked
 
 
 def compare(
@@ -235,85 +114,215 @@ def compare(
     setup: Setup,
     special_tokens: Sequence[str] = (),
     alternative: Setup | None = None,
+    *,
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = LOOP_SECONDS,
 ) -> Comparison:
     """Compare ``student`` with our run on ``corpus`` with ``setup``. ``alternative``: settings that
-    reproduce more of the student's run (from :func:`best_settings`), used to list the words that count
-    differently."""
+    reproduce more of the student's run (from :func:`best_settings`): said first when they reproduce
+    all of it, else weighed with the other causes. ``num_merges``/``vocab_size``: the student's target size (a run that stops
+    short of it or goes past it is flagged). ``seconds`` bounds the replay of known faulty loops."""
     specials = tuple(special_tokens)
-    history = train_setup(corpus, setup, len(student.merges), specials, student.end_of_word)
+    options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+    if alternative is not None and alternative != setup:
+        n = setup_agreed(corpus, setup, student.merges, specials, student.end_of_word)
+        n_alt = setup_agreed(corpus, alternative, student.merges, specials, student.end_of_word)
+        if n_alt > n:
+            history = train_setup(corpus, setup, n + 1, specials, student.end_of_word)
+            alt = train_setup(corpus, alternative, n + 1, specials, student.end_of_word)
+            return _with_settings(corpus, student, setup, alternative, specials, n, n_alt, history, alt, options)
+    return _compare_one(corpus, student, setup, specials, **options)
+
+
+def _ascii(corpus: Corpus) -> bool:
+    """True if every character is ASCII: bytes and characters are then the same base."""
+    texts = corpus.keys() if isinstance(corpus, Mapping) else [corpus] if isinstance(corpus, str) else corpus
+    return all(text.isascii() for text in texts)
+
+
+def _settings_kind(setup: Setup, other: Setup) -> str:
+    if setup.byte_base != other.byte_base:
+        return "byte-base"
+    return "pre-tokenizer" if setup.pre_tokenizer != other.pre_tokenizer else "tie"
+
+
+def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, history, alt, options) -> Comparison:
+    """Other settings reproduce more of the run. When they reproduce all of it, the verdict is theirs
+    and the step shown is where the chosen settings part; else another base or pre-tokenizer competes
+    with the other causes at the step where the chosen settings part."""
+    total = len(student.merges)
+    same_base = alternative.byte_base == setup.byte_base or _ascii(corpus)  # on ASCII text the base changes nothing
+    kind = _settings_kind(setup, replace(alternative, byte_base=setup.byte_base) if same_base else alternative)
+    theirs = student.merges[n]
+    their_pair = to_ours(theirs, history)
+    words = words_that_differ(pair_words(history, n, their_pair), pair_words(alt, n, to_ours(theirs, alt)))
+    if n_alt == total:
+        inner = _compare_one(corpus, student, alternative, specials, **options)
+        if inner.kind != "same":  # the target size or the vocabulary: the settings are not the story
+            return replace(inner, settings=alternative)
+        ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
+        rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if kind == "tie" else ""
+        cause = (
+            f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}: all {total} merges agree. With the "
+            f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
+        )
+        return replace(
+            ours,
+            kind=kind,
+            cause=cause,
+            rule=alternative.tie_break,
+            settings=alternative,
+            equal=True,
+            words=words or ours.words,
+        )
+    if kind == "tie":
+        return _compare_one(corpus, student, setup, specials, **options)  # our tie rules are tried there
+    return _compare_one(corpus, student, setup, specials, other=(alternative, n_alt, words), **options)
+
+
+def _compare_one(
+    corpus: Corpus,
+    student: StudentRun,
+    setup: Setup,
+    specials: tuple[str, ...],
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = LOOP_SECONDS,
+    other: tuple[Setup, int, tuple] | None = None,
+) -> Comparison:
+    """The comparison under one setup, causes tried in the module's order. ``other``: another base or
+    pre-tokenizer, how many merges it reproduces, and the words that count differently under it."""
+    target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size)
+    length = max(len(student.merges), target or 0)
+    history = train_setup(corpus, setup, length, specials, student.end_of_word)
     ours = history_bytes(history)
     n = agreed(ours, student.merges)
     base = dict(history=history, setup=setup, agreed=n, our_merges=tuple(ours))
     if n == len(student.merges):
-        return _same_merges(history, student, base, specials)
+        return same_merges(history, student, base, specials, target, target_words)
     step = n + 1
     theirs = student.merges[n]
     if n == len(ours):
+        words = Words(*student_words(corpus, setup, specials, student.end_of_word))
+        tie = _TIE_KEY.get(setup.tie_break)
+        found = find_fault(words, student.merges, step, (theirs,), tie, seconds) if seconds > 0 else None
+        if found is not None:  # a faulty loop can find a pair where none is left
+            cause = (
+                f"At step {step} our run has no pair left to merge and you merge {show_pair(theirs)}: "
+                f"{fault_sentence(found, words, (theirs,), student.merges[:n])}."
+            )
+            return Comparison(
+                step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="merge-loop", cause=cause,
+                fault=found.fault.name, **base,
+            )  # fmt: skip
         return Comparison(
             step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="shorter",
-            cause=f"Our run stops after {n} merges ({history.stop_sentence() or 'no pair left'}) while the student's "
-            f"goes on with {show_pair(theirs)}: their corpus is bigger or cut into other words.",
+            cause=f"Our run stops after {n} merges ({history.stop_sentence() or 'no pair left'}) while yours "
+            f"goes on with {show_pair(theirs)}: your corpus is bigger or cut into other words.",
             **base,
         )  # fmt: skip
+    if target is not None and len(student.merges) > target and n >= target:
+        return goes_past(student, target, target_words, base)
     counts = history.pair_counts_after(n)
     our_pair = history.pair_str(history.merges[n][:2])
-    their_pair = _to_ours(theirs, history)
+    their_pair = to_ours(theirs, history)
     our_count = counts.get(our_pair, 0)
     their_count = counts.get(their_pair, 0) if their_pair is not None else 0
-    head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and the student {show_pair(theirs)}"
+    head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {show_pair(theirs)}"
     fields = dict(step=step, ours=ours[n], theirs=theirs, our_count=our_count, their_count=their_count, **base)
-    words: tuple = ()
-    if alternative is not None:
-        alt = train_setup(corpus, alternative, step, specials, student.end_of_word)
-        words = _words_that_differ(_pair_words(history, n, their_pair), _pair_words(alt, n, _to_ours(theirs, alt)))
-    if their_count == our_count:
-        rule = _tie_rule(corpus, student, setup, specials, step)
-        if rule is None:
-            cause = f"{head} ({their_count}): a tie, broken by a rule none of ours follows."
-        else:
-            cause = (
-                f"{head} ({their_count}): a tie broken by another rule. Ours is '{setup.tie_break}'; the "
-                f"'{rule}' rule ({TIE_RULE_SENTENCES[rule]}) reproduces the student's choice."
-            )
-        return Comparison(kind="tie", cause=cause, rule=rule, **fields)
-    if their_count < our_count and _lowercase_reproduces(corpus, student, setup, specials, n):
+    texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
+    words = Words(texts, word_symbols, freqs)
+    # Every explanation is tried and the one that reproduces the student's run longest is named; on
+    # equal length the earlier kind wins: settings decide every count, then the loop, then the tie rule.
+    found = None
+    candidates: list[tuple[int, int, str]] = []
+    if other is not None:
+        candidates.append((other[1], -1, "settings"))
+    if their_count < our_count or their_count == 0:
+        candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+    special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
+    if special:
+        candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
+    if seconds > 0:
+        found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
+        if found is not None:
+            candidates.append((found.reproduced, 2, "merge-loop"))
+    rule = None
+    if their_count == our_count:  # another tie rule changes the choice only where the counts tie
+        rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
+        if rule is not None:
+            candidates.append((rule_n, 3, "tie"))
+        if seconds > 0:
+            key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
+            if key is not None and key_n > rule_n:
+                rule, rule_n = key, key_n
+                candidates.append((key_n, 4, "tie"))
+    cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
+    best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
+    kind = best[2] if best else None
+    if kind == "settings" and other is not None:
+        alt, n_alt, words_differ = other
+        what = (
+            f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
+            if alt.byte_base != setup.byte_base
+            else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
+        )
         cause = (
-            f"{head} ({their_count} here): a count that differs, from case. The student's run lowercases the text "
+            f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
+        )
+        return Comparison(
+            kind=_settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ}
+        )
+    if kind == "case":
+        cause = (
+            f"{head} ({their_count} here): a count that differs, from case. Your run lowercases the text "
             "first: on the lowercased corpus our run makes this merge too, since words that differ only in case "
             "count together."
         )
-        return Comparison(kind="case", cause=cause, words=words, **fields)
-    if their_count == 0:
-        kind, cause = _missing(head, theirs, student, setup, specials, corpus)
-        return Comparison(kind=kind, cause=cause, words=words, **fields)
-    if our_pair[0] == our_pair[1]:
-        per_word = _pair_words(history, n, our_pair)
-        once = _pair_words(history, n, our_pair, overlap=False)
-        if sum(once.values()) < our_count and sum(once.values()) <= their_count:
-            rows = _words_that_differ(per_word, once)
+        return Comparison(kind="case", cause=cause, **fields)
+    if kind == "specials":
+        cause = (
+            f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
+            f"{special}, which we split out of the text before counting: your run did not split special "
+            "tokens out (without splitting them, our run makes your merge too)."
+        )
+        return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "merge-loop" and found is not None:
+        if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
+            rows = words_that_differ(pair_words(history, n, our_pair), pair_words(history, n, our_pair, False))
+            once = our_count - sum(r[1] - r[2] for r in rows)
             cause = (
                 f"{head} ({their_count}): a count that differs, from overlapping pairs. In words like "
                 f"'{rows[0][0]}' the pair {show_pair(ours[n])} occurs overlapping; we count every adjacent pair "
-                f"({our_count}), the student's count ({sum(once.values())} without overlaps) lets their pair win."
+                f"({our_count}), your count ({once} without overlaps) lets your pair win."
             )
-            return Comparison(kind="overlap", cause=cause, **{**fields, "words": rows})
-    special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
-    if special:
+            return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
+        cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
+        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
+    if kind == "tie":
         cause = (
-            f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
-            f"{special}, which we split out of the text before counting: the student's run did not split special "
-            "tokens out."
+            f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
+            f"where ours is '{setup.tie_break}'."
         )
-        return Comparison(kind="specials", cause=cause, words=words, **fields)
-    cause = (
-        f"{head} ({their_count} here): a count that differs, so the student's words are cut or counted "
-        "differently (pre-tokenization, whitespace kept on words, case, special tokens not split out)."
-    )
-    return Comparison(kind="count", cause=cause, words=words, **fields)
+        return Comparison(kind="tie", cause=cause, rule=rule, **fields)
+    if their_count == 0:
+        kind, cause = _missing(head, theirs, student, setup, specials, corpus)
+        return Comparison(kind=kind, cause=cause, **fields)
+    if their_count == our_count:
+        cause = f"{head}, both counted {their_count}: a tie, broken by a rule none of ours follows."
+        return Comparison(kind="tie", cause=cause, **fields)
+    certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+    return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
 
 
-def _lowercase_reproduces(corpus, student, setup, specials, n: int) -> bool:
-    """True if our run on the lowercased corpus makes more of the student's merges than ``n``."""
+def _unsplit_agreed(corpus, student, setup, specials) -> int:
+    """How many of the student's merges our run makes with the special tokens left in the text."""
+    return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
+
+
+def _lowercased_agreed(corpus, student, setup, specials) -> int:
+    """How many of the student's merges our run on the lowercased corpus makes (0 if case changes nothing)."""
     if isinstance(corpus, Mapping):
         lowered: Corpus = {}
         for word, count in corpus.items():
@@ -323,9 +332,8 @@ def _lowercase_reproduces(corpus, student, setup, specials, n: int) -> bool:
     else:
         lowered = [text.lower() for text in corpus]
     if lowered == corpus:
-        return False
-    run = history_bytes(train_setup(lowered, setup, n + 1, specials, student.end_of_word))
-    return agreed(run, student.merges) > n
+        return 0
+    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
 
 
 def _inside_special(joined: bytes, specials, student, corpus) -> str | None:
@@ -343,30 +351,30 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
     if any(c in joined for c in b" \t\n\r"):
         return "whitespace", (
             f"{head}, a pair our corpus never has: it holds whitespace, which our '{setup.pre_tokenizer}' "
-            "pre-tokenizer never keeps on a word like that. The student's words keep their whitespace "
+            "pre-tokenizer never keeps on a word like that. Your words keep their whitespace "
             "(another pre-tokenizer, or none)."
         )
     special = _inside_special(joined, specials, student, corpus)
     if special:
         return "specials", (
             f"{head}, a pair our corpus never has: it is part of the special token {special}, which we split "
-            "out of the text before counting. The student's run did not split special tokens out."
+            "out of the text before counting. Your run did not split special tokens out."
         )
     chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
     if setup.byte_base and any(c is not None and len(c) < len(p) for c, p in zip(chars, theirs)):
         return "byte-base", (
-            f"{head}, a pair our corpus never has: the student's run treats a character of several bytes as one "
+            f"{head}, a pair our corpus never has: your run treats a character of several bytes as one "
             "symbol, so it starts from characters, not from the 256 bytes as ours does."
         )
     if not setup.byte_base and any(c is None for c in chars):
         return "byte-base", (
-            f"{head}, a pair our corpus never has: the student's pair cuts a character's bytes apart, so their run "
+            f"{head}, a pair our corpus never has: your pair cuts a character's bytes apart, so your run "
             "starts from the 256 bytes and ours from characters."
         )
     if student.byte_level != setup.byte_base:
         theirs_base = "bytes (a 256-byte base)" if student.byte_level else "characters, not bytes"
         return "byte-base", (
-            f"{head}, a pair our corpus never has: the student's run starts from {theirs_base}, ours from "
+            f"{head}, a pair our corpus never has: your run starts from {theirs_base}, ours from "
             f"{'bytes' if setup.byte_base else 'characters'}, so a character of several bytes is one symbol on "
             "one side and several on the other."
         )
@@ -379,59 +387,3 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _same_merges(history, student, base, specials) -> Comparison:
-    """Every merge agrees: compare the vocabulary sizes."""
-    n = len(student.merges)
-    new = {a + b for a, b in history_bytes(history)}
-    alphabet = 256 if student.byte_level else history.num_base - len(specials)
-    ours = alphabet + len(specials) + len(new)
-    fields = dict(step=None, ours=None, theirs=None, our_count=0, their_count=0, **base)
-    if student.vocab_size is None or student.vocab_size == ours:
-        return Comparison(kind="same", cause=f"All {n} merges agree with ours.", **fields)
-    diff = student.vocab_size - ours
-    if diff == -len(specials):
-        why = f"the student's vocabulary leaves out the {len(specials)} special token{'s' if len(specials) > 1 else ''}"
-    elif diff == len(specials) or diff > 0 and diff <= len(student.special_tokens):
-        why = "the student's vocabulary counts special tokens that ours does not"
-    elif student.byte_level and student.vocab_size - len(new) < 256:
-        why = "the student's base alphabet is smaller than the 256 bytes"
-    else:
-        why = "special tokens or the base alphabet are counted differently"
-    return Comparison(
-        kind="vocab-size",
-        cause=f"All {n} merges agree, but the student's vocabulary has {student.vocab_size} tokens and ours "
-        f"{ours} ({alphabet} base + {len(specials)} special + {len(new)} merged): {why}.",
-        **fields,
-    )
-
-
-def best_settings(
-    corpus: Corpus, student: StudentRun, special_tokens: Sequence[str] = (), seconds: float = SEARCH_SECONDS
-) -> list[tuple[Setup, int]]:
-    """Our settings ranked by how many of the student's merges they reproduce, best first (ties in trying
-    order). Stops at the time budget, or when one reproduces every merge; empty for large corpora."""
-    size = sum(map(len, corpus)) if not isinstance(corpus, str) else len(corpus)
-    if size > MAX_SEARCH_CHARS:
-        return []
-    deadline = time.monotonic() + seconds
-    results: list[tuple[Setup, int]] = []
-    bases = (True, False)
-    cuts = PRE_TOKENIZERS if not isinstance(corpus, Mapping) else ("whitespace",)
-    for byte_base in bases:
-        for cut in cuts:
-            if cut == "sennrich" and (byte_base or not student.end_of_word):
-                continue
-            for rule in TIE_RULES:
-                setup = Setup(rule, cut, byte_base)
-                try:
-                    run = history_bytes(
-                        train_setup(corpus, setup, len(student.merges), special_tokens, student.end_of_word)
-                    )
-                except ValueError:
-                    continue
-                results.append((setup, agreed(run, student.merges)))
-                if results[-1][1] == len(student.merges) or time.monotonic() > deadline:
-                    return sorted(results, key=lambda r: -r[1])
-    return sorted(results, key=lambda r: -r[1])

@@ -32,8 +32,10 @@ MAX_CHECK_CHARS = 200_000
 MAX_CHECK_MERGES = 2_000
 MAX_FILE_BYTES = 5_000_000  # a student's run is small; this page reads files in the server's own process
 SOURCES = {"preset": "A preset", "text": "Pasted text", "counts": "Word counts"}
-KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste")
-DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2"}
+KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste",
+        "chk_target", "chk_target_kind")  # fmt: skip
+DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2",
+            "chk_target": 0, "chk_target_kind": "vocabulary size"}  # fmt: skip
 
 
 def _apply_preset() -> None:
@@ -66,12 +68,11 @@ def _corpus_size(corpus) -> int:
 
 
 @st.cache_data(max_entries=16, show_spinner="Comparing with our run…")
-def _compare(source: str, preset: str, text: str, counts: str, _student, student_key, setup, specials):
-    """The comparison (without our run's history, which the page does not need) and the settings ranking."""
+def _compare(source: str, preset: str, text: str, counts: str, _student, student_key, setup, specials, target=()):
+    """The comparison (without our run's history, which the page does not need) and the settings ranking.
+    ``target``: the student's target size, as ``(("vocab_size" or "num_merges"), size)``."""
     corpus = jobs.corpus_of(source, preset, text, counts)
-    ranked = check.best_settings(corpus, _student, specials)
-    closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
-    result = check.compare(corpus, _student, setup, specials, alternative=closest)
+    result, ranked = check.diagnose(corpus, _student, setup, specials, **dict(target))
     return replace(result, history=None), ranked
 
 
@@ -127,6 +128,8 @@ with right:
     sentence = bpe.TIE_RULE_SENTENCES[rule]
     st.caption(sentence[0].upper() + sentence[1:] + ".")  # not capitalize(): it would lowercase CS336
     special_text = st.text_input("Special tokens (comma-separated)", key="chk_special")
+    target_kind = st.radio("Your target", ["vocabulary size", "merges"], key="chk_target_kind", horizontal=True)
+    target_size = st.number_input("Target size (0: not checked)", min_value=0, max_value=10_000_000, key="chk_target")
 
 files = st.file_uploader(
     "Your run's files", accept_multiple_files=True, key="chk_files", max_upload_size=MAX_FILE_BYTES // 1_000_000
@@ -162,26 +165,37 @@ if _corpus_size(corpus) > MAX_CHECK_CHARS:
 setup = check.Setup(rule, pre, pre in BYTE_LEVEL)
 student_key = (student.format, student.merges, student.vocab_size, student.byte_level, student.end_of_word)
 try:
-    result, ranked = _compare(source, preset, text, counts, student, student_key, setup, specials)
+    target_key = "vocab_size" if target_kind == "vocabulary size" else "num_merges"
+    target = ((target_key, int(target_size)),) if target_size else ()
+    result, ranked = _compare(source, preset, text, counts, student, student_key, setup, specials, target)
 except ValueError as exc:
     alert("error", exc)
     st.stop()
 
 st.caption(f"Read as {student.format}: {len(student.merges)} merges" + (
     f", a vocabulary of {student.vocab_size}" if student.vocab_size else "") + ".")  # fmt: skip
+if result.setup != setup:
+    st.caption(f"Compared with {result.setup.sentence()}, the settings your upload's format uses.")
 if result.step is None:
     alert("info" if result.kind == "same" else "warning", result.cause)
 else:
-    st.subheader(f"The runs part at step {result.step}")
+    equal = result.equal  # other settings reproduce every merge: that leads, the step follows
+    if equal:
+        alert("info", result.cause)
+    st.subheader(f"With the settings compared here the runs part at step {result.step}" if equal else
+                 f"The runs part at step {result.step}")  # fmt: skip
     ours_col, theirs_col = st.columns(2)
     with ours_col:
         _pair_block("Our run", result.ours, result.our_count)
     with theirs_col:
         _pair_block("Your run", result.theirs, result.their_count)
-    alert("warning", result.cause)
+    st.caption(check.LEGEND)
+    if not equal:
+        alert("warning", result.cause)
     train_settings = Settings(
-        source=source, preset=preset, text=text, counts=counts, pre_tokenizer=pre, limit="num_merges",
-        limit_value=max(len(student.merges), result.step), special_tokens=specials, tie_break=rule,
+        source=source, preset=preset, text=text, counts=counts, pre_tokenizer=result.setup.pre_tokenizer,
+        limit="num_merges", limit_value=max(len(student.merges), result.step), special_tokens=specials,
+        tie_break=result.setup.tie_break,
     )  # fmt: skip
     st.link_button(f"Go to step {result.step}", _train_link(train_settings, result.step))
     if any(t in text for t in specials) and source == "text":

@@ -47,7 +47,7 @@ def test_cs336_pickle_with_the_other_tie_rule_is_named_at_step_1():
     assert result.rule == "lexicographic"
     assert (result.ours, result.theirs) == ((b"s", b"t"), (b"e", b"s"))
     assert result.our_count == result.their_count == 9
-    assert "a tie broken by another rule" in result.cause and "'lexicographic'" in result.cause
+    assert "a tie broken by the 'lexicographic' rule (the smallest pair wins)" in result.cause
 
 
 def test_cs336_json_with_special_tokens_merged_is_named():

@@ -1,0 +1,48 @@
+"""Benchmark of the Check's diagnosis on the page's largest inputs: 200,000 characters, 2,000 merges.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/bench_check.py
+
+For a correct CS336 run and for runs made by some of :mod:`bpe.merge_faults`' faulty loops (2,000
+merges each, on English text from ``bpe.corpora.english_corpus`` as one document), it times
+``bpe.check.diagnose`` (the settings search, whose own budget is ``SEARCH_SECONDS``, then the
+comparison and the replays) and prints each time as a ratio against one training run of ours of the
+same 2,000 merges, timed beside it in the same process, with the verdict's kind and fault.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bpe.check import CS336_SETUP, CS336_SPECIALS, diagnose, train_setup
+from bpe.check_setup import SEARCH_SECONDS, student_words
+from bpe.corpora import english_corpus
+from bpe.formats.student_runs import StudentRun
+from bpe.merge_faults import CORRECT, FAULTS, faulty_merges
+
+CHARS, MERGES = 200_000, 2_000
+
+
+def main() -> None:
+    text = english_corpus(CHARS)[:CHARS]
+    _, words, freqs = student_words(text, CS336_SETUP, CS336_SPECIALS)
+    start = time.perf_counter()
+    train_setup(text, CS336_SETUP, MERGES, CS336_SPECIALS)
+    reference = time.perf_counter() - start
+    print(f"reference: our training, {len(text):,} characters, {MERGES:,} merges: {reference:.2f} s")
+    print(f"(the settings search's own budget is {SEARCH_SECONDS:.0f} s)")
+    for name in ("correct", "left-symbol", "banned", "frozen", "stale", "adjacent"):
+        merges = faulty_merges(words, freqs, MERGES, FAULTS.get(name, CORRECT))
+        student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+        start = time.perf_counter()
+        result, _ = diagnose(text, student, CS336_SETUP, CS336_SPECIALS)
+        took = time.perf_counter() - start
+        print(
+            f"{name:12} step {result.step!s:>5}  {result.kind:11} {result.fault or '':12} "
+            f"{took:6.2f} s = {took / reference:4.1f}x our training"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Where a student's run ends: against the target size (merges or vocabulary size), and, when every merge
+agrees, the vocabulary sizes.
+
+A run that stops short of its target is flagged at the first merge it did not make, one that goes past
+at the first merge too many; a run of the right length whose vocabulary size differs from ours is told
+why (special tokens left out or counted, a smaller base alphabet).
+
+Left out: the merges that differ (:mod:`bpe.check`).
+"""
+
+from __future__ import annotations
+
+from .check_notation import show_pair
+from .check_result import Comparison
+from .check_setup import Setup, raw_word_counts
+from .formats.student_runs import StudentRun
+
+
+def target_merges(corpus, setup: Setup, specials, num_merges, vocab_size) -> tuple[int | None, str]:
+    """The number of merges the student's target asks for, and the target in words: a vocabulary holds
+    the base (256 bytes, or the corpus's characters), the special tokens, and one token per merge."""
+    if num_merges is not None:
+        return num_merges, f"a target of {num_merges} merges"
+    if vocab_size is not None:
+        if setup.byte_base:
+            base = 256
+        else:
+            base = len({c for w in raw_word_counts(corpus, setup.pre_tokenizer, specials) for c in w})
+        return max(0, vocab_size - base - len(specials)), f"a vocabulary of {vocab_size}"
+    return None, ""
+
+
+def goes_past(student: StudentRun, target: int, target_words: str, base: dict) -> Comparison:
+    extra = student.merges[target]
+    cause = (
+        f"Your run goes past the target: it makes {len(student.merges)} merges where {target_words} asks for "
+        f"{target}; your first {target} agree with ours, and step {target + 1}, {show_pair(extra)}, is one too many."
+    )
+    return Comparison(
+        kind="goes-past", cause=cause, step=target + 1, ours=None, theirs=extra, our_count=0, their_count=0, **base
+    )
+
+
+def same_merges(history, student, base, specials, target=None, target_words="") -> Comparison:
+    """Every merge agrees: the run's length against the target, then the vocabulary sizes."""
+    n = len(student.merges)
+    ours_all = base["our_merges"]
+    if target is not None and n > target:
+        return goes_past(student, target, target_words, base)
+    if target is not None and n < min(target, len(ours_all)):
+        nxt = ours_all[n]
+        cause = (
+            f"Your run stops short: it ends after step {n} where {target_words} asks for {target} merges. The {n} "
+            f"merges you made agree with ours; at step {n + 1} ours goes on with {show_pair(nxt)}."
+        )
+        return Comparison(
+            kind="stops-early", cause=cause, step=n + 1, ours=nxt, theirs=None,
+            our_count=history.pair_counts_after(n).get(history.pair_str(history.merges[n][:2]), 0), their_count=0,
+            **base,
+        )  # fmt: skip
+    new = {a + b for a, b in ours_all[:n]}
+    alphabet = 256 if student.byte_level else history.num_base - len(specials)
+    ours = alphabet + len(specials) + len(new)
+    fields = dict(step=None, ours=None, theirs=None, our_count=0, their_count=0, **base)
+    if student.vocab_size is None or student.vocab_size == ours:
+        cause = f"Your run equals ours with {base['setup'].sentence()}: all {n} merges agree."
+        return Comparison(kind="same", cause=cause, **fields)
+    diff = student.vocab_size - ours
+    if diff == -len(specials):
+        why = f"your vocabulary leaves out the {len(specials)} special token{'s' if len(specials) > 1 else ''}"
+    elif diff == len(specials) or diff > 0 and diff <= len(student.special_tokens):
+        why = "your vocabulary counts special tokens that ours does not"
+    elif student.byte_level and student.vocab_size - len(new) < 256:
+        why = "your base alphabet is smaller than the 256 bytes"
+    else:
+        why = "special tokens or the base alphabet are counted differently"
+    return Comparison(
+        kind="vocab-size",
+        cause=f"All {n} merges agree, but your vocabulary has {student.vocab_size} tokens and ours "
+        f"{ours} ({alphabet} base + {len(specials)} special + {len(new)} merged): {why}.",
+        **fields,
+    )

@@ -1,0 +1,132 @@
+"""Why a student's count differs at the step where the runs part: the faulty merge loop or the tie rule
+that reproduces it, or else what is certain about the count.
+
+When the student's merges 1..k-1 agree with ours, the corpus splits after them agree too, so a different
+choice at step k means the student's pair counts at k are not the true ones, or a tie went another way.
+:func:`find_fault` replays the student's merges under every loop of :mod:`bpe.merge_faults` (any tied
+pair allowed to win) and keeps the one that follows the student longest (up to :data:`BEYOND` merges
+past step k), past step k and longer than the correct loop does (else the correct counts explain the
+choice, and it is a tie).
+:func:`fault_sentence` names it with the words where the true and the faulty counts part;
+:func:`tie_key` finds a students' tie rule (token ids, decoded text) that reproduces a tie;
+:func:`certain_sentence` says, when nothing reproduces the choice, which count must be off, by how much
+at least, and the words that hold it.
+
+Left out: the settings (:mod:`bpe.check_setup`) and the order in which causes are tried (:mod:`bpe.check`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .check_notation import show_bytes, show_pair, show_word
+from .formats.cs336 import BytePair
+from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault, Replay, replay
+
+LOOP_SECONDS = 6.0
+BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
+
+
+@dataclass(frozen=True)
+class Words:
+    """The corpus as a replay reads it: each word as typed, as base symbols, and its count."""
+
+    texts: list[str]
+    words: list[tuple[bytes, ...]]
+    freqs: list[int]
+
+
+@dataclass(frozen=True)
+class FaultFound:
+    """The fault that follows the student longest, how many merges it reproduces, and both loops' counts
+    of the two pairs at the step where the runs part (in all and per word)."""
+
+    fault: Fault
+    reproduced: int
+    true: Replay
+    faulty: Replay
+
+
+def find_fault(
+    corpus: Words,
+    merges: Sequence[BytePair],
+    step: int,
+    pairs: Sequence[BytePair],
+    tie: str | None = None,
+    seconds: float = LOOP_SECONDS,
+) -> FaultFound | None:
+    """The known fault that reproduces the student's merges through ``step`` (1-based) and longest, or None.
+    ``tie``: the tie rule of the loops (a key of :data:`bpe.merge_faults.TIE_KEYS`; None: any tied pair)."""
+    deadline = time.monotonic() + seconds
+    args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
+    true = replay(*args, CORRECT, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
+    if true.reproduced < step - 1 or true.reproduced >= step:
+        return None  # our words do not give the student's first merges, or the true counts allow the choice
+    best: FaultFound | None = None
+    for fault in FAULTS.values():
+        run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
+        if run.reproduced >= step and (best is None or run.reproduced > best.reproduced):
+            best = FaultFound(fault, run.reproduced, true, run)
+        if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
+            break
+    return best
+
+
+def _parting_words(corpus: Words, true: dict[int, int], faulty: dict[int, int], limit: int = 2) -> list[str]:
+    rows = [(w, true.get(w, 0), faulty.get(w, 0)) for w in {*true, *faulty}]
+    rows = sorted((r for r in rows if r[1] != r[2]), key=lambda r: (-abs(r[1] - r[2]), r[0]))
+    return [show_word(corpus.texts[w]) for w, _, _ in rows[:limit]]
+
+
+def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], merges: Sequence[BytePair] = ()) -> str:
+    """The fault in one clause, with the pair whose count it changes most and the words where it parts;
+    ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
+    diffs = [(abs(found.faulty.counts.get(p, 0) - found.true.counts.get(p, 0)), i, p) for i, p in enumerate(pairs)]
+    _, _, pair = max(diffs)
+    true, faulty = found.true.counts.get(pair, 0), found.faulty.counts.get(pair, 0)
+    words = _parting_words(corpus, found.true.per_word.get(pair, {}), found.faulty.per_word.get(pair, {}))
+    where = f"in {' and '.join(words)} " if words else ""
+    verb = "drops to" if faulty < true else "rises to"
+    what = found.fault.sentence
+    culprits = [m for m in merges if m[0] in pair]
+    if found.fault.about_merge and culprits:
+        a, b = culprits[-1]
+        what = found.fault.about_merge.format(merge=show_pair((a, b)), a=show_bytes(a), b=show_bytes(b))
+    return f"{what}: {where}your count of {show_pair(pair)} {verb} {faulty} while it is {true}"
+
+
+def tie_key(
+    corpus: Words, merges: Sequence[BytePair], step: int, skip: str | None = None, seconds: float = LOOP_SECONDS
+) -> tuple[str | None, int]:
+    """Of the students' tie rules in :data:`bpe.merge_faults.TIE_KEYS` (but ``skip``, ours), the one that
+    reproduces the most of the student's merges, at least through ``step``, and how many."""
+    deadline = time.monotonic() + seconds
+    best, best_n = None, step - 1
+    for name in TIE_KEYS:
+        if name == skip:
+            continue
+        run = replay(corpus.words, corpus.freqs, merges[: step + BEYOND], CORRECT, tie=name, deadline=deadline)
+        if run.reproduced > best_n:
+            best, best_n = name, run.reproduced
+    return best, best_n
+
+
+def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair, merges: Sequence[BytePair]) -> str:
+    """What must hold when no known fault reproduces the choice: the student's count of their pair is too
+    high or of ours too low, by at least the difference, in the words that hold them."""
+    true = replay(corpus.words, corpus.freqs, merges, CORRECT, watch=step - 1, watch_pairs=(ours, theirs))
+    ours_n, theirs_n = true.counts.get(ours, 0), true.counts.get(theirs, 0)
+    gap = ours_n - theirs_n
+
+    def holders(pair: BytePair) -> str:
+        per = true.per_word.get(pair, {})
+        top = sorted(per, key=lambda w: (-per[w], w))[:3]
+        return ", ".join(show_word(corpus.texts[w]) for w in top) or "no word"
+
+    return (
+        f"no known merge-loop fault reproduces it, but your count of {show_pair(theirs)} must be at least {gap} "
+        f"above its true {theirs_n} (words {holders(theirs)}), or your count of {show_pair(ours)} at least {gap} "
+        f"below its true {ours_n} (words {holders(ours)})"
+    )

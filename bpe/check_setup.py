@@ -1,0 +1,195 @@
+"""Our side of a check: the settings of our run, training it on the student's corpus, and the search for
+the settings that reproduce the student's merges longest.
+
+:class:`Setup` names a run's settings (tie rule, pre-tokenizer, byte or character base);
+:func:`train_setup` trains our run with them on the corpus as typed (special tokens split out first, as
+CS336 asks); :func:`history_bytes` gives its merges as byte pairs, so they compare with any student's;
+:func:`student_words` gives the words as byte tuples for replaying a student's loop
+(:mod:`bpe.merge_faults`). :func:`best_settings` ranks our settings by how many of the student's merges
+each reproduces, within a time budget, trying the likeliest first (those the caller prefers, CS336's for
+a CS336 upload).
+
+Left out: why the runs part (:mod:`bpe.check`).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from . import pre_tokenizers as pt
+from .config import BYTE_LEVEL, PRE_TOKENIZERS, TIE_RULES
+from .formats.cs336 import BytePair
+from .formats.student_runs import END_OF_WORD, StudentRun
+from .history import History
+from .pre_tokenizers import Corpus
+from .tie_order import token_bytes
+from .trainer import run_training, train_steps
+
+MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
+SEARCH_SECONDS = 4.0
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Our settings for a run: the tie rule, how text is cut into words, and whether words start as
+    bytes (GPT-2's byte characters, a 256-byte base) or as characters."""
+
+    tie_break: str = "first"
+    pre_tokenizer: str = "whitespace"
+    byte_base: bool = False
+
+    def describe(self) -> str:
+        base = "bytes" if self.byte_base else "characters"
+        return f"tie rule {self.tie_break}, pre-tokenizer {self.pre_tokenizer}, {base}"
+
+    def sentence(self, base: bool = True) -> str:
+        """The settings in words: 'gpt2 pre-tokenization, the greatest-bytes tie rule and a 256-byte base'
+        (``base=False``: without the base, where it makes no difference)."""
+        if not base:
+            return f"{self.pre_tokenizer} pre-tokenization and the {self.tie_break} tie rule"
+        start = "a 256-byte base" if self.byte_base else "characters as the base"
+        return f"{self.pre_tokenizer} pre-tokenization, the {self.tie_break} tie rule and {start}"
+
+
+CS336_SETUP = Setup("greatest-bytes", "gpt2", True)
+CS336_SPECIALS = ("<|endoftext|>",)
+
+
+def raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str] = ()) -> dict[str, int]:
+    """Word counts of the text as typed (not byte-mapped): special tokens split out first, then the text
+    cut by ``pre_tokenizer``; word counts are taken as given."""
+    if isinstance(corpus, Mapping):
+        return pt.check_word_counts(corpus)
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    if special_tokens:
+        pattern = re.compile("|".join(re.escape(s) for s in sorted(special_tokens, key=len, reverse=True)))
+        texts = [part for text in texts for part in pattern.split(text)]
+    cut = "whitespace" if pre_tokenizer == "sennrich" else pre_tokenizer
+    counts: dict[str, int] = {}
+    for word, n in pt.count_words(texts, cut).items():
+        if cut in BYTE_LEVEL:
+            word = pt.symbols_to_bytes(word).decode("utf-8")
+        counts[word] = counts.get(word, 0) + n
+    if not counts:
+        raise ValueError("The corpus is empty: paste some text or word counts, or pick a preset.")
+    return counts
+
+
+def student_words(
+    corpus: Corpus, setup: Setup, special_tokens: Sequence[str] = (), end_of_word: bool = False
+) -> tuple[list[str], list[tuple[bytes, ...]], list[int]]:
+    """The words as typed, each as its base symbols in bytes (one byte each, or one character's UTF-8
+    bytes each), and their counts."""
+    counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
+    texts, words, freqs = [], [], []
+    for text, n in counts.items():
+        data = text.encode("utf-8")
+        symbols = [bytes([b]) for b in data] if setup.byte_base else [c.encode("utf-8") for c in text]
+        if end_of_word and symbols:
+            symbols[-1] += END_OF_WORD.encode()
+        texts.append(text)
+        words.append(tuple(symbols))
+        freqs.append(n)
+    return texts, words, freqs
+
+
+def _scheme(setup: Setup) -> str:
+    if setup.byte_base:
+        return "gpt2"  # word counts given to a byte-level scheme are byte-mapped, whatever cut them
+    return "sennrich" if setup.pre_tokenizer == "sennrich" else "whitespace"
+
+
+def _training(corpus: Corpus, setup: Setup, special_tokens: Sequence[str], end_of_word: bool) -> tuple[Mapping, str]:
+    counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
+    if end_of_word:
+        return {(*w[:-1], w[-1] + END_OF_WORD): n for w, n in counts.items()}, "whitespace"
+    return counts, _scheme(setup)
+
+
+def train_setup(
+    corpus: Corpus, setup: Setup, num_merges: int, special_tokens: Sequence[str] = (), end_of_word: bool = False
+) -> History:
+    """Our run with ``setup`` for ``num_merges`` merges. ``end_of_word``: words split as subword-nmt splits
+    them (the last character carries ``</w>``)."""
+    words, scheme = _training(corpus, setup, special_tokens, end_of_word)
+    return run_training(
+        words, pre_tokenizer=scheme, num_merges=num_merges, tie_break=setup.tie_break, special_tokens=special_tokens
+    )
+
+
+def setup_agreed(
+    corpus: Corpus, setup: Setup, merges: Sequence[BytePair], special_tokens: Sequence[str] = (), end_of_word=False
+) -> int:
+    """How many of ``merges`` our run with ``setup`` makes before it parts from them: training stops at
+    the first difference, so a setting that parts early costs little."""
+    words, scheme = _training(corpus, setup, special_tokens, end_of_word)
+    states = train_steps(
+        words, pre_tokenizer=scheme, num_merges=len(merges), tie_break=setup.tie_break, special_tokens=special_tokens
+    )
+    history = next(states).history
+    n = 0
+    for _ in states:
+        while n < len(history.merges):
+            a, b = history.pair_str(history.merges[n][:2])
+            if (token_bytes(a, scheme), token_bytes(b, scheme)) != merges[n]:
+                states.close()
+                return n
+            n += 1
+    return n
+
+
+def history_bytes(history: History) -> list[BytePair]:
+    """A run's merges as byte pairs."""
+    scheme = history.config.pre_tokenizer
+    return [
+        (token_bytes(a, scheme), token_bytes(b, scheme))
+        for a, b in (history.pair_str((m[0], m[1])) for m in history.merges)
+    ]
+
+
+def agreed(ours: Sequence[BytePair], theirs: Sequence[BytePair]) -> int:
+    """How many merges two runs share before they part."""
+    n = 0
+    for a, b in zip(ours, theirs):
+        if a != b:
+            break
+        n += 1
+    return n
+
+
+def best_settings(
+    corpus: Corpus,
+    student: StudentRun,
+    special_tokens: Sequence[str] = (),
+    seconds: float = SEARCH_SECONDS,
+    *,
+    prefer: Sequence[Setup] = (),
+) -> list[tuple[Setup, int]]:
+    """Our settings ranked by how many of the student's merges they reproduce, best first (ties in trying
+    order). ``prefer``: settings tried first (CS336's are added for a CS336 upload). Stops at the time
+    budget, or when one reproduces every merge; empty for large corpora."""
+    size = sum(map(len, corpus)) if not isinstance(corpus, str) else len(corpus)
+    if size > MAX_SEARCH_CHARS:
+        return []
+    deadline = time.monotonic() + seconds
+    results: list[tuple[Setup, int]] = []
+    cuts = PRE_TOKENIZERS if not isinstance(corpus, Mapping) else ("whitespace",)
+    first = [*prefer, *((CS336_SETUP,) if student.format.startswith("CS336") else ())]
+    every = [Setup(rule, cut, byte_base) for byte_base in (True, False) for cut in cuts for rule in TIE_RULES]
+    if prefer:  # the fewest changes first: another tie rule, then another pre-tokenizer, then another base
+        every.sort(key=lambda s: (s.byte_base != prefer[0].byte_base, s.pre_tokenizer != prefer[0].pre_tokenizer))
+    for setup in dict.fromkeys([*first, *every]):
+        if setup.pre_tokenizer == "sennrich" and (setup.byte_base or not student.end_of_word):
+            continue
+        if isinstance(corpus, Mapping) and setup.pre_tokenizer != "whitespace":
+            continue
+        try:
+            results.append((setup, setup_agreed(corpus, setup, student.merges, special_tokens, student.end_of_word)))
+        except ValueError:
+            continue
+        if results[-1][1] == len(student.merges) or time.monotonic() > deadline:
+            break
+    return sorted(results, key=lambda r: -r[1])

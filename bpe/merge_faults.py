@@ -1,0 +1,373 @@
+"""Known faulty BPE merge loops: the bugs students' trainers commonly have, replayed along a student's merges.
+
+A correct loop, after merging the pair ``(a, b)``, takes every word that holds it, replaces each
+occurrence left to right (``aaa`` becomes ``aa a``), and moves the word's pair counts from its old
+split to its new one. Each :class:`Fault` changes one thing in that loop:
+
+1. ``half``: only the first occurrence in a word is merged, so a word holding the pair twice is
+   left half-merged;
+2. ``left-symbol``: the update subtracts the pairs beside every ``a``, also where ``b`` does not follow;
+3. ``stale``: the occurrences are found first, then merged at those positions, which an earlier merge
+   in the same word has shifted;
+4. ``adjacent``: two merged tokens side by side (``aa aa``) add their pair twice, once from each;
+5. ``frozen``: the pair counts are taken once and never updated (the merged pair is only removed);
+6. ``banned``: a pair holding a merged token is never counted;
+7. ``overlap-twice``: both overlapping pairs in ``aaa`` are treated as merged, adding a pair
+   ``(a, aa)`` that is not there;
+8. ``overlap-once``: overlapping pairs are counted once (``aaa`` holds ``(a, a)`` twice, not once);
+9. ``only-merged``: after a merge the counts are taken again from the merged words only.
+
+:data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
+``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
+
+:func:`replay` follows the student's merges under a fault and says how many of them the faulty loop
+would have chosen. A pair is chosen when no pair has a higher count (``tie=None``: any tied pair may
+win, so a tie rule cannot pass for a fault) or, with a tie key, when the key picks it among the tied.
+
+Left out: deciding which fault to name and saying it (:mod:`bpe.check_causes`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .formats.cs336 import BytePair
+
+Word = tuple[bytes, ...]
+Split = list[bytes]
+
+
+def occurrences(split: Sequence[bytes], pair: BytePair) -> list[int]:
+    """Where ``pair`` starts in ``split``, left to right without overlaps (``aaa`` holds one ``(a, a)`` to merge)."""
+    out, i = [], 0
+    while i < len(split) - 1:
+        if split[i] == pair[0] and split[i + 1] == pair[1]:
+            out.append(i)
+            i += 2
+        else:
+            i += 1
+    return out
+
+
+def pair_counter(split: Sequence[bytes], overlap: bool = True) -> Counter:
+    """The pairs of a split; ``overlap=False`` counts a run of equal symbols as non-overlapping pairs."""
+    if overlap:
+        return Counter(zip(split, split[1:]))
+    out: Counter = Counter()
+    i = 0
+    while i < len(split) - 1:
+        out[(split[i], split[i + 1])] += 1
+        i += 2 if split[i] == split[i + 1] and i + 2 < len(split) and split[i + 2] == split[i] else 1
+    return out
+
+
+def merge_all(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """The correct merge: every occurrence, left to right; also where the new tokens stand."""
+    out, made, i = [], [], 0
+    while i < len(split):
+        if i < len(split) - 1 and split[i] == pair[0] and split[i + 1] == pair[1]:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    return out, made
+
+
+def merge_first(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    found = occurrences(split, pair)
+    if not found:
+        return list(split), []
+    i = found[0]
+    return [*split[:i], pair[0] + pair[1], *split[i + 2 :]], [i]
+
+
+def merge_stale(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Each occurrence merged at the position found before any merge, not shifted by the earlier ones."""
+    out = list(split)
+    made = []
+    for i in occurrences(split, pair):
+        if i < len(out):
+            out[i : i + 2] = [pair[0] + pair[1]]
+            made.append(i)
+    return out, made
+
+
+def _no_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    return Counter()
+
+
+def _left_symbol_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The pairs beside an ``a`` that does not start an occurrence, subtracted as if it did."""
+    starts = set(occurrences(old, pair))
+    extra: Counter = Counter()
+    for i, symbol in enumerate(old):
+        if symbol != pair[0] or i in starts or i - 1 in starts:
+            continue
+        if i > 0:
+            extra[(old[i - 1], symbol)] -= 1
+        if i + 1 < len(old):
+            extra[(symbol, old[i + 1])] -= 1
+    return extra
+
+
+def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Two new tokens side by side: their pair added once more."""
+    joined = pair[0] + pair[1]
+    extra: Counter = Counter()
+    for i, j in zip(made, made[1:]):
+        if j == i + 1:
+            extra[(joined, joined)] += 1
+    return extra
+
+
+def _overlap_twice_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """For ``(x, x)``: each occurrence skipped for overlapping a merged one adds its neighbour pairs too."""
+    extra: Counter = Counter()
+    if pair[0] != pair[1]:
+        return extra
+    starts = set(occurrences(old, pair))
+    joined = pair[0] + pair[1]
+    for i in range(1, len(old) - 1):
+        if i - 1 in starts and i not in starts and old[i] == old[i + 1] == pair[0]:
+            extra[(old[i - 1], joined)] += 1
+            if i + 2 < len(old):
+                extra[(joined, old[i + 2])] += 1
+    return extra
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One faulty merge loop: how it merges a word, what its count update adds or subtracts beyond the
+    correct one, and the flags of the loops that count differently altogether. ``sentence`` says what
+    the loop does, addressed to the student; ``about_merge`` says it of one merge (``{merge}``, its
+    symbols ``{a}`` and ``{b}``) where that merge's left symbol is in the pair whose count is off."""
+
+    name: str
+    sentence: str
+    about_merge: str = ""  # the sentence for one merge, when the fault's harm can be traced to it
+    merge: Callable[[Split, BytePair], tuple[Split, list[int]]] = merge_all
+    extra: Callable[[Split, Split, BytePair, list[int]], Counter] = _no_extra
+    frozen: bool = False
+    banned: bool = False
+    overlap: bool = True
+    only_merged: bool = False
+
+
+CORRECT = Fault("correct", "your loop merges and counts as ours does")
+FAULTS: dict[str, Fault] = {
+    f.name: f
+    for f in (
+        Fault("half", "your merge replaces only the first occurrence of the pair in a word, so a word holding "
+              "it twice is left half-merged", merge=merge_first),
+        Fault("left-symbol", "your update subtracts the pairs beside every occurrence of the merged pair's left "
+              "symbol, also where its right symbol does not follow", extra=_left_symbol_extra,
+              about_merge="your update for the merge {merge} subtracts the pairs beside every {a}, also where {b} "
+              "does not follow it"),
+        Fault("stale", "your loop merges at positions found before an earlier merge in the same word shifted "
+              "them", merge=merge_stale),
+        Fault("adjacent", "your update counts the pair of two merged tokens side by side (as in 'aa aa') twice, "
+              "once from each", extra=_adjacent_extra),
+        Fault("frozen", "your pair counts are never updated after a merge (only the merged pair is removed)",
+              frozen=True),
+        Fault("banned", "your loop never counts a pair that holds a merged token", banned=True),
+        Fault("overlap-twice", "your update treats both overlapping pairs in a run like 'aaa' as merged, adding "
+              "a pair that is not there", extra=_overlap_twice_extra),
+        Fault("overlap-once", "your count skips overlapping pairs ('aaa' holds (a, a) twice, you count it once)",
+              overlap=False),
+        Fault("only-merged", "after a merge your loop counts pairs again in the merged words only, forgetting "
+              "every other word", only_merged=True),
+    )
+}  # fmt: skip
+
+
+def _ids(words: Sequence[Word], merges: Sequence[BytePair]) -> dict[bytes, int]:
+    """Token ids as students assign them: the base symbols in byte order, then one id per merge in order."""
+    ids = {s: i for i, s in enumerate(sorted({s for w in words for s in w}))}
+    for a, b in merges:
+        ids.setdefault(a + b, len(ids))
+    return ids
+
+
+TiePick = Callable[[Sequence[BytePair], Mapping[bytes, int]], BytePair]
+
+
+def _text(token: bytes) -> str:
+    return token.decode("utf-8", "replace")
+
+
+TIE_KEYS: dict[str, tuple[str, TiePick]] = {
+    "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids: max(tied)),
+    "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids: min(tied)),
+    "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda tied, ids: max(
+        tied, key=lambda p: (ids.get(p[0], -1), ids.get(p[1], -1)))),
+    "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda tied, ids: min(
+        tied, key=lambda p: (ids.get(p[0], 1 << 30), ids.get(p[1], 1 << 30)))),
+    "greatest-text": ("the greatest pair of decoded text wins (a broken character reads as '\ufffd', then bytes)",
+                      lambda tied, ids: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
+}  # fmt: skip
+
+
+@dataclass
+class Replay:
+    """How far a loop follows the student: ``reproduced`` merges; at ``watch`` steps the counts of the
+    watched pairs, in all and per word (word index -> count)."""
+
+    reproduced: int
+    counts: dict[BytePair, int]
+    per_word: dict[BytePair, dict[int, int]]
+    finished: bool = True
+    chosen: list[BytePair] | None = None
+
+
+def replay(
+    words: Sequence[Word],
+    freqs: Sequence[int],
+    merges: Sequence[BytePair],
+    fault: Fault = CORRECT,
+    tie: str | None = None,
+    watch: int | None = None,
+    watch_pairs: Sequence[BytePair] = (),
+    deadline: float | None = None,
+    choose: int | None = None,
+) -> Replay:
+    """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
+    ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
+    :func:`faulty_merges` does."""
+    splits: list[Split] = [list(w) for w in words]
+    ids = _ids(words, merges) if tie else {}
+    pick = TIE_KEYS[tie][1] if tie else None
+    made_tokens: set[bytes] = set()
+
+    def contribution(split: Split) -> Counter:
+        c = pair_counter(split, fault.overlap)
+        if fault.banned:
+            c = Counter({p: n for p, n in c.items() if p[0] not in made_tokens and p[1] not in made_tokens})
+        return c
+
+    contrib: list[Counter] = [contribution(s) for s in splits]
+    counts = _Counts()
+    where: dict[BytePair, set[int]] = {}
+    for w, c in enumerate(contrib):
+        counts.add(c, freqs[w])
+        for p in zip(splits[w], splits[w][1:]):
+            where.setdefault(p, set()).add(w)
+    removed: set[BytePair] = set()
+    live = set(range(len(words)))
+    result = Replay(0, {}, {p: {} for p in watch_pairs})
+    steps = len(merges) if choose is None else choose
+    for step in range(steps):
+        if choose is not None:
+            tied = counts.top()
+            if not tied or pick is None:
+                return result
+            pair = pick(tied, ids)
+            merges = [*merges, pair]
+            result.chosen = merges
+            ids.setdefault(pair[0] + pair[1], len(ids))
+        else:
+            pair = merges[step]
+        if step == watch:
+            result.counts = {p: counts.get(p, 0) for p in watch_pairs}
+            for p in watch_pairs:
+                if p in removed:
+                    continue
+                result.per_word[p] = {w: contrib[w][p] * freqs[w] for w in live if contrib[w].get(p)}
+        if deadline is not None and time.monotonic() > deadline:
+            result.finished = False
+            return result
+        tied = counts.top()
+        if pair not in tied or pick is not None and len(tied) > 1 and pick(tied, ids) != pair:
+            return result
+        result.reproduced = step + 1
+        joined = pair[0] + pair[1]
+        made_tokens.add(joined)
+        changed = set()
+        for w in list(where.get(pair, ())):
+            old = splits[w]
+            new, made = fault.merge(old, pair)
+            if new == old:
+                continue
+            changed.add(w)
+            for p in zip(old, old[1:]):
+                where.get(p, set()).discard(w)
+            for p in zip(new, new[1:]):
+                where.setdefault(p, set()).add(w)
+            splits[w] = new
+            if fault.frozen:
+                continue
+            before = contrib[w]
+            if fault.extra is _no_extra or fault.only_merged:
+                after = contribution(new)  # the word's counts are its split's, as in the correct loop
+            else:
+                after = _moved(before, old, new, contribution)
+                after.update(fault.extra(old, new, pair, made))
+            counts.add(before, -freqs[w])
+            counts.add(after, freqs[w])
+            contrib[w] = after
+        if fault.frozen:
+            removed.add(pair)
+            counts.drop(pair)
+        if fault.only_merged:
+            for w in live - changed:
+                counts.add(contrib[w], -freqs[w])
+                contrib[w] = Counter()
+            live = changed
+    return result
+
+
+class _Counts:
+    """Pair counts with the pairs of each count, so the most frequent pairs are found without a scan."""
+
+    def __init__(self) -> None:
+        self.counts: dict[BytePair, int] = {}
+        self.by_count: dict[int, set[BytePair]] = {}
+
+    def get(self, pair: BytePair, default: int = 0) -> int:
+        return self.counts.get(pair, default)
+
+    def _set(self, pair: BytePair, value: int) -> None:
+        old = self.counts.get(pair, 0)
+        if old:
+            bucket = self.by_count[old]
+            bucket.discard(pair)
+            if not bucket:
+                del self.by_count[old]
+        if value:
+            self.counts[pair] = value
+            self.by_count.setdefault(value, set()).add(pair)
+        else:
+            self.counts.pop(pair, None)
+
+    def add(self, pairs: Mapping[BytePair, int], times: int) -> None:
+        for p, n in pairs.items():
+            if n:
+                self._set(p, self.counts.get(p, 0) + n * times)
+
+    def drop(self, pair: BytePair) -> None:
+        self._set(pair, 0)
+
+    def top(self) -> list[BytePair]:
+        """The pairs of the highest count above 0 (none if no count is above 0)."""
+        best = max(self.by_count, default=0)
+        return sorted(self.by_count[best]) if best > 0 else []
+
+
+def _moved(before: Counter, old: Split, new: Split, contribution: Callable[[Split], Counter]) -> Counter:
+    """A word's counts moved from its old split to its new one (negative entries kept: a faulty update
+    may have subtracted more than there was)."""
+    after = Counter(before)
+    after.subtract(contribution(old))
+    after.update(contribution(new))
+    return Counter({p: n for p, n in after.items() if n != 0})
+
+
+def faulty_merges(
+    words: Sequence[Word], freqs: Sequence[int], num_merges: int, fault: Fault = CORRECT, tie: str = "greatest-bytes"
+) -> list[BytePair]:
+    """The merges a faulty loop makes on its own, ties broken by ``tie``."""
+    return replay(words, freqs, [], fault, tie=tie, choose=num_merges).chosen or []

@@ -1,0 +1,197 @@
+"""Faulty BPE trainers written for the tests, one fault each, independently of bpe/ (bpe.merge_faults
+is never imported): CS336-shaped runs (bytes, GPT-2's pattern, <|endoftext|> split out, ties to the
+greatest pair of bytes) as students write them, and the three corpora they are checked on.
+
+Merge-loop faults (:data:`LOOP_FAULTS`): ``half`` (only a word's first occurrence merged),
+``left-symbol`` (the pairs beside every left symbol subtracted), ``stale`` (merges at positions found
+before the word shrank), ``adjacent`` (two merged tokens side by side counted twice), ``frozen`` (counts
+never updated), ``banned`` (pairs with a merged token never counted), ``overlap-twice`` (both overlapping
+pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted once), ``only-merged``
+(counts taken from the merged words only). Tie faults (:data:`TIE_FAULTS`) and setting faults
+(:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import regex
+
+GPT2_PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+EOT = "<|endoftext|>"
+
+LOOP_FAULTS = (
+    "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
+)  # fmt: skip
+TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
+SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
+
+HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
+PROSE = (
+    "The tokenizer reads the text as bytes, and the trainer counts every pair of neighbouring tokens. "
+    "Then the most frequent pair is merged into a new token, and the counts are updated.\n"
+    "Here is the loop that a student writes for it:\n\n"
+    "    for step in range(num_merges):\n"
+    "        pairs = count_pairs(words)\n"
+    "        best = max(pairs, key=lambda p: (pairs[p], p))\n"
+    "        words = merge(words, best)\n\n"
+    f"That is all there is to the loop.{EOT}"
+    "Another document starts here. Its sentences are short. They repeat the words that the other one "
+    "used: the pair, the token, the count, the merge. aaaa aaaa aaa baba baba bababa.\n"
+    "    return merges  # indented, after a blank line\n"
+    f"{EOT}The last document: tokens, pairs and counts, then merges again and again."
+) * 4
+BYTES = (
+    "café naïve résumé — déjà vu. 東京 東京 東京タワー. Ünïcödé ünïcödé ünïcödé! "
+    "ĀĀĀĀ ĀĀĀ ȧȧȧȧ. smörgåsbord smörgåsbord, crème brûlée crème brûlée. 😀😀 😀😀😀 ππππ πππ. "
+) * 6
+CORPORA = {"handout": HANDOUT, "prose": PROSE, "bytes": BYTES}
+
+
+def _words(text: str, fault: str | None) -> Counter:
+    if fault == "lower":
+        text = text.lower()
+    parts = [text] if fault == "specials" else text.split(EOT)
+    words: Counter = Counter()
+    for part in parts:
+        for w in regex.findall(r"\S+\s*" if fault == "whitespace" else GPT2_PAT, part):
+            if fault == "chars":
+                words[tuple(c.encode("utf-8") for c in w)] += 1
+            else:
+                words[tuple(bytes([b]) for b in w.encode("utf-8"))] += 1
+    return words
+
+
+def _positions(word, a, b) -> list[int]:
+    found, i = [], 0
+    while i + 1 < len(word):
+        if word[i] == a and word[i + 1] == b:
+            found.append(i)
+            i += 2
+        else:
+            i += 1
+    return found
+
+
+def _merged(word, a, b, fault=None) -> list:
+    """The word with the pair merged; ``half``: only the first one; ``stale``: at unshifted positions."""
+    where = _positions(word, a, b)
+    if fault == "half":
+        where = where[:1]
+    out = list(word)
+    if fault == "stale":
+        for i in where:
+            if i < len(out):
+                out[i : i + 2] = [a + b]
+        return out
+    for i in reversed(where):
+        out[i : i + 2] = [a + b]
+    return out
+
+
+def _pairs(word, fault=None) -> Counter:
+    c: Counter = Counter()
+    i = 0
+    while i + 1 < len(word):
+        c[(word[i], word[i + 1])] += 1
+        skip = fault == "overlap-once" and word[i] == word[i + 1] and i + 2 < len(word) and word[i + 2] == word[i]
+        i += 2 if skip else 1
+    return c
+
+
+def _ids(words, merges) -> dict:
+    ids = {s: n for n, s in enumerate(sorted({s for w in words for s in w}))}
+    for a, b in merges:
+        if a + b not in ids:
+            ids[a + b] = len(ids)
+    return ids
+
+
+def _pick(pairs: Counter, fault, words, merges):
+    top = max(pairs.values())
+    tied = [p for p, n in pairs.items() if n == top]
+    if fault == "smallest-bytes":
+        return min(tied)
+    if fault in ("greatest-id", "smallest-id"):
+        ids = _ids(words, merges)
+        key = [(ids[a], ids[b]) for a, b in tied]
+        pick = max(key) if fault == "greatest-id" else min(key)
+        return tied[key.index(pick)]
+    if fault == "greatest-text":
+        return max(tied, key=lambda p: (p[0].decode("utf-8", "replace"), p[1].decode("utf-8", "replace"), p))
+    return max(tied)
+
+
+def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """A CS336 run with one fault (None: the correct trainer): CS336's vocab and merges."""
+    words = _words(text, fault)
+    first = dict(words)
+    splits = {w: list(w) for w in words}
+    merges: list[tuple[bytes, bytes]] = []
+    made: set[bytes] = set()
+
+    def recount(only=None) -> Counter:
+        c: Counter = Counter()
+        for w, f in words.items():
+            if only is not None and w not in only:
+                continue
+            for p, n in _pairs(splits[w], fault).items():
+                if fault == "banned" and (p[0] in made or p[1] in made):
+                    continue
+                c[p] += n * f
+        return c
+
+    counts = recount()
+    for _ in range(num_merges):
+        live = {p: n for p, n in counts.items() if n > 0}
+        if not live:
+            break
+        a, b = _pick(Counter(live), fault, first, merges)
+        merges.append((a, b))
+        made.add(a + b)
+        changed = []
+        for w, f in words.items():
+            old = splits[w]
+            if not _positions(old, a, b):
+                continue
+            new = _merged(old, a, b, fault)
+            changed.append(w)
+            splits[w] = new
+            if fault == "frozen":
+                continue
+            if fault in ("left-symbol", "adjacent", "overlap-twice"):
+                _incremental(counts, old, new, a, b, f, fault)
+        if fault == "frozen":
+            del counts[(a, b)]
+        elif fault == "only-merged":
+            counts = recount(only=set(changed))
+        elif fault not in ("left-symbol", "adjacent", "overlap-twice"):
+            counts = recount()
+    vocab = {0: EOT.encode()} | {i + 1: bytes([i]) for i in range(256)}
+    for a, b in merges:
+        vocab[len(vocab)] = a + b
+    return vocab, merges
+
+
+def _incremental(counts: Counter, old, new, a, b, f, fault) -> None:
+    """The student's incremental update: the word's old pairs out, its new pairs in, and the fault."""
+    counts.subtract({p: n * f for p, n in _pairs(old).items()})
+    counts.update({p: n * f for p, n in _pairs(new).items()})
+    starts = _positions(old, a, b)
+    if fault == "left-symbol":  # every a, not only those followed by b
+        for i, s in enumerate(old):
+            if s == a and i not in starts and i - 1 not in starts:
+                if i > 0:
+                    counts[(old[i - 1], a)] -= f
+                if i + 1 < len(old):
+                    counts[(a, old[i + 1])] -= f
+    elif fault == "adjacent":  # each of two new tokens side by side adds their pair
+        for i in range(len(new) - 1):
+            if new[i] == new[i + 1] == a + b and a + b not in old:
+                counts[(a + b, a + b)] += f
+    elif fault == "overlap-twice" and a == b:  # the loop steps by one, so "aaa" is merged at 0 and at 1
+        for i in range(1, len(old) - 1):
+            if i - 1 in starts and i not in starts and old[i] == old[i + 1] == a:
+                counts[(old[i - 1], a + b)] += f
+                if i + 2 < len(old):
+                    counts[(a + b, old[i + 2])] += f

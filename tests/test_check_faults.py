@@ -1,0 +1,177 @@
+"""The Check on faulty students' runs: every merge-loop, tie and setting fault of tests/faulty_trainers.py
+(written independently of bpe.merge_faults), on the CS336 handout, English prose with indented code and
+two <|endoftext|> separators, and text of multi-byte characters, uploaded as CS336 pickles. The Check
+names the fault (or one that makes the same merges) and the step where the run leaves the correct one;
+a run the fault leaves unchanged, and the correct trainer's run, are "same"."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from faulty_trainers import CORPORA, EOT, LOOP_FAULTS, SETTING_FAULTS, TIE_FAULTS, train
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from bpe.check import CS336_SETUP, Setup, compare, diagnose, history_bytes, train_setup
+from bpe.check_setup import student_words
+from bpe.formats.student_runs import StudentRun, read_student_file
+from bpe.merge_faults import CORRECT, FAULTS, faulty_merges, replay
+
+MERGES = {"handout": 12, "prose": 80, "bytes": 80}
+SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
+                 "specials": {"specials"}}  # fmt: skip
+
+
+def check(text: str, fault: str | None, num_merges: int):
+    vocab, merges = train(text, num_merges, fault)
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    return merges, result
+
+
+def first_difference(one, other) -> int | None:
+    for k, (a, b) in enumerate(zip(one, other), start=1):
+        if a != b:
+            return k
+    return None if len(one) == len(other) else min(len(one), len(other)) + 1
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_correct_trainer_is_the_same_on_every_corpus(corpus):
+    merges, result = check(CORPORA[corpus], None, MERGES[corpus])
+    assert result.kind == "same" and result.step is None
+    assert result.cause.startswith("Your run equals ours with gpt2 pre-tokenization, the greatest-bytes tie rule")
+    assert f"all {len(merges)} merges agree" in result.cause
+
+
+@pytest.mark.parametrize("fault", LOOP_FAULTS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_loop_fault_is_named_with_its_step(corpus, fault):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert result.kind == "same"
+        return
+    assert result.step == step
+    same_merges = {f for f in LOOP_FAULTS if train(text, n, f)[1] == merges}
+    assert result.kind in ("merge-loop", "overlap") and result.fault in same_merges, result.cause
+    assert f"At step {step} we merge" in result.cause and "your count" in result.cause
+
+
+@pytest.mark.parametrize("fault", TIE_FAULTS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_tie_rule_fault_is_named_with_a_rule_that_makes_the_same_merges(corpus, fault):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert result.kind == "same"
+        return
+    assert (result.kind, result.step) == ("tie", step), result.cause
+    if result.rule in TIE_FAULTS:
+        assert train(text, n, result.rule)[1] == merges
+    else:  # one of our rules, with the settings the Check names
+        named = result.settings or result.setup
+        ours = Setup(result.rule, named.pre_tokenizer, named.byte_base)
+        assert history_bytes(train_setup(text, ours, n, [EOT])) == merges
+    assert f"'{result.rule}'" in result.cause or f"the {result.rule} tie rule" in result.cause
+
+
+@pytest.mark.parametrize("fault", SETTING_FAULTS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_setting_fault_is_named_before_any_tie_or_count(corpus, fault):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges[:n])
+    if step is None:
+        assert result.kind == "same"
+        return
+    assert result.kind in SETTING_KINDS[fault] and result.step == step, result.cause
+
+
+def test_a_character_run_is_named_characters_not_a_tie():
+    merges, result = check(CORPORA["bytes"], "chars", 40)
+    assert result.kind == "byte-base" and result.settings.byte_base is False and result.equal
+    assert result.cause.startswith("Your run equals ours with gpt2 pre-tokenization, the greatest-bytes tie rule and "
+                                   "characters as the base")  # fmt: skip
+
+
+def test_the_left_symbol_fault_names_the_words_where_the_counts_part():
+    _, result = check(CORPORA["prose"], "left-symbol", 80)
+    assert result.fault == "left-symbol" and result.step == 9
+    # 'Here': merging (e, r) in H-e-r-e, the last e is not followed by r, yet (r, e) before it is subtracted
+    assert result.cause.endswith(
+        "your update for the merge (e, r) subtracts the pairs beside every e, also where r does not follow it: "
+        "in 'Here' your count of (r, e) drops to 28 while it is 32."
+    )
+
+
+def test_a_smallest_pair_tie_bug_is_named_lexicographic():
+    _, result = check(CORPORA["prose"], "smallest-bytes", 80)
+    assert (result.kind, result.rule, result.step) == ("tie", "lexicographic", 6)
+    assert "the lexicographic tie rule (the smallest pair wins)" in result.cause
+    assert "'hf'" not in result.cause and "greatest" not in result.cause.split("With the settings")[0]
+
+
+def test_a_run_that_stops_short_of_the_vocabulary_size_is_flagged_with_its_step():
+    text = CORPORA["handout"]
+    vocab, merges = train(text, 6)
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    result = compare(text, student, CS336_SETUP, [EOT], vocab_size=500)
+    assert (result.kind, result.step) == ("stops-early", 7)
+    assert "ends after step 6 where a vocabulary of 500 asks for 243 merges" in result.cause
+    assert "All 6 merges agree" not in result.cause
+
+
+def test_a_run_that_goes_past_the_number_of_merges_is_flagged_where_it_should_end():
+    text = CORPORA["handout"]
+    student = read_student_file(pickle.dumps(train(text, 10)), "run.pkl")
+    result = compare(text, student, CS336_SETUP, [EOT], num_merges=8)
+    assert (result.kind, result.step, result.theirs) == ("goes-past", 9, student.merges[8])
+    assert "makes 10 merges where a target of 8 merges asks for 8" in result.cause
+
+
+def test_a_pair_inside_a_special_token_is_not_blamed_on_specials_when_splitting_changes_nothing():
+    text = f"the text{EOT}then ten texts tend to extend{EOT}" * 3 + "aaaa abab"
+    merges, result = check(text, "banned", 40)
+    assert merges[1] == (b"x", b"t")  # inside <|endoftext|>: the old Check said "special tokens not split out"
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "banned", 2)
+
+
+def test_a_choice_no_fault_explains_gets_what_is_certain_about_the_counts():
+    good = train(CORPORA["handout"], 12)[1]
+    student = StudentRun("CS336 pickle", (*good[:2], (b"i", b"d"), *good[3:]), byte_level=True)
+    result, _ = diagnose(CORPORA["handout"], student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step, result.fault) == ("count", 3, None)
+    assert "your count of (i, d) must be at least 4 above its true 3 (words '␣widest')" in result.cause
+    assert "or your count of (o, w) at least 4 below its true 7 (words '␣low', '␣lower', 'low')" in result.cause
+
+
+@st.composite
+def corpora(draw):
+    words = draw(st.lists(st.text("abcé ", min_size=1, max_size=7), min_size=3, max_size=25))
+    return " ".join(words) + draw(st.sampled_from(["", "\n\n  aaaa", " ababab"]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=corpora(), fault=st.sampled_from(sorted(FAULTS)), num_merges=st.integers(1, 25))
+@example(text="a a    a", fault="overlap-twice", num_merges=4)  # a phantom pair after ours has none left
+def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
+    texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
+    if not merges:
+        return
+    student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    step = first_difference(faulty_merges(words, freqs, num_merges, CORRECT), merges)
+    if step is None or step > len(merges):
+        assert result.kind == "same"
+        return
+    if result.fault is not None:  # the named fault follows the student to the end
+        assert result.step == step
+        assert replay(words, freqs, merges, FAULTS[result.fault], tie="greatest-bytes").reproduced == len(merges)
+    else:  # settings that reproduce every merge
+        assert result.settings is not None, result.cause
+        assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
