@@ -39,28 +39,99 @@ MAX_NESTING = 64  # levels of components inside components a file may nest (Sequ
 SHOWN_CHARS = 80  # characters of a file's value quoted in an error message
 
 
+SHOWN_NODES = 10_000  # values a quote walks at most: a file's shared references cannot make it exponential
+
+
 def shown(value: object) -> str:
     """A file's value as an error message quotes it: its ``repr``, cut to :data:`SHOWN_CHARS` characters
-    and the length said (a 20 MB merge entry is not echoed whole); a value nested too deeply to
-    ``repr`` is described instead.
+    and the length said (a 20 MB merge entry is not echoed whole). Never the ``repr`` of the whole value:
+    it is written by a walk that stops after :data:`SHOWN_NODES` values (a 738-byte pickle of 60 levels
+    of lists, each holding the next twice, has a ``repr`` of 2**60 lists), so a length past that is said
+    as "over"; a value nested deeper than :data:`MAX_NESTING` is described instead.
 
     >>> shown("ab")
     "'ab'"
     >>> shown("x" * 1000)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (1,002 characters)"
+    >>> shown([(1, b"a"), {"k": None}])
+    "[(1, b'a'), {'k': None}]"
     """
-    if isinstance(value, (str, bytes)) and len(value) > 10 * SHOWN_CHARS:
-        text = repr(value[: 2 * SHOWN_CHARS])  # never the repr of the whole of a huge value
-        total = len(value) + 2
-    else:
-        try:
-            text = repr(value)
-        except RecursionError:
-            return f"a {type(value).__name__} nested too deeply to show"
-        total = len(text)
-    if total <= SHOWN_CHARS:
+    quote = _Quote()
+    try:
+        quote.walk(value, 0)
+    except _Deep:
+        return f"a {type(value).__name__} nested too deeply to show"
+    except _Long:
+        pass
+    text = "".join(quote.parts)
+    if quote.total <= SHOWN_CHARS and quote.complete:
         return text
-    return f"{text[:SHOWN_CHARS]}… ({total:,} characters)"
+    return f"{text[:SHOWN_CHARS]}… ({'' if quote.complete else 'over '}{quote.total:,} characters)"
+
+
+class _Deep(Exception):
+    pass
+
+
+class _Long(Exception):
+    pass
+
+
+class _Quote:
+    """The start of a value's ``repr`` (enough to cut at :data:`SHOWN_CHARS`) and its length, counted
+    over at most :data:`SHOWN_NODES` values."""
+
+    KEPT = 2 * SHOWN_CHARS  # characters written out; past them only the length is counted
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.made = 0
+        self.total = 0
+        self.nodes = 0
+        self.complete = True
+
+    def put(self, text: str, size: int | None = None) -> None:
+        self.total += len(text) if size is None else size
+        if self.made < self.KEPT:
+            self.parts.append(text[: self.KEPT - self.made])
+            self.made += len(self.parts[-1])
+
+    def walk(self, value: object, depth: int) -> None:
+        self.nodes += 1
+        if self.nodes > SHOWN_NODES:
+            self.complete = False
+            raise _Long
+        if isinstance(value, (str, bytes)):
+            cut = len(value) > self.KEPT
+            self.put(repr(value[: self.KEPT]) if cut else repr(value), len(value) + 2 if cut else None)
+        elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 1_000:
+            self.put(f"<a whole number of {value.bit_length():,} bits>")  # repr() of a huge int is quadratic
+        elif value is None or isinstance(value, (bool, int, float)):
+            self.put(repr(value))
+        elif isinstance(value, (list, tuple, dict, set, frozenset)):
+            if depth >= MAX_NESTING:
+                raise _Deep
+            self._container(value, depth)
+        else:  # no repr() of an object of another type: it could be anything
+            self.put(f"<{type(value).__name__}>")
+
+    def _container(self, value, depth: int) -> None:
+        opening, closing = {list: "[]", tuple: "()", dict: "{}"}.get(type(value), "{}")
+        if isinstance(value, (set, frozenset)) and not value:
+            self.put(f"{type(value).__name__}()")
+            return
+        self.put(opening)
+        for k, item in enumerate(value.items() if isinstance(value, dict) else value):
+            if k:
+                self.put(", ")
+            if isinstance(value, dict):
+                self.walk(item[0], depth + 1)
+                self.put(": ")
+                item = item[1]
+            self.walk(item, depth + 1)
+        if isinstance(value, tuple) and len(value) == 1:
+            self.put(",")
+        self.put(closing)
 
 
 def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> None:

@@ -4,13 +4,12 @@ Widgets (the corpus and our settings, the student's files or pasted merges), the
 (``bpe.formats.student_runs`` reads the run, ``bpe.check`` compares and searches our settings), then
 the result: both pairs with their counts at that step, the cause in one sentence, a link to that step
 on the Train page, the words that count differently, and which of our settings reproduce the run
-longest. Work here is bounded (a corpus of up to 200,000 characters, up to 2,000 merges, a settings
-search of a few seconds), so it runs in the page.
+longest. Reading the files and comparing run off the serving process, each with a time and a memory
+limit (``server/check_jobs.py``): a student's file cannot stall the class.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -19,18 +18,17 @@ import streamlit as st
 import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL
-from bpe.formats.student_runs import combine, read_student_file, read_student_text
 from bpe.presets import PRESETS
 from pages import links, session
 from pages.alerts import alert, esc
 from pages.settings import Settings
-from server import jobs, startup
+from server import check_jobs, jobs, startup
 
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
 MAX_CHECK_CHARS = 200_000
 MAX_CHECK_MERGES = 2_000
-MAX_FILE_BYTES = 5_000_000  # a student's run is small; this page reads files in the server's own process
+MAX_FILE_BYTES = 5_000_000  # a student's run is small
 SOURCES = {"preset": "A preset", "text": "Pasted text", "counts": "Word counts"}
 KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste",
         "chk_target", "chk_target_kind")  # fmt: skip
@@ -54,11 +52,7 @@ def _read_run(files, pasted: str):
                 f"The file {f.name!r} is {f.size:,} bytes; the check reads files of up to {MAX_FILE_BYTES:,} bytes "
                 "(a student's run is much smaller)."
             )
-    if files:
-        return combine([read_student_file(f.getvalue(), f"The file {f.name!r}") for f in files])
-    if pasted.strip():
-        return read_student_text(pasted, "The pasted text")
-    return None
+    return check_jobs.read_run([(f.name, f.getvalue()) for f in files or ()], pasted, MAX_CHECK_MERGES)
 
 
 def _corpus_size(corpus) -> int:
@@ -69,11 +63,9 @@ def _corpus_size(corpus) -> int:
 
 @st.cache_data(max_entries=16, show_spinner="Comparing with our run…")
 def _compare(source: str, preset: str, text: str, counts: str, _student, student_key, setup, specials, target=()):
-    """The comparison (without our run's history, which the page does not need) and the settings ranking.
-    ``target``: the student's target size, as ``(("vocab_size" or "num_merges"), size)``."""
-    corpus = jobs.corpus_of(source, preset, text, counts)
-    result, ranked = check.diagnose(corpus, _student, setup, specials, **dict(target))
-    return replace(result, history=None), ranked
+    """The comparison (without our run's history, which the page does not need) and the settings ranking,
+    computed off the server. ``target``: the student's target size, as ``(("vocab_size" or "num_merges"), size)``."""
+    return check_jobs.compare(source, preset, text, counts, _student, setup, specials, target)
 
 
 def _train_link(settings: Settings, step: int) -> str:
@@ -142,16 +134,16 @@ pasted = st.text_area(
 
 specials = tuple(t.strip() for t in special_text.split(",") if t.strip())
 try:
-    student = _read_run(files, pasted)
+    read = _read_run(files, pasted)
 except ValueError as exc:
     alert("error", exc)
     st.stop()
-if student is None:
+if read is None:
     st.info("Upload your run's files or paste your merges to compare them with ours.")
     st.stop()
-if len(student.merges) > MAX_CHECK_MERGES:
-    alert("error", f"Your run has {len(student.merges):,} merges; the check reads the first {MAX_CHECK_MERGES:,}.")
-    student = replace(student, merges=student.merges[:MAX_CHECK_MERGES])
+student, total_merges = read
+if total_merges > MAX_CHECK_MERGES:
+    alert("error", f"Your run has {total_merges:,} merges; the check reads the first {MAX_CHECK_MERGES:,}.")
 preset, text, counts = state["chk_preset"], state["chk_text"], state["chk_counts"]
 try:
     corpus = jobs.corpus_of(source, preset, text, counts)

@@ -12,13 +12,13 @@ What this leaves out: the training itself (``bpe``, in the worker) and the sessi
 from __future__ import annotations
 
 import concurrent.futures as cf
-import functools
 import hashlib
 import os
 import threading
 import time
 import weakref
 from collections import OrderedDict
+from dataclasses import fields
 
 import streamlit as st
 from streamlit.runtime import Runtime
@@ -58,6 +58,7 @@ POLL_S = 0.5  # how often a waiting page asks its job how far it got
 POLL_BIG_CHARS = 200_000
 POLL_BIG_S = 2.0
 FAILURES_KEPT = 64
+RUN_KEYS_KEPT = 2  # per session: its settings and the sidebar's preview of them (without forced merges)
 
 
 def poll_interval(settings: Settings) -> float:
@@ -74,23 +75,26 @@ LIMITS_SENTENCE = (
 
 class _RunStore:
     """Finished runs shared by every session (run key -> History, newest last), evicted oldest first
-    once their measured sizes pass RUN_MEMORY_BUDGET; and the last few settings that failed (a
-    failure is deterministic: twenty sessions asking for a bad run do not train it twenty times)."""
+    once their measured sizes pass RUN_MEMORY_BUDGET; and the last few settings that failed, each as its
+    sentence (a failure is deterministic: twenty sessions asking for a bad run do not train it twenty
+    times). Only the sentence: an exception kept would keep every frame it passed through, and a frame
+    holds the settings and their corpus (failed 24 MB pastes kept about 1 GB a wave of 20 sessions)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.runs: OrderedDict[str, tuple[bpe.History, int]] = OrderedDict()
-        self.failures: OrderedDict[str, ValueError] = OrderedDict()
+        self.failures: OrderedDict[str, str] = OrderedDict()
         self.nbytes = 0
 
     def get(self, key: str) -> bpe.History | None:
         with self.lock:
-            if key in self.failures:
-                raise self.failures[key]
-            if key in self.runs:
+            failure = self.failures.get(key)
+            if failure is None and key in self.runs:
                 self.runs.move_to_end(key)
                 return self.runs[key][0]
-            return None
+        if failure is not None:
+            raise ValueError(failure)  # a new exception each time, its frames the asking page's only
+        return None
 
     def put(self, key: str, history: bpe.History, nbytes: int, longer: bool = False) -> bpe.History:
         """Store ``history`` under ``key``, or return the run already there. ``longer``: a run with more
@@ -141,9 +145,9 @@ class _RunStore:
         else:
             heap.refreeze(False)
 
-    def fail(self, key: str, exc: ValueError) -> None:
+    def fail(self, key: str, sentence: str) -> None:
         with self.lock:
-            self.failures[key] = exc
+            self.failures[key] = sentence
             while len(self.failures) > FAILURES_KEPT:
                 self.failures.popitem(last=False)
 
@@ -151,11 +155,33 @@ class _RunStore:
 RUNS = _RunStore()
 
 
-@functools.lru_cache(maxsize=256)
 def run_key(settings: Settings) -> str:
     """A run's identity: a digest of its settings (the job table and store never hold the corpus twice).
-    Memoized: a 5 MB pasted corpus is digested once, not on every click."""
-    return hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
+    Memoized in the session (the last RUN_KEYS_KEPT settings), so a 5 MB pasted corpus is digested once,
+    not on every click, and the memo goes with the session: a module-level one (256 entries) kept 256
+    sessions' corpora after they had gone."""
+    memo = app_state().setdefault("run_keys", OrderedDict()) if get_script_run_ctx() is not None else None
+    if memo is not None and (key := memo.get(settings)) is not None:
+        memo.move_to_end(settings)
+        return key
+    key = settings_digest(settings)
+    if memo is not None:
+        memo[settings] = key
+        while len(memo) > RUN_KEYS_KEPT:
+            memo.popitem(last=False)
+    return key
+
+
+def settings_digest(settings: Settings) -> str:
+    """The SHA-256 of every field, each with its name and length: the text is hashed as it is, not its
+    ``repr`` (escaping a 5 MB text took 50 ms)."""
+    h = hashlib.sha256()
+    for f in fields(settings):
+        value = getattr(settings, f.name)
+        data = value if isinstance(value, str) else repr(value)
+        data = data.encode("utf-8", "surrogatepass")
+        h.update(f"{f.name}:{len(data)}:".encode() + data)
+    return h.hexdigest()
 
 
 def stopped_key(key: str) -> str:
@@ -177,7 +203,7 @@ def _store_result(key: str, job: jobs.Job) -> None:
     """When a job ends (in the pool's thread): keep its run, or its ValueError."""
     exc = job.future.exception() if not job.future.cancelled() else None
     if isinstance(exc, ValueError):
-        RUNS.fail(key, exc)
+        RUNS.fail(key, str(exc))
     elif exc is None and not job.future.cancelled():
         _keep(key, *job.future.result())
 
@@ -207,24 +233,30 @@ def _submit(settings: Settings, key: str) -> jobs.Job | None:
 
 
 def _result(settings: Settings, key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
-    """The job's run, waiting up to ``timeout`` (TimeoutError after); ValueError for bad input."""
+    """The job's run, waiting up to ``timeout`` (TimeoutError after); ValueError for bad input.
+
+    A failure becomes a new ValueError raised outside the ``except`` block, and the job's own exception
+    loses the frames it gathered here: the job's future keeps that exception, and a frame of this
+    function holds the settings and their corpus."""
     try:
         history, nbytes = job.future.result(timeout=timeout)
     except (cf.TimeoutError, TimeoutError):
         raise
     except ValueError as exc:
-        RUNS.fail(key, exc)
-        raise
-    except jobs.Stopped:
-        raise ValueError(
-            "This run was stopped before it finished. Change the corpus or settings to train again."
-        ) from None
+        failure = str(exc)
+        RUNS.fail(key, failure)
+        exc.__traceback__ = None
+    except jobs.Stopped as exc:
+        failure = "This run was stopped before it finished. Change the corpus or settings to train again."
+        exc.__traceback__ = None
     except Exception as exc:  # a worker died (out of memory, killed): say so, and let the next ask retry
         jobs.reset_if_broken()
-        raise ValueError(
-            f"Training failed on the server ({type(exc).__name__}); reload the page to try again."
-        ) from exc
-    return _keep(key, history, nbytes)
+        failure = f"Training failed on the server ({type(exc).__name__}); reload the page to try again."
+        exc.__traceback__ = None
+    else:
+        return _keep(key, history, nbytes)
+    del job
+    raise ValueError(failure)
 
 
 def train(settings: Settings, *, block: bool = False) -> bpe.History:

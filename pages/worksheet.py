@@ -24,18 +24,25 @@ from server import startup
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
 DEFAULT_STEPS = 5
-_NUMBER = re.compile(r"[0-9]{1,6}")
+_NUMBER = re.compile(r"[0-9]+")
+_DIGITS = 12  # more digits than this is past any run's end (and int() of a huge string is slow)
 
 
-def _number(name: str, default: int, low: int, high: int, notes: list[str]) -> int:
-    """A whole number from the link, clamped to [low, high]; a value that is not one is said in ``notes``."""
+def _number(name: str, default: int, low: int, high: int, notes: list[str], past: str = "") -> int:
+    """A whole number from the link, clamped to [low, high]; a value that is not one is said in ``notes``,
+    and so is one past ``high`` when ``past`` names what ``high`` is (the run's last merge)."""
     raw = st.query_params.get(name)
     if raw is None:
         return default
     if not _NUMBER.fullmatch(raw):
         notes.append(f"The link's {name} “{links.shown(raw)}” is not a whole number; using {default}.")
         return default
-    return max(low, min(int(raw), high))
+    value = int(raw) if len(raw.lstrip("0")) <= _DIGITS else high + 1
+    if past and value > high:
+        notes.append(f"The link's {name} “{links.shown(raw)}” is past {past} ({high:,}); using {high:,}.")
+    elif past and value < low:
+        notes.append(f"The link's {name} “{links.shown(raw)}” is out of range (it starts at {low}); using {low}.")
+    return max(low, min(value, high))
 
 
 def worksheet_steps(history: bpe.History, first: int, count: int) -> list[WorksheetStep]:
@@ -69,7 +76,7 @@ last = history.num_merges
 if last == 0:
     alert("warning", "This run makes no merge, so there is no step to work on: pick another corpus or settings.")
     st.stop()
-first = _number("ws_from", 1, 1, last, notes)
+first = _number("ws_from", 1, 1, last, notes, past="this run's last merge")
 asked = _number("ws_steps", DEFAULT_STEPS, 1, 999_999, notes)
 count = min(asked, MAX_STEPS, last - first + 1)
 if asked > count:

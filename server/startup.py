@@ -1,6 +1,6 @@
 """What runs when the server starts: the switch out of Streamlit's folder-pages mode (every page calls
 :func:`ensure_router` first), and once per process :func:`start_once` (socket options, the training
-workers, the frozen heap; ``app.py`` calls it).
+workers, the frozen heap, the per-session upload limits; ``app.py`` calls it).
 
 Why the switch: Streamlit 1.67 decides when a server starts whether a folder named ``pages/`` beside
 the entry script means its old multipage API, and only ``st.navigation`` (in ``app.py``) turns that
@@ -15,7 +15,7 @@ import sys
 
 import streamlit as st
 
-from server import heap, internals, jobs, tcp
+from server import heap, internals, jobs, tcp, upload_limits
 
 _router_ensured = False
 
@@ -54,3 +54,4 @@ def start_once() -> None:
         jobs.warm()  # the training workers start with the server, not with the first student
         heap.freeze_heap()
         heap.start_sweeper()  # evicted runs a session still held are freed once it lets go
+        upload_limits.install()  # files and bytes per session (server/upload_limits.py)

@@ -129,3 +129,15 @@ def test_corpus_text_is_escaped_in_the_worksheet():
     at = open_worksheet(text="<img src=x onerror=alert(1)> <img src=x onerror=alert(1)> ab", ws_steps="2")
     body = next(h.proto.body for h in at.get("html") if 'class="bpe-ws"' in h.proto.body)
     assert "<img" not in body and "&lt;img" in body
+
+
+def test_a_first_step_past_the_runs_end_says_so_and_shows_the_last_step():
+    last = _run("hug").num_merges
+    for raw in ("999999999", "9" * 40):
+        at = open_worksheet(preset="hug", ws_from=raw, ws_steps="5")
+        warnings = alerts(at, "warning")
+        assert not any("not a whole number" in a for a in warnings)
+        assert any(f"ws_from “{raw[:20]}" in a and f"past this run's last merge ({last:,})" in a for a in warnings)
+        assert [k for kind, k in read(at).sections if kind == "bpe-ws-step"] == [last]
+    at = open_worksheet(preset="hug", ws_from="0", ws_steps="1")
+    assert any("ws_from “0” is out of range (it starts at 1)" in a for a in alerts(at, "warning"))

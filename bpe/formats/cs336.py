@@ -10,7 +10,10 @@ JSON (byte strings as text where each character is one byte, U+0000 to U+00FF, s
 
 Reading: :func:`read_cs336_json` and :func:`read_cs336_pickle`. A pickle is read by an unpickler whose
 ``find_class`` refuses every class, so a file that names a function (``os.system``) or a class is refused
-before anything in it runs; what it builds may only be dicts, lists, tuples, bytes, ints and strings.
+before anything in it runs; what it builds may only be dicts, lists, tuples, bytes, ints, strings,
+floats, booleans and None. A pickle can hold one list many times (its memo): every walk here visits
+a shared list once, the nesting is bounded (:data:`~bpe.config.MAX_NESTING`), and a token is bounded
+(:data:`MAX_TOKEN_BYTES`) before it is copied, so a small file cannot make reading it exponential.
 
 >>> vocab, merges = cs336_vocab_merges([("s", "t"), ("e", "st")], "whitespace", ["<|endoftext|>"])
 >>> vocab[0], vocab[1], vocab[257], vocab[258], merges
@@ -27,12 +30,13 @@ import pickle
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..config import Pair, shown
+from ..config import MAX_NESTING, Pair, shown
 from ..tie_order import token_bytes
 
 BytePair = tuple[bytes, bytes]
-PLAIN_TYPES = (dict, list, tuple, bytes, int, str)
+PLAIN_TYPES = (dict, list, tuple, bytes, int, str, float, bool, type(None))
 MAX_PICKLE_BYTES = 50_000_000
+MAX_TOKEN_BYTES = 40_000  # a token of a word of jobs.MAX_WORD_CHARS (10,000) characters of 4 UTF-8 bytes each
 
 
 def cs336_vocab_merges(
@@ -89,26 +93,29 @@ class _PlainUnpickler(pickle.Unpickler):
 
 
 def _check_plain(value: Any) -> None:
-    """Raise a ValueError unless ``value`` holds only dicts, lists, tuples, bytes, ints and strings."""
-    stack, seen = [value], set()
+    """Raise a ValueError unless ``value`` holds only plain values (:data:`PLAIN_TYPES`), nested at most
+    :data:`~bpe.config.MAX_NESTING` deep."""
+    stack, seen = [(value, 1)], set()
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, (dict, list, tuple)):
             # A pickle can hold one list many times (or inside itself): each is checked once, so a file of
             # shared references cannot make this walk exponential or endless.
             if id(item) in seen:
                 continue
             seen.add(id(item))
+            if depth > MAX_NESTING:
+                raise ValueError(f"The pickle nests lists more than {MAX_NESTING} levels deep; a BPE run needs 3.")
         if type(item) not in PLAIN_TYPES:
             raise ValueError(
                 f"The pickle holds a {type(item).__name__}; BPE Explorer reads only dicts, lists, tuples, bytes, "
-                "ints and strings."
+                "ints, strings, floats, booleans and None."
             )
         if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+            stack.extend((k, depth + 1) for k in item.keys())
+            stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, (list, tuple)):
-            stack.extend(item)
+            stack.extend((v, depth + 1) for v in item)
 
 
 def load_plain_pickle(data: bytes) -> Any:
@@ -132,12 +139,24 @@ def load_plain_pickle(data: bytes) -> Any:
     return value
 
 
-def _as_bytes(value: Any, where: str) -> bytes:
+def _as_bytes(value: Any, where: str, made: dict[int, bytes] | None = None) -> bytes:
     """A byte string as students write it: bytes, a list of byte values, or text (one character per
-    byte when every character is below U+0100, else UTF-8)."""
+    byte when every character is below U+0100, else UTF-8); at most :data:`MAX_TOKEN_BYTES` long,
+    checked before it is copied. ``made``: the lists already read (by ``id``), so a list a pickle
+    shares among many merges is read once."""
+    if isinstance(value, (bytes, list, str)) and len(value) > MAX_TOKEN_BYTES:
+        unit = {bytes: "bytes", list: "values"}.get(type(value), "characters")
+        raise ValueError(
+            f"{where} has {len(value):,} {unit}; BPE Explorer reads tokens of up to {MAX_TOKEN_BYTES:,} bytes."
+        )
     if isinstance(value, bytes):
         return value
-    if isinstance(value, list) and all(isinstance(v, int) and 0 <= v < 256 for v in value):
+    if made is not None and isinstance(value, list) and id(value) in made:
+        return made[id(value)]
+    if isinstance(value, list) and all(type(v) is int and 0 <= v < 256 for v in value):
+        if made is not None:
+            made[id(value)] = bytes(value)  # the list stays alive in the value being read: its id is not reused
+            return made[id(value)]
         return bytes(value)
     if isinstance(value, str):
         return value.encode("latin-1") if all(ord(c) < 256 for c in value) else value.encode("utf-8")
@@ -147,24 +166,26 @@ def _as_bytes(value: Any, where: str) -> bytes:
 def _read_merges(value: Any) -> list[BytePair]:
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"CS336 merges should be a list of pairs, not a {type(value).__name__}.")
-    out = []
+    out, made = [], {}
     for k, pair in enumerate(value, start=1):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise ValueError(f"CS336 merge {k} should be a pair of byte strings, not {shown(pair)}.")
-        out.append((_as_bytes(pair[0], f"Merge {k}'s left part"), _as_bytes(pair[1], f"Merge {k}'s right part")))
+        out.append(
+            (_as_bytes(pair[0], f"Merge {k}'s left part", made), _as_bytes(pair[1], f"Merge {k}'s right part", made))
+        )
     return out
 
 
 def _read_vocab(value: Any) -> dict[int, bytes]:
     if not isinstance(value, dict):
         raise ValueError(f"A CS336 vocabulary should map ids to byte strings, not be a {type(value).__name__}.")
-    vocab = {}
+    vocab, made = {}, {}
     for key, token in value.items():
         try:
             i = int(key)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ValueError(f"A CS336 vocabulary's keys are ids (whole numbers), not {shown(key)}.") from None
-        vocab[i] = _as_bytes(token, f"Token {i}")
+        vocab[i] = _as_bytes(token, f"Token {i}", made)
     return vocab
 
 

@@ -179,7 +179,11 @@ def _read_python_list(text: str) -> StudentRun | None:
 def read_student_file(data: bytes, name: str = "the file") -> StudentRun:
     """Read one file of a student's run, recognised by its structure; a ValueError names what was expected."""
     if data[:1] == b"\x80":  # a pickle (protocol 2 and up) starts with the PROTO opcode
-        return _cs336("CS336 pickle", *read_cs336_pickle(data))
+        try:
+            return _cs336("CS336 pickle", *read_cs336_pickle(data))
+        except ValueError as exc:
+            message = f"{name}: {exc}"
+        raise ValueError(message)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

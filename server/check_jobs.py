@@ -1,0 +1,159 @@
+"""The Check page's work off the serving process: a student's files read, and compared with our run, each in a process of its own with a time and a memory limit.
+
+A student's files are whatever a student uploads: a 738-byte pickle of 60 levels of lists, each
+holding the next twice, or a pasted 2 MB Python literal, once read in the serving process, froze every
+session for seconds to minutes (Python's parsers and ``repr()`` hold the interpreter lock), and a
+comparison inside the stated limits (200,000 characters, 2,000 merges) took 15 s of the server's CPU.
+Here each request (:func:`read_run`, :func:`compare`) runs in a process started from the ``forkserver``
+(never a copy of the server), one at a time (:data:`CHECKERS`), with a memory cap (``RLIMIT_AS``,
+:data:`CHECK_MEMORY`) and a time limit (:data:`READ_SECONDS`, :data:`COMPARE_SECONDS`: the server kills
+it then, and the process ends itself by ``SIGALRM`` shortly after even if the server is gone). What
+comes back is small and bounded (:data:`MAX_RESULT_BYTES`: the first merges, our settings ranked), and
+every failure, running out of memory included, comes back as one sentence, never a traceback.
+
+These functions are the page's one way into :mod:`bpe.check` and :mod:`bpe.formats.student_runs`:
+what they take may grow (keyword arguments) without the page changing.
+
+This module imports only ``bpe`` and ``server.jobs`` (never Streamlit), so its processes stay small.
+Left out: drawing the result (``pages/check.py``) and caching it (the page's ``st.cache_data``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import pickle
+import resource
+import signal
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bpe import check
+from bpe.formats.student_runs import StudentRun, combine, read_student_file, read_student_text
+from server import jobs
+from server.processes import plain_main
+
+# -- limits (stated in the UI and README) ---------------------------------------------------------
+CHECK_MEMORY = 1 << 30  # address space of one check's process
+READ_SECONDS = 20.0  # reading a student's files (5 MB at most each)
+COMPARE_SECONDS = 60.0  # the comparison and the settings search (itself stopped after a few seconds)
+WAIT_SECONDS = 120.0  # how long a check waits for its turn while other sessions' checks run
+CHECKERS = 1  # checks at once (the machine's other core is the server's)
+MAX_RESULT_BYTES = 8 << 20  # what a check may send back (2,000 merges of long tokens fit)
+MAX_RUN_BYTES = 4 << 20  # the bytes of the kept merges' tokens a run may hold
+
+
+# -- what a check's process runs (pure: no Streamlit) ---------------------------------------------
+def _read(files: Sequence[tuple[str, bytes]], pasted: str, max_merges: int) -> tuple[StudentRun, int] | None:
+    """The student's run from the files, or else the pasted text: (the run cut to its first ``max_merges``
+    merges, how many merges it has), or None when there is neither."""
+    if files:
+        run = combine([read_student_file(data, f"The file {name!r}") for name, data in files])
+    elif pasted.strip():
+        run = read_student_text(pasted, "The pasted text")
+    else:
+        return None
+    total = len(run.merges)
+    run = replace(run, merges=run.merges[:max_merges], special_tokens=tuple(dict.fromkeys(run.special_tokens)))
+    held = sum(len(a) + len(b) for a, b in run.merges) + sum(len(t) for t in run.special_tokens)
+    if held > MAX_RUN_BYTES:
+        raise ValueError(
+            f"The run's first {len(run.merges):,} merges and its special tokens hold {held:,} bytes of tokens; the "
+            f"check reads runs of up to {MAX_RUN_BYTES:,} (a real run's tokens are a few bytes each)."
+        )
+    return run, total
+
+
+def _compare(source: str, preset: str, text: str, counts: str, student: StudentRun, setup, specials: tuple, target):
+    """The comparison (without our run's history, which the page does not need) and the settings ranking.
+    ``target``: the student's target size, as ``(("vocab_size" or "num_merges"), size)`` pairs."""
+    corpus = jobs.corpus_of(source, preset, text, counts)
+    result, ranked = check.diagnose(corpus, student, setup, specials, **dict(target))
+    return replace(result, history=None), ranked
+
+
+def _child(conn, fn: Callable, args: tuple, memory: int, seconds: float) -> None:
+    """A check's process: cap its memory, end itself after its time, run, send back a pickle or a sentence."""
+    signal.alarm(int(seconds) + 5)  # default action: the process ends, with or without the server
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    try:
+        message = b"ok" + pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL)
+    except ValueError as exc:
+        message = b"er" + str(exc).encode("utf-8", "replace")
+    except MemoryError:
+        message = b"mm"
+    except RecursionError:
+        message = b"er" + b"The run nests too deeply to read: save plain lists of pairs."
+    except Exception as exc:  # a bug, not the file: one sentence, not a traceback
+        message = b"er" + f"The check failed unexpectedly ({type(exc).__name__}); please report it.".encode()
+    del args
+    if len(message) > MAX_RESULT_BYTES:
+        message = b"er" + b"The check's result is too large to send back: upload a run with shorter tokens."
+    try:
+        conn.send_bytes(message)
+    except MemoryError:
+        conn.send_bytes(b"mm")
+    conn.close()
+
+
+# -- running one request (in the serving process) -------------------------------------------------
+_slots = threading.BoundedSemaphore(CHECKERS)
+
+
+def run_isolated(fn: Callable, *args, memory: int = CHECK_MEMORY, seconds: float = COMPARE_SECONDS) -> Any:
+    """``fn(*args)`` (a module-level function, pure) run in a process of its own: its value, or a ValueError
+    with one sentence when it fails, needs more than ``memory`` bytes or ``seconds``, or waits too long."""
+    if not _slots.acquire(timeout=WAIT_SECONDS):
+        raise ValueError(
+            f"The server has been checking other sessions' runs for over {WAIT_SECONDS:.0f} s: try again in a minute."
+        )
+    try:
+        ctx = mp.get_context("forkserver")
+        receive, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child, args=(send, fn, args, memory, seconds), daemon=True)
+        with plain_main():
+            proc.start()
+        send.close()
+        try:
+            if not receive.poll(seconds):
+                raise ValueError(
+                    f"The check took longer than its {seconds:.0f} s limit, so it was stopped: try a smaller "
+                    "corpus or fewer merges."
+                )
+            try:
+                message = receive.recv_bytes(MAX_RESULT_BYTES + 2)
+            except (EOFError, OSError):  # the process died: the memory cap (or the kernel) ended it
+                message = b"mm"
+        finally:
+            receive.close()
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+    finally:
+        _slots.release()
+    if message.startswith(b"ok"):
+        return pickle.loads(memoryview(message)[2:])  # our own process's pickle of plain dataclasses
+    if message.startswith(b"er"):
+        raise ValueError(message[2:].decode("utf-8", "replace"))
+    raise ValueError(
+        f"The check needed more than the {memory >> 20:,} MB of memory one check may use, so it was stopped: "
+        "upload a smaller run or pick a smaller corpus."
+    )
+
+
+def read_run(files: Sequence[tuple[str, bytes]], pasted: str, max_merges: int) -> tuple[StudentRun, int] | None:
+    """A student's run from ``files`` (name, contents), or else from ``pasted`` text, read off the server:
+    (the run cut to its first ``max_merges`` merges, how many it has), or None when both are empty.
+    ValueError with what to fix."""
+    if not files and not pasted.strip():
+        return None
+    return run_isolated(_read, list(files), pasted, max_merges, seconds=READ_SECONDS)
+
+
+def compare(source: str, preset: str, text: str, counts: str, student: StudentRun, setup, specials: tuple, target=()):
+    """(:func:`bpe.check.diagnose`'s comparison without our run's history, and its ranking of our settings)
+    for the corpus these widgets describe, computed off the server."""
+    return run_isolated(_compare, source, preset, text, counts, student, setup, tuple(specials), tuple(target))

@@ -1,0 +1,76 @@
+"""The run store keeps no corpus past its request: a failed run is remembered as its sentence (not its
+exception, whose frames hold the settings and their text), and run keys are memoized per session, not in a
+module-level cache keyed by the settings."""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+import tracemalloc
+import weakref
+
+import pytest
+from apptest_support import APP, ok
+from streamlit.testing.v1 import AppTest
+
+from pages import runs
+from pages.settings import Settings
+from server import jobs
+
+BIG = jobs.MAX_CORPUS_BYTES + 1_000_000  # over the limit: the worker refuses it
+
+
+def big_text() -> str:
+    return f"{time.time_ns()} {os.getpid()} " + "hug pug " * (BIG // 8)
+
+
+# multiprocessing's queue feeder thread keeps the last message it sent (its loop variable) until it sends
+# the next: one pickled job per pool lane, whoever sent it, so not counted here.
+FEEDER = tracemalloc.Filter(False, "*/multiprocessing/queues.py", all_frames=True)
+
+
+@pytest.mark.timeout(300)
+def test_a_failed_run_keeps_neither_its_settings_nor_its_text():
+    gc.collect()
+    tracemalloc.start(30)
+    try:
+        settings = Settings(source="text", text=big_text(), limit_value=5)
+        held = weakref.ref(settings)
+        for _ in range(2):  # trained and refused, then refused from the store's failures
+            with pytest.raises(ValueError, match="larger than 5 MB") as caught:
+                runs.train(settings, block=True)
+        assert caught.value.__context__ is None  # a new exception, not one kept and raised again
+        del settings, caught
+        gc.collect()
+        kept = sum(t.size for t in tracemalloc.take_snapshot().filter_traces([FEEDER]).traces)
+    finally:
+        tracemalloc.stop()
+    assert held() is None, [type(r).__name__ for r in gc.get_referrers(held())]
+    assert kept < BIG // 4, f"{kept / 2**20:.1f} MiB still held"
+
+
+def test_the_failure_is_kept_as_its_sentence():
+    settings = Settings(source="text", text=big_text(), limit_value=5)
+    with pytest.raises(ValueError):
+        runs.train(settings, block=True)
+    kept = runs.RUNS.failures[runs.run_key(settings)]
+    assert isinstance(kept, str) and "larger than 5 MB" in kept
+
+
+def test_run_keys_tell_settings_apart_and_follow_the_text_not_its_object():
+    a = Settings(source="text", text="ab " * 10)
+    assert runs.run_key(a) == runs.run_key(Settings(source="text", text="".join(["ab "] * 10)))
+    assert runs.run_key(a) != runs.run_key(Settings(source="text", text="ab " * 11))
+    assert runs.run_key(a) != runs.run_key(Settings(source="counts", counts="ab " * 10))
+    # each field is framed by its name and length: moving characters between fields changes the key
+    assert runs.run_key(Settings(text="a", counts="bc")) != runs.run_key(Settings(text="ab", counts="c"))
+
+
+@pytest.mark.timeout(300)
+def test_a_sessions_run_keys_go_with_the_session():
+    at = AppTest.from_file(APP, default_timeout=120)
+    ok(at.run())
+    memo = at.session_state["bpe_explorer"]["run_keys"]
+    assert 0 < len(memo) <= runs.RUN_KEYS_KEPT  # memoized in the session, not in the module
+    assert not hasattr(runs.run_key, "cache_info")
