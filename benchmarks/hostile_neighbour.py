@@ -220,3 +220,92 @@ async def watch_rss(rss, stop: asyncio.Event, out: dict, cap_mib: float, kill) -
             await asyncio.wait_for(stop.wait(), 0.25)
         except TimeoutError:
             pass
+
+
+# -- the greedy neighbour (issue 28 #4, #5): a paste storm and a long run, while the teacher works ----------
+def paste_text(nonce: int, chars: int = MAX_CORPUS_BYTES - 100) -> str:
+    """A corpus nobody pasted before: the 1 MB python-docs text, repeated to ``chars``, under a nonce line."""
+    base = "\n".join(corpus_of(preset_settings("python-docs")))
+    text = (f"paste {nonce}\n" + base * (chars // len(base) + 1))[:chars]
+    while len(text.encode("utf-8")) > chars:  # a few characters take more than one byte
+        text = text[: -1000 - (len(text.encode("utf-8")) - chars)]
+    return text
+
+
+async def paste(s: Session, text: str, merges: int, timeout: float = 600) -> None:
+    """Paste ``text`` as the corpus, to ``merges`` merges (the box commits: the page stores it, then trains)."""
+    values = {s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Number of merges"}
+    if "corpus_text" not in s.ids or "limit_value" not in s.ids:
+        await s._rerun(timeout=timeout, **values)  # draws the text box and the number box
+    await s._rerun(timeout=timeout, **values, **{s.ids["corpus_text"]: text, s.ids["limit_value"]: float(merges)})
+
+
+def corpus_gone(s: Session) -> bool:
+    return any("no longer on the server" in h for h in s.html)
+
+
+async def teacher_corpus(url: str, nonce: int, out: dict, errors: list) -> str:
+    """The teacher pastes a 1 MB corpus and a student opens its link; the link's query."""
+    s = Session(url, "step=0")
+    try:
+        await s.open(timeout=300)
+        await paste(s, paste_text(nonce, 1_000_000), 200)
+        await s.settle(timeout=300)
+        if "corpus=" not in s.query or "corpus=text" in s.query:
+            errors.append(f"greedy: the teacher's corpus was not stored ({answer(s)[:100]})")
+        student = Session(url, s.query)
+        await student.open(timeout=300)
+        await student.close()
+        return s.query
+    finally:
+        await s.close()
+
+
+async def greedy(url: str, nonce: int, pastes: int, out: dict, errors: list) -> None:
+    """One client pastes ``pastes`` distinct 5 MB corpora, then trains a 5 MB paste to 100,000 merges and
+    stays; meanwhile the teacher's fresh 1 MB run must reach its first step within 10 s, and the
+    teacher's corpus, stored before the storm, must still open from its link."""
+    teacher_link = await teacher_corpus(url, nonce, out, errors)
+    s = Session(url, "step=0")
+    try:
+        await s.open(timeout=300)
+        started, refused = time.perf_counter(), 0
+        for i in range(pastes):
+            await paste(s, paste_text(nonce * 1000 + i), 1)
+            refused += any("may store at most" in h for h in s.html)
+            if s.exceptions:
+                errors.append(f"greedy: traceback after paste {i}: {s.exceptions[-1][:100]}")
+                break
+        out[f"{pastes} pastes of 5 MB"] = (time.perf_counter() - started, f"{refused} refused by the quota")
+        started = time.perf_counter()
+        await paste(s, paste_text(nonce * 1000 + pastes), 100_000)
+        if not s.waiting:
+            errors.append(f"greedy: the 100,000-merge run is not training ({answer(s)[:100]})")
+        out["5 MB to 100,000 merges"] = (time.perf_counter() - started, "training" if s.waiting else "not training")
+        # The teacher's fresh 1 MB run, while the long one trains: from the paste to its first step.
+        teacher = Session(url, "step=0")
+        try:
+            await teacher.open(timeout=300)
+            started = time.perf_counter()
+            await paste(teacher, paste_text(nonce * 1000 + pastes + 1, 1_000_000), 1_000)
+            await teacher.settle(timeout=900)
+            seconds = time.perf_counter() - started
+            shown = any('class="bpe-step-title"' in h for h in teacher.html)
+            out["teacher's fresh 1 MB run"] = (seconds, f"{teacher.last} merges" if shown else "no step view")
+            if not shown:
+                errors.append("greedy: the teacher's fresh run shows no step")
+        finally:
+            await teacher.close()
+        await s._rerun(fragment=s.poll_fragment, auto=True, timeout=300)  # the long run is still the greedy one's
+        out["long run still training"] = (0.0, "yes" if s.waiting else "no")
+    except Exception as exc:  # noqa: BLE001 - every failure is counted
+        errors.append(f"greedy: {type(exc).__name__} {exc}"[:160])
+    finally:
+        await s.close()
+    student = Session(url, teacher_link)
+    try:
+        started = time.perf_counter()
+        await student.open(timeout=300)
+        out["teacher's corpus by link"] = (time.perf_counter() - started, "GONE" if corpus_gone(student) else "opens")
+    finally:
+        await student.close()

@@ -18,12 +18,14 @@ import streamlit as st
 
 import bpe
 from pages.alerts import alert, esc
+from pages.session import session_id
 from server import corpus_store, jobs, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
 
 RETRY_S = 30.0  # a store that failed is asked again for the same corpus after this long
+RECHECK_S = 10.0  # how often a session asks the store whether its corpus is still there
 
 
 def remember(state: dict, kind: str, text: str) -> str | None:
@@ -33,19 +35,45 @@ def remember(state: dict, kind: str, text: str) -> str | None:
         return None
     key = corpus_store.digest(kind, text)
     stored: set = state.setdefault("stored", set())
-    if key in stored:
+    if key in stored and still_stored(state, key):
         return key
     failed = state.setdefault("store_failed", {})
     if key in failed and time.monotonic() - failed[key][0] < RETRY_S:
         return None
     try:
-        corpus_store.store().put(kind, text)
+        corpus_store.store().put(kind, text, client=client_id())
     except corpus_store.StoreUnavailable as exc:
         failed[key] = (time.monotonic(), str(exc))
         return None
     failed.pop(key, None)
     stored.add(key)
     return key
+
+
+def still_stored(state: dict, key: str) -> bool:
+    """Whether the store still has this session's corpus (asked at most every RECHECK_S): a Redis that
+    crashed and came back empty loses it, and the session, which still has the text, stores it again."""
+    checked = state.setdefault("store_checked", {})
+    if time.monotonic() - checked.get(key, 0.0) < RECHECK_S:
+        return True
+    checked.clear()  # one entry: this session's current corpus
+    checked[key] = time.monotonic()
+    try:
+        if corpus_store.store().has(key):
+            return True
+    except corpus_store.StoreUnavailable:
+        pass
+    state["stored"].discard(key)
+    return False
+
+
+def client_id() -> str:
+    """Who stores a corpus, for the store's per-client quota: the browser's address (behind the replicas'
+    HAProxy, the one it forwards), else this session."""
+    address = st.context.ip_address
+    if address is None and (forwarded := st.context.headers.get("X-Forwarded-For")):
+        address = forwarded.split(",")[-1].strip()  # the hop the proxy in front of us added
+    return address or session_id()
 
 
 def store_warning(state: dict, kind: str, text: str) -> str | None:

@@ -5,7 +5,8 @@ link carries for the corpus, a preset's name, a short text or a stored corpus's 
 less ``present=1``: a student opens the step in the normal view, with the sidebar. The QR code is drawn by
 ``segno`` as an SVG in a data URI (a few KB, no image file); the copy button's click is handled by
 ``pages/share.js`` (sent once with the Train page's keys script), which reads the link from the button's
-``data-link`` attribute, so no script is templated with the link's text.
+``data-link`` attribute, so no script is templated with the link's text. A stored corpus shared this way is
+pinned in the store (evicted after all others).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import segno
 import streamlit as st
 
 from pages.alerts import esc
-from server import startup
+from server import corpus_store, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -67,3 +68,11 @@ def share_button(container) -> None:
     """The "Share" popover in ``container`` (the step controls' row), in presenter mode only."""
     with container.popover("Share", icon=":material/qr_code_2:", help="A link and a QR code for this step."):
         st.html(share_html(step_link()))
+    pin_shared_corpus(st.query_params.get("corpus", ""))
+
+
+def pin_shared_corpus(key: str) -> None:
+    """A stored corpus shown to the class is kept past the others (``corpus_store.PIN_S``): a student's
+    pastes cannot push it out of the store while the class opens its link."""
+    if corpus_store.DIGEST.fullmatch(key):
+        corpus_store.store().pin(key)  # never raises: a store that cannot pin leaves it as it is

@@ -8,8 +8,11 @@
 #
 # The replicas share pasted corpora (server/corpus_store.py) through one Redis: Debian's redis-server
 # (installed if missing), started here on REDIS_PORT, its snapshot in RUN_DIR, at most REDIS_MAXMEMORY
-# (least recently used corpora evicted first). A deployment whose replicas run on several machines sets
-# BPE_REDIS_URL to its own Redis instead, and none is started.
+# (least recently used corpora evicted first, those a presenter pinned last: volatile-lru), and started
+# again if it dies (what its last snapshot missed is stored again by the pages that still have it). A
+# deployment whose replicas run on several machines sets BPE_REDIS_URL to its own Redis instead, and
+# none is started. HAProxy forwards each browser's address (X-Forwarded-For): the corpus store's
+# per-client quota counts browsers, not the proxy.
 #
 # Environment: PORT (HAProxy, 8500), BIND (HAProxy's address, 0.0.0.0), REPLICA_PORTS ("8501 8502"),
 # RUN_DIR (where the HAProxy config, pid files, logs and Redis's snapshot go; a temporary directory by
@@ -55,11 +58,22 @@ trap cleanup EXIT INT TERM
 if [ -z "${BPE_REDIS_URL:-}" ]; then
     REDIS_PORT="${REDIS_PORT:-$(.venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
     REDIS="$(command -v redis-server || echo /usr/bin/redis-server)"
-    "$REDIS" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$RUN_DIR" --save "60 1" --appendonly no \
-        --maxmemory "${REDIS_MAXMEMORY:-256mb}" --maxmemory-policy allkeys-lru \
-        >"$RUN_DIR/redis.log" 2>&1 &
+    keep_redis() {  # Redis in the foreground of this subshell, started again whenever it exits
+        local child=""
+        trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 0' TERM INT
+        while :; do
+            "$REDIS" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$RUN_DIR" --save "60 1" --appendonly no \
+                --maxmemory "${REDIS_MAXMEMORY:-256mb}" --maxmemory-policy volatile-lru \
+                >>"$RUN_DIR/redis.log" 2>&1 &
+            child=$!
+            echo "$child" >"$RUN_DIR/redis.pid"
+            wait "$child" || true
+            echo "serve-replicas.sh: Redis exited; starting it again" >>"$RUN_DIR/redis.log"
+            sleep 1
+        done
+    }
+    keep_redis &
     redis_pid=$!
-    echo "$!" >"$RUN_DIR/redis.pid"
     echo "$REDIS_PORT" >"$RUN_DIR/redis.port"
     export BPE_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 fi
@@ -92,6 +106,7 @@ defaults
     timeout server 60s
     timeout tunnel 1h          # websockets (/_stcore/stream) stay open for the whole lesson
     timeout http-keep-alive 10s
+    option forwardfor          # X-Forwarded-For: the browser's address, for the per-client quotas
 
 frontend bpe
     bind $BIND:$PORT

@@ -5,14 +5,18 @@ A corpus (a pasted or uploaded text, or a word-count table) is stored once it is
 lowercase hex digits. A link carries only that digest (``?corpus=<64 hex>``), so a corpus of any size
 travels in a link, and a click never carries the corpus (the text leaves the widget once stored).
 
-Two stores, one small API (``put``, ``get``):
+Two stores, one small API (``put``, ``get``, ``has``, ``pin``):
 
 - :class:`SqliteStore`, the default: one SQLite file in a data directory (``BPE_DATA_DIR``, else
   ``~/.local/share/bpe-explorer``), needing no set-up, within a size budget (``BPE_CORPUS_BUDGET``
-  bytes, 512 MiB by default: the least recently used corpora are evicted first), surviving a restart.
+  bytes, 512 MiB by default: the least recently used corpora are evicted first, then those opened from a
+  link in the last half hour, then those a presenter pinned), surviving a restart.
 - :class:`RedisStore`, when the deployment sets ``BPE_REDIS_URL`` (``redis://host:6379/0``): every
   replica, on any machine, reads the same corpora. Redis evicts by its own ``maxmemory`` policy
-  (``scripts/serve-replicas.sh`` starts one with ``allkeys-lru``).
+  (``scripts/serve-replicas.sh`` starts one with ``volatile-lru``, which spares pinned corpora).
+
+One client (``put``'s ``client``) stores only so many new corpora a minute (``server/quota.py``), so a
+script pasting corpus after corpus, or opening ``?text=`` links, cannot push the class's corpus out.
 
 A corpus is reachable only by its full digest: nothing lists, searches or completes digests, and a
 key that is not 64 hex digits is never looked up. A store that is down or full raises
@@ -22,6 +26,7 @@ What this leaves out: which corpus a session uses (``pages/corpus_box.py``) and 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -32,11 +37,17 @@ import time
 import zlib
 from pathlib import Path
 
+from server.quota import Quota
+
 KINDS = ("text", "counts")
 DIGEST = re.compile(r"[0-9a-f]{64}")
 DEFAULT_BUDGET = 512 << 20  # bytes of compressed corpora in the embedded store
 REDIS_PREFIX = "bpe-explorer:corpus:"
 REDIS_TIMEOUT_S = 1.0  # a Redis that does not answer within this is down: the page must not wait
+RECENT_S = 30 * 60  # a corpus opened from a link this recently is evicted after the others
+PIN_S = 12 * 3600  # a corpus a presenter shares is kept past all others for this long
+RECHECK_S = 30.0  # a store found read-only is tried for writing again after this long
+TTL_S = 30 * 24 * 3600  # Redis: a corpus expires this long after it is stored (none while pinned)
 
 
 class StoreUnavailable(Exception):
@@ -81,90 +92,235 @@ def _checked(key: str) -> bool:
 
 
 class SqliteStore:
-    """Corpora in one SQLite file, the least recently used evicted past ``budget`` bytes (compressed)."""
+    """Corpora in one SQLite file, evicted past ``budget`` bytes (compressed): the least recently used
+    first, those opened in the last RECENT_S after them, those a presenter pinned last.
 
-    def __init__(self, path: str | Path, budget: int = DEFAULT_BUDGET) -> None:
-        self.path, self.budget = Path(path), budget
+    Never fatal: the journal is a plain rollback file and nothing is memory-mapped (WAL's memory-mapped
+    ``-shm`` file, truncated or on a directory that turned immutable, killed the server with SIGBUS); a
+    store that cannot be written is still read (the last-used time is left alone, and tried again after
+    RECHECK_S); a file that is not a database is moved aside and a new one made; every other error is a
+    :class:`StoreUnavailable` sentence, and the next call opens the file afresh (so a store that is
+    writable again, or a folder that can be made again, works without a restart)."""
+
+    def __init__(
+        self, path: str | Path, budget: int = DEFAULT_BUDGET, quota: Quota | None = None, recheck_s: float = RECHECK_S
+    ) -> None:
+        self.path, self.budget, self.recheck_s = Path(path), budget, recheck_s
+        self.quota = quota or Quota()
         self.lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._readonly_until = 0.0  # no last-used writes before this (time.monotonic()): the file is read-only
+        self._pinned: dict[str, float] = {}  # digest -> when this server last pinned it (no write per rerun)
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreUnavailable(
+                    f"The corpus store's folder {self.path.parent} cannot be made ({exc.strerror or exc})."
+                ) from None
             db = sqlite3.connect(self.path, check_same_thread=False, timeout=5)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS corpora (digest TEXT PRIMARY KEY, data BLOB NOT NULL, "
-                "size INTEGER NOT NULL, used REAL NOT NULL)"
-            )
-            db.execute("CREATE INDEX IF NOT EXISTS corpora_used ON corpora (used)")
+            try:
+                db.execute("PRAGMA mmap_size=0")
+                db.execute("PRAGMA journal_mode=DELETE")  # also turns an older store's WAL file back
+                _schema(db)
+            except sqlite3.Error as exc:
+                if not (_readonly(exc) and _has_table(db)):
+                    db.close()
+                    raise
             self._db = db
         return self._db
 
-    def put(self, kind: str, text: str) -> str:
-        key = digest(kind, text)
-        blob = _pack(kind, text)
-        if len(blob) > self.budget:
-            raise StoreUnavailable("The corpus store is full (this corpus is larger than its whole budget).")
+    def _drop(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+
+    def _set_aside(self) -> bool:
+        """Move a damaged file (and its journal) aside, so the next open makes a new one; False if it cannot."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
         try:
-            with self.lock, self._conn() as db:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                old = self.path.with_name(self.path.name + suffix)
+                if old.exists():
+                    old.rename(old.with_name(f"{old.name}.damaged-{stamp}"))
+        except OSError:
+            return False
+        print(f"bpe-store: {self.path} was not a readable database; moved aside, starting a new one", flush=True)
+        return True
+
+    def _with_db(self, action, doing: str):
+        """``action(db)`` under the lock; a damaged file is moved aside and the action tried once more."""
+        with self.lock:
+            for attempt in (1, 2):
+                try:
+                    return action(self._conn())
+                except sqlite3.Error as exc:
+                    self._drop()
+                    if attempt == 1 and _damaged(exc) and self._set_aside():
+                        continue
+                    raise StoreUnavailable(f"The corpus store cannot be {doing} ({_reason(exc)}).") from None
+
+    def put(self, kind: str, text: str, client: str = "") -> str:
+        key = digest(kind, text)
+
+        def store(db: sqlite3.Connection) -> None:
+            with db:
+                if db.execute("UPDATE corpora SET used = ? WHERE digest = ?", (time.time(), key)).rowcount:
+                    return  # stored already (a student opening the teacher's link): no quota, no eviction
+                if why := self.quota.refuse(client, len(text)):
+                    raise StoreUnavailable(why)
+                blob = _pack(kind, text)
+                if len(blob) > self.budget:
+                    raise StoreUnavailable("The corpus store is full (this corpus is larger than its whole budget).")
                 db.execute(
-                    "INSERT INTO corpora VALUES (?, ?, ?, ?) ON CONFLICT(digest) DO UPDATE SET used = excluded.used",
+                    "INSERT INTO corpora (digest, data, size, used) VALUES (?, ?, ?, ?)",
                     (key, blob, len(blob), time.time()),
                 )
-                total = db.execute("SELECT COALESCE(SUM(size), 0) FROM corpora").fetchone()[0]
-                while total > self.budget:  # oldest first, never the one just stored
-                    row = db.execute(
-                        "SELECT digest, size FROM corpora WHERE digest != ? ORDER BY used LIMIT 1", (key,)
-                    ).fetchone()
-                    if row is None:
-                        break
-                    db.execute("DELETE FROM corpora WHERE digest = ?", (row[0],))
-                    total -= row[1]
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(f"The corpus store cannot be written ({exc}).") from None
+                self._evict(db, key)
+
+        self._with_db(store, "written")
         return key
+
+    def _evict(self, db: sqlite3.Connection, keep: str) -> None:
+        total = db.execute("SELECT COALESCE(SUM(size), 0) FROM corpora").fetchone()[0]
+        now = time.time()
+        while total > self.budget:  # never the one just stored
+            row = db.execute(
+                "SELECT digest, size FROM corpora WHERE digest != ? ORDER BY pinned > ?, opened > ?, used LIMIT 1",
+                (keep, now, now - RECENT_S),
+            ).fetchone()
+            if row is None:
+                break
+            db.execute("DELETE FROM corpora WHERE digest = ?", (row[0],))
+            total -= row[1]
 
     def get(self, key: str) -> tuple[str, str] | None:
         if not _checked(key):
             return None
-        try:
-            with self.lock, self._conn() as db:
-                row = db.execute("SELECT data FROM corpora WHERE digest = ?", (key,)).fetchone()
-                if row is not None:
-                    db.execute("UPDATE corpora SET used = ? WHERE digest = ?", (time.time(), key))
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(f"The corpus store cannot be read ({exc}).") from None
-        return None if row is None else _unpack(row[0], key)
+        row = self._with_db(
+            lambda db: db.execute("SELECT data FROM corpora WHERE digest = ?", (key,)).fetchone(), "read"
+        )
+        if row is None:
+            return None
+        self._write_quietly("UPDATE corpora SET used = ?, opened = ? WHERE digest = ?", (time.time(), time.time(), key))
+        return _unpack(row[0], key)
+
+    def has(self, key: str) -> bool:
+        if not _checked(key):
+            return False
+        row = self._with_db(lambda db: db.execute("SELECT 1 FROM corpora WHERE digest = ?", (key,)).fetchone(), "read")
+        return row is not None
+
+    def pin(self, key: str) -> None:
+        """Keep this corpus past the others for PIN_S (a presenter shares it with the class)."""
+        now = time.monotonic()
+        if not _checked(key) or now - self._pinned.get(key, -PIN_S) < PIN_S / 10:
+            return
+        if len(self._pinned) > 1_000:
+            self._pinned.clear()
+        if self._write_quietly("UPDATE corpora SET pinned = ? WHERE digest = ?", (time.time() + PIN_S, key)):
+            self._pinned[key] = now
+
+    def _write_quietly(self, sql: str, args: tuple) -> bool:
+        """A write that a read-only store skips (tried again after ``recheck_s``, on a connection opened
+        afresh: one opened on a read-only file stays read-only)."""
+        if time.monotonic() < self._readonly_until:
+            return False
+        with self.lock:
+            try:
+                with self._conn() as db:
+                    db.execute(sql, args)
+                return True
+            except (sqlite3.Error, StoreUnavailable):
+                self._drop()
+                self._readonly_until = time.monotonic() + self.recheck_s
+                return False
+
+
+def _schema(db: sqlite3.Connection) -> None:
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS corpora (digest TEXT PRIMARY KEY, data BLOB NOT NULL, "
+        "size INTEGER NOT NULL, used REAL NOT NULL)"
+    )
+    columns = {row[1] for row in db.execute("PRAGMA table_info(corpora)")}
+    for column in ("opened", "pinned"):  # a store made before they were added gains them
+        if column not in columns:
+            db.execute(f"ALTER TABLE corpora ADD COLUMN {column} REAL NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX IF NOT EXISTS corpora_used ON corpora (used)")
+
+
+def _has_table(db: sqlite3.Connection) -> bool:
+    with contextlib.suppress(sqlite3.Error):
+        return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpora'").fetchone() is not None
+    return False
+
+
+def _readonly(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY")
+
+
+def _damaged(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT"))
 
 
 class RedisStore:
-    """Corpora in Redis (shared by replicas), under ``bpe-explorer:corpus:<digest>``."""
+    """Corpora in Redis (shared by replicas), under ``bpe-explorer:corpus:<digest>``, each for TTL_S.
+    With ``maxmemory-policy volatile-lru`` (``scripts/serve-replicas.sh``) Redis evicts only corpora that
+    have a time to live: a pinned corpus has none for PIN_S (listed in ``bpe-explorer:pinned``, by when
+    it gets one back), so it outlasts the others."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, quota: Quota | None = None) -> None:
         import redis  # only deployments that set BPE_REDIS_URL need it loaded
 
         self.errors = (redis.RedisError, OSError)
+        self.quota = quota or Quota()
         self.client = redis.Redis.from_url(
             url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S, retry_on_timeout=False
         )
+        self._pinned: dict[str, float] = {}
 
-    def put(self, kind: str, text: str) -> str:
-        key = digest(kind, text)
+    def _call(self, fn, *args):
         try:
-            self.client.set(REDIS_PREFIX + key, _pack(kind, text))
+            return fn(*args)
         except self.errors as exc:
             raise StoreUnavailable(f"The corpus store (Redis) is not available ({_reason(exc)}).") from None
+
+    def put(self, kind: str, text: str, client: str = "") -> str:
+        key = digest(kind, text)
+        if self._call(self.client.touch, REDIS_PREFIX + key):
+            return key  # stored already: no quota
+        if why := self.quota.refuse(client, len(text)):
+            raise StoreUnavailable(why)
+        self._call(self.client.set, REDIS_PREFIX + key, _pack(kind, text), TTL_S)
         return key
 
     def get(self, key: str) -> tuple[str, str] | None:
         if not _checked(key):
             return None
-        try:
-            blob = self.client.get(REDIS_PREFIX + key)
-        except self.errors as exc:
-            raise StoreUnavailable(f"The corpus store (Redis) is not available ({_reason(exc)}).") from None
+        blob = self._call(self.client.get, REDIS_PREFIX + key)
         return None if blob is None else _unpack(blob, key)
+
+    def has(self, key: str) -> bool:
+        if not _checked(key):
+            return False
+        return bool(self._call(self.client.exists, REDIS_PREFIX + key))
+
+    def pin(self, key: str) -> None:
+        now = time.monotonic()
+        if not _checked(key) or now - self._pinned.get(key, -PIN_S) < PIN_S / 10:
+            return
+        pinned, wall, name = REDIS_PREFIX + "pinned", time.time(), REDIS_PREFIX + key
+        with contextlib.suppress(StoreUnavailable):
+            for old in self._call(self.client.zrangebyscore, pinned, 0, wall):  # pinned long enough: evictable again
+                self._call(self.client.expire, old, TTL_S)
+                self._call(self.client.zrem, pinned, old)
+            if self._call(self.client.exists, name):
+                self._call(self.client.persist, name)
+                self._call(self.client.zadd, pinned, {name: wall + PIN_S})
+                self._pinned = {k: t for k, t in self._pinned.items() if now - t < PIN_S} | {key: now}
 
 
 def _reason(exc: Exception) -> str:
@@ -187,9 +343,10 @@ def store() -> SqliteStore | RedisStore:
 
 def from_environment(env) -> SqliteStore | RedisStore:
     if env.get("BPE_REDIS_URL"):
-        return RedisStore(env["BPE_REDIS_URL"])
+        return RedisStore(env["BPE_REDIS_URL"], Quota.from_environment(env))
     data = Path(env.get("BPE_DATA_DIR") or Path.home() / ".local" / "share" / "bpe-explorer")
-    return SqliteStore(data / "corpora.sqlite3", int(env.get("BPE_CORPUS_BUDGET") or DEFAULT_BUDGET))
+    budget = int(env.get("BPE_CORPUS_BUDGET") or DEFAULT_BUDGET)
+    return SqliteStore(data / "corpora.sqlite3", budget, Quota.from_environment(env))
 
 
 def use(new: SqliteStore | RedisStore | None) -> None:

@@ -2,9 +2,8 @@
 
 Streamlit serves every session from one Python interpreter, so a training run in a script thread
 holds the interpreter lock (the GIL) that every other session's click needs: one student's 5 MB
-paste froze the class. Here training runs in a ``ProcessPoolExecutor`` sized to the machine (one
-worker per core but one, at a lower CPU priority, started with ``forkserver``, so a worker never
-inherits the server's threads).
+paste froze the class. Here training runs in ``ProcessPoolExecutor`` workers at a lower CPU priority,
+started with ``forkserver``, so a worker never inherits the server's threads.
 The server only submits the job, polls it, and unpickles the finished :class:`bpe.History`
 (arrays, a few tens of milliseconds for a 1 MB run). One job per key (the run's settings), however many sessions ask: a second session asking for a
 run already being trained waits on the same future. A job counts the sessions waiting on it, and
@@ -15,10 +14,10 @@ session ends the run, keeping the merges made so far, unless another live sessio
 the run goes on, and the stopping session gets a copy of the merges made so far: ``server/snapshots.py``).
 Progress (the merge reached) comes back through the same shared memory.
 
-Two lanes, so a small run never waits behind a big one: the main lane (one worker per core but one)
-trains every run, and one more worker trains only runs estimated small (:func:`estimate_work`: corpus
-characters times merges). A class's small runs start at once while a 5 MB paste trains; two big
-runs queue, first come first served, instead of taking both cores from the serving process.
+Two lanes, so no run waits behind another client's long run: the main lane is fair
+(``server/lanes.py``: a worker per client's run, two more than the machine has cores, time-sliced by the
+machine), and one more worker trains only runs estimated small (:func:`estimate_work`: corpus
+characters times merges). A client's second run waits behind its first; another client's starts at once.
 
 Workers die with the server, whatever ends it. Each worker watches the server's process (a pidfd:
 the kernel says when that process has ended, after a SIGKILL or an out-of-memory kill too) from a
@@ -49,6 +48,7 @@ from typing import Any
 import bpe
 from bpe.presets import PRESETS
 from server import internals, snapshots
+from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
 from server.snapshots import deep_sizeof
 
@@ -56,9 +56,8 @@ from server.snapshots import deep_sizeof
 MAX_CORPUS_BYTES = 5_000_000  # pasted or uploaded text, or a word-count table
 MAX_MERGES = 100_000  # "until no pair is left" also stops here
 MAX_WORD_CHARS = 10_000  # the longest word (after pre-tokenization) a run may train on
-# Sized to the machine: one worker per core but one, which is left to the serving process (on a
-# 2-core machine, one worker: three fresh runs queue instead of taking both cores from the class).
-POOL_WORKERS = max(1, (os.cpu_count() or 1) - 1)
+# The main lane's workers: one client's run each, time-sliced (niced, so the serving process comes first).
+POOL_WORKERS = int(os.environ.get("BPE_TRAIN_WORKERS") or (os.cpu_count() or 1) + 2)
 SMALL_WORKERS = 1  # the small lane: runs of at most SMALL_WORK (characters x merges), seconds at most
 SMALL_WORK = 200_000_000  # the course presets are a few thousand; a 1 MB corpus x 1,000 merges is 10^9
 WAITER_GRACE_S = 5.0  # a session gone (tab closed, connection lost) this long stops waiting
@@ -205,6 +204,7 @@ class _Pool:
             for lane, n in (("main", POOL_WORKERS), ("small", SMALL_WORKERS))
         }
         self.executor = self.lanes["main"]
+        self.fair = FairLane(lambda fn, *args: _run(fn, *args, lane="main"), POOL_WORKERS)
         # Reentrant: a job that is already over when its callback is added runs the callback (which
         # takes this lock) at once, in the submitting thread that holds it.
         self.lock = threading.RLock()
@@ -285,6 +285,7 @@ def shutdown() -> None:
     if old is None:
         return
     old.closed.set()
+    old.fair.close()
     # Python 3.14 has executor.terminate_workers(); before it, the worker processes are only reachable
     # through the executor's _processes (pid -> multiprocessing.Process).
     for executor in old.lanes.values():
@@ -321,13 +322,15 @@ def submit(
     on_done: Callable[[Job], Any],
     finished: Callable[[], bool] = lambda: False,
     alive: Callable[[str], bool] = lambda waiter: True,
+    client: Hashable | None = None,
 ) -> Job | None:
     """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted;
     None if ``finished()`` says the run is already stored. ``alive(waiter)`` says whether a waiter
     is still there (asked by the watcher and by :func:`leave`; it must be quick and thread-safe). ``on_done(job)`` runs once when it
     finishes, before the job leaves the table: so a caller that found neither the stored run nor a
     job may have looked between the two, and ``finished`` is asked again here, under the lock the
-    job leaves the table with (without it, two of twenty sessions asking at once could each train)."""
+    job leaves the table with (without it, two of twenty sessions asking at once could each train).
+    ``client`` (the waiter if None) is whom the main lane is fair between: one run of theirs at a time."""
     pool = _pool()
     with pool.lock:
         job = pool.jobs.get(key)
@@ -339,7 +342,10 @@ def submit(
             slot = pool.free.pop()
             pool.progress[FIELDS * slot : FIELDS * slot + FIELDS] = [0] * FIELDS
             lane = _lane(pool, spec, options)
-            future = _run(train_job, slot, spec, options, lane=lane)
+            if lane == "main":
+                future = pool.fair.submit(waiter if client is None else client, train_job, slot, spec, options)
+            else:
+                future = _run(train_job, slot, spec, options, lane=lane)
             job = Job(key, slot, future, options.get("num_merges"), alive=alive, lane=lane)
             pool.busy[lane] += 1
             pool.jobs[key] = job

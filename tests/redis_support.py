@@ -20,14 +20,14 @@ def redis_server_path() -> str | None:
 class RedisServer:
     """``redis-server`` without persistence, answering on 127.0.0.1:port; ``stop()`` and ``start()`` again."""
 
-    def __init__(self, workdir: Path, maxmemory: str | None = None) -> None:
+    def __init__(self, workdir: Path, maxmemory: str | None = None, policy: str = "noeviction") -> None:
         path = redis_server_path()
         if path is None:
             msg = "redis-server not installed (scripts/test.sh installs Debian's redis-server)"
             if os.environ.get("CI") == "true":
                 pytest.fail(msg + " -- Redis tests must not skip in CI", pytrace=False)
             pytest.skip(msg)
-        self.path, self.workdir, self.maxmemory = path, workdir, maxmemory
+        self.path, self.workdir, self.maxmemory, self.policy = path, workdir, maxmemory, policy
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen | None = None
@@ -36,7 +36,7 @@ class RedisServer:
         args = [self.path, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir)]
         args += ["--save", "", "--appendonly", "no"]
         if self.maxmemory:
-            args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
+            args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", self.policy]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until(self.answers, 20, f"redis-server on port {self.port}")
         return self
