@@ -21,17 +21,17 @@ from bpe import check
 from bpe.config import BYTE_LEVEL
 from bpe.formats.student_runs import combine, read_student_file, read_student_text
 from bpe.presets import PRESETS
-from pages import links, session
+from pages import corpus_box, links, session
 from pages.alerts import alert, esc
 from pages.settings import Settings
-from server import jobs, startup
+from server import jobs, limits, startup
 
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
-MAX_CHECK_CHARS = 200_000
+MAX_CHECK_CHARS = limits.MAX_CORPUS_BYTES  # the Train page's limit (server/limits.py)
 MAX_CHECK_MERGES = 2_000
 MAX_FILE_BYTES = 5_000_000  # a student's run is small; this page reads files in the server's own process
-SOURCES = {"preset": "A preset", "text": "Pasted text", "counts": "Word counts"}
+SOURCES = {"preset": "A preset", "text": "Your text", "counts": "Word counts"}
 KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste")
 DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2"}
 
@@ -68,7 +68,7 @@ def _corpus_size(corpus) -> int:
 @st.cache_data(max_entries=16, show_spinner="Comparing with our run…")
 def _compare(source: str, preset: str, text: str, counts: str, _student, student_key, setup, specials):
     """The comparison (without our run's history, which the page does not need) and the settings ranking."""
-    corpus = jobs.corpus_of(source, preset, text, counts)
+    corpus = jobs.corpus_of(source, preset, text, counts)  # special tokens are split out by bpe.check
     ranked = check.best_settings(corpus, _student, specials)
     closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
     result = check.compare(corpus, _student, setup, specials, alternative=closest)
@@ -78,7 +78,8 @@ def _compare(source: str, preset: str, text: str, counts: str, _student, student
 def _train_link(settings: Settings, step: int) -> str:
     """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters). The Train
     page is the default page, served at the app's root: ``/train?...`` would first say the page does not exist."""
-    return "./?" + urlencode(links.settings_to_params(settings, step))
+    stored = session.app_state().get("stored", set())  # a corpus the store holds goes by its digest
+    return "./?" + urlencode(links.settings_to_params(settings, step, stored))
 
 
 def _pair_block(title: str, pair, count: int) -> None:
@@ -118,7 +119,7 @@ with left:
         st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="chk_preset",
                      on_change=_apply_preset)  # fmt: skip
     elif source == "text":
-        st.text_area("Text (the same you trained on)", key="chk_text", height=120)
+        corpus_text = corpus_box.check_text_source(state, session.app_state())
     else:
         st.text_area("Word counts, one 'word count' per line", key="chk_counts", height=120)
 with right:
@@ -149,7 +150,7 @@ if student is None:
 if len(student.merges) > MAX_CHECK_MERGES:
     alert("error", f"Your run has {len(student.merges):,} merges; the check reads the first {MAX_CHECK_MERGES:,}.")
     student = replace(student, merges=student.merges[:MAX_CHECK_MERGES])
-preset, text, counts = state["chk_preset"], state["chk_text"], state["chk_counts"]
+preset, text, counts = state["chk_preset"], corpus_text if source == "text" else "", state["chk_counts"]
 try:
     corpus = jobs.corpus_of(source, preset, text, counts)
 except ValueError as exc:
@@ -184,8 +185,6 @@ else:
         limit_value=max(len(student.merges), result.step), special_tokens=specials, tie_break=rule,
     )  # fmt: skip
     st.link_button(f"Go to step {result.step}", _train_link(train_settings, result.step))
-    if any(t in text for t in specials) and source == "text":
-        st.caption("The Train page does not split special tokens out of the text, so its counts there can differ.")
     st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)
     if result.words:
         st.markdown("**Words that count your pair differently**")
