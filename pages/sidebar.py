@@ -192,7 +192,7 @@ def corpus_and_settings(state: dict) -> Settings:
         st.session_state["step"] = state["step"] = 0
     _preview(settings)
     st.caption(runs.LIMITS_SENTENCE)
-    if source == "text" and not text.strip() and corpus_box.upload_refused(state):
+    if source == "text" and corpus_box.blank(text) and corpus_box.upload_refused(state):
         st.stop()  # the refusal's sentence is the page's message, not "The corpus is empty"
     return settings
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 MAX_CORPUS_BYTES = 100_000_000  # a pasted or uploaded text, on the Train page and the Check page
 MAX_COUNTS_BYTES = 5_000_000  # a word-count table (the page edits it as a table)
 UPLOAD_WIDGET_MB = 500  # files up to this reach the page and are refused there with a sentence
+# The text box's copy in the browser's localStorage (pages/restore.js), kept for a server restart: a longer
+# paste is not copied (saving 20 MB there held the page for minutes); it is in the corpus store anyway.
+BROWSER_SAVE_CHARS = 1_000_000
 LIMIT_TEXT = f"{MAX_CORPUS_BYTES // 1_000_000} MB"
 COUNTS_LIMIT_TEXT = f"{MAX_COUNTS_BYTES // 1_000_000} MB"
 
