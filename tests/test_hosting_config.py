@@ -21,6 +21,7 @@ def test_config_matches_the_stated_limits():
     # the corpus limit reach the page, which refuses them with a sentence (Streamlit's refusal is a tooltip).
     assert CONFIG["server"]["maxUploadSize"] >= limits.UPLOAD_WIDGET_MB > limits.MAX_CORPUS_BYTES // 1_000_000
     assert CONFIG["server"]["maxUploadSize"] * 1_000_000 >= hub.MAX_BYTES
+    assert CONFIG["server"]["maxWidgetStateSize"] * 1_000_000 > limits.MAX_CORPUS_BYTES  # a paste of the limit
     assert _uploader_limits() == {
         "corpus_file": limits.UPLOAD_WIDGET_MB,
         "encode_files": hub.MAX_BYTES // 1_000_000,
