@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 from bpe import display
-from server import jobs, startup
+from server import limits, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -60,4 +60,4 @@ PRESENT_CSS = _style("present.css")
 WORKSHEET_CSS = _style("worksheet.css")  # pages/worksheet.py
 KEYS_JS = _script("keys.js") + _script("share.js")
 HOVER_JS = _script("hover.js")
-RESTORE_JS = _script("restore.js", ("bpeRestoreConfig", {"banner": BANNER, "maxChars": jobs.MAX_CORPUS_BYTES}))
+RESTORE_JS = _script("restore.js", ("bpeRestoreConfig", {"banner": BANNER, "maxChars": limits.BROWSER_SAVE_CHARS}))

@@ -19,17 +19,17 @@ import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL
 from bpe.presets import PRESETS
-from pages import links, session
+from pages import corpus_box, links, session
 from pages.alerts import alert, esc
 from pages.settings import Settings
-from server import check_jobs, jobs, startup
+from server import check_jobs, jobs, limits, startup
 
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
-MAX_CHECK_CHARS = 200_000
+MAX_CHECK_CHARS = limits.MAX_CORPUS_BYTES  # the Train page's limit (server/limits.py)
 MAX_CHECK_MERGES = 2_000
 MAX_FILE_BYTES = 5_000_000  # a student's run is small
-SOURCES = {"preset": "A preset", "text": "Pasted text", "counts": "Word counts"}
+SOURCES = {"preset": "A preset", "text": "Your text", "counts": "Word counts"}
 KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste",
         "chk_target", "chk_target_kind")  # fmt: skip
 DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2",
@@ -71,7 +71,8 @@ def _compare(source: str, preset: str, text: str, counts: str, _student, student
 def _train_link(settings: Settings, step: int) -> str:
     """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters). The Train
     page is the default page, served at the app's root: ``/train?...`` would first say the page does not exist."""
-    return "./?" + urlencode(links.settings_to_params(settings, step))
+    stored = session.app_state().get("stored", set())  # a corpus the store holds goes by its digest
+    return "./?" + urlencode(links.settings_to_params(settings, step, stored))
 
 
 def _pair_block(title: str, pair, count: int) -> None:
@@ -111,7 +112,7 @@ with left:
         st.selectbox("Preset", list(PRESETS), format_func=lambda k: PRESETS[k].title, key="chk_preset",
                      on_change=_apply_preset)  # fmt: skip
     elif source == "text":
-        st.text_area("Text (the same you trained on)", key="chk_text", height=120)
+        corpus_text = corpus_box.check_text_source(state, session.app_state())
     else:
         st.text_area("Word counts, one 'word count' per line", key="chk_counts", height=120)
 with right:
@@ -144,7 +145,7 @@ if read is None:
 student, total_merges = read
 if total_merges > MAX_CHECK_MERGES:
     alert("error", f"Your run has {total_merges:,} merges; the check reads the first {MAX_CHECK_MERGES:,}.")
-preset, text, counts = state["chk_preset"], state["chk_text"], state["chk_counts"]
+preset, text, counts = state["chk_preset"], corpus_text if source == "text" else "", state["chk_counts"]
 try:
     corpus = jobs.corpus_of(source, preset, text, counts)
 except ValueError as exc:
@@ -190,8 +191,6 @@ else:
         tie_break=result.setup.tie_break,
     )  # fmt: skip
     st.link_button(f"Go to step {result.step}", _train_link(train_settings, result.step))
-    if any(t in text for t in specials) and source == "text":
-        st.caption("The Train page does not split special tokens out of the text, so its counts there can differ.")
     st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)
     if result.words:
         st.markdown("**Words that count your pair differently**")

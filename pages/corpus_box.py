@@ -16,10 +16,9 @@ import time
 
 import streamlit as st
 
-import bpe
 from pages.alerts import alert, esc
 from pages.session import session_id
-from server import corpus_store, jobs, startup
+from server import corpus_store, jobs, limits, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -28,10 +27,15 @@ RETRY_S = 30.0  # a store that failed is asked again for the same corpus after t
 RECHECK_S = 10.0  # how often a session asks the store whether its corpus is still there
 
 
+def blank(text: str) -> bool:
+    """Empty or only whitespace (``not text.strip()`` copies the whole text: 0.3 s for 20 MB, on every run)."""
+    return not text or text.isspace()
+
+
 def remember(state: dict, kind: str, text: str) -> str | None:
     """Store this corpus unless the session already did; its digest if it is in the store, else None
     (then ``state["store_warning"]`` says why). A failure is retried only after RETRY_S."""
-    if not text.strip() or len(text.encode("utf-8", "surrogatepass")) > jobs.MAX_CORPUS_BYTES:
+    if blank(text) or len(text.encode("utf-8", "surrogatepass")) > jobs.MAX_CORPUS_BYTES:
         return None
     key = corpus_store.digest(kind, text)
     stored: set = state.setdefault("stored", set())
@@ -78,7 +82,7 @@ def client_id() -> str:
 
 def store_warning(state: dict, kind: str, text: str) -> str | None:
     """The sentence for a corpus the store could not take, or None."""
-    if not text.strip():
+    if blank(text):
         return None
     failed = state.get("store_failed", {}).get(corpus_store.digest(kind, text))
     if failed is None:
@@ -97,7 +101,7 @@ def _accept(state: dict, text: str) -> None:
 def _box_changed(state: dict) -> None:
     """The box committed (blur, Ctrl+Enter): a usable text becomes the corpus and leaves the box."""
     value = st.session_state.get("corpus_text", "")
-    if value.strip() and len(value.encode("utf-8", "surrogatepass")) <= jobs.MAX_CORPUS_BYTES:
+    if not blank(value) and len(value.encode("utf-8", "surrogatepass")) <= jobs.MAX_CORPUS_BYTES:
         _accept(state, value)
         st.session_state["corpus_text"] = ""
 
@@ -116,22 +120,11 @@ def text_source(state: dict, saved_text: str) -> str:
     if "text_corpus" not in state:  # a new session: the link's corpus
         state["text_corpus"] = saved_text
     st.session_state.setdefault("corpus_text", "")
-    upload = st.file_uploader(
-        "Upload a .txt file", type=["txt"], key="corpus_file", max_upload_size=jobs.MAX_CORPUS_BYTES // 1_000_000
-    )
-    if upload is not None and state.get("uploaded") != upload.file_id:
-        try:
-            uploaded = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
-            if not uploaded.strip():
-                raise ValueError(
-                    f"The file {upload.name!r} is empty: nothing to train on. The corpus keeps what it had."
-                )
-            _accept(state, uploaded)
-            state["uploaded"] = upload.file_id
-            state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
-            st.session_state["corpus_text"] = ""
-        except ValueError as exc:
-            alert("error", exc)
+    upload = upload_text(state, "corpus_file")
+    if upload is not None:
+        _accept(state, upload)
+        state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
+        st.session_state["corpus_text"] = ""
     corpus = state["text_corpus"]
     editing = bool(st.session_state["corpus_text"]) and st.session_state["corpus_text"] == corpus
     if corpus:
@@ -152,16 +145,77 @@ def text_source(state: dict, saved_text: str) -> str:
             alert("warning", warning)
     label = "Edit the corpus" if editing else "Paste a new corpus" if corpus else "Text"
     st.text_area(
-        f"{label} (up to {jobs.MAX_CORPUS_BYTES // 1_000_000} MB)",
+        f"{label} (up to {limits.LIMIT_TEXT})",
         key="corpus_text",
         height=160,
         on_change=_box_changed,
         args=(state,),
+        help="For more than a few MB, upload the file instead: a browser's text box takes seconds per MB to show "
+        "a pasted text, before the page gets any of it.",
     )
     # Text the box keeps (only spaces, over the limit) is what the page trains on, so it says what is wrong.
     return st.session_state["corpus_text"] or corpus
 
 
+UPLOAD_LABEL = f"Upload a text file (any name, UTF-8, up to {limits.LIMIT_TEXT})"
+
+
+def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL) -> str | None:
+    """The uploader of a text corpus (any extension, read as UTF-8); the text of a file uploaded since the
+    last run, else None. A file refused (too big, not UTF-8, empty) gets its sentence as an error below the
+    uploader for as long as it stays there; Streamlit's own refusal (a tooltip) only comes past
+    ``limits.UPLOAD_WIDGET_MB``."""
+    upload = st.file_uploader(label, type=None, key=key, max_upload_size=limits.UPLOAD_WIDGET_MB)
+    refusals = state.setdefault("upload_refusals", {})
+    if upload is None:
+        refusals.pop(key, None)
+        return None
+    text = None
+    if state.get(f"{key}_read") != upload.file_id:
+        state[f"{key}_read"] = upload.file_id
+        refusals.pop(key, None)
+        try:
+            if refusal := limits.upload_refusal(upload.name, upload.size):
+                raise ValueError(refusal)
+            text = limits.read_text(upload.getvalue(), upload.name)
+            if blank(text):
+                raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")
+        except ValueError as exc:
+            refusals[key] = f"{exc} The corpus keeps what it had."
+            text = None
+    if refusal := refusals.get(key):
+        alert("error", refusal)
+    return text
+
+
+def upload_refused(state: dict, key: str = "corpus_file") -> bool:
+    """True while the uploader ``key`` holds a file it refused (the page then says why, not "empty")."""
+    return key in state.get("upload_refusals", {})
+
+
 def _excerpt(text: str, n: int = 60) -> str:
     flat = " ".join(text[: n * 4].split())
     return flat if len(flat) <= n else flat[:n] + "…"
+
+
+def check_text_source(state: dict, app_state: dict) -> str:
+    """The Check page's text corpus: an uploaded file (any extension, the same limits as the Train page),
+    stored by its digest as the Train page stores its corpus (so "Go to step k" links to it), or else the
+    pasted text. ``state`` is the Check page's, ``app_state`` the session's (which knows what is stored)."""
+    upload = upload_text(state, "chk_corpus_file")
+    if upload is not None:
+        state["chk_file_text"] = upload
+    elif st.session_state.get("chk_corpus_file") is None:
+        state.pop("chk_file_text", None)  # the file was removed: the box is the corpus again
+    text = state.get("chk_file_text")
+    if text:
+        remember(app_state, "text", text)
+        key = corpus_store.digest("text", text)
+        where = "stored on the server" if key in app_state.get("stored", ()) else "kept in this session"
+        st.html(
+            f'<p class="bpe-note" data-testid="bpe-check-corpus-summary">Corpus: the uploaded file, '
+            f"{len(text):,} characters, {where} (<code>{esc(key[:12])}…</code>). “{esc(_excerpt(text))}”</p>"
+        )
+        return text
+    st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120)
+    return st.session_state.get("chk_text", "")

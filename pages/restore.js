@@ -32,7 +32,7 @@
   window.__bpeRestore = true;
   const CONFIG = window.bpeRestoreConfig;  // set just before this script by pages/assets.py
   const BOXES = {corpus_text: 'bpe-explorer:corpus_text', encode_text: 'bpe-explorer:encode_text'};
-  const MAX_CHARS = CONFIG.maxChars;  // the corpus limit (server/jobs.py MAX_CORPUS_BYTES)
+  const MAX_CHARS = CONFIG.maxChars;  // the longest text kept here (server/limits.py BROWSER_SAVE_CHARS)
   const store = {
     get: (k) => { try { return window.localStorage.getItem(k) || ''; } catch (e) { return ''; } },
     set: (k, v) => {

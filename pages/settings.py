@@ -69,5 +69,5 @@ def preset_settings(key: str) -> Settings:
 
 
 def corpus_of(settings: Settings):
-    """The corpus a setting describes, or raise ValueError with what to fix."""
-    return jobs.corpus_of(settings.source, settings.preset, settings.text, settings.counts)
+    """The corpus a setting describes (split at its special tokens), or raise ValueError with what to fix."""
+    return jobs.corpus_of(settings.source, settings.preset, settings.text, settings.counts, settings.special_tokens)

@@ -15,7 +15,7 @@ from bpe.presets import HUG_COUNTS, PRESETS
 from pages import controls, corpus_box, counts_input, runs
 from pages.alerts import alert, esc
 from pages.settings import Settings, corpus_of, preset_settings
-from server import jobs, startup
+from server import limits, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -31,6 +31,12 @@ EXPLAIN = {
 }
 
 
+SPECIALS_SPLIT = (
+    "Special tokens are split out of the text before pre-tokenizing (as the Check page and CS336 do): the pieces "
+    "between them are separate documents, and no pair spans a special token. A text is otherwise trained as "
+    "written, newlines included."
+)
+PREVIEW_CHARS = 4_096  # the preview pre-tokenizes this much of each text
 TEXT_MERGES = 1_000  # the stop a pasted or uploaded text starts with: a few seconds even for 5 MB
 LARGE_CORPUS_CHARS = 100_000  # "until no pair is left" on more text than this asks first
 
@@ -128,8 +134,8 @@ def corpus_and_settings(state: dict) -> Settings:
         )
     if source == "text":
         st.caption(
-            f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges, a few seconds of training even for "
-            f"{jobs.MAX_CORPUS_BYTES // 1_000_000} MB; raise it for more."
+            f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges (seconds of training for a few MB, under a "
+            f"minute for {limits.LIMIT_TEXT}); raise it for more."
         )
     st.selectbox(
         "Tie rule", bpe.TIE_RULES, key="tie_break", help="Which pair wins when several have the highest count."
@@ -155,6 +161,8 @@ def corpus_and_settings(state: dict) -> Settings:
         key="special_tokens",
         help="They take the first ids and count towards the vocabulary size.",
     )
+    if source != "counts":
+        st.caption(SPECIALS_SPLIT)
     st.toggle(
         "Start from all 256 bytes",
         key="full_bytes",
@@ -184,6 +192,8 @@ def corpus_and_settings(state: dict) -> Settings:
         st.session_state["step"] = state["step"] = 0
     _preview(settings)
     st.caption(runs.LIMITS_SENTENCE)
+    if source == "text" and corpus_box.blank(text) and corpus_box.upload_refused(state):
+        st.stop()  # the refusal's sentence is the page's message, not "The corpus is empty"
     return settings
 
 
@@ -275,7 +285,11 @@ def _preview_words(key: str, _settings: Settings) -> list[tuple[str, int | None]
         return list(corpus.items())[:12]
     words: list[str] = []
     for text in corpus:
-        words += bpe.pre_tokenize(text, settings.pre_tokenizer)
+        # The words of the text's first few KB only (a 20 MB document pre-tokenized whole to show 12 words
+        # held the server for seconds); the last word of a cut prefix may be cut too, so it is left out.
+        prefix = text[:PREVIEW_CHARS]
+        found = bpe.pre_tokenize(prefix, settings.pre_tokenizer)
+        words += found if len(prefix) == len(text) else found[:-1]
         if len(words) >= 12:
             break
     return [(w, None) for w in words[:12]]

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 import bpe
 from pages.session import STATE_KEY
 from server import corpus_store
-from server.jobs import MAX_CORPUS_BYTES
+from server.limits import COUNTS_LIMIT_TEXT, MAX_COUNTS_BYTES
 
 ENCODE = "pages/encode.py"
 
@@ -113,12 +113,12 @@ def test_a_hundred_thousand_row_word_count_table_trains():
 
 
 def test_a_word_count_table_over_the_corpus_limit_is_refused():
-    rows = "\n".join(f"{'w' * 60}{i} 1" for i in range(MAX_CORPUS_BYTES // 60 + 10))
+    rows = "\n".join(f"{'w' * 60}{i} 1" for i in range(MAX_COUNTS_BYTES // 60 + 10))
     at = AppTest.from_file(APP, default_timeout=120)
     typed_counts(at, rows)
     settle(at.run())
     assert not at.exception
-    assert "larger than 5 MB" in plain(" ".join(notes(at)))
+    assert f"larger than {COUNTS_LIMIT_TEXT}" in plain(" ".join(notes(at)))
 
 
 # -- garbage and oversized URL parameters -----------------------------------------------------------

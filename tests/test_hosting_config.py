@@ -11,17 +11,19 @@ from browser_support import REPO_ROOT, on_new_server, wait_for_app
 from st_client import Session
 
 from bpe import hub
-from server import jobs
+from server import limits
 
 CONFIG = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text())
 
 
 def test_config_matches_the_stated_limits():
-    # The server's one upload limit is the largest file read (a real tokenizer.json: GPT-4o's is 7 MB, so
-    # 5 MB refused it); each uploader states its own limit, the corpus's being the corpus limit.
-    assert CONFIG["server"]["maxUploadSize"] * 1_000_000 == hub.MAX_BYTES
+    # The server's upload limit lets every uploader's own limit through; the corpus uploader lets files past
+    # the corpus limit reach the page, which refuses them with a sentence (Streamlit's refusal is a tooltip).
+    assert CONFIG["server"]["maxUploadSize"] >= limits.UPLOAD_WIDGET_MB > limits.MAX_CORPUS_BYTES // 1_000_000
+    assert CONFIG["server"]["maxUploadSize"] * 1_000_000 >= hub.MAX_BYTES
+    assert CONFIG["server"]["maxWidgetStateSize"] * 1_000_000 > limits.MAX_CORPUS_BYTES  # a paste of the limit
     assert _uploader_limits() == {
-        "corpus_file": jobs.MAX_CORPUS_BYTES // 1_000_000,
+        "corpus_file": limits.UPLOAD_WIDGET_MB,
         "encode_files": hub.MAX_BYTES // 1_000_000,
     }
     assert CONFIG["server"]["runOnSave"] is False

@@ -9,13 +9,14 @@ from html.parser import HTMLParser
 import pandas as pd
 import pyarrow as pa
 import pytest
-from apptest_support import APP, alerts, start, unescape_md
+from apptest_support import APP, alerts, settle, start, unescape_md
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 from pages.assets import KEYS_JS, RESTORE_JS
+from server import limits
 
 
 def step_text(at: AppTest) -> str:
@@ -216,8 +217,8 @@ def test_malformed_word_count_line_is_named():
 def test_too_large_corpus_is_refused_with_the_limit():
     at = start()
     at.radio(key="source").set_value("text").run()
-    at.text_area(key="corpus_text").set_value("ab " * 1_700_000).run()
-    assert "larger than 5 MB" in errors(at) and not at.exception
+    settle(at.text_area(key="corpus_text").set_value("ab " * (limits.MAX_CORPUS_BYTES // 3 + 1)).run())
+    assert f"larger than {limits.LIMIT_TEXT}" in errors(at) and not at.exception
 
 
 def test_user_text_is_escaped():
