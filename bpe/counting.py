@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from .pre_tokenizers import check_pre_tokenizer, word_pattern
 
-CHUNK_BYTES = 8 << 20  # about 8 MB a chunk: small enough to keep several per worker, large enough to pay the trip
+CHUNK_BYTES = 4 << 20  # about 4 MB a chunk: several per worker (even shares), each large enough to pay its trip
 SEARCH_BYTES = 1 << 16  # how far a cut looks at a time for its boundary
 BOM = b"\xef\xbb\xbf"
 # After this byte and before an ASCII letter, a line break ends a word for every pre-tokenizer.
