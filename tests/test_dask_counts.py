@@ -104,3 +104,15 @@ def test_the_cli_on_a_two_process_local_cluster_trains_bpe_s_run_and_leaves_no_p
     run = run_file.load_run(out)
     assert run.merges == expected.merges and run.words == expected.words and run.freqs == expected.freqs
     assert wait_until_gone(descendants() - before) == set()
+
+
+def test_the_cli_counts_on_a_running_cluster_given_by_its_address(client, real_text, tmp_path):
+    out = tmp_path / "run.bpe"
+    address = client.scheduler.address
+    argv = ["train", real_text, "--num-merges", "50", "--special-token", SPECIAL, "--quiet", "--chunk-mb", "0.3"]
+    assert cli.main([*argv, "--scheduler", address, "--workers", "1", "--out", str(out)]) == 0
+    local = tmp_path / "local.bpe"
+    assert cli.main([*argv, "--workers", "1", "--out", str(local)]) == 0
+    one, other = run_file.load_run(out), run_file.load_run(local)
+    assert (one.merges, one.words, one.freqs) == (other.merges, other.words, other.freqs)
+    assert client.status == "running"  # the command left the cluster it was given running

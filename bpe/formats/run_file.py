@@ -282,7 +282,7 @@ def _checked(h: History) -> History:
             problems.append(name)
     if len(set(h.symbols)) != symbols or not 0 <= h.num_base <= symbols:
         problems.append("symbols")
-    if max((i for m in h.merges for i in m), default=0) >= symbols or max(h.initial_splits.flat, default=0) >= symbols:
+    if max(map(max, h.merges), default=0) >= symbols or max(h.initial_splits.flat, default=0) >= symbols:
         problems.append("merges")
     logs = len(h.log_pair)
     if {len(h.log_step), len(h.log_count), len(h.log_prev)} != {logs} or max(h.log_prev, default=-1) >= logs:
