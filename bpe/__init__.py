@@ -13,7 +13,7 @@ run store does that).
 
 from __future__ import annotations
 
-from . import formats, hub, pipeline, replay
+from . import counting, formats, hub, pipeline, replay
 from .config import (
     ALGORITHMS,
     STOP_SENTENCES,
@@ -106,6 +106,7 @@ __all__ = [
     "training_log_csv",
     "from_tiktoken",
     "FileTokenizer",
+    "counting",
     "formats",
     "hub",
     "pipeline",

@@ -233,6 +233,22 @@ class History:
         self.word_steps = Ragged("I", self.word_steps)
         self.initial_splits = Ragged("I", self.initial_splits)
 
+    # -- a saved run: what a file keeps (bpe.formats.run_file knows how it is written) ---------------
+    def saved_parts(self) -> dict[str, object]:
+        """What :meth:`from_saved_parts` rebuilds this run from exactly, by name (the run is finished first)."""
+        self.finish()
+        return {name: getattr(self, name) for name in SAVED_PARTS}
+
+    @classmethod
+    def from_saved_parts(cls, config: TrainConfig, parts: Mapping[str, object]) -> History:
+        """The run :meth:`saved_parts` described; its lookups (symbol ids, word index, last log entries) rebuilt."""
+        h = cls(config, {})
+        for name in SAVED_PARTS:
+            setattr(h, name, parts[name])
+        h.word_index, h.symbol_ids = {w: i for i, w in enumerate(h.words)}, {s: i for i, s in enumerate(h.symbols)}
+        h.last_entry = dict(zip(h.log_pair, range(len(h.log_pair))))  # a pair's later entry overwrites
+        return h
+
     # -- symbols -----------------------------------------------------------------------------
     def pair_of(self, code: int) -> tuple[int, int]:
         return divmod(code, PAIR_SHIFT)
@@ -479,3 +495,6 @@ _HISTORY_ARRAYS = (
     ("top_counts_flat", "Q"),
     ("top_start", "Q"),
 )
+SAVED_PARTS = ("words", "freqs", "symbols", "num_base", "initial_splits", "merges", "merge_counts", "merge_scores")
+SAVED_PARTS += ("merge_added", "merge_forced", "ties", "num_ties", "vocab_len_after", "word_steps")
+SAVED_PARTS += (*(name for name, _ in _HISTORY_ARRAYS), "stop_reason", "stop_count", "total_tokens_after")

@@ -12,7 +12,7 @@ import bpe
 from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import HUG_COUNTS, PRESETS
-from pages import controls, corpus_box, counts_input, runs
+from pages import controls, corpus_box, counts_input, run_file_input, runs
 from pages.alerts import alert, esc
 from pages.settings import Settings, corpus_of, preset_settings
 from server import limits, startup
@@ -118,6 +118,8 @@ def corpus_and_settings(state: dict) -> Settings:
         corpus_box.remember(state, "counts", counts)  # so the link carries its digest, not the table
         if warning := corpus_box.store_warning(state, "counts", counts):
             alert("warning", warning)
+    if (saved_run := run_file_input.saved_run(state)) is not None:
+        return saved_run  # a run file is open: its own settings, none to choose
 
     st.header("Settings")
     st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="pre_tokenizer", help="How text is cut into words.")

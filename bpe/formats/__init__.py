@@ -7,6 +7,8 @@
 - :mod:`~bpe.formats.training_log`: the CSV log of a training run;
 - :mod:`~bpe.formats.cs336`: Stanford CS336's vocab and merges (byte strings), as JSON or a plain pickle;
 - :mod:`~bpe.formats.student_runs`: a student's own run in any of the formats students write, told by structure;
+- :mod:`~bpe.formats.run_file`: BPE Explorer's own run file (``.bpe``), a whole run with every step (import it
+  as ``bpe.formats.run_file``: it reads the history, which this package's other formats never need);
 - :mod:`~bpe.formats.fields`: the field readers they share (text, JSON, vocabulary, merges).
 
 The formats work on tokenizers and plain values; a :class:`~bpe.Tokenizer` has no ``save`` or ``load``

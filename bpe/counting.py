@@ -1,0 +1,267 @@
+"""Word counts of text files too large to hold in memory: cut into chunks, each counted on its own.
+
+This is the costly part of training on an assignment-size corpus (reading and pre-tokenizing
+gigabytes); the merges then run on the counts alone. The steps, as Stanford CS336's assignment 1
+handout describes them:
+
+1. :func:`file_chunks` cuts each file into byte ranges of about ``chunk_bytes``. A cut is moved
+   forward to the next place where cutting changes no word (:func:`find_chunk_boundaries`): the start
+   of a special token (documents never share a word), or, in a long stretch without one, just after a
+   line break that follows a printable ASCII character and precedes an ASCII letter (``x\\nThe``):
+   every pre-tokenizer ends a word at that line break, so the pieces on either side are cut alike.
+2. :func:`count_chunk` reads one range, splits the special tokens out, and counts the words the
+   pre-tokenizer cuts (as typed: byte-level schemes map the bytes later, in the trainer).
+3. The chunks' counts are added in file and chunk order, so the words keep their first-seen order
+   (the ``"first"`` tie rule depends on it): the result equals :func:`bpe.count_words` on the whole text.
+
+:func:`count_files` runs step 2 in worker processes (``multiprocessing``), or on a Dask cluster
+(:func:`count_files_dask`: a ``dask.distributed`` client, e.g. a ``LocalCluster``); both give the same
+counts. Each chunk also reports the seconds it spent reading, pre-tokenizing and counting.
+
+Left out: special tokens that overlap one another (``"ab"`` and ``"bc"``), and cuts inside a stretch
+without a special token when a special token holds a line break (such a stretch is one chunk).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .pre_tokenizers import check_pre_tokenizer, word_pattern
+
+CHUNK_BYTES = 4 << 20  # about 4 MB a chunk: several per worker (even shares), each large enough to pay its trip
+SEARCH_BYTES = 1 << 16  # how far a cut looks at a time for its boundary
+BOM = b"\xef\xbb\xbf"
+# After this byte and before an ASCII letter, a line break ends a word for every pre-tokenizer.
+_SAFE_BREAK = re.compile(rb"[!-~]\n(?=[A-Za-z])")
+
+Progress = Callable[[int, int], None]  # (bytes counted so far, bytes in all)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A byte range of one file: ``data[start:end]``."""
+
+    path: str
+    start: int
+    end: int
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start
+
+
+@dataclass
+class Timings:
+    """CPU seconds spent on each part of counting (the counting thread's own: on a busy machine wall time
+    would count the waits too), added over the chunks and so over the workers."""
+
+    reading: float = 0.0
+    pre_tokenizing: float = 0.0
+    counting: float = 0.0
+    chunks: int = 0
+    bytes: int = 0
+    extra: dict[str, float] = field(default_factory=dict)
+
+    def add(self, other: Timings) -> None:
+        self.reading += other.reading
+        self.pre_tokenizing += other.pre_tokenizing
+        self.counting += other.counting
+        self.chunks += other.chunks
+        self.bytes += other.bytes
+
+
+def _cut_pattern(special_tokens: Sequence[str]) -> re.Pattern[bytes]:
+    """Where a cut may fall: before a special token, or after a safe line break (see the module docstring)."""
+    alternatives = [re.escape(t.encode("utf-8")) for t in sorted(special_tokens, key=len, reverse=True)]
+    if not any("\n" in t for t in special_tokens):
+        alternatives.append(_SAFE_BREAK.pattern)
+    return re.compile(b"|".join(alternatives))
+
+
+def _cut_at(match: re.Match[bytes], special: frozenset[bytes]) -> int:
+    """The offset a match cuts at: a special token's start, or just after a safe line break."""
+    return match.start() if match.group() in special else match.start() + 2
+
+
+def find_chunk_boundaries(file, desired_chunks: int, special_tokens: Sequence[str] = ()) -> list[int]:
+    """Offsets that cut an open binary file into about ``desired_chunks`` pieces (first 0, last its size).
+
+    Evenly spaced guesses, each moved forward to the next boundary (see the module docstring); guesses
+    that end at the same place are merged, so a file with no boundary is one chunk.
+    """
+    file.seek(0, os.SEEK_END)
+    size = file.tell()
+    if size == 0:
+        return [0]
+    desired_chunks = max(1, desired_chunks)
+    pattern = _cut_pattern(special_tokens)
+    special = frozenset(t.encode("utf-8") for t in special_tokens)
+    longest = max((len(t) for t in special), default=0) + 2
+    bounds = [0]
+    for k in range(1, desired_chunks):
+        guess = max(size * k // desired_chunks, bounds[-1] + 1)
+        bounds.append(_next_boundary(file, guess, size, pattern, special, longest))
+    bounds.append(size)
+    return sorted(set(bounds))
+
+
+def _next_boundary(file, pos: int, size: int, pattern, special: frozenset[bytes], overlap: int) -> int:
+    """The first boundary at or after ``pos`` (``size`` if there is none)."""
+    while pos < size:
+        file.seek(pos)
+        window = file.read(SEARCH_BYTES + overlap)
+        match = pattern.search(window)
+        if match is not None:
+            return min(pos + _cut_at(match, special), size)
+        pos += SEARCH_BYTES  # the next window overlaps this one, so a boundary across the edge is found
+    return size
+
+
+def file_chunks(
+    paths: Iterable[str], special_tokens: Sequence[str] = (), chunk_bytes: int = CHUNK_BYTES
+) -> list[Chunk]:
+    """Every file cut into chunks of about ``chunk_bytes`` at boundaries, in file order."""
+    if chunk_bytes < 1:
+        raise ValueError(f"The chunk size must be at least 1 byte, not {chunk_bytes}.")
+    chunks = []
+    for path in paths:
+        path = os.fspath(path)
+        try:
+            with open(path, "rb") as f:
+                size = f.seek(0, os.SEEK_END)
+                bounds = find_chunk_boundaries(f, -(-size // chunk_bytes), special_tokens)
+        except OSError as exc:
+            raise ValueError(f"Cannot read {path}: {exc.strerror or exc}.") from None
+        chunks += [Chunk(path, a, b) for a, b in zip(bounds, bounds[1:])]
+    return chunks
+
+
+def count_chunk(chunk: Chunk, pre_tokenizer: str, special_tokens: Sequence[str] = ()) -> tuple[dict[str, int], Timings]:
+    """The word counts of one chunk (words as the pre-tokenizer cuts them, not byte-mapped), in first-seen
+    order, and the seconds spent on each part. A ValueError names the file and the first byte that is not UTF-8."""
+    pattern = word_pattern(pre_tokenizer)
+    t0 = time.thread_time()
+    with open(chunk.path, "rb") as f:
+        f.seek(chunk.start)
+        data = f.read(chunk.size)
+    if chunk.start == 0 and data.startswith(BOM):
+        data = data[len(BOM) :]  # as a UTF-8 file opened with utf-8-sig
+        offset = len(BOM)
+    else:
+        offset = chunk.start
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{chunk.path} is not UTF-8 text (byte {offset + exc.start:,} cannot be decoded); save it as UTF-8."
+        ) from None
+    del data
+    t1 = time.thread_time()
+    if special_tokens:
+        split = re.compile("|".join(re.escape(s) for s in sorted(special_tokens, key=len, reverse=True)))
+        pieces = split.split(text)
+    else:
+        pieces = [text]
+    del text
+    words = [w for piece in pieces for w in pattern.findall(piece)] if len(pieces) > 1 else pattern.findall(pieces[0])
+    del pieces
+    t2 = time.thread_time()
+    counts = Counter(words)  # counts in C and keeps first-seen order
+    t3 = time.thread_time()
+    return dict(counts), Timings(t1 - t0, t2 - t1, t3 - t2, 1, chunk.size)
+
+
+def _count_one(args: tuple[Chunk, str, tuple[str, ...]]) -> tuple[dict[str, int], Timings]:
+    return count_chunk(*args)
+
+
+def add_counts(results: Iterable[tuple[dict[str, int], Timings]], progress: Progress | None, total: int):
+    """Add the chunks' counts in the order given (first-seen order across chunks); returns (counts, timings)."""
+    counts: Counter[str] = Counter()
+    timings = Timings()
+    merging = 0.0
+    for chunk_counts, chunk_timings in results:
+        t = time.perf_counter()
+        counts.update(chunk_counts)
+        merging += time.perf_counter() - t
+        timings.add(chunk_timings)
+        if progress is not None:
+            progress(timings.bytes, total)
+    timings.extra["adding chunks"] = merging
+    if not counts:
+        raise ValueError("The corpus is empty (or only whitespace and special tokens): give files with some text.")
+    return dict(counts), timings
+
+
+def count_files(
+    paths: Iterable[str],
+    pre_tokenizer: str,
+    special_tokens: Sequence[str] = (),
+    *,
+    workers: int | None = None,
+    chunk_bytes: int = CHUNK_BYTES,
+    progress: Progress | None = None,
+) -> tuple[dict[str, int], Timings]:
+    """Word counts of the files, counted chunk by chunk in ``workers`` processes (default: one per CPU;
+    1: in this process). Equal to :func:`bpe.count_words` on the files' texts split at the special tokens."""
+    check_pre_tokenizer(pre_tokenizer)
+    specials = tuple(special_tokens)
+    chunks = file_chunks(paths, specials, chunk_bytes)
+    total = sum(c.size for c in chunks)
+    jobs = [(c, pre_tokenizer, specials) for c in chunks]
+    workers = min(workers or os.cpu_count() or 1, max(1, len(chunks)))
+    if workers == 1:
+        return add_counts(map(_count_one, jobs), progress, total)
+    import multiprocessing
+
+    # Spawned, not forked: the caller may hold threads (a Dask client, a web server) that fork would copy.
+    pool = multiprocessing.get_context("spawn").Pool(workers)
+    try:
+        result = add_counts(pool.imap(_count_one, jobs), progress, total)
+        pool.close()  # the workers finish and exit: none is left behind
+        return result
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def count_files_dask(
+    paths: Iterable[str],
+    pre_tokenizer: str,
+    special_tokens: Sequence[str] = (),
+    *,
+    client,
+    chunk_bytes: int = CHUNK_BYTES,
+    progress: Progress | None = None,
+) -> tuple[dict[str, int], Timings]:
+    """:func:`count_files` with the chunks counted on a ``dask.distributed`` cluster through ``client``.
+
+    Each worker reads its chunks from the files itself, so every worker must see the files at the same
+    paths (one machine, or a shared file system). Results are added in chunk order as they arrive."""
+    from dask.distributed import as_completed
+
+    check_pre_tokenizer(pre_tokenizer)
+    specials = tuple(special_tokens)
+    chunks = file_chunks(paths, specials, chunk_bytes)
+    total = sum(c.size for c in chunks)
+    futures = client.map(count_chunk, chunks, pre_tokenizer=pre_tokenizer, special_tokens=specials, pure=False)
+    return add_counts(_in_order(futures, as_completed), progress, total)
+
+
+def _in_order(futures: list, as_completed) -> Iterator:
+    """Each future's result in list order, taken as soon as it and all before it are done (a finished
+    result is released from the cluster once read)."""
+    index = {f.key: i for i, f in enumerate(futures)}
+    done: dict[int, object] = {}
+    following = 0
+    for future in as_completed(futures):
+        done[index[future.key]] = future.result()
+        future.release()
+        while following in done:
+            yield done.pop(following)
+            following += 1

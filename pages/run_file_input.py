@@ -1,0 +1,89 @@
+"""Open a saved run (a ``.bpe`` run file from ``python -m bpe train``) on the Train page and step through it.
+
+Drawn at the end of the sidebar's corpus section. While a run file is open, the sidebar returns the settings
+that name it (:func:`settings_for`: the run's own options, and its digest where a preset's name would go) and
+no settings widgets: a saved run's options are fixed. The run itself goes into the run store
+(``pages/runs.py``) under those settings' key on every rerun, so every part of the page that asks
+``runs.train(settings)`` for the run (the step view, the downloads, the Encode page) gets this one.
+
+Left out: what-if merges and tie-rule comparisons on a saved run (they train again, and a run file keeps the
+word counts, not the text), and comparing a student's merges with a saved run on the Check page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+import bpe
+from bpe.cli import describe
+from bpe.formats import run_file
+from pages import runs
+from pages.alerts import alert
+from pages.settings import Settings
+from server import startup
+
+if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
+    startup.ensure_router()
+
+MAX_RUN_FILE_MB = 200  # a 32,000-merge run of an assignment-size corpus is tens of MB
+
+
+def settings_for(history: bpe.History, digest: str) -> Settings:
+    """The settings that name a saved run: its options, and its digest as the corpus's name. Trained again
+    (the run evicted from the store), they give "The corpus is empty", never another run under its name."""
+    c = history.config
+    limit = "vocab_size" if c.vocab_size is not None else "num_merges" if c.num_merges is not None else "none"
+    return Settings(
+        source="text",
+        preset=f"saved run {digest}",
+        text="",
+        pre_tokenizer=c.pre_tokenizer,
+        limit=limit,
+        limit_value=getattr(c, limit) if limit != "none" else 10,
+        special_tokens=c.special_tokens,
+        tie_break=c.tie_break,
+        min_frequency=c.min_frequency,
+        algorithm=c.algorithm,
+        full_byte_alphabet=c.full_byte_alphabet,
+    )
+
+
+def open_run(data: bytes) -> tuple[Settings, bpe.History]:
+    """Read a run file's bytes and keep the run in the store; ValueError with a sentence for a bad file."""
+    history = run_file.loads(data)
+    settings = settings_for(history, hashlib.sha256(data).hexdigest())
+    return settings, runs.RUNS.put(runs.run_key(settings), history, history.nbytes())
+
+
+def saved_run(state: dict) -> Settings | None:
+    """The uploader; the settings of the open run file, or None when none is open (the sidebar goes on)."""
+    opened = state.setdefault("run_files", {})  # upload's file id -> its settings (one at a time)
+    with st.expander("Open a saved run (.bpe)", expanded=bool(opened), icon=":material/folder_open:"):
+        upload = st.file_uploader(
+            "A run file written by python -m bpe train",
+            key="run_file_upload",
+            max_upload_size=MAX_RUN_FILE_MB,
+            help="Train on text files of any size with `python -m bpe train FILE... --out run.bpe`; the run file "
+            "keeps every step.",
+        )
+        st.caption(f"Up to {MAX_RUN_FILE_MB} MB. Close the file (×) to go back to the corpus above.")
+    if upload is None:
+        opened.clear()
+        return None
+    settings = opened.get(upload.file_id)
+    history = runs.RUNS.get(runs.run_key(settings)) if settings is not None else None
+    if history is None:
+        try:
+            settings, history = open_run(upload.getvalue())
+        except ValueError as exc:
+            alert("error", f"{upload.name}: {exc}")  # the file name is the user's: plain text only
+            return None
+        if upload.file_id not in opened:
+            st.session_state["step"] = state["step"] = 0  # a newly opened run starts at its first step
+        opened.clear()
+        opened[upload.file_id] = settings
+    st.caption("**Stepping through the saved run** " + bpe.display.md_escape(upload.name) + ":")
+    st.text(describe(history))
+    return settings
