@@ -143,7 +143,9 @@ def class_box(state: dict, history: bpe.History, present: bool) -> None:
     if problem := mine.pop("problem", None):
         alert("warning", problem)
     if mine.get("token"):
+        mine["full_run"] = True  # the box is drawn by the page's run: no stale values to put back
         st.fragment(_teacher_box, run_every=POLL_S)(state, history)
+        mine["full_run"] = False
     elif mine.get("gone"):
         st.info("The class has ended: you can go on exploring here on your own.", icon=":material/school:")
     elif mine.get("code"):
@@ -163,8 +165,8 @@ def _teacher_box(state: dict, history: bpe.History) -> None:
     mine = _class(state)
     if not mine.get("token"):  # "End class" was pressed
         st.rerun(scope="app")
-    for key, value in mine.get("widgets", {}).items():  # values this poll brought back from before a change
-        if st.session_state.get(key) != value:
+    for key, value in {} if mine.get("full_run") else mine.get("widgets", {}).items():
+        if st.session_state.get(key) != value:  # a value this poll brought back from before a change
             st.session_state[key] = value
     store = _store()
     try:
