@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser_support import TIMEOUT_MS, assert_no_exception, open_train, wait_for_app, wait_for_step
 from playwright.sync_api import expect
+from test_replicas import replica_of, replicas  # noqa: F401  (a fixture: two replicas behind HAProxy)
 
 pytestmark = pytest.mark.browser
 
@@ -177,3 +178,31 @@ def test_the_class_ends_for_everyone_and_the_link_says_localhost(live_class):
     teacher.locator(".st-key-class_end button").click()
     expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
     expect(ana.get_by_text("The class has ended")).to_be_visible(timeout=TIMEOUT_MS)
+
+
+def test_students_on_the_other_replica_follow_and_vote(replicas, browser):  # noqa: F811
+    """Two replicas behind HAProxy (scripts/serve-replicas.sh) share the class through their Redis."""
+    url, _ = replicas
+    contexts = []
+    try:
+        teacher_context, teacher, code = start_class(browser, url)
+        contexts.append(teacher_context)
+        students = []
+        for _ in range(2):  # round robin: the two students land on different replicas
+            context, page = join(browser, url, code)
+            contexts.append(context)
+            students.append(page)
+        assert {replica_of(c) for c in contexts[1:]} == {"replica1", "replica2"}
+        following(teacher, 2)
+        step(teacher)
+        for page in students:
+            wait_for_step(page, 2)
+        teacher.locator(".st-key-class_ask button").click()
+        for page in students:  # step 3 of the hug example merges h + ug
+            page.locator(".st-key-class_choices button").filter(has_text=re.compile(r"^h \+ ug$")).click()
+        expect(teacher.get_by_test_id("bpe-answers")).to_have_text("2", timeout=TIMEOUT_MS)
+        teacher.locator(".st-key-class_reveal button").click()
+        expect(teacher.get_by_test_id("bpe-reveal")).to_contain_text("2 of 2 answers chose it", timeout=TIMEOUT_MS)
+    finally:
+        for context in contexts:
+            context.close()
