@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages import code_beside, controls, downloads, explore, links, panels, runs, session, share, sidebar
+from pages import classroom, code_beside, controls, downloads, explore, links, panels, runs, session, share, sidebar
 from pages.alerts import alert
 from pages.assets import KEYS_JS, PRESENT_CSS
 from server import startup
@@ -24,6 +24,7 @@ from server import startup
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
 state = session.app_state()
+classroom.follow(state)  # a student in a live class takes the teacher's newest view (pages/classroom.py)
 # Controls outside the sidebar that must survive a visit to the Encode page.
 session.keep_widgets(
     state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search", "byte_text", "present")
@@ -136,13 +137,14 @@ def step_view() -> None:
     if present:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
         share.share_button(row)  # a link and QR code of this step (pages/share.py)
+    classroom.after_step(state, settings, step, stored)  # the teacher's view goes to the class
     guess = explore.predict(history, step, state)
     # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
     panels.step_panels(
         history,
         settings,
         step,
-        hide_counts=guess == "pending",
+        hide_counts=guess == "pending" or classroom.vote_pending(state, step),
         counts_step=step + 1 if guess == "answered" else step,
         present=present,
         after_step=lambda: explore.what_if(history, settings, state),
@@ -163,6 +165,7 @@ if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
 runs.stopped_at(history, settings, state)  # a run cut short by Stop says so right above its step box
 run_every = st.session_state["speed"] if st.session_state.get("play") else None
+classroom.class_box(state, history, present)  # start or follow a live class, and its vote
 st.fragment(step_view, run_every=run_every)()
 # This whole run's mark, after the step view: the server has registered its fragment once the browser has
 # it. After a server restart pages/restore.js keeps the step controls waiting until a new mark arrives

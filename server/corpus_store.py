@@ -21,6 +21,9 @@ script pasting corpus after corpus, or opening ``?text=`` links, cannot push the
 A corpus is reachable only by its full digest: nothing lists, searches or completes digests, and a
 key that is not 64 hex digits is never looked up. A store that is down or full raises
 :class:`StoreUnavailable` (with a sentence); the page then keeps the corpus in the session.
+Both also keep a small shared state for ``server/classroom.py`` (``put_field``, ``fields``, ``drop``: string
+fields under a key that expires as a whole ``ttl_s`` after its last write), so a live class reaches every
+replica through the same store.
 What this leaves out: which corpus a session uses (``pages/corpus_box.py``) and training.
 """
 
@@ -43,6 +46,7 @@ KINDS = ("text", "counts")
 DIGEST = re.compile(r"[0-9a-f]{64}")
 DEFAULT_BUDGET = 512 << 20  # bytes of compressed corpora in the embedded store
 REDIS_PREFIX = "bpe-explorer:corpus:"
+REDIS_STATE_PREFIX = "bpe-explorer:state:"  # the small shared state of put_field/fields/drop
 REDIS_TIMEOUT_S = 1.0  # a Redis that does not answer within this is down: the page must not wait
 RECENT_S = 30 * 60  # a corpus opened from a link this recently is evicted after the others
 PIN_S = 12 * 3600  # a corpus a presenter shares is kept past all others for this long
@@ -239,6 +243,49 @@ class SqliteStore:
                 self._readonly_until = time.monotonic() + self.recheck_s
                 return False
 
+    # -- small shared state (server/classroom.py): fields under a key, the whole key gone after ttl_s ----------
+    def put_field(self, key: str, field: str, value: str, ttl_s: float, only_new: bool = False) -> bool:
+        """Set ``field`` of ``key`` (unless ``only_new`` and it is set: then False) and renew the key's lifetime."""
+        now = time.time()
+        try:
+            with self.lock, self._conn() as db:
+                self._state_table(db)
+                db.execute("DELETE FROM shared_state WHERE expires < ?", (now,))
+                verb = "INSERT OR IGNORE" if only_new else "INSERT OR REPLACE"
+                done = db.execute(f"{verb} INTO shared_state VALUES (?, ?, ?, ?)", (key, field, value, now + ttl_s))
+                db.execute("UPDATE shared_state SET expires = ? WHERE key = ?", (now + ttl_s, key))
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"The shared state cannot be written ({exc}).") from None
+        return done.rowcount > 0
+
+    def fields(self, key: str) -> dict[str, str]:
+        """Every field of ``key`` (empty once it has expired or was dropped)."""
+        try:
+            with self.lock, self._conn() as db:
+                self._state_table(db)
+                rows = db.execute(
+                    "SELECT field, value FROM shared_state WHERE key = ? AND expires >= ?", (key, time.time())
+                ).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"The shared state cannot be read ({exc}).") from None
+        return dict(rows)
+
+    def drop(self, *keys: str) -> None:
+        """Forget these keys and their fields."""
+        try:
+            with self.lock, self._conn() as db:
+                self._state_table(db)
+                db.executemany("DELETE FROM shared_state WHERE key = ?", [(k,) for k in keys])
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"The shared state cannot be written ({exc}).") from None
+
+    @staticmethod
+    def _state_table(db: sqlite3.Connection) -> None:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS shared_state (key TEXT NOT NULL, field TEXT NOT NULL, "
+            "value TEXT NOT NULL, expires REAL NOT NULL, PRIMARY KEY (key, field))"
+        )
+
 
 def _schema(db: sqlite3.Connection) -> None:
     db.execute(
@@ -321,6 +368,34 @@ class RedisStore:
                 self._call(self.client.persist, name)
                 self._call(self.client.zadd, pinned, {name: wall + PIN_S})
                 self._pinned = {k: t for k, t in self._pinned.items() if now - t < PIN_S} | {key: now}
+
+    # -- small shared state (server/classroom.py): a Redis hash per key, expiring as a whole --------------------
+    def put_field(self, key: str, field: str, value: str, ttl_s: float, only_new: bool = False) -> bool:
+        """Set ``field`` of ``key`` (unless ``only_new`` and it is set: then False) and renew the key's lifetime."""
+        name = REDIS_STATE_PREFIX + key
+        try:
+            with self.client.pipeline() as pipe:
+                (pipe.hsetnx if only_new else pipe.hset)(name, field, value)
+                pipe.pexpire(name, int(ttl_s * 1000))
+                done = pipe.execute()[0]
+        except self.errors as exc:
+            raise StoreUnavailable(f"The shared state (Redis) is not available ({_reason(exc)}).") from None
+        return bool(done) or not only_new
+
+    def fields(self, key: str) -> dict[str, str]:
+        """Every field of ``key`` (empty once it has expired or was dropped)."""
+        try:
+            found = self.client.hgetall(REDIS_STATE_PREFIX + key)
+        except self.errors as exc:
+            raise StoreUnavailable(f"The shared state (Redis) is not available ({_reason(exc)}).") from None
+        return {k.decode(): v.decode() for k, v in found.items()}
+
+    def drop(self, *keys: str) -> None:
+        """Forget these keys and their fields."""
+        try:
+            self.client.delete(*(REDIS_STATE_PREFIX + k for k in keys))
+        except self.errors as exc:
+            raise StoreUnavailable(f"The shared state (Redis) is not available ({_reason(exc)}).") from None
 
 
 def _reason(exc: Exception) -> str:

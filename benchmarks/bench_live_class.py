@@ -1,0 +1,218 @@
+"""A live class under load: N students follow the teacher's steps and vote (pages/classroom.py).
+
+Sessions speak Streamlit's own websocket protocol (``st_client.Session``; no browsers, so the CPU measured
+is the server's). The teacher's session opens the course preset in presenter mode and starts a class; each
+student opens the class link and polls its class box as the browser's timer does (every ``POLL_S``, from a
+random phase). Then:
+
+1. the reference: one student follows ``--steps`` steps of the teacher, one every ``--gap`` seconds;
+2. the class: N students (``--students``, 100 by default) follow the same steps;
+3. the vote: the teacher asks "Which pair merges next?", every student taps one of the offered pairs (chosen
+   at random), the teacher's box must count them all, and its reveal must say exactly how many chose the
+   pair that merges.
+
+Reported: the time from the teacher's click on Next to each student's page showing the new step's title,
+p50/p95/max (goal p95 <= 1.5 s) and its ratio to the reference; students who missed a step; the answers
+counted against the votes sent; the server's CPU (its processes and pool workers) per student as a share of
+one core while following, and its resident memory per student.
+
+    .venv/bin/python benchmarks/bench_live_class.py                        # 100 students, one server
+    .venv/bin/python benchmarks/bench_live_class.py --target replicas --students 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
+
+from bench_classroom import Target, family, rss_mib  # noqa: E402
+from st_client import Session  # noqa: E402
+
+import bpe  # noqa: E402
+from pages.classroom import POLL_S, candidates  # noqa: E402
+from pages.settings import corpus_of, preset_settings  # noqa: E402
+
+CODE = re.compile(r'data-testid="bpe-class-code">([A-Z2-9]{6})<')
+ANSWERS = re.compile(r'data-testid="bpe-answers">(\d+)<')
+REVEAL = re.compile(r"Step (\d+) merges .*?: (\d+) of (\d+) answers chose it")
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of the serving processes and their workers so far."""
+    total = 0
+    for pid in family(pids):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
+
+
+class Student:
+    """One phone: polls its class box, notes when each step first shows, taps one pair when asked."""
+
+    def __init__(self, url: str, code: str) -> None:
+        self.s = Session(url, f"class={code}")
+        self.seen: dict[int, float] = {}
+        self.vote: int | None = None  # the candidate index tapped
+        self.errors: list[str] = []
+
+    async def open(self) -> None:
+        await self.s.open()
+        self.seen[self.s.step] = time.perf_counter()
+
+    async def poll(self, stop: asyncio.Event, choices: int) -> None:
+        await asyncio.sleep(random.uniform(0, POLL_S))  # browsers' timers start at different moments
+        while not stop.is_set():
+            started = time.perf_counter()
+            try:
+                await self.s._rerun(fragment=self.s.poll_fragment, auto=True, timeout=120)
+            except (TimeoutError, OSError) as exc:
+                self.errors.append(f"poll: {type(exc).__name__} {exc}")
+                return
+            self.seen.setdefault(self.s.step, time.perf_counter())
+            buttons = [k for k in self.s.widgets if k.startswith("class_vote_1_")]
+            if self.vote is None and len(buttons) == choices:
+                self.vote = random.randrange(choices)
+                await self.s.click(f"class_vote_1_{self.vote}")
+            self.errors += self.s.exceptions
+            self.s.exceptions = []
+            await asyncio.sleep(max(0.0, POLL_S - (time.perf_counter() - started)))
+
+
+async def teacher_box(teacher: Session) -> str:
+    """One poll of the teacher's class box (as the projector's timer does); its HTML."""
+    teacher.html = []  # a poll's run draws the box again; what it drew before is not this poll's
+    await teacher._rerun(fragment=teacher.poll_fragment, auto=True, timeout=120)
+    return "".join(teacher.html)
+
+
+async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe.History) -> dict:
+    teacher = Session(target.url, "preset=course&step=0&present=1")
+    await teacher.open()
+    await teacher.click("class_start")
+    code = CODE.search("".join(teacher.html)).group(1)
+    students = [Student(target.url, code) for _ in range(n)]
+    joined_at = time.perf_counter()
+    rss_before = rss_mib(target.pids, workers=True)
+    for i in range(0, n, 10):  # a class arrives over a few seconds, not in one instant
+        await asyncio.gather(*(s.open() for s in students[i : i + 10]))
+    join_s = time.perf_counter() - joined_at
+    stop = asyncio.Event()
+    choices = len(candidates(history, steps))
+    polls = [asyncio.create_task(s.poll(stop, choices)) for s in students]
+    await asyncio.sleep(2 * POLL_S)
+    rss_after = rss_mib(target.pids, workers=True)
+    cpu0, t0 = cpu_seconds(target.pids), time.perf_counter()
+    clicked: dict[int, float] = {}
+    for k in range(1, steps + 1):
+        clicked[k] = time.perf_counter()
+        await teacher.click("next")
+        await asyncio.sleep(gap)
+    cpu_follow = (cpu_seconds(target.pids) - cpu0) / (time.perf_counter() - t0)
+    latencies, missed = [], 0
+    for s in students:
+        for k, at in clicked.items():
+            if k in s.seen:
+                latencies.append(s.seen[k] - at)
+            else:
+                missed += 1
+    # The vote at the last step.
+    await teacher.click("class_ask")
+    deadline = time.monotonic() + 120
+    votes_sent = 0
+    while time.monotonic() < deadline:
+        html = await teacher_box(teacher)
+        votes_sent = sum(s.vote is not None for s in students)
+        m = ANSWERS.search(html)
+        if m and votes_sent == n and int(m.group(1)) == n:
+            break
+        await asyncio.sleep(POLL_S)
+    counted = int(m.group(1)) if m else 0
+    await teacher.click("class_reveal")
+    reveal = REVEAL.search("".join(teacher.html))
+    stop.set()
+    await asyncio.gather(*polls)
+    right = [i for i, (pair, _) in enumerate(candidates(history, steps)) if pair == history.state(steps + 1).pair][0]
+    expected_right = Counter(s.vote for s in students)[right]
+    await asyncio.gather(teacher.close(), *(s.s.close() for s in students))
+    return {
+        "students": n,
+        "join_s": join_s,
+        "latencies": latencies,
+        "missed": missed,
+        "errors": [e for s in students for e in s.errors],
+        "votes_sent": votes_sent,
+        "counted": counted,
+        "reveal": None if reveal is None else (int(reveal.group(2)), int(reveal.group(3))),
+        "expected_reveal": (expected_right, n),
+        "cpu_core_share_per_student": cpu_follow / n,
+        "rss_per_student_mib": (rss_after - rss_before) / n,
+    }
+
+
+def pct(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
+
+
+def report(kind: str, ref: dict, r: dict) -> None:
+    lat, base = r["latencies"], ref["latencies"]
+    print(f"\n== {kind}: {r['students']} students (joined in {r['join_s']:.1f} s), polling every {POLL_S:.1f} s")
+    print(
+        f"teacher's Next -> student's new step title: p50 {pct(lat, 50):.2f} s, p95 {pct(lat, 95):.2f} s, "
+        f"max {max(lat):.2f} s over {len(lat):,} step views (goal p95 <= 1.5 s: "
+        f"{'met' if pct(lat, 95) <= 1.5 else 'NOT met'}); missed steps: {r['missed']}"
+    )
+    print(
+        f"reference, one student: p50 {pct(base, 50):.2f} s, p95 {pct(base, 95):.2f} s; "
+        f"p95 ratio {pct(lat, 95) / pct(base, 95):.2f}x"
+    )
+    exact = r["counted"] == r["votes_sent"] == r["students"] and r["reveal"] == r["expected_reveal"]
+    print(
+        f"votes: {r['votes_sent']} sent, {r['counted']} counted on the projector, reveal {r['reveal']} "
+        f"(right, of all) against {r['expected_reveal']} sent: {'exact' if exact else 'NOT exact'}"
+    )
+    print(
+        f"server per student while following: {100 * r['cpu_core_share_per_student']:.2f} % of a core, "
+        f"{r['rss_per_student_mib']:.2f} MiB resident"
+    )
+    if r["errors"]:
+        print(f"errors ({len(r['errors'])}): {r['errors'][:3]}")
+
+
+async def main_async(args) -> None:
+    os.environ.setdefault("BPE_DATA_DIR", tempfile.mkdtemp(prefix="bpe-bench-live-"))  # not the user's store
+    s = preset_settings("course")
+    history = bpe.run_training(corpus_of(s), **s.options())
+    with Target(args.target) as target:
+        ref = await run_class(target, 1, args.steps, args.gap, history)
+        r = await run_class(target, args.students, args.steps, args.gap, history)
+    report(args.target, ref, r)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--target", choices=("single", "replicas"), default="single")
+    p.add_argument("--students", type=int, default=100)
+    p.add_argument("--steps", type=int, default=8, help="steps the teacher takes (the course preset has 19)")
+    p.add_argument("--gap", type=float, default=3.0, help="seconds between the teacher's steps")
+    args = p.parse_args()
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()

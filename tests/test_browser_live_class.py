@@ -1,0 +1,208 @@
+"""A live class in real browsers (pages/classroom.py): a teacher at 1280x720 and two phones (390x844) on the
+class link. Students follow steps, a preset change and a pasted corpus; one who explores on their own stays
+put; a student cannot move the class; the class vote reaches the projector and its reveal.
+
+Run with ``.venv/bin/python -m pytest tests/test_browser_live_class.py -q`` (needs Debian's chromium).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from browser_support import TIMEOUT_MS, assert_no_exception, open_train, wait_for_app, wait_for_step
+from playwright.sync_api import expect
+from test_replicas import replica_of, replicas  # noqa: F401  (a fixture: two replicas behind HAProxy)
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PASTED = "low lower lowest newer newest wider widest " * 3
+
+
+def start_class(browser, url: str):
+    """The teacher's projector on the hug preset at step 1, a class started; (context, page, code)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    open_train(page, f"{url}/?preset=hug&step=1&present=1")
+    page.locator(".st-key-class_start button").click()
+    code = page.get_by_test_id("bpe-class-code")
+    expect(code).to_have_text(re.compile(r"^[A-Z2-9]{6}$"), timeout=TIMEOUT_MS)
+    return context, page, code.inner_text()
+
+
+def join(browser, url: str, code: str):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    open_train(page, f"{url}/?class={code}")
+    expect(page.get_by_test_id("bpe-class-mode")).to_contain_text("Following the teacher", timeout=TIMEOUT_MS)
+    return context, page
+
+
+def following(teacher, n: int) -> None:
+    expect(teacher.get_by_test_id("bpe-following")).to_have_text(f"{n} following", timeout=TIMEOUT_MS)
+
+
+def step(page, where: str = "next") -> None:
+    page.locator(f".st-key-{where} button").click()
+    wait_for_app(page)
+
+
+@pytest.fixture
+def live_class(app_server, browser):
+    contexts = []
+    teacher_context, teacher, code = start_class(browser, app_server)
+    contexts.append(teacher_context)
+    students = []
+    for _ in range(2):
+        context, page = join(browser, app_server, code)
+        contexts.append(context)
+        students.append(page)
+    try:
+        yield teacher, students, code
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_students_follow_steps_a_preset_and_a_pasted_corpus_and_one_may_explore_alone(live_class):
+    teacher, (ana, ben), code = live_class
+    following(teacher, 2)
+    for page in (ana, ben):
+        wait_for_step(page, 1)
+        assert "token" not in page.url and parse_qs(urlparse(page.url).query)["class"] == [code]
+    step(teacher)
+    step(teacher)
+    for page in (ana, ben):
+        wait_for_step(page, 3)
+    # Ben explores on his own: the projector counts him apart, and the teacher's steps leave him alone.
+    ben.locator(".st-key-class_own button").click()
+    expect(ben.get_by_test_id("bpe-class-mode")).to_contain_text("Exploring on your own", timeout=TIMEOUT_MS)
+    following(teacher, 1)
+    step(ben, "back")
+    wait_for_step(ben, 2)
+    step(teacher)
+    wait_for_step(ana, 4)
+    # A preset chosen in the sidebar (presenter mode off brings it back) reaches the class.
+    teacher.locator(".st-key-present label").click()
+    wait_for_app(teacher)
+    teacher.locator(".st-key-preset").get_by_text("The course's four sentences").click()
+    wait_for_step(teacher, 0)
+    wait_for_app(ana)
+    expect(ana.get_by_role("heading", name="Step 0 of 19")).to_be_visible(timeout=TIMEOUT_MS)
+    assert "preset=course" in ana.url
+    step(teacher)
+    wait_for_step(ana, 1)
+    expect(ana.get_by_role("heading", name="Step 1 of 19")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(ben.get_by_role("heading", name="Step 2 of 7")).to_be_visible()  # still his own hug run
+    assert "preset=hug" in ben.url or "preset" not in ben.url
+    # A pasted corpus reaches the class by its digest in the store.
+    teacher.get_by_text("Paste or upload text", exact=True).click()
+    wait_for_app(teacher)
+    box = teacher.locator(".st-key-corpus_text textarea")
+    box.fill(PASTED)
+    box.press("Control+Enter")
+    wait_for_app(teacher)
+    expect(ana.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(PASTED):,} characters", timeout=TIMEOUT_MS)
+    step(teacher)
+    step(teacher)
+    wait_for_step(ana, 2)
+    assert re.search(r"[?&]corpus=[0-9a-f]{64}(&|$)", ana.url)
+    # Ben follows again and lands on the teacher's pasted corpus and step.
+    ben.locator(".st-key-class_follow button").click()
+    expect(ben.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(PASTED):,} characters", timeout=TIMEOUT_MS)
+    wait_for_step(ben, 2)
+    following(teacher, 2)
+    for page in (teacher, ana, ben):
+        assert_no_exception(page)
+
+
+def test_a_student_cannot_move_the_class(live_class):
+    teacher, (ana, ben), code = live_class
+    wait_for_step(ana, 1)
+    ana.locator(".st-key-class_own button").click()  # Ana's own steps move her page only
+    following(teacher, 1)
+    step(ana)
+    step(ana)
+    wait_for_step(ana, 3)
+    step(ben)  # Ben follows: his Next comes back to the teacher's step at the next poll
+    expect(ben.get_by_role("heading", name="Step 1 of 7")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(teacher.get_by_role("heading", name="Step 1 of 7")).to_be_visible()
+    step(teacher)  # the teacher's step reaches Ben, not Ana
+    wait_for_step(ben, 2)
+    expect(ana.get_by_role("heading", name="Step 3 of 7")).to_be_visible()
+    ben.reload()  # a reload joins the class again, at the teacher's step
+    wait_for_app(ben)
+    wait_for_step(ben, 2)
+    expect(ben.get_by_test_id("bpe-class-mode")).to_contain_text(f"Following the teacher · class {code}")
+    for page in (ana, ben):  # no teacher's controls on a phone, and no token anywhere in the link
+        expect(page.locator(".st-key-class_ask")).to_have_count(0)
+        expect(page.locator(".st-key-class_end")).to_have_count(0)
+        assert set(parse_qs(urlparse(page.url).query)) <= {"class", "step", "preset"}
+
+
+def test_votes_reach_the_projector_and_the_reveal(live_class):
+    teacher, students, _ = live_class
+    for page in students:
+        wait_for_step(page, 1)
+    teacher.locator(".st-key-class_ask button").click()
+    expect(teacher.get_by_test_id("bpe-answers")).to_have_text("0", timeout=TIMEOUT_MS)
+    choices = [page.locator(".st-key-class_choices button") for page in students]
+    for c in choices:
+        expect(c.first).to_be_visible(timeout=TIMEOUT_MS)
+    labels = choices[0].all_inner_texts()
+    # hug at step 1 (ug merged): step 2 merges u + n (16)
+    assert "u + n" in labels and "h + ug" in labels
+    choices[0].filter(has_text=re.compile(r"^u \+ n$")).click()
+    expect(teacher.get_by_test_id("bpe-answers")).to_have_text("1", timeout=TIMEOUT_MS)
+    expect(students[0].get_by_test_id("bpe-voted")).to_contain_text("u + n", timeout=TIMEOUT_MS)
+    choices[1].filter(has_text=re.compile(r"^h \+ ug$")).click()
+    expect(teacher.get_by_test_id("bpe-answers")).to_have_text("2", timeout=TIMEOUT_MS)
+    teacher.locator(".st-key-class_reveal button").click()
+    reveal = teacher.get_by_test_id("bpe-reveal")
+    expect(reveal).to_contain_text("Step 2 merges u + n (count 16): 1 of 2 answers chose it", timeout=TIMEOUT_MS)
+    expect(teacher.locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+    expect(students[1].get_by_text("Step 2 merges u + n")).to_be_visible(timeout=TIMEOUT_MS)
+    step(teacher)  # the merge: the vote closes, every screen goes on
+    for page in students:
+        wait_for_step(page, 2)
+    expect(teacher.locator(".st-key-class_ask button")).to_be_visible()
+
+
+def test_the_class_ends_for_everyone_and_the_link_says_localhost(live_class):
+    teacher, (ana, _), _ = live_class
+    teacher.locator(".st-key-class_row").get_by_text("Class link").click()
+    expect(teacher.locator(".bpe-local").first).to_contain_text("--server.address 0.0.0.0", timeout=TIMEOUT_MS)
+    teacher.keyboard.press("Escape")
+    teacher.locator(".st-key-class_end button").click()
+    expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(ana.get_by_text("The class has ended")).to_be_visible(timeout=TIMEOUT_MS)
+
+
+def test_students_on_the_other_replica_follow_and_vote(replicas, browser):  # noqa: F811
+    """Two replicas behind HAProxy (scripts/serve-replicas.sh) share the class through their Redis."""
+    url, _ = replicas
+    contexts = []
+    try:
+        teacher_context, teacher, code = start_class(browser, url)
+        contexts.append(teacher_context)
+        students = []
+        for _ in range(2):  # round robin: the two students land on different replicas
+            context, page = join(browser, url, code)
+            contexts.append(context)
+            students.append(page)
+        assert {replica_of(c) for c in contexts[1:]} == {"replica1", "replica2"}
+        following(teacher, 2)
+        step(teacher)
+        for page in students:
+            wait_for_step(page, 2)
+        teacher.locator(".st-key-class_ask button").click()
+        for page in students:  # step 3 of the hug example merges h + ug
+            page.locator(".st-key-class_choices button").filter(has_text=re.compile(r"^h \+ ug$")).click()
+        expect(teacher.get_by_test_id("bpe-answers")).to_have_text("2", timeout=TIMEOUT_MS)
+        teacher.locator(".st-key-class_reveal button").click()
+        expect(teacher.get_by_test_id("bpe-reveal")).to_contain_text("2 of 2 answers chose it", timeout=TIMEOUT_MS)
+    finally:
+        for context in contexts:
+            context.close()

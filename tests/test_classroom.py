@@ -1,0 +1,104 @@
+"""A live class's shared state (server/classroom.py) on both stores, the embedded SQLite and a real Redis: only
+the token moves a class, students follow by serial, one vote per student, and nothing is left after the end."""
+
+from __future__ import annotations
+
+import pytest
+from redis_support import RedisServer
+
+from server import classroom
+from server.classroom import ClassError
+from server.corpus_store import RedisStore, SqliteStore
+
+HUG = {"preset": "hug", "step": "3"}
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        yield SqliteStore(tmp_path / "corpora.sqlite3")
+    else:
+        server = RedisServer(tmp_path).start()
+        try:
+            yield RedisStore(server.url)
+        finally:
+            server.stop()
+
+
+def test_a_class_starts_with_a_short_code_and_the_teachers_view(store):
+    code, token = classroom.start(store, HUG)
+    assert classroom.valid_code(code) and token not in code
+    shown = classroom.view(store, code)
+    assert shown.params == HUG and shown.step == 3 and shown.vote is None
+
+
+def test_only_the_token_moves_the_class(store):
+    code, token = classroom.start(store, HUG)
+    for wrong in ("", "student", token[:-1]):
+        with pytest.raises(ClassError, match="Only the teacher's browser"):
+            classroom.move(store, code, wrong, {"preset": "hug", "step": "9"})
+        with pytest.raises(ClassError, match="Only the teacher's browser"):
+            classroom.open_vote(store, code, wrong)
+    assert classroom.view(store, code).step == 3
+    other, _ = classroom.start(store, HUG)
+    with pytest.raises(ClassError):  # one class's token does not move another
+        classroom.move(store, other, token, {"preset": "hug", "step": "9"})
+
+
+def test_each_move_bumps_the_serial_students_follow_and_a_repeat_changes_nothing(store):
+    code, token = classroom.start(store, HUG)
+    first = classroom.view(store, code).serial
+    moved = classroom.move(store, code, token, {"preset": "course", "step": "4"})
+    assert moved.serial == first + 1 and classroom.view(store, code) == moved
+    assert classroom.move(store, code, token, {"preset": "course", "step": "4"}).serial == moved.serial
+
+
+def test_one_vote_per_student_the_first_answer_stays_and_a_new_step_closes_the_vote(store):
+    code, token = classroom.start(store, HUG)
+    assert not classroom.cast(store, code, "s1", ("h", "u"))  # no question asked yet
+    asked = classroom.open_vote(store, code, token)
+    assert asked.vote.number == 1 and asked.vote.step == 3
+    assert classroom.cast(store, code, "s1", ("u", "g"))
+    assert not classroom.cast(store, code, "s1", ("h", "u"))  # a second tap does not count
+    assert classroom.cast(store, code, "s2", ("h", "u"))
+    assert classroom.cast(store, code, "s3", ("u", "g"))
+    assert classroom.voted(store, code, 1, "s1") == ("u", "g")
+    assert classroom.tally(store, code, 1) == {("u", "g"): 2, ("h", "u"): 1}
+    assert classroom.reveal(store, code, token).vote.revealed
+    assert not classroom.cast(store, code, "s4", ("u", "g"))  # revealed: answers are closed
+    assert classroom.move(store, code, token, {"preset": "hug", "step": "4"}).vote is None
+    again = classroom.open_vote(store, code, token)
+    assert again.vote.number == 2 and classroom.tally(store, code, 2) == {}
+
+
+def test_attendance_counts_following_and_exploring_students(store):
+    code, token = classroom.start(store, HUG)
+    for student in ("a", "b", "c"):
+        classroom.seen(store, code, student, following=True)
+    classroom.seen(store, code, "c", following=False)  # c chose "explore on my own"
+    assert classroom.attendance(store, code) == {"follow": 2, "own": 1}
+
+
+def test_ending_the_class_leaves_nothing_behind(store):
+    code, token = classroom.start(store, HUG)
+    classroom.seen(store, code, "a", following=True)
+    classroom.open_vote(store, code, token)
+    classroom.cast(store, code, "a", ("h", "u"))
+    classroom.end(store, code, token)
+    assert classroom.view(store, code) is None
+    assert classroom.tally(store, code, 1) == {} and classroom.attendance(store, code) == {"follow": 0, "own": 0}
+    with pytest.raises(ClassError, match="There is no class"):
+        classroom.move(store, code, token, HUG)
+
+
+def test_a_link_that_is_not_a_class_code_is_never_looked_up(store):
+    assert classroom.view(store, "hug'; --") is None and classroom.view(store, "ABCDE0") is None
+
+
+def test_an_idle_class_expires_with_the_store(tmp_path, monkeypatch):
+    """The store forgets a key its lifetime after the last write; the class is then gone for everyone."""
+    store = SqliteStore(tmp_path / "corpora.sqlite3")
+    code, _ = classroom.start(store, HUG)
+    later = classroom.time.time() + classroom.IDLE_S + 1
+    monkeypatch.setattr("server.corpus_store.time.time", lambda: later)
+    assert classroom.view(store, code) is None
