@@ -1,14 +1,18 @@
 """The Train page's controls outside the step view: Play and its speed, Predict, Bytes as text,
-Presenter mode and What if (one row of toggles), and the splits' search box. They change rarely, so
+Presenter mode and What if (one row of toggles), the splits' search box and the Worksheet entry. They change rarely, so
 a step (a rerun of the step view only) does not send them again. What they switch on is drawn by
 ``panels.py`` and ``explore.py``.
 """
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
 import bpe
+from bpe.display.worksheet import MAX_STEPS
+from pages import links
 from pages.settings import Settings
 from server import startup
 
@@ -71,3 +75,34 @@ def mode_toggles(settings: Settings) -> None:
         key="what_if",
         help="What if another pair were merged next? Pick one instead of the winner; training continues from there.",
     )
+
+
+def worksheet_link(settings: Settings, first: int, steps: int) -> str:
+    """The worksheet page (``pages/worksheet.py``) for merges ``first`` .. ``first + steps - 1`` of this run."""
+    params = links.settings_to_params(settings, first - 1)
+    params.update(ws_from=str(first), ws_steps=str(steps))
+    return "worksheet?" + urlencode(params)
+
+
+def worksheet_entry(history: bpe.History, settings: Settings) -> None:
+    """The Train page's "Worksheet": the teacher picks the first merge and how many, and opens a printable
+    sheet of them with its answer key. It starts at the merge after the step shown when the page last ran
+    in full (a step alone does not send it again)."""
+    last = history.num_merges
+    if not last:
+        return
+    with st.popover("Worksheet", icon=":material/print:"):
+        st.caption("A printable sheet: for each merge the words before it to count pairs in, then an answer key.")
+        start = min(st.session_state.get("step", 0) + 1, last)
+        first = st.number_input("First merge", 1, last, start, key="ws_first")
+        most = min(MAX_STEPS, last - first + 1)
+        steps = st.number_input(
+            "How many merges", 1, MAX_STEPS, min(5, most), key="ws_steps", help=f"Up to {MAX_STEPS} on one sheet."
+        )
+        if steps > most:
+            st.caption(f"The run ends at merge {last:,}: the sheet has merges {first:,} to {last:,}.")
+        st.link_button(
+            f"Open the worksheet for merges {first:,} to {min(first + steps - 1, last):,}",
+            worksheet_link(settings, first, min(steps, most)),
+            icon=":material/open_in_new:",
+        )

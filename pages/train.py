@@ -173,3 +173,4 @@ controls.search_box()
 # -- comparisons and downloads ----------------------------------------------------------------------
 explore.compare_tie_rules(history, settings)
 downloads.downloads(history, settings)
+controls.worksheet_entry(history, settings)  # a printable sheet of the merges the teacher picks
