@@ -1,14 +1,18 @@
 """The Train page's controls outside the step view: Play and its speed, Predict, Bytes as text,
-Presenter mode and What if (one row of toggles), and the splits' search box. They change rarely, so
+Presenter mode and What if (one row of toggles), the splits' search box and the Worksheet entry. They change rarely, so
 a step (a rerun of the step view only) does not send them again. What they switch on is drawn by
 ``panels.py`` and ``explore.py``.
 """
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
 import bpe
+from bpe.display.worksheet import MAX_STEPS
+from pages import links
 from pages.settings import Settings
 from server import startup
 
@@ -37,13 +41,19 @@ def byte_text_default(settings: Settings) -> None:
         st.session_state["byte_text"] = corpus not in (("preset", "course"), ("preset", "notebook"))
 
 
-def mode_toggles(settings: Settings) -> None:
+def mode_toggles(settings: Settings, present_slot=None) -> None:
     """Play and its speed, Predict, Bytes as text (a byte-level run), Presenter mode and What if, in one
     row outside the step view: they change rarely, so a step (a rerun of the step view only) does not
-    send them again."""
+    send them again. In presenter mode they go to ``present_slot`` (the top of the folded sidebar), so a
+    projector's height is the step's; they keep their keys, so their values stay. On a phone the row keeps
+    only Bytes as text (pages/style.css hides the teacher's toggles by the row's key, bpe_modes)."""
     if settings.forced and "what_if" not in st.session_state:
         st.session_state["what_if"] = True  # a shared what-if link opens with its panel shown
-    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    if present_slot is not None:
+        row = present_slot.container(key="bpe_modes_side")
+        row.subheader("Presenter controls")
+    else:
+        row = st.container(horizontal=True, vertical_alignment="center", gap="medium", key="bpe_modes")
     row.toggle("Play", key="play", help="Advance one merge at a time, at the chosen speed.")
     st.session_state.setdefault("speed", 1.0)  # a default in session state, not value=: the page restores it
     row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)
@@ -71,3 +81,34 @@ def mode_toggles(settings: Settings) -> None:
         key="what_if",
         help="What if another pair were merged next? Pick one instead of the winner; training continues from there.",
     )
+
+
+def worksheet_link(settings: Settings, first: int, steps: int) -> str:
+    """The worksheet page (``pages/worksheet.py``) for merges ``first`` .. ``first + steps - 1`` of this run."""
+    params = links.settings_to_params(settings, first - 1)
+    params.update(ws_from=str(first), ws_steps=str(steps))
+    return "worksheet?" + urlencode(params)
+
+
+def worksheet_entry(history: bpe.History, settings: Settings) -> None:
+    """The Train page's "Worksheet": the teacher picks the first merge and how many, and opens a printable
+    sheet of them with its answer key. It starts at the merge after the step shown when the page last ran
+    in full (a step alone does not send it again)."""
+    last = history.num_merges
+    if not last:
+        return
+    with st.popover("Worksheet", icon=":material/print:"):
+        st.caption("A printable sheet: for each merge the words before it to count pairs in, then an answer key.")
+        start = min(st.session_state.get("step", 0) + 1, last)
+        first = st.number_input("First merge", 1, last, start, key="ws_first")
+        most = min(MAX_STEPS, last - first + 1)
+        steps = st.number_input(
+            "How many merges", 1, MAX_STEPS, min(5, most), key="ws_steps", help=f"Up to {MAX_STEPS} on one sheet."
+        )
+        if steps > most:
+            st.caption(f"The run ends at merge {last:,}: the sheet has merges {first:,} to {last:,}.")
+        st.link_button(
+            f"Open the worksheet for merges {first:,} to {min(first + steps - 1, last):,}",
+            worksheet_link(settings, first, min(steps, most)),
+            icon=":material/open_in_new:",
+        )

@@ -36,19 +36,42 @@
     const action = ACTIONS[e.key];
     const t = e.target;
     if (!action || typing(t)) return;
-    if (document.body.classList.contains('bpe-waiting')) return;  // a new server's first run (restore.js)
     const slider = t && (t.type === 'range' || (t.getAttribute && t.getAttribute('role') === 'slider'));
     if (slider && (e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End')) return;  // its own keys
-    if (t && t.type === 'radio' && e.key.startsWith('Arrow')) return;  // arrows choose among radio buttons
+    // An answered prediction (pages/explore.py): its radio keeps the focus, but the guess is made, so the
+    // keys step as everywhere else; before the answer the arrows choose among the pairs.
+    const answered = t && t.type === 'radio' && t.closest && t.closest('[class*="st-key-guess_"]')
+      && t.closest('[role="radiogroup"]') && t.closest('[role="radiogroup"]').querySelector('input:checked');
+    if (t && t.type === 'radio' && e.key.startsWith('Arrow') && !answered) return;  // arrows choose a radio
     const onStepControl = t && t.closest && t.closest(STEP_KEYS.map(k => '.st-key-' + k).join(','));
-    if (e.key === ' ' && !onStepControl && t && t !== document.body && activatedBySpace(t)) return;
+    if (e.key === ' ' && !onStepControl && !answered && t && t !== document.body && t.getAttribute
+        && activatedBySpace(t)) return;
     const button = document.querySelector('.st-key-' + action + ' button');
-    if (!button) return;  // not on the Train page
+    if (!button && (seenSteps || idle())) return;  // not on the Train page (before its buttons: kept below)
     e.preventDefault();
     e.stopPropagation();
     if (e.key === ' ') swallowSpaceUp = true;
+    if (!button || !ready()) { pending = action; return; }  // the page is still loading: kept for later
     if (!button.disabled) button.click();
   }, true);
+  // A key that comes before the step buttons are drawn, while the page's first run is still going (a
+  // fragment's rerun asked for then can be dropped), or while restore.js keeps the controls waiting after a
+  // restart, is kept (the last one) and pressed once the page is ready: the first key after a load is never lost.
+  let pending = null, seenSteps = false;
+  const waiting = () => document.body.classList.contains('bpe-waiting');
+  const idle = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !!app && app.getAttribute('data-test-script-state') === 'notRunning';
+  };
+  const ready = () => !waiting() && (seenSteps || idle());
+  const replay = () => {
+    if (!document.querySelector('.st-key-next button') || !ready()) return;
+    seenSteps = true;
+    if (!pending) return;
+    const own = document.querySelector('.st-key-' + pending + ' button');
+    pending = null;
+    if (own && !own.disabled) own.click();
+  };
   // A button is pressed on Space's keyup: once the keydown stepped, its keyup must not press the focused one.
   let swallowSpaceUp = false;
   document.addEventListener('keyup', (e) => {
@@ -83,7 +106,8 @@
     const text = title ? title.getAttribute('data-announce') : '';
     if (text && live.textContent !== text) live.textContent = text;
   };
-  new MutationObserver(() => { refocus(); announce(); }).observe(document.body, {
-    subtree: true, childList: true, attributes: true, attributeFilter: ['disabled', 'data-announce']});
+  new MutationObserver(() => { refocus(); announce(); if (pending || !seenSteps) replay(); }).observe(document.body, {
+    subtree: true, childList: true, attributes: true,
+    attributeFilter: ['disabled', 'data-announce', 'data-test-script-state', 'class']});
   announce();
 })();

@@ -42,7 +42,13 @@ HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them
 FROM_WORD = 64
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the most frequent
-PRESENT_BARS = 10  # pairs in presenter mode's chart, each with its count written on its bar
+PRESENT_BARS = 8  # pairs in presenter mode's chart, each with its count written on its bar
+PRESENT_BAR_PX = 25  # px per bar in presenter mode: the step box and the chart fit a 1280x720 projector
+OUTLINE_PX = 2.5  # the outline of the chosen and tied bars
+TIED_DASH = [6, 3]  # tied bars' outline is dashed, the chosen bar's solid
+ROLE_LABELS = (
+    "datum.label == 'chosen' ? 'chosen (solid outline)' : datum.label == 'tied' ? 'tied (dashed outline)' : datum.label"
+)
 
 
 def per_run(fn):
@@ -150,10 +156,11 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
         .mark_bar()
         .encode(
             # Counts are whole numbers: integer ticks (no 2.5); WordPiece scores are fractions.
+            # Presenter mode writes each count on its bar instead of a count axis, to keep a projector's height.
             x=alt.X(
                 "value:Q",
                 title="score" if wordpiece else "count",
-                axis=alt.Axis() if wordpiece else alt.Axis(format="d", tickMinStep=1),
+                axis=None if present else alt.Axis() if wordpiece else alt.Axis(format="d", tickMinStep=1),
             ),
             # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
             # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
@@ -163,7 +170,16 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
                 title=None,
                 axis=alt.Axis(labelLimit=160),
             ),
-            color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
+            color=alt.Color(
+                "role:N",
+                scale=colors,
+                legend=alt.Legend(orient="bottom" if present else "top", title=None, labelExpr=ROLE_LABELS),
+            ),
+            # Told apart without colour too (a projector, a grey print, colour blindness): the chosen bar has a
+            # solid outline, tied bars a dashed one, the others none; the legend says so.
+            stroke=alt.value("#111"),
+            strokeWidth=alt.condition(alt.datum.role == "other", alt.value(0), alt.value(OUTLINE_PX)),
+            strokeDash=alt.condition(alt.datum.role == "tied", alt.value(TIED_DASH), alt.value([1, 0])),
             tooltip=[
                 "pair:N",
                 alt.Tooltip("stored:N", title="as stored"),
@@ -175,16 +191,19 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
         )
     )
     if present:
-        # Presenter mode: the top PRESENT_BARS pairs, each with its count (or score) written at the end of
-        # its bar, so the numbers are read on a projector even when the count axis is below the fold.
+        # Presenter mode: the top PRESENT_BARS pairs, each with its count (or score) written on its bar (there
+        # is no count axis), so the numbers are read on a projector.
         chart = chart.transform_filter(alt.datum.rank < PRESENT_BARS)
         # At the bar's start (x = 0), so a label never runs past the plot's right edge.
         labels = chart.mark_text(align="left", baseline="middle", dx=4, fontSize=17).encode(
-            x=alt.datum(0), text=alt.Text("score:N" if wordpiece else "count:Q"), color=alt.value("#111")
+            x=alt.datum(0),
+            text=alt.Text("score:N" if wordpiece else "count:Q"),
+            color=alt.value("#111"),
+            strokeWidth=alt.value(0),
         )
         chart = (
             alt.layer(chart, labels)
-            .properties(height=alt.Step(27))
+            .properties(height=alt.Step(PRESENT_BAR_PX))
             .configure_axis(labelFontSize=17, titleFontSize=17)
             .configure_legend(labelFontSize=16)
         )
@@ -222,9 +241,9 @@ def step_panels(
     if present:
         left, right = st.columns([5, 4], gap="large")
         with left:
-            st.html(_this_step_html(s, history, text))
+            st.html(_this_step_html(s, history, text, present=True))
             title_out()  # the step box leaves before the counts, splits and vocabulary are computed
-            _step_notes(s)
+            _step_notes(s, present=True)
             if after_step:
                 after_step()
             table = _pair_view(history, counts_step, text)
@@ -243,8 +262,14 @@ def step_panels(
     _counts(history, _pair_view(history, counts_step, text), counts_step, text, hide_counts)
     st.html(
         _splits_vocab_html(s, history, settings, text, present)
-        + f'<div class="bpe-lazy">{_history_html(history, step, text)}</div>'
+        + f'<div class="bpe-lazy">{fold("Merge history", _history_html(history, step, text))}</div>'
     )
+
+
+def fold(summary: str, body: str) -> str:
+    """A part a phone shows folded (pages/style.css): a closed ``<details>`` whose content wider screens show
+    anyway, without its summary line. ``summary`` is our own text."""
+    return f'<details class="bpe-fold"><summary>{summary}</summary>{body}</details>' if body else ""
 
 
 def _splits_vocab_html(s: bpe.TrainState, history: bpe.History, settings: Settings, text: bool, present: bool) -> str:
@@ -255,8 +280,12 @@ def _splits_vocab_html(s: bpe.TrainState, history: bpe.History, settings: Settin
     return (
         f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
         f"<div>{_splits_html(s, history, query, text, present)}</div>"
-        f"<div>{vocabulary.vocabulary_html(s, settings, text, present)}</div>"
-        "</div>"
+        + (
+            f"<div>{vocabulary.vocabulary_html(s, settings, text, present)}</div>"
+            if present
+            else f"<div>{fold('Vocabulary', vocabulary.vocabulary_html(s, settings, text, present))}</div>"
+        )
+        + "</div>"
     )
 
 
@@ -280,26 +309,35 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
                 theme=None,
             )  # its own larger axis type, not the theme's
             return
-        left, right = st.columns(2, gap="large")
+        # In a keyed container: a phone caps the chart's height (pages/style.css), its legend on top.
+        left, right = st.container(key="bpe_counts").columns(2, gap="large")
         left.vega_lite_chart(
             _pair_chart_data(history, counts_step, text),
             _pair_chart_spec(wordpiece),
             width="stretch",
             key="pairs_chart",
         )
-        right.html(_pair_table_html(history, counts_step, text))
+        right.html(fold("Pair counts table", _pair_table_html(history, counts_step, text)))
 
 
-def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False) -> str:
+REWRITTEN_ROW = ' class="rw"'  # a splits row this step's merge rewrote (a phone lists them first: style.css)
+PRESENT_SHARES = 4  # words named in presenter mode's "where the count comes from" (the rest summed up)
+
+
+def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False, present: bool = False) -> str:
+    """The step box. In presenter mode it stays short enough to leave the chart in view: fewer words in the
+    count's sentence, the tie rule's sentence in a tooltip, and the stop sentence inside it (not an alert)."""
     show = shower(text)
     n = history.num_merges
     if s.step == 0:
-        # data-announce: what the page's live region reads out (pages/keys.js), once per step.
+        # data-announce: what the page's live region reads out (pages/keys.js), once per step. The hint names
+        # keys with a keyboard and taps on a touch screen (pages/style.css shows one: pointer coarse or fine).
         return (
             f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
             f'split into its base symbols.">Step 0 of {n}</h2>'
-            "<p>Every word is split into its base symbols. Press <b>Next</b> (or →, PageDown, Space) to make "
-            "the first merge.</p></div>"
+            '<p>Every word is split into its base symbols. <span class="bpe-keys-hint">Press <b>Next</b> (or →, '
+            'PageDown, Space)</span><span class="bpe-tap-hint">Tap <b>Next</b></span> to make the first merge.</p>'
+            "</div>"
         )
     a, b = s.pair
     announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
@@ -309,24 +347,33 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False)
         f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
         f"{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} "
         f'<span id="merge-count">count {s.count}</span></h2>',
-        f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count}.</p>",
+        f"<p>Where the count comes from: "
+        f"{esc(s.provenance_sentence(PRESENT_SHARES if present else 8, show=show))} = {s.count}.</p>",
     ]
     if s.score is not None:
         lines.append(f"<p>WordPiece {esc(s.score_formula(show=show))}.</p>")
     if s.num_tied > 1 and not s.forced:
-        others = ", ".join(f"({esc(show(x))}, {esc(show(y))})" for x, y in s.tied[1:6]) + (
-            f" and {s.num_tied - 6:,} more" if s.num_tied > 6 else ""
+        named = 4 if present else 6  # the winner and the first others
+        others = ", ".join(f"({esc(show(x))}, {esc(show(y))})" for x, y in s.tied[1:named]) + (
+            f" and {s.num_tied - named:,} more" if s.num_tied > named else ""
         )
         lines.append(
             f"<p>{s.num_tied - 1} other {'pair' if s.num_tied == 2 else 'pairs'} tied at this "
             f"{'score' if s.score else 'count'}: {others}. "
-            f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>"
+            + (
+                f'Tie rule <b title="{esc(s.tie_sentence)}">{esc(s.tie_rule)}</b>.</p>'
+                if present
+                else f"Tie rule <b>{esc(s.tie_rule)}</b>: {esc(s.tie_sentence)}.</p>"
+            )
         )
+    if present and s.stop_sentence:
+        lines.append(f'<p class="bpe-stop">{esc(s.stop_sentence)}</p>')
     return f'<div class="bpe-step">{"".join(lines)}</div>'
 
 
-def _step_notes(s: bpe.TrainState) -> None:
-    """The rare notes (a forced merge, a token already known, the end) as Streamlit alerts."""
+def _step_notes(s: bpe.TrainState, present: bool = False) -> None:
+    """The rare notes (a forced merge, a token already known, the end) as Streamlit alerts (the end inside the
+    step box in presenter mode)."""
     if s.step and s.forced:
         st.warning("What-if: this pair was chosen by hand, not by its count.")
     if s.step and not s.token_added:
@@ -335,7 +382,7 @@ def _step_notes(s: bpe.TrainState) -> None:
             f"“{shower(as_text(s.history))(s.new_token)}” was already in the vocabulary, so it keeps "
             "its id: the vocabulary does not grow.",
         )  # plain text: the token is the corpus's
-    if s.stop_sentence:
+    if s.stop_sentence and not present:
         st.success(s.stop_sentence)
 
 
@@ -397,7 +444,7 @@ def _split_row(history: bpe.History, i: int, tokens: tuple[str, ...], new_token:
             return row
     word, mark, chips = history.words[i], "✱ " if new_token is not None else "", vocabulary.chip_cache(history)
     row = (
-        f"<tr>{cell('word', mark + shower(text)(word), stored_title(word, text))}<td>{history.freqs[i]:,}</td>"
+        f"<tr{REWRITTEN_ROW if mark else ''}>{cell('word', mark + shower(text)(word), stored_title(word, text))}<td>{history.freqs[i]:,}</td>"
         f"<td>{display.chips_html(list(tokens), highlight=[new_token] if mark else [], as_text=text, cache=chips)}</td></tr>"
     )
     if len(row) > ROW_CHARS_KEPT:

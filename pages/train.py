@@ -42,6 +42,7 @@ else:
 state["was_present"] = present
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------
+modes_slot = st.sidebar.container() if present else None  # presenter mode's toggles, above the corpus
 with st.sidebar:
     settings = sidebar.corpus_and_settings(state)
 
@@ -109,7 +110,7 @@ def step_view() -> None:
             )
             st.rerun(scope="app")
     # One horizontal container, not st.columns: every block is one more message per click.
-    row = st.container(horizontal=True, vertical_alignment="center")
+    row = st.container(horizontal=True, vertical_alignment="center", key="bpe_steps")  # sticky on a phone
     cur = st.session_state["step"]
     # Set by the script before the slider is drawn, so the browser always shows the step the panels
     # show: a Play tick cut short by a click on Pause could leave the slider one step ahead.
@@ -160,7 +161,7 @@ def step_view() -> None:
 st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state["play"] = False
-controls.mode_toggles(settings)
+controls.mode_toggles(settings, modes_slot)
 if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
 runs.stopped_at(history, settings, state)  # a run cut short by Stop says so right above its step box
@@ -176,3 +177,4 @@ controls.search_box()
 # -- comparisons and downloads ----------------------------------------------------------------------
 explore.compare_tie_rules(history, settings)
 downloads.downloads(history, settings)
+controls.worksheet_entry(history, settings)  # a printable sheet of the merges the teacher picks

@@ -1,6 +1,7 @@
 """Worksheet: a printable page for merges k..k+n of any run, the answer key on its own printed pages.
 
-Reached from the Train page's "Printable worksheet" link (``pages/code_beside.py``): the run's link
+Reached from the Train page's "Worksheet" entry (``pages/controls.py`` worksheet_entry, where the teacher
+picks the first step and how many) and its "Printable worksheet" link (``pages/code_beside.py``): the run's link
 parameters (``pages/links.py``) plus ``ws_from`` (the first merge, 1 or more) and ``ws_steps`` (how
 many, up to MAX_STEPS). The run comes from the shared run store (``pages/runs.py``); the worksheet is
 one block of escaped HTML (``bpe.display.worksheet``), printed with the styles of ``worksheet.css``
@@ -14,7 +15,8 @@ import re
 import streamlit as st
 
 import bpe
-from bpe.display.worksheet import KEY_PAIRS, MAX_STEPS, WORDS_PER_STEP, WorksheetStep, worksheet_html
+from bpe.display import mark_whitespace
+from bpe.display.worksheet import KEY_PAIRS, MAX_STEPS, WORDS_PER_STEP, WorksheetStep, count_pairs, worksheet_html
 from bpe.presets import PRESETS
 from pages import links, runs
 from pages.alerts import alert
@@ -46,17 +48,45 @@ def _number(name: str, default: int, low: int, high: int, notes: list[str], past
 
 
 def worksheet_steps(history: bpe.History, first: int, count: int) -> list[WorksheetStep]:
-    """Merges ``first`` .. ``first + count - 1`` of the run, each with the words before it."""
-    order = history.words_by_frequency()
+    """Merges ``first`` .. ``first + count - 1`` of the run, each with the words before it: every word, or the
+    WORDS_PER_STEP most frequent (the key then counts the pairs in those). Under the "first" tie rule the words
+    are printed in the order the run first met them, so the first pair met on the sheet is the one the rule
+    picks; under the other rules most frequent first."""
+    order = history.words_by_frequency()[:WORDS_PER_STEP]
+    if history.config.tie_break == "first":
+        order = sorted(order)
+    cut = len(order) < len(history.words)
     steps = []
     for k in range(first, first + count):
         s = history.state(k)
         splits = history.splits_at(k - 1)
-        words = tuple((history.words[i], history.freqs[i], splits[history.words[i]]) for i in order[:WORDS_PER_STEP])
+        words = tuple((history.words[i], history.freqs[i], splits[history.words[i]]) for i in order)
+        top = count_pairs(words)[:KEY_PAIRS] if cut else s.top_pairs(KEY_PAIRS)
         steps.append(
-            WorksheetStep(k, words, len(order), tuple(s.top_pairs(KEY_PAIRS)), s.pair, s.new_token, s.tied, s.forced)
+            WorksheetStep(
+                k, words, len(history.words), tuple(top), s.pair, s.new_token, s.tied, s.forced, count=s.count
+            )
         )
     return steps
+
+
+def tie_example(history: bpe.History, first: int, count: int) -> str:
+    """One tie of the run and the pair its rule picks (plain text): the first on the sheet, else the run's
+    first; under the "hf" rule with the tokens' ids, which the rule compares."""
+    steps = [k for k in range(first, first + count)] + list(range(1, history.num_merges + 1))
+    k = next((k for k in steps if history.state(k).num_tied > 1 and not history.state(k).forced), None)
+    if k is None:
+        return "this run has no tie."
+    s = history.state(k)
+    ids = {token: i for i, token in enumerate(history.state(k - 1).vocab)} if s.tie_rule == "hf" else {}
+
+    def shown(pair: tuple[str, str]) -> str:
+        text = f"{mark_whitespace(pair[0])} + {mark_whitespace(pair[1])}"
+        return f"{text} (ids {ids.get(pair[0], '?')}, {ids.get(pair[1], '?')})" if ids else text
+
+    tied = [shown(p) for p in s.tied[:4]] + ([f"{s.num_tied - 4:,} more"] if s.num_tied > 4 else [])
+    where = "on this sheet" if first <= k < first + count else "of this run"
+    return f"at step {k} {where}, {', '.join(tied)} all count {s.count:,}; the rule picks {shown(s.pair)}."
 
 
 def _title(settings) -> str:
@@ -90,4 +120,7 @@ st.html(
     '<p class="bpe-ws-screen">Print this page with your browser (Ctrl+P or ⌘P): the answer key starts on a new '
     "page, and the app's menus are left out of the print.</p>"
 )
-st.html(worksheet_html(_title(settings), worksheet_steps(history, first, count)))
+rule = bpe.TIE_RULE_SENTENCES[history.config.tie_break]
+st.html(
+    worksheet_html(_title(settings), worksheet_steps(history, first, count), rule, tie_example(history, first, count))
+)

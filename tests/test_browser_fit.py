@@ -1,0 +1,174 @@
+"""Presenter mode fits a 1280x720 projector at every step of every preset, and the phone layout puts the step
+first (issue 30), in a real browser.
+
+One browser context per viewport; each step is opened by its URL. Presets with many steps are sampled: the
+first and last steps, the step whose box says the most (the tallest), and a few in between.
+Run with ``.venv/bin/python -m pytest tests/test_browser_fit.py -q`` (needs Debian's chromium).
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import assert_no_exception, open_train, wait_for_layout, wait_for_step
+from playwright.sync_api import Error as PlaywrightError
+
+import bpe
+from bpe.presets import PRESETS
+
+pytestmark = pytest.mark.browser
+
+ALL_STEPS_UP_TO = 25  # presets with more merges than this are sampled
+SAMPLES = 6
+
+# What a class must see without scrolling, as a list of what is wrong (empty when all is): the whole step box,
+# the chart with its counts written on the bars and its legend, a rewritten (✱) word of the splits and the
+# vocabulary's newest tokens; the step buttons; nothing in view wider than its column.
+FIT_PROBLEMS_JS = """() => {
+  const problems = [];
+  const W = window.innerWidth, H = window.innerHeight;
+  const inView = (e) => { if (!e) return false; const r = e.getBoundingClientRect();
+    return r.width > 0 && r.left >= -0.5 && r.top >= -0.5 && r.right <= W + 0.5 && r.bottom <= H + 0.5; };
+  const title = document.querySelector('.bpe-step-title');
+  const m = title && /Step (\\d+) of/.exec(title.textContent);
+  const step = m ? +m[1] : -1;
+  if (!inView(document.querySelector('.bpe-step'))) problems.push('the step box is not all in view');
+  if (!inView(document.querySelector('.st-key-next button'))) problems.push('Next is not in view');
+  const chart = document.querySelector('[data-testid="stVegaLiteChart"] svg');
+  if (chart) {
+    if (!inView(chart)) problems.push('the chart is not all in view: bottom ' + chart.getBoundingClientRect().bottom);
+    const legend = chart.querySelector('g.role-legend');
+    if (!inView(legend)) problems.push('no legend in view');
+    const bars = chart.querySelectorAll('g.mark-rect path').length;
+    const labels = [...chart.querySelectorAll('g.mark-text text')].filter(inView).length;
+    if (!bars || labels < bars) problems.push('counts on bars: ' + labels + ' of ' + bars);
+  } else if (step > 0 || document.querySelector('.st-key-next button:not([disabled])')) {
+    problems.push('no chart');
+  }
+  const rewritten = [...document.querySelectorAll('table[data-table="splits"] td.word')]
+    .find(td => td.textContent.startsWith('✱'));
+  if (step > 0 && !inView(rewritten)) problems.push('no rewritten word in view');
+  // The vocabulary's newest token: the first chip of a newest-first vocabulary (the panel, or the strip above the splits).
+  const newest = [...document.querySelectorAll('[data-vocab]')].map(v => v.querySelector('.tok')).filter(Boolean);
+  if (step > 0 && !newest.some(inView)) problems.push('no newest token in view');
+  const columnOf = (e) => e.closest('[data-testid="stColumn"]') || e.closest('[data-testid="stMainBlockContainer"]');
+  for (const e of document.querySelectorAll('[data-testid="stMain"] :is(.tok, table.bpe-table, .bpe-step)')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.top > H) continue;
+    const c = columnOf(e).getBoundingClientRect();
+    if (r.left < c.left - 0.5 || r.right > c.right + 0.5)
+      problems.push('wider than its column: ' + e.className + ' ' + JSON.stringify(e.textContent.slice(0, 30)));
+  }
+  return {step, problems: problems.slice(0, 8)};
+}"""
+
+
+def step_text_size(history: bpe.History, step: int) -> int:
+    """How much the step box says (its provenance and tie sentences): the tallest box is the longest."""
+    s = history.state(step)
+    return len(s.provenance_sentence()) + (len(s.tie_sentence) + 12 * min(s.num_tied, 6) if s.num_tied > 1 else 0)
+
+
+def steps_to_check(preset: str) -> list[int]:
+    p = PRESETS[preset]
+    last = bpe.run_training(p.corpus(), **p.options).num_merges if preset != "python-docs" else None
+    if last is None or last > ALL_STEPS_UP_TO:
+        history = bpe.run_training(p.corpus(), **p.options)
+        last = history.num_merges
+        tallest = max(range(1, last + 1), key=lambda k: step_text_size(history, k))
+        between = [1 + (last - 1) * i // (SAMPLES - 1) for i in range(SAMPLES)]
+        return sorted({0, *between, tallest, last})
+    return list(range(0, last + 1))
+
+
+def check_fit(page, url: str, step: int) -> None:
+    open_train(page, f"{url}&step={step}")
+    try:
+        page.wait_for_function(
+            "(n) => { const r = (" + FIT_PROBLEMS_JS + ")(); return r.step === n && !r.problems.length; }",
+            arg=step,
+            timeout=15_000,
+        )
+    except PlaywrightError:
+        raise AssertionError(f"{url} step {step}: {page.evaluate(FIT_PROBLEMS_JS)}") from None
+    assert_no_exception(page)
+
+
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("scale", [1, 1.5], ids=["1280x720", "150%-of-1920x1080"])
+def test_presenter_mode_fits_1280x720_at_every_step_of_every_preset(app_server, browser, scale):
+    """150 % zoom on 1920x1080 is a 1280x720 CSS viewport drawn at 1.5 device pixels per CSS pixel."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=scale)
+    try:
+        page = context.new_page()
+        for preset in PRESETS:
+            steps = steps_to_check(preset) if scale == 1 else steps_to_check(preset)[-2:]
+            for step in steps:
+                check_fit(page, f"{app_server}/?preset={preset}&present=1", step)
+    finally:
+        context.close()
+
+
+# Where the phone layout's parts start (px from the top of the page, the page scrolled to its top).
+PHONE_POSITIONS_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const top = (e) => e ? Math.round(e.getBoundingClientRect().top + main.scrollTop) : null;
+  const visible = (s) => [...document.querySelectorAll(s)].some(e => e.getBoundingClientRect().height > 0);
+  const rewritten = [...document.querySelectorAll('table[data-table="splits"] td.word')]
+    .filter(td => td.getBoundingClientRect().height > 0)
+    .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);  // as shown, not as sent
+  return {
+    step: top(document.querySelector('.bpe-step')),
+    chart: top(document.querySelector('[data-testid="stVegaLiteChart"]')),
+    firstWord: rewritten.length ? rewritten[0].textContent : null,
+    firstWordTop: rewritten.length ? top(rewritten[0]) : null,
+    teacherToggles: ['play', 'speed', 'predict', 'present', 'what_if'].filter(k => visible('.st-key-' + k)),
+    folded: [...document.querySelectorAll('details.bpe-fold')].map(d => [d.querySelector('summary').textContent, d.open,
+      d.getBoundingClientRect().height]),
+  };
+}"""
+NEXT_IN_VIEW_JS = """() => { const r = document.querySelector('.st-key-next button').getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight && r.height > 0; }"""
+
+
+def test_a_phone_shows_the_step_the_chart_and_the_rewritten_words_first_and_keeps_next_in_reach(app_server, browser):
+    """390x844 on the course preset at step 5: the step box started at 686 px, the splits at 1,870-2,673 px and
+    the vocabulary at 3,202 px, under the title and the teacher's toggles; Next was only at the top."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=course&step=5")
+        wait_for_layout(page)
+        where = page.evaluate(PHONE_POSITIONS_JS)
+        assert where["step"] <= 300, where  # the step box in the first third of the screen
+        assert where["chart"] < 844, where  # the chart starts on the first screen
+        assert where["firstWord"].startswith("✱") and where["firstWordTop"] < 1.5 * 844, where
+        assert where["teacherToggles"] == [], where
+        folded = {name: (is_open, height) for name, is_open, height in where["folded"]}
+        assert set(folded) == {"Pair counts table", "Vocabulary", "Merge history"}, folded
+        assert all(not is_open and height < 60 for is_open, height in folded.values()), folded
+        # Scrolled down to the words, Next is still in reach, and a tap steps.
+        page.locator(".bpe-step").hover()
+        page.mouse.wheel(0, 1500)
+        page.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').scrollTop > 1000")
+        assert page.evaluate(NEXT_IN_VIEW_JS)
+        page.locator(".st-key-next button").tap()
+        wait_for_step(page, 6)
+        assert page.evaluate(NEXT_IN_VIEW_JS)
+        # The step hint speaks of taps on a touch screen.
+        open_train(page, f"{app_server}/?preset=course&step=0")
+        assert (
+            page.locator(".bpe-step p").inner_text().startswith("Every word is split into its base symbols. Tap Next")
+        )
+    finally:
+        context.close()
+
+
+def test_a_wide_screen_shows_the_folded_parts_open_and_names_keys(app_server, page):
+    open_train(page, f"{app_server}/?preset=course&step=0")
+    assert "Press Next (or →, PageDown, Space)" in page.locator(".bpe-step p").inner_text()
+    page.keyboard.press("n")
+    wait_for_step(page, 1)
+    for name in ("Pair counts table", "Vocabulary", "Merge history"):
+        details = page.locator("details.bpe-fold", has=page.locator("summary", has_text=name))
+        assert not details.locator("summary").is_visible(), name
+        assert details.locator("table, .bpe-scroll").first.is_visible(), name

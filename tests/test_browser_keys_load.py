@@ -1,0 +1,58 @@
+"""Keys that step on the Train page in the cases a class meets (issue 30): the first key right after a page
+load, and → or Space right after answering a prediction (the radio keeps the focus).
+
+Run with ``.venv/bin/python -m pytest tests/test_browser_keys_load.py -q`` (needs Debian's chromium).
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import TIMEOUT_MS, open_train, shown_step, wait_for_app, wait_for_step
+
+pytestmark = pytest.mark.browser
+
+# A key pressed the moment pages/keys.js installs itself, before the step buttons are drawn: on a slow
+# first run a teacher's remote press lands there. It is dispatched on the page as a browser would.
+EARLY_KEY_JS = """(() => {
+  let installed = false;
+  Object.defineProperty(window, '__bpeKeys', {configurable: true, get: () => installed, set: (v) => {
+    installed = v;
+    window.__bpeEarly = !document.querySelector('.st-key-next button');
+    setTimeout(() => document.body.dispatchEvent(
+      new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true, cancelable: true})), 0);
+  }});
+})();"""
+
+
+def test_the_first_key_right_after_a_page_load_steps(app_server, page):
+    page.add_init_script(EARLY_KEY_JS)
+    page.goto(f"{app_server}/?preset=course&step=1&present=1")
+    wait_for_app(page)
+    wait_for_step(page, 2)
+    assert page.evaluate("window.__bpeEarly") is True  # it came before the step buttons
+    assert shown_step(page) == 2 and "step=2" in page.url
+
+
+def _answer(page, step: int) -> None:
+    question = page.get_by_text(f"Which pair will step {step + 1} merge?")
+    question.wait_for(timeout=TIMEOUT_MS)
+    page.locator(f'.st-key-guess_{step} [role="radiogroup"] label').first.click()
+    page.locator('[data-testid="stAlert"]').first.wait_for(timeout=TIMEOUT_MS)  # the answer's verdict
+    wait_for_app(page)
+    focused = page.evaluate("document.activeElement && document.activeElement.type")
+    assert focused == "radio", focused  # the case of the issue: the focus stays on the radio
+
+
+@pytest.mark.parametrize("key", ["ArrowRight", "Space", "PageDown"])
+def test_keys_step_after_answering_a_prediction(app_server, page, key):
+    """After a guess the radio keeps the focus: → chose another answer and Space did nothing."""
+    open_train(page, f"{app_server}/?preset=hug&step=2")
+    page.locator('.st-key-predict input[type="checkbox"]').click(force=True)
+    _answer(page, 2)
+    checked = page.locator('.st-key-guess_2 input[type="radio"]:checked').get_attribute("value")
+    page.keyboard.press(key)
+    wait_for_step(page, 3)
+    assert shown_step(page) == 3
+    page.keyboard.press("ArrowLeft")  # back to the answered step: its answer is the one given
+    wait_for_step(page, 2)
+    assert page.locator('.st-key-guess_2 input[type="radio"]:checked').get_attribute("value") == checked
