@@ -172,7 +172,7 @@ st.caption(f"Read as {student.format}: {len(student.merges)} merges" + (
 if result.step is None:
     alert("info" if result.kind == "same" else "warning", result.cause)
 else:
-    st.subheader(f"The runs part at step {result.step}")
+    st.header(f"The runs part at step {result.step}")
     ours_col, theirs_col = st.columns(2)
     with ours_col:
         _pair_block("Our run", result.ours, result.our_count)
@@ -194,7 +194,7 @@ else:
             hide_index=True,
         )
 if ranked:
-    st.subheader("Which of our settings reproduce your run longest")
+    st.header("Which of our settings reproduce your run longest")
     rows = [(s.tie_break, s.pre_tokenizer, "bytes" if s.byte_base else "characters", n) for s, n in ranked[:8]]
     st.dataframe(
         pd.DataFrame(

@@ -18,7 +18,7 @@ import streamlit as st
 
 from pages import code_beside, controls, downloads, explore, links, panels, runs, session, share, sidebar
 from pages.alerts import alert
-from pages.assets import KEYS_JS, PRESENT_CSS
+from pages.assets import KEYS_JS, PRESENT_CSS, SKIP_JS, SKIP_LINK
 from server import startup
 
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
@@ -31,6 +31,8 @@ session.keep_widgets(
 # Presenter mode: from the toggle, or from a teacher's link (present=1) on the first run.
 st.session_state.setdefault("present", st.query_params.get("present") == "1")
 present = st.session_state["present"]
+# The keyboard's short way past the sidebar and the toggles to Next (pages/skip.js): our own constant HTML.
+st.html(SKIP_LINK + SKIP_JS, unsafe_allow_javascript=True)
 if present:
     st.set_page_config(initial_sidebar_state="collapsed")
     st.html(PRESENT_CSS)
