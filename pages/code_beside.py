@@ -129,6 +129,6 @@ def code_beside(history: bpe.History, settings: Settings, step: int) -> None:
                     f"{s.num_tied} pairs tie here. Both loops take the first pair they meet; this run breaks ties "
                     f"by another rule ({bpe.TIE_RULE_SENTENCES[config.tie_break]}), so their pick can differ."
                 )
-        st.caption("The loop, as `bpe/reference_loops.py` has it (the tests run it against the trainer):")
+        st.caption("The same loop in plain Python, as you might write it yourself:")
         st.code(SOURCES[style], language="python")
         st.link_button("Printable worksheet", worksheet_link(settings, step), icon=":material/print:")

@@ -96,6 +96,9 @@ if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
     # Not edited by the user: the sample follows the Train page's corpus.
     st.session_state["encode_text"] = enc["encode_text"] = enc["auto_text"] = sample_for(state["settings"])
 session.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
+if st.query_params.get("tokenizer") == "trained":  # the Train page's "Encode your own text with this tokenizer"
+    st.session_state["encode_source"] = enc["encode_source"] = TRAINED
+    del st.query_params["tokenizer"]
 
 
 def memo(name: str, key: tuple, compute):

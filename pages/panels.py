@@ -86,6 +86,7 @@ def stored_title(token: str, text: bool) -> str:
     return display.byte_title(token) if text and display.byte_text(token) != token else ""
 
 
+ROLES = ("chosen", "tied", "other")  # a pair's part in its step, in the chart's legend order
 PAIR_COLUMNS = ("rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from")
 
 
@@ -102,7 +103,8 @@ def _pair_view(_history: bpe.History, step: int, text: bool = False) -> tuple[di
     else:
         top = [(pair, count, None) for pair, count in s.top_pairs(TOP_N, after=not step)]
     merge = s if step else (_history.state(1) if _history.num_merges else None)
-    chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
+    # Before the first merge nothing is chosen or tied yet: step 0 marks no pair (step 1 says which won).
+    chosen, tied = (merge.pair, set(merge.tied)) if merge and step else (None, set())
     where = (merge or s).provenance_of(
         [p for p, _, _ in top[:10]], show=lambda word: display.shorten(show(word), FROM_WORD)
     )
@@ -140,11 +142,13 @@ def _pair_chart_data(_history: bpe.History, step: int, text: bool = False) -> pa
 
 
 @st.cache_resource(show_spinner=False)
-def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
+def _pair_chart_spec(wordpiece: bool = False, present: bool = False, roles: tuple[str, ...] = ROLES) -> dict:
     """The bar chart, built with Altair once; each step only sends its data (Altair's
     to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for
-    WordPiece the scores (``value`` holds either)."""
-    colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
+    WordPiece the scores (``value`` holds either). The legend names only the ``roles`` the data holds
+    (none when every bar is "other")."""
+    colors = alt.Scale(domain=list(ROLES), range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
+    legend = alt.Legend(orient="bottom", title=None, values=list(roles)) if roles != ("other",) else None
     chart = (
         alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
         .mark_bar()
@@ -163,7 +167,7 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
                 title=None,
                 axis=alt.Axis(labelLimit=160),
             ),
-            color=alt.Color("role:N", scale=colors, legend=alt.Legend(orient="bottom", title=None)),
+            color=alt.Color("role:N", scale=colors, legend=legend),
             tooltip=[
                 "pair:N",
                 alt.Tooltip("stored:N", title="as stored"),
@@ -271,10 +275,11 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
         st.write("No pairs: every word is a single token.")
     else:
         wordpiece = history.config.algorithm == "wordpiece"
+        roles = tuple(r for r in ROLES if any(row["role"] == r for row in table))
         if chart_only:
             st.vega_lite_chart(
                 _pair_chart_data(history, counts_step, text),
-                _pair_chart_spec(wordpiece, True),
+                _pair_chart_spec(wordpiece, True, roles),
                 width="stretch",
                 key="pairs_chart",
                 theme=None,
@@ -283,7 +288,7 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
         left, right = st.columns(2, gap="large")
         left.vega_lite_chart(
             _pair_chart_data(history, counts_step, text),
-            _pair_chart_spec(wordpiece),
+            _pair_chart_spec(wordpiece, False, roles),
             width="stretch",
             key="pairs_chart",
         )
@@ -296,19 +301,19 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False)
     if s.step == 0:
         # data-announce: what the page's live region reads out (pages/keys.js), once per step.
         return (
-            f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
-            f'split into its base symbols.">Step 0 of {n}</h2>'
+            f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n:,}: every word is '
+            f'split into its base symbols.">Step 0 of {n:,}</h2>'
             "<p>Every word is split into its base symbols. Press <b>Next</b> (or →, PageDown, Space) to make "
             "the first merge.</p></div>"
         )
     a, b = s.pair
-    announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
+    announce = f"Step {s.step:,} of {n:,}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count:,}"
     lines = [
-        f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step} of {n}: '
+        f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step:,} of {n:,}: '
         f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
         f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
         f"{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} "
-        f'<span id="merge-count">count {s.count}</span></h2>',
+        f'<span id="merge-count">count {s.count:,}</span></h2>',
         f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count}.</p>",
     ]
     if s.score is not None:
@@ -343,15 +348,19 @@ def _step_notes(s: bpe.TrainState) -> None:
 def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> str:
     table = _pair_view(_history, step, text)
     wordpiece = _history.config.algorithm == "wordpiece"
-    columns = ["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]
+    marks = [c for c in ("tied", "chosen") if any(row[c] for row in table)]  # step 0 has neither
+    columns = ["pair", *(["score"] if wordpiece else []), "count", *marks, "from"]
     cells = [["✓" if v is True else "" if v is False else v for v in (row[c] for c in columns)] for row in table]
     title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
     tips = {"pair": [f"stored as {r['stored']}" if text and r["stored"] != r["pair"] else "" for r in table]}
     return (
         f'<h3 class="bpe-h">{title}</h3>'
         + html_rows(columns, cells, "pairs", tips)
-        + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
-        "lost on the tie rule. The chart shows the same rows"
+        + '<p class="bpe-note">'
+        + ("✓ chosen: the pair merged at this step. " if "chosen" in marks else "")
+        + (f"✓ tied: same {'score' if wordpiece else 'count'}, lost on the tie rule. " if "tied" in marks else "")
+        + ("" if step else "Press Next to see which pair is merged first. ")
+        + "The chart shows the same rows"
         + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "")
         + ".</p>"
     )
@@ -434,7 +443,7 @@ def _history_rows(_history: bpe.History, text: bool = False) -> tuple[tuple, ...
 @per_run
 def _sparklines(_history: bpe.History) -> tuple[str, str]:
     return (
-        display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens (compression)"),
+        display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens"),
         display.sparkline_image(_history.merge_counts, title="Count of the winning pair"),
     )
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages import code_beside, controls, downloads, explore, links, panels, runs, session, share, sidebar
+from pages import code_beside, controls, downloads, explore, intro, links, panels, runs, session, share, sidebar
 from pages.alerts import alert
 from pages.assets import KEYS_JS, PRESENT_CSS, SKIP_JS, SKIP_LINK
 from server import startup
@@ -139,6 +139,8 @@ def step_view() -> None:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
         share.share_button(row)  # a link and QR code of this step (pages/share.py)
     guess = explore.predict(history, step, state)
+    if step == last and last and not present:
+        intro.next_steps(settings, step, stored)  # where to go from here: Encode, Check (pages/intro.py)
     # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
     panels.step_panels(
         history,
@@ -160,6 +162,7 @@ def step_view() -> None:
 st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state["play"] = False
+intro.first_minute(history, state, present)  # what BPE is and the corpus, until hidden (pages/intro.py)
 controls.mode_toggles(settings)
 if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
