@@ -17,6 +17,7 @@ from .text import (
     HIGHLIGHT,
     PALETTE,
     TEXT_WHITESPACE,
+    byte_marks,
     byte_text,
     byte_title,
     color_indices,
@@ -153,9 +154,9 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
     Byte-level tokens show the text their bytes spell (``ðŁĻĤ`` -> ``🙂``); whitespace
     appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵`` (with
     ``show_whitespace="text"``, as :func:`byte_text` shows it: ``␣`` and ``↵``).
-    A token that cuts a UTF-8 character in the middle shows the bytes of the cut character in
-    hex and ``�``; its whole characters show as above, a narrow gap apart (`` 🙂``'s first three
-    bytes: ``Ġ F0 9F�``).
+    A token that cuts a UTF-8 character in the middle shows the bytes of the cut character as bytes,
+    ``<F0><9F>`` (never as U+FFFD, which reads as a decoding bug); its whole characters show as above, a
+    narrow gap apart (`` 🙂``'s first three bytes: ``Ġ <F0><9F>``). The tooltip names the character.
     """
     if not tokenizer.byte_level or token_kind(tokenizer, token) != "normal":
         return visible(token, show_whitespace)
@@ -165,7 +166,7 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
     for cut, run in itertools.groupby(text, key=lambda c: "\udc80" <= c <= "\udcff"):
         run = "".join(run)
         if cut:
-            parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+            parts.append(byte_marks(bytes(ord(c) - 0xDC00 for c in run)))  # never U+FFFD
         elif show_whitespace == "text":  # as the Train page's "Bytes as text": ␣ for a space
             parts.append("".join(TEXT_WHITESPACE.get(c) or (c if c.isprintable() else token_symbol(c)) for c in run))
         elif show_whitespace:
@@ -209,7 +210,8 @@ def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
         made = "base symbol (no merge)"
     else:
         made = f"merge {rank + 1}"
-    return f"id {token_id} · {token!r} · bytes {hex_bytes(tokenizer.token_bytes(token))} · {made}"
+    part = f" · part of the character(s) {source!r}" if source and cuts_character(tokenizer, token) else ""
+    return f"id {token_id} · {token!r} · bytes {hex_bytes(tokenizer.token_bytes(token))}{part} · {made}"
 
 
 def overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]], ends: Sequence[int] | None = None) -> bool:
