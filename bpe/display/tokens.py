@@ -115,8 +115,9 @@ SPECIAL_COLORS = ("#c9d6df", "#aebfcc")
 
 TOKEN_CSS = (
     "<style>"
+    # A thin edge on every chip: where one token ends and the next starts shows without its colour (WCAG 1.4.1).
     ".tok{padding:1px 4px;margin:1px;border-radius:4px;font-family:monospace;white-space:pre;"
-    "display:inline-block;color:#111}"
+    "display:inline-block;color:#111;border:1px solid rgba(17,17,17,.25)}"
     + "".join(f".tok.c{i}{{background:{color}}}" for i, color in enumerate(PALETTE))
     + f".tok.hl{{background:{HIGHLIGHT};font-weight:700}}"
     ".tok.long{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}"
@@ -132,6 +133,10 @@ TOKEN_CSS = (
     ".bpe-source-text{white-space:pre-wrap;overflow-wrap:anywhere;font-family:monospace;color:#111;"
     "border:1px solid #e6e8eb;border-radius:6px;padding:4px 8px;max-height:12em;overflow:auto}"
     ".bpe-source-text mark.bpe-hl{background:#ffd166;color:#111;outline:1px solid #b08900}"
+    # Side by side: each column's own copy of the text, kept at the bottom of the window while its chips
+    # scroll past, so the characters a hovered chip stands for are in view beside it.
+    ".bpe-source.bpe-source-col{position:sticky;bottom:0;background:#fff;padding:4px 0;z-index:1}"
+    ".bpe-source-col .bpe-source-text{max-height:6em}"
     "</style>"
 )
 
@@ -295,12 +300,16 @@ def utf16_offsets(text: str):
     return prefix.__getitem__
 
 
-def source_html(text: str, label: str = "Hover a token to see its characters in the text:") -> str:
-    """``text``, escaped, in the block where hovering a chip marks the token's characters. A carriage
+def source_html(
+    text: str, label: str = "Hover a token to see its characters in the text:", *, column: bool = False
+) -> str:
+    """``text``, escaped, in the block where hovering a chip marks the token's characters (the chips of the
+    same block mark it; ``column``: a side-by-side column's compact copy, kept in view). A carriage
     return is written as a character reference: the HTML parser would turn a literal ``\\r\\n`` into one
     ``\\n`` and every later offset would be one off."""
     escaped = html.escape(text).replace("\r", "&#13;")
-    return f'<div class="bpe-source">{html.escape(label)}<div class="bpe-source-text">{escaped}</div></div>'
+    css = "bpe-source bpe-source-col" if column else "bpe-source"
+    return f'<div class="{css}">{html.escape(label)}<div class="bpe-source-text">{escaped}</div></div>'
 
 
 TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "made by")  # the keys of token_rows, also for no tokens
