@@ -15,7 +15,7 @@ import streamlit as st
 
 import bpe
 from bpe import display
-from pages import encode_compare, encode_present, encode_sources, runs, session
+from pages import encode_compare, encode_present, encode_sources, encode_start, runs, session
 from pages.alerts import alert
 from pages.assets import HOVER_JS
 from pages.encode_sources import SOURCES, TRAINED, UPLOADED
@@ -117,6 +117,7 @@ if state["settings"] == link_settings:  # a link opened on this page (/encode?st
 
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
+encode_start.offer(source, state["settings"], state, enc)  # the toy example in use: tokenizers for real text
 name, tok = encode_sources.tokenizer_in_use(source, enc)
 if source != UPLOADED:  # an upload's notes are in its hint, shown beside the uploader
     for note in tok.notes:  # how the file reads unusually (bpe.formats): plain text
