@@ -93,7 +93,7 @@ def _pair_block(title: str, pair, count: int) -> None:
         f'<div class="bpe-check-pair" data-side="{esc(title)}"><code>{a}</code> + <code>{b}</code> → '
         f"<code>{joined}</code></div>"
     )
-    st.caption(f"Count in our corpus at this step: {count}")
+    st.caption(f"Count in our corpus at this step: {count:,}")
 
 
 st.title("Check my implementation")
@@ -167,12 +167,12 @@ except ValueError as exc:
     alert("error", exc)
     st.stop()
 
-st.caption(f"Read as {student.format}: {len(student.merges)} merges" + (
-    f", a vocabulary of {student.vocab_size}" if student.vocab_size else "") + ".")  # fmt: skip
+st.caption(f"Read as {student.format}: {len(student.merges):,} merges" + (
+    f", a vocabulary of {student.vocab_size:,}" if student.vocab_size else "") + ".")  # fmt: skip
 if result.step is None:
     alert("info" if result.kind == "same" else "warning", result.cause)
 else:
-    st.header(f"The runs part at step {result.step}")
+    st.header(f"The runs part at step {result.step:,}")
     ours_col, theirs_col = st.columns(2)
     with ours_col:
         _pair_block("Our run", result.ours, result.our_count)
@@ -183,7 +183,7 @@ else:
         source=source, preset=preset, text=text, counts=counts, pre_tokenizer=pre, limit="num_merges",
         limit_value=max(len(student.merges), result.step), special_tokens=specials, tie_break=rule,
     )  # fmt: skip
-    st.link_button(f"Go to step {result.step}", _train_link(train_settings, result.step))
+    st.link_button(f"Go to step {result.step:,}", _train_link(train_settings, result.step))
     if any(t in text for t in specials) and source == "text":
         st.caption("The Train page does not split special tokens out of the text, so its counts there can differ.")
     st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)
@@ -198,7 +198,7 @@ if ranked:
     rows = [(s.tie_break, s.pre_tokenizer, "bytes" if s.byte_base else "characters", n) for s, n in ranked[:8]]
     st.dataframe(
         pd.DataFrame(
-            rows, columns=["tie rule", "pre-tokenizer", "base", f"merges reproduced (of {len(student.merges)})"]
+            rows, columns=["tie rule", "pre-tokenizer", "base", f"merges reproduced (of {len(student.merges):,})"]
         ),
         hide_index=True,
     )

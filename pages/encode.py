@@ -160,7 +160,7 @@ if at_step:
         key="merges_choice",
         on_change=_choose_merges,
         required=True,
-        format_func={"step": f"As at Train step {train_step}", "all": f"All {display.plural(n, 'merge')}"}.get,
+        format_func={"step": f"As at Train step {train_step:,}", "all": f"All {display.plural(n, 'merge')}"}.get,
         help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.",
     )
 in_use_line = st.empty()  # filled once the tokenizer in use is known (below)

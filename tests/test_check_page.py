@@ -60,7 +60,7 @@ def test_an_uploaded_cs336_pickle_with_the_other_tie_rule_is_named_with_its_step
         [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
     )
     ok(at.run())
-    assert at.subheader[0].value == "The runs part at step 1"
+    assert at.header[0].value == "The runs part at step 1"
     side = pairs(at)
     assert (
         "<code>s</code> + <code>t</code>" in side["Our run"] and "<code>e</code> + <code>s</code>" in side["Your run"]
@@ -85,7 +85,7 @@ def test_pasted_course_loop_with_whitespace_kept_lists_the_words():
     at.selectbox(key="chk_rule").set_value("first").run()
     at.selectbox(key="chk_pre").set_value("whitespace").run()
     paste(at, repr(course_loop(text, 6, fault="whitespace")))
-    assert at.subheader[0].value == "The runs part at step 3"
+    assert at.header[0].value == "The runs part at step 3"
     assert "holds whitespace" in alerts(at, "warning")[0]
     words = at.dataframe[1].value
     assert words.iloc[0].tolist() == ["low␣", 0, 3]
@@ -100,7 +100,7 @@ def test_special_tokens_merged_in_a_cs336_json_upload():
     vocab, merges = cs336_train(text, 6, fault="specials")
     at.file_uploader(key="chk_files").set_value([("run.json", cs336_json(vocab, merges).encode(), "application/json")])
     ok(at.run())
-    assert at.subheader[0].value == "The runs part at step 1"
+    assert at.header[0].value == "The runs part at step 1"
     assert "did not split special tokens out" in alerts(at, "warning")[0]
     assert any("The Train page does not split special tokens out" in c.value for c in at.caption)
 
@@ -178,7 +178,7 @@ def test_an_uploaded_merges_txt_counting_overlaps_once_is_named():
     data = merges_txt(course_loop(text, 2, fault="overlap")).encode()
     at.file_uploader(key="chk_files").set_value([("merges.txt", data, "text/plain")])
     ok(at.run())
-    assert at.subheader[0].value == "The runs part at step 1"
+    assert at.header[0].value == "The runs part at step 1"
     assert "from overlapping pairs" in alerts(at, "warning")[0]
     assert at.dataframe[1].value.iloc[0].tolist()[:2] == ["aaa", 6]
 
@@ -192,5 +192,5 @@ def test_an_uploaded_pickle_on_characters_is_named_a_missing_byte_base():
         [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
     )
     ok(at.run())
-    assert at.subheader[0].value == "The runs part at step 1"
+    assert at.header[0].value == "The runs part at step 1"
     assert "starts from characters, not from the 256 bytes" in alerts(at, "warning")[0]
