@@ -314,7 +314,7 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False)
         f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
         f"{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} "
         f'<span id="merge-count">count {s.count:,}</span></h2>',
-        f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count}.</p>",
+        f"<p>Where the count comes from: {esc(s.provenance_sentence(show=show))} = {s.count:,}.</p>",
     ]
     if s.score is not None:
         lines.append(f"<p>WordPiece {esc(s.score_formula(show=show))}.</p>")
@@ -351,7 +351,7 @@ def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> st
     marks = [c for c in ("tied", "chosen") if any(row[c] for row in table)]  # step 0 has neither
     columns = ["pair", *(["score"] if wordpiece else []), "count", *marks, "from"]
     cells = [["✓" if v is True else "" if v is False else v for v in (row[c] for c in columns)] for row in table]
-    title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
+    title = f"Pair counts step {step:,} chose from (before its merge)" if step else "Pair counts before the first merge"
     tips = {"pair": [f"stored as {r['stored']}" if text and r["stored"] != r["pair"] else "" for r in table]}
     return (
         f'<h3 class="bpe-h">{title}</h3>'
