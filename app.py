@@ -8,6 +8,8 @@ server), `/encode` and `/train?step=7` run this router first, and helper modules
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """
 
+from pathlib import Path
+
 import altair  # noqa: F401  (imported before the heap is frozen, see server/heap.py)
 import pandas  # noqa: F401
 import streamlit as st
@@ -16,7 +18,10 @@ from pages.assets import PAGE_CSS, RESTORE_JS
 from server import startup
 
 startup.ensure_router()  # before anything is drawn, as every page does (see server/startup.py)
-st.set_page_config(page_title="BPE Explorer", page_icon=":material/extension:", layout="wide")
+# The tab icon is a file of ours, served by the app: a Material icon there is fetched from Google's font site.
+st.set_page_config(
+    page_title="BPE Explorer", page_icon=str(Path(__file__).parent / "pages" / "icon.svg"), layout="wide"
+)
 
 # Train is the default page, which Streamlit serves at "/" (its own url_path is reserved but unknown to the browser:
 # a later /train?step=7 drew "the page ... does not seem to exist" before running it). Shared links say /train, so

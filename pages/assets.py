@@ -6,6 +6,7 @@
 - ``worksheet.css`` → :data:`WORKSHEET_CSS`: the worksheet page's tables and print layout.
 - ``keys.js`` and ``share.js`` → :data:`KEYS_JS`: the Train page's keyboard stepping and screen-reader live
   region, and presenter mode's "Copy link" button.
+- ``skip.js`` → :data:`SKIP_JS`: the Train page's "Skip to the step controls" link (:data:`SKIP_LINK`).
 - ``hover.js`` → :data:`HOVER_JS`: the Encode page's chips mark their characters in the text when hovered.
 - ``restore.js`` → :data:`RESTORE_JS`: typed text kept across a server restart, and the banner while
   the server is away (``app.py``).
@@ -60,4 +61,6 @@ PRESENT_CSS = _style("present.css")
 WORKSHEET_CSS = _style("worksheet.css")  # pages/worksheet.py
 KEYS_JS = _script("keys.js") + _script("share.js")
 HOVER_JS = _script("hover.js")
+SKIP_LINK = '<a class="bpe-skip" href="#">Skip to the step controls</a>'
+SKIP_JS = _script("skip.js")
 RESTORE_JS = _script("restore.js", ("bpeRestoreConfig", {"banner": BANNER, "maxChars": limits.BROWSER_SAVE_CHARS}))

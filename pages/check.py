@@ -87,7 +87,7 @@ def _pair_block(title: str, pair, count: int) -> None:
         f'<div class="bpe-check-pair" data-side="{esc(title)}"><code>{a}</code> + <code>{b}</code> → '
         f"<code>{joined}</code></div>"
     )
-    st.caption(f"Count in our corpus at this step: {count}")
+    st.caption(f"Count in our corpus at this step: {count:,}")
 
 
 st.title("Check my implementation")
@@ -165,8 +165,8 @@ except ValueError as exc:
     alert("error", exc)
     st.stop()
 
-st.caption(f"Read as {student.format}: {len(student.merges)} merges" + (
-    f", a vocabulary of {student.vocab_size}" if student.vocab_size else "") + ".")  # fmt: skip
+st.caption(f"Read as {student.format}: {len(student.merges):,} merges" + (
+    f", a vocabulary of {student.vocab_size:,}" if student.vocab_size else "") + ".")  # fmt: skip
 if result.setup != setup:
     st.caption(f"Compared with {result.setup.sentence()}, the settings your upload's format uses.")
 if result.step is None:
@@ -175,8 +175,8 @@ else:
     equal = result.equal  # other settings reproduce every merge: that leads, the step follows
     if equal:
         alert("info", result.cause)
-    st.subheader(f"With the settings compared here the runs part at step {result.step}" if equal else
-                 f"The runs part at step {result.step}")  # fmt: skip
+    st.header(f"With the settings compared here the runs part at step {result.step:,}" if equal else
+              f"The runs part at step {result.step:,}")  # fmt: skip
     ours_col, theirs_col = st.columns(2)
     with ours_col:
         _pair_block("Our run", result.ours, result.our_count)
@@ -190,7 +190,7 @@ else:
         limit="num_merges", limit_value=max(len(student.merges), result.step), special_tokens=specials,
         tie_break=result.setup.tie_break,
     )  # fmt: skip
-    st.link_button(f"Go to step {result.step}", _train_link(train_settings, result.step))
+    st.link_button(f"Go to step {result.step:,}", _train_link(train_settings, result.step))
     st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)
     if result.words:
         st.markdown("**Words that count your pair differently**")
@@ -199,11 +199,11 @@ else:
             hide_index=True,
         )
 if ranked:
-    st.subheader("Which of our settings reproduce your run longest")
+    st.header("Which of our settings reproduce your run longest")
     rows = [(s.tie_break, s.pre_tokenizer, "bytes" if s.byte_base else "characters", n) for s, n in ranked[:8]]
     st.dataframe(
         pd.DataFrame(
-            rows, columns=["tie rule", "pre-tokenizer", "base", f"merges reproduced (of {len(student.merges)})"]
+            rows, columns=["tie rule", "pre-tokenizer", "base", f"merges reproduced (of {len(student.merges):,})"]
         ),
         hide_index=True,
     )

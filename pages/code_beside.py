@@ -119,16 +119,16 @@ def code_beside(history: bpe.History, settings: Settings, step: int) -> None:
         elif step == 0:
             st.caption("Step 0: nothing merged yet. Press Next to see the loop's first step with its values.")
         else:
-            st.caption(f"Step {step}: the loop's values, from this run's splits before the merge.")
+            st.caption(f"Step {step:,}: the loop's values, from this run's splits before the merge.")
             st.code(values_text(style, history, step), language="python")
             s = history.state(step)
             if s.forced:
                 st.caption("This merge was forced (a what-if): the loop would pick the most frequent pair instead.")
             elif s.num_tied > 1 and config.tie_break != "first":
                 st.caption(
-                    f"{s.num_tied} pairs tie here. Both loops take the first pair they meet; this run breaks ties "
+                    f"{s.num_tied:,} pairs tie here. Both loops take the first pair they meet; this run breaks ties "
                     f"by another rule ({bpe.TIE_RULE_SENTENCES[config.tie_break]}), so their pick can differ."
                 )
-        st.caption("The loop, as `bpe/reference_loops.py` has it (the tests run it against the trainer):")
+        st.caption("The same loop in plain Python, as you might write it yourself:")
         st.code(SOURCES[style], language="python")
         st.link_button("Printable worksheet", worksheet_link(settings, step), icon=":material/print:")

@@ -15,7 +15,7 @@ import streamlit as st
 
 import bpe
 from bpe import display
-from pages import encode_compare, encode_present, encode_sources, runs, session
+from pages import encode_compare, encode_present, encode_sources, encode_start, runs, session
 from pages.alerts import alert
 from pages.assets import HOVER_JS
 from pages.encode_sources import SOURCES, TRAINED, UPLOADED
@@ -96,6 +96,9 @@ if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
     # Not edited by the user: the sample follows the Train page's corpus.
     st.session_state["encode_text"] = enc["encode_text"] = enc["auto_text"] = sample_for(state["settings"])
 session.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
+if st.query_params.get("tokenizer") == "trained":  # the Train page's "Encode your own text with this tokenizer"
+    st.session_state["encode_source"] = enc["encode_source"] = TRAINED
+    del st.query_params["tokenizer"]
 
 
 def memo(name: str, key: tuple, compute):
@@ -114,6 +117,7 @@ if state["settings"] == link_settings:  # a link opened on this page (/encode?st
 
 # -- which tokenizer ----------------------------------------------------------------------------------
 source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
+encode_start.offer(source, state["settings"], state, enc)  # the toy example in use: tokenizers for real text
 name, tok = encode_sources.tokenizer_in_use(source, enc)
 if source != UPLOADED:  # an upload's notes are in its hint, shown beside the uploader
     for note in tok.notes:  # how the file reads unusually (bpe.formats): plain text
@@ -156,7 +160,7 @@ if at_step:
         key="merges_choice",
         on_change=_choose_merges,
         required=True,
-        format_func={"step": f"As at Train step {train_step}", "all": f"All {display.plural(n, 'merge')}"}.get,
+        format_func={"step": f"As at Train step {train_step:,}", "all": f"All {display.plural(n, 'merge')}"}.get,
         help="The Train page is at an earlier step than its last: tokenize as at that step, or with the whole run.",
     )
 in_use_line = st.empty()  # filled once the tokenizer in use is known (below)

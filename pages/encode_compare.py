@@ -1,13 +1,14 @@
 """The Encode page's side by side: the tokenizer in use and others on the same text, with their counts.
 
 The others are one of "fewer merges", "WordPiece on the same corpus" or "the other tokenizer"
-(uploaded, or trained when an upload is in use), and any popular tokenizers picked
+(uploaded, or trained when an upload is in use), any trained tokenizers kept for comparing, any number
+of uploaded tokenizer files (one tokenizer a file), and any popular tokenizers picked
 (``encode_popular``). Each gets a token count (with the difference from the first) and a row in one
 compact table (tokens, characters per token), and its chips, coloured with ids and bytes in their
-tooltips, stretches of text where its boundaries differ from the first's underlined in red, and the
-sentences its file reader left (``Tokenizer.notes``) under it. Two sit in
-two columns; three or more one under the other. What this leaves out: the first tokenizer's own
-views (``pages/encode.py``).
+tooltips, stretches of text where its boundaries differ from the first's underlined in red, the
+sentences its file reader left (``Tokenizer.notes``) under it, and its own copy of the text, where
+hovering one of its chips marks the characters. Two sit in two columns; three or more one under the
+other. What this leaves out: the first tokenizer's own views (``pages/encode.py``).
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import streamlit as st
 
 import bpe
 from bpe import display, hub
+from bpe.presets import PRESETS
 from pages import encode_popular, encode_sources, runs
 from pages.alerts import alert
-from server import startup
+from server import startup, uploads
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -68,6 +70,62 @@ def second_tokenizer(kind: str, first: First, enc: dict, memo, settings) -> tupl
         return None
 
 
+def _more_files(enc: dict) -> list[tuple[str, bpe.Tokenizer]]:
+    """Any number of uploaded tokenizers, one a file (a tokenizer.json or a .tiktoken rank file), each read
+    once off the server (``server.uploads``); a file that cannot be read says why and the others stay."""
+    files = st.file_uploader(
+        "Add tokenizer files to compare (any number: a tokenizer.json or a .tiktoken file each)",
+        type=["json", "tiktoken"],
+        accept_multiple_files=True,
+        key="compare_files",
+        max_upload_size=hub.MAX_BYTES // 1_000_000,
+    )
+    read = enc.setdefault("compare_files", {})  # file id -> (name, store key) or the error sentence
+    out = []
+    for f in files or ():
+        if f.file_id not in read:
+            try:
+                with st.spinner(f"Reading {f.name} (in a process of its own)..."):
+                    key, _ = uploads.read_files({f.name: f.getvalue()}, "gpt2")
+                read[f.file_id] = (f.name, key)
+            except ValueError as exc:
+                read[f.file_id] = f"Could not use {f.name}: {exc}"
+        entry = read[f.file_id]
+        if isinstance(entry, str):
+            alert("error", entry)  # quotes the file name: plain text
+            continue
+        found = uploads.STORE.get(entry[1])
+        if found is None:  # set aside to make room for other sessions' files: read again next run
+            read.pop(f.file_id)
+            alert(
+                "warning", f"{f.name} was set aside to make room for other files: it is read again on the next change."
+            )
+            continue
+        out.append((entry[0], found[0]))
+    return out
+
+
+def _kept_runs(first: First, enc: dict, settings) -> list[tuple[str, bpe.Tokenizer]]:
+    """Trained tokenizers kept for comparing: "Keep" adds the Train page's current one (its settings named),
+    so runs trained one after another can sit side by side; "Clear" forgets them."""
+    kept = enc.setdefault("kept_runs", {})  # settings -> (name, tokenizer)
+    trained = runs.current_tokenizer()
+    row = st.container(horizontal=True, vertical_alignment="center")
+    if trained is not None and row.button("Keep the Train page's tokenizer for comparing", key="keep_run"):
+        name = f"trained: {runs_name(settings)}"
+        kept[settings] = (name, trained)
+    if kept and row.button("Forget the kept tokenizers", key="forget_runs"):
+        kept.clear()
+    return [entry for entry in kept.values() if entry[1] is not trained or first.source != encode_sources.TRAINED]
+
+
+def runs_name(settings) -> str:
+    """A trained run's short name: its corpus and its size."""
+    corpus = PRESETS[settings.preset].title if settings.source == "preset" else f"your {settings.source}"
+    size = "all merges" if settings.limit == "none" else f"{settings.limit.replace('_', ' ')} {settings.limit_value:,}"
+    return f"{display.shorten(corpus, 40)}, {settings.pre_tokenizer}, {size}"
+
+
 def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_text: bool, limit: int) -> None:
     """The toggle, and when it is on the others' choice and the comparison."""
     if not st.toggle("Side by side with other tokenizers", key="compare"):
@@ -75,8 +133,9 @@ def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_t
     kind = st.radio("Compare with", list(OTHERS), format_func=OTHERS.get, key="compare_with", horizontal=True)
     picks = st.multiselect(
         "And popular tokenizers",
-        encode_popular.LABELS,
+        encode_popular.labels_now(),
         key="compare_popular",
+        format_func=encode_popular.shown_label,
         max_selections=MAX_PICKS,
         placeholder="GPT-2, GPT-4o, Llama 3...",
         help="Each is fetched once from the Hugging Face Hub (or tiktoken's cache) and kept for this session.",
@@ -85,6 +144,8 @@ def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_t
     second = second_tokenizer(kind, first, enc, memo, settings)
     if second is not None:
         others.append(second)
+    others.extend(_kept_runs(first, enc, settings))
+    others.extend(_more_files(enc))
     started = time.monotonic()
     for i, label in enumerate(picks):
         if time.monotonic() - started > hub.DEADLINE_S and label not in enc.get("popular", {}):
@@ -135,6 +196,7 @@ def side_by_side(first: First, text: str, enc: dict, memo, settings, *, ws, as_t
             display.encoding_html(
                 tok, encoding, text, show_whitespace=ws, limit=limit, marked=marked, as_text=as_text, hover=True
             )
+            + display.source_html(text, "Hover a token to see its characters:", column=True)
         )
     with st.expander("Token ids, side by side"):
         for name, _, encoding in rows:

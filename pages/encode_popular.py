@@ -11,13 +11,14 @@ usable. What this leaves out: the typed Hub name (``encode_sources``) and the co
 
 from __future__ import annotations
 
+import os
 import time
 
 import streamlit as st
 
 import bpe
 from bpe import hub, popular
-from pages import encode_sources
+from pages import encode_sources, runs
 from pages.alerts import alert
 from server import startup, uploads
 
@@ -26,6 +27,29 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 
 LABELS = [p.label for p in popular.POPULAR]
 RETRY_S = 30.0  # a pick that failed is not asked again for this long (each rerun would wait on the network)
+
+
+def available(label: str) -> bool:
+    """Whether the pick can be read now without the network: its file is in tiktoken's cache or in this
+    machine's Hugging Face cache (a look at the disk only)."""
+    pick = popular.BY_LABEL[label]
+    if pick.tiktoken is not None:
+        path = popular.tiktoken_cache_path(pick.tiktoken)
+        if path is not None and os.path.isfile(path):
+            return True
+    from huggingface_hub import try_to_load_from_cache
+
+    return isinstance(try_to_load_from_cache(pick.repo_id, "tokenizer.json"), str)
+
+
+def labels_now() -> list[str]:
+    """The picks, those available on this machine first (each group in the list's order)."""
+    return sorted(LABELS, key=lambda label: not available(label))
+
+
+def shown_label(label: str) -> str:
+    """A pick as the lists name it: whether it is here now, or fetched from the Hub when picked."""
+    return f"{label} · on this machine" if available(label) else f"{label} · from the Hub (needs the network)"
 
 
 def fetch(enc: dict, label: str) -> tuple[str, bpe.Tokenizer]:
@@ -73,9 +97,10 @@ def from_popular(enc: dict) -> tuple[str, bpe.Tokenizer]:
     """The pick-list; the tokenizer picked, or the page stops after saying what to do."""
     label = st.selectbox(
         "Popular tokenizer",
-        LABELS,
+        labels_now(),
         index=None,
         key="popular_pick",
+        format_func=shown_label,
         placeholder="Pick a tokenizer",
         help="Fetched from the Hugging Face Hub once into this machine's cache (GPT-4 and GPT-4o are read from "
         "tiktoken's cache when it has them).",
@@ -92,4 +117,9 @@ def from_popular(enc: dict) -> tuple[str, bpe.Tokenizer]:
         return fetch(enc, label)
     except ValueError as exc:
         alert("error", str(exc))  # quotes names and the Hub's answer: plain text
+    # A pick that failed keeps the page: the text box and the tokens, with the tokenizer trained on Train.
+    trained = runs.current_tokenizer()
+    if trained is None:
         st.stop()
+    st.caption("Meanwhile the text below is tokenized with the tokenizer trained on the Train page.")
+    return "the tokenizer trained on the Train page", trained

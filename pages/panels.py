@@ -92,6 +92,7 @@ def stored_title(token: str, text: bool) -> str:
     return display.byte_title(token) if text and display.byte_text(token) != token else ""
 
 
+ROLES = ("chosen", "tied", "other")  # a pair's part in its step, in the chart's legend order
 PAIR_COLUMNS = ("rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from")
 
 
@@ -108,7 +109,8 @@ def _pair_view(_history: bpe.History, step: int, text: bool = False) -> tuple[di
     else:
         top = [(pair, count, None) for pair, count in s.top_pairs(TOP_N, after=not step)]
     merge = s if step else (_history.state(1) if _history.num_merges else None)
-    chosen, tied = (merge.pair, set(merge.tied)) if merge else (None, set())
+    # Before the first merge nothing is chosen or tied yet: step 0 marks no pair (step 1 says which won).
+    chosen, tied = (merge.pair, set(merge.tied)) if merge and step else (None, set())
     where = (merge or s).provenance_of(
         [p for p, _, _ in top[:10]], show=lambda word: display.shorten(show(word), FROM_WORD)
     )
@@ -146,11 +148,17 @@ def _pair_chart_data(_history: bpe.History, step: int, text: bool = False) -> pa
 
 
 @st.cache_resource(show_spinner=False)
-def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
+def _pair_chart_spec(wordpiece: bool = False, present: bool = False, roles: tuple[str, ...] = ROLES) -> dict:
     """The bar chart, built with Altair once; each step only sends its data (Altair's
     to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for
-    WordPiece the scores (``value`` holds either)."""
-    colors = alt.Scale(domain=["chosen", "tied", "other"], range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
+    WordPiece the scores (``value`` holds either). The legend names only the ``roles`` the data holds
+    (none when every bar is "other")."""
+    colors = alt.Scale(domain=list(ROLES), range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
+    legend = (
+        alt.Legend(orient="bottom" if present else "top", title=None, values=list(roles), labelExpr=ROLE_LABELS)
+        if roles != ("other",)
+        else None
+    )
     chart = (
         alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
         .mark_bar()
@@ -170,11 +178,7 @@ def _pair_chart_spec(wordpiece: bool = False, present: bool = False) -> dict:
                 title=None,
                 axis=alt.Axis(labelLimit=160),
             ),
-            color=alt.Color(
-                "role:N",
-                scale=colors,
-                legend=alt.Legend(orient="bottom" if present else "top", title=None, labelExpr=ROLE_LABELS),
-            ),
+            color=alt.Color("role:N", scale=colors, legend=legend),
             # Told apart without colour too (a projector, a grey print, colour blindness): the chosen bar has a
             # solid outline, tied bars a dashed one, the others none; the legend says so.
             stroke=alt.value("#111"),
@@ -300,10 +304,11 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
         st.write("No pairs: every word is a single token.")
     else:
         wordpiece = history.config.algorithm == "wordpiece"
+        roles = tuple(r for r in ROLES if any(row["role"] == r for row in table))
         if chart_only:
             st.vega_lite_chart(
                 _pair_chart_data(history, counts_step, text),
-                _pair_chart_spec(wordpiece, True),
+                _pair_chart_spec(wordpiece, True, roles),
                 width="stretch",
                 key="pairs_chart",
                 theme=None,
@@ -313,7 +318,7 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
         left, right = st.container(key="bpe_counts").columns(2, gap="large")
         left.vega_lite_chart(
             _pair_chart_data(history, counts_step, text),
-            _pair_chart_spec(wordpiece),
+            _pair_chart_spec(wordpiece, False, roles),
             width="stretch",
             key="pairs_chart",
         )
@@ -333,22 +338,22 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False,
         # data-announce: what the page's live region reads out (pages/keys.js), once per step. The hint names
         # keys with a keyboard and taps on a touch screen (pages/style.css shows one: pointer coarse or fine).
         return (
-            f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n}: every word is '
-            f'split into its base symbols.">Step 0 of {n}</h2>'
+            f'<div class="bpe-step"><h2 class="bpe-step-title" data-announce="Step 0 of {n:,}: every word is '
+            f'split into its base symbols.">Step 0 of {n:,}</h2>'
             '<p>Every word is split into its base symbols. <span class="bpe-keys-hint">Press <b>Next</b> (or →, '
             'PageDown, Space)</span><span class="bpe-tap-hint">Tap <b>Next</b></span> to make the first merge.</p>'
             "</div>"
         )
     a, b = s.pair
-    announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
+    announce = f"Step {s.step:,} of {n:,}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count:,}"
     lines = [
-        f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step} of {n}: '
+        f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step:,} of {n:,}: '
         f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
         f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
         f"{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} "
-        f'<span id="merge-count">count {s.count}</span></h2>',
+        f'<span id="merge-count">count {s.count:,}</span></h2>',
         f"<p>Where the count comes from: "
-        f"{esc(s.provenance_sentence(PRESENT_SHARES if present else 8, show=show))} = {s.count}.</p>",
+        f"{esc(s.provenance_sentence(PRESENT_SHARES if present else 8, show=show))} = {s.count:,}.</p>",
     ]
     if s.score is not None:
         lines.append(f"<p>WordPiece {esc(s.score_formula(show=show))}.</p>")
@@ -390,15 +395,19 @@ def _step_notes(s: bpe.TrainState, present: bool = False) -> None:
 def _pair_table_html(_history: bpe.History, step: int, text: bool = False) -> str:
     table = _pair_view(_history, step, text)
     wordpiece = _history.config.algorithm == "wordpiece"
-    columns = ["pair", *(["score"] if wordpiece else []), "count", "tied", "chosen", "from"]
+    marks = [c for c in ("tied", "chosen") if any(row[c] for row in table)]  # step 0 has neither
+    columns = ["pair", *(["score"] if wordpiece else []), "count", *marks, "from"]
     cells = [["✓" if v is True else "" if v is False else v for v in (row[c] for c in columns)] for row in table]
-    title = f"Pair counts step {step} chose from (before its merge)" if step else "Pair counts before the first merge"
+    title = f"Pair counts step {step:,} chose from (before its merge)" if step else "Pair counts before the first merge"
     tips = {"pair": [f"stored as {r['stored']}" if text and r["stored"] != r["pair"] else "" for r in table]}
     return (
         f'<h3 class="bpe-h">{title}</h3>'
         + html_rows(columns, cells, "pairs", tips)
-        + f'<p class="bpe-note">✓ chosen: the pair merged at this step; ✓ tied: same {"score" if wordpiece else "count"}, '
-        "lost on the tie rule. The chart shows the same rows"
+        + '<p class="bpe-note">'
+        + ("✓ chosen: the pair merged at this step. " if "chosen" in marks else "")
+        + (f"✓ tied: same {'score' if wordpiece else 'count'}, lost on the tie rule. " if "tied" in marks else "")
+        + ("" if step else "Press Next to see which pair is merged first. ")
+        + "The chart shows the same rows"
         + (" (score = count(ab) / (count(a) × count(b)))" if wordpiece else "")
         + ".</p>"
     )
@@ -481,7 +490,7 @@ def _history_rows(_history: bpe.History, text: bool = False) -> tuple[tuple, ...
 @per_run
 def _sparklines(_history: bpe.History) -> tuple[str, str]:
     return (
-        display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens (compression)"),
+        display.sparkline_image(_history.total_tokens_after, title="Corpus length in tokens"),
         display.sparkline_image(_history.merge_counts, title="Count of the winning pair"),
     )
 

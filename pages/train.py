@@ -16,9 +16,22 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages import classroom, code_beside, controls, downloads, explore, links, panels, runs, session, share, sidebar
+from pages import (
+    classroom,
+    code_beside,
+    controls,
+    downloads,
+    explore,
+    intro,
+    links,
+    panels,
+    runs,
+    session,
+    share,
+    sidebar,
+)
 from pages.alerts import alert
-from pages.assets import KEYS_JS, PRESENT_CSS
+from pages.assets import KEYS_JS, PRESENT_CSS, SKIP_JS, SKIP_LINK
 from server import startup
 
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
@@ -32,6 +45,8 @@ session.keep_widgets(
 # Presenter mode: from the toggle, or from a teacher's link (present=1) on the first run.
 st.session_state.setdefault("present", st.query_params.get("present") == "1")
 present = st.session_state["present"]
+# The keyboard's short way past the sidebar and the toggles to Next (pages/skip.js): our own constant HTML.
+st.html(SKIP_LINK + SKIP_JS, unsafe_allow_javascript=True)
 if present:
     st.set_page_config(initial_sidebar_state="collapsed")
     st.html(PRESENT_CSS)
@@ -140,6 +155,8 @@ def step_view() -> None:
         share.share_button(row)  # a link and QR code of this step (pages/share.py)
     classroom.after_step(state, settings, step, stored)  # the teacher's view goes to the class
     guess = explore.predict(history, step, state)
+    if step == last and last and not present:
+        intro.next_steps(settings, step, stored)  # where to go from here: Encode, Check (pages/intro.py)
     # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
     panels.step_panels(
         history,
@@ -161,6 +178,7 @@ def step_view() -> None:
 st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state["play"] = False
+intro.first_minute(history, state, present)  # what BPE is and the corpus, until hidden (pages/intro.py)
 controls.mode_toggles(settings, modes_slot)
 if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")

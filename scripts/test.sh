@@ -25,6 +25,18 @@ if [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -f /usr/share/fonts/truetype/n
     apt_install fonts-noto-cjk fonts-noto-color-emoji
 fi
 ensure_venv requirements-dev.txt
+# axe-core, the accessibility rules tests/test_browser_accessibility.py runs in the page: one file from the npm
+# registry's package, kept in the user's cache between runs.
+AXE_VERSION=4.14.1
+export BPE_AXE_JS="${BPE_AXE_JS:-$HOME/.cache/bpe-explorer/axe-core-$AXE_VERSION/axe.min.js}"
+if [ ! -f "$BPE_AXE_JS" ]; then
+    command -v npm >/dev/null 2>&1 || apt_install npm
+    axe_tmp="$(mktemp -d)"
+    (cd "$axe_tmp" && npm pack --silent "axe-core@$AXE_VERSION" >/dev/null && tar xzf "axe-core-$AXE_VERSION.tgz")
+    mkdir -p "$(dirname "$BPE_AXE_JS")"
+    mv "$axe_tmp/package/axe.min.js" "$BPE_AXE_JS"
+    rm -rf "$axe_tmp"
+fi
 
 # Lint and format first: a style slip fails in seconds, before the browser tests start.
 .venv/bin/ruff check --quiet .

@@ -276,7 +276,7 @@ def wait_for_reconnect(page, timeout: float = TIMEOUT_MS) -> None:
 
 # -- the Train page -------------------------------------------------------------------------------------
 
-STEP_TEXT = re.compile(r"Step (\d+) of (\d+)")
+STEP_TEXT = re.compile(r"Step (\d[\d,]*) of (\d[\d,]*)")  # thousands separated: "Step 1,234 of 5,000"
 
 
 def open_train(page, url: str) -> None:
@@ -295,7 +295,7 @@ def open_train(page, url: str) -> None:
 def shown_step(page) -> int:
     """The step the "this step" box shows ("Step 3 of 7: ..." or "Step 0 of 7: ...")."""
     text = page.get_by_text(STEP_TEXT).first.inner_text()
-    return int(STEP_TEXT.search(text).group(1))
+    return int(STEP_TEXT.search(text).group(1).replace(",", ""))
 
 
 def wait_for_step(page, n: int) -> None:

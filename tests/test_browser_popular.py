@@ -57,11 +57,11 @@ def offline_server(files, tmp_path_factory):
 
 
 def choose(page, widget, option: str) -> None:
-    """Type into a selectbox or multiselect and click the option it lists."""
+    """Type into a selectbox or multiselect and click the option it lists, marked as on this machine."""
     box = widget.get_by_role("combobox")
     box.click()
     box.fill(option)  # typing opens the list (a multiselect's does not open on a click), filtered to it
-    page.get_by_role("option", name=option, exact=True).click()
+    page.get_by_role("option", name=f"{option} · on this machine", exact=True).click()
     wait_for_app(page)
 
 

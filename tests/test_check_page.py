@@ -65,7 +65,7 @@ def test_an_uploaded_cs336_pickle_with_the_other_tie_rule_is_named_with_its_step
     )
     ok(at.run())
     # the settings that reproduce every merge lead; the step where ours part follows (the issue asks for both)
-    assert at.subheader[0].value == "With the settings compared here the runs part at step 1"
+    assert at.header[0].value == "With the settings compared here the runs part at step 1"
     side = pairs(at)
     assert (
         "<code>s</code> + <code>t</code>" in side["Our run"] and "<code>e</code> + <code>s</code>" in side["Your run"]
@@ -92,7 +92,7 @@ def test_pasted_course_loop_with_whitespace_kept_lists_the_words():
     at.selectbox(key="chk_rule").set_value("first").run()
     at.selectbox(key="chk_pre").set_value("whitespace").run()
     paste(at, repr(course_loop(text, 6, fault="whitespace")))
-    assert at.subheader[0].value == "With the settings compared here the runs part at step 3"
+    assert at.header[0].value == "With the settings compared here the runs part at step 3"
     assert alerts(at, "info")[0].startswith("Your run equals ours with space-suffix pre-tokenization")
     words = at.dataframe[1].value
     assert words.iloc[0].tolist() == ["low␣", 0, 3]
@@ -107,7 +107,7 @@ def test_special_tokens_merged_in_a_cs336_json_upload():
     vocab, merges = cs336_train(text, 6, fault="specials")
     at.file_uploader(key="chk_files").set_value([("run.json", cs336_json(vocab, merges).encode(), "application/json")])
     ok(at.run())
-    assert at.subheader[0].value == "The runs part at step 1"
+    assert at.header[0].value == "The runs part at step 1"
     assert "did not split special tokens out" in alerts(at, "warning")[0]
     assert not any("does not split special tokens" in c.value for c in at.caption)  # the Train page splits them too
 
@@ -185,7 +185,7 @@ def test_an_uploaded_merges_txt_counting_overlaps_once_is_named():
     data = merges_txt(course_loop(text, 2, fault="overlap")).encode()
     at.file_uploader(key="chk_files").set_value([("merges.txt", data, "text/plain")])
     ok(at.run())
-    assert at.subheader[0].value == "The runs part at step 1"
+    assert at.header[0].value == "The runs part at step 1"
     assert "from overlapping pairs" in alerts(at, "warning")[0]
     assert at.dataframe[1].value.iloc[0].tolist()[:2] == ["aaa", 6]
 
@@ -199,7 +199,7 @@ def test_an_uploaded_pickle_on_characters_is_named_a_missing_byte_base():
         [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
     )
     ok(at.run())
-    assert at.subheader[0].value == "With the settings compared here the runs part at step 1"
+    assert at.header[0].value == "With the settings compared here the runs part at step 1"
     assert "the greatest-bytes tie rule and characters as the base: all 4 merges agree" in alerts(at, "info")[0]
 
 
@@ -227,7 +227,7 @@ def test_a_run_stopping_short_of_the_target_vocabulary_is_flagged_with_its_step(
     ok(at.run())
     assert any("all 6 merges agree" in a for a in alerts(at, "info"))
     at.number_input(key="chk_target").set_value(500).run()
-    assert at.subheader[0].value == "The runs part at step 7"
+    assert at.header[0].value == "The runs part at step 7"
     (cause,) = alerts(at, "warning")
     assert "ends after step 6 where a vocabulary of 500 asks for 243 merges" in cause
 

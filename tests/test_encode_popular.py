@@ -116,7 +116,10 @@ def test_the_pick_list_reads_gpt2_from_the_hub_cache_exactly(caches, files):
     at = type_text(open_encode(), TEXT)
     ok(at.radio(key="encode_source").set_value("Popular tokenizer").run())
     assert "Pick a tokenizer" in at.info[0].value
-    assert at.selectbox(key="popular_pick").options[:3] == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)"]
+    # The picks on this machine first, each list entry saying whether it is here or needs the Hub.
+    options = at.selectbox(key="popular_pick").options
+    assert options[:3] == ["GPT-2 · on this machine", "GPT-4 (cl100k) · on this machine", "BERT · on this machine"]
+    assert options[3] == "GPT-4o (o200k) · from the Hub (needs the network)"
     at = pick(at, "GPT-2")
     assert tokens(at) == tokenizers.Tokenizer.from_str(files["gpt2"]).encode(TEXT).tokens
     assert "GPT-2 (openai-community/gpt2)" in rendered(" ".join(c.value for c in at.caption))
@@ -146,6 +149,9 @@ def test_a_pick_that_is_not_cached_offline_gets_one_sentence(caches):
     assert "NousResearch/Meta-Llama-3-8B" in error and "upload a tokenizer file instead" in error
     assert error.count(". ") == 0  # one sentence
     assert not at.exception
+    # The failed pick keeps the text box and its tokens (with the Train page's tokenizer meanwhile).
+    assert at.text_area(key="encode_text").value and tokens(at)
+    assert any("Meanwhile" in c.value for c in at.caption)
     at = pick(at, "GPT-2")  # the page is still usable
     assert not alerts(at, "error") and tokens(at)
 

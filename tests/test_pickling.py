@@ -3,8 +3,9 @@ file's text pipeline is rebuilt from the JSON it was read from."""
 
 import pickle
 
-import bpe
 from tokenizer_files import byte_level_bpe
+
+import bpe
 
 TEXT = "Hello world, hello tokens! 你好 😀\n  indented"
 

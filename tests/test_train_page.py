@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
-from pages.assets import KEYS_JS, RESTORE_JS
+from pages.assets import KEYS_JS, RESTORE_JS, SKIP_JS, SKIP_LINK
 from server import limits
 
 
@@ -227,8 +227,10 @@ def test_user_text_is_escaped():
     at.radio(key="source").set_value("text").run()
     at.text_area(key="corpus_text").set_value(payload).run()
     assert not at.exception and not at.error and not alerts(at, "error")
-    # every HTML block but our own two constant scripts (keys, and restore from app.py)
-    html = " ".join(h.proto.body for h in at.get("html") if h.proto.body not in (KEYS_JS, RESTORE_JS))
+    # every HTML block but our own constant scripts (keys, skip link, and restore from app.py)
+    html = " ".join(
+        h.proto.body for h in at.get("html") if h.proto.body not in (KEYS_JS, RESTORE_JS, SKIP_LINK + SKIP_JS)
+    )
     assert "&lt;img" in html and "<img src=x" not in html and "<script>" not in html
 
 

@@ -63,9 +63,12 @@ def sparkline_image(
         f'<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="{points}"/></svg>'
     )
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    # "from 113 to 36" in the run's order when the line only falls or only rises, else its lowest and highest.
+    steady = all(a >= b for a, b in zip(values, values[1:])) or all(a <= b for a, b in zip(values, values[1:]))
+    extent = f"from {values[0]:,} to {values[-1]:,}" if steady else f"between {lo:,} and {hi:,}"
     return (
-        f'<figcaption style="font-size:0.85rem">{label} '
-        f'<span style="color:#666">({html.escape(f"{lo:,}")} to {html.escape(f"{hi:,}")})</span></figcaption>'
+        f'<figcaption style="font-size:0.85rem">{label}: '
+        f'<span style="color:#595959">{html.escape(extent)}</span></figcaption>'
         f'<img alt="{label}" src="data:image/svg+xml;base64,{data}" style="width:100%;height:{height}px;display:block">'
     )
 

@@ -74,8 +74,8 @@ def byte_text(token: str) -> str:
     """A byte-level token (GPT-2's byte symbols) as the text its bytes spell, for reading non-ASCII
     corpora: ``ĠStraÃŁe`` -> ``␣Straße``, ``ä¸ĸçķĮ`` -> ``世界``. A space shows as ``␣``, a newline
     as ``↵``, a tab as ``→``, another control character as its byte symbol; a token that cuts a UTF-8
-    character shows its whole characters as text and only the cut character's bytes in hex, then
-    ``�`` (``ĠðŁĺ`` -> ``␣ F0 9F 98�``). A string outside the byte map (a special token) is kept.
+    character shows its whole characters as text and only the cut character's bytes, each in angle brackets
+    (``ĠðŁĺ`` -> ``␣ <F0><9F><98>``), never U+FFFD. A string outside the byte map (a special token) is kept.
 
     >>> byte_text("ĠStraÃŁe"), byte_text("ä¸ĸçķĮ"), byte_text("ðŁĺĢ"), byte_text("Ġis")
     ('␣Straße', '世界', '😀', '␣is')
@@ -90,7 +90,7 @@ def byte_text(token: str) -> str:
     for cut, run in itertools.groupby(text, key=lambda c: "\udc80" <= c <= "\udcff"):
         run = "".join(run)
         if cut:
-            parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+            parts.append(byte_marks(bytes(ord(c) - 0xDC00 for c in run)))
         else:
             parts.append("".join(TEXT_WHITESPACE.get(c) or (c if c.isprintable() else token_symbol(c)) for c in run))
     return "\u202f".join(parts)  # a narrow gap, so "a" + "F0" does not read as the hex AF0
@@ -126,6 +126,15 @@ def shorten(text: str, limit: int = LONG_TOKEN) -> str:
     ('hug', 'https://docs.python.o…unc-open')
     """
     return text if len(text) <= limit else text[: limit - 9] + "…" + text[-8:]
+
+
+def byte_marks(data: bytes) -> str:
+    """Bytes that are not a whole character, each in angle brackets.
+
+    >>> byte_marks(b"\\xf0\\x9f")
+    '<F0><9F>'
+    """
+    return "".join(f"<{b:02X}>" for b in data)
 
 
 def hex_bytes(data: bytes) -> str:
@@ -191,7 +200,7 @@ def byte_level_explanation() -> str:
         f"U+0100 and up. Space (0x20) is the {space}rd of them, so it becomes U+0100 + {space - 1} = "
         f"U+{ord(table[0x20]):04X} **{table[0x20]}**; newline (0x0A, the {newline}th) becomes "
         f"U+{ord(table[0x0A]):04X} **{table[0x0A]}**. A token can end inside a multi-byte UTF-8 character: "
-        "it is shown as its bytes in hex followed by �."
+        "it is shown as its bytes, each in angle brackets (`<F0><9F>`: the first two bytes of 🙂)."
     )
 
 

@@ -17,6 +17,7 @@ from .text import (
     HIGHLIGHT,
     PALETTE,
     TEXT_WHITESPACE,
+    byte_marks,
     byte_text,
     byte_title,
     color_indices,
@@ -114,8 +115,9 @@ SPECIAL_COLORS = ("#c9d6df", "#aebfcc")
 
 TOKEN_CSS = (
     "<style>"
+    # A thin edge on every chip: where one token ends and the next starts shows without its colour (WCAG 1.4.1).
     ".tok{padding:1px 4px;margin:1px;border-radius:4px;font-family:monospace;white-space:pre;"
-    "display:inline-block;color:#111}"
+    "display:inline-block;color:#111;border:1px solid rgba(17,17,17,.25)}"
     + "".join(f".tok.c{i}{{background:{color}}}" for i, color in enumerate(PALETTE))
     + f".tok.hl{{background:{HIGHLIGHT};font-weight:700}}"
     ".tok.long{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}"
@@ -131,6 +133,10 @@ TOKEN_CSS = (
     ".bpe-source-text{white-space:pre-wrap;overflow-wrap:anywhere;font-family:monospace;color:#111;"
     "border:1px solid #e6e8eb;border-radius:6px;padding:4px 8px;max-height:12em;overflow:auto}"
     ".bpe-source-text mark.bpe-hl{background:#ffd166;color:#111;outline:1px solid #b08900}"
+    # Side by side: each column's own copy of the text, kept at the bottom of the window while its chips
+    # scroll past, so the characters a hovered chip stands for are in view beside it.
+    ".bpe-source.bpe-source-col{position:sticky;bottom:0;background:#fff;padding:4px 0;z-index:1}"
+    ".bpe-source-col .bpe-source-text{max-height:6em}"
     "</style>"
 )
 
@@ -153,9 +159,9 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
     Byte-level tokens show the text their bytes spell (``ðŁĻĤ`` -> ``🙂``); whitespace
     appears as stored (``Ġ``, ``Ċ``) or, with ``show_whitespace``, as ``·`` and ``↵`` (with
     ``show_whitespace="text"``, as :func:`byte_text` shows it: ``␣`` and ``↵``).
-    A token that cuts a UTF-8 character in the middle shows the bytes of the cut character in
-    hex and ``�``; its whole characters show as above, a narrow gap apart (`` 🙂``'s first three
-    bytes: ``Ġ F0 9F�``).
+    A token that cuts a UTF-8 character in the middle shows the bytes of the cut character as bytes,
+    ``<F0><9F>`` (never as U+FFFD, which reads as a decoding bug); its whole characters show as above, a
+    narrow gap apart (`` 🙂``'s first three bytes: ``Ġ <F0><9F>``). The tooltip names the character.
     """
     if not tokenizer.byte_level or token_kind(tokenizer, token) != "normal":
         return visible(token, show_whitespace)
@@ -165,7 +171,7 @@ def token_label(tokenizer, token: str, show_whitespace: bool = False) -> str:
     for cut, run in itertools.groupby(text, key=lambda c: "\udc80" <= c <= "\udcff"):
         run = "".join(run)
         if cut:
-            parts.append(hex_bytes(bytes(ord(c) - 0xDC00 for c in run)) + "�")
+            parts.append(byte_marks(bytes(ord(c) - 0xDC00 for c in run)))  # never U+FFFD
         elif show_whitespace == "text":  # as the Train page's "Bytes as text": ␣ for a space
             parts.append("".join(TEXT_WHITESPACE.get(c) or (c if c.isprintable() else token_symbol(c)) for c in run))
         elif show_whitespace:
@@ -209,7 +215,8 @@ def token_title(tokenizer, token: str, token_id: int, source: str = "") -> str:
         made = "base symbol (no merge)"
     else:
         made = f"merge {rank + 1}"
-    return f"id {token_id} · {token!r} · bytes {hex_bytes(tokenizer.token_bytes(token))} · {made}"
+    part = f" · part of the character(s) {source!r}" if source and cuts_character(tokenizer, token) else ""
+    return f"id {token_id} · {token!r} · bytes {hex_bytes(tokenizer.token_bytes(token))}{part} · {made}"
 
 
 def overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]], ends: Sequence[int] | None = None) -> bool:
@@ -293,12 +300,16 @@ def utf16_offsets(text: str):
     return prefix.__getitem__
 
 
-def source_html(text: str, label: str = "Hover a token to see its characters in the text:") -> str:
-    """``text``, escaped, in the block where hovering a chip marks the token's characters. A carriage
+def source_html(
+    text: str, label: str = "Hover a token to see its characters in the text:", *, column: bool = False
+) -> str:
+    """``text``, escaped, in the block where hovering a chip marks the token's characters (the chips of the
+    same block mark it; ``column``: a side-by-side column's compact copy, kept in view). A carriage
     return is written as a character reference: the HTML parser would turn a literal ``\\r\\n`` into one
     ``\\n`` and every later offset would be one off."""
     escaped = html.escape(text).replace("\r", "&#13;")
-    return f'<div class="bpe-source">{html.escape(label)}<div class="bpe-source-text">{escaped}</div></div>'
+    css = "bpe-source bpe-source-col" if column else "bpe-source"
+    return f'<div class="{css}">{html.escape(label)}<div class="bpe-source-text">{escaped}</div></div>'
 
 
 TOKEN_COLUMNS = ("#", "id", "token", "text", "bytes", "made by")  # the keys of token_rows, also for no tokens
