@@ -17,7 +17,7 @@ import streamlit as st
 
 import bpe
 from bpe import check
-from bpe.config import BYTE_LEVEL
+from bpe.config import BYTE_LEVEL, shown
 from bpe.presets import PRESETS
 from pages import corpus_box, links, session
 from pages.alerts import alert, esc
@@ -49,7 +49,7 @@ def _read_run(files, pasted: str):
     for f in files or ():
         if f.size > MAX_FILE_BYTES:
             raise ValueError(
-                f"The file {f.name!r} is {f.size:,} bytes; the check reads files of up to {MAX_FILE_BYTES:,} bytes "
+                f"The file {shown(f.name)} is {f.size:,} bytes; the check reads files of up to {MAX_FILE_BYTES:,} bytes "
                 "(a student's run is much smaller)."
             )
     return check_jobs.read_run([(f.name, f.getvalue()) for f in files or ()], pasted, MAX_CHECK_MERGES)

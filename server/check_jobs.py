@@ -31,6 +31,7 @@ from dataclasses import replace
 from typing import Any
 
 from bpe import check
+from bpe.config import shown
 from bpe.formats.student_runs import StudentRun, combine, read_student_file, read_student_text
 from server import jobs
 from server.processes import plain_main
@@ -50,7 +51,7 @@ def _read(files: Sequence[tuple[str, bytes]], pasted: str, max_merges: int) -> t
     """The student's run from the files, or else the pasted text: (the run cut to its first ``max_merges``
     merges, how many merges it has), or None when there is neither."""
     if files:
-        run = combine([read_student_file(data, f"The file {name!r}") for name, data in files])
+        run = combine([read_student_file(data, f"The file {shown(name)}") for name, data in files])
     elif pasted.strip():
         run = read_student_text(pasted, "The pasted text")
     else:

@@ -182,3 +182,9 @@ def test_a_hostile_upload_on_the_page_gives_a_sentence_and_no_traceback(nothing_
     assert len(errors) == 1 and "The file 'run.pkl'" in errors[0], errors
     assert "Traceback" not in errors[0] and ".py" not in errors[0]
     assert nothing_in_process == []
+
+
+def test_a_long_file_name_is_cut_in_the_sentence():
+    with pytest.raises(ValueError) as caught:
+        check_jobs.read_run([("x" * 100_000 + ".txt", b"not merges at all")], "", 2_000)
+    assert "characters)" in str(caught.value) and len(str(caught.value)) < 1_000

@@ -94,3 +94,43 @@ def test_a_click_does_not_run_a_full_garbage_collection(tmp_path):
 
     shown, _ = on_new_server(clicks, script=str(script))
     assert "full collections: 0<" in shown
+
+
+STARTS_COUNTING_APP = """
+import streamlit as st
+
+starts = st.session_state.setdefault("starts", [0])
+starts[0] += 1  # every run that begins, however soon a newer rerun cuts it short
+st.button("Go", key="go")
+st.html(f"<p>script starts: {starts[0]}</p>")
+"""
+
+
+def test_a_rerun_storm_from_one_session_is_coalesced_into_a_few_runs(tmp_path):
+    """One session sent 5,000 reruns at once: with Streamlit's fast reruns each started a script thread of
+    its own (another session's click waited 12-16 s behind them). Served from the repository (its
+    .streamlit/config.toml applies), 1,000 reruns sent at once start far fewer runs."""
+    script = tmp_path / "starts_app.py"
+    script.write_text(STARTS_COUNTING_APP)
+    storm = 1_000
+
+    def starts(session: Session) -> int:
+        return int(next(h for h in session.html if "script starts: " in h).split(": ")[1].split("<")[0])
+
+    async def reruns(url: str) -> int:
+        session = Session(url, "")
+        try:
+            await session.open()
+            for _ in range(storm):
+                await session._send()
+            await session._rerun()  # reads on to the first run that finishes
+            seen = [starts(session)]
+            while len(seen) < 2 or seen[-1] != seen[-2] + 1:  # until one rerun is one start: the storm is over
+                await session._rerun()
+                seen.append(starts(session))
+            return seen[-1] - len(seen) + 1
+        finally:
+            await session.close()
+
+    started, _ = on_new_server(reruns, script=str(script))
+    assert started < storm // 10, f"{started} script runs started for {storm} reruns"
