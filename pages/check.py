@@ -149,7 +149,8 @@ preset, text, counts = state["chk_preset"], corpus_text if source == "text" else
 try:
     corpus = jobs.corpus_of(source, preset, text, counts)
 except ValueError as exc:
-    alert("error", exc)
+    if not (source == "text" and corpus_box.upload_refused(state, "chk_corpus_file")):  # it said why already
+        alert("error", exc)
     st.stop()
 if _corpus_size(corpus) > MAX_CHECK_CHARS:
     alert("error", f"The check works on corpora of up to {MAX_CHECK_CHARS:,} characters: pick a smaller one.")

@@ -1,13 +1,17 @@
 """The pasted or uploaded corpus: accepted once, stored on the server by its hash, out of the widget.
 
-A browser sends every widget's value on every rerun, so a 5 MB text left in the text box made every
-click (Next, a poll) upload 5 MB. Here the box is only for typing: once a text is accepted (the box
+A browser sends every widget's value on every rerun, so a big text left in the text box made every
+click (Next, a poll) upload it again. Here the box is only for typing: once a text is accepted (the box
 commits, or a file is uploaded) it is stored (``server/corpus_store.py``), kept in the session
 (``state["text_corpus"]``) and the box is emptied; the sidebar shows a one-line summary with "Edit",
 which puts the text back in the box. The link names the corpus by its digest (``pages/links.py``).
 A store that is down or full keeps the corpus in the session only, with a warning: nothing typed is
 lost. Text that cannot be a corpus (only spaces, over the size limit) stays in the box, so the page
 can say what is wrong with it and the user can fix it.
+
+Files come through :func:`upload_text` (the Train page's and the Check page's alike): any name, read as
+UTF-8, within ``server/limits.py``; a file refused gets its sentence below the uploader for as long as it
+stays there, and the page says nothing else about the corpus (not "The corpus is empty").
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 
 RETRY_S = 30.0  # a store that failed is asked again for the same corpus after this long
 RECHECK_S = 10.0  # how often a session asks the store whether its corpus is still there
+EDIT_MAX_CHARS = 1_000_000  # a corpus put back in the text box for editing (a browser's box is slow past this)
 
 
 def blank(text: str) -> bool:
@@ -139,8 +144,16 @@ def text_source(state: dict, saved_text: str) -> str:
         )
         if editing:
             st.button("Done editing", key="corpus_done", on_click=_done, args=(state,))
-        else:
-            st.button("Edit", key="corpus_edit", icon=":material/edit:", on_click=_edit, args=(state,))
+        else:  # a text too big to show in the box is replaced, not edited (a browser shows 20 MB in minutes)
+            st.button(
+                "Edit",
+                key="corpus_edit",
+                icon=":material/edit:",
+                on_click=_edit,
+                args=(state,),
+                disabled=len(corpus) > EDIT_MAX_CHARS,
+                help=f"Texts of up to {EDIT_MAX_CHARS:,} characters are edited here; paste or upload a bigger one anew.",
+            )
         if warning := store_warning(state, "text", corpus):
             alert("warning", warning)
     label = "Edit the corpus" if editing else "Paste a new corpus" if corpus else "Text"

@@ -136,8 +136,8 @@ def corpus_and_settings(state: dict) -> Settings:
         )
     if source == "text":
         st.caption(
-            f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges (seconds of training for a few MB, under a "
-            f"minute for {limits.LIMIT_TEXT}); raise it for more."
+            f"Pasted or uploaded text starts at {TEXT_MERGES:,} merges (seconds of training for a few MB, about "
+            f"a minute for {limits.LIMIT_TEXT}); raise it for more."
         )
     st.selectbox(
         "Tie rule", bpe.TIE_RULES, key="tie_break", help="Which pair wins when several have the highest count."

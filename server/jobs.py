@@ -37,7 +37,6 @@ import concurrent.futures as cf
 import contextlib
 import multiprocessing as mp
 import os
-import re
 import sys
 import threading
 import time
@@ -48,16 +47,16 @@ from typing import Any
 
 import bpe
 from bpe.presets import PRESETS
-from server import internals, limits, snapshots
+from server import corpora, internals, limits, snapshots
+from server.corpora import check_word_lengths, corpus_of, documents  # noqa: F401 - the pages call them here
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
 from server.snapshots import deep_sizeof
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
-MAX_CORPUS_BYTES = limits.MAX_CORPUS_BYTES  # pasted or uploaded text, or a word-count table (server/limits.py)
+MAX_CORPUS_BYTES = limits.MAX_CORPUS_BYTES  # pasted or uploaded text (server/limits.py)
 MAX_MERGES = 100_000  # "until no pair is left" also stops here
-MAX_WORD_CHARS = 10_000  # the longest word (after pre-tokenization) a run may train on
-_LONG_RUN = re.compile(rf"(?<!\S)\S{{{MAX_WORD_CHARS + 1}}}")  # a whitespace-free run longer than that, from its start
+MAX_WORD_CHARS = corpora.MAX_WORD_CHARS  # the longest word (after pre-tokenization) a run may train on
 # The main lane's workers: one client's run each, time-sliced (niced, so the serving process comes first).
 POOL_WORKERS = int(os.environ.get("BPE_TRAIN_WORKERS") or (os.cpu_count() or 1) + 2)
 SMALL_WORKERS = 1  # the small lane: runs of at most SMALL_WORK (characters x merges), seconds at most
@@ -77,65 +76,6 @@ class Stopped(Exception):
 # The stop flag's values in shared memory: a run nobody waits for is dropped; a run its last session
 # stopped (the Stop button) ends at the next check and returns the merges made so far.
 CANCEL, KEEP = 1, 2
-
-
-# -- the corpus a job trains on (pure: runs in the worker) ----------------------------------------
-def documents(text: str, special_tokens=()) -> list[str]:
-    """A pasted or uploaded text as the documents it trains as: the whole text, newlines and all, or the
-    pieces between its special tokens when some are set (as CS336 and ``tokenizers`` users split their
-    data: no pair spans a separator). Longer tokens are tried first, as in ``bpe.check.raw_word_counts``.
-
-    >>> documents("a\\n  b<|endoftext|>c", ["<|endoftext|>"])
-    ['a\\n  b', 'c']
-    """
-    specials = [s for s in dict.fromkeys(special_tokens) if s]
-    if not specials:
-        return [text]
-    pattern = re.compile("|".join(re.escape(s) for s in sorted(specials, key=len, reverse=True)))
-    return [piece for piece in pattern.split(text) if piece]
-
-
-def corpus_of(source: str, preset: str, text: str, counts: str, special_tokens=()):
-    """The corpus a setting describes, or raise ValueError with what to fix. A text is trained as written
-    (:func:`documents`); a preset keeps its own list of texts (the course's sentences), split at the
-    special tokens in the same way."""
-    if source == "preset":
-        if preset not in PRESETS:
-            raise ValueError(f"There is no preset called {preset!r}.")
-        corpus = PRESETS[preset].corpus()
-        if isinstance(corpus, dict) or not special_tokens:
-            return corpus
-        return [piece for t in corpus for piece in documents(t, special_tokens)]
-    if source == "counts":
-        if len(counts.encode("utf-8")) > limits.MAX_COUNTS_BYTES:
-            raise ValueError(f"The word-count table is larger than {limits.COUNTS_LIMIT_TEXT}; give fewer rows.")
-        return bpe.parse_word_counts(counts, line_name="Row")  # the page shows them as a table
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_CORPUS_BYTES:
-        raise ValueError(f"The corpus is larger than {limits.LIMIT_TEXT}; paste or upload less text.")
-    if not text or text.isspace():  # not strip(): it copies a 20 MB text
-        raise ValueError("The corpus is empty: paste some text, upload a text file, or pick a preset.")
-    pieces = documents(text, special_tokens)
-    if all(piece.isspace() for piece in pieces):
-        raise ValueError("The corpus holds only special tokens: paste some text between them.")
-    return pieces
-
-
-def check_word_lengths(corpus, pre_tokenizer: str) -> None:
-    """Refuse a word longer than MAX_WORD_CHARS (training and showing one is quadratic in its length).
-    Whitespace-separated runs bound the words of every pre-tokenizer, so only a corpus with a long
-    run is pre-tokenized here to find the real longest word (a search, not a split: a 20 MB document
-    cut into its millions of runs took memory for nothing)."""
-    words = corpus.keys() if isinstance(corpus, dict) else None
-    if words is None:
-        if not any(_LONG_RUN.search(text) for text in corpus):
-            return
-        words = bpe.count_words(corpus, pre_tokenizer)
-    longest = max(words, key=len, default="")
-    if len(longest) > MAX_WORD_CHARS:
-        raise ValueError(
-            f"The corpus has a word of {len(longest):,} characters (it starts “{longest[:30]}…”); the "
-            f"limit is {MAX_WORD_CHARS:,}. Add spaces, or choose another pre-tokenizer."
-        )
 
 
 _progress = None  # the shared array, set in each worker by _init_worker

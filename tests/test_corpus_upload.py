@@ -64,6 +64,16 @@ def test_an_empty_file_is_refused_without_the_corpus_is_empty():
     assert "corpus is empty" not in " ".join(alerts(at) + [e.value for e in at.error])
 
 
+def test_the_check_page_refuses_a_file_with_its_sentence_only():
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value("").run()
+    upload(at, "chk_corpus_file", "corpus.en", b"\xff\xfe" + "text".encode("utf-16-le"))
+    upload(at, "chk_files", "merges.txt", b"s t\n")
+    (error,) = alerts(at, "error")
+    assert "'corpus.en' is not UTF-8 text: byte 0 (0xff)" in error
+
+
 def test_the_check_page_takes_a_text_file_and_links_to_the_same_corpus_on_the_train_page():
     """Issue 27: "Go to step k" said the corpus was "too long to fit in a link"; it now names it by digest."""
     text = (CODE * 40 + EOT + "low lower lowest newest widest\n\n") * 30  # longer than a link can carry
