@@ -118,12 +118,18 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
     await asyncio.sleep(2 * POLL_S)
     rss_after = rss_mib(target.pids, workers=True)
     cpu0, t0 = cpu_seconds(target.pids), time.perf_counter()
+    await asyncio.sleep(5 * POLL_S)  # polls only: what a class costs between steps
+    idle = (cpu_seconds(target.pids) - cpu0) / (time.perf_counter() - t0)
+    cpu0, t0 = cpu_seconds(target.pids), time.perf_counter()
     clicked: dict[int, float] = {}
     for k in range(1, steps + 1):
         clicked[k] = time.perf_counter()
         await teacher.click("next")
         await asyncio.sleep(gap)
-    cpu_follow = (cpu_seconds(target.pids) - cpu0) / (time.perf_counter() - t0)
+    elapsed = time.perf_counter() - t0
+    cpu_follow = (cpu_seconds(target.pids) - cpu0) / elapsed
+    # a step's own cost per student: the CPU above the polls' share, per step and student
+    step_cpu = max(0.0, cpu_follow - idle) * elapsed / (steps * n)
     latencies, missed = [], 0
     for s in students:
         for k, at in clicked.items():
@@ -161,6 +167,8 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
         "reveal": None if reveal is None else (int(reveal.group(2)), int(reveal.group(3))),
         "expected_reveal": (expected_right, n),
         "cpu_core_share_per_student": cpu_follow / n,
+        "idle_share_per_student": idle / n,
+        "step_cpu_ms_per_student": 1000 * step_cpu,
         "rss_per_student_mib": (rss_after - rss_before) / n,
     }
 
@@ -187,8 +195,9 @@ def report(kind: str, ref: dict, r: dict) -> None:
         f"(right, of all) against {r['expected_reveal']} sent: {'exact' if exact else 'NOT exact'}"
     )
     print(
-        f"server per student while following: {100 * r['cpu_core_share_per_student']:.2f} % of a core, "
-        f"{r['rss_per_student_mib']:.2f} MiB resident"
+        f"server per student while following: {100 * r['cpu_core_share_per_student']:.2f} % of a core "
+        f"({100 * r['idle_share_per_student']:.2f} % between steps, polls only; each teacher step "
+        f"{r['step_cpu_ms_per_student']:.0f} ms of CPU per student), {r['rss_per_student_mib']:.2f} MiB resident"
     )
     if r["errors"]:
         print(f"errors ({len(r['errors'])}): {r['errors'][:3]}")
