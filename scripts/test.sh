@@ -28,7 +28,7 @@ ensure_venv requirements-dev.txt
 # axe-core, the accessibility rules tests/test_browser_accessibility.py runs in the page: one file from the npm
 # registry's package, kept in the user's cache between runs.
 AXE_VERSION=4.14.1
-export BPE_AXE_JS="${BPE_AXE_JS:-$HOME/.cache/bpe-explorer/axe-core-$AXE_VERSION/axe.min.js}"
+export BPE_AXE_JS="${BPE_AXE_JS:-${HOME:-/root}/.cache/bpe-explorer/axe-core-$AXE_VERSION/axe.min.js}"
 if [ ! -f "$BPE_AXE_JS" ]; then
     command -v npm >/dev/null 2>&1 || apt_install npm
     axe_tmp="$(mktemp -d)"

@@ -143,3 +143,11 @@ def test_the_charts_toolbar_shows_while_one_of_its_buttons_has_the_focus(app_ser
     button.focus()
     toolbar = page.locator('[data-testid="stElementToolbar"]').first
     page.wait_for_function("(e) => getComputedStyle(e).opacity === '1'", arg=toolbar.element_handle())
+
+
+def test_a_headings_link_shows_while_it_has_the_focus(app_server, page):
+    """Streamlit's "Link to heading" icon beside a title is drawn on hover only; tabbing onto it shows it."""
+    _train(page, app_server)
+    link = page.get_by_role("link", name="Link to heading").first
+    link.focus()
+    page.wait_for_function("(e) => getComputedStyle(e).opacity === '1'", arg=link.element_handle())
