@@ -244,10 +244,10 @@ def step_panels(
             st.html(_this_step_html(s, history, text, present=True))
             title_out()  # the step box leaves before the counts, splits and vocabulary are computed
             _step_notes(s, present=True)
-            if after_step:
-                after_step()
             table = _pair_view(history, counts_step, text)
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
+            if after_step:
+                after_step()  # below the chart here: the step box and the chart stay in a projector's view
         right.html(vocabulary.newest_strip_html(s, text) + _splits_vocab_html(s, history, settings, text, present))
         st.html(
             f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and table else ''}"
@@ -321,6 +321,7 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
 
 
 REWRITTEN_ROW = ' class="rw"'  # a splits row this step's merge rewrote (a phone lists them first: style.css)
+PRESENT_TOKEN_CHARS = 16  # a token or word in presenter mode's step box is cut in the middle past this
 PRESENT_SHARES = 4  # words named in presenter mode's "where the count comes from" (the rest summed up)
 
 
@@ -341,11 +342,20 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False,
         )
     a, b = s.pair
     announce = f"Step {s.step} of {n}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count}"
+    full = show
+    if present:  # long tokens cut in the middle (the whole in the tooltip), so the box stays a few lines
+
+        def show(token: str) -> str:
+            return display.shorten(full(token), PRESENT_TOKEN_CHARS)
+
+    def chip(token: str, color: str, bold: bool = False) -> str:
+        tip = stored_title(token, text) or (full(token) if show(token) != full(token) else "")
+        return display.chip(show(token), color, bold=bold, title=tip)
+
     lines = [
         f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step} of {n}: '
-        f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
-        f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
-        f"{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} "
+        f"{chip(a, display.PALETTE[0])} + {chip(b, display.PALETTE[1])} → "
+        f"{chip(s.new_token, display.HIGHLIGHT, bold=True)} "
         f'<span id="merge-count">count {s.count}</span></h2>',
         f"<p>Where the count comes from: "
         f"{esc(s.provenance_sentence(PRESENT_SHARES if present else 8, show=show))} = {s.count}.</p>",
