@@ -10,7 +10,6 @@ import threading
 import weakref
 from collections import OrderedDict
 
-import altair as alt
 import pyarrow as pa
 import streamlit as st
 
@@ -20,6 +19,8 @@ from bpe.display import mark_whitespace as stored  # a token as stored, with rea
 from pages import vocabulary
 from pages.alerts import alert, esc
 from pages.html_tables import cell, html_rows
+from pages.pair_chart import ROLES
+from pages.pair_chart import pair_chart_spec as _pair_chart_spec
 from pages.send_first import title_out
 from pages.settings import Settings
 from server import startup
@@ -42,13 +43,6 @@ HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them
 FROM_WORD = 64
 SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds the others)
 PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the most frequent
-PRESENT_BARS = 8  # pairs in presenter mode's chart, each with its count written on its bar
-PRESENT_BAR_PX = 25  # px per bar in presenter mode: the step box and the chart fit a 1280x720 projector
-OUTLINE_PX = 2.5  # the outline of the chosen and tied bars
-TIED_DASH = [6, 3]  # tied bars' outline is dashed, the chosen bar's solid
-ROLE_LABELS = (
-    "datum.label == 'chosen' ? 'chosen (solid outline)' : datum.label == 'tied' ? 'tied (dashed outline)' : datum.label"
-)
 
 
 def per_run(fn):
@@ -92,7 +86,6 @@ def stored_title(token: str, text: bool) -> str:
     return display.byte_title(token) if text and display.byte_text(token) != token else ""
 
 
-ROLES = ("chosen", "tied", "other")  # a pair's part in its step, in the chart's legend order
 PAIR_COLUMNS = ("rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from")
 
 
@@ -147,78 +140,6 @@ def _pair_chart_data(_history: bpe.History, step: int, text: bool = False) -> pa
     )
 
 
-@st.cache_resource(show_spinner=False)
-def _pair_chart_spec(wordpiece: bool = False, present: bool = False, roles: tuple[str, ...] = ROLES) -> dict:
-    """The bar chart, built with Altair once; each step only sends its data (Altair's
-    to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for
-    WordPiece the scores (``value`` holds either). The legend names only the ``roles`` the data holds
-    (none when every bar is "other")."""
-    colors = alt.Scale(domain=list(ROLES), range=[display.HIGHLIGHT, "#8ecae6", "#c9ccd1"])
-    legend = (
-        alt.Legend(orient="bottom" if present else "top", title=None, values=list(roles), labelExpr=ROLE_LABELS)
-        if roles != ("other",)
-        else None
-    )
-    chart = (
-        alt.Chart(alt.NamedData(name="pairs"))  # the data comes with each step
-        .mark_bar()
-        .encode(
-            # Counts are whole numbers: integer ticks (no 2.5); WordPiece scores are fractions.
-            # Presenter mode writes each count on its bar instead of a count axis, to keep a projector's height.
-            x=alt.X(
-                "value:Q",
-                title="score" if wordpiece else "count",
-                axis=None if present else alt.Axis() if wordpiece else alt.Axis(format="d", tickMinStep=1),
-            ),
-            # Sorted by the table's row order, not sort=None: the chart is reused from step to step with
-            # new data, and with sort=None Vega kept the first step's order for pairs it had seen.
-            y=alt.Y(
-                "pair:N",
-                sort=alt.EncodingSortField(field="rank", op="min", order="ascending"),
-                title=None,
-                axis=alt.Axis(labelLimit=160),
-            ),
-            color=alt.Color("role:N", scale=colors, legend=legend),
-            # Told apart without colour too (a projector, a grey print, colour blindness): the chosen bar has a
-            # solid outline, tied bars a dashed one, the others none; the legend says so.
-            stroke=alt.value("#111"),
-            strokeWidth=alt.condition(alt.datum.role == "other", alt.value(0), alt.value(OUTLINE_PX)),
-            strokeDash=alt.condition(alt.datum.role == "tied", alt.value(TIED_DASH), alt.value([1, 0])),
-            tooltip=[
-                "pair:N",
-                alt.Tooltip("stored:N", title="as stored"),
-                *(["score:N"] if wordpiece else []),
-                "count:Q",
-                "role:N",
-                alt.Tooltip("from:N", title="from"),
-            ],
-        )
-    )
-    if present:
-        # Presenter mode: the top PRESENT_BARS pairs, each with its count (or score) written on its bar (there
-        # is no count axis), so the numbers are read on a projector.
-        chart = chart.transform_filter(alt.datum.rank < PRESENT_BARS)
-        # At the bar's start (x = 0), so a label never runs past the plot's right edge.
-        labels = chart.mark_text(align="left", baseline="middle", dx=4, fontSize=17).encode(
-            x=alt.datum(0),
-            text=alt.Text("score:N" if wordpiece else "count:Q"),
-            color=alt.value("#111"),
-            strokeWidth=alt.value(0),
-        )
-        chart = (
-            alt.layer(chart, labels)
-            .properties(height=alt.Step(PRESENT_BAR_PX))
-            .configure_axis(labelFontSize=17, titleFontSize=17)
-            .configure_legend(labelFontSize=16)
-        )
-    else:
-        chart = chart.properties(height=alt.Step(24))  # px per bar: the plot grows with the number of pairs
-    spec = chart.to_dict()
-    spec.pop("data", None)
-    spec.pop("datasets", None)
-    return spec
-
-
 def step_panels(
     history: bpe.History,
     settings: Settings,
@@ -248,10 +169,10 @@ def step_panels(
             st.html(_this_step_html(s, history, text, present=True))
             title_out()  # the step box leaves before the counts, splits and vocabulary are computed
             _step_notes(s, present=True)
-            if after_step:
-                after_step()
             table = _pair_view(history, counts_step, text)
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
+            if after_step:
+                after_step()  # below the chart here: the step box and the chart stay in a projector's view
         right.html(vocabulary.newest_strip_html(s, text) + _splits_vocab_html(s, history, settings, text, present))
         st.html(
             f"<div>{_pair_table_html(history, counts_step, text) if not hide_counts and table else ''}"
@@ -326,6 +247,7 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
 
 
 REWRITTEN_ROW = ' class="rw"'  # a splits row this step's merge rewrote (a phone lists them first: style.css)
+PRESENT_TOKEN_CHARS = 16  # a token or word in presenter mode's step box is cut in the middle past this
 PRESENT_SHARES = 4  # words named in presenter mode's "where the count comes from" (the rest summed up)
 
 
@@ -346,11 +268,20 @@ def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False,
         )
     a, b = s.pair
     announce = f"Step {s.step:,} of {n:,}: {show(a)} + {show(b)} → {show(s.new_token)}, count {s.count:,}"
+    full = show
+    if present:  # long tokens cut in the middle (the whole in the tooltip), so the box stays a few lines
+
+        def show(token: str) -> str:
+            return display.shorten(full(token), PRESENT_TOKEN_CHARS)
+
+    def chip(token: str, color: str, bold: bool = False) -> str:
+        tip = stored_title(token, text) or (full(token) if show(token) != full(token) else "")
+        return display.chip(show(token), color, bold=bold, title=tip)
+
     lines = [
         f'<h2 class="bpe-step-title" data-announce="{esc(announce)}">Step {s.step:,} of {n:,}: '
-        f"{display.chip(show(a), display.PALETTE[0], title=stored_title(a, text))} + "
-        f"{display.chip(show(b), display.PALETTE[1], title=stored_title(b, text))} → "
-        f"{display.chip(show(s.new_token), display.HIGHLIGHT, bold=True, title=stored_title(s.new_token, text))} "
+        f"{chip(a, display.PALETTE[0])} + {chip(b, display.PALETTE[1])} → "
+        f"{chip(s.new_token, display.HIGHLIGHT, bold=True)} "
         f'<span id="merge-count">count {s.count:,}</span></h2>',
         f"<p>Where the count comes from: "
         f"{esc(s.provenance_sentence(PRESENT_SHARES if present else 8, show=show))} = {s.count:,}.</p>",
