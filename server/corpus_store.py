@@ -30,7 +30,6 @@ What this leaves out: which corpus a session uses (``pages/corpus_box.py``) and 
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import os
 import re
@@ -38,6 +37,7 @@ import sqlite3
 import threading
 import time
 import zlib
+from collections import OrderedDict
 from pathlib import Path
 
 from server.quota import Quota
@@ -58,17 +58,32 @@ class StoreUnavailable(Exception):
     """The store is down or full; ``str(exc)`` is a sentence for the page."""
 
 
-@functools.lru_cache(maxsize=64)
+_DIGESTS: OrderedDict[tuple[str, int, int], str] = OrderedDict()  # (kind, hash(text), len(text)) -> digest
+_DIGESTS_KEPT = 64
+_DIGESTS_LOCK = threading.Lock()
+
+
 def digest(kind: str, text: str) -> str:
     """The corpus's address: sha256 of ``bpe-explorer corpus v1``, its kind and its UTF-8 text.
-    Memoized: the page asks for the digest of a 5 MB corpus on every click (``str`` caches its hash).
+    Remembered by the text's ``hash`` and length, not the text itself: the page asks for the digest of a large
+    corpus on every click (``str`` caches its hash), and a cache keyed by the text would keep every text alive.
 
     >>> digest("text", "hug pug")[:12], digest("counts", "hug pug") == digest("text", "hug pug")
     ('d77704f037b7', False)
     """
     if kind not in KINDS:
         raise ValueError(f"A corpus is text or counts, not {kind!r}.")
-    return hashlib.sha256(_canonical(kind, text)).hexdigest()
+    key = (kind, hash(text), len(text))
+    with _DIGESTS_LOCK:
+        if (found := _DIGESTS.get(key)) is not None:
+            _DIGESTS.move_to_end(key)
+            return found
+    value = hashlib.sha256(_canonical(kind, text)).hexdigest()
+    with _DIGESTS_LOCK:
+        _DIGESTS[key] = value
+        while len(_DIGESTS) > _DIGESTS_KEPT:
+            _DIGESTS.popitem(last=False)
+    return value
 
 
 def _canonical(kind: str, text: str) -> bytes:

@@ -116,3 +116,21 @@ def test_a_full_redis_is_a_sentence_too(tmp_path):
 def test_the_environment_chooses_the_store(tmp_path):
     assert isinstance(corpus_store.from_environment({"BPE_DATA_DIR": str(tmp_path)}), SqliteStore)
     assert isinstance(corpus_store.from_environment({"BPE_REDIS_URL": "redis://127.0.0.1:1/0"}), RedisStore)
+
+
+def test_the_digest_memo_keeps_no_text_alive():
+    """The page asks for a corpus's digest on every click, so it is remembered; by the text's hash and
+    length, never by the text (a memo keyed by 64 texts of 100 MB would hold 6 GB)."""
+    import gc
+    import weakref
+
+    class Text(str):  # a str subclass can be weakly referenced; it hashes and encodes as its value
+        __slots__ = ("__weakref__",)
+
+    text = Text("a pasted corpus " * 1000)
+    first = corpus_store.digest("text", text)
+    alive = weakref.ref(text)
+    assert corpus_store.digest("text", str(text)) == first
+    del text
+    gc.collect()
+    assert alive() is None, "the digest memo kept the text alive"
