@@ -151,6 +151,8 @@ def test_votes_reach_the_projector_and_the_reveal(live_class):
     choices = [page.locator(".st-key-class_choices button") for page in students]
     for c in choices:
         expect(c.first).to_be_visible(timeout=TIMEOUT_MS)
+    for page in (teacher, *students):  # the pair counts would give the answer away: no chart on any screen
+        expect(page.locator('[data-testid="stVegaLiteChart"]')).to_have_count(0, timeout=TIMEOUT_MS)
     labels = choices[0].all_inner_texts()
     # hug at step 1 (ug merged): step 2 merges u + n (16)
     assert "u + n" in labels and "h + ug" in labels
