@@ -231,4 +231,6 @@ def check_text_source(state: dict, app_state: dict) -> str:
         )
         return text
     st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120)
-    return st.session_state.get("chk_text", "")
+    pasted = st.session_state.get("chk_text", "")
+    remember(app_state, "text", pasted)  # a pasted corpus too travels in the link by its digest
+    return pasted

@@ -15,6 +15,7 @@ from apptest_support import alerts, ok
 from students import cs336_train
 from test_check_page import open_check
 
+from bpe.check import history_bytes
 from bpe.corpora import corpus_lines
 from pages.settings import Settings
 from server import jobs
@@ -38,8 +39,15 @@ def tokenizers_merges(texts: list[str], vocab_size: int, special_tokens=()) -> l
     return [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in merges]
 
 
+def train_page_history(settings: Settings):
+    """The run the Train page trains for these settings (the worker's path)."""
+    spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
+    history, _ = jobs.train_job(0, spec, settings.options())
+    return history
+
+
 def train_page_run(text: str, vocab_size: int, special_tokens=()):
-    """The run the Train page trains for this pasted text (the sidebar's settings, the worker's path)."""
+    """The merges the Train page makes for this pasted text with the tokenizers-like settings."""
     settings = Settings(
         source="text",
         text=text,
@@ -49,8 +57,7 @@ def train_page_run(text: str, vocab_size: int, special_tokens=()):
         tie_break="hf",
         special_tokens=tuple(special_tokens),
     )
-    spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
-    history, _ = jobs.train_job(0, spec, settings.options())
+    history = train_page_history(settings)
     return [history.pair_str(m[:2]) for m in history.merges]
 
 
@@ -72,6 +79,24 @@ def test_a_text_split_by_special_tokens_trains_as_its_documents_like_tokenizers(
     assert jobs.documents(text, [EOT]) == DOCUMENTS
     expected = tokenizers_merges(DOCUMENTS, 700, [EOT])
     assert train_page_run(text, 700, [EOT]) == expected
+
+
+def test_a_cs336_style_text_through_the_train_page_equals_cs336s_path():
+    """Documents joined by <|endoftext|>, as CS336's corpus.en and TinyStories are: the Train page with CS336's
+    settings makes CS336's merges (special tokens split out, GPT-2's pattern, 256 bytes, greatest-bytes ties)."""
+    text = EOT.join(DOCUMENTS)
+    _, expected = cs336_train(text, 150, special_tokens=(EOT,))
+    settings = Settings(
+        source="text",
+        text=text,
+        pre_tokenizer="gpt2",
+        limit="num_merges",
+        limit_value=150,
+        tie_break="greatest-bytes",
+        special_tokens=(EOT,),
+        full_byte_alphabet=True,
+    )
+    assert history_bytes(train_page_history(settings)) == expected
 
 
 def test_the_special_tokens_never_reach_the_words():

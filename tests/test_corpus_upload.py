@@ -95,3 +95,15 @@ def test_the_check_page_takes_a_text_file_and_links_to_the_same_corpus_on_the_tr
     assert f"Corpus: {len(text):,} characters" in summary(train)
     body = " ".join(h.proto.body for h in train.get("html"))
     assert f"Step {step} of {max(len(merges), step)}" in body
+
+
+def test_a_long_pasted_check_corpus_travels_in_the_link_by_its_digest():
+    text = CODE * 40 + "low lower lowest newest widest\n\n"  # over the 1,500 characters a link carries
+    vocab, merges = cs336_train(text, 10, special_tokens=(), fault="min")
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value(text).run()
+    at.text_input(key="chk_special").set_value("").run()
+    upload(at, "chk_files", "run.pkl", pickle.dumps((vocab, merges)))
+    query = parse_qs(urlsplit(at.get("link_button")[0].proto.url).query)
+    assert query["corpus"] == [corpus_store.digest("text", text)]
