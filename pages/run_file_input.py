@@ -103,7 +103,7 @@ def saved_run(state: dict) -> Settings | None:
     history = runs.RUNS.get(runs.run_key(settings))
     if history is None:  # dropped from the server's memory (the oldest runs go first): read it again if it is here
         if upload is None or upload.file_id != opened["file_id"]:
-            _close(state)
+            state.pop("saved_run")  # not _close: the source radio above is drawn already and keeps its value
             alert("info", f"The saved run {opened['name']} was dropped from the server's memory: open the file again.")
             return None
         settings, history = open_run(upload.getvalue())
