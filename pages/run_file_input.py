@@ -2,7 +2,7 @@
 
 Drawn at the end of the sidebar's corpus section. While a run file is open, the sidebar returns the settings
 that name it (:func:`settings_for`: the run's own options, and its digest where a preset's name would go) and
-no settings widgets: a saved run's options are fixed. The run itself goes into the run store
+no settings widgets: a saved run's options are fixed. It stays open until Close is pressed. The run itself goes into the run store
 (``pages/runs.py``) under those settings' key on every rerun, so every part of the page that asks
 ``runs.train(settings)`` for the run (the step view, the downloads, the Encode page) gets this one.
 
@@ -19,6 +19,7 @@ import streamlit as st
 import bpe
 from bpe.cli import describe
 from bpe.formats import run_file
+from bpe.presets import DEFAULT_PRESET, PRESETS
 from pages import runs
 from pages.alerts import alert
 from pages.settings import Settings
@@ -57,33 +58,56 @@ def open_run(data: bytes) -> tuple[Settings, bpe.History]:
     return settings, runs.RUNS.put(runs.run_key(settings), history, history.nbytes())
 
 
+def _close(state: dict) -> None:
+    """Back to the corpus above: a preset (the text source would be the run's empty text)."""
+    state.pop("saved_run", None)
+    state["run_file_uploader"] = state.get("run_file_uploader", 0) + 1  # a new, empty uploader: the file is let go
+    st.session_state["source"] = "preset"
+    _valid_preset()
+    st.session_state["step"] = state["step"] = 0
+
+
+def _valid_preset() -> None:
+    """The sidebar seeds its preset radio from the last settings, which name the run: keep a real preset there."""
+    if st.session_state.get("preset") not in PRESETS:
+        st.session_state["preset"] = DEFAULT_PRESET
+
+
 def saved_run(state: dict) -> Settings | None:
-    """The uploader; the settings of the open run file, or None when none is open (the sidebar goes on)."""
-    opened = state.setdefault("run_files", {})  # upload's file id -> its settings (one at a time)
-    with st.expander("Open a saved run (.bpe)", expanded=bool(opened), icon=":material/folder_open:"):
+    """The uploader; the settings of the open run, or None when none is open (the sidebar goes on).
+
+    The run stays open until Close is pressed, also when the uploader forgets its file (another page was
+    shown: Streamlit drops the widgets it did not draw)."""
+    opened = state.get("saved_run")  # {"file_id", "name", "settings"} of the open run
+    with st.expander("Open a saved run (.bpe)", expanded=opened is not None, icon=":material/folder_open:"):
         upload = st.file_uploader(
             "A run file written by python -m bpe train",
-            key="run_file_upload",
+            key=f"run_file_upload_{state.get('run_file_uploader', 0)}",
             max_upload_size=MAX_RUN_FILE_MB,
             help="Train on text files of any size with `python -m bpe train FILE... --out run.bpe`; the run file "
             "keeps every step.",
         )
-        st.caption(f"Up to {MAX_RUN_FILE_MB} MB. Close the file (×) to go back to the corpus above.")
-    if upload is None:
-        opened.clear()
-        return None
-    settings = opened.get(upload.file_id)
-    history = runs.RUNS.get(runs.run_key(settings)) if settings is not None else None
-    if history is None:
+        st.caption(f"Up to {MAX_RUN_FILE_MB} MB; see docs/cli.md.")
+    if upload is not None and (opened is None or opened["file_id"] != upload.file_id):
         try:
-            settings, history = open_run(upload.getvalue())
+            settings, _ = open_run(upload.getvalue())
         except ValueError as exc:
             alert("error", f"{upload.name}: {exc}")  # the file name is the user's: plain text only
             return None
-        if upload.file_id not in opened:
-            st.session_state["step"] = state["step"] = 0  # a newly opened run starts at its first step
-        opened.clear()
-        opened[upload.file_id] = settings
-    st.caption("**Stepping through the saved run** " + bpe.display.md_escape(upload.name) + ":")
+        opened = state["saved_run"] = {"file_id": upload.file_id, "name": upload.name, "settings": settings}
+        st.session_state["step"] = state["step"] = 0  # a newly opened run starts at its first step
+    if opened is None:
+        return None
+    _valid_preset()
+    settings = opened["settings"]
+    history = runs.RUNS.get(runs.run_key(settings))
+    if history is None:  # dropped from the server's memory (the oldest runs go first): read it again if it is here
+        if upload is None or upload.file_id != opened["file_id"]:
+            state.pop("saved_run")  # not _close: the source radio above is drawn already and keeps its value
+            alert("info", f"The saved run {opened['name']} was dropped from the server's memory: open the file again.")
+            return None
+        settings, history = open_run(upload.getvalue())
+    st.caption("**Stepping through the saved run** " + bpe.display.md_escape(opened["name"]) + ":")
     st.text(describe(history))
+    st.button("Close the saved run", key="close_run_file", icon=":material/close:", on_click=_close, args=(state,))
     return settings

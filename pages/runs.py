@@ -29,7 +29,7 @@ from pages import panels, vocabulary
 from pages.alerts import alert
 from pages.session import app_state, session_id
 from pages.settings import Settings
-from server import heap, jobs, startup
+from server import heap, jobs, limits, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -67,7 +67,7 @@ def poll_interval(settings: Settings) -> float:
 
 
 LIMITS_SENTENCE = (
-    f"Limits: {jobs.MAX_CORPUS_BYTES // 1_000_000} MB of text or word counts, {jobs.MAX_MERGES:,} merges "
+    f"Limits: {limits.LIMIT_TEXT} of text, {limits.COUNTS_LIMIT_TEXT} of word counts, {jobs.MAX_MERGES:,} merges "
     f"(also for “until no pair is left”), words of up to {jobs.MAX_WORD_CHARS:,} characters; trained runs share "
     f"{RUN_MEMORY_BUDGET >> 30} GiB of server memory (the oldest is dropped, and trained again if asked for)."
 )

@@ -6,7 +6,7 @@ import pytest
 
 import bpe
 from bpe.formats import run_file
-from pages import run_file_input, runs
+from pages import run_file_input, runs, session
 from pages.settings import corpus_of
 
 TEXT = "low lower lowest newer wider " * 20
@@ -34,3 +34,28 @@ def test_two_run_files_get_two_names_and_a_settings_name_is_never_a_corpus():
 def test_a_file_that_is_not_a_run_gets_the_format_s_sentence():
     with pytest.raises(ValueError, match="not a BPE Explorer run file"):
         run_file_input.open_run(b"hug 10\npug 5\n")
+
+
+def test_a_saved_run_dropped_from_the_store_says_so_and_the_sidebar_goes_on():
+    """The run store evicts the oldest runs; an open saved run whose file the uploader no longer holds (another
+    page was shown) is closed with a sentence, never trained again under its name."""
+    from streamlit.testing.v1 import AppTest
+
+    def sidebar_only():
+        import streamlit as st
+
+        from pages import run_file_input, session
+
+        st.write(repr(run_file_input.saved_run(session.app_state())))
+
+    history = bpe.run_training(TEXT, num_merges=2)
+    never_stored = run_file_input.settings_for(history, "0" * 64)  # as if evicted: not in the run store
+    at = AppTest.from_function(sidebar_only, default_timeout=60)
+    at.session_state[session.STATE_KEY] = {
+        "saved_run": {"file_id": "gone", "name": "run.bpe", "settings": never_stored}
+    }
+    at.run()
+    assert not at.exception
+    assert at.markdown[-1].value == "None"
+    assert any("run.bpe was dropped from the server" in h.proto.body for h in at.get("html"))
+    assert "saved_run" not in at.session_state[session.STATE_KEY]
