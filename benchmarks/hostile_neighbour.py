@@ -12,7 +12,7 @@
 
 Then a new small run (the ``course`` preset with a setting no one asked for before) must begin training
 and finish within 5 s, measured from its request to its step view. Used by ``bench_classroom.py --hostile``;
-the builders are used by ``tests/test_st_client_upload.py`` too.
+the builders are used by ``tests/server/test_st_client_upload.py`` too.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ What the frontend does and this client copies (read from Streamlit 1.67's server
   file, ``/_stcore/upload_file/<session id>/<file id>``), an HTTP PUT of each file as multipart form data
   with the XSRF cookie that ``/_stcore/health`` hands out echoed in the ``X-Xsrftoken`` header (the
   double-submit check), then a rerun whose widget state is a ``FileUploaderState`` listing the files.
-Used by ``bench_classroom.py`` and by ``tests/test_st_client.py`` (which checks against a browser).
+Used by ``bench_classroom.py`` and by ``tests/server/test_st_client.py`` (which checks against a browser).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 # Set up everything the test suite needs on a fresh Debian machine, then run it.
 #   bash scripts/test.sh                 # whole suite
 #   bash scripts/test.sh tests/x.py -q   # extra args go straight to pytest
-#   UPDATE_SCREENSHOTS=1 bash scripts/test.sh tests/test_browser_*.py   # also rewrite the README's docs/*.png
+#   UPDATE_SCREENSHOTS=1 bash scripts/test.sh tests/browser/test_browser_*.py   # also rewrite the README's docs/*.png
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
@@ -25,7 +25,7 @@ if [ ! -d /usr/share/fonts/opentype/noto ] || [ ! -f /usr/share/fonts/truetype/n
     apt_install fonts-noto-cjk fonts-noto-color-emoji
 fi
 ensure_venv requirements-dev.txt
-# axe-core, the accessibility rules tests/test_browser_accessibility.py runs in the page: one file from the npm
+# axe-core, the accessibility rules tests/browser/test_browser_accessibility.py runs in the page: one file from the npm
 # registry's package, kept in the user's cache between runs.
 AXE_VERSION=4.14.1
 export BPE_AXE_JS="${BPE_AXE_JS:-${HOME:-/root}/.cache/bpe-explorer/axe-core-$AXE_VERSION/axe.min.js}"

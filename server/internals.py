@@ -2,7 +2,7 @@
 
 Each is a last resort, kept because no supported API does the same (the reason is beside each one).
 Every accessor returns None (or False) when the attribute is gone, so an upgrade turns a feature off
-rather than breaking a page; ``tests/test_internals.py`` checks :func:`missing` is empty on the pinned
+rather than breaking a page; ``tests/server/test_internals.py`` checks :func:`missing` is empty on the pinned
 versions, so such an upgrade fails the tests instead of passing silently.
 
 Left out: what the features built on these do (``server/heap.py``, ``pages/send_first.py``,

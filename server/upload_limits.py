@@ -12,7 +12,7 @@ back. A file uploaded again under the same id replaces the old one and is counte
 Streamlit offers no supported hook for this, so :func:`install` wraps those three methods of the
 manager the running server uses (``Runtime.instance().uploaded_file_mgr``, a ``MemoryUploadedFileManager``:
 the upload route calls its ``add_file`` and ``remove_file``, a session's shutdown its
-``remove_session_files``, all on that same object). This is the one module that touches them; ``tests/test_upload_limits.py`` fails if an upgrade changes them.
+``remove_session_files``, all on that same object). This is the one module that touches them; ``tests/server/test_upload_limits.py`` fails if an upgrade changes them.
 
 Left out: a file's bytes are read by Streamlit before ``add_file`` sees them, so parallel uploads still
 use their size in memory while they arrive (at most ``maxUploadSize`` each); and limits per client

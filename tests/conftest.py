@@ -23,6 +23,10 @@ from browser_support import CHROMIUM_ARGS, REPO_ROOT, AppServer, chromium_path
 from hypothesis import settings
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+# Tests live by subject in tests/<subject>/; a few share another subject's helpers (``from test_hub import
+# lay_out_cache``), so every subject folder is importable, as the folder of a running test is.
+SUBJECTS = ("engine", "formats", "pages", "server", "browser", "project")
+sys.path[1:1] = [str(REPO_ROOT / "tests" / subject) for subject in SUBJECTS]
 
 UPDATE_SCREENSHOTS = os.environ.get("UPDATE_SCREENSHOTS") == "1"
 

@@ -8,7 +8,7 @@ Both crates carry Unicode tables of about version 9, while Python's ``unicodedat
 newer ones: so a mark assigned later (U+08D3 ARABIC SMALL LOW WAW) is kept there and the word is [UNK],
 U+1CF2 (Mc then, Lo now) is dropped, U+1B7D (Po since Unicode 14) is no punctuation there and U+166D
 (Po then, So now) is, and format characters added since (U+0890, U+13430) are not cleaned away. The
-sets are listed here, read off ``tokenizers`` 0.23 over every code point (tests/test_real_tokenizers.py
+sets are listed here, read off ``tokenizers`` 0.23 over every code point (tests/formats/test_real_tokenizers.py
 checks them against it).
 
 Left out: the other places ``tokenizers``' tables differ from Python's (NFKC of U+32FF, Lowercase of
@@ -121,7 +121,7 @@ HF_WHITESPACE_WORDS = regex.compile(f"{_W}+|[^\\s{_W}]+", regex.V1)
 # The same sets, fast. A class of hundreds of ranges costs regex a scan per character (StripAccents took 77 ms on
 # 100 KB of text, \p{M} 1.5 ms), so each set is written as today's Unicode property less what tokenizers' tables do
 # not have, plus what only they have (regex's V1 set operations test the property first). These differences are
-# relative to the regex package's Unicode tables (regex 2026.11.15: Unicode 16); tests/test_real_tokenizers.py
+# relative to the regex package's Unicode tables (regex 2026.11.15: Unicode 16); tests/formats/test_real_tokenizers.py
 # checks each pattern against the tables above, and against tokenizers, over every code point.
 MARKS_NOT_HF = (  # in \p{M} but not tokenizers' combining marks
     "5C8-5C9 7FD 897-89F 8CA-8D3 9FE AFA-AFF B53-B55 C04 C3C CF3 D00 D3B-D3C D81 EBA ECE 1715 180F 1ABF-1AF0 1CF7 "

@@ -1,6 +1,6 @@
 """The Check page and the CS336 downloads in a real browser: the handout preset's files arrive in CS336's
 shapes, and "Go to step k" opens the Train page at that step.
-Run with ``.venv/bin/python -m pytest tests/test_browser_check.py -q`` (needs Debian's chromium)."""
+Run with ``.venv/bin/python -m pytest tests/browser/test_browser_check.py -q`` (needs Debian's chromium)."""
 
 from __future__ import annotations
 

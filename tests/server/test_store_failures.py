@@ -26,7 +26,7 @@ from server import corpus_store
 from server.corpus_store import SqliteStore, StoreUnavailable, digest
 
 pytestmark = pytest.mark.timeout(120)
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TEXT = "hug pug pun bun hugs " * 400
 
 

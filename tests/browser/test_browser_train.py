@@ -1,6 +1,6 @@
 """The training page in a real browser: stepping, the URL round trip, a screenshot, a bad upload.
 
-Run with ``.venv/bin/python -m pytest tests/test_browser_train.py -q`` (needs Debian's chromium).
+Run with ``.venv/bin/python -m pytest tests/browser/test_browser_train.py -q`` (needs Debian's chromium).
 """
 
 from __future__ import annotations

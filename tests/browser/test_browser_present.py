@@ -1,6 +1,6 @@
 """Presenter mode for real text, sharing a step, and keys wherever the focus is (issue 20), in a real browser.
 
-Run with ``.venv/bin/python -m pytest tests/test_browser_present.py -q`` (needs Debian's chromium).
+Run with ``.venv/bin/python -m pytest tests/browser/test_browser_present.py -q`` (needs Debian's chromium).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Text files as corpora in a real browser: a ``.en`` file and a 20 MB file on the Train page, and the Check
 page's whole path (a corpus file and a CS336 pickle, the verdict, "Go to step k", the Train page at that
-step on the same corpus). Run with ``.venv/bin/python -m pytest tests/test_browser_corpus_files.py -q``."""
+step on the same corpus). Run with ``.venv/bin/python -m pytest tests/browser/test_browser_corpus_files.py -q``."""
 
 from __future__ import annotations
 

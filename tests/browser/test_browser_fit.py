@@ -3,7 +3,7 @@ first (issue 30), in a real browser.
 
 One browser context per viewport; each step is opened by its URL. Presets with many steps are sampled: the
 first and last steps, the step whose box says the most (the tallest), and a few in between.
-Run with ``.venv/bin/python -m pytest tests/test_browser_fit.py -q`` (needs Debian's chromium).
+Run with ``.venv/bin/python -m pytest tests/browser/test_browser_fit.py -q`` (needs Debian's chromium).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import pytest
 
 from bpe.corpora import _docstrings, available_bytes, corpus_lines, english_corpus
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("n_bytes", [100_000, 1_000_000])

@@ -1,6 +1,6 @@
 """The worksheet printed by Chromium (Playwright's page.pdf) on A4 and Letter: nothing cut at the right edge,
 several pages, the answer key starting a page of its own; and the page opens by its URL on a fresh server.
-Run with ``.venv/bin/python -m pytest tests/test_browser_worksheet.py -q`` (needs Debian's chromium)."""
+Run with ``.venv/bin/python -m pytest tests/browser/test_browser_worksheet.py -q`` (needs Debian's chromium)."""
 
 from __future__ import annotations
 

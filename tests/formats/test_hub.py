@@ -15,7 +15,7 @@ import pytest
 import bpe
 
 REV = "0123456789abcdef0123456789abcdef01234567"
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def lay_out_cache(cache: Path, repo_id: str, text: str) -> None:

@@ -2,7 +2,7 @@
 class link. Students follow steps, a preset change and a pasted corpus; one who explores on their own stays
 put; a student cannot move the class; the class vote reaches the projector and its reveal.
 
-Run with ``.venv/bin/python -m pytest tests/test_browser_live_class.py -q`` (needs Debian's chromium).
+Run with ``.venv/bin/python -m pytest tests/browser/test_browser_live_class.py -q`` (needs Debian's chromium).
 """
 
 from __future__ import annotations

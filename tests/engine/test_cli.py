@@ -24,7 +24,7 @@ from bpe.corpora import english_corpus
 from bpe.formats import run_file
 from bpe.pre_tokenizers import raw_word_to_word
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SPECIAL = "<|endoftext|>"
 PIECES = ["the", "The", " cat", "sat", " ", "  ", "\n", "\n\n", "\r\n", "\t", "    x", ".", "!", "'s", "'ll", "42",
           "1234", "é", "naïve", "😀", "你好", "A", "b\n", "q.\nZ", SPECIAL]  # fmt: skip

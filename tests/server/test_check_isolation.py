@@ -80,7 +80,7 @@ def read_capped(path) -> dict:
             text=True,
             timeout=READ_LIMIT_S,
             preexec_fn=cap,
-            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+            cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"reading the file took over {READ_LIMIT_S} s")

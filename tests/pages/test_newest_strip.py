@@ -1,5 +1,5 @@
 """AppTest: presenter mode's strip of the newest vocabulary tokens, above the splits (issue 20: on a 1280x720
-projector the vocabulary panel sits below the fold; tests/test_browser_present.py checks the viewport)."""
+projector the vocabulary panel sits below the fold; tests/browser/test_browser_present.py checks the viewport)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_presenter_mode_shows_the_newest_tokens_newest_first_above_the_splits():
 
 
 def test_a_vocabulary_that_fits_the_screen_gets_no_strip():
-    """The hug example's whole vocabulary panel is on a 1280x720 screen (tests/test_browser_classroom.py):
+    """The hug example's whole vocabulary panel is on a 1280x720 screen (tests/browser/test_browser_classroom.py):
     a strip above the splits pushed it below the fold."""
     for step in ("0", "3", "7"):
         assert 'data-vocab="newest"' not in page_html(start(preset="hug", step=step, present="1"))

@@ -1,7 +1,7 @@
 """Keys that step on the Train page in the cases a class meets (issue 30): the first key right after a page
 load, and → or Space right after answering a prediction (the radio keeps the focus).
 
-Run with ``.venv/bin/python -m pytest tests/test_browser_keys_load.py -q`` (needs Debian's chromium).
+Run with ``.venv/bin/python -m pytest tests/browser/test_browser_keys_load.py -q`` (needs Debian's chromium).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import pytest
 
 import bpe
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MEMORY_CAP = 2 * 1024**3  # address space of one fetching interpreter
 TIME_LIMIT = 60  # seconds for one fetching interpreter (the old code spent 600 s on the trickle)
 

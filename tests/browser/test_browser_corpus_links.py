@@ -1,7 +1,7 @@
 """A pasted corpus of any size on one link, in a real browser (issue 20): a 5,000-character corpus shared by
 link opens at step 7 in a second browser context, and again after a server restart (the embedded store is a
 file); a forgotten digest gets its sentence and the paste box. (Through HAProxy on the other replica:
-tests/test_replicas.py.)"""
+tests/server/test_replicas.py.)"""
 
 from __future__ import annotations
 
