@@ -20,12 +20,7 @@ Left out: drawing the result (``pages/check.py``) and caching it (the page's ``s
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing as mp
 import pickle
-import resource
-import signal
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -34,7 +29,7 @@ from bpe import check
 from bpe.config import shown
 from bpe.formats.student_runs import StudentRun, combine, read_student_file, read_student_text
 from server import jobs
-from server.processes import plain_main
+from server.capped import CappedRunner, Sentences
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 CHECK_MEMORY = 1 << 30  # address space of one check's process
@@ -75,74 +70,28 @@ def _compare(source: str, preset: str, text: str, counts: str, student: StudentR
     return replace(result, history=None), ranked
 
 
-def _child(conn, fn: Callable, args: tuple, memory: int, seconds: float) -> None:
-    """A check's process: cap its memory, end itself after its time, run, send back a pickle or a sentence."""
-    signal.alarm(int(seconds) + 5)  # default action: the process ends, with or without the server
-    with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    try:
-        message = b"ok" + pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL)
-    except ValueError as exc:
-        message = b"er" + str(exc).encode("utf-8", "replace")
-    except MemoryError:
-        message = b"mm"
-    except RecursionError:
-        message = b"er" + b"The run nests too deeply to read: save plain lists of pairs."
-    except Exception as exc:  # a bug, not the file: one sentence, not a traceback
-        message = b"er" + f"The check failed unexpectedly ({type(exc).__name__}); please report it.".encode()
-    del args
-    if len(message) > MAX_RESULT_BYTES:
-        message = b"er" + b"The check's result is too large to send back: upload a run with shorter tokens."
-    try:
-        conn.send_bytes(message)
-    except MemoryError:
-        conn.send_bytes(b"mm")
-    conn.close()
-
-
-# -- running one request (in the serving process) -------------------------------------------------
-_slots = threading.BoundedSemaphore(CHECKERS)
+_RUNNER = CappedRunner(
+    CHECKERS,
+    WAIT_SECONDS,
+    Sentences(
+        busy="The server has been checking other sessions' runs for over {wait:.0f} s: try again in a minute.",
+        too_slow="The check took longer than its {seconds:.0f} s limit, so it was stopped: try a smaller corpus or "
+        "fewer merges.",
+        too_big="The check needed more than the {memory} of memory one check may use, so it was stopped: upload a "
+        "smaller run or pick a smaller corpus.",
+        unexpected="The check failed unexpectedly ({kind}); please report it.",
+        too_deep="The run nests too deeply to read: save plain lists of pairs.",
+        too_large_result="The check's result is too large to send back: upload a run with shorter tokens.",
+    ),
+    max_result=MAX_RESULT_BYTES,
+)
 
 
 def run_isolated(fn: Callable, *args, memory: int = CHECK_MEMORY, seconds: float = COMPARE_SECONDS) -> Any:
     """``fn(*args)`` (a module-level function, pure) run in a process of its own: its value, or a ValueError
     with one sentence when it fails, needs more than ``memory`` bytes or ``seconds``, or waits too long."""
-    if not _slots.acquire(timeout=WAIT_SECONDS):
-        raise ValueError(
-            f"The server has been checking other sessions' runs for over {WAIT_SECONDS:.0f} s: try again in a minute."
-        )
-    try:
-        ctx = mp.get_context("forkserver")
-        receive, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(send, fn, args, memory, seconds), daemon=True)
-        with plain_main():
-            proc.start()
-        send.close()
-        try:
-            if not receive.poll(seconds):
-                raise ValueError(
-                    f"The check took longer than its {seconds:.0f} s limit, so it was stopped: try a smaller "
-                    "corpus or fewer merges."
-                )
-            try:
-                message = receive.recv_bytes(MAX_RESULT_BYTES + 2)
-            except (EOFError, OSError):  # the process died: the memory cap (or the kernel) ended it
-                message = b"mm"
-        finally:
-            receive.close()
-            if proc.is_alive():
-                proc.kill()
-            proc.join(5)
-    finally:
-        _slots.release()
-    if message.startswith(b"ok"):
-        return pickle.loads(memoryview(message)[2:])  # our own process's pickle of plain dataclasses
-    if message.startswith(b"er"):
-        raise ValueError(message[2:].decode("utf-8", "replace"))
-    raise ValueError(
-        f"The check needed more than the {memory >> 20:,} MB of memory one check may use, so it was stopped: "
-        "upload a smaller run or pick a smaller corpus."
-    )
+    pickled = _RUNNER.run(fn, args, memory=memory, seconds=seconds)
+    return pickle.loads(pickled)  # our own process's pickle of plain dataclasses
 
 
 def read_run(files: Sequence[tuple[str, bytes]], pasted: str, max_merges: int) -> tuple[StudentRun, int] | None:

@@ -18,15 +18,11 @@ This module imports only ``bpe`` (never Streamlit), so the parsing processes sta
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import json
-import multiprocessing as mp
 import os
 import pickle
-import resource
-import signal
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -34,7 +30,7 @@ from typing import Any
 from bpe import formats, hub
 from bpe.formats.fields import decode_text, parse_json, without_gc
 from server import heap
-from server.processes import plain_main
+from server.capped import CappedRunner, Sentences
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 BUDGET = 512 * 2**20  # parsed tokenizers kept, all sessions together
@@ -196,29 +192,18 @@ def _read_hub(repo_id: str, path: str):
 READERS = {"files": tokenizer_from_files, "hub": _read_hub}
 
 
-def _child(conn, kind: str, args: tuple, memory: int, seconds: float) -> None:
-    """The parsing process: cap its memory, end itself after its time, read, send back pickled bytes."""
-    signal.alarm(int(seconds) + 5)  # default action: the process ends, with or without the server
-    with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    try:
-        message = b"ok" + dumps(READERS[kind](*args))
-    except ValueError as exc:
-        message = b"er" + str(exc).encode("utf-8", "replace")
-    except MemoryError:
-        message = b"mm"
-    except Exception as exc:  # a bug, not the file: say so in one sentence rather than as a memory error
-        message = b"er" + f"Reading the file failed unexpectedly ({type(exc).__name__}); please report it.".encode()
-    del args
-    try:
-        conn.send_bytes(message)
-    except MemoryError:
-        conn.send_bytes(b"mm")
-    conn.close()
-
-
-# -- running one parse (in the serving process) ------------------------------------------------------
-_slots = threading.BoundedSemaphore(PARSERS)
+_RUNNER = CappedRunner(
+    PARSERS,
+    WAIT_SECONDS,
+    Sentences(
+        busy="The server has been reading other sessions' files for over {wait:.0f} s: try again in a minute.",
+        too_slow="Reading the file took longer than the {seconds:.0f} s limit, so it was stopped: upload a smaller "
+        "tokenizer file.",
+        too_big="Reading the file needed more than the {memory} of memory one file may use, so it was stopped: "
+        "upload a smaller tokenizer file.",
+        unexpected="Reading the file failed unexpectedly ({kind}); please report it.",
+    ),
+)
 
 
 def _mb(n: float) -> str:
@@ -231,42 +216,8 @@ def parse(kind: str, *args, memory: int | None = None, seconds: float | None = N
     or the time limit, or other files keep the reader busy too long."""
     memory = PARSE_MEMORY if memory is None else memory
     seconds = PARSE_SECONDS if seconds is None else seconds
-    if not _slots.acquire(timeout=WAIT_SECONDS):
-        raise ValueError(
-            f"The server has been reading other sessions' files for over {WAIT_SECONDS:.0f} s: try again in a minute."
-        )
-    try:
-        ctx = mp.get_context("forkserver")
-        receive, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(send, kind, args, memory, seconds), daemon=True)
-        with plain_main():
-            proc.start()
-        send.close()
-        try:
-            if not receive.poll(seconds):
-                raise ValueError(
-                    f"Reading the file took longer than the {seconds:.0f} s limit, so it was stopped: "
-                    "upload a smaller tokenizer file."
-                )
-            try:
-                message = receive.recv_bytes()
-            except EOFError:  # the process died: the memory cap (or the kernel) ended it
-                message = b"mm"
-            if message.startswith(b"ok"):
-                return loads(memoryview(message)[2:]), len(message) - 2
-            if message.startswith(b"er"):
-                raise ValueError(message[2:].decode())
-            raise ValueError(
-                f"Reading the file needed more than the {_mb(memory)} of memory one file may use, so it was "
-                "stopped: upload a smaller tokenizer file."
-            )
-        finally:
-            receive.close()
-            if proc.is_alive():
-                proc.kill()
-            proc.join(5)
-    finally:
-        _slots.release()
+    pickled = _RUNNER.run(READERS[kind], args, memory=memory, seconds=seconds)
+    return loads(pickled), len(pickled)
 
 
 # -- the store shared by every session ----------------------------------------------------------------

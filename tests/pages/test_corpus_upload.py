@@ -85,9 +85,9 @@ def test_the_check_page_takes_a_text_file_and_links_to_the_same_corpus_on_the_tr
     at.selectbox(key="chk_pre").set_value("gpt2").run()
     at.text_input(key="chk_special").set_value(EOT).run()
     upload(at, "chk_files", "run.pkl", pickle.dumps((vocab, merges)))
-    step = int(at.subheader[0].value.rsplit(" ", 1)[1])
+    step = int(at.header[0].value.rsplit(" ", 1)[1].replace(",", ""))
     link = at.get("link_button")[0].proto
-    assert link.label == f"Go to step {step}"
+    assert link.label == f"Go to step {step:,}"
     query = {k: v[0] for k, v in parse_qs(urlsplit(link.url).query).items()}
     assert query["corpus"] == corpus_store.digest("text", text) and query["special"] == EOT
     train = start(**query)  # the link opened in a new tab: a new session
