@@ -72,7 +72,7 @@ def expected_runs() -> dict[str, bpe.History]:
     return out
 
 
-ANNOUNCE = re.compile(r'data-announce="Step (\d+) of (\d+): [^"]*?, count (\d+)"')
+ANNOUNCE = re.compile(r'data-announce="Step ([\d,]+) of ([\d,]+): [^"]*?, count ([\d,]+)"')  # "Step 1,234 of 5,000"
 
 
 def shows_merge(history: bpe.History, step: int, blocks: list[str]) -> bool:
@@ -80,7 +80,7 @@ def shows_merge(history: bpe.History, step: int, blocks: list[str]) -> bool:
     for block in blocks:
         m = ANNOUNCE.search(block)
         if m:
-            return (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (
+            return tuple(int(m.group(i).replace(",", "")) for i in (1, 2, 3)) == (
                 step,
                 history.num_merges,
                 history.state(step).count,

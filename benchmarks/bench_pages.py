@@ -74,7 +74,7 @@ async ({kind, expect, timeout}) => {
     }
     const el = document.getElementById('merge-count');
     const box = el && el.parentElement;
-    return box ? box.textContent.trim().startsWith('Step ' + expect + ' of ') : false;
+    return box ? box.textContent.trim().startsWith('Step ' + Number(expect).toLocaleString('en-US') + ' of ') : false;
   };
   return await new Promise((resolve, reject) => {
     let tText = null, finished = false, observer = null;
@@ -120,8 +120,8 @@ STEP_JS = """
 () => {
   const el = document.getElementById('merge-count');
   const text = el ? el.parentElement.textContent : (document.querySelector('[data-testid="stMain"]') || document.body).innerText;
-  const m = text.match(/Step (\\d+) of (\\d+)/);
-  return m ? [parseInt(m[1]), parseInt(m[2])] : null;
+  const m = text.match(/Step ([\\d,]+) of ([\\d,]+)/);  // thousands separated: "Step 3 of 5,000"
+  return m ? [parseInt(m[1].replace(/,/g, '')), parseInt(m[2].replace(/,/g, ''))] : null;
 }
 """
 

@@ -35,7 +35,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
-STEP = re.compile(r"Step (\d+) of ([\d,]+)")
+STEP = re.compile(r"Step ([\d,]+) of ([\d,]+)")  # thousands separated: "Step 1,234 of 5,000"
 
 
 class Session:
@@ -194,7 +194,7 @@ class Session:
             self.html.append(el.html.body)
             m = STEP.search(el.html.body)
             if m:
-                self.step = int(m.group(1))
+                self.step = int(m.group(1).replace(",", ""))
                 self.last = int(m.group(2).replace(",", ""))
         elif kind in ("markdown", "alert"):  # st.caption and st.markdown; st.error, st.info
             self.texts.append(getattr(el, kind).body)
