@@ -31,6 +31,7 @@ from .formats import run_file
 from .trainer import train_steps
 
 REPORT_EVERY_S = 1.0  # at most one progress line a second
+CONNECT_TIMEOUT_S = 20  # how long --scheduler waits for the scheduler to answer
 
 
 class Progress:
@@ -159,7 +160,11 @@ def count(args, progress: Progress) -> tuple[dict[str, int], counting.Timings, s
     from dask.distributed import Client, LocalCluster
 
     if args.scheduler:
-        with Client(args.scheduler) as client:
+        try:
+            client = Client(args.scheduler, timeout=CONNECT_TIMEOUT_S)
+        except OSError as exc:  # refused, unknown host, or no answer in time
+            raise ValueError(f"Cannot reach the Dask scheduler at {args.scheduler} ({exc}); is it running?") from None
+        with client:
             counts, timings = counting.count_files_dask(
                 args.files, args.pre_tokenizer, specials, client=client, chunk_bytes=chunk_bytes, progress=report
             )

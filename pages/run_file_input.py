@@ -28,7 +28,7 @@ from server import startup
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
 
-MAX_RUN_FILE_MB = 200  # a 32,000-merge run of an assignment-size corpus is tens of MB
+MAX_RUN_FILE_MB = 60  # the server's own upload limit (.streamlit/config.toml); a 32,000-merge run takes a few MB
 
 
 def settings_for(history: bpe.History, digest: str) -> Settings:

@@ -116,3 +116,13 @@ def test_the_cli_counts_on_a_running_cluster_given_by_its_address(client, real_t
     one, other = run_file.load_run(out), run_file.load_run(local)
     assert (one.merges, one.words, one.freqs) == (other.merges, other.words, other.freqs)
     assert client.status == "running"  # the command left the cluster it was given running
+
+
+def test_a_scheduler_that_does_not_answer_gets_a_sentence(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cli, "CONNECT_TIMEOUT_S", 1)
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest", encoding="utf-8")
+    argv = ["train", str(corpus), "--num-merges", "2", "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path / "r")]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Cannot reach the Dask scheduler at tcp://127.0.0.1:1" in err and "Traceback" not in err
