@@ -175,11 +175,13 @@ def test_encode_first_view_follows_the_train_step(app_server, page):
     assert page.evaluate(CHIPS_JS) == ["b", "ug", "[UNK]", "ug", "[UNK]", "hug", "hug", "s"]
     control = page.locator(".st-key-merges_choice")
     expect(control).to_contain_text("As at Train step 3")
-    assert "(as at Train step 3)" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    captions = page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
+    assert any("(as at Train step 3)" in caption for caption in captions), captions
     control.get_by_text("All 7 merges").click()
     page.wait_for_function(f"() => ({CHIPS_JS})().slice(-1)[0] === 'hugs'", timeout=TIMEOUT_MS)
     wait_for_app(page)
-    assert "all 7 merges" in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    captions = page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
+    assert any("all 7 merges" in caption for caption in captions), captions
 
 
 MULTILINGUAL = "\n".join(
@@ -316,7 +318,9 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=TIMEOUT_MS)
         wait_for_app(page)
         expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
-        page.locator(".st-key-present label").click()  # and back: the sidebar returns
+        # and back: in presenter mode the toggles sit at the top of the folded sidebar
+        page.locator('[data-testid="stExpandSidebarButton"]').click()
+        page.locator(".st-key-present label").click()
         expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute(
             "data-collapsed", "false", timeout=TIMEOUT_MS
         )

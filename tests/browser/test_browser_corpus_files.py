@@ -5,6 +5,7 @@ step on the same corpus). Run with ``.venv/bin/python -m pytest tests/browser/te
 from __future__ import annotations
 
 import pickle
+import re
 import time
 
 import pytest
@@ -101,10 +102,10 @@ def test_the_check_path_from_a_corpus_file_to_the_train_page(app_server, page, t
     special.press("Enter")
     wait_for_app(page)
     upload_corpus(page, run, "chk_files")
-    verdict = page.get_by_text("The runs part at step")
+    verdict = page.get_by_role("heading", name=re.compile("runs part at step"))
     verdict.wait_for(timeout=TIMEOUT_MS)
-    step = int(verdict.inner_text().rsplit(" ", 1)[1])
-    link = page.get_by_role("link", name=f"Go to step {step}")
+    step = int(verdict.inner_text().rsplit(" ", 1)[1].replace(",", ""))
+    link = page.get_by_role("link", name=f"Go to step {step:,}")
     assert "corpus=" in link.get_attribute("href") and "corpus=text" not in link.get_attribute("href")
     with page.context.expect_page() as opened:
         link.click()

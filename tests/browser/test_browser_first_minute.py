@@ -14,8 +14,9 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 VIEWPORT = {"width": 1280, "height": 800}
+# The legend's roles: its labels read "chosen (solid outline)", "tied (dashed outline)" (pages/pair_chart.py).
 LEGEND_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.role-legend text')]
-  .map(t => t.textContent)"""
+  .map(t => t.textContent.split(' ')[0])"""
 
 
 def in_view(locator) -> bool:
