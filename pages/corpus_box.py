@@ -5,9 +5,11 @@ click (Next, a poll) upload it again. Here the box is only for typing: once a te
 commits, or a file is uploaded) it is stored (``server/corpus_store.py``), kept in the session
 (``state["text_corpus"]``) and the box is emptied; the sidebar shows a one-line summary with "Edit",
 which puts the text back in the box. The link names the corpus by its digest (``pages/links.py``).
-A store that is down or full keeps the corpus in the session only, with a warning: nothing typed is
-lost. Text that cannot be a corpus (only spaces, over the size limit) stays in the box, so the page
-can say what is wrong with it and the user can fix it.
+A store that is down or full, or a browser past its quota (``server/quota.py``), keeps the corpus in
+the session only, with a warning: nothing typed is lost. A stored corpus is looked for again every
+RECHECK_S, and stored again if the store lost it (a Redis that crashed). Text that cannot be a corpus
+(only spaces, over the size limit) stays in the box, so the page can say what is wrong with it and the
+user can fix it.
 
 Files come through :func:`upload_text` (the Train page's and the Check page's alike): any name, read as
 UTF-8, within ``server/limits.py``; a file refused gets its sentence below the uploader for as long as it

@@ -185,17 +185,23 @@ class SqliteStore:
     def put(self, kind: str, text: str, client: str = "") -> str:
         key = digest(kind, text)
 
+        def touch(db: sqlite3.Connection) -> bool:
+            with db:
+                return db.execute("UPDATE corpora SET used = ? WHERE digest = ?", (time.time(), key)).rowcount > 0
+
+        if self._with_db(touch, "written"):
+            return key  # stored already (a student opening the teacher's link): no quota, no eviction
+        if why := self.quota.refuse(client, len(text)):
+            raise StoreUnavailable(why)
+        blob = _pack(kind, text)  # outside the lock: others' reads do not wait for a 5 MB corpus's compression
+        if len(blob) > self.budget:
+            raise StoreUnavailable("The corpus store is full (this corpus is larger than its whole budget).")
+
         def store(db: sqlite3.Connection) -> None:
             with db:
-                if db.execute("UPDATE corpora SET used = ? WHERE digest = ?", (time.time(), key)).rowcount:
-                    return  # stored already (a student opening the teacher's link): no quota, no eviction
-                if why := self.quota.refuse(client, len(text)):
-                    raise StoreUnavailable(why)
-                blob = _pack(kind, text)
-                if len(blob) > self.budget:
-                    raise StoreUnavailable("The corpus store is full (this corpus is larger than its whole budget).")
                 db.execute(
-                    "INSERT INTO corpora (digest, data, size, used) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO corpora (digest, data, size, used) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(digest) DO UPDATE SET used = excluded.used",  # two sessions storing it at once
                     (key, blob, len(blob), time.time()),
                 )
                 self._evict(db, key)

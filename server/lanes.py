@@ -85,10 +85,15 @@ class FairLane:
                 try:
                     inner = self.start(w.fn, *w.args)
                 except Exception as exc:  # noqa: BLE001 - the caller's future carries it (a broken pool's sentence)
-                    w.future.set_exception(exc)
-                    continue
-                self.running[inner] = w.client
-            inner.add_done_callback(lambda f, outer=w.future: self._done(f, outer))
+                    inner, failed = None, exc
+                else:
+                    self.running[inner] = w.client
+            # Outside the lock: the future's callbacks take the caller's locks, and the caller holds one of
+            # those while it submits here.
+            if inner is None:
+                w.future.set_exception(failed)
+            else:
+                inner.add_done_callback(lambda f, outer=w.future: self._done(f, outer))
 
     def _done(self, inner: cf.Future, outer: cf.Future) -> None:
         with self.lock:

@@ -97,3 +97,14 @@ def test_a_fresh_run_reaches_its_end_while_another_clients_long_run_trains():
     finally:
         jobs.leave(long, "tab-student", keep=False)
     wait_until(long.future.done, 60, "the long run to stop")
+
+
+def test_a_run_the_workers_refuse_fails_with_their_sentence():
+    def start(fn, *args):
+        raise ValueError("The training workers stopped working; reload the page to try again.")
+
+    lane = FairLane(start, workers=1)
+    future = lane.submit("a", pow, 2, 3)
+    with pytest.raises(ValueError, match="reload the page"):
+        future.result(timeout=10)
+    assert lane.running == {} and lane.waiting_runs() == 0

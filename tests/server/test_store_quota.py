@@ -8,7 +8,9 @@ the server" while students got "no longer on the server". Here with small corpor
 from __future__ import annotations
 
 import random
+import sqlite3
 import string
+import time
 
 import pytest
 from apptest_support import alerts, ok, start
@@ -111,3 +113,18 @@ def test_after_a_redis_crash_the_teachers_page_stores_its_corpus_again(tmp_path,
     finally:
         corpus_store.use(None)
         server.stop()
+
+
+def test_the_share_popover_pins_the_corpus_it_shares(tmp_path):
+    from pages import share
+
+    store = SqliteStore(tmp_path / "c.sqlite3")
+    corpus_store.use(store)
+    try:
+        key = store.put("text", CORPUS, client="presenter")
+        share.pin_shared_corpus("text")  # a link without a stored corpus: nothing to pin
+        share.pin_shared_corpus(key)
+    finally:
+        corpus_store.use(None)
+    with sqlite3.connect(tmp_path / "c.sqlite3") as db:
+        assert db.execute("SELECT pinned FROM corpora WHERE digest = ?", (key,)).fetchone()[0] > time.time()
