@@ -37,9 +37,10 @@ settings.register_profile("fast", max_examples=10, deadline=None)
 # the modules that start real servers, worker pools or file readers, and the few tests that read large files.
 SLOW_MODULES = {
     "test_abandoned_runs", "test_check_isolation", "test_cli", "test_dask_counts", "test_encode_exact_files",
-    "test_encode_real", "test_fair_lanes", "test_replicas_redis", "test_store_failures", "test_upload_limits", "test_hosting_config", "test_hub_limits", "test_jobs",
-    "test_replicas", "test_run_memory", "test_snapshots", "test_st_client", "test_st_client_upload",
-    "test_startup", "test_stop_shared_run", "test_tcp", "test_uploads", "test_worker_lifetime",
+    "test_encode_real", "test_fair_lanes", "test_hosting_config", "test_hub_limits", "test_jobs", "test_replicas",
+    "test_replicas_redis", "test_run_memory", "test_snapshots", "test_st_client", "test_st_client_upload",
+    "test_startup", "test_stop_shared_run", "test_store_failures", "test_tcp", "test_upload_limits", "test_uploads",
+    "test_worker_lifetime",
 }  # fmt: skip
 SLOW_TESTS = {
     "test_unit_to_char_in_bulk_is_the_character_of_each_byte",
