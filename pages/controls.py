@@ -41,19 +41,15 @@ def byte_text_default(settings: Settings) -> None:
         st.session_state["byte_text"] = corpus not in (("preset", "course"), ("preset", "notebook"))
 
 
-def mode_toggles(settings: Settings, present_slot=None) -> None:
+def mode_toggles(settings: Settings) -> None:
     """Play and its speed, Predict, Bytes as text (a byte-level run), Presenter mode and What if, in one
     row outside the step view: they change rarely, so a step (a rerun of the step view only) does not
-    send them again. In presenter mode they go to ``present_slot`` (the top of the folded sidebar), so a
-    projector's height is the step's; they keep their keys, so their values stay. On a phone the row keeps
-    only Bytes as text (pages/style.css hides the teacher's toggles by the row's key, bpe_modes)."""
+    send them again. ``pages/train.py`` draws the row above the step view, or below it in presenter mode
+    (a projector's height is the step's). On a phone the row keeps only Bytes as text (pages/style.css hides
+    the teacher's toggles by the row's key, bpe_modes)."""
     if settings.forced and "what_if" not in st.session_state:
         st.session_state["what_if"] = True  # a shared what-if link opens with its panel shown
-    if present_slot is not None:
-        row = present_slot.container(key="bpe_modes_side")
-        row.subheader("Presenter controls")
-    else:
-        row = st.container(horizontal=True, vertical_alignment="center", gap="medium", key="bpe_modes")
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium", key="bpe_modes")
     row.toggle("Play", key="play", help="Advance one merge at a time, at the chosen speed.")
     st.session_state.setdefault("speed", 1.0)  # a default in session state, not value=: the page restores it
     row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)

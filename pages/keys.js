@@ -47,16 +47,21 @@
     if (e.key === ' ' && !onStepControl && !answered && t && t !== document.body && t.getAttribute
         && activatedBySpace(t)) return;
     const button = document.querySelector('.st-key-' + action + ' button');
-    if (!button && (seenSteps || idle())) return;  // not on the Train page (before its buttons: kept below)
+    if (!button) {  // another page, or the Train page before its step buttons are drawn: kept for a moment
+      if (!seenSteps) pending = {action, at: performance.now()};
+      return;
+    }
     e.preventDefault();
     e.stopPropagation();
     if (e.key === ' ') swallowSpaceUp = true;
-    if (!button || !ready()) { pending = action; return; }  // the page is still loading: kept for later
+    if (!ready()) { pending = {action, at: performance.now()}; return; }  // still loading: pressed once ready
     if (!button.disabled) button.click();
   }, true);
-  // A key that comes before the step buttons are drawn, while the page's first run is still going (a
-  // fragment's rerun asked for then can be dropped), or while restore.js keeps the controls waiting after a
-  // restart, is kept (the last one) and pressed once the page is ready: the first key after a load is never lost.
+  // A key that comes before the step buttons are drawn (this script runs before they are), while the page's
+  // first run is still going (a fragment's rerun asked for then can be dropped), or while restore.js keeps the
+  // controls waiting after a restart, is kept (the last one) and pressed once the page is ready: the first key
+  // after a load is never lost. Before the buttons it keeps its default too (a page that stops before its step
+  // view, on an error, still scrolls).
   let pending = null, seenSteps = false;
   const waiting = () => document.body.classList.contains('bpe-waiting');
   const idle = () => {
@@ -64,13 +69,15 @@
     return !!app && app.getAttribute('data-test-script-state') === 'notRunning';
   };
   const ready = () => !waiting() && (seenSteps || idle());
+  const PENDING_MS = 10000;  // a key older than this when the page is ready is dropped, not pressed late
   const replay = () => {
     if (!document.querySelector('.st-key-next button') || !ready()) return;
     seenSteps = true;
     if (!pending) return;
-    const own = document.querySelector('.st-key-' + pending + ' button');
+    const {action, at} = pending;
     pending = null;
-    if (own && !own.disabled) own.click();
+    const own = document.querySelector('.st-key-' + action + ' button');
+    if (own && !own.disabled && performance.now() - at < PENDING_MS) own.click();
   };
   // A button is pressed on Space's keyup: once the keydown stepped, its keyup must not press the focused one.
   let swallowSpaceUp = false;

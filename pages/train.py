@@ -57,7 +57,6 @@ else:
 state["was_present"] = present
 
 # -- corpus and settings (sidebar) ------------------------------------------------------------------
-modes_slot = st.sidebar.container() if present else None  # presenter mode's toggles, above the corpus
 with st.sidebar:
     settings = sidebar.corpus_and_settings(state)
 
@@ -179,13 +178,16 @@ st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no us
 if state.pop("stop_play", False):
     st.session_state["play"] = False
 intro.first_minute(history, state, present)  # what BPE is and the corpus, until hidden (pages/intro.py)
-controls.mode_toggles(settings, modes_slot)
+if not present:
+    controls.mode_toggles(settings)
 if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
 runs.stopped_at(history, settings, state)  # a run cut short by Stop says so right above its step box
-run_every = st.session_state["speed"] if st.session_state.get("play") else None
+run_every = st.session_state.get("speed", 1.0) if st.session_state.get("play") else None
 classroom.class_box(state, history, present)  # start or follow a live class, and its vote
 st.fragment(step_view, run_every=run_every)()
+if present:
+    controls.mode_toggles(settings)  # below the step view: a projector's height is the step's
 # This whole run's mark, after the step view: the server has registered its fragment once the browser has
 # it. After a server restart pages/restore.js keeps the step controls waiting until a new mark arrives
 # (a style-only block takes no space; a step, a fragment rerun, does not send it again).

@@ -184,21 +184,22 @@ def test_a_wide_screen_shows_the_folded_parts_open_and_names_keys(app_server, pa
         assert details.locator("table, .bpe-scroll").first.is_visible(), name
 
 
+TO_TOP_JS = "() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)"
+
+
 def test_predict_in_presenter_mode_keeps_the_step_and_the_chart_in_view(app_server, browser):
-    """The toggles are in the folded sidebar in presenter mode; after an answer the verdict, the step box and
+    """The toggles are below the step view in presenter mode; after an answer the verdict, the step box and
     the chart of the counts it was chosen from all fit 1280x720."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
         open_train(page, f"{app_server}/?preset=course&step=5&present=1")
-        page.locator('[data-testid="stExpandSidebarButton"]').click()
-        page.get_by_role("switch", name="Predict the next merge").wait_for(state="visible")
-        page.locator(".st-key-predict label").first.click()
+        page.locator(".st-key-predict label").first.click()  # below the step view in presenter mode
         page.get_by_text("Which pair will step 6 merge?").wait_for()
-        page.locator('[data-testid="stSidebarCollapseButton"] button').click()
-        page.locator('[data-testid="stSidebar"][data-collapsed="true"]').wait_for(state="attached")
+        page.evaluate(TO_TOP_JS)
         page.locator('.st-key-guess_5 [role="radiogroup"] label').first.click()
         page.locator('.st-key-guess_5 input[type="radio"]:checked').wait_for(state="attached")
+        page.evaluate(TO_TOP_JS)
         page.wait_for_function(
             "() => { const r = (" + FIT_PROBLEMS_JS + ")(); return r.step === 5 && !r.problems.length; }",
             timeout=15_000,
