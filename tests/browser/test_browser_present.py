@@ -86,8 +86,8 @@ PRESENTER_PROBLEMS_JS = """() => {
   const inView = (e) => { const r = e.getBoundingClientRect();
     return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= W + 0.5 && r.bottom <= H + 0.5; };
   const title = document.querySelector('.bpe-step-title');
-  const m = title && /Step (\\d+) of/.exec(title.textContent);
-  const step = m ? +m[1] : -1;
+  const m = title && /Step ([\\d,]+) of/.exec(title.textContent);
+  const step = m ? +m[1].replaceAll(',', '') : -1;
   const chips = title ? title.querySelectorAll('.tok') : [];
   if (!chips.length || !inView(chips[chips.length - 1])) problems.push('new token not in view');
   // The vocabulary's newest token: the first chip of a newest-first vocabulary (the panel, or presenter mode's strip).

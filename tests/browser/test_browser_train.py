@@ -198,7 +198,7 @@ def test_downloads_arrive_when_clicked_one_right_after_another(app_server, page)
 AGREE_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   const slider = document.querySelector('.st-key-step input[type="range"]');
-  const shown = /Step (\\d+) of \\d+/.exec(document.body.innerText);
+  const shown = /Step ([\\d,]+) of [\\d,]+/.exec(document.body.innerText);
   const step = new URLSearchParams(location.search).get('step');
   return app.getAttribute('data-test-script-state') === 'notRunning' && slider && shown
     && slider.getAttribute('aria-valuetext') === shown[1] && step === shown[1];
@@ -227,7 +227,8 @@ def test_pausing_play_leaves_the_slider_on_the_step_shown(app_server, page):
         )
         if panels_too:
             page.wait_for_function(
-                "(n) => { const m = /Step (\\d+) of \\d+/.exec(document.body.innerText); return m && +m[1] >= n; }",
+                "(n) => { const m = /Step ([\\d,]+) of [\\d,]+/.exec(document.body.innerText); "
+                "return m && +m[1].replaceAll(',', '') >= n; }",
                 arg=target,
                 timeout=TIMEOUT_MS,
             )
