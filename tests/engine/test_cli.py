@@ -7,6 +7,7 @@ counted chunk by chunk, possibly in worker processes; the run trained on those c
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
@@ -128,13 +129,14 @@ def test_a_few_megabytes_of_real_text_in_worker_processes_give_bpe_trains_run(tm
 
 
 def children(me: psutil.Process) -> set[int]:
-    """This process's live descendants, less multiprocessing's resource tracker (one per process that ever
-    started a spawned pool; it exits with its parent)."""
-    return {
-        p.pid
-        for p in me.children(recursive=True)
-        if p.is_running() and "multiprocessing.resource_tracker" not in " ".join(p.cmdline())
-    }
+    """This process's live spawned workers (what the counting pool starts): not multiprocessing's resource
+    tracker, nor the forkserver and the training or file-reading workers other tests may have started."""
+    alive = set()
+    for p in me.children(recursive=False):
+        with contextlib.suppress(psutil.Error):
+            if p.is_running() and "spawn_main" in " ".join(p.cmdline()):
+                alive.add(p.pid)
+    return alive
 
 
 def test_worker_processes_are_gone_after_counting(tmp_path):

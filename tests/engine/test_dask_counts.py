@@ -6,6 +6,7 @@ checks that no process is left behind once it is closed.
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import psutil
@@ -25,14 +26,18 @@ SPECIAL = "<|endoftext|>"
 
 
 def descendants() -> set[int]:
-    """This process's live descendants, less multiprocessing's resource tracker (it exits with this process)."""
-    return {
-        p.pid
-        for p in psutil.Process().children(recursive=True)
-        if p.is_running()
-        and p.status() != psutil.STATUS_ZOMBIE
-        and "multiprocessing.resource_tracker" not in " ".join(p.cmdline())
-    }
+    """This process's live descendants, less multiprocessing's resource tracker (it exits with this process)
+    and the forkserver with the training and file-reading workers other tests start under it."""
+    found = set()
+    for child in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            line = " ".join(child.cmdline())
+            if "multiprocessing.resource_tracker" in line or "multiprocessing.forkserver" in line:
+                continue
+            for p in [child, *child.children(recursive=True)]:
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                    found.add(p.pid)
+    return found
 
 
 def wait_until_gone(pids: set[int], timeout: float = 60.0) -> set[int]:
