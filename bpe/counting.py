@@ -218,16 +218,17 @@ def count_files(
     if workers == 1:
         return add_counts(map(_count_one, jobs), progress, total)
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     # Spawned, not forked: the caller may hold threads (a Dask client, a web server) that fork would copy.
-    pool = multiprocessing.get_context("spawn").Pool(workers)
-    try:
-        result = add_counts(pool.imap(_count_one, jobs), progress, total)
-        pool.close()  # the workers finish and exit: none is left behind
-        return result
-    finally:
-        pool.terminate()
-        pool.join()
+    # An executor, not a multiprocessing.Pool: a worker that dies fails the call (BrokenProcessPool) where a
+    # Pool would wait for its result for ever.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        try:
+            return add_counts(pool.map(_count_one, jobs), progress, total)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
 
 
 def count_files_dask(
