@@ -87,8 +87,8 @@ def install(manager: Any = None, max_files: int = MAX_FILES, max_bytes_: int | N
     if manager is None:
         from streamlit.runtime import Runtime
 
-        if not Runtime.exists():
-            return None
+        if not Runtime.exists() or type(Runtime.instance()) is not Runtime:
+            return None  # AppTest's runtime is a mock: nothing to limit, and nothing of it may be kept
         manager = Runtime.instance().uploaded_file_mgr
     with _install_lock:
         limits = getattr(manager.add_file, "bpe_limits", None)
