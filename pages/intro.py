@@ -52,7 +52,7 @@ def first_minute(history: bpe.History, state: dict, present: bool) -> None:
     # Folded on a phone, where the step box comes first (pages/style.css): open on wider screens.
     with st.container(border=True, key="intro"):
         st.html(
-            '<details class="bpe-intro-fold"><summary>What is BPE? An introduction and the corpus</summary>'
+            '<details class="bpe-intro-fold"><summary>What is BPE? An introduction</summary>'
             '<p class="bpe-intro"><b>Byte-pair encoding (BPE)</b> builds a tokenizer from a corpus: it starts '
             f"with every word cut into single {base}, then again and again merges the pair of neighbours that "
             "occurs most often into one new token. Each step below shows the pair counts it chose from, the "
