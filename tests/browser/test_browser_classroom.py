@@ -372,7 +372,8 @@ def test_after_a_what_if_the_changed_step_stays_in_view(app_server, browser):
         wait_for_app(page)
         page.locator(".st-key-what_if_go button").click()  # the runner-up, preselected
         wait_for_step(page, 3)
-        box = page.locator(".bpe-step").bounding_box()
+        wait_for_app(page)  # the what-if reruns the whole page after its step view: the box is drawn again
+        box = page.locator(".bpe-step").bounding_box(timeout=TIMEOUT_MS)
         assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
         assert (
             "chosen by hand" in page.locator('[data-testid="stAlert"]').first.inner_text()
