@@ -2,8 +2,9 @@
 
 The teacher (presenter mode) presses "Start a class": ``server/classroom.py`` makes a code and a token, kept
 in this session only. From then on every view the teacher's step view draws is published (:func:`after_step`),
-and a box above the step (:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its
-link's QR code, how many students follow, and the vote. A student opens the link (``?class=<code>``): their
+and a box (:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how
+many students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
+above it otherwise. A student opens the link (``?class=<code>``): their
 box polls the class and, when the teacher's view has a new serial, reruns the page, whose first lines
 (:func:`follow`) apply it: only the step if the corpus and settings are the ones last applied, else the
 teacher's link in full, as if the student had opened it. "Explore on my own" stops that; "Follow the
@@ -136,9 +137,10 @@ def vote_pending(state: dict, step: int) -> bool:
     return bool(following and vote is not None and not vote.revealed and vote.step == step)
 
 
-# -- the box above the step --------------------------------------------------------------------------
+# -- the box beside the step view ----------------------------------------------------------------------
 def class_box(state: dict, history: bpe.History, present: bool) -> None:
-    """The teacher's class controls (or "Start a class" in presenter mode), or a student's follow bar."""
+    """The teacher's class controls (or "Start a class" in presenter mode), or a student's follow bar.
+    ``pages/train.py`` draws it below the step view in presenter mode, above it otherwise."""
     mine = _class(state)
     if problem := mine.pop("problem", None):
         alert("warning", problem)

@@ -3,7 +3,7 @@
 :func:`first_minute` draws a short introduction above the toggles, with the corpus's words and their counts,
 so a newcomer sees what is being trained on at step 0 without opening the sidebar. "Hide this introduction"
 hides it for the session and, through a cookie the next visit reads (``st.context.cookies``), in this
-browser. Presenter mode never shows it. :func:`next_steps` is the one line at the end of a run that points
+browser. Presenter mode never shows it; a phone shows it folded to one line, so the step comes first. :func:`next_steps` is the one line at the end of a run that points
 to Encode (with this tokenizer) and Check. What this leaves out: the steps themselves (``panels.py``).
 """
 
@@ -49,14 +49,17 @@ def first_minute(history: bpe.History, state: dict, present: bool) -> None:
     if present or state.get("intro_hidden") or st.context.cookies.get(COOKIE) == "hidden":
         return
     base = "bytes" if history.config.pre_tokenizer in bpe.BYTE_LEVEL else "characters"
+    # Folded on a phone, where the step box comes first (pages/style.css): open on wider screens.
     with st.container(border=True, key="intro"):
         st.html(
+            '<details class="bpe-intro-fold"><summary>What is BPE? An introduction</summary>'
             '<p class="bpe-intro"><b>Byte-pair encoding (BPE)</b> builds a tokenizer from a corpus: it starts '
             f"with every word cut into single {base}, then again and again merges the pair of neighbours that "
             "occurs most often into one new token. Each step below shows the pair counts it chose from, the "
             "words as the new tokens cut them, and the vocabulary so far: press <b>Next</b> to make the first "
             "merge.</p>"
             f'<p class="bpe-intro">The corpus (each word and how often it occurs): {corpus_words(history)}.</p>'
+            "</details>"
         )
         st.button("Hide this introduction", key="intro_hide", type="tertiary", on_click=_hide, args=(state,))
 

@@ -184,10 +184,12 @@ if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
 runs.stopped_at(history, settings, state)  # a run cut short by Stop says so right above its step box
 run_every = st.session_state.get("speed", 1.0) if st.session_state.get("play") else None
-classroom.class_box(state, history, present)  # start or follow a live class, and its vote
+if not present:
+    classroom.class_box(state, history, present)  # follow a live class (a student), and its vote
 st.fragment(step_view, run_every=run_every)()
-if present:
-    controls.mode_toggles(settings)  # below the step view: a projector's height is the step's
+if present:  # below the step view: a projector's height is the step's
+    classroom.class_box(state, history, present)  # start or drive a live class, and its vote
+    controls.mode_toggles(settings)
 # This whole run's mark, after the step view: the server has registered its fragment once the browser has
 # it. After a server restart pages/restore.js keeps the step controls waiting until a new mark arrives
 # (a style-only block takes no space; a step, a fragment rerun, does not send it again).
