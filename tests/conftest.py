@@ -107,6 +107,10 @@ def corpus_store_dir(tmp_path_factory):
     from server import corpus_store
 
     os.environ["BPE_DATA_DIR"] = str(tmp_path_factory.mktemp("corpus-store"))
+    # The tests paste from many sessions that Streamlit's AppTest gives one id: no per-client quota here,
+    # except where a test sets its own (tests/server/test_store_quota.py).
+    os.environ.setdefault("BPE_STORE_QUOTA_COUNT", str(10**9))
+    os.environ.setdefault("BPE_STORE_QUOTA_CHARS", str(10**15))
     os.environ.pop("BPE_REDIS_URL", None)
     corpus_store.use(None)
     yield Path(os.environ["BPE_DATA_DIR"])
