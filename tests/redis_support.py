@@ -3,6 +3,7 @@ temporary directory, for the corpus store's tests; stopped (and restartable) by 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -59,3 +60,18 @@ class RedisServer:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@contextlib.contextmanager
+def corpus_store_of(kind: str, tmp_path: Path):
+    """A corpus store of ``kind``: the embedded SQLite one in ``tmp_path``, or a real Redis started for it."""
+    from server.corpus_store import RedisStore, SqliteStore
+
+    if kind == "sqlite":
+        yield SqliteStore(tmp_path / "corpora.sqlite3")
+        return
+    server = RedisServer(tmp_path).start()
+    try:
+        yield RedisStore(server.url)
+    finally:
+        server.stop()

@@ -4,25 +4,19 @@ the token moves a class, students follow by serial, one vote per student, and no
 from __future__ import annotations
 
 import pytest
-from redis_support import RedisServer
+from redis_support import corpus_store_of
 
 from server import classroom
 from server.classroom import ClassError
-from server.corpus_store import RedisStore, SqliteStore
+from server.corpus_store import SqliteStore
 
 HUG = {"preset": "hug", "step": "3"}
 
 
 @pytest.fixture(params=["sqlite", "redis"])
 def store(request, tmp_path):
-    if request.param == "sqlite":
-        yield SqliteStore(tmp_path / "corpora.sqlite3")
-    else:
-        server = RedisServer(tmp_path).start()
-        try:
-            yield RedisStore(server.url)
-        finally:
-            server.stop()
+    with corpus_store_of(request.param, tmp_path) as store:
+        yield store
 
 
 def test_a_class_starts_with_a_short_code_and_the_teachers_view(store):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from redis_support import RedisServer
+from redis_support import RedisServer, corpus_store_of
 
 from server import corpus_store
 from server.corpus_store import RedisStore, SqliteStore, StoreUnavailable, digest
@@ -25,14 +25,8 @@ def redis_server(tmp_path):
 
 @pytest.fixture(params=["sqlite", "redis"])
 def any_store(request, tmp_path):
-    if request.param == "sqlite":
-        yield SqliteStore(tmp_path / "corpora.sqlite3")
-    else:
-        server = RedisServer(tmp_path).start()
-        try:
-            yield RedisStore(server.url)
-        finally:
-            server.stop()
+    with corpus_store_of(request.param, tmp_path) as store:
+        yield store
 
 
 def test_a_corpus_comes_back_by_its_full_digest_only(any_store):
