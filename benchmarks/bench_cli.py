@@ -53,10 +53,8 @@ from bpe.pre_tokenizers import GPT2_PATTERN  # noqa: E402
 SPECIAL = "<|endoftext|>"
 GOAL = 1.2  # ours / tokenizers, at most
 
-TOKENIZERS = """
-import json, sys
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-path, vocab, special, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+# The text as its documents (split at the special token), read 1 MB at a time: both reference trainers' input.
+DOCUMENTS = """
 def documents():
     rest = ""
     with open(path, encoding="utf-8", newline="") as f:
@@ -64,27 +62,36 @@ def documents():
             *docs, rest = (rest + piece).split(special)
             yield from docs
     yield rest
+"""
+
+TOKENIZERS = (
+    """
+import json, sys
+from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+path, vocab, special, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+"""
+    + DOCUMENTS
+    + """
 tok = Tokenizer(models.BPE())
 tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
 tok.train_from_iterator(documents(), trainers.BpeTrainer(vocab_size=vocab, special_tokens=[special], show_progress=False))
 merges = json.loads(tok.to_str())["model"]["merges"]
 json.dump([m.split(" ", 1) if isinstance(m, str) else m for m in merges], open(out, "w"))
 """
+)
 
-RUSTBPE = """
+RUSTBPE = (
+    """
 import sys
 import rustbpe
 path, vocab, special, pattern = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-def documents():
-    rest = ""
-    with open(path, encoding="utf-8", newline="") as f:
-        while piece := f.read(1 << 20):
-            *docs, rest = (rest + piece).split(special)
-            yield from docs
-    yield rest
+"""
+    + DOCUMENTS
+    + """
 tok = rustbpe.Tokenizer()
 tok.train_from_iterator(documents(), vocab, pattern=pattern)
 """
+)
 
 
 def write_corpus(path: Path, n_bytes: int) -> int:
