@@ -292,6 +292,18 @@ def open_train(page, url: str) -> None:
     page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
 
 
+def paste_corpus(page, text: str):
+    """Paste ``text`` as the Train page's corpus in the sidebar and commit it (Ctrl+Enter, as on blur);
+    returns the text box, which the accepted text leaves."""
+    page.get_by_text("Paste or upload text", exact=True).click()
+    wait_for_app(page)
+    box = page.locator(".st-key-corpus_text textarea")
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_for_app(page)
+    return box
+
+
 def shown_step(page) -> int:
     """The step the "this step" box shows ("Step 3 of 7: ..." or "Step 0 of 7: ...")."""
     text = page.get_by_text(STEP_TEXT).first.inner_text()

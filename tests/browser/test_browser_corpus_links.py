@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import TIMEOUT_MS, AppServer, open_train, wait_for_app, wait_for_step
+from browser_support import TIMEOUT_MS, AppServer, open_train, paste_corpus, wait_for_app, wait_for_step
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -22,12 +22,7 @@ CORPUS = (
 def paste_and_step(page, url: str, text: str, step: int) -> str:
     """Paste ``text`` on a fresh page, step to ``step`` with Next; returns the link (the page's URL)."""
     open_train(page, f"{url}/")
-    page.get_by_text("Paste or upload text", exact=True).click()
-    wait_for_app(page)
-    box = page.locator(".st-key-corpus_text textarea")
-    box.fill(text)
-    box.press("Control+Enter")
-    wait_for_app(page)
+    box = paste_corpus(page, text)
     expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(text):,} characters", timeout=TIMEOUT_MS)
     expect(box).to_have_value("")  # the text left the box: a click does not carry it
     for n in range(1, step + 1):

@@ -11,7 +11,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser_support import TIMEOUT_MS, assert_no_exception, open_train, wait_for_app, wait_for_step
+from browser_support import TIMEOUT_MS, assert_no_exception, open_train, paste_corpus, wait_for_app, wait_for_step
 from playwright.sync_api import expect
 from test_replicas import replica_of, replicas  # noqa: F401  (a fixture: two replicas behind HAProxy)
 
@@ -98,12 +98,7 @@ def test_students_follow_steps_a_preset_and_a_pasted_corpus_and_one_may_explore_
     expect(ben.get_by_role("heading", name="Step 2 of 7")).to_be_visible()  # still his own hug run
     assert "preset=hug" in ben.url or "preset" not in ben.url
     # A pasted corpus reaches the class by its digest in the store.
-    teacher.get_by_text("Paste or upload text", exact=True).click()
-    wait_for_app(teacher)
-    box = teacher.locator(".st-key-corpus_text textarea")
-    box.fill(PASTED)
-    box.press("Control+Enter")
-    wait_for_app(teacher)
+    paste_corpus(teacher, PASTED)
     expect(ana.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(PASTED):,} characters", timeout=TIMEOUT_MS)
     step(teacher)
     step(teacher)

@@ -13,6 +13,7 @@ from browser_support import (
     TIMEOUT_MS,
     AppServer,
     free_port,
+    paste_corpus,
     wait_for_app,
     wait_for_reconnect,
     watch_connection,
@@ -102,12 +103,7 @@ def test_a_step_click_right_after_a_restart_is_not_lost(page):
 
 def paste_long_corpus(page, text: str) -> str:
     """Paste ``text`` in the sidebar, train it, step to 1; returns the run's "of N"."""
-    page.get_by_text("Paste or upload text", exact=True).click()
-    wait_for_app(page)
-    box = page.locator(".st-key-corpus_text textarea")
-    box.fill(text)
-    box.press("Control+Enter")
-    wait_for_app(page)
+    paste_corpus(page, text)
     expect(page.get_by_text(re.compile("too long to put in a link"))).to_be_visible(timeout=TIMEOUT_MS)
     page.locator(".st-key-next button").click()  # a step click is a fragment run: the frontend alone forgot the text
     heading = page.get_by_role("heading", name=re.compile(r"Step 1 of"))
