@@ -271,6 +271,10 @@ def _compare_one(
         cause = (
             f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
         )
+        later = _later(corpus, student, alt, specials, num_merges, vocab_size, seconds)
+        if later is not None:  # the settings explain the start; what parts the runs under them is named too
+            cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
+            fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
         return Comparison(
             kind=_settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ}
         )
@@ -314,6 +318,17 @@ def _compare_one(
         return Comparison(kind="tie", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
+
+
+LATER_KINDS = ("specials", "case", "merge-loop", "overlap", "tie", "count")  # causes named after the settings
+
+
+def _later(corpus, student, alt, specials, num_merges, vocab_size, seconds) -> Comparison | None:
+    """Where the run leaves ours under the settings that follow it longest, when a cause after the settings
+    (special tokens, case, the merge loop, the tie rule, a count) explains it: the student's run can hold
+    both a setting and a loop fault."""
+    inner = _compare_one(corpus, student, alt, specials, num_merges, vocab_size, seconds)
+    return inner if inner.step is not None and inner.kind in LATER_KINDS else None
 
 
 def _unsplit_agreed(corpus, student, setup, specials) -> int:

@@ -176,7 +176,10 @@ def best_settings(
         return []
     deadline = time.monotonic() + seconds
     results: list[tuple[Setup, int]] = []
-    cuts = PRE_TOKENIZERS if not isinstance(corpus, Mapping) else ("whitespace",)
+    cuts = PRE_TOKENIZERS
+    if isinstance(corpus, Mapping):  # cut already: the pre-tokenizer is only a name, the preferred one (a saved run's)
+        named = prefer[0].pre_tokenizer if prefer else "whitespace"
+        cuts = (named if named != "sennrich" else "whitespace",)
     first = [*prefer, *((CS336_SETUP,) if student.format.startswith("CS336") else ())]
     every = [Setup(rule, cut, byte_base) for byte_base in (True, False) for cut in cuts for rule in TIE_RULES]
     if prefer:  # the fewest changes first: another tie rule, then another pre-tokenizer, then another base
@@ -184,7 +187,7 @@ def best_settings(
     for setup in dict.fromkeys([*first, *every]):
         if setup.pre_tokenizer == "sennrich" and (setup.byte_base or not student.end_of_word):
             continue
-        if isinstance(corpus, Mapping) and setup.pre_tokenizer != "whitespace":
+        if isinstance(corpus, Mapping) and setup.pre_tokenizer != cuts[0]:
             continue
         try:
             results.append((setup, setup_agreed(corpus, setup, student.merges, special_tokens, student.end_of_word)))

@@ -8,7 +8,8 @@ before the word shrank), ``adjacent`` (two merged tokens side by side counted tw
 never updated), ``banned`` (pairs with a merged token never counted), ``overlap-twice`` (both overlapping
 pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted once), ``only-merged``
 (counts taken from the merged words only). Tie faults (:data:`TIE_FAULTS`) and setting faults
-(:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in.
+(:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
+a setting fault and another one together are joined by ``+`` (``chars+left-symbol``).
 """
 
 from __future__ import annotations
@@ -123,8 +124,11 @@ def _pick(pairs: Counter, fault, words, merges):
 
 
 def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
-    """A CS336 run with one fault (None: the correct trainer): CS336's vocab and merges."""
-    words = _words(text, fault)
+    """A CS336 run with one fault (None: the correct trainer): CS336's vocab and merges. A setting fault
+    and a merge-loop or tie fault together are written ``"chars+left-symbol"``."""
+    setting, _, loop = (fault or "").rpartition("+")
+    words = _words(text, setting or fault)
+    fault = loop if setting else fault
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []

@@ -175,3 +175,36 @@ def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(te
     else:  # settings that reproduce every merge
         assert result.settings is not None, result.cause
         assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
+
+
+# overlap-once changes the counts from the first merge on, so no setting can be seen before it
+BOTH = [("bytes", "chars", f) for f in LOOP_FAULTS if f != "overlap-once"] + [
+    ("prose", "whitespace", f) for f in ("half", "left-symbol", "stale")
+]
+
+
+@pytest.mark.parametrize(("corpus", "setting", "loop"), BOTH)
+def test_a_setting_and_a_merge_loop_fault_together_are_both_named_with_their_steps(corpus, setting, loop):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, f"{setting}+{loop}", n)
+    setting_step = first_difference(train(text, n)[1], merges)
+    loop_step = first_difference(train(text, n, setting)[1], merges)
+    assert result.kind in SETTING_KINDS[setting] and result.step == setting_step, result.cause
+    if loop_step is None:  # the loop fault changes nothing under this setting: the setting alone is named
+        assert (result.later_kind, result.later_step, result.fault) == (None, None, None), result.cause
+        return
+    assert setting_step < loop_step
+    same_merges = {f for f in LOOP_FAULTS if train(text, n, f"{setting}+{f}")[1] == merges}
+    assert (result.later_kind, result.later_step) == ("merge-loop", loop_step), result.cause
+    assert result.fault in same_merges, result.cause
+    assert f"With those settings, at step {loop_step} we merge" in result.cause and "your count" in result.cause
+
+
+def test_a_character_run_with_a_half_merging_loop_names_the_base_then_the_loop():
+    _, result = check(CORPORA["bytes"], "chars+half", 80)
+    settings_part, loop_part = result.cause.split(" With those settings, ")
+    assert (
+        "your run starts from characters, not bytes" in settings_part and "follows yours for 12 merges" in settings_part
+    )
+    assert loop_part.startswith("at step 13 we merge") and "a word holding it twice is left half-merged" in loop_part
+    assert (result.kind, result.step, result.fault, result.later_step) == ("byte-base", 1, "half", 13)
