@@ -1,13 +1,13 @@
 """Open a saved run (a ``.bpe`` run file from ``python -m bpe train``) on the Train page and step through it.
 
 Drawn at the end of the sidebar's corpus section. While a run file is open, the sidebar returns the settings
-that name it (:func:`settings_for`: the run's own options, and its digest where a preset's name would go) and
+that name it (:func:`settings_for`: the run's own options, and its digest in ``Settings.saved_run``) and
 no settings widgets: a saved run's options are fixed. It stays open until Close is pressed. The run itself goes into the run store
 (``pages/runs.py``) under those settings' key on every rerun, so every part of the page that asks
 ``runs.train(settings)`` for the run (the step view, the downloads, the Encode page) gets this one.
 
 Left out: what-if merges and tie-rule comparisons on a saved run (they train again, and a run file keeps the
-word counts, not the text), and comparing a student's merges with a saved run on the Check page.
+word counts, not the text); comparing a student's merges with a saved run is the Check page's.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import streamlit as st
 import bpe
 from bpe.cli import describe
 from bpe.formats import run_file
-from bpe.presets import DEFAULT_PRESET, PRESETS
 from pages import runs
 from pages.alerts import alert
 from pages.settings import Settings
@@ -32,14 +31,14 @@ MAX_RUN_FILE_MB = 60  # the server's own upload limit (.streamlit/config.toml); 
 
 
 def settings_for(history: bpe.History, digest: str) -> Settings:
-    """The settings that name a saved run: its options, and its digest as the corpus's name. Trained again
-    (the run evicted from the store), they give "The corpus is empty", never another run under its name."""
+    """The settings that name a saved run: its options and its digest (``saved_run``), with no text. Trained
+    again (the run evicted from the store), they give "The corpus is empty", never another run under its name."""
     c = history.config
     limit = "vocab_size" if c.vocab_size is not None else "num_merges" if c.num_merges is not None else "none"
     return Settings(
         source="text",
-        preset=f"saved run {digest}",
         text="",
+        saved_run=digest,
         pre_tokenizer=c.pre_tokenizer,
         limit=limit,
         limit_value=getattr(c, limit) if limit != "none" else 10,
@@ -63,14 +62,7 @@ def _close(state: dict) -> None:
     state.pop("saved_run", None)
     state["run_file_uploader"] = state.get("run_file_uploader", 0) + 1  # a new, empty uploader: the file is let go
     st.session_state["source"] = "preset"
-    _valid_preset()
     st.session_state["step"] = state["step"] = 0
-
-
-def _valid_preset() -> None:
-    """The sidebar seeds its preset radio from the last settings, which name the run: keep a real preset there."""
-    if st.session_state.get("preset") not in PRESETS:
-        st.session_state["preset"] = DEFAULT_PRESET
 
 
 def saved_run(state: dict) -> Settings | None:
@@ -98,7 +90,6 @@ def saved_run(state: dict) -> Settings | None:
         st.session_state["step"] = state["step"] = 0  # a newly opened run starts at its first step
     if opened is None:
         return None
-    _valid_preset()
     settings = opened["settings"]
     history = runs.RUNS.get(runs.run_key(settings))
     if history is None:  # dropped from the server's memory (the oldest runs go first): read it again if it is here

@@ -34,6 +34,7 @@ class Settings:
     algorithm: str = "bpe"
     full_byte_alphabet: bool = False
     forced: tuple[tuple[int, tuple[str, str]], ...] = ()
+    saved_run: str = ""  # a saved run's (a .bpe file's) digest: its run, never a corpus's (the text is empty)
 
     def options(self) -> dict:
         """Keyword arguments for ``bpe.train_steps``."""

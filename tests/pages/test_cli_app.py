@@ -59,3 +59,14 @@ def test_a_saved_run_dropped_from_the_store_says_so_and_the_sidebar_goes_on():
     assert at.markdown[-1].value == "None"
     assert any("run.bpe was dropped from the server" in h.proto.body for h in at.get("html"))
     assert "saved_run" not in at.session_state[session.STATE_KEY]
+
+
+def test_a_saved_run_is_named_by_its_own_field_never_by_a_preset_name():
+    import hashlib
+
+    from bpe.presets import PRESETS
+
+    data = run_file.dumps(bpe.run_training(TEXT, num_merges=3))
+    settings, _ = run_file_input.open_run(data)
+    assert settings.saved_run == hashlib.sha256(data).hexdigest()
+    assert settings.preset in PRESETS and settings.text == ""  # the sidebar's preset radio can show it
