@@ -162,7 +162,7 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         if inner.kind != "same":  # the target size or the vocabulary: the settings are not the story
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
-        rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if kind == "tie" else ""
+        rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
         cause = (
             f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}: all {total} merges agree. With the "
             f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."

@@ -19,7 +19,7 @@ import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL, shown
 from bpe.presets import PRESETS
-from pages import corpus_box, links, session
+from pages import check_saved_input, corpus_box, links, session
 from pages.alerts import alert, esc
 from pages.settings import Settings
 from server import check_jobs, jobs, limits, startup
@@ -29,7 +29,7 @@ startup.ensure_router()  # a fresh server's first request may run this page with
 MAX_CHECK_CHARS = limits.MAX_CORPUS_BYTES  # the Train page's limit (server/limits.py)
 MAX_CHECK_MERGES = 2_000
 MAX_FILE_BYTES = 5_000_000  # a student's run is small
-SOURCES = {"preset": "A preset", "text": "Your text", "counts": "Word counts"}
+SOURCES = {"preset": "A preset", "text": "Your text", "counts": "Word counts", "saved": "A saved run"}
 KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste",
         "chk_target", "chk_target_kind")  # fmt: skip
 DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2",
@@ -42,6 +42,23 @@ def _apply_preset() -> None:
     st.session_state["chk_pre"] = options.get("pre_tokenizer", "whitespace")
     st.session_state["chk_rule"] = options.get("tie_break", "first")
     st.session_state["chk_special"] = ", ".join(options.get("special_tokens", ()))
+
+
+def _cs336_settings() -> None:
+    """A run uploaded in CS336's shapes switches our settings to CS336's before they are drawn again (gpt2
+    pre-tokenization, the greatest-bytes tie rule, bytes, its special tokens split out: <|endoftext|>)."""
+    try:
+        read = _read_run(st.session_state.get("chk_files"), "")
+    except ValueError:
+        return  # the page says why when it reads the files
+    if read is not None and read[0].format.startswith("CS336"):
+        run = read[0]
+        st.session_state["chk_pre"] = check.CS336_SETUP.pre_tokenizer
+        st.session_state["chk_rule"] = check.CS336_SETUP.tie_break
+        # the vocabulary's own special tokens; CS336's when there is no vocabulary to say
+        specials = run.special_tokens or (() if run.vocab_size else check.CS336_SPECIALS)
+        st.session_state["chk_special"] = ", ".join(specials)
+        session.app_state()["check"]["chk_cs336"] = True
 
 
 def _read_run(files, pasted: str):
@@ -113,20 +130,27 @@ with left:
                      on_change=_apply_preset)  # fmt: skip
     elif source == "text":
         corpus_text = corpus_box.check_text_source(state, session.app_state())
+    elif source == "saved":
+        saved_file = check_saved_input.upload()
     else:
         st.text_area("Word counts, one 'word count' per line", key="chk_counts", height=120)
 with right:
-    pre = st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="chk_pre")
-    rule = st.selectbox("Tie rule", bpe.TIE_RULES, key="chk_rule")
+    if source == "saved":
+        st.caption("A saved run is compared with its own pre-tokenizer, tie rule and special tokens.")
+    pre = st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="chk_pre", disabled=source == "saved")
+    rule = st.selectbox("Tie rule", bpe.TIE_RULES, key="chk_rule", disabled=source == "saved")
     sentence = bpe.TIE_RULE_SENTENCES[rule]
     st.caption(sentence[0].upper() + sentence[1:] + ".")  # not capitalize(): it would lowercase CS336
-    special_text = st.text_input("Special tokens (comma-separated)", key="chk_special")
+    special_text = st.text_input("Special tokens (comma-separated)", key="chk_special", disabled=source == "saved")
+    if state.get("chk_cs336") and check.Setup(rule, pre, pre in BYTE_LEVEL) == check.CS336_SETUP:
+        st.caption("Set to CS336's settings for your upload in CS336's shapes.")
     target_kind = st.radio("Your target", ["vocabulary size", "merges"], key="chk_target_kind", horizontal=True)
     target_size = st.number_input("Target size (0: not checked)", min_value=0, max_value=10_000_000, key="chk_target")
 
 files = st.file_uploader(
-    "Your run's files", accept_multiple_files=True, key="chk_files", max_upload_size=MAX_FILE_BYTES // 1_000_000
-)
+    "Your run's files", accept_multiple_files=True, key="chk_files", max_upload_size=MAX_FILE_BYTES // 1_000_000,
+    on_change=_cs336_settings,
+)  # fmt: skip
 pasted = st.text_area(
     "…or paste your merges ('a b' lines, a Python list such as ['s t', 'e st'], or any of the text formats)",
     key="chk_paste",
@@ -146,25 +170,37 @@ student, total_merges = read
 if total_merges > MAX_CHECK_MERGES:
     alert("error", f"Your run has {total_merges:,} merges; the check reads the first {MAX_CHECK_MERGES:,}.")
 preset, text, counts = state["chk_preset"], corpus_text if source == "text" else "", state["chk_counts"]
-try:
-    corpus = jobs.corpus_of(source, preset, text, counts)
-except ValueError as exc:
-    if not (source == "text" and corpus_box.upload_refused(state, "chk_corpus_file")):  # it said why already
-        alert("error", exc)
-    st.stop()
-if _corpus_size(corpus) > MAX_CHECK_CHARS:
-    alert("error", f"The check works on corpora of up to {MAX_CHECK_CHARS:,} characters: pick a smaller one.")
-    st.stop()
-
-setup = check.Setup(rule, pre, pre in BYTE_LEVEL)
 student_key = (student.format, student.merges, student.vocab_size, student.byte_level, student.end_of_word)
-try:
-    target_key = "vocab_size" if target_kind == "vocabulary size" else "num_merges"
-    target = ((target_key, int(target_size)),) if target_size else ()
-    result, ranked = _compare(source, preset, text, counts, student, student_key, setup, specials, target)
-except ValueError as exc:
-    alert("error", exc)
-    st.stop()
+target_key = "vocab_size" if target_kind == "vocabulary size" else "num_merges"
+target = ((target_key, int(target_size)),) if target_size else ()
+if source == "saved":
+    if saved_file is None:
+        st.info("Upload the saved run (.bpe) to compare your merges with it.")
+        st.stop()
+    try:
+        result, ranked, described = check_saved_input.compare(saved_file, student, student_key, target)
+    except ValueError as exc:
+        alert("error", f"{saved_file.name}: {exc}")  # the file name is the user's: plain text only
+        st.stop()
+    setup = result.setup
+    st.caption("**Ours: the saved run** " + bpe.display.md_escape(saved_file.name) + ":")
+    st.text(described)
+else:
+    try:
+        corpus = jobs.corpus_of(source, preset, text, counts)
+    except ValueError as exc:
+        if not (source == "text" and corpus_box.upload_refused(state, "chk_corpus_file")):  # it said why already
+            alert("error", exc)
+        st.stop()
+    if _corpus_size(corpus) > MAX_CHECK_CHARS:
+        alert("error", f"The check works on corpora of up to {MAX_CHECK_CHARS:,} characters: pick a smaller one.")
+        st.stop()
+    setup = check.Setup(rule, pre, pre in BYTE_LEVEL)
+    try:
+        result, ranked = _compare(source, preset, text, counts, student, student_key, setup, specials, target)
+    except ValueError as exc:
+        alert("error", exc)
+        st.stop()
 
 st.caption(f"Read as {student.format}: {len(student.merges):,} merges" + (
     f", a vocabulary of {student.vocab_size:,}" if student.vocab_size else "") + ".")  # fmt: skip
@@ -191,7 +227,10 @@ else:
         limit="num_merges", limit_value=max(len(student.merges), result.step), special_tokens=specials,
         tie_break=result.setup.tie_break,
     )  # fmt: skip
-    st.link_button(f"Go to step {result.step:,}", _train_link(train_settings, result.step))
+    if source == "saved":  # a link cannot carry a run file
+        st.caption(f"To step through it: open the run file on the Train page (Open a saved run), step {result.step:,}.")
+    else:
+        st.link_button(f"Go to step {result.step:,}", _train_link(train_settings, result.step))
     st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)
     if result.words:
         st.markdown("**Words that count your pair differently**")

@@ -11,7 +11,8 @@ it then, and the process ends itself by ``SIGALRM`` shortly after even if the se
 comes back is small and bounded (:data:`MAX_RESULT_BYTES`: the first merges, our settings ranked), and
 every failure, running out of memory included, comes back as one sentence, never a traceback.
 
-These functions are the page's one way into :mod:`bpe.check` and :mod:`bpe.formats.student_runs`:
+These functions are the page's one way into :mod:`bpe.check`, :mod:`bpe.check_saved` (a saved run, read
+here from its file's bytes) and :mod:`bpe.formats.student_runs`:
 what they take may grow (keyword arguments) without the page changing.
 
 This module imports only ``bpe`` and ``server.jobs`` (never Streamlit), so its processes stay small.
@@ -25,8 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bpe import check
+from bpe import check, check_saved
+from bpe.cli import describe
 from bpe.config import shown
+from bpe.formats import run_file
 from bpe.formats.student_runs import StudentRun, combine, read_student_file, read_student_text
 from server import jobs
 from server.capped import CappedRunner, Sentences
@@ -70,6 +73,13 @@ def _compare(source: str, preset: str, text: str, counts: str, student: StudentR
     return replace(result, history=None), ranked
 
 
+def _compare_saved(data: bytes, student: StudentRun, target):
+    """The comparison with a saved run (a run file's bytes), the settings ranking, and what the run holds."""
+    saved = run_file.loads(data)
+    result, ranked = check_saved.compare_saved(saved, student, **dict(target))
+    return replace(result, history=None), ranked, describe(saved)
+
+
 _RUNNER = CappedRunner(
     CHECKERS,
     WAIT_SECONDS,
@@ -107,3 +117,9 @@ def compare(source: str, preset: str, text: str, counts: str, student: StudentRu
     """(:func:`bpe.check.diagnose`'s comparison without our run's history, and its ranking of our settings)
     for the corpus these widgets describe, computed off the server."""
     return run_isolated(_compare, source, preset, text, counts, student, setup, tuple(specials), tuple(target))
+
+
+def compare_saved(data: bytes, student: StudentRun, target=()):
+    """(:func:`bpe.check_saved.compare_saved`'s comparison without the run's history, its ranking of our
+    settings, the saved run described in a few lines) for a run file's bytes, computed off the server."""
+    return run_isolated(_compare_saved, data, student, tuple(target))
