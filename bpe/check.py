@@ -11,7 +11,8 @@ difference reads both pairs' counts in our run at that step. The cause is told i
 2. our run stops first: the student's corpus is bigger;
 3. else every explanation is tried and the one that reproduces the student's run longest is named,
    settings before the loop before the tie rule when two go as far: another base or pre-tokenizer that
-   goes further; the text lowercased; special tokens not split out (only when splitting them changes
+   goes further (then, under those settings, the cause where the run leaves them is named too, with its
+   step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens not split out (only when splitting them changes
    the choice); a known faulty merge loop (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`),
    overlapping pairs counted once among them; where the two counts tie, another tie rule (ours, or a
    student's rule by bytes, token ids or decoded text);

@@ -1,7 +1,8 @@
 """Check my implementation: a student's own BPE merges against ours, the first step where they part, and why.
 
-Widgets (the corpus and our settings, the student's files or pasted merges), then the engine
-(``bpe.formats.student_runs`` reads the run, ``bpe.check`` compares and searches our settings), then
+Widgets (the corpus or a saved run, and our settings, the student's files or pasted merges), then the engine
+(``bpe.formats.student_runs`` reads the run, ``bpe.check`` compares and searches our settings, or
+``bpe.check_saved`` against a saved run: ``pages/check_saved_input.py``), then
 the result: both pairs with their counts at that step, the cause in one sentence, a link to that step
 on the Train page, the words that count differently, and which of our settings reproduce the run
 longest. Reading the files and comparing run off the serving process, each with a time and a memory
