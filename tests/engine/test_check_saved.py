@@ -14,7 +14,7 @@ import bpe
 from bpe import cli
 from bpe.check_saved import WITHOUT_CORPUS, compare_saved
 from bpe.formats import run_file
-from bpe.formats.student_runs import read_student_file
+from bpe.formats.student_runs import StudentRun, read_student_file
 
 TEXT = CORPORA["prose"]
 MERGES = 80
@@ -82,3 +82,15 @@ def test_a_run_the_check_cannot_compare_gets_a_sentence():
     wordpiece = bpe.run_training("low lower lowest", algorithm="wordpiece", num_merges=3)
     with pytest.raises(ValueError, match="trained with wordpiece; the check compares BPE merges"):
         compare_saved(wordpiece, student(None))
+
+
+def test_a_run_going_on_past_a_saved_run_its_counts_do_not_remake_is_told_where_the_saved_run_ends():
+    options = dict(pre_tokenizer="gpt2", num_merges=12, tie_break="greatest-bytes")
+    counts = bpe.run_training(TEXT.split(EOT), **options).pair_counts_after(4)
+    rare = min(counts, key=lambda p: (counts[p], p))
+    saved = bpe.run_training(TEXT.split(EOT), **options, forced_merges={5: rare})
+    ours = bpe.check.history_bytes(saved)
+    run = StudentRun("CS336 pickle", (*ours, (b"q", b"z")), byte_level=True)  # every saved merge, then one more
+    result, _ = compare_saved(saved, run)
+    assert (result.kind, result.step, result.theirs) == ("past-saved", 13, (b"q", b"z"))
+    assert result.cause.startswith("All 12 merges of the saved run agree with yours; yours goes on with (q, z)")
