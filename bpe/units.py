@@ -14,6 +14,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 WORD_CACHE_MAX_CHARS = 256  # longer words are not cached (tokenizers' cache skips them too)
+WORD_CACHE_SIZE = 10_000  # words kept by each word cache (least recently used go first)
 
 
 def unit_to_char(word_text: str) -> Sequence[int]:
