@@ -57,6 +57,15 @@ class PipelineText:
         self._cached_piece = lru_cache(maxsize=WORD_CACHE_SIZE)(self._piece_word)
         self.ids_cache: dict[str, tuple[int, ...]] = {}  # a word of the text -> its ids (a rank file's encode)
 
+    def cache_info(self):
+        """The word caches together, as one ``lru_cache`` statistics tuple (``currsize``: every word held)."""
+        raw, piece = self._cached_raw.cache_info(), self._cached_piece.cache_info()
+        return raw._replace(
+            hits=raw.hits + piece.hits,
+            misses=raw.misses + piece.misses,
+            currsize=raw.currsize + piece.currsize + len(self.ids_cache),
+        )
+
     def __getstate__(self) -> dict:
         """Pickled without its word caches (``lru_cache`` wrappers of bound methods); they start empty."""
         return {k: v for k, v in self.__dict__.items() if k not in ("_cached_raw", "_cached_piece", "ids_cache")}
