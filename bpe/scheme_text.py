@@ -28,17 +28,23 @@ from .units import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, unit_to_char
 
 
 class SchemeText:
-    """One of our pre-tokenizer schemes and the special tokens, running a model (see :meth:`over`)."""
+    """One of our pre-tokenizer schemes and the special tokens, running a model (see :meth:`over`).
+
+    >>> from bpe.models import BPE
+    >>> side = SchemeText("whitespace").over(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")], scheme="whitespace"))
+    >>> side.encode_full("ab b").tokens, side.decode([2, 1])
+    (('ab', 'b'), 'ab b')
+    """
 
     pipeline = None  # no file's components
 
-    def __init__(self, pre_tokenizer: str, special_tokens: Iterable[str] = (), model=None) -> None:
+    def __init__(self, pre_tokenizer: str, special_tokens: Iterable[str] = ()) -> None:
         self.name = pt.check_pre_tokenizer(pre_tokenizer)
         self.byte_level = pre_tokenizer in pt.BYTE_LEVEL
         self.special_tokens: tuple[str, ...] = tuple(dict.fromkeys(special_tokens))
         specials = sorted(self.special_tokens, key=len, reverse=True)
         self._special_re = regex.compile("|".join(regex.escape(s) for s in specials)) if specials else None
-        self.model = model
+        self.model = None  # the model it runs, once a tokenizer binds it (see over)
         self.clear_caches()
 
     def over(self, model) -> SchemeText:

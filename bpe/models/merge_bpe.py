@@ -78,7 +78,7 @@ class BPE:
         # only meets those a word can start from (one character, or a byte-fallback token): its merges
         # make model tokens only, so a large file keeps one vocabulary unless it has such an added token.
         prefix, suffix = self.continuing_subword_prefix or "", self.end_of_word_suffix or ""
-        starts = {t for t in outside if len(t.removeprefix(prefix).removesuffix(suffix)) == 1 or _is_byte(t)}
+        starts = {t for t in outside if len(t.removeprefix(prefix).removesuffix(suffix)) == 1 or is_byte_token(t)}
         self._own = {t: i for t, i in vocab.items() if t not in starts} if starts else None
         # pair -> (rank, merged token); a pair listed twice keeps its first rank (built from the last
         # rank to the first, so the first one written stays).
@@ -288,7 +288,7 @@ def merge_word_start(
     return out
 
 
-def _is_byte(token: str) -> bool:
+def is_byte_token(token: str) -> bool:
     """Whether ``token`` is a byte-fallback token such as ``<0x41>``."""
     return (
         len(token) == 6

@@ -31,7 +31,7 @@ from .. import pre_tokenizers as pt
 from ..config import Pair
 from ..replay import TRACE_BUDGET, merge_tree, replay_word
 from ..units import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE
-from .merge_bpe import merge_word_start
+from .merge_bpe import is_byte_token, merge_word_start
 from .vocab import checked_vocab, created_ranks
 
 SHORT_WORD = 16  # symbols: shorter words are merged by scanning (faster in Python than a heap)
@@ -181,7 +181,7 @@ class RankBPE:
         self.mergeable_ranks: dict[str, int] = {t: i for t, i in vocab.items() if t and t not in outside}
         self.limit: int | None = None  # a view of the first k merges: only ranks below this
         # the tokens a word may start from: not an added token of one character
-        starts = {t for t in outside if len(t) == 1 or _is_byte(t)}
+        starts = {t for t in outside if len(t) == 1 or is_byte_token(t)}
         self.model_vocab = {t: i for t, i in vocab.items() if t not in starts} if starts else vocab
         self._merges: list[Pair] | None = None  # not derived yet
         self._unreachable: list[int] | None = None
@@ -292,16 +292,6 @@ class RankBPE:
         if self.takes_whole(word):
             return parts, [], 0, self.tokenize(word)
         return parts, *replay_word(parts, RankMerges(self.mergeable_ranks, self.limit), budget)
-
-
-def _is_byte(token: str) -> bool:
-    """Whether ``token`` is a byte-fallback token such as ``<0x41>``."""
-    return (
-        len(token) == 6
-        and token.startswith("<0x")
-        and token.endswith(">")
-        and all(c in "0123456789ABCDEF" for c in token[3:5])
-    )
 
 
 def symbols_of(raw: str) -> str:

@@ -35,12 +35,12 @@ class PipelineText:
     tiktoken's published patterns (linear, and the regex package runs ~50% slower with a timeout), which
     a rank file's :meth:`encode` runs untimed; a typed pattern keeps the request's time limit."""
 
-    def __init__(self, pipeline: Pipeline, model=None, *, pattern_timed: bool = True) -> None:
+    def __init__(self, pipeline: Pipeline, *, pattern_timed: bool = True) -> None:
         self.pipeline = pipeline
         self.name = pipeline.name
         self.byte_level = pipeline.byte_level
         self.pattern_timed = bool(pattern_timed)
-        self.model = model
+        self.model = None  # the model it runs, once a tokenizer binds it (see over)
         self.clear_caches()
 
     def over(self, model) -> PipelineText:
