@@ -163,8 +163,7 @@ def run_large(args) -> None:
         assert list(ours.encode(text)) == hf.encode(text, add_special_tokens=False).ids, "ids differ"
 
         def ours_cold() -> float:
-            ours._cached_raw.cache_clear()
-            ours._cached_word.cache_clear()
+            ours.clear_caches()
             start = time.perf_counter()
             ours.encode_full(text)
             return time.perf_counter() - start
@@ -446,7 +445,7 @@ def family_rows(files: dict[str, Path], text: str, word: str, runs: int) -> list
         enc_ours = (lambda o, s: o.encode(s)) if rank else (lambda o, s: o.encode_full(s))  # noqa: E731
 
         def ours_cold(ours=ours, enc_ours=enc_ours) -> float:
-            ours._fresh_caches()
+            ours.clear_caches()
             start = time.perf_counter()
             enc_ours(ours, text)
             return time.perf_counter() - start

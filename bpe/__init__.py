@@ -13,7 +13,7 @@ run store does that).
 
 from __future__ import annotations
 
-from . import counting, formats, hub, pipeline, replay
+from . import counting, formats, hub, models, pipeline, replay
 from .config import (
     ALGORITHMS,
     STOP_SENTENCES,
@@ -35,7 +35,6 @@ from .formats import (
     training_log_csv,
 )
 from .history import History
-from .pipeline import FileTokenizer
 from .pre_tokenizers import (
     BYTE_LEVEL,
     END_OF_WORD,
@@ -105,7 +104,7 @@ __all__ = [
     "to_vocab_merges",
     "training_log_csv",
     "from_tiktoken",
-    "FileTokenizer",
+    "models",
     "counting",
     "formats",
     "hub",

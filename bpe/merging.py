@@ -6,7 +6,7 @@ of symbols, and for words of 256 symbols or more a heap of ranks with a small he
 rank. All three give the same merges in the same order (tests compare them); a word of n symbols
 costs O(n log n). :class:`FirstMerges` is a merge table seen through its first k ranks.
 
-Left out: where the symbols come from and what the merges mean (:mod:`bpe.tokenizer`), and
+Left out: where the symbols come from and what the merges mean (:mod:`bpe.models`), and
 recording the steps for display (:mod:`bpe.replay` does that with the ``record`` list).
 """
 
@@ -212,7 +212,7 @@ def _merge_all_buckets(symbols: list[str], units: list[int], merge_map: dict, re
 
 
 class FirstMerges:
-    """A merge table seen through its first ``k`` ranks (what :meth:`Tokenizer.with_merges` shares):
+    """A merge table seen through its first ``k`` ranks (what :meth:`bpe.models.BPE.with_merges` shares):
     ``get`` answers like the table's for a pair of rank below ``k``, else None."""
 
     __slots__ = ("full", "k", "get")

@@ -4,7 +4,7 @@ the text is found.
 >>> list(unit_to_char("aé!"))
 [0, 1, 1, 2]
 
-Left out: what the units are counted for (:mod:`bpe.tokenizer`, :mod:`bpe.pipeline.encoder`).
+Left out: what the units are counted for (:mod:`bpe.models`, :mod:`bpe.scheme_text`, :mod:`bpe.pipeline.encoder`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
 
-WORD_CACHE_MAX_CHARS = 256  # longer words are not cached (tokenizers' cache skips them too)
+WORD_CACHE_MAX_CHARS = 256  # longer words are not cached (tokenizers' cache skips them too), here or by a tokenizer
+WORD_CACHE_SIZE = 10_000  # words kept by each word cache (least recently used go first)
 
 
 def unit_to_char(word_text: str) -> Sequence[int]:

@@ -43,7 +43,7 @@ HELD_PER_PICKLED_BYTE = 12  # server RSS per byte of pickle: measured 7.8 (200,0
 
 
 def dumps(value: Any) -> bytes:
-    """``value`` pickled, tokenizers included (they pickle without their word caches: ``Tokenizer.__getstate__``)."""
+    """``value`` pickled, tokenizers included (each of their parts pickles without its word caches, by its ``__getstate__``)."""
     return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 

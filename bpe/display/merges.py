@@ -95,7 +95,7 @@ def step_label(tokenizer, step) -> str:
     """A replay step's name: ``merge 3`` (numbered from 1, as the token's tooltip and the Train page
     number it). A rank file merged by rank joins pairs at their token's rank, which is not the merge's
     number: its step is named by the merge that makes the token, or ``rank N`` when none does."""
-    if not getattr(tokenizer, "merge_by_rank", False):
+    if not tokenizer.merge_by_rank:
         return f"merge {step.rank + 1}"
     joined = step.pair[0] + step.pair[1]
     rank = tokenizer.token_rank(joined)

@@ -331,9 +331,9 @@ BY_RANK = "made by rank (no merge builds it)"
 
 
 def by_rank_only(tokenizer, token: str) -> bool:
-    """Whether ``token`` is a rank file's token no merge of lower ranks builds (``FileTokenizer.unreachable``):
+    """Whether ``token`` is a rank file's token no merge of lower ranks builds (``Tokenizer.unreachable``):
     tiktoken makes it by its rank all the same."""
-    return getattr(tokenizer, "merge_by_rank", False) and tokenizer.unreachable(token)
+    return tokenizer.unreachable(token)
 
 
 def token_rows(tokenizer, encoding, text: str = "") -> list[dict]:

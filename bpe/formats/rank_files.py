@@ -2,7 +2,7 @@
 
 A rank file has no merges and no split pattern. The pattern is chosen by name (:data:`PATTERNS`:
 ``gpt2``, ``cl100k``, ``o200k``, as published in tiktoken) or typed. A token's id is its rank, and the
-file is encoded by rank, as tiktoken does (:class:`~bpe.pipeline.rank_encoder.RankFileTokenizer`: a
+file is encoded by rank, as tiktoken does (:class:`~bpe.models.rank_bpe.RankBPE`: a
 piece that is a token is taken whole, else the adjacent pair whose joined bytes have the lowest rank
 merges, leftmost first), so nothing needs deriving to encode. The merges, for the merge views, are
 derived from the ranks when first asked for (:func:`reachable_merges`): every token of two bytes or
@@ -27,9 +27,10 @@ from itertools import accumulate
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import MAX_TOKEN_ID, shown
-from ..pipeline import FileTokenizer, Pipeline
+from ..models.rank_bpe import RankBPE, rank_bounds
+from ..pipeline import Pipeline, PipelineText
 from ..pipeline.onig import possessive_to_onig
-from ..pipeline.rank_encoder import RankFileTokenizer, rank_bounds
+from ..tokenizer import Tokenizer
 from .fields import without_gc
 
 # Published in tiktoken (tiktoken_ext/openai_public.py).
@@ -283,7 +284,7 @@ def from_tiktoken(
     *,
     special_tokens: dict[str, int] | None = None,
     name: str = "the .tiktoken file",
-) -> FileTokenizer:
+) -> Tokenizer:
     """A byte-level :class:`~bpe.Tokenizer` from a ``.tiktoken`` rank file.
 
     ``pattern`` is ``"gpt2"``, ``"cl100k"`` or ``"o200k"`` (their tiktoken patterns and special
@@ -348,10 +349,8 @@ def from_tiktoken(
     )
     # Encoded by rank, as tiktoken does (any adjacent pair whose joined bytes are a token merges at
     # that token's rank); the merges, for the merge views, are derived from the ranks when first asked.
-    return RankFileTokenizer(
-        vocab,
-        pipeline,
-        derive=_derive,
+    return Tokenizer.from_parts(
+        RankBPE(vocab, derive=_derive, outside=pipeline.outside_model),
+        PipelineText(pipeline, pattern_timed=pattern not in PATTERNS),
         special_tokens=[a["content"] for a in added],
-        pattern_timed=pattern not in PATTERNS,
     )

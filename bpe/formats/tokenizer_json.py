@@ -51,7 +51,8 @@ from typing import Any
 
 from .. import pre_tokenizers as pt
 from ..config import MAX_TOKEN_ID, WORDPIECE_PREFIX, Pair, check_nesting, shown
-from ..pipeline import FileTokenizer, Pipeline
+from ..models import BPE, WordPiece
+from ..pipeline import Pipeline, PipelineText
 from ..tokenizer import Tokenizer
 from .fields import (
     PathLike,
@@ -70,7 +71,7 @@ from .schemes import byte_level_json, own_scheme, pre_tokenizer_json
 def _tokenizer_dict(tok: Tokenizer) -> dict[str, Any]:
     if not isinstance(tok, Tokenizer):
         raise ValueError(f"Expected a bpe.Tokenizer to save, got {type(tok).__name__}.")
-    if isinstance(tok, FileTokenizer):
+    if tok.pipeline is not None:
         return _file_tokenizer_dict(tok)
     pre_tokenizer = pre_tokenizer_json(tok.pre_tokenizer)
     added = []
@@ -365,15 +366,12 @@ def _tokenizer_from_dict(data: Any, where: str) -> Tokenizer:
         algorithm = "bpe"
     if pipeline is not None:
         specials = [a["content"] for a in added]
-        return FileTokenizer(
-            vocab,
-            merges,
-            pipeline,
-            special_tokens=specials,
-            unk_token=unk,
-            algorithm=algorithm,
-            notes=_renumbered_note(renumbered),
-            **options,
+        if algorithm == "wordpiece":
+            model: BPE | WordPiece = WordPiece(vocab, merges, unk_token=unk, outside=pipeline.outside_model, **options)
+        else:
+            model = BPE(vocab, merges, unk_token=unk, outside=pipeline.outside_model, **options)
+        return Tokenizer.from_parts(
+            model, PipelineText(pipeline), special_tokens=specials, notes=_renumbered_note(renumbered)
         )
     specials = [a["content"] for a in _read_added_entries(data.get("added_tokens"), vocab, renumbered)]
     if unk is not None and unk not in vocab:

@@ -7,7 +7,8 @@ as the ``tokenizers`` library lays them out.
 - :mod:`~bpe.pipeline.normalizers`, :mod:`~bpe.pipeline.pre_tokenizers`, :mod:`~bpe.pipeline.decoders`,
   :mod:`~bpe.pipeline.post_processors` (offset trimming), :mod:`~bpe.pipeline.added_tokens`;
 - :mod:`~bpe.pipeline.pipeline`: :class:`Pipeline`, the components run in order;
-- :mod:`~bpe.pipeline.encoder`: :class:`FileTokenizer`, the file's BPE or WordPiece model behind it.
+- :mod:`~bpe.pipeline.encoder`: :class:`PipelineText`, the pipeline running a model (:mod:`bpe.models`);
+- :mod:`~bpe.pipeline.rank_encoder`: a rank file's text to ids, as tiktoken's ``encode_ordinary``.
 
 Everything here follows the ``tokenizers`` library's Rust source so that a file's tokenizer cuts
 text, reports offsets and decodes exactly as ``tokenizers`` 0.23 does. Left out: reading the file
@@ -17,7 +18,7 @@ text, reports offsets and decodes exactly as ``tokenizers`` 0.23 does. Left out:
 from __future__ import annotations
 
 from .decoders import DECODERS, build_decoder
-from .encoder import FileTokenizer
+from .encoder import PipelineText
 from .normalizers import NORMALIZERS, build_normalizer
 from .onig import compile_pattern, find_matches, onig_pattern, possessive_to_onig
 from .piece import Piece
@@ -30,9 +31,9 @@ __all__ = [
     "FILE_PRE_TOKENIZERS",
     "NORMALIZERS",
     "POST_PROCESSORS",
-    "FileTokenizer",
     "Piece",
     "Pipeline",
+    "PipelineText",
     "build_decoder",
     "build_normalizer",
     "build_pre_tokenizer",

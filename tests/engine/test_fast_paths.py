@@ -80,10 +80,10 @@ def same(ours, hf, text: str) -> None:
 
 
 def test_the_stretch_by_stretch_path_is_taken_only_where_no_merge_crosses_a_mark(sp_pair, crossing_pair):
-    assert sp_pair[0]._marker == "▁"
+    assert sp_pair[0].model.marker == "▁"
     crossing = crossing_pair[0]
     assert any(t.find("▁", 1) > 0 for t in crossing.vocab), "the whole-line training should cross marks"
-    assert crossing._marker is None
+    assert crossing.model.marker is None
 
 
 def test_long_sentencepiece_text_is_exact(sp_pair, crossing_pair):
@@ -259,9 +259,9 @@ SCHEMES = [(s, "bpe") for s in pt.PRE_TOKENIZERS] + [("whitespace", "wordpiece")
 
 def word_by_word(tok: bpe.Tokenizer, text: str) -> bpe.Encoding:
     """What Tokenizer.encode_full computed before its per-word cache: every pre-tokenized word's tokens
-    from _word_tokens, spans through the word's byte-to-character map."""
+    from the model's word_tokens, spans through the word's byte-to-character map."""
     ids, tokens, offsets, word_ids, word_no = [], [], [], [], 0
-    for segment, (seg_start, _), special in tok._segments(text):
+    for segment, (seg_start, _), special in tok.text.segments(text):
         if special:
             tokens.append(segment)
             ids.append(tok.vocab.get(segment, tok.vocab.get(tok.unk_token)))
@@ -272,7 +272,7 @@ def word_by_word(tok: bpe.Tokenizer, text: str) -> bpe.Encoding:
             start = seg_start + w_start
             char = _build_unit_to_char(text[start : seg_start + w_end]) if tok.byte_level else None
             unit = 0
-            for token, n in tok._word_tokens(word):
+            for token, n in tok.model.word_tokens(word):
                 a, b = (unit, unit + n) if char is None else (char[unit], char[unit + n - 1] + 1)
                 unit += n
                 tokens.append(token)
@@ -300,7 +300,7 @@ def scheme_toks():
 )
 def test_the_per_word_cache_encodes_as_word_by_word(scheme_toks, text):
     for tok in scheme_toks.values():
-        tok._fresh_caches()
+        tok.clear_caches()
         assert tok.encode_full(text) == word_by_word(tok, text)
         assert tok.encode_full(text) == word_by_word(tok, text)  # warm: from the cache
 
@@ -360,11 +360,11 @@ PART_TEXT = st.lists(
 @given(PART_TEXT)
 def test_the_parts_path_encodes_as_the_pieces_path_and_tokenizers(parts_files, text):
     for ours, hf in parts_files:
-        ours._fresh_caches()
+        ours.clear_caches()
         same(ours, hf, text)
         cols = Columns()
         with budget.request(len(text)):
-            ours._encode_pieces(text, cols)  # every word as a piece of its own, one by one
+            ours.text.encode_pieces(text, cols)  # every word as a piece of its own, one by one
         got = ours.encode_full(text)  # warm: from the cache
         offsets = ours.pipeline.trim(cols.tokens, cols.offsets) if ours.pipeline.trim_offsets else cols.offsets
         assert (list(got.ids), list(got.offsets), list(got.word_ids)) == (cols.ids, offsets, cols.word_ids)

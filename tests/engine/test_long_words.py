@@ -16,7 +16,7 @@ from bpe import tokenizer as tkm
 
 def naive_bpe(tok: bpe.Tokenizer, word: str) -> list[str]:
     """The old encoder: merge the lowest-ranked pair, every occurrence left to right, repeat."""
-    parts = [s for s, _ in tok._initial(word)]
+    parts = [s for s, _ in tok.model.initial(word)]
     while len(parts) > 1:
         ranked = [(tok.ranks[p], p) for p in zip(parts, parts[1:]) if p in tok.ranks]
         if not ranked:
@@ -25,7 +25,7 @@ def naive_bpe(tok: bpe.Tokenizer, word: str) -> list[str]:
         out, i = [], 0
         while i < len(parts):
             if i + 1 < len(parts) and (parts[i], parts[i + 1]) == best:
-                out.append(tok._join(*best))
+                out.append(tok.model.join(*best))
                 i += 2
             else:
                 out.append(parts[i])
@@ -84,10 +84,10 @@ def test_the_word_cache_is_bounded(letters_tok):
     assert len(words) > tkm.WORD_CACHE_SIZE
     for word in words:
         tok.tokenize(word)
-    assert tok._cached_full.cache_info().currsize == tkm.WORD_CACHE_SIZE  # full, and no fuller
+    assert tok.text.cache_info().currsize == tkm.WORD_CACHE_SIZE  # full, and no fuller
     tok.tokenize("a" * 5000)  # longer than WORD_CACHE_MAX_CHARS: not kept
-    assert tok._cached_full.cache_info().currsize == tkm.WORD_CACHE_SIZE
-    assert tok._cached_word.cache_info().currsize <= tkm.WORD_CACHE_SIZE
+    assert tok.text.cache_info().currsize == tkm.WORD_CACHE_SIZE
+    assert tok.model.cache_info().currsize <= tkm.WORD_CACHE_SIZE
 
 
 def test_the_merge_replay_of_a_long_word_is_bounded_and_exact(letters_tok):
@@ -198,11 +198,11 @@ def test_an_uploaded_wordpiece_limit_of_a_million_with_an_8000_character_token_i
 @settings(max_examples=40, deadline=None)
 def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word):
     """Words of 256 symbols or more use a heap per rank; the order (rank, then position) is the same."""
-    parts = letters_tok._initial(word)
+    parts = letters_tok.model.initial(word)
     a_sym, a_units, a_rec = [p for p, _ in parts], [u for _, u in parts], []
     b_sym, b_units, b_rec = list(a_sym), list(a_units), []
-    merging._merge_all_buckets(a_sym, a_units, letters_tok._merge_map, a_rec)
-    merging._merge_all_heap(b_sym, b_units, letters_tok._merge_map, b_rec)
+    merging._merge_all_buckets(a_sym, a_units, letters_tok.model.table, a_rec)
+    merging._merge_all_heap(b_sym, b_units, letters_tok.model.table, b_rec)
     assert (a_sym, a_units, a_rec) == (b_sym, b_units, b_rec)
     assert a_sym == naive_bpe(letters_tok, word)
 
@@ -212,11 +212,11 @@ def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word
 def test_short_word_scan_merges_like_the_heap(letters_tok, word):
     """Words of up to SHORT_WORD (32) symbols are merged by scanning for the lowest (rank, position): the
     same result, each pair looked up once and only the two beside a merge again."""
-    parts = letters_tok._initial(word)
+    parts = letters_tok.model.initial(word)
     a_sym, a_units = [p for p, _ in parts], [u for _, u in parts]
     b_sym, b_units = list(a_sym), list(a_units)
-    merging._merge_all_scan(a_sym, a_units, letters_tok._merge_map)
-    merging._merge_all_heap(b_sym, b_units, letters_tok._merge_map, None)
+    merging._merge_all_scan(a_sym, a_units, letters_tok.model.table)
+    merging._merge_all_heap(b_sym, b_units, letters_tok.model.table, None)
     assert (a_sym, a_units) == (b_sym, b_units)
 
 

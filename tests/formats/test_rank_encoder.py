@@ -1,4 +1,4 @@
-"""Rank files encoded by rank (bpe/pipeline/rank_encoder.py), against tiktoken, and their merges
+"""Rank files encoded by rank (bpe/models/rank_bpe.py, bpe/pipeline/rank_encoder.py), against tiktoken, and their merges
 derived only when a merge view asks (issue 19's speed goals must not cost exactness)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from bpe import pre_tokenizers as pt
 from bpe.corpora import corpus_lines
 from bpe.formats import rank_files
 from bpe.formats.rank_files import PATTERNS, from_tiktoken, read_ranks
-from bpe.pipeline.rank_encoder import rank_bounds, rank_bounds_heap
+from bpe.models.rank_bpe import rank_bounds, rank_bounds_heap
 from server import uploads
 
 
@@ -156,13 +156,15 @@ def test_the_ids_cache_keeps_short_words_only_and_stays_bounded(pair, monkeypatc
     from bpe.pipeline import rank_encoder
 
     _, ours, theirs = pair
-    ours._fresh_caches()
+    ours.clear_caches()
     long = "x" * 300
     text = f"hello {long} world"
     assert ours.encode(text) == theirs.encode_ordinary(text)
-    assert long not in ours._ids and " world" in ours._ids
+    assert long not in ours.text.ids_cache and " world" in ours.text.ids_cache
     monkeypatch.setattr(rank_encoder, "WORD_CACHE_SIZE", 4)
     many = " ".join(WORDS[:20])
     assert ours.encode(many) == theirs.encode_ordinary(many)
-    assert ours._ids and set(ours._ids) <= set(ours.pipeline.fast.findall(many))  # started again with this call's words
+    assert ours.text.ids_cache and set(ours.text.ids_cache) <= set(
+        ours.pipeline.fast.findall(many)
+    )  # started again with this call's words
     assert ours.encode(many) == theirs.encode_ordinary(many)

@@ -546,7 +546,19 @@ def test_first_k_merges_of_a_file(name):
     ours, _, _ = family(name)
     for k in (0, 50, len(ours.merges) // 2):
         view = ours.with_merges(k)
-        built = type(ours)(ours.vocab, ours.merges[:k], **ours._options())  # a file tokenizer: bpe.FileTokenizer
+        m = ours.model
+        model = bpe.models.BPE(
+            ours.vocab,
+            ours.merges[:k],
+            unk_token=m.unk_token,
+            byte_fallback=m.byte_fallback,
+            fuse_unk=m.fuse_unk,
+            continuing_subword_prefix=m.continuing_subword_prefix,
+            end_of_word_suffix=m.end_of_word_suffix,
+            ignore_merges=m.ignore_merges,
+            outside=ours.pipeline.outside_model,
+        )
+        built = bpe.Tokenizer.from_parts(model, ours.text, special_tokens=ours.special_tokens)  # a file's parts
         for text in TEXTS[:14]:
             assert view.encode_full(text) == built.encode_full(text), (k, text)
 
