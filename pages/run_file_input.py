@@ -23,7 +23,7 @@ from bpe.presets import DEFAULT_PRESET, PRESETS
 from pages import runs
 from pages.alerts import alert
 from pages.settings import Settings
-from server import startup
+from server import run_store, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -55,7 +55,7 @@ def open_run(data: bytes) -> tuple[Settings, bpe.History]:
     """Read a run file's bytes and keep the run in the store; ValueError with a sentence for a bad file."""
     history = run_file.loads(data)
     settings = settings_for(history, hashlib.sha256(data).hexdigest())
-    return settings, runs.RUNS.put(runs.run_key(settings), history, history.nbytes())
+    return settings, run_store.RUNS.put(runs.run_key(settings), history, history.nbytes())
 
 
 def _close(state: dict) -> None:
@@ -100,7 +100,7 @@ def saved_run(state: dict) -> Settings | None:
         return None
     _valid_preset()
     settings = opened["settings"]
-    history = runs.RUNS.get(runs.run_key(settings))
+    history = run_store.RUNS.get(runs.run_key(settings))
     if history is None:  # dropped from the server's memory (the oldest runs go first): read it again if it is here
         if upload is None or upload.file_id != opened["file_id"]:
             state.pop("saved_run")  # not _close: the source radio above is drawn already and keeps its value
