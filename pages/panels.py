@@ -13,6 +13,7 @@ import bpe
 from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from bpe.run_cache import approx_size
+from pages import session_keys as keys
 from pages import vocabulary
 from pages.alerts import alert, esc
 from pages.html_tables import cell, html_rows
@@ -55,7 +56,7 @@ def per_run(fn):
 def as_text(history: bpe.History) -> bool:
     """Whether byte-level tokens are shown as the text they stand for (the "Bytes as text" toggle,
     see ``controls.mode_toggles``), or as stored (GPT-2's Ġ)."""
-    return history.config.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))
+    return history.config.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get(keys.BYTE_TEXT))
 
 
 def shower(text: bool):
@@ -183,7 +184,7 @@ def _splits_vocab_html(s: bpe.TrainState, history: bpe.History, settings: Settin
     """The corpus splits and the vocabulary: side by side, or in presenter mode stacked in their column
     (side by side in half of a projector's width, the chips of a real paragraph's words were cut at the
     column's edge)."""
-    query = st.session_state.get("split_search", "")  # the box is below the step view: controls.search_box()
+    query = st.session_state.get(keys.SPLIT_SEARCH, "")  # the box is below the step view: controls.search_box()
     return (
         f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
         f"<div>{_splits_html(s, history, query, text, present)}</div>"

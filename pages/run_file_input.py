@@ -21,6 +21,7 @@ from bpe.cli import describe
 from bpe.formats import run_file
 from bpe.presets import DEFAULT_PRESET, PRESETS
 from pages import runs
+from pages import session_keys as keys
 from pages.alerts import alert
 from pages.settings import Settings
 from server import run_store, startup
@@ -62,15 +63,15 @@ def _close(state: dict) -> None:
     """Back to the corpus above: a preset (the text source would be the run's empty text)."""
     state.pop("saved_run", None)
     state["run_file_uploader"] = state.get("run_file_uploader", 0) + 1  # a new, empty uploader: the file is let go
-    st.session_state["source"] = "preset"
+    st.session_state[keys.SOURCE] = "preset"
     _valid_preset()
-    st.session_state["step"] = state["step"] = 0
+    st.session_state[keys.STEP] = state[keys.STEP] = 0
 
 
 def _valid_preset() -> None:
     """The sidebar seeds its preset radio from the last settings, which name the run: keep a real preset there."""
-    if st.session_state.get("preset") not in PRESETS:
-        st.session_state["preset"] = DEFAULT_PRESET
+    if st.session_state.get(keys.PRESET) not in PRESETS:
+        st.session_state[keys.PRESET] = DEFAULT_PRESET
 
 
 def saved_run(state: dict) -> Settings | None:
@@ -95,7 +96,7 @@ def saved_run(state: dict) -> Settings | None:
             alert("error", f"{upload.name}: {exc}")  # the file name is the user's: plain text only
             return None
         opened = state["saved_run"] = {"file_id": upload.file_id, "name": upload.name, "settings": settings}
-        st.session_state["step"] = state["step"] = 0  # a newly opened run starts at its first step
+        st.session_state[keys.STEP] = state[keys.STEP] = 0  # a newly opened run starts at its first step
     if opened is None:
         return None
     _valid_preset()

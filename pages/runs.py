@@ -20,6 +20,7 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import bpe
+from pages import session_keys as keys
 from pages.alerts import alert
 from pages.session import app_state, session_id
 from pages.settings import Settings
@@ -219,7 +220,7 @@ def current_tokenizer() -> bpe.Tokenizer | None:
     """The tokenizer the training page last trained (its final step), or None if training failed."""
     s = app_state()
     try:
-        history = train(s["settings"])
+        history = train(s[keys.SETTINGS])
     except ValueError:
         return None
-    return tokenizer_for(s["settings"], history.num_merges)
+    return tokenizer_for(s[keys.SETTINGS], history.num_merges)
