@@ -3,7 +3,7 @@
 Drawn at the end of the sidebar's corpus section. While a run file is open, the sidebar returns the settings
 that name it (:func:`settings_for`: the run's own options, and its digest where a preset's name would go) and
 no settings widgets: a saved run's options are fixed. It stays open until Close is pressed. The run itself goes into the run store
-(``pages/runs.py``) under those settings' key on every rerun, so every part of the page that asks
+(``server/run_store.py``) under those settings' key on every rerun, so every part of the page that asks
 ``runs.train(settings)`` for the run (the step view, the downloads, the Encode page) gets this one.
 
 Left out: what-if merges and tie-rule comparisons on a saved run (they train again, and a run file keeps the

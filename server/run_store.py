@@ -2,8 +2,8 @@
 
 :data:`RUNS` holds each finished run under its key (``server/run_keys.py``) with its measured size plus its
 cache's budget: every view derived from a run (splits, provenance, the pages' rows and charts, tokenizers)
-is kept in the run's own :class:`~bpe.run_cache.RunCache`, whose budget the store sets when the run arrives,
-so one number per run covers all of it. The store also remembers the last few settings that failed, each
+is kept in the run's own :class:`~bpe.run_cache.RunCache`, which the store sizes for the run when it arrives
+(``RunCache.fit_to``), so one number per run (the cache's budget) covers all of it. The store also remembers the last few settings that failed, each
 as its sentence (a failure is deterministic: twenty sessions asking for a bad run do not train it twenty
 times). :func:`keep` and :func:`result` hand a training job's answer to the store.
 
@@ -18,22 +18,12 @@ import threading
 from collections import OrderedDict
 
 import bpe
-from bpe.run_cache import RUN_CACHE_BYTES
 from server import heap, jobs
 from server.run_keys import stopped_key
 
 # 1 GiB of trained runs, shared by all sessions; stated in the UI and README (a deployment may set BPE_RUN_MEMORY_MIB)
 RUN_MEMORY_BUDGET = int(os.environ.get("BPE_RUN_MEMORY_MIB", "1024")) << 20
 FAILURES_KEPT = 64
-# A tokenizer's memory per vocabulary entry (measured with tracemalloc, see docs/benchmarks.md): a run's cache
-# has room for TOKENIZERS_ROOM tokenizers of its whole vocabulary besides its step views.
-TOKENIZER_BYTES_PER_TOKEN = 400
-TOKENIZERS_ROOM = 2
-
-
-def cache_budget(history: bpe.History) -> int:
-    """The bytes a stored run may keep in its cache: its step views, and its tokenizers (by vocabulary)."""
-    return RUN_CACHE_BYTES + TOKENIZERS_ROOM * TOKENIZER_BYTES_PER_TOKEN * len(history.symbols)
 
 
 class RunStore:
@@ -70,7 +60,7 @@ class RunStore:
                     return old
                 replaced.append(self.runs.pop(key)[0])
                 self.nbytes -= size
-            history.cache.resize(cache_budget(history))
+            history.cache.fit_to(history.num_merges, len(history.symbols))
             size = nbytes + history.cache.budget
             self.runs[key] = (history, size)
             self.nbytes += size

@@ -2,8 +2,8 @@
 
 The downloads and the Encode page ask for the tokenizer of a run's step on every rerun; making one walks the
 whole vocabulary. It is kept in the run's :class:`~bpe.run_cache.RunCache`, so it goes when the run is
-evicted and is counted with it (a cache of its own kept tokenizers of runs long gone, outside the run
-budget, and their objects pinned the run's freed memory).
+evicted and is counted with it: a cache of its own would keep tokenizers of runs long gone, outside the
+run budget.
 
 Left out: which run (``pages/runs.py`` trains or finds it) and the store's budget (``server/run_store.py``).
 """
@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import bpe
 from server import heap
-from server.run_store import TOKENIZER_BYTES_PER_TOKEN
+
+# A tokenizer's memory per vocabulary entry, about (as tracemalloc sees it)
+TOKENIZER_BYTES_PER_TOKEN = 400
 
 
 def tokenizer_at(history: bpe.History, step: int) -> bpe.Tokenizer:

@@ -120,7 +120,7 @@ def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_w
         for i in range(len(h.words)):
             fresh_splits[(i, step)] = h.split_ids_at(i, step)
         ids = sum(len(split) for _, split in h.cache.items("split"))
-        assert 8 * ids <= h.cache.budget, step  # the budget server/run_store.py counts
+        assert 8 * ids <= h.cache.limits["split"] <= h.cache.budget, step  # the budget server/run_store.py counts
     assert 8 * ids <= h.cache.nbytes  # the count the bound goes by is the cache's
     # What comes out of the bounded cache is the split the merges make, replayed here without it.
     for (i, step), split in fresh_splits.items():
@@ -134,7 +134,7 @@ def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_w
 def test_the_from_column_cuts_long_words_so_a_step_view_stays_small():
     """The pair counts' "from" column wrote every word whole: on a corpus of long words (a pasted data file) each
     step's pair view held six 3,000-character words per pair, some 180 KB kept per step on the run (up to
-    VIEWS_PER_RUN steps) and sent on every click. Words past FROM_WORD characters are now cut in the middle."""
+    the run cache) and sent on every click. Words past FROM_WORD characters are now cut in the middle."""
     import random
 
     rng = random.Random(5)

@@ -184,7 +184,7 @@ def test_splits_kept_on_the_run_are_the_splits_rebuilt_from_the_start(monkeypatc
     corpus = [" ".join(rng.choice(["hug", "pug", "pun", "bun", "hugs", "aaaa", "abab"]) for _ in range(30))]
     h = bpe.run_training(corpus * 3, num_merges=12)
     fresh = bpe.run_training(corpus * 3, num_merges=12)
-    h.cache.resize(25 * (ENTRY_BYTES + history_module.SPLIT_BYTES + 8))  # room for 25 splits at most
+    h.cache.limit("split", 25 * (ENTRY_BYTES + history_module.SPLIT_BYTES + 8))  # room for 25 splits at most
     reads = [(i, k) for i in range(len(h.words)) for k in range(h.num_merges + 1)] * 2
     rng.shuffle(reads)
     for i, k in reads:
@@ -281,7 +281,7 @@ def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monk
         fresh.cache.clear()
     walked_passes = len(passes) - looked_up  # the fresh run made one pass per pair looked up
     assert walked_passes < looked_up / 3
-    walked.cache.resize(12 * 50 + ENTRY_BYTES)  # room for 50 candidate words at most
+    walked.cache.limit("candidates", 12 * 50 + ENTRY_BYTES)  # room for 50 candidate words at most
     walked.cache.clear()
     for k in range(1, walked.num_merges + 1):
         walked.state(k).provenance_of([p for p, _ in walked.state(k).top_pairs(10)])
