@@ -10,6 +10,11 @@ Left out: what the values are and when they change (each owning page says so).
 
 from __future__ import annotations
 
+from server import startup
+
+if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
+    startup.ensure_router()
+
 # -- widget keys (st.session_state) ---------------------------------------------------------------
 STEP = "step"  # the step number box of the Train page (also kept in the app state)
 BYTE_TEXT = "byte_text"  # the "Bytes as text" toggle
