@@ -1,5 +1,5 @@
 """Trained runs are evicted by memory (issue 15 #4): forty different 1 MB runs, trained in the pool and
-kept by ``pages.runs.RUNS`` as the server keeps them, and this process's RSS after each.
+kept by ``pages.run_store.RUNS`` as the server keeps them, and this process's RSS after each.
 
 The serving process holds only what the pool sends back (the unpickled ``History``), so this script is
 that process without the web server. Pass ``--budget-mib`` to see the plateau sooner.
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pages import runs  # noqa: E402
 from pages.settings import preset_settings  # noqa: E402
-from server import heap, jobs, startup  # noqa: E402
+from server import heap, jobs, run_store, startup  # noqa: E402
 
 
 def rss_mib() -> float:
@@ -34,10 +34,10 @@ def rss_mib() -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=40)
-    ap.add_argument("--budget-mib", type=int, default=runs.RUN_MEMORY_BUDGET >> 20)
+    ap.add_argument("--budget-mib", type=int, default=run_store.RUN_MEMORY_BUDGET >> 20)
     ap.add_argument("--vocab", type=int, default=20_000)
     args = ap.parse_args()
-    runs.RUN_MEMORY_BUDGET = args.budget_mib << 20
+    run_store.RUN_MEMORY_BUDGET = args.budget_mib << 20
     startup.start_once()
     base = replace(preset_settings("python-docs"), limit="vocab_size")
     start = rss_mib()
@@ -48,17 +48,17 @@ def main() -> None:
         settings = replace(base, limit_value=args.vocab + i)  # a different run each time
         t = time.perf_counter()
         history = runs.train(settings, block=True)
-        size = next(n for h, n in runs.RUNS.runs.values() if h is history)
+        size = next(n for h, n in run_store.RUNS.runs.values() if h is history)
         del history
         gc.collect()
         rss = rss_mib()
         peak = max(peak, rss)
         print(
-            f"{i + 1:4d}  {runs.RUNS.runs[runs.run_key(settings)][0].num_merges:6,d}  {size / 2**20:7.1f}  "
-            f"{len(runs.RUNS.runs):4d}  {runs.RUNS.nbytes / 2**20:9.0f}  {rss:7.0f}  {time.perf_counter() - t:7.1f}"
+            f"{i + 1:4d}  {run_store.RUNS.runs[runs.run_key(settings)][0].num_merges:6,d}  {size / 2**20:7.1f}  "
+            f"{len(run_store.RUNS.runs):4d}  {run_store.RUNS.nbytes / 2**20:9.0f}  {rss:7.0f}  {time.perf_counter() - t:7.1f}"
         )
     print(
-        f"store {runs.RUNS.nbytes / 2**20:.0f} MiB of a {args.budget_mib} MiB budget; RSS peak {peak:.0f} MiB, "
+        f"store {run_store.RUNS.nbytes / 2**20:.0f} MiB of a {args.budget_mib} MiB budget; RSS peak {peak:.0f} MiB, "
         f"{peak - start:.0f} MiB over the start (target: levels off near the budget)"
     )
     gc.collect()

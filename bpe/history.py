@@ -20,31 +20,28 @@ reads through methods (:meth:`~History.count_at`, :meth:`~History.count_changes`
 :meth:`~History.candidate_words`, ...). A step is rebuilt on demand (:meth:`History.state`) in well
 under a millisecond; the per-step views of splits and pair counts compute only what is read.
 
-Left out: choosing merges (:mod:`bpe.trainer`) and explaining a step (:mod:`bpe.state`).
+Once training has finished, a run is an immutable record: what is derived from it and worth keeping
+between reads (rebuilt splits, provenance's searches, the pages' views) goes in its :attr:`History.cache`,
+a :class:`~bpe.run_cache.RunCache` with one byte budget, not in fields of its own.
+
+Left out: choosing merges (:mod:`bpe.trainer`), explaining a step (:mod:`bpe.state`) and where a count
+comes from (:mod:`bpe.provenance`).
 """
 
 from __future__ import annotations
 
 import bisect
-import re
-import threading
 from array import array
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
 from .config import PAIR_SHIFT, STOP_SENTENCES, TOP_K, Pair, TrainConfig
 from .ragged import Ragged, array_bytes, ragged_bytes
+from .run_cache import RunCache
 from .state import TrainState
 from .step_views import PairCountsView, SplitsView
 
-CANDIDATES_KEPT = 400_000  # per run: candidate words kept for the latest pair strings provenance looked up
-SPLITS_KEPT = 20_000  # per run: word splits kept once rebuilt (about 200 bytes each, 4 MB), see split_ids_at
-# ...and symbol ids in them all (8 bytes each): a few hundred words of thousands of characters would otherwise
-# keep far more than SPLITS_KEPT suggests
-SPLIT_IDS_KEPT = 250_000
-_SPLITS_LOCK = threading.Lock()
-_CANDIDATES_LOCK = threading.Lock()  # runs are shared by the app's sessions (threads)
+SPLIT_BYTES = 64  # a kept split's own cost besides its ids (8 bytes each), see split_ids_at
 
 
 def _merge_word(split: list[int], a: int, b: int, new: int) -> list[int]:
@@ -66,7 +63,8 @@ class History:
 
     Holds the words and frequencies, the symbol table (id -> string), the merges in
     order, per-word change steps, the pair-count change log, per-step top-K and
-    ties. A :class:`TrainState` is a view of one step of it.
+    ties. A :class:`TrainState` is a view of one step of it. Written only by the trainer; readers share
+    it without locks (its :attr:`cache` has its own).
     """
 
     def __init__(self, config: TrainConfig, word_counts: Mapping[str, int]) -> None:
@@ -113,15 +111,9 @@ class History:
         self._spellings: list[str] | None = None
         self._joined: tuple[str, list[int]] | None = None
         self._by_freq: list[int] | None = None
-        # Provenance's candidate words of the pair strings it looked up last (see candidate_words):
-        # (needle, wordpiece) -> (negated bounds, word indices), least recently used first.
-        self.candidate_cache: OrderedDict[tuple[str, bool], tuple[array, array]] = OrderedDict()
-        # Splits rebuilt by split_ids_at: (word index, how many of its changes applied) -> split.
-        self.split_cache: dict[tuple[int, int], tuple[int, ...]] = {}
-        self.split_ids_kept = 0  # symbol ids in split_cache's splits, up to SPLIT_IDS_KEPT
-        # Provenance's largest shares of a pair's count: (change-log entry, limit) -> what it found, up to
-        # bpe.state.SHARES_KEPT entries (see TrainState.provenance_of).
-        self.shares_cache: dict[tuple[int, int], tuple] = {}
+        # The views derived from the run and kept for the next read (rebuilt splits here, provenance's
+        # searches, the pages' rows and charts), within one byte budget: whoever keeps the run counts it.
+        self.cache = RunCache()
 
     # -- writing: the trainer's API ------------------------------------------------------------
     def add_symbol(self, symbol: str) -> int:
@@ -268,29 +260,22 @@ class History:
         """The split of one word after ``step`` merges (as symbol ids).
 
         A word's split only changes at its own change steps, so the split after its first ``n`` changes
-        serves every step until the next one: the run keeps the splits it rebuilt (up to SPLITS_KEPT of them
-        and SPLIT_IDS_KEPT ids in all, then it starts again), since the step view asks for the same frequent
-        words on every step (the splits table, and the words behind the largest pair counts)."""
+        serves every step until the next one: the run's cache keeps the splits it rebuilt, since the step view
+        asks for the same frequent words on every step (the splits table, and the words behind the largest
+        pair counts)."""
         steps = self.word_steps[word_index]
         # None (or an empty list during training): the word never changed
         n = bisect.bisect_right(steps, step) if steps else 0
         if not n:
             return tuple(self.initial_splits[word_index])
-        kept = self.split_cache
-        split = kept.get((word_index, n))
+        key = ("split", word_index, n)
+        split = self.cache.get(key)
         if split is None:
             ids = list(self.initial_splits[word_index])
             for s in steps[:n]:
                 a, b, new = self.merges[s - 1]
                 ids = _merge_word(ids, a, b, new)
-            split = tuple(ids)
-            with _SPLITS_LOCK:  # sessions read a run from several threads; the count must stay the cache's
-                if len(kept) >= SPLITS_KEPT or self.split_ids_kept + len(split) > SPLIT_IDS_KEPT:
-                    kept.clear()
-                    self.split_ids_kept = 0
-                if (word_index, n) not in kept:
-                    kept[(word_index, n)] = split
-                    self.split_ids_kept += len(split)
+            split = self.cache.put(key, tuple(ids), SPLIT_BYTES + 8 * len(ids))
         return split
 
     def count_at(self, ids: tuple[int, int], step: int) -> int:
@@ -353,54 +338,6 @@ class History:
         for e in range(self.log_start[step], self.log_start[step + 1]):
             before = log_count[log_prev[e]] if log_prev[e] >= 0 else 0
             yield self.pair_of(log_pair[e]), before, log_count[e]
-
-    def candidate_words(self, needle: str, wordpiece: bool) -> list[tuple[int, int]]:
-        """``(-bound * frequency, word index)`` for every word whose spelling can hold a pair spelled
-        ``needle``, largest bound first (the items of :meth:`candidate_arrays`, as a list)."""
-        return list(zip(*self.candidate_arrays(needle, wordpiece)))
-
-    def candidate_arrays(self, needle: str, wordpiece: bool) -> tuple[array, array]:
-        """The negated bounds ``-bound * frequency`` and the word indices of every word whose spelling can
-        hold a pair spelled ``needle``, largest bound first, as two arrays: a reader walks them only as far
-        as it needs (a common pair string is in most words of a large corpus). They depend only on the
-        spellings, not on the step, and the top pairs of one step are mostly those of the next: so the run
-        keeps the latest ones in :attr:`candidate_cache`, CANDIDATES_KEPT entries in all (12 bytes each,
-        about 5 MB), which saves a regex pass over the corpus per pair on most steps."""
-        key = (needle, wordpiece)
-        kept = self.candidate_cache
-        with _CANDIDATES_LOCK:
-            if key in kept:
-                kept.move_to_end(key)
-                return kept[key]
-        found = sorted((-bound * self.freqs[i], i) for i, bound in self.spelling_bounds(needle, wordpiece).items())
-        packed = (array("q", [b for b, _ in found]), array("I", [i for _, i in found]))
-        with _CANDIDATES_LOCK:
-            kept[key] = packed
-            total = sum(len(b) for b, _ in kept.values())
-            while total > CANDIDATES_KEPT and len(kept) > 1:
-                total -= len(kept.popitem(last=False)[1][0])
-        return packed
-
-    def spelling_bounds(self, needle: str, wordpiece: bool) -> dict[int, int]:
-        """word index -> an upper bound on how often a pair spelled ``needle`` occurs in it."""
-        if wordpiece:
-            return {i: len(text) for i, text in enumerate(self.spellings())}
-        joined, starts = self.joined_spellings()
-        # A needle that overlaps itself ("aa" in "aaa") can occur more often as a pair than as
-        # separate matches: count overlapping matches then (a lookahead matches at every offset).
-        overlaps = any(needle[:k] == needle[-k:] for k in range(1, len(needle)))
-        if "\0" in needle:  # the separator of the joined text: look word by word
-            return {
-                i: text.count(needle) + len(text) * overlaps
-                for i, text in enumerate(self.spellings())
-                if needle in text
-            }
-        pattern = f"(?={re.escape(needle)})" if overlaps else re.escape(needle)
-        bounds: dict[int, int] = {}
-        for m in re.finditer(pattern, joined):
-            i = bisect.bisect_right(starts, m.start()) - 1
-            bounds[i] = bounds.get(i, 0) + 1
-        return bounds
 
     def state(self, step: int) -> TrainState:
         """The state after ``step`` merges (0 = the initial split)."""

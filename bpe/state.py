@@ -3,7 +3,7 @@
 A :class:`TrainState` is an immutable view of step k of a :class:`~bpe.history.History`:
 the merge it made (pair, count, score, ties and the tie rule that decided), the
 corpus splits and pair counts at that step, the vocabulary so far, where the
-merge's count comes from (:class:`Contribution`, :meth:`TrainState.provenance_sentence`),
+merge's count comes from (:mod:`bpe.provenance`, :meth:`TrainState.provenance_sentence`),
 what it changed (:class:`StepChanges`), and how a student's predicted merge compares
 (:meth:`TrainState.judge_prediction`). It holds no data of its own beyond the step
 number; everything is read from the shared history through its reader methods.
@@ -20,24 +20,11 @@ from fractions import Fraction
 from typing import Any
 
 from .config import TIE_RULE_SENTENCES, TOP_K, Pair
+from .provenance import Contribution, contributions, sentence, shares_of
 
 # The run's bpe.history.History. Not imported: history imports this module (History.state builds a
 # TrainState), and the engine has no import circle, not even a type-only one.
 HistoryRecord = Any
-SHARES_KEPT = 2_000  # per run: the largest shares of pair counts provenance_of keeps (about 600 bytes each)
-
-
-@dataclass(frozen=True)
-class Contribution:
-    """One word's share of a pair count: ``occurrences * frequency``."""
-
-    word: str
-    occurrences: int
-    frequency: int
-
-    @property
-    def total(self) -> int:
-        return self.occurrences * self.frequency
 
 
 @dataclass(frozen=True)
@@ -48,11 +35,6 @@ class StepChanges:
     vanished: tuple[tuple[Pair, int], ...]  # (pair, count before)
     appeared: tuple[tuple[Pair, int], ...]  # (pair, count after)
     changed: tuple[tuple[Pair, int, int], ...]  # (pair, before, after)
-
-
-def _words(n: int, more: str = "") -> str:
-    """``1 more word``, ``2 more words``."""
-    return f"{n:,} {more}word" + ("" if n == 1 else "s")
 
 
 @dataclass(frozen=True)
@@ -191,113 +173,16 @@ class TrainState:
 
     def provenance(self) -> list[Contribution]:
         """Where this merge's count comes from: every word that held the pair, in corpus order."""
-        if not self.step:
-            return []
-        h = self.history
-        a, b, _ = h.merges[self.step - 1]
-        out = []
-        for i in h.words_changed_at(self.step):
-            split = h.split_ids_at(i, self.step - 1)
-            occ = sum(1 for x, y in zip(split, split[1:]) if x == a and y == b)
-            out.append(Contribution(h.words[i], occ, h.freqs[i]))
-        return out
+        return contributions(self)
 
     def provenance_sentence(self, limit: int = 8, show: Callable[[str], str] = str) -> str:
-        """``ug = hug 10 + pug 5 + hugs 5`` (largest shares first when there are many words).
-        ``show`` formats each word and token, e.g. to make their whitespace visible.
-
-        With more than ``limit`` words, only the largest shares are rebuilt (as in :meth:`provenance_of`):
-        the words this merge rewrote are exactly those that held the pair, so how many others there are
-        and what they add follow from the pair's count, without rebuilding each of them (an early merge
-        of a large corpus rewrites thousands of words, and this sentence is on every step)."""
-        if not self.step:
-            return ""
-        h = self.history
-        changed = h.words_changed_at(self.step)
-        if len(changed) <= limit:
-            parts = self.provenance()
-            shares = [(c.word, c.occurrences, c.frequency) for c in parts]
-            rest = None
-        else:
-            a, b, _ = h.merges[self.step - 1]
-            found, _, _ = self._largest_shares((a, b), self.step - 1, limit)
-            shares = [(h.words[i], occ, h.freqs[i]) for _, i, occ in found[:limit]]
-            rest = h.count_at((a, b), self.step - 1) + sum(share for share, _, _ in found[:limit])
-        if not shares:
-            return ""
-        text = " + ".join(f"{show(w)} {f}" if occ == 1 else f"{show(w)} {occ}×{f}" for w, occ, f in shares)
-        if rest is not None:
-            text += f" + {_words(len(changed) - limit, 'more ')} ({rest})"
-        return f"{show(self.new_token)} = {text}"
-
-    def _largest_shares(self, ids: tuple[int, int], after: int, limit: int) -> tuple[list, int, int]:
-        """The words with the ``limit`` largest shares of the count of pair ``ids`` after ``after`` merges
-        (ties: corpus order), as ``(-share, word index, occurrences)``, largest first, and perhaps more
-        after them; how many candidate words were rebuilt, and how many there were.
-
-        A word's tokens always spell its initial symbols, so a pair can only occur where its two strings
-        stand side by side in that spelling, and occurs at most as often as they do there. Words are
-        rebuilt in order of that bound (times their frequency) until no remaining word could make the
-        top ``limit``."""
-        h = self.history
-        a, b = ids
-        bounds, indices = h.candidate_arrays(h.symbols[a] + h.symbols[b], h.config.rule.scored)
-        found: list[tuple[int, int, int]] = []  # (-share, word index, occurrences)
-        checked = 0
-        for neg_bound, i in zip(bounds, indices):
-            if len(found) >= limit and -neg_bound < -found[limit - 1][0]:
-                break  # this word and all after it share less than the current top `limit`
-            checked += 1
-            split = h.split_ids_at(i, after)
-            occ = sum(1 for pr in zip(split, split[1:]) if pr == ids)
-            if occ:
-                found.append((-occ * h.freqs[i], i, occ))
-                found.sort()
-        return found, checked, len(bounds)
+        """``ug = hug 10 + pug 5 + hugs 5``, largest shares first (:func:`bpe.provenance.sentence`)."""
+        return sentence(self, limit, show)
 
     def provenance_of(self, pairs: Iterable[Pair], limit: int = 6, show: Callable[[str], str] = str) -> dict[Pair, str]:
-        """For several pairs at once, where each count (as chosen from at this step) comes from:
-        ``"hug 10 + pug 5 + hugs 5"``, largest shares first (corpus order among equal ones), at
-        most ``limit`` words each, then what the other words add: ``" + 1,234 in 56 more words"``
-        when every word was looked at, ``" + 1,234 in other words"`` when the search stopped early.
-
-        Fast on big corpora (this feeds a chart's tooltips on every step): a word's tokens always
-        spell its initial symbols, so a pair can only occur where its two strings stand side by
-        side in that spelling, and occurs at most as often as they do there. Words are rebuilt
-        in order of that bound (times their frequency) until no remaining word could make the
-        top ``limit``. ``show`` formats each word, as in :meth:`provenance_sentence`."""
-        h = self.history
-        after = max(self.step - 1, 0)
-        out: dict[Pair, str] = {}
-        for pair in pairs:
-            ids = h.pair_ids(pair)
-            total = h.count_at(ids, after) if ids else 0
-            if total <= 0:
-                out[pair] = ""
-                continue
-            # The same change-log entry, the same words: the top pairs of one step are mostly those of
-            # the step before, their counts untouched by its merge (see History.count_entry).
-            key = (h.count_entry(ids, after), limit)
-            kept = h.shares_cache.get(key)
-            if kept is None:
-                found, checked, candidates = self._largest_shares(ids, after, limit)
-                kept = (found[:limit], len(found), checked == candidates)
-                if len(h.shares_cache) >= SHARES_KEPT:
-                    h.shares_cache.clear()
-                h.shares_cache[key] = kept
-            shown, num_found, every_word = kept
-            text = " + ".join(
-                f"{show(h.words[i])} {h.freqs[i]}" if occ == 1 else f"{show(h.words[i])} {occ}×{h.freqs[i]}"
-                for _, i, occ in shown
-            )
-            rest = total + sum(share for share, _, _ in shown)
-            if rest:
-                if every_word:
-                    text += f" + {rest:,} in {_words(num_found - len(shown), 'more ')}"
-                else:
-                    text += f" + {rest:,} in other words"
-            out[pair] = text
-        return out
+        """Where each of several pairs' counts (as chosen from at this step) comes from:
+        ``"hug 10 + pug 5 + hugs 5 + 1,234 in 56 more words"`` (:func:`bpe.provenance.shares_of`)."""
+        return shares_of(self, pairs, limit, show)
 
     def symbol_count(self, symbol: str) -> int:
         """How often a symbol occurs in the corpus this merge was chosen from (WordPiece's count(a))."""

@@ -21,6 +21,7 @@ from bpe import check
 from bpe.config import BYTE_LEVEL, shown
 from bpe.presets import PRESETS
 from pages import check_saved_input, corpus_box, links, session
+from pages import session_keys as keys
 from pages.alerts import alert, esc
 from pages.settings import Settings
 from server import check_jobs, jobs, limits, startup
@@ -89,7 +90,7 @@ def _compare(source: str, preset: str, text: str, counts: str, _student, student
 def _train_link(settings: Settings, step: int) -> str:
     """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters). The Train
     page is the default page, served at the app's root: ``/train?...`` would first say the page does not exist."""
-    stored = session.app_state().get("stored", set())  # a corpus the store holds goes by its digest
+    stored = session.app_state().get(keys.STORED, set())  # a corpus the store holds goes by its digest
     return "./?" + urlencode(links.settings_to_params(settings, step, stored))
 
 

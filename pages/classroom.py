@@ -24,6 +24,7 @@ import streamlit as st
 import bpe
 from bpe.display import md_escape as md  # button labels are markdown
 from pages import explore, links, session, share
+from pages import session_keys as keys
 from pages.alerts import alert, esc
 from server import classroom as live
 from server import corpus_store, startup
@@ -86,12 +87,12 @@ def follow(state: dict) -> None:
     if shown.serial != mine.get("tried"):
         mine.update(tried=shown.serial, retries=0)
     mine.update(serial=shown.serial, vote=shown.vote, step=shown.step)
-    same_run = mine.get("expected") == state.get("settings") and _run_params(mine.get("params")) == _run_params(
+    same_run = mine.get("expected") == state.get(keys.SETTINGS) and _run_params(mine.get("params")) == _run_params(
         shown.params
     )
     mine["params"] = shown.params
     if same_run:  # only the step (or the vote): no need to start the session again
-        st.session_state["step"] = state["step"] = shown.step
+        st.session_state[keys.STEP] = state[keys.STEP] = shown.step
         return
     # Another corpus or other settings: open the teacher's link as a new session would.
     mine["expected"] = links.settings_from_params(shown.params, [])
@@ -153,7 +154,7 @@ def class_box(state: dict, history: bpe.History, present: bool) -> None:
     elif mine.get("code"):
         st.fragment(_student_box, run_every=POLL_S)(state, history)
     elif present and st.button("Start a class", icon=":material/school:", key="class_start"):
-        params = links.settings_to_params(state["settings"], state["step"], state.get("stored", set()))
+        params = links.settings_to_params(state[keys.SETTINGS], state[keys.STEP], state.get(keys.STORED, set()))
         try:
             code, token = live.start(_store(), params)
         except (live.ClassError, corpus_store.StoreUnavailable) as exc:
@@ -286,7 +287,7 @@ def _student_box(state: dict, history: bpe.History) -> None:
         row.button("Follow the teacher", key="class_follow", type="primary", on_click=_set_following, args=(mine, True))
         return
     vote = shown.vote
-    if vote is None or vote.step != state["step"] or vote.step >= history.num_merges:
+    if vote is None or vote.step != state[keys.STEP] or vote.step >= history.num_merges:
         return
     if vote.revealed:
         upcoming = history.state(vote.step + 1)

@@ -13,6 +13,7 @@ import streamlit as st
 import bpe
 from bpe.display.worksheet import MAX_STEPS
 from pages import links
+from pages import session_keys as keys
 from pages.settings import Settings
 from server import startup
 
@@ -25,7 +26,7 @@ def search_box() -> None:
     page once, while stepping (a rerun of the step view only) does not send the box again."""
     st.text_input(
         "Search the corpus splits above",
-        key="split_search",
+        key=keys.SPLIT_SEARCH,
         placeholder="type part of a word",
         help="Shows the most frequent words containing this text.",
     )
@@ -38,7 +39,7 @@ def byte_text_default(settings: Settings) -> None:
     corpus = (settings.source, settings.preset if settings.source == "preset" else "")
     if st.session_state.get("byte_text_for") != corpus:
         st.session_state["byte_text_for"] = corpus
-        st.session_state["byte_text"] = corpus not in (("preset", "course"), ("preset", "notebook"))
+        st.session_state[keys.BYTE_TEXT] = corpus not in (("preset", "course"), ("preset", "notebook"))
 
 
 def mode_toggles(settings: Settings) -> None:
@@ -47,34 +48,34 @@ def mode_toggles(settings: Settings) -> None:
     send them again. ``pages/train.py`` draws the row above the step view, or below it in presenter mode
     (a projector's height is the step's). On a phone the row keeps only Bytes as text (pages/style.css hides
     the teacher's toggles by the row's key, bpe_modes)."""
-    if settings.forced and "what_if" not in st.session_state:
-        st.session_state["what_if"] = True  # a shared what-if link opens with its panel shown
+    if settings.forced and keys.WHAT_IF not in st.session_state:
+        st.session_state[keys.WHAT_IF] = True  # a shared what-if link opens with its panel shown
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium", key="bpe_modes")
-    row.toggle("Play", key="play", help="Advance one merge at a time, at the chosen speed.")
-    st.session_state.setdefault("speed", 1.0)  # a default in session state, not value=: the page restores it
-    row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key="speed", width=220)
+    row.toggle("Play", key=keys.PLAY, help="Advance one merge at a time, at the chosen speed.")
+    st.session_state.setdefault(keys.SPEED, 1.0)  # a default in session state, not value=: the page restores it
+    row.select_slider("Seconds per merge", options=[0.25, 0.5, 1.0, 2.0, 3.0], key=keys.SPEED, width=220)
     row.toggle(
-        "Predict the next merge", key="predict", help="Guess which pair step k+1 merges, from the splits of step k."
+        "Predict the next merge", key=keys.PREDICT, help="Guess which pair step k+1 merges, from the splits of step k."
     )
     if settings.pre_tokenizer in bpe.BYTE_LEVEL:
         byte_text_default(settings)
         row.toggle(
             "Bytes as text",
-            key="byte_text",
+            key=keys.BYTE_TEXT,
             help="On: each token shows the text its bytes stand for (␣Straße, 世界, 😀), with the stored "
             "byte-level form and its bytes in hex in the tooltip. Off: as the tokenizer stores it "
             "(ĠStraÃŁe), as the course prints it.",
         )
     row.toggle(
         "Presenter mode",
-        key="present",
+        key=keys.PRESENT,
         help="For a projector: the sidebar folds away, the type is larger, the step and the pair chart sit "
         "beside the splits (rewritten words first) and the vocabulary (newest first), and Share gives a link "
         "and a QR code of the step. Links made now open in it (present=1).",
     )
     row.toggle(
         "What if…",
-        key="what_if",
+        key=keys.WHAT_IF,
         help="What if another pair were merged next? Pick one instead of the winner; training continues from there.",
     )
 
@@ -95,7 +96,7 @@ def worksheet_entry(history: bpe.History, settings: Settings) -> None:
         return
     with st.popover("Worksheet", icon=":material/print:"):
         st.caption("A printable sheet: for each merge the words before it to count pairs in, then an answer key.")
-        start = min(st.session_state.get("step", 0) + 1, last)
+        start = min(st.session_state.get(keys.STEP, 0) + 1, last)
         first = st.number_input("First merge", 1, last, start, key="ws_first")
         most = min(MAX_STEPS, last - first + 1)
         steps = st.number_input(

@@ -22,6 +22,7 @@ import time
 
 import streamlit as st
 
+from pages import session_keys as keys
 from pages.alerts import alert, esc
 from pages.session import session_id
 from server import corpus_store, jobs, limits, startup
@@ -45,7 +46,7 @@ def remember(state: dict, kind: str, text: str) -> str | None:
     if blank(text) or len(text.encode("utf-8", "surrogatepass")) > jobs.MAX_CORPUS_BYTES:
         return None
     key = corpus_store.digest(kind, text)
-    stored: set = state.setdefault("stored", set())
+    stored: set = state.setdefault(keys.STORED, set())
     if key in stored and still_stored(state, key):
         return key
     failed = state.setdefault("store_failed", {})
@@ -74,7 +75,7 @@ def still_stored(state: dict, key: str) -> bool:
             return True
     except corpus_store.StoreUnavailable:
         pass
-    state["stored"].discard(key)
+    state[keys.STORED].discard(key)
     return False
 
 
@@ -139,7 +140,7 @@ def text_source(state: dict, saved_text: str) -> str:
     if corpus:
         remember(state, "text", corpus)  # e.g. a link's short text, or a store that is back
         key = corpus_store.digest("text", corpus)
-        where = "stored on the server" if key in state.get("stored", ()) else "kept in this session"
+        where = "stored on the server" if key in state.get(keys.STORED, ()) else "kept in this session"
         lines = corpus.count("\n") + 1
         st.html(
             f'<p class="bpe-note" data-testid="bpe-corpus-summary">Corpus: {len(corpus):,} characters, '

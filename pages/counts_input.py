@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 import bpe
+from pages import session_keys as keys
 from pages.alerts import alert
 from server import jobs, startup
 
@@ -21,8 +22,8 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 
 
 def _fill(state: dict, lines: str) -> None:
-    st.session_state["counts_text"] = lines
-    st.session_state["step"] = 0
+    st.session_state[keys.COUNTS_TEXT] = lines
+    st.session_state[keys.STEP] = 0
 
 
 def _pasted(state: dict) -> None:
@@ -79,7 +80,7 @@ def upload_and_paste(state: dict) -> None:
 
 
 def _read_as_counts(state: dict, lines: str) -> None:
-    st.session_state["source"] = "counts"
+    st.session_state[keys.SOURCE] = "counts"
     _fill(state, lines)
 
 

@@ -16,6 +16,7 @@ import streamlit as st
 import bpe
 from bpe import display
 from pages import encode_compare, encode_present, encode_sources, encode_start, runs, session
+from pages import session_keys as keys
 from pages.alerts import alert
 from pages.assets import HOVER_JS
 from pages.encode_sources import SOURCES, TRAINED, UPLOADED
@@ -84,7 +85,7 @@ state = session.app_state()
 enc = state.setdefault(
     "encode",
     {
-        "encode_text": sample_for(state["settings"]),
+        "encode_text": sample_for(state[keys.SETTINGS]),
         "uploaded": None,
         "upload_error": None,
         "files": None,
@@ -94,10 +95,10 @@ enc = state.setdefault(
 enc.setdefault("auto_text", enc["encode_text"])
 if st.session_state.get("encode_text", enc["encode_text"]) == enc["auto_text"]:
     # Not edited by the user: the sample follows the Train page's corpus.
-    st.session_state["encode_text"] = enc["encode_text"] = enc["auto_text"] = sample_for(state["settings"])
+    st.session_state["encode_text"] = enc["encode_text"] = enc["auto_text"] = sample_for(state[keys.SETTINGS])
 session.keep_widgets(enc, KEPT)  # e.g. the box showed "" and k 0 after an early stop, while the tokens used both
 if st.query_params.get("tokenizer") == "trained":  # the Train page's "Encode your own text with this tokenizer"
-    st.session_state["encode_source"] = enc["encode_source"] = TRAINED
+    st.session_state[keys.ENCODE_SOURCE] = enc["encode_source"] = TRAINED
     del st.query_params["tokenizer"]
 
 
@@ -110,14 +111,14 @@ def memo(name: str, key: tuple, compute):
 
 
 st.title("Encode: how the tokenizer cuts your text")
-link_settings, link_notes = state.get("link_notes", (None, ()))
-if state["settings"] == link_settings:  # a link opened on this page (/encode?step=x): say what it could not restore
+link_settings, link_notes = state.get(keys.LINK_NOTES, (None, ()))
+if state[keys.SETTINGS] == link_settings:  # a link opened on this page (/encode?step=x): say what it could not restore
     for note in link_notes:
         alert("warning", note)  # it quotes the link: plain text only
 
 # -- which tokenizer ----------------------------------------------------------------------------------
-source = st.radio("Tokenizer", SOURCES, key="encode_source", horizontal=True)
-encode_start.offer(source, state["settings"], state, enc)  # the toy example in use: tokenizers for real text
+source = st.radio("Tokenizer", SOURCES, key=keys.ENCODE_SOURCE, horizontal=True)
+encode_start.offer(source, state[keys.SETTINGS], state, enc)  # the toy example in use: tokenizers for real text
 name, tok = encode_sources.tokenizer_in_use(source, enc)
 if source != UPLOADED:  # an upload's notes are in its hint, shown beside the uploader
     for note in tok.notes:  # how the file reads unusually (bpe.formats): plain text
@@ -126,7 +127,7 @@ unk_note = ""
 if source == TRAINED:
     # The Train page counts the vocabulary it learned; the tokenizer adds [UNK] (character level) or
     # the bytes its corpus never had (byte level), so the two sizes differ: say why.
-    trained = runs.train(state["settings"])
+    trained = runs.train(state[keys.SETTINGS])
     learned = trained.state(trained.num_merges).vocab_size
     if tok.vocab_size > learned and tok.pre_tokenizer in bpe.BYTE_LEVEL and tok.algorithm == "bpe":
         unk_note = (
@@ -136,7 +137,7 @@ if source == TRAINED:
     elif tok.unk_token is not None and tok.unk_token in tok.vocab:
         unk_note = f" (with {display.md_escape(tok.unk_token)} at the end, for anything the training corpus never had)"
 n = len(tok.merges)
-train_step = state.get("step", 0) if source == TRAINED else n
+train_step = state.get(keys.STEP, 0) if source == TRAINED else n
 # Which merges apply follows what the user did on the Train page: stopped at step k (the course's
 # "bug -> b ug" needs its first 3 merges), the tokenizer as at that step; never stepped (or at the end),
 # the whole run. A new tokenizer or a new Train step sets it again; the user can change it here.
@@ -178,14 +179,14 @@ present = encode_present.toggle(left)  # presenter view: large tokens and one wo
 as_text = True
 if tok.byte_level:
     # The Train page's toggle (same key, kept by both pages): the course's presets print Ġ, others text.
-    if "byte_text" not in st.session_state:
-        settings = state["settings"]
-        st.session_state["byte_text"] = source != TRAINED or not (
+    if keys.BYTE_TEXT not in st.session_state:
+        settings = state[keys.SETTINGS]
+        st.session_state[keys.BYTE_TEXT] = source != TRAINED or not (
             settings.source == "preset" and settings.preset in ("course", "notebook")
         )
     as_text = left.toggle(
         "Bytes as text",
-        key="byte_text",
+        key=keys.BYTE_TEXT,
         help="On: each token shows the text its bytes stand for (Straße, 世界, 😀); off: as stored "
         "(ĠStraÃŁe). The tooltip has the stored token and its bytes in hex.",
     )
@@ -326,7 +327,7 @@ encode_compare.side_by_side(
     text,
     enc,
     memo,
-    state["settings"],
+    state[keys.SETTINGS],
     ws=ws,
     as_text=as_text,
     limit=MAX_CHIPS,

@@ -19,6 +19,7 @@ import streamlit as st
 import bpe
 from bpe import hub, popular
 from pages import encode_sources, runs
+from pages import session_keys as keys
 from pages.alerts import alert
 from server import startup, uploads
 
@@ -99,7 +100,7 @@ def from_popular(enc: dict) -> tuple[str, bpe.Tokenizer]:
         "Popular tokenizer",
         labels_now(),
         index=None,
-        key="popular_pick",
+        key=keys.POPULAR_PICK,
         format_func=shown_label,
         placeholder="Pick a tokenizer",
         help="Fetched from the Hugging Face Hub once into this machine's cache (GPT-4 and GPT-4o are read from "

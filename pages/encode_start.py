@@ -13,6 +13,7 @@ import streamlit as st
 
 from bpe.presets import PRESETS
 from pages import encode_popular
+from pages import session_keys as keys
 from pages.encode_sources import POPULAR, TRAINED
 from pages.settings import Settings, preset_settings
 from server import startup
@@ -28,10 +29,10 @@ PRESET_NAMES = {"course": "The course's GPT-2-style tokenizer", "multilingual": 
 def _pick(state: dict, enc: dict) -> None:
     choice = st.session_state.get("encode_start")
     if choice in QUICK_PRESETS:
-        state["settings"], state["step"] = preset_settings(choice), 0  # the Train page shows it too
+        state[keys.SETTINGS], state[keys.STEP] = preset_settings(choice), 0  # the Train page shows it too
     elif choice:
-        st.session_state["encode_source"] = enc["encode_source"] = POPULAR
-        st.session_state["popular_pick"] = enc["popular_pick"] = choice
+        st.session_state[keys.ENCODE_SOURCE] = enc["encode_source"] = POPULAR
+        st.session_state[keys.POPULAR_PICK] = enc["popular_pick"] = choice
     st.session_state["encode_start"] = None
 
 

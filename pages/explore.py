@@ -12,6 +12,7 @@ from bpe import display
 from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from pages import runs, session
+from pages import session_keys as keys
 from pages.alerts import alert, esc
 from pages.html_tables import html_table
 from pages.settings import Settings
@@ -24,7 +25,7 @@ if __name__ == "__main__":  # opened as a page (a fresh server's first request):
 def token_as_shown(token: str) -> str:
     """A token as the panels show it: as text (``␣Straße``) with "Bytes as text" on for a byte-level run,
     else as stored with real whitespace made visible (see panels.as_text)."""
-    if session.app_state()["settings"].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get("byte_text"):
+    if session.app_state()[keys.SETTINGS].pre_tokenizer in bpe.BYTE_LEVEL and st.session_state.get(keys.BYTE_TEXT):
         return display.byte_text(token)
     return mark_whitespace(token)
 
@@ -40,13 +41,13 @@ def predict(history: bpe.History, step: int, state: dict) -> str | None:
     pair counts would give the answer away, so the page hides them), ``"answered"`` once it is made
     (the page then shows the counts step+1 chose from), else None. Guesses are kept per step for
     the run, so stepping back to an answered step shows its answer again."""
-    if not st.session_state.get("predict"):
+    if not st.session_state.get(keys.PREDICT):
         return None
     if step >= history.num_merges:
         st.write("Training has stopped: there is no next merge to predict.")
         return None
-    if state.get("guesses", (None,))[0] != state["settings"]:  # a new run: forget the old guesses
-        state["guesses"] = (state["settings"], {})
+    if state.get("guesses", (None,))[0] != state[keys.SETTINGS]:  # a new run: forget the old guesses
+        state["guesses"] = (state[keys.SETTINGS], {})
     guesses = state["guesses"][1]
     upcoming = history.state(step + 1)
     # Candidates are the pairs present now, shown alphabetically so their order gives nothing away.
@@ -86,23 +87,23 @@ def _force(settings: Settings, state: dict, step: int, winner: tuple[str, str] |
     except ValueError as exc:
         state["what_if_error"] = str(exc)
         return
-    state["settings"], state["before_what_if"] = new, replace(settings, forced=())
-    state["rerun_app"] = True
+    state[keys.SETTINGS], state["before_what_if"] = new, replace(settings, forced=())
+    state[keys.RERUN_APP] = True
     state["what_if_done"] = (new, step + 1)  # the result is shown right away, the controls folded
-    st.session_state["step"] = step + 1
+    st.session_state[keys.STEP] = step + 1
 
 
 def _unforce(settings: Settings, state: dict) -> None:
-    state["settings"] = replace(settings, forced=())
+    state[keys.SETTINGS] = replace(settings, forced=())
     state.pop("before_what_if", None)
-    state["rerun_app"] = True
+    state[keys.RERUN_APP] = True
 
 
 def what_if(history: bpe.History, settings: Settings, state: dict) -> None:
     """Shown while the toggle made by ``controls.mode_toggles`` is on (a toggle, not an expander: a
     closed expander's widgets would still be sent on every step)."""
-    step = st.session_state.get("step", 0)
-    if not st.session_state.get("what_if"):
+    step = st.session_state.get(keys.STEP, 0)
+    if not st.session_state.get(keys.WHAT_IF):
         return
     with st.container(border=True):
         if state.get("what_if_error"):

@@ -6,16 +6,14 @@ page reads as a description of the UI.
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections import OrderedDict
-
 import pyarrow as pa
 import streamlit as st
 
 import bpe
 from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
+from bpe.run_cache import approx_size
+from pages import session_keys as keys
 from pages import vocabulary
 from pages.alerts import alert, esc
 from pages.html_tables import cell, html_rows
@@ -28,13 +26,8 @@ from server import startup
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
 
-_VIEWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
-_VIEWS_LOCK = threading.Lock()
-VIEWS_PER_RUN = 512
-_ROWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
-ROWS_KEPT = 512  # rows of the splits table kept per run (about 600 bytes each with their keys)
-# A longer row is drawn afresh each time, not kept: a word of up to MAX_WORD_CHARS (10,000) characters is a row
-# of as many chips, about 300 KB, and 512 of them would have held some 150 MB on one run, uncounted.
+# A longer row of the splits table is drawn afresh each time, not kept: a word of up to MAX_WORD_CHARS (10,000)
+# characters is a row of as many chips, and a few of them would push every other view out of the run's cache.
 ROW_CHARS_KEPT = 1_200
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
@@ -46,25 +39,15 @@ PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the
 
 
 def per_run(fn):
-    """Cache ``fn(history, *args)`` on the run itself, shared by every session stepping through it.
+    """Cache ``fn(history, *args)`` in the run's own cache (``history.cache``, a ``bpe.RunCache``), shared by
+    every session stepping through it.
 
-    Not ``st.cache_resource``: that hashes its arguments on every call (a few ms per view per
-    click), while a run is already the identity of its corpus and settings. Entries go when the
-    run goes (weak keys); each run keeps its last VIEWS_PER_RUN views. Values are never mutated."""
+    Not ``st.cache_resource``: that hashes its arguments on every call (a few ms per view per click), while
+    a run is already the identity of its corpus and settings. Entries go when the run goes, and the run's
+    cache keeps within its byte budget, which the run store counts. Values are never mutated."""
 
     def cached(history: bpe.History, *args):
-        key = (fn.__name__, *args)
-        with _VIEWS_LOCK:
-            views = _VIEWS.setdefault(history, OrderedDict())
-            if key in views:
-                views.move_to_end(key)
-                return views[key]
-        value = fn(history, *args)
-        with _VIEWS_LOCK:
-            views[key] = value
-            if len(views) > VIEWS_PER_RUN:
-                views.popitem(last=False)
-        return value
+        return history.cache.get_or_make(("view", fn.__name__, *args), lambda: fn(history, *args))
 
     cached.__wrapped__ = fn
     return cached
@@ -73,7 +56,7 @@ def per_run(fn):
 def as_text(history: bpe.History) -> bool:
     """Whether byte-level tokens are shown as the text they stand for (the "Bytes as text" toggle,
     see ``controls.mode_toggles``), or as stored (GPT-2's Ġ)."""
-    return history.config.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))
+    return history.config.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get(keys.BYTE_TEXT))
 
 
 def shower(text: bool):
@@ -201,7 +184,7 @@ def _splits_vocab_html(s: bpe.TrainState, history: bpe.History, settings: Settin
     """The corpus splits and the vocabulary: side by side, or in presenter mode stacked in their column
     (side by side in half of a projector's width, the chips of a real paragraph's words were cut at the
     column's edge)."""
-    query = st.session_state.get("split_search", "")  # the box is below the step view: controls.search_box()
+    query = st.session_state.get(keys.SPLIT_SEARCH, "")  # the box is below the step view: controls.search_box()
     return (
         f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
         f"<div>{_splits_html(s, history, query, text, present)}</div>"
@@ -374,14 +357,11 @@ def _splits_html(s: bpe.TrainState, history: bpe.History, query: str, text: bool
 
 def _split_row(history: bpe.History, i: int, tokens: tuple[str, ...], new_token: str | None, text: bool) -> str:
     """One word's row of the splits table (``new_token`` when this step's merge rewrote it, marked ✱). Kept
-    per run (ROWS_KEPT rows, in the run store's VIEWS_ALLOWANCE): the most frequent words mostly keep their
-    tokens from step to step, and their chips were most of a step's work on a large run."""
-    key = (i, tokens, new_token, text)
-    with _VIEWS_LOCK:
-        rows = _ROWS.setdefault(history, OrderedDict())
-        if (row := rows.get(key)) is not None:
-            rows.move_to_end(key)
-            return row
+    in the run's cache: the most frequent words mostly keep their tokens from step to step, and their chips
+    were most of a step's work on a large run."""
+    key = ("row", i, tokens, new_token, text)
+    if (row := history.cache.get(key)) is not None:
+        return row
     word, mark, chips = history.words[i], "✱ " if new_token is not None else "", vocabulary.chip_cache(history)
     row = (
         f"<tr{REWRITTEN_ROW if mark else ''}>{cell('word', mark + shower(text)(word), stored_title(word, text))}<td>{history.freqs[i]:,}</td>"
@@ -389,11 +369,7 @@ def _split_row(history: bpe.History, i: int, tokens: tuple[str, ...], new_token:
     )
     if len(row) > ROW_CHARS_KEPT:
         return row
-    with _VIEWS_LOCK:
-        rows[key] = row
-        if len(rows) > ROWS_KEPT:
-            rows.popitem(last=False)
-    return row
+    return history.cache.put(key, row, approx_size(row))
 
 
 HISTORY_COLUMNS = ("merge", "pair", "new token", "count", "tied with", "tokens in corpus")

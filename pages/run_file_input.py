@@ -3,7 +3,7 @@
 Drawn at the end of the sidebar's corpus section. While a run file is open, the sidebar returns the settings
 that name it (:func:`settings_for`: the run's own options, and its digest in ``Settings.saved_run``) and
 no settings widgets: a saved run's options are fixed. It stays open until Close is pressed. The run itself goes into the run store
-(``pages/runs.py``) under those settings' key on every rerun, so every part of the page that asks
+(``server/run_store.py``) under those settings' key on every rerun, so every part of the page that asks
 ``runs.train(settings)`` for the run (the step view, the downloads, the Encode page) gets this one.
 
 Left out: what-if merges and tie-rule comparisons on a saved run (they train again, and a run file keeps the
@@ -20,9 +20,10 @@ import bpe
 from bpe.cli import describe
 from bpe.formats import run_file
 from pages import runs
+from pages import session_keys as keys
 from pages.alerts import alert
 from pages.settings import Settings
-from server import startup
+from server import run_store, startup
 
 if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
     startup.ensure_router()
@@ -54,15 +55,15 @@ def open_run(data: bytes) -> tuple[Settings, bpe.History]:
     """Read a run file's bytes and keep the run in the store; ValueError with a sentence for a bad file."""
     history = run_file.loads(data)
     settings = settings_for(history, hashlib.sha256(data).hexdigest())
-    return settings, runs.RUNS.put(runs.run_key(settings), history, history.nbytes())
+    return settings, run_store.RUNS.put(runs.run_key(settings), history, history.nbytes())
 
 
 def _close(state: dict) -> None:
     """Back to the corpus above: a preset (the text source would be the run's empty text)."""
     state.pop("saved_run", None)
     state["run_file_uploader"] = state.get("run_file_uploader", 0) + 1  # a new, empty uploader: the file is let go
-    st.session_state["source"] = "preset"
-    st.session_state["step"] = state["step"] = 0
+    st.session_state[keys.SOURCE] = "preset"
+    st.session_state[keys.STEP] = state[keys.STEP] = 0
 
 
 def saved_run(state: dict) -> Settings | None:
@@ -87,11 +88,11 @@ def saved_run(state: dict) -> Settings | None:
             alert("error", f"{upload.name}: {exc}")  # the file name is the user's: plain text only
             return None
         opened = state["saved_run"] = {"file_id": upload.file_id, "name": upload.name, "settings": settings}
-        st.session_state["step"] = state["step"] = 0  # a newly opened run starts at its first step
+        st.session_state[keys.STEP] = state[keys.STEP] = 0  # a newly opened run starts at its first step
     if opened is None:
         return None
     settings = opened["settings"]
-    history = runs.RUNS.get(runs.run_key(settings))
+    history = run_store.RUNS.get(runs.run_key(settings))
     if history is None:  # dropped from the server's memory (the oldest runs go first): read it again if it is here
         if upload is None or upload.file_id != opened["file_id"]:
             state.pop("saved_run")  # not _close: the source radio above is drawn already and keeps its value

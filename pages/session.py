@@ -4,7 +4,7 @@ All of the app's state lives in that one namespaced dict (:func:`app_state`), so
 the tokenizer trained on the Train page and nothing resets when the user switches pages. A new
 session starts from its link (``pages/links.py``). Widget values a page must keep across a visit to
 the other page are copied into it (:func:`keep_widgets`). The trained runs themselves are not here:
-they are shared by every session (``pages/runs.py``).
+they are shared by every session (``server/run_store.py``).
 """
 
 from __future__ import annotations

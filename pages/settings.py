@@ -1,7 +1,7 @@
 """The settings of a training run: everything that decides it, as one frozen, hashable value.
 
 A ``Settings`` is what the sidebar builds, what a link carries (``pages/links.py``), what names a run
-in the run store (``pages/runs.py``) and what the worker trains from (``options()``). It holds the
+in the run store (``server/run_store.py``) and what the worker trains from (``options()``). It holds the
 corpus itself (preset name, pasted text or word-count table), not the corpus read into words: that
 is :func:`corpus_of`, done in the training worker.
 """

@@ -13,6 +13,7 @@ from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import HUG_COUNTS, PRESETS
 from pages import controls, corpus_box, counts_input, run_file_input, runs
+from pages import session_keys as keys
 from pages.alerts import alert, esc
 from pages.settings import Settings, corpus_of, preset_settings
 from server import limits, startup
@@ -44,8 +45,8 @@ LARGE_CORPUS_CHARS = 100_000  # "until no pair is left" on more text than this a
 def _source_changed() -> None:
     """A new corpus opens at step 0; pasted or uploaded text starts with a stop that trains in a few
     seconds (a preset's "until no pair is left" carried over made a 5 MB paste train for minutes)."""
-    st.session_state["step"] = 0
-    if st.session_state["source"] == "text":
+    st.session_state[keys.STEP] = 0
+    if st.session_state[keys.SOURCE] == "text":
         st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
 
 
@@ -57,10 +58,10 @@ def _seed(key: str, value) -> None:
 
 
 def _apply_preset() -> None:
-    s = preset_settings(st.session_state["preset"])
+    s = preset_settings(st.session_state[keys.PRESET])
     for key, value in _widget_values(s).items():
         st.session_state[key] = value
-    st.session_state["step"] = 0
+    st.session_state[keys.STEP] = 0
 
 
 def _widget_values(s: Settings) -> dict:
@@ -78,7 +79,7 @@ def _widget_values(s: Settings) -> dict:
 
 def corpus_and_settings(state: dict) -> Settings:
     """The sidebar; returns the settings it describes (the corpus is validated by training)."""
-    saved: Settings = state["settings"]
+    saved: Settings = state[keys.SETTINGS]
     _seed("source", saved.source)
     _seed("preset", saved.preset)
     _seed("counts_text", saved.counts)
@@ -90,17 +91,21 @@ def corpus_and_settings(state: dict) -> Settings:
         "Corpus",
         list(SOURCES),
         format_func=SOURCES.get,
-        key="source",
+        key=keys.SOURCE,
         label_visibility="collapsed",
         on_change=_source_changed,
     )
-    text, counts = "", st.session_state["counts_text"]
+    text, counts = "", st.session_state[keys.COUNTS_TEXT]
     if source == "preset":
         # A radio, not a select box: a select box cut the longer names ("Python documentation, 1 MB (a r…").
         st.radio(
-            "Preset", list(PRESETS), format_func=lambda k: md(PRESETS[k].title), key="preset", on_change=_apply_preset
+            "Preset",
+            list(PRESETS),
+            format_func=lambda k: md(PRESETS[k].title),
+            key=keys.PRESET,
+            on_change=_apply_preset,
         )
-        p = PRESETS[st.session_state["preset"]]
+        p = PRESETS[st.session_state[keys.PRESET]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
         text = corpus_box.text_source(state, saved.text if saved.source == "text" else "")
@@ -110,11 +115,11 @@ def corpus_and_settings(state: dict) -> Settings:
     else:
         st.caption("One word per row with how often it occurs.")
         counts_input.upload_and_paste(state)  # a file or a pasted block fills the table
-        if not st.session_state["counts_text"].strip() and "counts_table" not in state:
+        if not st.session_state[keys.COUNTS_TEXT].strip() and "counts_table" not in state:
             # a new table starts from the preset's words (the course's five when the preset has none)
-            st.session_state["counts_text"] = PRESETS[st.session_state["preset"]].word_counts or HUG_COUNTS
-        counts = _counts_editor(st.session_state["counts_text"], state)
-        st.session_state["counts_text"] = counts
+            st.session_state[keys.COUNTS_TEXT] = PRESETS[st.session_state[keys.PRESET]].word_counts or HUG_COUNTS
+        counts = _counts_editor(st.session_state[keys.COUNTS_TEXT], state)
+        st.session_state[keys.COUNTS_TEXT] = counts
         corpus_box.remember(state, "counts", counts)  # so the link carries its digest, not the table
         if warning := corpus_box.store_warning(state, "counts", counts):
             alert("warning", warning)
@@ -174,7 +179,7 @@ def corpus_and_settings(state: dict) -> Settings:
 
     settings = Settings(
         source=source,
-        preset=st.session_state["preset"],
+        preset=st.session_state[keys.PRESET],
         text=text if source == "text" else "",
         counts=counts if source == "counts" else "",
         pre_tokenizer=st.session_state["pre_tokenizer"],
@@ -191,7 +196,7 @@ def corpus_and_settings(state: dict) -> Settings:
     # storage after a server restart) keeps the link's step; any other new corpus opens at its first step.
     refilled = saved.source == source == "text" and not saved.text
     if not _same_corpus(saved, source, text, counts) and not refilled:
-        st.session_state["step"] = state["step"] = 0
+        st.session_state[keys.STEP] = state[keys.STEP] = 0
     _preview(settings)
     st.caption(runs.LIMITS_SENTENCE)
     if source == "text" and corpus_box.blank(text) and corpus_box.upload_refused(state):
@@ -203,7 +208,7 @@ def _same_corpus(saved: Settings, source: str, text: str, counts: str) -> bool:
     saved_counts = _complete_rows(saved.counts) if saved.source == "counts" else saved.counts
     return (saved.source, saved.preset if source == "preset" else "", saved.text, saved_counts) == (
         source,
-        st.session_state["preset"] if source == "preset" else "",
+        st.session_state[keys.PRESET] if source == "preset" else "",
         text if source == "text" else "",
         counts if source == "counts" else "",
     )
@@ -306,7 +311,7 @@ def _preview(settings: Settings) -> None:
     st.caption("First words after pre-tokenization:")
     # As the splits show them: as text or stored symbols (Ġ), real whitespace visible, a count after its word.
     controls.byte_text_default(settings)
-    text = settings.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get("byte_text"))  # see panels.as_text
+    text = settings.pre_tokenizer in bpe.BYTE_LEVEL and bool(st.session_state.get(keys.BYTE_TEXT))  # see panels.as_text
     st.html(
         " ".join(
             display.chips_html([w], as_text=text) + (f'<span class="bpe-note"> ×{c:,}</span>' if c is not None else "")

@@ -30,6 +30,7 @@ from pages import (
     share,
     sidebar,
 )
+from pages import session_keys as keys
 from pages.alerts import alert
 from pages.assets import KEYS_JS, PRESENT_CSS, SKIP_JS, SKIP_LINK
 from server import startup
@@ -43,8 +44,8 @@ session.keep_widgets(
     state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search", "byte_text", "present")
 )
 # Presenter mode: from the toggle, or from a teacher's link (present=1) on the first run.
-st.session_state.setdefault("present", st.query_params.get("present") == "1")
-present = st.session_state["present"]
+st.session_state.setdefault(keys.PRESENT, st.query_params.get("present") == "1")
+present = st.session_state[keys.PRESENT]
 # The keyboard's short way past the sidebar and the toggles to Next (pages/skip.js): our own constant HTML.
 st.html(SKIP_LINK + SKIP_JS, unsafe_allow_javascript=True)
 if present:
@@ -60,7 +61,7 @@ state["was_present"] = present
 with st.sidebar:
     settings = sidebar.corpus_and_settings(state)
 
-link_settings, link_notes = state.get("link_notes", (None, ()))
+link_settings, link_notes = state.get(keys.LINK_NOTES, (None, ()))
 if settings == link_settings:
     for note in link_notes:
         alert("warning", note)  # it quotes the link: plain text only
@@ -92,8 +93,8 @@ try:
 except ValueError as exc:
     alert("error", exc)  # it may quote the corpus or a link
     st.stop()
-state["settings"] = settings
-stored = state.get("stored", set())
+state[keys.SETTINGS] = settings
+stored = state.get(keys.STORED, set())
 if links.corpus_digest(settings) not in stored and not links.corpus_fits_url(settings):
     st.info(
         f"This corpus is longer than {links.MAX_URL_CORPUS_CHARS:,} characters, too long to put in a link, and the "
@@ -104,17 +105,17 @@ if links.corpus_digest(settings) not in stored and not links.corpus_fits_url(set
 
 # -- the step view: a fragment, so stepping reruns only this part ------------------------------------
 def set_step(value: int) -> None:
-    st.session_state["step"] = max(0, min(value, history.num_merges))
+    st.session_state[keys.STEP] = max(0, min(value, history.num_merges))
 
 
 def step_view() -> None:
     last = history.num_merges
-    if "step" not in st.session_state or st.session_state["step"] > last:
-        st.session_state["step"] = min(state.get("step", 0), last)
-    if st.session_state.get("play") and run_every:
+    if keys.STEP not in st.session_state or st.session_state[keys.STEP] > last:
+        st.session_state[keys.STEP] = min(state.get(keys.STEP, 0), last)
+    if st.session_state.get(keys.PLAY) and run_every:
         # Playing: each timed rerun of this fragment advances one merge; at the end, stop.
-        if st.session_state["step"] < last:
-            st.session_state["step"] += 1
+        if st.session_state[keys.STEP] < last:
+            st.session_state[keys.STEP] += 1
         else:
             state["stop_play"] = True
             reason = history.state(last).stop_sentence or "Training stopped here."
@@ -125,10 +126,10 @@ def step_view() -> None:
             st.rerun(scope="app")
     # One horizontal container, not st.columns: every block is one more message per click.
     row = st.container(horizontal=True, vertical_alignment="center", key="bpe_steps")  # sticky on a phone
-    cur = st.session_state["step"]
+    cur = st.session_state[keys.STEP]
     # Set by the script before the slider is drawn, so the browser always shows the step the panels
     # show: a Play tick cut short by a click on Pause could leave the slider one step ahead.
-    st.session_state["step"] = st.session_state["step"]
+    st.session_state[keys.STEP] = st.session_state[keys.STEP]
     # Material icons ship with Streamlit (emoji need a system font projectors may not have).
     row.button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,), disabled=cur == 0)
     row.button(
@@ -145,9 +146,9 @@ def step_view() -> None:
     )
     row.button("End", key="end", icon=":material/last_page:", on_click=set_step, args=(last,), disabled=cur == last)
     if last > 0:
-        row.slider("Step", 0, last, key="step", label_visibility="collapsed", width="stretch")
-    step = st.session_state["step"]
-    state["step"] = step
+        row.slider("Step", 0, last, key=keys.STEP, label_visibility="collapsed", width="stretch")
+    step = st.session_state[keys.STEP]
+    state[keys.STEP] = step
     links.sync_url(settings, step, stored)
     if present:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
@@ -167,7 +168,7 @@ def step_view() -> None:
         after_step=lambda: explore.what_if(history, settings, state),
     )
     code_beside.code_beside(history, settings, step)  # the reference loop's lines with this step's values
-    if state.pop("rerun_app", False):
+    if state.pop(keys.RERUN_APP, False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
 
@@ -176,14 +177,14 @@ def step_view() -> None:
 # slider has focus (where PageDown natively steps backwards), and cannot keep the focus.
 st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
-    st.session_state["play"] = False
+    st.session_state[keys.PLAY] = False
 intro.first_minute(history, state, present)  # what BPE is and the corpus, until hidden (pages/intro.py)
 if not present:
     controls.mode_toggles(settings)
 if note := state.pop("play_note", None):
     st.info(note, icon=":material/stop_circle:")
 runs.stopped_at(history, settings, state)  # a run cut short by Stop says so right above its step box
-run_every = st.session_state.get("speed", 1.0) if st.session_state.get("play") else None
+run_every = st.session_state.get(keys.SPEED, 1.0) if st.session_state.get(keys.PLAY) else None
 if not present:
     classroom.class_box(state, history, present)  # follow a live class (a student), and its vote
 st.fragment(step_view, run_every=run_every)()

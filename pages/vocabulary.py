@@ -7,11 +7,9 @@ vocabulary panel itself sits below the fold.
 
 from __future__ import annotations
 
-import threading
-import weakref
-
 import bpe
 from bpe import display
+from bpe.run_cache import CacheView
 from pages.alerts import esc
 from pages.settings import Settings
 from server import startup
@@ -23,20 +21,13 @@ VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text, and folded
 NEWEST_CHIPS = 6  # presenter mode's strip: the newest learned tokens, newest first
 STRIP_FROM = 24  # ...shown once the vocabulary has more tokens than this (a smaller panel fits the screen whole)
-CHIPS_KEPT = 2048  # chips' HTML kept per run (about 260 bytes each with their keys, in the run store's VIEWS_ALLOWANCE)
-_CHIPS: weakref.WeakKeyDictionary[bpe.History, dict] = weakref.WeakKeyDictionary()
-_CHIPS_LOCK = threading.Lock()
 
 
-def chip_cache(history: bpe.History) -> dict:
-    """The run's chips, by token and colour (``display.chips_html``'s ``cache``): the newest tokens shift by
-    one from step to step, and escaping 120 chips again was most of the vocabulary's time on a large run.
-    Emptied when it outgrows CHIPS_KEPT; each entry is written whole, so sessions may share it."""
-    with _CHIPS_LOCK:
-        chips = _CHIPS.setdefault(history, {})
-        if len(chips) > CHIPS_KEPT:
-            chips.clear()
-        return chips
+def chip_cache(history: bpe.History) -> CacheView:
+    """The run's chips, by token and colour (``display.chips_html``'s ``cache``), kept in the run's cache: the
+    newest tokens shift by one from step to step, and escaping 120 chips again was most of the vocabulary's
+    time on a large run. Each entry is written whole, so sessions may share it."""
+    return CacheView(history.cache, "chip")
 
 
 def vocabulary_html(s: bpe.TrainState, settings: Settings, text: bool = False, present: bool = False) -> str:

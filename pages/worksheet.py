@@ -3,7 +3,7 @@
 Reached from the Train page's "Worksheet" entry (``pages/controls.py`` worksheet_entry, where the teacher
 picks the first step and how many) and its "Printable worksheet" link (``pages/code_beside.py``): the run's link
 parameters (``pages/links.py``) plus ``ws_from`` (the first merge, 1 or more) and ``ws_steps`` (how
-many, up to MAX_STEPS). The run comes from the shared run store (``pages/runs.py``); the worksheet is
+many, up to MAX_STEPS). The run comes from the shared run store (``server/run_store.py``); the worksheet is
 one block of escaped HTML (``bpe.display.worksheet``), printed with the styles of ``worksheet.css``
 (Streamlit's header, sidebar and toolbar left out, the answer key on a new page).
 """

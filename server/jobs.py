@@ -51,6 +51,7 @@ from server import corpora, internals, limits, snapshots
 from server.corpora import check_word_lengths, corpus_of, documents  # noqa: F401 - the pages call them here
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
+from server.slots import FIELDS, Slot
 from server.snapshots import deep_sizeof
 
 # -- limits (stated in the UI and README) ---------------------------------------------------------
@@ -66,7 +67,6 @@ WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
-FIELDS = 3  # per slot in shared memory: the merge reached, the stop flag, a copy asked for (snapshots.py)
 
 
 class Stopped(Exception):
@@ -97,7 +97,8 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
     Returns the run and its size in bytes. Stopped with KEEP, the run holds the merges made so far
     (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped."""
-    if _progress is not None and _progress[FIELDS * slot + 1]:
+    shared = Slot(_progress, slot) if _progress is not None else None
+    if shared is not None and shared.stop_flag:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
     corpus = corpus_of(**spec, special_tokens=options.get("special_tokens", ()))
     if spec["source"] != "preset":
@@ -107,14 +108,14 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     states = bpe.train_steps(corpus, **options)
     first = next(states)
     for state in states:
-        if state.step % PROGRESS_EVERY == 0 and _progress is not None:
-            _progress[FIELDS * slot] = state.step
-            if _progress[FIELDS * slot + 2]:  # a session stopped while another waits: a copy of what is made
+        if state.step % PROGRESS_EVERY == 0 and shared is not None:
+            shared.merge_reached = state.step
+            if shared.copy_asked:  # a session stopped while another waits: a copy of what is made
                 # A copy not made (disk full, or no memory for it) must not end the run the others wait for.
                 with contextlib.suppress(Exception):
                     snapshots.write(first.history, state.step, snapshots.path(_server_pid, slot))
-                _progress[FIELDS * slot + 2] = 0  # after the rename: the server reads the file once it sees 0
-            if flag := _progress[FIELDS * slot + 1]:
+                shared.copy_asked = False  # after the rename: the server reads the file once it sees 0
+            if flag := shared.stop_flag:
                 states.close()  # the history holds merges 1..state.step, each complete
                 if flag != KEEP:
                     raise Stopped(f"stopped at merge {state.step:,}")
@@ -138,7 +139,7 @@ class Job:
     kept_to: list = field(default_factory=list)  # who gets the copy of the merges so far asked for (leave)
 
     def progress(self) -> int:
-        return int(_pool().progress[FIELDS * self.slot])
+        return Slot(_pool().progress, self.slot).merge_reached
 
     def live_waiters(self) -> set:
         """The waiters still there now (a closed session is not, however recently it closed)."""
@@ -158,7 +159,7 @@ class Job:
 class _Pool:
     def __init__(self) -> None:
         ctx = mp.get_context("forkserver")
-        self.progress = ctx.Array("q", FIELDS * SLOTS, lock=False)  # [merge reached, stop flag, copy asked] per slot
+        self.progress = ctx.Array("q", FIELDS * SLOTS, lock=False)  # a Slot each (server/slots.py)
         snapshots.sweep(os.getpid())  # copies left by a server that died (or an earlier pool of this one)
         self.lanes = {
             lane: cf.ProcessPoolExecutor(
@@ -303,7 +304,7 @@ def submit(
             if not pool.free:
                 raise ValueError(f"The server is training {SLOTS} runs already; try again in a minute.")
             slot = pool.free.pop()
-            pool.progress[FIELDS * slot : FIELDS * slot + FIELDS] = [0] * FIELDS
+            Slot(pool.progress, slot).reset()
             lane = _lane(pool, spec, options)
             if lane == "main":
                 future = pool.fair.submit(waiter if client is None else client, train_job, slot, spec, options)
@@ -338,7 +339,7 @@ def _finish(pool: _Pool, job: Job, on_done: Callable[[Job], Any]) -> None:
 def _stop(pool: _Pool, job: Job, why: str, keep: bool = False) -> None:
     """Tell the worker to stop (under the pool's lock); a job still queued is cancelled outright.
     ``keep``: the worker returns the merges made so far (see :func:`stopping`)."""
-    pool.progress[FIELDS * job.slot + 1] = KEEP if keep else CANCEL
+    Slot(pool.progress, job.slot).stop_flag = KEEP if keep else CANCEL
     if pool.jobs.get(job.key) is job:
         del pool.jobs[job.key]  # a new request trains afresh instead of waiting on a stopping job
     if job.future.cancel():  # False once a worker has it: the flag stops it
@@ -372,7 +373,7 @@ def leave(
             # asked for, the page said "Stopping after merge 0" until the run started and reached merge 50).
             if keep and on_kept is not None and job.future.running():
                 if not job.kept_to:
-                    pool.progress[FIELDS * job.slot + 2] = 1
+                    Slot(pool.progress, job.slot).copy_asked = True
                 job.kept_to.append(on_kept)
             return False
         job.waiters.clear()
@@ -414,7 +415,7 @@ def _hand_over(pool: _Pool, job: Job) -> bool:
     """Give the copy of the merges so far to those who asked, once the worker has written it (its flag
     is clear). True if handed over. The file is read outside the pool's lock (a big run's takes a while)."""
     with pool.lock:
-        if not job.kept_to or pool.progress[FIELDS * job.slot + 2]:
+        if not job.kept_to or Slot(pool.progress, job.slot).copy_asked:
             return False
         kept_to, job.kept_to = job.kept_to, []
     try:

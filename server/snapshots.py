@@ -3,7 +3,7 @@
 When a session presses Stop on a run that another open session still waits for, the run must go on
 for that other session, but the session that stopped should still get what was made: the merges so
 far, as a run it can step through ("stopped at merge k"). ``server/jobs.py`` asks the worker through
-the shared progress array (a per-slot request flag, read every 50 merges, like the stop flag); the
+the shared progress array (its ``Slot.copy_asked``, server/slots.py, read every 50 merges like the stop flag); the
 worker then copies its history as it stands, marks the copy stopped at that merge and finishes it
 (lists become arrays, as a finished run does), and writes ``(history, nbytes)`` as a pickle to a file
 of its slot, written under a temporary name and renamed, so the server never reads half a file. The
@@ -11,7 +11,7 @@ worker clears the flag after the rename; the server reads the file (and deletes 
 clear. Training is deterministic, so the copy holds the same merges as the first k of the whole run.
 
 Also here: :func:`deep_sizeof`, a run's measured size (the run store's budget counts it).
-Left out: when to ask and who gets the copy (``server/jobs.py``, ``pages/runs.py``).
+Left out: when to ask and who gets the copy (``server/jobs.py``, ``server/run_store.py``).
 """
 
 from __future__ import annotations

@@ -26,8 +26,7 @@ def run(pre_tokenizer: str) -> bpe.History:
 
 
 def fresh(history: bpe.History) -> None:
-    panels._ROWS.pop(history, None)
-    vocabulary._CHIPS.pop(history, None)
+    history.cache.clear()
 
 
 @pytest.mark.parametrize("as_text", [False, True])
@@ -65,7 +64,7 @@ def test_a_step_drawn_from_cached_rows_and_chips_is_the_step_drawn_afresh(pre_to
         cached.append(
             panels._splits_html(s, h, "", text, present) + vocabulary.vocabulary_html(s, settings, text, present)
         )
-    assert panels._ROWS[h] and vocabulary._CHIPS[h]  # the caches were used
+    assert h.cache.items("row") and h.cache.items("chip")  # the caches were used
     for step, seen in zip(walk, cached):
         fresh(h)
         s = h.state(step)
@@ -78,7 +77,7 @@ def test_a_step_drawn_from_cached_rows_and_chips_is_the_step_drawn_afresh(pre_to
 def test_long_words_rows_and_chips_are_not_kept_past_what_the_run_store_counts():
     """A corpus of long words (a pasted data file: words of up to MAX_WORD_CHARS characters) made splits rows of
     thousands of chips, each kept on the run: 40 rows of 3,000-character words held 25 MB after seven steps,
-    where the run store counts 600 bytes a row and 260 a chip (pages/runs.VIEWS_ALLOWANCE)."""
+    where the run store counts the run cache's budget (server/run_store.py)."""
     import random
     import string
 
@@ -92,19 +91,18 @@ def test_long_words_rows_and_chips_are_not_kept_past_what_the_run_store_counts()
     fresh(h)
     drawn = [panels._splits_html(h.state(step), h, "", False, False) for step in range(h.num_merges + 1)]
     assert all(html_text.count('class="tok') >= 40 * 2_900 for html_text in drawn)  # the long rows were drawn
-    rows = panels._ROWS.get(h, {})
-    chips = vocabulary._CHIPS.get(h, {})
-    held = sum(len(row) for row in rows.values()) + sum(len(chip) for chip in chips.values())
-    assert held <= 600 * panels.ROWS_KEPT + 260 * vocabulary.CHIPS_KEPT
+    rows = h.cache.items("row")
+    chips = h.cache.items("chip")
+    held = sum(len(row) for _, row in rows) + sum(len(chip) for _, chip in chips)
+    assert held <= h.cache.nbytes <= h.cache.budget
     # Drawn again, from whatever was kept, the same.
     assert [panels._splits_html(h.state(step), h, "", False, False) for step in range(h.num_merges + 1)] == drawn
 
 
 def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_words():
-    """History.split_cache was bounded by entries only (SPLITS_KEPT, counted as 200 bytes each): splits of long
-    words (a pasted data file) are thousands of ids each, and 30 steps of 300 words of 4,000 characters kept
-    170 MB on the run. Here 60 words of 3,000 characters, every word rebuilt at every step, passed 4 MB
-    of ids (8 bytes each) at step 3; SPLIT_IDS_KEPT now holds them to 2 MB."""
+    """The splits a run keeps were once bounded by entries only: splits of long words (a pasted data file) are
+    thousands of ids each. Here 60 words of 3,000 characters, every word rebuilt at every step: the ids kept
+    (8 bytes each) stay within the run cache's byte budget, which the run store counts."""
     import bisect
     import random
 
@@ -121,9 +119,9 @@ def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_w
     for step in range(1, h.num_merges + 1):
         for i in range(len(h.words)):
             fresh_splits[(i, step)] = h.split_ids_at(i, step)
-        ids = sum(len(split) for split in h.split_cache.values())
-        assert 8 * ids <= 200 * history_module.SPLITS_KEPT, step  # the 4 MB pages/runs.VIEWS_ALLOWANCE counts
-    assert ids == h.split_ids_kept  # the count the bound goes by is the cache's
+        ids = sum(len(split) for _, split in h.cache.items("split"))
+        assert 8 * ids <= h.cache.limits["split"] <= h.cache.budget, step  # the budget server/run_store.py counts
+    assert 8 * ids <= h.cache.nbytes  # the count the bound goes by is the cache's
     # What comes out of the bounded cache is the split the merges make, replayed here without it.
     for (i, step), split in fresh_splits.items():
         ids = list(h.initial_splits[i])
@@ -136,7 +134,7 @@ def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_w
 def test_the_from_column_cuts_long_words_so_a_step_view_stays_small():
     """The pair counts' "from" column wrote every word whole: on a corpus of long words (a pasted data file) each
     step's pair view held six 3,000-character words per pair, some 180 KB kept per step on the run (up to
-    VIEWS_PER_RUN steps) and sent on every click. Words past FROM_WORD characters are now cut in the middle."""
+    the run cache) and sent on every click. Words past FROM_WORD characters are now cut in the middle."""
     import random
 
     rng = random.Random(5)

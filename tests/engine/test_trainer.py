@@ -178,18 +178,19 @@ def test_splits_kept_on_the_run_are_the_splits_rebuilt_from_the_start(monkeypatc
     step view's frequent words are not replayed on every step: whatever the order steps are read in,
     and however often the cache starts again, a kept split is the split at that step."""
     from bpe import history as history_module
+    from bpe.run_cache import ENTRY_BYTES
 
-    monkeypatch.setattr(history_module, "SPLITS_KEPT", 25)
     rng = random.Random(5)
     corpus = [" ".join(rng.choice(["hug", "pug", "pun", "bun", "hugs", "aaaa", "abab"]) for _ in range(30))]
     h = bpe.run_training(corpus * 3, num_merges=12)
     fresh = bpe.run_training(corpus * 3, num_merges=12)
+    h.cache.limit("split", 25 * (ENTRY_BYTES + history_module.SPLIT_BYTES + 8))  # room for 25 splits at most
     reads = [(i, k) for i in range(len(h.words)) for k in range(h.num_merges + 1)] * 2
     rng.shuffle(reads)
     for i, k in reads:
-        fresh.split_cache.clear()
+        fresh.cache.clear()
         assert h.split_ids_at(i, k) == fresh.split_ids_at(i, k)
-        assert len(h.split_cache) <= 25
+        assert len(h.cache.items("split")) <= 25
     merges = h.final.merges
     for k in range(h.num_merges + 1):  # and the split each merge so far makes of the word's symbols
         for word in h.words:
@@ -241,8 +242,10 @@ def test_provenance_of_reuses_the_shares_of_pairs_whose_count_did_not_move(monke
     rng = random.Random(7)
     corpus = {"".join(rng.choice("abcdefg") for _ in range(rng.randint(3, 9))): rng.randint(1, 40) for _ in range(800)}
     history = bpe.run_training(corpus, num_merges=30)
-    searches, real = [], bpe.TrainState._largest_shares
-    monkeypatch.setattr(bpe.TrainState, "_largest_shares", lambda self, *a: searches.append(a) or real(self, *a))
+    from bpe import provenance
+
+    searches, real = [], provenance.largest_shares
+    monkeypatch.setattr(provenance, "largest_shares", lambda *a: searches.append(a) or real(*a))
     looked_up = 0
     for k in range(1, history.num_merges + 1):
         s = history.state(k)
@@ -258,14 +261,15 @@ def test_provenance_of_reuses_the_shares_of_pairs_whose_count_did_not_move(monke
 def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monkeypatch):
     """The chart's "from" tooltips look up the top ten pairs on every step, mostly the previous step's
     pairs: the run keeps each pair string's candidate words (counted regex passes, not time), within a bound."""
-    from bpe import history as history_module
+    from bpe import provenance
+    from bpe.run_cache import ENTRY_BYTES
 
     corpus = [" ".join(f"w{i % 37}x{i % 11}" for i in range(j, j + 40)) for j in range(60)]
     walked, fresh = (bpe.run_training(corpus, num_merges=40) for _ in range(2))
     passes = []
-    real = history_module.History.spelling_bounds
+    real = provenance.spelling_bounds
     monkeypatch.setattr(
-        history_module.History,
+        provenance,
         "spelling_bounds",
         lambda self, needle, wp: passes.append(needle) or real(self, needle, wp),
     )
@@ -274,15 +278,15 @@ def test_provenance_reuses_the_candidate_words_of_pairs_it_looked_up_before(monk
         pairs = [p for p, _ in walked.state(k).top_pairs(10)]
         looked_up += len(pairs)
         assert walked.state(k).provenance_of(pairs) == fresh.state(k).provenance_of(pairs)  # fresh: no reuse
-        fresh.candidate_cache.clear()
+        fresh.cache.clear()
     walked_passes = len(passes) - looked_up  # the fresh run made one pass per pair looked up
     assert walked_passes < looked_up / 3
-    monkeypatch.setattr(history_module, "CANDIDATES_KEPT", 50)
-    walked.candidate_cache.clear()
+    walked.cache.limit("candidates", 12 * 50 + ENTRY_BYTES)  # room for 50 candidate words at most
+    walked.cache.clear()
     for k in range(1, walked.num_merges + 1):
         walked.state(k).provenance_of([p for p, _ in walked.state(k).top_pairs(10)])
-        kept = walked.candidate_cache
-        assert sum(len(b) for b, _ in kept.values()) <= 50 or len(kept) == 1
+        kept = walked.cache.items("candidates")
+        assert sum(len(b) for _, (b, _) in kept) <= 50 or len(kept) == 1
 
 
 @pytest.mark.parametrize("tie_break", bpe.TIE_RULES)

@@ -16,7 +16,7 @@ from browser_support import AppServer, run_protocol, wait_until
 import bpe
 from pages import runs
 from pages.settings import preset_settings
-from server import jobs
+from server import jobs, run_store
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -144,9 +144,9 @@ def test_a_small_run_does_not_wait_behind_a_big_one():
     try:
         wait_until(lambda: training(big), 120, "the big run to start merging")
         course = preset_settings("course")
-        with runs.RUNS.lock:  # trained by an earlier test: forget it, so it is trained now
-            if (kept := runs.RUNS.runs.pop(runs.run_key(course), None)) is not None:
-                runs.RUNS.nbytes -= kept[1]
+        with run_store.RUNS.lock:  # trained by an earlier test: forget it, so it is trained now
+            if (kept := run_store.RUNS.runs.pop(runs.run_key(course), None)) is not None:
+                run_store.RUNS.nbytes -= kept[1]
         assert (
             jobs.estimate_work(dict(source="preset", preset="course", text="", counts=""), course.options())
             <= jobs.SMALL_WORK

@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from pages import runs
 from pages.settings import Settings
-from server import jobs
+from server import jobs, run_keys, run_store
 
 
 def fresh(**changes) -> Settings:
@@ -63,13 +63,13 @@ def test_a_run_that_finishes_between_the_two_looks_is_not_trained_again(monkeypa
     # The job leaves the table in its done callback, which runs just after result() returns.
     wait_until(lambda: jobs.job_for(key) is None, 10, "the finished job to leave the table")
     assert jobs.times_trained(key) == 1
-    real_get, looks = runs.RUNS.get, []
+    real_get, looks = run_store.RUNS.get, []
 
     def first_look_misses(k):
         looks.append(k)
         return None if len(looks) == 1 else real_get(k)
 
-    monkeypatch.setattr(runs.RUNS, "get", first_look_misses)
+    monkeypatch.setattr(run_store.RUNS, "get", first_look_misses)
     assert runs.train(settings, block=True) is stored
     assert jobs.times_trained(key) == 1
 
@@ -151,7 +151,7 @@ def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
     assert at.session_state["step"] == 1
     at.button(key="end").click().run()
     assert at.session_state["step"] == k and at.button(key="end").disabled
-    assert runs.RUNS.get(runs.stopped_key(key)) is history and runs.RUNS.get(key) is None
+    assert run_store.RUNS.get(run_keys.stopped_key(key)) is history and run_store.RUNS.get(key) is None
     at.button(key="train_again").click().run()
     assert training(at)  # asked again: a new job, for the whole run
     new = jobs.job_for(key)
@@ -161,13 +161,13 @@ def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
 
 def test_runs_are_evicted_by_memory_and_freed(monkeypatch):
     history = runs.train(fresh(), block=True)
-    size = next(n for h, n in runs.RUNS.runs.values() if h is history)
-    monkeypatch.setattr(runs, "RUN_MEMORY_BUDGET", 3 * size)
+    size = next(n for h, n in run_store.RUNS.runs.values() if h is history)
+    monkeypatch.setattr(run_store, "RUN_MEMORY_BUDGET", 3 * size)
     ref = weakref.ref(history)
     del history
     for _ in range(4):
         runs.train(fresh(), block=True)
-        assert runs.RUNS.nbytes <= runs.RUN_MEMORY_BUDGET
+        assert run_store.RUNS.nbytes <= run_store.RUN_MEMORY_BUDGET
     gc.collect()
     assert ref() is None  # evicted and freed: nothing (gc.freeze included) keeps it alive
 

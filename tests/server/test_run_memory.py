@@ -14,7 +14,7 @@ from test_jobs import fresh
 
 from pages import runs
 from pages.settings import preset_settings
-from server import heap
+from server import heap, run_store
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -24,7 +24,7 @@ def test_the_store_counts_what_a_run_costs_in_the_server():
     by unpickling it (what the server does with the pool's answer), the step-view allowance aside."""
     for settings in (fresh(limit_value=30), fresh(limit_value=300), replace(preset_settings("hug"))):
         history = runs.train(settings, block=True)
-        counted = runs.RUNS.runs[runs.run_key(settings)][1] - runs.VIEWS_ALLOWANCE
+        counted = run_store.RUNS.runs[runs.run_key(settings)][1] - history.cache.budget
         data = pickle.dumps(history)
         tracemalloc.start()
         try:
@@ -57,10 +57,10 @@ def test_an_evicted_run_is_freed_once_the_session_showing_it_is_gone(monkeypatch
     at.query_params["step"] = "7"
     ok(settle(at.run()))
     key = runs.run_key(at.session_state["bpe_explorer"]["settings"])
-    ref = weakref.ref(runs.RUNS.get(key))
-    monkeypatch.setattr(runs, "RUN_MEMORY_BUDGET", 1)
+    ref = weakref.ref(run_store.RUNS.get(key))
+    monkeypatch.setattr(run_store, "RUN_MEMORY_BUDGET", 1)
     runs.train(fresh(limit_value=30), block=True)  # stored: every older run is evicted
-    assert key not in runs.RUNS.runs
+    assert key not in run_store.RUNS.runs
     assert ref() is not None  # the session still shows it
     del at
     gc.collect()

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from pages import runs
 from pages.settings import Settings
-from server import jobs
+from server import jobs, run_keys, run_store
 
 BIG = jobs.MAX_CORPUS_BYTES + 1_000_000  # over the limit: the worker refuses it
 
@@ -54,7 +54,7 @@ def test_the_failure_is_kept_as_its_sentence():
     settings = Settings(source="text", text=big_text(), limit_value=5)
     with pytest.raises(ValueError):
         runs.train(settings, block=True)
-    kept = runs.RUNS.failures[runs.run_key(settings)]
+    kept = run_store.RUNS.failures[runs.run_key(settings)]
     assert isinstance(kept, str) and f"larger than {jobs.MAX_CORPUS_BYTES // 1_000_000} MB" in kept
 
 
@@ -72,5 +72,5 @@ def test_a_sessions_run_keys_go_with_the_session():
     at = AppTest.from_file(APP, default_timeout=120)
     ok(at.run())
     memo = at.session_state["bpe_explorer"]["run_keys"]
-    assert 0 < len(memo) <= runs.RUN_KEYS_KEPT  # memoized in the session, not in the module
+    assert 0 < len(memo) <= run_keys.RUN_KEYS_KEPT  # memoized in the session, not in the module
     assert not hasattr(runs.run_key, "cache_info")

@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-from server import jobs, snapshots
+from server import jobs, slots, snapshots
 
 
 @pytest.fixture
@@ -99,13 +99,13 @@ def test_a_copy_that_cannot_be_made_does_not_end_the_run_the_others_wait_for(mon
         calls.append(step)
         raise MemoryError
 
-    slot, progress = 1, [0] * (jobs.FIELDS * 2)
-    progress[jobs.FIELDS * slot + 2] = 1  # a session stopped while another waits: a copy asked for
+    slot, progress = 1, [0] * (slots.FIELDS * 2)
+    slots.Slot(progress, slot).copy_asked = True  # a session stopped while another waits: a copy asked for
     monkeypatch.setattr(jobs, "_progress", progress)
     monkeypatch.setattr(snapshots, "write", no_memory)
     text = " ".join(f"w{i % 97}x{i % 13}y{i % 7}z" for i in range(3000))
     spec = dict(source="text", preset="", text=text, counts="")
     history, nbytes = jobs.train_job(slot, spec, {"pre_tokenizer": "whitespace", "num_merges": 120})
     assert calls == [jobs.PROGRESS_EVERY]  # asked once, failed once
-    assert progress[jobs.FIELDS * slot + 2] == 0  # the flag cleared: the server sees there is no copy
+    assert progress[slots.FIELDS * slot + 2] == 0  # the flag cleared: the server sees there is no copy
     assert history.num_merges == 120 and history.stop_reason != "stopped" and nbytes > 0

@@ -17,8 +17,7 @@ from streamlit.testing.v1 import AppTest
 from test_abandoned_runs import big_text, submit_big
 
 import bpe
-from pages import runs
-from server import jobs, snapshots
+from server import jobs, run_keys, run_store, snapshots
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -75,7 +74,7 @@ def test_stop_in_a_page_whose_run_another_session_waits_for_shows_the_merges_so_
     wait_until(lambda: job.progress() >= 100, 120, "the run to make 100 merges")
     at.button(key="stop_training").click().run()
     wait_until(lambda: any(b.key == "next" for b in at.run().button), 60, "the merges so far to show")
-    kept = runs.RUNS.get(runs.stopped_key(key))
+    kept = run_store.RUNS.get(run_keys.stopped_key(key))
     assert kept is not None and kept.stop_reason == "stopped"
     k = kept.num_merges
     assert k >= 100
@@ -95,7 +94,7 @@ def test_stop_in_a_page_whose_run_another_session_waits_for_shows_the_merges_so_
     final, _ = job.future.result(timeout=60)
     assert final.num_merges > k
     wait_until(
-        lambda: (r := runs.RUNS.get(runs.stopped_key(key))) is not None and r.num_merges == final.num_merges,
+        lambda: (r := run_store.RUNS.get(run_keys.stopped_key(key))) is not None and r.num_merges == final.num_merges,
         30,
         "the longer stopped run to be stored",
     )
@@ -105,12 +104,12 @@ def test_the_run_store_keeps_the_longer_of_two_stopped_runs():
     settings_key = f"k-{time.time_ns()}"
     short = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, num_merges=2)
     long = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, num_merges=4)
-    assert runs.RUNS.put(settings_key, short, 100, longer=True) is short
-    assert runs.RUNS.put(settings_key, long, 100, longer=True) is long  # more merges replace fewer
-    assert runs.RUNS.get(settings_key) is long
-    assert runs.RUNS.put(settings_key, short, 100, longer=True) is long  # a shorter one never replaces
+    assert run_store.RUNS.put(settings_key, short, 100, longer=True) is short
+    assert run_store.RUNS.put(settings_key, long, 100, longer=True) is long  # more merges replace fewer
+    assert run_store.RUNS.get(settings_key) is long
+    assert run_store.RUNS.put(settings_key, short, 100, longer=True) is long  # a shorter one never replaces
     other = bpe.run_training({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, num_merges=4)
-    assert runs.RUNS.put(settings_key, other, 100) is long  # without longer=True: the first stays
+    assert run_store.RUNS.put(settings_key, other, 100) is long  # without longer=True: the first stays
 
 
 def test_two_tabs_on_a_real_server_one_stops_and_steps_through_the_merges_so_far():

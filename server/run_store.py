@@ -1,0 +1,144 @@
+"""The trained runs shared by every session, kept within one memory budget, oldest evicted first.
+
+:data:`RUNS` holds each finished run under its key (``server/run_keys.py``) with its measured size plus its
+cache's budget: every view derived from a run (splits, provenance, the pages' rows and charts, tokenizers)
+is kept in the run's own :class:`~bpe.run_cache.RunCache`, which the store sizes for the run when it arrives
+(``RunCache.fit_to``), so one number per run (the cache's budget) covers all of it. The store also remembers the last few settings that failed, each
+as its sentence (a failure is deterministic: twenty sessions asking for a bad run do not train it twenty
+times). :func:`keep` and :func:`result` hand a training job's answer to the store.
+
+Left out: training (``server/jobs.py``), the session waiting for a run and its Stop button (``pages/runs.py``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import threading
+from collections import OrderedDict
+
+import bpe
+from server import heap, jobs
+from server.run_keys import stopped_key
+
+# 1 GiB of trained runs, shared by all sessions; stated in the UI and README (a deployment may set BPE_RUN_MEMORY_MIB)
+RUN_MEMORY_BUDGET = int(os.environ.get("BPE_RUN_MEMORY_MIB", "1024")) << 20
+FAILURES_KEPT = 64
+
+
+class RunStore:
+    """Finished runs shared by every session (run key -> History, newest last), evicted oldest first once
+    their sizes pass RUN_MEMORY_BUDGET; and the last few failures, each as its sentence. Only the sentence:
+    an exception kept would keep every frame it passed through, and a frame holds the settings and their
+    corpus."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.runs: OrderedDict[str, tuple[bpe.History, int]] = OrderedDict()
+        self.failures: OrderedDict[str, str] = OrderedDict()
+        self.nbytes = 0
+
+    def get(self, key: str) -> bpe.History | None:
+        with self.lock:
+            failure = self.failures.get(key)
+            if failure is None and key in self.runs:
+                self.runs.move_to_end(key)
+                return self.runs[key][0]
+        if failure is not None:
+            raise ValueError(failure)  # a new exception each time, its frames the asking page's only
+        return None
+
+    def put(self, key: str, history: bpe.History, nbytes: int, longer: bool = False) -> bpe.History:
+        """Store ``history`` (``nbytes`` measured) under ``key``, or return the run already there. ``longer``:
+        a run with more merges replaces the one there (the merges kept by a later Stop, after an earlier
+        one's copy). The run's cache gets its budget here, and is counted with it."""
+        replaced = []
+        with self.lock:
+            if key in self.runs:
+                old, size = self.runs[key]
+                if not (longer and history.num_merges > old.num_merges):
+                    return old
+                replaced.append(self.runs.pop(key)[0])
+                self.nbytes -= size
+            history.cache.fit_to(history.num_merges, len(history.symbols))
+            size = nbytes + history.cache.budget
+            self.runs[key] = (history, size)
+            self.nbytes += size
+            evicted = replaced + self._over_budget()
+        self._free(evicted)
+        return history
+
+    def _over_budget(self) -> list:
+        """Drop the oldest runs past the budget, keeping the newest (under the lock)."""
+        evicted = []
+        while self.nbytes > RUN_MEMORY_BUDGET and len(self.runs) > 1:
+            _, (old, size) = self.runs.popitem(last=False)
+            evicted.append(old)
+            self.nbytes -= size
+        return evicted
+
+    @staticmethod
+    def _free(evicted: list) -> None:
+        # A run's hundreds of thousands of lists and tuples are frozen once they arrive, so full
+        # collections skip them; an evicted run is freed only by unfreezing and collecting once
+        # (server/heap.py).
+        if evicted:
+            heap.watch_evicted(evicted)  # a session still showing one frees it later (heap.sweeper)
+            evicted.clear()  # the store's last references: the collection below frees them
+            heap.refreeze(True)
+        else:
+            heap.refreeze(False)
+
+    def fail(self, key: str, sentence: str) -> None:
+        with self.lock:
+            self.failures[key] = sentence
+            while len(self.failures) > FAILURES_KEPT:
+                self.failures.popitem(last=False)
+
+
+RUNS = RunStore()
+
+
+def keep(key: str, history: bpe.History, nbytes: int) -> bpe.History:
+    """Store a finished run, or the part a Stop kept, under its key (the most merges kept, if Stop was
+    pressed more than once: a session that stopped a run another still waited for got a copy of the
+    merges so far, and the run's last session may stop it later)."""
+    if history.stop_reason == "stopped":
+        return RUNS.put(stopped_key(key), history, nbytes, longer=True)
+    return RUNS.put(key, history, nbytes)
+
+
+def store_result(key: str, job: jobs.Job) -> None:
+    """When a job ends (in the pool's thread): keep its run, or its ValueError."""
+    exc = job.future.exception() if not job.future.cancelled() else None
+    if isinstance(exc, ValueError):
+        RUNS.fail(key, str(exc))
+    elif exc is None and not job.future.cancelled():
+        keep(key, *job.future.result())
+
+
+def result(key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
+    """The job's run, waiting up to ``timeout`` (TimeoutError after); ValueError for bad input.
+
+    A failure becomes a new ValueError raised outside the ``except`` block, and the job's own exception
+    loses the frames it gathered here: the job's future keeps that exception, and a frame of the caller
+    holds the settings and their corpus."""
+    try:
+        history, nbytes = job.future.result(timeout=timeout)
+    except (cf.TimeoutError, TimeoutError):
+        raise
+    except ValueError as exc:
+        failure = str(exc)
+        RUNS.fail(key, failure)
+        exc.__traceback__ = None
+    except jobs.Stopped as exc:
+        failure = "This run was stopped before it finished. Change the corpus or settings to train again."
+        exc.__traceback__ = None
+    except Exception as exc:  # a worker died (out of memory, killed): say so, and let the next ask retry
+        jobs.reset_if_broken()
+        failure = f"Training failed on the server ({type(exc).__name__}); reload the page to try again."
+        exc.__traceback__ = None
+    else:
+        return keep(key, history, nbytes)
+    del job
+    raise ValueError(failure)
