@@ -21,7 +21,7 @@ The 5 MB / hug verdict is the median of ``--rounds`` rounds' ratios (each round'
 round's hug median; clicks are taken in turn, so a busy moment of the machine falls on both), printed with
 the rounds' spread: one median of 12 ms figures moved by 0.2x from run to run. ``--ab`` measures only hug
 and 5 MB, on two servers whose clicks alternate: this checkout and the same with ``BPE_TITLE_WAIT=0`` (the
-step box not waited for, ``pages/send_first.py``), or with ``--against DIR`` another checkout's app (say
+step box not waited for, ``ui/send_first.py``), or with ``--against DIR`` another checkout's app (say
 ``git archive <commit> | tar -x -C DIR`` and a ``.venv`` link).
     .venv/bin/python benchmarks/bench_corpus_clicks.py --classroom     # + ten students on a teacher's 1 MB link
 
@@ -199,7 +199,7 @@ def pct95(xs: list[float]) -> float:
 
 def ab(big: str, clicks: int, rounds: int, against: str | None = None) -> None:
     """Hug and 5 MB on two servers side by side, their clicks alternated: as the app is (the step box sent
-    before the rest is computed, ``pages/send_first.py``) and with that wait off (``BPE_TITLE_WAIT=0``), or
+    before the rest is computed, ``ui/send_first.py``) and with that wait off (``BPE_TITLE_WAIT=0``), or
     with ``against`` another checkout's app (say ``git worktree add /tmp/old <commit>``)."""
     corpora = {"hug (preset)": (None, False), "5 MB pasted": (big, False)}
     variants = {"this checkout": (None, {})}

@@ -1,5 +1,5 @@
 """Trained runs are evicted by memory (issue 15 #4): forty different 1 MB runs, trained in the pool and
-kept by ``pages.runs.RUNS`` as the server keeps them, and this process's RSS after each.
+kept by ``ui.runs.RUNS`` as the server keeps them, and this process's RSS after each.
 
 The serving process holds only what the pool sends back (the unpickled ``History``), so this script is
 that process without the web server. Pass ``--budget-mib`` to see the plateau sooner.
@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pages import runs  # noqa: E402
-from pages.settings import preset_settings  # noqa: E402
 from server import heap, jobs, startup  # noqa: E402
+from ui import runs  # noqa: E402
+from ui.settings import preset_settings  # noqa: E402
 
 
 def rss_mib() -> float:

@@ -19,10 +19,10 @@ import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL, shown
 from bpe.presets import PRESETS
-from pages import corpus_box, links, session
-from pages.alerts import alert, esc
-from pages.settings import Settings
 from server import check_jobs, jobs, limits, startup
+from ui import corpus_box, links, session
+from ui.alerts import alert, esc
+from ui.settings import Settings
 
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 
@@ -69,7 +69,7 @@ def _compare(source: str, preset: str, text: str, counts: str, _student, student
 
 
 def _train_link(settings: Settings, step: int) -> str:
-    """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters). The Train
+    """The Train page at ``step`` with these settings (``ui/links.py`` writes the parameters). The Train
     page is the default page, served at the app's root: ``/train?...`` would first say the page does not exist."""
     stored = session.app_state().get("stored", set())  # a corpus the store holds goes by its digest
     return "./?" + urlencode(links.settings_to_params(settings, step, stored))

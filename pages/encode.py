@@ -15,12 +15,12 @@ import streamlit as st
 
 import bpe
 from bpe import display
-from pages import encode_compare, encode_present, encode_sources, encode_start, runs, session
-from pages.alerts import alert
-from pages.assets import HOVER_JS
-from pages.encode_sources import SOURCES, TRAINED, UPLOADED
-from pages.settings import Settings
 from server import startup
+from ui import encode_compare, encode_present, encode_sources, encode_start, runs, session
+from ui.alerts import alert
+from ui.assets import HOVER_JS
+from ui.encode_sources import SOURCES, TRAINED, UPLOADED
+from ui.settings import Settings
 
 startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
 

@@ -11,7 +11,7 @@ never collected. After either, the C allocator is asked to give its free pages b
 page's script globals hold it in a reference cycle, so when the session goes it is garbage that only a
 collection frees, and a freeze in between would keep it for good; :func:`watch_evicted` collects again
 until every evicted run is gone (:func:`sweeper`, a thread started with the server). What this leaves
-out: deciding what to keep (the run store in ``pages/runs.py``).
+out: deciding what to keep (the run store in ``ui/runs.py``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Every accessor returns None (or False) when the attribute is gone, so an upgrade
 rather than breaking a page; ``tests/server/test_internals.py`` checks :func:`missing` is empty on the pinned
 versions, so such an upgrade fails the tests instead of passing silently.
 
-Left out: what the features built on these do (``server/heap.py``, ``pages/send_first.py``,
+Left out: what the features built on these do (``server/heap.py``, ``ui/send_first.py``,
 ``server/startup.py``, ``server/jobs.py`` say).
 """
 

@@ -11,7 +11,7 @@ worker clears the flag after the rename; the server reads the file (and deletes 
 clear. Training is deterministic, so the copy holds the same merges as the first k of the whole run.
 
 Also here: :func:`deep_sizeof`, a run's measured size (the run store's budget counts it).
-Left out: when to ask and who gets the copy (``server/jobs.py``, ``pages/runs.py``).
+Left out: when to ask and who gets the copy (``server/jobs.py``, ``ui/runs.py``).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ import pytest
 import bpe
 from bpe import display
 from bpe.display import tokens as chip_module
-from pages import panels, vocabulary
-from pages.settings import Settings
+from ui import panels, vocabulary
+from ui.settings import Settings
 
 TEXT = (
     "the quick brown fox jumps over the lazy dog, the dog sleeps; Straße und Öl — "
@@ -78,7 +78,7 @@ def test_a_step_drawn_from_cached_rows_and_chips_is_the_step_drawn_afresh(pre_to
 def test_long_words_rows_and_chips_are_not_kept_past_what_the_run_store_counts():
     """A corpus of long words (a pasted data file: words of up to MAX_WORD_CHARS characters) made splits rows of
     thousands of chips, each kept on the run: 40 rows of 3,000-character words held 25 MB after seven steps,
-    where the run store counts 600 bytes a row and 260 a chip (pages/runs.VIEWS_ALLOWANCE)."""
+    where the run store counts 600 bytes a row and 260 a chip (ui/runs.VIEWS_ALLOWANCE)."""
     import random
     import string
 
@@ -122,7 +122,7 @@ def test_the_splits_a_run_keeps_stay_within_what_the_run_store_counts_for_long_w
         for i in range(len(h.words)):
             fresh_splits[(i, step)] = h.split_ids_at(i, step)
         ids = sum(len(split) for split in h.split_cache.values())
-        assert 8 * ids <= 200 * history_module.SPLITS_KEPT, step  # the 4 MB pages/runs.VIEWS_ALLOWANCE counts
+        assert 8 * ids <= 200 * history_module.SPLITS_KEPT, step  # the 4 MB ui/runs.VIEWS_ALLOWANCE counts
     assert ids == h.split_ids_kept  # the count the bound goes by is the cache's
     # What comes out of the bounded cache is the split the merges make, replayed here without it.
     for (i, step), split in fresh_splits.items():

@@ -1,4 +1,4 @@
-"""pages/send_first.py: a step's box leaves before the rest of the step is computed (issue 20's Next
+"""ui/send_first.py: a step's box leaves before the rest of the step is computed (issue 20's Next
 latency at 5 MB). The wait is checked against a real Streamlit message queue emptied by another thread,
 as the server's event loop empties it; the latency it buys is measured in
 ``benchmarks/bench_corpus_clicks.py --ab``."""
@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 
-from pages import send_first
+from ui import send_first
 
 
 def test_wait_until_returns_once_another_thread_makes_it_true():

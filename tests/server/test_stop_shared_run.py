@@ -17,8 +17,8 @@ from streamlit.testing.v1 import AppTest
 from test_abandoned_runs import big_text, submit_big
 
 import bpe
-from pages import runs
 from server import jobs, snapshots
+from ui import runs
 
 pytestmark = pytest.mark.timeout(300)
 
