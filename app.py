@@ -1,10 +1,9 @@
 """BPE Explorer: learn how byte-pair-encoding tokenizers are trained and how they cut text.
 
 This file is only the router: it sets the page config once and lists the pages.
-The pages live in `pages/`. Because this script calls `st.navigation` (and every module in `pages/`
-calls `server.startup.ensure_router`, which turns Streamlit 1.67's folder-pages mode off on a fresh
-server), `/encode` and `/train?step=7` run this router first, and helper modules such as
-`ui/session.py` are never pages.
+The pages live in `pages/`, the modules they are built from in `ui/`. Each page script calls
+`ui.routing.through_router` first, so even on a fresh server, where Streamlit 1.67 may still run a page script
+alone, `/encode` and `/train?step=7` are drawn by this router.
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """
 
@@ -15,9 +14,9 @@ import pandas  # noqa: F401
 import streamlit as st
 
 from server import startup
+from ui import routing
 from ui.assets import PAGE_CSS, RESTORE_JS
 
-startup.ensure_router()  # before anything is drawn, as every page does (see server/startup.py)
 # The tab icon is a file of ours, served by the app: a Material icon there is fetched from Google's font site.
 st.set_page_config(page_title="BPE Explorer", page_icon=str(Path(__file__).parent / "ui" / "icon.svg"), layout="wide")
 
@@ -43,4 +42,5 @@ startup.start_once()
 st.html(PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)
 # Typed text kept in this browser across a server restart, and our sentence while it is away (ui/restore.js).
 st.html(RESTORE_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
-st.navigation(pages).run()
+with routing.running_page():
+    st.navigation(pages).run()

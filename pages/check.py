@@ -19,12 +19,12 @@ import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL, shown
 from bpe.presets import PRESETS
-from server import check_jobs, jobs, limits, startup
-from ui import corpus_box, links, session
+from server import check_jobs, jobs, limits
+from ui import corpus_box, links, routing, session
 from ui.alerts import alert, esc
 from ui.settings import Settings
 
-startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
 MAX_CHECK_CHARS = limits.MAX_CORPUS_BYTES  # the Train page's limit (server/limits.py)
 MAX_CHECK_MERGES = 2_000

@@ -16,7 +16,6 @@ from dataclasses import replace
 
 import streamlit as st
 
-from server import startup
 from ui import (
     classroom,
     code_beside,
@@ -26,6 +25,7 @@ from ui import (
     intro,
     links,
     panels,
+    routing,
     runs,
     session,
     share,
@@ -34,7 +34,7 @@ from ui import (
 from ui.alerts import alert
 from ui.assets import KEYS_JS, PRESENT_CSS, SKIP_JS, SKIP_LINK
 
-startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
 state = session.app_state()
 classroom.follow(state)  # a student in a live class takes the teacher's newest view (ui/classroom.py)

@@ -18,12 +18,11 @@ import bpe
 from bpe.display import mark_whitespace
 from bpe.display.worksheet import KEY_PAIRS, MAX_STEPS, WORDS_PER_STEP, WorksheetStep, count_pairs, worksheet_html
 from bpe.presets import PRESETS
-from server import startup
-from ui import links, runs
+from ui import links, routing, runs
 from ui.alerts import alert
 from ui.assets import WORKSHEET_CSS
 
-startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
 DEFAULT_STEPS = 5
 _NUMBER = re.compile(r"[0-9]+")

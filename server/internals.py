@@ -6,7 +6,7 @@ rather than breaking a page; ``tests/server/test_internals.py`` checks :func:`mi
 versions, so such an upgrade fails the tests instead of passing silently.
 
 Left out: what the features built on these do (``server/heap.py``, ``ui/send_first.py``,
-``server/startup.py``, ``server/jobs.py`` say).
+``server/jobs.py`` say).
 """
 
 from __future__ import annotations
@@ -60,17 +60,6 @@ def session_event_loop(session: Any) -> asyncio.AbstractEventLoop | None:
     return loop if isinstance(loop, asyncio.AbstractEventLoop) else None
 
 
-def leave_folder_pages_mode() -> bool:
-    """Turn Streamlit's old folder-pages mode off, as ``st.navigation`` does (``PagesManager.uses_pages_directory``,
-    a class attribute with no public setter). True if it was on."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if getattr(PagesManager, "uses_pages_directory", None):
-        PagesManager.uses_pages_directory = False
-        return True
-    return False
-
-
 def pool_processes(executor: ProcessPoolExecutor) -> list:
     """A process pool's worker processes (``ProcessPoolExecutor._processes``): before Python 3.14's
     ``terminate_workers()`` the only way to kill them at once."""
@@ -104,7 +93,6 @@ def missing() -> list[str]:
     from streamlit.runtime import Runtime
     from streamlit.runtime.app_session import AppSession
     from streamlit.runtime.memory_session_storage import MemorySessionStorage
-    from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
     def instance_attribute(cls, name: str) -> bool:
@@ -118,7 +106,6 @@ def missing() -> list[str]:
         "MemorySessionStorage._cache": instance_attribute(MemorySessionStorage, "_cache"),
         "AppSession._browser_queue": instance_attribute(AppSession, "_browser_queue"),
         "AppSession._event_loop": instance_attribute(AppSession, "_event_loop"),
-        "PagesManager.uses_pages_directory": hasattr(PagesManager, "uses_pages_directory"),
         "ProcessPoolExecutor._processes": instance_attribute(ProcessPoolExecutor, "_processes"),
         "ProcessPoolExecutor._broken": instance_attribute(ProcessPoolExecutor, "_broken"),
         "threading._register_atexit": callable(getattr(threading, "_register_atexit", None)),

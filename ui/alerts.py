@@ -7,11 +7,6 @@ import html
 
 import streamlit as st
 
-from server import startup
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
-
 ALERT_ICONS = {"error": "⛔", "warning": "⚠", "info": "ℹ"}
 
 

@@ -24,10 +24,7 @@ import re
 from pathlib import Path
 
 from bpe import display
-from server import limits, startup
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
+from server import limits
 
 BANNER = (
     "The BPE Explorer server is restarting. Your step and settings are in the link, and your typed text is "

@@ -24,12 +24,9 @@ import streamlit as st
 import bpe
 from bpe.display import md_escape as md  # button labels are markdown
 from server import classroom as live
-from server import corpus_store, startup
+from server import corpus_store
 from ui import explore, links, session, share
 from ui.alerts import alert, esc
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 POLL_S = 1.0  # students see the teacher's step within about this (plus one page run)
 HEARTBEAT_S = 4.0  # a student's page says it is open this often (live.SEEN_WINDOW_S counts the last few)

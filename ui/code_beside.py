@@ -16,13 +16,9 @@ import streamlit as st
 
 import bpe
 from bpe import reference_loops as loops
-from server import startup
 from ui import links
 from ui.panels import per_run
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 TOP_PAIRS = 5  # pair counts shown, as the loop's dict would print sorted by count
 EXACT_WORDS = (

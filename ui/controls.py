@@ -12,12 +12,8 @@ import streamlit as st
 
 import bpe
 from bpe.display.worksheet import MAX_STEPS
-from server import startup
 from ui import links
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 
 def search_box() -> None:

@@ -22,12 +22,9 @@ import time
 
 import streamlit as st
 
-from server import corpus_store, jobs, limits, startup
+from server import corpus_store, jobs, limits
 from ui.alerts import alert, esc
 from ui.session import session_id
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 RETRY_S = 30.0  # a store that failed is asked again for the same corpus after this long
 RECHECK_S = 10.0  # how often a session asks the store whether its corpus is still there

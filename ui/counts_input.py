@@ -13,11 +13,8 @@ from __future__ import annotations
 import streamlit as st
 
 import bpe
-from server import jobs, startup
+from server import jobs
 from ui.alerts import alert
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 
 def _fill(state: dict, lines: str) -> None:

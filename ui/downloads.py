@@ -9,12 +9,8 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.formats import cs336
-from server import startup
 from ui import runs
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -22,12 +22,9 @@ import streamlit as st
 import bpe
 from bpe import display, hub
 from bpe.presets import PRESETS
-from server import startup, uploads
+from server import uploads
 from ui import encode_popular, encode_sources, runs
 from ui.alerts import alert
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 OTHERS = {
     "merges": "The same tokenizer with fewer merges",

@@ -18,12 +18,9 @@ import streamlit as st
 
 import bpe
 from bpe import hub, popular
-from server import startup, uploads
+from server import uploads
 from ui import encode_sources, runs
 from ui.alerts import alert
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 LABELS = [p.label for p in popular.POPULAR]
 RETRY_S = 30.0  # a pick that failed is not asked again for this long (each rerun would wait on the network)

@@ -12,11 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe import display
-from server import startup
 from ui.assets import PRESENT_CSS
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 PRESENT_CHIPS = 400  # tokens drawn in large type (a projector shows far fewer anyway)
 PRESENT_REPLAY_SYMBOLS = 60  # a word's replay is drawn large for words of up to this many symbols

@@ -18,12 +18,9 @@ import streamlit as st
 
 import bpe
 from bpe import hub
-from server import startup, uploads
+from server import uploads
 from ui import runs
 from ui.alerts import alert
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 SOURCES = ("Trained on the Train page", "Popular tokenizer", "Uploaded file", "Hugging Face Hub")
 TRAINED, POPULAR, UPLOADED, HUB = SOURCES

@@ -12,13 +12,9 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.presets import PRESETS
-from server import startup
 from ui import encode_popular
 from ui.encode_sources import POPULAR, TRAINED
 from ui.settings import Settings, preset_settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 TOY_PRESETS = ("hug", "aa-abc", "sennrich", "cs336", "minbpe")  # word lists, not text: real text is [UNK]
 QUICK_PRESETS = ("course", "multilingual")  # byte level, trained in well under a second

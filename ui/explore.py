@@ -11,14 +11,10 @@ import bpe
 from bpe import display
 from bpe.display import mark_whitespace
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
-from server import startup
 from ui import runs, session
 from ui.alerts import alert, esc
 from ui.html_tables import html_table
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 
 def token_as_shown(token: str) -> str:

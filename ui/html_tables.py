@@ -8,11 +8,7 @@ import re
 import pandas as pd
 
 from bpe import display
-from server import startup
 from ui.alerts import esc
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 CELL_TOKEN = 24  # characters of a token (or pair) shown in a table cell; longer ones are cut, whole in the tooltip
 

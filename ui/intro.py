@@ -12,13 +12,9 @@ from __future__ import annotations
 import streamlit as st
 
 import bpe
-from server import startup
 from ui import links, panels
 from ui.alerts import esc
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 COOKIE = "bpe_intro"
 INTRO_WORDS = 8  # the most frequent words the introduction names

@@ -21,11 +21,8 @@ import streamlit as st
 
 import bpe
 from bpe.presets import DEFAULT_PRESET, PRESETS
-from server import corpus_store, startup
+from server import corpus_store
 from ui.settings import Settings, preset_settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
 URL_CHOICES = {

@@ -11,10 +11,6 @@ import altair as alt
 import streamlit as st
 
 from bpe import display
-from server import startup
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 PRESENT_BARS = 8  # pairs in presenter mode's chart, each with its count written on its bar
 PRESENT_BAR_PX = 25  # px per bar in presenter mode: the step box and the chart fit a 1280x720 projector

@@ -16,7 +16,6 @@ import streamlit as st
 import bpe
 from bpe import display
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
-from server import startup
 from ui import vocabulary
 from ui.alerts import alert, esc
 from ui.html_tables import cell, html_rows
@@ -24,9 +23,6 @@ from ui.pair_chart import ROLES
 from ui.pair_chart import pair_chart_spec as _pair_chart_spec
 from ui.send_first import title_out
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 _VIEWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
 _VIEWS_LOCK = threading.Lock()

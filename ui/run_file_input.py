@@ -20,13 +20,9 @@ import bpe
 from bpe.cli import describe
 from bpe.formats import run_file
 from bpe.presets import DEFAULT_PRESET, PRESETS
-from server import startup
 from ui import runs
 from ui.alerts import alert
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 MAX_RUN_FILE_MB = 60  # the server's own upload limit (.streamlit/config.toml); a 32,000-merge run takes a few MB
 

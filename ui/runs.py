@@ -25,14 +25,11 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import bpe
-from server import heap, jobs, limits, startup
+from server import heap, jobs, limits
 from ui import panels, vocabulary
 from ui.alerts import alert
 from ui.session import app_state, session_id
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 # 1 GiB of trained runs, shared by all sessions; stated in the UI and README (a deployment may set BPE_RUN_MEMORY_MIB)
 RUN_MEMORY_BUDGET = int(os.environ.get("BPE_RUN_MEMORY_MIB", "1024")) << 20

@@ -18,10 +18,7 @@ from collections.abc import Callable
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from server import internals, startup
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
+from server import internals
 
 # Seconds a step waits at most for its step box to be sent; BPE_TITLE_WAIT=0 turns the wait off
 # (``benchmarks/bench_corpus_clicks.py --ab`` compares both on two servers, round by round).

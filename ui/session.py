@@ -12,11 +12,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from server import startup
 from ui import links
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 STATE_KEY = "bpe_explorer"
 

@@ -11,10 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bpe.presets import DEFAULT_PRESET, PRESETS
-from server import jobs, startup
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
+from server import jobs
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,8 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import segno
 import streamlit as st
 
-from server import corpus_store, startup
+from server import corpus_store
 from ui.alerts import esc
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 QR_ERROR = "m"  # segno's error correction level M (15 %): a projected code survives a glare or a shadow
 # A longer link makes a QR code too dense to read from the back of a room (and past ~2,300 bytes none fits):

@@ -12,12 +12,8 @@ import weakref
 
 import bpe
 from bpe import display
-from server import startup
 from ui.alerts import esc
 from ui.settings import Settings
-
-if __name__ == "__main__":  # opened as a page (a fresh server's first request): go through the router
-    startup.ensure_router()
 
 VOCAB_CHIPS = 120  # newest learned tokens drawn as chips
 ALPHABET_CHIPS = 40  # a larger base alphabet is drawn as one line of text, and folded

@@ -101,11 +101,12 @@ def test_url_follows_steps_and_then_a_settings_change(app_server, page):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("first", ["/train?preset=hug&step=2", "/session"])
+@pytest.mark.parametrize("first", ["/train?preset=hug&step=7", "/encode", "/session"])
 def test_direct_links_go_through_the_router(page, first):
-    """/train?step=2 and /encode, opened directly, run app.py's router: its title and its pages.
+    """/train?step=7 and /encode, opened directly, run app.py's router: its title, its styles and its pages.
     On a fresh server (as after a restart), the first request is such a link: Streamlit then
-    still treats pages/ as its old multipage folder until the router has run once."""
+    still treats pages/ as its old multipage folder until the router has run once, and runs a page
+    script alone unless it goes through the router itself (ui/routing.py)."""
     server = AppServer()
     app_server = server.start()
     try:
@@ -119,6 +120,12 @@ def _check_direct_links(page, app_server: str, first: str) -> None:
     page.goto(app_server + first)  # the fresh server's first request
     wait_for_app(page)
     _assert_router_ran(page)
+    if first.startswith("/train"):  # drawn once, by the router, at the step of the link
+        wait_for_step(page, 7)
+        assert shown_step(page) == 7 and "step=7" in page.url
+    elif first == "/encode":
+        page.get_by_role("heading", name="Encode: how the tokenizer cuts your text").wait_for(timeout=TIMEOUT_MS)
+        assert page.url == app_server + "/encode"
     open_train(page, f"{app_server}/train?preset=hug&step=2")
     assert shown_step(page) == 2
     for path in ("/train?preset=hug&step=2", "/encode", "/train?preset=hug&step=3"):
@@ -137,8 +144,13 @@ def _check_direct_links(page, app_server: str, first: str) -> None:
 
 
 def _assert_router_ran(page) -> None:
-    """app.py's page title and its pages in the sidebar (not one page per module in pages/)."""
+    """app.py's page title, its styles and its pages in the sidebar (not one page per module in pages/)."""
     page.wait_for_function("document.title === 'BPE Explorer'", timeout=TIMEOUT_MS)
+    # ui/style.css, which only app.py sends (a page run alone has none of it)
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('style')).some(s => s.textContent.includes('.bpe-step{'))",
+        timeout=TIMEOUT_MS,
+    )
     nav_js = """() => Array.from(document.querySelectorAll('[data-testid="stSidebarNav"] a'))
                      .map(a => a.innerText.trim().split(/\\s+/).pop())"""
     try:
