@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -235,6 +236,7 @@ def ab(big: str, clicks: int, rounds: int, against: str | None = None) -> None:
                 f"{statistics.median(big_r['done']) * 1000:.1f}",
             ]
         )
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min) after the clicks")
     print(
         f"Next x{clicks} on hug and on 5 MB, two servers, clicks alternated "
         f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks {clicks} --rounds {rounds}"
