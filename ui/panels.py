@@ -21,7 +21,6 @@ from ui.alerts import alert, esc
 from ui.html_tables import cell, html_rows
 from ui.pair_chart import ROLES
 from ui.pair_chart import pair_chart_spec as _pair_chart_spec
-from ui.send_first import title_out
 from ui.settings import Settings
 
 _VIEWS: weakref.WeakKeyDictionary[bpe.History, OrderedDict] = weakref.WeakKeyDictionary()
@@ -163,7 +162,6 @@ def step_panels(
         left, right = st.columns([5, 4], gap="large")
         with left:
             st.html(_this_step_html(s, history, text, present=True))
-            title_out()  # the step box leaves before the counts, splits and vocabulary are computed
             _step_notes(s, present=True)
             table = _pair_view(history, counts_step, text)
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
@@ -176,7 +174,6 @@ def step_panels(
         )
         return
     st.html(_this_step_html(s, history, text))
-    title_out()
     _step_notes(s)
     if after_step:
         after_step()
