@@ -1,10 +1,9 @@
 """BPE Explorer: learn how byte-pair-encoding tokenizers are trained and how they cut text.
 
 This file is only the router: it sets the page config once and lists the pages.
-The pages live in `pages/`. Because this script calls `st.navigation` (and every module in `pages/`
-calls `server.startup.ensure_router`, which turns Streamlit 1.67's folder-pages mode off on a fresh
-server), `/encode` and `/train?step=7` run this router first, and helper modules such as
-`pages/session.py` are never pages.
+The pages live in `pages/`, the modules they are built from in `ui/`. Each page script calls
+`ui.routing.through_router` first, so even on a fresh server, where Streamlit 1.67 may still run a page script
+alone, `/encode` and `/train?step=7` are drawn by this router.
 `streamlit run app.py` opens the training walkthrough with the course's hug example.
 """
 
@@ -14,14 +13,12 @@ import altair  # noqa: F401  (imported before the heap is frozen, see server/hea
 import pandas  # noqa: F401
 import streamlit as st
 
-from pages.assets import PAGE_CSS, RESTORE_JS
 from server import startup
+from ui import routing
+from ui.assets import PAGE_CSS, RESTORE_JS
 
-startup.ensure_router()  # before anything is drawn, as every page does (see server/startup.py)
 # The tab icon is a file of ours, served by the app: a Material icon there is fetched from Google's font site.
-st.set_page_config(
-    page_title="BPE Explorer", page_icon=str(Path(__file__).parent / "pages" / "icon.svg"), layout="wide"
-)
+st.set_page_config(page_title="BPE Explorer", page_icon=str(Path(__file__).parent / "ui" / "icon.svg"), layout="wide")
 
 # Train is the default page, which Streamlit serves at "/" (its own url_path is reserved but unknown to the browser:
 # a later /train?step=7 drew "the page ... does not seem to exist" before running it). Shared links say /train, so
@@ -43,6 +40,7 @@ pages = [
 ]
 startup.start_once()
 st.html(PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)
-# Typed text kept in this browser across a server restart, and our sentence while it is away (pages/restore.js).
+# Typed text kept in this browser across a server restart, and our sentence while it is away (ui/restore.js).
 st.html(RESTORE_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
-st.navigation(pages).run()
+with routing.running_page():
+    st.navigation(pages).run()

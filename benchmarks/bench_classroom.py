@@ -58,7 +58,7 @@ from hostile_neighbour import big_tokenizer_json, greedy, hostile, start_paste_r
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
-from pages.settings import corpus_of, preset_settings  # noqa: E402
+from ui.settings import corpus_of, preset_settings  # noqa: E402
 
 LINKS = {"hug": "preset=hug", "python-docs": "preset=python-docs"}
 

@@ -14,15 +14,13 @@ steps are each seen once here, so every Next on it computes its step view (the h
 
     .venv/bin/python benchmarks/bench_corpus_clicks.py              # 20 Nexts per corpus
     .venv/bin/python benchmarks/bench_corpus_clicks.py --clicks 40
-    .venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks 100 --rounds 10   # title wait on / off
     .venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks 100 --against /tmp/old   # vs a checkout
 
 The 5 MB / hug verdict is the median of ``--rounds`` rounds' ratios (each round's 5 MB median over the same
 round's hug median; clicks are taken in turn, so a busy moment of the machine falls on both), printed with
 the rounds' spread: one median of 12 ms figures moved by 0.2x from run to run. ``--ab`` measures only hug
-and 5 MB, on two servers whose clicks alternate: this checkout and the same with ``BPE_TITLE_WAIT=0`` (the
-step box not waited for, ``pages/send_first.py``), or with ``--against DIR`` another checkout's app (say
-``git archive <commit> | tar -x -C DIR`` and a ``.venv`` link).
+and 5 MB, on two servers whose clicks alternate: this checkout and, with ``--against DIR``, another
+checkout's app (say ``git archive <commit> | tar -x -C DIR`` and a ``.venv`` link).
     .venv/bin/python benchmarks/bench_corpus_clicks.py --classroom     # + ten students on a teacher's 1 MB link
 
 With ``--classroom``: a teacher pastes a 1 MB corpus, and its link (``corpus=<digest>``, no text) is opened
@@ -35,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -197,16 +196,11 @@ def pct95(xs: list[float]) -> float:
     return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
 
-def ab(big: str, clicks: int, rounds: int, against: str | None = None) -> None:
-    """Hug and 5 MB on two servers side by side, their clicks alternated: as the app is (the step box sent
-    before the rest is computed, ``pages/send_first.py``) and with that wait off (``BPE_TITLE_WAIT=0``), or
-    with ``against`` another checkout's app (say ``git worktree add /tmp/old <commit>``)."""
+def ab(big: str, clicks: int, rounds: int, against: str) -> None:
+    """Hug and 5 MB on two servers side by side, their clicks alternated: this checkout's app and
+    ``against``, another checkout's (say ``git worktree add /tmp/old <commit>``)."""
     corpora = {"hug (preset)": (None, False), "5 MB pasted": (big, False)}
-    variants = {"this checkout": (None, {})}
-    if against:
-        variants[f"{against} (reference)"] = (str(Path(against) / "app.py"), {})
-    else:
-        variants["no title wait (BPE_TITLE_WAIT=0)"] = (None, {"BPE_TITLE_WAIT": "0"})
+    variants = {"this checkout": (None, {}), f"{against} (reference)": (str(Path(against) / "app.py"), {})}
     with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as data:
         servers = {
             label: AppServer(script, env={"BPE_DATA_DIR": data, **env}) for label, (script, env) in variants.items()
@@ -235,10 +229,11 @@ def ab(big: str, clicks: int, rounds: int, against: str | None = None) -> None:
                 f"{statistics.median(big_r['done']) * 1000:.1f}",
             ]
         )
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min) after the clicks")
     print(
         f"Next x{clicks} on hug and on 5 MB, two servers, clicks alternated "
         f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --ab --clicks {clicks} --rounds {rounds}"
-        + (f" --against {against})" if against else ")")
+        + f" --against {against})"
     )
     print_table(
         [
@@ -261,7 +256,7 @@ def main() -> None:
         "--rounds", type=int, default=5, help="rounds of clicks the 5 MB / hug verdict is the median of"
     )
     parser.add_argument(
-        "--ab", action="store_true", help="only hug and 5 MB, on a server with the title wait and one without"
+        "--ab", action="store_true", help="only hug and 5 MB, on this checkout's server and on --against's"
     )
     parser.add_argument("--against", help="with --ab: another checkout's app as the reference server")
     parser.add_argument("--classroom", action="store_true", help="also ten students on a teacher's 1 MB link")
@@ -269,6 +264,8 @@ def main() -> None:
     args = parser.parse_args()
     big = words_text(4_990_000, 5)
     if args.ab:
+        if not args.against:
+            parser.error("--ab compares with another checkout: give --against DIR")
         ab(big, args.clicks, args.rounds, args.against)
         return
     corpora = {

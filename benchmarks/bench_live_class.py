@@ -1,4 +1,4 @@
-"""A live class under load: N students follow the teacher's steps and vote (pages/classroom.py).
+"""A live class under load: N students follow the teacher's steps and vote (ui/classroom.py).
 
 Sessions speak Streamlit's own websocket protocol (``st_client.Session``; no browsers, so the CPU measured
 is the server's). The teacher's session opens the course preset in presenter mode and starts a class; each
@@ -41,8 +41,8 @@ from bench_classroom import Target, family, rss_mib  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
-from pages.classroom import POLL_S, candidates  # noqa: E402
-from pages.settings import corpus_of, preset_settings  # noqa: E402
+from ui.classroom import POLL_S, candidates  # noqa: E402
+from ui.settings import corpus_of, preset_settings  # noqa: E402
 
 CODE = re.compile(r'data-testid="bpe-class-code">([A-Z2-9]{6})<')
 ANSWERS = re.compile(r'data-testid="bpe-answers">(\d+)<')

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pages import runs  # noqa: E402
-from pages.settings import preset_settings  # noqa: E402
 from server import heap, jobs, run_store, startup  # noqa: E402
+from ui import runs  # noqa: E402
+from ui.settings import preset_settings  # noqa: E402
 
 
 def rss_mib() -> float:

@@ -28,8 +28,8 @@ from pathlib import Path
 from st_client import Session
 
 import bpe
-from pages.settings import corpus_of, preset_settings
 from server.jobs import MAX_CORPUS_BYTES
+from ui.settings import corpus_of, preset_settings
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 EXPANDING_NORMALIZER = {"type": "Replace", "pattern": {"Regex": ""}, "content": "~" * 1000}

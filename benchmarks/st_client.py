@@ -181,7 +181,7 @@ class Session:
                 and wid in self.values
                 and self.follow_set_value
             ):
-                # the script set this box (pages/corpus_box.py empties the corpus box once it has stored
+                # the script set this box (ui/corpus_box.py empties the corpus box once it has stored
                 # the text): the frontend takes the new value and sends it from then on, as here
                 self.values[wid] = widget.value
         if kind == "button":

@@ -34,9 +34,9 @@ LIMITS = {
     "split": 5 << 20,  # words' splits rebuilt at a step (bpe.history)
     "candidates": 5 << 20,  # provenance's candidate words of a pair string, 12 bytes a word (bpe.provenance)
     "shares": 1 << 20,  # provenance's largest shares of a pair count (bpe.provenance)
-    "view": 8 << 20,  # the Train page's views of a step (pages/panels.py, per_run)
-    "row": 1 << 20,  # rows of the splits table (pages/panels.py)
-    "chip": 1 << 20,  # token chips (pages/vocabulary.py)
+    "view": 8 << 20,  # the Train page's views of a step (ui/panels.py, per_run)
+    "row": 1 << 20,  # rows of the splits table (ui/panels.py)
+    "chip": 1 << 20,  # token chips (ui/vocabulary.py)
     "tokenizer": 0,  # tokenizers of a step (server/tokenizer_cache.py): room by vocabulary size, below
 }
 # Parts that grow with the run (:meth:`RunCache.fit_to`): bytes per merge and per vocabulary entry.

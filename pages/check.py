@@ -2,7 +2,7 @@
 
 Widgets (the corpus or a saved run, and our settings, the student's files or pasted merges), then the engine
 (``bpe.formats.student_runs`` reads the run, ``bpe.check`` compares and searches our settings, or
-``bpe.check_saved`` against a saved run: ``pages/check_saved_input.py``), then
+``bpe.check_saved`` against a saved run: ``ui/check_saved_input.py``), then
 the result: both pairs with their counts at that step, the cause in one sentence, a link to that step
 on the Train page, the words that count differently, and which of our settings reproduce the run
 longest. Reading the files and comparing run off the serving process, each with a time and a memory
@@ -20,13 +20,13 @@ import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL, shown
 from bpe.presets import PRESETS
-from pages import check_saved_input, corpus_box, links, session
-from pages import session_keys as keys
-from pages.alerts import alert, esc
-from pages.settings import Settings
-from server import check_jobs, jobs, limits, startup
+from server import check_jobs, jobs, limits
+from ui import check_saved_input, corpus_box, links, routing, session
+from ui import session_keys as keys
+from ui.alerts import alert, esc
+from ui.settings import Settings
 
-startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
 MAX_CHECK_CHARS = limits.MAX_CORPUS_BYTES  # the Train page's limit (server/limits.py)
 MAX_CHECK_MERGES = 2_000
@@ -88,7 +88,7 @@ def _compare(source: str, preset: str, text: str, counts: str, _student, student
 
 
 def _train_link(settings: Settings, step: int) -> str:
-    """The Train page at ``step`` with these settings (``pages/links.py`` writes the parameters). The Train
+    """The Train page at ``step`` with these settings (``ui/links.py`` writes the parameters). The Train
     page is the default page, served at the app's root: ``/train?...`` would first say the page does not exist."""
     stored = session.app_state().get(keys.STORED, set())  # a corpus the store holds goes by its digest
     return "./?" + urlencode(links.settings_to_params(settings, step, stored))

@@ -15,15 +15,14 @@ import streamlit as st
 
 import bpe
 from bpe import display
-from pages import encode_compare, encode_present, encode_sources, encode_start, runs, session
-from pages import session_keys as keys
-from pages.alerts import alert
-from pages.assets import HOVER_JS
-from pages.encode_sources import SOURCES, TRAINED, UPLOADED
-from pages.settings import Settings
-from server import startup
+from ui import encode_compare, encode_present, encode_sources, encode_start, routing, runs, session
+from ui import session_keys as keys
+from ui.alerts import alert
+from ui.assets import HOVER_JS
+from ui.encode_sources import SOURCES, TRAINED, UPLOADED
+from ui.settings import Settings
 
-startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
 MAX_TEXT_BYTES = 100_000  # 100 KB, stated in the text box's label
 MAX_CHIPS = 2_000

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages import (
+from ui import (
     classroom,
     code_beside,
     controls,
@@ -25,20 +25,20 @@ from pages import (
     intro,
     links,
     panels,
+    routing,
     runs,
     session,
     share,
     sidebar,
 )
-from pages import session_keys as keys
-from pages.alerts import alert
-from pages.assets import KEYS_JS, PRESENT_CSS, SKIP_JS, SKIP_LINK
-from server import startup
+from ui import session_keys as keys
+from ui.alerts import alert
+from ui.assets import KEYS_JS, PRESENT_CSS, SKIP_JS, SKIP_LINK
 
-startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
 state = session.app_state()
-classroom.follow(state)  # a student in a live class takes the teacher's newest view (pages/classroom.py)
+classroom.follow(state)  # a student in a live class takes the teacher's newest view (ui/classroom.py)
 # Controls outside the sidebar that must survive a visit to the Encode page.
 session.keep_widgets(
     state.setdefault("train_widgets", {}), ("speed", "predict", "what_if", "split_search", "byte_text", "present")
@@ -46,7 +46,7 @@ session.keep_widgets(
 # Presenter mode: from the toggle, or from a teacher's link (present=1) on the first run.
 st.session_state.setdefault(keys.PRESENT, st.query_params.get("present") == "1")
 present = st.session_state[keys.PRESENT]
-# The keyboard's short way past the sidebar and the toggles to Next (pages/skip.js): our own constant HTML.
+# The keyboard's short way past the sidebar and the toggles to Next (ui/skip.js): our own constant HTML.
 st.html(SKIP_LINK + SKIP_JS, unsafe_allow_javascript=True)
 if present:
     st.set_page_config(initial_sidebar_state="collapsed")
@@ -152,11 +152,11 @@ def step_view() -> None:
     links.sync_url(settings, step, stored)
     if present:
         st.query_params["present"] = "1"  # a link made in presenter mode opens in it
-        share.share_button(row)  # a link and QR code of this step (pages/share.py)
+        share.share_button(row)  # a link and QR code of this step (ui/share.py)
     classroom.after_step(state, settings, step, stored)  # the teacher's view goes to the class
     guess = explore.predict(history, step, state)
     if step == last and last and not present:
-        intro.next_steps(settings, step, stored)  # where to go from here: Encode, Check (pages/intro.py)
+        intro.next_steps(settings, step, stored)  # where to go from here: Encode, Check (ui/intro.py)
     # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
     panels.step_panels(
         history,
@@ -178,7 +178,7 @@ def step_view() -> None:
 st.html(KEYS_JS, unsafe_allow_javascript=True)  # our own constant script, no user text
 if state.pop("stop_play", False):
     st.session_state[keys.PLAY] = False
-intro.first_minute(history, state, present)  # what BPE is and the corpus, until hidden (pages/intro.py)
+intro.first_minute(history, state, present)  # what BPE is and the corpus, until hidden (ui/intro.py)
 if not present:
     controls.mode_toggles(settings)
 if note := state.pop("play_note", None):
@@ -192,7 +192,7 @@ if present:  # below the step view: a projector's height is the step's
     classroom.class_box(state, history, present)  # start or drive a live class, and its vote
     controls.mode_toggles(settings)
 # This whole run's mark, after the step view: the server has registered its fragment once the browser has
-# it. After a server restart pages/restore.js keeps the step controls waiting until a new mark arrives
+# it. After a server restart ui/restore.js keeps the step controls waiting until a new mark arrives
 # (a style-only block takes no space; a step, a fragment rerun, does not send it again).
 st.html(f"<style>:root{{--bpe-run:'{secrets.token_hex(6)}'}}</style>")
 controls.search_box()

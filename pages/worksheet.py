@@ -1,8 +1,8 @@
 """Worksheet: a printable page for merges k..k+n of any run, the answer key on its own printed pages.
 
-Reached from the Train page's "Worksheet" entry (``pages/controls.py`` worksheet_entry, where the teacher
-picks the first step and how many) and its "Printable worksheet" link (``pages/code_beside.py``): the run's link
-parameters (``pages/links.py``) plus ``ws_from`` (the first merge, 1 or more) and ``ws_steps`` (how
+Reached from the Train page's "Worksheet" entry (``ui/controls.py`` worksheet_entry, where the teacher
+picks the first step and how many) and its "Printable worksheet" link (``ui/code_beside.py``): the run's link
+parameters (``ui/links.py``) plus ``ws_from`` (the first merge, 1 or more) and ``ws_steps`` (how
 many, up to MAX_STEPS). The run comes from the shared run store (``server/run_store.py``); the worksheet is
 one block of escaped HTML (``bpe.display.worksheet``), printed with the styles of ``worksheet.css``
 (Streamlit's header, sidebar and toolbar left out, the answer key on a new page).
@@ -18,12 +18,11 @@ import bpe
 from bpe.display import mark_whitespace
 from bpe.display.worksheet import KEY_PAIRS, MAX_STEPS, WORDS_PER_STEP, WorksheetStep, count_pairs, worksheet_html
 from bpe.presets import PRESETS
-from pages import links, runs
-from pages.alerts import alert
-from pages.assets import WORKSHEET_CSS
-from server import startup
+from ui import links, routing, runs
+from ui.alerts import alert
+from ui.assets import WORKSHEET_CSS
 
-startup.ensure_router()  # a fresh server's first request may run this page without app.py's router
+routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
 DEFAULT_STEPS = 5
 _NUMBER = re.compile(r"[0-9]+")

@@ -18,7 +18,7 @@ file on one server, Redis when ``BPE_REDIS_URL`` is set), so a student on anothe
 
 Keys: ``class:<code>`` (token hash, view), ``class:<code>:seen`` (follower id -> "time mode"),
 ``class:<code>:votes:<n>`` (voter id -> pair as JSON).
-What this leaves out: Streamlit (``pages/classroom.py`` draws the class) and training (the view is a link).
+What this leaves out: Streamlit (``ui/classroom.py`` draws the class) and training (the view is a link).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ key that is not 64 hex digits is never looked up. A store that is down or full r
 Both also keep a small shared state for ``server/classroom.py`` (``put_field``, ``fields``, ``drop``: string
 fields under a key that expires as a whole ``ttl_s`` after its last write), so a live class reaches every
 replica through the same store.
-What this leaves out: which corpus a session uses (``pages/corpus_box.py``) and training.
+What this leaves out: which corpus a session uses (``ui/corpus_box.py``) and training.
 """
 
 from __future__ import annotations

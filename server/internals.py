@@ -5,8 +5,7 @@ Every accessor returns None (or False) when the attribute is gone, so an upgrade
 rather than breaking a page; ``tests/server/test_internals.py`` checks :func:`missing` is empty on the pinned
 versions, so such an upgrade fails the tests instead of passing silently.
 
-Left out: what the features built on these do (``server/heap.py``, ``pages/send_first.py``,
-``server/startup.py``, ``server/jobs.py`` say).
+Left out: what the features built on these do (``server/heap.py``, ``server/jobs.py`` say).
 """
 
 from __future__ import annotations
@@ -26,11 +25,10 @@ def _runtime():
     return Runtime.instance() if Runtime.exists() else None
 
 
-def session_manager(runtime: Any = None) -> Any:
-    """The runtime's session manager (``Runtime._session_mgr``): the only way to reach a served session's
-    AppSession from its script thread, and the store of closed tabs' sessions. ``runtime``: this one
-    rather than the running server's."""
-    return getattr(runtime if runtime is not None else _runtime(), "_session_mgr", None)
+def session_manager() -> Any:
+    """The running server's session manager (``Runtime._session_mgr``), which holds the store of closed
+    tabs' sessions."""
+    return getattr(_runtime(), "_session_mgr", None)
 
 
 def closed_sessions_cache() -> Any:
@@ -45,30 +43,6 @@ def server_event_loop() -> asyncio.AbstractEventLoop | None:
     storage; work on that storage is handed to it."""
     loop = getattr(getattr(_runtime(), "_async_objs", None), "eventloop", None)
     return loop if isinstance(loop, asyncio.AbstractEventLoop) else None
-
-
-def browser_queue(session: Any) -> Any:
-    """A session's queue of messages not yet written to the browser (``AppSession._browser_queue``): its
-    emptiness tells that a step's title has left the server."""
-    queue = getattr(session, "_browser_queue", None)
-    return queue if hasattr(queue, "is_empty") else None
-
-
-def session_event_loop(session: Any) -> asyncio.AbstractEventLoop | None:
-    """The event loop a session writes to the browser from (``AppSession._event_loop``)."""
-    loop = getattr(session, "_event_loop", None)
-    return loop if isinstance(loop, asyncio.AbstractEventLoop) else None
-
-
-def leave_folder_pages_mode() -> bool:
-    """Turn Streamlit's old folder-pages mode off, as ``st.navigation`` does (``PagesManager.uses_pages_directory``,
-    a class attribute with no public setter). True if it was on."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if getattr(PagesManager, "uses_pages_directory", None):
-        PagesManager.uses_pages_directory = False
-        return True
-    return False
 
 
 def pool_processes(executor: ProcessPoolExecutor) -> list:
@@ -102,9 +76,7 @@ def missing() -> list[str]:
     """The internals above that this Streamlit and Python no longer have (checked on the classes, so no
     server needs to run)."""
     from streamlit.runtime import Runtime
-    from streamlit.runtime.app_session import AppSession
     from streamlit.runtime.memory_session_storage import MemorySessionStorage
-    from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
     def instance_attribute(cls, name: str) -> bool:
@@ -116,9 +88,6 @@ def missing() -> list[str]:
         "Runtime._async_objs": instance_attribute(Runtime, "_async_objs"),
         "WebsocketSessionManager._session_storage": instance_attribute(WebsocketSessionManager, "_session_storage"),
         "MemorySessionStorage._cache": instance_attribute(MemorySessionStorage, "_cache"),
-        "AppSession._browser_queue": instance_attribute(AppSession, "_browser_queue"),
-        "AppSession._event_loop": instance_attribute(AppSession, "_event_loop"),
-        "PagesManager.uses_pages_directory": hasattr(PagesManager, "uses_pages_directory"),
         "ProcessPoolExecutor._processes": instance_attribute(ProcessPoolExecutor, "_processes"),
         "ProcessPoolExecutor._broken": instance_attribute(ProcessPoolExecutor, "_broken"),
         "threading._register_atexit": callable(getattr(threading, "_register_atexit", None)),

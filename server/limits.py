@@ -5,7 +5,7 @@ table up to MAX_COUNTS_BYTES (it is edited as a table in the page). The file upl
 up to UPLOAD_WIDGET_MB, so that a file a little over our limit reaches the page and gets our sentence
 (Streamlit's own refusal is a tooltip on a red mark); ``.streamlit/config.toml``'s ``maxUploadSize`` is at
 least that. What a text of the limit costs to train is measured in README.md ("Corpus limits").
-What this leaves out: reading a file (``pages/corpus_box.py``) and training (``server/jobs.py``).
+What this leaves out: reading a file (``ui/corpus_box.py``) and training (``server/jobs.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 MAX_CORPUS_BYTES = 100_000_000  # a pasted or uploaded text, on the Train page and the Check page
 MAX_COUNTS_BYTES = 5_000_000  # a word-count table (the page edits it as a table)
 UPLOAD_WIDGET_MB = 500  # files up to this reach the page and are refused there with a sentence
-# The text box's copy in the browser's localStorage (pages/restore.js), kept for a server restart: a longer
+# The text box's copy in the browser's localStorage (ui/restore.js), kept for a server restart: a longer
 # paste is not copied (saving 20 MB there held the page for minutes); it is in the corpus store anyway.
 BROWSER_SAVE_CHARS = 1_000_000
 LIMIT_TEXT = f"{MAX_CORPUS_BYTES // 1_000_000} MB"

@@ -12,7 +12,7 @@ click; the memo goes with the session.
 >>> settings_digest(Options("ab")) == settings_digest(Options("ab")) != settings_digest(Options("abc"))
 True
 
-Left out: the settings themselves (``pages/settings.py``) and the runs kept by key (``server/run_store.py``).
+Left out: the settings themselves (``ui/settings.py``) and the runs kept by key (``server/run_store.py``).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ is kept in the run's own :class:`~bpe.run_cache.RunCache`, which the store sizes
 as its sentence (a failure is deterministic: twenty sessions asking for a bad run do not train it twenty
 times). :func:`keep` and :func:`result` hand a training job's answer to the store.
 
-Left out: training (``server/jobs.py``), the session waiting for a run and its Stop button (``pages/runs.py``).
+Left out: training (``server/jobs.py``), the session waiting for a run and its Stop button (``ui/runs.py``).
 """
 
 from __future__ import annotations

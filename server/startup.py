@@ -1,44 +1,12 @@
-"""What runs when the server starts: the switch out of Streamlit's folder-pages mode (every page calls
-:func:`ensure_router` first), and once per process :func:`start_once` (socket options, the training
-workers, the frozen heap, the per-session upload limits; ``app.py`` calls it).
-
-Why the switch: Streamlit 1.67 decides when a server starts whether a folder named ``pages/`` beside
-the entry script means its old multipage API, and only ``st.navigation`` (in ``app.py``) turns that
-off. So until some session has run ``app.py``, a direct link such as ``/train?step=7`` runs
-``pages/train.py`` alone (no page config, no CSS) and the sidebar lists every module in ``pages/``
-as a page.
+"""What runs once per process when the server starts: :func:`start_once` (socket options, the training
+workers, the frozen heap, the per-session upload limits; ``app.py`` calls it at every run).
 """
 
 from __future__ import annotations
 
 import sys
 
-import streamlit as st
-
-from server import heap, internals, jobs, tcp, upload_limits
-
-_router_ensured = False
-
-
-def ensure_router() -> None:
-    """Make the first run after a server start go through ``app.py``'s router. Called at the top of
-    every module in ``pages/`` (a page script, or a helper module opened as a page by its URL): if
-    folder-pages mode is still on, turn it off exactly as ``st.navigation`` does and run again, now
-    through the router.
-
-    It acts once per process, at the first script run: once off, the mode stays off for the
-    server's life. (Streamlit's AppTest decides the mode afresh on every run; acting again there
-    would rerun each run and drop a button's click, so tests see what a server does after its
-    first run.)"""
-    global _router_ensured
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    if _router_ensured or get_script_run_ctx() is None:
-        return
-    _router_ensured = True
-    if internals.leave_folder_pages_mode():
-        st.rerun()
-
+from server import heap, jobs, tcp, upload_limits
 
 _started = False
 

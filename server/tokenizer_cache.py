@@ -5,7 +5,7 @@ whole vocabulary. It is kept in the run's :class:`~bpe.run_cache.RunCache`, so i
 evicted and is counted with it: a cache of its own would keep tokenizers of runs long gone, outside the
 run budget.
 
-Left out: which run (``pages/runs.py`` trains or finds it) and the store's budget (``server/run_store.py``).
+Left out: which run (``ui/runs.py`` trains or finds it) and the store's budget (``server/run_store.py``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""AppTest helpers: the app script, the page's plain-text alerts (``pages/alerts.py``), waiting for a run the pool
+"""AppTest helpers: the app script, the page's plain-text alerts (``ui/alerts.py``), waiting for a run the pool
 trains, and reading what a page wrote."""
 
 from __future__ import annotations

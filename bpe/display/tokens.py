@@ -43,7 +43,7 @@ def chip(
     ``background``, inline. The tooltip is left out when ``title`` is empty. A token longer than
     :data:`LONG_TOKEN` characters is cut (:func:`shorten`) and shown whole in the tooltip. ``span``, the
     characters it stands for (start, end in UTF-16 units, as the browser counts), becomes ``data-s`` and
-    ``data-e``: hovering the chip marks them in the text (``pages/hover.js``)."""
+    ``data-e``: hovering the chip marks them in the text (``ui/hover.js``)."""
     short = shorten(text)
     if short != text:
         title = f"{text} · {title}" if title and title != text else text

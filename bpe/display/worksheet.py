@@ -6,7 +6,7 @@ in, with a line for the merge. The sheet names the run's tie rule with one examp
 which starts on a new printed page (the ``bpe-ws-key`` class: CSS ``break-before: page``): for each step
 the highest pair counts and the merge chosen, with its ties. A student can solve every step from the
 sheet. The page adds the print styles
-(``pages/worksheet.css``). Tokens are shown as the run stores them, real whitespace made visible;
+(``ui/worksheet.css``). Tokens are shown as the run stores them, real whitespace made visible;
 every string is escaped here.
 
 Left out: the layout of the rest of the page, and reading the run's settings (the page does both).

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 VIEWPORT = {"width": 1280, "height": 800}
-# The legend's roles: its labels read "chosen (solid outline)", "tied (dashed outline)" (pages/pair_chart.py).
+# The legend's roles: its labels read "chosen (solid outline)", "tied (dashed outline)" (ui/pair_chart.py).
 LEGEND_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.role-legend text')]
   .map(t => t.textContent.split(' ')[0])"""
 

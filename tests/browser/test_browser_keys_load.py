@@ -11,7 +11,7 @@ from browser_support import TIMEOUT_MS, open_train, shown_step, wait_for_app, wa
 
 pytestmark = pytest.mark.browser
 
-# A key pressed the moment pages/keys.js installs itself, before the step buttons are drawn or while the first
+# A key pressed the moment ui/keys.js installs itself, before the step buttons are drawn or while the first
 # run is still going: on a slow first run a teacher's remote press lands there. It is dispatched on the page as a browser would.
 EARLY_KEY_JS = """(() => {
   let installed = false;

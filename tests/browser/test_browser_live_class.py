@@ -1,4 +1,4 @@
-"""A live class in real browsers (pages/classroom.py): a teacher at 1280x720 and two phones (390x844) on the
+"""A live class in real browsers (ui/classroom.py): a teacher at 1280x720 and two phones (390x844) on the
 class link. Students follow steps, a preset change and a pasted corpus; one who explores on their own stays
 put; a student cannot move the class; the class vote reaches the projector and its reveal.
 

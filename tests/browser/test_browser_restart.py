@@ -94,7 +94,7 @@ def test_a_step_click_right_after_a_restart_is_not_lost(page):
         expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
         assert "step=6" in page.url
-        # The keys step too (pages/keys.js), on the same new session.
+        # The keys step too (ui/keys.js), on the same new session.
         page.keyboard.press("n")
         expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
@@ -254,7 +254,7 @@ def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longe
     never got it (Streamlit 1.67 sends an empty list): the page says to upload again, and the list is cleared."""
     from tokenizer_files import big_tokenizer_json
 
-    from pages.encode_sources import RESTARTED
+    from ui.encode_sources import RESTARTED
 
     server = AppServer()
     server.start()

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 pytestmark = pytest.mark.browser
 
 CSS_PX_PER_MM = 96 / 25.4
-MARGIN_MM = 15  # pages/worksheet.css: @page { margin: 15mm }
+MARGIN_MM = 15  # ui/worksheet.css: @page { margin: 15mm }
 PAPERS = {"A4": (210, 297), "Letter": (215.9, 279.4)}  # width, height in mm
 WORKSHEET = "/worksheet?preset=course&ws_from=3&ws_steps=6"
 # A word far wider than the paper, in the word column and as one symbol after its merges.

@@ -8,8 +8,8 @@ import pytest
 import bpe
 from bpe import display
 from bpe.display import tokens as chip_module
-from pages import panels, vocabulary
-from pages.settings import Settings
+from ui import panels, vocabulary
+from ui.settings import Settings
 
 TEXT = (
     "the quick brown fox jumps over the lazy dog, the dog sleeps; Straße und Öl — "

@@ -1,11 +1,11 @@
-"""Links phones can open (pages/share.py, pages/classroom.py): BPE_PUBLIC_URL when set, and a note beside the QR
+"""Links phones can open (ui/share.py, ui/classroom.py): BPE_PUBLIC_URL when set, and a note beside the QR
 code when a link names this computer, which no phone can reach."""
 
 from __future__ import annotations
 
 import pytest
 
-from pages import classroom, share
+from ui import classroom, share
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ import pytest
 
 import bpe
 from bpe.formats import run_file
-from pages import run_file_input, runs, session
-from pages.settings import corpus_of
+from ui import run_file_input, runs, session
+from ui.settings import corpus_of
 
 TEXT = "low lower lowest newer wider " * 20
 
@@ -44,7 +44,7 @@ def test_a_saved_run_dropped_from_the_store_says_so_and_the_sidebar_goes_on():
     def sidebar_only():
         import streamlit as st
 
-        from pages import run_file_input, session
+        from ui import run_file_input, session
 
         st.write(repr(run_file_input.saved_run(session.app_state())))
 

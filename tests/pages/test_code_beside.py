@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 import bpe
 from bpe import reference_loops as loops
 from bpe.presets import PRESETS
-from pages import code_beside
+from ui import code_beside
 
 STEPS = {"course": loops.course_step, "minbpe": loops.minbpe_step}
 

@@ -17,8 +17,8 @@ from test_check_page import open_check
 
 from bpe.check import history_bytes
 from bpe.corpora import corpus_lines
-from pages.settings import Settings
 from server import jobs
+from ui.settings import Settings
 
 EOT = "<|endoftext|>"
 CODE = inspect.getsource(textwrap)  # real code: indents of 4 to 16 spaces, blank lines between functions

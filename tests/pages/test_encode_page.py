@@ -23,9 +23,9 @@ from tokenizers import decoders, models, pre_tokenizers, trainers
 import bpe
 from bpe import formats
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
-from pages.assets import PAGE_CSS, RESTORE_JS
-from pages.session import STATE_KEY
-from pages.settings import Settings
+from ui.assets import PAGE_CSS, RESTORE_JS
+from ui.session import STATE_KEY
+from ui.settings import Settings
 
 ENCODE = "pages/encode.py"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from apptest_support import ok, unescape_md
 from test_encode_page import open_encode, tokens, type_text
 
-from pages.session import STATE_KEY
+from ui.session import STATE_KEY
 
 TEXT = "Tokenizers meet café and 日本語."
 

@@ -9,7 +9,7 @@ import random
 import bpe
 from bpe import display
 from bpe.presets import PRESETS
-from pages import intro, panels
+from ui import intro, panels
 
 
 def history_of(corpus, **options) -> bpe.History:

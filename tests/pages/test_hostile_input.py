@@ -11,9 +11,9 @@ from apptest_support import APP, alerts, settle, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from pages.session import STATE_KEY
 from server import corpus_store
 from server.limits import COUNTS_LIMIT_TEXT, MAX_COUNTS_BYTES
+from ui.session import STATE_KEY
 
 ENCODE = "pages/encode.py"
 

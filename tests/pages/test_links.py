@@ -1,12 +1,12 @@
-"""Links (pages/links.py) read from plain mappings, without AppTest: what a link restores, and the
+"""Links (ui/links.py) read from plain mappings, without AppTest: what a link restores, and the
 sentence it gets for what it cannot (the page tests check the same through the app)."""
 
 from __future__ import annotations
 
 import doctest
 
-import pages.links
-from pages.links import (
+import ui.links
+from ui.links import (
     MAX_FORCED_CHARS,
     MAX_LIMIT_VALUE,
     MAX_URL_CORPUS_CHARS,
@@ -14,7 +14,7 @@ from pages.links import (
     settings_to_params,
     step_from_params,
 )
-from pages.settings import Settings, preset_settings
+from ui.settings import Settings, preset_settings
 
 
 def read(params: dict[str, str]) -> tuple[Settings, list[str]]:
@@ -89,7 +89,7 @@ def test_special_tokens_and_byte_alphabet():
 
 
 def test_docstring_examples():
-    result = doctest.testmod(pages.links)
+    result = doctest.testmod(ui.links)
     assert result.attempted > 0 and result.failed == 0
 
 

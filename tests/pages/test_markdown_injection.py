@@ -2,7 +2,7 @@
 ``?text=`` corpus whose words are Markdown payloads, with the toggles and steps that draw their captions,
 notes, warnings and options, and every Markdown-bearing element AppTest exposes checked for a link or
 an image that would render. Values the pages did not write reach Markdown escaped by
-``bpe.display.md_escape``, or are drawn as escaped HTML (``pages/alerts.py``)."""
+``bpe.display.md_escape``, or are drawn as escaped HTML (``ui/alerts.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from apptest_support import APP, alerts, ok, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from pages.session import STATE_KEY
+from ui.session import STATE_KEY
 
 ENCODE = "pages/encode.py"
 PAYLOADS = (

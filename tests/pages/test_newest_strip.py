@@ -8,7 +8,7 @@ import re
 
 from apptest_support import start
 
-from pages.vocabulary import NEWEST_CHIPS, STRIP_FROM
+from ui.vocabulary import NEWEST_CHIPS, STRIP_FROM
 
 _STRIP = re.compile(r'<div class="bpe-newest" data-vocab="newest">(.*?)</div>', re.S)
 _CHIP = re.compile(r'<span class="tok ([^"]*)"(?: title="[^"]*")?>(.*?)</span>', re.S)

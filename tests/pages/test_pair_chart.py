@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pages.pair_chart import pair_chart_spec
+from ui.pair_chart import pair_chart_spec
 
 # Vega-Lite's condition test for each role, as Altair writes alt.datum.role == "..."
 ROLES = ("chosen", "tied", "other")

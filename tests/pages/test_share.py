@@ -1,8 +1,8 @@
-"""Presenter mode's Share popover (pages/share.py): what it says for a long link, and escaping."""
+"""Presenter mode's Share popover (ui/share.py): what it says for a long link, and escaping."""
 
 from __future__ import annotations
 
-from pages import share
+from ui import share
 
 
 def test_a_link_too_long_for_a_readable_qr_code_gets_a_sentence_and_keeps_copy_link():

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 import bpe
 from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
-from pages.assets import KEYS_JS, RESTORE_JS, SKIP_JS, SKIP_LINK
 from server import limits
+from ui.assets import KEYS_JS, RESTORE_JS, SKIP_JS, SKIP_LINK
 
 
 def step_text(at: AppTest) -> str:

@@ -7,7 +7,9 @@ from browser_support import REPO_ROOT
 
 DOCS = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
 # A path in backticks that starts with one of the project's folders, e.g. `bpe/check.py` or `pages/`.
-CODE_PATH = re.compile(r"`((?:app\.py|bpe|pages|server|tests|benchmarks|scripts|docs|\.streamlit|\.ci)(?:/[\w./-]*)?)`")
+CODE_PATH = re.compile(
+    r"`((?:app\.py|bpe|pages|server|ui|tests|benchmarks|scripts|docs|\.streamlit|\.ci)(?:/[\w./-]*)?)`"
+)
 LINK = re.compile(r"\]\(([^)#:]+)(?:#[^)]*)?\)")
 
 

@@ -3,7 +3,7 @@ say the one idea they hold."""
 
 from browser_support import REPO_ROOT
 
-FOLDERS = {"bpe": "**/*.py", "pages": "*.py", "server": "*.py"}
+FOLDERS = {"bpe": "**/*.py", "pages": "*.py", "server": "*.py", "ui": "*.py"}
 
 
 def _modules():

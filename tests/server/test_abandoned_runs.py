@@ -14,9 +14,9 @@ import pytest
 from browser_support import AppServer, run_protocol, wait_until
 
 import bpe
-from pages import runs
-from pages.settings import preset_settings
 from server import jobs, run_store
+from ui import runs
+from ui.settings import preset_settings
 
 pytestmark = pytest.mark.timeout(300)
 

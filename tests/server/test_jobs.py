@@ -20,9 +20,9 @@ from apptest_support import APP, alerts, settle, training
 from browser_support import wait_until
 from streamlit.testing.v1 import AppTest
 
-from pages import runs
-from pages.settings import Settings
 from server import jobs, run_keys, run_store
+from ui import runs
+from ui.settings import Settings
 
 
 def fresh(**changes) -> Settings:

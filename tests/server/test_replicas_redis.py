@@ -1,5 +1,5 @@
 """The replicas' Redis after a crash (scripts/serve-replicas.sh, issue 28 #7): started again, evicting by
-``volatile-lru``, and a corpus it lost is stored again by the teacher's page (``pages/corpus_box.py``; the page's
+``volatile-lru``, and a corpus it lost is stored again by the teacher's page (``ui/corpus_box.py``; the page's
 part is tested in ``test_store_quota.py``)."""
 
 from __future__ import annotations

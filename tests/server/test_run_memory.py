@@ -12,9 +12,9 @@ import pytest
 from browser_support import wait_until
 from test_jobs import fresh
 
-from pages import runs
-from pages.settings import preset_settings
 from server import heap, run_store
+from ui import runs
+from ui.settings import preset_settings
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -14,9 +14,9 @@ import pytest
 from apptest_support import APP, ok
 from streamlit.testing.v1 import AppTest
 
-from pages import runs
-from pages.settings import Settings
 from server import jobs, run_keys, run_store
+from ui import runs
+from ui.settings import Settings
 
 BIG = jobs.MAX_CORPUS_BYTES + 1_000_000  # over the limit: the worker refuses it
 

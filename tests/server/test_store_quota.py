@@ -17,10 +17,10 @@ from apptest_support import alerts, ok, start
 from redis_support import RedisServer
 from test_corpus_links import CORPUS, link_of, pasted, summary
 
-from pages import corpus_box, links
 from server import corpus_store
 from server.corpus_store import RedisStore, SqliteStore, StoreUnavailable
 from server.quota import Quota
+from ui import corpus_box, links
 
 UNLIMITED = Quota(count=10**9, chars=10**12)
 
@@ -116,7 +116,7 @@ def test_after_a_redis_crash_the_teachers_page_stores_its_corpus_again(tmp_path,
 
 
 def test_the_share_popover_pins_the_corpus_it_shares(tmp_path):
-    from pages import share
+    from ui import share
 
     store = SqliteStore(tmp_path / "c.sqlite3")
     corpus_store.use(store)

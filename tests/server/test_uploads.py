@@ -13,8 +13,8 @@ from apptest_support import APP, alerts, ok, settle
 from streamlit.testing.v1 import AppTest
 from tokenizer_files import big_tokenizer_json
 
-from pages import encode_sources
 from server import uploads
+from ui import encode_sources
 
 ENCODE = "pages/encode.py"
 

@@ -1,0 +1,322 @@
+"""The live class on the Train page: the teacher starts and drives it, students follow it and vote.
+
+The teacher (presenter mode) presses "Start a class": ``server/classroom.py`` makes a code and a token, kept
+in this session only. From then on every view the teacher's step view draws is published (:func:`after_step`),
+and a box (:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how
+many students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
+above it otherwise. A student opens the link (``?class=<code>``): their
+box polls the class and, when the teacher's view has a new serial, reruns the page, whose first lines
+(:func:`follow`) apply it: only the step if the corpus and settings are the ones last applied, else the
+teacher's link in full, as if the student had opened it. "Explore on my own" stops that; "Follow the
+teacher" applies the current view again. While a vote is open the pair counts are hidden on every screen.
+What this leaves out: the phone layout, and the class state itself (``server/classroom.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlencode, urlunsplit
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import bpe
+from bpe.display import md_escape as md  # button labels are markdown
+from server import classroom as live
+from server import corpus_store
+from ui import explore, links, session, share
+from ui import session_keys as keys
+from ui.alerts import alert, esc
+
+POLL_S = 1.0  # students see the teacher's step within about this (plus one page run)
+HEARTBEAT_S = 4.0  # a student's page says it is open this often (live.SEEN_WINDOW_S counts the last few)
+CANDIDATES = 6  # the vote offers the pairs with the highest counts, and the one that merges
+RETRIES = 3  # a student's page applies the same view at most this many times more (see after_step)
+# The step and the sidebar's widgets. A polling fragment's request carries the browser's values of every widget,
+# and those the script has just changed (Next's step, a preset's settings) may not have reached the browser yet:
+# the teacher's box puts them back, and a student's page applies the teacher's view again when they drift.
+WATCHED = (
+    "step", "source", "preset", "counts_text", "pre_tokenizer", "limit", "limit_value", "tie_break",
+    "min_frequency", "algorithm", "full_bytes", "special_tokens",
+)  # fmt: skip
+
+
+def _class(state: dict) -> dict:
+    """This session's side of the class: the teacher's {code, token, published} or a student's
+    {code, following, serial, vote, settings}."""
+    return state.setdefault("class", {})
+
+
+def _store():
+    return corpus_store.store()
+
+
+def class_link(code: str) -> str:
+    """The students' link: the app's address and the class code only (never the teacher's token)."""
+    scheme, host, path = share.page_address()
+    return urlunsplit((scheme, host, path, urlencode({"class": code}), ""))
+
+
+# -- a student's page follows ------------------------------------------------------------------------
+def follow(state: dict) -> None:
+    """At the top of the Train page, before the sidebar: join the class of the link, and apply the
+    teacher's newest view if this student follows it."""
+    mine = _class(state)
+    code = st.query_params.get("class")
+    if mine.get("token"):
+        return
+    if code and code != mine.get("code") and live.valid_code(code):
+        mine.clear()
+        mine.update(code=code, following=True, serial=None)
+    if not mine.get("code") or not mine.get("following"):
+        return
+    try:
+        shown = live.view(_store(), mine["code"])
+    except corpus_store.StoreUnavailable as exc:
+        mine["problem"] = str(exc)
+        return
+    if shown is None:
+        mine.update(following=False, gone=True)
+        return
+    if shown.serial == mine.get("serial"):
+        return
+    if shown.serial != mine.get("tried"):
+        mine.update(tried=shown.serial, retries=0)
+    mine.update(serial=shown.serial, vote=shown.vote, step=shown.step)
+    same_run = mine.get("expected") == state.get(keys.SETTINGS) and _run_params(mine.get("params")) == _run_params(
+        shown.params
+    )
+    mine["params"] = shown.params
+    if same_run:  # only the step (or the vote): no need to start the session again
+        st.session_state[keys.STEP] = state[keys.STEP] = shown.step
+        return
+    # Another corpus or other settings: open the teacher's link as a new session would.
+    mine["expected"] = links.settings_from_params(shown.params, [])
+    kept = dict(mine)
+    for key in list(st.session_state.keys()):
+        del st.session_state[key]
+    st.query_params.from_dict({**shown.params, "class": mine["code"]})
+    session.app_state()["class"] = kept
+    st.rerun()
+
+
+def _run_params(params: dict | None) -> dict | None:
+    return None if params is None else {k: v for k, v in params.items() if k != "step"}
+
+
+def after_step(state: dict, settings, step: int, stored) -> None:
+    """In the step view, after the URL is written: the teacher publishes the view; a student's URL keeps
+    the class code (a reload joins again)."""
+    mine = _class(state)
+    if mine.get("token"):
+        mine["widgets"] = {k: st.session_state[k] for k in WATCHED if k in st.session_state}
+        params = links.settings_to_params(settings, step, stored)
+        if params != mine.get("published"):
+            try:
+                live.move(_store(), mine["code"], mine["token"], params)
+                mine["published"] = params
+            except (live.ClassError, corpus_store.StoreUnavailable) as exc:
+                mine["problem"] = str(exc)
+    elif mine.get("code") and not mine.get("gone"):
+        st.query_params["class"] = mine["code"]
+        drifted = settings != mine.get("expected") or step != mine.get("step")
+        if mine.get("following") and mine.get("serial") is not None and drifted and mine["retries"] < RETRIES:
+            mine["retries"] += 1
+            mine["serial"] = None  # apply the teacher's view again
+            st.rerun(scope="app")
+
+
+def vote_pending(state: dict, step: int) -> bool:
+    """Whether the class is answering "Which pair merges next?" at this step (the counts would tell)."""
+    mine = _class(state)
+    vote = mine.get("vote")
+    following = mine.get("token") or mine.get("following")
+    return bool(following and vote is not None and not vote.revealed and vote.step == step)
+
+
+# -- the box beside the step view ----------------------------------------------------------------------
+def class_box(state: dict, history: bpe.History, present: bool) -> None:
+    """The teacher's class controls (or "Start a class" in presenter mode), or a student's follow bar.
+    ``pages/train.py`` draws it below the step view in presenter mode, above it otherwise."""
+    mine = _class(state)
+    if problem := mine.pop("problem", None):
+        alert("warning", problem)
+    if mine.get("token"):
+        mine["full_run"] = True  # the box is drawn by the page's run: no stale values to put back
+        st.fragment(_teacher_box, run_every=POLL_S)(state, history)
+        mine["full_run"] = False
+    elif mine.get("gone"):
+        st.info("The class has ended: you can go on exploring here on your own.", icon=":material/school:")
+    elif mine.get("code"):
+        st.fragment(_student_box, run_every=POLL_S)(state, history)
+    elif present and st.button("Start a class", icon=":material/school:", key="class_start"):
+        params = links.settings_to_params(state[keys.SETTINGS], state[keys.STEP], state.get(keys.STORED, set()))
+        try:
+            code, token = live.start(_store(), params)
+        except (live.ClassError, corpus_store.StoreUnavailable) as exc:
+            alert("error", f"{exc} The class could not start.")
+            return
+        mine.update(code=code, token=token, published=params, vote=None)
+        st.rerun()
+
+
+def _teacher_box(state: dict, history: bpe.History) -> None:
+    mine = _class(state)
+    if not mine.get("token"):  # "End class" was pressed
+        st.rerun(scope="app")
+    for key, value in {} if mine.get("full_run") else mine.get("widgets", {}).items():
+        if st.session_state.get(key) != value:  # a value this poll brought back from before a change
+            st.session_state[key] = value
+    store = _store()
+    try:
+        shown = live.view(store, mine["code"])
+        seen = live.attendance(store, mine["code"])
+    except corpus_store.StoreUnavailable as exc:
+        alert("warning", f"{exc} The class goes on when it is back.")
+        return
+    if shown is None:
+        mine.clear()
+        mine["problem"] = f"The class has ended: nobody moved it for {live.IDLE_S // 60} minutes. Start a new one."
+        st.rerun(scope="app")
+    row = st.container(horizontal=True, vertical_alignment="center", key="class_row")
+    row.html(
+        f'<p class="bpe-class">Class <b data-testid="bpe-class-code">{esc(mine["code"])}</b> · '
+        f'<span data-testid="bpe-following">{seen["follow"]} following</span>'
+        + (f" · {seen['own']} on their own" if seen["own"] else "")
+        + "</p>"
+    )
+    link = class_link(mine["code"])
+    with row.popover("Class link", icon=":material/qr_code_2:"):
+        st.html(share.share_html(link))
+        st.caption(f"The class ends when you end it, or after {live.IDLE_S // 60} minutes without a step.")
+    vote = shown.vote
+    if vote is None:
+        row.button("Which pair merges next?", key="class_ask", on_click=_act, args=(state, live.open_vote))
+    elif not vote.revealed:
+        answers = sum(live.tally(store, mine["code"], vote.number).values())
+        row.html(f'<p class="bpe-class"><b data-testid="bpe-answers">{answers}</b> answers</p>')
+        row.button("Reveal", key="class_reveal", type="primary", on_click=_act, args=(state, live.reveal))
+    row.button("End class", key="class_end", on_click=_act, args=(state, live.end))
+    if mine.get("vote") != vote:  # the step view must hide or show the counts: the whole page runs
+        mine["vote"] = vote
+        st.rerun(scope="app")
+    if vote is not None and vote.revealed:
+        _reveal(history, vote, live.tally(store, mine["code"], vote.number))
+
+
+def _act(state: dict, action) -> None:
+    """A teacher's button (a callback, before the page runs): open or reveal a vote, or end the class."""
+    mine = _class(state)
+    try:
+        result = action(_store(), mine["code"], mine["token"])
+    except (live.ClassError, corpus_store.StoreUnavailable) as exc:
+        mine["problem"] = str(exc)
+        return
+    if result is None:  # ended
+        mine.clear()
+
+
+def candidates(history: bpe.History, step: int) -> list[tuple[tuple[str, str], int]]:
+    """The vote's pairs, alphabetically (the order gives nothing away), with their true counts."""
+    top = dict(history.state(step).top_pairs(CANDIDATES, after=True))
+    upcoming = history.state(step + 1)
+    top.setdefault(upcoming.pair, upcoming.count or 0)
+    return sorted(top.items())
+
+
+def _reveal(history: bpe.History, vote: live.Vote, tally) -> None:
+    """The class's answers beside the true counts, then the merge."""
+    if vote.step >= history.num_merges:
+        return
+    rows = [
+        {"pair": explore.pair_text(p), "what": what, "n": n}
+        for p, count in candidates(history, vote.step)
+        for what, n in (("class votes", tally.get(p, 0)), ("count in the corpus", count))
+    ]
+    chart = (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_bar()
+        .encode(
+            y=alt.Y("pair:N", title=None, sort=None),
+            x=alt.X("n:Q", title=None),
+            color=alt.Color("what:N", legend=alt.Legend(orient="top", title=None)),
+            yOffset="what:N",
+            tooltip=["pair", "what", "n"],
+        )
+        .properties(height=40 * len(rows) // 2 + 40)
+    )
+    st.altair_chart(chart, width="stretch")
+    upcoming = history.state(vote.step + 1)
+    right = tally.get(upcoming.pair, 0)
+    st.html(
+        f'<p class="bpe-class" data-testid="bpe-reveal">Step {vote.step + 1} merges '
+        f"<b>{esc(explore.pair_text(upcoming.pair))}</b> (count {upcoming.count}): {right} of "
+        f"{sum(tally.values())} answers chose it.</p>"
+    )
+
+
+def _student_box(state: dict, history: bpe.History) -> None:
+    mine = _class(state)
+    store = _store()
+    try:
+        shown = live.view(store, mine["code"])
+        if time.monotonic() - mine.get("beat", 0.0) > HEARTBEAT_S and shown is not None:
+            live.seen(store, mine["code"], session.session_id(), bool(mine.get("following")))
+            mine["beat"] = time.monotonic()
+    except corpus_store.StoreUnavailable:
+        return  # the next poll tries again
+    if shown is None:
+        mine.update(gone=True, following=False)
+        st.rerun(scope="app")
+    if mine.get("following") and shown.serial != mine.get("serial"):
+        st.rerun(scope="app")  # the page's first lines apply the new view (or say the class ended)
+    row = st.container(horizontal=True, vertical_alignment="center", key="class_row")
+    if mine.get("following"):
+        row.html(
+            f'<p class="bpe-class" data-testid="bpe-class-mode">Following the teacher · class {esc(mine["code"])}</p>'
+        )
+        row.button("Explore on my own", key="class_own", on_click=_set_following, args=(mine, False))
+    else:
+        row.html(
+            f'<p class="bpe-class" data-testid="bpe-class-mode">Exploring on your own · class {esc(mine["code"])}</p>'
+        )
+        row.button("Follow the teacher", key="class_follow", type="primary", on_click=_set_following, args=(mine, True))
+        return
+    vote = shown.vote
+    if vote is None or vote.step != state[keys.STEP] or vote.step >= history.num_merges:
+        return
+    if vote.revealed:
+        upcoming = history.state(vote.step + 1)
+        st.html(f'<p class="bpe-class">Step {vote.step + 1} merges <b>{esc(explore.pair_text(upcoming.pair))}</b>.</p>')
+        return
+    answer = live.voted(store, mine["code"], vote.number, session.session_id())
+    if answer is not None:
+        st.html(
+            f'<p class="bpe-class" data-testid="bpe-voted">Your answer: {esc(explore.pair_text(answer))}. '
+            "Wait for the teacher to reveal the class's answers.</p>"
+        )
+        return
+    st.html(f'<p class="bpe-class">Which pair will step {vote.step + 1} merge? Tap your answer.</p>')
+    choices = st.container(horizontal=True, key="class_choices")
+    for i, (pair, _) in enumerate(candidates(history, vote.step)):
+        choices.button(
+            md(explore.pair_text(pair)),
+            key=f"class_vote_{vote.number}_{i}",
+            on_click=_cast,
+            args=(mine, vote.number, pair),
+        )
+
+
+def _set_following(mine: dict, following: bool) -> None:
+    mine["following"] = following
+    mine["beat"] = 0.0  # the projector's count changes at the next poll
+    if following:
+        mine["serial"] = None  # apply the teacher's current view now
+
+
+def _cast(mine: dict, number: int, pair: tuple[str, str]) -> None:
+    try:
+        live.cast(_store(), mine["code"], session.session_id(), pair)
+    except corpus_store.StoreUnavailable as exc:
+        mine["problem"] = str(exc)

@@ -1,0 +1,238 @@
+"""The pasted or uploaded corpus: accepted once, stored on the server by its hash, out of the widget.
+
+A browser sends every widget's value on every rerun, so a big text left in the text box made every
+click (Next, a poll) upload it again. Here the box is only for typing: once a text is accepted (the box
+commits, or a file is uploaded) it is stored (``server/corpus_store.py``), kept in the session
+(``state["text_corpus"]``) and the box is emptied; the sidebar shows a one-line summary with "Edit",
+which puts the text back in the box. The link names the corpus by its digest (``ui/links.py``).
+A store that is down or full, or a browser past its quota (``server/quota.py``), keeps the corpus in
+the session only, with a warning: nothing typed is lost. A stored corpus is looked for again every
+RECHECK_S, and stored again if the store lost it (a Redis that crashed). Text that cannot be a corpus
+(only spaces, over the size limit) stays in the box, so the page can say what is wrong with it and the
+user can fix it.
+
+Files come through :func:`upload_text` (the Train page's and the Check page's alike): any name, read as
+UTF-8, within ``server/limits.py``; a file refused gets its sentence below the uploader for as long as it
+stays there, and the page says nothing else about the corpus (not "The corpus is empty").
+"""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from server import corpus_store, jobs, limits
+from ui import session_keys as keys
+from ui.alerts import alert, esc
+from ui.session import session_id
+
+RETRY_S = 30.0  # a store that failed is asked again for the same corpus after this long
+RECHECK_S = 10.0  # how often a session asks the store whether its corpus is still there
+EDIT_MAX_CHARS = 1_000_000  # a corpus put back in the text box for editing (a browser's box is slow past this)
+
+
+def blank(text: str) -> bool:
+    """Empty or only whitespace (``not text.strip()`` copies the whole text: 0.3 s for 20 MB, on every run)."""
+    return not text or text.isspace()
+
+
+def remember(state: dict, kind: str, text: str) -> str | None:
+    """Store this corpus unless the session already did; its digest if it is in the store, else None
+    (then ``state["store_warning"]`` says why). A failure is retried only after RETRY_S."""
+    if blank(text) or len(text.encode("utf-8", "surrogatepass")) > jobs.MAX_CORPUS_BYTES:
+        return None
+    key = corpus_store.digest(kind, text)
+    stored: set = state.setdefault(keys.STORED, set())
+    if key in stored and still_stored(state, key):
+        return key
+    failed = state.setdefault("store_failed", {})
+    if key in failed and time.monotonic() - failed[key][0] < RETRY_S:
+        return None
+    try:
+        corpus_store.store().put(kind, text, client=client_id())
+    except corpus_store.StoreUnavailable as exc:
+        failed[key] = (time.monotonic(), str(exc))
+        return None
+    failed.pop(key, None)
+    stored.add(key)
+    return key
+
+
+def still_stored(state: dict, key: str) -> bool:
+    """Whether the store still has this session's corpus (asked at most every RECHECK_S): a Redis that
+    crashed and came back empty loses it, and the session, which still has the text, stores it again."""
+    checked = state.setdefault("store_checked", {})
+    if time.monotonic() - checked.get(key, 0.0) < RECHECK_S:
+        return True
+    checked.clear()  # one entry: this session's current corpus
+    checked[key] = time.monotonic()
+    try:
+        if corpus_store.store().has(key):
+            return True
+    except corpus_store.StoreUnavailable:
+        pass
+    state[keys.STORED].discard(key)
+    return False
+
+
+def client_id() -> str:
+    """Who stores a corpus, for the store's per-client quota: the browser's address (behind the replicas'
+    HAProxy, the one it forwards), else this session."""
+    address = st.context.ip_address
+    if not isinstance(address, str):  # kept as a quota's key: never an object of the runtime's (AppTest's mock)
+        address = None
+    if address is None and (forwarded := st.context.headers.get("X-Forwarded-For")):
+        address = forwarded.split(",")[-1].strip()  # the hop the proxy in front of us added
+    return address or session_id()
+
+
+def store_warning(state: dict, kind: str, text: str) -> str | None:
+    """The sentence for a corpus the store could not take, or None."""
+    if blank(text):
+        return None
+    failed = state.get("store_failed", {}).get(corpus_store.digest(kind, text))
+    if failed is None:
+        return None
+    return (
+        f"{failed[1]} This corpus is kept in this session only: the page works as usual, but a link to it "
+        "cannot carry it, and it is gone if the server restarts."
+    )
+
+
+def _accept(state: dict, text: str) -> None:
+    state["text_corpus"] = text
+    remember(state, "text", text)
+
+
+def _box_changed(state: dict) -> None:
+    """The box committed (blur, Ctrl+Enter): a usable text becomes the corpus and leaves the box."""
+    value = st.session_state.get("corpus_text", "")
+    if not blank(value) and len(value.encode("utf-8", "surrogatepass")) <= jobs.MAX_CORPUS_BYTES:
+        _accept(state, value)
+        st.session_state["corpus_text"] = ""
+
+
+def _edit(state: dict) -> None:
+    st.session_state["corpus_text"] = state.get("text_corpus", "")
+
+
+def _done(state: dict) -> None:
+    _box_changed(state)
+    st.session_state["corpus_text"] = ""
+
+
+def text_source(state: dict, saved_text: str) -> str:
+    """The upload, the summary of the stored corpus and the box; returns the corpus text to train on."""
+    if "text_corpus" not in state:  # a new session: the link's corpus
+        state["text_corpus"] = saved_text
+    st.session_state.setdefault("corpus_text", "")
+    upload = upload_text(state, "corpus_file")
+    if upload is not None:
+        _accept(state, upload)
+        state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
+        st.session_state["corpus_text"] = ""
+    corpus = state["text_corpus"]
+    editing = bool(st.session_state["corpus_text"]) and st.session_state["corpus_text"] == corpus
+    if corpus:
+        remember(state, "text", corpus)  # e.g. a link's short text, or a store that is back
+        key = corpus_store.digest("text", corpus)
+        where = "stored on the server" if key in state.get(keys.STORED, ()) else "kept in this session"
+        lines = corpus.count("\n") + 1
+        st.html(
+            f'<p class="bpe-note" data-testid="bpe-corpus-summary">Corpus: {len(corpus):,} characters, '
+            f"{lines:,} line{'s' if lines != 1 else ''}, {where} (<code>{esc(key[:12])}…</code>). "
+            f"“{esc(_excerpt(corpus))}”</p>"
+        )
+        if editing:
+            st.button("Done editing", key="corpus_done", on_click=_done, args=(state,))
+        else:  # a text too big to show in the box is replaced, not edited (a browser shows 20 MB in minutes)
+            st.button(
+                "Edit",
+                key="corpus_edit",
+                icon=":material/edit:",
+                on_click=_edit,
+                args=(state,),
+                disabled=len(corpus) > EDIT_MAX_CHARS,
+                help=f"Texts of up to {EDIT_MAX_CHARS:,} characters are edited here; paste or upload a bigger one anew.",
+            )
+        if warning := store_warning(state, "text", corpus):
+            alert("warning", warning)
+    label = "Edit the corpus" if editing else "Paste a new corpus" if corpus else "Text"
+    st.text_area(
+        f"{label} (up to {limits.LIMIT_TEXT})",
+        key="corpus_text",
+        height=160,
+        on_change=_box_changed,
+        args=(state,),
+        help="For more than a few MB, upload the file instead: a browser's text box takes seconds per MB to show "
+        "a pasted text, before the page gets any of it.",
+    )
+    # Text the box keeps (only spaces, over the limit) is what the page trains on, so it says what is wrong.
+    return st.session_state["corpus_text"] or corpus
+
+
+UPLOAD_LABEL = f"Upload a text file (any name, UTF-8, up to {limits.LIMIT_TEXT})"
+
+
+def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL) -> str | None:
+    """The uploader of a text corpus (any extension, read as UTF-8); the text of a file uploaded since the
+    last run, else None. A file refused (too big, not UTF-8, empty) gets its sentence as an error below the
+    uploader for as long as it stays there; Streamlit's own refusal (a tooltip) only comes past
+    ``limits.UPLOAD_WIDGET_MB``."""
+    upload = st.file_uploader(label, type=None, key=key, max_upload_size=limits.UPLOAD_WIDGET_MB)
+    refusals = state.setdefault("upload_refusals", {})
+    if upload is None:
+        refusals.pop(key, None)
+        return None
+    text = None
+    if state.get(f"{key}_read") != upload.file_id:
+        state[f"{key}_read"] = upload.file_id
+        refusals.pop(key, None)
+        try:
+            if refusal := limits.upload_refusal(upload.name, upload.size):
+                raise ValueError(refusal)
+            text = limits.read_text(upload.getvalue(), upload.name)
+            if blank(text):
+                raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")
+        except ValueError as exc:
+            refusals[key] = f"{exc} The corpus keeps what it had."
+            text = None
+    if refusal := refusals.get(key):
+        alert("error", refusal)
+    return text
+
+
+def upload_refused(state: dict, key: str = "corpus_file") -> bool:
+    """True while the uploader ``key`` holds a file it refused (the page then says why, not "empty")."""
+    return key in state.get("upload_refusals", {})
+
+
+def _excerpt(text: str, n: int = 60) -> str:
+    flat = " ".join(text[: n * 4].split())
+    return flat if len(flat) <= n else flat[:n] + "…"
+
+
+def check_text_source(state: dict, app_state: dict) -> str:
+    """The Check page's text corpus: an uploaded file (any extension, the same limits as the Train page),
+    stored by its digest as the Train page stores its corpus (so "Go to step k" links to it), or else the
+    pasted text. ``state`` is the Check page's, ``app_state`` the session's (which knows what is stored)."""
+    upload = upload_text(state, "chk_corpus_file")
+    if upload is not None:
+        state["chk_file_text"] = upload
+    elif st.session_state.get("chk_corpus_file") is None:
+        state.pop("chk_file_text", None)  # the file was removed: the box is the corpus again
+    text = state.get("chk_file_text")
+    if text:
+        remember(app_state, "text", text)
+        key = corpus_store.digest("text", text)
+        where = "stored on the server" if key in app_state.get("stored", ()) else "kept in this session"
+        st.html(
+            f'<p class="bpe-note" data-testid="bpe-check-corpus-summary">Corpus: the uploaded file, '
+            f"{len(text):,} characters, {where} (<code>{esc(key[:12])}…</code>). “{esc(_excerpt(text))}”</p>"
+        )
+        return text
+    st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120)
+    pasted = st.session_state.get("chk_text", "")
+    remember(app_state, "text", pasted)  # a pasted corpus too travels in the link by its digest
+    return pasted
