@@ -113,7 +113,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--out", required=True, help="the run file to write (e.g. run.bpe)")
     train.add_argument("--workers", type=int, default=None, help="worker processes for counting (default: one per CPU)")
-    train.add_argument("--chunk-mb", type=float, default=counting.CHUNK_BYTES / 1e6, help="about this many MB a chunk")
+    train.add_argument(
+        "--chunk-mb",
+        type=float,
+        default=counting.CHUNK_BYTES / 1e6,
+        help="at most about this many MB a chunk (smaller to give each worker several)",
+    )
     train.add_argument(
         "--dask", action="store_true", help="count on a dask.distributed LocalCluster of --workers workers"
     )
@@ -169,14 +174,26 @@ def count(args, progress: Progress) -> tuple[dict[str, int], counting.Timings, s
                 args.files, args.pre_tokenizer, specials, client=client, chunk_bytes=chunk_bytes, progress=report
             )
         return counts, timings, f"the Dask scheduler at {args.scheduler}"
+    import dask
+
     workers = args.workers or os.cpu_count() or 1
+    started = time.perf_counter()
+    # Each worker process is forked from this one, which has imported everything a worker needs, instead
+    # of spawned (Dask's default), which starts a fresh interpreter that imports it all again. Fork only
+    # on Linux: on macOS a forked process may crash in system libraries.
+    method = "fork" if sys.platform == "linux" else "spawn"
     with (
+        dask.config.set({"distributed.worker.multiprocessing-method": method}),
         LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
+        up = time.perf_counter() - started
         counts, timings = counting.count_files_dask(
             args.files, args.pre_tokenizer, specials, client=client, chunk_bytes=chunk_bytes, progress=report
         )
+        stopping = time.perf_counter()
+    timings.extra["starting the Dask cluster"] = up
+    timings.extra["stopping the Dask cluster"] = time.perf_counter() - stopping
     return counts, timings, f"a Dask LocalCluster of {workers} workers"
 
 
@@ -214,6 +231,7 @@ def train(args) -> int:
     written = time.perf_counter()
     spent = {
         "counting (wall)": counted - started,
+        **{k: v for k, v in timings.extra.items() if "Dask" in k},
         "reading (worker CPU)": timings.reading,
         "pre-tokenizing (worker CPU)": timings.pre_tokenizing,
         "counting words (worker CPU)": timings.counting,

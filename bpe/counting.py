@@ -33,7 +33,11 @@ from dataclasses import dataclass, field
 
 from .pre_tokenizers import check_pre_tokenizer, word_pattern
 
-CHUNK_BYTES = 4 << 20  # about 4 MB a chunk: several per worker (even shares), each large enough to pay its trip
+CHUNK_BYTES = 4 << 20  # at most about 4 MB a chunk: a worker's memory for one chunk stays small
+# At least this many chunks a worker when the text allows: the last chunks to finish are then short, so no
+# worker idles long at the end waiting for another's (5 chunks on 2 workers would leave one idle a fifth).
+CHUNKS_PER_WORKER = 4
+MIN_CHUNK_BYTES = 256 << 10  # smaller chunks would cost more in their trip than their counting
 SEARCH_BYTES = 1 << 16  # how far a cut looks at a time for its boundary
 BOM = b"\xef\xbb\xbf"
 # After this byte and before an ASCII letter, a line break ends a word for every pre-tokenizer.
@@ -123,17 +127,24 @@ def _next_boundary(file, pos: int, size: int, pattern, special: frozenset[bytes]
 
 
 def file_chunks(
-    paths: Iterable[str], special_tokens: Sequence[str] = (), chunk_bytes: int = CHUNK_BYTES
+    paths: Iterable[str], special_tokens: Sequence[str] = (), chunk_bytes: int = CHUNK_BYTES, min_chunks: int = 1
 ) -> list[Chunk]:
-    """Every file cut into chunks of about ``chunk_bytes`` at boundaries, in file order."""
+    """Every file cut into chunks of about ``chunk_bytes`` at boundaries, in file order; smaller chunks (down
+    to :data:`MIN_CHUNK_BYTES`) when that is needed to make at least ``min_chunks`` of them in all."""
     if chunk_bytes < 1:
         raise ValueError(f"The chunk size must be at least 1 byte, not {chunk_bytes}.")
+    paths = [os.fspath(path) for path in paths]
+    try:
+        sizes = [os.path.getsize(path) for path in paths]
+    except OSError as exc:
+        raise ValueError(f"Cannot read {exc.filename}: {exc.strerror or exc}.") from None
+    if min_chunks > 1:
+        even_share = max(MIN_CHUNK_BYTES, -(-sum(sizes) // min_chunks))
+        chunk_bytes = min(chunk_bytes, even_share)
     chunks = []
-    for path in paths:
-        path = os.fspath(path)
+    for path, size in zip(paths, sizes):
         try:
             with open(path, "rb") as f:
-                size = f.seek(0, os.SEEK_END)
                 bounds = find_chunk_boundaries(f, -(-size // chunk_bytes), special_tokens)
         except OSError as exc:
             raise ValueError(f"Cannot read {path}: {exc.strerror or exc}.") from None
@@ -211,10 +222,11 @@ def count_files(
     1: in this process). Equal to :func:`bpe.count_words` on the files' texts split at the special tokens."""
     check_pre_tokenizer(pre_tokenizer)
     specials = tuple(special_tokens)
-    chunks = file_chunks(paths, specials, chunk_bytes)
+    workers = workers or os.cpu_count() or 1
+    chunks = file_chunks(paths, specials, chunk_bytes, min_chunks=CHUNKS_PER_WORKER * workers if workers > 1 else 1)
     total = sum(c.size for c in chunks)
     jobs = [(c, pre_tokenizer, specials) for c in chunks]
-    workers = min(workers or os.cpu_count() or 1, max(1, len(chunks)))
+    workers = min(workers, max(1, len(chunks)))
     if workers == 1:
         return add_counts(map(_count_one, jobs), progress, total)
     import multiprocessing
@@ -248,7 +260,8 @@ def count_files_dask(
 
     check_pre_tokenizer(pre_tokenizer)
     specials = tuple(special_tokens)
-    chunks = file_chunks(paths, specials, chunk_bytes)
+    threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+    chunks = file_chunks(paths, specials, chunk_bytes, min_chunks=CHUNKS_PER_WORKER * max(1, threads))
     total = sum(c.size for c in chunks)
     futures = client.map(count_chunk, chunks, pre_tokenizer=pre_tokenizer, special_tokens=specials, pure=False)
     return add_counts(_in_order(futures, as_completed), progress, total)
