@@ -156,10 +156,20 @@ def count(args, progress: Progress) -> tuple[dict[str, int], counting.Timings, s
     def report(done: int, total: int) -> None:
         progress.report("Counting words", done, total, "bytes", final=done == total)
 
+    # This process holds no threads while it counts, so on Linux its workers are forked from it: they start
+    # with everything imported (spawning costs each worker a fresh interpreter and its imports). Not on macOS,
+    # where a forked process may crash in system libraries.
+    fork = sys.platform == "linux"
     if not (args.dask or args.scheduler):
         workers = args.workers or os.cpu_count() or 1
         counts, timings = counting.count_files(
-            args.files, args.pre_tokenizer, specials, workers=workers, chunk_bytes=chunk_bytes, progress=report
+            args.files,
+            args.pre_tokenizer,
+            specials,
+            workers=workers,
+            chunk_bytes=chunk_bytes,
+            progress=report,
+            start_method="fork" if fork else "spawn",
         )
         return counts, timings, f"{workers} worker process{'es' if workers > 1 else ''}"
     from dask.distributed import Client, LocalCluster
@@ -178,12 +188,9 @@ def count(args, progress: Progress) -> tuple[dict[str, int], counting.Timings, s
 
     workers = args.workers or os.cpu_count() or 1
     started = time.perf_counter()
-    # Each worker process is forked from this one, which has imported everything a worker needs, instead
-    # of spawned (Dask's default), which starts a fresh interpreter that imports it all again. Fork only
-    # on Linux: on macOS a forked process may crash in system libraries.
-    method = "fork" if sys.platform == "linux" else "spawn"
+    # Forked too (Dask spawns by default; fork is one of its documented start methods for workers).
     with (
-        dask.config.set({"distributed.worker.multiprocessing-method": method}),
+        dask.config.set({"distributed.worker.multiprocessing-method": "fork" if fork else "spawn"}),
         LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
