@@ -242,7 +242,7 @@ def train(args) -> int:
         "reading (worker CPU)": timings.reading,
         "pre-tokenizing (worker CPU)": timings.pre_tokenizing,
         "counting words (worker CPU)": timings.counting,
-        "adding chunk counts": timings.extra.get("adding chunks", 0.0),
+        "adding chunk counts (CPU)": timings.extra.get("adding chunks", 0.0),
         "trainer set-up (initial splits, pair counts)": set_up - counted,
         "merging": merged - set_up,
         "writing the run file": written - merged,
