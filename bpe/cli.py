@@ -19,6 +19,7 @@ Left out: WordPiece (``train`` trains BPE) and forced merges (a what-if is the a
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -223,6 +224,9 @@ def train(args) -> int:
     )
     first = next(states)
     history = first.history
+    # The word counts and the trainer's splits and indexes live to the end: out of the collector's sight,
+    # so its full collections during the merges do not walk them again and again.
+    gc.freeze()
     set_up = time.perf_counter()
     if args.vocab_size is not None:
         target = max(0, args.vocab_size - len(history.symbols))
