@@ -22,6 +22,9 @@ memory of each is its own:
 - ``bpe (Dask, running)``: ours with ``--scheduler ADDRESS`` on a 2-worker ``LocalCluster`` the script starts once
   beforehand in a process of its own: what a user with a running cluster pays, without the cluster's start-up.
 
+``--counting-rounds N`` also times the counting stage alone, the local path and the running cluster in turn N
+times in the script's own process, so the Dask ratio without start-up is measured side by side under one load.
+
 Every run has a time limit (``--timeout``) and an address-space cap (``--memory-cap-gb``, ``RLIMIT_AS`` set in
 each trainer's process before it starts, inherited by its workers): a trainer that runs out of either is
 reported as such (with the last line it wrote) and the others go on, so a reference that cannot hold 1 GB does
@@ -212,6 +215,28 @@ def start_cluster(workers: int) -> tuple[subprocess.Popen, str, float]:
     return proc, address, time.perf_counter() - t
 
 
+def compare_counting(corpus: Path, workers: int, address: str, rounds: int) -> None:
+    """The counting stage alone (no process start, no merges), in this process: the local path's worker
+    processes and the running cluster in turn, so both see the same load; the ratio of each pair."""
+    from dask.distributed import Client
+
+    from bpe import counting
+
+    job = ([str(corpus)], "gpt2", (SPECIAL,))
+    print(f"Counting stage alone, local ({workers} forked workers) and on the running cluster, in turn:")
+    with Client(address) as client:
+        for _ in range(rounds):
+            t = time.perf_counter()
+            counting.count_files(*job, workers=workers, start_method="fork")
+            local = time.perf_counter() - t
+            t = time.perf_counter()
+            counting.count_files_dask(*job, client=client)
+            dask = time.perf_counter() - t
+            print(
+                f"  local {local:.1f} s, running cluster {dask:.1f} s: {dask / local:.2f}x (load {os.getloadavg()[0]:.1f})"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=20, help="corpus size in MB (default 20; try 100 or 1000)")
@@ -225,6 +250,12 @@ def main() -> None:
         "--memory-cap-gb", type=float, default=16, help="address space each process may map, GiB (default 16)"
     )
     parser.add_argument("--dir", default=None, help="where to write the corpus (default: a temporary folder)")
+    parser.add_argument(
+        "--counting-rounds",
+        type=int,
+        default=0,
+        help="also time the counting stage alone, local and on the running cluster in turn, this many times",
+    )
     args = parser.parse_args()
     py = sys.executable
     limits = Limits(args.timeout, args.memory_cap_gb)
@@ -245,6 +276,8 @@ def main() -> None:
                 cluster, address, up = start_cluster(args.workers)
                 print(f"A {args.workers}-worker LocalCluster started for the 'Dask, running' runs in {up:.1f} s "
                       f"(load {os.getloadavg()[0]:.1f}).")  # fmt: skip
+            if args.counting_rounds and cluster is not None:
+                compare_counting(corpus, args.workers, address, args.counting_rounds)
             for vocab in args.vocab:
                 ours = [py, "-m", "bpe", "train", str(corpus), "--vocab-size", str(vocab), "--special-token", SPECIAL]
                 ours += ["--tie-rule", "hf", "--workers", str(args.workers), "--quiet"]
