@@ -46,8 +46,8 @@ BOM = b"\xef\xbb\xbf"
 # After this byte and before an ASCII letter, a line break ends a word for every pre-tokenizer.
 _SAFE_BREAK = re.compile(rb"[!-~]\n(?=[A-Za-z])")
 
-# The same patterns for text that is all ASCII, in the standard library's `re`, which finds them about twice
-# as fast as the `regex` package (the Unicode classes need `regex`). On ASCII text they match alike: \p{L} is
+# A pre-tokenizer's pattern (gpt2's, the command line's default) for text that is all ASCII, in the standard
+# library's `re`, which finds its words about twice as fast as the `regex` package (the Unicode classes need `regex`). On ASCII text they match alike: \p{L} is
 # [A-Za-z], \p{N} is [0-9], and \s is the same six characters in both (tests/engine/test_cli.py checks).
 ASCII_PATTERNS = {
     "gpt2": re.compile(
