@@ -18,14 +18,26 @@ memory of each is its own:
 - ``tokenizers``: ``BpeTrainer(vocab_size=V, special_tokens=[...])`` with ``ByteLevel(add_prefix_space=False)``,
   ``train_from_iterator`` over the documents read from the file in 1 MB pieces;
 - ``rustbpe``: ``Tokenizer().train_from_iterator(documents, 256 + merges, pattern=GPT-2's)`` (it always starts
-  from the 256 bytes, so it is given the same number of merges as ours made).
+  from the 256 bytes, so it is given the same number of merges as ours made);
+- ``bpe (Dask, running)``: ours with ``--scheduler ADDRESS`` on a 2-worker ``LocalCluster`` the script starts once
+  beforehand in a process of its own: what a user with a running cluster pays, without the cluster's start-up.
 
-Printed: wall time and its ratio to ``tokenizers`` (the goal: at most 1.2x), CPU time (user + system of the
+``--counting-rounds N`` also times the counting stage alone, the local path and the running cluster in turn N
+times in the script's own process, so the Dask ratio without start-up is measured side by side under one load.
+
+Every run has a time limit (``--timeout``) and an address-space cap (``--memory-cap-gb``, ``RLIMIT_AS`` set in
+each trainer's process before it starts, inherited by its workers): a trainer that runs out of either is
+reported as such (with the last line it wrote) and the others go on, so a reference that cannot hold 1 GB does
+not take the machine down with it.
+
+Printed: wall time and its ratio to ``tokenizers`` (the goal: at most 1.2x), the 1-minute load average when
+each run ended, CPU time (user + system of the
 process and the workers it waited for: on a machine other jobs keep busy, wall time mostly measures waiting
 for a core, and CPU time is the fairer cost), the peak memory (the whole
 process tree's resident memory, sampled every 0.1 s, and the largest single process from ``wait4``), and
-where our time goes (reading, pre-tokenizing and counting are CPU seconds added over the workers; the
-stages after them run in the main process). With ``--vocab`` hf merges are compared with tokenizers'.
+where our time goes for each of our runs (reading, pre-tokenizing and counting are CPU seconds added over the
+workers; the stages after them run in the main process), the Dask path's ratio to the local path with and
+without the cluster's start-up, and whether our ``hf`` merges equal ``tokenizers'``.
 """
 
 from __future__ import annotations
@@ -33,6 +45,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -107,34 +121,120 @@ def write_corpus(path: Path, n_bytes: int) -> int:
     return written
 
 
-def run(argv: list[str]) -> dict:
-    """Run one trainer as a process; its wall time, peak memory of its process tree and largest process."""
+CLUSTER = """
+import sys
+import dask
+import bpe.counting  # imported before the workers fork, as the command line does
+from dask.distributed import LocalCluster
+if __name__ == "__main__":
+    with (
+        dask.config.set({"distributed.worker.multiprocessing-method": "fork"}),
+        LocalCluster(n_workers=int(sys.argv[1]), threads_per_worker=1, dashboard_address=":0") as cluster,
+    ):
+        print(cluster.scheduler_address, flush=True)
+        sys.stdin.read()  # until the benchmark closes our stdin
+"""
+
+
+class Limits:
+    """The time limit and address-space cap of every trainer's process."""
+
+    def __init__(self, timeout_s: float, memory_cap_gb: float) -> None:
+        self.timeout_s = timeout_s
+        self.cap = int(memory_cap_gb * 2**30)
+
+    def apply(self) -> None:  # in the child, before exec
+        resource.setrlimit(resource.RLIMIT_AS, (self.cap, self.cap))
+
+
+def run(argv: list[str], limits: Limits, also: psutil.Process | None = None) -> dict:
+    """Run one trainer as a process; its wall time, peak memory of its process tree (and of ``also``'s, a
+    cluster it uses) and largest process, or why it failed (an error, the time limit, the memory cap)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak, done = [0], threading.Event()
+    proc = subprocess.Popen(
+        argv,
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=limits.apply,
+        start_new_session=True,  # its own process group, so a time-out ends its workers too
+    )
+    peak, done, timed_out = [0], threading.Event(), threading.Event()
 
     def sample() -> None:
-        root = psutil.Process(proc.pid)
+        roots = [psutil.Process(proc.pid)] + ([also] if also else [])
         while not done.is_set():
             try:
-                tree = [root, *root.children(recursive=True)]
+                tree = [p for root in roots for p in (root, *root.children(recursive=True))]
                 peak[0] = max(peak[0], sum(p.memory_info().rss for p in tree if p.is_running()))
             except psutil.Error:
                 pass
             done.wait(0.1)
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    def stop_at_time_limit() -> None:
+        if not done.wait(limits.timeout_s):
+            timed_out.set()
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (sample, stop_at_time_limit)]
+    for t in threads:
+        t.start()
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     done.set()
-    sampler.join()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv[:4])} failed:\n{err.decode(errors='replace')}")
+    for t in threads:
+        t.join()
+    code = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime  # the process and the descendants it waited for (its workers)
-    return {"wall": wall, "cpu": cpu, "tree_mb": peak[0] / 1e6, "largest_mb": usage.ru_maxrss / 1e3}
+    result = {"wall": wall, "cpu": cpu, "tree_mb": peak[0] / 1e6, "largest_mb": usage.ru_maxrss / 1e3}
+    result["load"] = os.getloadavg()[0]
+    if timed_out.is_set():
+        result["failed"] = f"stopped at the {limits.timeout_s:.0f} s time limit"
+    elif code != 0:
+        last = err.decode(errors="replace").strip().splitlines()[-1:] or [f"exit status {code}"]
+        result["failed"] = f"exit status {code}: {last[0][:160]}"
+    return result
+
+
+def start_cluster(workers: int) -> tuple[subprocess.Popen, str, float]:
+    """A LocalCluster in a process of its own (as a running cluster would be): its process, address, start-up s."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER, str(workers)],
+        cwd=REPO_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    address = proc.stdout.readline().strip()
+    if not address.startswith("tcp://"):
+        proc.kill()
+        raise SystemExit("The benchmark's Dask cluster did not start.")
+    return proc, address, time.perf_counter() - t
+
+
+def compare_counting(corpus: Path, workers: int, address: str, rounds: int) -> None:
+    """The counting stage alone (no process start, no merges), in this process: the local path's worker
+    processes and the running cluster in turn, so both see the same load; the ratio of each pair."""
+    from dask.distributed import Client
+
+    from bpe import counting
+
+    job = ([str(corpus)], "gpt2", (SPECIAL,))
+    print(f"Counting stage alone, local ({workers} forked workers) and on the running cluster, in turn:")
+    with Client(address) as client:
+        for _ in range(rounds):
+            t = time.perf_counter()
+            counting.count_files(*job, workers=workers, start_method="fork")
+            local = time.perf_counter() - t
+            t = time.perf_counter()
+            counting.count_files_dask(*job, client=client)
+            dask = time.perf_counter() - t
+            print(
+                f"  local {local:.1f} s, running cluster {dask:.1f} s: {dask / local:.2f}x (load {os.getloadavg()[0]:.1f})"
+            )
 
 
 def main() -> None:
@@ -143,78 +243,140 @@ def main() -> None:
     parser.add_argument("--vocab", type=int, nargs="+", default=[10_000], help="vocabulary sizes (default 10000)")
     parser.add_argument("--workers", type=int, default=2, help="our worker processes (and Dask workers)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each trainer (medians are shown)")
-    parser.add_argument("--no-dask", action="store_true", help="leave out the Dask run")
+    parser.add_argument("--no-dask", action="store_true", help="leave out the Dask runs")
     parser.add_argument("--no-rustbpe", action="store_true", help="leave out rustbpe")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds each run may take (default 3600)")
+    parser.add_argument(
+        "--memory-cap-gb", type=float, default=16, help="address space each process may map, GiB (default 16)"
+    )
+    parser.add_argument("--dir", default=None, help="where to write the corpus (default: a temporary folder)")
+    parser.add_argument(
+        "--counting-rounds",
+        type=int,
+        default=0,
+        help="also time the counting stage alone, local and on the running cluster in turn, this many times",
+    )
     args = parser.parse_args()
     py = sys.executable
+    limits = Limits(args.timeout, args.memory_cap_gb)
     try:
         import rustbpe  # noqa: F401
     except ImportError:
         args.no_rustbpe = True
-    with tempfile.TemporaryDirectory() as folder:
+    cluster, up = None, None
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         corpus = Path(folder, "corpus.txt")
         t = time.perf_counter()
         size = write_corpus(corpus, int(args.mb * 1e6))
         print(f"Corpus: {size / 1e6:,.1f} MB of English text ({time.perf_counter() - t:.1f} s to write); "
-              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; our workers: {args.workers}.")  # fmt: skip
-        for vocab in args.vocab:
-            ours = [py, "-m", "bpe", "train", str(corpus), "--vocab-size", str(vocab), "--special-token", SPECIAL]
-            ours += ["--tie-rule", "hf", "--workers", str(args.workers), "--quiet"]
-            timings = Path(folder, "timings.json")
-            runs = {
-                "bpe (local)": [*ours, "--out", str(Path(folder, "run.bpe")), "--timings", str(timings)],
-                "tokenizers": [py, "-c", TOKENIZERS, str(corpus), str(vocab), SPECIAL, str(Path(folder, "hf.json"))],
-            }
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; our workers: {args.workers}; "
+              f"each run at most {args.timeout:.0f} s and {args.memory_cap_gb:g} GiB of address space.")  # fmt: skip
+        try:
             if not args.no_dask:
-                runs["bpe (Dask)"] = [*ours, "--dask", "--out", str(Path(folder, "dask.bpe"))]
-            results: dict[str, list[dict]] = {name: [] for name in runs}
-            ours_timings = []
-            merges = None
-            for _ in range(args.repeat):
-                for name, argv in runs.items():
-                    results[name].append(run(argv))
-                    if name == "bpe (local)":
-                        ours_timings.append(json.loads(timings.read_text()))
-                        merges = ours_timings[-1]["merges"]
-                if not args.no_rustbpe:
-                    argv = [py, "-c", RUSTBPE, str(corpus), str(256 + merges), SPECIAL, GPT2_PATTERN]
-                    results.setdefault("rustbpe", []).append(run(argv))
-            report(size, vocab, merges, results, ours_timings, folder)
+                cluster, address, up = start_cluster(args.workers)
+                print(f"A {args.workers}-worker LocalCluster started for the 'Dask, running' runs in {up:.1f} s "
+                      f"(load {os.getloadavg()[0]:.1f}).")  # fmt: skip
+            if args.counting_rounds and cluster is not None:
+                compare_counting(corpus, args.workers, address, args.counting_rounds)
+            for vocab in args.vocab:
+                ours = [py, "-m", "bpe", "train", str(corpus), "--vocab-size", str(vocab), "--special-token", SPECIAL]
+                ours += ["--tie-rule", "hf", "--workers", str(args.workers), "--quiet"]
+                runs = {
+                    "bpe (local)": ours,
+                    "tokenizers": [
+                        py,
+                        "-c",
+                        TOKENIZERS,
+                        str(corpus),
+                        str(vocab),
+                        SPECIAL,
+                        str(Path(folder, "hf.json")),
+                    ],
+                }
+                if not args.no_dask:
+                    runs["bpe (Dask)"] = [*ours, "--dask"]
+                    runs["bpe (Dask, running)"] = [*ours, "--scheduler", address]
+                results: dict[str, list[dict]] = {name: [] for name in runs}
+                ours_timings: dict[str, list[dict]] = {}
+                merges = None
+                for _ in range(args.repeat):
+                    for name, argv in runs.items():
+                        if name.startswith("bpe"):
+                            out = Path(folder, name.replace(" ", "_") + ".bpe")
+                            timings = out.with_suffix(".json")
+                            argv = [*argv, "--out", str(out), "--timings", str(timings)]
+                        also = psutil.Process(cluster.pid) if name == "bpe (Dask, running)" else None
+                        results[name].append(run(argv, limits, also))
+                        if name.startswith("bpe") and "failed" not in results[name][-1]:
+                            ours_timings.setdefault(name, []).append(json.loads(timings.read_text()))
+                            merges = ours_timings[name][-1]["merges"]
+                    if not args.no_rustbpe and merges is not None:
+                        argv = [py, "-c", RUSTBPE, str(corpus), str(256 + merges), SPECIAL, GPT2_PATTERN]
+                        results.setdefault("rustbpe", []).append(run(argv, limits))
+                report(size, vocab, merges, results, ours_timings, folder, up)
+        finally:
+            if cluster is not None:
+                cluster.stdin.close()  # the cluster process stops its workers and exits
+                cluster.wait(timeout=60)
 
 
-def report(size: int, vocab: int, merges: int, results: dict, ours_timings: list[dict], folder: str) -> None:
+def report(
+    size: int, vocab: int, merges: int | None, results: dict, ours_timings: dict, folder: str, cluster_up: float | None
+) -> None:
     from bpe.formats import run_file
 
-    med = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in results.items()}
-    ref = med["tokenizers"]["wall"]
-    print(f"\n{size / 1e6:,.0f} MB to {vocab:,} tokens ({merges:,} merges), median of {len(results['tokenizers'])}:")
+    done = {name: [r for r in rs if "failed" not in r] for name, rs in results.items()}
+    med = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in done.items() if rs}
+    ref = med.get("tokenizers")
+    repeat = max(len(rs) for rs in results.values())
+    merges_text = f"{merges:,} merges" if merges is not None else "our run failed"
+    print(f"\n{size / 1e6:,.0f} MB to {vocab:,} tokens ({merges_text}), median of {repeat}:")
     rows = []
-    for name, m in med.items():
-        cpu_ratio = m["cpu"] / med["tokenizers"]["cpu"]
-        rows.append([name, f"{m['wall']:.1f} s", f"{m['wall'] / ref:.2f}x", f"{m['cpu']:.1f} s", f"{cpu_ratio:.2f}x",
-                     f"{m['tree_mb']:,.0f} MB", f"{m['largest_mb']:,.0f} MB"])  # fmt: skip
+    for name, rs in results.items():
+        failures = "; ".join(r["failed"] for r in rs if "failed" in r)
+        m = med.get(name, rs[0])  # a trainer that always failed: its first run, to see how far it got
+        wall_ratio = f"{m['wall'] / ref['wall']:.2f}x" if ref and name in med else "-"
+        cpu_ratio = f"{m['cpu'] / ref['cpu']:.2f}x" if ref and name in med else "-"
+        rows.append([name, f"{m['wall']:.1f} s", wall_ratio, f"{m['cpu']:.1f} s", cpu_ratio, f"{m['tree_mb']:,.0f} MB",
+                     f"{m['largest_mb']:,.0f} MB", f"{m['load']:.1f}", failures or "ok"])  # fmt: skip
     headers = ["trainer", "wall time", "/ tokenizers", "CPU time", "/ tokenizers", "peak memory (all processes)"]
-    print_table([*headers, "largest process"], rows)
-    ratio = med["bpe (local)"]["wall"] / ref
-    verdict = "met" if ratio <= GOAL else f"NOT met, by {ratio / GOAL:.2f}x"
-    print(f"Goal: bpe (local) at most {GOAL}x tokenizers' wall time: {ratio:.2f}x, {verdict}.")
-    if "bpe (Dask)" in med:
-        print(f"Dask path / local path: {med['bpe (Dask)']['wall'] / med['bpe (local)']['wall']:.2f}x.")
-    seconds = {k: statistics.median(t["seconds"][k] for t in ours_timings) for k in ours_timings[0]["seconds"]}
-    print("\nWhere our time goes (bpe local; worker CPU seconds are added over the workers):")
-    print_table(["stage", "seconds"], [[k, f"{v:.2f}"] for k, v in seconds.items()])
-    theirs = json.loads(Path(folder, "hf.json").read_text())
-    run = run_file.load_run(Path(folder, "run.bpe"))
-    ours = [list(run.pair_str(m[:2])) for m in run.merges]
-    same = (
-        "yes"
-        if ours == theirs
-        else f"NO (first difference at merge {next(i for i, (a, b) in enumerate(zip(ours, theirs), 1) if a != b)})"
-    )
-    t = time.perf_counter()
-    run_file.load_run(Path(folder, "run.bpe"))
-    print(f"Same merges as tokenizers (tie rule hf): {same}. Opening the run file: {time.perf_counter() - t:.2f} s, "
-          f"{Path(folder, 'run.bpe').stat().st_size / 1e6:.1f} MB.")  # fmt: skip
+    print_table([*headers, "largest process", "load", "outcome"], rows)
+    if ref and "bpe (local)" in med:
+        ratio = med["bpe (local)"]["wall"] / ref["wall"]
+        verdict = "met" if ratio <= GOAL else f"NOT met, by {ratio / GOAL:.2f}x"
+        print(f"Goal: bpe (local) at most {GOAL}x tokenizers' wall time: {ratio:.2f}x, {verdict}.")
+    if "bpe (local)" in med:
+        local = med["bpe (local)"]
+        for name, what in (
+            ("bpe (Dask)", "starting its LocalCluster"),
+            ("bpe (Dask, running)", "on a running cluster"),
+        ):
+            if name in med:
+                print(f"{name} / local path ({what}): {med[name]['wall'] / local['wall']:.2f}x wall, "
+                      f"{med[name]['cpu'] / local['cpu']:.2f}x CPU (a running cluster's own CPU is not counted).")  # fmt: skip
+        if cluster_up is not None:
+            print(f"(Starting that running cluster took {cluster_up:.1f} s, before any run.)")
+    if ours_timings:
+        print("\nWhere our time goes (seconds, medians; worker CPU seconds are added over the workers):")
+        names = list(ours_timings)
+        stages = list(dict.fromkeys(k for name in names for t in ours_timings[name] for k in t["seconds"]))
+        rows = [
+            [stage, *(f"{statistics.median(t['seconds'].get(stage, 0.0) for t in ours_timings[n]):.2f}" for n in names)]
+            for stage in stages
+        ]
+        print_table(["stage", *names], rows)
+    hf, ours_file = Path(folder, "hf.json"), Path(folder, "bpe_(local).bpe")
+    if hf.exists() and ours_file.exists():
+        theirs = json.loads(hf.read_text())
+        t = time.perf_counter()
+        ours_run = run_file.load_run(ours_file)
+        opened = time.perf_counter() - t
+        ours = [list(ours_run.pair_str(m[:2])) for m in ours_run.merges]
+        first = next((i for i, (a, b) in enumerate(zip(ours, theirs), 1) if a != b), min(len(ours), len(theirs)) + 1)
+        same = "yes" if ours == theirs else f"NO (first difference at merge {first})"
+        print(f"Same merges as tokenizers (tie rule hf): {same}. Opening the run file: {opened:.2f} s, "
+              f"{ours_file.stat().st_size / 1e6:.1f} MB.")  # fmt: skip
+        hf.unlink()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ Left out: WordPiece (``train`` trains BPE) and forced merges (a what-if is the a
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -113,7 +114,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--out", required=True, help="the run file to write (e.g. run.bpe)")
     train.add_argument("--workers", type=int, default=None, help="worker processes for counting (default: one per CPU)")
-    train.add_argument("--chunk-mb", type=float, default=counting.CHUNK_BYTES / 1e6, help="about this many MB a chunk")
+    train.add_argument(
+        "--chunk-mb",
+        type=float,
+        default=counting.CHUNK_BYTES / 1e6,
+        help="at most about this many MB a chunk (smaller to give each worker several)",
+    )
     train.add_argument(
         "--dask", action="store_true", help="count on a dask.distributed LocalCluster of --workers workers"
     )
@@ -151,10 +157,20 @@ def count(args, progress: Progress) -> tuple[dict[str, int], counting.Timings, s
     def report(done: int, total: int) -> None:
         progress.report("Counting words", done, total, "bytes", final=done == total)
 
+    # This process holds no threads while it counts, so on Linux its workers are forked from it: they start
+    # with everything imported (spawning costs each worker a fresh interpreter and its imports). Not on macOS,
+    # where a forked process may crash in system libraries.
+    fork = sys.platform == "linux"
     if not (args.dask or args.scheduler):
         workers = args.workers or os.cpu_count() or 1
         counts, timings = counting.count_files(
-            args.files, args.pre_tokenizer, specials, workers=workers, chunk_bytes=chunk_bytes, progress=report
+            args.files,
+            args.pre_tokenizer,
+            specials,
+            workers=workers,
+            chunk_bytes=chunk_bytes,
+            progress=report,
+            start_method="fork" if fork else "spawn",
         )
         return counts, timings, f"{workers} worker process{'es' if workers > 1 else ''}"
     from dask.distributed import Client, LocalCluster
@@ -169,14 +185,23 @@ def count(args, progress: Progress) -> tuple[dict[str, int], counting.Timings, s
                 args.files, args.pre_tokenizer, specials, client=client, chunk_bytes=chunk_bytes, progress=report
             )
         return counts, timings, f"the Dask scheduler at {args.scheduler}"
+    import dask
+
     workers = args.workers or os.cpu_count() or 1
+    started = time.perf_counter()
+    # Forked too (Dask spawns by default; fork is one of its documented start methods for workers).
     with (
+        dask.config.set({"distributed.worker.multiprocessing-method": "fork" if fork else "spawn"}),
         LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
+        up = time.perf_counter() - started
         counts, timings = counting.count_files_dask(
             args.files, args.pre_tokenizer, specials, client=client, chunk_bytes=chunk_bytes, progress=report
         )
+        stopping = time.perf_counter()
+    timings.extra["starting the Dask cluster"] = up
+    timings.extra["stopping the Dask cluster"] = time.perf_counter() - stopping
     return counts, timings, f"a Dask LocalCluster of {workers} workers"
 
 
@@ -199,6 +224,9 @@ def train(args) -> int:
     )
     first = next(states)
     history = first.history
+    # The word counts and the trainer's splits and indexes live to the end: out of the collector's sight,
+    # so its full collections during the merges do not walk them again and again.
+    gc.freeze()
     set_up = time.perf_counter()
     if args.vocab_size is not None:
         target = max(0, args.vocab_size - len(history.symbols))
@@ -214,10 +242,11 @@ def train(args) -> int:
     written = time.perf_counter()
     spent = {
         "counting (wall)": counted - started,
+        **{k: v for k, v in timings.extra.items() if "Dask" in k},
         "reading (worker CPU)": timings.reading,
         "pre-tokenizing (worker CPU)": timings.pre_tokenizing,
         "counting words (worker CPU)": timings.counting,
-        "adding chunk counts": timings.extra.get("adding chunks", 0.0),
+        "adding chunk counts (CPU)": timings.extra.get("adding chunks", 0.0),
         "trainer set-up (initial splits, pair counts)": set_up - counted,
         "merging": merged - set_up,
         "writing the run file": written - merged,

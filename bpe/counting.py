@@ -10,7 +10,8 @@ handout describes them:
    line break that follows a printable ASCII character and precedes an ASCII letter (``x\\nThe``):
    every pre-tokenizer ends a word at that line break, so the pieces on either side are cut alike.
 2. :func:`count_chunk` reads one range, splits the special tokens out, and counts the words the
-   pre-tokenizer cuts (as typed: byte-level schemes map the bytes later, in the trainer).
+   pre-tokenizer cuts (as typed: byte-level schemes map the bytes later, in the trainer). The parts that
+   are all ASCII are cut by an equal pattern in the standard library's faster ``re`` (:func:`find_words`).
 3. The chunks' counts are added in file and chunk order, so the words keep their first-seen order
    (the ``"first"`` tie rule depends on it): the result equals :func:`bpe.count_words` on the whole text.
 
@@ -30,14 +31,35 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import add
 
-from .pre_tokenizers import check_pre_tokenizer, word_pattern
+from .pre_tokenizers import GPT2_PATTERN, check_pre_tokenizer, word_pattern
 
-CHUNK_BYTES = 4 << 20  # about 4 MB a chunk: several per worker (even shares), each large enough to pay its trip
+CHUNK_BYTES = 4 << 20  # at most about 4 MB a chunk: a worker's memory for one chunk stays small
+# At least this many chunks a worker when the text allows: the last chunks to finish are then short, so no
+# worker idles long at the end waiting for another's (5 chunks on 2 workers would leave one idle a fifth).
+CHUNKS_PER_WORKER = 4
+MIN_CHUNK_BYTES = 256 << 10  # smaller chunks would cost more in their trip than their counting
 SEARCH_BYTES = 1 << 16  # how far a cut looks at a time for its boundary
 BOM = b"\xef\xbb\xbf"
 # After this byte and before an ASCII letter, a line break ends a word for every pre-tokenizer.
 _SAFE_BREAK = re.compile(rb"[!-~]\n(?=[A-Za-z])")
+
+# A pre-tokenizer's pattern (gpt2's, the command line's default) for text that is all ASCII, in the standard
+# library's `re`, which finds its words about twice as fast as the `regex` package (the Unicode classes need `regex`). On ASCII text they match alike: \p{L} is
+# [A-Za-z], \p{N} is [0-9], and \s is the same six characters in both (tests/engine/test_cli.py checks).
+ASCII_PATTERNS = {
+    "gpt2": re.compile(
+        GPT2_PATTERN.replace(r" ?\p{L}+", " ?[A-Za-z]+")
+        .replace(r" ?\p{N}+", " ?[0-9]+")
+        .replace(r"\p{L}\p{N}", "A-Za-z0-9"),
+        re.ASCII,
+    ),
+}
+BLOCK_CHARS = 1 << 16  # text that is not all ASCII is looked at in blocks of about this many characters
+# The same safe line break as _SAFE_BREAK, in text: a block ends just after it.
+_SAFE_TEXT_BREAK = re.compile(r"[!-~]\n(?=[A-Za-z])")
 
 Progress = Callable[[int, int], None]  # (bytes counted so far, bytes in all)
 
@@ -123,17 +145,24 @@ def _next_boundary(file, pos: int, size: int, pattern, special: frozenset[bytes]
 
 
 def file_chunks(
-    paths: Iterable[str], special_tokens: Sequence[str] = (), chunk_bytes: int = CHUNK_BYTES
+    paths: Iterable[str], special_tokens: Sequence[str] = (), chunk_bytes: int = CHUNK_BYTES, min_chunks: int = 1
 ) -> list[Chunk]:
-    """Every file cut into chunks of about ``chunk_bytes`` at boundaries, in file order."""
+    """Every file cut into chunks of about ``chunk_bytes`` at boundaries, in file order; smaller chunks (down
+    to :data:`MIN_CHUNK_BYTES`) when that is needed to make at least ``min_chunks`` of them in all."""
     if chunk_bytes < 1:
         raise ValueError(f"The chunk size must be at least 1 byte, not {chunk_bytes}.")
+    paths = [os.fspath(path) for path in paths]
+    try:
+        sizes = [os.path.getsize(path) for path in paths]
+    except OSError as exc:
+        raise ValueError(f"Cannot read {exc.filename}: {exc.strerror or exc}.") from None
+    if min_chunks > 1:
+        even_share = max(MIN_CHUNK_BYTES, -(-sum(sizes) // min_chunks))
+        chunk_bytes = min(chunk_bytes, even_share)
     chunks = []
-    for path in paths:
-        path = os.fspath(path)
+    for path, size in zip(paths, sizes):
         try:
             with open(path, "rb") as f:
-                size = f.seek(0, os.SEEK_END)
                 bounds = find_chunk_boundaries(f, -(-size // chunk_bytes), special_tokens)
         except OSError as exc:
             raise ValueError(f"Cannot read {path}: {exc.strerror or exc}.") from None
@@ -168,12 +197,33 @@ def count_chunk(chunk: Chunk, pre_tokenizer: str, special_tokens: Sequence[str] 
     else:
         pieces = [text]
     del text
-    words = [w for piece in pieces for w in pattern.findall(piece)] if len(pieces) > 1 else pattern.findall(pieces[0])
+    fast = ASCII_PATTERNS.get(pre_tokenizer)
+    words = [w for piece in pieces for w in find_words(piece, pattern, fast)]
     del pieces
     t2 = time.thread_time()
     counts = Counter(words)  # counts in C and keeps first-seen order
     t3 = time.thread_time()
     return dict(counts), Timings(t1 - t0, t2 - t1, t3 - t2, 1, chunk.size)
+
+
+def find_words(text: str, pattern, ascii_pattern=None) -> list[str]:
+    """``pattern.findall(text)``, with ``ascii_pattern`` (its equal on ASCII text, or None) on the parts that
+    are all ASCII: blocks of about :data:`BLOCK_CHARS` cut at safe line breaks, where cutting changes no word."""
+    if ascii_pattern is None:
+        return pattern.findall(text)
+    if text.isascii():
+        return ascii_pattern.findall(text)
+    if len(text) <= BLOCK_CHARS:
+        return pattern.findall(text)
+    words: list[str] = []
+    start, end = 0, len(text)
+    while start < end:
+        cut = _SAFE_TEXT_BREAK.search(text, start + BLOCK_CHARS)
+        stop = cut.start() + 2 if cut else end
+        block = text[start:stop]
+        words += (ascii_pattern if block.isascii() else pattern).findall(block)
+        start = stop
+    return words
 
 
 def _count_one(args: tuple[Chunk, str, tuple[str, ...]]) -> tuple[dict[str, int], Timings]:
@@ -182,20 +232,23 @@ def _count_one(args: tuple[Chunk, str, tuple[str, ...]]) -> tuple[dict[str, int]
 
 def add_counts(results: Iterable[tuple[dict[str, int], Timings]], progress: Progress | None, total: int):
     """Add the chunks' counts in the order given (first-seen order across chunks); returns (counts, timings)."""
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}
     timings = Timings()
     merging = 0.0
     for chunk_counts, chunk_timings in results:
-        t = time.perf_counter()
-        counts.update(chunk_counts)
-        merging += time.perf_counter() - t
+        t = time.thread_time()
+        # counts[w] += n for each word, in C (Counter.update runs a Python loop over a mapping): dict.update
+        # keeps a known word where it is and appends a new one, so words stay in first-seen order.
+        get = counts.get
+        counts.update(zip(chunk_counts, map(add, chunk_counts.values(), map(get, chunk_counts, repeat(0)))))
+        merging += time.thread_time() - t
         timings.add(chunk_timings)
         if progress is not None:
             progress(timings.bytes, total)
     timings.extra["adding chunks"] = merging
     if not counts:
         raise ValueError("The corpus is empty (or only whitespace and special tokens): give files with some text.")
-    return dict(counts), timings
+    return counts, timings
 
 
 def count_files(
@@ -206,24 +259,29 @@ def count_files(
     workers: int | None = None,
     chunk_bytes: int = CHUNK_BYTES,
     progress: Progress | None = None,
+    start_method: str = "spawn",
 ) -> tuple[dict[str, int], Timings]:
     """Word counts of the files, counted chunk by chunk in ``workers`` processes (default: one per CPU;
-    1: in this process). Equal to :func:`bpe.count_words` on the files' texts split at the special tokens."""
+    1: in this process). Equal to :func:`bpe.count_words` on the files' texts split at the special tokens.
+
+    The workers are spawned (a fresh interpreter each), since a caller may hold threads (a Dask client, a web
+    server) that forking would copy mid-work; a caller that holds none may pass ``start_method="fork"``, and
+    its workers start without importing anything again."""
     check_pre_tokenizer(pre_tokenizer)
     specials = tuple(special_tokens)
-    chunks = file_chunks(paths, specials, chunk_bytes)
+    workers = workers or os.cpu_count() or 1
+    chunks = file_chunks(paths, specials, chunk_bytes, min_chunks=CHUNKS_PER_WORKER * workers if workers > 1 else 1)
     total = sum(c.size for c in chunks)
     jobs = [(c, pre_tokenizer, specials) for c in chunks]
-    workers = min(workers or os.cpu_count() or 1, max(1, len(chunks)))
+    workers = min(workers, max(1, len(chunks)))
     if workers == 1:
         return add_counts(map(_count_one, jobs), progress, total)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    # Spawned, not forked: the caller may hold threads (a Dask client, a web server) that fork would copy.
     # An executor, not a multiprocessing.Pool: a worker that dies fails the call (BrokenProcessPool) where a
     # Pool would wait for its result for ever.
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start_method)) as pool:
         try:
             return add_counts(pool.map(_count_one, jobs), progress, total)
         except BaseException:
@@ -248,7 +306,8 @@ def count_files_dask(
 
     check_pre_tokenizer(pre_tokenizer)
     specials = tuple(special_tokens)
-    chunks = file_chunks(paths, specials, chunk_bytes)
+    threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+    chunks = file_chunks(paths, specials, chunk_bytes, min_chunks=CHUNKS_PER_WORKER * max(1, threads))
     total = sum(c.size for c in chunks)
     futures = client.map(count_chunk, chunks, pre_tokenizer=pre_tokenizer, special_tokens=specials, pure=False)
     return add_counts(_in_order(futures, as_completed), progress, total)

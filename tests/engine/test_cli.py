@@ -76,6 +76,31 @@ def test_counts_in_chunks_equal_counting_the_whole_text(pre_tokenizer, parts, wi
     assert sum(c.size for c in chunks) == sum(len(t.encode("utf-8")) for t in parts)
 
 
+ASCII_AND_MORE = st.lists(
+    st.one_of(st.characters(max_codepoint=127), st.sampled_from(PIECES)), min_size=0, max_size=120
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ASCII_AND_MORE)
+def test_the_ascii_pattern_finds_the_words_the_unicode_pattern_finds(text):
+    """On all-ASCII text the standard library's pattern (every ASCII character tried, the control characters
+    \\x1c-\\x1f that str.isspace counts as space included) cuts as the `regex` pattern does."""
+    slow = bpe.pre_tokenizers.word_pattern("gpt2")
+    ascii_text = text.encode("ascii", "ignore").decode("ascii")
+    assert counting.ASCII_PATTERNS["gpt2"].findall(ascii_text) == slow.findall(ascii_text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ASCII_AND_MORE, block=st.integers(1, 30))
+def test_text_in_ascii_and_other_blocks_gives_the_words_of_the_whole_text(text, block):
+    """Blocks cut at safe line breaks, each found by the pattern its characters allow, give the whole text's words."""
+    slow = bpe.pre_tokenizers.word_pattern("gpt2")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(counting, "BLOCK_CHARS", block)
+        assert counting.find_words(text, slow, counting.ASCII_PATTERNS["gpt2"]) == slow.findall(text)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=texts,
