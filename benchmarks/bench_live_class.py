@@ -183,7 +183,10 @@ def pct(values: list[float], q: float) -> float:
 
 def report(kind: str, ref: dict, r: dict) -> None:
     lat, base = r["latencies"], ref["latencies"]
-    print(f"\n== {kind}: {r['students']} students (joined in {r['join_s']:.1f} s), polling every {POLL_S:.1f} s")
+    print(
+        f"\n== {kind}: {r['students']} students (joined in {r['join_s']:.1f} s), polling every {POLL_S:.1f} s; "
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
     print(
         f"teacher's Next -> student's new step title: p50 {pct(lat, 50):.2f} s, p95 {pct(lat, 95):.2f} s, "
         f"max {max(lat):.2f} s over {len(lat):,} step views (goal p95 <= 1.5 s: "
