@@ -1,15 +1,18 @@
 """The live class on the Train page: the teacher starts and drives it, students follow it and vote.
 
 The teacher (presenter mode) presses "Start a class": ``server/classroom.py`` makes a code and a token, kept
-in this session only. From then on every view the teacher's step view draws is published (:func:`after_step`),
-and a box (:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how
-many students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
-above it otherwise. A student opens the link (``?class=<code>``): their
-box polls the class and, when the teacher's view has a new serial, reruns the page, whose first lines
-(:func:`follow`) apply it: only the step if the corpus and settings are the ones last applied, else the
-teacher's link in full, as if the student had opened it. "Explore on my own" stops that; "Follow the
-teacher" applies the current view again. While a vote is open the pair counts are hidden on every screen.
-What this leaves out: the phone layout, and the class state itself (``server/classroom.py``).
+in this session and in a cookie of this browser (``COOKIE``: a reload is still the teacher's; never a link).
+From then on every view the teacher's step view draws is published (:func:`after_step`), and a box
+(:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how many
+students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
+above it otherwise. A student opens the link (``?class=<code>``) and their poll (:func:`follow_poll`, below the
+step view) reads the class. When only the step or the vote is new, it has the browser press the step view's
+hidden button (``class.js``): the step view runs, not the page, and its first lines (:func:`poll_step`) take
+the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
+the teacher's link as if the student had opened it. A following student's line and the vote sit right below
+the step box (:func:`student_bar`), so a phone shows the step first. "Explore on my own" stops following;
+"Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
+screen. What this leaves out: the class state itself (``server/classroom.py``).
 """
 
 from __future__ import annotations
