@@ -368,8 +368,10 @@ def _student_box(state: dict, history: bpe.History) -> None:
     elif shown.serial != mine.get("serial"):
         if not _same_run(state, shown):
             st.rerun(scope="app")  # the page's first lines (follow) open the teacher's link
+        # A new block each poll (the count), so the browser runs it again if a press was lost in a run.
+        mine["asks"] = mine.get("asks", 0) + 1
         st.html(
-            f'<span data-bpe-sync="{shown.serial}"></span>' + _js(sync=shown.serial),
+            f'<span data-bpe-sync="{shown.serial}.{mine["asks"]}"></span>' + _js(sync=shown.serial),
             unsafe_allow_javascript=True,
         )
 
