@@ -3,7 +3,8 @@
 Sessions speak Streamlit's own websocket protocol (``st_client.Session``; no browsers, so the CPU measured
 is the server's). The teacher's session opens the course preset in presenter mode and starts a class; each
 student opens the class link and polls its class box as the browser's timer does (every ``POLL_S``, from a
-random phase). Then:
+random phase); when the teacher has moved, the poll's answer asks the page to press the step view's hidden
+button (``ui/class.js``), and the student's client presses it, as the browser's script does. Then:
 
 1. the reference: one student follows ``--steps`` steps of the teacher, one every ``--gap`` seconds;
 2. the class: N students (``--students``, 100 by default) follow the same steps;
@@ -80,7 +81,10 @@ class Student:
         while not stop.is_set():
             started = time.perf_counter()
             try:
+                self.s.html = []  # this poll's blocks only
                 await self.s._rerun(fragment=self.s.poll_fragment, auto=True, timeout=120)
+                if any("data-bpe-sync" in block for block in self.s.html):
+                    await self.s.click("class_sync")  # what ui/class.js does in the browser
             except (TimeoutError, OSError) as exc:
                 self.errors.append(f"poll: {type(exc).__name__} {exc}")
                 return
@@ -179,7 +183,10 @@ def pct(values: list[float], q: float) -> float:
 
 def report(kind: str, ref: dict, r: dict) -> None:
     lat, base = r["latencies"], ref["latencies"]
-    print(f"\n== {kind}: {r['students']} students (joined in {r['join_s']:.1f} s), polling every {POLL_S:.1f} s")
+    print(
+        f"\n== {kind}: {r['students']} students (joined in {r['join_s']:.1f} s), polling every {POLL_S:.1f} s; "
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
     print(
         f"teacher's Next -> student's new step title: p50 {pct(lat, 50):.2f} s, p95 {pct(lat, 95):.2f} s, "
         f"max {max(lat):.2f} s over {len(lat):,} step views (goal p95 <= 1.5 s: "

@@ -109,6 +109,7 @@ def set_step(value: int) -> None:
 
 
 def step_view() -> None:
+    classroom.poll_step(state)  # a following student takes the teacher's step (ui/classroom.py)
     last = history.num_merges
     if keys.STEP not in st.session_state or st.session_state[keys.STEP] > last:
         st.session_state[keys.STEP] = min(state.get(keys.STEP, 0), last)
@@ -165,9 +166,10 @@ def step_view() -> None:
         hide_counts=guess == "pending" or classroom.vote_pending(state, step),
         counts_step=step + 1 if guess == "answered" else step,
         present=present,
-        after_step=lambda: explore.what_if(history, settings, state),
+        after_step=lambda: (classroom.student_bar(state, history), explore.what_if(history, settings, state)),
     )
-    code_beside.code_beside(history, settings, step)  # the reference loop's lines with this step's values
+    if not classroom.following(state):  # a following phone gets the step, its chart and words, no more
+        code_beside.code_beside(history, settings, step)  # the reference loop's lines with this step's values
     if state.pop(keys.RERUN_APP, False):
         st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
 
@@ -188,6 +190,7 @@ run_every = st.session_state.get(keys.SPEED, 1.0) if st.session_state.get(keys.P
 if not present:
     classroom.class_box(state, history, present)  # follow a live class (a student), and its vote
 st.fragment(step_view, run_every=run_every)()
+classroom.follow_poll(state, history)  # a following student's poll: below, as it draws nothing until a step
 if present:  # below the step view: a projector's height is the step's
     classroom.class_box(state, history, present)  # start or drive a live class, and its vote
     controls.mode_toggles(settings)

@@ -133,6 +133,15 @@ def _checked(store, code: str, token: str) -> View:
     return _parse(fields["view"])
 
 
+def is_teacher(store, code: str, token: str) -> bool:
+    """Whether ``token`` moves the running class ``code`` (a reloaded teacher's page asks with its cookie)."""
+    try:
+        _checked(store, code, token)
+    except ClassError:
+        return False
+    return True
+
+
 def move(store, code: str, token: str, params: dict[str, str]) -> View:
     """Show ``params`` to the class; unchanged params change nothing. A new step closes the vote."""
     current = _checked(store, code, token)

@@ -61,3 +61,10 @@ HOVER_JS = _script("hover.js")
 SKIP_LINK = '<a class="bpe-skip" href="#">Skip to the step controls</a>'
 SKIP_JS = _script("skip.js")
 RESTORE_JS = _script("restore.js", ("bpeRestoreConfig", {"banner": BANNER, "maxChars": limits.BROWSER_SAVE_CHARS}))
+_CLASS_JS = _script("class.js")
+
+
+def class_js(values: dict) -> str:
+    """``class.js`` (the live class: the teacher's cookie, a student's step sync) with ``values`` set before it."""
+    values_json = json.dumps(values).replace("<", "\\u003c")
+    return _CLASS_JS.replace("<script>\n", f"<script>\nwindow.bpeClass = {values_json};  // from ui/assets.py\n", 1)

@@ -1,15 +1,18 @@
 """The live class on the Train page: the teacher starts and drives it, students follow it and vote.
 
 The teacher (presenter mode) presses "Start a class": ``server/classroom.py`` makes a code and a token, kept
-in this session only. From then on every view the teacher's step view draws is published (:func:`after_step`),
-and a box (:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how
-many students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
-above it otherwise. A student opens the link (``?class=<code>``): their
-box polls the class and, when the teacher's view has a new serial, reruns the page, whose first lines
-(:func:`follow`) apply it: only the step if the corpus and settings are the ones last applied, else the
-teacher's link in full, as if the student had opened it. "Explore on my own" stops that; "Follow the
-teacher" applies the current view again. While a vote is open the pair counts are hidden on every screen.
-What this leaves out: the phone layout, and the class state itself (``server/classroom.py``).
+in this session and in a cookie of this browser (``COOKIE``: a reload is still the teacher's; never a link).
+From then on every view the teacher's step view draws is published (:func:`after_step`), and a box
+(:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how many
+students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
+above it otherwise. A student opens the link (``?class=<code>``) and their poll (:func:`follow_poll`, below the
+step view) reads the class. When only the step or the vote is new, it has the browser press the step view's
+hidden button (``class.js``): the step view runs, not the page, and its first lines (:func:`poll_step`) take
+the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
+the teacher's link as if the student had opened it. A following student's line and the vote sit right below
+the step box (:func:`student_bar`), so a phone shows the step first. "Explore on my own" stops following;
+"Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
+screen. What this leaves out: the class state itself (``server/classroom.py``).
 """
 
 from __future__ import annotations
@@ -25,11 +28,12 @@ import bpe
 from bpe.display import md_escape as md  # button labels are markdown
 from server import classroom as live
 from server import corpus_store
-from ui import explore, links, session, share
+from ui import assets, explore, links, session, share
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 
 POLL_S = 1.0  # students see the teacher's step within about this (plus one page run)
+COOKIE = "bpe_class"  # the teacher's browser: "<code>.<token>" of its class (class.js), read back on a reload
 HEARTBEAT_S = 4.0  # a student's page says it is open this often (live.SEEN_WINDOW_S counts the last few)
 CANDIDATES = 6  # the vote offers the pairs with the highest counts, and the one that merges
 RETRIES = 3  # a student's page applies the same view at most this many times more (see after_step)
@@ -52,6 +56,11 @@ def _store():
     return corpus_store.store()
 
 
+def _js(**values) -> str:
+    """``ui/class.js`` told what to do: keep (or forget) the teacher's cookie, or press the sync button."""
+    return assets.class_js({"cookie": COOKIE, "maxAge": live.IDLE_S, **values})
+
+
 def class_link(code: str) -> str:
     """The students' link: the app's address and the class code only (never the teacher's token)."""
     scheme, host, path = share.page_address()
@@ -64,6 +73,8 @@ def follow(state: dict) -> None:
     teacher's newest view if this student follows it."""
     mine = _class(state)
     code = st.query_params.get("class")
+    if not mine.get("code") and not code:
+        _restore_teacher(mine)
     if mine.get("token"):
         return
     if code and code != mine.get("code") and live.valid_code(code):
@@ -142,13 +153,15 @@ def class_box(state: dict, history: bpe.History, present: bool) -> None:
     mine = _class(state)
     if problem := mine.pop("problem", None):
         alert("warning", problem)
+    if mine.pop("forget", False):  # the class ended: this browser no longer keeps its token
+        st.html(_js(keep=""), unsafe_allow_javascript=True)
     if mine.get("token"):
         mine["full_run"] = True  # the box is drawn by the page's run: no stale values to put back
         st.fragment(_teacher_box, run_every=POLL_S)(state, history)
         mine["full_run"] = False
     elif mine.get("gone"):
         st.info("The class has ended: you can go on exploring here on your own.", icon=":material/school:")
-    elif mine.get("code"):
+    elif mine.get("code") and not following(state):  # following: follow_poll, below the step view
         st.fragment(_student_box, run_every=POLL_S)(state, history)
     elif present and st.button("Start a class", icon=":material/school:", key="class_start"):
         params = links.settings_to_params(state[keys.SETTINGS], state[keys.STEP], state.get(keys.STORED, set()))
@@ -159,6 +172,26 @@ def class_box(state: dict, history: bpe.History, present: bool) -> None:
             return
         mine.update(code=code, token=token, published=params, vote=None)
         st.rerun()
+
+
+def follow_poll(state: dict, history: bpe.History) -> None:
+    """A following student's poll of the class (``pages/train.py`` draws it below the step view: it shows
+    nothing until the teacher moves, and the step box stays first on a phone)."""
+    if following(state):
+        st.fragment(_student_box, run_every=POLL_S)(state, history)
+
+
+def _restore_teacher(mine: dict) -> None:
+    """A reloaded teacher's page: its browser's cookie names the class and holds its token (never a link)."""
+    cookie = st.context.cookies.get(COOKIE)
+    if not isinstance(cookie, str):  # none (or no browser: a test)
+        return
+    code, _, token = cookie.partition(".")
+    try:
+        if code and token and live.is_teacher(_store(), code, token):
+            mine.update(code=code, token=token, published=None, vote=None)
+    except corpus_store.StoreUnavailable:
+        pass  # the page works without the class; the next load tries again
 
 
 def _teacher_box(state: dict, history: bpe.History) -> None:
@@ -177,9 +210,12 @@ def _teacher_box(state: dict, history: bpe.History) -> None:
         return
     if shown is None:
         mine.clear()
+        mine["forget"] = True
         mine["problem"] = f"The class has ended: nobody moved it for {live.IDLE_S // 60} minutes. Start a new one."
         st.rerun(scope="app")
     row = st.container(horizontal=True, vertical_alignment="center", key="class_row")
+    # The same script every poll: the browser runs it once, when the box first draws it.
+    row.html(_js(keep=f"{mine['code']}.{mine['token']}"), unsafe_allow_javascript=True)
     row.html(
         f'<p class="bpe-class">Class <b data-testid="bpe-class-code">{esc(mine["code"])}</b> · '
         f'<span data-testid="bpe-following">{seen["follow"]} following</span>'
@@ -215,6 +251,7 @@ def _act(state: dict, action) -> None:
         return
     if result is None:  # ended
         mine.clear()
+        mine["forget"] = True
 
 
 def candidates(history: bpe.History, step: int) -> list[tuple[tuple[str, str], int]]:
@@ -256,8 +293,49 @@ def _reveal(history: bpe.History, vote: live.Vote, tally) -> None:
     )
 
 
-def _student_box(state: dict, history: bpe.History) -> None:
+def following(state: dict) -> bool:
+    """Whether this session is a student following the teacher: its step view is the class's polling fragment."""
     mine = _class(state)
+    return bool(mine.get("code") and mine.get("following") and not mine.get("token") and not mine.get("gone"))
+
+
+def poll_step(state: dict) -> None:
+    """The first lines of the step view: a following student takes the teacher's step (and vote). The class box's
+    poll (:func:`_student_box`) presses the step view's hidden button when the teacher moved, so a new step costs
+    a step view's run, as a click on Next does, not the whole page's; another corpus or other settings run the
+    whole page (:func:`follow`)."""
+    mine = _class(state)
+    if mine.pop("relayout", False):
+        st.rerun(scope="app")  # "Explore on my own" was pressed here: the bar moves above the step view
+    if not following(state):
+        return
+    try:
+        shown = live.view(_store(), mine["code"])
+    except corpus_store.StoreUnavailable:
+        shown = None
+    if shown is not None and shown.serial != mine.get("serial"):
+        if not _same_run(state, shown):
+            mine["serial"] = None
+            st.rerun(scope="app")
+        mine.update(serial=shown.serial, vote=shown.vote, step=shown.step, params=shown.params)
+    if shown is not None:
+        mine["shown"] = shown  # the bar below the step box draws its vote
+    # Every run, not only a new serial's: a following student's own Next comes back to the teacher's step.
+    if mine.get("step") is not None:
+        st.session_state["step"] = state["step"] = mine["step"]
+
+
+def _same_run(state: dict, shown: live.View) -> bool:
+    """Whether ``shown`` is this page's corpus and settings (then only its step or vote is new)."""
+    mine = _class(state)
+    return mine.get("expected") == state.get("settings") and _run_params(mine.get("params")) == _run_params(
+        shown.params
+    )
+
+
+def _poll(mine: dict) -> live.View | None:
+    """The class's view, and this student's heartbeat every ``HEARTBEAT_S``; None if the store is away (the next
+    poll tries again). A class that has ended reruns the page, which says so."""
     store = _store()
     try:
         shown = live.view(store, mine["code"])
@@ -265,18 +343,58 @@ def _student_box(state: dict, history: bpe.History) -> None:
             live.seen(store, mine["code"], session.session_id(), bool(mine.get("following")))
             mine["beat"] = time.monotonic()
     except corpus_store.StoreUnavailable:
-        return  # the next poll tries again
+        return None
     if shown is None:
         mine.update(gone=True, following=False)
         st.rerun(scope="app")
-    if mine.get("following") and shown.serial != mine.get("serial"):
-        st.rerun(scope="app")  # the page's first lines apply the new view (or say the class ended)
+    mine["shown"] = shown
+    return shown
+
+
+def _student_box(state: dict, history: bpe.History) -> None:
+    """A student's poll: exploring on their own, their bar (the projector counts them); following, nothing to
+    see until the teacher moves, then the step view is asked to take the new step (``class.js``), or the whole
+    page runs for another corpus or other settings."""
+    mine = _class(state)
+    if mine.pop("relayout", False):
+        st.rerun(scope="app")  # the bar moves: into the step view when following, above it when not
+    shown = _poll(mine)
+    if shown is None:
+        return
+    if not following(state):
+        _bar(state, history)
+    elif shown.serial != mine.get("serial"):
+        if not _same_run(state, shown):
+            st.rerun(scope="app")  # the page's first lines (follow) open the teacher's link
+        # A new block each poll (the count), so the browser runs it again if a press was lost in a run.
+        mine["asks"] = mine.get("asks", 0) + 1
+        st.html(
+            f'<span data-bpe-sync="{shown.serial}.{mine["asks"]}"></span>' + _js(sync=shown.serial),
+            unsafe_allow_javascript=True,
+        )
+
+
+def student_bar(state: dict, history: bpe.History) -> None:
+    """In the step view, right below the step box: a following student's line and the vote (a phone shows the
+    step first)."""
+    if following(state):
+        _bar(state, history)
+
+
+def _bar(state: dict, history: bpe.History) -> None:
+    """A student's line (following or on their own, and the button that switches) and, while following, the
+    vote."""
+    mine = _class(state)
+    shown = mine.get("shown")
+    if shown is None or not mine.get("code") or mine.get("token"):
+        return
     row = st.container(horizontal=True, vertical_alignment="center", key="class_row")
     if mine.get("following"):
         row.html(
             f'<p class="bpe-class" data-testid="bpe-class-mode">Following the teacher · class {esc(mine["code"])}</p>'
         )
         row.button("Explore on my own", key="class_own", on_click=_set_following, args=(mine, False))
+        row.button("Take the teacher's step", key="class_sync")  # hidden (style.css): pressed by class.js
     else:
         row.html(
             f'<p class="bpe-class" data-testid="bpe-class-mode">Exploring on your own · class {esc(mine["code"])}</p>'
@@ -290,7 +408,7 @@ def _student_box(state: dict, history: bpe.History) -> None:
         upcoming = history.state(vote.step + 1)
         st.html(f'<p class="bpe-class">Step {vote.step + 1} merges <b>{esc(explore.pair_text(upcoming.pair))}</b>.</p>')
         return
-    answer = live.voted(store, mine["code"], vote.number, session.session_id())
+    answer = live.voted(_store(), mine["code"], vote.number, session.session_id())
     if answer is not None:
         st.html(
             f'<p class="bpe-class" data-testid="bpe-voted">Your answer: {esc(explore.pair_text(answer))}. '
@@ -308,10 +426,11 @@ def _student_box(state: dict, history: bpe.History) -> None:
         )
 
 
-def _set_following(mine: dict, following: bool) -> None:
-    mine["following"] = following
+def _set_following(mine: dict, on: bool) -> None:
+    mine["following"] = on
+    mine["relayout"] = True  # the bar moves: following, it is below the step box; else above the step view
     mine["beat"] = 0.0  # the projector's count changes at the next poll
-    if following:
+    if on:
         mine["serial"] = None  # apply the teacher's current view now
 
 

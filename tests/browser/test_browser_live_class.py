@@ -2,6 +2,9 @@
 class link. Students follow steps, a preset change and a pasted corpus; one who explores on their own stays
 put; a student cannot move the class; the class vote reaches the projector and its reveal.
 
+A teacher who reloads the page keeps the class (a cookie, never a link); a following phone shows the step box
+first, its bar and the vote below it.
+
 Run with ``.venv/bin/python -m pytest tests/browser/test_browser_live_class.py -q`` (needs Debian's chromium).
 """
 
@@ -29,6 +32,7 @@ def start_class(browser, url: str):
     page.locator(".st-key-class_start button").click()
     code = page.get_by_test_id("bpe-class-code")
     expect(code).to_have_text(re.compile(r"^[A-Z2-9]{6}$"), timeout=TIMEOUT_MS)
+    expect(code).to_be_in_viewport()  # the class box is where "Start a class" was: the projector shows the code
     return context, page, code.inner_text()
 
 
@@ -203,3 +207,47 @@ def test_students_on_the_other_replica_follow_and_vote(replicas, browser):  # no
     finally:
         for context in contexts:
             context.close()
+
+
+# Where a following phone's parts start (px from the top of the page, the page scrolled to its top).
+PHONE_TOPS_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const top = (s) => { const e = document.querySelector(s);
+    return e ? Math.round(e.getBoundingClientRect().top + main.scrollTop) : null; };
+  return {step: top('.bpe-step'), bar: top('[data-testid="bpe-class-mode"]'), vote: top('.st-key-class_choices')};
+}"""
+
+
+def test_a_following_phone_shows_the_step_box_first_and_the_vote_below_it(live_class):
+    """390x844 with a vote open: the step box sat at 522 px under the follow bar and the vote (369 px without a vote)."""
+    teacher, (ana, _), _ = live_class
+    wait_for_step(ana, 1)
+    teacher.locator(".st-key-class_ask button").click()
+    expect(ana.locator(".st-key-class_choices button").first).to_be_visible(timeout=TIMEOUT_MS)
+    ana.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+    where = ana.evaluate(PHONE_TOPS_JS)
+    assert where["step"] <= 300, where  # as high as a phone on its own puts it (tests/browser/test_browser_fit.py)
+    assert where["step"] < where["bar"] < where["vote"] < 844, where  # the vote still on the first screen
+
+
+def test_a_teacher_who_reloads_the_page_keeps_the_class_until_it_ends(live_class):
+    teacher, (ana, _), code = live_class
+    wait_for_step(ana, 1)
+    (kept,) = [c for c in teacher.context.cookies() if c["name"] == "bpe_class"]
+    token = kept["value"].partition(".")[2]
+    assert kept["value"].startswith(code + ".") and len(token) > 20 and kept["sameSite"] == "Strict"
+    teacher.reload()
+    wait_for_app(teacher)
+    expect(teacher.get_by_test_id("bpe-class-code")).to_have_text(code, timeout=TIMEOUT_MS)
+    following(teacher, 2)
+    step(teacher)  # the reloaded page still moves the class
+    wait_for_step(ana, 2)
+    assert token not in teacher.url and token not in ana.url and "class" not in parse_qs(urlparse(teacher.url).query)
+    teacher.locator(".st-key-class_end button").click()
+    expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(ana.get_by_text("The class has ended")).to_be_visible(timeout=TIMEOUT_MS)
+    teacher.wait_for_function("() => !document.cookie.includes('bpe_class=')")  # an ended class is forgotten
+    teacher.reload()
+    wait_for_app(teacher)
+    expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(teacher.get_by_test_id("bpe-class-code")).to_have_count(0)

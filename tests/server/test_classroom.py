@@ -96,3 +96,12 @@ def test_an_idle_class_expires_with_the_store(tmp_path, monkeypatch):
     later = classroom.time.time() + classroom.IDLE_S + 1
     monkeypatch.setattr("server.corpus_store.time.time", lambda: later)
     assert classroom.view(store, code) is None
+
+
+def test_a_reloaded_teachers_page_is_the_teacher_only_with_the_token_and_while_the_class_runs(store):
+    code, token = classroom.start(store, HUG)
+    assert classroom.is_teacher(store, code, token)
+    assert not classroom.is_teacher(store, code, token[:-1]) and not classroom.is_teacher(store, code, "")
+    assert not classroom.is_teacher(store, "K7P3Q0", token)  # not a code at all
+    classroom.end(store, code, token)
+    assert not classroom.is_teacher(store, code, token)
