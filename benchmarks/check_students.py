@@ -48,7 +48,8 @@ CHILD = r"""
 import importlib.abc, importlib.machinery, importlib.util, pickle, sys, types
 student, corpus, vocab_size, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 STUBS = ("torch", "jaxtyping", "einops", "einx", "wandb", "triton", "tqdm", "matplotlib", "psutil", "submitit",
-         "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler")
+         "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler", "datasets", "pynvml", "transformers", "seaborn",
+         "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors")
 
 class Anything(types.ModuleType):
     def __getattr__(self, name):
@@ -61,6 +62,9 @@ class Anything(types.ModuleType):
         return Anything("item")
     def __iter__(self):
         return iter(())
+    def __or__(self, other):
+        return self
+    __ror__ = __or__
     def __mro_entries__(self, bases):
         return (object,)
 
