@@ -15,7 +15,8 @@ difference reads both pairs' counts in our run at that step. The cause is told i
    step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens not split out (only when splitting them changes
    the choice); a known faulty merge loop (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`),
    overlapping pairs counted once among them; where the two counts tie, another tie rule (ours, or a
-   student's rule by bytes, token ids or decoded text);
+   student's rule by bytes, token ids or decoded text) that follows the run :data:`FOLLOW` merges past
+   the step;
 4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
    base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
@@ -61,6 +62,10 @@ __all__ = [
     "train_setup",
 ]  # fmt: skip
 
+# Another tie rule explains a choice only if it also follows the student's run this many merges past it
+# (or to its end): one that makes the same choice by chance parts from the run soon after,
+# as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
+FOLLOW = 3
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
     "first": "the pair seen first wins",
@@ -252,13 +257,14 @@ def _compare_one(
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
-        if rule is not None:
-            candidates.append((rule_n, 3, "tie"))
         if seconds > 0:
             key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
             if key is not None and key_n > rule_n:
                 rule, rule_n = key, key_n
-                candidates.append((key_n, 4, "tie"))
+        if rule_n < min(len(student.merges), step + FOLLOW):
+            rule = None  # it makes this one choice but not the next ones: chance, not the cause
+        elif rule is not None:
+            candidates.append((rule_n, 3 if rule in TIE_RULES else 4, "tie"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
@@ -314,9 +320,13 @@ def _compare_one(
     if their_count == 0:
         kind, cause = _missing(head, theirs, student, setup, specials, corpus)
         return Comparison(kind=kind, cause=cause, **fields)
-    if their_count == our_count:
-        cause = f"{head}, both counted {their_count}: a tie, broken by a rule none of ours follows."
-        return Comparison(kind="tie", cause=cause, **fields)
+    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off
+        certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+        cause = (
+            f"{head}, both counted {their_count} in our run, but no tie rule (ours or a student's) follows your run "
+            f"past this step, so a count is off: {certain}."
+        )
+        return Comparison(kind="count", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
 

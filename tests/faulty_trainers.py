@@ -9,7 +9,9 @@ never updated), ``banned`` (pairs with a merged token never counted), ``overlap-
 pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted once), ``only-merged``
 (counts taken from the merged words only). Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
-a setting fault and another one together are joined by ``+`` (``chars+left-symbol``).
+a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
+(:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
+boundary put at the file's size minus one (when no special token follows) cuts it off.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ LOOP_FAULTS = (
 )  # fmt: skip
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
+COUNT_FAULTS = ("cut-last",)
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
 PROSE = (
@@ -53,6 +56,8 @@ def _words(text: str, fault: str | None) -> Counter:
     if fault == "lower":
         text = text.lower()
     parts = [text] if fault == "specials" else text.split(EOT)
+    if fault == "cut-last":
+        parts[-1:] = [parts[-1][:-1], parts[-1][-1:]]
     words: Counter = Counter()
     for part in parts:
         for w in regex.findall(r"\S+\s*" if fault == "whitespace" else GPT2_PAT, part):

@@ -208,3 +208,14 @@ def test_a_character_run_with_a_half_merging_loop_names_the_base_then_the_loop()
     )
     assert loop_part.startswith("at step 13 we merge") and "a word holding it twice is left half-merged" in loop_part
     assert (result.kind, result.step, result.fault, result.later_step) == ("byte-base", 1, "half", 13)
+
+
+def test_counts_cut_at_a_chunk_boundary_are_a_count_not_a_tie_rule_that_follows_by_chance():
+    # the last ' newest' counted as ' newes' and 't': (s, t) 8 and (e, s) 9 in the student's counts, while
+    # the 'first' tie rule makes the student's first two merges and then parts
+    text = CORPORA["handout"]
+    merges, result = check(text, "cut-last", 12)
+    assert first_difference(train(text, 12)[1], merges) == 1
+    assert (result.kind, result.step, result.rule) == ("count", 1, None), result.cause
+    assert "no tie rule (ours or a student's) follows your run past this step" in result.cause
+    assert "your count of (s, t) at least 1 below its true 9" in result.cause
