@@ -371,6 +371,18 @@ def _inside_special(joined: bytes, specials, student, corpus) -> str | None:
     return None
 
 
+def _special_leftover(joined: bytes, specials, student, corpus) -> str | None:
+    """The special token whose characters make up ``joined`` when the text holds none of them outside it."""
+    if not isinstance(corpus, str) or not _is_utf8(joined):
+        return None
+    chars = set(joined.decode("utf-8"))
+    for special in (*specials, *student.special_tokens):
+        outside = corpus.replace(special, "")
+        if special in corpus and chars <= set(special) and not any(c in outside for c in chars):
+            return special
+    return None
+
+
 def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
     """Why our corpus never has the student's pair at this step."""
     joined = theirs[0] + theirs[1]
@@ -385,6 +397,13 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
         return "specials", (
             f"{head}, a pair our corpus never has: it is part of the special token {special}, which we split "
             "out of the text before counting. Your run did not split special tokens out."
+        )
+    leftover = _special_leftover(joined, specials, student, corpus)
+    if leftover:
+        return "specials", (
+            f"{head}, a pair our corpus never has: it is made of characters of the special token {leftover}, which "
+            "the text holds nowhere else, so your run leaves pieces of the token in the text (a split on it as an "
+            "unescaped regular expression, where '|' means 'or', cuts around its parts instead of at the token)."
         )
     chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
     if setup.byte_base and any(c is not None and len(c) < len(p) for c, p in zip(chars, theirs)):

@@ -12,7 +12,9 @@ the new token unless the pair ends the word). Tie faults (:data:`TIE_FAULTS`) an
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
 a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
-boundary put at the file's size minus one (when no special token follows) cuts it off.
+boundary put at the file's size minus one (when no special token follows) cuts it off; ``unescaped``, the
+text split on ``<|endoftext|>`` as an unescaped pattern (at ``<``, ``endoftext`` and ``>``) and joined again,
+so ``||`` stays between the documents.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ LOOP_FAULTS = (
 )  # fmt: skip
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
-COUNT_FAULTS = ("cut-last",)
+COUNT_FAULTS = ("cut-last", "unescaped")
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
 PROSE = (
@@ -58,6 +60,8 @@ def _words(text: str, fault: str | None) -> Counter:
     if fault == "lower":
         text = text.lower()
     parts = [text] if fault == "specials" else text.split(EOT)
+    if fault == "unescaped":  # split on the token as a pattern where '|' means 'or', the pieces joined again
+        parts = ["".join(regex.split("|".join([EOT]), text))]
     if fault == "cut-last":
         parts[-1:] = [parts[-1][:-1], parts[-1][-1:]]
     words: Counter = Counter()

@@ -219,3 +219,13 @@ def test_counts_cut_at_a_chunk_boundary_are_a_count_not_a_tie_rule_that_follows_
     assert (result.kind, result.step, result.rule) == ("count", 1, None), result.cause
     assert "no tie rule (ours or a student's) follows your run past this step" in result.cause
     assert "your count of (s, t) at least 1 below its true 9" in result.cause
+
+
+def test_pieces_of_a_special_token_left_by_an_unescaped_split_are_named_as_special_tokens():
+    # '<|endoftext|>' as a pattern splits at '<', 'endoftext' and '>': '||' stays between the documents
+    text = CORPORA["prose"]
+    merges, result = check(text, "unescaped", 190)
+    step = first_difference(train(text, 190)[1], merges)
+    assert (result.kind, result.step, result.theirs) == ("specials", step, (b"|", b"|")), result.cause
+    assert "made of characters of the special token <|endoftext|>" in result.cause
+    assert "unescaped regular expression" in result.cause
