@@ -318,7 +318,7 @@ def _compare_one(
         )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
     if their_count == 0:
-        kind, cause = _missing(head, theirs, student, setup, specials, corpus)
+        kind, cause = _missing(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
     if their_count == our_count:  # no tie rule follows the run past this choice: a count is off
         certain = certain_sentence(words, step, ours[n], theirs, student.merges)
@@ -383,8 +383,9 @@ def _special_leftover(joined: bytes, specials, student, corpus) -> str | None:
     return None
 
 
-def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
-    """Why our corpus never has the student's pair at this step."""
+def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) -> tuple[str, str]:
+    """Why our corpus never has the student's pair at this step (``history``: our run, whose words after ``n``
+    merges tell whether both of the pair's tokens are there)."""
     joined = theirs[0] + theirs[1]
     if any(c in joined for c in b" \t\n\r"):
         return "whitespace", (
@@ -406,7 +407,8 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
             "unescaped regular expression, where '|' means 'or', cuts around its parts instead of at the token)."
         )
     chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
-    if setup.byte_base and any(c is not None and len(c) < len(p) for c, p in zip(chars, theirs)):
+    whole = all(c is not None for c in chars)  # a lone byte of a character: the run cannot be on characters
+    if setup.byte_base and whole and any(len(c) < len(p) for c, p in zip(chars, theirs)):
         return "byte-base", (
             f"{head}, a pair our corpus never has: your run treats a character of several bytes as one "
             "symbol, so it starts from characters, not from the 256 bytes as ours does."
@@ -423,6 +425,15 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
             f"{'bytes' if setup.byte_base else 'characters'}, so a character of several bytes is one symbol on "
             "one side and several on the other."
         )
+    pair = to_ours(theirs, history) if history is not None else None
+    if pair is not None and student.byte_level == setup.byte_base:
+        symbols = {symbol for step in (0, n) for split in history.splits_at(step).values() for symbol in split}
+        if pair[0] in symbols and pair[1] in symbols:
+            return "missing", (
+                f"{head}, a pair no word of our corpus holds at this step, though both are tokens of ours (a base "
+                "symbol or a merge made before): your merge loop puts them side by side where they are not (an update that makes the pairs beside a "
+                "merged token wrongly, as between two merged tokens)."
+            )
     return "missing", (f"{head}, a pair our corpus never has at this step: a different byte base or pre-tokenizer.")
 
 

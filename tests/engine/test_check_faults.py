@@ -229,3 +229,16 @@ def test_pieces_of_a_special_token_left_by_an_unescaped_split_are_named_as_speci
     assert (result.kind, result.step, result.theirs) == ("specials", step, (b"|", b"|")), result.cause
     assert "made of characters of the special token <|endoftext|>" in result.cause
     assert "unescaped regular expression" in result.cause
+
+
+def test_a_pair_with_a_lone_byte_beside_a_merged_character_is_not_called_a_character_base():
+    # a faulty neighbour update between two merged 'π' tokens can make (π, \xcf): a lone byte cannot come from a
+    # run on characters, and both are tokens of ours at that step, only never side by side
+    text = CORPORA["bytes"]
+    good = train(text, 80)[1]
+    k = good.index((b"\xcf", b"\x80")) + 1
+    student = StudentRun("CS336 pickle", (*good[:k], ("π".encode(), b"\xcf"), *good[k + 1 :]), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step) == ("missing", k + 1), result.cause
+    assert "a pair no word of our corpus holds at this step, though both are tokens of ours" in result.cause
+    assert "character" not in result.cause.split("merged token")[0]
