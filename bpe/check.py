@@ -15,7 +15,8 @@ difference reads both pairs' counts in our run at that step. The cause is told i
    step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens not split out (only when splitting them changes
    the choice); a known faulty merge loop (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`),
    overlapping pairs counted once among them; where the two counts tie, another tie rule (ours, or a
-   student's rule by bytes, token ids or decoded text);
+   student's rule by bytes, token ids or decoded text) that follows the run :data:`FOLLOW` merges past
+   the step;
 4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
    base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
@@ -61,6 +62,10 @@ __all__ = [
     "train_setup",
 ]  # fmt: skip
 
+# Another tie rule explains a choice only if it also follows the student's run this many merges past it
+# (or to its end): one that makes the same choice by chance parts from the run soon after,
+# as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
+FOLLOW = 3
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
     "first": "the pair seen first wins",
@@ -252,13 +257,14 @@ def _compare_one(
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
-        if rule is not None:
-            candidates.append((rule_n, 3, "tie"))
         if seconds > 0:
             key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
             if key is not None and key_n > rule_n:
                 rule, rule_n = key, key_n
-                candidates.append((key_n, 4, "tie"))
+        if rule_n < min(len(student.merges), step + FOLLOW):
+            rule = None  # it makes this one choice but not the next ones: chance, not the cause
+        elif rule is not None:
+            candidates.append((rule_n, 3 if rule in TIE_RULES else 4, "tie"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
@@ -312,11 +318,15 @@ def _compare_one(
         )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
     if their_count == 0:
-        kind, cause = _missing(head, theirs, student, setup, specials, corpus)
+        kind, cause = _missing(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
-    if their_count == our_count:
-        cause = f"{head}, both counted {their_count}: a tie, broken by a rule none of ours follows."
-        return Comparison(kind="tie", cause=cause, **fields)
+    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off
+        certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+        cause = (
+            f"{head}, both counted {their_count} in our run, but no tie rule (ours or a student's) follows your run "
+            f"past this step, so a count is off: {certain}."
+        )
+        return Comparison(kind="count", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
 
@@ -361,8 +371,21 @@ def _inside_special(joined: bytes, specials, student, corpus) -> str | None:
     return None
 
 
-def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
-    """Why our corpus never has the student's pair at this step."""
+def _special_leftover(joined: bytes, specials, student, corpus) -> str | None:
+    """The special token whose characters make up ``joined`` when the text holds none of them outside it."""
+    if not isinstance(corpus, str) or not _is_utf8(joined):
+        return None
+    chars = set(joined.decode("utf-8"))
+    for special in (*specials, *student.special_tokens):
+        outside = corpus.replace(special, "")
+        if special in corpus and chars <= set(special) and not any(c in outside for c in chars):
+            return special
+    return None
+
+
+def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) -> tuple[str, str]:
+    """Why our corpus never has the student's pair at this step (``history``: our run, whose words after ``n``
+    merges tell whether both of the pair's tokens are there)."""
     joined = theirs[0] + theirs[1]
     if any(c in joined for c in b" \t\n\r"):
         return "whitespace", (
@@ -376,8 +399,16 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
             f"{head}, a pair our corpus never has: it is part of the special token {special}, which we split "
             "out of the text before counting. Your run did not split special tokens out."
         )
+    leftover = _special_leftover(joined, specials, student, corpus)
+    if leftover:
+        return "specials", (
+            f"{head}, a pair our corpus never has: it is made of characters of the special token {leftover}, which "
+            "the text holds nowhere else, so your run leaves pieces of the token in the text (a split on it as an "
+            "unescaped regular expression, where '|' means 'or', cuts around its parts instead of at the token)."
+        )
     chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
-    if setup.byte_base and any(c is not None and len(c) < len(p) for c, p in zip(chars, theirs)):
+    whole = all(c is not None for c in chars)  # a lone byte of a character: the run cannot be on characters
+    if setup.byte_base and whole and any(len(c) < len(p) for c, p in zip(chars, theirs)):
         return "byte-base", (
             f"{head}, a pair our corpus never has: your run treats a character of several bytes as one "
             "symbol, so it starts from characters, not from the 256 bytes as ours does."
@@ -394,6 +425,15 @@ def _missing(head, theirs, student, setup, specials, corpus) -> tuple[str, str]:
             f"{'bytes' if setup.byte_base else 'characters'}, so a character of several bytes is one symbol on "
             "one side and several on the other."
         )
+    pair = to_ours(theirs, history) if history is not None else None
+    if pair is not None and student.byte_level == setup.byte_base:
+        symbols = {symbol for step in (0, n) for split in history.splits_at(step).values() for symbol in split}
+        if pair[0] in symbols and pair[1] in symbols:
+            return "missing", (
+                f"{head}, a pair no word of our corpus holds at this step, though both are tokens of ours (a base "
+                "symbol or a merge made before): your merge loop puts them side by side where they are not (an update that makes the pairs beside a "
+                "merged token wrongly, as between two merged tokens)."
+            )
     return "missing", (f"{head}, a pair our corpus never has at this step: a different byte base or pre-tokenizer.")
 
 

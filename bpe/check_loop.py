@@ -118,7 +118,7 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
     high or of ours too low, by at least the difference, in the words that hold them."""
     true = replay(corpus.words, corpus.freqs, merges, CORRECT, watch=step - 1, watch_pairs=(ours, theirs))
     ours_n, theirs_n = true.counts.get(ours, 0), true.counts.get(theirs, 0)
-    gap = ours_n - theirs_n
+    gap = max(ours_n - theirs_n, 1)  # on a tie no tie rule explains, a count is off by 1 at least
 
     def holders(pair: BytePair) -> str:
         per = true.per_word.get(pair, {})

@@ -15,7 +15,9 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 7. ``overlap-twice``: both overlapping pairs in ``aaa`` are treated as merged, adding a pair
    ``(a, aa)`` that is not there;
 8. ``overlap-once``: overlapping pairs are counted once (``aaa`` holds ``(a, a)`` twice, not once);
-9. ``only-merged``: after a merge the counts are taken again from the merged words only.
+9. ``only-merged``: after a merge the counts are taken again from the merged words only;
+10. ``keep-right``: the merge writes the new token in place of the pair's left symbol but keeps its right
+    symbol after it (``a b c`` becomes ``ab b c``), unless the pair ends the word.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
@@ -94,6 +96,23 @@ def merge_stale(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
         if i < len(out):
             out[i : i + 2] = [pair[0] + pair[1]]
             made.append(i)
+    return out, made
+
+
+def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Each neighbour pair read in turn: the pair gives the new token, any other pair its left symbol, and
+    the last symbol is kept unless the last pair was merged, so a merged pair's right symbol stays."""
+    if len(split) < 2:
+        return list(split), []
+    out, made = [], []
+    for a, b in zip(split, split[1:]):
+        if (a, b) == pair:
+            made.append(len(out))
+            out.append(a + b)
+        else:
+            out.append(a)
+    if (split[-2], split[-1]) != pair:
+        out.append(split[-1])
     return out, made
 
 
@@ -181,6 +200,8 @@ FAULTS: dict[str, Fault] = {
               overlap=False),
         Fault("only-merged", "after a merge your loop counts pairs again in the merged words only, forgetting "
               "every other word", only_merged=True),
+        Fault("keep-right", "your merge writes the new token but keeps the pair's right symbol after it ('a b c' "
+              "becomes 'ab b c'), so words hold pairs that are not there", merge=merge_keep_right),
     )
 }  # fmt: skip
 

@@ -7,9 +7,14 @@ Merge-loop faults (:data:`LOOP_FAULTS`): ``half`` (only a word's first occurrenc
 before the word shrank), ``adjacent`` (two merged tokens side by side counted twice), ``frozen`` (counts
 never updated), ``banned`` (pairs with a merged token never counted), ``overlap-twice`` (both overlapping
 pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted once), ``only-merged``
-(counts taken from the merged words only). Tie faults (:data:`TIE_FAULTS`) and setting faults
+(counts taken from the merged words only), ``keep-right`` (the merge keeps the pair's right symbol after
+the new token unless the pair ends the word). Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
-a setting fault and another one together are joined by ``+`` (``chars+left-symbol``).
+a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
+(:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
+boundary put at the file's size minus one (when no special token follows) cuts it off; ``unescaped``, the
+text split on ``<|endoftext|>`` as an unescaped pattern (at ``<``, ``endoftext`` and ``>``) and joined again,
+so ``||`` stays between the documents.
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ EOT = "<|endoftext|>"
 
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
+    "keep-right",
 )  # fmt: skip
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
+COUNT_FAULTS = ("cut-last", "unescaped")
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
 PROSE = (
@@ -53,6 +60,10 @@ def _words(text: str, fault: str | None) -> Counter:
     if fault == "lower":
         text = text.lower()
     parts = [text] if fault == "specials" else text.split(EOT)
+    if fault == "unescaped":  # split on the token as a pattern where '|' means 'or', the pieces joined again
+        parts = ["".join(regex.split("|".join([EOT]), text))]
+    if fault == "cut-last":
+        parts[-1:] = [parts[-1][:-1], parts[-1][-1:]]
     words: Counter = Counter()
     for part in parts:
         for w in regex.findall(r"\S+\s*" if fault == "whitespace" else GPT2_PAT, part):
@@ -77,6 +88,11 @@ def _positions(word, a, b) -> list[int]:
 def _merged(word, a, b, fault=None) -> list:
     """The word with the pair merged; ``half``: only the first one; ``stale``: at unshifted positions."""
     where = _positions(word, a, b)
+    if fault == "keep-right":  # the word rebuilt pair by pair: a merged pair's right symbol is read again
+        out = []
+        for i in range(len(word) - 1):
+            out.append(a + b if (word[i], word[i + 1]) == (a, b) else word[i])
+        return out if (word[-2], word[-1]) == (a, b) else [*out, word[-1]]
     if fault == "half":
         where = where[:1]
     out = list(word)

@@ -208,3 +208,37 @@ def test_a_character_run_with_a_half_merging_loop_names_the_base_then_the_loop()
     )
     assert loop_part.startswith("at step 13 we merge") and "a word holding it twice is left half-merged" in loop_part
     assert (result.kind, result.step, result.fault, result.later_step) == ("byte-base", 1, "half", 13)
+
+
+def test_counts_cut_at_a_chunk_boundary_are_a_count_not_a_tie_rule_that_follows_by_chance():
+    # the last ' newest' counted as ' newes' and 't': (s, t) 8 and (e, s) 9 in the student's counts, while
+    # the 'first' tie rule makes the student's first two merges and then parts
+    text = CORPORA["handout"]
+    merges, result = check(text, "cut-last", 12)
+    assert first_difference(train(text, 12)[1], merges) == 1
+    assert (result.kind, result.step, result.rule) == ("count", 1, None), result.cause
+    assert "no tie rule (ours or a student's) follows your run past this step" in result.cause
+    assert "your count of (s, t) at least 1 below its true 9" in result.cause
+
+
+def test_pieces_of_a_special_token_left_by_an_unescaped_split_are_named_as_special_tokens():
+    # '<|endoftext|>' as a pattern splits at '<', 'endoftext' and '>': '||' stays between the documents
+    text = CORPORA["prose"]
+    merges, result = check(text, "unescaped", 190)
+    step = first_difference(train(text, 190)[1], merges)
+    assert (result.kind, result.step, result.theirs) == ("specials", step, (b"|", b"|")), result.cause
+    assert "made of characters of the special token <|endoftext|>" in result.cause
+    assert "unescaped regular expression" in result.cause
+
+
+def test_a_pair_with_a_lone_byte_beside_a_merged_character_is_not_called_a_character_base():
+    # a faulty neighbour update between two merged 'π' tokens can make (π, \xcf): a lone byte cannot come from a
+    # run on characters, and both are tokens of ours at that step, only never side by side
+    text = CORPORA["bytes"]
+    good = train(text, 80)[1]
+    k = good.index((b"\xcf", b"\x80")) + 1
+    student = StudentRun("CS336 pickle", (*good[:k], ("π".encode(), b"\xcf"), *good[k + 1 :]), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step) == ("missing", k + 1), result.cause
+    assert "a pair no word of our corpus holds at this step, though both are tokens of ours" in result.cause
+    assert "character" not in result.cause.split("merged token")[0]
