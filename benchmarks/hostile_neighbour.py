@@ -228,7 +228,7 @@ async def watch_rss(rss, stop: asyncio.Event, out: dict, cap_mib: float, kill) -
 GREEDY_ADDRESS = "127.0.0.66"
 
 
-def paste_text(nonce: int, chars: int = MAX_CORPUS_BYTES - 100) -> str:
+def paste_text(nonce: int, chars: int = 5_000_000) -> str:
     """A corpus nobody pasted before: the 1 MB python-docs text, repeated to ``chars``, under a nonce line."""
     base = "\n".join(corpus_of(preset_settings("python-docs")))
     text = (f"paste {nonce}\n" + base * (chars // len(base) + 1))[:chars]

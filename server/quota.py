@@ -22,7 +22,7 @@ COUNT = 10  # new corpora per client per window
 CHARS = 25_000_000  # characters of new corpora per client per window (five of the largest)
 WINDOW_S = 60.0
 PASTE_COUNT = 30  # texts pasted or uploaded per client per window (a class behind one address pastes small ones)
-PASTE_CHARS = 25_000_000  # their characters per client per window: five corpora of the largest
+PASTE_CHARS = 25_000_000  # their characters per client per window (five 5 MB corpora; a larger one alone)
 
 
 class Quota:
@@ -39,8 +39,10 @@ class Quota:
         chars: int = CHARS,
         window: float = WINDOW_S,
         verbs: tuple[str, str, str] = ("stored", "store", "new corp"),
+        one_any_size: bool = False,
     ) -> None:
         self.count, self.chars, self.window = count, chars, window
+        self.one_any_size = one_any_size  # a client's first text in a window passes whatever its size
         self.verbs = verbs  # the sentence's "has stored … may store … new corpora"
         self.lock = threading.Lock()
         self.log: dict[str, deque[tuple[float, int]]] = {}  # client -> (when, characters) of its new corpora
@@ -58,6 +60,7 @@ class Quota:
             int(env.get("BPE_PASTE_QUOTA_COUNT") or PASTE_COUNT),
             int(env.get("BPE_PASTE_QUOTA_CHARS") or PASTE_CHARS),
             verbs=("sent", "send", "corp"),
+            one_any_size=True,  # a text of the size limit (100 MB) is allowed: once a minute
         )
 
     def refuse(self, client: str, chars: int) -> str | None:
@@ -73,7 +76,7 @@ class Quota:
                     del self.log[who]
             entries = self.log.setdefault(client, deque())
             count, total = len(entries), sum(n for _, n in entries)
-            if count + 1 > self.count or total + chars > self.chars:
+            if count + 1 > self.count or (total + chars > self.chars and (count or not self.one_any_size)):
                 if not entries:
                     del self.log[client]
                 did, may, noun = self.verbs

@@ -88,3 +88,10 @@ def test_an_upload_past_the_budget_is_not_read(budget, monkeypatch):
     (error,) = alerts(at, "error")
     assert "may send at most 2" in error and "Upload the file again then" in error
     assert not read and not any("a storm of uploads" in t for t in digested)
+
+
+def test_a_text_of_the_size_limit_is_allowed_once_a_minute():
+    budget = quota.Quota.pastes_from_environment({})
+    assert budget.refuse("a", limits.MAX_CORPUS_BYTES) is None  # alone in its minute: over the characters, allowed
+    assert "may send at most" in budget.refuse("a", 10)
+    assert budget.refuse("b", 5_000_000) is None and budget.refuse("b", 5_000_000) is None  # others count as usual
