@@ -60,7 +60,9 @@ async def paster(url: str, text: str, source: str | None, out: dict) -> None:
         await s.open(timeout=600)
         await s._rerun(timeout=600, **{s.ids["source"]: "Paste or upload text"})
         await s._rerun(timeout=600, **{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: text})
-        out["refused" if past_budget(s) else "taken"] += 1
+        out[
+            "refused" if past_budget(s) else "taken" if any("bpe-corpus-summary" in h for h in s.html) else "other"
+        ] += 1
     except Exception as exc:  # noqa: BLE001 - counted, the wave goes on
         out["errors"].append(f"{type(exc).__name__} {exc}"[:120])
     finally:
@@ -72,7 +74,7 @@ async def settled_rss(pid: int, wait_s: float) -> float:
     await asyncio.sleep(wait_s)
     reads = []
     for _ in range(4):
-        reads.append(rss_mib([pid], workers=True))
+        reads.append((rss_mib([pid], workers=True), rss_mib([pid])))
         await asyncio.sleep(5)
     return min(reads)
 
@@ -85,26 +87,27 @@ async def main(args) -> None:
         stop, lat, phase = asyncio.Event(), [], ["before"]
         ref = asyncio.ensure_future(reference(url, stop, lat, phase))
         await asyncio.sleep(args.before_s)
-        idle = await settled_rss(server.proc.pid, 0)
-        print(f"idle (one session stepping): {idle:,.0f} MiB, {load()}", flush=True)
+        idle, idle_alone = await settled_rss(server.proc.pid, 0)
+        print(f"idle (one session stepping): {idle:,.0f} MiB (server alone {idle_alone:,.0f}), {load()}", flush=True)
         waves = []
         for w in range(args.waves):
             phase[0] = "making texts"  # in this process: its clicks are not counted meanwhile
             texts = [paste_text(w * 1000 + i, int(args.mb * 1e6)) for i in range(args.sessions)]
             phase[0] = "waves"
-            out = {"taken": 0, "refused": 0, "errors": []}
+            out = {"taken": 0, "refused": 0, "other": 0, "errors": []}
             started = time.perf_counter()
             sources = [f"127.0.0.{10 + i}" if args.addresses else None for i in range(args.sessions)]
             await asyncio.gather(*(paster(url, t, a, out) for t, a in zip(texts, sources, strict=True)))
             del texts
             seconds = time.perf_counter() - started
             phase[0] = "rest"
-            after = await settled_rss(server.proc.pid, args.ttl + args.sweep_s)
+            after, alone = await settled_rss(server.proc.pid, args.ttl + args.sweep_s)
             waves.append(after)
             print(
                 f"wave {w + 1}: {args.sessions} pastes of {args.mb:g} MB in {seconds:.1f} s ({out['taken']} taken, "
-                f"{out['refused']} refused by the budget, {len(out['errors'])} errors {out['errors'][:2]}); "
-                f"RSS after the sessions expired {after:,.0f} MiB ({after / idle - 1:+.0%} of idle), {load()}",
+                f"{out['refused']} refused by the budget, {out['other']} neither, {len(out['errors'])} errors "
+                f"{out['errors'][:2]}); RSS after the sessions expired {after:,.0f} MiB ({after / idle - 1:+.0%} of "
+                f"idle; server alone {alone:,.0f} MiB, {alone / idle_alone - 1:+.0%}), {load()}",
                 flush=True,
             )
         stop.set()
@@ -132,7 +135,7 @@ if __name__ == "__main__":
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--mb", type=float, default=24)
     ap.add_argument("--addresses", action="store_true", help="each session from its own address (127.0.0.x)")
-    ap.add_argument("--ttl", type=float, default=20, help="server.disconnectedSessionTTL of the server (s)")
+    ap.add_argument("--ttl", type=int, default=20, help="server.disconnectedSessionTTL of the server (s)")
     ap.add_argument("--sweep-s", type=float, default=40, help="wait past the TTL for the heap sweeper (s)")
     ap.add_argument("--before-s", type=float, default=20, help="reference clicks before the first wave (s)")
     asyncio.run(main(ap.parse_args()))

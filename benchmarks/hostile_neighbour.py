@@ -282,10 +282,50 @@ async def teacher_corpus(url: str, nonce: int, out: dict, errors: list) -> str:
         await s.close()
 
 
-async def greedy(url: str, nonce: int, pastes: int, out: dict, errors: list) -> None:
-    """One client pastes ``pastes`` distinct 5 MB corpora, then trains a 5 MB paste to 100,000 merges and
-    stays; meanwhile the teacher's fresh 1 MB run must reach its first step within 10 s, and the
-    teacher's corpus, stored before the storm, must still open from its link."""
+async def upload_burst(s: Session, files: int, mb: float, out: dict, errors: list) -> None:
+    """Upload ``files`` files of ``mb`` MB to the corpus uploader one after another, never deleting the one before
+    (as a script can): the server holds at most ``upload_limits.MAX_FILES`` files and twice ``maxUploadSize``
+    bytes for one session, and answers the others 413."""
+    data = b"a burst of uploads " * int(mb * 1e6 / 19)
+    started, taken, refused = time.perf_counter(), 0, 0
+    for i in range(files):
+        try:
+            await s.upload("corpus_file", [(f"burst-{i}.txt", data)], timeout=600)
+            taken += 1
+        except OSError as exc:  # urllib's HTTPError: the server refused the file
+            if getattr(exc, "code", None) != 413:
+                errors.append(f"greedy: upload {i}: {type(exc).__name__} {exc}"[:160])
+                return
+            refused += 1
+    out[f"{files} uploads of {mb:g} MB"] = (time.perf_counter() - started, f"{taken} taken, {refused} refused (413)")
+
+
+async def rerun_storm(s: Session, reruns: int, out: dict) -> None:
+    """Send ``reruns`` reruns at once, then read until the session's runs have stopped (bench_rerun_storm.py)."""
+    from bench_rerun_storm import storm
+
+    counts: dict = {}
+    await storm(s, reruns, asyncio.Event(), counts)
+    out[f"{reruns:,} reruns"] = (
+        counts["drained_s"],
+        f"{counts['finished']} runs finished, {counts['cut short']} cut short",
+    )
+
+
+async def greedy(
+    url: str,
+    nonce: int,
+    pastes: int,
+    out: dict,
+    errors: list,
+    uploads: int = 0,
+    upload_mb: float = 59.0,
+    reruns: int = 0,
+) -> None:
+    """One client pastes ``pastes`` distinct 5 MB corpora, uploads ``uploads`` files of ``upload_mb`` MB and
+    sends ``reruns`` reruns at once, then trains a 5 MB paste to 100,000 merges and stays; meanwhile the
+    teacher's fresh 1 MB run must reach its first step within 10 s, and the teacher's corpus, stored before
+    the storm, must still open from its link."""
     teacher_link = await teacher_corpus(url, nonce, out, errors)
     s = Session(url, "step=0", source=GREEDY_ADDRESS)
     try:
@@ -307,6 +347,12 @@ async def greedy(url: str, nonce: int, pastes: int, out: dict, errors: list) -> 
             time.perf_counter() - started,
             f"{unsent} refused by the budget of texts sent, {refused} by the store's quota",
         )
+        if past_budget(s):  # the refused text stays in the box: empty it, so the storm is one of reruns, not of 5 MB
+            await s._rerun(timeout=600, **{s.ids["corpus_text"]: ""})
+        if uploads:
+            await upload_burst(s, uploads, upload_mb, out, errors)
+        if reruns:
+            await rerun_storm(s, reruns, out)
         started = time.perf_counter()
         waited = await paste_within_budget(s, paste_text(nonce * 1000 + pastes), 100_000)
         out["  of which waiting for the budget"] = (waited, "")
