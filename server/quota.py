@@ -22,7 +22,7 @@ COUNT = 10  # new corpora per client per window
 CHARS = 25_000_000  # characters of new corpora per client per window (five of the largest)
 WINDOW_S = 60.0
 PASTE_COUNT = 30  # texts pasted or uploaded per client per window (a class behind one address pastes small ones)
-PASTE_CHARS = 25_000_000  # their characters per client per window (five 5 MB corpora; a larger one alone)
+PASTE_CHARS = 10_000_000  # their characters per client per window (two 5 MB corpora; a larger one alone)
 
 
 class Quota:
