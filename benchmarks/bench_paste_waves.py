@@ -2,7 +2,7 @@
 
 A real server; one reference session steps through the 1 MB preset (Next/Back every 0.5 s) throughout. Then
 ``--waves`` times: ``--sessions`` sessions at once each paste a distinct text of ``--mb`` MB into the corpus
-box (by default all from one address, as the issue's clients on one machine and a class behind one NAT are:
+box (by default all from one address, 127.0.0.77, as the issue's clients on one machine and a class behind one NAT are:
 the budget of texts sent lets the first of a minute through and refuses the others before any work; with
 ``--addresses`` each session comes from its own loopback address), then close; the server's and its workers'
 RSS is read once the closed sessions have expired (Streamlit keeps a closed session
@@ -31,6 +31,11 @@ from bench_classroom import rss_mib  # noqa: E402
 from browser_support import AppServer  # noqa: E402
 from hostile_neighbour import past_budget, paste_text  # noqa: E402
 from st_client import Session  # noqa: E402
+
+
+# Streamlit reports no address for 127.0.0.1 (``st.context.ip_address`` is None for localhost, so each session is
+# its own client); another loopback address is one client, as the issue's machine or a class's NAT is.
+ONE_ADDRESS = "127.0.0.77"
 
 
 def p95(xs: list[float]) -> float:
@@ -96,7 +101,7 @@ async def main(args) -> None:
             phase[0] = "waves"
             out = {"taken": 0, "refused": 0, "other": 0, "errors": []}
             started = time.perf_counter()
-            sources = [f"127.0.0.{10 + i}" if args.addresses else None for i in range(args.sessions)]
+            sources = [f"127.0.0.{10 + i}" if args.addresses else ONE_ADDRESS for i in range(args.sessions)]
             await asyncio.gather(*(paster(url, t, a, out) for t, a in zip(texts, sources, strict=True)))
             del texts
             seconds = time.perf_counter() - started
