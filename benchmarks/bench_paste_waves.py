@@ -32,7 +32,6 @@ from browser_support import AppServer  # noqa: E402
 from hostile_neighbour import past_budget, paste_text  # noqa: E402
 from st_client import Session  # noqa: E402
 
-
 # Streamlit reports no address for 127.0.0.1 (``st.context.ip_address`` is None for localhost, so each session is
 # its own client); another loopback address is one client, as the machine or a class's NAT is.
 ONE_ADDRESS = "127.0.0.77"
