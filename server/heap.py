@@ -29,7 +29,7 @@ from server import internals
 
 SWEEP_FIRST_S = 5.0  # the first look for evicted runs still alive; then every 2x longer, up to SWEEP_MAX_S
 SWEEP_MAX_S = 120.0
-REAP_S = 60.0  # how often the sweeper drops closed sessions past their time (so that they end)
+REAP_S = 15.0  # how often the sweeper drops closed sessions past their time (so that they end)
 
 _evicted: list[weakref.ref] = []
 _evicted_lock = threading.Lock()
