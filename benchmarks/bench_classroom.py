@@ -15,7 +15,8 @@ measured is the server's). Against one server and against two replicas behind HA
    within 5 s. Reported beside the others: the neighbour's answers and times, and the peak RSS of the
    server with its pool workers against the budget (a server past ``--rss-cap`` is killed);
 5. with ``--greedy`` (issue 28), the same 30 go on while a teacher stores a 1 MB corpus (a student opens
-   its link), and a greedy neighbour pastes ``--pastes`` distinct 5 MB corpora, then trains a 5 MB paste to
+   its link), and a greedy neighbour (from another address) pastes ``--pastes`` distinct 5 MB corpora, uploads
+   ``--uploads`` files of ``--upload-mb`` MB without deleting any, sends ``--reruns`` reruns at once, then trains a 5 MB paste to
    100,000 merges and stays; goals: the others' p95 <= 3x alone and max <= 1 s, the teacher's fresh 1 MB
    run at its first step within 10 s, the teacher's corpus still opening from its link.
 
@@ -336,7 +337,18 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
     greedy_out = None
     if args.greedy:
         phase[0], greedy_out = "many+greedy", {"errors": []}
-        task = asyncio.ensure_future(greedy(target.url, nonce + 7, args.pastes, greedy_out, greedy_out["errors"]))
+        task = asyncio.ensure_future(
+            greedy(
+                target.url,
+                nonce + 7,
+                args.pastes,
+                greedy_out,
+                greedy_out["errors"],
+                uploads=args.uploads,
+                upload_mb=args.upload_mb,
+                reruns=args.reruns,
+            )
+        )
         until = time.monotonic() + duration
         await asyncio.gather(*(s.step(phase, until, busy=lambda: not task.done()) for s in students), task)
     for s in students:
@@ -437,6 +449,9 @@ def main() -> None:
     ap.add_argument("--no-fresh", action="store_true", help="phase 3 without its three fresh runs")
     ap.add_argument("--greedy", action="store_true", help="add the greedy neighbour's phase (issue 28)")
     ap.add_argument("--pastes", type=int, default=130, help="distinct 5 MB pastes the greedy neighbour sends")
+    ap.add_argument("--uploads", type=int, default=20, help="files the greedy neighbour uploads without deleting")
+    ap.add_argument("--upload-mb", type=float, default=59.0, help="size of each of those files (MB)")
+    ap.add_argument("--reruns", type=int, default=5000, help="reruns the greedy neighbour sends at once")
     ap.add_argument("--hostile-chars", type=int, default=99_000, help="text typed with the expanding normalizer")
     ap.add_argument("--big-mb", type=float, default=59.5, help="size of the big tokenizer.json (MB)")
     ap.add_argument(

@@ -223,7 +223,12 @@ async def watch_rss(rss, stop: asyncio.Event, out: dict, cap_mib: float, kill) -
 
 
 # -- the greedy neighbour (issue 28 #4, #5): a paste storm and a long run, while the teacher works ----------
-def paste_text(nonce: int, chars: int = MAX_CORPUS_BYTES - 100) -> str:
+# The greedy client connects from another loopback address, so the server sees another browser (its budgets
+# are per address): the teacher and the class connect from 127.0.0.1.
+GREEDY_ADDRESS = "127.0.0.66"
+
+
+def paste_text(nonce: int, chars: int = 5_000_000) -> str:
     """A corpus nobody pasted before: the 1 MB python-docs text, repeated to ``chars``, under a nonce line."""
     base = "\n".join(corpus_of(preset_settings("python-docs")))
     text = (f"paste {nonce}\n" + base * (chars // len(base) + 1))[:chars]
@@ -238,6 +243,22 @@ async def paste(s: Session, text: str, merges: int, timeout: float = 600) -> Non
     if "corpus_text" not in s.ids or "limit_value" not in s.ids:
         await s._rerun(timeout=timeout, **values)  # draws the text box and the number box
     await s._rerun(timeout=timeout, **values, **{s.ids["corpus_text"]: text, s.ids["limit_value"]: float(merges)})
+
+
+def past_budget(s: Session) -> bool:
+    """The page refused the last paste: this client sent its minute's budget of texts (``quota.pastes``)."""
+    return any("may send at most" in h for h in s.html)
+
+
+async def paste_within_budget(s: Session, text: str, merges: int, timeout: float = 600) -> float:
+    """Paste ``text``; while the budget refuses it, press "Use the text in the box" every 5 s, as a student who
+    read the sentence would. Returns the seconds waited for the budget."""
+    await paste(s, text, merges, timeout)
+    started = time.perf_counter()
+    while past_budget(s) and time.perf_counter() - started < 120:
+        await asyncio.sleep(5)
+        await s._rerun(s.widgets["corpus_retry"][0], timeout=timeout)
+    return time.perf_counter() - started
 
 
 def corpus_gone(s: Session) -> bool:
@@ -261,24 +282,80 @@ async def teacher_corpus(url: str, nonce: int, out: dict, errors: list) -> str:
         await s.close()
 
 
-async def greedy(url: str, nonce: int, pastes: int, out: dict, errors: list) -> None:
-    """One client pastes ``pastes`` distinct 5 MB corpora, then trains a 5 MB paste to 100,000 merges and
-    stays; meanwhile the teacher's fresh 1 MB run must reach its first step within 10 s, and the
-    teacher's corpus, stored before the storm, must still open from its link."""
+async def upload_burst(s: Session, files: int, mb: float, out: dict, errors: list) -> None:
+    """Upload ``files`` files of ``mb`` MB to the corpus uploader one after another, never deleting the one before
+    (as a script can): the server holds at most ``upload_limits.MAX_FILES`` files and twice ``maxUploadSize``
+    bytes for one session, and answers the others 413."""
+    data = b"a burst of uploads " * int(mb * 1e6 / 19)
+    started, taken, refused = time.perf_counter(), 0, 0
+    for i in range(files):
+        try:
+            await s.upload("corpus_file", [(f"burst-{i}.txt", data)], timeout=600)
+            taken += 1
+        except OSError as exc:  # urllib's HTTPError: the server refused the file
+            if getattr(exc, "code", None) != 413:
+                errors.append(f"greedy: upload {i}: {type(exc).__name__} {exc}"[:160])
+                return
+            refused += 1
+    out[f"{files} uploads of {mb:g} MB"] = (time.perf_counter() - started, f"{taken} taken, {refused} refused (413)")
+
+
+async def rerun_storm(s: Session, reruns: int, out: dict) -> None:
+    """Send ``reruns`` reruns at once, then read until the session's runs have stopped (bench_rerun_storm.py)."""
+    from bench_rerun_storm import storm
+
+    counts: dict = {}
+    await storm(s, reruns, asyncio.Event(), counts)
+    out[f"{reruns:,} reruns"] = (
+        counts["drained_s"],
+        f"{counts['finished']} runs finished, {counts['cut short']} cut short",
+    )
+
+
+async def greedy(
+    url: str,
+    nonce: int,
+    pastes: int,
+    out: dict,
+    errors: list,
+    uploads: int = 0,
+    upload_mb: float = 59.0,
+    reruns: int = 0,
+) -> None:
+    """One client pastes ``pastes`` distinct 5 MB corpora, uploads ``uploads`` files of ``upload_mb`` MB and
+    sends ``reruns`` reruns at once, then trains a 5 MB paste to 100,000 merges and stays; meanwhile the
+    teacher's fresh 1 MB run must reach its first step within 10 s, and the teacher's corpus, stored before
+    the storm, must still open from its link."""
     teacher_link = await teacher_corpus(url, nonce, out, errors)
-    s = Session(url, "step=0")
+    s = Session(url, "step=0", source=GREEDY_ADDRESS)
     try:
         await s.open(timeout=300)
-        started, refused = time.perf_counter(), 0
-        for i in range(pastes):
-            await paste(s, paste_text(nonce * 1000 + i), 1)
+        started, refused, unsent, texts = (
+            time.perf_counter(),
+            0,
+            0,
+            (paste_text(nonce * 1000 + i) for i in range(pastes)),
+        )
+        for i, text in enumerate(texts):
+            await paste(s, text, 1)
             refused += any("may store at most" in h for h in s.html)
+            unsent += past_budget(s)
             if s.exceptions:
                 errors.append(f"greedy: traceback after paste {i}: {s.exceptions[-1][:100]}")
                 break
-        out[f"{pastes} pastes of 5 MB"] = (time.perf_counter() - started, f"{refused} refused by the quota")
+        out[f"{pastes} pastes of 5 MB"] = (
+            time.perf_counter() - started,
+            f"{unsent} refused by the budget of texts sent, {refused} by the store's quota",
+        )
+        if past_budget(s):  # the refused text stays in the box: empty it, so the storm is one of reruns, not of 5 MB
+            await s._rerun(timeout=600, **{s.ids["corpus_text"]: ""})
+        if uploads:
+            await upload_burst(s, uploads, upload_mb, out, errors)
+        if reruns:
+            await rerun_storm(s, reruns, out)
         started = time.perf_counter()
-        await paste(s, paste_text(nonce * 1000 + pastes), 100_000)
+        waited = await paste_within_budget(s, paste_text(nonce * 1000 + pastes), 100_000)
+        out["  of which waiting for the budget"] = (waited, "")
         if not s.waiting:
             errors.append(f"greedy: the 100,000-merge run is not training ({answer(s)[:100]})")
         out["5 MB to 100,000 merges"] = (time.perf_counter() - started, "training" if s.waiting else "not training")

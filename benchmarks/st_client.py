@@ -41,7 +41,8 @@ STEP = re.compile(r"Step ([\d,]+) of ([\d,]+)")  # thousands separated: "Step 1,
 class Session:
     """One student: a websocket, the widgets the page drew, the last step shown."""
 
-    def __init__(self, url: str, query: str, page: str = "") -> None:
+    def __init__(self, url: str, query: str, page: str = "", source: str | None = None) -> None:
+        self.source = source  # the local address to connect from (127.0.0.x: another client to the server)
         self.http_url = url.rstrip("/")
         self.ws_url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
         self.query = query
@@ -66,7 +67,12 @@ class Session:
 
     async def open(self, timeout: float = 120) -> None:
         self.ws = await connect(
-            self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=30, ping_interval=None
+            self.ws_url,
+            subprotocols=["streamlit"],
+            max_size=None,
+            open_timeout=30,
+            ping_interval=None,
+            **({"local_addr": (self.source, 0)} if self.source else {}),
         )
         # Cookies set on the handshake (HAProxy's stickiness cookie): an upload must reach this replica.
         for header in self.ws.response.headers.get_all("Set-Cookie"):

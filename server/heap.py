@@ -10,8 +10,11 @@ never collected. After either, the C allocator is asked to give its free pages b
 (:func:`trim`). An evicted run that a session still showed when it was evicted is freed later: the
 page's script globals hold it in a reference cycle, so when the session goes it is garbage that only a
 collection frees, and a freeze in between would keep it for good; :func:`watch_evicted` collects again
-until every evicted run is gone (:func:`sweeper`, a thread started with the server). What this leaves
-out: deciding what to keep (the run store, ``server/run_store.py``).
+until every evicted run is gone (:func:`sweeper`, a thread started with the server). A session that
+ended is the same case: its state (a 24 MB pasted value, say) was frozen with everything alive when a run
+was stored, so after it ends (:func:`session_ended`) the sweeper unfreezes, collects and freezes once;
+and it drops closed sessions past their time every REAP_S, so that they end on a quiet server too.
+What this leaves out: deciding what to keep (the run store, ``server/run_store.py``).
 """
 
 from __future__ import annotations
@@ -26,10 +29,12 @@ from server import internals
 
 SWEEP_FIRST_S = 5.0  # the first look for evicted runs still alive; then every 2x longer, up to SWEEP_MAX_S
 SWEEP_MAX_S = 120.0
+REAP_S = 15.0  # how often the sweeper drops closed sessions past their time (so that they end)
 
 _evicted: list[weakref.ref] = []
 _evicted_lock = threading.Lock()
 _wake = threading.Event()
+_ended = threading.Event()  # a session ended since the last collection
 
 
 def freeze_heap() -> None:
@@ -60,6 +65,13 @@ def watch_evicted(objs) -> None:
             pass
     with _evicted_lock:
         _evicted.extend(refs)
+    _wake.set()
+
+
+def session_ended() -> None:
+    """A session was shut down (``server/upload_limits.py`` hears it): wake the sweeper, which collects once
+    a few seconds later (sessions ending together are collected together)."""
+    _ended.set()
     _wake.set()
 
 
@@ -123,7 +135,9 @@ def sweeper() -> None:
     collection holds the interpreter for tens of milliseconds per million objects, so not too often).
     Sleeps until an eviction wakes it. Runs for the server's life (a daemon thread)."""
     while True:
-        _wake.wait()
+        if not _wake.wait(REAP_S):
+            reap_sessions()  # a session past its time ends now (and calls session_ended)
+            continue
         _wake.clear()
         pause = SWEEP_FIRST_S
         while True:
@@ -131,6 +145,9 @@ def sweeper() -> None:
                 _wake.clear()
                 pause = SWEEP_FIRST_S
                 continue
+            if _ended.is_set():  # sessions ended: their frozen state is garbage only this frees
+                _ended.clear()
+                refreeze(True)
             if not sweep():
                 break
             pause = min(2 * pause, SWEEP_MAX_S)

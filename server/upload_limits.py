@@ -26,6 +26,8 @@ from typing import Any
 
 import streamlit as st
 
+from server import heap
+
 MAX_FILES = 10  # files held for one session: a tokenizer's two files, a few of a student's run, a corpus
 
 
@@ -120,6 +122,7 @@ def install(manager: Any = None, max_files: int = MAX_FILES, max_bytes_: int | N
         def limited_remove_session_files(session_id: str) -> None:
             remove_session_files(session_id)
             limits.release(session_id)
+            heap.session_ended()  # the one hook a session's end offers: its frozen state can be collected
 
         limited_add_file.bpe_limits = limits  # type: ignore[attr-defined]
         manager.add_file = limited_add_file

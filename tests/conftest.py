@@ -111,6 +111,10 @@ def corpus_store_dir(tmp_path_factory):
     # except where a test sets its own (tests/server/test_store_quota.py).
     os.environ.setdefault("BPE_STORE_QUOTA_COUNT", str(10**9))
     os.environ.setdefault("BPE_STORE_QUOTA_CHARS", str(10**15))
+    os.environ.setdefault(
+        "BPE_PASTE_QUOTA_COUNT", str(10**9)
+    )  # nor a budget of pastes (tests/pages/test_paste_budget.py)
+    os.environ.setdefault("BPE_PASTE_QUOTA_CHARS", str(10**15))
     os.environ.pop("BPE_REDIS_URL", None)
     corpus_store.use(None)
     yield Path(os.environ["BPE_DATA_DIR"])

@@ -6,7 +6,11 @@ commits, or a file is uploaded) it is stored (``server/corpus_store.py``), kept 
 (``state["text_corpus"]``) and the box is emptied; the sidebar shows a one-line summary with "Edit",
 which puts the text back in the box. The link names the corpus by its digest (``ui/links.py``).
 A store that is down or full, or a browser past its quota (``server/quota.py``), keeps the corpus in
-the session only, with a warning: nothing typed is lost. A stored corpus is looked for again every
+the session only, with a warning: nothing typed is lost. A browser past its budget of texts sent a minute
+(``quota.pastes``, pasted or uploaded) gets a sentence before the page does any work on its text (no
+encoding, hashing, storing or training: a hostile paste storm costs the server a comparison each),
+and a pasted text stays in the box with a button to use it once the minute has passed. The size and
+line count of the session's corpus are counted once per corpus, not on every click. A stored corpus is looked for again every
 RECHECK_S, and stored again if the store lost it (a Redis that crashed). Text that cannot be a corpus
 (only spaces, over the size limit) stays in the box, so the page can say what is wrong with it and the
 user can fix it.
@@ -22,7 +26,7 @@ import time
 
 import streamlit as st
 
-from server import corpus_store, jobs, limits
+from server import corpus_store, jobs, limits, quota
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 from ui.session import session_id
@@ -30,6 +34,7 @@ from ui.session import session_id
 RETRY_S = 30.0  # a store that failed is asked again for the same corpus after this long
 RECHECK_S = 10.0  # how often a session asks the store whether its corpus is still there
 EDIT_MAX_CHARS = 1_000_000  # a corpus put back in the text box for editing (a browser's box is slow past this)
+FACTS_KEPT = 4  # corpora whose size and lines a session remembers (the Train page's, the Check page's, an edit)
 
 
 def blank(text: str) -> bool:
@@ -37,10 +42,29 @@ def blank(text: str) -> bool:
     return not text or text.isspace()
 
 
+def facts(state: dict, text: str) -> tuple[int, int]:
+    """(UTF-8 bytes, lines) of a corpus, counted once per corpus and session: encoding and counting a 5 MB
+    text holds the interpreter (every session's script waits), and the page asks on every click. Kept by the
+    text's ``hash`` and length (``str`` caches its hash), so the memo never keeps a text alive."""
+    if len(text) > jobs.MAX_CORPUS_BYTES:  # too big whatever its encoding: not worth counting
+        return len(text), 0
+    memo = state.setdefault("corpus_facts", {})
+    key = (hash(text), len(text))
+    if (found := memo.get(key)) is None:
+        found = memo[key] = (len(text.encode("utf-8", "surrogatepass")), text.count("\n") + 1)
+        while len(memo) > FACTS_KEPT:
+            del memo[next(iter(memo))]
+    return found
+
+
+def too_big(state: dict, text: str) -> bool:
+    return facts(state, text)[0] > jobs.MAX_CORPUS_BYTES
+
+
 def remember(state: dict, kind: str, text: str) -> str | None:
     """Store this corpus unless the session already did; its digest if it is in the store, else None
     (then ``state["store_warning"]`` says why). A failure is retried only after RETRY_S."""
-    if blank(text) or len(text.encode("utf-8", "surrogatepass")) > jobs.MAX_CORPUS_BYTES:
+    if blank(text) or too_big(state, text):
         return None
     key = corpus_store.digest(kind, text)
     stored: set = state.setdefault(keys.STORED, set())
@@ -106,11 +130,23 @@ def _accept(state: dict, text: str) -> None:
 
 
 def _box_changed(state: dict) -> None:
-    """The box committed (blur, Ctrl+Enter): a usable text becomes the corpus and leaves the box."""
+    """The box committed (blur, Ctrl+Enter): a usable text becomes the corpus and leaves the box. A text past
+    the browser's budget of texts sent stays in the box, untouched, with the sentence saying why."""
     value = st.session_state.get("corpus_text", "")
-    if not blank(value) and len(value.encode("utf-8", "surrogatepass")) <= jobs.MAX_CORPUS_BYTES:
+    state.pop("paste_refused", None)
+    if blank(value):
+        return
+    if value != state.get("text_corpus") and (refused := quota.pastes().refuse(client_id(), len(value))):
+        state["paste_refused"] = refused  # before any work on the text: only its length was read
+        return
+    if not too_big(state, value):
         _accept(state, value)
         st.session_state["corpus_text"] = ""
+
+
+def paste_refused(state: dict) -> str | None:
+    """The sentence for a pasted text the budget refused, while the box still holds it."""
+    return state.get("paste_refused") if st.session_state.get("corpus_text") else None
 
 
 def _edit(state: dict) -> None:
@@ -133,12 +169,13 @@ def text_source(state: dict, saved_text: str) -> str:
         state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
         st.session_state["corpus_text"] = ""
     corpus = state["text_corpus"]
-    editing = bool(st.session_state["corpus_text"]) and st.session_state["corpus_text"] == corpus
+    refused = paste_refused(state)
+    editing = not refused and bool(st.session_state["corpus_text"]) and st.session_state["corpus_text"] == corpus
     if corpus:
         remember(state, "text", corpus)  # e.g. a link's short text, or a store that is back
         key = corpus_store.digest("text", corpus)
         where = "stored on the server" if key in state.get(keys.STORED, ()) else "kept in this session"
-        lines = corpus.count("\n") + 1
+        lines = facts(state, corpus)[1]
         st.html(
             f'<p class="bpe-note" data-testid="bpe-corpus-summary">Corpus: {len(corpus):,} characters, '
             f"{lines:,} line{'s' if lines != 1 else ''}, {where} (<code>{esc(key[:12])}…</code>). "
@@ -158,6 +195,9 @@ def text_source(state: dict, saved_text: str) -> str:
             )
         if warning := store_warning(state, "text", corpus):
             alert("warning", warning)
+    if refused:
+        alert("warning", f"{refused} Your text stays in the box: use it once the minute has passed.")
+        st.button("Use the text in the box", key="corpus_retry", on_click=_box_changed, args=(state,))
     label = "Edit the corpus" if editing else "Paste a new corpus" if corpus else "Text"
     st.text_area(
         f"{label} (up to {limits.LIMIT_TEXT})",
@@ -168,8 +208,9 @@ def text_source(state: dict, saved_text: str) -> str:
         help="For more than a few MB, upload the file instead: a browser's text box takes seconds per MB to show "
         "a pasted text, before the page gets any of it.",
     )
-    # Text the box keeps (only spaces, over the limit) is what the page trains on, so it says what is wrong.
-    return st.session_state["corpus_text"] or corpus
+    # Text the box keeps (only spaces, over the limit) is what the page trains on, so it says what is wrong;
+    # a text the budget refused is not looked at.
+    return corpus if refused else st.session_state["corpus_text"] or corpus
 
 
 UPLOAD_LABEL = f"Upload a text file (any name, UTF-8, up to {limits.LIMIT_TEXT})"
@@ -192,6 +233,8 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL) -> str | None:
         try:
             if refusal := limits.upload_refusal(upload.name, upload.size):
                 raise ValueError(refusal)
+            if refusal := quota.pastes().refuse(client_id(), upload.size):  # before the file is read
+                raise ValueError(f"{refusal} Upload the file again then.")
             text = limits.read_text(upload.getvalue(), upload.name)
             if blank(text):
                 raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")

@@ -43,11 +43,20 @@ def _cs336_problem(tok: bpe.Tokenizer, settings: Settings) -> str | None:
     return None
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _problems(run_key: str, num_merges: int, _tok: bpe.Tokenizer, _settings: Settings) -> dict[str, str | None]:
+    """Why each format cannot hold this run (None where it can), once per run for every session: building
+    CS336's vocab took a quarter of a full page run, on every full run of every session. Keyed by the run's
+    digest (hashing the settings would hash a pasted corpus on every call)."""
+    problems = bpe.export_problems(_tok)
+    problems["CS336"] = _cs336_problem(_tok, _settings)
+    return problems
+
+
 def downloads(history: bpe.History, settings: Settings) -> None:
     st.subheader("Downloads")
     tok = runs.tokenizer_for(settings, history.num_merges)
-    problems = bpe.export_problems(tok)
-    problems["CS336"] = _cs336_problem(tok, settings)
+    problems = _problems(runs.run_key(settings), history.num_merges, tok, settings)
     cols = st.columns(3) * 2  # two rows of three
     for col, (kind, name, label, fmt) in zip(
         cols,

@@ -196,7 +196,11 @@ def corpus_and_settings(state: dict) -> Settings:
         st.session_state[keys.STEP] = state[keys.STEP] = 0
     _preview(settings)
     st.caption(runs.LIMITS_SENTENCE)
-    if source == "text" and corpus_box.blank(text) and corpus_box.upload_refused(state):
+    if (
+        source == "text"
+        and corpus_box.blank(text)
+        and (corpus_box.upload_refused(state) or corpus_box.paste_refused(state))
+    ):
         st.stop()  # the refusal's sentence is the page's message, not "The corpus is empty"
     return settings
 
