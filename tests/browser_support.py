@@ -368,3 +368,31 @@ NOTICE_WATCH_JS = """document.addEventListener('DOMContentLoaded', () => {
     if (document.body.innerText.includes('does not seem to exist')) window.bpeNotices.push(location.pathname);
   }).observe(document.documentElement, {subtree: true, childList: true, characterData: true});
 })"""
+
+
+# A pasted corpus too long for a link: the link names it by its digest in the corpus store.
+LONG_CORPUS = (
+    "Byte pair encoding merges the most frequent pair of symbols, again and again, until the vocabulary "
+    "is as large as asked. The tokenizer then cuts new text with the same merges, in the same order.\n"
+) * 26  # 5,096 characters
+
+
+def paste_and_step(page, url: str, text: str, step: int) -> str:
+    """Paste ``text`` on a fresh page, step to ``step`` with Next; returns the link (the page's URL)."""
+    from playwright.sync_api import expect
+
+    open_train(page, f"{url}/")
+    box = paste_corpus(page, text)
+    expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(text):,} characters", timeout=TIMEOUT_MS)
+    expect(box).to_have_value("")  # the text left the box: a click does not carry it
+    for n in range(1, step + 1):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+    assert re.search(r"[?&]corpus=[0-9a-f]{64}(&|$)", page.url) and f"step={step}" in page.url
+    assert len(page.url) < 300
+    return page.url
+
+
+def replica_of(context) -> str:
+    """The replica HAProxy's sticky cookie sends this browser context to."""
+    return next(c["value"] for c in context.cookies() if c["name"] == "BPE_REPLICA")

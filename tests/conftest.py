@@ -5,6 +5,7 @@ Browser tests (mark them ``@pytest.mark.browser``) use:
   browser     (session)  Playwright sync-API chromium Browser (Debian's /usr/bin/chromium)
   page        (function) fresh context (1280x900) + Page; closed after the test
   screenshot_dir (session) where screenshots go: a temporary folder, or docs/ with UPDATE_SCREENSHOTS=1
+  replicas    (function) (url, run_dir) of two replicas behind HAProxy, as scripts/serve-replicas.sh serves them
 and ``from browser_support import wait_for_app`` to wait for a script run to finish.
 
 Every session checks that the tests left the checkout as they found it (``git status``).
@@ -14,19 +15,18 @@ The benchmarks' protocol client is importable as ``from st_client import Session
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, REPO_ROOT, AppServer, chromium_path
+from browser_support import CHROMIUM_ARGS, REPO_ROOT, AppServer, chromium_path, free_port, healthy, wait_until
 from hypothesis import settings
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-# Tests live by subject in tests/<subject>/; a few share another subject's helpers (``from test_hub import
-# lay_out_cache``), so every subject folder is importable, as the folder of a running test is.
-SUBJECTS = ("engine", "formats", "pages", "server", "browser", "project")
-sys.path[1:1] = [str(REPO_ROOT / "tests" / subject) for subject in SUBJECTS]
 
 UPDATE_SCREENSHOTS = os.environ.get("UPDATE_SCREENSHOTS") == "1"
 
@@ -166,3 +166,49 @@ def page(browser):
         yield context.new_page()
     finally:
         context.close()
+
+
+def haproxy_path() -> str | None:
+    """Debian's haproxy, if installed."""
+    return shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+
+
+@pytest.fixture
+def replicas():
+    """(url, run_dir) of two Streamlit replicas behind HAProxy with their Redis (scripts/serve-replicas.sh); each
+    replica's and Redis's pid file is in run_dir, for the tests that kill one."""
+    if haproxy_path() is None:
+        msg = "haproxy not installed (scripts/test.sh installs Debian's haproxy)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg + " -- replica tests must not skip in CI", pytrace=False)
+        pytest.skip(msg)
+    run_dir = Path(tempfile.mkdtemp(prefix="bpe-replicas-"))
+    port, r1, r2 = free_port(), free_port(), free_port()
+    env = {**os.environ, "PORT": str(port), "BIND": "127.0.0.1", "REPLICA_PORTS": f"{r1} {r2}", "RUN_DIR": str(run_dir)}
+    log = open(run_dir / "script.log", "w")
+    proc = subprocess.Popen(
+        ["bash", "scripts/serve-replicas.sh"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        assert proc.poll() is None, (run_dir / "script.log").read_text()
+        return healthy(url)
+
+    try:
+        wait_until(up, 90, lambda: f"HAProxy and two replicas at {url}:\n{(run_dir / 'script.log').read_text()}")
+        yield url, run_dir
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+        shutil.rmtree(run_dir, ignore_errors=True)

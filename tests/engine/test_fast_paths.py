@@ -11,7 +11,7 @@ import pytest
 import tokenizers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import ASSIGNED, WORLD, llama2, training_lines
+from tokenizer_families import ASSIGNED, WORLD, family, llama2, training_lines, variant, with_added
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
@@ -139,9 +139,7 @@ STEPS = [
 
 @pytest.fixture(scope="module")
 def step_pairs():
-    from test_real_tokenizers import _variant
-
-    return [_variant(pre=pre, norm=norm) for norm, pre in STEPS]
+    return [variant(pre=pre, norm=norm) for norm, pre in STEPS]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -220,7 +218,6 @@ CUT_SEQUENCES = [
 
 @pytest.fixture(scope="module")
 def cut_pairs():
-    from test_real_tokenizers import family
 
     out = []
     for norm, steps, use_regex in CUT_SEQUENCES:
@@ -310,7 +307,6 @@ PART_FAMILIES = ["whitespace", "prefixed-bert", "bert-wordpiece"]
 
 
 def _parts_files():
-    from test_real_tokenizers import family, with_added
 
     out = [family(name)[:2] for name in PART_FAMILIES]
     data = with_added(json.loads(family("bert-wordpiece")[2]), normalized_ok=False)  # added tokens between parts

@@ -17,10 +17,17 @@ import tiktoken
 import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import ASSIGNED, TEXTS, check_same, random_text
-from tokenizer_files import byte_level_bpe, rank_file
-from tokenizers import decoders, models, normalizers
-from tokenizers import pre_tokenizers as hf_pre
+from tokenizer_families import ASSIGNED, TEXTS, check_same, random_text
+from tokenizer_files import (
+    KIMI_K2,
+    added_token,
+    byte_level_bpe,
+    byte_level_file,
+    rank_file,
+    unreachable,
+    with_empty_token,
+)
+from tokenizers import models, normalizers
 
 import bpe
 from bpe import formats
@@ -106,26 +113,10 @@ def test_a_unigram_file_without_a_type_is_named_unigram():
 
 
 # -- 2. empty tokens (Whisper) -------------------------------------------------------------------------
-def _with_empty_token(trained: tokenizers.Tokenizer, normalizer=None) -> str:
-    """The trained file with an empty token in its vocabulary (as Whisper's id 50256), written by
-    tokenizers itself (it accepts one)."""
-    data = json.loads(trained.to_str())
-    vocab = data["model"]["vocab"]
-    vocab[""] = len(vocab)
-    tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in data["model"]["merges"]]))
-    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    if normalizer is not None:
-        tok.normalizer = normalizer
-    text = tok.to_str()
-    assert json.loads(text)["model"]["vocab"][""] == len(vocab) - 1
-    return text
-
-
 @pytest.mark.parametrize("normalizer", [None, normalizers.NFC()], ids=["plain", "pipeline"])
 def test_a_tokenizer_json_with_an_empty_token_encodes_like_tokenizers(trained, normalizer):
     """Was refused: "holds an empty token"."""
-    text = _with_empty_token(trained, normalizer)
+    text = with_empty_token(trained, normalizer)
     ours, theirs = formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
     empty = theirs.token_to_id("")
     assert ours.vocab[""] == empty
@@ -172,18 +163,9 @@ def test_a_rank_file_with_an_empty_token_encodes_like_tiktoken(ranks):
 
 
 # -- 3. rank files with tokens no merge builds (Llama 3's tokenizer.model) -------------------------------
-def _unreachable(ranks: dict[bytes, int], moved: int = 60) -> dict[bytes, int]:
-    """``ranks`` with ``moved`` of its longer tokens moved to just after the 256 bytes: they now rank
-    below the tokens they are made of, so no merge of lower ranks builds them, yet tiktoken makes them."""
-    order = sorted(ranks, key=ranks.get)
-    longer = [t for t in order[256:] if len(t) >= 3][::7][:moved]
-    rest = [t for t in order[256:] if t not in set(longer)]
-    return {t: i for i, t in enumerate(order[:256] + longer + rest)}
-
-
 @pytest.fixture(scope="module")
 def unreachable_pair(ranks):
-    table = _unreachable(ranks)
+    table = unreachable(ranks)
     specials = {"<|endoftext|>": len(table)}
     ours = from_tiktoken(rank_file(table), "cl100k", special_tokens=specials)
     theirs = tiktoken.Encoding(
@@ -262,10 +244,6 @@ def test_a_reachable_rank_file_is_encoded_by_rank_and_says_nothing_about_unreach
 
 
 # -- 6. added tokens whose ids leave a gap (GPT-4o) ------------------------------------------------------
-def _added(content: str, i: int) -> dict:
-    return {"id": i, "content": content, "single_word": False, "lstrip": False, "rstrip": False}
-
-
 @pytest.mark.parametrize("normalizer", [None, {"type": "NFC"}], ids=["plain", "pipeline"])
 def test_added_tokens_leaving_a_gap_keep_the_files_ids_and_say_tokenizers_differs(trained, normalizer):
     """GPT-4o's file: <|endoftext|> 199999 and <|endofprompt|> 200018 after a 199,998-token model;
@@ -274,8 +252,8 @@ def test_added_tokens_leaving_a_gap_keep_the_files_ids_and_say_tokenizers_differ
     data = json.loads(trained.to_str())
     size = len(data["model"]["vocab"])
     data["added_tokens"] = [
-        {**_added("<|endoftext|>", size + 1), "normalized": False, "special": True},
-        {**_added("<|endofprompt|>", size + 20), "normalized": False, "special": True},
+        {**added_token("<|endoftext|>", size + 1), "normalized": False, "special": True},
+        {**added_token("<|endofprompt|>", size + 20), "normalized": False, "special": True},
     ]
     data["normalizer"] = normalizer
     text = json.dumps(data)
@@ -296,23 +274,11 @@ def test_added_tokens_leaving_a_gap_keep_the_files_ids_and_say_tokenizers_differ
 
 def test_added_tokens_without_a_gap_say_nothing(trained):
     data = json.loads(trained.to_str())
-    data["added_tokens"] = [{**_added("<|endoftext|>", len(data["model"]["vocab"])), "special": True}]
+    data["added_tokens"] = [{**added_token("<|endoftext|>", len(data["model"]["vocab"])), "special": True}]
     assert formats.from_tokenizer_json(json.dumps(data)).notes == ()
 
 
 # -- 4. regex constructs of published patterns ---------------------------------------------------------
-KIMI_K2 = "|".join(  # tokenization_kimi.py's pat_str (moonshotai/Kimi-K2-Instruct)
-    [
-        r"""[\p{Han}]+""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]
-)
 # Each construct once, in patterns both tiktoken (Rust's regex syntax) and tokenizers (Oniguruma) read alike.
 CONSTRUCTS = {
     "kimi-k2": KIMI_K2,
@@ -341,25 +307,9 @@ def construct(request, ranks):
     pattern = CONSTRUCTS[request.param]
     ours_tt = from_tiktoken(rank_file(ranks), pattern, special_tokens={})
     theirs_tt = tiktoken.Encoding(name=request.param, pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
-    data = json.loads(ours_tt and _byte_level_file(ranks, pattern))
+    data = json.loads(ours_tt and byte_level_file(ranks, pattern))
     text = json.dumps(data)
     return ours_tt, theirs_tt, formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
-
-
-def _byte_level_file(ranks: dict[bytes, int], pattern: str) -> str:
-    """A tokenizer.json splitting with ``pattern`` (tokenizers' Split, Oniguruma), then byte-level BPE."""
-    sym = pt.bytes_to_symbols
-    vocab = {sym(t): r for t, r in ranks.items()}
-    merges = [[sym(a), sym(b)] for a, b in merges_from_ranks(ranks)]
-    tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in merges]))
-    tok.pre_tokenizer = hf_pre.Sequence(
-        [
-            hf_pre.Split(tokenizers.Regex(pattern), "isolated"),
-            hf_pre.ByteLevel(add_prefix_space=False, use_regex=False),
-        ]
-    )
-    tok.decoder = decoders.ByteLevel()
-    return tok.to_str()
 
 
 def test_published_regex_constructs_split_like_tiktoken_and_tokenizers(construct):

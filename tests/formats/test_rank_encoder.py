@@ -10,7 +10,7 @@ import pytest
 import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import random_text
+from tokenizer_families import random_text
 from tokenizer_files import byte_level_bpe, rank_file
 
 from bpe import pre_tokenizers as pt

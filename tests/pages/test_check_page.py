@@ -8,7 +8,7 @@ import pickle
 from urllib.parse import parse_qs, urlsplit
 
 import faulty_trainers
-from apptest_support import APP, alerts, ok, start
+from apptest_support import alerts, ok, open_check, start
 from streamlit.testing.v1 import AppTest
 from students import (
     course_loop,
@@ -23,15 +23,6 @@ from students import (
 
 import bpe.check
 from bpe.presets import CS336_TEXT
-
-CHECK = "pages/check.py"
-
-
-def open_check() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page(CHECK).run()
-    return ok(at)
 
 
 def paste(at: AppTest, text: str) -> AppTest:

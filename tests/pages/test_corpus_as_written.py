@@ -11,9 +11,8 @@ import pickle
 import textwrap
 
 import pytest
-from apptest_support import alerts, ok
+from apptest_support import alerts, ok, open_check
 from students import cs336_train
-from test_check_page import open_check
 
 from bpe.check import history_bytes
 from bpe.corpora import corpus_lines

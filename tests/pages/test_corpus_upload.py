@@ -7,10 +7,9 @@ from __future__ import annotations
 import pickle
 from urllib.parse import parse_qs, urlsplit
 
-from apptest_support import alerts, ok, settle, start
+from apptest_support import alerts, ok, open_check, settle, start
 from streamlit.testing.v1 import AppTest
 from students import cs336_train
-from test_check_page import open_check
 
 from server import corpus_store, limits
 

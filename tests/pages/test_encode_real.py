@@ -9,9 +9,8 @@ import random
 import pytest
 import tiktoken
 import tokenizers
-from apptest_support import alerts
-from test_encode_page import all_html, ok, open_encode, tokens, type_text, upload
-from test_hub import lay_out_cache
+from apptest_support import alerts, all_html, ok, open_encode, tokens, type_text, upload
+from hub_server import lay_out_cache
 from tokenizer_files import rank_file
 from tokenizers import decoders, models, normalizers, trainers
 from tokenizers import pre_tokenizers as hf_pre

@@ -7,15 +7,13 @@ import re
 import time
 
 import pytest
-from apptest_support import APP, alerts, settle, start
+from apptest_support import APP, ENCODE, alerts, settle, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from pages.session import STATE_KEY
 from server import corpus_store
 from server.limits import COUNTS_LIMIT_TEXT, MAX_COUNTS_BYTES
-
-ENCODE = "pages/encode.py"
 
 
 def plain(markdown: str) -> str:

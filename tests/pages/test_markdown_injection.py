@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 
-from apptest_support import APP, alerts, ok, start
+from apptest_support import APP, ENCODE, alerts, ok, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from pages.session import STATE_KEY
 
-ENCODE = "pages/encode.py"
 PAYLOADS = (
     "[x](http://evil.example)",
     "![i](http://evil.example/i.png)",

@@ -5,73 +5,21 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
-import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 from browser_support import (
-    REPO_ROOT,
+    LONG_CORPUS,
     TIMEOUT_MS,
-    free_port,
-    healthy,
     open_train,
+    paste_and_step,
+    replica_of,
     wait_for_reconnect,
-    wait_until,
     watch_connection,
 )
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
-
-
-def haproxy_path() -> str | None:
-    return shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
-
-
-@pytest.fixture
-def replicas():
-    if haproxy_path() is None:
-        msg = "haproxy not installed (scripts/test.sh installs Debian's haproxy)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(msg + " -- replica tests must not skip in CI", pytrace=False)
-        pytest.skip(msg)
-    run_dir = Path(tempfile.mkdtemp(prefix="bpe-replicas-"))
-    port, r1, r2 = free_port(), free_port(), free_port()
-    env = {**os.environ, "PORT": str(port), "BIND": "127.0.0.1", "REPLICA_PORTS": f"{r1} {r2}", "RUN_DIR": str(run_dir)}
-    log = open(run_dir / "script.log", "w")
-    proc = subprocess.Popen(
-        ["bash", "scripts/serve-replicas.sh"],
-        cwd=REPO_ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        assert proc.poll() is None, (run_dir / "script.log").read_text()
-        return healthy(url)
-
-    try:
-        wait_until(up, 90, lambda: f"HAProxy and two replicas at {url}:\n{(run_dir / 'script.log').read_text()}")
-        yield url, run_dir
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
-        shutil.rmtree(run_dir, ignore_errors=True)
-
-
-def replica_of(context) -> str:
-    return next(c["value"] for c in context.cookies() if c["name"] == "BPE_REPLICA")
 
 
 def open_step(context, url: str):
@@ -111,15 +59,13 @@ def test_a_student_whose_replica_dies_lands_on_the_other_and_keeps_the_step(repl
 
 
 def test_a_corpus_pasted_on_one_replica_opens_by_link_on_the_other(replicas, browser):
-    """The replicas share pasted corpora through the Redis that serve-replicas.sh starts (issue 20)."""
-    from test_browser_corpus_links import CORPUS, paste_and_step
-
+    """The replicas share pasted corpora through the Redis that serve-replicas.sh starts."""
     url, run_dir = replicas
     assert (run_dir / "redis.pid").exists()
     teacher = browser.new_context(viewport={"width": 1280, "height": 900})
     students = []
     try:
-        link = paste_and_step(teacher.new_page(), url, CORPUS, 7)
+        link = paste_and_step(teacher.new_page(), url, LONG_CORPUS, 7)
         # Round robin: of two new students, one lands on the other replica.
         for _ in range(2):
             student = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -127,7 +73,7 @@ def test_a_corpus_pasted_on_one_replica_opens_by_link_on_the_other(replicas, bro
             page = student.new_page()
             open_train(page, link)
             expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
-            expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(CORPUS):,} characters")
+            expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(LONG_CORPUS):,} characters")
             expect(page.locator(".bpe-alert-warning")).to_have_count(0)
         assert replica_of(teacher) in {replica_of(s) for s in students}
         assert len({replica_of(s) for s in students}) == 2

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 from browser_support import wait_until
-from test_jobs import fresh
+from pool_support import fresh
 
 from pages import runs
 from pages.settings import preset_settings

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from apptest_support import APP, alerts, training
 from browser_support import AppServer, run_protocol, wait_until
+from pool_support import big_text, submit_big
 from streamlit.testing.v1 import AppTest
-from test_abandoned_runs import big_text, submit_big
 
 import bpe
 from pages import runs

@@ -13,9 +13,8 @@ import string
 import time
 
 import pytest
-from apptest_support import alerts, ok, start
+from apptest_support import CORPUS, alerts, link_of, ok, pasted, start, summary
 from redis_support import RedisServer
-from test_corpus_links import CORPUS, link_of, pasted, summary
 
 from pages import corpus_box, links
 from server import corpus_store

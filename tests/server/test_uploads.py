@@ -9,14 +9,12 @@ import threading
 import time
 
 import pytest
-from apptest_support import APP, alerts, ok, settle
+from apptest_support import APP, ENCODE, alerts, ok, settle
 from streamlit.testing.v1 import AppTest
 from tokenizer_files import big_tokenizer_json
 
 from pages import encode_sources
 from server import uploads
-
-ENCODE = "pages/encode.py"
 
 
 @pytest.fixture(scope="module")

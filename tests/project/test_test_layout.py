@@ -1,0 +1,41 @@
+"""The tests' own layout: test modules grouped by subject, sharing helpers only through support modules, and named
+for the behaviour they check rather than for the report that asked for it."""
+
+import ast
+
+from browser_support import REPO_ROOT
+
+TESTS = REPO_ROOT / "tests"
+
+
+def _test_modules():
+    return sorted(TESTS.glob("*/test_*.py"))
+
+
+def test_no_test_module_imports_another():
+    """A helper two test modules need lives once in a support module (tests/*_support.py, tests/*.py beside
+    conftest.py, or a conftest fixture), so each test module can be read, moved or deleted alone."""
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            found += [
+                f"{path.relative_to(REPO_ROOT)} imports {n}" for n in names if n.split(".")[0].startswith("test_")
+            ]
+    assert found == []
+
+
+def test_test_modules_sit_in_a_subject_folder():
+    assert not list(TESTS.glob("test_*.py"))  # the top level holds conftest.py and the support modules
+    assert {path.parent.name for path in _test_modules()} <= {
+        "engine",
+        "formats",
+        "pages",
+        "server",
+        "browser",
+        "project",
+    }
