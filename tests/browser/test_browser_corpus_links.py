@@ -1,4 +1,4 @@
-"""A pasted corpus of any size on one link, in a real browser (issue 20): a 5,000-character corpus shared by
+"""A pasted corpus of any size on one link, in a real browser: a 5,000-character corpus shared by
 link opens at step 7 in a second browser context, and again after a server restart (the embedded store is a
 file); a forgotten digest gets its sentence and the paste box. (Through HAProxy on the other replica:
 tests/server/test_replicas.py.)"""

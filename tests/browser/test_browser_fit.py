@@ -1,5 +1,5 @@
 """Presenter mode fits a 1280x720 projector at every step of every preset, and the phone layout puts the step
-first (issue 30), in a real browser.
+first, in a real browser.
 
 One browser context per viewport; each step is opened by its URL. Presets with many steps are sampled: the
 first and last steps, the step whose box says the most (the tallest), and a few in between.

@@ -1,4 +1,4 @@
-"""Issue 19 in a real browser: the pick-list and side by side, end to end, with the Hub offline.
+"""The Encode page's pick-list of popular tokenizers and side by side, end to end in a real browser, with the Hub offline.
 
 A real server (``streamlit run app.py``) gets ``HF_HUB_OFFLINE=1`` and an ``HF_HUB_CACHE`` laid out as
 huggingface_hub lays it out (``models--owner--name/refs/main`` and ``snapshots/<rev>/tokenizer.json``),

@@ -1,4 +1,4 @@
-"""One budget per request (issue 22 #1 and #6a): a file's normaliser may not grow the text without
+"""One budget per request: a file's normaliser may not grow the text without
 bound, and its regexes share one deadline per encode, not one per word. Each hostile file runs in a
 child interpreter with a memory cap and a time limit, so a regression cannot take the machine down."""
 
@@ -125,7 +125,7 @@ def test_legitimate_normalizers_stay_within_the_allowance(normalizer, text):
     assert tok.encode_full(text).ids
 
 
-# -- #6a: one deadline per encode, not per word ------------------------------------------------------
+# -- one deadline per encode, not per word ----------------------------------------------------------
 BACKTRACKING = {"type": "Split", "pattern": {"Regex": "(a|aa)+c"}, "behavior": "Isolated", "invert": False}
 
 

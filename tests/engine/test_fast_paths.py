@@ -1,4 +1,4 @@
-"""Issue 19 (speed): the engine's fast paths, each checked against ``tokenizers`` on the text it speeds
+"""The engine's fast paths, each checked against ``tokenizers`` on the text it speeds
 up, with hypothesis. A SentencePiece-style file (Prepend/Replace normaliser, no pre-tokenizer) merges a
 long word stretch by stretch before each "▁" when no merge can cross one; a long word's byte-to-character
 map is built in bulk; GPT-2's byte symbols come from one ``str.translate``."""

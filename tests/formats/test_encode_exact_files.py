@@ -1,6 +1,6 @@
-"""Issue 19: every Encode feature works for each file shape that was refused or misread.
+"""Every Encode feature works for each unusual file shape real tokenizers have.
 
-Each shape is a small file built here with the builders of ``test_exact_files.py`` (GPT-2's vocab.json
+Each shape is a small file built here with the builders of ``tokenizer_files.py`` (GPT-2's vocab.json
 holding the token "model"; Whisper's empty token, as tokenizer.json and as a ``.tiktoken`` line
 ``= N``; a rank file whose tokens no merge builds; Kimi K2's pattern with class intersections, as a
 rank file's typed pattern and in a tokenizer.json's Split; an NFC

@@ -1,4 +1,4 @@
-"""Issue 19: real files that were refused or misread now open and encode exactly as their own library.
+"""Real files of unusual shapes open and encode exactly as their own library.
 
 Each case reproduces the shape of a published file with a small file made here (the published ones
 are too large to keep): GPT-2's ``vocab.json`` holds ``"model"`` as an ordinary token (id 19849);
@@ -378,7 +378,7 @@ UNICODE_NORMALIZERS = [
     {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}, {"type": "NFC"}]},
 ]
 COMPOSING_TEXTS = [
-    "ab \u1100\u1161 cd",  # the issue's example: (0,2),(3,4) expected
+    "ab \u1100\u1161 cd",  # jamo composed by NFC: offsets (0,2),(3,4)
     "\u1100\u1161\u11a8 \u1100\u1161 x",
     "한국어 \u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165",  # NFD Korean
     "\u0b95\u0bc6\u0bbe \u0b95\u0bca",  # Tamil two-part vowel

@@ -1,4 +1,4 @@
-"""Issue 14: a model's tokenizer.json by Hub name, tested offline against a cache laid out as
+"""A model's tokenizer.json by Hub name, tested offline against a cache laid out as
 huggingface_hub lays it out (models--org--name/snapshots/<rev>/tokenizer.json and refs/main).
 Nothing is downloaded: each case runs in a fresh interpreter with HF_HUB_OFFLINE=1."""
 

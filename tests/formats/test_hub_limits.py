@@ -1,4 +1,4 @@
-"""Issue 22, item 7: a Hub download is bounded in size and time, and a name being fetched never blocks
+"""A Hub download is bounded in size and time, and a name being fetched never blocks
 another session for long. Offline: each fetch runs in a fresh interpreter whose ``HF_ENDPOINT`` (read by
 huggingface_hub at import) points at a stand-in Hub on localhost (tests/hub_server.py), with an empty
 cache in ``tmp_path``, a memory cap and a time limit."""

@@ -1,5 +1,5 @@
 """Rank files encoded by rank (bpe/pipeline/rank_encoder.py), against tiktoken, and their merges
-derived only when a merge view asks (issue 19's speed goals must not cost exactness)."""
+derived only when a merge view asks: the speed must not cost exactness."""
 
 from __future__ import annotations
 

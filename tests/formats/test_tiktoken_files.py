@@ -1,4 +1,4 @@
-"""Issue 14: ``.tiktoken`` rank files. The fixture is made offline from a tokenizer trained with the
+"""``.tiktoken`` rank files read as tiktoken reads them. The fixture is made offline from a tokenizer trained with the
 ``tokenizers`` library (bytes ranked by value, then each merge in order), and checked against
 tiktoken's own ``Encoding`` built from the same ranks."""
 
@@ -168,7 +168,7 @@ def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypa
         tok.encode("word " * 20_000)
 
 
-# -- issue 22 #6b: deriving merges grows O(n log n) in a token's length, with the same merges ----------
+# -- deriving merges grows O(n log n) in a token's length, with the same merges ----------
 def _doubling_ranks(longest: int) -> dict[bytes, int]:
     """The 256 single bytes, then b"a" * 2, 4, 8, ... up to ``longest`` bytes."""
     ranks = {bytes([b]): b for b in range(256)}

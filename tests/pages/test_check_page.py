@@ -55,7 +55,7 @@ def test_an_uploaded_cs336_pickle_with_the_other_tie_rule_is_named_with_its_step
         [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
     )
     ok(at.run())
-    # the settings that reproduce every merge lead; the step where ours part follows (the issue asks for both)
+    # the settings that reproduce every merge lead; the step where ours part follows (a student needs both)
     assert at.header[0].value == "With the settings compared here the runs part at step 1"
     side = pairs(at)
     assert (

@@ -1,4 +1,4 @@
-"""A pasted corpus of any size on one link (issue 20): stored under its digest, out of the text box, and
+"""A pasted corpus of any size on one link: stored under its digest, out of the text box, and
 opened from ``?corpus=<digest>`` at the link's step; a forgotten digest gets its sentence; a store that is
 down keeps the corpus in the session with a warning (AppTest page logic; the store is the tests' own)."""
 

@@ -234,8 +234,8 @@ def test_bad_first_file_says_no_tokenizer_is_loaded():
 
 
 def test_text_outside_a_vocabulary_without_unk_is_cut_as_tokenizers_cuts_it(tmp_path):
-    """Before issue 14 such a file was read our way and the page said it could not encode "abc"; it is
-    now read as tokenizers reads it, which drops the unknown character."""
+    """Such a file is read as tokenizers reads it, which drops the unknown character, rather than the page
+    saying it cannot encode "abc"."""
     tok = tokenizers.Tokenizer(models.BPE())  # no unk token
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     tok.train_from_iterator(["ab ab"], trainers.BpeTrainer(show_progress=False))
@@ -379,7 +379,7 @@ def test_an_empty_text_shows_no_tokens_and_no_traceback(preset):
 
 
 def test_one_merge_numbering_and_no_none_in_the_token_table():
-    """Train calls u+g step 1; Encode said "merge rank 0", "merge rank 7 (merge #8)" and printed None."""
+    """Train calls u+g step 1, and so does Encode: no "merge rank 0", no "merge rank 7 (merge 8)", no None."""
     at = type_text(open_encode(), "bug hugs")
     table = at.dataframe[0].value
     assert "None" not in table.astype(str).to_string() and "<NA>" not in table.astype(str).to_string()

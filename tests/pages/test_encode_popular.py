@@ -1,4 +1,4 @@
-"""Issue 19 on the Encode page: the pick-list of popular tokenizers, read offline from caches laid out as
+"""The Encode page's pick-list of popular tokenizers, read offline from caches laid out as
 huggingface_hub and tiktoken lay them out (with small files built here), the sentence a pick that cannot
 be fetched gets, and side by side with three or more tokenizers and their counts.
 

@@ -1,4 +1,4 @@
-"""AppTest: Encode's presenter view (issue 20): the tokens in large type and one word's merge replay."""
+"""AppTest: Encode's presenter view: the tokens in large type and one word's merge replay."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""AppTest: presenter mode's strip of the newest vocabulary tokens, above the splits (issue 20: on a 1280x720
+"""AppTest: presenter mode's strip of the newest vocabulary tokens, above the splits (on a 1280x720
 projector the vocabulary panel sits below the fold; tests/browser/test_browser_present.py checks the viewport)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""AppTest: the vocabulary panel on large alphabets and in presenter mode, the splits in presenter mode (issue 20)."""
+"""AppTest: the vocabulary panel on large alphabets and in presenter mode, the splits in presenter mode."""
 
 from __future__ import annotations
 

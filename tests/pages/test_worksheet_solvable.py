@@ -1,4 +1,4 @@
-"""Issue 30: a worksheet a student can solve from the sheet alone. The answer key's counts and merge are
+"""A worksheet a student can solve from the sheet alone. The answer key's counts and merge are
 recomputed here from the words the sheet prints; the sheet names the tie rule with an example; a corpus
 with more words than a sheet holds prints the most frequent and its key counts only those."""
 

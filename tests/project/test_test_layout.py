@@ -2,6 +2,7 @@
 for the behaviour they check rather than for the report that asked for it."""
 
 import ast
+import re
 
 from browser_support import REPO_ROOT
 
@@ -39,3 +40,13 @@ def test_test_modules_sit_in_a_subject_folder():
         "browser",
         "project",
     }
+
+
+def test_test_modules_are_named_for_behaviour_not_report_numbers():
+    """A test module's name and docstring say what it checks; an issue number means nothing to a newcomer."""
+    cited = []
+    for path in [*_test_modules(), *TESTS.glob("*.py")]:
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        if re.search(r"issue|_\d+(_|$)", path.stem, re.I) or re.search(r"\bissues?\b|#\d", doc, re.I):
+            cited.append(path.relative_to(REPO_ROOT).as_posix())
+    assert cited == []

@@ -1,4 +1,4 @@
-"""Abandoned runs and fair lanes (issue 22 #3): a run nobody waits for any more is stopped and frees
+"""Abandoned runs and fair lanes: a run nobody waits for any more is stopped and frees
 its worker; Stop works from whichever session asked; a small run never waits behind a big one.
 All on the real process pool (and one real server), each wait bounded by a deadline."""
 
@@ -65,8 +65,7 @@ def test_stop_from_a_second_session_detaches_it_or_ends_the_run_when_the_first_i
 
 
 def test_stop_keeps_the_merges_made_so_far_as_the_first_merges_of_the_full_run():
-    """Issue 20: Stop on a long run threw away every merge made. Now the job returns a run holding them,
-    the same merges (in the same order) as the first k of the whole run."""
+    """Stop on a long run keeps every merge made: the job returns a run holding them, the same merges (in the same order) as the first k of the whole run."""
     text = big_text(30_000)
     live = {"tab-a"}
     job = submit_big("tab-a", live, text)

@@ -1,8 +1,7 @@
 """The fair training lane (``server/lanes.py``): a run never waits behind another client's long run.
 
-Issue 28 #4: one session training a 4.9 MB paste to 100,000 merges kept the teacher's fresh 1 MB run
-from its first step for over 7 minutes (a first-come queue of one worker). Each wait here is bounded by
-a deadline, never a fixed sleep.
+One session training a 5 MB paste to 100,000 merges must not keep the teacher's fresh 1 MB run from its first
+step, as a first-come queue of one worker would. Each wait here is bounded by a deadline, never a fixed sleep.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Training in the process pool (issue 15 #4, #5): one job per run however many sessions ask, a page
+"""Training in the process pool: one job per run however many sessions ask, a page
 that waits with progress and a Stop button, and trained runs evicted by memory, not by count."""
 
 from __future__ import annotations

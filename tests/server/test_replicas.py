@@ -1,4 +1,4 @@
-"""Two replicas behind HAProxy (scripts/serve-replicas.sh, issue 15): a student whose replica dies lands
+"""Two replicas behind HAProxy (scripts/serve-replicas.sh): a student whose replica dies lands
 on the other and keeps their step, because the state lives in the URL and training is deterministic."""
 
 from __future__ import annotations

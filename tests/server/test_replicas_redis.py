@@ -1,4 +1,4 @@
-"""The replicas' Redis after a crash (scripts/serve-replicas.sh, issue 28 #7): started again, evicting by
+"""The replicas' Redis after a crash (scripts/serve-replicas.sh): started again, evicting by
 ``volatile-lru``, and a corpus it lost is stored again by the teacher's page (``pages/corpus_box.py``; the page's
 part is tested in ``test_store_quota.py``)."""
 

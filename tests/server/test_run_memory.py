@@ -1,4 +1,4 @@
-"""The run store's memory (issue 22 #9): what it counts for a run is what the run costs in the serving
+"""The run store's memory: what it counts for a run is what the run costs in the serving
 process, and the C heap gives freed memory back."""
 
 from __future__ import annotations

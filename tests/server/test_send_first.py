@@ -1,5 +1,5 @@
-"""pages/send_first.py: a step's box leaves before the rest of the step is computed (issue 20's Next
-latency at 5 MB). The wait is checked against a real Streamlit message queue emptied by another thread,
+"""pages/send_first.py: a step's box leaves before the rest of the step is computed, so Next on a
+5 MB corpus answers at once. The wait is checked against a real Streamlit message queue emptied by another thread,
 as the server's event loop empties it; the latency it buys is measured in
 ``benchmarks/bench_corpus_clicks.py --ab``."""
 

@@ -1,4 +1,4 @@
-"""Stop keeps what was made, also for a session that stops a run another session still waits for (issue 20):
+"""Stop keeps what was made, also for a session that stops a run another session still waits for:
 that session gets the merges made so far as a run it can step through ("stopped at merge k"), while the run
 goes on for the other one. The worker writes a copy of its history when asked through the shared progress
 array (server/snapshots.py). On the real process pool, each wait bounded by a deadline."""

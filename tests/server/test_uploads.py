@@ -1,6 +1,6 @@
 """Uploaded tokenizer files are read off the serving interpreter, within a memory cap and a time limit, and
-kept in one store shared by every session within a byte budget (issue 22 #2); after a server restart the
-Encode page says to upload again instead of keeping a stale file list (issue 22 #9)."""
+kept in one store shared by every session within a byte budget; after a server restart the
+Encode page says to upload again instead of keeping a stale file list."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Issue 22, item 8: the training workers die with the server, whatever ends it, and SIGTERM ends a
+"""The training workers die with the server, whatever ends it, and SIGTERM ends a
 server within seconds even while a big run trains. Each test starts a real ``streamlit run``, pastes a
-corpus of random words with the merge limit at its maximum (about 9 s of CPU on a quiet machine) through a protocol
+corpus of random words with the merge limit at its maximum (seconds of CPU) through a protocol
 session (benchmarks/st_client.py), notes the server's descendants from /proc, then signals the server."""
 
 from __future__ import annotations
