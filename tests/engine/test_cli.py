@@ -18,6 +18,7 @@ import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 import bpe
 from bpe import cli, counting
@@ -51,7 +52,7 @@ def same_run(one: bpe.History, other: bpe.History) -> None:
 
 
 @pytest.mark.parametrize("pre_tokenizer", bpe.PRE_TOKENIZERS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(parts=st.lists(texts, min_size=1, max_size=3), with_special=st.booleans(), chunk=st.integers(1, 40))
 def test_counts_in_chunks_equal_counting_the_whole_text(pre_tokenizer, parts, with_special, chunk):
     specials = (SPECIAL,) if with_special else ()
@@ -76,7 +77,7 @@ def test_counts_in_chunks_equal_counting_the_whole_text(pre_tokenizer, parts, wi
     assert sum(c.size for c in chunks) == sum(len(t.encode("utf-8")) for t in parts)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=texts,
     pre_tokenizer=st.sampled_from(bpe.PRE_TOKENIZERS),

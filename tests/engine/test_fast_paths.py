@@ -11,6 +11,7 @@ import pytest
 import tokenizers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 from tokenizer_families import ASSIGNED, WORLD, family, llama2, training_lines, variant, with_added
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
@@ -96,7 +97,7 @@ def test_long_sentencepiece_text_is_exact(sp_pair, crossing_pair):
 ALPHABET = st.sampled_from(list("abcdeilnorst ▁▁  ,.é日本👍\u0301\n\t") + ["the ", " of ", "ing "])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(ALPHABET, min_size=20, max_size=120).map("".join))
 def test_random_sentencepiece_text_is_exact(sp_pair, crossing_pair, text):
     for ours, hf in (sp_pair, crossing_pair):
@@ -142,14 +143,14 @@ def step_pairs():
     return [variant(pre=pre, norm=norm) for norm, pre in STEPS]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(special_text)
 def test_regex_steps_are_exact(step_pairs, text):
     for ours, hf in step_pairs:
         same(ours, hf, text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.binary(min_size=2, max_size=6), max_size=40),
     st.lists(st.sampled_from(b"abc"), min_size=1, max_size=16),
@@ -242,7 +243,7 @@ CUT_CHARS = (
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(CUT_CHARS), max_size=40).map("".join))
 def test_cut_sequences_are_exact(cut_pairs, text):
     for ours, hf in cut_pairs:
@@ -288,7 +289,7 @@ def scheme_toks():
     }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(
         st.sampled_from(["hug", "s", " ", "\t", "\n", "é", "日本", "👍🏽", "<|end|>", "'s", "12", "pun", "x", "  "]),
@@ -352,7 +353,7 @@ PART_TEXT = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(PART_TEXT)
 def test_the_parts_path_encodes_as_the_pieces_path_and_tokenizers(parts_files, text):
     for ours, hf in parts_files:

@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 import bpe
 from bpe import merging
@@ -65,7 +66,7 @@ def test_a_long_word_is_encoded_in_n_log_n(letters_tok, monkeypatch):
 
 
 @given(st.text(alphabet="abcdefgh", min_size=1, max_size=80))
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_heap_merging_equals_merging_pair_by_pair(letters_tok, word):
     assert letters_tok.tokenize(word) == naive_bpe(letters_tok, word)
 
@@ -194,7 +195,7 @@ def test_an_uploaded_wordpiece_limit_of_a_million_with_an_8000_character_token_i
 
 
 @given(st.lists(st.sampled_from("abcdefgh"), min_size=256, max_size=3000).map("".join))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word):
     """Words of 256 symbols or more use a heap per rank; the order (rank, then position) is the same."""
     parts = letters_tok._initial(word)
@@ -207,7 +208,7 @@ def test_long_word_buckets_merge_in_the_same_order_as_one_heap(letters_tok, word
 
 
 @given(st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=merging.SHORT_WORD).map("".join))
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_short_word_scan_merges_like_the_heap(letters_tok, word):
     """Words of up to SHORT_WORD (32) symbols are merged by scanning for the lowest (rank, position): the
     same result, each pair looked up once and only the two beside a merge again."""

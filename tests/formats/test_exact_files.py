@@ -10,13 +10,13 @@ Unigram model without a ``"type"``. Oracles: ``tokenizers`` and tiktoken, ids, t
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 import tiktoken
 import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 from tokenizer_families import ASSIGNED, TEXTS, check_same, random_text
 from tokenizer_files import (
     KIMI_K2,
@@ -206,7 +206,7 @@ WORDS = sorted({w for line in corpus_lines(2_000) for w in line.split()})[:400]
     )
     | random_text
 )
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_random_text_with_unreachable_tokens_encodes_like_tiktoken(unreachable_pair, text):
     _, ours, theirs = unreachable_pair
     check_tiktoken(ours, theirs, text)
@@ -328,7 +328,7 @@ def check_words(ours: bpe.Tokenizer, theirs: tokenizers.Tokenizer, text: str) ->
 
 
 @given(text=regex_text)
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 def test_random_text_through_published_regex_constructs(construct, text):
     ours_tt, theirs_tt, ours_hf, theirs_hf = construct
     check_tiktoken(ours_tt, theirs_tt, text)
@@ -408,7 +408,7 @@ def test_offsets_after_composing_normalizers(normalized_files, norm):
 
 
 @given(text=composing_text, norm=st.sampled_from(UNICODE_NORMALIZERS))
-@settings(max_examples=int(os.environ.get("HYP_N", 400)), deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 def test_random_composing_text_through_every_normalizer(normalized_files, text, norm):
     ours, theirs = normalized_files[json.dumps(norm)]
     check_same(ours, theirs, text)

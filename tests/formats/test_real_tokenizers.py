@@ -12,6 +12,7 @@ import regex
 import tokenizers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 from tokenizer_families import FAMILIES, TEXTS, check_same, family, random_text, variant
 from tokenizers import normalizers
 from tokenizers import pre_tokenizers as hf_pre
@@ -213,7 +214,7 @@ def test_the_whitespace_pre_tokenizer_splits_as_tokenizers_over_every_code_point
 )
 @given(text=random_text)
 @settings(
-    max_examples=int(__import__("os").environ.get("HYP_N", 60)),
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
@@ -223,7 +224,7 @@ def test_random_text_encodes_like_tokenizers(name, text):
 
 
 @given(text=random_text, norm=st.sampled_from(NORM_VARIANTS))
-@settings(max_examples=int(__import__("os").environ.get("HYP_N", 80)), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 def test_random_text_through_normalizers(text, norm):
     ours, theirs = variant(norm=norm)
     check_same(ours, theirs, text)
@@ -252,7 +253,7 @@ def test_unknown_components_are_refused_by_name(part, value, named):
 
 
 @given(text=random_text, pre=st.sampled_from(PRE_VARIANTS))
-@settings(max_examples=int(__import__("os").environ.get("HYP_N", 80)), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 def test_random_text_through_pre_tokenizers(text, pre):
     ours, theirs = variant(pre=pre)
     check_same(ours, theirs, text)
