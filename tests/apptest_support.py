@@ -77,10 +77,14 @@ def start(**query):
 # -- the Train page ------------------------------------------------------------------------------------------------
 
 
+def page_html(at) -> str:
+    """Every HTML block the page sent, as one text."""
+    return " ".join(h.proto.body for h in at.get("html"))
+
+
 def step_text(at: AppTest) -> str:
     """The 'this step' box: its HTML header plus the provenance sentence."""
-    body = " ".join(h.proto.body for h in at.get("html"))
-    return unescape_md(body + " " + " ".join(m.value for m in at.markdown))
+    return unescape_md(page_html(at) + " " + " ".join(m.value for m in at.markdown))
 
 
 # 5,000+ characters of two paragraphs: too long for a link to carry, so the link names it by digest

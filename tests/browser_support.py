@@ -396,3 +396,21 @@ def paste_and_step(page, url: str, text: str, step: int) -> str:
 def replica_of(context) -> str:
     """The replica HAProxy's sticky cookie sends this browser context to."""
     return next(c["value"] for c in context.cookies() if c["name"] == "BPE_REPLICA")
+
+
+def open_encode(page, url: str) -> None:
+    """The Encode page on the course preset, its first tokens drawn."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/encode?preset=course")
+    expect(page.locator(".bpe-tokens").first).to_contain_text("Ġtoken", timeout=TIMEOUT_MS)
+    wait_for_app(page)
+
+
+def set_encode_text(page, text: str) -> None:
+    """``text`` typed into the Encode page's text box and applied (a text area applies its value on Ctrl+Enter,
+    or on blur)."""
+    area = page.get_by_label("Text to tokenize (up to 100 KB)")
+    area.fill(text)
+    area.press("Control+Enter")
+    wait_for_app(page)

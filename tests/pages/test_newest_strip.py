@@ -6,16 +6,12 @@ from __future__ import annotations
 import html
 import re
 
-from apptest_support import start
+from apptest_support import page_html, start
 
 from pages.vocabulary import NEWEST_CHIPS, STRIP_FROM
 
 _STRIP = re.compile(r'<div class="bpe-newest" data-vocab="newest">(.*?)</div>', re.S)
 _CHIP = re.compile(r'<span class="tok ([^"]*)"(?: title="[^"]*")?>(.*?)</span>', re.S)
-
-
-def page_html(at) -> str:
-    return " ".join(h.proto.body for h in at.get("html"))
 
 
 def strip(at) -> tuple[str, list[tuple[str, str]]]:

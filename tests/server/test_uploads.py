@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from apptest_support import APP, ENCODE, alerts, ok, settle
+from apptest_support import APP, ENCODE, alerts, ok, open_encode, settle
 from streamlit.testing.v1 import AppTest
 from tokenizer_files import big_tokenizer_json
 
@@ -124,13 +124,6 @@ def test_five_uploads_at_once_stay_within_the_shared_budget(store):
 
 
 # -- the page ------------------------------------------------------------------------------------------
-def open_encode() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    settle(at.run())
-    at.switch_page(ENCODE).run()
-    return ok(at)
-
-
 def upload(at: AppTest, key: str, data: bytes) -> AppTest:
     if at.radio(key="encode_source").value != "Uploaded file":
         ok(at.radio(key="encode_source").set_value("Uploaded file").run())
