@@ -50,6 +50,9 @@ CHROMIUM_ARGS = [
 SERVER_START_TIMEOUT_S = 60
 APP_RUN_TIMEOUT_MS = 60_000
 TIMEOUT_MS = APP_RUN_TIMEOUT_MS  # the default deadline of a wait in the page: generous, it returns at once
+# How often a wait re-checks a condition that reads the whole page (``innerText`` lays the page out): at every
+# animation frame, the default, chromium would spend the CPU the server needs to draw the step.
+POLL_MS = 100
 
 
 def wait_until(predicate: Callable[[], T], timeout: float, what: str | Callable[[], str], interval: float = 0.1) -> T:
@@ -311,10 +314,12 @@ def shown_step(page) -> int:
 
 
 def wait_for_step(page, n: int) -> None:
+    """Wait until the page shows step ``n`` and its run has finished."""
     page.wait_for_function(
         """(n) => new RegExp('Step ' + n + ' of \\\\d+').test(document.body.innerText)""",
         arg=n,
         timeout=TIMEOUT_MS,
+        polling=POLL_MS,
     )
     wait_for_app(page)
 
