@@ -50,3 +50,18 @@ def test_test_modules_are_named_for_behaviour_not_report_numbers():
         if re.search(r"issue|_\d+(_|$)", path.stem, re.I) or re.search(r"\bissues?\b|#\d", doc, re.I):
             cited.append(path.relative_to(REPO_ROOT).as_posix())
     assert cited == []
+
+
+def test_every_module_and_test_marked_slow_exists():
+    """conftest.py marks tests slow by name: a misspelt or renamed name would silently put a slow test back in the
+    fast subset."""
+    tree = ast.parse((TESTS / "conftest.py").read_text(encoding="utf-8"))
+    marked = {
+        node.targets[0].id: {e.value for e in node.value.elts}
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("SLOW_MODULES", "SLOW_TESTS")
+    }
+    modules = {path.stem for path in _test_modules()}
+    source = "\n".join(path.read_text(encoding="utf-8") for path in _test_modules())
+    assert marked["SLOW_MODULES"] - modules == set()
+    assert {name for name in marked["SLOW_TESTS"] if f"def {name}(" not in source} == set()

@@ -28,6 +28,31 @@ def open_step(context, url: str):
     return page
 
 
+def test_a_corpus_pasted_on_one_replica_opens_by_link_on_the_other(replicas, browser):
+    """The replicas share pasted corpora through the Redis that serve-replicas.sh starts."""
+    url, run_dir = replicas
+    assert (run_dir / "redis.pid").exists()
+    teacher = browser.new_context(viewport={"width": 1280, "height": 900})
+    students = []
+    try:
+        link = paste_and_step(teacher.new_page(), url, LONG_CORPUS, 7)
+        # Round robin: of two new students, one lands on the other replica.
+        for _ in range(2):
+            student = browser.new_context(viewport={"width": 1280, "height": 900})
+            students.append(student)
+            page = student.new_page()
+            open_train(page, link)
+            expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
+            expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(LONG_CORPUS):,} characters")
+            expect(page.locator(".bpe-alert-warning")).to_have_count(0)
+        assert replica_of(teacher) in {replica_of(s) for s in students}
+        assert len({replica_of(s) for s in students}) == 2
+    finally:
+        for c in [teacher, *students]:
+            c.close()
+
+
+# Last in the module: it kills a replica of the shared pair, and nothing restarts one.
 def test_a_student_whose_replica_dies_lands_on_the_other_and_keeps_the_step(replicas, browser):
     url, run_dir = replicas
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
@@ -55,28 +80,4 @@ def test_a_student_whose_replica_dies_lands_on_the_other_and_keeps_the_step(repl
         expect(pages[1].get_by_role("heading", name=re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
         for c in contexts:
-            c.close()
-
-
-def test_a_corpus_pasted_on_one_replica_opens_by_link_on_the_other(replicas, browser):
-    """The replicas share pasted corpora through the Redis that serve-replicas.sh starts."""
-    url, run_dir = replicas
-    assert (run_dir / "redis.pid").exists()
-    teacher = browser.new_context(viewport={"width": 1280, "height": 900})
-    students = []
-    try:
-        link = paste_and_step(teacher.new_page(), url, LONG_CORPUS, 7)
-        # Round robin: of two new students, one lands on the other replica.
-        for _ in range(2):
-            student = browser.new_context(viewport={"width": 1280, "height": 900})
-            students.append(student)
-            page = student.new_page()
-            open_train(page, link)
-            expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
-            expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(LONG_CORPUS):,} characters")
-            expect(page.locator(".bpe-alert-warning")).to_have_count(0)
-        assert replica_of(teacher) in {replica_of(s) for s in students}
-        assert len({replica_of(s) for s in students}) == 2
-    finally:
-        for c in [teacher, *students]:
             c.close()
