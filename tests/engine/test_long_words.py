@@ -183,7 +183,9 @@ def test_an_uploaded_wordpiece_limit_of_a_million_with_an_8000_character_token_i
     word = "a" * 8_000
     tokens = tok.encode_full(word).tokens
     lengths = {len(t) for t in tok.vocab}
-    assert tok.vocab.lookups <= len(word) * len(lengths), tok.vocab.lookups  # the old code: about 32 million
+    assert tok.vocab.lookups <= len(word) * len(lengths), (
+        tok.vocab.lookups
+    )  # every length at every position: about 32 million
     tokenizers = pytest.importorskip("tokenizers")
     small = _wordpiece_file("b" * 800, 10**6)
     theirs = tokenizers.Tokenizer.from_str(small)

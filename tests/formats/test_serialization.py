@@ -441,9 +441,9 @@ def test_refused_files_name_the_reason(change, word):
         ser.from_tokenizer_json(json.dumps(data))
 
 
-def test_files_refused_before_issue_14_now_load_and_agree_with_tokenizers():
-    """Metaspace, Whitespace, no pre-tokenizer, add_prefix_space, a normaliser and the model options were
-    refused; they now load and cut like the tokenizers library (more in test_real_tokenizers.py)."""
+def test_files_with_any_pipeline_option_load_and_agree_with_tokenizers():
+    """Metaspace, Whitespace, no pre-tokenizer, add_prefix_space, a normaliser and the model options load and cut
+    like the tokenizers library (more in test_real_tokenizers.py)."""
     changes = [
         lambda d: d.__setitem__("pre_tokenizer", {"type": "Metaspace", "replacement": "▁"}),
         lambda d: d.__setitem__("pre_tokenizer", {"type": "Whitespace"}),

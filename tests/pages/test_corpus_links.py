@@ -12,7 +12,8 @@ from server import corpus_store
 
 
 def test_a_5000_character_corpus_shared_by_link_opens_at_the_same_step():
-    """Before: the link said corpus=text and every student got a warning and "The corpus is empty"."""
+    """The link names the corpus by its digest (not corpus=text), so no student gets a warning or "The corpus is
+    empty"."""
     teacher = pasted()
     link = link_of(teacher)
     assert link["corpus"] == corpus_store.digest("text", CORPUS) and "text" not in link and link["step"] == "7"

@@ -124,4 +124,4 @@ def test_workers_die_with_the_server_and_sigterm_ends_it_within_seconds(sig):
                 lambda: f"the workers to end after {sig.name}: {sorted(p for p in pids if running(p))} still run",
             )
     finally:
-        server.stop()  # the whole process group: also whatever the old code left behind
+        server.stop()  # the whole process group: also any worker left behind
