@@ -8,8 +8,8 @@ saying what to do.
 The app is open to a class, so a download is bounded, whoever made the file. Its size is asked first
 (``get_hf_file_metadata``), and a file announced over ``MAX_BYTES`` is refused before any of it is
 fetched. The body is then streamed here rather than by ``hf_hub_download``, which reads in 10 MB chunks
-with only a per-read timeout: a server sending a byte a second kept it busy for minutes, and a 300 MB
-file was downloaded whole. The stream stops as soon as the bytes received pass ``MAX_BYTES`` or the
+with only a per-read timeout, so a server sending a byte a second would keep it busy for minutes and a
+file of any size would be downloaded whole. The stream stops as soon as the bytes received pass ``MAX_BYTES`` or the
 whole fetch passes ``DEADLINE_S``, and the partial file is removed. One fetch per name at a time: a
 second request for the same name waits at most ``LOCK_WAIT_S``, then hears that it is still being
 fetched. Left out: resuming a broken download (a tokenizer.json is small; asking again starts over), other

@@ -1,9 +1,9 @@
 """The Check page's work off the serving process: a student's files read, and compared with our run, each in a process of its own with a time and a memory limit.
 
-A student's files are whatever a student uploads: a 738-byte pickle of 60 levels of lists, each
-holding the next twice, or a pasted 2 MB Python literal, once read in the serving process, froze every
-session for seconds to minutes (Python's parsers and ``repr()`` hold the interpreter lock), and a
-comparison inside the stated limits (200,000 characters, 2,000 merges) took 15 s of the server's CPU.
+A student's files are whatever a student uploads: a tiny pickle of nested lists that share their items,
+or a pasted Python literal of megabytes, read in the serving process would freeze every session (Python's
+parsers and ``repr()`` hold the interpreter lock), and a comparison inside the stated limits costs seconds
+of CPU (figures in ``docs/benchmarks.md``).
 Here each request (:func:`read_run`, :func:`compare`) runs in a process started from the ``forkserver``
 (never a copy of the server), one at a time (:data:`CHECKERS`), with a memory cap (``RLIMIT_AS``,
 :data:`CHECK_MEMORY`) and a time limit (:data:`READ_SECONDS`, :data:`COMPARE_SECONDS`: the server kills

@@ -1,7 +1,7 @@
 """Long-lived objects kept out of the garbage collector's full scans (``gc.freeze``).
 
 Streamlit, pandas and Altair are hundreds of thousands of long-lived objects, and so is a trained
-run; Python's full collections would re-scan them all (measured in benchmarks/bench_pages.py).
+run; Python's full collections would re-scan them all (benchmarks/bench_pages.py shows the cost).
 Streamlit's own full collection after every script run is off (``runner.postScriptGC`` in
 .streamlit/config.toml); Python's collector still runs one now and then. So the heap is frozen once
 at start-up (:func:`freeze_heap`) and again each time a run is stored; when a run is evicted,

@@ -1,11 +1,11 @@
 """Training off the serving interpreter: a process pool, one job per corpus and settings.
 
 Streamlit serves every session from one Python interpreter, so a training run in a script thread
-holds the interpreter lock (the GIL) that every other session's click needs: one student's 5 MB
-paste froze the class. Here training runs in ``ProcessPoolExecutor`` workers at a lower CPU priority,
+holds the interpreter lock (the GIL) that every other session's click needs: one student's large
+paste would freeze the class. Here training runs in ``ProcessPoolExecutor`` workers at a lower CPU priority,
 started with ``forkserver``, so a worker never inherits the server's threads.
 The server only submits the job, polls it, and unpickles the finished :class:`bpe.History`
-(arrays, a few tens of milliseconds for a 1 MB run). One job per key (the run's settings), however many sessions ask: a second session asking for a
+(arrays, quick to unpickle). One job per key (the run's settings), however many sessions ask: a second session asking for a
 run already being trained waits on the same future. A job counts the sessions waiting on it, and
 asks the caller's ``alive(waiter)`` which of them are still there: a watcher thread drops every
 waiter that has been gone for WAITER_GRACE_S (a closed tab), and a job nobody waits for any more is
@@ -24,10 +24,10 @@ the kernel says when that process has ended, after a SIGKILL or an out-of-memory
 thread that sleeps until then, and exits at once. The parent-death signal (``prctl(PR_SET_PDEATHSIG,
 SIGKILL)``) is set as well, but it alone is not enough: a worker's parent is the forkserver, and the
 forkserver stays alive while any of its children holds the pipe it watches (each child inherits it),
-so a worker training on kept it alive after the server's SIGKILL. A server that is asked to stop
+so a worker training on would keep it alive after the server's SIGKILL. A server that is asked to stop
 (SIGTERM: Streamlit stops serving and returns from its main loop) kills its workers before the
-interpreter's exit would wait for the running jobs (``concurrent.futures`` joins its pools at exit: a
-big run held a stopped server for minutes); the runs are lost, as a stopped server loses them anyway.
+interpreter's exit would wait for the running jobs (``concurrent.futures`` joins its pools at exit, so a
+big run would hold a stopped server for minutes); the runs are lost, as a stopped server loses them anyway.
 This module imports only ``bpe`` (never Streamlit), so the worker processes stay small.
 """
 

@@ -1,7 +1,7 @@
 """A fair training lane: each client's run gets a worker process of its own, the machine time-slices them.
 
-A lane of one worker and a first-come queue let one student's 5 MB paste, trained to 100,000 merges,
-keep every other run from starting for minutes. Here a lane has several workers (a few more than the
+A lane of one worker and a first-come queue would let one student's large paste, trained to 100,000
+merges, keep every other run from starting for minutes. Here a lane has several workers (a few more than the
 machine has cores, each at a low CPU priority, so the serving process still comes first) and admits at
 most one run per client at a time: a client's second run waits behind its first, never another
 client's. A run is a process, and Linux's scheduler shares the cores between the lane's processes, so

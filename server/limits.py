@@ -4,7 +4,7 @@ A pasted or uploaded text (Train page or Check page) may be up to MAX_CORPUS_BYT
 table up to MAX_COUNTS_BYTES (it is edited as a table in the page). The file uploaders let through files
 up to UPLOAD_WIDGET_MB, so that a file a little over our limit reaches the page and gets our sentence
 (Streamlit's own refusal is a tooltip on a red mark); ``.streamlit/config.toml``'s ``maxUploadSize`` is at
-least that. What a text of the limit costs to train is measured in README.md ("Corpus limits").
+least that. What a text of the limit costs to train is in ``docs/benchmarks.md`` (the corpus limit).
 What this leaves out: reading a file (``ui/corpus_box.py``) and training (``server/jobs.py``).
 """
 

@@ -4,8 +4,8 @@ A click on Next comes back as about twenty small websocket messages. Streamlit 1
 listening socket with ``socket.socket(family)``, whose ``proto`` is 0, and asyncio only turns
 Nagle's algorithm off for sockets whose ``proto`` is TCP; so the accepted connections keep it on.
 Then a small message waits for the acknowledgement of the one before, which the receiver delays by
-up to 40 ms (delayed ACK): under thirty stepping sessions about one click in twelve took 40–50 ms
-more (benchmarks/bench_classroom.py). A browser delays its acknowledgements too.
+tens of milliseconds (delayed ACK), which a class of stepping sessions feels on some clicks (figures in
+``docs/benchmarks.md``). A browser delays its acknowledgements too.
 
 :func:`no_delay` sets ``TCP_NODELAY`` on every TCP socket this process holds, the listening one
 included; on Linux an accepted connection inherits it from the listening socket, so it is set once,

@@ -3,8 +3,8 @@
 Streamlit keeps each uploaded file in the server's memory (its ``MemoryUploadedFileManager``) until the
 file's widget deletes it (the student removes or replaces the file) or the session ends (the session's
 files go when Streamlit shuts it down, ``server.disconnectedSessionTTL`` after its tab closed). The one
-limit it enforces is ``server.maxUploadSize`` per file: one session could ask for 20 upload URLs and put
-59 MiB into each without a rerun, and the server held 1.2 GB for it. Here the manager's ``add_file``
+limit it enforces is ``server.maxUploadSize`` per file, so one session could ask for many upload URLs
+and fill each without a rerun, and the server would hold it all. Here the manager's ``add_file``
 refuses a file that would take the session past either limit (HTTP 413 with a sentence, as Streamlit
 answers a file over ``maxUploadSize``), and ``remove_file`` and ``remove_session_files`` give its room
 back. A file uploaded again under the same id replaces the old one and is counted once.

@@ -1,8 +1,8 @@
 """Uploaded and downloaded tokenizer files, read off the serving interpreter and kept within one budget.
 
-Streamlit serves every session from one Python interpreter, so reading a 60 MB tokenizer.json there
-(11.5 s of JSON and dictionaries holding the interpreter lock) stalled every other session's clicks
-for seconds and kept 1.7 GB. Here each file is read in a process of its own (:func:`parse`), started
+Streamlit serves every session from one Python interpreter, so reading a large tokenizer.json there
+(seconds of JSON and dictionaries holding the interpreter lock) would stall every other session's clicks
+and keep gigabytes (figures in ``docs/benchmarks.md``). Here each file is read in a process of its own (:func:`parse`), started
 from the ``forkserver`` (never a copy of the server), one at a time (:data:`PARSERS`), with a memory
 cap (``RLIMIT_AS``, :data:`PARSE_MEMORY`) and a time limit (:data:`PARSE_SECONDS`: the server kills
 it then, and the process ends itself by ``SIGALRM`` shortly after even if the server is gone). The
@@ -10,7 +10,7 @@ parsed tokenizer comes back pickled; unpickling it is the only part that runs in
 
 Parsed tokenizers are shared by every session through :data:`STORE`, keyed by the SHA-256 of what
 was read, within :data:`BUDGET` bytes for all of them together; each entry counts its pickle's size
-times :data:`HELD_PER_PICKLED_BYTE` (measured: ``benchmarks/bench_uploads.py``). The least recently
+times :data:`HELD_PER_PICKLED_BYTE` (from ``benchmarks/bench_uploads.py``). The least recently
 used is set aside first; a session whose tokenizer was set aside reads its file again.
 
 This module imports only ``bpe`` (never Streamlit), so the parsing processes stay small.

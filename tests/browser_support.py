@@ -50,6 +50,9 @@ CHROMIUM_ARGS = [
 SERVER_START_TIMEOUT_S = 60
 APP_RUN_TIMEOUT_MS = 60_000
 TIMEOUT_MS = APP_RUN_TIMEOUT_MS  # the default deadline of a wait in the page: generous, it returns at once
+# How often a wait re-checks a condition that reads the whole page (``innerText`` lays the page out): at every
+# animation frame, the default, chromium would spend the CPU the server needs to draw the step.
+POLL_MS = 100
 
 
 def wait_until(predicate: Callable[[], T], timeout: float, what: str | Callable[[], str], interval: float = 0.1) -> T:
@@ -311,10 +314,12 @@ def shown_step(page) -> int:
 
 
 def wait_for_step(page, n: int) -> None:
+    """Wait until the page shows step ``n`` and its run has finished."""
     page.wait_for_function(
         """(n) => new RegExp('Step ' + n + ' of \\\\d+').test(document.body.innerText)""",
         arg=n,
         timeout=TIMEOUT_MS,
+        polling=POLL_MS,
     )
     wait_for_app(page)
 
@@ -368,3 +373,49 @@ NOTICE_WATCH_JS = """document.addEventListener('DOMContentLoaded', () => {
     if (document.body.innerText.includes('does not seem to exist')) window.bpeNotices.push(location.pathname);
   }).observe(document.documentElement, {subtree: true, childList: true, characterData: true});
 })"""
+
+
+# A pasted corpus too long for a link: the link names it by its digest in the corpus store.
+LONG_CORPUS = (
+    "Byte pair encoding merges the most frequent pair of symbols, again and again, until the vocabulary "
+    "is as large as asked. The tokenizer then cuts new text with the same merges, in the same order.\n"
+) * 26  # 5,096 characters
+
+
+def paste_and_step(page, url: str, text: str, step: int) -> str:
+    """Paste ``text`` on a fresh page, step to ``step`` with Next; returns the link (the page's URL)."""
+    from playwright.sync_api import expect
+
+    open_train(page, f"{url}/")
+    box = paste_corpus(page, text)
+    expect(page.get_by_test_id("bpe-corpus-summary")).to_contain_text(f"{len(text):,} characters", timeout=TIMEOUT_MS)
+    expect(box).to_have_value("")  # the text left the box: a click does not carry it
+    for n in range(1, step + 1):
+        page.locator(".st-key-next button").click()
+        wait_for_step(page, n)
+    assert re.search(r"[?&]corpus=[0-9a-f]{64}(&|$)", page.url) and f"step={step}" in page.url
+    assert len(page.url) < 300
+    return page.url
+
+
+def replica_of(context) -> str:
+    """The replica HAProxy's sticky cookie sends this browser context to."""
+    return next(c["value"] for c in context.cookies() if c["name"] == "BPE_REPLICA")
+
+
+def open_encode(page, url: str) -> None:
+    """The Encode page on the course preset, its first tokens drawn."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/encode?preset=course")
+    expect(page.locator(".bpe-tokens").first).to_contain_text("Ġtoken", timeout=TIMEOUT_MS)
+    wait_for_app(page)
+
+
+def set_encode_text(page, text: str) -> None:
+    """``text`` typed into the Encode page's text box and applied (a text area applies its value on Ctrl+Enter,
+    or on blur)."""
+    area = page.get_by_label("Text to tokenize (up to 100 KB)")
+    area.fill(text)
+    area.press("Control+Enter")
+    wait_for_app(page)

@@ -5,6 +5,7 @@ Browser tests (mark them ``@pytest.mark.browser``) use:
   browser     (session)  Playwright sync-API chromium Browser (Debian's /usr/bin/chromium)
   page        (function) fresh context (1280x900) + Page; closed after the test
   screenshot_dir (session) where screenshots go: a temporary folder, or docs/ with UPDATE_SCREENSHOTS=1
+  replicas    (module)   (url, run_dir) of two replicas behind HAProxy, as scripts/serve-replicas.sh serves them
 and ``from browser_support import wait_for_app`` to wait for a script run to finish.
 
 Every session checks that the tests left the checkout as they found it (``git status``).
@@ -14,19 +15,18 @@ The benchmarks' protocol client is importable as ``from st_client import Session
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, REPO_ROOT, AppServer, chromium_path
+from browser_support import CHROMIUM_ARGS, REPO_ROOT, AppServer, chromium_path, free_port, healthy, wait_until
 from hypothesis import settings
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-# Tests live by subject in tests/<subject>/; a few share another subject's helpers (``from test_hub import
-# lay_out_cache``), so every subject folder is importable, as the folder of a running test is.
-SUBJECTS = ("engine", "formats", "pages", "server", "browser", "project")
-sys.path[1:1] = [str(REPO_ROOT / "tests" / subject) for subject in SUBJECTS]
 
 UPDATE_SCREENSHOTS = os.environ.get("UPDATE_SCREENSHOTS") == "1"
 
@@ -40,7 +40,7 @@ SLOW_MODULES = {
     "test_encode_real", "test_fair_lanes", "test_hosting_config", "test_hub_limits", "test_jobs", "test_replicas",
     "test_replicas_redis", "test_run_memory", "test_snapshots", "test_st_client", "test_st_client_upload",
     "test_startup", "test_stop_shared_run", "test_store_failures", "test_tcp", "test_upload_limits", "test_uploads",
-    "test_worker_lifetime",
+    "test_worker_lifetime", "test_check_page", "test_encode_popular",
 }  # fmt: skip
 SLOW_TESTS = {
     "test_unit_to_char_in_bulk_is_the_character_of_each_byte",
@@ -57,6 +57,35 @@ SLOW_TESTS = {
     "test_long_words_rows_and_chips_are_not_kept_past_what_the_run_store_counts",
     "test_the_whitespace_pre_tokenizer_splits_as_tokenizers_over_every_code_point",
     "test_clean_text_drops_what_tokenizers_drops_over_every_code_point",
+    # Each of these takes seconds (a reader or checker process per case, a large corpus, a real Redis filled
+    # to its limit); the fast subset keeps a quicker test of the same page or module.
+    "test_a_merge_loop_fault_is_named_with_its_step",
+    "test_a_setting_fault_is_named_before_any_tie_or_count",
+    "test_repeats_beyond_the_base_text",
+    "test_size_is_within_bounds",
+    "test_a_run_of_thousands_of_merges_writes_its_numbers_with_separators",
+    "test_too_large_corpus_is_refused_with_the_limit",
+    "test_malformed_forced_merges_are_named_not_a_traceback",
+    "test_a_vocabulary_that_fits_the_screen_gets_no_strip",
+    "test_the_encode_page_shows_token_markdown_as_text",
+    "test_bad_file_shows_an_error_and_keeps_the_previous_tokenizer",
+    "test_bad_first_file_says_no_tokenizer_is_loaded",
+    "test_uploaded_vocab_and_merges_cut_like_the_tokenizers_library",
+    "test_a_character_level_vocab_read_byte_level_is_pointed_out",
+    "test_a_second_tokenizer_json_replaces_the_first",
+    "test_file_saved_by_bpe_round_trips",
+    "test_vocab_and_merges_added_beside_a_tokenizer_json_are_used_and_the_box_shows_only_for_them",
+    "test_text_outside_a_vocabulary_without_unk_is_cut_as_tokenizers_cuts_it",
+    "test_side_by_side_with_the_uploaded_tokenizer",
+    "test_the_check_page_takes_a_text_file_and_links_to_the_same_corpus_on_the_train_page",
+    "test_a_long_pasted_check_corpus_travels_in_the_link_by_its_digest",
+    "test_the_check_page_refuses_a_file_with_its_sentence_only",
+    "test_the_check_page_says_same_for_a_correct_cs336_run_on_pasted_code",
+    "test_tokenizers_library_agrees_with_our_file",
+    "test_redis_evicts_others_before_a_pinned_corpus",
+    "test_a_text_link_stores_its_corpus_within_the_same_quota",
+    "test_130_pastes_from_one_client_do_not_evict_the_teachers_corpus",
+    "test_a_failed_run_keeps_neither_its_settings_nor_its_text",
 }
 
 
@@ -170,3 +199,50 @@ def page(browser):
         yield context.new_page()
     finally:
         context.close()
+
+
+def haproxy_path() -> str | None:
+    """Debian's haproxy, if installed."""
+    return shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+
+
+@pytest.fixture(scope="module")
+def replicas():
+    """(url, run_dir) of two Streamlit replicas behind HAProxy with their Redis (scripts/serve-replicas.sh), shared
+    by a module's tests; each replica's and Redis's pid file is in run_dir, for a test that kills one (the module's
+    last, since nothing restarts a replica)."""
+    if haproxy_path() is None:
+        msg = "haproxy not installed (scripts/test.sh installs Debian's haproxy)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg + " -- replica tests must not skip in CI", pytrace=False)
+        pytest.skip(msg)
+    run_dir = Path(tempfile.mkdtemp(prefix="bpe-replicas-"))
+    port, r1, r2 = free_port(), free_port(), free_port()
+    env = {**os.environ, "PORT": str(port), "BIND": "127.0.0.1", "REPLICA_PORTS": f"{r1} {r2}", "RUN_DIR": str(run_dir)}
+    log = open(run_dir / "script.log", "w")
+    proc = subprocess.Popen(
+        ["bash", "scripts/serve-replicas.sh"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        assert proc.poll() is None, (run_dir / "script.log").read_text()
+        return healthy(url)
+
+    try:
+        wait_until(up, 90, lambda: f"HAProxy and two replicas at {url}:\n{(run_dir / 'script.log').read_text()}")
+        yield url, run_dir
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+        shutil.rmtree(run_dir, ignore_errors=True)

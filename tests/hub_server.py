@@ -1,6 +1,8 @@
-"""A stand-in for the Hugging Face Hub on localhost, for testing downloads offline (issue 22, item 7).
+"""The Hugging Face Hub without the network: a local cache laid out as ``huggingface_hub`` lays it out, and a
+stand-in server on localhost for testing downloads.
 
-It answers ``HEAD`` and ``GET`` on ``/<owner>/<name>/resolve/<revision>/tokenizer.json`` with the headers
+:func:`lay_out_cache` writes ``models--org--name/snapshots/<rev>/tokenizer.json`` and ``refs/main``. The server
+answers ``HEAD`` and ``GET`` on ``/<owner>/<name>/resolve/<revision>/tokenizer.json`` with the headers
 ``huggingface_hub`` needs (``X-Repo-Commit``, ``ETag``, ``Content-Length``). Repos:
 
 - ``test/small``: a real (small) tokenizer.json, given to :func:`serve`;
@@ -16,10 +18,20 @@ from __future__ import annotations
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 REV = "0123456789abcdef0123456789abcdef01234567"
 BIG = 300_000_000
 TRICKLE = 600
+
+
+def lay_out_cache(cache: Path, repo_id: str, text: str) -> None:
+    """``text`` as ``repo_id``'s tokenizer.json in the Hub cache ``cache``, as a download would leave it."""
+    repo = cache / ("models--" + repo_id.replace("/", "--"))
+    (repo / "snapshots" / REV).mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(REV)
+    (repo / "snapshots" / REV / "tokenizer.json").write_text(text, encoding="utf-8")
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -1,12 +1,12 @@
-"""Students' BPE runs, written here independently of bpe/ (the way students write them), each with one
-optional deliberate fault, and the files their code saves.
+"""Students' BPE runs, written here independently of the trainer in bpe/ (the way students write them), each
+with one optional deliberate fault, and the files their code saves.
 
 - :func:`course_loop`: the Hugging Face course's loop (``compute_pair_freqs``, ``merge_pair``) on
   characters; the first pair with the highest count wins. Fault ``overlap``: pairs counted with
   ``str.count``-like scanning that skips an overlapping occurrence (``aaa`` holds ``(a, a)`` once);
   ``whitespace``: words keep the whitespace after them; ``lower``: the text lowercased first.
-- :func:`minbpe_train`: minbpe's ``RegexTokenizer`` (bytes, GPT-4's split pattern, ``get_stats``/
-  ``merge``, ``max(stats, key=stats.get)``); saves minbpe's ``.model``.
+- :func:`minbpe_train`: minbpe's ``RegexTokenizer`` (bytes, GPT-4's split pattern, ``max(stats, key=stats.get)``)
+  over minbpe's own ``get_stats`` and ``merge``, kept once in :mod:`bpe.reference_loops`; saves minbpe's ``.model``.
 - :func:`subword_nmt_train`: subword-nmt's ``learn_bpe`` (the last character carries ``</w>``, ties to
   the greatest pair of strings); saves its codes.
 - :func:`cs336_train`: CS336's ``train_bpe`` (special tokens split out, GPT-2's pattern or whitespace,
@@ -21,6 +21,8 @@ import json
 import pickle
 
 import regex
+
+from bpe.reference_loops import get_stats, merge
 
 GPT2_PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 GPT4_PAT = (
@@ -69,24 +71,6 @@ def merges_txt(merges, version: bool = True) -> str:
 
 
 # -- minbpe -----------------------------------------------------------------------------------------
-def _get_stats(ids, counts):
-    for pair in zip(ids, ids[1:]):
-        counts[pair] = counts.get(pair, 0) + 1
-    return counts
-
-
-def _merge(ids, pair, idx):
-    out, i = [], 0
-    while i < len(ids):
-        if i < len(ids) - 1 and ids[i] == pair[0] and ids[i + 1] == pair[1]:
-            out.append(idx)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
 def minbpe_train(text: str, num_merges: int) -> tuple[dict[tuple[int, int], int], dict[int, bytes]]:
     chunks = [list(ch.encode("utf-8")) for ch in regex.findall(GPT4_PAT, text)]
     merges: dict[tuple[int, int], int] = {}
@@ -94,12 +78,12 @@ def minbpe_train(text: str, num_merges: int) -> tuple[dict[tuple[int, int], int]
     for k in range(num_merges):
         stats: dict = {}
         for ids in chunks:
-            _get_stats(ids, stats)
+            get_stats(ids, stats)
         if not stats:
             break
         pair = max(stats, key=stats.get)
         idx = 256 + k
-        chunks = [_merge(ids, pair, idx) for ids in chunks]
+        chunks = [merge(ids, pair, idx) for ids in chunks]
         merges[pair] = idx
         vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
     return merges, vocab

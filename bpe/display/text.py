@@ -179,7 +179,7 @@ def md_escape(text: object) -> str:
     '\\\\[x\\\\]\\\\(y\\\\) \\\\*b\\\\* \\\\$1\\\\$'
 
     Backslashes do not stop Streamlit's Markdown from turning ``www.x``, ``http://x`` or ``a@b.c``
-    into links (tried in chromium: all three became links after escaping). A word joiner (U+2060,
+    into links (chromium links all three even after escaping). A word joiner (U+2060,
     invisible) before the ``.`` after ``www``, before ``://`` and before an ``@`` between letters keeps them
     plain text.
     """

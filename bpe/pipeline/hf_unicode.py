@@ -118,8 +118,8 @@ _W = f"[\\w--[{ranges_chars(LATE_WORD_RANGES)}]]"
 HF_WHITESPACE_WORDS = regex.compile(f"{_W}+|[^\\s{_W}]+", regex.V1)
 
 
-# The same sets, fast. A class of hundreds of ranges costs regex a scan per character (StripAccents took 77 ms on
-# 100 KB of text, \p{M} 1.5 ms), so each set is written as today's Unicode property less what tokenizers' tables do
+# The same sets, fast. A class of hundreds of ranges costs regex a scan of the ranges per character (far more than
+# one Unicode property), so each set is written as today's Unicode property less what tokenizers' tables do
 # not have, plus what only they have (regex's V1 set operations test the property first). These differences are
 # relative to the regex package's Unicode tables (regex 2026.11.15: Unicode 16); tests/formats/test_real_tokenizers.py
 # checks each pattern against the tables above, and against tokenizers, over every code point.

@@ -1,4 +1,4 @@
-"""First contact and the classroom, in a real browser (issue 13): editing the word-count table,
+"""First contact and the classroom, in a real browser: editing the word-count table,
 keys, presenter mode at 1280x720, non-ASCII corpora, Encode's first view.
 
 Run with ``.venv/bin/python -m pytest tests/browser/test_browser_classroom.py -q`` (needs Debian's chromium).

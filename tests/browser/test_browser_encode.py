@@ -8,7 +8,7 @@ encode.png for the README (into docs/ with UPDATE_SCREENSHOTS=1).
 from __future__ import annotations
 
 import pytest
-from browser_support import wait_for_app, wait_for_layout
+from browser_support import open_encode, set_encode_text, wait_for_app, wait_for_layout
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -26,17 +26,9 @@ def chips_text(page) -> str:
 
 
 def set_text(page, text: str) -> None:
-    area = page.get_by_label("Text to tokenize (up to 100 KB)")
-    area.fill(text)
-    area.press("Control+Enter")  # a text area applies its value on Ctrl+Enter (or on blur)
+    """``text`` applied in the Encode page's text box, and its first tokens drawn."""
+    set_encode_text(page, text)
     expect(page.locator(".bpe-tokens").first).to_contain_text(text.replace(" ", "Ġ")[:12], timeout=60_000)
-    wait_for_app(page)
-
-
-def open_encode(page, app_server) -> None:
-    page.goto(f"{app_server}/encode?preset=course")
-    expect(page.locator(".bpe-tokens").first).to_contain_text("Ġtoken", timeout=60_000)
-    wait_for_app(page)
 
 
 BROKEN_IMAGE_JS = """() => {

@@ -7,26 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import TIMEOUT_MS, assert_no_exception, wait_for_app
+from browser_support import TIMEOUT_MS, assert_no_exception, open_encode, set_encode_text, wait_for_app
 from playwright.sync_api import expect
 from tokenizer_files import big_tokenizer_json
 
 pytestmark = pytest.mark.browser
 
 MIXED = "你好，世界。 مرحبا بالعالم 🙂🚀 hugs"
-
-
-def open_encode(page, url: str) -> None:
-    page.goto(f"{url}/encode?preset=course")
-    expect(page.locator(".bpe-tokens").first).to_contain_text("Ġtoken", timeout=TIMEOUT_MS)
-    wait_for_app(page)
-
-
-def set_text(page, text: str) -> None:
-    area = page.get_by_label("Text to tokenize (up to 100 KB)")
-    area.fill(text)
-    area.press("Control+Enter")
-    wait_for_app(page)
 
 
 def side_by_side(page) -> None:
@@ -36,7 +23,7 @@ def side_by_side(page) -> None:
 
 def test_hovering_a_chip_marks_its_characters_in_view_in_its_own_column(app_server, page):
     open_encode(page, app_server)
-    set_text(page, MIXED)
+    set_encode_text(page, MIXED)
     page.get_by_text("Bytes as text").click()  # the course's preset starts with tokens as stored (ä½ł)
     wait_for_app(page)
     expect(page.locator(".bpe-tokens").first).to_contain_text("<E4>")  # bytes, drawn as bytes

@@ -1,5 +1,5 @@
 """Presenter mode fits a 1280x720 projector at every step of every preset, and the phone layout puts the step
-first (issue 30), in a real browser.
+first, in a real browser.
 
 One browser context per viewport; each step is opened by its URL. Presets with many steps are sampled: the
 first and last steps, the step whose box says the most (the tallest), and a few in between.
@@ -9,7 +9,7 @@ Run with ``.venv/bin/python -m pytest tests/browser/test_browser_fit.py -q`` (ne
 from __future__ import annotations
 
 import pytest
-from browser_support import assert_no_exception, open_train, wait_for_layout, wait_for_step
+from browser_support import POLL_MS, assert_no_exception, open_train, wait_for_layout, wait_for_step
 from playwright.sync_api import Error as PlaywrightError
 
 import bpe
@@ -98,6 +98,7 @@ def check_fit(page, url: str, step: int, after: int | None = None) -> None:
             "(n) => { const r = (" + FIT_PROBLEMS_JS + ")(); return r.step === n && !r.problems.length; }",
             arg=step,
             timeout=15_000,
+            polling=POLL_MS,
         )
     except PlaywrightError:
         raise AssertionError(f"{url} step {step}: {page.evaluate(FIT_PROBLEMS_JS)}") from None

@@ -1,4 +1,4 @@
-"""Hostile links in a real browser (issue 15, #7): a link's values show as typed, never as a link, an
+"""Hostile links in a real browser: a link's values show as typed, never as a link, an
 image (which the browser would fetch: tracking) or a styled fake alert."""
 
 from __future__ import annotations

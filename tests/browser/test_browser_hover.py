@@ -1,4 +1,4 @@
-"""Issue 19: hovering a token chip on the Encode page marks the characters it stands for in the text.
+"""Hovering a token chip on the Encode page marks the characters it stands for in the text.
 
 In a real browser (Debian's chromium): each chip of a text with an emoji (four byte tokens over one
 character, two UTF-16 units), an accented letter and a newline is hovered in turn, and the marked

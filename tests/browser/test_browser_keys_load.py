@@ -1,4 +1,4 @@
-"""Keys that step on the Train page in the cases a class meets (issue 30): the first key right after a page
+"""Keys that step on the Train page in the cases a class meets: the first key right after a page
 load, and → or Space right after answering a prediction (the radio keeps the focus).
 
 Run with ``.venv/bin/python -m pytest tests/browser/test_browser_keys_load.py -q`` (needs Debian's chromium).
@@ -44,7 +44,7 @@ def _answer(page, step: int) -> None:
     page.locator('[data-testid="stAlert"]').first.wait_for(timeout=TIMEOUT_MS)  # the answer's verdict
     wait_for_app(page)
     focused = page.evaluate("document.activeElement && document.activeElement.type")
-    assert focused == "radio", focused  # the case of the issue: the focus stays on the radio
+    assert focused == "radio", focused  # the case that matters: the focus stays on the radio
 
 
 @pytest.mark.parametrize("key", ["ArrowRight", "Space", "PageDown"])

@@ -14,9 +14,16 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser_support import TIMEOUT_MS, assert_no_exception, open_train, paste_corpus, wait_for_app, wait_for_step
+from browser_support import (
+    TIMEOUT_MS,
+    assert_no_exception,
+    open_train,
+    paste_corpus,
+    replica_of,
+    wait_for_app,
+    wait_for_step,
+)
 from playwright.sync_api import expect
-from test_replicas import replica_of, replicas  # noqa: F401  (a fixture: two replicas behind HAProxy)
 
 pytestmark = pytest.mark.browser
 
@@ -181,7 +188,7 @@ def test_the_class_ends_for_everyone_and_the_link_says_localhost(live_class):
     expect(ana.get_by_text("The class has ended")).to_be_visible(timeout=TIMEOUT_MS)
 
 
-def test_students_on_the_other_replica_follow_and_vote(replicas, browser):  # noqa: F811
+def test_students_on_the_other_replica_follow_and_vote(replicas, browser):
     """Two replicas behind HAProxy (scripts/serve-replicas.sh) share the class through their Redis."""
     url, _ = replicas
     contexts = []

@@ -1,4 +1,4 @@
-"""Issue 19 in a real browser: the pick-list and side by side, end to end, with the Hub offline.
+"""The Encode page's pick-list of popular tokenizers and side by side, end to end in a real browser, with the Hub offline.
 
 A real server (``streamlit run app.py``) gets ``HF_HUB_OFFLINE=1`` and an ``HF_HUB_CACHE`` laid out as
 huggingface_hub lays it out (``models--owner--name/refs/main`` and ``snapshots/<rev>/tokenizer.json``),
@@ -15,10 +15,9 @@ import re
 import pytest
 import tokenizers
 from browser_support import AppServer, wait_for_app, wait_until
+from hub_server import lay_out_cache
 from playwright.sync_api import expect
-from test_encode_popular import byte_level_json, wordpiece_json
-from test_exact_files import _with_empty_token
-from test_hub import lay_out_cache
+from tokenizer_files import byte_level_json, with_empty_token, wordpiece_json
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +32,7 @@ REPOS = {
 @pytest.fixture(scope="module")
 def files() -> dict[str, str]:
     gpt2 = byte_level_json()
-    return {"GPT-2": gpt2, "BERT": wordpiece_json(), "Whisper": _with_empty_token(tokenizers.Tokenizer.from_str(gpt2))}
+    return {"GPT-2": gpt2, "BERT": wordpiece_json(), "Whisper": with_empty_token(tokenizers.Tokenizer.from_str(gpt2))}
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Presenter mode for real text, sharing a step, and keys wherever the focus is (issue 20), in a real browser.
+"""Presenter mode for real text, sharing a step, and keys wherever the focus is, in a real browser.
 
 Run with ``.venv/bin/python -m pytest tests/browser/test_browser_present.py -q`` (needs Debian's chromium).
 """

@@ -1,4 +1,4 @@
-"""Issue 14 in a real browser: the uploader takes a .tiktoken rank file (the browser filters by
+"""Real tokenizer files in a real browser: the uploader takes a .tiktoken rank file (the browser filters by
 extension), the pattern choice appears, and the chips show tiktoken's tokens."""
 
 from __future__ import annotations

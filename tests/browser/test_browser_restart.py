@@ -1,4 +1,4 @@
-"""A server restart under an open page (issue 15 #8): the page reconnects by itself and shows the same
+"""A server restart under an open page: the page reconnects by itself and shows the same
 preset, settings and step from its URL; a pasted corpus the corpus store could not keep (a Redis that is
 down: NO_STORE), too long for the URL, comes back from this browser's storage or says it must be pasted
 again. The server is killed and started again on the same port while the browser stays open."""
@@ -250,8 +250,8 @@ def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
 
 
 def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longer_listed(page):
-    """Issue 22 #9: the browser kept listing the uploaded file after a restart, while the new server
-    never got it (Streamlit 1.67 sends an empty list): the page says to upload again, and the list is cleared."""
+    """After a restart the new server never gets the uploaded file the browser still lists (Streamlit 1.67 sends
+    an empty list): the page says to upload again, and the list is cleared."""
     from tokenizer_files import big_tokenizer_json
 
     from ui.encode_sources import RESTARTED

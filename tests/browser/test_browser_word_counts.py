@@ -1,4 +1,4 @@
-"""Word counts pasted in a real browser (issue 20): columns copied from a spreadsheet arrive as a
+"""Word counts pasted in a real browser: columns copied from a spreadsheet arrive as a
 tab-separated block. Pasted with the table's first cell selected (not being edited), the data editor
 itself spreads the block over both columns and adds rows; pasted into the sidebar's paste box, the
 block fills the table the same way (a cell being edited takes the whole block as its text, so the box

@@ -1,4 +1,4 @@
-"""The printed worksheet can be solved from the paper (issue 30): Chromium prints it on A4 and Letter
+"""The printed worksheet can be solved from the paper: Chromium prints it on A4 and Letter
 (Playwright's page.pdf), and the pair counts are recomputed here from the words the PDF shows; the answer
 key on its own pages must agree with them (every count it gives, its top count, its merge among the pairs
 of that count), and the tie rule is named on the sheet.

@@ -12,6 +12,7 @@ import pytest
 from faulty_trainers import CORPORA, EOT, LOOP_FAULTS, SETTING_FAULTS, TIE_FAULTS, train
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 from bpe.check import CS336_SETUP, Setup, compare, diagnose, history_bytes, train_setup
 from bpe.check_setup import student_words
@@ -155,7 +156,7 @@ def corpora(draw):
     return " ".join(words) + draw(st.sampled_from(["", "\n\n  aaaa", " ababab"]))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=corpora(), fault=st.sampled_from(sorted(FAULTS)), num_merges=st.integers(1, 25))
 @example(text="a a    a", fault="overlap-twice", num_merges=4)  # a phantom pair after ours has none left
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):

@@ -18,6 +18,7 @@ import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 import bpe
 from bpe import cli, counting
@@ -51,7 +52,7 @@ def same_run(one: bpe.History, other: bpe.History) -> None:
 
 
 @pytest.mark.parametrize("pre_tokenizer", bpe.PRE_TOKENIZERS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(parts=st.lists(texts, min_size=1, max_size=3), with_special=st.booleans(), chunk=st.integers(1, 40))
 def test_counts_in_chunks_equal_counting_the_whole_text(pre_tokenizer, parts, with_special, chunk):
     specials = (SPECIAL,) if with_special else ()
@@ -81,7 +82,7 @@ ASCII_AND_MORE = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=ASCII_AND_MORE)
 def test_the_ascii_pattern_finds_the_words_the_unicode_pattern_finds(text):
     """On all-ASCII text the standard library's pattern (every ASCII character tried, the control characters
@@ -91,7 +92,7 @@ def test_the_ascii_pattern_finds_the_words_the_unicode_pattern_finds(text):
     assert counting.ASCII_PATTERNS["gpt2"].findall(ascii_text) == slow.findall(ascii_text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=ASCII_AND_MORE, block=st.integers(1, 30))
 def test_text_in_ascii_and_other_blocks_gives_the_words_of_the_whole_text(text, block):
     """Blocks cut at safe line breaks, each found by the pattern its characters allow, give the whole text's words."""
@@ -101,7 +102,7 @@ def test_text_in_ascii_and_other_blocks_gives_the_words_of_the_whole_text(text, 
         assert counting.find_words(text, slow, counting.ASCII_PATTERNS["gpt2"]) == slow.findall(text)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=texts,
     pre_tokenizer=st.sampled_from(bpe.PRE_TOKENIZERS),

@@ -8,6 +8,7 @@ import pickle
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 from students import GPT2_PAT, cs336_train
 
 import bpe
@@ -25,7 +26,7 @@ def our_byte_merges(text, n, rule, pre_tokenizer="gpt2"):
 
 
 @given(text=st.text(alphabet="ab c\nd'é🙂Ġ", max_size=60).filter(lambda t: t.strip()), n=st.integers(1, 25))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_greatest_bytes_agrees_with_a_cs336_trainer(text, n):
     _, merges = cs336_train(text, n, special_tokens=(), pattern=GPT2_PAT)
     assert our_byte_merges(text, n, "greatest-bytes") == merges

@@ -13,6 +13,7 @@ import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 import bpe
 from bpe import cli, counting
@@ -77,7 +78,9 @@ def test_dask_counts_equal_the_local_counts_on_real_text(client, real_text, pre_
 
 
 @settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(
     text=st.lists(st.sampled_from(["the", " cat", "\n", "x.\nY", " ", "é", "42", SPECIAL, "'s"]), max_size=50).map(

@@ -1,4 +1,4 @@
-"""Issue 19 (speed): the engine's fast paths, each checked against ``tokenizers`` on the text it speeds
+"""The engine's fast paths, each checked against ``tokenizers`` on the text it speeds
 up, with hypothesis. A SentencePiece-style file (Prepend/Replace normaliser, no pre-tokenizer) merges a
 long word stretch by stretch before each "▁" when no merge can cross one; a long word's byte-to-character
 map is built in bulk; GPT-2's byte symbols come from one ``str.translate``."""
@@ -11,7 +11,8 @@ import pytest
 import tokenizers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import ASSIGNED, WORLD, llama2, training_lines
+from hypothesis_support import examples
+from tokenizer_families import ASSIGNED, WORLD, family, llama2, training_lines, variant, with_added
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
@@ -96,7 +97,7 @@ def test_long_sentencepiece_text_is_exact(sp_pair, crossing_pair):
 ALPHABET = st.sampled_from(list("abcdeilnorst ▁▁  ,.é日本👍\u0301\n\t") + ["the ", " of ", "ing "])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(ALPHABET, min_size=20, max_size=120).map("".join))
 def test_random_sentencepiece_text_is_exact(sp_pair, crossing_pair, text):
     for ours, hf in (sp_pair, crossing_pair):
@@ -139,19 +140,17 @@ STEPS = [
 
 @pytest.fixture(scope="module")
 def step_pairs():
-    from test_real_tokenizers import _variant
-
-    return [_variant(pre=pre, norm=norm) for norm, pre in STEPS]
+    return [variant(pre=pre, norm=norm) for norm, pre in STEPS]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(special_text)
 def test_regex_steps_are_exact(step_pairs, text):
     for ours, hf in step_pairs:
         same(ours, hf, text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.binary(min_size=2, max_size=6), max_size=40),
     st.lists(st.sampled_from(b"abc"), min_size=1, max_size=16),
@@ -220,7 +219,6 @@ CUT_SEQUENCES = [
 
 @pytest.fixture(scope="module")
 def cut_pairs():
-    from test_real_tokenizers import family
 
     out = []
     for norm, steps, use_regex in CUT_SEQUENCES:
@@ -245,7 +243,7 @@ CUT_CHARS = (
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(CUT_CHARS), max_size=40).map("".join))
 def test_cut_sequences_are_exact(cut_pairs, text):
     for ours, hf in cut_pairs:
@@ -291,7 +289,7 @@ def scheme_toks():
     }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(
         st.sampled_from(["hug", "s", " ", "\t", "\n", "é", "日本", "👍🏽", "<|end|>", "'s", "12", "pun", "x", "  "]),
@@ -310,7 +308,6 @@ PART_FAMILIES = ["whitespace", "prefixed-bert", "bert-wordpiece"]
 
 
 def _parts_files():
-    from test_real_tokenizers import family, with_added
 
     out = [family(name)[:2] for name in PART_FAMILIES]
     data = with_added(json.loads(family("bert-wordpiece")[2]), normalized_ok=False)  # added tokens between parts
@@ -356,7 +353,7 @@ PART_TEXT = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(PART_TEXT)
 def test_the_parts_path_encodes_as_the_pieces_path_and_tokenizers(parts_files, text):
     for ours, hf in parts_files:

@@ -7,6 +7,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 from tokenizers import pre_tokenizers as hf
 
 import bpe
@@ -22,13 +23,13 @@ def assigned(text: str) -> bool:
 
 
 @given(st.text(max_size=80).filter(assigned))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 def test_gpt2_equals_tokenizers_byte_level_word_for_word(text):
     assert bpe.pre_tokenize(text, "gpt2") == [w for w, _ in BYTE_LEVEL.pre_tokenize_str(text)]
 
 
 @given(st.text(alphabet=" \n\t'sdmtlvre0123456789abcXYZ.,!?é你🙂", max_size=60))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_gpt2_equals_tokenizers_on_tricky_characters(text):
     assert bpe.pre_tokenize(text, "gpt2") == [w for w, _ in BYTE_LEVEL.pre_tokenize_str(text)]
 

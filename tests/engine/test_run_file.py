@@ -8,6 +8,7 @@ import zlib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 import bpe
 from bpe.formats import run_file
@@ -39,7 +40,7 @@ def assert_same(one: bpe.History, other: bpe.History) -> None:
 text = st.text(st.sampled_from("aabbcé \n.'😀sZ"), min_size=1, max_size=80)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     corpus=text,
     pre_tokenizer=st.sampled_from(bpe.PRE_TOKENIZERS),

@@ -1,4 +1,4 @@
-"""The per-run caches behind a step's splits and vocabulary (issue 20: a Next on a 5 MB run): a step drawn
+"""The per-run caches behind a step's splits and vocabulary, which make Next on a 5 MB run quick: a step drawn
 from cached rows and chips is the step drawn from scratch, character for character."""
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 import bpe
 
@@ -97,7 +98,7 @@ def test_special_tokens_are_matched_whole(byte_tok):
 
 
 @given(st.text(max_size=60))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_byte_level_decode_inverts_encode(byte_tok, text):
     assert byte_tok.decode(byte_tok.encode(text)) == text
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 from naive import naive_train
 
 import bpe
@@ -106,7 +107,7 @@ def test_provenance_of_names_the_largest_shares_exactly():
     step=st.integers(0, 12),
     limit=st.integers(1, 4),
 )
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 def test_provenance_of_equals_a_scan_of_every_word(tie_break, corpus, step, limit):
     history = bpe.run_training(corpus, num_merges=12, tie_break=tie_break)
     s = history.state(min(step, history.num_merges))
@@ -151,7 +152,7 @@ def sentence_from_every_word(state, limit):
     ),
     limit=st.integers(1, 4),
 )
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_provenance_sentence_equals_one_built_from_every_word(options, corpus, limit):
     history = bpe.run_training(corpus, num_merges=12, **options)
     for s in (history.state(k) for k in range(history.num_merges + 1)):
@@ -224,7 +225,7 @@ def expected_provenance(state, pair, limit):
     ),
     limit=st.integers(1, 3),
 )
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_provenance_kept_from_step_to_step_equals_a_scan_of_every_word(options, corpus, limit):
     """Stepping through a run, provenance_of reuses the shares it found for a pair whose count the merges
     in between did not move (the same change-log entry): the text is still a scan of every word's share."""
@@ -624,14 +625,14 @@ def assert_same_as_naive(corpus, **options):
 
 @pytest.mark.parametrize("tie_break", bpe.TIE_RULES)
 @given(corpus=corpora, num_merges=st.integers(0, 12))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_fast_trainer_equals_naive_reference(tie_break, corpus, num_merges):
     assert_same_as_naive(corpus, num_merges=num_merges, tie_break=tie_break)
 
 
 @pytest.mark.parametrize("tie_break", bpe.TIE_RULES)
 @given(text=st.text(alphabet="ab c\nd'é🙂", max_size=60).filter(lambda t: t.strip()), vocab=st.integers(0, 40))
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 def test_fast_trainer_equals_naive_on_gpt2_texts(tie_break, text, vocab):
     base = len({c for w in bpe.count_words([text], "gpt2") for c in w}) + 1
     assert_same_as_naive(
@@ -641,13 +642,13 @@ def test_fast_trainer_equals_naive_on_gpt2_texts(tie_break, text, vocab):
 
 @pytest.mark.parametrize("scheme", ["sennrich", "space-suffix"])
 @given(text=st.text(alphabet="ab c  a", max_size=40).filter(lambda t: t.strip()), n=st.integers(0, 15))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_fast_trainer_equals_naive_for_other_schemes(scheme, text, n):
     assert_same_as_naive(text, pre_tokenizer=scheme, num_merges=n)
 
 
 @given(corpus=corpora, n=st.integers(0, 8), min_frequency=st.integers(0, 6))
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 def test_wordpiece_and_min_frequency_equal_naive(corpus, n, min_frequency):
     assert_same_as_naive(corpus, num_merges=n, algorithm="wordpiece", min_frequency=min_frequency)
     assert_same_as_naive(corpus, num_merges=n, min_frequency=min_frequency)
@@ -678,7 +679,7 @@ def test_hf_tie_rule_equals_tokenizers_bpe_trainer_on_a_real_corpus():
 @given(
     text=st.text(alphabet="ab cd\n,é", min_size=1, max_size=80).filter(lambda t: t.strip()), extra=st.integers(0, 30)
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_hf_tie_rule_equals_tokenizers_on_random_text(text, extra):
     lines = text.split("\n")
     base = len({c for w in bpe.count_words(lines, "gpt2") for c in w})

@@ -1,6 +1,6 @@
-"""Issue 19: every Encode feature works for each file shape that was refused or misread.
+"""Every Encode feature works for each unusual file shape real tokenizers have.
 
-Each shape is a small file built here with the builders of ``test_exact_files.py`` (GPT-2's vocab.json
+Each shape is a small file built here with the builders of ``tokenizer_files.py`` (GPT-2's vocab.json
 holding the token "model"; Whisper's empty token, as tokenizer.json and as a ``.tiktoken`` line
 ``= N``; a rank file whose tokens no merge builds; Kimi K2's pattern with class intersections, as a
 rank file's typed pattern and in a tokenizer.json's Split; an NFC
@@ -24,11 +24,17 @@ from dataclasses import dataclass
 import pytest
 import tiktoken
 import tokenizers
-from apptest_support import alerts
-from test_encode_page import all_html, blocks, ok, open_encode, rendered, tokens, type_text, upload
-from test_exact_files import KIMI_K2, _added, _byte_level_file, _unreachable, _with_empty_token
-from test_hub import lay_out_cache
-from tokenizer_files import byte_level_bpe, rank_file
+from apptest_support import alerts, all_html, blocks, ok, open_encode, tokens, type_text, unescape_md, upload
+from hub_server import lay_out_cache
+from tokenizer_files import (
+    KIMI_K2,
+    added_token,
+    byte_level_bpe,
+    byte_level_file,
+    rank_file,
+    unreachable,
+    with_empty_token,
+)
 
 from bpe import display
 from bpe import pre_tokenizers as pt
@@ -123,7 +129,7 @@ def cases(trained, ranks) -> dict[str, Case]:
         GPT2_TEXT,
         json_reference(data),
     )
-    whisper = _with_empty_token(trained)
+    whisper = with_empty_token(trained)
     out["whisper tokenizer.json"] = Case([("tokenizer.json", whisper.encode())], GPT2_TEXT, json_reference(whisper))
     with_empty = {**ranks, b"": len(ranks)}
     out["whisper .tiktoken"] = Case(
@@ -132,7 +138,7 @@ def cases(trained, ranks) -> dict[str, Case]:
         rank_reference(with_empty, "gpt2"),
         pattern="gpt2",
     )
-    table = _unreachable(ranks)
+    table = unreachable(ranks)
     by_rank = {r: t for t, r in table.items()}
     odd = [by_rank[r].decode() for r in rank_files.reachable_merges(table)[1]][:6]  # ode, ssign, Ġobj...
     out["unreachable .tiktoken"] = Case(
@@ -148,7 +154,7 @@ def cases(trained, ranks) -> dict[str, Case]:
         rank_reference(ranks, KIMI_K2),
         pattern=KIMI_K2,
     )
-    kimi = _byte_level_file(ranks, KIMI_K2)  # the same pattern in a tokenizer.json's Split
+    kimi = byte_level_file(ranks, KIMI_K2)  # the same pattern in a tokenizer.json's Split
     out["kimi tokenizer.json"] = Case([("tokenizer.json", kimi.encode())], KIMI_TEXT, json_reference(kimi))
     nfc = json.loads(data)
     nfc["normalizer"] = {"type": "NFC"}
@@ -157,8 +163,8 @@ def cases(trained, ranks) -> dict[str, Case]:
     gap = json.loads(data)
     size = len(vocab)
     gap["added_tokens"] = [
-        {**_added("<|endoftext|>", size + 1), "normalized": False, "special": True},
-        {**_added("<|endofprompt|>", size + 20), "normalized": False, "special": True},
+        {**added_token("<|endoftext|>", size + 1), "normalized": False, "special": True},
+        {**added_token("<|endofprompt|>", size + 20), "normalized": False, "special": True},
     ]
     gap_text = json.dumps(gap)
     out["gpt4o added-token gap"] = Case(
@@ -315,7 +321,7 @@ def test_every_encode_feature_for_each_file(all_cases, name):
     # side by side: fewer merges (half of them, the slider's start), with its count
     ok(at.toggle(key="compare").set_value(True).run())
     assert not alerts(at, "error")
-    counts = {rendered(m.label): m.value for m in at.metric}
+    counts = {unescape_md(m.label): m.value for m in at.metric}
     half = len(case.reference(case.text, n // 2)[0])
     assert counts[f"Tokens, {n // 2:,} merges"] == f"{half:,}", counts
     side_ids = [c.value for c in at.code][-2:]
@@ -323,7 +329,7 @@ def test_every_encode_feature_for_each_file(all_cases, name):
     assert json.loads(side_ids[1]) == case.reference(case.text, n // 2)[0]
     # side by side with the trained tokenizer, then the file as the other one, beside the trained
     ok(at.radio(key="compare_with").set_value("other").run())
-    assert "Tokens, trained on the Train page" in {rendered(m.label) for m in at.metric}
+    assert "Tokens, trained on the Train page" in {unescape_md(m.label) for m in at.metric}
     assert json.loads([c.value for c in at.code][-2]) == case.reference(case.text, None)[0]
     ok(at.radio(key="encode_source").set_value("Trained on the Train page").run())
     assert not alerts(at, "error")
@@ -371,4 +377,4 @@ def test_a_tokenizer_s_notes_are_shown_wherever_it_is_loaded(all_cases, tmp_path
     assert not alerts(at, "info")
     ok(at.toggle(key="compare").set_value(True).run())
     ok(at.multiselect(key="compare_popular").set_value(["GPT-2"]).run())
-    assert f"GPT-2 (openai-community/gpt2): {note}" in [rendered(c.value) for c in at.caption]
+    assert f"GPT-2 (openai-community/gpt2): {note}" in [unescape_md(c.value) for c in at.caption]

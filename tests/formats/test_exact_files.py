@@ -1,4 +1,4 @@
-"""Issue 19: real files that were refused or misread now open and encode exactly as their own library.
+"""Real files of unusual shapes open and encode exactly as their own library.
 
 Each case reproduces the shape of a published file with a small file made here (the published ones
 are too large to keep): GPT-2's ``vocab.json`` holds ``"model"`` as an ordinary token (id 19849);
@@ -10,17 +10,24 @@ Unigram model without a ``"type"``. Oracles: ``tokenizers`` and tiktoken, ids, t
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 import tiktoken
 import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import ASSIGNED, TEXTS, check_same, random_text
-from tokenizer_files import byte_level_bpe, rank_file
-from tokenizers import decoders, models, normalizers
-from tokenizers import pre_tokenizers as hf_pre
+from hypothesis_support import examples
+from tokenizer_families import ASSIGNED, TEXTS, check_same, random_text
+from tokenizer_files import (
+    KIMI_K2,
+    added_token,
+    byte_level_bpe,
+    byte_level_file,
+    rank_file,
+    unreachable,
+    with_empty_token,
+)
+from tokenizers import models, normalizers
 
 import bpe
 from bpe import formats
@@ -106,26 +113,10 @@ def test_a_unigram_file_without_a_type_is_named_unigram():
 
 
 # -- 2. empty tokens (Whisper) -------------------------------------------------------------------------
-def _with_empty_token(trained: tokenizers.Tokenizer, normalizer=None) -> str:
-    """The trained file with an empty token in its vocabulary (as Whisper's id 50256), written by
-    tokenizers itself (it accepts one)."""
-    data = json.loads(trained.to_str())
-    vocab = data["model"]["vocab"]
-    vocab[""] = len(vocab)
-    tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in data["model"]["merges"]]))
-    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    if normalizer is not None:
-        tok.normalizer = normalizer
-    text = tok.to_str()
-    assert json.loads(text)["model"]["vocab"][""] == len(vocab) - 1
-    return text
-
-
 @pytest.mark.parametrize("normalizer", [None, normalizers.NFC()], ids=["plain", "pipeline"])
 def test_a_tokenizer_json_with_an_empty_token_encodes_like_tokenizers(trained, normalizer):
     """Was refused: "holds an empty token"."""
-    text = _with_empty_token(trained, normalizer)
+    text = with_empty_token(trained, normalizer)
     ours, theirs = formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
     empty = theirs.token_to_id("")
     assert ours.vocab[""] == empty
@@ -172,18 +163,9 @@ def test_a_rank_file_with_an_empty_token_encodes_like_tiktoken(ranks):
 
 
 # -- 3. rank files with tokens no merge builds (Llama 3's tokenizer.model) -------------------------------
-def _unreachable(ranks: dict[bytes, int], moved: int = 60) -> dict[bytes, int]:
-    """``ranks`` with ``moved`` of its longer tokens moved to just after the 256 bytes: they now rank
-    below the tokens they are made of, so no merge of lower ranks builds them, yet tiktoken makes them."""
-    order = sorted(ranks, key=ranks.get)
-    longer = [t for t in order[256:] if len(t) >= 3][::7][:moved]
-    rest = [t for t in order[256:] if t not in set(longer)]
-    return {t: i for i, t in enumerate(order[:256] + longer + rest)}
-
-
 @pytest.fixture(scope="module")
 def unreachable_pair(ranks):
-    table = _unreachable(ranks)
+    table = unreachable(ranks)
     specials = {"<|endoftext|>": len(table)}
     ours = from_tiktoken(rank_file(table), "cl100k", special_tokens=specials)
     theirs = tiktoken.Encoding(
@@ -224,7 +206,7 @@ WORDS = sorted({w for line in corpus_lines(2_000) for w in line.split()})[:400]
     )
     | random_text
 )
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_random_text_with_unreachable_tokens_encodes_like_tiktoken(unreachable_pair, text):
     _, ours, theirs = unreachable_pair
     check_tiktoken(ours, theirs, text)
@@ -262,10 +244,6 @@ def test_a_reachable_rank_file_is_encoded_by_rank_and_says_nothing_about_unreach
 
 
 # -- 6. added tokens whose ids leave a gap (GPT-4o) ------------------------------------------------------
-def _added(content: str, i: int) -> dict:
-    return {"id": i, "content": content, "single_word": False, "lstrip": False, "rstrip": False}
-
-
 @pytest.mark.parametrize("normalizer", [None, {"type": "NFC"}], ids=["plain", "pipeline"])
 def test_added_tokens_leaving_a_gap_keep_the_files_ids_and_say_tokenizers_differs(trained, normalizer):
     """GPT-4o's file: <|endoftext|> 199999 and <|endofprompt|> 200018 after a 199,998-token model;
@@ -274,8 +252,8 @@ def test_added_tokens_leaving_a_gap_keep_the_files_ids_and_say_tokenizers_differ
     data = json.loads(trained.to_str())
     size = len(data["model"]["vocab"])
     data["added_tokens"] = [
-        {**_added("<|endoftext|>", size + 1), "normalized": False, "special": True},
-        {**_added("<|endofprompt|>", size + 20), "normalized": False, "special": True},
+        {**added_token("<|endoftext|>", size + 1), "normalized": False, "special": True},
+        {**added_token("<|endofprompt|>", size + 20), "normalized": False, "special": True},
     ]
     data["normalizer"] = normalizer
     text = json.dumps(data)
@@ -296,23 +274,11 @@ def test_added_tokens_leaving_a_gap_keep_the_files_ids_and_say_tokenizers_differ
 
 def test_added_tokens_without_a_gap_say_nothing(trained):
     data = json.loads(trained.to_str())
-    data["added_tokens"] = [{**_added("<|endoftext|>", len(data["model"]["vocab"])), "special": True}]
+    data["added_tokens"] = [{**added_token("<|endoftext|>", len(data["model"]["vocab"])), "special": True}]
     assert formats.from_tokenizer_json(json.dumps(data)).notes == ()
 
 
 # -- 4. regex constructs of published patterns ---------------------------------------------------------
-KIMI_K2 = "|".join(  # tokenization_kimi.py's pat_str (moonshotai/Kimi-K2-Instruct)
-    [
-        r"""[\p{Han}]+""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]
-)
 # Each construct once, in patterns both tiktoken (Rust's regex syntax) and tokenizers (Oniguruma) read alike.
 CONSTRUCTS = {
     "kimi-k2": KIMI_K2,
@@ -341,25 +307,9 @@ def construct(request, ranks):
     pattern = CONSTRUCTS[request.param]
     ours_tt = from_tiktoken(rank_file(ranks), pattern, special_tokens={})
     theirs_tt = tiktoken.Encoding(name=request.param, pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
-    data = json.loads(ours_tt and _byte_level_file(ranks, pattern))
+    data = json.loads(ours_tt and byte_level_file(ranks, pattern))
     text = json.dumps(data)
     return ours_tt, theirs_tt, formats.from_tokenizer_json(text), tokenizers.Tokenizer.from_str(text)
-
-
-def _byte_level_file(ranks: dict[bytes, int], pattern: str) -> str:
-    """A tokenizer.json splitting with ``pattern`` (tokenizers' Split, Oniguruma), then byte-level BPE."""
-    sym = pt.bytes_to_symbols
-    vocab = {sym(t): r for t, r in ranks.items()}
-    merges = [[sym(a), sym(b)] for a, b in merges_from_ranks(ranks)]
-    tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in merges]))
-    tok.pre_tokenizer = hf_pre.Sequence(
-        [
-            hf_pre.Split(tokenizers.Regex(pattern), "isolated"),
-            hf_pre.ByteLevel(add_prefix_space=False, use_regex=False),
-        ]
-    )
-    tok.decoder = decoders.ByteLevel()
-    return tok.to_str()
 
 
 def test_published_regex_constructs_split_like_tiktoken_and_tokenizers(construct):
@@ -378,7 +328,7 @@ def check_words(ours: bpe.Tokenizer, theirs: tokenizers.Tokenizer, text: str) ->
 
 
 @given(text=regex_text)
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 def test_random_text_through_published_regex_constructs(construct, text):
     ours_tt, theirs_tt, ours_hf, theirs_hf = construct
     check_tiktoken(ours_tt, theirs_tt, text)
@@ -428,7 +378,7 @@ UNICODE_NORMALIZERS = [
     {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}, {"type": "NFC"}]},
 ]
 COMPOSING_TEXTS = [
-    "ab \u1100\u1161 cd",  # the issue's example: (0,2),(3,4) expected
+    "ab \u1100\u1161 cd",  # jamo composed by NFC: offsets (0,2),(3,4)
     "\u1100\u1161\u11a8 \u1100\u1161 x",
     "한국어 \u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165",  # NFD Korean
     "\u0b95\u0bc6\u0bbe \u0b95\u0bca",  # Tamil two-part vowel
@@ -458,7 +408,7 @@ def test_offsets_after_composing_normalizers(normalized_files, norm):
 
 
 @given(text=composing_text, norm=st.sampled_from(UNICODE_NORMALIZERS))
-@settings(max_examples=int(os.environ.get("HYP_N", 400)), deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 def test_random_composing_text_through_every_normalizer(normalized_files, text, norm):
     ours, theirs = normalized_files[json.dumps(norm)]
     check_same(ours, theirs, text)

@@ -1,4 +1,4 @@
-"""Hostile tokenizer files (issue 22 #5 and #9): deep nesting at any depth, ids past any table, and a
+"""Hostile tokenizer files: deep nesting at any depth, ids past any table, and a
 huge value quoted in an error all get one short sentence, never a traceback. Inputs are bounded
 (the largest is one 20 MB string) and each test has a time limit."""
 
@@ -93,7 +93,7 @@ def test_a_rank_past_the_id_range_is_refused():
         formats.read_ranks("\n".join(lines))
 
 
-# -- #9: a 20 MB value is not echoed whole ------------------------------------------------------------
+# -- a 20 MB value is not echoed whole ----------------------------------------------------------------
 HUGE = "x" * 20_000_000
 
 

@@ -1,4 +1,4 @@
-"""Issue 14: a model's tokenizer.json by Hub name, tested offline against a cache laid out as
+"""A model's tokenizer.json by Hub name, tested offline against a cache laid out as
 huggingface_hub lays it out (models--org--name/snapshots/<rev>/tokenizer.json and refs/main).
 Nothing is downloaded: each case runs in a fresh interpreter with HF_HUB_OFFLINE=1."""
 
@@ -11,19 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hub_server import lay_out_cache
 
 import bpe
 
-REV = "0123456789abcdef0123456789abcdef01234567"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def lay_out_cache(cache: Path, repo_id: str, text: str) -> None:
-    repo = cache / ("models--" + repo_id.replace("/", "--"))
-    (repo / "snapshots" / REV).mkdir(parents=True)
-    (repo / "refs").mkdir()
-    (repo / "refs" / "main").write_text(REV)
-    (repo / "snapshots" / REV / "tokenizer.json").write_text(text, encoding="utf-8")
 
 
 def run_offline(cache: Path, repo_id: str) -> dict:

@@ -1,4 +1,4 @@
-"""Issue 22, item 7: a Hub download is bounded in size and time, and a name being fetched never blocks
+"""A Hub download is bounded in size and time, and a name being fetched never blocks
 another session for long. Offline: each fetch runs in a fresh interpreter whose ``HF_ENDPOINT`` (read by
 huggingface_hub at import) points at a stand-in Hub on localhost (tests/hub_server.py), with an empty
 cache in ``tmp_path``, a memory cap and a time limit."""
@@ -19,7 +19,7 @@ import bpe
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_CAP = 2 * 1024**3  # address space of one fetching interpreter
-TIME_LIMIT = 60  # seconds for one fetching interpreter (the old code spent 600 s on the trickle)
+TIME_LIMIT = 60  # seconds for one fetching interpreter (a per-read timeout alone waits out the 600 s trickle)
 
 FETCH = """
 import json, os, sys, time, bpe.hub
@@ -100,7 +100,7 @@ def test_a_file_announced_over_the_cap_is_refused_before_it_is_downloaded(endpoi
     result = fetch(endpoint, tmp_path, "test/big")
     assert result["error"] == "test/big's tokenizer.json is over 60 MB, more than BPE Explorer reads."
     assert result["seconds"] < 10
-    assert bytes_on_disk(tmp_path) < bpe.hub.MAX_BYTES  # the old code kept all 300 MB in the cache
+    assert bytes_on_disk(tmp_path) < bpe.hub.MAX_BYTES  # without the cap all 300 MB would be kept in the cache
 
 
 def test_a_file_of_unannounced_size_stops_at_the_cap_and_leaves_no_partial_file(endpoint, tmp_path):
@@ -111,7 +111,7 @@ def test_a_file_of_unannounced_size_stops_at_the_cap_and_leaves_no_partial_file(
 
 
 def test_a_trickling_download_is_refused_at_the_deadline(endpoint, tmp_path):
-    """A byte a second, 600 bytes: the old code's per-read timeout never fired (600 s)."""
+    """A byte a second, 600 bytes: a per-read timeout alone never fires (600 s)."""
     result = fetch(endpoint, tmp_path, "test/trickle", deadline=3)
     assert result["error"].startswith("test/trickle's tokenizer.json took longer than 3 s to download")
     assert result["seconds"] < 3 + 5
@@ -119,14 +119,14 @@ def test_a_trickling_download_is_refused_at_the_deadline(endpoint, tmp_path):
 
 
 def test_a_second_request_for_a_name_being_fetched_hears_so_within_its_wait(endpoint, tmp_path):
-    """The old code held the second session on huggingface_hub's file lock for the whole trickle."""
+    """huggingface_hub's file lock alone would hold the second session for the whole trickle."""
     result = fetch(endpoint, tmp_path, "test/trickle", code=TWO_SESSIONS)
     assert "still being fetched for another session" in result["error"]
     assert result["seconds"] < 1 + 3
 
 
 def test_a_small_file_loads_and_is_then_read_from_the_cache_offline(endpoint, tmp_path):
-    """The control (passes on the old code too): a normal file loads, and is cached as huggingface_hub
+    """The control (it holds without the limits too): a normal file loads, and is cached as huggingface_hub
     lays its cache out, so an offline machine reads it afterwards."""
     expected = bpe.from_tokenizer_json(hub_server_small(endpoint)).tokenize("This is not a token.")
     assert fetch(endpoint, tmp_path, "test/small").get("tokens") == expected

@@ -1,5 +1,5 @@
 """Rank files encoded by rank (bpe/models/rank_bpe.py, bpe/pipeline/rank_encoder.py), against tiktoken, and their merges
-derived only when a merge view asks (issue 19's speed goals must not cost exactness)."""
+derived only when a merge view asks: the speed must not cost exactness."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_real_tokenizers import random_text
+from hypothesis_support import examples
+from tokenizer_families import random_text
 from tokenizer_files import byte_level_bpe, rank_file
 
 from bpe import pre_tokenizers as pt
@@ -61,7 +62,7 @@ texts = (
 
 
 @given(text=texts)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_the_by_rank_encoder_equals_tiktoken_on_random_strings(pair, text):
     """For a rank file whose every token is built from lower ranks and for one with 60 that are not."""
     _, ours, theirs = pair
@@ -115,7 +116,7 @@ def test_merges_are_derived_only_when_a_merge_view_asks_and_equal_the_eager_ones
     table=st.lists(st.text("abc", min_size=2, max_size=6), max_size=40, unique=True),
     limit=st.integers(0, 45),
 )
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_the_heap_merges_as_the_scan_does(word, table, limit):
     ranks = {t: r for r, t in enumerate(table)}
     assert rank_bounds_heap(ranks.get, word, limit) == rank_bounds(ranks.get, word, limit)
@@ -125,7 +126,7 @@ line = st.tuples(st.binary(min_size=0, max_size=6), st.integers(0, 10**6))
 
 
 @given(rows=st.lists(line, min_size=1, max_size=20), blank=st.booleans(), crlf=st.booleans())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_the_fast_reading_of_a_rank_file_reads_as_the_line_by_line_one(rows, blank, crlf):
     """Well-formed or not: the same table, or the same sentence (from the line-by-line reading)."""
     base = [(bytes([b]), 2_000_000 + b) for b in range(256)]

@@ -15,6 +15,7 @@ import unicodedata
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 
 tokenizers = pytest.importorskip("tokenizers")
 from tokenizers import decoders, models, trainers  # noqa: E402
@@ -180,7 +181,7 @@ KNOWN_TEXT = st.text(
 
 
 @pytest.mark.parametrize("name", ["english-gpt2", "english-gpt4"])
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=KNOWN_TEXT)
 def test_property_byte_level_ids_equal(tmp_path_factory, name, text):
     hf = _hf_cached(tmp_path_factory, name)
@@ -188,7 +189,7 @@ def test_property_byte_level_ids_equal(tmp_path_factory, name, text):
     assert tok.encode(text) == hf.encode(text, add_special_tokens=False).ids
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     text=st.text(
         st.sampled_from(list("thesiao nrg\n\t.,'")) | st.characters(blacklist_categories=("Cs", "Cn")), max_size=60
@@ -440,9 +441,9 @@ def test_refused_files_name_the_reason(change, word):
         ser.from_tokenizer_json(json.dumps(data))
 
 
-def test_files_refused_before_issue_14_now_load_and_agree_with_tokenizers():
-    """Metaspace, Whitespace, no pre-tokenizer, add_prefix_space, a normaliser and the model options were
-    refused; they now load and cut like the tokenizers library (more in test_real_tokenizers.py)."""
+def test_files_with_any_pipeline_option_load_and_agree_with_tokenizers():
+    """Metaspace, Whitespace, no pre-tokenizer, add_prefix_space, a normaliser and the model options load and cut
+    like the tokenizers library (more in test_real_tokenizers.py)."""
     changes = [
         lambda d: d.__setitem__("pre_tokenizer", {"type": "Metaspace", "replacement": "▁"}),
         lambda d: d.__setitem__("pre_tokenizer", {"type": "Whitespace"}),

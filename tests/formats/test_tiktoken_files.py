@@ -1,4 +1,4 @@
-"""Issue 14: ``.tiktoken`` rank files. The fixture is made offline from a tokenizer trained with the
+"""``.tiktoken`` rank files read as tiktoken reads them. The fixture is made offline from a tokenizer trained with the
 ``tokenizers`` library (bytes ranked by value, then each merge in order), and checked against
 tiktoken's own ``Encoding`` built from the same ranks."""
 
@@ -12,6 +12,7 @@ import tiktoken
 import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_support import examples
 from tokenizer_files import rank_file
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
@@ -90,7 +91,7 @@ POOL = list("aZ 9\t\r\n'.,!") + ["  ", "123456", "'s", "'LL", "\n\n", "e\u0301",
 
 
 @given(text=st.lists(st.sampled_from(POOL) | st.text(ASSIGNED, max_size=3), max_size=25).map("".join))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_random_text_encodes_like_tiktoken(ranks, text):
     for name in PATTERNS:
         specials = {END: len(ranks)}
@@ -168,7 +169,7 @@ def test_a_pattern_that_runs_too_long_is_stopped_with_a_sentence(ranks, monkeypa
         tok.encode("word " * 20_000)
 
 
-# -- issue 22 #6b: deriving merges grows O(n log n) in a token's length, with the same merges ----------
+# -- deriving merges grows O(n log n) in a token's length, with the same merges ----------
 def _doubling_ranks(longest: int) -> dict[bytes, int]:
     """The 256 single bytes, then b"a" * 2, 4, 8, ... up to ``longest`` bytes."""
     ranks = {bytes([b]): b for b in range(256)}
@@ -211,7 +212,7 @@ def test_deriving_merges_of_long_tokens_grows_about_n_log_n(monkeypatch):
     assert small > 0 and large / small < 8, (small, large)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.binary(min_size=2, max_size=6), max_size=40),
     st.lists(st.sampled_from(b"abc"), min_size=2, max_size=60),

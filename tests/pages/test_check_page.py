@@ -8,7 +8,7 @@ import pickle
 from urllib.parse import parse_qs, urlsplit
 
 import faulty_trainers
-from apptest_support import APP, alerts, ok, start
+from apptest_support import alerts, ok, open_check, start
 from streamlit.testing.v1 import AppTest
 from students import (
     course_loop,
@@ -23,15 +23,6 @@ from students import (
 
 import bpe.check
 from bpe.presets import CS336_TEXT
-
-CHECK = "pages/check.py"
-
-
-def open_check() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page(CHECK).run()
-    return ok(at)
 
 
 def paste(at: AppTest, text: str) -> AppTest:
@@ -64,7 +55,7 @@ def test_an_uploaded_cs336_pickle_with_the_other_tie_rule_is_named_with_its_step
         [("run.pkl", pickle.dumps((vocab, merges)), "application/octet-stream")]
     )
     ok(at.run())
-    # the settings that reproduce every merge lead; the step where ours part follows (the issue asks for both)
+    # the settings that reproduce every merge lead; the step where ours part follows (a student needs both)
     assert at.header[0].value == "With the settings compared here the runs part at step 1"
     side = pairs(at)
     assert (

@@ -8,31 +8,25 @@ import ast
 import inspect
 
 import pytest
-from apptest_support import APP, ok, settle
+from apptest_support import ok, preset_history, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from bpe import reference_loops as loops
-from bpe.presets import PRESETS
 from ui import code_beside
 
 STEPS = {"course": loops.course_step, "minbpe": loops.minbpe_step}
-
-
-def _run(preset: str) -> bpe.History:
-    p = PRESETS[preset]
-    return bpe.run_training(p.corpus(), **p.options)
 
 
 # "hug" is the course's example; "course" and "multilingual" are byte-level (GPT-2 pre-tokenization, Ġ).
 @pytest.mark.parametrize("preset", ["hug", "course", "multilingual", "minbpe"])
 @pytest.mark.parametrize("style", list(STEPS))
 def test_the_displayed_loop_reproduces_every_step_of_the_trainer(preset, style):
-    history = _run(preset)
+    history = preset_history(preset)
     assert history.config.tie_break == "first" and history.num_merges >= 3
     word_freqs = dict(zip(history.words, history.freqs))
-    start = history.splits_at(0)
-    splits = {w: list(start[w]) for w in word_freqs}
+    initial = history.splits_at(0)
+    splits = {w: list(initial[w]) for w in word_freqs}
     for k in range(1, history.num_merges + 1):
         pair_freqs, best, splits = STEPS[style](splits, word_freqs)
         s = history.state(k)
@@ -50,7 +44,7 @@ def test_the_displayed_loop_reproduces_every_step_of_the_trainer(preset, style):
 
 def test_a_bytes_greatest_run_differs_from_the_loops_only_where_the_page_says_so():
     """CS336's preset breaks ties by the greatest pair: the loops take the first one, and the page says why."""
-    at = _train_page(preset="cs336", step="1")
+    at = start(preset="cs336", step="1")
     captions = " ".join(c.value for c in at.caption)
     assert "pairs tie here" in captions and "their pick can differ" in captions
 
@@ -58,13 +52,6 @@ def test_a_bytes_greatest_run_differs_from_the_loops_only_where_the_page_says_so
 def test_the_page_shows_the_source_that_the_tests_run():
     assert code_beside.SOURCES["course"].startswith(inspect.getsource(loops.compute_pair_freqs))
     assert inspect.getsource(loops.minbpe_step) in code_beside.SOURCES["minbpe"]
-
-
-def _train_page(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return ok(settle(at.run()))
 
 
 def _values(at: AppTest) -> tuple[list, tuple]:
@@ -79,17 +66,17 @@ def _values(at: AppTest) -> tuple[list, tuple]:
 
 @pytest.mark.parametrize("preset,step", [("hug", "2"), ("course", "5")])
 def test_the_expander_shows_the_loop_and_this_steps_values(preset, step):
-    at = _train_page(preset=preset, step=step)
+    at = start(preset=preset, step=step)
     assert "The code beside the step" in [e.label for e in at.expander]
     assert at.code[-1].value == code_beside.SOURCES["course"].strip()
-    history = _run(preset)
+    history = preset_history(preset)
     k = int(step)
     top, pair = _values(at)
     assert pair == history.state(k).pair
     # What the displayed function computes from the corpus, run up to this step, is what the page shows.
     word_freqs = dict(zip(history.words, history.freqs))
-    start = history.splits_at(0)
-    splits = {w: list(start[w]) for w in word_freqs}
+    initial = history.splits_at(0)
+    splits = {w: list(initial[w]) for w in word_freqs}
     for _ in range(k - 1):
         _, _, splits = loops.course_step(splits, word_freqs)
     pair_freqs = loops.compute_pair_freqs(splits, word_freqs)
@@ -103,14 +90,14 @@ def test_the_expander_shows_the_loop_and_this_steps_values(preset, step):
 
 
 def test_words_from_the_corpus_are_shown_as_python_reprs_in_code_blocks():
-    at = _train_page(text="<b>x</b> *y* <b>x</b>", step="1", pre_tokenizer="whitespace")
+    at = start(text="<b>x</b> *y* <b>x</b>", step="1", pre_tokenizer="whitespace")
     values = at.code[0].value
     assert "'<b>x</b>'" in values or "'*y*'" in values
     assert not any("<b>" in m.value for m in at.markdown)
 
 
 def test_the_worksheet_link_starts_at_the_next_step_with_the_runs_parameters():
-    at = _train_page(preset="hug", step="2")
+    at = start(preset="hug", step="2")
     link = next(b for b in at.get("link_button") if b.proto.label == "Printable worksheet")
     assert link.proto.url.startswith("worksheet?")
     assert "ws_from=3" in link.proto.url and "ws_steps=5" in link.proto.url and "preset=hug" in link.proto.url
@@ -122,16 +109,16 @@ def test_a_large_corpus_shows_the_runs_stored_top_counts_and_says_the_print_may_
     shown = code_beside.step_values(history, 2)
     assert not shown["exact"] and shown["top"] == history.state(2).top_pairs(code_beside.TOP_PAIRS)
     assert "a print may list other pairs or another order" in code_beside.values_text("course", history, 2)
-    small = _run("hug")
+    small = preset_history("hug")
     assert code_beside.step_values(small, 2)["exact"]
     assert "a print may" not in code_beside.values_text("minbpe", small, 2)
 
 
 def test_a_forced_merge_and_a_wordpiece_run_are_said_beside_the_code():
-    captions = " ".join(c.value for c in _train_page(preset="notebook", step="1").caption)
+    captions = " ".join(c.value for c in start(preset="notebook", step="1").caption)
     assert "This merge was forced (a what-if)" in captions
-    at = _train_page(preset="hug", step="1", algorithm="wordpiece")
+    at = start(preset="hug", step="1", algorithm="wordpiece")
     assert "this run trains WordPiece" in " ".join(c.value for c in at.caption)
     assert len(at.code) == 1  # the loop's code, no BPE values for a WordPiece step
-    at = _train_page(preset="hug", step="0")
+    at = start(preset="hug", step="0")
     assert "Step 0: nothing merged yet" in " ".join(c.value for c in at.caption)

@@ -11,9 +11,8 @@ import pickle
 import textwrap
 
 import pytest
-from apptest_support import alerts, ok
+from apptest_support import alerts, ok, open_check
 from students import cs336_train
-from test_check_page import open_check
 
 from bpe.check import history_bytes
 from bpe.corpora import corpus_lines
@@ -120,8 +119,8 @@ def test_a_long_word_is_still_refused_in_one_document():
 
 
 def test_the_check_page_says_same_for_a_correct_cs336_run_on_pasted_code():
-    """Issue 27: a correct run on text with blank and indented lines was blamed at the first newline-and-indent
-    merge, because our side cut the text into lines."""
+    """A correct run on text with blank and indented lines is not blamed at the first newline-and-indent merge:
+    our side keeps the text as one document, not lines."""
     text = CODE[:5_000] + "\n\n" + PROSE[:3_000]
     vocab, merges = cs336_train(text, 120, special_tokens=(EOT,))
     assert any(b"\n" in a + b for a, b in merges)  # the run does merge newlines: the cut would show

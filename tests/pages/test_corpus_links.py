@@ -1,42 +1,19 @@
-"""A pasted corpus of any size on one link (issue 20): stored under its digest, out of the text box, and
+"""A pasted corpus of any size on one link: stored under its digest, out of the text box, and
 opened from ``?corpus=<digest>`` at the link's step; a forgotten digest gets its sentence; a store that is
 down keeps the corpus in the session with a warning (AppTest page logic; the store is the tests' own)."""
 
 from __future__ import annotations
 
 import pytest
-from apptest_support import alerts, ok, settle, start
+from apptest_support import CORPUS, alerts, link_of, ok, pasted, settle, start, step_text, summary
 from redis_support import RedisServer
-from test_train_page import step_text
 
 from server import corpus_store
 
-# 5,000+ characters of two paragraphs: over the 1,500 a link could carry before
-CORPUS = (
-    "Byte pair encoding merges the most frequent pair of symbols, again and again, until the vocabulary "
-    "is as large as asked. The tokenizer then cuts new text with the same merges, in the same order. "
-) * 26
-
-
-def link_of(at) -> dict[str, str]:
-    return {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
-
-
-def pasted(text: str = CORPUS, step: int = 7):
-    at = start()
-    at.radio(key="source").set_value("text").run()
-    at.text_area(key="corpus_text").set_value(text).run()
-    settle(at)
-    at.slider(key="step").set_value(step).run()
-    return ok(at)
-
-
-def summary(at) -> str:
-    return " ".join(h.proto.body for h in at.get("html") if "bpe-corpus-summary" in h.proto.body)
-
 
 def test_a_5000_character_corpus_shared_by_link_opens_at_the_same_step():
-    """Before: the link said corpus=text and every student got a warning and "The corpus is empty"."""
+    """The link names the corpus by its digest (not corpus=text), so no student gets a warning or "The corpus is
+    empty"."""
     teacher = pasted()
     link = link_of(teacher)
     assert link["corpus"] == corpus_store.digest("text", CORPUS) and "text" not in link and link["step"] == "7"

@@ -7,10 +7,9 @@ from __future__ import annotations
 import pickle
 from urllib.parse import parse_qs, urlsplit
 
-from apptest_support import alerts, ok, settle, start
+from apptest_support import alerts, ok, open_check, settle, start
 from streamlit.testing.v1 import AppTest
 from students import cs336_train
-from test_check_page import open_check
 
 from server import corpus_store, limits
 
@@ -75,7 +74,7 @@ def test_the_check_page_refuses_a_file_with_its_sentence_only():
 
 
 def test_the_check_page_takes_a_text_file_and_links_to_the_same_corpus_on_the_train_page():
-    """Issue 27: "Go to step k" said the corpus was "too long to fit in a link"; it now names it by digest."""
+    """ "Go to step k" names an uploaded corpus by its digest rather than saying it is "too long to fit in a link"."""
     text = (CODE * 40 + EOT + "low lower lowest newest widest\n\n") * 30  # longer than a link can carry
     vocab, merges = cs336_train(text, 30, special_tokens=(EOT,), fault="min")
     at = open_check()

@@ -9,79 +9,38 @@ merges are ug, un, hug, pun, pug, hugs, bun). AppTest in Streamlit 1.67 supports
 
 from __future__ import annotations
 
-import ast
-import html
 import re
 from pathlib import Path
 
 import pytest
 import tokenizers
-from apptest_support import APP, alerts, ok, settle, unescape_md
+from apptest_support import (
+    APP,
+    ENCODE,
+    alerts,
+    blocks,
+    chip_tokens,
+    ok,
+    open_encode,
+    tokens,
+    type_text,
+    unescape_md,
+    upload,
+)
 from streamlit.testing.v1 import AppTest
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
 import bpe
 from bpe import formats
 from bpe.presets import COURSE_SENTENCES, MULTILINGUAL, PRESETS
-from ui.assets import PAGE_CSS, RESTORE_JS
 from ui.session import STATE_KEY
 from ui.settings import Settings
-
-ENCODE = "pages/encode.py"
-
 
 # -- helpers ------------------------------------------------------------------------------------------
 
 
-def blocks(at):
-    """The page's HTML blocks, without the style sheet and the script app.py sends once per page."""
-    return [h for h in at.html if h.value not in (PAGE_CSS, RESTORE_JS) and 'class="bpe-alert' not in h.value]
-
-
-def open_encode(**query) -> AppTest:
-    """The app, switched to the encode page (query parameters set the Train page's settings)."""
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    settle(at.run())
-    at.switch_page(ENCODE).run()
-    return ok(at)
-
-
-def type_text(at: AppTest, text: str) -> AppTest:
-    at.text_area(key="encode_text").set_value(text).run()
-    return ok(at)
-
-
-def tokens(at: AppTest) -> list[str]:
-    """The tokens in the page's token table (the first dataframe)."""
-    return at.dataframe[0].value["token"].tolist()
-
-
-def chip_tokens(at: AppTest) -> list[str]:
-    """The tokens as the coloured chips carry them, in their tooltips: id N · 'token' · bytes ..."""
-    titles = re.findall(r'title="id \d+ · (.*?) · bytes', blocks(at)[0].value)
-    return [ast.literal_eval(html.unescape(t)) for t in titles]
-
-
-def rendered(markdown: str) -> str:
-    """Markdown source as it reads on screen (the page backslash-escapes text it did not write)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
-
-
-def all_html(at: AppTest) -> str:
-    return "\n".join(h.value for h in blocks(at))
-
-
 def hug_tokenizer() -> bpe.Tokenizer:
     return bpe.train(PRESETS["hug"].corpus(), **PRESETS["hug"].options)
-
-
-def upload(at: AppTest, *files: tuple[str, bytes]) -> AppTest:
-    if at.radio(key="encode_source").value != "Uploaded file":
-        ok(at.radio(key="encode_source").set_value("Uploaded file").run())
-    at.file_uploader(key="encode_files").set_value([(name, data, "application/octet-stream") for name, data in files])
-    return ok(at.run())
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +153,7 @@ def test_uploaded_tokenizer_json_cuts_like_the_tokenizers_library(hf_file):
     text = "This is not a token. 🙂 Hopefully, ελληνικά!"
     at = type_text(upload(open_encode(), ("tokenizer.json", hf_file.read_bytes())), text)
     assert tokens(at) == tokenizers.Tokenizer.from_file(str(hf_file)).encode(text).tokens
-    assert "Using tokenizer.json:" in rendered(at.caption[0].value)
+    assert "Using tokenizer.json:" in unescape_md(at.caption[0].value)
 
 
 def test_uploaded_vocab_and_merges_cut_like_the_tokenizers_library(hf_file, tmp_path):
@@ -223,7 +182,7 @@ def test_a_second_tokenizer_json_replaces_the_first(hf_file, tmp_path):
     path = tmp_path / "hug.json"
     formats.save(hug_tokenizer(), path)
     at = upload(open_encode(), ("hug.json", path.read_bytes()), ("gpt.json", hf_file.read_bytes()))
-    assert "Using gpt.json:" in rendered(at.caption[0].value) and not alerts(at, "error"), alerts(at)
+    assert "Using gpt.json:" in unescape_md(at.caption[0].value) and not alerts(at, "error"), alerts(at)
     assert "Using the last file uploaded, gpt.json" in " ".join(alerts(at, "warning"))
 
 
@@ -263,7 +222,7 @@ def test_vocab_and_merges_added_beside_a_tokenizer_json_are_used_and_the_box_sho
     files = [("tokenizer.json", hf_file.read_bytes())] + [(Path(p).name, Path(p).read_bytes()) for p in paths]
     at = upload(at, *files)
     assert not at.error, [e.value for e in at.error]
-    assert "Using vocab.json + merges.txt:" in rendered(at.caption[0].value)
+    assert "Using vocab.json + merges.txt:" in unescape_md(at.caption[0].value)
     assert "remove tokenizer.json from the list" in " ".join(alerts(at, "warning"))
     assert [s for s in at.selectbox if s.key == "upload_pre"]
 
@@ -275,8 +234,8 @@ def test_bad_first_file_says_no_tokenizer_is_loaded():
 
 
 def test_text_outside_a_vocabulary_without_unk_is_cut_as_tokenizers_cuts_it(tmp_path):
-    """Before issue 14 such a file was read our way and the page said it could not encode "abc"; it is
-    now read as tokenizers reads it, which drops the unknown character."""
+    """Such a file is read as tokenizers reads it, which drops the unknown character, rather than the page
+    saying it cannot encode "abc"."""
     tok = tokenizers.Tokenizer(models.BPE())  # no unk token
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     tok.train_from_iterator(["ab ab"], trainers.BpeTrainer(show_progress=False))
@@ -309,7 +268,7 @@ def test_side_by_side_with_wordpiece_marks_where_the_boundaries_differ():
     assert at.radio(key="compare_with").value == "merges"  # the cheap one first
     ok(at.radio(key="compare_with").set_value("wordpiece").run())
     wordpiece = bpe.train(PRESETS["hug"].corpus(), **PRESETS["hug"].options, algorithm="wordpiece")
-    metrics = {rendered(m.label): m.value for m in at.metric}
+    metrics = {unescape_md(m.label): m.value for m in at.metric}
     assert metrics["Tokens, WordPiece, same corpus"] == str(len(wordpiece.tokenize("bug hugs")))
     sides = [h.value for h in blocks(at) if 'class="bpe-tokens"' in h.value][1:]
     assert len(sides) == 2
@@ -346,7 +305,7 @@ def test_side_by_side_with_the_uploaded_tokenizer(hf_file):
     ok(at.toggle(key="compare").set_value(True).run())
     ok(at.radio(key="compare_with").set_value("other").run())
     other = tokenizers.Tokenizer.from_file(str(hf_file)).encode("hugs are tokens").tokens
-    assert {rendered(m.label): m.value for m in at.metric}["Tokens, tokenizer.json"] == str(len(other))
+    assert {unescape_md(m.label): m.value for m in at.metric}["Tokens, tokenizer.json"] == str(len(other))
 
 
 def test_side_by_side_asks_for_an_upload_when_there_is_none():
@@ -420,7 +379,7 @@ def test_an_empty_text_shows_no_tokens_and_no_traceback(preset):
 
 
 def test_one_merge_numbering_and_no_none_in_the_token_table():
-    """Train calls u+g step 1; Encode said "merge rank 0", "merge rank 7 (merge #8)" and printed None."""
+    """Train calls u+g step 1, and so does Encode: no "merge rank 0", no "merge rank 7 (merge 8)", no None."""
     at = type_text(open_encode(), "bug hugs")
     table = at.dataframe[0].value
     assert "None" not in table.astype(str).to_string() and "<NA>" not in table.astype(str).to_string()

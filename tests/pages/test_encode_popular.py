@@ -1,4 +1,4 @@
-"""Issue 19 on the Encode page: the pick-list of popular tokenizers, read offline from caches laid out as
+"""The Encode page's pick-list of popular tokenizers, read offline from caches laid out as
 huggingface_hub and tiktoken lay them out (with small files built here), the sentence a pick that cannot
 be fetched gets, and side by side with three or more tokenizers and their counts.
 
@@ -14,42 +14,15 @@ import re
 import pytest
 import tiktoken
 import tokenizers
-from apptest_support import alerts
-from test_encode_page import all_html, blocks, ok, open_encode, rendered, tokens, type_text
-from test_hub import lay_out_cache
-from tokenizer_files import rank_file
-from tokenizers import decoders, models, normalizers, trainers
-from tokenizers import pre_tokenizers as hf_pre
+from apptest_support import alerts, all_html, blocks, ok, open_encode, tokens, type_text, unescape_md
+from hub_server import lay_out_cache
+from tokenizer_files import byte_level_json, rank_file, wordpiece_json
 
 from bpe import popular
 from bpe import pre_tokenizers as pt
 from bpe.formats.rank_files import PATTERNS
-from bpe.presets import COURSE_SENTENCES, MULTILINGUAL
 
 TEXT = "This is not a token. Tokenizers meet café 🙂"
-CORPUS = list(COURSE_SENTENCES + MULTILINGUAL) * 3
-
-
-def byte_level_json() -> str:
-    tok = tokenizers.Tokenizer(models.BPE())
-    tok.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(
-        CORPUS,
-        trainers.BpeTrainer(vocab_size=400, initial_alphabet=hf_pre.ByteLevel.alphabet(), show_progress=False),
-    )
-    return tok.to_str()
-
-
-def wordpiece_json() -> str:
-    tok = tokenizers.Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
-    tok.pre_tokenizer = hf_pre.BertPreTokenizer()
-    tok.decoder = decoders.WordPiece()
-    tok.train_from_iterator(
-        CORPUS, trainers.WordPieceTrainer(vocab_size=300, special_tokens=["[UNK]"], show_progress=False)
-    )
-    return tok.to_str()
 
 
 def ranks_of(tokenizer_json: str) -> dict[bytes, int]:
@@ -122,7 +95,7 @@ def test_the_pick_list_reads_gpt2_from_the_hub_cache_exactly(caches, files):
     assert options[3] == "GPT-4o (o200k) · from the Hub (needs the network)"
     at = pick(at, "GPT-2")
     assert tokens(at) == tokenizers.Tokenizer.from_str(files["gpt2"]).encode(TEXT).tokens
-    assert "GPT-2 (openai-community/gpt2)" in rendered(" ".join(c.value for c in at.caption))
+    assert "GPT-2 (openai-community/gpt2)" in unescape_md(" ".join(c.value for c in at.caption))
     assert_every_feature(at)
     assert any("Bytes" in e.label for e in at.expander)  # byte-level: the bytes explained
     ok(at.slider(key="k").set_value(0).run())
@@ -132,7 +105,7 @@ def test_the_pick_list_reads_gpt2_from_the_hub_cache_exactly(caches, files):
 def test_gpt4_is_read_from_tiktoken_s_cache_through_our_rank_file_reader(caches):
     at = pick(type_text(open_encode(), TEXT), "GPT-4 (cl100k)")
     assert tokens(at) == tiktoken_tokens(caches, TEXT)
-    assert "tiktoken's cl100k_base" in rendered(" ".join(c.value for c in at.caption))
+    assert "tiktoken's cl100k_base" in unescape_md(" ".join(c.value for c in at.caption))
     assert_every_feature(at)
 
 
@@ -167,7 +140,7 @@ def test_side_by_side_with_three_tokenizers_and_their_counts(caches, files):
     ok(at.toggle(key="compare").set_value(True).run())
     ok(at.multiselect(key="compare_popular").set_value(["GPT-2", "GPT-4 (cl100k)", "BERT"]).run())
     assert not alerts(at, "error")
-    counts = {rendered(m.label): m.value for m in at.metric}
+    counts = {unescape_md(m.label): m.value for m in at.metric}
     gpt2 = tokenizers.Tokenizer.from_str(files["gpt2"]).encode(TEXT).tokens
     bert = tokenizers.Tokenizer.from_str(files["bert"]).encode(TEXT).tokens
     assert counts["Tokens, GPT-2 (openai-community/gpt2)"] == str(len(gpt2))
@@ -193,7 +166,7 @@ def test_side_by_side_says_which_pick_could_not_be_fetched_and_shows_the_rest(ca
     ok(at.multiselect(key="compare_popular").set_value(["GPT-2", "Qwen 2.5"]).run())
     (error,) = alerts(at, "error")
     assert error.startswith("Qwen 2.5 could not be fetched")
-    assert "Tokens, GPT-2 (openai-community/gpt2)" in {rendered(m.label) for m in at.metric}
+    assert "Tokens, GPT-2 (openai-community/gpt2)" in {unescape_md(m.label) for m in at.metric}
 
 
 def test_one_run_waits_for_the_hub_about_one_deadline_however_many_are_picked(caches, monkeypatch):
@@ -206,5 +179,5 @@ def test_one_run_waits_for_the_hub_about_one_deadline_however_many_are_picked(ca
     assert "Not fetched yet: GPT-2, BERT" in at.info[-1].value
     monkeypatch.setattr(hub, "DEADLINE_S", 60.0)
     ok(at.run())
-    labels = {rendered(m.label) for m in at.metric}
+    labels = {unescape_md(m.label) for m in at.metric}
     assert {"Tokens, GPT-2 (openai-community/gpt2)", "Tokens, BERT (google-bert/bert-base-uncased)"} <= labels

@@ -1,12 +1,11 @@
-"""AppTest: Encode's presenter view (issue 20): the tokens in large type and one word's merge replay."""
+"""AppTest: Encode's presenter view: the tokens in large type and one word's merge replay."""
 
 from __future__ import annotations
 
 import html
 import re
 
-from apptest_support import ok
-from test_encode_page import open_encode, type_text
+from apptest_support import ok, open_encode, type_text
 
 
 def test_presenter_view_shows_large_tokens_and_the_replay_of_the_longest_word():

@@ -1,5 +1,5 @@
-"""Issue 14 on the Encode page: .tiktoken uploads, real tokenizer.json files, Hub names, a 200,000-token
-vocabulary that is read once; issue 15 #1/#2: long words' merge replay and merge tree stay small."""
+"""Real tokenizer files on the Encode page: .tiktoken uploads, real tokenizer.json files, Hub names, a
+200,000-token vocabulary that is read once; long words' merge replay and merge tree stay small."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import random
 import pytest
 import tiktoken
 import tokenizers
-from apptest_support import alerts
-from test_encode_page import all_html, ok, open_encode, tokens, type_text, upload
-from test_hub import lay_out_cache
+from apptest_support import alerts, all_html, ok, open_encode, tokens, type_text, upload
+from hub_server import lay_out_cache
 from tokenizer_files import rank_file
 from tokenizers import decoders, models, normalizers, trainers
 from tokenizers import pre_tokenizers as hf_pre
@@ -110,7 +109,7 @@ def letters_file() -> bytes:
 
 
 def test_a_long_words_replay_is_cut_to_a_budget():
-    """Issue 15 #1: a 1,000-character word's merge replay was 9.5 MB of HTML."""
+    """A 1,000-character word's merge replay is cut to a budget, not megabytes of HTML."""
     rng = random.Random(2)
     long_word = "".join(rng.choice("abcdefgh") for _ in range(1000))
     mid_word = long_word[:250]
@@ -124,7 +123,7 @@ def test_a_long_words_replay_is_cut_to_a_budget():
 
 
 def test_the_merge_tree_of_a_3000_merge_token_is_cut_not_a_recursion_error():
-    """Issue 15 #2: a token of 3,000 nested merges gave RecursionError."""
+    """A token of 3,000 nested merges draws a cut tree, not a RecursionError."""
     word = "".join(chr(0x4E00 + i) for i in range(3001))
     data = bpe.to_tokenizer_json(bpe.train({word: 1}, num_merges=3000)).encode()
     at = type_text(upload(open_encode(), ("deep.json", data)), word)

@@ -4,8 +4,7 @@ files are on this machine; a real tokenizer in use hides the offer."""
 
 from __future__ import annotations
 
-from apptest_support import ok, unescape_md
-from test_encode_page import open_encode, tokens, type_text
+from apptest_support import ok, open_encode, tokens, type_text, unescape_md
 
 from ui.session import STATE_KEY
 

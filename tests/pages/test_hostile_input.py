@@ -1,4 +1,4 @@
-"""Hostile links and inputs (issue 15, #6 and #7): each gets a sentence or a bounded result, never a
+"""Hostile links and inputs: each gets a sentence or a bounded result, never a
 traceback; values from a link or a file are shown as plain text, never as Markdown."""
 
 from __future__ import annotations
@@ -7,15 +7,13 @@ import re
 import time
 
 import pytest
-from apptest_support import APP, alerts, settle, start
+from apptest_support import APP, ENCODE, alerts, settle, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from server import corpus_store
 from server.limits import COUNTS_LIMIT_TEXT, MAX_COUNTS_BYTES
 from ui.session import STATE_KEY
-
-ENCODE = "pages/encode.py"
 
 
 def plain(markdown: str) -> str:
@@ -38,7 +36,7 @@ def step_shown(at: AppTest) -> str:
     return re.search(r"Step \d+ of \d+", body).group(0)
 
 
-# -- #6: links and counts that raised ---------------------------------------------------------------
+# -- links and counts that raised -------------------------------------------------------------------
 
 
 def test_a_forced_step_of_1e999_is_named_and_the_rest_of_the_link_kept():
@@ -185,7 +183,7 @@ def test_special_tokens_that_are_regex_metacharacters_or_empty():
         bpe.run_training({"hug": 1}, special_tokens=[""])
 
 
-# -- #7: link values are plain text -------------------------------------------------------------------
+# -- link values are plain text -----------------------------------------------------------------------
 
 HOSTILE = {
     "tie_break": "[Download the fixed tokenizer here](http://evil.example/x)",

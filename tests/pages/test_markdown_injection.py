@@ -1,4 +1,4 @@
-"""No live link from a link, a file, the corpus or a token (issue 22 #4): both pages opened on a shared
+"""No live link from a link, a file, the corpus or a token: both pages opened on a shared
 ``?text=`` corpus whose words are Markdown payloads, with the toggles and steps that draw their captions,
 notes, warnings and options, and every Markdown-bearing element AppTest exposes checked for a link or
 an image that would render. Values the pages did not write reach Markdown escaped by
@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 
-from apptest_support import APP, alerts, ok, start
+from apptest_support import APP, ENCODE, alerts, ok, start
 from streamlit.testing.v1 import AppTest
 
 import bpe
 from ui.session import STATE_KEY
 
-ENCODE = "pages/encode.py"
 PAYLOADS = (
     "[x](http://evil.example)",
     "![i](http://evil.example/i.png)",

@@ -1,4 +1,4 @@
-"""AppTest: presenter mode's strip of the newest vocabulary tokens, above the splits (issue 20: on a 1280x720
+"""AppTest: presenter mode's strip of the newest vocabulary tokens, above the splits (on a 1280x720
 projector the vocabulary panel sits below the fold; tests/browser/test_browser_present.py checks the viewport)."""
 
 from __future__ import annotations
@@ -6,16 +6,12 @@ from __future__ import annotations
 import html
 import re
 
-from apptest_support import start
+from apptest_support import page_html, start
 
 from ui.vocabulary import NEWEST_CHIPS, STRIP_FROM
 
 _STRIP = re.compile(r'<div class="bpe-newest" data-vocab="newest">(.*?)</div>', re.S)
 _CHIP = re.compile(r'<span class="tok ([^"]*)"(?: title="[^"]*")?>(.*?)</span>', re.S)
-
-
-def page_html(at) -> str:
-    return " ".join(h.proto.body for h in at.get("html"))
 
 
 def strip(at) -> tuple[str, list[tuple[str, str]]]:

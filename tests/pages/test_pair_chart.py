@@ -1,5 +1,5 @@
-"""The pair chart tells chosen and tied bars apart without colour (issue 30): on a projector the yellow and
-light-blue bars were nearly the same grey. Read from the Vega-Lite spec the page sends."""
+"""The pair chart tells chosen and tied bars apart without colour: on a projector the yellow and
+light-blue bars are nearly the same grey. Read from the Vega-Lite spec the page sends."""
 
 from __future__ import annotations
 

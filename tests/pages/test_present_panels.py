@@ -1,18 +1,14 @@
-"""AppTest: the vocabulary panel on large alphabets and in presenter mode, the splits in presenter mode (issue 20)."""
+"""AppTest: the vocabulary panel on large alphabets and in presenter mode, the splits in presenter mode."""
 
 from __future__ import annotations
 
 import html
 import re
 
-from apptest_support import start
+from apptest_support import page_html, start
 
 _VOCAB = re.compile(r'<div class="bpe-scroll"[^>]*>(.*?)</div>', re.S)
 _CHIP = re.compile(r'<span class="tok[^"]*"(?: title="[^"]*")?(?: style="[^"]*")?>(.*?)</span>', re.S)
-
-
-def page_html(at) -> str:
-    return " ".join(h.proto.body for h in at.get("html"))
 
 
 def vocabulary(at) -> tuple[list[str], str | None]:

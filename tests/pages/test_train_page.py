@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pandas as pd
 import pyarrow as pa
 import pytest
-from apptest_support import APP, alerts, settle, start, unescape_md
+from apptest_support import APP, alerts, settle, start, step_text, unescape_md
 from streamlit.testing.v1 import AppTest
 
 import bpe
@@ -17,12 +17,6 @@ from bpe.display import byte_text, mark_whitespace
 from bpe.presets import PRESETS
 from server import limits
 from ui.assets import KEYS_JS, RESTORE_JS, SKIP_JS, SKIP_LINK
-
-
-def step_text(at: AppTest) -> str:
-    """The 'this step' box: its HTML header plus the provenance sentence."""
-    html = " ".join(h.proto.body for h in at.get("html"))
-    return unescape_md(html + " " + " ".join(m.value for m in at.markdown))
 
 
 class _TableReader(HTMLParser):

@@ -1,4 +1,4 @@
-"""Word counts from a file or a paste (issue 20): `word count` lines, TSV and CSV with a header fill the
+"""Word counts from a file or a paste: `word count` lines, TSV and CSV with a header fill the
 word-count table; a bad row is named with what is wrong; a tab-separated paste fills both columns; a
 counts file uploaded as text is recognised and offered as counts instead of training "10" as a word."""
 

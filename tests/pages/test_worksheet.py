@@ -3,73 +3,9 @@ pair counts and merges are the trainer's, with the link's bounds said in a sente
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
+from apptest_support import alerts, open_worksheet, preset_history, read_worksheet
 
-from apptest_support import APP, alerts, ok, settle
-from streamlit.testing.v1 import AppTest
-
-import bpe
 from bpe.display import worksheet
-from bpe.presets import PRESETS
-
-PAGE = "pages/worksheet.py"
-
-
-class _Sections(HTMLParser):
-    """The worksheet's sections by kind and step: each a list of table rows (cells as text) plus its other text."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sections: dict[tuple[str, int], dict] = {}
-        self.order: list[str] = []
-        self._current = None
-        self._cell: list[str] | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "section":
-            self._current = {"rows": [], "text": []}
-            self.sections[(a["class"], int(a["data-step"]))] = self._current
-            self.order.append(a["class"])
-        elif tag == "div" and a.get("class") == "bpe-ws-key":
-            self.order.append("key")
-        elif tag == "tr" and self._current is not None:
-            self._current["rows"].append([])
-        elif tag in ("td", "th") and self._current is not None:
-            self._cell = []
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            self._current["rows"][-1].append("".join(self._cell))
-            self._cell = None
-        elif tag == "section":
-            self._current = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
-        elif self._current is not None:
-            self._current["text"].append(data)
-
-
-def open_worksheet(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.switch_page(PAGE)
-    return ok(settle(at.run()))
-
-
-def read(at: AppTest) -> _Sections:
-    body = next(h.proto.body for h in at.get("html") if 'class="bpe-ws"' in h.proto.body)
-    parser = _Sections()
-    parser.feed(body)
-    return parser
-
-
-def _run(preset: str, **options) -> bpe.History:
-    p = PRESETS[preset]
-    return bpe.run_training(p.corpus(), **{**p.options, **options})
 
 
 def _pair_text(pair) -> str:
@@ -78,8 +14,8 @@ def _pair_text(pair) -> str:
 
 def test_the_answer_key_holds_the_trainers_counts_and_merges_after_the_exercises():
     at = open_worksheet(preset="hug", ws_from="2", ws_steps="3")
-    sheet = read(at)
-    history = _run("hug")
+    sheet = read_worksheet(at)
+    history = preset_history("hug")
     assert sheet.order == ["bpe-ws-step"] * 3 + ["key"] + ["bpe-ws-answer"] * 3
     for k in (2, 3, 4):
         s = history.state(k)
@@ -97,10 +33,10 @@ def test_the_answer_key_holds_the_trainers_counts_and_merges_after_the_exercises
 
 
 def test_a_byte_level_run_prints_every_word_in_first_seen_order():
-    """Issue 30: the course's 30 words were cut to the 12 most frequent while the key counted all 30."""
+    """The course's 30 words are all printed, as the key counts all 30 (not the 12 most frequent)."""
     at = open_worksheet(preset="course", ws_from="1", ws_steps="2")
-    sheet = read(at)
-    history = _run("course")
+    sheet = read_worksheet(at)
+    history = preset_history("course")
     exercise = sheet.sections[("bpe-ws-step", 1)]
     shown = [row[0] for row in exercise["rows"][1 : 1 + len(history.words)]]
     assert shown == list(history.words)  # the "first" tie rule reads the words in this order
@@ -112,7 +48,7 @@ def test_a_byte_level_run_prints_every_word_in_first_seen_order():
 
 def test_too_many_steps_are_cut_to_the_bound_with_a_sentence():
     at = open_worksheet(preset="course", ws_from="1", ws_steps="50")
-    sheet = read(at)
+    sheet = read_worksheet(at)
     assert [k for kind, k in sheet.sections if kind == "bpe-ws-step"] == list(range(1, worksheet.MAX_STEPS + 1))
     assert any("A worksheet holds up to 10 steps" in a for a in alerts(at, "warning"))
 
@@ -120,9 +56,9 @@ def test_too_many_steps_are_cut_to_the_bound_with_a_sentence():
 def test_a_bad_link_value_is_said_and_the_run_ends_where_it_ends():
     at = open_worksheet(preset="hug", ws_from="<b>", ws_steps="5")
     assert any("ws_from “<b>” is not a whole number" in a for a in alerts(at, "warning"))
-    last = _run("hug").num_merges
+    last = preset_history("hug").num_merges
     at = open_worksheet(preset="hug", ws_from=str(last - 1), ws_steps="5")
-    assert [k for kind, k in read(at).sections if kind == "bpe-ws-step"] == [last - 1, last]
+    assert [k for kind, k in read_worksheet(at).sections if kind == "bpe-ws-step"] == [last - 1, last]
     assert any(f"this run has {last:,} merges" in a for a in alerts(at, "warning"))
 
 
@@ -133,12 +69,12 @@ def test_corpus_text_is_escaped_in_the_worksheet():
 
 
 def test_a_first_step_past_the_runs_end_says_so_and_shows_the_last_step():
-    last = _run("hug").num_merges
+    last = preset_history("hug").num_merges
     for raw in ("999999999", "9" * 40):
         at = open_worksheet(preset="hug", ws_from=raw, ws_steps="5")
         warnings = alerts(at, "warning")
         assert not any("not a whole number" in a for a in warnings)
         assert any(f"ws_from “{raw[:20]}" in a and f"past this run's last merge ({last:,})" in a for a in warnings)
-        assert [k for kind, k in read(at).sections if kind == "bpe-ws-step"] == [last]
+        assert [k for kind, k in read_worksheet(at).sections if kind == "bpe-ws-step"] == [last]
     at = open_worksheet(preset="hug", ws_from="0", ws_steps="1")
     assert any("ws_from “0” is out of range (it starts at 1)" in a for a in alerts(at, "warning"))

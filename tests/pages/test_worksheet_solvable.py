@@ -1,4 +1,4 @@
-"""Issue 30: a worksheet a student can solve from the sheet alone. The answer key's counts and merge are
+"""A worksheet a student can solve from the sheet alone. The answer key's counts and merge are
 recomputed here from the words the sheet prints; the sheet names the tie rule with an example; a corpus
 with more words than a sheet holds prints the most frequent and its key counts only those."""
 
@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 import pytest
-from test_worksheet import _run, open_worksheet, read
+from apptest_support import open_worksheet, preset_history, read_worksheet
 
 from bpe.display import worksheet
 
@@ -34,7 +34,7 @@ def _printed_counts(exercise: dict) -> tuple[Counter, list[tuple[str, str]]]:
 )
 def test_the_key_is_what_the_printed_words_give(preset, rule, first, steps):
     at = open_worksheet(preset=preset, tie_break=rule, ws_from=str(first), ws_steps=str(steps))
-    sheet = read(at)
+    sheet = read_worksheet(at)
     on_sheet = [k for kind, k in sheet.sections if kind == "bpe-ws-step"]
     assert on_sheet == list(range(first, first + len(on_sheet))) and on_sheet
     for k in on_sheet:
@@ -58,7 +58,7 @@ def test_the_key_is_what_the_printed_words_give(preset, rule, first, steps):
 def test_the_sheet_names_the_tie_rule_with_an_example():
     at = open_worksheet(preset="course", ws_from="1", ws_steps="3")
     body = next(h.proto.body for h in at.get("html") if 'class="bpe-ws"' in h.proto.body)
-    history = _run("course")
+    history = preset_history("course")
     k = next(k for k in range(1, history.num_merges + 1) if history.state(k).num_tied > 1)
     s = history.state(k)
     assert "pair seen first, reading words in first-seen order" in body
@@ -77,7 +77,7 @@ WORDS = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}x" for i in range(worksheet.WOR
 def test_more_words_than_a_sheet_holds_prints_the_most_frequent_and_the_key_counts_those():
     text = " ".join(word for i, word in enumerate(WORDS) for _ in range(1 + (i % 7)))
     at = open_worksheet(text=text, ws_from="1", ws_steps="3")
-    sheet = read(at)
+    sheet = read_worksheet(at)
     history = _run_text(text)
     for k in (1, 2, 3):
         exercise = sheet.sections[("bpe-ws-step", k)]
@@ -115,4 +115,4 @@ def test_the_train_page_has_a_worksheet_entry_where_the_teacher_picks_the_merges
     query = parse_qs(urlparse(link.proto.url).query)
     assert query["ws_from"] == ["12"] and query["ws_steps"] == ["8"] and query["preset"] == ["course"]
     ws = open_worksheet(**{k: v[0] for k, v in query.items()})
-    assert [k for kind, k in read(ws).sections if kind == "bpe-ws-step"] == list(range(12, 20))
+    assert [k for kind, k in read_worksheet(ws).sections if kind == "bpe-ws-step"] == list(range(12, 20))

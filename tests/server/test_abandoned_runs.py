@@ -1,17 +1,16 @@
-"""Abandoned runs and fair lanes (issue 22 #3): a run nobody waits for any more is stopped and frees
+"""Abandoned runs and fair lanes: a run nobody waits for any more is stopped and frees
 its worker; Stop works from whichever session asked; a small run never waits behind a big one.
 All on the real process pool (and one real server), each wait bounded by a deadline."""
 
 from __future__ import annotations
 
 import concurrent.futures
-import random
-import string
 import time
 from pathlib import Path
 
 import pytest
 from browser_support import AppServer, run_protocol, wait_until
+from pool_support import big_text, merging, submit_big
 
 import bpe
 from server import jobs, run_store
@@ -19,32 +18,6 @@ from ui import runs
 from ui.settings import preset_settings
 
 pytestmark = pytest.mark.timeout(300)
-
-
-def big_text(words: int = 150_000) -> str:
-    """Random letters (about 1.5 MB): every pair is rare, so the run makes merge after slow merge
-    for minutes; the tests stop it."""
-    rng = random.Random(time.time_ns())
-    return " ".join(
-        "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14))) for _ in range(words)
-    )
-
-
-def submit_big(waiter: str, live: set, text: str | None = None) -> jobs.Job:
-    text = text or big_text()
-    return jobs.submit(
-        f"big-{time.time_ns()}",
-        dict(source="text", preset="", text=text, counts=""),
-        dict(pre_tokenizer="whitespace", num_merges=jobs.MAX_MERGES),
-        waiter,
-        lambda job: None,
-        alive=lambda w: w in live,
-    )
-
-
-def training(job: jobs.Job) -> bool:
-    """The worker has read the corpus and is merging."""
-    return job.progress() > 0 and not job.future.done()
 
 
 def ended(job: jobs.Job) -> bool:
@@ -55,7 +28,7 @@ def test_a_big_run_nobody_waits_for_is_stopped_and_its_worker_freed():
     live = {"tab-a"}
     job = submit_big("tab-a", live)
     assert job.lane == "main"
-    wait_until(lambda: training(job), 120, "the big run to start merging")
+    wait_until(lambda: merging(job), 120, "the big run to start merging")
     live.clear()  # the tab closes: its session is no longer connected
     wait_until(lambda: ended(job), jobs.WAITER_GRACE_S + 30, "the abandoned run to stop")
     with pytest.raises((jobs.Stopped, Exception)):
@@ -77,7 +50,7 @@ def test_stop_from_a_second_session_detaches_it_or_ends_the_run_when_the_first_i
     live = {"tab-a", "tab-b"}
     job = submit_big("tab-a", live)
     assert jobs.submit(job.key, {}, {}, "tab-b", lambda job: None) is job  # the same run, asked twice
-    wait_until(lambda: training(job), 120, "the big run to start merging")
+    wait_until(lambda: merging(job), 120, "the big run to start merging")
     assert job.live_waiters() == {"tab-a", "tab-b"}
     # tab-b presses Stop while tab-a still waits: tab-b only stops waiting.
     assert jobs.leave(job, "tab-b") is False
@@ -92,8 +65,7 @@ def test_stop_from_a_second_session_detaches_it_or_ends_the_run_when_the_first_i
 
 
 def test_stop_keeps_the_merges_made_so_far_as_the_first_merges_of_the_full_run():
-    """Issue 20: Stop on a long run threw away every merge made. Now the job returns a run holding them,
-    the same merges (in the same order) as the first k of the whole run."""
+    """Stop on a long run keeps every merge made: the job returns a run holding them, the same merges (in the same order) as the first k of the whole run."""
     text = big_text(30_000)
     live = {"tab-a"}
     job = submit_big("tab-a", live, text)
@@ -120,7 +92,7 @@ def test_stop_keeps_the_merges_made_so_far_as_the_first_merges_of_the_full_run()
 def test_a_run_nobody_waits_for_is_dropped_not_kept():
     live = {"tab-a"}
     job = submit_big("tab-a", live, big_text(30_000))
-    wait_until(lambda: training(job), 120, "the big run to start merging")
+    wait_until(lambda: merging(job), 120, "the big run to start merging")
     assert jobs.leave(job, "tab-a", "its session moved to another run", keep=False) is True
     assert jobs.stopping(job.key) is None
     with pytest.raises(jobs.Stopped):
@@ -130,7 +102,7 @@ def test_a_run_nobody_waits_for_is_dropped_not_kept():
 def test_a_session_that_moves_to_another_run_stops_waiting_for_the_old_one():
     live = {"tab-a"}
     job = submit_big("tab-a", live)
-    wait_until(lambda: training(job), 120, "the big run to start merging")
+    wait_until(lambda: merging(job), 120, "the big run to start merging")
     jobs.switch("tab-a", "another run")
     assert jobs.job_for(job.key) is None
     with pytest.raises(jobs.Stopped):
@@ -142,7 +114,7 @@ def test_a_small_run_does_not_wait_behind_a_big_one():
     live = {"tab-a"}
     big = submit_big("tab-a", live)
     try:
-        wait_until(lambda: training(big), 120, "the big run to start merging")
+        wait_until(lambda: merging(big), 120, "the big run to start merging")
         course = preset_settings("course")
         with run_store.RUNS.lock:  # trained by an earlier test: forget it, so it is trained now
             if (kept := run_store.RUNS.runs.pop(runs.run_key(course), None)) is not None:

@@ -1,8 +1,7 @@
 """The fair training lane (``server/lanes.py``): a run never waits behind another client's long run.
 
-Issue 28 #4: one session training a 4.9 MB paste to 100,000 merges kept the teacher's fresh 1 MB run
-from its first step for over 7 minutes (a first-come queue of one worker). Each wait here is bounded by
-a deadline, never a fixed sleep.
+One session training a 5 MB paste to 100,000 merges must not keep the teacher's fresh 1 MB run from its first
+step, as a first-come queue of one worker would. Each wait here is bounded by a deadline, never a fixed sleep.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import time
 
 import pytest
 from browser_support import wait_until
-from test_abandoned_runs import big_text, submit_big, training
+from pool_support import big_text, merging, submit_big
 
 from server import jobs
 from server.lanes import FairLane
@@ -82,7 +81,7 @@ def test_a_fresh_run_reaches_its_end_while_another_clients_long_run_trains():
     live = {"tab-student", "tab-teacher"}
     long = submit_big("tab-student", live, big_text(150_000))
     try:
-        wait_until(lambda: training(long), 120, "the long run to start merging")
+        wait_until(lambda: merging(long), 120, "the long run to start merging")
         rng = random.Random(time.time_ns())
         words = ["".join(rng.choice("abcdefgh") for _ in range(rng.randint(3, 8))) for _ in range(3_000)]
         text = " ".join(rng.choice(words) for _ in range(60_000))  # about 350 KB

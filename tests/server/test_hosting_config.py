@@ -1,4 +1,4 @@
-"""The hosting defaults in .streamlit/config.toml (issue 15): upload limits, no usage
+"""The hosting defaults in .streamlit/config.toml: upload limits, no usage
 statistics, a viewer's toolbar (no Deploy button), no reload on save, no full garbage collection
 after every click."""
 

@@ -1,4 +1,4 @@
-"""Training in the process pool (issue 15 #4, #5): one job per run however many sessions ask, a page
+"""Training in the process pool: one job per run however many sessions ask, a page
 that waits with progress and a Stop button, and trained runs evicted by memory, not by count."""
 
 from __future__ import annotations
@@ -13,22 +13,15 @@ import threading
 import time
 import types
 import weakref
-from dataclasses import replace
 
 import pytest
 from apptest_support import APP, alerts, settle, training
 from browser_support import wait_until
+from pool_support import fresh
 from streamlit.testing.v1 import AppTest
 
 from server import jobs, run_keys, run_store
 from ui import runs
-from ui.settings import Settings
-
-
-def fresh(**changes) -> Settings:
-    """Settings no other test trains (a unique corpus), so each test sees its own job."""
-    text = f"hug pug pun bun hugs {time.time_ns()} {os.getpid()} " * 50
-    return replace(Settings(source="text", text=text, limit_value=5), **changes)
 
 
 def test_twenty_sessions_asking_for_the_same_run_train_it_once():

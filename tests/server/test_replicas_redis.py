@@ -1,4 +1,4 @@
-"""The replicas' Redis after a crash (scripts/serve-replicas.sh, issue 28 #7): started again, evicting by
+"""The replicas' Redis after a crash (scripts/serve-replicas.sh): started again, evicting by
 ``volatile-lru``, and a corpus it lost is stored again by the teacher's page (``ui/corpus_box.py``; the page's
 part is tested in ``test_store_quota.py``)."""
 
@@ -9,7 +9,6 @@ import signal
 import socket
 
 from browser_support import wait_until
-from test_replicas import replicas  # noqa: F401 - the fixture: HAProxy, two replicas and their Redis
 
 
 def redis_says(port: int, command: bytes) -> bytes:
@@ -18,7 +17,7 @@ def redis_says(port: int, command: bytes) -> bytes:
         return s.recv(4096)
 
 
-def test_a_crashed_redis_is_started_again_with_the_eviction_that_spares_pinned_corpora(replicas):  # noqa: F811
+def test_a_crashed_redis_is_started_again_with_the_eviction_that_spares_pinned_corpora(replicas):
     _url, run_dir = replicas
     port = int((run_dir / "redis.port").read_text())
     first = int((run_dir / "redis.pid").read_text())

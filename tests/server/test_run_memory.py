@@ -1,4 +1,4 @@
-"""The run store's memory (issue 22 #9): what it counts for a run is what the run costs in the serving
+"""The run store's memory: what it counts for a run is what the run costs in the serving
 process, and the C heap gives freed memory back."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 from browser_support import wait_until
-from test_jobs import fresh
+from pool_support import fresh
 
 from server import heap, run_store
 from ui import runs

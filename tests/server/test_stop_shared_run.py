@@ -1,4 +1,4 @@
-"""Stop keeps what was made, also for a session that stops a run another session still waits for (issue 20):
+"""Stop keeps what was made, also for a session that stops a run another session still waits for:
 that session gets the merges made so far as a run it can step through ("stopped at merge k"), while the run
 goes on for the other one. The worker writes a copy of its history when asked through the shared progress
 array (server/snapshots.py). On the real process pool, each wait bounded by a deadline."""
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from apptest_support import APP, alerts, training
 from browser_support import AppServer, run_protocol, wait_until
+from pool_support import big_text, submit_big
 from streamlit.testing.v1 import AppTest
-from test_abandoned_runs import big_text, submit_big
 
 import bpe
 from server import jobs, run_keys, run_store, snapshots

@@ -1,6 +1,6 @@
-"""The embedded corpus store never kills the server and recovers without a restart (issue 28 #6).
+"""The embedded corpus store never kills the server and recovers without a restart.
 
-Each failure seen: a truncated ``-shm`` file or a data folder made immutable while the server ran (SIGBUS from
+Each failure a store meets: a truncated ``-shm`` file or a data folder made immutable while the server ran (SIGBUS from
 WAL's memory-mapped file: the test runs that store in a child process, so a crash is the child's return
 code, not the test machine's); a store read-only at start-up (reading wrote the last-used time); a damaged
 file (never rebuilt); a data folder that cannot be made (a PermissionError traceback on the page).

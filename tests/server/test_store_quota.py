@@ -1,8 +1,8 @@
-"""One client cannot push the class's corpus out of the store (issue 28 #5, #7).
+"""One client cannot push the class's corpus out of the store.
 
-Seen: 130 pastes of 5 MB from one client filled the embedded store and evicted the teacher's corpus (67 with
-Redis); a ``?text=`` link stores a corpus too; after a Redis crash the teacher's page still said "stored on
-the server" while students got "no longer on the server". Here with small corpora, budgets and quotas.
+Many large pastes from one client must not fill the store and evict the teacher's corpus (embedded store or
+Redis); a ``?text=`` link stores a corpus too; after a Redis crash the teacher's page must not say "stored on
+the server" while students get "no longer on the server". Here with small corpora, budgets and quotas.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ import string
 import time
 
 import pytest
-from apptest_support import alerts, ok, start
+from apptest_support import CORPUS, alerts, link_of, ok, pasted, start, summary
 from redis_support import RedisServer
-from test_corpus_links import CORPUS, link_of, pasted, summary
 
 from server import corpus_store
 from server.corpus_store import RedisStore, SqliteStore, StoreUnavailable

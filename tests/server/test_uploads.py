@@ -1,6 +1,6 @@
 """Uploaded tokenizer files are read off the serving interpreter, within a memory cap and a time limit, and
-kept in one store shared by every session within a byte budget (issue 22 #2); after a server restart the
-Encode page says to upload again instead of keeping a stale file list (issue 22 #9)."""
+kept in one store shared by every session within a byte budget; after a server restart the
+Encode page says to upload again instead of keeping a stale file list."""
 
 from __future__ import annotations
 
@@ -9,14 +9,12 @@ import threading
 import time
 
 import pytest
-from apptest_support import APP, alerts, ok, settle
+from apptest_support import APP, ENCODE, alerts, ok, open_encode, settle
 from streamlit.testing.v1 import AppTest
 from tokenizer_files import big_tokenizer_json
 
 from server import uploads
 from ui import encode_sources
-
-ENCODE = "pages/encode.py"
 
 
 @pytest.fixture(scope="module")
@@ -126,13 +124,6 @@ def test_five_uploads_at_once_stay_within_the_shared_budget(store):
 
 
 # -- the page ------------------------------------------------------------------------------------------
-def open_encode() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    settle(at.run())
-    at.switch_page(ENCODE).run()
-    return ok(at)
-
-
 def upload(at: AppTest, key: str, data: bytes) -> AppTest:
     if at.radio(key="encode_source").value != "Uploaded file":
         ok(at.radio(key="encode_source").set_value("Uploaded file").run())

@@ -1,6 +1,6 @@
-"""Issue 22, item 8: the training workers die with the server, whatever ends it, and SIGTERM ends a
+"""The training workers die with the server, whatever ends it, and SIGTERM ends a
 server within seconds even while a big run trains. Each test starts a real ``streamlit run``, pastes a
-corpus of random words with the merge limit at its maximum (about 9 s of CPU on a quiet machine) through a protocol
+corpus of random words with the merge limit at its maximum (seconds of CPU) through a protocol
 session (benchmarks/st_client.py), notes the server's descendants from /proc, then signals the server."""
 
 from __future__ import annotations
@@ -9,21 +9,19 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
-import random
 import signal
-import string
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
-from browser_support import REPO_ROOT, AppServer
+from browser_support import REPO_ROOT, AppServer, wait_until
+from pool_support import big_text
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from st_client import Session  # noqa: E402
 
-GONE_WITHIN = 10  # seconds: the old code's workers trained on for minutes, its server did not exit
+GONE_WITHIN = 10  # seconds: an orphaned worker would train on for minutes, and a server waiting for it would not exit
 
 
 def descendants(pid: int) -> set[int]:
@@ -53,22 +51,6 @@ def running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def wait_until(condition, timeout: float, pause: float = 0.1) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(pause)
-    return condition()
-
-
-def random_words(count: int) -> str:
-    rng = random.Random(time.time_ns())
-    return " ".join(
-        "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14))) for _ in range(count)
-    )
-
-
 @contextlib.contextmanager
 def big_run(url: str):
     """A session that pastes a corpus of rare pairs with 100,000 merges asked for, and stays open (so the
@@ -81,7 +63,7 @@ def big_run(url: str):
         try:
             await s.open()
             await s._rerun(**{s.ids["source"]: "Paste or upload text"})
-            await s._rerun(**{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: random_words(200_000)})
+            await s._rerun(**{s.ids["source"]: "Paste or upload text", s.ids["corpus_text"]: big_text(200_000)})
             ready.set_result(s.waiting)
             await asyncio.get_running_loop().run_in_executor(None, done.wait)
         except Exception as exc:  # noqa: BLE001 - reported by the test through ``ready``
@@ -113,9 +95,11 @@ def busy_workers(server_pid: int) -> set[int]:
         return int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
 
     first = {pid: cpu(pid) for pid in descendants(server_pid)}
-    assert wait_until(
-        lambda: any(cpu(pid) > first.get(pid, 0) + 2 * os.sysconf("SC_CLK_TCK") for pid in descendants(server_pid)), 60
-    ), "no worker of the server is training"
+    wait_until(
+        lambda: any(cpu(pid) > first.get(pid, 0) + 2 * os.sysconf("SC_CLK_TCK") for pid in descendants(server_pid)),
+        60,
+        "a worker of the server to train",
+    )
     return descendants(server_pid)
 
 
@@ -129,11 +113,15 @@ def test_workers_die_with_the_server_and_sigterm_ends_it_within_seconds(sig):
             assert pids
             os.kill(server.proc.pid, sig)
             if sig == signal.SIGTERM:
-                assert wait_until(lambda: server.proc.poll() is not None, GONE_WITHIN), (
-                    f"the server had not exited {GONE_WITHIN} s after SIGTERM:\n{server.log_tail()}"
+                wait_until(
+                    lambda: server.proc.poll() is not None,
+                    GONE_WITHIN,
+                    lambda: f"the server to exit after SIGTERM:\n{server.log_tail()}",
                 )
-            assert wait_until(lambda: not any(map(running, pids)), GONE_WITHIN), (
-                f"still running {GONE_WITHIN} s after {sig.name}: {sorted(p for p in pids if running(p))}"
+            wait_until(
+                lambda: not any(map(running, pids)),
+                GONE_WITHIN,
+                lambda: f"the workers to end after {sig.name}: {sorted(p for p in pids if running(p))} still run",
             )
     finally:
-        server.stop()  # the whole process group: also whatever the old code left behind
+        server.stop()  # the whole process group: also any worker left behind

@@ -1,0 +1,45 @@
+"""Runs the tests submit to the real training pool: a small run no other test trains, and a big one that merges
+for minutes until a test stops it."""
+
+from __future__ import annotations
+
+import os
+import random
+import string
+import time
+from dataclasses import replace
+
+from server import jobs
+from ui.settings import Settings
+
+
+def fresh(**changes) -> Settings:
+    """Settings no other test trains (a unique corpus), so each test sees its own job."""
+    text = f"hug pug pun bun hugs {time.time_ns()} {os.getpid()} " * 50
+    return replace(Settings(source="text", text=text, limit_value=5), **changes)
+
+
+def big_text(words: int = 150_000) -> str:
+    """Random letters (about 1.5 MB): every pair is rare, so the run makes merge after slow merge
+    for minutes; the tests stop it."""
+    rng = random.Random(time.time_ns())
+    return " ".join(
+        "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14))) for _ in range(words)
+    )
+
+
+def submit_big(waiter: str, live: set, text: str | None = None) -> jobs.Job:
+    text = text or big_text()
+    return jobs.submit(
+        f"big-{time.time_ns()}",
+        dict(source="text", preset="", text=text, counts=""),
+        dict(pre_tokenizer="whitespace", num_merges=jobs.MAX_MERGES),
+        waiter,
+        lambda job: None,
+        alive=lambda w: w in live,
+    )
+
+
+def merging(job: jobs.Job) -> bool:
+    """The worker has read the corpus and is merging."""
+    return job.progress() > 0 and not job.future.done()
