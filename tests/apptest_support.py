@@ -173,6 +173,11 @@ def open_check() -> AppTest:
     return ok(at)
 
 
+def pairs(at: AppTest) -> dict[str, str]:
+    """The Check page's two pair blocks (ours and the student's), by side."""
+    return {h.value.split('data-side="')[1].split('"')[0]: h.value for h in at.html if "bpe-check-pair" in h.value}
+
+
 # -- the worksheet ------------------------------------------------------------------------------------------------
 
 

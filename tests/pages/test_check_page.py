@@ -8,7 +8,7 @@ import pickle
 from urllib.parse import parse_qs, urlsplit
 
 import faulty_trainers
-from apptest_support import alerts, ok, open_check, start
+from apptest_support import alerts, ok, open_check, pairs, start
 from streamlit.testing.v1 import AppTest
 from students import (
     course_loop,
@@ -28,10 +28,6 @@ from bpe.presets import CS336_TEXT
 def paste(at: AppTest, text: str) -> AppTest:
     at.text_area(key="chk_paste").set_value(text).run()
     return ok(at)
-
-
-def pairs(at: AppTest) -> dict[str, str]:
-    return {h.value.split('data-side="')[1].split('"')[0]: h.value for h in at.html if "bpe-check-pair" in h.value}
 
 
 def test_the_page_opens_on_the_cs336_preset_and_asks_for_a_run():

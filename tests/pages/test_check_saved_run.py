@@ -6,9 +6,8 @@ from __future__ import annotations
 import pickle
 
 import faulty_trainers
-from apptest_support import alerts, ok
+from apptest_support import alerts, ok, open_check, pairs
 from students import cs336_json, cs336_train, merges_txt
-from test_check_page import open_check, pairs
 
 import bpe
 from bpe.check_saved import WITHOUT_CORPUS
