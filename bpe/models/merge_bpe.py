@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
 
@@ -27,14 +26,15 @@ from .. import pre_tokenizers as pt
 from ..config import Pair, shown
 from ..merging import FirstMerges, merge_all
 from ..replay import TRACE_BUDGET, merge_tree, replay_word
-from ..units import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE
+from ..units import WORD_CACHE_MAX_CHARS
 from .vocab import checked_vocab, created_ranks
+from .word_cache import CachedWords
 
 METASPACE = "\u2581"  # SentencePiece's word mark, "▁"
 CHUNKED_WORD = 64  # characters: a longer word of a SentencePiece-style file is merged stretch by stretch
 
 
-class BPE:
+class BPE(CachedWords):
     """A vocabulary and merges in rank order (pair -> rank, merged token), with ``tokenizers``' options.
 
     ``vocab`` is every token the tokenizer gives an id (shared with it); ``outside`` the tokens the model
@@ -99,22 +99,6 @@ class BPE:
     def model_vocab(self) -> dict[str, int]:
         """The tokens this model may output (a file's added tokens outside its model are not)."""
         return self.vocab if self._own is None else self._own
-
-    def clear_cache(self) -> None:
-        """Empty the word cache (:meth:`word_tokens`)."""
-        self._cached = lru_cache(maxsize=WORD_CACHE_SIZE)(self.tokenize)
-
-    def cache_info(self):
-        """The word cache's ``lru_cache`` statistics."""
-        return self._cached.cache_info()
-
-    def __getstate__(self) -> dict:
-        """Pickled without its word cache (an ``lru_cache`` of a bound method); it starts empty."""
-        return {k: v for k, v in self.__dict__.items() if k != "_cached"}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self.clear_cache()
 
     # -- views and what the merges made -----------------------------------------------------------
     def with_merges(self, k: int) -> BPE:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from heapq import heapify, heappop, heappush
 from itertools import repeat
 
@@ -30,9 +29,10 @@ from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import Pair
 from ..replay import TRACE_BUDGET, merge_tree, replay_word
-from ..units import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE
+from ..units import WORD_CACHE_MAX_CHARS
 from .merge_bpe import is_byte_token, merge_word_start
 from .vocab import checked_vocab, created_ranks
+from .word_cache import CachedWords
 
 SHORT_WORD = 16  # symbols: shorter words are merged by scanning (faster in Python than a heap)
 NO_RANK = 1 << 62  # above every rank: "no such token"
@@ -150,7 +150,7 @@ class RankMerges:
         return m
 
 
-class RankBPE:
+class RankBPE(CachedWords):
     """A rank file's model: ``vocab`` maps each token (GPT-2 byte symbols) to its rank, the added tokens
     to theirs (``outside``: those, which never merge). It tokenizes by rank (see the module's steps);
     :attr:`merges`, :attr:`notes` and everything built from them (:meth:`created_rank`,
@@ -185,22 +185,6 @@ class RankBPE:
         self.model_vocab = {t: i for t, i in vocab.items() if t not in starts} if starts else vocab
         self._merges: list[Pair] | None = None  # not derived yet
         self._unreachable: list[int] | None = None
-        self.clear_cache()
-
-    def clear_cache(self) -> None:
-        """Empty the word cache (:meth:`word_tokens`)."""
-        self._cached = lru_cache(maxsize=WORD_CACHE_SIZE)(self.tokenize)
-
-    def cache_info(self):
-        """The word cache's ``lru_cache`` statistics."""
-        return self._cached.cache_info()
-
-    def __getstate__(self) -> dict:
-        """Pickled without its word cache (an ``lru_cache`` of a bound method); it starts empty."""
-        return {k: v for k, v in self.__dict__.items() if k != "_cached"}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
         self.clear_cache()
 
     # -- the merges, derived when first asked for --------------------------------------------------

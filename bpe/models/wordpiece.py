@@ -14,20 +14,20 @@ Left out: cutting text into words (the text side) and training (:mod:`bpe.traine
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from .. import budget
 from .. import pre_tokenizers as pt
 from ..config import WORDPIECE_PREFIX, Pair
 from ..replay import TRACE_BUDGET, merge_tree
-from ..units import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE
+from ..units import WORD_CACHE_MAX_CHARS
 from .merge_bpe import merge_word_start
 from .vocab import checked_vocab, created_ranks
+from .word_cache import CachedWords
 
 WORDPIECE_MAX_CHARS = 100  # tokenizers' max_input_chars_per_word default: longer words are [UNK]
 
 
-class WordPiece:
+class WordPiece(CachedWords):
     """A vocabulary (``##`` marks a piece inside a word), the merges that built it, and the unknown token.
 
     ``scheme``: our pre-tokenizer scheme whose words this model reads (units are characters), or None for
@@ -81,22 +81,6 @@ class WordPiece:
     def model_vocab(self) -> dict[str, int]:
         """The tokens this model may output (a file's added tokens outside its model are not)."""
         return self.vocab if self._own is None else self._own
-
-    def clear_cache(self) -> None:
-        """Empty the word cache (:meth:`word_tokens`)."""
-        self._cached = lru_cache(maxsize=WORD_CACHE_SIZE)(self.tokenize)
-
-    def cache_info(self):
-        """The word cache's ``lru_cache`` statistics."""
-        return self._cached.cache_info()
-
-    def __getstate__(self) -> dict:
-        """Pickled without its word cache (an ``lru_cache`` of a bound method); it starts empty."""
-        return {k: v for k, v in self.__dict__.items() if k != "_cached"}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self.clear_cache()
 
     # -- views and what the merges made -----------------------------------------------------------
     def with_merges(self, k: int) -> WordPiece:
