@@ -122,8 +122,12 @@ def llama2() -> dict:
             vocab_size=900, special_tokens=specials, show_progress=False, limit_alphabet=150, max_token_length=16
         ),
     )
-    data = json.loads(tok.to_str())
-    # Llama's vocabulary: the specials, then the 256 byte tokens, then the learned tokens.
+    return llama_layout(json.loads(tok.to_str()), specials)
+
+
+def llama_layout(data: dict, specials: list[str]) -> dict:
+    """A trained ``tokenizer.json`` renumbered as Llama's vocabulary is: the specials, then the 256 byte tokens
+    (``<0xNN>``), then the learned tokens in their order."""
     old = data["model"]["vocab"]
     vocab = {t: i for i, t in enumerate(specials)}
     for b in range(256):

@@ -12,7 +12,7 @@ import tokenizers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_support import examples
-from tokenizer_families import ASSIGNED, WORLD, family, llama2, training_lines, variant, with_added
+from tokenizer_families import ASSIGNED, WORLD, family, llama2, llama_layout, training_lines, variant, with_added
 from tokenizers import decoders, models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
@@ -42,16 +42,7 @@ def sentencepiece_words() -> dict:
         training_lines(),
         trainers.BpeTrainer(vocab_size=900, special_tokens=specials, show_progress=False, limit_alphabet=120),
     )
-    data = json.loads(tok.to_str())
-    old = data["model"]["vocab"]
-    vocab = {t: i for i, t in enumerate(specials)}
-    for b in range(256):
-        vocab[f"<0x{b:02X}>"] = len(vocab)
-    for t, _ in sorted(old.items(), key=lambda kv: kv[1]):
-        vocab.setdefault(t, len(vocab))
-    data["model"]["vocab"] = vocab
-    for a in data["added_tokens"]:
-        a["id"] = vocab[a["content"]]
+    data = llama_layout(json.loads(tok.to_str()), specials)
     data["normalizer"] = SP_NORMALIZER
     data["pre_tokenizer"] = None
     return data
