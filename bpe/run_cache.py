@@ -41,7 +41,10 @@ LIMITS = {
 }
 # Parts that grow with the run (:meth:`RunCache.fit_to`): bytes per merge and per vocabulary entry.
 PER_MERGE = {"view": 800}  # the merge history's rows (about 400 bytes a merge), in both ways of showing tokens
-PER_TOKEN = {"tokenizer": 600}  # the last step's tokenizer (400 bytes an entry), and room for an earlier one
+# Tokenizers: 400 bytes a vocabulary entry, room for four (the last step's, the Train page's step, the Encode
+# page's first k merges, one more): with less, switching the Encode page's tokenizer away and back made its
+# tokenizer again and reset k.
+PER_TOKEN = {"tokenizer": 1600}
 ENTRY_BYTES = 100  # an entry's own cost: its key tuple and the OrderedDict's link
 
 

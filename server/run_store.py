@@ -60,7 +60,8 @@ class RunStore:
                     return old
                 replaced.append(self.runs.pop(key)[0])
                 self.nbytes -= size
-            history.cache.fit_to(history.num_merges, len(history.symbols))
+            # a byte-level tokenizer holds the 256 byte tokens besides the symbols the run learned from
+            history.cache.fit_to(history.num_merges, len(history.symbols) + 256)
             size = nbytes + history.cache.budget
             self.runs[key] = (history, size)
             self.nbytes += size
