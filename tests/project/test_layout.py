@@ -42,3 +42,34 @@ def test_every_engine_module_says_what_it_does_and_leaves_out():
         if "left out" not in doc.lower():
             missing.append(path.relative_to(REPO_ROOT).as_posix())
     assert missing == [], f"these modules' docstrings do not say what they leave out: {missing}"
+
+
+def test_no_module_writes_another_objects_private_fields():
+    """An object's private fields (``_name``) are written only by its own class's methods, through ``self`` or
+    ``cls`` or a copy the method just made of ``self``: a module that wrote another's fields would tie the two
+    together where a reader cannot see it."""
+    import ast
+
+    found = []
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            own = {"self", "cls"}  # and names bound to copy.copy(self) inside this method
+            for node in ast.walk(func):
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                    call = ast.unparse(node.value)
+                    if call in ("copy.copy(self)", "copy(self)"):
+                        own |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            for node in ast.walk(func):
+                targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+                for target in targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and target.attr.startswith("_")
+                        and not target.attr.startswith("__")
+                        and not (isinstance(target.value, ast.Name) and target.value.id in own)
+                    ):
+                        found.append(f"{path.relative_to(REPO_ROOT)}:{node.lineno} {ast.unparse(target)}")
+    assert found == []
