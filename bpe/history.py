@@ -379,30 +379,6 @@ class History:
             self._by_freq = sorted(range(len(self.words)), key=lambda i: -self.freqs[i])
         return self._by_freq
 
-    def merge_rows(self, with_ties: bool = True) -> list[dict]:
-        """The training log, one dict per merge: step, pair, new token, count, score, tied pairs
-        (``with_ties=False`` leaves the list of tied pairs out, which is most of the cost)."""
-        rows = []
-        for k in range(1, self.num_merges + 1):
-            a, b, new = self.merges[k - 1]
-            score = self.merge_scores[k - 1]
-            rows.append(
-                {
-                    "step": k,
-                    "left": self.symbols[a],
-                    "right": self.symbols[b],
-                    "new_token": self.symbols[new],
-                    "count": self.merge_counts[k - 1],
-                    "score": None if score is None else str(score),
-                    "tied": self.num_ties[k - 1] - 1,
-                    "forced": self.merge_forced[k - 1],
-                    "tied_pairs": [self.pair_str(divmod(c, PAIR_SHIFT)) for c in self.ties[k - 1][1:]]
-                    if with_ties
-                    else None,
-                }
-            )
-        return rows
-
     def stop_sentence(self) -> str | None:
         if self.stop_reason is None:
             return None

@@ -10,7 +10,7 @@ import pyarrow as pa
 import streamlit as st
 
 import bpe
-from bpe import display
+from bpe import display, formats
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from bpe.run_cache import approx_size
 from ui import session_keys as keys
@@ -383,7 +383,7 @@ def _history_rows(_history: bpe.History, text: bool = False) -> tuple[tuple, ...
             _history.total_tokens_after[r["step"]],
             r["new_token"],
         )
-        for r in _history.merge_rows(with_ties=False)
+        for r in formats.merge_rows(_history, with_ties=False)
     )
 
 

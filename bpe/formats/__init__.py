@@ -22,7 +22,7 @@ from .fields import without_gc
 from .rank_files import PATTERNS, from_tiktoken, merges_from_ranks, reachable_merges, read_ranks
 from .schemes import SPACE_SUFFIX_PATTERN
 from .tokenizer_json import from_tokenizer_json, load, save, to_tokenizer_json
-from .training_log import training_log_csv
+from .training_log import merge_rows, training_log_csv
 from .vocab_merges import (
     MERGES_HEADER,
     export_problems,
@@ -46,6 +46,7 @@ __all__ = [
     "save",
     "to_tokenizer_json",
     "to_vocab_merges",
+    "merge_rows",
     "training_log_csv",
     "vocab_byte_level_hint",
     "without_gc",

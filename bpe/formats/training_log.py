@@ -1,4 +1,4 @@
-"""The training log: one CSV row per merge of a run, for a spreadsheet.
+"""The training log: one row per merge of a run, as dicts for the page's table or as CSV for a spreadsheet.
 
 Left out: the splits and pair counts of each step (rebuild them with :meth:`bpe.History.state`).
 """
@@ -9,6 +9,7 @@ import csv
 import io
 import json
 
+from ..config import PAIR_SHIFT
 from ..history import History
 
 
@@ -50,3 +51,28 @@ def training_log_csv(history: History) -> str:
             row.append(repr(float(state.score)) if state.score is not None else "")
         writer.writerow(row)
     return out.getvalue()
+
+
+def merge_rows(history: History, with_ties: bool = True) -> list[dict]:
+    """The training log, one dict per merge: step, pair, new token, count, score, tied pairs
+    (``with_ties=False`` leaves the list of tied pairs out, which is most of the cost)."""
+    rows = []
+    for k in range(1, history.num_merges + 1):
+        a, b, new = history.merges[k - 1]
+        score = history.merge_scores[k - 1]
+        rows.append(
+            {
+                "step": k,
+                "left": history.symbols[a],
+                "right": history.symbols[b],
+                "new_token": history.symbols[new],
+                "count": history.merge_counts[k - 1],
+                "score": None if score is None else str(score),
+                "tied": history.num_ties[k - 1] - 1,
+                "forced": history.merge_forced[k - 1],
+                "tied_pairs": [history.pair_str(divmod(c, PAIR_SHIFT)) for c in history.ties[k - 1][1:]]
+                if with_ties
+                else None,
+            }
+        )
+    return rows
