@@ -28,7 +28,7 @@ from . import pre_tokenizers as pt
 from .config import Pair
 from .encoding import Encoding
 from .models import BPE, Model, RankBPE, WordPiece
-from .models.wordpiece import WORDPIECE_MAX_CHARS
+from .models.wordpiece import WORDPIECE_MAX_CHARS, check_max_input_chars
 from .replay import TRACE_BUDGET, TraceStep, WordTrace
 from .scheme_text import SchemeText
 from .units import WORD_CACHE_MAX_CHARS, WORD_CACHE_SIZE, unit_to_char
@@ -72,14 +72,7 @@ class Tokenizer:
         pt.check_pre_tokenizer(pre_tokenizer)
         if algorithm not in ("bpe", "wordpiece"):
             raise ValueError(f"Unknown algorithm {algorithm!r}; choose 'bpe' or 'wordpiece'.")
-        if (
-            isinstance(max_input_chars_per_word, bool)
-            or not isinstance(max_input_chars_per_word, int)
-            or max_input_chars_per_word < 1
-        ):
-            raise ValueError(
-                f"max_input_chars_per_word must be a whole number of 1 or more, not {max_input_chars_per_word!r}."
-            )
+        check_max_input_chars(max_input_chars_per_word)
         vocab = _scheme_vocab(vocab, pre_tokenizer, unk_token, algorithm)
         if algorithm == "wordpiece":
             model: Model = WordPiece(

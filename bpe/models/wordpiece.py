@@ -27,6 +27,12 @@ from .word_cache import CachedWords
 WORDPIECE_MAX_CHARS = 100  # tokenizers' max_input_chars_per_word default: longer words are [UNK]
 
 
+def check_max_input_chars(value: object) -> None:
+    """A ``ValueError`` unless ``value`` is a whole number of 1 or more (a word longer than it is one unknown token)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_input_chars_per_word must be a whole number of 1 or more, not {value!r}.")
+
+
 class WordPiece(CachedWords):
     """A vocabulary (``##`` marks a piece inside a word), the merges that built it, and the unknown token.
 
@@ -57,14 +63,7 @@ class WordPiece(CachedWords):
         max_input_chars_per_word: int = WORDPIECE_MAX_CHARS,
         outside: Iterable[str] = (),
     ) -> None:
-        if (
-            isinstance(max_input_chars_per_word, bool)
-            or not isinstance(max_input_chars_per_word, int)
-            or max_input_chars_per_word < 1
-        ):
-            raise ValueError(
-                f"max_input_chars_per_word must be a whole number of 1 or more, not {max_input_chars_per_word!r}."
-            )
+        check_max_input_chars(max_input_chars_per_word)
         self.vocab = vocab
         self.id_to_token = checked_vocab(vocab)
         self.merges: list[Pair] = [m if type(m) is tuple else tuple(m) for m in merges]  # type: ignore[misc]
