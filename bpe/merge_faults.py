@@ -17,7 +17,13 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 8. ``overlap-once``: overlapping pairs are counted once (``aaa`` holds ``(a, a)`` twice, not once);
 9. ``only-merged``: after a merge the counts are taken again from the merged words only;
 10. ``keep-right``: the merge writes the new token in place of the pair's left symbol but keeps its right
-    symbol after it (``a b c`` becomes ``ab b c``), unless the pair ends the word.
+    symbol after it (``a b c`` becomes ``ab b c``), unless the pair ends the word;
+11. ``overlap-subtract``: the update subtracts the neighbour pairs of every occurrence, also of one that
+    overlaps a merged one (the second ``(a, a)`` in ``aaa``), which is not merged: the pair after the run
+    loses a count it keeps;
+12. ``substring``: the loop keeps each word's pair counts but not its split, and moves a neighbour pair to
+    the new token wherever the bytes of the three symbols appear in the word's text, also where one of
+    them is already inside another token, so the merge does not happen there.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
@@ -134,6 +140,44 @@ def _left_symbol_extra(old: Split, new: Split, pair: BytePair, made: list[int]) 
     return extra
 
 
+def _overlap_subtract_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """For ``(x, x)``: an occurrence skipped for overlapping a merged one has its neighbour pairs subtracted
+    too. The pair before it is the merged one's, already subtracted; the pair after it (``(x, c)`` in
+    ``x x x c``) stays in the word, unless the next occurrence starts there and is merged."""
+    extra: Counter = Counter()
+    if pair[0] != pair[1]:
+        return extra
+    starts = set(occurrences(old, pair))
+    for i in range(1, len(old) - 2):
+        if i - 1 in starts and i not in starts and i + 1 not in starts and old[i] == old[i + 1] == pair[0]:
+            extra[(old[i + 1], old[i + 2])] -= 1
+    return extra
+
+
+def _substring_update(counts: Counter, text: bytes, pair: BytePair) -> Counter:
+    """A word's pair counts after merging ``(a, b)``, from its counts before and its text alone: each pair
+    ``(x, a)`` becomes ``(x, ab)`` where the bytes of ``x a b`` are in the text, each ``(b, y)`` becomes
+    ``(ab, y)`` where those of ``a b y`` are, all of the pair's count at once (a pair moved both ways is
+    counted in both new pairs)."""
+    a, b = pair
+    joined = a + b
+    out = Counter(counts)
+    out.pop(pair, None)
+    for p, n in counts.items():
+        if p == pair or n <= 0:
+            continue
+        moved = False
+        if p[1] == a and p[0] + joined in text:
+            out[(p[0], joined)] += n
+            moved = True
+        if p[0] == b and joined + p[1] in text:
+            out[(joined, p[1])] += n
+            moved = True
+        if moved:
+            out[p] -= n
+    return Counter({p: n for p, n in out.items() if n > 0})
+
+
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair added once more."""
     joined = pair[0] + pair[1]
@@ -164,7 +208,9 @@ class Fault:
     """One faulty merge loop: how it merges a word, what its count update adds or subtracts beyond the
     correct one, and the flags of the loops that count differently altogether. ``sentence`` says what
     the loop does, addressed to the student; ``about_merge`` says it of one merge (``{merge}``, its
-    symbols ``{a}`` and ``{b}``) where that merge's left symbol is in the pair whose count is off."""
+    symbols ``{a}`` and ``{b}``) where that merge's left symbol is in the pair whose count is off.
+    ``update``: a loop that keeps each word's pair counts but not its split, giving them after a merge from
+    the counts before and the word's bytes (``merge`` and ``extra`` then unused)."""
 
     name: str
     sentence: str
@@ -175,6 +221,7 @@ class Fault:
     banned: bool = False
     overlap: bool = True
     only_merged: bool = False
+    update: Callable[[Counter, bytes, BytePair], Counter] | None = None
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -202,6 +249,18 @@ FAULTS: dict[str, Fault] = {
               "every other word", only_merged=True),
         Fault("keep-right", "your merge writes the new token but keeps the pair's right symbol after it ('a b c' "
               "becomes 'ab b c'), so words hold pairs that are not there", merge=merge_keep_right),
+        Fault("overlap-subtract", "your update subtracts the pairs beside every occurrence of the merged pair, also "
+              "beside one that overlaps a merged one (the second (a, a) in 'aaa c'), which is not merged, so the pair "
+              "after the run is subtracted though it stays", extra=_overlap_subtract_extra,
+              about_merge="your update for the merge {merge} also subtracts the pairs beside an occurrence that "
+              "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
+              "the run is subtracted though it stays"),
+        Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
+              "the word's text, also where one of them is already inside another token and the merge does not "
+              "happen there", update=_substring_update,
+              about_merge="your update for the merge {merge} moves the pairs beside {a} and {b} wherever their bytes "
+              "appear in the word's text, also where one of them is already inside another token and {merge} "
+              "does not happen there"),
     )
 }  # fmt: skip
 
@@ -279,6 +338,12 @@ def replay(
             where.setdefault(p, set()).add(w)
     removed: set[BytePair] = set()
     live = set(range(len(words)))
+    texts = [b"".join(w) for w in words] if fault.update else []
+    holding: dict[bytes, set[int]] = {}  # for an update by counts alone: symbol -> words whose counts hold it
+    for w, c in enumerate(contrib if fault.update else ()):
+        for p in c:
+            holding.setdefault(p[0], set()).add(w)
+            holding.setdefault(p[1], set()).add(w)
     result = Replay(0, {}, {p: {} for p in watch_pairs})
     steps = len(merges) if choose is None else choose
     for step in range(steps):
@@ -307,6 +372,9 @@ def replay(
         result.reproduced = step + 1
         joined = pair[0] + pair[1]
         made_tokens.add(joined)
+        if fault.update:
+            _update_counts(fault.update, pair, counts, contrib, holding, texts, freqs)
+            continue
         changed = set()
         for w in list(where.get(pair, ())):
             old = splits[w]
@@ -339,6 +407,30 @@ def replay(
                 contrib[w] = Counter()
             live = changed
     return result
+
+
+def _update_counts(
+    update: Callable[[Counter, bytes, BytePair], Counter],
+    pair: BytePair,
+    counts: _Counts,
+    contrib: list[Counter],
+    holding: dict[bytes, set[int]],
+    texts: Sequence[bytes],
+    freqs: Sequence[int],
+) -> None:
+    """A merge in a loop that keeps pair counts only: every word whose counts hold a symbol of ``pair``
+    gets its counts from ``update``."""
+    joined = pair[0] + pair[1]
+    for w in holding.get(pair[0], set()) | holding.get(pair[1], set()):
+        before = contrib[w]
+        after = update(before, texts[w], pair)
+        if after == before:
+            continue
+        counts.add(before, -freqs[w])
+        counts.add(after, freqs[w])
+        contrib[w] = after
+        if any(joined in p for p in after):
+            holding.setdefault(joined, set()).add(w)
 
 
 class _Counts:

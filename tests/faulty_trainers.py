@@ -8,7 +8,9 @@ before the word shrank), ``adjacent`` (two merged tokens side by side counted tw
 never updated), ``banned`` (pairs with a merged token never counted), ``overlap-twice`` (both overlapping
 pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted once), ``only-merged``
 (counts taken from the merged words only), ``keep-right`` (the merge keeps the pair's right symbol after
-the new token unless the pair ends the word). Tie faults (:data:`TIE_FAULTS`) and setting faults
+the new token unless the pair ends the word), ``overlap-subtract`` (the pairs beside every occurrence
+subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
+without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text). Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
 a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
@@ -28,7 +30,7 @@ EOT = "<|endoftext|>"
 
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
-    "keep-right",
+    "keep-right", "overlap-subtract", "substring",
 )  # fmt: skip
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
@@ -145,6 +147,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
     setting, _, loop = (fault or "").rpartition("+")
     words = _words(text, setting or fault)
     fault = loop if setting else fault
+    if fault == "substring":
+        return _vocab(_train_on_pair_counts(words, num_merges))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -181,16 +185,75 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
                 continue
             if fault in ("left-symbol", "adjacent", "overlap-twice"):
                 _incremental(counts, old, new, a, b, f, fault)
+            elif fault == "overlap-subtract":
+                _by_positions(counts, old, a, b, f)
         if fault == "frozen":
             del counts[(a, b)]
         elif fault == "only-merged":
             counts = recount(only=set(changed))
+        elif fault == "overlap-subtract":
+            del counts[(a, b)]
         elif fault not in ("left-symbol", "adjacent", "overlap-twice"):
             counts = recount()
+    return _vocab(merges)
+
+
+def _vocab(merges) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     vocab = {0: EOT.encode()} | {i + 1: bytes([i]) for i in range(256)}
     for a, b in merges:
         vocab[len(vocab)] = a + b
     return vocab, merges
+
+
+def _by_positions(counts: Counter, old, a, b, f) -> None:
+    """The student's update by positions: the pairs of positions beside every place where a is followed by b
+    (overlapping ones too, as in "aaa") subtracted once each, then the pairs beside each new token added."""
+    gone = set()
+    for i in range(len(old) - 1):
+        if (old[i], old[i + 1]) == (a, b):
+            gone.update((j, j + 1) for j in (i - 1, i, i + 1) if 0 <= j and j + 1 < len(old))
+    for i, j in gone:
+        counts[(old[i], old[j])] -= f
+    new, made, i = [], [], 0
+    while i < len(old):
+        if i + 1 < len(old) and (old[i], old[i + 1]) == (a, b):
+            made.append(len(new))
+            new.append(a + b)
+            i += 2
+        else:
+            new.append(old[i])
+            i += 1
+    come = {(j, j + 1) for m in made for j in (m - 1, m) if 0 <= j and j + 1 < len(new)}
+    for i, j in come:
+        counts[(new[i], new[j])] += f
+
+
+def _train_on_pair_counts(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop keeping, per word, a list of its pairs and never its split: after merging (a, b), a pair (x, a)
+    becomes (x, ab) when the bytes x+a+b occur in the word, and (b, y) becomes (ab, y) when a+b+y do."""
+    held = {w: [(w[i], w[i + 1]) for i in range(len(w) - 1)] for w in words}
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        total: Counter = Counter()
+        for w, pairs in held.items():
+            for p in pairs:
+                total[p] += words[w]
+        if not total:
+            break
+        top = max(total.values())
+        a, b = max(p for p, n in total.items() if n == top)
+        merges.append((a, b))
+        for w, pairs in held.items():
+            text = b"".join(w)
+            kept = []
+            for x, y in pairs:
+                if (x, y) == (a, b):
+                    continue
+                left = y == a and x + a + b in text
+                right = x == b and a + b + y in text
+                kept += [(x, a + b)] * left + [(a + b, y)] * right or [(x, y)]
+            held[w] = kept
+    return merges
 
 
 def _incremental(counts: Counter, old, new, a, b, f, fault) -> None:
