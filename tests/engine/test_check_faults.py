@@ -109,6 +109,30 @@ def test_the_left_symbol_fault_names_the_words_where_the_counts_part():
     )
 
 
+def test_a_decrement_at_an_overlapping_occurrence_is_named_with_the_pair_after_the_run():
+    # merging (␣␣, ␣␣) in '↵ ␣␣ ␣␣ ␣␣ ␣': the second (␣␣, ␣␣) overlaps the merged first one and is not merged,
+    # yet the student's decrement visits it and subtracts (␣␣, ␣) after it, which stays
+    _, result = check(CORPORA["prose"], "overlap-subtract", 80)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "overlap-subtract", 34), result.cause
+    assert result.cause.endswith(
+        "your update for the merge (␣␣, ␣␣) also subtracts the pairs beside an occurrence that overlaps a merged "
+        "one (the second of three ␣␣ in a row), which is not merged, so the pair after the run is subtracted though "
+        "it stays: in '↵␣␣␣␣␣␣␣' your count of (␣␣, ␣) drops to 8 while it is 20."
+    )
+
+
+def test_an_update_by_substring_of_the_word_is_named_where_a_symbol_is_inside_another_token():
+    # merging (e, r): ' there' is split ' t', 'he', 'r', 'e', so no (e, r) is merged in it, yet 'ere' is in its
+    # text, so the student's update moves its (r, e) to (er, e); the left-symbol fault would subtract 4, not 8
+    _, result = check(CORPORA["prose"], "substring", 80)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "substring", 9), result.cause
+    assert result.cause.endswith(
+        "your update for the merge (e, r) moves the pairs beside e and r wherever their bytes appear in the word's "
+        "text, also where one of them is already inside another token and (e, r) does not happen there: "
+        "in '␣there' and '␣here' your count of (r, e) drops to 24 while it is 32."
+    )
+
+
 def test_a_smallest_pair_tie_bug_is_named_lexicographic():
     _, result = check(CORPORA["prose"], "smallest-bytes", 80)
     assert (result.kind, result.rule, result.step) == ("tie", "lexicographic", 6)
@@ -159,6 +183,8 @@ def corpora(draw):
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=corpora(), fault=st.sampled_from(sorted(FAULTS)), num_merges=st.integers(1, 25))
 @example(text="a a    a", fault="overlap-twice", num_merges=4)  # a phantom pair after ours has none left
+@example(text="aaab aaab ab", fault="overlap-subtract", num_merges=3)  # (a, b) after 'aa a' subtracted
+@example(text="abab ba ab aba ab", fault="substring", num_merges=3)  # (b, a) in 'abab' moved both ways
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
     texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
