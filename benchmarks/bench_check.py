@@ -32,7 +32,7 @@ def main() -> None:
     reference = time.perf_counter() - start
     print(f"reference: our training, {len(text):,} characters, {MERGES:,} merges: {reference:.2f} s")
     print(f"(the settings search's own budget is {SEARCH_SECONDS:.0f} s)")
-    for name in ("correct", "left-symbol", "banned", "frozen", "stale", "adjacent"):
+    for name in ("correct", "left-symbol", "banned", "frozen", "stale", "adjacent", "overlap-subtract", "substring"):
         merges = faulty_merges(words, freqs, MERGES, FAULTS.get(name, CORRECT))
         student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
         start = time.perf_counter()

@@ -154,28 +154,18 @@ def _overlap_subtract_extra(old: Split, new: Split, pair: BytePair, made: list[i
     return extra
 
 
-def _substring_update(counts: Counter, text: bytes, pair: BytePair) -> Counter:
-    """A word's pair counts after merging ``(a, b)``, from its counts before and its text alone: each pair
-    ``(x, a)`` becomes ``(x, ab)`` where the bytes of ``x a b`` are in the text, each ``(b, y)`` becomes
-    ``(ab, y)`` where those of ``a b y`` are, all of the pair's count at once (a pair moved both ways is
-    counted in both new pairs)."""
+def _substring_moves(held: BytePair, text: bytes, pair: BytePair) -> tuple[BytePair, ...]:
+    """What a word's pair ``held`` becomes after merging ``(a, b)``, judged from the word's text alone:
+    ``(x, a)`` becomes ``(x, ab)`` where the bytes of ``x a b`` are in the text, ``(b, y)`` becomes
+    ``(ab, y)`` where those of ``a b y`` are, and ``(b, a)`` may become both."""
     a, b = pair
     joined = a + b
-    out = Counter(counts)
-    out.pop(pair, None)
-    for p, n in counts.items():
-        if p == pair or n <= 0:
-            continue
-        moved = False
-        if p[1] == a and p[0] + joined in text:
-            out[(p[0], joined)] += n
-            moved = True
-        if p[0] == b and joined + p[1] in text:
-            out[(joined, p[1])] += n
-            moved = True
-        if moved:
-            out[p] -= n
-    return Counter({p: n for p, n in out.items() if n > 0})
+    out = ()
+    if held[1] == a and held[0] + joined in text:
+        out += ((held[0], joined),)
+    if held[0] == b and joined + held[1] in text:
+        out += ((joined, held[1]),)
+    return out
 
 
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
@@ -209,8 +199,9 @@ class Fault:
     correct one, and the flags of the loops that count differently altogether. ``sentence`` says what
     the loop does, addressed to the student; ``about_merge`` says it of one merge (``{merge}``, its
     symbols ``{a}`` and ``{b}``) where that merge's left symbol is in the pair whose count is off.
-    ``update``: a loop that keeps each word's pair counts but not its split, giving them after a merge from
-    the counts before and the word's bytes (``merge`` and ``extra`` then unused)."""
+    ``moves``: a loop that keeps each word's pair counts but not its split; after a merge, each pair of a
+    word beside the merged pair's symbols becomes the pairs ``moves`` gives from the word's bytes (none: it
+    stays), with all of its count (``merge`` and ``extra`` then unused)."""
 
     name: str
     sentence: str
@@ -221,7 +212,7 @@ class Fault:
     banned: bool = False
     overlap: bool = True
     only_merged: bool = False
-    update: Callable[[Counter, bytes, BytePair], Counter] | None = None
+    moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]] | None = None
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -257,7 +248,7 @@ FAULTS: dict[str, Fault] = {
               "the run is subtracted though it stays"),
         Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
               "the word's text, also where one of them is already inside another token and the merge does not "
-              "happen there", update=_substring_update,
+              "happen there", moves=_substring_moves,
               about_merge="your update for the merge {merge} moves the pairs beside {a} and {b} wherever their bytes "
               "appear in the word's text, also where one of them is already inside another token and {merge} "
               "does not happen there"),
@@ -338,12 +329,7 @@ def replay(
             where.setdefault(p, set()).add(w)
     removed: set[BytePair] = set()
     live = set(range(len(words)))
-    texts = [b"".join(w) for w in words] if fault.update else []
-    holding: dict[bytes, set[int]] = {}  # for an update by counts alone: symbol -> words whose counts hold it
-    for w, c in enumerate(contrib if fault.update else ()):
-        for p in c:
-            holding.setdefault(p[0], set()).add(w)
-            holding.setdefault(p[1], set()).add(w)
+    held = _HeldPairs(words, contrib) if fault.moves else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
     steps = len(merges) if choose is None else choose
     for step in range(steps):
@@ -372,8 +358,8 @@ def replay(
         result.reproduced = step + 1
         joined = pair[0] + pair[1]
         made_tokens.add(joined)
-        if fault.update:
-            _update_counts(fault.update, pair, counts, contrib, holding, texts, freqs)
+        if held is not None and fault.moves is not None:
+            held.merge(pair, fault.moves, counts, contrib, freqs)
             continue
         changed = set()
         for w in list(where.get(pair, ())):
@@ -409,28 +395,66 @@ def replay(
     return result
 
 
-def _update_counts(
-    update: Callable[[Counter, bytes, BytePair], Counter],
-    pair: BytePair,
-    counts: _Counts,
-    contrib: list[Counter],
-    holding: dict[bytes, set[int]],
-    texts: Sequence[bytes],
-    freqs: Sequence[int],
-) -> None:
-    """A merge in a loop that keeps pair counts only: every word whose counts hold a symbol of ``pair``
-    gets its counts from ``update``."""
-    joined = pair[0] + pair[1]
-    for w in holding.get(pair[0], set()) | holding.get(pair[1], set()):
-        before = contrib[w]
-        after = update(before, texts[w], pair)
-        if after == before:
-            continue
-        counts.add(before, -freqs[w])
-        counts.add(after, freqs[w])
-        contrib[w] = after
-        if any(joined in p for p in after):
-            holding.setdefault(joined, set()).add(w)
+class _HeldPairs:
+    """For a loop that keeps pair counts only: which words hold each pair, and the pairs by each symbol, so
+    a merge visits only the words holding a pair beside its symbols."""
+
+    def __init__(self, words: Sequence[Word], contrib: list[Counter]) -> None:
+        self.texts = [b"".join(w) for w in words]
+        self.holders: dict[BytePair, set[int]] = {}
+        self.ending: dict[bytes, set[BytePair]] = {}  # right symbol -> pairs held by some word
+        self.starting: dict[bytes, set[BytePair]] = {}  # left symbol -> pairs held by some word
+        for w, c in enumerate(contrib):
+            for p in c:
+                self._hold(p, w)
+
+    def _hold(self, p: BytePair, w: int) -> None:
+        if p not in self.holders:
+            self.holders[p] = set()
+            self.starting.setdefault(p[0], set()).add(p)
+            self.ending.setdefault(p[1], set()).add(p)
+        self.holders[p].add(w)
+
+    def _release(self, p: BytePair, w: int) -> None:
+        holders = self.holders.get(p)
+        if holders is None:
+            return
+        holders.discard(w)
+        if not holders:
+            del self.holders[p]
+            self.starting[p[0]].discard(p)
+            self.ending[p[1]].discard(p)
+
+    def merge(
+        self,
+        pair: BytePair,
+        moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]],
+        counts: _Counts,
+        contrib: list[Counter],
+        freqs: Sequence[int],
+    ) -> None:
+        """Drop ``pair`` from every word, and move each held pair beside it as ``moves`` says."""
+        changes: dict[int, Counter] = {}
+        beside = self.ending.get(pair[0], set()) | self.starting.get(pair[1], set())
+        for p in beside | ({pair} if pair in self.holders else set()):
+            for w in self.holders.get(p, ()):
+                n = contrib[w][p]
+                to = () if p == pair else moves(p, self.texts[w], pair)
+                if p != pair and not to or n <= 0:
+                    continue
+                change = changes.setdefault(w, Counter())
+                change[p] -= n
+                for q in to:
+                    change[q] += n
+        for w, change in changes.items():
+            counts.add(change, freqs[w])
+            contrib[w].update(change)
+            for p, n in change.items():
+                if contrib[w][p] <= 0:
+                    del contrib[w][p]
+                    self._release(p, w)
+                elif n > 0:
+                    self._hold(p, w)
 
 
 class _Counts:
