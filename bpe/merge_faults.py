@@ -247,11 +247,11 @@ FAULTS: dict[str, Fault] = {
               "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
               "the run is subtracted though it stays"),
         Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
-              "the word's text, also where one of them is already inside another token and the merge does not "
-              "happen there", moves=_substring_moves,
+              "the word's text, without looking at its tokens: also where a symbol is inside another token, so the "
+              "merge does not happen there, and both ways between two merged tokens", moves=_substring_moves,
               about_merge="your update for the merge {merge} moves the pairs beside {a} and {b} wherever their bytes "
-              "appear in the word's text, also where one of them is already inside another token and {merge} "
-              "does not happen there"),
+              "appear in the word's text, without looking at its tokens: also where one of them is inside another "
+              "token, so {merge} does not happen there, and both ways between two merged tokens"),
     )
 }  # fmt: skip
 

@@ -128,8 +128,9 @@ def test_an_update_by_substring_of_the_word_is_named_where_a_symbol_is_inside_an
     assert (result.kind, result.fault, result.step) == ("merge-loop", "substring", 9), result.cause
     assert result.cause.endswith(
         "your update for the merge (e, r) moves the pairs beside e and r wherever their bytes appear in the word's "
-        "text, also where one of them is already inside another token and (e, r) does not happen there: "
-        "in '␣there' and '␣here' your count of (r, e) drops to 24 while it is 32."
+        "text, without looking at its tokens: also where one of them is inside another token, so (e, r) does not "
+        "happen there, and both ways between two merged tokens: in '␣there' and '␣here' your count of (r, e) drops "
+        "to 24 while it is 32."
     )
 
 
