@@ -90,7 +90,7 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     where = f"in {' and '.join(words)} " if words else ""
     verb = "drops to" if faulty < true else "rises to"
     what = found.fault.sentence
-    culprits = [m for m in merges if m[0] in pair]
+    culprits = [m for m in merges if found.fault.blames(m, pair)]
     if found.fault.about_merge and culprits:
         a, b = culprits[-1]
         what = found.fault.about_merge.format(merge=show_pair((a, b)), a=show_bytes(a), b=show_bytes(b))

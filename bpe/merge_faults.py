@@ -198,7 +198,8 @@ class Fault:
     """One faulty merge loop: how it merges a word, what its count update adds or subtracts beyond the
     correct one, and the flags of the loops that count differently altogether. ``sentence`` says what
     the loop does, addressed to the student; ``about_merge`` says it of one merge (``{merge}``, its
-    symbols ``{a}`` and ``{b}``) where that merge's left symbol is in the pair whose count is off.
+    symbols ``{a}`` and ``{b}``) of the last merge that ``blames`` says changed the pair whose count is off
+    (by default: a merge whose left symbol is in that pair).
     ``moves``: a loop that keeps each word's pair counts but not its split; after a merge, each pair of a
     word beside the merged pair's symbols becomes the pairs ``moves`` gives from the word's bytes (none: it
     stays), with all of its count (``merge`` and ``extra`` then unused)."""
@@ -206,6 +207,7 @@ class Fault:
     name: str
     sentence: str
     about_merge: str = ""  # the sentence for one merge, when the fault's harm can be traced to it
+    blames: Callable[[BytePair, BytePair], bool] = lambda merge, pair: merge[0] in pair  # merge's update changed pair
     merge: Callable[[Split, BytePair], tuple[Split, list[int]]] = merge_all
     extra: Callable[[Split, Split, BytePair, list[int]], Counter] = _no_extra
     frozen: bool = False
@@ -245,13 +247,14 @@ FAULTS: dict[str, Fault] = {
               "after the run is subtracted though it stays", extra=_overlap_subtract_extra,
               about_merge="your update for the merge {merge} also subtracts the pairs beside an occurrence that "
               "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
-              "the run is subtracted though it stays"),
+              "the run is subtracted though it stays", blames=lambda merge, pair: merge[0] == merge[1] == pair[0]),
         Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
               "the word's text, without looking at its tokens: also where a symbol is inside another token, so the "
               "merge does not happen there, and both ways between two merged tokens", moves=_substring_moves,
               about_merge="your update for the merge {merge} moves the pairs beside {a} and {b} wherever their bytes "
               "appear in the word's text, without looking at its tokens: also where one of them is inside another "
-              "token, so {merge} does not happen there, and both ways between two merged tokens"),
+              "token, so {merge} does not happen there, and both ways between two merged tokens",
+              blames=lambda merge, pair: merge[0] in pair or merge[1] in pair or merge[0] + merge[1] in pair),
     )
 }  # fmt: skip
 

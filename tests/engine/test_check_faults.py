@@ -121,6 +121,18 @@ def test_a_decrement_at_an_overlapping_occurrence_is_named_with_the_pair_after_t
     )
 
 
+def test_an_overlapping_decrement_is_blamed_on_the_merge_of_the_run_not_a_later_one_beside_the_pair():
+    # (a, b) loses a count in ' aaab' at the merge (a, a); (b, c), merged after it, also has a symbol of (a, b)
+    text = "bcabbb  bba    bb   a bc  a bc cba  cbab aaab aaab"
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    merges = faulty_merges(words, freqs, 4, FAULTS["overlap-subtract"])
+    assert merges[1:3] == [(b"a", b"a"), (b"b", b"c")]
+    result, _ = diagnose(text, StudentRun("CS336 pickle", tuple(merges), byte_level=True), CS336_SETUP, [EOT])
+    assert (result.fault, result.step) == ("overlap-subtract", 4), result.cause
+    assert "your update for the merge (a, a) also subtracts the pairs beside an occurrence" in result.cause
+    assert "(the second of three a in a row)" in result.cause and "in '␣aaab' your count of (a, b)" in result.cause
+
+
 def test_an_update_by_substring_of_the_word_is_named_where_a_symbol_is_inside_another_token():
     # merging (e, r): ' there' is split ' t', 'he', 'r', 'e', so no (e, r) is merged in it, yet 'ere' is in its
     # text, so the student's update moves its (r, e) to (er, e); the left-symbol fault would subtract 4, not 8
