@@ -39,7 +39,7 @@ def main() -> None:
         result, _ = diagnose(text, student, CS336_SETUP, CS336_SPECIALS)
         took = time.perf_counter() - start
         print(
-            f"{name:12} step {result.step!s:>5}  {result.kind:11} {result.fault or '':12} "
+            f"{name:16} step {result.step!s:>5}  {result.kind:11} {result.fault or '':16} "
             f"{took:6.2f} s = {took / reference:4.1f}x our training"
         )
 
