@@ -19,11 +19,12 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 10. ``keep-right``: the merge writes the new token in place of the pair's left symbol but keeps its right
     symbol after it (``a b c`` becomes ``ab b c``), unless the pair ends the word;
 11. ``overlap-subtract``: the update subtracts the neighbour pairs of every occurrence, also of one that
-    overlaps a merged one (the second ``(a, a)`` in ``aaa``), which is not merged: the pair after the run
-    loses a count it keeps;
+    overlaps a merged one (the second ``(a, a)`` in ``aaa c``), which is not merged: the pair after the run
+    (``(a, c)``) is subtracted though it stays;
 12. ``substring``: the loop keeps each word's pair counts but not its split, and moves a neighbour pair to
-    the new token wherever the bytes of the three symbols appear in the word's text, also where one of
-    them is already inside another token, so the merge does not happen there.
+    the new token wherever the bytes of the three symbols appear in the word's text: also where one of
+    them is already inside another token, so the merge does not happen there, and both ways between two
+    merged tokens (``(b, a)`` in ``abab`` becomes ``(b, ab)`` and ``(ab, a)``, not ``(ab, ab)``).
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
