@@ -52,6 +52,7 @@ from .check_setup import (
     train_setup,
 )
 from .config import TIE_RULES
+from .count_faults import count_sentence, find_count_fault
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
@@ -66,6 +67,7 @@ __all__ = [
 # (or to its end): one that makes the same choice by chance parts from the run soon after,
 # as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
 FOLLOW = 3
+COUNT_SECONDS = 2.0  # the budget for training on the counts of each known faulty reader (:mod:`bpe.count_faults`)
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
     "first": "the pair seen first wins",
@@ -254,6 +256,12 @@ def _compare_one(
         found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
         if found is not None:
             candidates.append((found.reproduced, 2, "merge-loop"))
+    counted = None
+    if seconds > 0 and isinstance(corpus, str):  # only a text can be read in chunks
+        eow = student.end_of_word
+        counted = find_count_fault(corpus, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS))
+        if counted is not None:
+            candidates.append((counted.reproduced, 3, "reading"))
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
@@ -264,7 +272,7 @@ def _compare_one(
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
-            candidates.append((rule_n, 3 if rule in TIE_RULES else 4, "tie"))
+            candidates.append((rule_n, 4 if rule in TIE_RULES else 5, "tie"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
@@ -311,6 +319,18 @@ def _compare_one(
             return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
         cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
+    if kind == "reading" and counted is not None:
+        return _reading(
+            corpus,
+            student,
+            setup,
+            counted,
+            head,
+            their_count,
+            (ours[n], theirs),
+            fields,
+            dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds),
+        )
     if kind == "tie":
         cause = (
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
@@ -332,6 +352,26 @@ def _compare_one(
 
 
 LATER_KINDS = ("specials", "case", "merge-loop", "overlap", "tie", "count")  # causes named after the settings
+
+
+def _reading(corpus, student, setup, counted, head, their_count, pairs, fields, options) -> Comparison:
+    """The student's reader counts the words wrongly (:mod:`bpe.count_faults`): named with a word it miscounts,
+    and, where our run on its counts parts from the student's later, the cause found there too."""
+    total, n = len(student.merges), counted.reproduced
+    step = fields["step"]
+    sentence = count_sentence(counted, setup, step, pairs, student.end_of_word)
+    follows = f"makes all {total} of your merges" if n == total else f"follows yours for {n} merges"
+    cause = f"{head} ({their_count}): {sentence}. With those counts our run {follows}."
+    extra = {}
+    if n < total:  # the reading explains the start; what parts the runs after it is named too
+        inner = _compare_one(counted.counts, student, setup, (), **options)
+        if inner.step is not None and inner.kind in LATER_KINDS:
+            cause += f" With those counts, {inner.cause[0].lower()}{inner.cause[1:]}"
+            extra = dict(rule=inner.rule, later_kind=inner.kind, later_step=inner.step)
+    changed = {w for w in {*counted.counts, *counted.true} if counted.counts.get(w, 0) != counted.true.get(w, 0)}
+    rows = sorted(changed, key=lambda w: (-abs(counted.counts.get(w, 0) - counted.true.get(w, 0)), w))[:10]
+    words = tuple((w, counted.true.get(w, 0), counted.counts.get(w, 0)) for w in rows)
+    return Comparison(kind="reading", cause=cause, fault=counted.fault.name, **{**fields, **extra, "words": words})
 
 
 def _later(corpus, student, alt, specials, num_merges, vocab_size, seconds) -> Comparison | None:
