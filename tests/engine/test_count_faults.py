@@ -1,0 +1,87 @@
+"""Faults in how a student reads the corpus in chunks (bpe.count_faults): the word counts each faulty reader
+makes, and the Check naming them on runs of tests/faulty_trainers.py's reading faults (written independently
+of bpe.count_faults) on the handout, the prose and the byte corpus, uploaded as CS336 pickles."""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+
+import faulty_trainers
+import pytest
+from faulty_trainers import CORPORA, EOT, train
+
+from bpe.check import CS336_SETUP, diagnose
+from bpe.count_faults import COUNT_FAULTS, recounts
+from bpe.formats.student_runs import read_student_file
+
+MERGES = {"handout": 12, "prose": 80, "bytes": 80}
+READING = ("cut-last", "drop-last", "even-chunks", "chunk-positions")
+
+
+def check(text: str, fault: str | None, num_merges: int):
+    vocab, merges = train(text, num_merges, fault)
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    return merges, result
+
+
+def first_difference(one, other) -> int | None:
+    for k, (a, b) in enumerate(zip(one, other), start=1):
+        if a != b:
+            return k
+    return None if len(one) == len(other) else min(len(one), len(other)) + 1
+
+
+def as_text(counts: Counter) -> Counter:
+    return Counter({b"".join(word).decode("utf-8"): n for word, n in counts.items()})
+
+
+@pytest.mark.parametrize("chunks", [4, 8])
+@pytest.mark.parametrize("fault", READING)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_reading_fault_is_named_with_its_step(corpus, fault, chunks, monkeypatch):
+    monkeypatch.setattr(faulty_trainers, "CHUNKS", chunks)
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert result.kind == "same"
+        return
+    same_merges = {f for f in READING if train(text, n, f)[1] == merges}
+    assert (result.kind, result.step) == ("reading", step) and result.fault in same_merges, result.cause
+    assert f"At step {step} we merge" in result.cause and "your count of" in result.cause
+    assert f"With those counts our run makes all {n} of your merges." in result.cause
+
+
+@pytest.mark.parametrize("fault", READING)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_each_reader_counts_the_words_as_the_faulty_trainer_does(corpus, fault):
+    text = CORPORA[corpus]
+    expected = as_text(faulty_trainers.word_counts(text, fault))
+    made = [counts for f, _, counts, _ in recounts(text, "gpt2", [EOT]) if f.name == fault]
+    assert expected == as_text(faulty_trainers.word_counts(text, None)) or expected in made
+
+
+def test_positions_restarting_in_each_chunk_are_named_not_the_space_suffix_pre_tokenizer():
+    # manoogim's reader: ' the' occurs 48 times, at 30 distinct positions over the 4 chunks; the space-suffix
+    # pre-tokenizer makes the first merge, (␣, ␣), too, and then parts
+    _, result = check(CORPORA["prose"], "chunk-positions", 80)
+    assert (result.kind, result.step, result.fault, result.settings) == ("reading", 1, "chunk-positions", None)
+    assert "your counts merge each word's positions from your 4 chunks as one set" in result.cause
+    assert "'␣the' counts 30 where it occurs 48 times; your count of (␣, t) drops to 62 while it is 96" in result.cause
+    assert "space-suffix" not in result.cause
+
+
+def test_a_cut_at_evenly_spaced_bytes_names_the_word_it_splits():
+    _, result = check(CORPORA["handout"], "even-chunks", 12)
+    assert (result.kind, result.step, result.fault) == ("reading", 7, "even-chunks"), result.cause
+    assert "your 4 chunks are cut at evenly spaced bytes" in result.cause
+    assert "'␣lower' becomes '␣low' and 'er'" in result.cause
+
+
+def test_a_reader_that_changes_no_word_is_not_tried():
+    text = "low lower newest."  # the last character is a word of its own already
+    names = {f.name for f, _, _, _ in recounts(text, "gpt2", [EOT])}
+    assert "cut-last" not in names and "chunk-positions" not in names  # no special token: one chunk
+    assert names <= set(COUNT_FAULTS)
