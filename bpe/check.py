@@ -52,7 +52,7 @@ from .check_setup import (
     train_setup,
 )
 from .config import TIE_RULES
-from .count_faults import count_sentence, find_count_fault
+from .count_faults import count_sentence, file_text, find_count_fault
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
@@ -257,9 +257,10 @@ def _compare_one(
         if found is not None:
             candidates.append((found.reproduced, 2, "merge-loop"))
     counted = None
-    if seconds > 0 and isinstance(corpus, str):  # only a text can be read in chunks
+    text = file_text(corpus)  # only a text can be read in chunks
+    if seconds > 0 and text is not None:
         eow = student.end_of_word
-        counted = find_count_fault(corpus, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS))
+        counted = find_count_fault(text, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS))
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
     rule = None
@@ -358,19 +359,19 @@ def _reading(corpus, student, setup, counted, head, their_count, pairs, fields, 
     """The student's reader counts the words wrongly (:mod:`bpe.count_faults`): named with a word it miscounts,
     and, where our run on its counts parts from the student's later, the cause found there too."""
     total, n = len(student.merges), counted.reproduced
-    step = fields["step"]
-    sentence = count_sentence(counted, setup, step, pairs, student.end_of_word)
-    follows = f"makes all {total} of your merges" if n == total else f"follows yours for {n} merges"
-    cause = f"{head} ({their_count}): {sentence}. With those counts our run {follows}."
+    sentence = count_sentence(counted, setup, fields["step"], pairs, student.end_of_word)
+    cause = f"{head} ({their_count}): {sentence}. With those counts our run "
     extra = {}
-    if n < total:  # the reading explains the start; what parts the runs after it is named too
-        inner = _compare_one(counted.counts, student, setup, (), **options)
-        if inner.step is not None and inner.kind in LATER_KINDS:
-            cause += f" With those counts, {inner.cause[0].lower()}{inner.cause[1:]}"
-            extra = dict(rule=inner.rule, later_kind=inner.kind, later_step=inner.step)
-    changed = {w for w in {*counted.counts, *counted.true} if counted.counts.get(w, 0) != counted.true.get(w, 0)}
-    rows = sorted(changed, key=lambda w: (-abs(counted.counts.get(w, 0) - counted.true.get(w, 0)), w))[:10]
-    words = tuple((w, counted.true.get(w, 0), counted.counts.get(w, 0)) for w in rows)
+    inner = _compare_one(counted.counts, student, setup, (), **options) if n < total else None
+    if inner is not None and inner.step is not None and inner.kind in LATER_KINDS:
+        cause += f"follows yours for {n} merges; then, {inner.cause[0].lower()}{inner.cause[1:]}"
+        extra = dict(rule=inner.rule, later_kind=inner.kind, later_step=inner.step)
+    else:
+        cause += f"makes all {total} of your merges." if n == total else f"follows yours for {n} merges."
+    true, faulty = counted.true, counted.counts
+    changed = sorted({*true, *faulty} - {w for w in true if true[w] == faulty.get(w)})
+    rows = sorted(changed, key=lambda w: -abs(faulty.get(w, 0) - true.get(w, 0)))[:10]
+    words = tuple((w, true.get(w, 0), faulty.get(w, 0)) for w in rows)
     return Comparison(kind="reading", cause=cause, fault=counted.fault.name, **{**fields, **extra, "words": words})
 
 

@@ -39,6 +39,7 @@ from .check_notation import show_pair, show_word
 from .check_result import to_ours
 from .check_setup import Setup, setup_agreed, train_setup
 from .formats.cs336 import BytePair
+from .pre_tokenizers import Corpus
 
 CHUNK_COUNTS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64)  # the usual numbers of workers, likeliest first
 FOLLOW = 2  # a fault explains the step only if it follows the run this many merges past it (or to its end)
@@ -144,6 +145,16 @@ class CountFound:
     example: Example
     true: dict[str, int]
     reproduced: int
+
+
+def file_text(corpus: Corpus) -> str | None:
+    """The corpus as the one file a student's reader reads (a text, or a list of one text), or None (word counts
+    or several texts: no file to read in chunks)."""
+    if isinstance(corpus, str):
+        return corpus
+    if isinstance(corpus, list | tuple) and len(corpus) == 1 and isinstance(corpus[0], str):
+        return corpus[0]
+    return None
 
 
 def _reader(pre_tokenizer: str, specials: Sequence[str]) -> Words:

@@ -12,7 +12,7 @@ import pytest
 from faulty_trainers import CORPORA, EOT, train
 
 from bpe.check import CS336_SETUP, diagnose
-from bpe.count_faults import COUNT_FAULTS, recounts
+from bpe.count_faults import COUNT_FAULTS, file_text, recounts
 from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
@@ -71,6 +71,15 @@ def test_positions_restarting_in_each_chunk_are_named_not_the_space_suffix_pre_t
     assert "your counts merge each word's positions from your 4 chunks as one set" in result.cause
     assert "'␣the' counts 30 where it occurs 48 times; your count of (␣, t) drops to 62 while it is 96" in result.cause
     assert "space-suffix" not in result.cause
+
+
+def test_a_text_given_as_a_list_of_one_document_is_read_as_the_file():
+    # the page gives the Check its text as a list of one document; word counts or several texts have no file
+    text = CORPORA["handout"]
+    student = read_student_file(pickle.dumps(train(text, 12, "cut-last")), "run.pkl")
+    result, _ = diagnose([text], student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step, result.fault) == ("reading", 1, "cut-last"), result.cause
+    assert file_text([text]) == text and file_text([text, text]) is None and file_text({"low": 5}) is None
 
 
 def test_a_cut_at_evenly_spaced_bytes_names_the_word_it_splits():
