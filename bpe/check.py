@@ -260,7 +260,10 @@ def _compare_one(
     text = file_text(corpus)  # only a text can be read in chunks
     if seconds > 0 and text is not None:
         eow = student.end_of_word
-        counted = find_count_fault(text, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS))
+        parting = (ours[n], our_count, theirs, their_count)
+        counted = find_count_fault(
+            text, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS), parting
+        )
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
     rule = None

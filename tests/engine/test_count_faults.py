@@ -10,9 +10,14 @@ from collections import Counter
 import faulty_trainers
 import pytest
 from faulty_trainers import CORPORA, EOT, train
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_support import examples
 
 from bpe.check import CS336_SETUP, diagnose
-from bpe.count_faults import COUNT_FAULTS, file_text, recounts
+from bpe.check_result import to_ours
+from bpe.check_setup import history_bytes, train_setup
+from bpe.count_faults import COUNT_FAULTS, Reading, file_text, find_count_fault, recounts
 from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
@@ -94,3 +99,46 @@ def test_a_reader_that_changes_no_word_is_not_tried():
     names = {f.name for f, _, _, _ in recounts(text, "gpt2", [EOT])}
     assert "cut-last" not in names and "chunk-positions" not in names  # no special token: one chunk
     assert names <= set(COUNT_FAULTS)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*"ab é😀 \n.'", EOT]), min_size=1, max_size=60).map("".join),
+    cuts=st.lists(st.integers(0, 400), max_size=5),
+    drop=st.integers(0, 3),
+    pre_tokenizer=st.sampled_from(["gpt2", "gpt4", "whitespace", "space-suffix"]),
+)
+def test_re_reading_around_the_cuts_counts_as_reading_every_piece_again(text, cuts, drop, pre_tokenizer):
+    reading = Reading(text, pre_tokenizer, [EOT])
+    size = len(reading.data)
+    bounds = sorted({0, *(c % size for c in cuts), size})
+    pieces = list(zip(bounds, bounds[1:]))
+    pieces[-1] = (pieces[-1][0], max(pieces[-1][0], size - drop))
+    found = reading.reread(pieces)
+    if found is not None:
+        assert +found[0] == +reading.read(pieces)
+    assert reading.read([(0, size)]) == reading.true
+
+
+@pytest.mark.parametrize("fault", READING)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_count_at_the_parting_step_rules_out_only_faults_that_cannot_make_the_choice(corpus, fault):
+    # find_count_fault skips the training of a fault whose counts cannot make the student's choice where the runs
+    # part: it must find the same fault as when it trains on every one
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges = train(text, n, fault)[1]
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        return
+    history = train_setup(text, CS336_SETUP, step, [EOT])
+    counts = history.pair_counts_after(step - 1)
+    ours = history_bytes(history)[step - 1]
+    count = {p: counts.get(to_ours(p, history), 0) for p in (ours, merges[step - 1])}
+    parting = (ours, count[ours], merges[step - 1], count[merges[step - 1]])
+    plain = find_count_fault(text, CS336_SETUP, merges, step, [EOT])
+    filtered = find_count_fault(text, CS336_SETUP, merges, step, [EOT], parting=parting)
+    assert plain is not None and (filtered.fault, filtered.chunks, filtered.reproduced) == (
+        plain.fault,
+        plain.chunks,
+        plain.reproduced,
+    )
