@@ -10,13 +10,16 @@ difference reads both pairs' counts in our run at that step. The cause is told i
    tie rule, said first ("Your run equals ours with ..."), then the step where the compared ones part;
 2. our run stops first: the student's corpus is bigger;
 3. else every explanation is tried and the one that reproduces the student's run longest is named,
-   settings before the loop before the tie rule when two go as far: another base or pre-tokenizer that
-   goes further (then, under those settings, the cause where the run leaves them is named too, with its
-   step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens not split out (only when splitting them changes
-   the choice); a known faulty merge loop (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`),
-   overlapping pairs counted once among them; where the two counts tie, another tie rule (ours, or a
-   student's rule by bytes, token ids or decoded text) that follows the run :data:`FOLLOW` merges past
-   the step;
+   settings before the loop before the reading before the tie rule when two go as far: another base or
+   pre-tokenizer that goes further (then, under those settings, the cause where the run leaves them is named
+   too, with its step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens
+   not split out (only when splitting them changes the choice); a known faulty merge loop
+   (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`), overlapping pairs counted once among them; a
+   known fault in reading the corpus in chunks (:mod:`bpe.count_faults`: the last character cut off, words
+   cut at chunk boundaries, positions counted per chunk), which changes a few words' counts before any merge,
+   and after it, where our run on those counts parts from the student's, the cause found there; where the
+   two counts tie, another tie rule (ours, or a student's rule by bytes, token ids or decoded text) that
+   follows the run :data:`FOLLOW` merges past the step;
 4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
    base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
@@ -242,7 +245,9 @@ def _compare_one(
     texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
     words = Words(texts, word_symbols, freqs)
     # Every explanation is tried and the one that reproduces the student's run longest is named; on
-    # equal length the earlier kind wins: settings decide every count, then the loop, then the tie rule.
+    # equal length the earlier kind wins: settings decide every count, then the loop, then the reading
+    # (tried with many numbers of chunks, so one of them matching a run by chance is likelier than a loop
+    # fault doing so, and students' loops are wrong far more often than their readers), then the tie rule.
     found = None
     candidates: list[tuple[int, int, str]] = []
     if other is not None:

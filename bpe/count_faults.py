@@ -47,9 +47,8 @@ from .pre_tokenizers import Corpus
 CHUNK_COUNTS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64)  # the usual numbers of workers, likeliest first
 FOLLOW = 2  # a fault explains the step only if it follows the run this many merges past it (or to its end)
 MARGIN = 3  # words re-read before a cut: whether a word matches depends on no text a few words away
-_NOT_CONTINUATION = bytes(
-    b for b in range(256) if not 0x80 <= b < 0xC0
-)  # deleted, a text's continuation bytes are left
+# deleting these from UTF-8 text leaves its continuation bytes, which begin no character
+_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
 
 Example = tuple[list[str], list[str]]  # words counted less, and what they are counted as instead
 Pieces = list[tuple[int, int]]  # the (start, end) byte ranges a reader reads, each on its own
@@ -94,7 +93,7 @@ class Reading:
         cuts = [(end, start) for (_, end), (start, _) in zip(pieces, pieces[1:])]
         cuts += [(pieces[-1][1], len(self.data))] if pieces[-1][1] < len(self.data) else []
         offsets = sorted({b for cut in cuts for b in cut})
-        at = dict(zip(offsets, self._chars(offsets)))
+        at = dict(zip(offsets, self.char_offsets(offsets)))
         counts, example, reach = Counter(self.true), ([], []), 0
         for end, start in cuts:
             left, right = at[end][0], at[start][0] + at[start][1]  # a character cut in two is dropped
@@ -108,7 +107,7 @@ class Reading:
                 example = (old, new)
         return +counts, example
 
-    def _chars(self, offsets: Sequence[int]) -> list[tuple[int, int]]:
+    def char_offsets(self, offsets: Sequence[int]) -> list[tuple[int, int]]:
         """Sorted byte offsets as (the index of the character at or after them, 1 if they fall inside it)."""
         if len(self.data) == len(self.text):
             return [(b, 0) for b in offsets]
@@ -191,7 +190,7 @@ def _even_chunks(reading: Reading, chunks: int) -> tuple[Counter, Example]:
 
 def _chunk_positions(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     bounds = reading.boundaries(chunks, to_special=True)  # at special tokens: no word is cut
-    edges = [len(reading.data[:b].decode("utf-8", "ignore")) for b in bounds[1:-1]] if len(bounds) > 2 else []
+    edges = [char for char, _ in reading.char_offsets(bounds[1:-1])]
     positions: dict[str, set[int]] = {}
     chunk, number = 0, 0
     for a, b in zip(reading.starts, reading.ends):
@@ -268,17 +267,19 @@ def recounts(
     reading = reading or Reading(text, pre_tokenizer, specials)
     seen = [reading.true]
     for fault in COUNT_FAULTS.values():
-        tried = set()
+        tried: set[tuple[int, ...]] = set()
         for chunks in CHUNK_COUNTS if fault.chunks else (1,):
+            made = chunks
             if fault.chunks:
                 bounds = tuple(reading.boundaries(chunks, fault.chunks == "special"))
                 if len(bounds) < 3 or bounds in tried:
                     continue  # one chunk (read whole), or chunks already tried
                 tried.add(bounds)
+                made = len(bounds) - 1  # fewer than asked for where two moved to the same special token
             counts, example = fault.count(reading, chunks)
             if counts and counts not in seen:
                 seen.append(counts)
-                yield fault, len(bounds) - 1 if fault.chunks else 1, counts, example
+                yield fault, made, counts, example
 
 
 def _split(word: tuple[bytes, ...], ranks: dict[BytePair, int]) -> list[bytes]:
@@ -371,10 +372,9 @@ def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[B
         history = train_setup(counts, setup, step - 1, (), end_of_word)
         after = history.pair_counts_after(step - 1)
         counted.append([after.get(p, 0) if (p := to_ours(pair, history)) else 0 for pair in pairs])
-    diffs = [(abs(f - t), -i) for i, (t, f) in enumerate(zip(*counted))]
-    _, i = max(diffs)
-    true, faulty = counted[0][-i], counted[1][-i]
+    rows = [(abs(faulty - true), -k, true, faulty) for k, (true, faulty) in enumerate(zip(*counted))]
+    _, k, true, faulty = max(rows)  # the pair whose count changes most, the first on a tie
     if true != faulty:
         verb = "drops to" if faulty < true else "rises to"
-        what += f"; your count of {show_pair(pairs[-i])} {verb} {faulty} while it is {true}"
+        what += f"; your count of {show_pair(pairs[-k])} {verb} {faulty} while it is {true}"
     return what
