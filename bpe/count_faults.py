@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from . import pre_tokenizers as pt
 from .check_notation import show_pair, show_word
 from .check_result import to_ours
-from .check_setup import Setup, setup_agreed, train_setup
+from .check_setup import Setup, setup_agreed, student_words, train_setup
 from .formats.cs336 import BytePair
 from .pre_tokenizers import Corpus
 
@@ -309,12 +309,13 @@ def can_choose(
     (``parting``: our pair and its count, their pair and its count, in our run)."""
     ours, our_count, theirs, their_count = parting
     changed = {w: counts.get(w, 0) - true.get(w, 0) for w in {*counts, *true} if counts.get(w, 0) != true.get(w, 0)}
+    if not changed:
+        return False
     ranks = {pair: rank for rank, pair in enumerate(before)}
-    for word, change in changed.items():
-        symbols = [bytes([b]) for b in word.encode("utf-8")] if setup.byte_base else [c.encode() for c in word]
-        if end_of_word and symbols:
-            symbols[-1] += pt.END_OF_WORD.encode()
-        parts = _split(tuple(symbols), ranks)
+    texts, words, _ = student_words(dict.fromkeys(changed, 1), setup, (), end_of_word)
+    for word, symbols in zip(texts, words):
+        change = changed[word]
+        parts = _split(symbols, ranks)
         pairs = Counter(zip(parts, parts[1:]))
         our_count += change * pairs[ours]
         their_count += change * pairs[theirs]

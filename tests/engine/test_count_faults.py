@@ -17,7 +17,7 @@ from hypothesis_support import examples
 from bpe.check import CS336_SETUP, diagnose
 from bpe.check_result import to_ours
 from bpe.check_setup import history_bytes, train_setup
-from bpe.count_faults import COUNT_FAULTS, Reading, file_text, find_count_fault, recounts
+from bpe.count_faults import COUNT_FAULTS, Reading, can_choose, file_text, find_count_fault, recounts
 from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
@@ -142,3 +142,14 @@ def test_the_count_at_the_parting_step_rules_out_only_faults_that_cannot_make_th
         plain.chunks,
         plain.reproduced,
     )
+
+
+def test_counts_that_cannot_make_the_students_choice_are_ruled_out():
+    # the handout at step 1: we merge (s, t) and the student (e, s), both counted 9
+    reading = Reading(CORPORA["handout"], "gpt2", [EOT])
+    parting = ((b"s", b"t"), 9, (b"e", b"s"), 9)
+    cut = reading.true - Counter({" newest": 1}) + Counter({" newes": 1, "t": 1})
+    more_st = reading.true + Counter({" st": 1})
+    assert can_choose(cut, reading.true, CS336_SETUP, False, [], parting)
+    assert not can_choose(more_st, reading.true, CS336_SETUP, False, [], parting)
+    assert not can_choose(reading.true, reading.true, CS336_SETUP, False, [], parting)  # nothing counted differently
