@@ -70,7 +70,7 @@ __all__ = [
 # (or to its end): one that makes the same choice by chance parts from the run soon after,
 # as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
 FOLLOW = 3
-COUNT_SECONDS = 2.0  # the budget for training on the counts of each known faulty reader (:mod:`bpe.count_faults`)
+COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
     "first": "the pair seen first wins",
@@ -329,17 +329,8 @@ def _compare_one(
         cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
     if kind == "reading" and counted is not None:
-        return _reading(
-            corpus,
-            student,
-            setup,
-            counted,
-            head,
-            their_count,
-            (ours[n], theirs),
-            fields,
-            dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds),
-        )
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)
     if kind == "tie":
         cause = (
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
@@ -363,7 +354,7 @@ def _compare_one(
 LATER_KINDS = ("specials", "case", "merge-loop", "overlap", "tie", "count")  # causes named after the settings
 
 
-def _reading(corpus, student, setup, counted, head, their_count, pairs, fields, options) -> Comparison:
+def _reading(student, setup, counted, head, their_count, pairs, fields, options) -> Comparison:
     """The student's reader counts the words wrongly (:mod:`bpe.count_faults`): named with a word it miscounts,
     and, where our run on its counts parts from the student's later, the cause found there too."""
     total, n = len(student.merges), counted.reproduced
