@@ -141,7 +141,8 @@ class Reading:
                 meet = m.start()
                 break
             new.append(m.group())
-        old = [self.text[a:b] for a, b in zip(self.starts[first:], self.ends[first:]) if a < meet]
+        stop = bisect_left(self.starts, meet)
+        old = [self.text[a:b] for a, b in zip(self.starts[first:stop], self.ends[first:stop])]
         while old and new and old[0] == new[0]:
             old, new = old[1:], new[1:]
         while old and new and old[-1] == new[-1]:
