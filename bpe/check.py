@@ -10,13 +10,16 @@ difference reads both pairs' counts in our run at that step. The cause is told i
    tie rule, said first ("Your run equals ours with ..."), then the step where the compared ones part;
 2. our run stops first: the student's corpus is bigger;
 3. else every explanation is tried and the one that reproduces the student's run longest is named,
-   settings before the loop before the tie rule when two go as far: another base or pre-tokenizer that
-   goes further (then, under those settings, the cause where the run leaves them is named too, with its
-   step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens not split out (only when splitting them changes
-   the choice); a known faulty merge loop (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`),
-   overlapping pairs counted once among them; where the two counts tie, another tie rule (ours, or a
-   student's rule by bytes, token ids or decoded text) that follows the run :data:`FOLLOW` merges past
-   the step;
+   settings before the loop before the reading before the tie rule when two go as far: another base or
+   pre-tokenizer that goes further (then, under those settings, the cause where the run leaves them is named
+   too, with its step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens
+   not split out (only when splitting them changes the choice); a known faulty merge loop
+   (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`), overlapping pairs counted once among them; a
+   known fault in reading the corpus in chunks (:mod:`bpe.count_faults`: the last character cut off, words
+   cut at chunk boundaries, positions counted per chunk), which changes a few words' counts before any merge,
+   and after it, where our run on those counts parts from the student's, the cause found there; where the
+   two counts tie, another tie rule (ours, or a student's rule by bytes, token ids or decoded text) that
+   follows the run :data:`FOLLOW` merges past the step;
 4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
    base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
@@ -52,6 +55,7 @@ from .check_setup import (
     train_setup,
 )
 from .config import TIE_RULES
+from .count_faults import count_sentence, file_text, find_count_fault
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
@@ -66,6 +70,7 @@ __all__ = [
 # (or to its end): one that makes the same choice by chance parts from the run soon after,
 # as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
 FOLLOW = 3
+COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
     "first": "the pair seen first wins",
@@ -240,7 +245,9 @@ def _compare_one(
     texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
     words = Words(texts, word_symbols, freqs)
     # Every explanation is tried and the one that reproduces the student's run longest is named; on
-    # equal length the earlier kind wins: settings decide every count, then the loop, then the tie rule.
+    # equal length the earlier kind wins: settings decide every count, then the loop, then the reading
+    # (tried with many numbers of chunks, so one of them matching a run by chance is likelier than a loop
+    # fault doing so, and students' loops are wrong far more often than their readers), then the tie rule.
     found = None
     candidates: list[tuple[int, int, str]] = []
     if other is not None:
@@ -254,6 +261,16 @@ def _compare_one(
         found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
         if found is not None:
             candidates.append((found.reproduced, 2, "merge-loop"))
+    counted = None
+    text = file_text(corpus)  # only a text can be read in chunks
+    if seconds > 0 and text is not None:
+        eow = student.end_of_word
+        parting = (ours[n], our_count, theirs, their_count)
+        counted = find_count_fault(
+            text, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS), parting
+        )
+        if counted is not None:
+            candidates.append((counted.reproduced, 3, "reading"))
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
@@ -264,7 +281,7 @@ def _compare_one(
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
-            candidates.append((rule_n, 3 if rule in TIE_RULES else 4, "tie"))
+            candidates.append((rule_n, 4 if rule in TIE_RULES else 5, "tie"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
@@ -311,6 +328,9 @@ def _compare_one(
             return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
         cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
+    if kind == "reading" and counted is not None:
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)
     if kind == "tie":
         cause = (
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
@@ -332,6 +352,26 @@ def _compare_one(
 
 
 LATER_KINDS = ("specials", "case", "merge-loop", "overlap", "tie", "count")  # causes named after the settings
+
+
+def _reading(student, setup, counted, head, their_count, pairs, fields, options) -> Comparison:
+    """The student's reader counts the words wrongly (:mod:`bpe.count_faults`): named with a word it miscounts,
+    and, where our run on its counts parts from the student's later, the cause found there too."""
+    total, n = len(student.merges), counted.reproduced
+    sentence = count_sentence(counted, setup, fields["step"], pairs, student.end_of_word)
+    cause = f"{head} ({their_count}): {sentence}. With those counts our run "
+    extra = {}
+    inner = _compare_one(counted.counts, student, setup, (), **options) if n < total else None
+    if inner is not None and inner.step is not None and inner.kind in LATER_KINDS:
+        cause += f"follows yours for {n} merges; then, {inner.cause[0].lower()}{inner.cause[1:]}"
+        extra = dict(rule=inner.rule, later_kind=inner.kind, later_step=inner.step)
+    else:
+        cause += f"makes all {total} of your merges." if n == total else f"follows yours for {n} merges."
+    true, faulty = counted.true, counted.counts
+    changed = sorted({*true, *faulty} - {w for w in true if true[w] == faulty.get(w)})
+    rows = sorted(changed, key=lambda w: -abs(faulty.get(w, 0) - true.get(w, 0)))[:10]
+    words = tuple((w, true.get(w, 0), faulty.get(w, 0)) for w in rows)
+    return Comparison(kind="reading", cause=cause, fault=counted.fault.name, **{**fields, **extra, "words": words})
 
 
 def _later(corpus, student, alt, specials, num_merges, vocab_size, seconds) -> Comparison | None:

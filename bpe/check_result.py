@@ -29,14 +29,15 @@ class Comparison:
     pairs there, ``our_count``/``their_count`` both pairs' counts in our run before that merge; ``kind``
     names the cause (``byte-base``, ``pre-tokenizer``, ``tie``, ``case``, ``overlap``, ``merge-loop``,
     ``count``, ``whitespace``, ``specials``, ``missing``, ``vocab-size``, ``shorter``, ``stops-early``,
-    ``goes-past``, ``same``; against a saved run also ``unknown``, a cause its word counts cannot tell, and
+    ``goes-past``, ``same``, ``reading``: a fault in reading the corpus in chunks; against a saved run also ``unknown``, a cause its word counts cannot tell, and
     ``past-saved``, a run that goes on past the saved one), ``cause`` says it in one sentence, ``rule`` is the tie rule that reproduces
-    the student's choice, ``fault`` the merge-loop fault (a name in :data:`bpe.merge_faults.FAULTS`),
+    the student's choice, ``fault`` the merge-loop fault (a name in :data:`bpe.merge_faults.FAULTS`, or for
+    ``reading`` in :data:`bpe.count_faults.COUNT_FAULTS`),
     ``settings`` other settings that reproduce more of the run (``equal``: every merge, and the step is
     where the compared settings part), ``words`` the words that count differently (word, our count, the
-    student's count). ``later_kind``/``later_step``: with other ``settings`` that reproduce only part of
-    the run, the cause and the step where the student's run leaves ours under them (a merge-loop fault,
-    a tie rule...), named after the settings.
+    student's count). ``later_kind``/``later_step``: with other ``settings`` (or the counts of a
+    ``reading`` fault) that reproduce only part of the run, the cause and the step where the student's run
+    leaves ours under them (a merge-loop fault, a tie rule...), named after the settings.
     """
 
     agreed: int

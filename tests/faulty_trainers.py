@@ -16,7 +16,11 @@ a setting fault and another one together are joined by ``+`` (``chars+left-symbo
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
 boundary put at the file's size minus one (when no special token follows) cuts it off; ``unescaped``, the
 text split on ``<|endoftext|>`` as an unescaped pattern (at ``<``, ``endoftext`` and ``>``) and joined again,
-so ``||`` stays between the documents.
+so ``||`` stays between the documents. Faults in reading the file in :data:`CHUNKS` chunks (also in
+:data:`COUNT_FAULTS`): ``drop-last``, the last character never read; ``even-chunks``, the chunks cut at evenly
+spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``chunk-positions``, a
+word's occurrences kept as a set of positions numbered from 0 in each chunk, so a word at the same position in
+two chunks counts once.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ LOOP_FAULTS = (
 )  # fmt: skip
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
-COUNT_FAULTS = ("cut-last", "unescaped")
+COUNT_FAULTS = ("cut-last", "unescaped", "drop-last", "even-chunks", "chunk-positions")
+CHUNKS = 4  # the workers a student's reader cuts the file for
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
 PROSE = (
@@ -66,6 +71,10 @@ def _words(text: str, fault: str | None) -> Counter:
         parts = ["".join(regex.split("|".join([EOT]), text))]
     if fault == "cut-last":
         parts[-1:] = [parts[-1][:-1], parts[-1][-1:]]
+    if fault == "drop-last":
+        parts[-1] = parts[-1][:-1]
+    if fault in ("even-chunks", "chunk-positions"):
+        return _chunked_words(text, fault)
     words: Counter = Counter()
     for part in parts:
         for w in regex.findall(r"\S+\s*" if fault == "whitespace" else GPT2_PAT, part):
@@ -74,6 +83,40 @@ def _words(text: str, fault: str | None) -> Counter:
             else:
                 words[tuple(bytes([b]) for b in w.encode("utf-8"))] += 1
     return words
+
+
+def _chunked_words(text: str, fault: str) -> Counter:
+    """The file read in CHUNKS chunks, as a student's workers read it: ``even-chunks`` cuts at evenly spaced
+    bytes; ``chunk-positions`` moves each cut to the next <|endoftext|> (as CS336's find_chunk_boundaries does)
+    but counts a word by its set of positions, numbered from 0 in each chunk."""
+    data = text.encode("utf-8")
+    step = len(data) // CHUNKS
+    cuts = [k * step for k in range(CHUNKS)] + [len(data)]
+    if fault == "chunk-positions":
+        for k in range(1, CHUNKS):
+            found = data.find(EOT.encode(), cuts[k])
+            cuts[k] = len(data) if found < 0 else found
+    seen: dict[tuple, set] = {}
+    words: Counter = Counter()
+    for start, end in zip(cuts, cuts[1:]):
+        if start >= end:
+            continue
+        chunk = data[start:end].decode("utf-8", errors="ignore")
+        position = 0
+        for document in chunk.split(EOT):
+            for w in regex.findall(GPT2_PAT, document):
+                word = tuple(bytes([b]) for b in w.encode("utf-8"))
+                words[word] += 1
+                seen.setdefault(word, set()).add(position)
+                position += 1
+    if fault == "chunk-positions":
+        return Counter({word: len(positions) for word, positions in seen.items()})
+    return words
+
+
+def word_counts(text: str, fault: str | None = None) -> Counter:
+    """The word counts (words as byte tuples) the trainer with ``fault`` starts from."""
+    return _words(text, fault)
 
 
 def _positions(word, a, b) -> list[int]:

@@ -250,15 +250,17 @@ def test_a_character_run_with_a_half_merging_loop_names_the_base_then_the_loop()
     assert (result.kind, result.step, result.fault, result.later_step) == ("byte-base", 1, "half", 13)
 
 
-def test_counts_cut_at_a_chunk_boundary_are_a_count_not_a_tie_rule_that_follows_by_chance():
+def test_counts_cut_at_a_chunk_boundary_are_named_as_the_reading_not_a_tie_rule_that_follows_by_chance():
     # the last ' newest' counted as ' newes' and 't': (s, t) 8 and (e, s) 9 in the student's counts, while
     # the 'first' tie rule makes the student's first two merges and then parts
     text = CORPORA["handout"]
     merges, result = check(text, "cut-last", 12)
     assert first_difference(train(text, 12)[1], merges) == 1
-    assert (result.kind, result.step, result.rule) == ("count", 1, None), result.cause
-    assert "no tie rule (ours or a student's) follows your run past this step" in result.cause
-    assert "your count of (s, t) at least 1 below its true 9" in result.cause
+    assert (result.kind, result.step, result.rule, result.fault) == ("reading", 1, None, "cut-last"), result.cause
+    assert "your corpus's last character is counted as a word of its own" in result.cause
+    assert "'␣newest' becomes '␣newes' and 't'" in result.cause
+    assert "your count of (s, t) drops to 8 while it is 9" in result.cause
+    assert "With those counts our run makes all 12 of your merges." in result.cause
 
 
 def test_pieces_of_a_special_token_left_by_an_unescaped_split_are_named_as_special_tokens():

@@ -165,6 +165,19 @@ def _text_corpus(at: AppTest, text: str, pre: str, rule: str) -> None:
     at.text_input(key="chk_special").set_value("").run()
 
 
+def test_a_corpus_read_with_its_last_character_cut_off_is_named_on_the_page():
+    at = open_check()
+    text = faulty_trainers.CORPORA["handout"]
+    _text_corpus(at, text, "gpt2", "greatest-bytes")
+    data = pickle.dumps(faulty_trainers.train(text, 12, "cut-last"))
+    at.file_uploader(key="chk_files").set_value([("run.pkl", data, "application/octet-stream")])
+    ok(at.run())
+    assert at.header[0].value == "The runs part at step 1"
+    (cause,) = alerts(at, "warning")
+    assert "your corpus's last character is counted as a word of its own" in cause
+    assert "'␣newest' becomes '␣newes' and 't'" in cause
+
+
 def test_an_uploaded_merges_txt_counting_overlaps_once_is_named():
     at = open_check()
     text = "aaa aaa aaa ab ab ab ab"

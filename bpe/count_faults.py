@@ -1,0 +1,382 @@
+"""Known faults in how a student reads the corpus in chunks before counting words: each a hypothesis about the
+word counts, tested by training on the corpus counted that way.
+
+CS336's trainers read the corpus file in chunks (``find_chunk_boundaries``: evenly spaced byte offsets, each
+moved forward to the next special token, one worker per chunk), cut each chunk at the special tokens,
+pre-tokenize the pieces and add the chunks' word counts. Done right, that gives the word counts of the whole
+text split at its special tokens, whatever the number of chunks. Each :class:`CountFault` counts the words as
+one faulty reader does:
+
+1. ``cut-last``: a boundary with no special token after it is put at the file's size minus one, so the last
+   character is a chunk, and a word, of its own (``' newest'`` is counted as ``' newes'`` and ``'t'``);
+2. ``drop-last``: the reading stops one character short of the end, so the last character is never counted;
+3. ``even-chunks``: the chunks are cut at evenly spaced byte offsets, never moved to a special token, so a
+   word at a cut is counted as two pieces (a character cut in two is dropped, as a decode that ignores
+   errors drops it);
+4. ``chunk-positions``: each word's occurrences are kept as a set of positions, numbered from 0 again in each
+   chunk, and the chunks' sets are joined, so a word at the same position in two chunks counts once.
+
+The number of chunks is the student's (often ``os.cpu_count()``, or a number in the code), so the faults that
+depend on it are tried with the usual numbers (:data:`CHUNK_COUNTS`), and each distinct set of counts once.
+A :class:`Reading` holds the text read whole (its documents and the spans of their words), so a reader that
+cuts words is re-read only around its cuts (a word's match depends on the text a word or so around it).
+:func:`find_count_fault` trains our run on each set of counts that differs from the true one and keeps the
+fault that follows the student's merges longest; :func:`count_sentence` names it, with the words it counts
+differently and its count of the pair at the step where the runs part.
+
+Left out: the order in which the Check weighs this against other causes (:mod:`bpe.check`); a corpus given as
+word counts or as several texts (there is no file to read in chunks); chunks cut by lines or by characters.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from . import pre_tokenizers as pt
+from .check_notation import show_pair, show_word
+from .check_result import to_ours
+from .check_setup import Setup, setup_agreed, student_words, train_setup
+from .formats.cs336 import BytePair
+from .pre_tokenizers import Corpus
+
+CHUNK_COUNTS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64)  # the usual numbers of workers, likeliest first
+FOLLOW = 2  # a fault explains the step only if it follows the run this many merges past it (or to its end)
+MARGIN = 3  # words re-read before a cut: whether a word matches depends on no text a few words away
+# deleting these from UTF-8 text leaves its continuation bytes, which begin no character
+_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
+
+Example = tuple[list[str], list[str]]  # words counted less, and what they are counted as instead
+Pieces = list[tuple[int, int]]  # the (start, end) byte ranges a reader reads, each on its own
+
+
+class Reading:
+    """The text read whole as our side reads it (split at the special tokens, then cut into words): its
+    documents and the spans of their words, so a reader that cuts the text is re-read only around its cuts."""
+
+    def __init__(self, text: str, pre_tokenizer: str, specials: Sequence[str]) -> None:
+        self.text, self.data = text, text.encode("utf-8")
+        self.pattern = pt.word_pattern("whitespace" if pre_tokenizer == "sennrich" else pre_tokenizer)
+        self.marks = [s.encode("utf-8") for s in specials if s]
+        ordered = sorted((s for s in specials if s), key=len, reverse=True)
+        self.split = re.compile("|".join(map(re.escape, ordered))) if ordered else None
+        self.docs: list[tuple[int, int]] = []
+        start = 0
+        for m in self.split.finditer(text) if self.split else ():
+            self.docs.append((start, m.start()))
+            start = m.end()
+        self.docs.append((start, len(text)))
+        self.doc_starts = [a for a, _ in self.docs]
+        spans = [m.span() for a, b in self.docs for m in self.pattern.finditer(text, a, b)]
+        self.starts, self.ends = [a for a, _ in spans], [b for _, b in spans]
+        self.start_set = set(self.starts)
+        self.true = Counter(text[a:b] for a, b in spans)
+
+    def read(self, pieces: Pieces) -> Counter:
+        """The word counts of the text read as ``pieces`` (byte ranges, each decoded on its own with broken
+        characters dropped, then split at the special tokens), the slow way: every piece read again."""
+        counts: Counter = Counter()
+        for a, b in pieces:
+            piece = self.data[a:b].decode("utf-8", "ignore")
+            for part in self.split.split(piece) if self.split else [piece]:
+                counts.update(self.pattern.findall(part))
+        return counts
+
+    def reread(self, pieces: Pieces) -> tuple[Counter, Example] | None:
+        """The word counts of the text read as ``pieces``, re-reading only around the cuts between them, and the
+        first cut's example; None where a cut falls inside a special token or two cuts lie too close to re-read
+        them apart (then :meth:`read` them)."""
+        cuts = [(end, start) for (_, end), (start, _) in zip(pieces, pieces[1:])]
+        cuts += [(pieces[-1][1], len(self.data))] if pieces[-1][1] < len(self.data) else []
+        offsets = sorted({b for cut in cuts for b in cut})
+        at = dict(zip(offsets, self.char_offsets(offsets)))
+        counts, example, reach = Counter(self.true), ([], []), 0
+        for end, start in cuts:
+            left, right = at[end][0], at[start][0] + at[start][1]  # a character cut in two is dropped
+            found = self._cut(left, right, reach)
+            if found is None:
+                return None
+            old, new, reach = found
+            counts.subtract(old)
+            counts.update(new)
+            if old and not example[0]:
+                example = (old, new)
+        return +counts, example
+
+    def char_offsets(self, offsets: Sequence[int]) -> list[tuple[int, int]]:
+        """Sorted byte offsets as (the index of the character at or after them, 1 if they fall inside it)."""
+        if len(self.data) == len(self.text):
+            return [(b, 0) for b in offsets]
+        out, chars, prev = [], 0, 0
+        for b in offsets:
+            chars += b - prev - len(self.data[prev:b].translate(None, _NOT_CONTINUATION))  # characters begun
+            prev = b
+            inside = int(b < len(self.data) and 0x80 <= self.data[b] < 0xC0)
+            out.append((chars - inside, inside))
+        return out
+
+    def _cut(self, left: int, right: int, reach: int) -> tuple[list[str], list[str], int] | None:
+        """One piece ends at character ``left`` and the next starts at ``right``: the words read whole and as
+        cut there (what differs), and where the two readings meet again; None if they cannot be told apart from
+        the previous cut's (``reach``) or the cut is not inside one document."""
+        doc_start, doc_end = self.docs[bisect_right(self.doc_starts, left) - 1]
+        if right > doc_end or left > doc_end:
+            return None
+        if left == right and left in (doc_start, doc_end):
+            return [], [], reach  # between documents: no word changes
+        first_word = bisect_left(self.starts, doc_start)
+        k = max(bisect_right(self.ends, left), first_word)  # the first word that ends after the cut
+        first = max(k - MARGIN, first_word)
+        begin = self.starts[first] if first > first_word else doc_start
+        if begin < reach:
+            return None
+        new = self.pattern.findall(self.text, begin, left)
+        meet = doc_end
+        for m in self.pattern.finditer(self.text, right, doc_end):
+            if m.start() in self.start_set:  # a word starts here in both readings: from here on they agree
+                meet = m.start()
+                break
+            new.append(m.group())
+        stop = bisect_left(self.starts, meet)
+        old = [self.text[a:b] for a, b in zip(self.starts[first:stop], self.ends[first:stop])]
+        while old and new and old[0] == new[0]:
+            old, new = old[1:], new[1:]
+        while old and new and old[-1] == new[-1]:
+            old, new = old[:-1], new[:-1]
+        return old, new, meet
+
+    def boundaries(self, chunks: int, to_special: bool) -> list[int]:
+        """Byte offsets of the chunks, as ``find_chunk_boundaries`` makes them: evenly spaced, each moved forward
+        to the next special token (none left: the end of the file) when ``to_special``."""
+        size = len(self.data)
+        bounds = [i * (size // chunks) for i in range(chunks)] + [size]
+        if to_special:
+            for i in range(1, chunks):
+                found = [p for s in self.marks if (p := self.data.find(s, bounds[i])) != -1]
+                bounds[i] = min(found, default=size)
+        return sorted(set(bounds))
+
+    def counted(self, pieces: Pieces) -> tuple[Counter, Example]:
+        """The word counts of the text read as ``pieces``, and an example of a word counted wrongly."""
+        found = self.reread(pieces)
+        if found is not None:
+            return found
+        counts = self.read(pieces)
+        less, more = self.true - counts, counts - self.true
+        return counts, (sorted(less, key=less.get, reverse=True)[:1], sorted(more, key=more.get, reverse=True)[:2])
+
+
+def _last(reading: Reading, chunks: int) -> Pieces:
+    """Byte ranges: all but the last character, and the last character on its own."""
+    end = len(reading.data) - len(reading.text[-1:].encode("utf-8"))
+    return [(0, end), (end, len(reading.data))]
+
+
+def _cut_last(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    return reading.counted(_last(reading, chunks))
+
+
+def _drop_last(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    return reading.counted(_last(reading, chunks)[:1])
+
+
+def _even_chunks(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    bounds = reading.boundaries(chunks, to_special=False)
+    return reading.counted(list(zip(bounds, bounds[1:])))
+
+
+def _chunk_positions(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    bounds = reading.boundaries(chunks, to_special=True)  # at special tokens: no word is cut
+    edges = [char for char, _ in reading.char_offsets(bounds[1:-1])]
+    positions: dict[str, set[int]] = {}
+    chunk, number = 0, 0
+    for a, b in zip(reading.starts, reading.ends):
+        while chunk < len(edges) and a >= edges[chunk]:
+            chunk, number = chunk + 1, 0  # numbered from 0 again in each chunk, across its documents
+        positions.setdefault(reading.text[a:b], set()).add(number)
+        number += 1
+    counts = Counter({word: len(found) for word, found in positions.items()})
+    true = reading.true
+    worst = max(true, key=lambda w: (true[w] - counts[w], true[w]), default=None)
+    return counts, ([worst] if worst is not None else [], [])
+
+
+@dataclass(frozen=True)
+class CountFault:
+    """One faulty reader: ``count`` gives the word counts it makes of the corpus (given the text read whole and
+    the number of chunks) and an example of a word it counts wrongly; ``sentence`` says what it does, addressed
+    to the student (``{chunks}``: the number of chunks). ``chunks``: how the reader cuts the file into chunks
+    (None: its counts do not depend on them; ``"even"``: at evenly spaced bytes; ``"special"``: moved forward to
+    the next special token)."""
+
+    name: str
+    sentence: str
+    count: Callable[[Reading, int], tuple[Counter, Example]]
+    chunks: str | None = None
+
+
+COUNT_FAULTS: dict[str, CountFault] = {
+    f.name: f
+    for f in (
+        CountFault("cut-last", "your corpus's last character is counted as a word of its own, as a chunk boundary "
+                   "put at the file's size minus one (where no special token follows) cuts it off", _cut_last),
+        CountFault("drop-last", "your reading stops one character before the end of the file, so its last "
+                   "character is never counted", _drop_last),
+        CountFault("even-chunks", "your {chunks} chunks are cut at evenly spaced bytes, not moved to a special "
+                   "token, so a word at a cut is counted as two pieces", _even_chunks, chunks="even"),
+        CountFault("chunk-positions", "your counts merge each word's positions from your {chunks} chunks as one "
+                   "set, and positions start at 0 in every chunk, so a word at the same position in two chunks "
+                   "counts once", _chunk_positions, chunks="special"),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CountFound:
+    """The fault that follows the student longest: with how many chunks, its word counts (as typed), an example
+    of a word it counts wrongly, the true counts, and how many merges our run on its counts reproduces."""
+
+    fault: CountFault
+    chunks: int
+    counts: dict[str, int]
+    example: Example
+    true: dict[str, int]
+    reproduced: int
+
+
+def file_text(corpus: Corpus) -> str | None:
+    """The corpus as the one file a student's reader reads (a text, or a list of one text), or None (word counts
+    or several texts: no file to read in chunks)."""
+    if isinstance(corpus, str):
+        return corpus
+    if isinstance(corpus, list | tuple) and len(corpus) == 1 and isinstance(corpus[0], str):
+        return corpus[0]
+    return None
+
+
+def recounts(
+    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None
+) -> Iterator[tuple[CountFault, int, Counter, Example]]:
+    """Each fault's word counts (with its number of chunks, 1 for a fault that has none, and an example) where
+    they differ from the true counts, each distinct set of counts once."""
+    if not text:
+        return
+    reading = reading or Reading(text, pre_tokenizer, specials)
+    seen = [reading.true]
+    for fault in COUNT_FAULTS.values():
+        tried: set[tuple[int, ...]] = set()
+        for chunks in CHUNK_COUNTS if fault.chunks else (1,):
+            made = chunks
+            if fault.chunks:
+                bounds = tuple(reading.boundaries(chunks, fault.chunks == "special"))
+                if len(bounds) < 3 or bounds in tried:
+                    continue  # one chunk (read whole), or chunks already tried
+                tried.add(bounds)
+                made = len(bounds) - 1  # fewer than asked for where two moved to the same special token
+            counts, example = fault.count(reading, chunks)
+            if counts and counts not in seen:
+                seen.append(counts)
+                yield fault, made, counts, example
+
+
+def _split(word: tuple[bytes, ...], ranks: dict[BytePair, int]) -> list[bytes]:
+    """A word's symbols after the merges ranked in ``ranks``, the lowest-ranked pair first, every occurrence."""
+    parts = list(word)
+    while len(parts) > 1:
+        rank, pair = min((ranks.get(p, len(ranks)), p) for p in zip(parts, parts[1:]))
+        if rank == len(ranks):
+            break
+        out, i = [], 0
+        while i < len(parts):
+            if i + 1 < len(parts) and (parts[i], parts[i + 1]) == pair:
+                out.append(pair[0] + pair[1])
+                i += 2
+            else:
+                out.append(parts[i])
+                i += 1
+        parts = out
+    return parts
+
+
+def can_choose(
+    counts: Counter, true: Counter, setup: Setup, end_of_word: bool, before: Sequence[BytePair], parting
+) -> bool:
+    """Whether with ``counts`` the student's pair can win where the runs part: after the merges ``before`` (ours
+    and theirs alike), their pair's count must reach ours, each moved by the words counted differently
+    (``parting``: our pair and its count, their pair and its count, in our run)."""
+    ours, our_count, theirs, their_count = parting
+    changed = {w: counts.get(w, 0) - true.get(w, 0) for w in {*counts, *true} if counts.get(w, 0) != true.get(w, 0)}
+    if not changed:
+        return False
+    ranks = {pair: rank for rank, pair in enumerate(before)}
+    texts, words, _ = student_words(dict.fromkeys(changed, 1), setup, (), end_of_word)
+    for word, symbols in zip(texts, words):
+        change = changed[word]
+        parts = _split(symbols, ranks)
+        pairs = Counter(zip(parts, parts[1:]))
+        our_count += change * pairs[ours]
+        their_count += change * pairs[theirs]
+    return their_count >= our_count
+
+
+def find_count_fault(
+    text: str,
+    setup: Setup,
+    merges: Sequence[BytePair],
+    step: int,
+    specials: Sequence[str] = (),
+    end_of_word: bool = False,
+    seconds: float = 2.0,
+    parting: tuple[BytePair, int, BytePair, int] | None = None,
+) -> CountFound | None:
+    """The fault whose word counts make our run follow ``merges`` through ``step`` (1-based) and longest, at
+    least :data:`FOLLOW` merges past it (or to the end), or None. ``parting``: our pair and its count, the
+    student's pair and its count where the runs part (in our run): a fault whose counts cannot make the student's
+    choice there is not trained on (:func:`can_choose`)."""
+    deadline = time.monotonic() + seconds
+    need = min(len(merges), step + FOLLOW)
+    best: CountFound | None = None
+    reading = Reading(text, setup.pre_tokenizer, specials) if text else None
+    for fault, chunks, counts, example in recounts(text, setup.pre_tokenizer, specials, reading):
+        if time.monotonic() > deadline:
+            break
+        if parting is not None and not can_choose(
+            counts, reading.true, setup, end_of_word, merges[: step - 1], parting
+        ):
+            continue
+        n = setup_agreed(dict(counts), setup, merges, (), end_of_word)
+        if n >= need and (best is None or n > best.reproduced):
+            best = CountFound(fault, chunks, dict(counts), example, dict(reading.true), n)
+            if n == len(merges):
+                break
+    return best
+
+
+def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[BytePair], end_of_word=False) -> str:
+    """The fault in one clause: what the reader does, a word it counts wrongly, and its count of the pair (of
+    ``pairs``) it changes most at ``step``."""
+    what = found.fault.sentence.format(chunks=found.chunks)
+    less, more = found.example
+    if found.fault.name == "chunk-positions" and less:
+        word = less[0]
+        what += (
+            f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"
+        )
+    elif less:
+        became = " and ".join(map(show_word, more)) if more else "nothing"
+        what += f": {' and '.join(map(show_word, less))} {'becomes' if len(less) == 1 else 'become'} {became}"
+    counted = []
+    for counts in (found.true, found.counts):
+        history = train_setup(counts, setup, step - 1, (), end_of_word)
+        after = history.pair_counts_after(step - 1)
+        counted.append([after.get(p, 0) if (p := to_ours(pair, history)) else 0 for pair in pairs])
+    rows = [(abs(faulty - true), -k, true, faulty) for k, (true, faulty) in enumerate(zip(*counted))]
+    _, k, true, faulty = max(rows)  # the pair whose count changes most, the first on a tie
+    if true != faulty:
+        verb = "drops to" if faulty < true else "rises to"
+        what += f"; your count of {show_pair(pairs[-k])} {verb} {faulty} while it is {true}"
+    return what

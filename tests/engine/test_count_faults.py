@@ -1,0 +1,155 @@
+"""Faults in how a student reads the corpus in chunks (bpe.count_faults): the word counts each faulty reader
+makes, and the Check naming them on runs of tests/faulty_trainers.py's reading faults (written independently
+of bpe.count_faults) on the handout, the prose and the byte corpus, uploaded as CS336 pickles."""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+
+import faulty_trainers
+import pytest
+from faulty_trainers import CORPORA, EOT, train
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_support import examples
+
+from bpe.check import CS336_SETUP, diagnose
+from bpe.check_result import to_ours
+from bpe.check_setup import history_bytes, train_setup
+from bpe.count_faults import COUNT_FAULTS, Reading, can_choose, file_text, find_count_fault, recounts
+from bpe.formats.student_runs import read_student_file
+
+MERGES = {"handout": 12, "prose": 80, "bytes": 80}
+READING = ("cut-last", "drop-last", "even-chunks", "chunk-positions")
+
+
+def check(text: str, fault: str | None, num_merges: int):
+    vocab, merges = train(text, num_merges, fault)
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    return merges, result
+
+
+def first_difference(one, other) -> int | None:
+    for k, (a, b) in enumerate(zip(one, other), start=1):
+        if a != b:
+            return k
+    return None if len(one) == len(other) else min(len(one), len(other)) + 1
+
+
+def as_text(counts: Counter) -> Counter:
+    return Counter({b"".join(word).decode("utf-8"): n for word, n in counts.items()})
+
+
+@pytest.mark.parametrize("chunks", [4, 8])
+@pytest.mark.parametrize("fault", READING)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_reading_fault_is_named_with_its_step(corpus, fault, chunks, monkeypatch):
+    monkeypatch.setattr(faulty_trainers, "CHUNKS", chunks)
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert result.kind == "same"
+        return
+    same_merges = {f for f in READING if train(text, n, f)[1] == merges}
+    assert (result.kind, result.step) == ("reading", step) and result.fault in same_merges, result.cause
+    assert f"At step {step} we merge" in result.cause and "your count of" in result.cause
+    assert f"With those counts our run makes all {n} of your merges." in result.cause
+
+
+@pytest.mark.parametrize("fault", READING)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_each_reader_counts_the_words_as_the_faulty_trainer_does(corpus, fault):
+    text = CORPORA[corpus]
+    expected = as_text(faulty_trainers.word_counts(text, fault))
+    made = [counts for f, _, counts, _ in recounts(text, "gpt2", [EOT]) if f.name == fault]
+    assert expected == as_text(faulty_trainers.word_counts(text, None)) or expected in made
+
+
+def test_positions_restarting_in_each_chunk_are_named_not_the_space_suffix_pre_tokenizer():
+    # manoogim's reader: ' the' occurs 48 times, at 30 distinct positions over the 4 chunks; the space-suffix
+    # pre-tokenizer makes the first merge, (␣, ␣), too, and then parts
+    _, result = check(CORPORA["prose"], "chunk-positions", 80)
+    assert (result.kind, result.step, result.fault, result.settings) == ("reading", 1, "chunk-positions", None)
+    assert "your counts merge each word's positions from your 4 chunks as one set" in result.cause
+    assert "'␣the' counts 30 where it occurs 48 times; your count of (␣, t) drops to 62 while it is 96" in result.cause
+    assert "space-suffix" not in result.cause
+
+
+def test_a_text_given_as_a_list_of_one_document_is_read_as_the_file():
+    # the page gives the Check its text as a list of one document; word counts or several texts have no file
+    text = CORPORA["handout"]
+    student = read_student_file(pickle.dumps(train(text, 12, "cut-last")), "run.pkl")
+    result, _ = diagnose([text], student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step, result.fault) == ("reading", 1, "cut-last"), result.cause
+    assert file_text([text]) == text and file_text([text, text]) is None and file_text({"low": 5}) is None
+
+
+def test_a_cut_at_evenly_spaced_bytes_names_the_word_it_splits():
+    _, result = check(CORPORA["handout"], "even-chunks", 12)
+    assert (result.kind, result.step, result.fault) == ("reading", 7, "even-chunks"), result.cause
+    assert "your 4 chunks are cut at evenly spaced bytes" in result.cause
+    assert "'␣lower' becomes '␣low' and 'er'" in result.cause
+
+
+def test_a_reader_that_changes_no_word_is_not_tried():
+    text = "low lower newest."  # the last character is a word of its own already
+    names = {f.name for f, _, _, _ in recounts(text, "gpt2", [EOT])}
+    assert "cut-last" not in names and "chunk-positions" not in names  # no special token: one chunk
+    assert names <= set(COUNT_FAULTS)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*"ab é😀 \n.'", EOT]), min_size=1, max_size=60).map("".join),
+    cuts=st.lists(st.integers(0, 400), max_size=5),
+    drop=st.integers(0, 3),
+    pre_tokenizer=st.sampled_from(["gpt2", "gpt4", "whitespace", "space-suffix"]),
+)
+def test_re_reading_around_the_cuts_counts_as_reading_every_piece_again(text, cuts, drop, pre_tokenizer):
+    reading = Reading(text, pre_tokenizer, [EOT])
+    size = len(reading.data)
+    bounds = sorted({0, *(c % size for c in cuts), size})
+    pieces = list(zip(bounds, bounds[1:]))
+    pieces[-1] = (pieces[-1][0], max(pieces[-1][0], size - drop))
+    found = reading.reread(pieces)
+    if found is not None:
+        assert +found[0] == +reading.read(pieces)
+    assert reading.read([(0, size)]) == reading.true
+
+
+@pytest.mark.parametrize("fault", READING)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_count_at_the_parting_step_rules_out_only_faults_that_cannot_make_the_choice(corpus, fault):
+    # find_count_fault skips the training of a fault whose counts cannot make the student's choice where the runs
+    # part: it must find the same fault as when it trains on every one
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges = train(text, n, fault)[1]
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        return
+    history = train_setup(text, CS336_SETUP, step, [EOT])
+    counts = history.pair_counts_after(step - 1)
+    ours = history_bytes(history)[step - 1]
+    count = {p: counts.get(to_ours(p, history), 0) for p in (ours, merges[step - 1])}
+    parting = (ours, count[ours], merges[step - 1], count[merges[step - 1]])
+    plain = find_count_fault(text, CS336_SETUP, merges, step, [EOT])
+    filtered = find_count_fault(text, CS336_SETUP, merges, step, [EOT], parting=parting)
+    assert plain is not None and (filtered.fault, filtered.chunks, filtered.reproduced) == (
+        plain.fault,
+        plain.chunks,
+        plain.reproduced,
+    )
+
+
+def test_counts_that_cannot_make_the_students_choice_are_ruled_out():
+    # the handout at step 1: we merge (s, t) and the student (e, s), both counted 9
+    reading = Reading(CORPORA["handout"], "gpt2", [EOT])
+    parting = ((b"s", b"t"), 9, (b"e", b"s"), 9)
+    cut = reading.true - Counter({" newest": 1}) + Counter({" newes": 1, "t": 1})
+    more_st = reading.true + Counter({" st": 1})
+    assert can_choose(cut, reading.true, CS336_SETUP, False, [], parting)
+    assert not can_choose(more_st, reading.true, CS336_SETUP, False, [], parting)
+    assert not can_choose(reading.true, reading.true, CS336_SETUP, False, [], parting)  # nothing counted differently
