@@ -13,7 +13,11 @@ same 2,000 merges, timed beside it in the same process, with the verdict's kind 
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bpe.check import CS336_SETUP, CS336_SPECIALS, diagnose, train_setup
 from bpe.check_setup import SEARCH_SECONDS, student_words
