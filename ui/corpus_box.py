@@ -26,7 +26,7 @@ import time
 
 import streamlit as st
 
-from server import corpus_store, jobs, limits, quota
+from server import corpus_store, corpus_upload, jobs, limits, quota, upload_limits
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 from ui.session import session_id
@@ -163,7 +163,7 @@ def text_source(state: dict, saved_text: str) -> str:
     if "text_corpus" not in state:  # a new session: the link's corpus
         state["text_corpus"] = saved_text
     st.session_state.setdefault("corpus_text", "")
-    upload = upload_text(state, "corpus_file")
+    upload = upload_text(state, "corpus_file", let_go=True)
     if upload is not None:
         _accept(state, upload)
         state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
@@ -216,11 +216,13 @@ def text_source(state: dict, saved_text: str) -> str:
 UPLOAD_LABEL = f"Upload a text file (any name, UTF-8, up to {limits.LIMIT_TEXT})"
 
 
-def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL) -> str | None:
+def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool = False) -> str | None:
     """The uploader of a text corpus (any extension, read as UTF-8); the text of a file uploaded since the
     last run, else None. A file refused (too big, not UTF-8, empty) gets its sentence as an error below the
     uploader for as long as it stays there; Streamlit's own refusal (a tooltip) only comes past
-    ``limits.UPLOAD_WIDGET_MB``."""
+    ``limits.UPLOAD_WIDGET_MB``. ``let_go``: once read, the uploader's copy of the file is dropped from the
+    server's memory (the uploader then returns None, its file name still shown), so a 100 MB file is held
+    once, as the session's text."""
     upload = st.file_uploader(label, type=None, key=key, max_upload_size=limits.UPLOAD_WIDGET_MB)
     refusals = state.setdefault("upload_refusals", {})
     if upload is None:
@@ -235,15 +237,32 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL) -> str | None:
                 raise ValueError(refusal)
             if refusal := quota.pastes().refuse(client_id(), upload.size):  # before the file is read
                 raise ValueError(f"{refusal} Upload the file again then.")
-            text = limits.read_text(upload.getvalue(), upload.name)
-            if blank(text):
-                raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")
+            text = _read_upload(state, upload, let_go)
         except ValueError as exc:
             refusals[key] = f"{exc} The corpus keeps what it had."
             text = None
     if refusal := refusals.get(key):
         alert("error", refusal)
     return text
+
+
+def _read_upload(state: dict, upload, let_go: bool) -> str:
+    """Read, digest and store an uploaded file a chunk at a time (``server/corpus_upload.py``), and note what
+    that found (its digest, size and lines, or why the store could not take it) so that nothing reads the text
+    whole again; ValueError with the sentence for a file that cannot be a corpus."""
+    read = corpus_upload.read(upload.getvalue(), upload.name, client=client_id())
+    if blank(read.text):
+        raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")
+    memo = state.setdefault("corpus_facts", {})
+    memo[(hash(read.text), len(read.text))] = (read.nbytes, read.lines)
+    if read.store_failure is None:
+        state.setdefault(keys.STORED, set()).add(read.key)
+        state.get("store_failed", {}).pop(read.key, None)
+    else:
+        state.setdefault("store_failed", {})[read.key] = (time.monotonic(), read.store_failure)
+    if let_go:
+        upload_limits.let_go(session_id(), upload.file_id)
+    return read.text
 
 
 def upload_refused(state: dict, key: str = "corpus_file") -> bool:
