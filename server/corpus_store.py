@@ -87,7 +87,7 @@ def digest(kind: str, text: str) -> str:
         if (found := _DIGESTS.get(key)) is not None:
             _DIGESTS.move_to_end(key)
             return found
-    value = hashlib.sha256(_canonical(kind, text)).hexdigest()
+    value = digest_of_chunks(kind, utf8_chunks(text))
     with _DIGESTS_LOCK:
         _DIGESTS[key] = value
         while len(_DIGESTS) > _DIGESTS_KEPT:
@@ -95,8 +95,12 @@ def digest(kind: str, text: str) -> str:
     return value
 
 
-def _canonical(kind: str, text: str) -> bytes:
-    return _header(kind) + text.encode("utf-8", "surrogatepass")
+def utf8_chunks(text: str) -> Iterator[bytes]:
+    """``text`` as UTF-8 (lone surrogates kept, as a file's bytes can give them), CHUNK characters at a
+    time: the same bytes as encoding it whole, never a second copy of it whole."""
+    size = CHUNK
+    for at in range(0, len(text), size):
+        yield text[at : at + size].encode("utf-8", "surrogatepass")
 
 
 def digest_of_chunks(kind: str, chunks) -> str:
@@ -123,8 +127,8 @@ def _header(kind: str) -> bytes:
 
 
 def _compressed(kind: str, key: str, chunks) -> Iterator[bytes]:
-    """The canonical form of ``kind`` and ``chunks`` (UTF-8 bytes of a text) compressed as :func:`_pack` does,
-    in pieces of about CHUNK bytes; ValueError at the end if the bytes are not what ``key`` names."""
+    """The canonical form of ``kind`` and ``chunks`` (UTF-8 bytes of a text: the header, then the bytes)
+    compressed (zlib, level 1), in pieces of about CHUNK bytes; ValueError at the end if the bytes are not what ``key`` names."""
     squeeze, check, out, held = zlib.compressobj(1), hashlib.sha256(), [], 0
     for chunk in itertools.chain((_header(kind),), chunks):
         check.update(chunk)
@@ -138,10 +142,6 @@ def _compressed(kind: str, key: str, chunks) -> Iterator[bytes]:
     if check.hexdigest() != key:
         raise ValueError("The corpus changed while it was stored.")
     yield b"".join(out)
-
-
-def _pack(kind: str, text: str) -> bytes:
-    return zlib.compress(_canonical(kind, text), 1)
 
 
 def _unpack(blob, key: str) -> tuple[str, str] | None:
@@ -241,31 +241,8 @@ class SqliteStore:
                     raise StoreUnavailable(f"The corpus store cannot be {doing} ({_reason(exc)}).") from None
 
     def put(self, kind: str, text: str, client: str = "") -> str:
-        key = digest(kind, text)
-
-        def touch(db: sqlite3.Connection) -> bool:
-            with db:
-                return db.execute("UPDATE corpora SET used = ? WHERE digest = ?", (time.time(), key)).rowcount > 0
-
-        if self._with_db(touch, "written"):
-            return key  # stored already (a student opening the teacher's link): no quota, no eviction
-        if why := self.quota.refuse(client, len(text)):
-            raise StoreUnavailable(why)
-        blob = _pack(kind, text)  # outside the lock: others' reads do not wait for a 5 MB corpus's compression
-        if len(blob) > self.budget:
-            raise StoreUnavailable("The corpus store is full (this corpus is larger than its whole budget).")
-
-        def store(db: sqlite3.Connection) -> None:
-            with db:
-                db.execute(
-                    "INSERT INTO corpora (digest, data, size, used) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT(digest) DO UPDATE SET used = excluded.used",  # two sessions storing it at once
-                    (key, blob, len(blob), time.time()),
-                )
-                self._evict(db, key)
-
-        self._with_db(store, "written")
-        return key
+        """Store ``text`` under its digest (a corpus stored already is only marked used: no quota, no eviction)."""
+        return self.put_chunks(kind, digest(kind, text), utf8_chunks(text), len(text), client)
 
     def put_chunks(self, kind: str, key: str, chunks: Iterable, size: int, client: str = "") -> str:
         """Store the text whose UTF-8 bytes are ``chunks`` (``size`` of them, digest ``key``), compressing and
@@ -486,13 +463,8 @@ class RedisStore:
             raise StoreUnavailable(f"The corpus store (Redis) is not available ({_reason(exc)}).") from None
 
     def put(self, kind: str, text: str, client: str = "") -> str:
-        key = digest(kind, text)
-        if self._call(self.client.touch, REDIS_PREFIX + key):
-            return key  # stored already: no quota
-        if why := self.quota.refuse(client, len(text)):
-            raise StoreUnavailable(why)
-        self._call(self.client.set, REDIS_PREFIX + key, _pack(kind, text), TTL_S)
-        return key
+        """Store ``text`` under its digest (a corpus stored already is only marked used: no quota)."""
+        return self.put_chunks(kind, digest(kind, text), utf8_chunks(text), len(text), client)
 
     def put_chunks(self, kind: str, key: str, chunks: Iterable, size: int, client: str = "") -> str:
         """Store the text whose UTF-8 bytes are ``chunks`` (``size`` of them, digest ``key``), compressing and

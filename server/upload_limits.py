@@ -134,6 +134,9 @@ def install(manager: Any = None, max_files: int = MAX_FILES, max_bytes_: int | N
             remove_session_files(session_id)
             limits.release(session_id)
             heap.session_ended()  # the one hook a session's end offers: its frozen state can be collected
+            from server import run_store  # (the run store imports the pool: only a server needs it here)
+
+            run_store.RUNS.release(session_id)  # the corpus texts it held are no longer counted
 
         limited_add_file.bpe_limits = limits  # type: ignore[attr-defined]
         manager.add_file = limited_add_file

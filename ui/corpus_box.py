@@ -22,11 +22,12 @@ stays there, and the page says nothing else about the corpus (not "The corpus is
 
 from __future__ import annotations
 
+import sys
 import time
 
 import streamlit as st
 
-from server import corpus_store, corpus_upload, jobs, limits, quota, upload_limits
+from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, upload_limits
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 from ui.session import session_id
@@ -126,6 +127,7 @@ def store_warning(state: dict, kind: str, text: str) -> str | None:
 
 def _accept(state: dict, text: str) -> None:
     state["text_corpus"] = text
+    run_store.RUNS.hold(session_id(), "train", sys.getsizeof(text))  # counted with the runs (the server's memory)
     remember(state, "text", text)
 
 
@@ -260,8 +262,9 @@ def _read_upload(state: dict, upload, let_go: bool) -> str:
         state.get("store_failed", {}).pop(read.key, None)
     else:
         state.setdefault("store_failed", {})[read.key] = (time.monotonic(), read.store_failure)
-    if let_go:
+    if let_go:  # the uploader's bytes go now (the widget's value, closed, no longer holds them either)
         upload_limits.let_go(session_id(), upload.file_id)
+        upload.close()
     return read.text
 
 
@@ -282,8 +285,9 @@ def check_text_source(state: dict, app_state: dict) -> str:
     upload = upload_text(state, "chk_corpus_file")
     if upload is not None:
         state["chk_file_text"] = upload
-    elif st.session_state.get("chk_corpus_file") is None:
-        state.pop("chk_file_text", None)  # the file was removed: the box is the corpus again
+        run_store.RUNS.hold(session_id(), "check", sys.getsizeof(upload))
+    elif st.session_state.get("chk_corpus_file") is None and state.pop("chk_file_text", None) is not None:
+        run_store.RUNS.hold(session_id(), "check", 0)  # the file was removed: the box is the corpus again
     text = state.get("chk_file_text")
     if text:
         remember(app_state, "text", text)

@@ -4,6 +4,8 @@ UTF-8 named by its position in the file wherever the chunks are cut."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import random
 import sqlite3
 import sys
@@ -12,7 +14,7 @@ import tracemalloc
 import pytest
 from redis_support import corpus_store_of
 
-from server import corpus_store, corpus_upload
+from server import corpus_store, corpus_upload, run_keys
 from server.corpus_store import StoreUnavailable, digest
 
 WORDS = "naïve café jumps over the lazy dog 世界\n  indented line\r\n"
@@ -64,6 +66,22 @@ def test_an_upload_and_the_same_text_pasted_have_one_digest(any_store, tmp_path,
     assert any_store.get(read.key) == ("text", text)
     with corpus_store_of("sqlite", tmp_path / "pasted") as pasted:  # a link from a paste finds the upload's text
         assert pasted.put("text", text) == read.key
+
+
+@pytest.mark.parametrize("text", ["hug pug", "Straße 世界 😀 \ud800 lone" * 3000, "a" * 2500])
+def test_digests_read_a_chunk_at_a_time_are_those_of_the_whole_text(monkeypatch, text):
+    """A link made before the store read texts in chunks still names the same corpus, and a run the same run."""
+    monkeypatch.setattr(corpus_store, "CHUNK", 1000)
+    whole = text.encode("utf-8", "surrogatepass")
+    assert digest("text", text) == hashlib.sha256(b"bpe-explorer corpus v1\ntext\n" + whole).hexdigest()
+
+    @dataclasses.dataclass(frozen=True)
+    class Options:
+        text: str
+        limit: int = 10
+
+    expected = hashlib.sha256(f"text:{len(whole)}:".encode() + whole + b"limit:2:10").hexdigest()
+    assert run_keys.settings_digest(Options(text)) == expected
 
 
 @pytest.mark.parametrize("cut", [0, 1, 2, 3, 6, 7])
@@ -143,6 +161,16 @@ def test_parts_left_by_a_writer_that_died_are_removed_when_the_store_opens(tmp_p
     assert again.get(key) is not None and not again.has("f" * 64)
     with sqlite3.connect(store.path) as db:
         assert db.execute("SELECT COUNT(*) FROM corpus_parts WHERE digest = ?", ("f" * 64,)).fetchone()[0] == 0
+
+
+def test_a_damaged_part_is_not_returned(tmp_path, monkeypatch):
+    monkeypatch.setattr(corpus_store, "CHUNK", 1000)
+    store = corpus_store.SqliteStore(tmp_path / "c.sqlite3")
+    key = store.put("text", words(400_000).decode())
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM corpus_parts WHERE digest = ?", (key,)).fetchone()[0] > 1
+        db.execute("UPDATE corpus_parts SET data = ? WHERE digest = ? AND seq = 1", (b"not zlib", key))
+    assert store.get(key) is None
 
 
 class _Unused:
