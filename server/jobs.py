@@ -67,6 +67,7 @@ WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
+BIG_TEXT_CHARS = 1_000_000  # a job carrying a longer text is followed by an empty one (see _run)
 
 
 class Stopped(Exception):
@@ -207,11 +208,20 @@ def _run(fn, *args, lane: str = "main") -> cf.Future:
         pool = _pool()
         try:
             with plain_main():
-                return pool.lanes[lane].submit(fn, *args)
+                future = pool.lanes[lane].submit(fn, *args)
+                if _carries_big_text(args):
+                    # multiprocessing's queue feeder thread keeps the last message it sent (its loop variable)
+                    # until it sends the next: a job's pickled 100 MB corpus, held for good by an idle lane
+                    pool.lanes[lane].submit(_ready, 0.0)
+                return future
         except BrokenProcessPool:
             reset_if_broken()
             if attempt == 2:
                 raise ValueError("The training workers stopped working; reload the page to try again.") from None
+
+
+def _carries_big_text(args: tuple) -> bool:
+    return any(isinstance(a, dict) and len(a.get("text") or "") > BIG_TEXT_CHARS for a in args)
 
 
 _POOL: _Pool | None = None

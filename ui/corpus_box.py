@@ -52,7 +52,7 @@ def facts(state: dict, text: str) -> tuple[int, int]:
     memo = state.setdefault("corpus_facts", {})
     key = (hash(text), len(text))
     if (found := memo.get(key)) is None:
-        found = memo[key] = (len(text.encode("utf-8", "surrogatepass")), text.count("\n") + 1)
+        found = memo[key] = (limits.utf8_size(text), text.count("\n") + 1)
         while len(memo) > FACTS_KEPT:
             del memo[next(iter(memo))]
     return found

@@ -1,10 +1,22 @@
-"""The corpus texts sessions hold count against the trained runs' memory budget (server/run_store.py
-``RunStore.hold``): a big upload makes the oldest runs go, and a session that ends gives its room back."""
+"""What the server holds of a big corpus: the texts sessions hold count against the trained runs' memory budget
+(server/run_store.py ``RunStore.hold``: a big upload makes the oldest runs go, and a session that ends gives its
+room back), and the pool keeps no pickled copy of a corpus once its job is sent (server/jobs.py)."""
 
 from __future__ import annotations
 
+import time
+import tracemalloc
+
+import pytest
+from browser_support import wait_until
+
 import bpe
-from server import run_store
+from server import jobs, run_store
+from ui import runs
+from ui.settings import Settings
+
+# where multiprocessing's queue feeder thread pickles and keeps the last message it sent
+FEEDER = tracemalloc.Filter(True, "*/multiprocessing/queues.py", all_frames=True)
 
 
 def a_run(text: str) -> bpe.History:
@@ -23,3 +35,21 @@ def test_a_held_corpus_makes_the_oldest_runs_go_and_its_session_gives_the_room_b
     store.hold("session-1", "check", 50)
     store.release("session-1")
     assert store.nbytes == sum(size for _, size in store.runs.values()) and not store.held
+
+
+@pytest.mark.timeout(300)
+def test_the_pool_keeps_no_pickled_corpus_once_its_job_is_sent():
+    text = f"{time.time_ns()} " + "hug pug pun " * 1_500_000  # 18 MB: a job that carries a big text
+    tracemalloc.start(30)
+    try:
+        runs.train(Settings(source="text", text=text, limit_value=3), block=True)
+
+        def kept() -> int:
+            return sum(t.size for t in tracemalloc.take_snapshot().filter_traces([FEEDER]).traces)
+
+        wait_until(
+            lambda: kept() < len(text) // 10, 60, lambda: f"the pickled job to go ({kept() / 2**20:.1f} MiB kept)"
+        )
+    finally:
+        tracemalloc.stop()
+    assert jobs.BIG_TEXT_CHARS < len(text)
