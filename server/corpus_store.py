@@ -449,6 +449,7 @@ class RedisStore:
     def __init__(self, url: str, quota: Quota | None = None) -> None:
         import redis  # only deployments that set BPE_REDIS_URL need it loaded
 
+        self.url = url
         self.errors = (redis.RedisError, OSError)
         self.quota = quota or Quota()
         self.client = redis.Redis.from_url(
@@ -560,6 +561,21 @@ def store() -> SqliteStore | RedisStore:
         if _STORE is None:
             _STORE = from_environment(os.environ)
         return _STORE
+
+
+_READERS: dict[str, SqliteStore | RedisStore] = {}
+
+
+def address(store_: SqliteStore | RedisStore) -> str:
+    """Where a store is, for another process to read it (:func:`reader`): its SQLite file or its Redis URL."""
+    return store_.url if isinstance(store_, RedisStore) else f"sqlite:{store_.path}"
+
+
+def reader(where: str) -> SqliteStore | RedisStore:
+    """The store at :func:`address` ``where``, opened once per process (a training worker reading a corpus)."""
+    if where not in _READERS:
+        _READERS[where] = SqliteStore(where[len("sqlite:") :]) if where.startswith("sqlite:") else RedisStore(where)
+    return _READERS[where]
 
 
 def from_environment(env) -> SqliteStore | RedisStore:

@@ -153,6 +153,9 @@ def result(key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
         failure = str(exc)
         RUNS.fail(key, failure)
         exc.__traceback__ = None
+    except jobs.CorpusGone as exc:  # not the settings' fault: the next ask trains again
+        failure = f"{exc} Train again: the page stores it again within seconds."
+        exc.__traceback__ = None
     except jobs.Stopped as exc:
         failure = "This run was stopped before it finished. Change the corpus or settings to train again."
         exc.__traceback__ = None

@@ -8,10 +8,11 @@ import time
 import tracemalloc
 
 import pytest
+from apptest_support import ok, settle, start
 from browser_support import wait_until
 
 import bpe
-from server import jobs, run_store
+from server import corpus_store, jobs, run_store
 from ui import runs
 from ui.settings import Settings
 
@@ -53,3 +54,33 @@ def test_the_pool_keeps_no_pickled_corpus_once_its_job_is_sent():
     finally:
         tracemalloc.stop()
     assert jobs.BIG_TEXT_CHARS < len(text)
+
+
+@pytest.mark.timeout(300)
+def test_a_big_uploaded_corpus_goes_to_its_worker_by_its_digest_and_trains_the_same_run(monkeypatch):
+    text = f"{time.time_ns()}\n" + "the cat sat on the mat; the dog sat too.\n" * 30_000  # 1.2 MB
+    sent: list[tuple] = []
+    real_submit = jobs.submit
+    monkeypatch.setattr(jobs, "submit", lambda *args, **kw: sent.append(args[:3]) or real_submit(*args, **kw))
+    at = start()
+    at.radio(key="source").set_value("text").run()
+    at.number_input(key="limit_value").set_value(40).run()
+    at.file_uploader(key="corpus_file").set_value(("cats.txt", text.encode(), "text/plain"))
+    ok(settle(at.run()))
+    key, spec, options = [job for job in sent if job[1]["source"] == "text"][-1]  # the upload's (after the box's)
+    assert spec["text"] == "" and spec["stored"][1] == corpus_store.digest("text", text) and spec["chars"] == len(text)
+    history = run_store.RUNS.get(key)
+    expected = bpe.run_training(jobs.documents(text, options.get("special_tokens", ())), **options)
+    assert history is not None and history.num_merges > 10 and history.merges == expected.merges
+
+
+def test_a_corpus_gone_from_the_store_is_said_and_not_kept_as_a_failure(tmp_path):
+    store = corpus_store.SqliteStore(tmp_path / "c.sqlite3")
+    spec = {"source": "text", "preset": "", "text": "", "counts": ""}
+    gone = {**spec, "stored": (corpus_store.address(store), "0" * 64), "chars": 10}
+    with pytest.raises(jobs.CorpusGone):
+        jobs.train_job(0, gone, {"pre_tokenizer": "whitespace", "num_merges": 3})
+    key = store.put("text", "hug pug hug")
+    there = {**spec, "stored": (corpus_store.address(store), key), "chars": 11}
+    history, _ = jobs.train_job(0, there, {"pre_tokenizer": "whitespace", "num_merges": 3})
+    assert history.merges == bpe.run_training(["hug pug hug"], pre_tokenizer="whitespace", num_merges=3).merges
