@@ -183,7 +183,7 @@ class SqliteStore:
         self, path: str | Path, budget: int = DEFAULT_BUDGET, quota: Quota | None = None, recheck_s: float = RECHECK_S
     ) -> None:
         self.path, self.budget, self.recheck_s = Path(path), budget, recheck_s
-        self.quota = quota or Quota()
+        self.quota = quota or Quota.from_environment({})
         self.lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         self._readonly_until = 0.0  # no last-used writes before this (time.monotonic()): the file is read-only
@@ -451,7 +451,7 @@ class RedisStore:
 
         self.url = url
         self.errors = (redis.RedisError, OSError)
-        self.quota = quota or Quota()
+        self.quota = quota or Quota.from_environment({})
         self.client = redis.Redis.from_url(
             url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S, retry_on_timeout=False
         )

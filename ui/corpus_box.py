@@ -22,6 +22,7 @@ stays there, and the page says nothing else about the corpus (not "The corpus is
 
 from __future__ import annotations
 
+import io
 import sys
 import time
 
@@ -239,7 +240,7 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool =
                 raise ValueError(refusal)
             if refusal := quota.pastes().refuse(client_id(), upload.size):  # before the file is read
                 raise ValueError(f"{refusal} Upload the file again then.")
-            text = _read_upload(state, upload, let_go)
+            text = _read_upload(state, key, upload, let_go)
         except ValueError as exc:
             refusals[key] = f"{exc} The corpus keeps what it had."
             text = None
@@ -248,10 +249,14 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool =
     return text
 
 
-def _read_upload(state: dict, upload, let_go: bool) -> str:
+def _read_upload(state: dict, key: str, upload, let_go: bool) -> str:
     """Read, digest and store an uploaded file a chunk at a time (``server/corpus_upload.py``), and note what
     that found (its digest, size and lines, or why the store could not take it) so that nothing reads the text
     whole again; ValueError with the sentence for a file that cannot be a corpus."""
+    held = st.session_state.get(key)  # the widget state's file, whose bytes are Streamlit's own (no copy)
+    if held is not upload and isinstance(held, io.BytesIO) and getattr(held, "file_id", None) == upload.file_id:
+        upload.close()  # this run's copy (a widget's value is returned deep-copied: another 100 MB) goes first
+        upload = held
     read = corpus_upload.read(upload.getvalue(), upload.name, client=client_id())
     if blank(read.text):
         raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")
@@ -262,7 +267,7 @@ def _read_upload(state: dict, upload, let_go: bool) -> str:
         state.get("store_failed", {}).pop(read.key, None)
     else:
         state.setdefault("store_failed", {})[read.key] = (time.monotonic(), read.store_failure)
-    if let_go:  # the uploader's bytes go now (the widget's value, closed, no longer holds them either)
+    if let_go:  # the uploader's bytes go now: from Streamlit's store of uploads, and from the file holding them
         upload_limits.let_go(session_id(), upload.file_id)
         upload.close()
     return read.text

@@ -14,7 +14,7 @@ import tracemalloc
 import pytest
 from redis_support import corpus_store_of
 
-from server import corpus_store, corpus_upload, run_keys
+from server import corpus_store, corpus_upload, limits, run_keys
 from server.corpus_store import StoreUnavailable, digest
 
 WORDS = "naïve café jumps over the lazy dog 世界\n  indented line\r\n"
@@ -82,6 +82,13 @@ def test_digests_read_a_chunk_at_a_time_are_those_of_the_whole_text(monkeypatch,
 
     expected = hashlib.sha256(f"text:{len(whole)}:".encode() + whole + b"limit:2:10").hexdigest()
     assert run_keys.settings_digest(Options(text)) == expected
+
+
+def test_a_corpus_of_the_size_limit_is_stored_once_a_minute_per_client():
+    quota = corpus_store.SqliteStore("unused.sqlite3").quota  # the default store's quota, as the server makes it
+    assert quota.refuse("a browser", limits.MAX_CORPUS_BYTES) is None
+    assert "wait a minute" in quota.refuse("a browser", limits.MAX_CORPUS_BYTES)
+    assert quota.refuse("another", limits.MAX_CORPUS_BYTES) is None
 
 
 @pytest.mark.parametrize("cut", [0, 1, 2, 3, 6, 7])
