@@ -81,14 +81,16 @@ class SessionUploads:
             return len(files), sum(files.values())
 
 
-def let_go(session_id: str, file_id: str) -> None:
+def let_go(session_id: str, file_id: str) -> bool:
     """Drop one uploaded file from the running server's memory, as the uploader's own delete does (a corpus
     file once its text is read and stored: its bytes were a second copy of it). The uploader keeps showing the
-    file's name, and returns None from then on. Nothing outside a server (AppTest)."""
+    file's name, and returns None from then on. True if dropped; nothing outside a server (AppTest)."""
     from streamlit.runtime import Runtime
 
-    if Runtime.exists() and type(Runtime.instance()) is Runtime:
-        Runtime.instance().uploaded_file_mgr.remove_file(session_id=session_id, file_id=file_id)
+    if not (Runtime.exists() and type(Runtime.instance()) is Runtime):
+        return False
+    Runtime.instance().uploaded_file_mgr.remove_file(session_id=session_id, file_id=file_id)
+    return True
 
 
 _install_lock = threading.Lock()
