@@ -6,9 +6,9 @@ lowercase hex digits. A link carries only that digest (``?corpus=<64 hex>``), so
 travels in a link, and a click never carries the corpus (the text leaves the widget once stored).
 
 Two stores, one small API (``put``, ``put_chunks``, ``get``, ``has``, ``pin``). ``put_chunks`` takes an uploaded
-file's bytes a chunk at a time (``server/corpus_upload.py``), compressing and writing each as it comes (SQLite:
-rows of a parts table; Redis: ``APPEND`` to a key renamed once whole), so a 100 MB upload is never held again
-whole, compressed or not, while it is stored:
+file's bytes a chunk at a time (``server/corpus_upload.py``; ``put`` hands it a text's, encoded a chunk at a
+time), compressing and writing each as it comes (SQLite: rows of a parts table; Redis: ``APPEND`` to a key
+renamed once whole), so a 100 MB corpus is never held again whole, compressed or not, while it is stored:
 
 - :class:`SqliteStore`, the default: one SQLite file in a data directory (``BPE_DATA_DIR``, else
   ``~/.local/share/bpe-explorer``), needing no set-up, within a size budget (``BPE_CORPUS_BUDGET``
@@ -128,7 +128,8 @@ def _header(kind: str) -> bytes:
 
 def _compressed(kind: str, key: str, chunks) -> Iterator[bytes]:
     """The canonical form of ``kind`` and ``chunks`` (UTF-8 bytes of a text: the header, then the bytes)
-    compressed (zlib, level 1), in pieces of about CHUNK bytes; ValueError at the end if the bytes are not what ``key`` names."""
+    compressed (zlib, level 1), in pieces of about CHUNK bytes; ValueError at the end if the bytes are not
+    what ``key`` names."""
     squeeze, check, out, held = zlib.compressobj(1), hashlib.sha256(), [], 0
     for chunk in itertools.chain((_header(kind),), chunks):
         check.update(chunk)

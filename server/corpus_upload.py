@@ -7,7 +7,8 @@ from 0), looks for NUL bytes at the start (a binary file), counts the lines and 
 store names it (``corpus_store.digest_of_chunks``: the same digest as the same text pasted, so a link made
 from either agrees). A second pass hands the same views to the store (``put_chunks``, which compresses and
 writes them a piece at a time), unless it holds that digest already. Only then is the text made, decoded
-once from the bytes into one ``str``. Peak memory while a file is stored is its text plus a few chunks.
+once from the bytes into one ``str``. Peak memory while a file is stored is its text plus a few chunks (for a
+text beyond ASCII, the file's size more for a moment: CPython decodes into a narrower draft, then widens it).
 
 What this leaves out: letting go of the uploader's bytes (``server/upload_limits.py``) and the page
 (``ui/corpus_box.py``).
