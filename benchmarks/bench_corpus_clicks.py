@@ -23,6 +23,16 @@ and 5 MB, on two servers whose clicks alternate: this checkout and, with ``--aga
 checkout's app (say ``git archive <commit> | tar -x -C DIR`` and a ``.venv`` link).
     .venv/bin/python benchmarks/bench_corpus_clicks.py --classroom     # + ten students on a teacher's 1 MB link
 
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --big            # a 100 MB upload beside a 5 MB one
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --big --against /tmp/old   # and the same on another checkout
+
+With ``--big``: a 5 MB and a 100 MB text file are uploaded (the Train page's uploader, as the browser sends a
+file), each trained to 1,000 merges; for each: the server's peak RSS over its RSS before the upload (sampled
+every 20 ms from ``/proc``), the seconds from the upload's start to step 0 shown, the server's RSS once the run
+is shown, and the bytes Streamlit's uploader still holds (its ``/_stcore/metrics``); then their Nexts, taken in
+turn, and the ratio 100 MB Next / 5 MB Next (goal <= LATENCY_GOAL, the median of ``--rounds`` rounds' ratios).
+With ``--against DIR`` the same runs first on that checkout's app (say ``git archive main | tar -x -C DIR``).
+
 With ``--classroom``: a teacher pastes a 1 MB corpus, and its link (``corpus=<digest>``, no text) is opened
 by one student alone (stepping for ``--duration`` s: the reference), then by ten students at once, each at
 its own step, pressing Next or Back every 0.3-1 s. Goal: p95 of the ten <= 3x p95 alone, 0 errors (a
@@ -35,10 +45,12 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,6 +152,128 @@ async def measure_servers(servers: dict[str, tuple[str, dict]], clicks: int) -> 
     for (label, name), (_, r) in sessions.items():
         out[label][name] = r
     return out
+
+
+def rss(pid: int, field: str = "VmRSS") -> int:
+    """A process's resident memory (or another ``/proc/<pid>/status`` field) in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def uploader_bytes(url: str) -> int:
+    """Bytes Streamlit's uploader holds for every session (``/_stcore/metrics``, its UploadedFileManager)."""
+    with urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=30) as r:
+        text = r.read().decode()
+    found = re.findall(r'cache_memory_bytes\{[^}]*cache_type="UploadedFileManager"[^}]*\} (\d+)', text)
+    return sum(map(int, found))
+
+
+async def prepare_upload(url: str, pid: int, name: str, data: bytes) -> tuple[Session, dict]:
+    """A session that uploads ``data`` to the Train page's uploader and waits for its 1,000-merge run; its
+    peak server RSS (over the RSS before), seconds to step 0, RSS after and the uploader's bytes left."""
+    s = Session(url, "preset=hug")
+    await s.open()
+    count_received(s)
+    r: dict = {"paste": 0, "polls": [], "sent": [], "seconds": [], "done": [], "messages": [], "received": []}
+    await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Number of merges"})
+    await s._rerun(timeout=300, **{s.ids["limit_value"]: 1000.0})
+    before, peak, done = rss(pid), [0], asyncio.Event()
+
+    async def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], rss(pid))
+            await asyncio.sleep(0.02)
+
+    sampler = asyncio.create_task(sample())
+    started = time.perf_counter()
+    await s.upload("corpus_file", [(name, data)], timeout=900)
+    while s.waiting:
+        await asyncio.sleep(s.poll_every)
+        await s._rerun(fragment=s.poll_fragment, auto=True, timeout=900)
+    r["first_step_s"] = time.perf_counter() - started
+    done.set()
+    await sampler
+    assert s.step == 0 and s.last == 1000 and not s.exceptions, (s.step, s.last, s.texts[-3:], s.exceptions)
+    r["peak_over"], r["after_over"] = peak[0] - before, rss(pid) - before
+    r["uploader"] = uploader_bytes(url)
+    r["load"] = os.getloadavg()
+    return s, r
+
+
+async def measure_big(url: str, pid: int, small: bytes, big: bytes, clicks: int) -> dict:
+    """The 5 MB and the 100 MB uploads, one after the other, then their Nexts in turn."""
+    sessions = {
+        "5 MB uploaded": await prepare_upload(url, pid, "five.txt", small),
+        "100 MB uploaded": await prepare_upload(url, pid, "hundred.txt", big),
+    }
+    for _ in range(clicks):
+        for s, r in sessions.values():
+            await next_once(s, r)
+    for s, _ in sessions.values():
+        await s.close()
+    return {name: r for name, (_, r) in sessions.items()}
+
+
+def big(clicks: int, rounds: int, against: str | None) -> None:
+    """``--big``: a 100 MB upload beside a 5 MB one, on this checkout (and first on ``against``)."""
+    small = words_text(4_990_000, 5).encode()
+    large = b"\n".join(words_text(9_990_000, 100 + i).encode() for i in range(10))  # built in parts: less memory
+    variants = ([(f"{against} (reference)", str(Path(against) / "app.py"))] if against else []) + [
+        ("this checkout", None)
+    ]
+    rows, verdicts = [], []
+    for label, script in variants:
+        with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as data:
+            server = AppServer(script, env={"BPE_DATA_DIR": data})
+            server.start()
+            try:
+                res = asyncio.run(measure_big(server.url, server.proc.pid, small, large, clicks))
+            finally:
+                server.stop()
+        for name, r in res.items():
+            rows.append(
+                [
+                    label,
+                    name,
+                    f"{r['peak_over'] / 2**20:,.0f}",
+                    f"{r['after_over'] / 2**20:,.0f}",
+                    f"{r['uploader'] / 2**20:,.0f}",
+                    f"{r['first_step_s']:.1f}",
+                    f"{statistics.median(r['seconds']) * 1000:.0f}",
+                    f"{statistics.median(r['done']) * 1000:.0f}",
+                    " ".join(f"{x:.2f}" for x in r["load"]),
+                ]
+            )
+        ratios = round_ratios(res["100 MB uploaded"]["seconds"], res["5 MB uploaded"]["seconds"], rounds)
+        med = statistics.median(ratios)
+        verdicts.append(
+            f"{label}: Next at 100 MB <= {LATENCY_GOAL}x Next at 5 MB: {'met' if med <= LATENCY_GOAL else 'NOT met'} "
+            f"(median of {len(ratios)} rounds {med:.2f}x, rounds {min(ratios):.2f}x-{max(ratios):.2f}x; "
+            f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} after the clicks)"
+        )
+    print(
+        f"A 5 MB and a 100 MB upload to 1,000 merges, then Next x{clicks} each in turn "
+        f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --big --clicks {clicks} --rounds {rounds}"
+        + (f" --against {against})" if against else ")")
+    )
+    print_table(
+        [
+            "server",
+            "corpus",
+            "peak RSS over before, MiB",
+            "RSS after, over before, MiB",
+            "uploader holds MiB",
+            "upload to step 0 s",
+            "Next p50 ms",
+            "all drawn p50 ms",
+            "load average at step 0",
+        ],
+        rows,
+    )
+    for line in verdicts:
+        print(line)
 
 
 def round_ratios(big: list[float], ref: list[float], rounds: int) -> list[float]:
@@ -259,23 +393,29 @@ def main() -> None:
         "--ab", action="store_true", help="only hug and 5 MB, on this checkout's server and on --against's"
     )
     parser.add_argument("--against", help="with --ab: another checkout's app as the reference server")
+    parser.add_argument(
+        "--big", action="store_true", help="a 100 MB upload beside a 5 MB one (with --against: and there)"
+    )
     parser.add_argument("--classroom", action="store_true", help="also ten students on a teacher's 1 MB link")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of each classroom phase")
     args = parser.parse_args()
-    big = words_text(4_990_000, 5)
+    if args.big:
+        big(args.clicks, args.rounds, args.against)
+        return
+    big_text = words_text(4_990_000, 5)
     if args.ab:
         if not args.against:
             parser.error("--ab compares with another checkout: give --against DIR")
-        ab(big, args.clicks, args.rounds, args.against)
+        ab(big_text, args.clicks, args.rounds, args.against)
         return
     corpora = {
         "hug (preset)": (None, False),
         "20 KB pasted": (words_text(20_000, 2), False),
         "1 MB pasted": (words_text(1_000_000, 1), False),
-        "5 MB pasted": (big, False),
+        "5 MB pasted": (big_text, False),
         # The reference for what was fixed: a browser that keeps sending the 5 MB it typed (the box never
         # emptied, as before the corpus store); the page takes it back out of the box on every click.
-        BEFORE: (big, True),
+        BEFORE: (big_text, True),
     }
     with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as data:
         server = AppServer(env={"BPE_DATA_DIR": data})

@@ -49,7 +49,7 @@ def corpus_of(source: str, preset: str, text: str, counts: str, special_tokens=(
         if len(counts.encode("utf-8")) > limits.MAX_COUNTS_BYTES:
             raise ValueError(f"The word-count table is larger than {limits.COUNTS_LIMIT_TEXT}; give fewer rows.")
         return bpe.parse_word_counts(counts, line_name="Row")  # the page shows them as a table
-    if len(text.encode("utf-8", "surrogatepass")) > limits.MAX_CORPUS_BYTES:
+    if limits.utf8_size(text) > limits.MAX_CORPUS_BYTES:
         raise ValueError(f"The corpus is larger than {limits.LIMIT_TEXT}; paste or upload less text.")
     if not text or text.isspace():  # not strip(): it copies a 20 MB text
         raise ValueError("The corpus is empty: paste some text, upload a text file, or pick a preset.")

@@ -5,7 +5,10 @@ A corpus (a pasted or uploaded text, or a word-count table) is stored once it is
 lowercase hex digits. A link carries only that digest (``?corpus=<64 hex>``), so a corpus of any size
 travels in a link, and a click never carries the corpus (the text leaves the widget once stored).
 
-Two stores, one small API (``put``, ``get``, ``has``, ``pin``):
+Two stores, one small API (``put``, ``put_chunks``, ``get``, ``has``, ``pin``). ``put_chunks`` takes an uploaded
+file's bytes a chunk at a time (``server/corpus_upload.py``; ``put`` hands it a text's, encoded a chunk at a
+time), compressing and writing each as it comes (SQLite: rows of a parts table; Redis: ``APPEND`` to a key
+renamed once whole), so a 100 MB corpus is never held again whole, compressed or not, while it is stored:
 
 - :class:`SqliteStore`, the default: one SQLite file in a data directory (``BPE_DATA_DIR``, else
   ``~/.local/share/bpe-explorer``), needing no set-up, within a size budget (``BPE_CORPUS_BUDGET``
@@ -31,13 +34,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import re
 import sqlite3
 import threading
 import time
+import uuid
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from server.quota import Quota
@@ -52,6 +58,9 @@ RECENT_S = 30 * 60  # a corpus opened from a link this recently is evicted after
 PIN_S = 12 * 3600  # a corpus a presenter shares is kept past all others for this long
 RECHECK_S = 30.0  # a store found read-only is tried for writing again after this long
 TTL_S = 30 * 24 * 3600  # Redis: a corpus expires this long after it is stored (none while pinned)
+PENDING_TTL_S = 3600  # Redis: a corpus being written, if its writer dies, is gone after this long
+HEADER = b"bpe-explorer corpus v1\n"
+CHUNK = 1 << 20  # bytes of compressed corpus written at a time by put_chunks
 
 
 class StoreUnavailable(Exception):
@@ -78,7 +87,7 @@ def digest(kind: str, text: str) -> str:
         if (found := _DIGESTS.get(key)) is not None:
             _DIGESTS.move_to_end(key)
             return found
-    value = hashlib.sha256(_canonical(kind, text)).hexdigest()
+    value = digest_of_chunks(kind, utf8_chunks(text))
     with _DIGESTS_LOCK:
         _DIGESTS[key] = value
         while len(_DIGESTS) > _DIGESTS_KEPT:
@@ -86,24 +95,74 @@ def digest(kind: str, text: str) -> str:
     return value
 
 
-def _canonical(kind: str, text: str) -> bytes:
-    return b"bpe-explorer corpus v1\n" + kind.encode() + b"\n" + text.encode("utf-8", "surrogatepass")
+def utf8_chunks(text: str) -> Iterator[bytes]:
+    """``text`` as UTF-8 (lone surrogates kept, as a file's bytes can give them), CHUNK characters at a
+    time: the same bytes as encoding it whole, never a second copy of it whole."""
+    size = CHUNK
+    for at in range(0, len(text), size):
+        yield text[at : at + size].encode("utf-8", "surrogatepass")
 
 
-def _pack(kind: str, text: str) -> bytes:
-    return zlib.compress(_canonical(kind, text), 1)
+def digest_of_chunks(kind: str, chunks) -> str:
+    """:func:`digest` of the text whose UTF-8 bytes are ``chunks`` (an upload's, read a chunk at a time)."""
+    if kind not in KINDS:
+        raise ValueError(f"A corpus is text or counts, not {kind!r}.")
+    h = hashlib.sha256(_header(kind))
+    for chunk in chunks:
+        h.update(chunk)
+    return h.hexdigest()
 
 
-def _unpack(blob: bytes, key: str) -> tuple[str, str] | None:
-    """(kind, text) from a stored blob, or None if it is not what ``key`` names (damaged, or not ours)."""
+def remember_digest(kind: str, text: str, key: str) -> None:
+    """Tell :func:`digest` the digest of ``text``, found while reading it (:func:`digest_of_chunks`): a 100 MB text
+    digested again would be copied twice over (encoded, and behind its header)."""
+    with _DIGESTS_LOCK:
+        _DIGESTS[(kind, hash(text), len(text))] = key
+        while len(_DIGESTS) > _DIGESTS_KEPT:
+            _DIGESTS.popitem(last=False)
+
+
+def _header(kind: str) -> bytes:
+    return HEADER + kind.encode() + b"\n"
+
+
+def _compressed(kind: str, key: str, chunks) -> Iterator[bytes]:
+    """The canonical form of ``kind`` and ``chunks`` (UTF-8 bytes of a text: the header, then the bytes)
+    compressed (zlib, level 1), in pieces of about CHUNK bytes; ValueError at the end if the bytes are not
+    what ``key`` names."""
+    squeeze, check, out, held = zlib.compressobj(1), hashlib.sha256(), [], 0
+    for chunk in itertools.chain((_header(kind),), chunks):
+        check.update(chunk)
+        if piece := squeeze.compress(chunk):
+            out.append(piece)
+            held += len(piece)
+        if held >= CHUNK:
+            yield b"".join(out)
+            out, held = [], 0
+    out.append(squeeze.flush())
+    if check.hexdigest() != key:
+        raise ValueError("The corpus changed while it was stored.")
+    yield b"".join(out)
+
+
+def _unpack(blob, key: str) -> tuple[str, str] | None:
+    """(kind, text) from a stored blob (or its pieces, in order), or None if it is not what ``key`` names
+    (damaged, or not ours)."""
     try:
-        raw = zlib.decompress(blob)
+        if isinstance(blob, bytes):
+            raw = zlib.decompress(blob)
+        else:
+            inflate, raw = zlib.decompressobj(), bytearray()
+            for piece in blob:
+                raw += inflate.decompress(piece)
+            raw += inflate.flush()
     except zlib.error:
         return None
     if hashlib.sha256(raw).hexdigest() != key:
         return None
-    _, kind, text = raw.split(b"\n", 2)
-    return kind.decode(), text.decode("utf-8", "surrogatepass")
+    start = raw.index(b"\n", len(HEADER)) + 1
+    kind = bytes(raw[len(HEADER) : start - 1]).decode()
+    return kind, str(memoryview(raw)[start:], "utf-8", "surrogatepass")
 
 
 def _checked(key: str) -> bool:
@@ -125,7 +184,7 @@ class SqliteStore:
         self, path: str | Path, budget: int = DEFAULT_BUDGET, quota: Quota | None = None, recheck_s: float = RECHECK_S
     ) -> None:
         self.path, self.budget, self.recheck_s = Path(path), budget, recheck_s
-        self.quota = quota or Quota()
+        self.quota = quota or Quota.from_environment({})
         self.lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         self._readonly_until = 0.0  # no last-used writes before this (time.monotonic()): the file is read-only
@@ -183,31 +242,64 @@ class SqliteStore:
                     raise StoreUnavailable(f"The corpus store cannot be {doing} ({_reason(exc)}).") from None
 
     def put(self, kind: str, text: str, client: str = "") -> str:
-        key = digest(kind, text)
+        """Store ``text`` under its digest (a corpus stored already is only marked used: no quota, no eviction)."""
+        return self.put_chunks(kind, digest(kind, text), utf8_chunks(text), len(text), client)
 
-        def touch(db: sqlite3.Connection) -> bool:
-            with db:
-                return db.execute("UPDATE corpora SET used = ? WHERE digest = ?", (time.time(), key)).rowcount > 0
-
-        if self._with_db(touch, "written"):
-            return key  # stored already (a student opening the teacher's link): no quota, no eviction
-        if why := self.quota.refuse(client, len(text)):
+    def put_chunks(self, kind: str, key: str, chunks: Iterable, size: int, client: str = "") -> str:
+        """Store the text whose UTF-8 bytes are ``chunks`` (``size`` of them, digest ``key``), compressing and
+        writing about CHUNK bytes at a time: each piece is a row of ``corpus_parts``, written in a transaction
+        of its own (others' reads wait for one piece, not the whole corpus), and the corpus's row comes last,
+        so a corpus is found only once it is whole. Parts left by a writer that died are removed when the
+        file is next opened."""
+        if self._with_db(lambda db: self._touch(db, key), "written"):
+            return key
+        if why := self.quota.refuse(client, size):
             raise StoreUnavailable(why)
-        blob = _pack(kind, text)  # outside the lock: others' reads do not wait for a 5 MB corpus's compression
-        if len(blob) > self.budget:
-            raise StoreUnavailable("The corpus store is full (this corpus is larger than its whole budget).")
+        written, seq = 0, 0
+        try:
+            for piece in _compressed(kind, key, chunks):
+                written += len(piece)
+                if written > self.budget:
+                    raise StoreUnavailable("The corpus store is full (this corpus is larger than its whole budget).")
 
-        def store(db: sqlite3.Connection) -> None:
-            with db:
-                db.execute(
-                    "INSERT INTO corpora (digest, data, size, used) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT(digest) DO UPDATE SET used = excluded.used",  # two sessions storing it at once
-                    (key, blob, len(blob), time.time()),
-                )
-                self._evict(db, key)
+                def part(db: sqlite3.Connection, piece=piece, seq=seq) -> None:
+                    with db:
+                        db.execute("INSERT OR REPLACE INTO corpus_parts VALUES (?, ?, ?)", (key, seq, piece))
 
-        self._with_db(store, "written")
+                self._with_db(part, "written")
+                seq += 1
+
+            def finish(db: sqlite3.Connection) -> None:
+                with db:
+                    if db.execute("SELECT COUNT(*) FROM corpus_parts WHERE digest = ?", (key,)).fetchone()[0] != seq:
+                        raise sqlite3.OperationalError("its parts were removed while it was written")
+                    db.execute(
+                        "INSERT INTO corpora (digest, data, size, used) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT(digest) DO UPDATE SET used = excluded.used",
+                        (key, b"", written, time.time()),
+                    )
+                    self._evict(db, key)
+
+            self._with_db(finish, "written")
+        except BaseException:
+            with contextlib.suppress(StoreUnavailable):
+                self._with_db(lambda db: self._drop_parts(db, key), "written")
+            raise
         return key
+
+    @staticmethod
+    def _touch(db: sqlite3.Connection, key: str) -> bool:
+        with db:
+            return db.execute("UPDATE corpora SET used = ? WHERE digest = ?", (time.time(), key)).rowcount > 0
+
+    @staticmethod
+    def _drop_parts(db: sqlite3.Connection, key: str) -> None:
+        """Remove the parts of ``key`` unless its corpus is whole (another session stored it meanwhile)."""
+        with db:
+            db.execute(
+                "DELETE FROM corpus_parts WHERE digest = ? AND NOT EXISTS (SELECT 1 FROM corpora WHERE digest = ?)",
+                (key, key),
+            )
 
     def _evict(self, db: sqlite3.Connection, keep: str) -> None:
         total = db.execute("SELECT COALESCE(SUM(size), 0) FROM corpora").fetchone()[0]
@@ -220,14 +312,21 @@ class SqliteStore:
             if row is None:
                 break
             db.execute("DELETE FROM corpora WHERE digest = ?", (row[0],))
+            db.execute("DELETE FROM corpus_parts WHERE digest = ?", (row[0],))
             total -= row[1]
 
     def get(self, key: str) -> tuple[str, str] | None:
         if not _checked(key):
             return None
-        row = self._with_db(
-            lambda db: db.execute("SELECT data FROM corpora WHERE digest = ?", (key,)).fetchone(), "read"
-        )
+
+        def read(db: sqlite3.Connection):
+            row = db.execute("SELECT data FROM corpora WHERE digest = ?", (key,)).fetchone()
+            if row is None or row[0]:
+                return row
+            # written by put_chunks: its parts, in order
+            return ([p for (p,) in db.execute("SELECT data FROM corpus_parts WHERE digest = ? ORDER BY seq", (key,))],)
+
+        row = self._with_db(read, "read")
         if row is None:
             return None
         self._write_quietly("UPDATE corpora SET used = ?, opened = ? WHERE digest = ?", (time.time(), time.time(), key))
@@ -318,6 +417,14 @@ def _schema(db: sqlite3.Connection) -> None:
         if column not in columns:
             db.execute(f"ALTER TABLE corpora ADD COLUMN {column} REAL NOT NULL DEFAULT 0")
     db.execute("CREATE INDEX IF NOT EXISTS corpora_used ON corpora (used)")
+    # the pieces of a corpus stored by put_chunks (its corpora row's data is empty); a writer that died left
+    # parts without a corpora row
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS corpus_parts (digest TEXT NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL, "
+        "PRIMARY KEY (digest, seq))"
+    )
+    with db:
+        db.execute("DELETE FROM corpus_parts WHERE digest NOT IN (SELECT digest FROM corpora)")
 
 
 def _has_table(db: sqlite3.Connection) -> bool:
@@ -343,8 +450,9 @@ class RedisStore:
     def __init__(self, url: str, quota: Quota | None = None) -> None:
         import redis  # only deployments that set BPE_REDIS_URL need it loaded
 
+        self.url = url
         self.errors = (redis.RedisError, OSError)
-        self.quota = quota or Quota()
+        self.quota = quota or Quota.from_environment({})
         self.client = redis.Redis.from_url(
             url, socket_timeout=REDIS_TIMEOUT_S, socket_connect_timeout=REDIS_TIMEOUT_S, retry_on_timeout=False
         )
@@ -357,12 +465,31 @@ class RedisStore:
             raise StoreUnavailable(f"The corpus store (Redis) is not available ({_reason(exc)}).") from None
 
     def put(self, kind: str, text: str, client: str = "") -> str:
-        key = digest(kind, text)
-        if self._call(self.client.touch, REDIS_PREFIX + key):
-            return key  # stored already: no quota
-        if why := self.quota.refuse(client, len(text)):
+        """Store ``text`` under its digest (a corpus stored already is only marked used: no quota)."""
+        return self.put_chunks(kind, digest(kind, text), utf8_chunks(text), len(text), client)
+
+    def put_chunks(self, kind: str, key: str, chunks: Iterable, size: int, client: str = "") -> str:
+        """Store the text whose UTF-8 bytes are ``chunks`` (``size`` of them, digest ``key``), compressing and
+        appending about CHUNK bytes at a time to a key of its own (expiring after PENDING_TTL_S, should this
+        writer die), renamed to the corpus's once whole: a corpus is found only once it is whole."""
+        name = REDIS_PREFIX + key
+        if self._call(self.client.touch, name):
+            return key
+        if why := self.quota.refuse(client, size):
             raise StoreUnavailable(why)
-        self._call(self.client.set, REDIS_PREFIX + key, _pack(kind, text), TTL_S)
+        pending = f"{REDIS_PREFIX}pending:{uuid.uuid4().hex}"
+        try:
+            for piece in _compressed(kind, key, chunks):
+                self._call(self.client.append, pending, piece)
+                self._call(self.client.expire, pending, PENDING_TTL_S)
+            with self.client.pipeline() as pipe:
+                pipe.rename(pending, name)
+                pipe.expire(name, TTL_S)
+                self._call(pipe.execute)
+        except BaseException:
+            with contextlib.suppress(StoreUnavailable):
+                self._call(self.client.delete, pending)
+            raise
         return key
 
     def get(self, key: str) -> tuple[str, str] | None:
@@ -435,6 +562,21 @@ def store() -> SqliteStore | RedisStore:
         if _STORE is None:
             _STORE = from_environment(os.environ)
         return _STORE
+
+
+_READERS: dict[str, SqliteStore | RedisStore] = {}
+
+
+def address(store_: SqliteStore | RedisStore) -> str:
+    """Where a store is, for another process to read it (:func:`reader`): its SQLite file or its Redis URL."""
+    return store_.url if isinstance(store_, RedisStore) else f"sqlite:{store_.path}"
+
+
+def reader(where: str) -> SqliteStore | RedisStore:
+    """The store at :func:`address` ``where``, opened once per process (a training worker reading a corpus)."""
+    if where not in _READERS:
+        _READERS[where] = SqliteStore(where[len("sqlite:") :]) if where.startswith("sqlite:") else RedisStore(where)
+    return _READERS[where]
 
 
 def from_environment(env) -> SqliteStore | RedisStore:

@@ -12,7 +12,9 @@ waiter that has been gone for WAITER_GRACE_S (a closed tab), and a job nobody wa
 stopped (a flag in shared memory, read every 50 merges; a job still queued is cancelled). Stop from any
 session ends the run, keeping the merges made so far, unless another live session still waits for it (then
 the run goes on, and the stopping session gets a copy of the merges made so far: ``server/snapshots.py``).
-Progress (the merge reached) comes back through the same shared memory.
+Progress (the merge reached) comes back through the same shared memory. A big text the page has stored
+(``server/corpus_store.py``) goes to its worker by its digest and the store's address, and the worker reads it
+there: pickled, a 100 MB corpus was twice its size in the serving process while it was sent.
 
 Two lanes, so no run waits behind another client's long run: the main lane is fair
 (``server/lanes.py``: a worker per client's run, two more than the machine has cores, time-sliced by the
@@ -67,10 +69,17 @@ WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
+BIG_TEXT_CHARS = 1_000_000  # a job carrying a longer text is followed by an empty one (see _run)
 
 
 class Stopped(Exception):
     """Raised in a worker whose job nobody waits for any more (a closed tab, a session that moved on)."""
+
+
+class CorpusGone(Exception):
+    """Raised in a worker whose corpus, sent by its digest, is no longer in the corpus store (evicted, or a
+    Redis that restarted): not a failure of the settings, so the next ask trains again (the page stores the
+    corpus again once it sees it gone)."""
 
 
 # The stop flag's values in shared memory: a run nobody waits for is dropped; a run its last session
@@ -100,6 +109,9 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     shared = Slot(_progress, slot) if _progress is not None else None
     if shared is not None and shared.stop_flag:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
+    if stored := spec.get("stored"):  # a big text sent by its digest: read from the store here, not pickled
+        spec = {**spec, "text": _stored_text(*stored)}
+        del spec["stored"], spec["chars"]
     corpus = corpus_of(**spec, special_tokens=options.get("special_tokens", ()))
     if spec["source"] != "preset":
         check_word_lengths(corpus, options["pre_tokenizer"])
@@ -122,6 +134,18 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
                 first.history.stop("stopped", state.step)
                 break
     return first.history, deep_sizeof(first.history)
+
+
+def _stored_text(where: str, key: str) -> str:
+    from server import corpus_store  # only a worker given a digest needs the store (SQLite or Redis)
+
+    try:
+        found = corpus_store.reader(where).get(key)
+    except corpus_store.StoreUnavailable as exc:
+        raise CorpusGone(str(exc)) from None
+    if found is None or found[0] != "text":
+        raise CorpusGone("The corpus is no longer in the server's store.")
+    return found[1]
 
 
 # -- the pool and the job table (in the serving process) --------------------------------------------
@@ -207,11 +231,20 @@ def _run(fn, *args, lane: str = "main") -> cf.Future:
         pool = _pool()
         try:
             with plain_main():
-                return pool.lanes[lane].submit(fn, *args)
+                future = pool.lanes[lane].submit(fn, *args)
+                if _carries_big_text(args):
+                    # multiprocessing's queue feeder thread keeps the last message it sent (its loop variable)
+                    # until it sends the next: a job's pickled 100 MB corpus, held for good by an idle lane
+                    pool.lanes[lane].submit(_ready, 0.0)
+                return future
         except BrokenProcessPool:
             reset_if_broken()
             if attempt == 2:
                 raise ValueError("The training workers stopped working; reload the page to try again.") from None
+
+
+def _carries_big_text(args: tuple) -> bool:
+    return any(isinstance(a, dict) and len(a.get("text") or "") > BIG_TEXT_CHARS for a in args)
 
 
 _POOL: _Pool | None = None
@@ -266,7 +299,7 @@ def estimate_work(spec: dict, options: dict) -> int:
         p = PRESETS.get(spec["preset"])
         chars = 0 if p is None else (p.corpus_bytes or len(p.word_counts or "") + sum(map(len, p.texts or ())))
     else:
-        chars = len(spec["text"] if spec["source"] == "text" else spec["counts"])
+        chars = spec.get("chars") or len(spec["text"] if spec["source"] == "text" else spec["counts"])
     merges = options.get("num_merges") or options.get("vocab_size") or MAX_MERGES
     return chars * min(merges, max(chars, 1))
 

@@ -19,7 +19,7 @@ import time
 from collections import deque
 
 COUNT = 10  # new corpora per client per window
-CHARS = 25_000_000  # characters of new corpora per client per window (five of the largest)
+CHARS = 25_000_000  # characters of new corpora per client per window (a client's first passes whatever its size)
 WINDOW_S = 60.0
 PASTE_COUNT = 30  # texts pasted or uploaded per client per window (a class behind one address pastes small ones)
 PASTE_CHARS = 10_000_000  # their characters per client per window (two 5 MB corpora; a larger one alone)
@@ -50,7 +50,11 @@ class Quota:
     @classmethod
     def from_environment(cls, env=os.environ) -> Quota:
         """``BPE_STORE_QUOTA_COUNT`` and ``BPE_STORE_QUOTA_CHARS`` per minute, else the defaults."""
-        return cls(int(env.get("BPE_STORE_QUOTA_COUNT") or COUNT), int(env.get("BPE_STORE_QUOTA_CHARS") or CHARS))
+        return cls(
+            int(env.get("BPE_STORE_QUOTA_COUNT") or COUNT),
+            int(env.get("BPE_STORE_QUOTA_CHARS") or CHARS),
+            one_any_size=True,  # a corpus of the size limit (100 MB) is stored: once a minute
+        )
 
     @classmethod
     def pastes_from_environment(cls, env=os.environ) -> Quota:

@@ -23,6 +23,8 @@ from collections.abc import Hashable
 from dataclasses import fields
 from typing import Any
 
+from server.corpus_store import utf8_chunks
+
 RUN_KEYS_KEPT = 2  # per session: its settings and the sidebar's preview of them (without forced merges)
 
 
@@ -32,9 +34,12 @@ def settings_digest(settings: Any) -> str:
     h = hashlib.sha256()
     for f in fields(settings):
         value = getattr(settings, f.name)
-        data = value if isinstance(value, str) else repr(value)
-        data = data.encode("utf-8", "surrogatepass")
-        h.update(f"{f.name}:{len(data)}:".encode() + data)
+        value = value if isinstance(value, str) else repr(value)
+        # encoded a chunk at a time: a 100 MB corpus encoded whole was another 100 MB held (twice, with its prefix)
+        nbytes = len(value) if value.isascii() else sum(map(len, utf8_chunks(value)))
+        h.update(f"{f.name}:{nbytes}:".encode())
+        for chunk in utf8_chunks(value):
+            h.update(chunk)
     return h.hexdigest()
 
 

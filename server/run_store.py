@@ -5,7 +5,9 @@ cache's budget: every view derived from a run (splits, provenance, the pages' ro
 is kept in the run's own :class:`~bpe.run_cache.RunCache`, which the store sizes for the run when it arrives
 (``RunCache.fit_to``), so one number per run (the cache's budget) covers all of it. The store also remembers the last few settings that failed, each
 as its sentence (a failure is deterministic: twenty sessions asking for a bad run do not train it twenty
-times). :func:`keep` and :func:`result` hand a training job's answer to the store.
+times). :func:`keep` and :func:`result` hand a training job's answer to the store. The texts sessions hold (a pasted
+or uploaded corpus, up to 100 MB each) are counted against the same budget (:meth:`RunStore.hold`): a class that
+uploads big corpora keeps fewer runs, not more memory.
 
 Left out: training (``server/jobs.py``), the session waiting for a run and its Stop button (``ui/runs.py``).
 """
@@ -36,6 +38,7 @@ class RunStore:
         self.lock = threading.Lock()
         self.runs: OrderedDict[str, tuple[bpe.History, int]] = OrderedDict()
         self.failures: OrderedDict[str, str] = OrderedDict()
+        self.held: dict[tuple[str, str], int] = {}  # (session, what) -> bytes of a corpus text it holds
         self.nbytes = 0
 
     def get(self, key: str) -> bpe.History | None:
@@ -68,6 +71,24 @@ class RunStore:
             evicted = replaced + self._over_budget()
         self._free(evicted)
         return history
+
+    def hold(self, session: str, what: str, nbytes: int) -> None:
+        """Count ``nbytes`` that ``session`` holds outside the store (``what``: its Train page's corpus text, its
+        Check page's) against the budget, replacing what it held for ``what`` before (0: nothing now); the
+        oldest runs make room for it."""
+        with self.lock:
+            self.nbytes += nbytes - self.held.pop((session, what), 0)
+            if nbytes:
+                self.held[(session, what)] = nbytes
+            evicted = self._over_budget()
+        if evicted:
+            self._free(evicted)
+
+    def release(self, session: str) -> None:
+        """A session ended: what it held is counted no more."""
+        with self.lock:
+            for key in [k for k in self.held if k[0] == session]:
+                self.nbytes -= self.held.pop(key)
 
     def _over_budget(self) -> list:
         """Drop the oldest runs past the budget, keeping the newest (under the lock)."""
@@ -131,6 +152,9 @@ def result(key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
     except ValueError as exc:
         failure = str(exc)
         RUNS.fail(key, failure)
+        exc.__traceback__ = None
+    except jobs.CorpusGone as exc:  # not the settings' fault: the next ask trains again
+        failure = f"{exc} Train again: the page stores it again within seconds."
         exc.__traceback__ = None
     except jobs.Stopped as exc:
         failure = "This run was stopped before it finished. Change the corpus or settings to train again."

@@ -7,7 +7,8 @@ limit it enforces is ``server.maxUploadSize`` per file, so one session could ask
 and fill each without a rerun, and the server would hold it all. Here the manager's ``add_file``
 refuses a file that would take the session past either limit (HTTP 413 with a sentence, as Streamlit
 answers a file over ``maxUploadSize``), and ``remove_file`` and ``remove_session_files`` give its room
-back. A file uploaded again under the same id replaces the old one and is counted once.
+back. A file uploaded again under the same id replaces the old one and is counted once. A page that has read
+a file and keeps what it needs (a corpus's text) lets go of its bytes at once (:func:`let_go`).
 
 Streamlit offers no supported hook for this, so :func:`install` wraps those three methods of the
 manager the running server uses (``Runtime.instance().uploaded_file_mgr``, a ``MemoryUploadedFileManager``:
@@ -80,6 +81,18 @@ class SessionUploads:
             return len(files), sum(files.values())
 
 
+def let_go(session_id: str, file_id: str) -> bool:
+    """Drop one uploaded file from the running server's memory, as the uploader's own delete does (a corpus
+    file once its text is read and stored: its bytes were a second copy of it). The uploader keeps showing the
+    file's name, and returns None from then on. True if dropped; nothing outside a server (AppTest)."""
+    from streamlit.runtime import Runtime
+
+    if not (Runtime.exists() and type(Runtime.instance()) is Runtime):
+        return False
+    Runtime.instance().uploaded_file_mgr.remove_file(session_id=session_id, file_id=file_id)
+    return True
+
+
 _install_lock = threading.Lock()
 
 
@@ -123,6 +136,9 @@ def install(manager: Any = None, max_files: int = MAX_FILES, max_bytes_: int | N
             remove_session_files(session_id)
             limits.release(session_id)
             heap.session_ended()  # the one hook a session's end offers: its frozen state can be collected
+            from server import run_store  # (the run store imports the pool: only a server needs it here)
+
+            run_store.RUNS.release(session_id)  # the corpus texts it held are no longer counted
 
         limited_add_file.bpe_limits = limits  # type: ignore[attr-defined]
         manager.add_file = limited_add_file

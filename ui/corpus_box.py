@@ -22,11 +22,13 @@ stays there, and the page says nothing else about the corpus (not "The corpus is
 
 from __future__ import annotations
 
+import io
+import sys
 import time
 
 import streamlit as st
 
-from server import corpus_store, jobs, limits, quota
+from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, upload_limits
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 from ui.session import session_id
@@ -51,7 +53,7 @@ def facts(state: dict, text: str) -> tuple[int, int]:
     memo = state.setdefault("corpus_facts", {})
     key = (hash(text), len(text))
     if (found := memo.get(key)) is None:
-        found = memo[key] = (len(text.encode("utf-8", "surrogatepass")), text.count("\n") + 1)
+        found = memo[key] = (limits.utf8_size(text), text.count("\n") + 1)
         while len(memo) > FACTS_KEPT:
             del memo[next(iter(memo))]
     return found
@@ -126,6 +128,7 @@ def store_warning(state: dict, kind: str, text: str) -> str | None:
 
 def _accept(state: dict, text: str) -> None:
     state["text_corpus"] = text
+    run_store.RUNS.hold(session_id(), "train", sys.getsizeof(text))  # counted with the runs (the server's memory)
     remember(state, "text", text)
 
 
@@ -163,7 +166,7 @@ def text_source(state: dict, saved_text: str) -> str:
     if "text_corpus" not in state:  # a new session: the link's corpus
         state["text_corpus"] = saved_text
     st.session_state.setdefault("corpus_text", "")
-    upload = upload_text(state, "corpus_file")
+    upload = upload_text(state, "corpus_file", let_go=True)
     if upload is not None:
         _accept(state, upload)
         state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
@@ -216,11 +219,13 @@ def text_source(state: dict, saved_text: str) -> str:
 UPLOAD_LABEL = f"Upload a text file (any name, UTF-8, up to {limits.LIMIT_TEXT})"
 
 
-def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL) -> str | None:
+def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool = False) -> str | None:
     """The uploader of a text corpus (any extension, read as UTF-8); the text of a file uploaded since the
     last run, else None. A file refused (too big, not UTF-8, empty) gets its sentence as an error below the
     uploader for as long as it stays there; Streamlit's own refusal (a tooltip) only comes past
-    ``limits.UPLOAD_WIDGET_MB``."""
+    ``limits.UPLOAD_WIDGET_MB``. ``let_go``: once read, the uploader's copy of the file is dropped from the
+    server's memory (the uploader then returns None, its file name still shown), so a 100 MB file is held
+    once, as the session's text."""
     upload = st.file_uploader(label, type=None, key=key, max_upload_size=limits.UPLOAD_WIDGET_MB)
     refusals = state.setdefault("upload_refusals", {})
     if upload is None:
@@ -235,15 +240,37 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL) -> str | None:
                 raise ValueError(refusal)
             if refusal := quota.pastes().refuse(client_id(), upload.size):  # before the file is read
                 raise ValueError(f"{refusal} Upload the file again then.")
-            text = limits.read_text(upload.getvalue(), upload.name)
-            if blank(text):
-                raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")
+            text = _read_upload(state, key, upload, let_go)
         except ValueError as exc:
             refusals[key] = f"{exc} The corpus keeps what it had."
             text = None
     if refusal := refusals.get(key):
         alert("error", refusal)
     return text
+
+
+def _read_upload(state: dict, key: str, upload, let_go: bool) -> str:
+    """Read, digest and store an uploaded file a chunk at a time (``server/corpus_upload.py``), and note what
+    that found (its digest, size and lines, or why the store could not take it) so that nothing reads the text
+    whole again; ValueError with the sentence for a file that cannot be a corpus."""
+    held = st.session_state.get(key)  # the widget state's file, whose bytes are Streamlit's own (no copy)
+    if held is not upload and isinstance(held, io.BytesIO) and getattr(held, "file_id", None) == upload.file_id:
+        upload.close()  # this run's copy (a widget's value is returned deep-copied: another 100 MB) goes first
+        upload = held
+    read = corpus_upload.read(upload.getvalue(), upload.name, client=client_id())
+    if blank(read.text):
+        raise ValueError(f"The file {upload.name!r} is empty: nothing to train on.")
+    memo = state.setdefault("corpus_facts", {})
+    memo[(hash(read.text), len(read.text))] = (read.nbytes, read.lines)
+    if read.store_failure is None:
+        state.setdefault(keys.STORED, set()).add(read.key)
+        state.get("store_failed", {}).pop(read.key, None)
+    else:
+        state.setdefault("store_failed", {})[read.key] = (time.monotonic(), read.store_failure)
+    if let_go:  # the uploader's bytes go now: from Streamlit's store of uploads, and from the file holding them
+        if upload_limits.let_go(session_id(), upload.file_id):  # (not under AppTest, which reads it again)
+            upload.close()
+    return read.text
 
 
 def upload_refused(state: dict, key: str = "corpus_file") -> bool:
@@ -263,8 +290,9 @@ def check_text_source(state: dict, app_state: dict) -> str:
     upload = upload_text(state, "chk_corpus_file")
     if upload is not None:
         state["chk_file_text"] = upload
-    elif st.session_state.get("chk_corpus_file") is None:
-        state.pop("chk_file_text", None)  # the file was removed: the box is the corpus again
+        run_store.RUNS.hold(session_id(), "check", sys.getsizeof(upload))
+    elif st.session_state.get("chk_corpus_file") is None and state.pop("chk_file_text", None) is not None:
+        run_store.RUNS.hold(session_id(), "check", 0)  # the file was removed: the box is the corpus again
     text = state.get("chk_file_text")
     if text:
         remember(app_state, "text", text)

@@ -20,7 +20,7 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import bpe
-from server import jobs, limits, run_keys, run_store
+from server import corpus_store, jobs, limits, run_keys, run_store
 from server.run_keys import stopped_key
 from server.run_store import RUN_MEMORY_BUDGET, RUNS, keep, store_result
 from server.tokenizer_cache import tokenizer_at
@@ -71,6 +71,11 @@ def session_alive(waiter: str) -> bool:
 def _submit(settings: Settings, key: str) -> jobs.Job | None:
     """A job for this run, or None if it was stored since the caller looked (then RUNS has it)."""
     spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
+    if settings.source == "text" and len(settings.text) > jobs.BIG_TEXT_CHARS and get_script_run_ctx() is not None:
+        digest = corpus_store.digest("text", settings.text)  # known already: the page stored the text
+        if digest in app_state().get(keys.STORED, ()):  # the worker reads it from the store: no pickled copy
+            where = corpus_store.address(corpus_store.store())
+            spec.update(text="", stored=(where, digest), chars=len(settings.text))
     return jobs.submit(
         key,
         spec,

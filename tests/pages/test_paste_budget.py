@@ -10,7 +10,7 @@ import pytest
 from apptest_support import alerts, ok, settle, start
 from streamlit.testing.v1 import AppTest
 
-from server import corpus_store, limits, quota
+from server import corpus_store, corpus_upload, limits, quota
 from ui import corpus_box, runs
 
 pytestmark = pytest.mark.timeout(300)
@@ -79,8 +79,10 @@ def test_a_paste_past_the_budget_with_no_corpus_yet_says_only_that(budget):
 def test_an_upload_past_the_budget_is_not_read(budget, monkeypatch):
     limit, digested = budget
     read: list[bytes] = []
-    real_read = limits.read_text
-    monkeypatch.setattr(limits, "read_text", lambda data, name: read.append(data) or real_read(data, name))
+    real_read = corpus_upload.read
+    monkeypatch.setattr(
+        corpus_upload, "read", lambda data, name, **kw: read.append(data) or real_read(data, name, **kw)
+    )
     limit.refuse("one browser", 1), limit.refuse("one browser", 1)
     at = text_page()
     at.file_uploader(key="corpus_file").set_value(("storm.txt", b"a storm of uploads " * 100, "text/plain"))
