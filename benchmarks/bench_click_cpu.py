@@ -3,13 +3,14 @@
 A click reruns the step view (an ``st.fragment`` of ``pages/train.py``); with a class of 100 on one
 server that CPU is what queues everyone's clicks (docs/greedy-clients.md). For each checkout given,
 a ``streamlit run`` is started from that directory, one ``st_client.Session`` opens the link and
-presses Next and Back in turn; the serving process's CPU time (user + system, from ``/proc``) over
+presses Next and Back in turn (or, ``--walk``, Next on to the last step and Back to the first: each step
+new to the server the first time); the serving process's CPU time (user + system, from ``/proc``) over
 the clicks is divided by their number. The checkouts take turns for ``--rounds`` rounds, so a load
 that changes during the run falls on both; the last checkout is compared with the first.
 
     git archive main | tar -x -C /tmp/clicks_ref && ln -s "$PWD/.venv" /tmp/clicks_ref/.venv
     .venv/bin/python benchmarks/bench_click_cpu.py /tmp/clicks_ref .
-    .venv/bin/python benchmarks/bench_click_cpu.py /tmp/clicks_ref . --link preset=python-docs --clicks 300
+    .venv/bin/python benchmarks/bench_click_cpu.py /tmp/clicks_ref . --link preset=python-docs --walk
 """
 
 from __future__ import annotations
@@ -83,19 +84,21 @@ class Server:
             self.proc.wait(30)
 
 
-async def clicks(server: Server, link: str, n: int, warmup: int) -> tuple[float, float]:
+async def clicks(server: Server, link: str, n: int, warmup: int, walk: bool = False) -> tuple[float, float]:
     """Seconds of serving CPU per click, and the median click-to-step latency, over ``n`` clicks."""
     s = Session(server.url, link)
     await s.open()
     if s.exceptions:
         raise RuntimeError(f"the page failed: {s.exceptions}")
-    keys = ["next", "back"] if s.last else ["next"]
     latencies = []
-    for i in range(warmup):
-        await s.click(keys[i % len(keys)])
+    for _ in range(warmup):
+        await s.click("next" if s.step == 0 else "back")
     before = cpu_seconds(server.proc.pid)
-    for i in range(n):
-        latencies.append(await s.click(keys[i % len(keys)]))
+    forward = True
+    for _ in range(n):
+        # Next and Back in turn, or with ``walk``: on to the last step and back (each step new the first time).
+        forward = (s.step < s.last if forward else s.step == 0) if walk else s.step == 0
+        latencies.append(await s.click("next" if forward else "back"))
     used = cpu_seconds(server.proc.pid) - before
     if s.exceptions:
         raise RuntimeError(f"a click failed: {s.exceptions}")
@@ -110,13 +113,14 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--walk", action="store_true", help="step on to the last step and back, not Next/Back in turn")
     args = parser.parse_args()
     servers = [Server(root.resolve()) for root in args.roots]
     per_click: dict[int, list[float]] = {i: [] for i in range(len(servers))}
     try:
         for r in range(args.rounds):
             for i, server in enumerate(servers):
-                cpu, lat = asyncio.run(clicks(server, args.link, args.clicks, args.warmup))
+                cpu, lat = asyncio.run(clicks(server, args.link, args.clicks, args.warmup, args.walk))
                 per_click[i].append(cpu)
                 load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
                 print(

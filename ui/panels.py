@@ -6,6 +6,8 @@ page reads as a description of the UI.
 
 from __future__ import annotations
 
+import sys
+
 import pyarrow as pa
 import streamlit as st
 
@@ -36,19 +38,28 @@ SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds t
 PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the most frequent
 
 
-def per_run(fn):
+def per_run(fn=None, *, size=approx_size):
     """Cache ``fn(history, *args)`` in the run's own cache (``history.cache``, a ``bpe.RunCache``), shared by
-    every session stepping through it.
+    every session stepping through it; ``size`` gives a value's bytes (``@per_run(size=...)``).
 
     Not ``st.cache_resource``: that hashes its arguments on every call (a few ms per view per click), while
     a run is already the identity of its corpus and settings. Entries go when the run goes, and the run's
     cache keeps within its byte budget, which the run store counts. Values are never mutated."""
+    if fn is None:
+        return lambda f: per_run(f, size=size)
 
     def cached(history: bpe.History, *args):
-        return history.cache.get_or_make(("view", fn.__name__, *args), lambda: fn(history, *args))
+        return history.cache.get_or_make(("view", fn.__name__, *args), lambda: fn(history, *args), size)
 
     cached.__wrapped__ = fn
     return cached
+
+
+def rows_size(rows: tuple[dict, ...]) -> int:
+    """Bytes of a tuple of flat dicts whose keys are shared constants (:func:`_pair_view`'s rows): the tuple,
+    each dict and its values. ``approx_size`` walks keys and values generically, which on a step no session
+    had seen yet cost more than making the rows."""
+    return sys.getsizeof(rows) + sum(sys.getsizeof(row) + sum(map(sys.getsizeof, row.values())) for row in rows)
 
 
 def kept_html(history: bpe.History, key: tuple, make) -> str:
@@ -81,7 +92,7 @@ def stored_title(token: str, text: bool) -> str:
 PAIR_COLUMNS = ("rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from")
 
 
-@per_run
+@per_run(size=rows_size)
 def _pair_view(_history: bpe.History, step: int, text: bool = False) -> tuple[dict, ...]:
     """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
     count comes from), one dict a row with the keys PAIR_COLUMNS. Plain rows, not a DataFrame:

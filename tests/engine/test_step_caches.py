@@ -193,3 +193,19 @@ def test_a_search_in_the_splits_is_drawn_for_its_session_and_a_long_block_is_not
     monkeypatch.delitem(panels.st.session_state, panels.keys.SPLIT_SEARCH)
     assert panels._splits_vocab_html(h.state(2), h, settings, False, False) == plain
     assert not [key for key, _ in h.cache.items("view") if key[1] == "splits_vocab"]
+
+
+def test_a_steps_pair_rows_are_counted_in_the_runs_budget_by_what_they_hold():
+    """Its rows' dicts and values are counted (their keys are the same strings in every row, held once)."""
+    import sys
+
+    from bpe.run_cache import ENTRY_BYTES
+
+    h = run("whitespace")
+    fresh(h)
+    panels._pair_view.__wrapped__(h, 3)  # the counts' provenance, which the run's cache keeps as its own kinds
+    before = h.cache.nbytes
+    rows = panels._pair_view(h, 3)
+    held = sys.getsizeof(rows) + sum(sys.getsizeof(row) + sum(map(sys.getsizeof, row.values())) for row in rows)
+    assert rows and h.cache.nbytes - before == held + ENTRY_BYTES
+    assert all(row.keys() == rows[0].keys() and all(a is b for a, b in zip(row, rows[0])) for row in rows)
