@@ -16,7 +16,7 @@ import streamlit as st
 
 import bpe
 from bpe import reference_loops as loops
-from ui import links
+from ui import links, session
 from ui.panels import per_run
 from ui.settings import Settings
 
@@ -105,6 +105,8 @@ def code_beside(history: bpe.History, settings: Settings, step: int) -> None:
     # Drawn only while open (opening it reruns the step view): closed, as most students leave it, its elements
     # would cost every click on Next serving CPU (a class of 100 clicks on one process) for nothing shown.
     box = st.expander("The code beside the step", icon=":material/code:", key=OPEN_KEY, on_change="rerun")
+    # The loop chosen stays chosen while the expander is closed (Streamlit forgets a widget it does not draw).
+    session.keep_widgets(session.app_state().setdefault("train_widgets", {}), ("code_style",))
     if not box.open:
         return
     with box:

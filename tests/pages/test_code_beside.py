@@ -145,3 +145,15 @@ def test_the_closed_expander_draws_nothing_inside_until_opened_and_then_follows_
     at.session_state[code_beside.OPEN_KEY] = False
     ok(at.run())
     assert not at.code
+
+
+def test_the_loop_chosen_stays_chosen_while_the_expander_is_closed():
+    at = opened(preset="hug", step="2")
+    ok(at.radio(key="code_style").set_value("minbpe").run())
+    at.session_state[code_beside.OPEN_KEY] = False
+    ok(at.run())
+    ok(at.button(key="next").click().run())
+    at.session_state[code_beside.OPEN_KEY] = True
+    ok(at.run())
+    assert at.radio(key="code_style").value == "minbpe"
+    assert at.code[-1].value == code_beside.SOURCES["minbpe"].strip()
