@@ -16,7 +16,7 @@ import streamlit as st
 
 import bpe
 from bpe import reference_loops as loops
-from ui import links
+from ui import links, session
 from ui.panels import per_run
 from ui.settings import Settings
 
@@ -26,6 +26,7 @@ EXACT_WORDS = (
 )
 WORDS_SHOWN = 5  # rewritten words shown
 WORKSHEET_STEPS = 5  # steps on the worksheet the Train page links to
+OPEN_KEY = "code_beside_open"  # the expander's open state (session state)
 STYLES = {
     "course": ("Hugging Face course", (loops.compute_pair_freqs, loops.merge_pair, loops.course_step)),
     "minbpe": ("minbpe", (loops.get_stats, loops.merge, loops.minbpe_step)),
@@ -101,7 +102,14 @@ def worksheet_link(settings: Settings, step: int) -> str:
 
 def code_beside(history: bpe.History, settings: Settings, step: int) -> None:
     """The expander under the step panels (``pages/train.py``)."""
-    with st.expander("The code beside the step", icon=":material/code:"):
+    # Drawn only while open (opening it reruns the step view): closed, as most students leave it, its elements
+    # would cost every click on Next serving CPU (a class of 100 clicks on one process) for nothing shown.
+    box = st.expander("The code beside the step", icon=":material/code:", key=OPEN_KEY, on_change="rerun")
+    # The loop chosen stays chosen while the expander is closed (Streamlit forgets a widget it does not draw).
+    session.keep_widgets(session.app_state().setdefault("train_widgets", {}), ("code_style",))
+    if not box.open:
+        return
+    with box:
         style = st.radio(
             "Reference loop",
             list(STYLES),

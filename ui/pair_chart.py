@@ -7,8 +7,9 @@ them apart; in presenter mode each count is written on its bar instead of a coun
 
 from __future__ import annotations
 
+from functools import cache
+
 import altair as alt
-import streamlit as st
 
 from bpe import display
 
@@ -22,7 +23,7 @@ ROLE_LABELS = (
 )
 
 
-@st.cache_resource(show_spinner=False)
+@cache  # a handful of kinds: not st.cache_resource, which hashes its arguments again on every click
 def pair_chart_spec(wordpiece: bool = False, present: bool = False, roles: tuple[str, ...] = ROLES) -> dict:
     """The bar chart, built with Altair once; each step only sends its data (Altair's
     to_dict costs ~30 ms, too much to pay on every click). The bars are the counts, or for

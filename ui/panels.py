@@ -6,6 +6,8 @@ page reads as a description of the UI.
 
 from __future__ import annotations
 
+import sys
+
 import pyarrow as pa
 import streamlit as st
 
@@ -24,6 +26,9 @@ from ui.settings import Settings
 # A longer row of the splits table is drawn afresh each time, not kept: a word of up to MAX_WORD_CHARS (10,000)
 # characters is a row of as many chips, and a few of them would push every other view out of the run's cache.
 ROW_CHARS_KEPT = 1_200
+# A step's HTML block is kept for the next session at that step up to this size; a larger one (long words' rows)
+# is drawn afresh, for the reason above.
+STEP_HTML_KEPT = 32_000
 TOP_N = 20
 HISTORY_ROWS = 15  # merge-history rows sent per step (the CSV download has them all)
 # characters of a word shown in the "from" column (cut in the middle past that): a word of up to 10,000 characters
@@ -33,19 +38,39 @@ SPLIT_ROWS = 40  # most frequent words shown in the splits table (search finds t
 PRESENT_SPLIT_ROWS = 8  # in presenter mode: the rewritten words first, then the most frequent
 
 
-def per_run(fn):
+def per_run(fn=None, *, size=approx_size):
     """Cache ``fn(history, *args)`` in the run's own cache (``history.cache``, a ``bpe.RunCache``), shared by
-    every session stepping through it.
+    every session stepping through it; ``size`` gives a value's bytes (``@per_run(size=...)``).
 
     Not ``st.cache_resource``: that hashes its arguments on every call (a few ms per view per click), while
     a run is already the identity of its corpus and settings. Entries go when the run goes, and the run's
     cache keeps within its byte budget, which the run store counts. Values are never mutated."""
+    if fn is None:
+        return lambda f: per_run(f, size=size)
 
     def cached(history: bpe.History, *args):
-        return history.cache.get_or_make(("view", fn.__name__, *args), lambda: fn(history, *args))
+        return history.cache.get_or_make(("view", fn.__name__, *args), lambda: fn(history, *args), size)
 
     cached.__wrapped__ = fn
     return cached
+
+
+def rows_size(rows: tuple[dict, ...]) -> int:
+    """Bytes of a tuple of flat dicts whose keys are shared constants (:func:`_pair_view`'s rows): the tuple,
+    each dict and its values. ``approx_size`` walks keys and values generically, which on a step no session
+    had seen yet cost more than making the rows."""
+    return sys.getsizeof(rows) + sum(sys.getsizeof(row) + sum(map(sys.getsizeof, row.values())) for row in rows)
+
+
+def kept_html(history: bpe.History, key: tuple, make) -> str:
+    """A step's HTML block (``make()``) from the run's cache, where it is kept for every session that comes to
+    the same step (a class steps through the same run) unless it is longer than STEP_HTML_KEPT."""
+    if (html_text := history.cache.get(key)) is not None:
+        return html_text
+    html_text = make()
+    if len(html_text) > STEP_HTML_KEPT:
+        return html_text
+    return history.cache.put(key, html_text, approx_size(html_text))
 
 
 def as_text(history: bpe.History) -> bool:
@@ -67,7 +92,7 @@ def stored_title(token: str, text: bool) -> str:
 PAIR_COLUMNS = ("rank", "pair", "stored", "count", "score", "value", "tied", "chosen", "role", "from")
 
 
-@per_run
+@per_run(size=rows_size)
 def _pair_view(_history: bpe.History, step: int, text: bool = False) -> tuple[dict, ...]:
     """Pair counts this merge was chosen from (top pairs, with tie/chosen flags and where each
     count comes from), one dict a row with the keys PAIR_COLUMNS. Plain rows, not a DataFrame:
@@ -178,6 +203,18 @@ def _splits_vocab_html(s: bpe.TrainState, history: bpe.History, settings: Settin
     (side by side in half of a projector's width, the chips of a real paragraph's words were cut at the
     column's edge)."""
     query = st.session_state.get(keys.SPLIT_SEARCH, "")  # the box is below the step view: controls.search_box()
+    if query:
+        return _splits_vocab_body(s, history, settings, query, text, present)
+    # Without a search it is the same for every session at this step: made once, kept in the run's cache (the
+    # settings it reads are the vocabulary's target and special tokens; the whole settings would hash the corpus).
+    target = settings.limit_value if settings.limit == "vocab_size" else None
+    key = ("view", "splits_vocab", s.step, text, present, target, tuple(settings.special_tokens))
+    return kept_html(history, key, lambda: _splits_vocab_body(s, history, settings, "", text, present))
+
+
+def _splits_vocab_body(
+    s: bpe.TrainState, history: bpe.History, settings: Settings, query: str, text: bool, present: bool
+) -> str:
     return (
         f'<div class="{"bpe-stack" if present else "bpe-grid bpe-lazy"}">'
         f"<div>{_splits_html(s, history, query, text, present)}</div>"
@@ -228,6 +265,11 @@ PRESENT_SHARES = 4  # words named in presenter mode's "where the count comes fro
 
 
 def _this_step_html(s: bpe.TrainState, history: bpe.History, text: bool = False, present: bool = False) -> str:
+    """The step box, made once per step and way of showing it, kept in the run's cache (:func:`_step_box`)."""
+    return kept_html(history, ("view", "step_box", s.step, text, present), lambda: _step_box(s, history, text, present))
+
+
+def _step_box(s: bpe.TrainState, history: bpe.History, text: bool, present: bool) -> str:
     """The step box. In presenter mode it stays short enough to leave the chart in view: fewer words in the
     count's sentence, the tie rule's sentence in a tooltip, and the stop sentence inside it (not an alert)."""
     show = shower(text)
@@ -396,6 +438,11 @@ def _sparklines(_history: bpe.History) -> tuple[str, str]:
 
 
 def _history_html(history: bpe.History, step: int, text: bool = False) -> str:
+    """The merge history up to this step, kept in the run's cache (:func:`kept_html`)."""
+    return kept_html(history, ("view", "history", step, text), lambda: _history_body(history, step, text))
+
+
+def _history_body(history: bpe.History, step: int, text: bool) -> str:
     if not history.num_merges:
         return ""
     rows = _history_rows(history, text)[max(0, step - HISTORY_ROWS) : step][::-1]

@@ -276,3 +276,19 @@ def test_the_chart_keeps_the_tables_row_order_while_stepping(app_server, page):
             f"() => ({CHART_ROWS_JS})().join('|') === ({TABLE_ROWS_JS})().join('|')", timeout=10_000
         )  # the chart redraws a moment after the table
         assert page.evaluate(CHART_ROWS_JS) == page.evaluate(TABLE_ROWS_JS)
+
+
+def test_the_code_beside_the_step_is_drawn_when_opened_and_follows_the_steps(app_server, page):
+    """Closed, the expander holds nothing (a click on Next does not draw its loop); opened, it shows the loop and this
+    step's values, and keeps them in step with Next."""
+    open_train(page, f"{app_server}/?preset=hug&step=2")
+    box = page.locator('[data-testid="stExpander"]').filter(has_text="The code beside the step")
+    expect(box).to_have_count(1)
+    assert box.locator('[data-testid="stCode"]').count() == 0
+    box.locator("summary").click()
+    expect(box.get_by_text("Step 2: the loop's values")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(box.locator('[data-testid="stCode"]').first).to_contain_text(">>> best_pair")
+    page.locator(".st-key-next button").click()
+    wait_for_step(page, 3)
+    expect(box.get_by_text("Step 3: the loop's values")).to_be_visible(timeout=TIMEOUT_MS)
+    assert_no_exception(page)

@@ -149,3 +149,63 @@ def test_the_from_column_cuts_long_words_so_a_step_view_stays_small():
     assert froms, "the top pairs have their provenance"
     assert max(len(text) for text in froms) <= 600  # six words of 64 characters at most, their counts, "+ more"
     assert any(display.shorten(w, panels.FROM_WORD) in text for text in froms for w in words)  # cut, still named
+
+
+def test_a_steps_html_blocks_are_made_once_for_every_session_that_comes_to_that_step(monkeypatch):
+    """A class steps through one run: the step box, the splits and vocabulary, and the history of a step are made
+    for the first session there and reused by the others (and by a click back), each as it is made afresh."""
+    h = run("gpt2")
+    settings = Settings(source="text", text=TEXT, pre_tokenizer="gpt2", limit_value=40)
+    fresh(h)
+    draw = {
+        "_step_box": lambda k: panels._this_step_html(h.state(k), h),
+        "_splits_vocab_body": lambda k: panels._splits_vocab_html(h.state(k), h, settings, False, False),
+        "_history_body": lambda k: panels._history_html(h, k),
+    }
+    made = []
+    for name in draw:
+        maker = getattr(panels, name)
+        monkeypatch.setattr(panels, name, lambda *a, _name=name, _maker=maker: made.append(_name) or _maker(*a))
+    steps = [0, 1, 2, 3]
+    first = {name: [d(k) for k in steps] for name, d in draw.items()}
+    assert sorted(made) == sorted(name for name in draw for _ in steps)
+    made.clear()
+    for _session in range(3):  # more sessions at the same steps, and clicks back
+        assert {name: [d(k) for k in steps] for name, d in draw.items()} == first
+        assert {name: [d(k) for k in reversed(steps)] for name, d in draw.items()} == {
+            name: v[::-1] for name, v in first.items()
+        }
+    assert made == []
+    fresh(h)
+    assert {name: [d(k) for k in steps] for name, d in draw.items()} == first  # the same as made afresh
+
+
+def test_a_search_in_the_splits_is_drawn_for_its_session_and_a_long_block_is_not_kept(monkeypatch):
+    h = run("whitespace")
+    settings = Settings(source="text", text=TEXT, pre_tokenizer="whitespace", limit_value=40)
+    fresh(h)
+    plain = panels._splits_vocab_html(h.state(2), h, settings, False, False)
+    monkeypatch.setitem(panels.st.session_state, panels.keys.SPLIT_SEARCH, "fox")
+    searched = panels._splits_vocab_html(h.state(2), h, settings, False, False)
+    assert searched != plain and "fox" in searched
+    monkeypatch.setattr(panels, "STEP_HTML_KEPT", len(plain) - 1)
+    fresh(h)
+    monkeypatch.delitem(panels.st.session_state, panels.keys.SPLIT_SEARCH)
+    assert panels._splits_vocab_html(h.state(2), h, settings, False, False) == plain
+    assert not [key for key, _ in h.cache.items("view") if key[1] == "splits_vocab"]
+
+
+def test_a_steps_pair_rows_are_counted_in_the_runs_budget_by_what_they_hold():
+    """Its rows' dicts and values are counted (their keys are the same strings in every row, held once)."""
+    import sys
+
+    from bpe.run_cache import ENTRY_BYTES
+
+    h = run("whitespace")
+    fresh(h)
+    panels._pair_view.__wrapped__(h, 3)  # the counts' provenance, which the run's cache keeps as its own kinds
+    before = h.cache.nbytes
+    rows = panels._pair_view(h, 3)
+    held = sys.getsizeof(rows) + sum(sys.getsizeof(row) + sum(map(sys.getsizeof, row.values())) for row in rows)
+    assert rows and h.cache.nbytes - before == held + ENTRY_BYTES
+    assert all(row.keys() == rows[0].keys() and all(a is b for a, b in zip(row, rows[0])) for row in rows)

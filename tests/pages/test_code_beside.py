@@ -18,6 +18,13 @@ from ui import code_beside
 STEPS = {"course": loops.course_step, "minbpe": loops.minbpe_step}
 
 
+def opened(**query) -> AppTest:
+    """The Train page at this link with the code beside the step opened, as a click on its expander does."""
+    at = start(**query)
+    at.session_state[code_beside.OPEN_KEY] = True
+    return ok(at.run())
+
+
 # "hug" is the course's example; "course" and "multilingual" are byte-level (GPT-2 pre-tokenization, Ġ).
 @pytest.mark.parametrize("preset", ["hug", "course", "multilingual", "minbpe"])
 @pytest.mark.parametrize("style", list(STEPS))
@@ -44,7 +51,7 @@ def test_the_displayed_loop_reproduces_every_step_of_the_trainer(preset, style):
 
 def test_a_bytes_greatest_run_differs_from_the_loops_only_where_the_page_says_so():
     """CS336's preset breaks ties by the greatest pair: the loops take the first one, and the page says why."""
-    at = start(preset="cs336", step="1")
+    at = opened(preset="cs336", step="1")
     captions = " ".join(c.value for c in at.caption)
     assert "pairs tie here" in captions and "their pick can differ" in captions
 
@@ -66,7 +73,7 @@ def _values(at: AppTest) -> tuple[list, tuple]:
 
 @pytest.mark.parametrize("preset,step", [("hug", "2"), ("course", "5")])
 def test_the_expander_shows_the_loop_and_this_steps_values(preset, step):
-    at = start(preset=preset, step=step)
+    at = opened(preset=preset, step=step)
     assert "The code beside the step" in [e.label for e in at.expander]
     assert at.code[-1].value == code_beside.SOURCES["course"].strip()
     history = preset_history(preset)
@@ -90,14 +97,14 @@ def test_the_expander_shows_the_loop_and_this_steps_values(preset, step):
 
 
 def test_words_from_the_corpus_are_shown_as_python_reprs_in_code_blocks():
-    at = start(text="<b>x</b> *y* <b>x</b>", step="1", pre_tokenizer="whitespace")
+    at = opened(text="<b>x</b> *y* <b>x</b>", step="1", pre_tokenizer="whitespace")
     values = at.code[0].value
     assert "'<b>x</b>'" in values or "'*y*'" in values
     assert not any("<b>" in m.value for m in at.markdown)
 
 
 def test_the_worksheet_link_starts_at_the_next_step_with_the_runs_parameters():
-    at = start(preset="hug", step="2")
+    at = opened(preset="hug", step="2")
     link = next(b for b in at.get("link_button") if b.proto.label == "Printable worksheet")
     assert link.proto.url.startswith("worksheet?")
     assert "ws_from=3" in link.proto.url and "ws_steps=5" in link.proto.url and "preset=hug" in link.proto.url
@@ -115,10 +122,38 @@ def test_a_large_corpus_shows_the_runs_stored_top_counts_and_says_the_print_may_
 
 
 def test_a_forced_merge_and_a_wordpiece_run_are_said_beside_the_code():
-    captions = " ".join(c.value for c in start(preset="notebook", step="1").caption)
+    captions = " ".join(c.value for c in opened(preset="notebook", step="1").caption)
     assert "This merge was forced (a what-if)" in captions
-    at = start(preset="hug", step="1", algorithm="wordpiece")
+    at = opened(preset="hug", step="1", algorithm="wordpiece")
     assert "this run trains WordPiece" in " ".join(c.value for c in at.caption)
     assert len(at.code) == 1  # the loop's code, no BPE values for a WordPiece step
-    at = start(preset="hug", step="0")
+    at = opened(preset="hug", step="0")
     assert "Step 0: nothing merged yet" in " ".join(c.value for c in at.caption)
+
+
+def test_the_closed_expander_draws_nothing_inside_until_opened_and_then_follows_the_steps():
+    """Closed, its loop and values are not drawn on each click on Next (serving CPU for nothing shown)."""
+    at = start(preset="hug", step="2")
+    assert "The code beside the step" in [e.label for e in at.expander]
+    assert not at.code and "code_style" not in [r.key for r in at.radio]
+    at.session_state[code_beside.OPEN_KEY] = True
+    ok(at.run())
+    assert at.code[-1].value == code_beside.SOURCES["course"].strip()
+    assert "Step 2: the loop's values" in " ".join(c.value for c in at.caption)
+    ok(at.button(key="next").click().run())
+    assert "Step 3: the loop's values" in " ".join(c.value for c in at.caption)
+    at.session_state[code_beside.OPEN_KEY] = False
+    ok(at.run())
+    assert not at.code
+
+
+def test_the_loop_chosen_stays_chosen_while_the_expander_is_closed():
+    at = opened(preset="hug", step="2")
+    ok(at.radio(key="code_style").set_value("minbpe").run())
+    at.session_state[code_beside.OPEN_KEY] = False
+    ok(at.run())
+    ok(at.button(key="next").click().run())
+    at.session_state[code_beside.OPEN_KEY] = True
+    ok(at.run())
+    assert at.radio(key="code_style").value == "minbpe"
+    assert at.code[-1].value == code_beside.SOURCES["minbpe"].strip()
