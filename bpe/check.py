@@ -290,6 +290,8 @@ def _compare_one(
         what = (
             f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
             if alt.byte_base != setup.byte_base
+            else "does not cut the text into words"
+            if alt.pre_tokenizer == "none"
             else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
         )
         cause = (

@@ -11,7 +11,9 @@ pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted
 the new token unless the pair ends the word), ``overlap-subtract`` (the pairs beside every occurrence
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
 without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text). Tie faults (:data:`TIE_FAULTS`) and setting faults
-(:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
+(:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
+``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
+first, as minbpe trains);
 a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
 boundary put at the file's size minus one (when no special token follows) cuts it off; ``unescaped``, the
@@ -37,7 +39,7 @@ LOOP_FAULTS = (
     "keep-right", "overlap-subtract", "substring",
 )  # fmt: skip
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
-SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
+SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
 COUNT_FAULTS = ("cut-last", "unescaped", "drop-last", "even-chunks", "chunk-positions")
 CHUNKS = 4  # the workers a student's reader cuts the file for
 
@@ -64,6 +66,8 @@ CORPORA = {"handout": HANDOUT, "prose": PROSE, "bytes": BYTES}
 
 
 def _words(text: str, fault: str | None) -> Counter:
+    if fault == "none":  # minbpe's way: the whole text one sequence, special tokens included
+        return Counter({tuple(bytes([b]) for b in text.encode("utf-8")): 1})
     if fault == "lower":
         text = text.lower()
     parts = [text] if fault == "specials" else text.split(EOT)
@@ -179,6 +183,8 @@ def _pick(pairs: Counter, fault, words, merges):
         key = [(ids[a], ids[b]) for a, b in tied]
         pick = max(key) if fault == "greatest-id" else min(key)
         return tied[key.index(pick)]
+    if fault == "none":  # minbpe's max(stats, key=stats.get): the pair seen first in the text
+        return tied[0]
     if fault == "greatest-text":
         return max(tied, key=lambda p: (p[0].decode("utf-8", "replace"), p[1].decode("utf-8", "replace"), p))
     return max(tied)
