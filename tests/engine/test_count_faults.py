@@ -16,7 +16,7 @@ from hypothesis_support import examples
 
 from bpe.check import CS336_SETUP, diagnose
 from bpe.check_result import to_ours
-from bpe.check_setup import history_bytes, train_setup
+from bpe.check_setup import Setup, history_bytes, train_setup
 from bpe.count_faults import COUNT_FAULTS, Reading, can_choose, file_text, find_count_fault, recounts
 from bpe.formats.student_runs import read_student_file
 
@@ -186,3 +186,15 @@ def test_each_pattern_fault_counts_the_words_as_the_faulty_trainer_does(corpus, 
     expected = as_text(faulty_trainers.word_counts(text, fault))
     made = [counts for f, _, counts, _ in recounts(text, "gpt2", [EOT]) if f.name == fault]
     assert expected == as_text(faulty_trainers.word_counts(text, None)) or [expected] == made
+
+
+def test_a_reading_fault_is_named_before_no_pre_tokenization_that_follows_the_run_as_far():
+    # manoogim's run: chunk-positions counts for 5 merges, then a position-based loop of its own; no
+    # pre-tokenization with the first-seen tie also makes those 5 merges, by chance
+    text = CORPORA["prose"]
+    merges = [*train(text, 80, "chunk-positions")[1][:5], (b"a", b"i")]
+    student = read_student_file(pickle.dumps(({}, merges)), "run.pkl")
+    result, ranked = diagnose(text, student, CS336_SETUP, [EOT])
+    assert dict(ranked).get(Setup("first", "none", True)) == 5
+    assert (result.kind, result.step, result.fault) == ("reading", 1, "chunk-positions"), result.cause
+    assert "does not cut the text into words" not in result.cause
