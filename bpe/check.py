@@ -251,7 +251,10 @@ def _compare_one(
     found = None
     candidates: list[tuple[int, int, str]] = []
     if other is not None:  # no pre-tokenization changes every word: a fault that goes as far is likelier
-        candidates.append((other[1], -1 if other[0].pre_tokenizer != "none" else 3.5, "settings"))
+        reach = other[1]
+        if other[0].pre_tokenizer == "none" and specials:  # as minbpe, the special tokens left in the text too
+            reach = max(reach, setup_agreed(corpus, other[0], student.merges, (), student.end_of_word))
+        candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else 3.5, "settings"))
     if their_count < our_count or their_count == 0:
         candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
     special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)

@@ -30,7 +30,8 @@ from .trainer import run_training, train_steps
 
 MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
 SEARCH_SECONDS = 4.0
-# the cuts the search tries: the Train page's, and none at all (minbpe trains on the whole text as one sequence)
+# the cuts the search tries: the Train page's, and none at all (minbpe trains on the whole text as one sequence,
+# with its first-seen tie, the only rule tried with it: one long word is slow to set up)
 SEARCH_CUTS = (*PRE_TOKENIZERS, "none")
 
 
@@ -197,6 +198,8 @@ def best_settings(
         if setup.pre_tokenizer == "sennrich" and (setup.byte_base or not student.end_of_word):
             continue
         if isinstance(corpus, Mapping) and setup.pre_tokenizer != cuts[0]:
+            continue
+        if setup.pre_tokenizer == "none" and setup.tie_break != "first" and setup not in first:
             continue
         try:
             results.append((setup, setup_agreed(corpus, setup, student.merges, special_tokens, student.end_of_word)))
