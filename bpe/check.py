@@ -250,8 +250,11 @@ def _compare_one(
     # fault doing so, and students' loops are wrong far more often than their readers), then the tie rule.
     found = None
     candidates: list[tuple[int, int, str]] = []
-    if other is not None:
-        candidates.append((other[1], -1, "settings"))
+    if other is not None:  # no pre-tokenization changes every word: a fault that goes as far is likelier
+        reach = other[1]
+        if other[0].pre_tokenizer == "none" and specials:  # as minbpe, the special tokens left in the text too
+            reach = max(reach, setup_agreed(corpus, other[0], student.merges, (), student.end_of_word))
+        candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else 3.5, "settings"))
     if their_count < our_count or their_count == 0:
         candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
     special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
@@ -290,6 +293,8 @@ def _compare_one(
         what = (
             f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
             if alt.byte_base != setup.byte_base
+            else "does not cut the text into words"
+            if alt.pre_tokenizer == "none"
             else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
         )
         cause = (

@@ -30,6 +30,9 @@ from .trainer import run_training, train_steps
 
 MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
 SEARCH_SECONDS = 4.0
+# the cuts the search tries: the Train page's, and none at all (minbpe trains on the whole text as one sequence,
+# with its first-seen tie, the only rule tried with it: one long word is slow to set up)
+SEARCH_CUTS = (*PRE_TOKENIZERS, "none")
 
 
 @dataclass(frozen=True)
@@ -48,10 +51,17 @@ class Setup:
     def sentence(self, base: bool = True) -> str:
         """The settings in words: 'gpt2 pre-tokenization, the greatest-bytes tie rule and a 256-byte base'
         (``base=False``: without the base, where it makes no difference)."""
+        cut = self.cut_sentence()
         if not base:
-            return f"{self.pre_tokenizer} pre-tokenization and the {self.tie_break} tie rule"
+            return f"{cut} and the {self.tie_break} tie rule"
         start = "a 256-byte base" if self.byte_base else "characters as the base"
-        return f"{self.pre_tokenizer} pre-tokenization, the {self.tie_break} tie rule and {start}"
+        return f"{cut}, the {self.tie_break} tie rule and {start}"
+
+    def cut_sentence(self) -> str:
+        """How the text is cut: 'gpt2 pre-tokenization', or 'no pre-tokenization (each text one sequence)'."""
+        if self.pre_tokenizer == "none":
+            return "no pre-tokenization (each text one sequence)"
+        return f"{self.pre_tokenizer} pre-tokenization"
 
 
 CS336_SETUP = Setup("greatest-bytes", "gpt2", True)
@@ -176,7 +186,7 @@ def best_settings(
         return []
     deadline = time.monotonic() + seconds
     results: list[tuple[Setup, int]] = []
-    cuts = PRE_TOKENIZERS
+    cuts = SEARCH_CUTS
     if isinstance(corpus, Mapping):  # cut already: the pre-tokenizer is only a name, the preferred one (a saved run's)
         named = prefer[0].pre_tokenizer if prefer else "whitespace"
         cuts = (named if named != "sennrich" else "whitespace",)
@@ -188,6 +198,8 @@ def best_settings(
         if setup.pre_tokenizer == "sennrich" and (setup.byte_base or not student.end_of_word):
             continue
         if isinstance(corpus, Mapping) and setup.pre_tokenizer != cuts[0]:
+            continue
+        if setup.pre_tokenizer == "none" and setup.tie_break != "first" and setup not in first:
             continue
         try:
             results.append((setup, setup_agreed(corpus, setup, student.merges, special_tokens, student.end_of_word)))

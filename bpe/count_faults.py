@@ -1,5 +1,5 @@
-"""Known faults in how a student reads the corpus in chunks before counting words: each a hypothesis about the
-word counts, tested by training on the corpus counted that way.
+"""Known faults in how a student reads the corpus (in chunks, by lines, with its pattern) before counting words:
+each a hypothesis about the word counts, tested by training on the corpus counted that way.
 
 CS336's trainers read the corpus file in chunks (``find_chunk_boundaries``: evenly spaced byte offsets, each
 moved forward to the next special token, one worker per chunk), cut each chunk at the special tokens,
@@ -14,7 +14,14 @@ one faulty reader does:
    word at a cut is counted as two pieces (a character cut in two is dropped, as a decode that ignores
    errors drops it);
 4. ``chunk-positions``: each word's occurrences are kept as a set of positions, numbered from 0 again in each
-   chunk, and the chunks' sets are joined, so a word at the same position in two chunks counts once.
+   chunk, and the chunks' sets are joined, so a word at the same position in two chunks counts once;
+5. ``special-in-pattern``: the special tokens are alternatives inside the pre-token pattern, not split out
+   first, so after punctuation the punctuation run takes the token's first characters (``.<|``) and the rest
+   is counted as words (``endoftext``, ``|>``);
+6. ``lines``: each line (with its newline) is pre-tokenized on its own, so no word runs across a newline
+   (a newline and the next line's indent are never one word);
+7. ``bytes-pattern``: the pre-token pattern is run on the UTF-8 bytes (``rb"..."``), where ``\\p{L}`` and
+   ``\\p{N}`` match ASCII only, so a letter outside ASCII is cut from its word and grouped as punctuation.
 
 The number of chunks is the student's (often ``os.cpu_count()``, or a number in the code), so the faults that
 depend on it are tried with the usual numbers (:data:`CHUNK_COUNTS`), and each distinct set of counts once.
@@ -25,7 +32,7 @@ fault that follows the student's merges longest; :func:`count_sentence` names it
 differently and its count of the pair at the step where the runs part.
 
 Left out: the order in which the Check weighs this against other causes (:mod:`bpe.check`); a corpus given as
-word counts or as several texts (there is no file to read in chunks); chunks cut by lines or by characters.
+word counts or as several texts (there is no file to read in chunks); chunks cut by characters.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+
+import regex
 
 from . import pre_tokenizers as pt
 from .check_notation import show_pair, show_word
@@ -205,6 +214,48 @@ def _chunk_positions(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, ([worst] if worst is not None else [], [])
 
 
+def _example(true: Counter, counts: Counter) -> Example:
+    """A word counted less, and the two counted most beyond their true counts."""
+    less, more = true - counts, counts - true
+    return sorted(less, key=less.get, reverse=True)[:1], sorted(more, key=more.get, reverse=True)[:2]
+
+
+def _special_in_pattern(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    if reading.split is None:
+        return Counter(reading.true), ([], [])
+    pattern = regex.compile(f"{reading.split.pattern}|{reading.pattern.pattern}")
+    specials = {m.decode("utf-8") for m in reading.marks}
+    counts = Counter(w for w in pattern.findall(reading.text) if w not in specials)
+    return counts, _example(reading.true, counts)
+
+
+def _lines(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    data, pieces, start = reading.data, [], 0
+    while (end := data.find(b"\n", start) + 1) > 0:
+        pieces.append((start, end))
+        start = end
+    if start < len(data):
+        pieces.append((start, len(data)))
+    if len(pieces) < 2:
+        return Counter(reading.true), ([], [])
+    return reading.counted(pieces)
+
+
+def _bytes_pattern(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    if reading.pattern.pattern not in (pt.GPT2_PATTERN, pt.GPT4_PATTERN):
+        return Counter(reading.true), ([], [])  # only the byte-level patterns ask about letters
+    pattern = regex.compile(reading.pattern.pattern.encode())
+    counts: Counter = Counter()
+    for a, b in reading.docs:
+        found = pattern.findall(reading.text[a:b].encode("utf-8"))
+        counts.update(w.decode("utf-8", "replace") for w in found)  # runs of bytes above 0x7f keep characters whole
+    true = reading.true
+    word = next((w for w in true if counts[w] < true[w] and not w.isascii()), None)  # a word it cuts, seen first
+    if word is None:
+        return counts, _example(true, counts)
+    return counts, ([word], [w.decode("utf-8", "replace") for w in pattern.findall(word.encode("utf-8"))])
+
+
 @dataclass(frozen=True)
 class CountFault:
     """One faulty reader: ``count`` gives the word counts it makes of the corpus (given the text read whole and
@@ -231,6 +282,14 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("chunk-positions", "your counts merge each word's positions from your {chunks} chunks as one "
                    "set, and positions start at 0 in every chunk, so a word at the same position in two chunks "
                    "counts once", _chunk_positions, chunks="special"),
+        CountFault("special-in-pattern", "your special token is an alternative inside your pre-token pattern, not "
+                   "split out first, so after punctuation the punctuation run takes its first characters and the "
+                   "rest is counted as words", _special_in_pattern),
+        CountFault("lines", "your corpus is pre-tokenized line by line, so no word runs across a newline (a newline "
+                   "and the next line's indent are never one word)", _lines),
+        CountFault("bytes-pattern", "your pre-token pattern runs on the UTF-8 bytes, where its letter and digit "
+                   "classes match ASCII only, so a letter outside ASCII is cut from its word and counted as "
+                   "punctuation", _bytes_pattern),
     )
 }  # fmt: skip
 

@@ -1,7 +1,7 @@
 """Pre-tokenizers: how a text is cut into words before BPE ever looks at pairs.
 
 BPE never merges across word boundaries, so the pre-tokenizer decides what a
-"word" is. Five schemes are offered, by name:
+"word" is. Six schemes are offered, by name:
 
 - ``whitespace``: split on runs of whitespace (the whitespace is dropped).
 - ``gpt2``: GPT-2's split pattern (contractions, letters, numbers, punctuation,
@@ -14,6 +14,8 @@ BPE never merges across word boundaries, so the pre-tokenizer decides what a
   (Sennrich et al. 2016, Algorithm 1), so ``low`` starts as ``l o w </w>``.
 - ``space-suffix``: each word keeps its trailing whitespace, as in the streaming
   example of "How BPE works": ``aa abc abc`` -> ``aa ``, ``abc ``, ``abc``.
+- ``none``: no pre-tokenization, each text one word, as minbpe trains on the whole
+  text as one sequence. The Check tries it; the Train page does not offer it.
 
 Words can also be given directly as ``word count`` lines (:func:`parse_word_counts`).
 
@@ -48,6 +50,7 @@ _PATTERNS = {
     "space-suffix": regex.compile(r"\S+\s*|\s+"),
     "gpt2": regex.compile(GPT2_PATTERN),
     "gpt4": regex.compile(GPT4_PATTERN),
+    "none": regex.compile(r"(?s).+"),  # the whole text, newlines included
 }
 
 

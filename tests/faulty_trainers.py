@@ -11,7 +11,9 @@ pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted
 the new token unless the pair ends the word), ``overlap-subtract`` (the pairs beside every occurrence
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
 without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text). Tie faults (:data:`TIE_FAULTS`) and setting faults
-(:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
+(:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
+``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
+first, as minbpe trains);
 a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
 boundary put at the file's size minus one (when no special token follows) cuts it off; ``unescaped``, the
@@ -20,11 +22,15 @@ so ``||`` stays between the documents. Faults in reading the file in :data:`CHUN
 :data:`COUNT_FAULTS`): ``drop-last``, the last character never read; ``even-chunks``, the chunks cut at evenly
 spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``chunk-positions``, a
 word's occurrences kept as a set of positions numbered from 0 in each chunk, so a word at the same position in
-two chunks counts once.
+two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
+the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
+``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
+ASCII counts as letters and digits.
 """
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 
 import regex
@@ -37,8 +43,11 @@ LOOP_FAULTS = (
     "keep-right", "overlap-subtract", "substring",
 )  # fmt: skip
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
-SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
-COUNT_FAULTS = ("cut-last", "unescaped", "drop-last", "even-chunks", "chunk-positions")
+SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
+COUNT_FAULTS = (
+    "cut-last", "unescaped", "drop-last", "even-chunks", "chunk-positions", "special-in-pattern", "lines",
+    "bytes-pattern",
+)  # fmt: skip
 CHUNKS = 4  # the workers a student's reader cuts the file for
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
@@ -64,6 +73,8 @@ CORPORA = {"handout": HANDOUT, "prose": PROSE, "bytes": BYTES}
 
 
 def _words(text: str, fault: str | None) -> Counter:
+    if fault == "none":  # minbpe's way: the whole text one sequence, special tokens included
+        return Counter({tuple(bytes([b]) for b in text.encode("utf-8")): 1})
     if fault == "lower":
         text = text.lower()
     parts = [text] if fault == "specials" else text.split(EOT)
@@ -75,6 +86,14 @@ def _words(text: str, fault: str | None) -> Counter:
         parts[-1] = parts[-1][:-1]
     if fault in ("even-chunks", "chunk-positions"):
         return _chunked_words(text, fault)
+    if fault == "special-in-pattern":  # re.findall(r"(<\|endoftext\|>)|" + PAT): the token one of the words
+        found = regex.findall(regex.escape(EOT) + "|" + GPT2_PAT, text)
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found if w != EOT)
+    if fault == "lines":  # for line in f: each line pre-tokenized on its own
+        parts = [doc for line in io.StringIO(text) for doc in line.split(EOT)]
+    if fault == "bytes-pattern":  # regex.compile(rb"..."): \p{L} and \p{N} are ASCII only on bytes
+        pattern = regex.compile(GPT2_PAT.encode())
+        return Counter(tuple(bytes([b]) for b in w) for part in parts for w in pattern.findall(part.encode("utf-8")))
     words: Counter = Counter()
     for part in parts:
         for w in regex.findall(r"\S+\s*" if fault == "whitespace" else GPT2_PAT, part):
@@ -179,6 +198,8 @@ def _pick(pairs: Counter, fault, words, merges):
         key = [(ids[a], ids[b]) for a, b in tied]
         pick = max(key) if fault == "greatest-id" else min(key)
         return tied[key.index(pick)]
+    if fault == "none":  # minbpe's max(stats, key=stats.get): the pair seen first in the text
+        return tied[0]
     if fault == "greatest-text":
         return max(tied, key=lambda p: (p[0].decode("utf-8", "replace"), p[1].decode("utf-8", "replace"), p))
     return max(tied)

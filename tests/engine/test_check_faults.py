@@ -21,7 +21,7 @@ from bpe.merge_faults import CORRECT, FAULTS, faulty_merges, replay
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
-                 "specials": {"specials"}}  # fmt: skip
+                 "specials": {"specials"}, "none": {"pre-tokenizer"}}  # fmt: skip
 
 
 def check(text: str, fault: str | None, num_merges: int):
@@ -284,3 +284,22 @@ def test_a_pair_with_a_lone_byte_beside_a_merged_character_is_not_called_a_chara
     assert (result.kind, result.step) == ("missing", k + 1), result.cause
     assert "a pair no word of our corpus holds at this step, though both are tokens of ours" in result.cause
     assert "character" not in result.cause.split("merged token")[0]
+
+
+@pytest.mark.parametrize("corpus", ["handout", "bytes"])
+def test_a_run_without_pre_tokenization_is_named_no_pre_tokenization_with_the_first_seen_tie(corpus):
+    # minbpe's way: the whole text one sequence, ties to the pair seen first; no pre-tokenizer we had made it
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, "none", n)
+    assert result.settings == Setup("first", "none", True) and result.equal, result.cause
+    assert result.cause.startswith("Your run equals ours with no pre-tokenization (each text one sequence) and the "
+                                   f"first tie rule (the pair seen first wins): all {n} merges agree.")  # fmt: skip
+    assert result.step == first_difference(train(text, n)[1], merges)
+
+
+def test_a_run_without_pre_tokenization_or_special_tokens_split_out_names_both():
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, result = check(text, "none", n)
+    assert (result.kind, result.step, result.settings.pre_tokenizer) == ("pre-tokenizer", 1, "none"), result.cause
+    assert "your run does not cut the text into words" in result.cause
+    assert result.later_kind == "specials" and "did not split special tokens out" in result.cause

@@ -16,7 +16,7 @@ from hypothesis_support import examples
 
 from bpe.check import CS336_SETUP, diagnose
 from bpe.check_result import to_ours
-from bpe.check_setup import history_bytes, train_setup
+from bpe.check_setup import Setup, history_bytes, train_setup
 from bpe.count_faults import COUNT_FAULTS, Reading, can_choose, file_text, find_count_fault, recounts
 from bpe.formats.student_runs import read_student_file
 
@@ -153,3 +153,48 @@ def test_counts_that_cannot_make_the_students_choice_are_ruled_out():
     assert can_choose(cut, reading.true, CS336_SETUP, False, [], parting)
     assert not can_choose(more_st, reading.true, CS336_SETUP, False, [], parting)
     assert not can_choose(reading.true, reading.true, CS336_SETUP, False, [], parting)  # nothing counted differently
+
+
+PATTERN = {"special-in-pattern": "prose", "lines": "prose", "bytes-pattern": "bytes"}  # where each changes the run
+PATTERN_EXAMPLES = {
+    "special-in-pattern": "'.' becomes '.<|' and 'endoftext'; your count of (e, n) rises to 52 while it is 48",
+    "lines": "'↵␣␣␣␣␣␣␣' becomes '↵' and '␣␣␣␣␣␣␣'; your count of (↵, ␣␣␣␣␣␣␣) drops to 0 while it is 12",
+    "bytes-pattern": "'café' becomes 'caf' and 'é'",
+}
+
+
+@pytest.mark.parametrize("fault", PATTERN)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_fault_in_the_pre_token_pattern_is_named_with_its_step(corpus, fault):
+    # special tokens inside the pattern, lines pre-tokenized one by one, the pattern run on bytes: each changes
+    # the words' counts before any merge, as a faulty reader does
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus != PATTERN[fault] and result.kind == "same"
+        return
+    assert (result.kind, result.step, result.fault) == ("reading", step, fault), result.cause
+    assert COUNT_FAULTS[fault].sentence in result.cause and PATTERN_EXAMPLES[fault] in result.cause
+    assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
+
+
+@pytest.mark.parametrize("fault", PATTERN)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_each_pattern_fault_counts_the_words_as_the_faulty_trainer_does(corpus, fault):
+    text = CORPORA[corpus]
+    expected = as_text(faulty_trainers.word_counts(text, fault))
+    made = [counts for f, _, counts, _ in recounts(text, "gpt2", [EOT]) if f.name == fault]
+    assert expected == as_text(faulty_trainers.word_counts(text, None)) or [expected] == made
+
+
+def test_a_reading_fault_is_named_before_no_pre_tokenization_that_follows_the_run_as_far():
+    # manoogim's run: chunk-positions counts for 5 merges, then a position-based loop of its own; no
+    # pre-tokenization with the first-seen tie also makes those 5 merges, by chance
+    text = CORPORA["prose"]
+    merges = [*train(text, 80, "chunk-positions")[1][:5], (b"a", b"i")]
+    student = read_student_file(pickle.dumps(({}, merges)), "run.pkl")
+    result, ranked = diagnose(text, student, CS336_SETUP, [EOT])
+    assert dict(ranked).get(Setup("first", "none", True)) == 5
+    assert (result.kind, result.step, result.fault) == ("reading", 1, "chunk-positions"), result.cause
+    assert "does not cut the text into words" not in result.cause
