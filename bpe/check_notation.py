@@ -27,6 +27,23 @@ def show_pair(pair: BytePair) -> str:
     return f"({show_bytes(pair[0])}, {show_bytes(pair[1])})"
 
 
+WORD_CHARS = 40  # a longer word (a whole document, with no pre-tokenization) is shown by its start and length
+
+
 def show_word(word: str) -> str:
-    """A word as typed, whitespace made visible, in quotes."""
-    return "'" + word.translate(_VISIBLE) + "'"
+    """A word as typed, whitespace made visible, in quotes; a word longer than :data:`WORD_CHARS` by its start
+    and its length, so a sentence naming a whole document stays a sentence.
+
+    >>> show_word(" the")
+    "'␣the'"
+    >>> show_word("a b " * 20)
+    "'a␣b␣a␣b␣a␣b␣a␣b␣a␣b␣a␣b␣a␣b␣a␣b␣a␣b␣a␣b␣…' (80 characters)"
+    """
+    if len(word) <= WORD_CHARS:
+        return "'" + word.translate(_VISIBLE) + "'"
+    return "'" + word[:WORD_CHARS].translate(_VISIBLE) + f"…' ({len(word):,} characters)"
+
+
+def clip(shown: str) -> str:
+    """A word already shown (a table's cell) cut as :func:`show_word` cuts it, without the quotes."""
+    return shown if len(shown) <= WORD_CHARS else f"{shown[:WORD_CHARS]}… ({len(shown):,} characters)"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import pre_tokenizers as pt
-from .check_notation import show_bytes, show_pair
+from .check_notation import clip, show_bytes, show_pair
 from .check_setup import Setup
 from .config import BYTE_LEVEL
 from .formats.cs336 import BytePair
@@ -112,4 +112,4 @@ def words_that_differ(ours: dict[str, int], theirs: dict[str, int], limit: int =
     rows = [(w, ours.get(w, 0), theirs.get(w, 0)) for w in dict.fromkeys([*ours, *theirs])]
     rows = [r for r in rows if r[1] != r[2]]
     rows.sort(key=lambda r: -abs(r[1] - r[2]))
-    return tuple(rows[:limit])
+    return tuple((clip(w), a, b) for w, a, b in rows[:limit])

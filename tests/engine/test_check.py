@@ -221,3 +221,23 @@ def test_merges_txt_with_overlaps_counted_once_and_vocab_json_with_a_special_tok
     agreeing = read_student_text(merges_txt(course_loop(text, 2)))
     same = compare(text, combine([agreeing, read_student_text(json.dumps(vocab))]), Setup("first", "whitespace", False))
     assert same.kind == "vocab-size" and "counts special tokens that ours does not" in same.cause
+
+
+def test_a_whole_document_named_as_a_word_is_shown_by_its_start_and_length():
+    # with no pre-tokenization a "word" is a whole document: a verdict quoting it must stay a sentence
+    from bpe.check_notation import WORD_CHARS, show_word
+
+    document = "The tokenizer reads the text as bytes.\n" * 250
+    shown = show_word(document)
+    assert len(shown) < WORD_CHARS + 30
+    assert shown.startswith("'The␣tokenizer␣reads") and shown.endswith("…' (9,750 characters)")
+    assert show_word(" the") == "'␣the'"
+
+
+def test_the_table_of_words_that_count_differently_cuts_a_whole_document():
+    from bpe.check_notation import WORD_CHARS
+    from bpe.check_result import words_that_differ
+
+    document = "x y " * 1000
+    rows = words_that_differ({document: 5, "␣the": 2}, {document: 3, "␣the": 2})
+    assert rows == ((document[:WORD_CHARS] + "… (4,000 characters)", 5, 3),)
