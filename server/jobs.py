@@ -46,9 +46,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import bpe
+from bpe import corpus_text
+from bpe.corpus_text import check_word_lengths, documents  # noqa: F401 - the pages call them here
 from bpe.presets import PRESETS
-from server import corpora, internals, limits, snapshots
-from server.corpora import check_word_lengths, corpus_of, documents  # noqa: F401 - the pages call them here
+from server import internals, limits, snapshots
+from server.corpora import corpus_of
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
 from server.slots import FIELDS, Slot
@@ -57,7 +59,7 @@ from server.snapshots import deep_sizeof
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 MAX_CORPUS_BYTES = limits.MAX_CORPUS_BYTES  # pasted or uploaded text (server/limits.py)
 MAX_MERGES = 100_000  # "until no pair is left" also stops here
-MAX_WORD_CHARS = corpora.MAX_WORD_CHARS  # the longest word (after pre-tokenization) a run may train on
+MAX_WORD_CHARS = corpus_text.MAX_WORD_CHARS  # the longest word (after pre-tokenization) a run may train on
 # The main lane's workers: one client's run each, time-sliced (niced, so the serving process comes first).
 POOL_WORKERS = int(os.environ.get("BPE_TRAIN_WORKERS") or (os.cpu_count() or 1) + 2)
 SMALL_WORKERS = 1  # the small lane: runs of at most SMALL_WORK (characters x merges), seconds at most

@@ -10,6 +10,8 @@ What this leaves out: reading a file (``ui/corpus_box.py``) and training (``serv
 
 from __future__ import annotations
 
+from bpe.corpus_text import read_text  # noqa: F401 - the upload path reads a file through here
+
 MAX_CORPUS_BYTES = 100_000_000  # a pasted or uploaded text, on the Train page and the Check page
 MAX_COUNTS_BYTES = 5_000_000  # a word-count table (the page edits it as a table)
 UPLOAD_WIDGET_MB = 500  # files up to this reach the page and are refused there with a sentence
@@ -32,24 +34,3 @@ def upload_refusal(name: str, size: int, limit: int = MAX_CORPUS_BYTES) -> str |
         f"The file {name!r} is {size / 1_000_000:,.1f} MB; the limit is {limit // 1_000_000} MB of text. "
         "Upload a part of it, or train it with the command line."
     )
-
-
-def read_text(data: bytes, name: str) -> str:
-    """An uploaded file as UTF-8 text, whatever its extension, or a ValueError naming the first byte that is
-    not UTF-8 (its position, counted from 0, and its value). A byte-order mark is not part of the text.
-
-    >>> read_text(b"caf\\xe9 au lait", "notes.en")
-    Traceback (most recent call last):
-    ...
-    ValueError: The file 'notes.en' is not UTF-8 text: byte 3 (0xe9) cannot be decoded. Save it as UTF-8 and upload it again.
-    """
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(
-            f"The file {name!r} is not UTF-8 text: byte {exc.start:,} (0x{data[exc.start]:02x}) cannot be decoded. "
-            "Save it as UTF-8 and upload it again."
-        ) from None
-    if "\x00" in text[:65536]:
-        raise ValueError(f"The file {name!r} looks like a binary file (it contains NUL bytes); upload a text file.")
-    return text
