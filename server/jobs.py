@@ -64,7 +64,8 @@ MAX_WORD_CHARS = corpus_text.MAX_WORD_CHARS  # the longest word (after pre-token
 POOL_WORKERS = int(os.environ.get("BPE_TRAIN_WORKERS") or (os.cpu_count() or 1) + 2)
 SMALL_WORKERS = 1  # the small lane: runs of at most SMALL_WORK (characters x merges), seconds at most
 SMALL_WORK = 200_000_000  # the course presets are a few thousand; a 1 MB corpus x 1,000 merges is 10^9
-WAITER_GRACE_S = 5.0  # a session gone (tab closed, connection lost) this long stops waiting
+# A session gone (tab closed, connection lost) this long stops waiting (a test server sets less, not to wait).
+WAITER_GRACE_S = float(os.environ.get("BPE_WAITER_GRACE_S") or 5.0)
 WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
