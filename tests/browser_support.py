@@ -293,12 +293,6 @@ def open_train(page, url: str) -> None:
     """
     response = page.goto(url)
     assert response is not None and response.ok, f"GET {url} failed"
-    wait_for_train(page)
-
-
-def wait_for_train(page) -> None:
-    """Wait until the Train page's run is over and its step view is drawn (after a navigation started
-    with ``page.goto(url, wait_until="commit")``, to load several pages at once)."""
     wait_for_app(page)
     page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
     page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)

@@ -22,7 +22,6 @@ from browser_support import (
     replica_of,
     wait_for_app,
     wait_for_step,
-    wait_for_train,
 )
 from playwright.sync_api import expect
 
@@ -44,17 +43,12 @@ def start_class(browser, url: str):
     return context, page, code.inner_text()
 
 
-def join(browser, url: str, code: str, phones: int = 1) -> list:
-    """``phones`` students open the class link, each a phone of its own; [(context, page), ...]. The pages
-    load at the same time (each navigation is only started, then each is awaited), as a class's phones do."""
-    joined = [(context, context.new_page()) for context in (browser.new_context(**PHONE) for _ in range(phones))]
-    for _, page in joined:
-        response = page.goto(f"{url}/?class={code}", wait_until="commit")
-        assert response is not None and response.ok, f"GET {page.url} failed"
-    for _, page in joined:
-        wait_for_train(page)
-        expect(page.get_by_test_id("bpe-class-mode")).to_contain_text("Following the teacher", timeout=TIMEOUT_MS)
-    return joined
+def join(browser, url: str, code: str):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    open_train(page, f"{url}/?class={code}")
+    expect(page.get_by_test_id("bpe-class-mode")).to_contain_text("Following the teacher", timeout=TIMEOUT_MS)
+    return context, page
 
 
 def following(teacher, n: int) -> None:
@@ -68,10 +62,14 @@ def step(page, where: str = "next") -> None:
 
 @pytest.fixture
 def live_class(app_server, browser):
+    contexts = []
     teacher_context, teacher, code = start_class(browser, app_server)
-    joined = join(browser, app_server, code, phones=2)
-    contexts = [teacher_context, *(context for context, _ in joined)]
-    students = [page for _, page in joined]
+    contexts.append(teacher_context)
+    students = []
+    for _ in range(2):
+        context, page = join(browser, app_server, code)
+        contexts.append(context)
+        students.append(page)
     try:
         yield teacher, students, code
     finally:
@@ -197,9 +195,11 @@ def test_students_on_the_other_replica_follow_and_vote(replicas, browser):
     try:
         teacher_context, teacher, code = start_class(browser, url)
         contexts.append(teacher_context)
-        joined = join(browser, url, code, phones=2)  # round robin: the two students land on different replicas
-        contexts += [context for context, _ in joined]
-        students = [page for _, page in joined]
+        students = []
+        for _ in range(2):  # round robin: the two students land on different replicas
+            context, page = join(browser, url, code)
+            contexts.append(context)
+            students.append(page)
         assert {replica_of(c) for c in contexts[1:]} == {"replica1", "replica2"}
         following(teacher, 2)
         step(teacher)
