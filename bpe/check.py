@@ -59,6 +59,7 @@ from .count_faults import count_sentence, file_text, find_count_fault
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
+from .state import stop_sentence
 
 __all__ = [
     "CS336_SETUP", "CS336_SPECIALS", "LEGEND", "MAX_SEARCH_CHARS", "SEARCH_SECONDS", "Comparison", "Setup",
@@ -229,7 +230,7 @@ def _compare_one(
             )  # fmt: skip
         return Comparison(
             step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="shorter",
-            cause=f"Our run stops after {n} merges ({history.stop_sentence() or 'no pair left'}) while yours "
+            cause=f"Our run stops after {n} merges ({stop_sentence(history) or 'no pair left'}) while yours "
             f"goes on with {show_pair(theirs)}: your corpus is bigger or cut into other words.",
             **base,
         )  # fmt: skip

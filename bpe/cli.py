@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from . import counting
 from .config import PRE_TOKENIZERS, TIE_RULE_SENTENCES, TIE_RULES
 from .formats import run_file
+from .state import stop_sentence
 from .trainer import train_steps
 
 REPORT_EVERY_S = 1.0  # at most one progress line a second
@@ -254,7 +255,7 @@ def train(args) -> int:
     }
     progress.say(
         f"Wrote {args.out}: {history.num_merges:,} merges, {len(history.symbols):,} tokens, {size / 1e6:,.1f} MB, in "
-        f"{_duration(written - started)}. {history.stop_sentence() or ''}"
+        f"{_duration(written - started)}. {stop_sentence(history) or ''}"
     )
     progress.say("Where the time went: " + ", ".join(f"{k} {v:.2f} s" for k, v in spent.items()) + ".")
     if args.timings:
@@ -272,7 +273,7 @@ def describe(history) -> str:
         f"{history.num_merges:,} merges, {len(history.symbols):,} tokens ({history.num_base:,} at the start), "
         f"{len(history.words):,} distinct words, {sum(history.freqs):,} words in all.",
         f"Pre-tokenizer {c.pre_tokenizer}, tie rule {c.tie_break}, special tokens: {', '.join(c.special_tokens) or 'none'}.",
-        history.stop_sentence() or "Training had not stopped.",
+        stop_sentence(history) or "Training had not stopped.",
     ]
     first = [history.pair_str(m[:2]) for m in history.merges[:5]]
     if first:

@@ -24,8 +24,8 @@ Once training has finished, a run is an immutable record: what is derived from i
 between reads (rebuilt splits, provenance's searches, the pages' views) goes in its :attr:`History.cache`,
 a :class:`~bpe.run_cache.RunCache` with one byte budget, not in fields of its own.
 
-Left out: choosing merges (:mod:`bpe.trainer`), explaining a step (:mod:`bpe.state`) and where a count
-comes from (:mod:`bpe.provenance`).
+Left out: choosing merges (:mod:`bpe.trainer`), explaining a step and why the run stopped
+(:mod:`bpe.state`) and where a count comes from (:mod:`bpe.provenance`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from array import array
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
-from .config import PAIR_SHIFT, STOP_SENTENCES, TOP_K, Pair, TrainConfig
+from .config import PAIR_SHIFT, TOP_K, Pair, TrainConfig
 from .ragged import Ragged, array_bytes, ragged_bytes
 from .run_cache import RunCache
 from .state import TrainState
@@ -378,18 +378,6 @@ class History:
         if self._by_freq is None:
             self._by_freq = sorted(range(len(self.words)), key=lambda i: -self.freqs[i])
         return self._by_freq
-
-    def stop_sentence(self) -> str | None:
-        if self.stop_reason is None:
-            return None
-        c = self.config
-        return (
-            "Training stopped: "
-            + STOP_SENTENCES[self.stop_reason].format(
-                vocab_size=c.vocab_size, num_merges=c.num_merges, count=self.stop_count, min_frequency=c.min_frequency
-            )
-            + "."
-        )
 
 
 # History sequences kept as lists during training and as arrays of these types after it.

@@ -19,12 +19,26 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .config import TIE_RULE_SENTENCES, TOP_K, Pair
+from .config import STOP_SENTENCES, TIE_RULE_SENTENCES, TOP_K, Pair
 from .provenance import Contribution, contributions, sentence, shares_of
 
 # The run's bpe.history.History. Not imported: history imports this module (History.state builds a
 # TrainState), and the engine has no import circle, not even a type-only one.
 HistoryRecord = Any
+
+
+def stop_sentence(history: HistoryRecord) -> str | None:
+    """Why ``history``'s run stopped, in one sentence (None while it has not stopped)."""
+    if history.stop_reason is None:
+        return None
+    c = history.config
+    return (
+        "Training stopped: "
+        + STOP_SENTENCES[history.stop_reason].format(
+            vocab_size=c.vocab_size, num_merges=c.num_merges, count=history.stop_count, min_frequency=c.min_frequency
+        )
+        + "."
+    )
 
 
 @dataclass(frozen=True)
@@ -269,4 +283,4 @@ class TrainState:
 
     @property
     def stop_sentence(self) -> str | None:
-        return self.history.stop_sentence() if self.is_last else None
+        return stop_sentence(self.history) if self.is_last else None

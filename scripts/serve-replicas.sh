@@ -16,12 +16,13 @@
 #
 # Environment: PORT (HAProxy, 8500), BIND (HAProxy's address, 0.0.0.0), REPLICA_PORTS ("8501 8502"),
 # RUN_DIR (where the HAProxy config, pid files, logs and Redis's snapshot go; a temporary directory by
-# default), REDIS_PORT (a free port by default), REDIS_MAXMEMORY (256mb), BPE_REDIS_URL.
+# default), REDIS_PORT (a free port by default), REDIS_MAXMEMORY (256mb), BPE_REDIS_URL, VENV_READY=1 (the
+# venv is known to hold requirements.txt, as the test suite's does: pip is not asked again).
 # Runs in the foreground; Ctrl-C (or SIGTERM) stops HAProxy, both replicas and Redis.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
-ensure_venv requirements.txt
+[ "${VENV_READY:-}" = 1 ] || ensure_venv requirements.txt
 
 HAPROXY="$(command -v haproxy || true)"
 [ -z "$HAPROXY" ] && [ -x /usr/sbin/haproxy ] && HAPROXY=/usr/sbin/haproxy

@@ -48,9 +48,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import bpe
+from bpe import corpus_text
+from bpe.corpus_text import check_word_lengths, documents  # noqa: F401 - the pages call them here
 from bpe.presets import PRESETS
-from server import corpora, internals, limits, snapshots
-from server.corpora import check_word_lengths, corpus_of, documents  # noqa: F401 - the pages call them here
+from server import internals, limits, snapshots
+from server.corpora import corpus_of
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
 from server.slots import FIELDS, Slot
@@ -59,12 +61,13 @@ from server.snapshots import deep_sizeof
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 MAX_CORPUS_BYTES = limits.MAX_CORPUS_BYTES  # pasted or uploaded text (server/limits.py)
 MAX_MERGES = 100_000  # "until no pair is left" also stops here
-MAX_WORD_CHARS = corpora.MAX_WORD_CHARS  # the longest word (after pre-tokenization) a run may train on
+MAX_WORD_CHARS = corpus_text.MAX_WORD_CHARS  # the longest word (after pre-tokenization) a run may train on
 # The main lane's workers: one client's run each, time-sliced (niced, so the serving process comes first).
 POOL_WORKERS = int(os.environ.get("BPE_TRAIN_WORKERS") or (os.cpu_count() or 1) + 2)
 SMALL_WORKERS = 1  # the small lane: runs of at most SMALL_WORK (characters x merges), seconds at most
 SMALL_WORK = 200_000_000  # the course presets are a few thousand; a 1 MB corpus x 1,000 merges is 10^9
-WAITER_GRACE_S = 5.0  # a session gone (tab closed, connection lost) this long stops waiting
+# A session gone (tab closed, connection lost) this long stops waiting (a test server sets less, not to wait).
+WAITER_GRACE_S = float(os.environ.get("BPE_WAITER_GRACE_S") or 5.0)
 WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)

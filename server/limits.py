@@ -32,16 +32,3 @@ def upload_refusal(name: str, size: int, limit: int = MAX_CORPUS_BYTES) -> str |
         f"The file {name!r} is {size / 1_000_000:,.1f} MB; the limit is {limit // 1_000_000} MB of text. "
         "Upload a part of it, or train it with the command line."
     )
-
-
-def utf8_size(text: str) -> int:
-    """The size of ``text`` in UTF-8 (a lone surrogate counts 3, as a file's bytes can give one), counted a
-    million characters at a time: encoded whole, a 100 MB corpus was another 100 MB held while it was measured.
-
-    >>> utf8_size("naïve"), utf8_size("a" * 3)
-    (6, 3)
-    """
-    if text.isascii():
-        return len(text)
-    step = 1 << 20
-    return sum(len(text[at : at + step].encode("utf-8", "surrogatepass")) for at in range(0, len(text), step))

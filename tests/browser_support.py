@@ -53,6 +53,9 @@ TIMEOUT_MS = APP_RUN_TIMEOUT_MS  # the default deadline of a wait in the page: g
 # How often a wait re-checks a condition that reads the whole page (``innerText`` lays the page out): at every
 # animation frame, the default, chromium would spend the CPU the server needs to draw the step.
 POLL_MS = 100
+# A server a test starts (or restarts) for itself and that trains only small runs: one training worker starts
+# with it, not one per core (each imports the engine while the page's first run waits for the CPU).
+ONE_WORKER = {"BPE_TRAIN_WORKERS": "1"}
 
 
 def wait_until(predicate: Callable[[], T], timeout: float, what: str | Callable[[], str], interval: float = 0.1) -> T:
@@ -314,9 +317,10 @@ def shown_step(page) -> int:
 
 
 def wait_for_step(page, n: int) -> None:
-    """Wait until the page shows step ``n`` and its run has finished."""
+    """Wait until the page shows step ``n`` (written with thousands separators, "Step 5,000 of 5,000") and its
+    run has finished."""
     page.wait_for_function(
-        """(n) => new RegExp('Step ' + n + ' of \\\\d+').test(document.body.innerText)""",
+        """(n) => new RegExp('Step ' + n.toLocaleString('en-US') + ' of \\\\d+').test(document.body.innerText)""",
         arg=n,
         timeout=TIMEOUT_MS,
         polling=POLL_MS,

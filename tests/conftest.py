@@ -23,7 +23,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, REPO_ROOT, AppServer, chromium_path, free_port, healthy, wait_until
+from browser_support import (
+    CHROMIUM_ARGS,
+    ONE_WORKER,
+    REPO_ROOT,
+    AppServer,
+    chromium_path,
+    free_port,
+    healthy,
+    wait_until,
+)
 from hypothesis import settings
 
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
@@ -219,6 +228,8 @@ def replicas():
     run_dir = Path(tempfile.mkdtemp(prefix="bpe-replicas-"))
     port, r1, r2 = free_port(), free_port(), free_port()
     env = {**os.environ, "PORT": str(port), "BIND": "127.0.0.1", "REPLICA_PORTS": f"{r1} {r2}", "RUN_DIR": str(run_dir)}
+    # scripts/test.sh has installed requirements-dev.txt (requirements.txt and more); small runs, one worker each
+    env |= {"VENV_READY": "1", **ONE_WORKER}
     log = open(run_dir / "script.log", "w")
     proc = subprocess.Popen(
         ["bash", "scripts/serve-replicas.sh"],

@@ -28,6 +28,7 @@ import time
 
 import streamlit as st
 
+from bpe.corpus_text import utf8_size
 from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, upload_limits
 from ui import session_keys as keys
 from ui.alerts import alert, esc
@@ -53,7 +54,7 @@ def facts(state: dict, text: str) -> tuple[int, int]:
     memo = state.setdefault("corpus_facts", {})
     key = (hash(text), len(text))
     if (found := memo.get(key)) is None:
-        found = memo[key] = (limits.utf8_size(text), text.count("\n") + 1)
+        found = memo[key] = (utf8_size(text), text.count("\n") + 1)
         while len(memo) > FACTS_KEPT:
             del memo[next(iter(memo))]
     return found

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import LONG_CORPUS, TIMEOUT_MS, AppServer, open_train, paste_and_step, wait_for_app
+from browser_support import LONG_CORPUS, ONE_WORKER, TIMEOUT_MS, AppServer, open_train, paste_and_step, wait_for_app
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -28,14 +28,14 @@ def opens_at(browser, link: str, step: int) -> None:
 
 
 def test_a_5000_character_corpus_shared_by_link_opens_at_step_7_and_after_a_restart(browser, page):
-    server = AppServer()
+    server = AppServer(env=ONE_WORKER)
     server.start()
     try:
         link = paste_and_step(page, server.url, LONG_CORPUS, 7)
         opens_at(browser, link, 7)  # a student: another browser context, a new session
         port = server.port
         server.stop()
-        server = AppServer(port=port)
+        server = AppServer(port=port, env=ONE_WORKER)
         server.start()
         opens_at(browser, link, 7)  # the store is a file in the data directory: it survives the restart
     finally:

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from browser_support import (
+    ONE_WORKER,
     STEP_TEXT,
     TIMEOUT_MS,
     AppServer,
@@ -53,7 +54,7 @@ def restart(server: AppServer) -> AppServer:
 
 
 def test_an_open_page_comes_back_with_its_step_after_a_restart(page):
-    server = AppServer()
+    server = AppServer(env=ONE_WORKER)
     server.start()
     try:
         page.goto(f"{server.url}/?preset=course&tie_break=hf&step=5")
@@ -81,7 +82,7 @@ def test_a_step_click_right_after_a_restart_is_not_lost(page):
     the new server for no run after reconnecting, and the new server drops a click on a step button (a
     fragment it has not registered yet). The page asks for that run itself and keeps the step controls
     waiting until it is done; the click then steps."""
-    server = AppServer()
+    server = AppServer(env=ONE_WORKER)
     server.start()
     try:
         page.goto(f"{server.url}/?preset=course&step=5")
@@ -114,7 +115,7 @@ def paste_long_corpus(page, text: str) -> str:
 def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
     """2,200 characters cannot travel in the link (``corpus=text``): the browser's localStorage brings them
     back into the session, and the page trains the same run at the same step, after a restart and a reload."""
-    server = AppServer(env=NO_STORE)
+    server = AppServer(env={**NO_STORE, **ONE_WORKER})
     server.start()
     text = "the quick brown fox jumps over the lazy dog " * 50  # 2,200 characters: too long for a link
     try:
@@ -157,7 +158,7 @@ def test_the_encode_text_comes_back_after_a_restart(page):
     """Typed on Encode, then the Train page is open when the server restarts: the new session would show
     the preset's sample on Encode (Streamlit's frontend resends only the widgets on screen); this browser's
     storage puts the typed text back."""
-    server = AppServer()
+    server = AppServer(env=ONE_WORKER)
     server.start()
     typed = "thug hugs bugs, mugs and pugs"
     try:
@@ -184,7 +185,7 @@ def test_the_encode_text_comes_back_after_a_restart(page):
 
 
 def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page):
-    server = AppServer()
+    server = AppServer(env=ONE_WORKER)
     server.start()
     banner = page.get_by_text(re.compile("The BPE Explorer server is restarting"))
     try:
@@ -199,7 +200,7 @@ def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page):
         server.stop()
         expect(banner).to_be_visible(timeout=TIMEOUT_MS)
         assert "your typed text is kept in this browser" in banner.inner_text()
-        server = AppServer(port=port)
+        server = AppServer(port=port, env=ONE_WORKER)
         server.start()
         expect(banner).to_have_count(0, timeout=TIMEOUT_MS)
         expect(page.get_by_role("heading", name=re.compile(r"Step 2 of"))).to_be_visible(timeout=TIMEOUT_MS)
@@ -221,7 +222,7 @@ FILL_STORAGE_JS = """() => {
 def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
     """The browser's storage is full: the new paste cannot be kept, and the text kept before it (another
     corpus) must not come back under the new corpus's link. After a restart the page says to paste again."""
-    server = AppServer(env=NO_STORE)
+    server = AppServer(env={**NO_STORE, **ONE_WORKER})
     server.start()
     first = "the quick brown fox jumps over the lazy dog " * 50
     second = "pack my box with five dozen liquor jugs " * 60  # 2,400 characters: also too long for a link
@@ -256,7 +257,7 @@ def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longe
 
     from ui.encode_sources import RESTARTED
 
-    server = AppServer()
+    server = AppServer(env=ONE_WORKER)
     server.start()
     try:
         page.goto(f"{server.url}/encode")

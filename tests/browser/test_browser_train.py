@@ -11,6 +11,7 @@ import pytest
 from browser_support import (
     CHART_ROWS_JS,
     NOTICE_WATCH_JS,
+    ONE_WORKER,
     TIMEOUT_MS,
     AppServer,
     assert_no_exception,
@@ -108,7 +109,7 @@ def test_direct_links_go_through_the_router(page, first):
     On a fresh server (as after a restart), the first request is such a link: Streamlit then
     still treats pages/ as its old multipage folder until the router has run once, and runs a page
     script alone unless it goes through the router itself (ui/routing.py)."""
-    server = AppServer()
+    server = AppServer(env=ONE_WORKER)
     app_server = server.start()
     try:
         _check_direct_links(page, app_server, first)
