@@ -43,7 +43,7 @@ def _source_changed() -> None:
     """A new corpus opens at step 0; pasted or uploaded text starts with a stop that trains in a few
     seconds (a preset's "until no pair is left" carried over made a 5 MB paste train for minutes)."""
     st.session_state[keys.STEP] = 0
-    if st.session_state[keys.SOURCE] == "text":
+    if st.session_state.get(keys.SOURCE) == "text":  # .get: a class's view may have dropped it before this runs
         st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
 
 
@@ -55,7 +55,7 @@ def _seed(key: str, value) -> None:
 
 
 def _apply_preset() -> None:
-    s = preset_settings(st.session_state[keys.PRESET])
+    s = preset_settings(st.session_state.get(keys.PRESET, Settings().preset))  # as in _source_changed
     for key, value in _widget_values(s).items():
         st.session_state[key] = value
     st.session_state[keys.STEP] = 0

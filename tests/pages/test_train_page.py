@@ -524,3 +524,23 @@ def test_small_things_ticks_plurals_preset_names_and_play_at_the_end():
     at.toggle(key="play").set_value(True).run()
     assert not at.toggle(key="play").value
     assert "Play stopped: step 7 is the last step" in " ".join(i.value for i in at.info)
+
+
+def test_the_corpus_callbacks_run_even_when_their_widget_value_was_dropped():
+    # a following phone's click can reach the source and preset callbacks after the class applied another view
+    # and Streamlit dropped the widget's value: a KeyError there was a traceback on the phone
+    from streamlit.testing.v1 import AppTest
+
+    def callbacks_alone():
+        import streamlit as st
+
+        from ui import sidebar
+
+        sidebar._source_changed()
+        sidebar._apply_preset()
+        st.text(str(st.session_state.get("step")))
+
+    at = AppTest.from_function(callbacks_alone, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.text[-1].value == "0"
