@@ -1,5 +1,5 @@
 """The hosting defaults in .streamlit/config.toml: upload limits, no usage
-statistics, a viewer's toolbar (no Deploy button), no reload on save, no full garbage collection
+statistics, a viewer's toolbar (no Deploy button), no traceback in the browser, no reload on save, no full garbage collection
 after every click."""
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ def test_config_matches_the_stated_limits():
     assert CONFIG["server"]["runOnSave"] is False
     assert CONFIG["browser"]["gatherUsageStats"] is False
     assert CONFIG["client"]["toolbarMode"] == "viewer"
+    # an error no page caught shows its type, never a traceback naming the server's files
+    assert CONFIG["client"]["showErrorDetails"] == "type"
 
 
 @pytest.mark.browser
