@@ -10,7 +10,8 @@ choice, and it is a tie).
 :func:`fault_sentence` names it with the words where the true and the faulty counts part;
 :func:`tie_key` finds a students' tie rule (token ids, decoded text) that reproduces a tie;
 :func:`certain_sentence` says, when nothing reproduces the choice, which count must be off, by how much
-at least, and the words that hold it.
+at least, and the words that hold it; for the ``lost-pair`` fault
+it says instead that the counts may be right and the selection lost ours.
 
 Left out: the settings (:mod:`bpe.check_setup`) and the order in which causes are tried (:mod:`bpe.check`).
 """
@@ -26,6 +27,7 @@ from .formats.cs336 import BytePair
 from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault, Replay, replay
 
 LOOP_SECONDS = 6.0
+LOST_PAST = 4  # a selection that lost a pair must follow the student this many merges past the step
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
 
@@ -67,7 +69,8 @@ def find_fault(
     best: FaultFound | None = None
     for fault in FAULTS.values():
         run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
-        if run.reproduced >= step and (best is None or run.reproduced > best.reproduced):
+        enough = step + LOST_PAST if fault.loses else step  # a lost pair explains any one choice: ask for more
+        if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
         if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
             break
@@ -83,6 +86,8 @@ def _parting_words(corpus: Words, true: dict[int, int], faulty: dict[int, int], 
 def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], merges: Sequence[BytePair] = ()) -> str:
     """The fault in one clause, with the pair whose count it changes most and the words where it parts;
     ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
+    if found.fault.loses and len(pairs) > 1:
+        return _lost_sentence(found, pairs)
     diffs = [(abs(found.faulty.counts.get(p, 0) - found.true.counts.get(p, 0)), i, p) for i, p in enumerate(pairs)]
     _, _, pair = max(diffs)
     true, faulty = found.true.counts.get(pair, 0), found.faulty.counts.get(pair, 0)
@@ -93,7 +98,9 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     culprits = [m for m in merges if found.fault.blames(m, pair)]
     if found.fault.about_merge and culprits:
         a, b = culprits[-1]
-        what = found.fault.about_merge.format(merge=show_pair((a, b)), a=show_bytes(a), b=show_bytes(b))
+        what = found.fault.about_merge.format(
+            merge=show_pair((a, b)), a=show_bytes(a), b=show_bytes(b), joined=show_bytes(a + b)
+        )
     return f"{what}: {where}your count of {show_pair(pair)} {verb} {faulty} while it is {true}"
 
 
@@ -129,4 +136,17 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
         f"no known merge-loop fault reproduces it, but your count of {show_pair(theirs)} must be at least {gap} "
         f"above its true {theirs_n} (words {holders(theirs)}), or your count of {show_pair(ours)} at least {gap} "
         f"below its true {ours_n} (words {holders(ours)})"
+    )
+
+
+def _lost_sentence(found: FaultFound, pairs: Sequence[BytePair]) -> str:
+    """The selection fault: the counts of both pairs are the true ones, and ours was never offered."""
+    ours, theirs = pairs[0], pairs[1]
+    ours_n, theirs_n = found.true.counts.get(ours, 0), found.true.counts.get(theirs, 0)
+    return (
+        f"your counts here may well be right: {show_pair(theirs)} ({theirs_n}) is the pair we would take once "
+        f"{show_pair(ours)} ({ours_n}) is left out, so your selection never offered {show_pair(ours)}: the heap or "
+        "the buckets of counts your loop picks from lost it (a pair changed but never pushed, or a count's entry "
+        f"removed while other pairs still hold that count); with {show_pair(ours)} left out, our loop makes your "
+        f"merges through step {found.reproduced}"
     )

@@ -10,7 +10,11 @@ pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted
 (counts taken from the merged words only), ``keep-right`` (the merge keeps the pair's right symbol after
 the new token unless the pair ends the word), ``overlap-subtract`` (the pairs beside every occurrence
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
-without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text). Tie faults (:data:`TIE_FAULTS`) and setting faults
+without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text),
+``stale-neighbours`` (each merged pair's neighbours read from the word before the merge, so ``ab ab`` never
+makes ``(ab, ab)``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
+kept right, but the pair the loop should take at step :data:`LOST_STEP` is never offered again, as a heap that
+lost it. Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in;
 a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
@@ -34,8 +38,10 @@ EOT = "<|endoftext|>"
 
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
-    "keep-right", "overlap-subtract", "substring",
+    "keep-right", "overlap-subtract", "substring", "stale-neighbours",
 )  # fmt: skip
+SELECTION_FAULTS = ("lost-pair",)
+LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials")
 COUNT_FAULTS = ("cut-last", "unescaped", "drop-last", "even-chunks", "chunk-positions")
@@ -209,13 +215,19 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return c
 
     counts = recount()
+    lost = None
     for _ in range(num_merges):
         live = {p: n for p, n in counts.items() if n > 0}
+        if fault == "lost-pair" and len(merges) + 1 >= LOST_STEP:
+            lost = lost or _pick(Counter(live), fault, first, merges)
+            live.pop(lost, None)
         if not live:
             break
         a, b = _pick(Counter(live), fault, first, merges)
         merges.append((a, b))
         made.add(a + b)
+        if fault == "stale-neighbours":  # the pair's count dropped first, then each word's neighbours moved
+            del counts[(a, b)]
         changed = []
         for w, f in words.items():
             old = splits[w]
@@ -230,13 +242,15 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
                 _incremental(counts, old, new, a, b, f, fault)
             elif fault == "overlap-subtract":
                 _by_positions(counts, old, a, b, f)
+            elif fault == "stale-neighbours":
+                _old_neighbours(counts, old, a, b, f)
         if fault == "frozen":
             del counts[(a, b)]
         elif fault == "only-merged":
             counts = recount(only=set(changed))
         elif fault == "overlap-subtract":
             del counts[(a, b)]
-        elif fault not in ("left-symbol", "adjacent", "overlap-twice"):
+        elif fault not in ("left-symbol", "adjacent", "overlap-twice", "stale-neighbours"):
             counts = recount()
     return _vocab(merges)
 
@@ -269,6 +283,23 @@ def _by_positions(counts: Counter, old, a, b, f) -> None:
     come = {(j, j + 1) for m in made for j in (m - 1, m) if 0 <= j and j + 1 < len(new)}
     for i, j in come:
         counts[(new[i], new[j])] += f
+
+
+def _old_neighbours(counts: Counter, old, a, b, f) -> None:
+    """The student's update read off the unmerged word: at each merged pair, the pair with the symbol before
+    it moves from a to ab, the pair with the symbol after it from b to ab, whatever that symbol became."""
+    i = 0
+    while i + 1 < len(old):
+        if (old[i], old[i + 1]) != (a, b):
+            i += 1
+            continue
+        if i > 0:
+            counts[(old[i - 1], a)] -= f
+            counts[(old[i - 1], a + b)] += f
+        if i + 2 < len(old):
+            counts[(b, old[i + 2])] -= f
+            counts[(a + b, old[i + 2])] += f
+        i += 2
 
 
 def _train_on_pair_counts(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
