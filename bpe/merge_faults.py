@@ -28,7 +28,10 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 13. ``stale-neighbours``: the update takes each occurrence's neighbours from the word before the merge, so
     two occurrences side by side (``abab``) give ``(ab, a)`` and ``(b, ab)``, never ``(ab, ab)``; an update
     by byte positions that never makes the pair between two adjacent new tokens does the same;
-14. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
+14. ``positions``: the loop keeps each pair as the set of byte positions where it starts and moves a
+    neighbour pair wherever the merged pair starts beside it (also at an overlapping start in ``aaa``),
+    once, so two merged tokens side by side never make their pair;
+15. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
     should take at the step where the runs part, and never offers it again.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
@@ -240,6 +243,7 @@ class Fault:
     banned: bool = False
     overlap: bool = True
     only_merged: bool = False
+    positions: bool = False  # pairs kept as sets of byte positions, moved by position (see _PositionPairs)
     loses: bool = False  # counts right, but the selection never offers again the pairs it should take at the step
     drops: bool = False  # the merged pair's count deleted outright, also what the update moved there by mistake
     moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]] | None = None
@@ -290,6 +294,12 @@ FAULTS: dict[str, Fault] = {
               "before the merge, so two merged tokens side by side never make their pair: you count ({joined}, {a}) "
               "and ({b}, {joined}) instead of ({joined}, {joined})",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("positions", "your update moves the pairs by their byte positions, and never makes the pair of two "
+              "merged tokens side by side (after (a, b), 'abab' holds no (ab, ab)); after (a, a) it also moves the "
+              "pair after a run like 'aaa' to aa, though the last a stays", positions=True,
+              about_merge="your update for the merge {merge} moves the pairs by their byte positions, and never "
+              "makes the pair of two {joined} side by side; it also moves the pair after a run of {a} to {joined} "
+              "where the last {a} stays", blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
@@ -373,6 +383,7 @@ def replay(
     lost: set[BytePair] = set()  # pairs the selection never offers again
     live = set(range(len(words)))
     held = _HeldPairs(words, contrib) if fault.moves else None
+    at = _PositionPairs(words) if fault.positions else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
     steps = len(merges) if choose is None else choose
     for step in range(steps):
@@ -404,6 +415,9 @@ def replay(
         result.reproduced = step + 1
         joined = pair[0] + pair[1]
         made_tokens.add(joined)
+        if at is not None:
+            at.merge(pair, counts, contrib, freqs)
+            continue
         if held is not None and fault.moves is not None:
             held.merge(pair, fault.moves, counts, contrib, freqs)
             continue
@@ -439,6 +453,59 @@ def replay(
                 contrib[w] = Counter()
             live = changed
     return result
+
+
+class _PositionPairs:
+    """For a loop that keeps each pair as the set of byte positions where it starts, never a split: after
+    merging ``(a, b)`` at positions ``H``, a pair ``(b, y)`` at ``i`` becomes ``(ab, y)`` at ``i - len(a)`` if
+    that is in ``H``, then a pair ``(x, a)`` still at ``i`` becomes ``(x, ab)`` if ``i + len(x)`` is. ``H`` holds
+    overlapping positions too (``aaa`` at 0 and 1), and ``(b, a)`` between two merged tokens is moved once, so
+    ``(ab, ab)`` is never made."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.at: list[dict[BytePair, set[int]]] = []
+        self.holders: dict[BytePair, set[int]] = {}
+        for w, word in enumerate(words):
+            pairs: dict[BytePair, set[int]] = {}
+            offset = 0
+            for x, y in zip(word, word[1:]):
+                pairs.setdefault((x, y), set()).add(offset)
+                self.holders.setdefault((x, y), set()).add(w)
+                offset += len(x)
+            self.at.append(pairs)
+
+    def merge(self, pair: BytePair, counts: _Counts, contrib: list[Counter], freqs: Sequence[int]) -> None:
+        a, b = pair
+        joined = a + b
+        for w in self.holders.pop(pair, set()):
+            pairs = self.at[w]
+            starts = pairs.pop(pair, set())
+            change = Counter({pair: -len(starts)})
+            made: dict[BytePair, set[int]] = {}
+            for p, where in pairs.items():
+                if p[0] == b:
+                    for i in sorted(where):
+                        if i - len(a) in starts:
+                            where.discard(i)
+                            made.setdefault((joined, p[1]), set()).add(i - len(a))
+                            change[p] -= 1
+                            change[(joined, p[1])] += 1
+                if p[1] == a:
+                    for i in sorted(where):
+                        if i + len(p[0]) in starts:
+                            where.discard(i)
+                            made.setdefault((p[0], joined), set()).add(i)
+                            change[p] -= 1
+                            change[(p[0], joined)] += 1
+            for p, where in made.items():
+                pairs.setdefault(p, set()).update(where)
+            for p in [p for p, where in pairs.items() if not where]:
+                del pairs[p]
+                self.holders.get(p, set()).discard(w)
+            for p in pairs:
+                self.holders.setdefault(p, set()).add(w)
+            counts.add(change, freqs[w])
+            contrib[w] = Counter({p: len(where) for p, where in pairs.items()})
 
 
 class _HeldPairs:

@@ -38,7 +38,7 @@ EOT = "<|endoftext|>"
 
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
-    "keep-right", "overlap-subtract", "substring", "stale-neighbours",
+    "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions",
 )  # fmt: skip
 SELECTION_FAULTS = ("lost-pair",)
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
@@ -198,6 +198,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
     fault = loop if setting else fault
     if fault == "substring":
         return _vocab(_train_on_pair_counts(words, num_merges))
+    if fault == "positions":
+        return _vocab(_train_on_offsets(words, num_merges))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -300,6 +302,40 @@ def _old_neighbours(counts: Counter, old, a, b, f) -> None:
             counts[(b, old[i + 2])] -= f
             counts[(a + b, old[i + 2])] += f
         i += 2
+
+
+def _train_on_offsets(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop keeping, per word, each pair's set of byte offsets: after merging (a, b) at offsets M, a pair
+    (b, y) at offset o with o - len(a) in M goes to (ab, y) at o - len(a); then a pair (x, a) at o with
+    o + len(x) in M goes to (x, ab) at o, unless it already moved."""
+    index: dict = {}
+    for w in words:
+        o = 0
+        for x, y in zip(w, w[1:]):
+            index.setdefault((x, y), {}).setdefault(w, set()).add(o)
+            o += len(x)
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        total = Counter({p: sum(len(o) * words[w] for w, o in by.items()) for p, by in index.items()})
+        total = Counter({p: n for p, n in total.items() if n > 0})
+        if not total:
+            break
+        top = max(total.values())
+        a, b = max(p for p, n in total.items() if n == top)
+        merges.append((a, b))
+        merged = index.pop((a, b))
+        for (x, y), by in list(index.items()):
+            for w, offsets in by.items():
+                here = merged.get(w, set())
+                if x == b:
+                    for o in [o for o in offsets if o - len(a) in here]:
+                        offsets.discard(o)
+                        index.setdefault((a + b, y), {}).setdefault(w, set()).add(o - len(a))
+                if y == a:
+                    for o in [o for o in offsets if o + len(x) in here]:
+                        offsets.discard(o)
+                        index.setdefault((x, a + b), {}).setdefault(w, set()).add(o)
+    return merges
 
 
 def _train_on_pair_counts(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:

@@ -163,6 +163,17 @@ def test_neighbours_read_from_the_word_before_the_merge_are_named_with_the_pair_
         assert train(CORPORA[corpus], MERGES[corpus], other)[1] != merges
 
 
+@pytest.mark.parametrize(("corpus", "step"), [("prose", 22), ("bytes", 7)])
+def test_an_update_by_byte_positions_is_named_where_two_merged_tokens_side_by_side_make_no_pair(corpus, step):
+    # after (␣, ␣) the position-index loop never makes (␣␣, ␣␣): the old Check said a count is off (prose) or
+    # named the substring fault (bytes), whose merges are not these
+    merges, result = check(CORPORA[corpus], "positions", MERGES[corpus])
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "positions", step), result.cause
+    assert "moves the pairs by their byte positions, and never makes the pair of two" in result.cause
+    for other in ("stale-neighbours", "substring", "overlap-subtract"):
+        assert train(CORPORA[corpus], MERGES[corpus], other)[1] != merges
+
+
 @pytest.mark.parametrize("fault", SELECTION_FAULTS)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_a_selection_that_lost_the_top_pair_is_named_as_the_selection_not_a_count(corpus, fault):
@@ -229,6 +240,7 @@ def corpora(draw):
 @example(text="aaab aaab ab", fault="overlap-subtract", num_merges=3)  # (a, b) after 'aa a' subtracted
 @example(text="abab ba ab aba ab", fault="substring", num_merges=3)  # (b, a) in 'abab' moved both ways
 @example(text="abab abab abab ba ab", fault="stale-neighbours", num_merges=4)  # no (ab, ab) in 'abab'
+@example(text="aaaa aaaa aaab aaab ab", fault="positions", num_merges=4)  # no (aa, aa); (a, b) moved to (aa, b)
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
     texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
