@@ -7,11 +7,11 @@ choice at step k means the student's pair counts at k are not the true ones, or 
 pair allowed to win) and keeps the one that follows the student longest (up to :data:`BEYOND` merges
 past step k), past step k and longer than the correct loop does (else the correct counts explain the
 choice, and it is a tie).
-:func:`fault_sentence` names it with the words where the true and the faulty counts part;
+:func:`fault_sentence` names it with the words where the true and the faulty counts part (for the
+``lost-pair`` selection, whose counts are the true ones, it says that the selection never offered ours);
 :func:`tie_key` finds a students' tie rule (token ids, decoded text) that reproduces a tie;
 :func:`certain_sentence` says, when nothing reproduces the choice, which count must be off, by how much
-at least, and the words that hold it; for the ``lost-pair`` fault
-it says instead that the counts may be right and the selection lost ours.
+at least, and the words that hold it.
 
 Left out: the settings (:mod:`bpe.check_setup`) and the order in which causes are tried (:mod:`bpe.check`).
 """
