@@ -27,7 +27,6 @@ from .formats.cs336 import BytePair
 from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault, Replay, replay
 
 LOOP_SECONDS = 6.0
-LOST_PAST = 4  # a selection that lost a pair must follow the student this many merges past the step
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
 
@@ -69,7 +68,9 @@ def find_fault(
     best: FaultFound | None = None
     for fault in FAULTS.values():
         run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
-        enough = step + LOST_PAST if fault.loses else step  # a lost pair explains any one choice: ask for more
+        # a lost pair explains any one choice, and a count that is off can pass for one for a while: a
+        # selection that lost pairs must follow the student to the end
+        enough = len(args[2]) if fault.loses else step
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
         if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
