@@ -298,8 +298,7 @@ FAULTS: dict[str, Fault] = {
               "merged tokens side by side (after (a, b), 'abab' holds no (ab, ab)); after (a, a) it also moves the "
               "pair after a run like 'aaa' to aa, though the last a stays", positions=True,
               about_merge="your update for the merge {merge} moves the pairs by their byte positions, and never "
-              "makes the pair of two {joined} side by side; it also moves the pair after a run of {a} to {joined} "
-              "where the last {a} stays", blames=lambda merge, pair: merge[0] + merge[1] in pair),
+              "makes the pair of two {joined} side by side", blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
