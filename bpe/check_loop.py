@@ -7,7 +7,8 @@ choice at step k means the student's pair counts at k are not the true ones, or 
 pair allowed to win) and keeps the one that follows the student longest (up to :data:`BEYOND` merges
 past step k), past step k and longer than the correct loop does (else the correct counts explain the
 choice, and it is a tie).
-:func:`fault_sentence` names it with the words where the true and the faulty counts part;
+:func:`fault_sentence` names it with the words where the true and the faulty counts part (for the
+``lost-pair`` selection, whose counts are the true ones, it says that the selection never offered ours);
 :func:`tie_key` finds a students' tie rule (token ids, decoded text) that reproduces a tie;
 :func:`certain_sentence` says, when nothing reproduces the choice, which count must be off, by how much
 at least, and the words that hold it.
@@ -67,7 +68,10 @@ def find_fault(
     best: FaultFound | None = None
     for fault in FAULTS.values():
         run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
-        if run.reproduced >= step and (best is None or run.reproduced > best.reproduced):
+        # a lost pair explains any one choice, and a count that is off can pass for one for a while: a
+        # selection that lost pairs must follow the student to the end
+        enough = len(args[2]) if fault.loses else step
+        if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
         if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
             break
@@ -83,6 +87,8 @@ def _parting_words(corpus: Words, true: dict[int, int], faulty: dict[int, int], 
 def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], merges: Sequence[BytePair] = ()) -> str:
     """The fault in one clause, with the pair whose count it changes most and the words where it parts;
     ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
+    if found.fault.loses and len(pairs) > 1:
+        return _lost_sentence(found, pairs)
     diffs = [(abs(found.faulty.counts.get(p, 0) - found.true.counts.get(p, 0)), i, p) for i, p in enumerate(pairs)]
     _, _, pair = max(diffs)
     true, faulty = found.true.counts.get(pair, 0), found.faulty.counts.get(pair, 0)
@@ -93,7 +99,9 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     culprits = [m for m in merges if found.fault.blames(m, pair)]
     if found.fault.about_merge and culprits:
         a, b = culprits[-1]
-        what = found.fault.about_merge.format(merge=show_pair((a, b)), a=show_bytes(a), b=show_bytes(b))
+        what = found.fault.about_merge.format(
+            merge=show_pair((a, b)), a=show_bytes(a), b=show_bytes(b), joined=show_bytes(a + b)
+        )
     return f"{what}: {where}your count of {show_pair(pair)} {verb} {faulty} while it is {true}"
 
 
@@ -129,4 +137,17 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
         f"no known merge-loop fault reproduces it, but your count of {show_pair(theirs)} must be at least {gap} "
         f"above its true {theirs_n} (words {holders(theirs)}), or your count of {show_pair(ours)} at least {gap} "
         f"below its true {ours_n} (words {holders(ours)})"
+    )
+
+
+def _lost_sentence(found: FaultFound, pairs: Sequence[BytePair]) -> str:
+    """The selection fault: the counts of both pairs are the true ones, and ours was never offered."""
+    ours, theirs = pairs[0], pairs[1]
+    ours_n, theirs_n = found.true.counts.get(ours, 0), found.true.counts.get(theirs, 0)
+    return (
+        f"your counts here may well be right: {show_pair(theirs)} ({theirs_n}) is the pair we would take once "
+        f"{show_pair(ours)} ({ours_n}) is left out, so your selection never offered {show_pair(ours)}: the heap or "
+        "the buckets of counts your loop picks from lost it (a pair changed but never pushed, or a count's entry "
+        f"removed while other pairs still hold that count); with {show_pair(ours)} left out, our loop makes your "
+        f"merges through step {found.reproduced}"
     )

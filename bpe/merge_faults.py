@@ -24,7 +24,15 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 12. ``substring``: the loop keeps each word's pair counts but not its split, and moves a neighbour pair to
     the new token wherever the bytes of the three symbols appear in the word's text: also where one of
     them is already inside another token, so the merge does not happen there, and both ways between two
-    merged tokens (``(b, a)`` in ``abab`` becomes ``(b, ab)`` and ``(ab, a)``, not ``(ab, ab)``).
+    merged tokens (``(b, a)`` in ``abab`` becomes ``(b, ab)`` and ``(ab, a)``, not ``(ab, ab)``);
+13. ``stale-neighbours``: the update takes each occurrence's neighbours from the word before the merge, so
+    two occurrences side by side (``abab``) give ``(ab, a)`` and ``(b, ab)``, never ``(ab, ab)``; an update
+    by byte positions that never makes the pair between two adjacent new tokens does the same;
+14. ``positions``: the loop keeps each pair as the set of byte positions where it starts and moves a
+    neighbour pair wherever the merged pair starts beside it (also at an overlapping start in ``aaa``),
+    once, so two merged tokens side by side never make their pair;
+15. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
+    should take at the step where the runs part, and never offers it again.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
@@ -45,6 +53,7 @@ from dataclasses import dataclass
 
 from .formats.cs336 import BytePair
 
+LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
 Word = tuple[bytes, ...]
 Split = list[bytes]
 
@@ -169,6 +178,25 @@ def _substring_moves(held: BytePair, text: bytes, pair: BytePair) -> tuple[ByteP
     return out
 
 
+def _stale_neighbours_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The update with each occurrence's neighbours read from the old split, ``(x, a)`` to ``(x, ab)`` and
+    ``(b, y)`` to ``(ab, y)``, and the merged pair dropped, less the correct update (new pairs less old ones)."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in occurrences(old, pair):
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+            faulty[(old[i - 1], joined)] += 1
+        if i + 2 < len(old):
+            faulty[(b, old[i + 2])] -= 1
+            faulty[(joined, old[i + 2])] += 1
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair added once more."""
     joined = pair[0] + pair[1]
@@ -199,7 +227,7 @@ class Fault:
     """One faulty merge loop: how it merges a word, what its count update adds or subtracts beyond the
     correct one, and the flags of the loops that count differently altogether. ``sentence`` says what
     the loop does, addressed to the student; ``about_merge`` says it of one merge (``{merge}``, its
-    symbols ``{a}`` and ``{b}``) of the last merge that ``blames`` says changed the pair whose count is off
+    symbols ``{a}`` and ``{b}``, the new token ``{joined}``) of the last merge that ``blames`` says changed the pair whose count is off
     (by default: a merge whose left symbol is in that pair).
     ``moves``: a loop that keeps each word's pair counts but not its split; after a merge, each pair of a
     word beside the merged pair's symbols becomes the pairs ``moves`` gives from the word's bytes (none: it
@@ -215,6 +243,9 @@ class Fault:
     banned: bool = False
     overlap: bool = True
     only_merged: bool = False
+    positions: bool = False  # pairs kept as sets of byte positions, moved by position (see _PositionPairs)
+    loses: bool = False  # counts right, but the selection never offers again the pairs it should take at the step
+    drops: bool = False  # the merged pair's count deleted outright, also what the update moved there by mistake
     moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]] | None = None
 
 
@@ -256,6 +287,21 @@ FAULTS: dict[str, Fault] = {
               "appear in the word's text, without looking at its tokens: also where one of them is inside another "
               "token, so {merge} does not happen there, and both ways between two merged tokens",
               blames=lambda merge, pair: merge[0] in pair or merge[1] in pair or merge[0] + merge[1] in pair),
+        Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
+              "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
+              "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
+              about_merge="your update for the merge {merge} takes the neighbours of each {merge} from the word "
+              "before the merge, so two merged tokens side by side never make their pair: you count ({joined}, {a}) "
+              "and ({b}, {joined}) instead of ({joined}, {joined})",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("positions", "your update moves the pairs by their byte positions, and never makes the pair of two "
+              "merged tokens side by side (after (a, b), 'abab' holds no (ab, ab)); after (a, a) it also moves the "
+              "pair after a run like 'aaa' to aa, though the last a stays", positions=True,
+              about_merge="your update for the merge {merge} moves the pairs by their byte positions, and never "
+              "makes the pair of two {joined} side by side", blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
+              "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
+              "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
     )
 }  # fmt: skip
 
@@ -290,13 +336,14 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
 @dataclass
 class Replay:
     """How far a loop follows the student: ``reproduced`` merges; at ``watch`` steps the counts of the
-    watched pairs, in all and per word (word index -> count)."""
+    watched pairs, in all and per word (word index -> count), and of every pair (``every``)."""
 
     reproduced: int
     counts: dict[BytePair, int]
     per_word: dict[BytePair, dict[int, int]]
     finished: bool = True
     chosen: list[BytePair] | None = None
+    every: dict[BytePair, int] | None = None
 
 
 def replay(
@@ -332,8 +379,10 @@ def replay(
         for p in zip(splits[w], splits[w][1:]):
             where.setdefault(p, set()).add(w)
     removed: set[BytePair] = set()
+    lost: set[BytePair] = set()  # pairs the selection never offers again
     live = set(range(len(words)))
     held = _HeldPairs(words, contrib) if fault.moves else None
+    at = _PositionPairs(words) if fault.positions else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
     steps = len(merges) if choose is None else choose
     for step in range(steps):
@@ -349,6 +398,7 @@ def replay(
             pair = merges[step]
         if step == watch:
             result.counts = {p: counts.get(p, 0) for p in watch_pairs}
+            result.every = dict(counts.counts)
             for p in watch_pairs:
                 if p in removed:
                     continue
@@ -356,12 +406,17 @@ def replay(
         if deadline is not None and time.monotonic() > deadline:
             result.finished = False
             return result
-        tied = counts.top()
+        if step == watch and fault.loses and choose is None:
+            lost = _lost_pairs(counts, pair, pick, ids)
+        tied = counts.top(lost)
         if pair not in tied or pick is not None and len(tied) > 1 and pick(tied, ids) != pair:
             return result
         result.reproduced = step + 1
         joined = pair[0] + pair[1]
         made_tokens.add(joined)
+        if at is not None:
+            at.merge(pair, counts, contrib, freqs)
+            continue
         if held is not None and fault.moves is not None:
             held.merge(pair, fault.moves, counts, contrib, freqs)
             continue
@@ -388,7 +443,7 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
-        if fault.frozen:
+        if fault.frozen or fault.drops:
             removed.add(pair)
             counts.drop(pair)
         if fault.only_merged:
@@ -397,6 +452,59 @@ def replay(
                 contrib[w] = Counter()
             live = changed
     return result
+
+
+class _PositionPairs:
+    """For a loop that keeps each pair as the set of byte positions where it starts, never a split: after
+    merging ``(a, b)`` at positions ``H``, a pair ``(b, y)`` at ``i`` becomes ``(ab, y)`` at ``i - len(a)`` if
+    that is in ``H``, then a pair ``(x, a)`` still at ``i`` becomes ``(x, ab)`` if ``i + len(x)`` is. ``H`` holds
+    overlapping positions too (``aaa`` at 0 and 1), and ``(b, a)`` between two merged tokens is moved once, so
+    ``(ab, ab)`` is never made."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.at: list[dict[BytePair, set[int]]] = []
+        self.holders: dict[BytePair, set[int]] = {}
+        for w, word in enumerate(words):
+            pairs: dict[BytePair, set[int]] = {}
+            offset = 0
+            for x, y in zip(word, word[1:]):
+                pairs.setdefault((x, y), set()).add(offset)
+                self.holders.setdefault((x, y), set()).add(w)
+                offset += len(x)
+            self.at.append(pairs)
+
+    def merge(self, pair: BytePair, counts: _Counts, contrib: list[Counter], freqs: Sequence[int]) -> None:
+        a, b = pair
+        joined = a + b
+        for w in self.holders.pop(pair, set()):
+            pairs = self.at[w]
+            starts = pairs.pop(pair, set())
+            change = Counter({pair: -len(starts)})
+            made: dict[BytePair, set[int]] = {}
+            for p, where in pairs.items():
+                if p[0] == b:
+                    for i in sorted(where):
+                        if i - len(a) in starts:
+                            where.discard(i)
+                            made.setdefault((joined, p[1]), set()).add(i - len(a))
+                            change[p] -= 1
+                            change[(joined, p[1])] += 1
+                if p[1] == a:
+                    for i in sorted(where):
+                        if i + len(p[0]) in starts:
+                            where.discard(i)
+                            made.setdefault((p[0], joined), set()).add(i)
+                            change[p] -= 1
+                            change[(p[0], joined)] += 1
+            for p, where in made.items():
+                pairs.setdefault(p, set()).update(where)
+            for p in [p for p, where in pairs.items() if not where]:
+                del pairs[p]
+                self.holders.get(p, set()).discard(w)
+            for p in pairs:
+                self.holders.setdefault(p, set()).add(w)
+            counts.add(change, freqs[w])
+            contrib[w] = Counter({p: len(where) for p, where in pairs.items()})
 
 
 class _HeldPairs:
@@ -492,10 +600,28 @@ class _Counts:
     def drop(self, pair: BytePair) -> None:
         self._set(pair, 0)
 
-    def top(self) -> list[BytePair]:
-        """The pairs of the highest count above 0 (none if no count is above 0)."""
-        best = max(self.by_count, default=0)
-        return sorted(self.by_count[best]) if best > 0 else []
+    def top(self, lost: set[BytePair] | frozenset = frozenset()) -> list[BytePair]:
+        """The pairs of the highest count above 0 (none if no count is above 0), ``lost`` left out."""
+        if not lost:
+            best = max(self.by_count, default=0)
+            return sorted(self.by_count[best]) if best > 0 else []
+        for count in sorted((c for c in self.by_count if c > 0), reverse=True):
+            rest = self.by_count[count] - lost
+            if rest:
+                return sorted(rest)
+        return []
+
+
+def _lost_pairs(counts: _Counts, pair: BytePair, pick: TiePick | None, ids: Mapping[bytes, int]) -> set[BytePair]:
+    """The pairs a selection must have lost for ``pair`` to be its choice under the true counts: those the
+    loop would take before it (with no tie rule, every pair of a higher count), at most :data:`LOST` of them."""
+    lost: set[BytePair] = set()
+    while len(lost) <= LOST:
+        tied = counts.top(lost)
+        if not tied or pair in tied and (pick is None or pick(tied, ids) == pair):
+            return lost
+        lost |= {pick(tied, ids)} if pick is not None else set(tied) - {pair}
+    return set()
 
 
 def _moved(before: Counter, old: Split, new: Split, contribution: Callable[[Split], Counter]) -> Counter:

@@ -10,7 +10,11 @@ pairs in ``aaa`` treated as merged), ``overlap-once`` (overlapping pairs counted
 (counts taken from the merged words only), ``keep-right`` (the merge keeps the pair's right symbol after
 the new token unless the pair ends the word), ``overlap-subtract`` (the pairs beside every occurrence
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
-without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text). Tie faults (:data:`TIE_FAULTS`) and setting faults
+without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text),
+``stale-neighbours`` (each merged pair's neighbours read from the word before the merge, so ``ab ab`` never
+makes ``(ab, ab)``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
+kept right, but the pair the loop should take at step :data:`LOST_STEP` is never offered again, as a heap that
+lost it. Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
 ``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
 first, as minbpe trains);
@@ -40,8 +44,10 @@ EOT = "<|endoftext|>"
 
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
-    "keep-right", "overlap-subtract", "substring",
+    "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions",
 )  # fmt: skip
+SELECTION_FAULTS = ("lost-pair",)
+LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
 COUNT_FAULTS = (
@@ -213,6 +219,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
     fault = loop if setting else fault
     if fault == "substring":
         return _vocab(_train_on_pair_counts(words, num_merges))
+    if fault == "positions":
+        return _vocab(_train_on_offsets(words, num_merges))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -230,13 +238,19 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return c
 
     counts = recount()
+    lost = None
     for _ in range(num_merges):
         live = {p: n for p, n in counts.items() if n > 0}
+        if fault == "lost-pair" and len(merges) + 1 >= LOST_STEP:
+            lost = lost or _pick(Counter(live), fault, first, merges)
+            live.pop(lost, None)
         if not live:
             break
         a, b = _pick(Counter(live), fault, first, merges)
         merges.append((a, b))
         made.add(a + b)
+        if fault == "stale-neighbours":  # the pair's count dropped first, then each word's neighbours moved
+            del counts[(a, b)]
         changed = []
         for w, f in words.items():
             old = splits[w]
@@ -251,13 +265,15 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
                 _incremental(counts, old, new, a, b, f, fault)
             elif fault == "overlap-subtract":
                 _by_positions(counts, old, a, b, f)
+            elif fault == "stale-neighbours":
+                _old_neighbours(counts, old, a, b, f)
         if fault == "frozen":
             del counts[(a, b)]
         elif fault == "only-merged":
             counts = recount(only=set(changed))
         elif fault == "overlap-subtract":
             del counts[(a, b)]
-        elif fault not in ("left-symbol", "adjacent", "overlap-twice"):
+        elif fault not in ("left-symbol", "adjacent", "overlap-twice", "stale-neighbours"):
             counts = recount()
     return _vocab(merges)
 
@@ -290,6 +306,57 @@ def _by_positions(counts: Counter, old, a, b, f) -> None:
     come = {(j, j + 1) for m in made for j in (m - 1, m) if 0 <= j and j + 1 < len(new)}
     for i, j in come:
         counts[(new[i], new[j])] += f
+
+
+def _old_neighbours(counts: Counter, old, a, b, f) -> None:
+    """The student's update read off the unmerged word: at each merged pair, the pair with the symbol before
+    it moves from a to ab, the pair with the symbol after it from b to ab, whatever that symbol became."""
+    i = 0
+    while i + 1 < len(old):
+        if (old[i], old[i + 1]) != (a, b):
+            i += 1
+            continue
+        if i > 0:
+            counts[(old[i - 1], a)] -= f
+            counts[(old[i - 1], a + b)] += f
+        if i + 2 < len(old):
+            counts[(b, old[i + 2])] -= f
+            counts[(a + b, old[i + 2])] += f
+        i += 2
+
+
+def _train_on_offsets(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop keeping, per word, each pair's set of byte offsets: after merging (a, b) at offsets M, a pair
+    (b, y) at offset o with o - len(a) in M goes to (ab, y) at o - len(a); then a pair (x, a) at o with
+    o + len(x) in M goes to (x, ab) at o, unless it already moved."""
+    index: dict = {}
+    for w in words:
+        o = 0
+        for x, y in zip(w, w[1:]):
+            index.setdefault((x, y), {}).setdefault(w, set()).add(o)
+            o += len(x)
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        total = Counter({p: sum(len(o) * words[w] for w, o in by.items()) for p, by in index.items()})
+        total = Counter({p: n for p, n in total.items() if n > 0})
+        if not total:
+            break
+        top = max(total.values())
+        a, b = max(p for p, n in total.items() if n == top)
+        merges.append((a, b))
+        merged = index.pop((a, b))
+        for (x, y), by in list(index.items()):
+            for w, offsets in by.items():
+                here = merged.get(w, set())
+                if x == b:
+                    for o in [o for o in offsets if o - len(a) in here]:
+                        offsets.discard(o)
+                        index.setdefault((a + b, y), {}).setdefault(w, set()).add(o - len(a))
+                if y == a:
+                    for o in [o for o in offsets if o + len(x) in here]:
+                        offsets.discard(o)
+                        index.setdefault((x, a + b), {}).setdefault(w, set()).add(o)
+    return merges
 
 
 def _train_on_pair_counts(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
