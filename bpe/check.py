@@ -10,7 +10,8 @@ difference reads both pairs' counts in our run at that step. The cause is told i
    tie rule, said first ("Your run equals ours with ..."), then the step where the compared ones part;
 2. our run stops first: the student's corpus is bigger;
 3. else every explanation is tried and the one that reproduces the student's run longest is named,
-   settings before the loop before the reading before the tie rule when two go as far: another base or
+   settings before the loop before the reading before a lost pair before the tie rule when two go as far
+   (a selection that lost a pair explains any run it follows, so it is the last loop fault named): another base or
    pre-tokenizer that goes further (then, under those settings, the cause where the run leaves them is named
    too, with its step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens
    not split out (only when splitting them changes the choice); a known faulty merge loop
@@ -263,8 +264,8 @@ def _compare_one(
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
     if seconds > 0:
         found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
-        if found is not None:
-            candidates.append((found.reproduced, 2, "merge-loop"))
+        if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
+            candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
     counted = None
     text = file_text(corpus)  # only a text can be read in chunks
     if seconds > 0 and text is not None:
