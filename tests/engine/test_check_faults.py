@@ -9,6 +9,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from check_support import check, first_difference
 from faulty_trainers import CORPORA, EOT, LOOP_FAULTS, LOST_STEP, SELECTION_FAULTS, SETTING_FAULTS, TIE_FAULTS, train
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -23,20 +24,6 @@ from bpe.merge_faults import CORRECT, FAULTS, faulty_merges, replay
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
                  "specials": {"specials"}, "none": {"pre-tokenizer"}}  # fmt: skip
-
-
-def check(text: str, fault: str | None, num_merges: int):
-    vocab, merges = train(text, num_merges, fault)
-    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
-    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
-    return merges, result
-
-
-def first_difference(one, other) -> int | None:
-    for k, (a, b) in enumerate(zip(one, other), start=1):
-        if a != b:
-            return k
-    return None if len(one) == len(other) else min(len(one), len(other)) + 1
 
 
 @pytest.mark.parametrize("corpus", CORPORA)

@@ -9,6 +9,7 @@ from collections import Counter
 
 import faulty_trainers
 import pytest
+from check_support import check, first_difference
 from faulty_trainers import CORPORA, EOT, train
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,20 +23,6 @@ from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 READING = ("cut-last", "drop-last", "even-chunks", "chunk-positions")
-
-
-def check(text: str, fault: str | None, num_merges: int):
-    vocab, merges = train(text, num_merges, fault)
-    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
-    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
-    return merges, result
-
-
-def first_difference(one, other) -> int | None:
-    for k, (a, b) in enumerate(zip(one, other), start=1):
-        if a != b:
-            return k
-    return None if len(one) == len(other) else min(len(one), len(other)) + 1
 
 
 def as_text(counts: Counter) -> Counter:
