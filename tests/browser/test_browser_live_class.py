@@ -56,7 +56,11 @@ def following(teacher, n: int) -> None:
 
 
 def step(page, where: str = "next") -> None:
-    page.locator(f".st-key-{where} button").click()
+    # while a rerun moves the step controls (a student who stops following), the old button can stay drawn
+    # beside the new one for a moment: click once the page holds one
+    button = page.locator(f".st-key-{where} button")
+    expect(button).to_have_count(1, timeout=TIMEOUT_MS)
+    button.click()
     wait_for_app(page)
 
 
