@@ -28,12 +28,19 @@ EARLY_KEY_JS = """(() => {
 })();"""
 
 
+LOADS = 5
+
+
 def test_the_first_key_right_after_a_page_load_steps(app_server, page):
     page.add_init_script(EARLY_KEY_JS)
-    page.goto(f"{app_server}/?preset=course&step=1&present=1")
-    wait_for_app(page)
-    wait_for_step(page, 2)
-    assert page.evaluate("window.__bpeEarly") is True  # it came before the page was ready
+    # whether the key comes before the page is ready is this load's timing: load again until one does
+    for _ in range(LOADS):
+        page.goto(f"{app_server}/?preset=course&step=1&present=1")
+        wait_for_app(page)
+        wait_for_step(page, 2)
+        if page.evaluate("window.__bpeEarly") is True:
+            break
+    assert page.evaluate("window.__bpeEarly") is True, f"no key came before the page was ready in {LOADS} loads"
     assert shown_step(page) == 2 and "step=2" in page.url
 
 
