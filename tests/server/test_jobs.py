@@ -20,7 +20,7 @@ from browser_support import wait_until
 from pool_support import fresh
 from streamlit.testing.v1 import AppTest
 
-from server import jobs, run_keys, run_store
+from server import internals, jobs, run_keys, run_store
 from ui import runs
 
 
@@ -78,7 +78,7 @@ def test_training_runs_in_another_process():
         lambda job: None,
     )
     job.future.result(timeout=60)
-    pids = {pid for lane in jobs._pool().lanes.values() for pid in lane._processes}
+    pids = {p.pid for lane in jobs._pool().lanes.values() for p in internals.pool_processes(lane)}
     assert pids and os.getpid() not in pids
 
 
