@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .check_notation import show_bytes, show_pair, show_word
+from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault, Replay, replay
+from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault
 
 LOOP_SECONDS = 6.0
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further

@@ -18,8 +18,9 @@ from hypothesis_support import examples
 from bpe.check import CS336_SETUP, Setup, compare, diagnose, history_bytes, train_setup
 from bpe.check_notation import show_pair
 from bpe.check_setup import student_words
+from bpe.fault_replay import faulty_merges, replay
 from bpe.formats.student_runs import StudentRun, read_student_file
-from bpe.merge_faults import CORRECT, FAULTS, faulty_merges, replay
+from bpe.merge_faults import CORRECT, FAULTS
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
