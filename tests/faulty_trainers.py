@@ -24,7 +24,9 @@ boundary put at the file's size minus one (when no special token follows) cuts i
 text split on ``<|endoftext|>`` as an unescaped pattern (at ``<``, ``endoftext`` and ``>``) and joined again,
 so ``||`` stays between the documents. Faults in reading the file in :data:`CHUNKS` chunks (also in
 :data:`COUNT_FAULTS`): ``drop-last``, the last character never read; ``even-chunks``, the chunks cut at evenly
-spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``chunk-positions``, a
+spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``drop-tail``, the
+boundaries moved to the next special token but the file's size never added, so the last chunk is never read;
+``chunk-positions``, a
 word's occurrences kept as a set of positions numbered from 0 in each chunk, so a word at the same position in
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
@@ -51,8 +53,8 @@ LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it shou
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
 COUNT_FAULTS = (
-    "cut-last", "unescaped", "drop-last", "even-chunks", "chunk-positions", "special-in-pattern", "lines",
-    "bytes-pattern",
+    "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
+    "lines", "bytes-pattern",
 )  # fmt: skip
 CHUNKS = 4  # the workers a student's reader cuts the file for
 
@@ -92,6 +94,8 @@ def _words(text: str, fault: str | None) -> Counter:
         parts[-1] = parts[-1][:-1]
     if fault in ("even-chunks", "chunk-positions"):
         return _chunked_words(text, fault)
+    if fault == "drop-tail":
+        return _words_before_last_boundary(text)
     if fault == "special-in-pattern":  # re.findall(r"(<\|endoftext\|>)|" + PAT): the token one of the words
         found = regex.findall(regex.escape(EOT) + "|" + GPT2_PAT, text)
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found if w != EOT)
@@ -136,6 +140,23 @@ def _chunked_words(text: str, fault: str) -> Counter:
                 position += 1
     if fault == "chunk-positions":
         return Counter({word: len(positions) for word, positions in seen.items()})
+    return words
+
+
+def _words_before_last_boundary(text: str) -> Counter:
+    """A student's own find_chunk_boundaries: a boundary at 0, then each evenly spaced guess moved to the next
+    <|endoftext|> (or to the end of the file when none follows), but the file's size never appended, so the
+    chunks run between the boundaries and the text after the last one is never read."""
+    data = text.encode("utf-8")
+    boundaries = [0]
+    for k in range(1, CHUNKS):
+        found = data.find(EOT.encode(), k * (len(data) // CHUNKS))
+        boundaries.append(len(data) if found == -1 else found)
+    boundaries = sorted(set(boundaries))
+    words: Counter = Counter()
+    for start, end in zip(boundaries[:-1], boundaries[1:]):
+        for document in data[start:end].decode("utf-8").split(EOT):
+            words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
     return words
 
 
