@@ -74,11 +74,20 @@ def replay(
     lost: set[BytePair] = set()  # pairs the selection never offers again
     live = set(range(len(words)))
     held = _HeldPairs(words, contrib) if fault.moves else None
+    heap = _SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
+    if fault.heap and heap is None:
+        return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
     at = _PositionPairs(words) if fault.positions else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
     steps = len(merges) if choose is None else choose
     for step in range(steps):
-        if choose is not None:
+        if choose is not None and heap is not None:
+            top = heap.top()
+            if top is None:
+                return result
+            merges = [*merges, top]
+            result.chosen = merges
+        if choose is not None and heap is None:
             tied = counts.top()
             if not tied or pick is None:
                 return result
@@ -88,6 +97,18 @@ def replay(
             ids.setdefault(pair[0] + pair[1], len(ids))
         else:
             pair = merges[step]
+        if heap is not None:
+            pair = merges[step]
+            if step == watch:
+                result.counts = {p: heap.count(p) for p in watch_pairs}
+            if deadline is not None and time.monotonic() > deadline:
+                result.finished = False
+                return result
+            if heap.top() != pair:
+                return result
+            result.reproduced = step + 1
+            heap.merge()
+            continue
         if step == watch:
             result.counts = {p: counts.get(p, 0) for p in watch_pairs}
             result.every = dict(counts.counts)
@@ -197,6 +218,122 @@ class _PositionPairs:
                 self.holders.setdefault(p, set()).add(w)
             counts.add(change, freqs[w])
             contrib[w] = Counter({p: len(where) for p, where in pairs.items()})
+
+
+class _SiftlessHeap:
+    """A student's heap-based loop, step by step as it is written: the pairs in a max-heap (an array, ordered by
+    count, then the greatest pair of bytes), pushed in the order they are first seen (words in corpus order, each
+    left to right); each pair lists the words that hold it. Taking the top pops it; each word on its list is
+    merged occurrence by occurrence, left to right, and at each the pairs beside it move to the new token: a
+    count that drops is sifted down (right), a new pair is pushed (right), but a count that rises is only sifted
+    down too, so the pair stays where it was. ``skip_first``: the pair on the left of an occurrence at position 1
+    is left as it was (``if pos - 1 > 0``). A pair taken whose count stays above 0 is never in the heap again."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int], skip_first: bool) -> None:
+        self.splits = [list(w) for w in words]
+        self.freqs, self.skip_first = freqs, skip_first
+        self.counts: dict[BytePair, int] = {}
+        self.holders: dict[BytePair, list[int]] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+                self.holders.setdefault(p, []).append(w)
+        self.heap: list[BytePair] = []
+        self.index: dict[BytePair, int] = {}
+        for p in self.counts:
+            self._push(p)
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        return self.heap[0] if self.heap else None
+
+    def _key(self, i: int) -> tuple[int, BytePair]:
+        p = self.heap[i]
+        return self.counts.get(p, 0), p
+
+    def _swap(self, i: int, j: int) -> None:
+        h = self.heap
+        h[i], h[j] = h[j], h[i]
+        self.index[h[i]], self.index[h[j]] = i, j
+
+    def _up(self, i: int) -> None:
+        while i > 0 and self._key(i) > self._key((i - 1) // 2):
+            self._swap(i, (i - 1) // 2)
+            i = (i - 1) // 2
+
+    def _down(self, i: int) -> None:
+        n = len(self.heap)
+        while True:
+            big = max((c for c in (i, 2 * i + 1, 2 * i + 2) if c < n), key=self._key)
+            if big == i:
+                return
+            self._swap(i, big)
+            i = big
+
+    def _push(self, p: BytePair) -> None:
+        self.index[p] = len(self.heap)
+        self.heap.append(p)
+        self._up(self.index[p])
+
+    def _remove(self, p: BytePair) -> None:
+        i = self.index.pop(p)
+        last = self.heap.pop()
+        if i < len(self.heap):
+            self.heap[i] = last
+            self.index[last] = i
+            self._up(i)
+            self._down(self.index[last])
+
+    def _less(self, p: BytePair, f: int) -> None:
+        if p not in self.counts:
+            return
+        self.counts[p] -= f
+        if self.counts[p] <= 0:
+            del self.counts[p]
+            if p in self.index:
+                self._remove(p)
+        elif p in self.index:
+            self._down(self.index[p])
+
+    def _more(self, p: BytePair, w: int, f: int) -> None:
+        if p in self.counts:
+            self.counts[p] += f
+            if w not in self.holders[p]:
+                self.holders[p].append(w)
+            if p in self.index:
+                self._down(self.index[p])  # the fault: a count that rose is sifted down, never up
+        else:
+            self.counts[p] = f
+            self.holders[p] = [w]
+            self._push(p)
+
+    def merge(self) -> None:
+        """Take the top pair and merge it in every word on its list."""
+        pair = self.heap[0]
+        self._remove(pair)
+        a, b = pair
+        joined = a + b
+        for w in self.holders.get(pair, []):
+            split, f = self.splits[w], self.freqs[w]
+            i = 0
+            while i + 1 < len(split):
+                if split[i] == a and split[i + 1] == b:
+                    if pair in self.counts:
+                        self.counts[pair] -= f
+                        if self.counts[pair] <= 0:
+                            del self.counts[pair]
+                    if i - 1 > (0 if self.skip_first else -1):
+                        self._less((split[i - 1], a), f)
+                        self._more((split[i - 1], joined), w, f)
+                    if i + 2 < len(split):
+                        self._less((b, split[i + 2]), f)
+                        self._more((joined, split[i + 2]), w, f)
+                    split[i : i + 2] = [joined]
+                i += 1
+        if pair not in self.counts:
+            self.holders.pop(pair, None)
 
 
 class _HeldPairs:

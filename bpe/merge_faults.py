@@ -31,7 +31,14 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 14. ``positions``: the loop keeps each pair as the set of byte positions where it starts and moves a
     neighbour pair wherever the merged pair starts beside it (also at an overlapping start in ``aaa``),
     once, so two merged tokens side by side never make their pair;
-15. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
+15. ``no-sift-up``: the selection is a hand-written max-heap of the pairs (ties to the greatest pair of bytes)
+    whose update moves a pair only down, also when its count rose (it compares the count with itself after
+    raising it), so a pair that gains count stays below pairs it now beats until the pairs above it are taken;
+16. ``skip-first-neighbour``: the update skips the left neighbour of an occurrence at position 1 of the word
+    (``if pos - 1 > 0``), so after ``x a b`` becomes ``x ab`` the word still counts ``(x, a)`` and not
+    ``(x, ab)``; the merged pair's count, phantoms and all, is deleted once it is taken;
+17. ``no-sift-up-skip-first``: both at once, as they come together in one student's loop;
+18. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
     should take at the step where the runs part, and never offers it again.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
@@ -192,6 +199,17 @@ def _stale_neighbours_extra(old: Split, new: Split, pair: BytePair, made: list[i
     return Counter({p: n for p, n in faulty.items() if n != 0})
 
 
+def _skip_first_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """An occurrence merged at position 1 (of the word as merged so far, which is the new split's position): the
+    pair with the symbol before it left as it was, ``(x, a)`` kept and ``(x, ab)`` never made."""
+    extra: Counter = Counter()
+    for i in made:
+        if i == 1:
+            extra[(new[0], pair[0])] += 1
+            extra[(new[0], pair[0] + pair[1])] -= 1
+    return extra
+
+
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair added once more."""
     joined = pair[0] + pair[1]
@@ -242,6 +260,8 @@ class Fault:
     loses: bool = False  # counts right, but the selection never offers again the pairs it should take at the step
     drops: bool = False  # the merged pair's count deleted outright, also what the update moved there by mistake
     moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]] | None = None
+    heap: bool = False  # the selection a max-heap whose update never sifts up (see fault_replay._SiftlessHeap)
+    skip_first: bool = False  # with ``heap``: the heap's update skips the left neighbour at position 1
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -294,6 +314,19 @@ FAULTS: dict[str, Fault] = {
               "pair after a run like 'aaa' to aa, though the last a stays", positions=True,
               about_merge="your update for the merge {merge} moves the pairs by their byte positions, and never "
               "makes the pair of two {joined} side by side", blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("no-sift-up", "your heap's update never moves a pair up when its count rises (it compares the new "
+              "count with itself, already raised, and only sifts down), so a pair that gains count stays below "
+              "pairs it now beats", heap=True),
+        Fault("skip-first-neighbour", "your update skips the pair on the left of a merge at position 1 of a word "
+              "(a test like 'pos - 1 > 0' where 'pos - 1 >= 0' is meant), so after 'x a b' becomes 'x ab' the word "
+              "still counts (x, a) and never (x, ab)", extra=_skip_first_extra, drops=True,
+              about_merge="your update for the merge {merge} skips the pair on the left of {joined} where it is "
+              "second in a word ('pos - 1 > 0' where 'pos - 1 >= 0' is meant), so the word keeps (x, {a}) and never "
+              "counts (x, {joined})", blames=lambda merge, pair: merge[0] in pair or merge[0] + merge[1] in pair),
+        Fault("no-sift-up-skip-first", "your heap's update never moves a pair up when its count rises (it compares "
+              "the new count with itself, already raised, and only sifts down), and your update skips the pair on "
+              "the left of a merge at position 1 of a word ('pos - 1 > 0' where 'pos - 1 >= 0' is meant)",
+              heap=True, skip_first=True),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
