@@ -381,3 +381,17 @@ def test_a_run_without_pre_tokenization_or_special_tokens_split_out_names_both()
     assert (result.kind, result.step, result.settings.pre_tokenizer) == ("pre-tokenizer", 1, "none"), result.cause
     assert "your run does not cut the text into words" in result.cause
     assert result.later_kind == "specials" and "did not split special tokens out" in result.cause
+
+
+def test_a_faulty_run_one_merge_longer_than_its_target_is_told_so():
+    # Gianthard-cyh's loop also runs `while len(vocab) <= vocab_size`: one merge past the target, which the
+    # verdict on the first divergent merge would otherwise leave unsaid
+    text, n = CORPORA["handout"], MERGES["handout"]
+    vocab, merges = train(text, n + 1, "no-sift-up-skip-first")
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    size = len(vocab) - 1  # the special token, the 256 bytes and n merges
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=size)
+    assert (result.kind, result.step) == ("merge-loop", first_difference(train(text, n)[1], merges)), result.cause
+    assert f"Your run also makes {n + 1} merges where a vocabulary of {size} asks for {n}: one too many" in result.cause
+    exact, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=size + 1)
+    assert exact.step == result.step and "one too many" not in exact.cause
