@@ -1,4 +1,4 @@
-"""Known faulty BPE merge loops: the bugs students' trainers commonly have, replayed along a student's merges.
+"""Known faulty BPE merge loops: the bugs students' trainers commonly have, each a small change to a correct loop.
 
 A correct loop, after merging the pair ``(a, b)``, takes every word that holds it, replaces each
 occurrence left to right (``aaa`` becomes ``aa a``), and moves the word's pair counts from its old
