@@ -22,8 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from bpe.check import CS336_SETUP, CS336_SPECIALS, diagnose, train_setup
 from bpe.check_setup import SEARCH_SECONDS, student_words
 from bpe.corpora import english_corpus
+from bpe.fault_replay import faulty_merges
 from bpe.formats.student_runs import StudentRun
-from bpe.merge_faults import CORRECT, FAULTS, faulty_merges
+from bpe.merge_faults import CORRECT, FAULTS
 
 CHARS, MERGES = 200_000, 2_000
 

@@ -135,7 +135,43 @@ def compare(
     """Compare ``student`` with our run on ``corpus`` with ``setup``. ``alternative``: settings that
     reproduce more of the student's run (from :func:`best_settings`): said first when they reproduce
     all of it, else weighed with the other causes. ``num_merges``/``vocab_size``: the student's target size (a run that stops
-    short of it or goes past it is flagged). ``seconds`` bounds the replay of known faulty loops."""
+    short of it or goes past it is flagged, and a run that parts from ours and is one merge longer than the
+    target is told so too). ``seconds`` bounds the replay of known faulty loops."""
+    result = _compare(
+        corpus,
+        student,
+        setup,
+        special_tokens,
+        alternative,
+        num_merges=num_merges,
+        vocab_size=vocab_size,
+        seconds=seconds,
+    )
+    if result.step is None or result.kind in ("goes-past", "stops-early"):
+        return result
+    named = result.settings or result.setup
+    target, target_words = target_merges(corpus, named, tuple(special_tokens), num_merges, vocab_size)
+    if target is None or len(student.merges) != target + 1:
+        return result
+    return replace(
+        result,
+        cause=f"{result.cause} Your run also makes {target + 1} merges where {target_words} asks for {target}: one "
+        "too many, as a loop that runs while the vocabulary is at most its size (not below it) makes.",
+    )
+
+
+def _compare(
+    corpus: Corpus,
+    student: StudentRun,
+    setup: Setup,
+    special_tokens: Sequence[str] = (),
+    alternative: Setup | None = None,
+    *,
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = LOOP_SECONDS,
+) -> Comparison:
+    """:func:`compare` but for a faulty run's length: the settings that reproduce more of the run weighed first."""
     specials = tuple(special_tokens)
     options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
     if alternative is not None and alternative != setup:

@@ -8,7 +8,8 @@ pair allowed to win) and keeps the one that follows the student longest (up to :
 past step k), past step k and longer than the correct loop does (else the correct counts explain the
 choice, and it is a tie).
 :func:`fault_sentence` names it with the words where the true and the faulty counts part (for the
-``lost-pair`` selection, whose counts are the true ones, it says that the selection never offered ours);
+``lost-pair`` selection, whose counts are the true ones, it says that the selection never offered ours, and
+for a heap that never sifts up, with both counts right, that ours rose after it took its place);
 :func:`tie_key` finds a students' tie rule (token ids, decoded text) that reproduces a tie;
 :func:`certain_sentence` says, when nothing reproduces the choice, which count must be off, by how much
 at least, and the words that hold it.
@@ -23,8 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .check_notation import show_bytes, show_pair, show_word
+from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault, Replay, replay
+from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault
 
 LOOP_SECONDS = 6.0
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
@@ -89,6 +91,17 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
     if found.fault.loses and len(pairs) > 1:
         return _lost_sentence(found, pairs)
+    if (
+        found.fault.heap
+        and len(pairs) > 1
+        and all(found.faulty.counts.get(p) == found.true.counts.get(p) for p in pairs)
+    ):
+        ours, theirs = pairs[0], pairs[1]
+        return (
+            f"{found.fault.sentence}: your counts of {show_pair(ours)} ({found.true.counts.get(ours, 0)}) and "
+            f"{show_pair(theirs)} ({found.true.counts.get(theirs, 0)}) are right, but the count of {show_pair(ours)} "
+            f"rose after it took its place in your heap, so your heap offered {show_pair(theirs)} first"
+        )
     diffs = [(abs(found.faulty.counts.get(p, 0) - found.true.counts.get(p, 0)), i, p) for i, p in enumerate(pairs)]
     _, _, pair = max(diffs)
     true, faulty = found.true.counts.get(pair, 0), found.faulty.counts.get(pair, 0)

@@ -1,4 +1,4 @@
-"""Known faulty BPE merge loops: the bugs students' trainers commonly have, replayed along a student's merges.
+"""Known faulty BPE merge loops: the bugs students' trainers commonly have, each a small change to a correct loop.
 
 A correct loop, after merging the pair ``(a, b)``, takes every word that holds it, replaces each
 occurrence left to right (``aaa`` becomes ``aa a``), and moves the word's pair counts from its old
@@ -31,29 +31,31 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 14. ``positions``: the loop keeps each pair as the set of byte positions where it starts and moves a
     neighbour pair wherever the merged pair starts beside it (also at an overlapping start in ``aaa``),
     once, so two merged tokens side by side never make their pair;
-15. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
+15. ``no-sift-up``: the selection is a hand-written max-heap of the pairs (ties to the greatest pair of bytes)
+    whose update moves a pair only down, also when its count rose (it compares the count with itself after
+    raising it), so a pair that gains count stays below pairs it now beats until the pairs above it are taken;
+16. ``skip-first-neighbour``: the update skips the left neighbour of an occurrence at position 1 of the word
+    (``if pos - 1 > 0``), so after ``x a b`` becomes ``x ab`` the word still counts ``(x, a)`` and not
+    ``(x, ab)``; the merged pair's count, phantoms and all, is deleted once it is taken;
+17. ``no-sift-up-skip-first``: both at once, as they come together in one student's loop;
+18. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
     should take at the step where the runs part, and never offers it again.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
 
-:func:`replay` follows the student's merges under a fault and says how many of them the faulty loop
-would have chosen. A pair is chosen when no pair has a higher count (``tie=None``: any tied pair may
-win, so a tie rule cannot pass for a fault) or, with a tie key, when the key picks it among the tied.
-
-Left out: deciding which fault to name and saying it (:mod:`bpe.check_causes`).
+Left out: replaying a student's merges under a fault (:mod:`bpe.fault_replay`), and deciding which fault
+to name and saying it (:mod:`bpe.check_loop`).
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .formats.cs336 import BytePair
 
-LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
 Word = tuple[bytes, ...]
 Split = list[bytes]
 
@@ -132,7 +134,7 @@ def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     return out, made
 
 
-def _no_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+def no_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     return Counter()
 
 
@@ -197,6 +199,17 @@ def _stale_neighbours_extra(old: Split, new: Split, pair: BytePair, made: list[i
     return Counter({p: n for p, n in faulty.items() if n != 0})
 
 
+def _skip_first_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """An occurrence merged at position 1 (of the word as merged so far, which is the new split's position): the
+    pair with the symbol before it left as it was, ``(x, a)`` kept and ``(x, ab)`` never made."""
+    extra: Counter = Counter()
+    for i in made:
+        if i == 1:
+            extra[(new[0], pair[0])] += 1
+            extra[(new[0], pair[0] + pair[1])] -= 1
+    return extra
+
+
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair added once more."""
     joined = pair[0] + pair[1]
@@ -238,7 +251,7 @@ class Fault:
     about_merge: str = ""  # the sentence for one merge, when the fault's harm can be traced to it
     blames: Callable[[BytePair, BytePair], bool] = lambda merge, pair: merge[0] in pair  # merge's update changed pair
     merge: Callable[[Split, BytePair], tuple[Split, list[int]]] = merge_all
-    extra: Callable[[Split, Split, BytePair, list[int]], Counter] = _no_extra
+    extra: Callable[[Split, Split, BytePair, list[int]], Counter] = no_extra
     frozen: bool = False
     banned: bool = False
     overlap: bool = True
@@ -247,6 +260,8 @@ class Fault:
     loses: bool = False  # counts right, but the selection never offers again the pairs it should take at the step
     drops: bool = False  # the merged pair's count deleted outright, also what the update moved there by mistake
     moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]] | None = None
+    heap: bool = False  # the selection a max-heap whose update never sifts up (see fault_replay._SiftlessHeap)
+    skip_first: bool = False  # with ``heap``: the heap's update skips the left neighbour at position 1
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -299,6 +314,19 @@ FAULTS: dict[str, Fault] = {
               "pair after a run like 'aaa' to aa, though the last a stays", positions=True,
               about_merge="your update for the merge {merge} moves the pairs by their byte positions, and never "
               "makes the pair of two {joined} side by side", blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("no-sift-up", "your heap's update never moves a pair up when its count rises (it compares the new "
+              "count with itself, already raised, and only sifts down), so a pair that gains count stays below "
+              "pairs it now beats", heap=True),
+        Fault("skip-first-neighbour", "your update skips the pair on the left of a merge at position 1 of a word "
+              "(a test like 'pos - 1 > 0' where 'pos - 1 >= 0' is meant), so after 'x a b' becomes 'x ab' the word "
+              "still counts (x, a) and never (x, ab)", extra=_skip_first_extra, drops=True,
+              about_merge="your update for the merge {merge} skips the pair on the left of {joined} where it is "
+              "second in a word ('pos - 1 > 0' where 'pos - 1 >= 0' is meant), so the word keeps (x, {a}) and never "
+              "counts (x, {joined})", blames=lambda merge, pair: merge[0] in pair or merge[0] + merge[1] in pair),
+        Fault("no-sift-up-skip-first", "your heap's update never moves a pair up when its count rises (it compares "
+              "the new count with itself, already raised, and only sifts down), and your update skips the pair on "
+              "the left of a merge at position 1 of a word ('pos - 1 > 0' where 'pos - 1 >= 0' is meant)",
+              heap=True, skip_first=True),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
@@ -306,7 +334,7 @@ FAULTS: dict[str, Fault] = {
 }  # fmt: skip
 
 
-def _ids(words: Sequence[Word], merges: Sequence[BytePair]) -> dict[bytes, int]:
+def token_ids(words: Sequence[Word], merges: Sequence[BytePair]) -> dict[bytes, int]:
     """Token ids as students assign them: the base symbols in byte order, then one id per merge in order."""
     ids = {s: i for i, s in enumerate(sorted({s for w in words for s in w}))}
     for a, b in merges:
@@ -331,310 +359,3 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-text": ("the greatest pair of decoded text wins (a broken character reads as '\ufffd', then bytes)",
                       lambda tied, ids: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
 }  # fmt: skip
-
-
-@dataclass
-class Replay:
-    """How far a loop follows the student: ``reproduced`` merges; at ``watch`` steps the counts of the
-    watched pairs, in all and per word (word index -> count), and of every pair (``every``)."""
-
-    reproduced: int
-    counts: dict[BytePair, int]
-    per_word: dict[BytePair, dict[int, int]]
-    finished: bool = True
-    chosen: list[BytePair] | None = None
-    every: dict[BytePair, int] | None = None
-
-
-def replay(
-    words: Sequence[Word],
-    freqs: Sequence[int],
-    merges: Sequence[BytePair],
-    fault: Fault = CORRECT,
-    tie: str | None = None,
-    watch: int | None = None,
-    watch_pairs: Sequence[BytePair] = (),
-    deadline: float | None = None,
-    choose: int | None = None,
-) -> Replay:
-    """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
-    ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
-    :func:`faulty_merges` does."""
-    splits: list[Split] = [list(w) for w in words]
-    ids = _ids(words, merges) if tie else {}
-    pick = TIE_KEYS[tie][1] if tie else None
-    made_tokens: set[bytes] = set()
-
-    def contribution(split: Split) -> Counter:
-        c = pair_counter(split, fault.overlap)
-        if fault.banned:
-            c = Counter({p: n for p, n in c.items() if p[0] not in made_tokens and p[1] not in made_tokens})
-        return c
-
-    contrib: list[Counter] = [contribution(s) for s in splits]
-    counts = _Counts()
-    where: dict[BytePair, set[int]] = {}
-    for w, c in enumerate(contrib):
-        counts.add(c, freqs[w])
-        for p in zip(splits[w], splits[w][1:]):
-            where.setdefault(p, set()).add(w)
-    removed: set[BytePair] = set()
-    lost: set[BytePair] = set()  # pairs the selection never offers again
-    live = set(range(len(words)))
-    held = _HeldPairs(words, contrib) if fault.moves else None
-    at = _PositionPairs(words) if fault.positions else None
-    result = Replay(0, {}, {p: {} for p in watch_pairs})
-    steps = len(merges) if choose is None else choose
-    for step in range(steps):
-        if choose is not None:
-            tied = counts.top()
-            if not tied or pick is None:
-                return result
-            pair = pick(tied, ids)
-            merges = [*merges, pair]
-            result.chosen = merges
-            ids.setdefault(pair[0] + pair[1], len(ids))
-        else:
-            pair = merges[step]
-        if step == watch:
-            result.counts = {p: counts.get(p, 0) for p in watch_pairs}
-            result.every = dict(counts.counts)
-            for p in watch_pairs:
-                if p in removed:
-                    continue
-                result.per_word[p] = {w: contrib[w][p] * freqs[w] for w in live if contrib[w].get(p)}
-        if deadline is not None and time.monotonic() > deadline:
-            result.finished = False
-            return result
-        if step == watch and fault.loses and choose is None:
-            lost = _lost_pairs(counts, pair, pick, ids)
-        tied = counts.top(lost)
-        if pair not in tied or pick is not None and len(tied) > 1 and pick(tied, ids) != pair:
-            return result
-        result.reproduced = step + 1
-        joined = pair[0] + pair[1]
-        made_tokens.add(joined)
-        if at is not None:
-            at.merge(pair, counts, contrib, freqs)
-            continue
-        if held is not None and fault.moves is not None:
-            held.merge(pair, fault.moves, counts, contrib, freqs)
-            continue
-        changed = set()
-        for w in list(where.get(pair, ())):
-            old = splits[w]
-            new, made = fault.merge(old, pair)
-            if new == old:
-                continue
-            changed.add(w)
-            for p in zip(old, old[1:]):
-                where.get(p, set()).discard(w)
-            for p in zip(new, new[1:]):
-                where.setdefault(p, set()).add(w)
-            splits[w] = new
-            if fault.frozen:
-                continue
-            before = contrib[w]
-            if fault.extra is _no_extra or fault.only_merged:
-                after = contribution(new)  # the word's counts are its split's, as in the correct loop
-            else:
-                after = _moved(before, old, new, contribution)
-                after.update(fault.extra(old, new, pair, made))
-            counts.add(before, -freqs[w])
-            counts.add(after, freqs[w])
-            contrib[w] = after
-        if fault.frozen or fault.drops:
-            removed.add(pair)
-            counts.drop(pair)
-        if fault.only_merged:
-            for w in live - changed:
-                counts.add(contrib[w], -freqs[w])
-                contrib[w] = Counter()
-            live = changed
-    return result
-
-
-class _PositionPairs:
-    """For a loop that keeps each pair as the set of byte positions where it starts, never a split: after
-    merging ``(a, b)`` at positions ``H``, a pair ``(b, y)`` at ``i`` becomes ``(ab, y)`` at ``i - len(a)`` if
-    that is in ``H``, then a pair ``(x, a)`` still at ``i`` becomes ``(x, ab)`` if ``i + len(x)`` is. ``H`` holds
-    overlapping positions too (``aaa`` at 0 and 1), and ``(b, a)`` between two merged tokens is moved once, so
-    ``(ab, ab)`` is never made."""
-
-    def __init__(self, words: Sequence[Word]) -> None:
-        self.at: list[dict[BytePair, set[int]]] = []
-        self.holders: dict[BytePair, set[int]] = {}
-        for w, word in enumerate(words):
-            pairs: dict[BytePair, set[int]] = {}
-            offset = 0
-            for x, y in zip(word, word[1:]):
-                pairs.setdefault((x, y), set()).add(offset)
-                self.holders.setdefault((x, y), set()).add(w)
-                offset += len(x)
-            self.at.append(pairs)
-
-    def merge(self, pair: BytePair, counts: _Counts, contrib: list[Counter], freqs: Sequence[int]) -> None:
-        a, b = pair
-        joined = a + b
-        for w in self.holders.pop(pair, set()):
-            pairs = self.at[w]
-            starts = pairs.pop(pair, set())
-            change = Counter({pair: -len(starts)})
-            made: dict[BytePair, set[int]] = {}
-            for p, where in pairs.items():
-                if p[0] == b:
-                    for i in sorted(where):
-                        if i - len(a) in starts:
-                            where.discard(i)
-                            made.setdefault((joined, p[1]), set()).add(i - len(a))
-                            change[p] -= 1
-                            change[(joined, p[1])] += 1
-                if p[1] == a:
-                    for i in sorted(where):
-                        if i + len(p[0]) in starts:
-                            where.discard(i)
-                            made.setdefault((p[0], joined), set()).add(i)
-                            change[p] -= 1
-                            change[(p[0], joined)] += 1
-            for p, where in made.items():
-                pairs.setdefault(p, set()).update(where)
-            for p in [p for p, where in pairs.items() if not where]:
-                del pairs[p]
-                self.holders.get(p, set()).discard(w)
-            for p in pairs:
-                self.holders.setdefault(p, set()).add(w)
-            counts.add(change, freqs[w])
-            contrib[w] = Counter({p: len(where) for p, where in pairs.items()})
-
-
-class _HeldPairs:
-    """For a loop that keeps pair counts only: which words hold each pair, and the pairs by each symbol, so
-    a merge visits only the words holding a pair beside its symbols."""
-
-    def __init__(self, words: Sequence[Word], contrib: list[Counter]) -> None:
-        self.texts = [b"".join(w) for w in words]
-        self.holders: dict[BytePair, set[int]] = {}
-        self.ending: dict[bytes, set[BytePair]] = {}  # right symbol -> pairs held by some word
-        self.starting: dict[bytes, set[BytePair]] = {}  # left symbol -> pairs held by some word
-        for w, c in enumerate(contrib):
-            for p in c:
-                self._hold(p, w)
-
-    def _hold(self, p: BytePair, w: int) -> None:
-        if p not in self.holders:
-            self.holders[p] = set()
-            self.starting.setdefault(p[0], set()).add(p)
-            self.ending.setdefault(p[1], set()).add(p)
-        self.holders[p].add(w)
-
-    def _release(self, p: BytePair, w: int) -> None:
-        holders = self.holders.get(p)
-        if holders is None:
-            return
-        holders.discard(w)
-        if not holders:
-            del self.holders[p]
-            self.starting[p[0]].discard(p)
-            self.ending[p[1]].discard(p)
-
-    def merge(
-        self,
-        pair: BytePair,
-        moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]],
-        counts: _Counts,
-        contrib: list[Counter],
-        freqs: Sequence[int],
-    ) -> None:
-        """Drop ``pair`` from every word, and move each held pair beside it as ``moves`` says."""
-        changes: dict[int, Counter] = {}
-        beside = self.ending.get(pair[0], set()) | self.starting.get(pair[1], set())
-        for p in beside | ({pair} if pair in self.holders else set()):
-            for w in self.holders.get(p, ()):
-                n = contrib[w][p]
-                to = () if p == pair else moves(p, self.texts[w], pair)
-                if p != pair and not to or n <= 0:
-                    continue
-                change = changes.setdefault(w, Counter())
-                change[p] -= n
-                for q in to:
-                    change[q] += n
-        for w, change in changes.items():
-            counts.add(change, freqs[w])
-            contrib[w].update(change)
-            for p, n in change.items():
-                if contrib[w][p] <= 0:
-                    del contrib[w][p]
-                    self._release(p, w)
-                elif n > 0:
-                    self._hold(p, w)
-
-
-class _Counts:
-    """Pair counts with the pairs of each count, so the most frequent pairs are found without a scan."""
-
-    def __init__(self) -> None:
-        self.counts: dict[BytePair, int] = {}
-        self.by_count: dict[int, set[BytePair]] = {}
-
-    def get(self, pair: BytePair, default: int = 0) -> int:
-        return self.counts.get(pair, default)
-
-    def _set(self, pair: BytePair, value: int) -> None:
-        old = self.counts.get(pair, 0)
-        if old:
-            bucket = self.by_count[old]
-            bucket.discard(pair)
-            if not bucket:
-                del self.by_count[old]
-        if value:
-            self.counts[pair] = value
-            self.by_count.setdefault(value, set()).add(pair)
-        else:
-            self.counts.pop(pair, None)
-
-    def add(self, pairs: Mapping[BytePair, int], times: int) -> None:
-        for p, n in pairs.items():
-            if n:
-                self._set(p, self.counts.get(p, 0) + n * times)
-
-    def drop(self, pair: BytePair) -> None:
-        self._set(pair, 0)
-
-    def top(self, lost: set[BytePair] | frozenset = frozenset()) -> list[BytePair]:
-        """The pairs of the highest count above 0 (none if no count is above 0), ``lost`` left out."""
-        if not lost:
-            best = max(self.by_count, default=0)
-            return sorted(self.by_count[best]) if best > 0 else []
-        for count in sorted((c for c in self.by_count if c > 0), reverse=True):
-            rest = self.by_count[count] - lost
-            if rest:
-                return sorted(rest)
-        return []
-
-
-def _lost_pairs(counts: _Counts, pair: BytePair, pick: TiePick | None, ids: Mapping[bytes, int]) -> set[BytePair]:
-    """The pairs a selection must have lost for ``pair`` to be its choice under the true counts: those the
-    loop would take before it (with no tie rule, every pair of a higher count), at most :data:`LOST` of them."""
-    lost: set[BytePair] = set()
-    while len(lost) <= LOST:
-        tied = counts.top(lost)
-        if not tied or pair in tied and (pick is None or pick(tied, ids) == pair):
-            return lost
-        lost |= {pick(tied, ids)} if pick is not None else set(tied) - {pair}
-    return set()
-
-
-def _moved(before: Counter, old: Split, new: Split, contribution: Callable[[Split], Counter]) -> Counter:
-    """A word's counts moved from its old split to its new one (negative entries kept: a faulty update
-    may have subtracted more than there was)."""
-    after = Counter(before)
-    after.subtract(contribution(old))
-    after.update(contribution(new))
-    return Counter({p: n for p, n in after.items() if n != 0})
-
-
-def faulty_merges(
-    words: Sequence[Word], freqs: Sequence[int], num_merges: int, fault: Fault = CORRECT, tie: str = "greatest-bytes"
-) -> list[BytePair]:
-    """The merges a faulty loop makes on its own, ties broken by ``tie``."""
-    return replay(words, freqs, [], fault, tie=tie, choose=num_merges).chosen or []

@@ -12,7 +12,10 @@ the new token unless the pair ends the word), ``overlap-subtract`` (the pairs be
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
 without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text),
 ``stale-neighbours`` (each merged pair's neighbours read from the word before the merge, so ``ab ab`` never
-makes ``(ab, ab)``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
+makes ``(ab, ab)``), ``skip-first-neighbour`` (the left neighbour of a merge at position 1 never moved:
+``if pos - 1 > 0``). Heap faults (:data:`HEAP_FAULTS`): ``no-sift-up``, a hand-written max-heap whose update is
+called after the count was raised, so it only sifts down; ``no-sift-up-skip-first``, the same with the left
+neighbour of a merge at position 1 skipped (``if pos - 1 > 0``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
 kept right, but the pair the loop should take at step :data:`LOST_STEP` is never offered again, as a heap that
 lost it. Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
@@ -24,7 +27,9 @@ boundary put at the file's size minus one (when no special token follows) cuts i
 text split on ``<|endoftext|>`` as an unescaped pattern (at ``<``, ``endoftext`` and ``>``) and joined again,
 so ``||`` stays between the documents. Faults in reading the file in :data:`CHUNKS` chunks (also in
 :data:`COUNT_FAULTS`): ``drop-last``, the last character never read; ``even-chunks``, the chunks cut at evenly
-spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``chunk-positions``, a
+spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``drop-tail``, the
+boundaries moved to the next special token but the file's size never added, so the last chunk is never read;
+``chunk-positions``, a
 word's occurrences kept as a set of positions numbered from 0 in each chunk, so a word at the same position in
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
@@ -44,15 +49,16 @@ EOT = "<|endoftext|>"
 
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
-    "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions",
+    "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions", "skip-first-neighbour",
 )  # fmt: skip
 SELECTION_FAULTS = ("lost-pair",)
+HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
 COUNT_FAULTS = (
-    "cut-last", "unescaped", "drop-last", "even-chunks", "chunk-positions", "special-in-pattern", "lines",
-    "bytes-pattern",
+    "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
+    "lines", "bytes-pattern",
 )  # fmt: skip
 CHUNKS = 4  # the workers a student's reader cuts the file for
 
@@ -92,6 +98,8 @@ def _words(text: str, fault: str | None) -> Counter:
         parts[-1] = parts[-1][:-1]
     if fault in ("even-chunks", "chunk-positions"):
         return _chunked_words(text, fault)
+    if fault == "drop-tail":
+        return _words_before_last_boundary(text)
     if fault == "special-in-pattern":  # re.findall(r"(<\|endoftext\|>)|" + PAT): the token one of the words
         found = regex.findall(regex.escape(EOT) + "|" + GPT2_PAT, text)
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found if w != EOT)
@@ -136,6 +144,23 @@ def _chunked_words(text: str, fault: str) -> Counter:
                 position += 1
     if fault == "chunk-positions":
         return Counter({word: len(positions) for word, positions in seen.items()})
+    return words
+
+
+def _words_before_last_boundary(text: str) -> Counter:
+    """A student's own find_chunk_boundaries: a boundary at 0, then each evenly spaced guess moved to the next
+    <|endoftext|> (or to the end of the file when none follows), but the file's size never appended, so the
+    chunks run between the boundaries and the text after the last one is never read."""
+    data = text.encode("utf-8")
+    boundaries = [0]
+    for k in range(1, CHUNKS):
+        found = data.find(EOT.encode(), k * (len(data) // CHUNKS))
+        boundaries.append(len(data) if found == -1 else found)
+    boundaries = sorted(set(boundaries))
+    words: Counter = Counter()
+    for start, end in zip(boundaries[:-1], boundaries[1:]):
+        for document in data[start:end].decode("utf-8").split(EOT):
+            words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
     return words
 
 
@@ -221,6 +246,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_pair_counts(words, num_merges))
     if fault == "positions":
         return _vocab(_train_on_offsets(words, num_merges))
+    if fault in HEAP_FAULTS:
+        return _vocab(_train_with_heap(words, num_merges, skip_first=fault == "no-sift-up-skip-first"))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -249,7 +276,7 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         a, b = _pick(Counter(live), fault, first, merges)
         merges.append((a, b))
         made.add(a + b)
-        if fault == "stale-neighbours":  # the pair's count dropped first, then each word's neighbours moved
+        if fault in ("stale-neighbours", "skip-first-neighbour"):  # the pair's count dropped first
             del counts[(a, b)]
         changed = []
         for w, f in words.items():
@@ -267,13 +294,15 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
                 _by_positions(counts, old, a, b, f)
             elif fault == "stale-neighbours":
                 _old_neighbours(counts, old, a, b, f)
+            elif fault == "skip-first-neighbour":
+                _neighbours_from_position_two(counts, old, a, b, f)
         if fault == "frozen":
             del counts[(a, b)]
         elif fault == "only-merged":
             counts = recount(only=set(changed))
         elif fault == "overlap-subtract":
             del counts[(a, b)]
-        elif fault not in ("left-symbol", "adjacent", "overlap-twice", "stale-neighbours"):
+        elif fault not in ("left-symbol", "adjacent", "overlap-twice", "stale-neighbours", "skip-first-neighbour"):
             counts = recount()
     return _vocab(merges)
 
@@ -323,6 +352,22 @@ def _old_neighbours(counts: Counter, old, a, b, f) -> None:
             counts[(b, old[i + 2])] -= f
             counts[(a + b, old[i + 2])] += f
         i += 2
+
+
+def _neighbours_from_position_two(counts: Counter, old, a, b, f) -> None:
+    """The student's update, one occurrence at a time as the word is merged: the pairs beside it move to the new
+    token, but the left one only where ``pos - 1 > 0``, so an occurrence at position 1 keeps its left pair."""
+    tokens, pos = list(old), 0
+    while pos + 1 < len(tokens):
+        if (tokens[pos], tokens[pos + 1]) == (a, b):
+            if pos - 1 > 0:
+                counts[(tokens[pos - 1], a)] -= f
+                counts[(tokens[pos - 1], a + b)] += f
+            if pos + 2 < len(tokens):
+                counts[(b, tokens[pos + 2])] -= f
+                counts[(a + b, tokens[pos + 2])] += f
+            tokens[pos : pos + 2] = [a + b]
+        pos += 1
 
 
 def _train_on_offsets(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
@@ -409,3 +454,114 @@ def _incremental(counts: Counter, old, new, a, b, f, fault) -> None:
                 counts[(old[i - 1], a + b)] += f
                 if i + 2 < len(old):
                     counts[(a + b, old[i + 2])] += f
+
+
+class _MaxHeap:
+    """A student's max-heap of pairs over a dict of counts, ordered by (count, pair). ``update`` is called after
+    the count changed, so it cannot tell a rise from a drop: it only sifts down."""
+
+    def __init__(self, counts: dict) -> None:
+        self.counts, self.items, self.where = counts, [], {}
+
+    def _bigger(self, i, j) -> bool:
+        return (self.counts[self.items[i]], self.items[i]) > (self.counts[self.items[j]], self.items[j])
+
+    def _swap(self, i, j) -> None:
+        self.items[i], self.items[j] = self.items[j], self.items[i]
+        self.where[self.items[i]], self.where[self.items[j]] = i, j
+
+    def _sift_up(self, i) -> None:
+        while i > 0 and self._bigger(i, (i - 1) // 2):
+            self._swap(i, (i - 1) // 2)
+            i = (i - 1) // 2
+
+    def _sift_down(self, i) -> None:
+        while True:
+            best = i
+            for child in (2 * i + 1, 2 * i + 2):
+                if child < len(self.items) and self._bigger(child, best):
+                    best = child
+            if best == i:
+                return
+            self._swap(i, best)
+            i = best
+
+    def push(self, pair) -> None:
+        self.items.append(pair)
+        self.where[pair] = len(self.items) - 1
+        self._sift_up(len(self.items) - 1)
+
+    def remove(self, pair) -> None:
+        i = self.where.pop(pair)
+        last = self.items.pop()
+        if i < len(self.items):
+            self.items[i] = last
+            self.where[last] = i
+            self._sift_up(i)
+            self._sift_down(self.where[last])
+
+    def update(self, pair) -> None:
+        if pair in self.where:
+            self._sift_down(self.where[pair])
+
+
+def _train_with_heap(words: Counter, num_merges: int, skip_first: bool) -> list[tuple[bytes, bytes]]:
+    """A loop over a heap of pairs, each pair with the list of words holding it: pop the top, merge it in each
+    of its words one occurrence at a time, and move the pairs beside it to the new token; ``skip_first``: the
+    left neighbour is moved only when ``pos - 1 > 0``."""
+    splits = {w: list(w) for w in words}
+    counts: dict = {}
+    holders: dict = {}
+    for w, f in words.items():
+        for pair in zip(w, w[1:]):
+            counts[pair] = counts.get(pair, 0) + f
+            holders.setdefault(pair, []).append(w)
+    heap = _MaxHeap(counts)
+    for pair in counts:
+        heap.push(pair)
+
+    def drop(pair, f) -> None:
+        if pair not in counts:
+            return
+        counts[pair] -= f
+        if counts[pair] == 0:
+            if pair in heap.where:
+                heap.remove(pair)
+            del counts[pair]
+        else:
+            heap.update(pair)
+
+    def add(pair, w, f) -> None:
+        if pair in counts:
+            counts[pair] += f
+            if w not in holders[pair]:
+                holders[pair].append(w)
+            heap.update(pair)
+        else:
+            counts[pair] = f
+            holders[pair] = [w]
+            heap.push(pair)
+
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and heap.items:
+        a, b = best = heap.items[0]
+        heap.remove(best)
+        merges.append(best)
+        for w in holders[best]:
+            tokens, f = splits[w], words[w]
+            pos = 0
+            while pos + 1 < len(tokens):
+                if (tokens[pos], tokens[pos + 1]) == best:
+                    if best in counts:
+                        counts[best] -= f
+                        if counts[best] == 0:
+                            del counts[best]
+                    if pos - 1 > 0 or (pos == 1 and not skip_first):
+                        drop((tokens[pos - 1], a), f)
+                        add((tokens[pos - 1], a + b), w, f)
+                    if pos + 2 < len(tokens):
+                        drop((b, tokens[pos + 2]), f)
+                        add((a + b, tokens[pos + 2]), w, f)
+                    tokens[pos : pos + 2] = [a + b]
+                pos += 1
+    return merges

@@ -10,7 +10,17 @@ import pickle
 
 import pytest
 from check_support import check, first_difference
-from faulty_trainers import CORPORA, EOT, LOOP_FAULTS, LOST_STEP, SELECTION_FAULTS, SETTING_FAULTS, TIE_FAULTS, train
+from faulty_trainers import (
+    CORPORA,
+    EOT,
+    HEAP_FAULTS,
+    LOOP_FAULTS,
+    LOST_STEP,
+    SELECTION_FAULTS,
+    SETTING_FAULTS,
+    TIE_FAULTS,
+    train,
+)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis_support import examples
@@ -18,8 +28,9 @@ from hypothesis_support import examples
 from bpe.check import CS336_SETUP, Setup, compare, diagnose, history_bytes, train_setup
 from bpe.check_notation import show_pair
 from bpe.check_setup import student_words
+from bpe.fault_replay import faulty_merges, replay
 from bpe.formats.student_runs import StudentRun, read_student_file
-from bpe.merge_faults import CORRECT, FAULTS, faulty_merges, replay
+from bpe.merge_faults import CORRECT, FAULTS
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
@@ -47,6 +58,31 @@ def test_a_merge_loop_fault_is_named_with_its_step(corpus, fault):
     same_merges = {f for f in LOOP_FAULTS if train(text, n, f)[1] == merges}
     assert result.kind in ("merge-loop", "overlap") and result.fault in same_merges, result.cause
     assert f"At step {step} we merge" in result.cause and "your count" in result.cause
+
+
+@pytest.mark.parametrize("fault", HEAP_FAULTS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_heap_that_never_sifts_up_is_named_with_its_step(corpus, fault):
+    # Gianthard-cyh's loop: the heap's update is called once the count is raised, so it sees no rise and only
+    # sifts down; with the pair on the left of a merge at position 1 skipped too, in the same loop
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert step is not None
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    same_merges = {f for f in (*HEAP_FAULTS, *LOOP_FAULTS) if train(text, n, f)[1][: step + 2] == merges[: step + 2]}
+    assert result.fault in same_merges, result.cause
+    assert f"At step {step} we merge" in result.cause and "your heap's update never moves a pair up" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])  # the replay follows the trainer to its end
+    assert replay(words, freqs, merges, FAULTS[fault], tie="greatest-bytes").reproduced == len(merges)
+
+
+def test_a_heap_that_never_sifts_up_says_which_pair_rose_in_place():
+    text, n = CORPORA["handout"], MERGES["handout"]
+    merges, result = check(text, "no-sift-up", n)
+    ours, theirs = train(text, n)[1][1], merges[1]
+    assert f"but the count of {show_pair(ours)} rose after it took its place in your heap" in result.cause
+    assert f"so your heap offered {show_pair(theirs)} first" in result.cause
 
 
 @pytest.mark.parametrize("fault", TIE_FAULTS)
@@ -345,3 +381,17 @@ def test_a_run_without_pre_tokenization_or_special_tokens_split_out_names_both()
     assert (result.kind, result.step, result.settings.pre_tokenizer) == ("pre-tokenizer", 1, "none"), result.cause
     assert "your run does not cut the text into words" in result.cause
     assert result.later_kind == "specials" and "did not split special tokens out" in result.cause
+
+
+def test_a_faulty_run_one_merge_longer_than_its_target_is_told_so():
+    # Gianthard-cyh's loop also runs `while len(vocab) <= vocab_size`: one merge past the target, which the
+    # verdict on the first divergent merge would otherwise leave unsaid
+    text, n = CORPORA["handout"], MERGES["handout"]
+    vocab, merges = train(text, n + 1, "no-sift-up-skip-first")
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    size = len(vocab) - 1  # the special token, the 256 bytes and n merges
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=size)
+    assert (result.kind, result.step) == ("merge-loop", first_difference(train(text, n)[1], merges)), result.cause
+    assert f"Your run also makes {n + 1} merges where a vocabulary of {size} asks for {n}: one too many" in result.cause
+    exact, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=size + 1)
+    assert exact.step == result.step and "one too many" not in exact.cause

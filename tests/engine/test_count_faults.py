@@ -17,12 +17,12 @@ from hypothesis_support import examples
 
 from bpe.check import CS336_SETUP, diagnose
 from bpe.check_result import to_ours
-from bpe.check_setup import Setup, history_bytes, train_setup
+from bpe.check_setup import Setup, history_bytes, setup_agreed, train_setup
 from bpe.count_faults import COUNT_FAULTS, Reading, can_choose, file_text, find_count_fault, recounts
 from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
-READING = ("cut-last", "drop-last", "even-chunks", "chunk-positions")
+READING = ("cut-last", "drop-last", "even-chunks", "drop-tail", "chunk-positions")
 
 
 def as_text(counts: Counter) -> Counter:
@@ -40,7 +40,10 @@ def test_a_reading_fault_is_named_with_its_step(corpus, fault, chunks, monkeypat
     if step is None:
         assert result.kind == "same"
         return
-    same_merges = {f for f in READING if train(text, n, f)[1] == merges}
+    same_merges = set()  # the faults that make the same merges, with any of the usual numbers of chunks
+    for other in (2, 4, 8):
+        monkeypatch.setattr(faulty_trainers, "CHUNKS", other)
+        same_merges |= {f for f in READING if train(text, n, f)[1] == merges}
     assert (result.kind, result.step) == ("reading", step) and result.fault in same_merges, result.cause
     assert f"At step {step} we merge" in result.cause and "your count of" in result.cause
     assert f"With those counts our run makes all {n} of your merges." in result.cause
@@ -58,7 +61,11 @@ def test_each_reader_counts_the_words_as_the_faulty_trainer_does(corpus, fault):
 def test_positions_restarting_in_each_chunk_are_named_not_the_space_suffix_pre_tokenizer():
     # manoogim's reader: ' the' occurs 48 times, at 30 distinct positions over the 4 chunks; the space-suffix
     # pre-tokenizer makes the first merge, (␣, ␣), too, and then parts
-    _, result = check(CORPORA["prose"], "chunk-positions", 80)
+    # (its first 5 merges, then its position-based loop of its own parts from ours: over the whole 80 merges, the
+    # first half of the text read alone makes the same merges, and that slip in the standard reader is named)
+    text = CORPORA["prose"]
+    merges = [*train(text, 80, "chunk-positions")[1][:5], (b"a", b"i")]
+    result, _ = diagnose(text, read_student_file(pickle.dumps(({}, merges)), "run.pkl"), CS336_SETUP, [EOT])
     assert (result.kind, result.step, result.fault, result.settings) == ("reading", 1, "chunk-positions", None)
     assert "your counts merge each word's positions from your 4 chunks as one set" in result.cause
     assert "'␣the' counts 30 where it occurs 48 times; your count of (␣, t) drops to 62 while it is 96" in result.cause
@@ -185,3 +192,20 @@ def test_a_reading_fault_is_named_before_no_pre_tokenization_that_follows_the_ru
     assert dict(ranked).get(Setup("first", "none", True)) == 5
     assert (result.kind, result.step, result.fault) == ("reading", 1, "chunk-positions"), result.cause
     assert "does not cut the text into words" not in result.cause
+
+
+def test_a_last_chunk_never_read_is_named_before_positions_that_make_the_same_merges(monkeypatch):
+    # Anson2Leung's reader: boundaries without the file's size, 2 chunks, so the prose's second half is never
+    # read. Positions restarting in each of 4 chunks make the same 190 merges by chance (the prose repeats
+    # itself), but a reader that reads less and counts the rest right is the simpler explanation.
+    monkeypatch.setattr(faulty_trainers, "CHUNKS", 2)
+    text = CORPORA["prose"]
+    merges, result = check(text, "drop-tail", 190)
+    positions = [counts for f, _, counts, _ in recounts(text, "gpt2", [EOT]) if f.name == "chunk-positions"]
+    assert any(setup_agreed(dict(counts), CS336_SETUP, merges, (), False) == 190 for counts in positions)
+    assert (result.kind, result.step, result.fault) == ("reading", 1, "drop-tail"), result.cause
+    true, read = faulty_trainers.word_counts(text), faulty_trainers.word_counts(text, "drop-tail")
+    lost = sum(true.values()) - sum(read.values())
+    assert "your chunk boundaries never end with the file's size, so the last of your 2 chunks" in result.cause
+    assert f"{lost} of its {sum(true.values())} words are never counted" in result.cause
+    assert "With those counts our run makes all 190 of your merges." in result.cause

@@ -1,0 +1,469 @@
+"""Replaying a student's merges under one known fault: how many of them the faulty loop would have chosen.
+
+:func:`replay` follows the student's merges under a :class:`~bpe.merge_faults.Fault` and stops at the first
+merge the faulty loop would not choose. A pair is chosen when no pair has a higher count (``tie=None``: any
+tied pair may win, so a tie rule cannot pass for a fault) or, with a tie key of
+:data:`~bpe.merge_faults.TIE_KEYS`, when the key picks it among the tied. A loop that merges word splits
+keeps them per word; a loop that keeps only pair counts (``moves``) or byte positions (``positions``) has
+its own bookkeeping (:class:`_HeldPairs`, :class:`_PositionPairs`); :class:`_Counts` finds the most
+frequent pairs without a scan. :func:`faulty_merges` lets a faulty loop choose its merges itself.
+
+Left out: the faults themselves (:mod:`bpe.merge_faults`) and deciding which fault to name
+(:mod:`bpe.check_loop`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .formats.cs336 import BytePair
+from .merge_faults import CORRECT, TIE_KEYS, Fault, Split, TiePick, Word, no_extra, pair_counter, token_ids
+
+LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
+
+
+@dataclass
+class Replay:
+    """How far a loop follows the student: ``reproduced`` merges; at ``watch`` steps the counts of the
+    watched pairs, in all and per word (word index -> count), and of every pair (``every``)."""
+
+    reproduced: int
+    counts: dict[BytePair, int]
+    per_word: dict[BytePair, dict[int, int]]
+    finished: bool = True
+    chosen: list[BytePair] | None = None
+    every: dict[BytePair, int] | None = None
+
+
+def replay(
+    words: Sequence[Word],
+    freqs: Sequence[int],
+    merges: Sequence[BytePair],
+    fault: Fault = CORRECT,
+    tie: str | None = None,
+    watch: int | None = None,
+    watch_pairs: Sequence[BytePair] = (),
+    deadline: float | None = None,
+    choose: int | None = None,
+) -> Replay:
+    """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
+    ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
+    :func:`faulty_merges` does."""
+    splits: list[Split] = [list(w) for w in words]
+    ids = token_ids(words, merges) if tie else {}
+    pick = TIE_KEYS[tie][1] if tie else None
+    made_tokens: set[bytes] = set()
+
+    def contribution(split: Split) -> Counter:
+        c = pair_counter(split, fault.overlap)
+        if fault.banned:
+            c = Counter({p: n for p, n in c.items() if p[0] not in made_tokens and p[1] not in made_tokens})
+        return c
+
+    contrib: list[Counter] = [contribution(s) for s in splits]
+    counts = _Counts()
+    where: dict[BytePair, set[int]] = {}
+    for w, c in enumerate(contrib):
+        counts.add(c, freqs[w])
+        for p in zip(splits[w], splits[w][1:]):
+            where.setdefault(p, set()).add(w)
+    removed: set[BytePair] = set()
+    lost: set[BytePair] = set()  # pairs the selection never offers again
+    live = set(range(len(words)))
+    held = _HeldPairs(words, contrib) if fault.moves else None
+    heap = _SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
+    if fault.heap and heap is None:
+        return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
+    at = _PositionPairs(words) if fault.positions else None
+    result = Replay(0, {}, {p: {} for p in watch_pairs})
+    steps = len(merges) if choose is None else choose
+    for step in range(steps):
+        if choose is not None and heap is not None:
+            top = heap.top()
+            if top is None:
+                return result
+            merges = [*merges, top]
+            result.chosen = merges
+        if choose is not None and heap is None:
+            tied = counts.top()
+            if not tied or pick is None:
+                return result
+            pair = pick(tied, ids)
+            merges = [*merges, pair]
+            result.chosen = merges
+            ids.setdefault(pair[0] + pair[1], len(ids))
+        else:
+            pair = merges[step]
+        if heap is not None:
+            pair = merges[step]
+            if step == watch:
+                result.counts = {p: heap.count(p) for p in watch_pairs}
+            if deadline is not None and time.monotonic() > deadline:
+                result.finished = False
+                return result
+            if heap.top() != pair:
+                return result
+            result.reproduced = step + 1
+            heap.merge()
+            continue
+        if step == watch:
+            result.counts = {p: counts.get(p, 0) for p in watch_pairs}
+            result.every = dict(counts.counts)
+            for p in watch_pairs:
+                if p in removed:
+                    continue
+                result.per_word[p] = {w: contrib[w][p] * freqs[w] for w in live if contrib[w].get(p)}
+        if deadline is not None and time.monotonic() > deadline:
+            result.finished = False
+            return result
+        if step == watch and fault.loses and choose is None:
+            lost = _lost_pairs(counts, pair, pick, ids)
+        tied = counts.top(lost)
+        if pair not in tied or pick is not None and len(tied) > 1 and pick(tied, ids) != pair:
+            return result
+        result.reproduced = step + 1
+        joined = pair[0] + pair[1]
+        made_tokens.add(joined)
+        if at is not None:
+            at.merge(pair, counts, contrib, freqs)
+            continue
+        if held is not None and fault.moves is not None:
+            held.merge(pair, fault.moves, counts, contrib, freqs)
+            continue
+        changed = set()
+        for w in list(where.get(pair, ())):
+            old = splits[w]
+            new, made = fault.merge(old, pair)
+            if new == old:
+                continue
+            changed.add(w)
+            for p in zip(old, old[1:]):
+                where.get(p, set()).discard(w)
+            for p in zip(new, new[1:]):
+                where.setdefault(p, set()).add(w)
+            splits[w] = new
+            if fault.frozen:
+                continue
+            before = contrib[w]
+            if fault.extra is no_extra or fault.only_merged:
+                after = contribution(new)  # the word's counts are its split's, as in the correct loop
+            else:
+                after = _moved(before, old, new, contribution)
+                after.update(fault.extra(old, new, pair, made))
+            counts.add(before, -freqs[w])
+            counts.add(after, freqs[w])
+            contrib[w] = after
+        if fault.frozen or fault.drops:
+            removed.add(pair)
+            counts.drop(pair)
+        if fault.only_merged:
+            for w in live - changed:
+                counts.add(contrib[w], -freqs[w])
+                contrib[w] = Counter()
+            live = changed
+    return result
+
+
+class _PositionPairs:
+    """For a loop that keeps each pair as the set of byte positions where it starts, never a split: after
+    merging ``(a, b)`` at positions ``H``, a pair ``(b, y)`` at ``i`` becomes ``(ab, y)`` at ``i - len(a)`` if
+    that is in ``H``, then a pair ``(x, a)`` still at ``i`` becomes ``(x, ab)`` if ``i + len(x)`` is. ``H`` holds
+    overlapping positions too (``aaa`` at 0 and 1), and ``(b, a)`` between two merged tokens is moved once, so
+    ``(ab, ab)`` is never made."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.at: list[dict[BytePair, set[int]]] = []
+        self.holders: dict[BytePair, set[int]] = {}
+        for w, word in enumerate(words):
+            pairs: dict[BytePair, set[int]] = {}
+            offset = 0
+            for x, y in zip(word, word[1:]):
+                pairs.setdefault((x, y), set()).add(offset)
+                self.holders.setdefault((x, y), set()).add(w)
+                offset += len(x)
+            self.at.append(pairs)
+
+    def merge(self, pair: BytePair, counts: _Counts, contrib: list[Counter], freqs: Sequence[int]) -> None:
+        a, b = pair
+        joined = a + b
+        for w in self.holders.pop(pair, set()):
+            pairs = self.at[w]
+            starts = pairs.pop(pair, set())
+            change = Counter({pair: -len(starts)})
+            made: dict[BytePair, set[int]] = {}
+            for p, where in pairs.items():
+                if p[0] == b:
+                    for i in sorted(where):
+                        if i - len(a) in starts:
+                            where.discard(i)
+                            made.setdefault((joined, p[1]), set()).add(i - len(a))
+                            change[p] -= 1
+                            change[(joined, p[1])] += 1
+                if p[1] == a:
+                    for i in sorted(where):
+                        if i + len(p[0]) in starts:
+                            where.discard(i)
+                            made.setdefault((p[0], joined), set()).add(i)
+                            change[p] -= 1
+                            change[(p[0], joined)] += 1
+            for p, where in made.items():
+                pairs.setdefault(p, set()).update(where)
+            for p in [p for p, where in pairs.items() if not where]:
+                del pairs[p]
+                self.holders.get(p, set()).discard(w)
+            for p in pairs:
+                self.holders.setdefault(p, set()).add(w)
+            counts.add(change, freqs[w])
+            contrib[w] = Counter({p: len(where) for p, where in pairs.items()})
+
+
+class _SiftlessHeap:
+    """A student's heap-based loop, step by step as it is written: the pairs in a max-heap (an array, ordered by
+    count, then the greatest pair of bytes), pushed in the order they are first seen (words in corpus order, each
+    left to right); each pair lists the words that hold it. Taking the top pops it; each word on its list is
+    merged occurrence by occurrence, left to right, and at each the pairs beside it move to the new token: a
+    count that drops is sifted down (right), a new pair is pushed (right), but a count that rises is only sifted
+    down too, so the pair stays where it was. ``skip_first``: the pair on the left of an occurrence at position 1
+    is left as it was (``if pos - 1 > 0``). A pair taken whose count stays above 0 is never in the heap again."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int], skip_first: bool) -> None:
+        self.splits = [list(w) for w in words]
+        self.freqs, self.skip_first = freqs, skip_first
+        self.counts: dict[BytePair, int] = {}
+        self.holders: dict[BytePair, list[int]] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+                self.holders.setdefault(p, []).append(w)
+        self.heap: list[BytePair] = []
+        self.index: dict[BytePair, int] = {}
+        for p in self.counts:
+            self._push(p)
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        return self.heap[0] if self.heap else None
+
+    def _key(self, i: int) -> tuple[int, BytePair]:
+        p = self.heap[i]
+        return self.counts.get(p, 0), p
+
+    def _swap(self, i: int, j: int) -> None:
+        h = self.heap
+        h[i], h[j] = h[j], h[i]
+        self.index[h[i]], self.index[h[j]] = i, j
+
+    def _up(self, i: int) -> None:
+        while i > 0 and self._key(i) > self._key((i - 1) // 2):
+            self._swap(i, (i - 1) // 2)
+            i = (i - 1) // 2
+
+    def _down(self, i: int) -> None:
+        n = len(self.heap)
+        while True:
+            big = max((c for c in (i, 2 * i + 1, 2 * i + 2) if c < n), key=self._key)
+            if big == i:
+                return
+            self._swap(i, big)
+            i = big
+
+    def _push(self, p: BytePair) -> None:
+        self.index[p] = len(self.heap)
+        self.heap.append(p)
+        self._up(self.index[p])
+
+    def _remove(self, p: BytePair) -> None:
+        i = self.index.pop(p)
+        last = self.heap.pop()
+        if i < len(self.heap):
+            self.heap[i] = last
+            self.index[last] = i
+            self._up(i)
+            self._down(self.index[last])
+
+    def _less(self, p: BytePair, f: int) -> None:
+        if p not in self.counts:
+            return
+        self.counts[p] -= f
+        if self.counts[p] <= 0:
+            del self.counts[p]
+            if p in self.index:
+                self._remove(p)
+        elif p in self.index:
+            self._down(self.index[p])
+
+    def _more(self, p: BytePair, w: int, f: int) -> None:
+        if p in self.counts:
+            self.counts[p] += f
+            if w not in self.holders[p]:
+                self.holders[p].append(w)
+            if p in self.index:
+                self._down(self.index[p])  # the fault: a count that rose is sifted down, never up
+        else:
+            self.counts[p] = f
+            self.holders[p] = [w]
+            self._push(p)
+
+    def merge(self) -> None:
+        """Take the top pair and merge it in every word on its list."""
+        pair = self.heap[0]
+        self._remove(pair)
+        a, b = pair
+        joined = a + b
+        for w in self.holders.get(pair, []):
+            split, f = self.splits[w], self.freqs[w]
+            i = 0
+            while i + 1 < len(split):
+                if split[i] == a and split[i + 1] == b:
+                    if pair in self.counts:
+                        self.counts[pair] -= f
+                        if self.counts[pair] <= 0:
+                            del self.counts[pair]
+                    if i - 1 > (0 if self.skip_first else -1):
+                        self._less((split[i - 1], a), f)
+                        self._more((split[i - 1], joined), w, f)
+                    if i + 2 < len(split):
+                        self._less((b, split[i + 2]), f)
+                        self._more((joined, split[i + 2]), w, f)
+                    split[i : i + 2] = [joined]
+                i += 1
+        if pair not in self.counts:
+            self.holders.pop(pair, None)
+
+
+class _HeldPairs:
+    """For a loop that keeps pair counts only: which words hold each pair, and the pairs by each symbol, so
+    a merge visits only the words holding a pair beside its symbols."""
+
+    def __init__(self, words: Sequence[Word], contrib: list[Counter]) -> None:
+        self.texts = [b"".join(w) for w in words]
+        self.holders: dict[BytePair, set[int]] = {}
+        self.ending: dict[bytes, set[BytePair]] = {}  # right symbol -> pairs held by some word
+        self.starting: dict[bytes, set[BytePair]] = {}  # left symbol -> pairs held by some word
+        for w, c in enumerate(contrib):
+            for p in c:
+                self._hold(p, w)
+
+    def _hold(self, p: BytePair, w: int) -> None:
+        if p not in self.holders:
+            self.holders[p] = set()
+            self.starting.setdefault(p[0], set()).add(p)
+            self.ending.setdefault(p[1], set()).add(p)
+        self.holders[p].add(w)
+
+    def _release(self, p: BytePair, w: int) -> None:
+        holders = self.holders.get(p)
+        if holders is None:
+            return
+        holders.discard(w)
+        if not holders:
+            del self.holders[p]
+            self.starting[p[0]].discard(p)
+            self.ending[p[1]].discard(p)
+
+    def merge(
+        self,
+        pair: BytePair,
+        moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]],
+        counts: _Counts,
+        contrib: list[Counter],
+        freqs: Sequence[int],
+    ) -> None:
+        """Drop ``pair`` from every word, and move each held pair beside it as ``moves`` says."""
+        changes: dict[int, Counter] = {}
+        beside = self.ending.get(pair[0], set()) | self.starting.get(pair[1], set())
+        for p in beside | ({pair} if pair in self.holders else set()):
+            for w in self.holders.get(p, ()):
+                n = contrib[w][p]
+                to = () if p == pair else moves(p, self.texts[w], pair)
+                if p != pair and not to or n <= 0:
+                    continue
+                change = changes.setdefault(w, Counter())
+                change[p] -= n
+                for q in to:
+                    change[q] += n
+        for w, change in changes.items():
+            counts.add(change, freqs[w])
+            contrib[w].update(change)
+            for p, n in change.items():
+                if contrib[w][p] <= 0:
+                    del contrib[w][p]
+                    self._release(p, w)
+                elif n > 0:
+                    self._hold(p, w)
+
+
+class _Counts:
+    """Pair counts with the pairs of each count, so the most frequent pairs are found without a scan."""
+
+    def __init__(self) -> None:
+        self.counts: dict[BytePair, int] = {}
+        self.by_count: dict[int, set[BytePair]] = {}
+
+    def get(self, pair: BytePair, default: int = 0) -> int:
+        return self.counts.get(pair, default)
+
+    def _set(self, pair: BytePair, value: int) -> None:
+        old = self.counts.get(pair, 0)
+        if old:
+            bucket = self.by_count[old]
+            bucket.discard(pair)
+            if not bucket:
+                del self.by_count[old]
+        if value:
+            self.counts[pair] = value
+            self.by_count.setdefault(value, set()).add(pair)
+        else:
+            self.counts.pop(pair, None)
+
+    def add(self, pairs: Mapping[BytePair, int], times: int) -> None:
+        for p, n in pairs.items():
+            if n:
+                self._set(p, self.counts.get(p, 0) + n * times)
+
+    def drop(self, pair: BytePair) -> None:
+        self._set(pair, 0)
+
+    def top(self, lost: set[BytePair] | frozenset = frozenset()) -> list[BytePair]:
+        """The pairs of the highest count above 0 (none if no count is above 0), ``lost`` left out."""
+        if not lost:
+            best = max(self.by_count, default=0)
+            return sorted(self.by_count[best]) if best > 0 else []
+        for count in sorted((c for c in self.by_count if c > 0), reverse=True):
+            rest = self.by_count[count] - lost
+            if rest:
+                return sorted(rest)
+        return []
+
+
+def _lost_pairs(counts: _Counts, pair: BytePair, pick: TiePick | None, ids: Mapping[bytes, int]) -> set[BytePair]:
+    """The pairs a selection must have lost for ``pair`` to be its choice under the true counts: those the
+    loop would take before it (with no tie rule, every pair of a higher count), at most :data:`LOST` of them."""
+    lost: set[BytePair] = set()
+    while len(lost) <= LOST:
+        tied = counts.top(lost)
+        if not tied or pair in tied and (pick is None or pick(tied, ids) == pair):
+            return lost
+        lost |= {pick(tied, ids)} if pick is not None else set(tied) - {pair}
+    return set()
+
+
+def _moved(before: Counter, old: Split, new: Split, contribution: Callable[[Split], Counter]) -> Counter:
+    """A word's counts moved from its old split to its new one (negative entries kept: a faulty update
+    may have subtracted more than there was)."""
+    after = Counter(before)
+    after.subtract(contribution(old))
+    after.update(contribution(new))
+    return Counter({p: n for p, n in after.items() if n != 0})
+
+
+def faulty_merges(
+    words: Sequence[Word], freqs: Sequence[int], num_merges: int, fault: Fault = CORRECT, tie: str = "greatest-bytes"
+) -> list[BytePair]:
+    """The merges a faulty loop makes on its own, ties broken by ``tie``."""
+    return replay(words, freqs, [], fault, tie=tie, choose=num_merges).chosen or []
