@@ -10,7 +10,9 @@ answers ``HEAD`` and ``GET`` on ``/<owner>/<name>/resolve/<revision>/tokenizer.j
 - ``test/unannounced``: the same 300 MB without a ``Content-Length`` (the body ends when the connection closes);
 - ``test/trickle``: announced at 600 bytes, sent one byte a second.
 
-Anything else is a 404 the way the Hub says it (``X-Error-Code: RepoNotFound``).
+Anything else is a 404 the way the Hub says it (``X-Error-Code: RepoNotFound``). The server keeps the
+method and repo of every request it was sent (``server.requests``), so a test can tell a file refused
+from its size alone (a ``HEAD``) from one whose body was asked for (a ``GET``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def lay_out_cache(cache: Path, repo_id: str, text: str) -> None:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     small: bytes = b""
+    requests: list[tuple[str, str]]  # (method, repo) in the order they came
 
     def log_message(self, *args) -> None:  # quiet
         pass
@@ -70,10 +73,12 @@ class _Handler(BaseHTTPRequestHandler):
         return size
 
     def do_HEAD(self) -> None:
+        self.requests.append(("HEAD", self._repo() or ""))
         self._head(self._repo() or "")
 
     def do_GET(self) -> None:
         repo = self._repo() or ""
+        self.requests.append(("GET", repo))
         size = self._head(repo)
         try:
             if repo == "test/small":
@@ -93,8 +98,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 def serve(small: bytes) -> tuple[ThreadingHTTPServer, str]:
     """Start the server on a free port in a daemon thread; returns it and its endpoint URL."""
-    handler = type("Handler", (_Handler,), {"small": small})
+    handler = type("Handler", (_Handler,), {"small": small, "requests": []})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.requests = handler.requests
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"

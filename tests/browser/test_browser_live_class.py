@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from browser_support import (
+    STEP_TEXT,
     TIMEOUT_MS,
     assert_no_exception,
     open_train,
@@ -51,6 +52,23 @@ def join(browser, url: str, code: str):
     return context, page
 
 
+def join_together(browser, url: str, code: str, n: int) -> list:
+    """``n`` phones that open the class link at the same moment, as a class does: [(context, page)]."""
+    phones = []
+    for _ in range(n):
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        phones.append((context, page))
+        response = page.goto(f"{url}/?class={code}", wait_until="commit")  # the next phone does not wait
+        assert response is not None and response.ok
+    for _, page in phones:  # then each as open_train waits, and following
+        wait_for_app(page)
+        page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+        page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
+        expect(page.get_by_test_id("bpe-class-mode")).to_contain_text("Following the teacher", timeout=TIMEOUT_MS)
+    return phones
+
+
 def following(teacher, n: int) -> None:
     expect(teacher.get_by_test_id("bpe-following")).to_have_text(f"{n} following", timeout=TIMEOUT_MS)
 
@@ -69,11 +87,9 @@ def live_class(app_server, browser):
     contexts = []
     teacher_context, teacher, code = start_class(browser, app_server)
     contexts.append(teacher_context)
-    students = []
-    for _ in range(2):
-        context, page = join(browser, app_server, code)
-        contexts.append(context)
-        students.append(page)
+    phones = join_together(browser, app_server, code, 2)
+    contexts += [context for context, _ in phones]
+    students = [page for _, page in phones]
     try:
         yield teacher, students, code
     finally:

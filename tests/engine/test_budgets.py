@@ -1,6 +1,8 @@
 """One budget per request: a file's normaliser may not grow the text without
 bound, and its regexes share one deadline per encode, not one per word. Each hostile file runs in a
-child interpreter with a memory cap and a time limit, so a regression cannot take the machine down."""
+child interpreter with a memory cap and a time limit, so a regression cannot take the machine down; what
+the child allocated shows whether the limit was checked before the text was built, and a stand-in clock
+shows the deadline is shared, so no assertion depends on how busy the machine is."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import os
 import resource
 import subprocess
 import sys
-import time
+import types
 from pathlib import Path
 
 import pytest
@@ -44,18 +46,19 @@ def hostile_json(normalizer: dict, pre_tokenizer: dict | None = None, pad_to: in
 REPLACE_EMPTY = {"type": "Replace", "pattern": {"Regex": ""}, "content": "x" * 1000}
 PREPEND_1MB = {"type": "Prepend", "prepend": "x" * 1_000_000}
 
+# ``peak``: the most memory Python held at once during the encode, beyond what it held before.
 CHILD = """
-import json, sys, time
+import json, sys, tracemalloc
 from bpe import formats
 tok = formats.from_tokenizer_json(open(sys.argv[1]).read())
 text = sys.argv[2] * int(sys.argv[3])
-start = time.monotonic()
+tracemalloc.start()
 try:
     enc = tok.encode_full(text)
     result = {"tokens": len(enc.ids)}
 except ValueError as exc:
     result = {"error": str(exc)}
-print(json.dumps({**result, "seconds": time.monotonic() - start}))
+print(json.dumps({**result, "peak": tracemalloc.get_traced_memory()[1]}))
 """
 
 
@@ -88,14 +91,16 @@ def test_a_replace_of_the_empty_pattern_is_stopped_by_the_growth_limit(tmp_path)
         "This tokenizer's Replace normalizer would turn 6,000 characters into 6,007,000 "
         "(more than 8 times the text): BPE Explorer stops there."
     ), result
-    assert result["seconds"] < 2  # checked before the text is built (building it takes half a minute and gigabytes)
+    # Checked before the text is built: the 6,007,000 characters (half a minute and gigabytes with their
+    # offsets) would take at least a byte each.
+    assert result["peak"] < 6_007_000
 
 
 @pytest.mark.timeout(TIME_LIMIT + 30)
 def test_a_megabyte_prepend_is_stopped_by_the_growth_limit(tmp_path):
     result = encode_in_child(tmp_path, hostile_json(PREPEND_1MB), "ab ", 2_000)
     assert "Prepend normalizer would turn 6,000 characters into 1,006,000" in result.get("error", ""), result
-    assert result["seconds"] < 2
+    assert result["peak"] < 1_006_000  # checked before the text is built, as above
 
 
 def test_the_growth_is_counted_over_the_whole_request_not_per_stretch():
@@ -129,13 +134,52 @@ def test_legitimate_normalizers_stay_within_the_allowance(normalizer, text):
 BACKTRACKING = {"type": "Split", "pattern": {"Regex": "(a|aa)+c"}, "behavior": "Isolated", "invert": False}
 
 
+class StandInClock:
+    """``time`` for :mod:`bpe.budget`: it moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def record_regex_timeouts(monkeypatch, after_each=None) -> list[float]:
+    """The timeout each regex call of a file's pattern is given, in order; ``after_each()`` runs after each."""
+    granted, given = [], budget.regex_timeout
+
+    def recorded() -> float:
+        granted.append(given())
+        if after_each:
+            after_each()
+        return granted[-1]
+
+    monkeypatch.setattr(budget, "regex_timeout", recorded)
+    return granted
+
+
 @pytest.mark.timeout(120)
 def test_a_backtracking_split_pattern_shares_one_deadline_per_encode(monkeypatch):
     pre = {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, BACKTRACKING]}
     tok = formats.from_tokenizer_json(hostile_json(None, pre, pad_to=5_000))
     monkeypatch.setattr(budget, "SECONDS", 0.5)
+    granted = record_regex_timeouts(monkeypatch)
     text = " ".join(["a" * 26] * 20)  # each word alone takes seconds to fail (Fibonacci backtracking)
-    start = time.monotonic()
     with pytest.raises(ValueError, match=r"ran longer than 0\.5 seconds on this text \(the limit for one request\)"):
         tok.encode_full(text)
-    assert time.monotonic() - start < 5 * 0.5  # a deadline per word would give each of 20 words 0.5 s
+    # No call was given more than the request's 0.5 s, and the stop came before the regex reached every word.
+    assert granted and max(granted) <= 0.5 and len(granted) < 20
+
+    # The same file on words its pattern cuts at once, with a clock that moves 0.2 s whenever a regex
+    # starts: the words share one 0.5 s, so the fourth finds it spent (a deadline per word would give
+    # each of the 20 words a fresh 0.5 s, and the encode would finish).
+    clock = StandInClock()
+    monkeypatch.setattr(budget, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+
+    def regex_runs() -> None:
+        clock.now += 0.2
+
+    granted = record_regex_timeouts(monkeypatch, after_each=regex_runs)
+    with pytest.raises(ValueError, match=r"ran longer than 0\.5 seconds on this text \(the limit for one request\)"):
+        tok.encode_full(" ".join(["aac"] * 20))
+    assert granted == pytest.approx([0.5, 0.3, 0.1])

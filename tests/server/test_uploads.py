@@ -5,8 +5,10 @@ Encode page says to upload again instead of keeping a stale file list."""
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 import threading
-import time
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 
 import pytest
 from apptest_support import APP, ENCODE, alerts, ok, open_encode, settle
@@ -80,12 +82,30 @@ def test_a_file_over_the_memory_cap_gets_a_sentence_and_the_server_goes_on(small
 
 
 @pytest.mark.timeout(120)
-def test_a_file_over_the_time_limit_gets_a_sentence_and_its_process_is_ended(big_file):
+def test_a_file_over_the_time_limit_gets_a_sentence_and_its_process_is_ended(big_file, monkeypatch):
     pool = pids()
-    started = time.monotonic()
+    waits, ended = [], []  # this thread's waits for the reader's answer, and the readers it ended
+    poll, kill, here = Connection.poll, BaseProcess.kill, threading.get_ident()
+
+    def recorded_poll(conn, timeout=0.0):
+        heard = poll(conn, timeout)
+        if threading.get_ident() == here:
+            waits.append((timeout, heard))
+        return heard
+
+    def recorded_kill(proc):
+        if threading.get_ident() == here:
+            ended.append(proc)
+        kill(proc)
+
+    monkeypatch.setattr(Connection, "poll", recorded_poll)
+    monkeypatch.setattr(BaseProcess, "kill", recorded_kill)
     with pytest.raises(ValueError, match=r"took longer than the 1 s limit, so it was stopped"):
         uploads.parse("files", {"tokenizer.json": big_file}, "gpt2", "cl100k", seconds=1)
-    assert time.monotonic() - started < 30
+    # The server waited once, for the 1 s limit, heard nothing, and killed the reader mid-parse (a reader
+    # that had finished would have exited 0; one that ended itself by its own alarm, by SIGALRM).
+    assert waits == [(1, False)]
+    assert len(ended) == 1 and ended[0].exitcode == -signal.SIGKILL
     assert pids() <= pool
 
 
