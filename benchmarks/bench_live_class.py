@@ -136,6 +136,7 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
     idle = (cpu_seconds(target.pids) - cpu0) / (time.perf_counter() - t0)
     cpu0, t0 = cpu_seconds(target.pids), time.perf_counter()
     each0 = [cpu_seconds([pid]) for pid in target.pids]
+    client0 = time.process_time()  # this script's own CPU (the students' clients), on the same cores
     clicked: dict[int, float] = {}
     for k in range(1, steps + 1):
         clicked[k] = time.perf_counter()
@@ -145,6 +146,7 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
     cpu_total = cpu_seconds(target.pids) - cpu0
     each = [cpu_seconds([pid]) - c for pid, c in zip(target.pids, each0)]
     cpu_follow = cpu_total / elapsed
+    client_share = (time.process_time() - client0) / elapsed
     # a step's own cost per student: the CPU above the polls' share, per step and student
     step_cpu = max(0.0, cpu_follow - idle) * elapsed / (steps * n)
     latencies, missed = [], 0
@@ -188,6 +190,7 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
         "step_cpu_ms_per_student": 1000 * step_cpu,
         "cpu_ms_per_student_step": 1000 * cpu_total / (steps * n),
         "replicas": dict(sorted(replicas.items())),
+        "client_share": client_share,
         "cpu_per_replica_s": each,
         "rss_per_student_mib": (rss_after - rss_before) / n,
     }
@@ -224,7 +227,8 @@ def report(kind: str, ref: dict, r: dict) -> None:
     )
     print(
         f"CPU per student per teacher step, polls included: {r['cpu_ms_per_student_step']:.2f} ms "
-        f"(the servers' CPU while the class followed / (steps x students)); load average {load()}"
+        f"(the servers' CPU while the class followed / (steps x students)); the clients (this script) took "
+        f"{100 * r['client_share']:.0f} % of a core meanwhile; load average {load()}"
     )
     if len(r["cpu_per_replica_s"]) > 1:
         split = ", ".join(f"{name} {k}" for name, k in r["replicas"].items())
