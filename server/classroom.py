@@ -115,7 +115,7 @@ class _Shared:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.views: dict[tuple[int, str], tuple[object, float, View | None]] = {}  # (store, code) -> read
+        self.views: dict[tuple[int, str], tuple[object, float, View | Exception | None]] = {}  # (store, code) -> read
         self.beats: dict[tuple[int, str], tuple[object, dict[str, str]]] = {}  # (store, code) -> voter -> value
         self.flushed = 0.0
 
@@ -125,19 +125,24 @@ _SHARED = _Shared()
 
 def shared_view(store, code: str) -> View | None:
     """:func:`view` as read by this process at most ``SHARED_READ_S`` ago: every page of the class on this replica
-    shares one store read (a move made here is seen at once: :func:`_write` puts it here too)."""
+    shares one store read (a move made here is seen at once: :func:`_write` puts it here too). A store that is
+    away is shared too: the pages waiting behind a read that failed get its error, not one wait each."""
     if not valid_code(code):
         return None
     key, now = (id(store), code), time.monotonic()
     with _SHARED.lock:  # one read at a time: the pages waiting for it take its answer
         held = _SHARED.views.get(key)
-        if held is not None and held[0] is store and now - held[1] < SHARED_READ_S:
-            return held[2]
-        shown = view(store, code)
-        if len(_SHARED.views) > 1000:  # classes that ended long ago
-            _SHARED.views = {k: v for k, v in _SHARED.views.items() if now - v[1] < 60}
-        _SHARED.views[key] = (store, time.monotonic(), shown)
-        return shown
+        if held is None or held[0] is not store or now - held[1] >= SHARED_READ_S:
+            if len(_SHARED.views) > 1000:  # classes that ended long ago
+                _SHARED.views = {k: v for k, v in _SHARED.views.items() if now - v[1] < 60}
+            try:
+                read: View | None | Exception = view(store, code)
+            except Exception as exc:  # the store's StoreUnavailable: every page says so, none waits again
+                read = exc
+            held = _SHARED.views[key] = (store, time.monotonic(), read)
+    if isinstance(held[2], Exception):
+        raise held[2]
+    return held[2]
 
 
 def _shared_put(store, code: str, shown: View | None) -> None:

@@ -155,3 +155,17 @@ def test_a_replicas_heartbeats_are_written_together_and_all_counted(store, monke
     classroom.beat(here, code, "s30", following=True)
     assert here.calls["put_fields"] == 1 and here.calls["put_field"] == 2  # 31 heartbeats, one write
     assert classroom.attendance(store, code) == {"follow": 30, "own": 1}
+
+
+def test_a_store_that_is_away_is_asked_once_for_all_the_pages_waiting_on_it(monkeypatch):
+    monkeypatch.setattr(classroom, "_SHARED", classroom._Shared())
+
+    class Away:
+        def fields(self, key):
+            raise corpus_store.StoreUnavailable("The shared state (Redis) is not available (timeout).")
+
+    away = Counted(Away())
+    for _ in range(50):  # a class's polls while Redis does not answer: each would wait its own timeout
+        with pytest.raises(corpus_store.StoreUnavailable, match="not available"):
+            classroom.shared_view(away, "K7P3QX")
+    assert away.calls["fields"] == 1
