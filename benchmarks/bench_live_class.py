@@ -22,10 +22,13 @@ students and that CPU split between the replicas, and the servers' resident memo
 With ``--against REF`` the same run is made against the app as it was at git revision ``REF`` (exported to a
 temporary folder), the two versions taking turns ``--rounds`` times, so both see the same machine: compare
 their CPU per student-step (process CPU time, which a busy machine changes little), not only their latency.
+With ``--floor RUNS`` no class is run: one session's server CPU per poll and per step view, beside a polling
+fragment that draws nothing (``bare_poll_app.py``: what Streamlit costs per run whatever the page does).
 
     .venv/bin/python benchmarks/bench_live_class.py                        # 100 students, one server
     .venv/bin/python benchmarks/bench_live_class.py --target replicas --students 300
     .venv/bin/python benchmarks/bench_live_class.py --students 100 --against main --rounds 2
+    .venv/bin/python benchmarks/bench_live_class.py --floor 400 --against main   # CPU per poll, per step view
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from bench_classroom import Target, family, rss_mib  # noqa: E402
+from browser_support import AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
@@ -196,6 +200,47 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
     }
 
 
+async def floor(root: Path, runs: int) -> None:
+    """Server CPU per run, one session at a time: a fragment that draws nothing (``bare_poll_app.py``), a following
+    student's poll while the teacher stays, and the step view a student's page runs when the teacher moves."""
+    bare = AppServer(script=str(ROOT / "benchmarks" / "bare_poll_app.py"))
+    url = bare.start()
+    try:
+        s = Session(url, "")
+        await s.open()
+        empty = await per_run([bare.proc.pid], runs, lambda: s._rerun(fragment=s.poll_fragment, auto=True))
+        await s.close()
+    finally:
+        bare.stop()
+    with Target("single", root) as target:
+        teacher = Session(target.url, "preset=course&step=0&present=1")
+        await teacher.open()
+        await teacher.click("class_start")
+        s = Session(target.url, f"class={CODE.search(''.join(teacher.html)).group(1)}")
+        await s.open()
+        await teacher.click("next")
+        while "class_sync" not in s.widgets or s.step != 1:  # the poll that sees the step, then the press
+            await s._rerun(fragment=s.poll_fragment, auto=True)
+            if "class_sync" in s.widgets:
+                await s.click("class_sync")
+        poll = await per_run(target.pids, runs, lambda: s._rerun(fragment=s.poll_fragment, auto=True))
+        step = await per_run(target.pids, runs // 2, lambda: s.click("class_sync"))
+        await asyncio.gather(teacher.close(), s.close())
+    print(
+        f"\n== server CPU per run, one session ({root.name}): an empty polling fragment {empty:.2f} ms, "
+        f"a following student's poll {poll:.2f} ms, a follower's step view {step:.2f} ms; load average {load()}"
+    )
+
+
+async def per_run(pids: list[int], runs: int, rerun) -> float:
+    for _ in range(5):
+        await rerun()
+    cpu0 = cpu_seconds(pids)
+    for _ in range(runs):
+        await rerun()
+    return 1000 * (cpu_seconds(pids) - cpu0) / runs
+
+
 def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
@@ -260,7 +305,10 @@ async def main_async(args) -> None:
         versions.insert(0, (args.against, export(args.against)))
     results: dict[str, list[dict]] = {name: [] for name, _ in versions}
     try:
-        for _ in range(args.rounds):
+        for _ in range(args.rounds if args.floor else 0):
+            for _, root in versions:
+                await floor(root, args.floor)
+        for _ in range(args.rounds if not args.floor else 0):
             for name, root in versions:
                 with Target(args.target, root) as target:
                     ref = await run_class(target, 1, args.steps, args.gap, history)
@@ -271,7 +319,7 @@ async def main_async(args) -> None:
         for _, root in versions:
             if root != ROOT:
                 shutil.rmtree(root, ignore_errors=True)
-    if len(versions) > 1:
+    if len(versions) > 1 and not args.floor:
         print(f"\n== CPU per student per teacher step (polls included), {args.students} students, {args.target}")
         for name, runs in results.items():
             cpu = [r["cpu_ms_per_student_step"] for r in runs]
@@ -290,6 +338,14 @@ def main() -> None:
     p.add_argument("--gap", type=float, default=3.0, help="seconds between the teacher's steps")
     p.add_argument("--against", metavar="REF", help="also run the app at this git revision, taking turns")
     p.add_argument("--rounds", type=int, default=1, help="how many times each version runs")
+    p.add_argument(
+        "--floor",
+        type=int,
+        metavar="RUNS",
+        default=0,
+        help="instead of a class: server CPU per poll and per step view of one session, over RUNS runs, beside a "
+        "fragment that draws nothing (Streamlit's floor)",
+    )
     args = p.parse_args()
     asyncio.run(main_async(args))
 
