@@ -200,7 +200,7 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
     }
 
 
-async def floor(root: Path, runs: int) -> None:
+async def floor(name: str, root: Path, runs: int) -> None:
     """Server CPU per run, one session at a time: a fragment that draws nothing (``bare_poll_app.py``), a following
     student's poll while the teacher stays, and the step view a student's page runs when the teacher moves."""
     bare = AppServer(script=str(ROOT / "benchmarks" / "bare_poll_app.py"))
@@ -227,7 +227,7 @@ async def floor(root: Path, runs: int) -> None:
         step = await per_run(target.pids, runs // 2, lambda: s.click("class_sync"))
         await asyncio.gather(teacher.close(), s.close())
     print(
-        f"\n== server CPU per run, one session ({root.name}): an empty polling fragment {empty:.2f} ms, "
+        f"\n== server CPU per run, one session ({name}): an empty polling fragment {empty:.2f} ms, "
         f"a following student's poll {poll:.2f} ms, a follower's step view {step:.2f} ms; load average {load()}"
     )
 
@@ -306,8 +306,8 @@ async def main_async(args) -> None:
     results: dict[str, list[dict]] = {name: [] for name, _ in versions}
     try:
         for _ in range(args.rounds if args.floor else 0):
-            for _, root in versions:
-                await floor(root, args.floor)
+            for name, root in versions:
+                await floor(name, root, args.floor)
         for _ in range(args.rounds if not args.floor else 0):
             for name, root in versions:
                 with Target(args.target, root) as target:
