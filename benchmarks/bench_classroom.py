@@ -123,10 +123,12 @@ def rss_mib(pids: list[int], workers: bool = False) -> float:
 
 
 class Target:
-    """One server, or two replicas behind HAProxy; knows the serving processes' pids and logs."""
+    """One server, or two replicas behind HAProxy; knows the serving processes' pids and logs. ``root``: the
+    checkout whose app is served (another version of it, to compare in one run)."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, root: Path = ROOT) -> None:
         self.kind = kind
+        self.root = root
         self.proc = None
         self.server = None
 
@@ -134,7 +136,7 @@ class Target:
         self.data_dir = tempfile.mkdtemp(prefix="bpe-bench-store-")  # never the user's own corpus store
         env = {"BPE_JOB_LOG": "1", "BPE_DATA_DIR": self.data_dir}
         if self.kind == "single":
-            self.server = AppServer(env=env)
+            self.server = AppServer(script=None if self.root == ROOT else str(self.root / "app.py"), env=env)
             self.url = self.server.start()
             self.pids = [self.server.proc.pid]
             self.logs = [Path(self.server.log.name)]
@@ -143,7 +145,7 @@ class Target:
         port, r1, r2 = free_port(), free_port(), free_port()
         self.proc = subprocess.Popen(
             ["bash", "scripts/serve-replicas.sh"],
-            cwd=ROOT,
+            cwd=self.root,
             start_new_session=True,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -15,10 +15,20 @@ button (``ui/class.js``), and the student's client presses it, as the browser's 
 Reported: the time from the teacher's click on Next to each student's page showing the new step's title,
 p50/p95/max (goal p95 <= 1.5 s) and its ratio to the reference; students who missed a step; the answers
 counted against the votes sent; the server's CPU (its processes and pool workers) per student as a share of
-one core while following, and its resident memory per student.
+one core while following, the CPU-seconds per student per teacher step (everything the servers did while the
+class followed: the polls between steps and the steps themselves, divided by steps x students), how the
+students and that CPU split between the replicas, and the servers' resident memory per student.
+
+With ``--against REF`` the same run is made against the app as it was at git revision ``REF`` (exported to a
+temporary folder), the two versions taking turns ``--rounds`` times, so both see the same machine: compare
+their CPU per student-step (process CPU time, which a busy machine changes little), not only their latency.
+With ``--floor RUNS`` no class is run: one session's server CPU per poll and per step view, beside a polling
+fragment that draws nothing (``bare_poll_app.py``: what Streamlit costs per run whatever the page does).
 
     .venv/bin/python benchmarks/bench_live_class.py                        # 100 students, one server
     .venv/bin/python benchmarks/bench_live_class.py --target replicas --students 300
+    .venv/bin/python benchmarks/bench_live_class.py --students 100 --against main --rounds 2
+    .venv/bin/python benchmarks/bench_live_class.py --floor 400 --against main   # CPU per poll, per step view
 """
 
 from __future__ import annotations
@@ -28,7 +38,9 @@ import asyncio
 import os
 import random
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from bench_classroom import Target, family, rss_mib  # noqa: E402
+from browser_support import AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
@@ -121,17 +134,23 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
     polls = [asyncio.create_task(s.poll(stop, choices)) for s in students]
     await asyncio.sleep(2 * POLL_S)
     rss_after = rss_mib(target.pids, workers=True)
+    replicas = Counter(s.s.cookies.get("BPE_REPLICA", "one server") for s in students)
     cpu0, t0 = cpu_seconds(target.pids), time.perf_counter()
     await asyncio.sleep(5 * POLL_S)  # polls only: what a class costs between steps
     idle = (cpu_seconds(target.pids) - cpu0) / (time.perf_counter() - t0)
     cpu0, t0 = cpu_seconds(target.pids), time.perf_counter()
+    each0 = [cpu_seconds([pid]) for pid in target.pids]
+    client0 = time.process_time()  # this script's own CPU (the students' clients), on the same cores
     clicked: dict[int, float] = {}
     for k in range(1, steps + 1):
         clicked[k] = time.perf_counter()
         await teacher.click("next")
         await asyncio.sleep(gap)
     elapsed = time.perf_counter() - t0
-    cpu_follow = (cpu_seconds(target.pids) - cpu0) / elapsed
+    cpu_total = cpu_seconds(target.pids) - cpu0
+    each = [cpu_seconds([pid]) - c for pid, c in zip(target.pids, each0)]
+    cpu_follow = cpu_total / elapsed
+    client_share = (time.process_time() - client0) / elapsed
     # a step's own cost per student: the CPU above the polls' share, per step and student
     step_cpu = max(0.0, cpu_follow - idle) * elapsed / (steps * n)
     latencies, missed = [], 0
@@ -173,8 +192,53 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
         "cpu_core_share_per_student": cpu_follow / n,
         "idle_share_per_student": idle / n,
         "step_cpu_ms_per_student": 1000 * step_cpu,
+        "cpu_ms_per_student_step": 1000 * cpu_total / (steps * n),
+        "replicas": dict(sorted(replicas.items())),
+        "client_share": client_share,
+        "cpu_per_replica_s": each,
         "rss_per_student_mib": (rss_after - rss_before) / n,
     }
+
+
+async def floor(name: str, root: Path, runs: int) -> None:
+    """Server CPU per run, one session at a time: a fragment that draws nothing (``bare_poll_app.py``), a following
+    student's poll while the teacher stays, and the step view a student's page runs when the teacher moves."""
+    bare = AppServer(script=str(ROOT / "benchmarks" / "bare_poll_app.py"))
+    url = bare.start()
+    try:
+        s = Session(url, "")
+        await s.open()
+        empty = await per_run([bare.proc.pid], runs, lambda: s._rerun(fragment=s.poll_fragment, auto=True))
+        await s.close()
+    finally:
+        bare.stop()
+    with Target("single", root) as target:
+        teacher = Session(target.url, "preset=course&step=0&present=1")
+        await teacher.open()
+        await teacher.click("class_start")
+        s = Session(target.url, f"class={CODE.search(''.join(teacher.html)).group(1)}")
+        await s.open()
+        await teacher.click("next")
+        while "class_sync" not in s.widgets or s.step != 1:  # the poll that sees the step, then the press
+            await s._rerun(fragment=s.poll_fragment, auto=True)
+            if "class_sync" in s.widgets:
+                await s.click("class_sync")
+        poll = await per_run(target.pids, runs, lambda: s._rerun(fragment=s.poll_fragment, auto=True))
+        step = await per_run(target.pids, runs // 2, lambda: s.click("class_sync"))
+        await asyncio.gather(teacher.close(), s.close())
+    print(
+        f"\n== server CPU per run, one session ({name}): an empty polling fragment {empty:.2f} ms, "
+        f"a following student's poll {poll:.2f} ms, a follower's step view {step:.2f} ms; load average {load()}"
+    )
+
+
+async def per_run(pids: list[int], runs: int, rerun) -> float:
+    for _ in range(5):
+        await rerun()
+    cpu0 = cpu_seconds(pids)
+    for _ in range(runs):
+        await rerun()
+    return 1000 * (cpu_seconds(pids) - cpu0) / runs
 
 
 def pct(values: list[float], q: float) -> float:
@@ -206,18 +270,64 @@ def report(kind: str, ref: dict, r: dict) -> None:
         f"({100 * r['idle_share_per_student']:.2f} % between steps, polls only; each teacher step "
         f"{r['step_cpu_ms_per_student']:.0f} ms of CPU per student), {r['rss_per_student_mib']:.2f} MiB resident"
     )
+    print(
+        f"CPU per student per teacher step, polls included: {r['cpu_ms_per_student_step']:.2f} ms "
+        f"(the servers' CPU while the class followed / (steps x students)); the clients (this script) took "
+        f"{100 * r['client_share']:.0f} % of a core meanwhile; load average {load()}"
+    )
+    if len(r["cpu_per_replica_s"]) > 1:
+        split = ", ".join(f"{name} {k}" for name, k in r["replicas"].items())
+        cpu = " / ".join(f"{c:.1f} s" for c in r["cpu_per_replica_s"])
+        print(f"HAProxy's split: students {split}; CPU of each replica while following {cpu}")
     if r["errors"]:
         print(f"errors ({len(r['errors'])}): {r['errors'][:3]}")
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def export(ref: str) -> Path:
+    """The app at git revision ``ref``, in a temporary folder (sharing this checkout's virtual environment)."""
+    folder = Path(tempfile.mkdtemp(prefix="bpe-bench-against-"))
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / ".venv").symlink_to((ROOT / ".venv").resolve())
+    return folder
 
 
 async def main_async(args) -> None:
     os.environ.setdefault("BPE_DATA_DIR", tempfile.mkdtemp(prefix="bpe-bench-live-"))  # not the user's store
     s = preset_settings("course")
     history = bpe.run_training(corpus_of(s), **s.options())
-    with Target(args.target) as target:
-        ref = await run_class(target, 1, args.steps, args.gap, history)
-        r = await run_class(target, args.students, args.steps, args.gap, history)
-    report(args.target, ref, r)
+    versions = [("this checkout", ROOT)]
+    if args.against:
+        versions.insert(0, (args.against, export(args.against)))
+    results: dict[str, list[dict]] = {name: [] for name, _ in versions}
+    try:
+        for _ in range(args.rounds if args.floor else 0):
+            for name, root in versions:
+                await floor(name, root, args.floor)
+        for _ in range(args.rounds if not args.floor else 0):
+            for name, root in versions:
+                with Target(args.target, root) as target:
+                    ref = await run_class(target, 1, args.steps, args.gap, history)
+                    r = await run_class(target, args.students, args.steps, args.gap, history)
+                report(f"{args.target}, {name}", ref, r)
+                results[name].append(r)
+    finally:
+        for _, root in versions:
+            if root != ROOT:
+                shutil.rmtree(root, ignore_errors=True)
+    if len(versions) > 1 and not args.floor:
+        print(f"\n== CPU per student per teacher step (polls included), {args.students} students, {args.target}")
+        for name, runs in results.items():
+            cpu = [r["cpu_ms_per_student_step"] for r in runs]
+            p95 = [pct(r["latencies"], 95) for r in runs]
+            print(
+                f"{name}: {' '.join(f'{c:.2f}' for c in cpu)} ms (mean {statistics.mean(cpu):.2f}); "
+                f"p95 {' '.join(f'{x:.2f}' for x in p95)} s"
+            )
 
 
 def main() -> None:
@@ -226,6 +336,16 @@ def main() -> None:
     p.add_argument("--students", type=int, default=100)
     p.add_argument("--steps", type=int, default=8, help="steps the teacher takes (the course preset has 19)")
     p.add_argument("--gap", type=float, default=3.0, help="seconds between the teacher's steps")
+    p.add_argument("--against", metavar="REF", help="also run the app at this git revision, taking turns")
+    p.add_argument("--rounds", type=int, default=1, help="how many times each version runs")
+    p.add_argument(
+        "--floor",
+        type=int,
+        metavar="RUNS",
+        default=0,
+        help="instead of a class: server CPU per poll and per step view of one session, over RUNS runs, beside a "
+        "fragment that draws nothing (Streamlit's floor)",
+    )
     args = p.parse_args()
     asyncio.run(main_async(args))
 

@@ -11,9 +11,12 @@ file on one server, Redis when ``BPE_REDIS_URL`` is set), so a student on anothe
    and applies a serial it has not applied yet.
 3. :func:`seen` is a student's heartbeat (following, or exploring on their own); :func:`attendance`
    counts the heartbeats of the last ``SEEN_WINDOW_S`` seconds.
-4. A vote: :func:`cast` keeps one answer per voter (an anonymous id per browser session; the first
+4. Every following page polls the class each second, so a replica serves its pages' polls from one shared
+   read (:func:`shared_view`: one store read per class per ``SHARED_READ_S``, not one per page) and writes
+   their heartbeats together (:func:`beat`: one write per class per ``BEAT_FLUSH_S``, not one per page).
+5. A vote: :func:`cast` keeps one answer per voter (an anonymous id per browser session; the first
    answer stays), :func:`tally` counts them. No names are kept.
-5. :func:`end` drops every key of the class; a class the teacher has not moved for ``IDLE_S`` expires by
+6. :func:`end` drops every key of the class; a class the teacher has not moved for ``IDLE_S`` expires by
    itself (its votes with it, at most ``IDLE_S`` after the last one).
 
 Keys: ``class:<code>`` (token hash, view), ``class:<code>:seen`` (follower id -> "time mode"),
@@ -27,6 +30,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -36,6 +40,8 @@ CODE_LEN = 6
 IDLE_S = 90 * 60  # a class the teacher has not moved for this long ends by itself
 SEEN_WINDOW_S = 12.0  # a student is counted while their page has said so within this many seconds
 SEEN_TTL_S = 120.0  # heartbeats of a class nobody polls any more are forgotten after this
+SHARED_READ_S = 0.25  # a replica's pages share one read of a class's view this long (a step shows this much later)
+BEAT_FLUSH_S = 2.0  # a replica writes its pages' heartbeats at most this often (well inside SEEN_WINDOW_S)
 
 
 class ClassError(ValueError):
@@ -104,6 +110,46 @@ def view(store, code: str) -> View | None:
     return _parse(raw)
 
 
+class _Shared:
+    """This process's shared reads of each class's view and its pages' heartbeats not written yet, per store."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.views: dict[tuple[int, str], tuple[object, float, View | Exception | None]] = {}  # (store, code) -> read
+        self.beats: dict[tuple[int, str], tuple[object, dict[str, str]]] = {}  # (store, code) -> voter -> value
+        self.flushed = 0.0
+
+
+_SHARED = _Shared()
+
+
+def shared_view(store, code: str) -> View | None:
+    """:func:`view` as read by this process at most ``SHARED_READ_S`` ago: every page of the class on this replica
+    shares one store read (a move made here is seen at once: :func:`_write` puts it here too). A store that is
+    away is shared too: the pages waiting behind a read that failed get its error, not one wait each."""
+    if not valid_code(code):
+        return None
+    key, now = (id(store), code), time.monotonic()
+    with _SHARED.lock:  # one read at a time: the pages waiting for it take its answer
+        held = _SHARED.views.get(key)
+        if held is None or held[0] is not store or now - held[1] >= SHARED_READ_S:
+            if len(_SHARED.views) > 1000:  # classes that ended long ago
+                _SHARED.views = {k: v for k, v in _SHARED.views.items() if now - v[1] < 60}
+            try:
+                read: View | None | Exception = view(store, code)
+            except Exception as exc:  # the store's StoreUnavailable: every page says so, none waits again
+                read = exc
+            held = _SHARED.views[key] = (store, time.monotonic(), read)
+    if isinstance(held[2], Exception):
+        raise held[2]
+    return held[2]
+
+
+def _shared_put(store, code: str, shown: View | None) -> None:
+    with _SHARED.lock:
+        _SHARED.views[(id(store), code)] = (store, time.monotonic(), shown)
+
+
 def _parse(raw: str) -> View:
     data = json.loads(raw)
     vote = Vote(**data["vote"]) if data.get("vote") else None
@@ -120,6 +166,7 @@ def _write(store, code: str, new: View) -> View:
         json.dumps({"serial": new.serial, "params": new.params, "vote": vote, "asked": new.asked}),
         IDLE_S,
     )
+    _shared_put(store, code, new)
     return new
 
 
@@ -172,6 +219,7 @@ def end(store, code: str, token: str) -> None:
     current = _checked(store, code, token)
     votes = (_key(code, f"votes:{n}") for n in range(1, current.asked + 1))
     store.drop(_key(code), _key(code, "seen"), *votes)
+    _shared_put(store, code, None)
 
 
 def cast(store, code: str, voter: str, pair: tuple[str, str]) -> bool:
@@ -198,6 +246,24 @@ def seen(store, code: str, student: str, following: bool) -> None:
     """A student's page is open on the class (following the teacher, or exploring on their own)."""
     mode = "follow" if following else "own"
     store.put_field(_key(code, "seen"), _hash(student), f"{time.time():.3f} {mode}", SEEN_TTL_S)
+
+
+def beat(store, code: str, student: str, following: bool) -> None:
+    """:func:`seen`, written with the other heartbeats of this process's pages: at most one store write per class
+    every ``BEAT_FLUSH_S`` (a page's heartbeat reaches the count that much later)."""
+    mode = "follow" if following else "own"
+    now = time.monotonic()
+    with _SHARED.lock:
+        key = (id(store), code)
+        held = _SHARED.beats.get(key)
+        if held is None or held[0] is not store:
+            held = _SHARED.beats[key] = (store, {})
+        held[1][_hash(student)] = f"{time.time():.3f} {mode}"
+        if now - _SHARED.flushed < BEAT_FLUSH_S:
+            return
+        due, _SHARED.beats, _SHARED.flushed = _SHARED.beats, {}, now
+    for (_, code_), (store_, values) in due.items():
+        store_.put_fields(_key(code_, "seen"), values, SEEN_TTL_S)
 
 
 def attendance(store, code: str) -> Counter:

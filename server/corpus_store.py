@@ -24,7 +24,7 @@ script pasting corpus after corpus, or opening ``?text=`` links, cannot push the
 A corpus is reachable only by its full digest: nothing lists, searches or completes digests, and a
 key that is not 64 hex digits is never looked up. A store that is down or full raises
 :class:`StoreUnavailable` (with a sentence); the page then keeps the corpus in the session.
-Both also keep a small shared state for ``server/classroom.py`` (``put_field``, ``fields``, ``drop``: string
+Both also keep a small shared state for ``server/classroom.py`` (``put_field``, ``put_fields``, ``fields``, ``drop``: string
 fields under a key that expires as a whole ``ttl_s`` after its last write), so a live class reaches every
 replica through the same store.
 What this leaves out: which corpus a session uses (``ui/corpus_box.py``) and training.
@@ -378,6 +378,20 @@ class SqliteStore:
             raise StoreUnavailable(f"The shared state cannot be written ({exc}).") from None
         return done.rowcount > 0
 
+    def put_fields(self, key: str, values: dict[str, str], ttl_s: float) -> None:
+        """Set several fields of ``key`` in one write (one transaction) and renew the key's lifetime."""
+        now = time.time()
+        try:
+            with self.lock, self._conn() as db:
+                self._state_table(db)
+                db.executemany(
+                    "INSERT OR REPLACE INTO shared_state VALUES (?, ?, ?, ?)",
+                    [(key, field, value, now + ttl_s) for field, value in values.items()],
+                )
+                db.execute("UPDATE shared_state SET expires = ? WHERE key = ?", (now + ttl_s, key))
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"The shared state cannot be written ({exc}).") from None
+
     def fields(self, key: str) -> dict[str, str]:
         """Every field of ``key`` (empty once it has expired or was dropped)."""
         try:
@@ -529,6 +543,17 @@ class RedisStore:
         except self.errors as exc:
             raise StoreUnavailable(f"The shared state (Redis) is not available ({_reason(exc)}).") from None
         return bool(done) or not only_new
+
+    def put_fields(self, key: str, values: dict[str, str], ttl_s: float) -> None:
+        """Set several fields of ``key`` in one round trip and renew the key's lifetime."""
+        name = REDIS_STATE_PREFIX + key
+        try:
+            with self.client.pipeline() as pipe:
+                pipe.hset(name, mapping=values)
+                pipe.pexpire(name, int(ttl_s * 1000))
+                pipe.execute()
+        except self.errors as exc:
+            raise StoreUnavailable(f"The shared state (Redis) is not available ({_reason(exc)}).") from None
 
     def fields(self, key: str) -> dict[str, str]:
         """Every field of ``key`` (empty once it has expired or was dropped)."""

@@ -310,7 +310,7 @@ def poll_step(state: dict) -> None:
     if not following(state):
         return
     try:
-        shown = live.view(_store(), mine["code"])
+        shown = live.shared_view(_store(), mine["code"])  # the read the poll that pressed the button made
     except corpus_store.StoreUnavailable:
         shown = None
     if shown is not None and shown.serial != mine.get("serial"):
@@ -335,12 +335,14 @@ def _same_run(state: dict, shown: live.View) -> bool:
 
 def _poll(mine: dict) -> live.View | None:
     """The class's view, and this student's heartbeat every ``HEARTBEAT_S``; None if the store is away (the next
-    poll tries again). A class that has ended reruns the page, which says so."""
+    poll tries again). A class that has ended reruns the page, which says so. The read and the heartbeat are
+    shared with this server's other pages of the class (``live.shared_view``, ``live.beat``): a class of a hundred
+    polls a hundred times a second, and one store read and write serve them all."""
     store = _store()
     try:
-        shown = live.view(store, mine["code"])
+        shown = live.shared_view(store, mine["code"])
         if time.monotonic() - mine.get("beat", 0.0) > HEARTBEAT_S and shown is not None:
-            live.seen(store, mine["code"], session.session_id(), bool(mine.get("following")))
+            live.beat(store, mine["code"], session.session_id(), bool(mine.get("following")))
             mine["beat"] = time.monotonic()
     except corpus_store.StoreUnavailable:
         return None

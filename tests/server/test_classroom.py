@@ -3,10 +3,12 @@ the token moves a class, students follow by serial, one vote per student, and no
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from redis_support import corpus_store_of
 
-from server import classroom
+from server import classroom, corpus_store
 from server.classroom import ClassError
 from server.corpus_store import SqliteStore
 
@@ -105,3 +107,65 @@ def test_a_reloaded_teachers_page_is_the_teacher_only_with_the_token_and_while_t
     assert not classroom.is_teacher(store, "K7P3Q0", token)  # not a code at all
     classroom.end(store, code, token)
     assert not classroom.is_teacher(store, code, token)
+
+
+class Counted:
+    """A store whose reads and writes of the shared state are counted (what a replica's polls cost the store)."""
+
+    def __init__(self, store) -> None:
+        self.store, self.calls = store, Counter()
+
+    def __getattr__(self, name):
+        method = getattr(self.store, name)
+
+        def counted(*args, **kwargs):
+            self.calls[name] += 1
+            return method(*args, **kwargs)
+
+        return counted
+
+
+def test_a_replicas_pages_share_one_read_of_the_view_and_see_its_own_moves_at_once(store, monkeypatch):
+    monkeypatch.setattr(classroom, "_SHARED", classroom._Shared())
+    here = Counted(store)
+    code, token = classroom.start(here, HUG)
+    views = [classroom.shared_view(here, code) for _ in range(100)]  # a class of 100 polls
+    assert here.calls["fields"] <= 1 and all(v.step == 3 for v in views)
+    moved = classroom.move(here, code, token, {"preset": "hug", "step": "4"})  # the teacher on this replica
+    assert classroom.shared_view(here, code) == moved
+    # The teacher on another replica (another store object on the same file or Redis): seen at the next read.
+    there = corpus_store.reader(corpus_store.address(store))
+    classroom.move(there, code, token, {"preset": "hug", "step": "5"})
+    monkeypatch.setattr(classroom, "SHARED_READ_S", 0.0)
+    assert classroom.shared_view(here, code).step == 5
+    classroom.end(here, code, token)
+    assert classroom.shared_view(here, code) is None
+
+
+def test_a_replicas_heartbeats_are_written_together_and_all_counted(store, monkeypatch):
+    shared = classroom._Shared()
+    shared.flushed = classroom.time.monotonic()  # just written: the next ones wait
+    monkeypatch.setattr(classroom, "_SHARED", shared)
+    here = Counted(store)
+    code, _ = classroom.start(here, HUG)
+    for i in range(30):
+        classroom.beat(here, code, f"s{i}", following=i != 0)
+    assert here.calls["put_fields"] == 0 and here.calls["put_field"] == 2  # only the class's start
+    monkeypatch.setattr(classroom, "BEAT_FLUSH_S", 0.0)
+    classroom.beat(here, code, "s30", following=True)
+    assert here.calls["put_fields"] == 1 and here.calls["put_field"] == 2  # 31 heartbeats, one write
+    assert classroom.attendance(store, code) == {"follow": 30, "own": 1}
+
+
+def test_a_store_that_is_away_is_asked_once_for_all_the_pages_waiting_on_it(monkeypatch):
+    monkeypatch.setattr(classroom, "_SHARED", classroom._Shared())
+
+    class Away:
+        def fields(self, key):
+            raise corpus_store.StoreUnavailable("The shared state (Redis) is not available (timeout).")
+
+    away = Counted(Away())
+    for _ in range(50):  # a class's polls while Redis does not answer: each would wait its own timeout
+        with pytest.raises(corpus_store.StoreUnavailable, match="not available"):
+            classroom.shared_view(away, "K7P3QX")
+    assert away.calls["fields"] == 1
