@@ -30,6 +30,7 @@ import streamlit as st
 
 from bpe.corpus_text import utf8_size
 from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, upload_limits
+from ui import corpus_send
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 from ui.session import session_id
@@ -109,9 +110,7 @@ def client_id() -> str:
     address = st.context.ip_address
     if not isinstance(address, str):  # kept as a quota's key: never an object of the runtime's (AppTest's mock)
         address = None
-    if address is None and (forwarded := st.context.headers.get("X-Forwarded-For")):
-        address = forwarded.split(",")[-1].strip()  # the hop the proxy in front of us added
-    return address or session_id()
+    return quota.client_name(address, st.context.headers.get("X-Forwarded-For"), session_id())  # as the route does
 
 
 def store_warning(state: dict, kind: str, text: str) -> str | None:
@@ -168,6 +167,8 @@ def text_source(state: dict, saved_text: str) -> str:
         state["text_corpus"] = saved_text
     st.session_state.setdefault("corpus_text", "")
     upload = upload_text(state, "corpus_file", let_go=True)
+    if upload is None:
+        upload = corpus_send.sent_text(state)  # a big file the browser sent to the upload route, if served
     if upload is not None:
         _accept(state, upload)
         state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
