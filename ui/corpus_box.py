@@ -128,6 +128,7 @@ def store_warning(state: dict, kind: str, text: str) -> str | None:
 
 def _accept(state: dict, text: str) -> None:
     state["text_corpus"] = text
+    state.pop(corpus_send.REFUSED, None)  # a new corpus: a refused send is behind us
     run_store.RUNS.hold(session_id(), "train", sys.getsizeof(text))  # counted with the runs (the server's memory)
     remember(state, "text", text)
 
@@ -276,8 +277,9 @@ def _read_upload(state: dict, key: str, upload, let_go: bool) -> str:
 
 
 def upload_refused(state: dict, key: str = "corpus_file") -> bool:
-    """True while the uploader ``key`` holds a file it refused (the page then says why, not "empty")."""
-    return key in state.get("upload_refusals", {})
+    """True while the uploader ``key`` holds a file it refused, or (the Train page's) while a big file sent
+    was refused (the page then says why, not "empty")."""
+    return key in state.get("upload_refusals", {}) or (key == "corpus_file" and corpus_send.refused(state))
 
 
 def _excerpt(text: str, n: int = 60) -> str:

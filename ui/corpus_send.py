@@ -24,6 +24,7 @@ from ui import session_keys as keys
 from ui.alerts import alert
 
 KEY = "corpus_send"
+REFUSED = "send_refused"  # the app state's sentence for the last file sent, while it stands
 LABEL = f"Send a big file (up to {limits.LIMIT_TEXT}, streamed to the server's store)"
 HTML = (
     f'<label class="bpe-send"><span>{LABEL}</span><input type="file" data-testid="bpe-corpus-send"></label>'
@@ -58,14 +59,19 @@ def sent_text(state: dict) -> str | None:
         on_refused_change=_ignore,
     )
     text = None
-    if (refused := _trigger(result, "refused")) is not None:
-        state["send_refused"] = _sentence(refused)
+    if (refusal := _trigger(result, "refused")) is not None:
+        state[REFUSED] = _sentence(refusal)
     elif (sent := _trigger(result, "sent")) is not None:
-        state.pop("send_refused", None)
+        state.pop(REFUSED, None)
         text = open_sent(state, sent)
-    if refusal := state.get("send_refused"):
-        alert("error", f"{refusal} The corpus keeps what it had.")
+    if sentence := state.get(REFUSED):
+        alert("error", f"{sentence} The corpus keeps what it had.")
     return text
+
+
+def refused(state: dict) -> bool:
+    """True while a file sent was refused (the page says why, not "The corpus is empty")."""
+    return bool(state.get(REFUSED))
 
 
 def _trigger(result, name: str):
@@ -79,19 +85,19 @@ def _sentence(refused) -> str:
 
 def open_sent(state: dict, sent) -> str | None:
     """The stored text the component names (``{"digest": ..., "name": ...}``, from the browser: checked here),
-    noted as stored for the session's link; None with ``state["send_refused"]`` saying why it cannot be opened."""
+    noted as stored for the session's link; None with ``state[REFUSED]`` saying why it cannot be opened."""
     digest = sent.get("digest") if isinstance(sent, dict) else None
     name = str(sent.get("name") or "the file")[:MAX_NAME_CHARS] if isinstance(sent, dict) else "the file"
     if not isinstance(digest, str) or not corpus_store.DIGEST.fullmatch(digest):
-        state["send_refused"] = f"The server's answer for {name!r} named no corpus: send the file again."
+        state[REFUSED] = f"The server's answer for {name!r} named no corpus: send the file again."
         return None
     try:
         found = corpus_store.store().get(digest)
     except corpus_store.StoreUnavailable as exc:
-        state["send_refused"] = f"{exc} {name!r} was sent but cannot be opened now: send it again in a moment."
+        state[REFUSED] = f"{exc} {name!r} was sent but cannot be opened now: send it again in a moment."
         return None
     if found is None or found[0] != "text":
-        state["send_refused"] = f"{name!r} is no longer in the server's store: send it again."
+        state[REFUSED] = f"{name!r} is no longer in the server's store: send it again."
         return None
     text = found[1]
     corpus_store.remember_digest("text", text, digest)  # so the page never digests the 100 MB again
