@@ -32,6 +32,7 @@ What this leaves out: which corpus a session uses (``ui/corpus_box.py``) and tra
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import hashlib
 import itertools
@@ -157,22 +158,36 @@ def _compressed(kind: str, key: str, chunks) -> Iterator[bytes]:
 
 def _unpack(blob, key: str) -> tuple[str, str] | None:
     """(kind, text) from a stored blob (or its pieces, in order), or None if it is not what ``key`` names
-    (damaged, or not ours)."""
+    (damaged, or not ours). Inflated and decoded a CHUNK at a time into pieces of text joined at the end, so
+    that opening a 100 MB corpus holds its text twice for a moment (the pieces and the joined text), never its
+    bytes as well, nor a growing buffer copied as it grows."""
+    inflate, check = zlib.decompressobj(), hashlib.sha256()
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+    found: dict = {"head": b"", "kind": None}  # the canonical form's header, until its kind's newline has come
+    texts: list[str] = []
+
+    def take(raw: bytes, final: bool = False) -> None:
+        check.update(raw)
+        if found["kind"] is None:
+            head = found["head"] + raw
+            if b"\n" not in head[len(HEADER) :]:
+                found["head"] = head
+                return
+            start = head.index(b"\n", len(HEADER)) + 1
+            found["kind"], raw = head[len(HEADER) : start - 1].decode(), head[start:]
+        texts.append(decoder.decode(raw, final))
+
     try:
-        if isinstance(blob, bytes):
-            raw = zlib.decompress(blob)
-        else:
-            inflate, raw = zlib.decompressobj(), bytearray()
-            for piece in blob:
-                raw += inflate.decompress(piece)
-            raw += inflate.flush()
-    except zlib.error:
+        for compressed in [blob] if isinstance(blob, bytes) else blob:
+            while compressed:
+                take(inflate.decompress(compressed, CHUNK))
+                compressed = inflate.unconsumed_tail
+        take(inflate.flush(), final=True)
+    except (zlib.error, UnicodeDecodeError):
         return None
-    if hashlib.sha256(raw).hexdigest() != key:
+    if found["kind"] is None or check.hexdigest() != key:
         return None
-    start = raw.index(b"\n", len(HEADER)) + 1
-    kind = bytes(raw[len(HEADER) : start - 1]).decode()
-    return kind, str(memoryview(raw)[start:], "utf-8", "surrogatepass")
+    return found["kind"], "".join(texts)
 
 
 def _checked(key: str) -> bool:
