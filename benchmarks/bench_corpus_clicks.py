@@ -341,6 +341,9 @@ async def route_way(url: str, pid: int, path: Path, open_it: bool) -> dict:
         await s.close()
         return key
 
+    warm = Session(url, "preset=hug")  # the page's first run (its imports) is not the file's cost: as the uploader's
+    await warm.open(timeout=900)  # session, it runs before the RSS before is read
+    await warm.close()
     _, r = await peak_while(pid, work)
     return r
 

@@ -32,7 +32,6 @@ What this leaves out: which corpus a session uses (``ui/corpus_box.py``) and tra
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import hashlib
 import itertools
@@ -158,36 +157,22 @@ def _compressed(kind: str, key: str, chunks) -> Iterator[bytes]:
 
 def _unpack(blob, key: str) -> tuple[str, str] | None:
     """(kind, text) from a stored blob (or its pieces, in order), or None if it is not what ``key`` names
-    (damaged, or not ours). Inflated and decoded a CHUNK at a time into pieces of text joined at the end, so
-    that opening a 100 MB corpus holds its text twice for a moment (the pieces and the joined text), never its
-    bytes as well, nor a growing buffer copied as it grows."""
-    inflate, check = zlib.decompressobj(), hashlib.sha256()
-    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
-    found: dict = {"head": b"", "kind": None}  # the canonical form's header, until its kind's newline has come
-    texts: list[str] = []
-
-    def take(raw: bytes, final: bool = False) -> None:
-        check.update(raw)
-        if found["kind"] is None:
-            head = found["head"] + raw
-            if b"\n" not in head[len(HEADER) :]:
-                found["head"] = head
-                return
-            start = head.index(b"\n", len(HEADER)) + 1
-            found["kind"], raw = head[len(HEADER) : start - 1].decode(), head[start:]
-        texts.append(decoder.decode(raw, final))
-
+    (damaged, or not ours)."""
     try:
-        for compressed in [blob] if isinstance(blob, bytes) else blob:
-            while compressed:
-                take(inflate.decompress(compressed, CHUNK))
-                compressed = inflate.unconsumed_tail
-        take(inflate.flush(), final=True)
-    except (zlib.error, UnicodeDecodeError):
+        if isinstance(blob, bytes):
+            raw = zlib.decompress(blob)
+        else:
+            inflate, raw = zlib.decompressobj(), bytearray()
+            for piece in blob:
+                raw += inflate.decompress(piece)
+            raw += inflate.flush()
+    except zlib.error:
         return None
-    if found["kind"] is None or check.hexdigest() != key:
+    if hashlib.sha256(raw).hexdigest() != key:
         return None
-    return found["kind"], "".join(texts)
+    start = raw.index(b"\n", len(HEADER)) + 1
+    kind = bytes(raw[len(HEADER) : start - 1]).decode()
+    return kind, str(memoryview(raw)[start:], "utf-8", "surrogatepass")
 
 
 def _checked(key: str) -> bool:
@@ -348,14 +333,30 @@ class SqliteStore:
             row = db.execute("SELECT data FROM corpora WHERE digest = ?", (key,)).fetchone()
             if row is None or row[0]:
                 return row
-            # written by put_chunks: its parts, in order
-            return ([p for (p,) in db.execute("SELECT data FROM corpus_parts WHERE digest = ? ORDER BY seq", (key,))],)
+            # written by put_chunks: its parts, in order, read one at a time as they are inflated
+            count = db.execute("SELECT COUNT(*) FROM corpus_parts WHERE digest = ?", (key,)).fetchone()[0]
+            return (self._parts(key, count),)
 
         row = self._with_db(read, "read")
         if row is None:
             return None
         self._write_quietly("UPDATE corpora SET used = ?, opened = ? WHERE digest = ?", (time.time(), time.time(), key))
         return _unpack(row[0], key)
+
+    def _parts(self, key: str, count: int) -> Iterator[bytes]:
+        """The ``count`` parts of a corpus written by put_chunks, each read under the lock on its own (a 100 MB
+        corpus's compressed parts are never all held at once, and others' reads wait for one part at most). A part
+        evicted meanwhile ends them early: the digest then does not match, and the corpus is gone."""
+        for seq in range(count):
+            row = self._with_db(
+                lambda db, seq=seq: db.execute(
+                    "SELECT data FROM corpus_parts WHERE digest = ? AND seq = ?", (key, seq)
+                ).fetchone(),
+                "read",
+            )
+            if row is None:
+                return
+            yield row[0]
 
     def has(self, key: str) -> bool:
         if not _checked(key):
