@@ -10,8 +10,11 @@ writes them a piece at a time), unless it holds that digest already. Only then i
 once from the bytes into one ``str``. Peak memory while a file is stored is its text plus a few chunks (for a
 text beyond ASCII, the file's size more for a moment: CPython decodes into a narrower draft, then widens it).
 
-What this leaves out: letting go of the uploader's bytes (``server/upload_limits.py``) and the page
-(``ui/corpus_box.py``).
+The first pass's checks take the bytes in pieces of any size, as they come (:class:`TextCheck`), so the corpus
+upload route (``server/corpus_route.py``) runs the same checks on a body that is never whole in memory.
+
+What this leaves out: letting go of the uploader's bytes (``server/upload_limits.py``), the page
+(``ui/corpus_box.py``) and the route.
 """
 
 from __future__ import annotations
