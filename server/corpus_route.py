@@ -1,7 +1,7 @@
 """The corpus upload route: a text file POSTed to ``/corpus-upload`` is read a chunk at a time into the corpus store.
 
-Streamlit's own upload route turns a file's multipart body into one ``bytes`` (two copies of a 100 MB file
-in the server's memory before any page code runs). This route (served beside the pages by ``serve.py``'s
+Streamlit's own upload route turns a file's multipart body into one ``bytes`` (the file held about twice in
+the server's memory while it arrives, before any page code runs). This route (served beside the pages by ``serve.py``'s
 ``st.App``) takes the body as it arrives instead: each piece of about CHUNK bytes is checked
 (``server/corpus_upload.py``'s :class:`TextCheck`: UTF-8, NUL bytes, lines, digest) and written to a spool
 file on disk, then the spool is handed to the store a chunk at a time (``put_chunks``), so the server holds

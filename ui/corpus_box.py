@@ -168,8 +168,8 @@ def text_source(state: dict, saved_text: str) -> str:
         state["text_corpus"] = saved_text
     st.session_state.setdefault("corpus_text", "")
     upload = upload_text(state, "corpus_file", let_go=True)
-    if upload is None:
-        upload = corpus_send.sent_text(state)  # a big file the browser sent to the upload route, if served
+    sent = corpus_send.sent_text(state)  # a big file the browser sent to the upload route, if it is served
+    upload = sent if upload is None else upload
     if upload is not None:
         _accept(state, upload)
         state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
