@@ -29,7 +29,7 @@ function answer(name, status, body) {
     sent = null;
   }
   if (sent && sent.digest) {
-    say(`Stored ${name}; opening it…`);
+    say(`Sent ${name}: it is stored on the server.`);
     current.setTriggerValue('sent', { digest: sent.digest, name });
     return;
   }
