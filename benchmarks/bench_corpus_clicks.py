@@ -33,6 +33,14 @@ is shown, and the bytes Streamlit's uploader still holds (its ``/_stcore/metrics
 turn, and the ratio 100 MB Next / 5 MB Next (goal <= LATENCY_GOAL, the median of ``--rounds`` rounds' ratios).
 With ``--against DIR`` the same runs first on that checkout's app (say ``git archive main | tar -x -C DIR``).
 
+With ``--route``: the same 100 MB file three ways, each on a fresh server started with ``serve.py`` (the pages and
+the corpus upload route, ``server/corpus_route.py``): through the Train page's uploader (``st.file_uploader``) to
+step 0 of a 1,000-merge run; POSTed to ``/corpus-upload`` alone (as ``curl --data-binary`` or the page's "Send a big
+file" sends it, from a file on disk); and POSTed, then opened on the page by its digest (``?corpus=<digest>``, as
+"Send a big file" opens it) to step 0 of the same run. For each: the server's peak RSS over its RSS before
+(sampled every 20 ms from ``/proc``), the seconds, and the load average.
+    .venv/bin/python benchmarks/bench_corpus_clicks.py --route --rounds 2
+
 With ``--classroom``: a teacher pastes a 1 MB corpus, and its link (``corpus=<digest>``, no text) is opened
 by one student alone (stepping for ``--duration`` s: the reference), then by ten students at once, each at
 its own step, pressing Next or Back every 0.3-1 s. Goal: p95 of the ten <= 3x p95 alone, 0 errors (a
@@ -43,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -56,7 +65,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
-from browser_support import AppServer  # noqa: E402
+from browser_support import SERVE_SCRIPT, AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 from tables import print_table  # noqa: E402
 
@@ -276,6 +285,120 @@ def big(clicks: int, rounds: int, against: str | None) -> None:
         print(line)
 
 
+def post_file(url: str, path: Path) -> str:
+    """POST the file at ``path`` to the corpus upload route, streamed from disk; the corpus's digest."""
+    with path.open("rb") as body:
+        request = urllib.request.Request(
+            f"{url}/corpus-upload?name={path.name}",
+            data=body,
+            method="POST",
+            headers={"Content-Length": str(path.stat().st_size)},
+        )
+        with urllib.request.urlopen(request, timeout=900) as answer:
+            return json.loads(answer.read())["digest"]
+
+
+async def peak_while(pid: int, work) -> tuple[object, dict]:
+    """``await work()`` while the server's RSS is sampled every 20 ms: its result, and the peak and final RSS over
+    the RSS before, the seconds and the load average."""
+    before, peak, done = rss(pid), [0], asyncio.Event()
+
+    async def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], rss(pid))
+            await asyncio.sleep(0.02)
+
+    sampler = asyncio.create_task(sample())
+    started = time.perf_counter()
+    try:
+        result = await work()
+    finally:
+        done.set()
+        await sampler
+    seconds = time.perf_counter() - started
+    return result, {
+        "peak_over": peak[0] - before,
+        "after_over": rss(pid) - before,
+        "seconds": seconds,
+        "load": os.getloadavg(),
+    }
+
+
+async def route_way(url: str, pid: int, path: Path, open_it: bool) -> dict:
+    """POST ``path`` to the route; with ``open_it``, then open its digest on the Train page to step 0 of 1,000
+    merges."""
+
+    async def work():
+        key = await asyncio.to_thread(post_file, url, path)
+        if not open_it:
+            return key
+        s = Session(url, f"corpus={key}&limit=num_merges&limit_value=1000")
+        await s.open(timeout=900)
+        while s.waiting:
+            await asyncio.sleep(s.poll_every)
+            await s._rerun(fragment=s.poll_fragment, auto=True, timeout=900)
+        assert s.step == 0 and s.last == 1000 and not s.exceptions, (s.step, s.last, s.texts[-3:], s.exceptions)
+        await s.close()
+        return key
+
+    warm = Session(url, "preset=hug")  # the page's first run (its imports) is not the file's cost: as the uploader's
+    await warm.open(timeout=900)  # session, it runs before the RSS before is read
+    await warm.close()
+    _, r = await peak_while(pid, work)
+    return r
+
+
+async def uploader_way(url: str, pid: int, path: Path) -> dict:
+    """The file through the Train page's uploader, to step 0 of 1,000 merges."""
+    s, r = await prepare_upload(url, pid, path.name, path.read_bytes())
+    await s.close()
+    r["seconds"] = r["first_step_s"]
+    return r
+
+
+def route(rounds: int) -> None:
+    """``--route``: a 100 MB file through the page's uploader, and through the corpus upload route."""
+    with tempfile.TemporaryDirectory(prefix="bpe-bench-upload-") as folder:
+        path = Path(folder) / "hundred.txt"
+        with path.open("wb") as f:
+            for i in range(10):  # built in parts: less memory in this process
+                f.write((b"\n" if i else b"") + words_text(9_990_000, 100 + i).encode())
+        size = path.stat().st_size
+        ways = {
+            "st.file_uploader, to step 0": None,
+            "route (POST) alone": False,
+            "route, then the page opens it, to step 0": True,
+        }
+        rows = []
+        for _ in range(rounds):
+            for label, open_it in ways.items():
+                with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as data:
+                    server = AppServer(SERVE_SCRIPT, env={"BPE_DATA_DIR": data})
+                    server.start()
+                    try:
+                        if open_it is None:
+                            r = asyncio.run(uploader_way(server.url, server.proc.pid, path))
+                        else:
+                            r = asyncio.run(route_way(server.url, server.proc.pid, path, open_it))
+                    finally:
+                        server.stop()
+                print(f"{label}: {r}", file=sys.stderr, flush=True)  # as it comes, should a later way fail
+                rows.append(
+                    [
+                        label,
+                        f"{r['peak_over'] / 2**20:,.0f}",
+                        f"{r['after_over'] / 2**20:,.0f}",
+                        f"{r['seconds']:.1f}",
+                        " ".join(f"{x:.2f}" for x in r["load"]),
+                    ]
+                )
+    print(
+        f"A {size / 1e6:.0f} MB text file, each way on a fresh serve.py server, {rounds} round(s) "
+        f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --route --rounds {rounds})"
+    )
+    print_table(["way", "peak RSS over before, MiB", "RSS after, over before, MiB", "seconds", "load average"], rows)
+
+
 def round_ratios(big: list[float], ref: list[float], rounds: int) -> list[float]:
     """Next at 5 MB over Next on hug, the median of each round's clicks against the same round's (clicks
     taken in turn, so a round's two medians share the machine's load)."""
@@ -396,11 +519,17 @@ def main() -> None:
     parser.add_argument(
         "--big", action="store_true", help="a 100 MB upload beside a 5 MB one (with --against: and there)"
     )
+    parser.add_argument(
+        "--route", action="store_true", help="a 100 MB file through the page's uploader and through the upload route"
+    )
     parser.add_argument("--classroom", action="store_true", help="also ten students on a teacher's 1 MB link")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of each classroom phase")
     args = parser.parse_args()
     if args.big:
         big(args.clicks, args.rounds, args.against)
+        return
+    if args.route:
+        route(args.rounds)
         return
     big_text = words_text(4_990_000, 5)
     if args.ab:

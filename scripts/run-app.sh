@@ -8,4 +8,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 ensure_venv requirements.txt
 
-exec .venv/bin/streamlit run app.py "$@"
+exec .venv/bin/streamlit run serve.py "$@"

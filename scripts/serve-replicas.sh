@@ -83,7 +83,7 @@ servers=""
 n=0
 for port in $REPLICA_PORTS; do
     n=$((n + 1))
-    STREAMLIT_SERVER_COOKIE_SECRET="$SECRET" .venv/bin/python -m streamlit run app.py \
+    STREAMLIT_SERVER_COOKIE_SECRET="$SECRET" .venv/bin/python -m streamlit run serve.py \
         --server.port "$port" --server.address 127.0.0.1 --server.headless true \
         --server.enableCORS true --server.enableXsrfProtection true \
         --browser.gatherUsageStats false \

@@ -67,6 +67,10 @@ class StoreUnavailable(Exception):
     """The store is down or full; ``str(exc)`` is a sentence for the page."""
 
 
+class QuotaRefused(StoreUnavailable):
+    """The client has stored as many new corpora as it may this minute (``server/quota.py``); a sentence."""
+
+
 _DIGESTS: OrderedDict[tuple[str, int, int], str] = OrderedDict()  # (kind, hash(text), len(text)) -> digest
 _DIGESTS_KEPT = 64
 _DIGESTS_LOCK = threading.Lock()
@@ -105,12 +109,18 @@ def utf8_chunks(text: str) -> Iterator[bytes]:
 
 def digest_of_chunks(kind: str, chunks) -> str:
     """:func:`digest` of the text whose UTF-8 bytes are ``chunks`` (an upload's, read a chunk at a time)."""
-    if kind not in KINDS:
-        raise ValueError(f"A corpus is text or counts, not {kind!r}.")
-    h = hashlib.sha256(_header(kind))
+    h = hasher(kind)
     for chunk in chunks:
         h.update(chunk)
     return h.hexdigest()
+
+
+def hasher(kind: str):
+    """A sha256 that has taken the canonical header of ``kind``: fed a text's UTF-8 bytes as they come (an upload
+    streamed to the server), its ``hexdigest()`` is :func:`digest` of that text."""
+    if kind not in KINDS:
+        raise ValueError(f"A corpus is text or counts, not {kind!r}.")
+    return hashlib.sha256(_header(kind))
 
 
 def remember_digest(kind: str, text: str, key: str) -> None:
@@ -254,7 +264,7 @@ class SqliteStore:
         if self._with_db(lambda db: self._touch(db, key), "written"):
             return key
         if why := self.quota.refuse(client, size):
-            raise StoreUnavailable(why)
+            raise QuotaRefused(why)
         written, seq = 0, 0
         try:
             for piece in _compressed(kind, key, chunks):
@@ -323,14 +333,30 @@ class SqliteStore:
             row = db.execute("SELECT data FROM corpora WHERE digest = ?", (key,)).fetchone()
             if row is None or row[0]:
                 return row
-            # written by put_chunks: its parts, in order
-            return ([p for (p,) in db.execute("SELECT data FROM corpus_parts WHERE digest = ? ORDER BY seq", (key,))],)
+            # written by put_chunks: its parts, in order, read one at a time as they are inflated
+            count = db.execute("SELECT COUNT(*) FROM corpus_parts WHERE digest = ?", (key,)).fetchone()[0]
+            return (self._parts(key, count),)
 
         row = self._with_db(read, "read")
         if row is None:
             return None
         self._write_quietly("UPDATE corpora SET used = ?, opened = ? WHERE digest = ?", (time.time(), time.time(), key))
         return _unpack(row[0], key)
+
+    def _parts(self, key: str, count: int) -> Iterator[bytes]:
+        """The ``count`` parts of a corpus written by put_chunks, each read under the lock on its own (a 100 MB
+        corpus's compressed parts are never all held at once, and others' reads wait for one part at most). A part
+        evicted meanwhile ends them early: the digest then does not match, and the corpus is gone."""
+        for seq in range(count):
+            row = self._with_db(
+                lambda db, seq=seq: db.execute(
+                    "SELECT data FROM corpus_parts WHERE digest = ? AND seq = ?", (key, seq)
+                ).fetchone(),
+                "read",
+            )
+            if row is None:
+                return
+            yield row[0]
 
     def has(self, key: str) -> bool:
         if not _checked(key):
@@ -490,7 +516,7 @@ class RedisStore:
         if self._call(self.client.touch, name):
             return key
         if why := self.quota.refuse(client, size):
-            raise StoreUnavailable(why)
+            raise QuotaRefused(why)
         pending = f"{REDIS_PREFIX}pending:{uuid.uuid4().hex}"
         try:
             for piece in _compressed(kind, key, chunks):

@@ -10,8 +10,11 @@ writes them a piece at a time), unless it holds that digest already. Only then i
 once from the bytes into one ``str``. Peak memory while a file is stored is its text plus a few chunks (for a
 text beyond ASCII, the file's size more for a moment: CPython decodes into a narrower draft, then widens it).
 
-What this leaves out: letting go of the uploader's bytes (``server/upload_limits.py``) and the page
-(``ui/corpus_box.py``).
+The first pass's checks take the bytes in pieces of any size, as they come (:class:`TextCheck`), so the corpus
+upload route (``server/corpus_route.py``) runs the same checks on a body that is never whole in memory.
+
+What this leaves out: letting go of the uploader's bytes (``server/upload_limits.py``), the page
+(``ui/corpus_box.py``) and the route.
 """
 
 from __future__ import annotations
@@ -45,45 +48,82 @@ def views(data: bytes, start: int = 0):
         yield at, whole[at : at + size]
 
 
+class TextCheck:
+    """A text file's bytes checked as they come (:meth:`feed`, any sizes of piece; then :meth:`finish`): decoded by
+    an incremental UTF-8 decoder (a byte that is not UTF-8 is named by its position in the file, counted from 0,
+    and its value), looked at for a NUL byte near the start (a binary file), its lines counted, whether it is
+    blank noted, and digested as the corpus store names its text. A byte-order mark at the start is not part of
+    the text: :meth:`feed` returns the bytes of the text that the piece holds, for the caller to keep or store.
+    Holds a few bytes between pieces (a character cut in two), never the file."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.hash = corpus_store.hasher("text")
+        self.offset = 0  # where the next byte fed starts, in the file
+        self.nbytes = 0  # bytes of text (the byte-order mark left out)
+        self.lines = 1
+        self.blank = True  # nothing but whitespace so far
+        self.looked_at = 0  # characters searched for a NUL byte
+        self.head: bytes | None = b""  # the file's first bytes until a byte-order mark can be told; None then
+
+    def feed(self, piece) -> bytes | memoryview:
+        """Take the file's next bytes; the text's bytes among them (all of them, but a byte-order mark)."""
+        if self.head is not None:  # the start: hold up to len(BOM) bytes to tell a byte-order mark
+            piece = self.head + piece
+            if len(piece) < len(BOM) and BOM.startswith(piece):
+                self.head = piece
+                return b""
+            self.head = None
+            if piece.startswith(BOM):
+                self.offset, piece = len(BOM), piece[len(BOM) :]
+        self._take(piece)
+        return piece
+
+    def _take(self, piece, final: bool = False) -> None:
+        held = len(self.decoder.getstate()[0])  # bytes of a character cut at the last piece's end
+        try:
+            text = self.decoder.decode(piece, final)
+        except UnicodeDecodeError as exc:  # exc.start counts from the bytes the decoder held back
+            raise ValueError(self._not_utf8(self.offset - held + exc.start, exc.object[exc.start])) from None
+        if self.looked_at < NUL_LOOKED_AT and "\x00" in text[: NUL_LOOKED_AT - self.looked_at]:
+            raise ValueError(
+                f"The file {self.name!r} looks like a binary file (it contains NUL bytes); upload a text file."
+            )
+        self.looked_at += len(text)
+        self.lines += text.count("\n")
+        self.blank = self.blank and (not text or text.isspace())
+        self.hash.update(piece)
+        self.offset += len(piece)
+        self.nbytes += len(piece)
+
+    def finish(self) -> tuple[str, int]:
+        """The digest of the file's text and its line count; ValueError if the file ends inside a character."""
+        if self.head:  # a file shorter than a byte-order mark
+            piece, self.head = self.head, None
+            self._take(piece)
+        self._take(b"", final=True)
+        return self.hash.hexdigest(), self.lines
+
+    def _not_utf8(self, position: int, value: int) -> str:
+        return (
+            f"The file {self.name!r} is not UTF-8 text: byte {position:,} (0x{value:02x}) cannot be decoded. "
+            "Save it as UTF-8 and upload it again."
+        )
+
+
 def check(data: bytes, name: str) -> tuple[str, int]:
     """The digest of the file's text and its line count, or ValueError naming its first byte that is not UTF-8
     (its position, counted from 0, and its value), or saying it is binary (a NUL byte near the start)."""
-    lines = [1]
-
-    def checked():
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        looked_at = 0
-        for at, view in views(data, _start(data)):
-            try:
-                piece = decoder.decode(view)
-            except UnicodeDecodeError as exc:  # exc.start counts from the bytes the decoder held back
-                raise ValueError(_not_utf8(data, name, at - len(decoder.getstate()[0]) + exc.start)) from None
-            if looked_at < NUL_LOOKED_AT and "\x00" in piece[: NUL_LOOKED_AT - looked_at]:
-                raise ValueError(
-                    f"The file {name!r} looks like a binary file (it contains NUL bytes); upload a text file."
-                )
-            looked_at += len(piece)
-            lines[0] += data.count(b"\n", at, at + len(view))
-            yield view
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError as exc:  # a file cut in the middle of a character
-            raise ValueError(_not_utf8(data, name, len(data) - len(decoder.getstate()[0]) + exc.start)) from None
-
-    key = corpus_store.digest_of_chunks("text", checked())
-    return key, lines[0]
+    checker = TextCheck(name)
+    for _, view in views(data):
+        checker.feed(view)
+    return checker.finish()
 
 
 def _start(data: bytes) -> int:
     """Where the text starts: after a byte-order mark, which is not part of it."""
     return len(BOM) if data.startswith(BOM) else 0
-
-
-def _not_utf8(data: bytes, name: str, position: int) -> str:
-    return (
-        f"The file {name!r} is not UTF-8 text: byte {position:,} (0x{data[position]:02x}) cannot be decoded. "
-        "Save it as UTF-8 and upload it again."
-    )
 
 
 def read(data: bytes, name: str, store=None, client: str = "") -> Upload:

@@ -93,6 +93,23 @@ class Quota:
             return None
 
 
+LOCAL = frozenset({"127.0.0.1", "::1"})  # a browser on the server's own machine: no address to tell it by
+
+
+def client_name(address: str | None, forwarded_for: str | None, fallback: str) -> str:
+    """Who a quota counts: the connection's address (unless it is this machine), else the last hop of
+    ``X-Forwarded-For`` (the one the proxy in front of us added), else ``fallback`` (the page's session).
+
+    >>> client_name("10.0.0.7", None, "s"), client_name("127.0.0.1", "1.2.3.4, 10.0.0.9", "s"), client_name(None, "", "s")
+    ('10.0.0.7', '10.0.0.9', 's')
+    """
+    if address in LOCAL:
+        address = None
+    if address is None and forwarded_for:
+        address = forwarded_for.split(",")[-1].strip()
+    return address or fallback
+
+
 _pastes: Quota | None = None
 _pastes_lock = threading.Lock()
 

@@ -76,6 +76,9 @@ def chromium_path() -> str:
     return os.environ.get("BPE_CHROMIUM", DEFAULT_CHROMIUM)
 
 
+SERVE_SCRIPT = "serve.py"  # the pages and the corpus upload route beside them (server/corpus_route.py)
+
+
 def app_script() -> str:
     return os.environ.get("BPE_APP_SCRIPT", "app.py")
 

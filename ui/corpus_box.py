@@ -30,6 +30,7 @@ import streamlit as st
 
 from bpe.corpus_text import utf8_size
 from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, upload_limits
+from ui import corpus_send
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 from ui.session import session_id
@@ -109,9 +110,7 @@ def client_id() -> str:
     address = st.context.ip_address
     if not isinstance(address, str):  # kept as a quota's key: never an object of the runtime's (AppTest's mock)
         address = None
-    if address is None and (forwarded := st.context.headers.get("X-Forwarded-For")):
-        address = forwarded.split(",")[-1].strip()  # the hop the proxy in front of us added
-    return address or session_id()
+    return quota.client_name(address, st.context.headers.get("X-Forwarded-For"), session_id())  # as the route does
 
 
 def store_warning(state: dict, kind: str, text: str) -> str | None:
@@ -129,6 +128,7 @@ def store_warning(state: dict, kind: str, text: str) -> str | None:
 
 def _accept(state: dict, text: str) -> None:
     state["text_corpus"] = text
+    state.pop(corpus_send.REFUSED, None)  # a new corpus: a refused send is behind us
     run_store.RUNS.hold(session_id(), "train", sys.getsizeof(text))  # counted with the runs (the server's memory)
     remember(state, "text", text)
 
@@ -168,6 +168,8 @@ def text_source(state: dict, saved_text: str) -> str:
         state["text_corpus"] = saved_text
     st.session_state.setdefault("corpus_text", "")
     upload = upload_text(state, "corpus_file", let_go=True)
+    sent = corpus_send.sent_text(state)  # a big file the browser sent to the upload route, if it is served
+    upload = sent if upload is None else upload
     if upload is not None:
         _accept(state, upload)
         state["new_text_corpus"] = True  # the sidebar sets a stop that trains in seconds
@@ -275,8 +277,9 @@ def _read_upload(state: dict, key: str, upload, let_go: bool) -> str:
 
 
 def upload_refused(state: dict, key: str = "corpus_file") -> bool:
-    """True while the uploader ``key`` holds a file it refused (the page then says why, not "empty")."""
-    return key in state.get("upload_refusals", {})
+    """True while the uploader ``key`` holds a file it refused, or (the Train page's) while a big file sent
+    was refused (the page then says why, not "empty")."""
+    return key in state.get("upload_refusals", {}) or (key == "corpus_file" and corpus_send.refused(state))
 
 
 def _excerpt(text: str, n: int = 60) -> str:
