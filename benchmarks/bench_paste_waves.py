@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "tests"), str(Path(__file__).resolve().parent)]
 
-from bench_classroom import rss_mib  # noqa: E402
+from bench_classroom import family, rss_mib  # noqa: E402
 from browser_support import AppServer  # noqa: E402
 from hostile_neighbour import past_budget, paste_text  # noqa: E402
 from st_client import Session  # noqa: E402
@@ -73,6 +73,12 @@ async def paster(url: str, text: str, source: str | None, out: dict) -> None:
         await s.close()
 
 
+def each_rss(pid: int) -> str:
+    """The RSS of the server and of each of its descendants (forkserver, workers), in MiB, largest first."""
+    sizes = [(rss_mib([p]), p) for p in family([pid]) if p != pid and Path(f"/proc/{p}/status").exists()]
+    return f"server {rss_mib([pid]):,.0f}; others " + " ".join(f"{m:.0f}" for m, _ in sorted(sizes, reverse=True))
+
+
 async def settled_rss(pid: int, wait_s: float) -> float:
     """RSS (server and workers) once closed sessions have expired: after ``wait_s``, the lowest of a few reads."""
     await asyncio.sleep(wait_s)
@@ -93,6 +99,7 @@ async def main(args) -> None:
         await asyncio.sleep(args.before_s)
         idle, idle_alone = await settled_rss(server.proc.pid, 0)
         print(f"idle (one session stepping): {idle:,.0f} MiB (server alone {idle_alone:,.0f}), {load()}", flush=True)
+        print(f"  each process (MiB): {each_rss(server.proc.pid)}", flush=True)
         waves = []
         for w in range(args.waves):
             phase[0] = "making texts"  # in this process: its clicks are not counted meanwhile
@@ -114,6 +121,7 @@ async def main(args) -> None:
                 f"idle; server alone {alone:,.0f} MiB, {alone / idle_alone - 1:+.0%}), {load()}",
                 flush=True,
             )
+            print(f"  each process (MiB): {each_rss(server.proc.pid)}", flush=True)
         stop.set()
         await ref
         before = [x for p, x in lat if p == "before"]

@@ -51,7 +51,7 @@ import bpe
 from bpe import corpus_text
 from bpe.corpus_text import check_word_lengths, documents  # noqa: F401 - the pages call them here
 from bpe.presets import PRESETS
-from server import internals, limits, snapshots
+from server import heap, internals, limits, snapshots
 from server.corpora import corpus_of
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
@@ -108,7 +108,21 @@ def _init_worker(progress, server_pid: int) -> None:
 def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
     Returns the run and its size in bytes. Stopped with KEEP, the run holds the merges made so far
-    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped."""
+    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped.
+
+    After a run bigger than the small lane's (:func:`estimate_work`), the worker gives its free heap back
+    (``heap.trim``): pre-tokenizing a big corpus peaks at several times its size in small blocks, and glibc
+    would keep that peak in each of the lane's workers for the server's life."""
+    big = estimate_work(spec, options) > SMALL_WORK
+    try:
+        history = _train(slot, spec, options)  # its corpus and word counts are freed when it returns
+    finally:
+        if big:
+            heap.trim()
+    return history, deep_sizeof(history)
+
+
+def _train(slot: int, spec: dict, options: dict) -> bpe.History:
     shared = Slot(_progress, slot) if _progress is not None else None
     if shared is not None and shared.stop_flag:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
@@ -136,7 +150,7 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
                     raise Stopped(f"stopped at merge {state.step:,}")
                 first.history.stop("stopped", state.step)
                 break
-    return first.history, deep_sizeof(first.history)
+    return first.history
 
 
 def _stored_text(where: str, key: str) -> str:

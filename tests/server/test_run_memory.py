@@ -134,3 +134,20 @@ def test_a_session_that_ended_is_freed_though_the_heap_was_frozen_while_it_lived
         heap.start_sweeper()
     heap.session_ended()
     wait_until(lambda: ref() is None, 30, "the ended session's state to be freed")
+
+
+def test_a_worker_gives_its_heap_back_after_a_big_run(monkeypatch):
+    """Pre-tokenizing a big corpus peaks at several times its size, and glibc kept that peak in the worker
+    for the server's life (each of the lane's workers): after a run bigger than the small lane's, the worker
+    trims its heap; after a small one it does not spend the time."""
+    from server import jobs
+
+    trims = []
+    monkeypatch.setattr(heap, "trim", lambda: trims.append(1) or True)
+    options = dict(pre_tokenizer="whitespace", num_merges=1_000)
+    text = "hug pug pun bun hugs " * 20_000  # 420,000 characters x 1,000 merges: past the small lane
+    assert jobs.estimate_work(dict(source="text", text=text), options) > jobs.SMALL_WORK
+    history, nbytes = jobs.train_job(0, dict(source="text", preset="", text=text, counts=""), options)
+    assert history.num_merges > 0 and nbytes > 0 and len(trims) == 1
+    jobs.train_job(0, dict(source="text", preset="", text="hug pug " * 10, counts=""), options)
+    assert len(trims) == 1
