@@ -13,6 +13,7 @@ load average.
 
     .venv/bin/python benchmarks/bench_paste_waves.py                      # 3 waves of 20 x 24 MB (~6 min)
     .venv/bin/python benchmarks/bench_paste_waves.py --waves 1 --sessions 5 --mb 5
+    .venv/bin/python benchmarks/bench_paste_waves.py --arenas 0           # the app's own arena limit, no env
 """
 
 from __future__ import annotations
@@ -91,6 +92,8 @@ async def settled_rss(pid: int, wait_s: float) -> float:
 
 async def main(args) -> None:
     env = {"BPE_JOB_LOG": "1", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(args.ttl)}
+    if args.arenas:  # as scripts/run-app.sh starts the app (0: glibc's default, or the app's own at start-up)
+        env["MALLOC_ARENA_MAX"] = str(args.arenas)
     server = AppServer(env=env)
     url = server.start()
     try:
@@ -149,5 +152,6 @@ if __name__ == "__main__":
     ap.add_argument("--addresses", action="store_true", help="each session from its own address (127.0.0.x)")
     ap.add_argument("--ttl", type=int, default=20, help="server.disconnectedSessionTTL of the server (s)")
     ap.add_argument("--sweep-s", type=float, default=40, help="wait past the TTL for the heap sweeper (s)")
+    ap.add_argument("--arenas", type=int, default=2, help="MALLOC_ARENA_MAX of the server, as scripts/run-app.sh sets")
     ap.add_argument("--before-s", type=float, default=20, help="reference clicks before the first wave (s)")
     asyncio.run(main(ap.parse_args()))

@@ -8,4 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 ensure_venv requirements.txt
 
+# The serving process's threads share two malloc arenas (glibc's default, eight per core, kept the memory of big
+# pasted messages spread over many arenas after the sessions ended); the app also asks for it at start-up.
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec .venv/bin/streamlit run app.py "$@"

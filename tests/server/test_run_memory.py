@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import threading
+import time
 import tracemalloc
 from dataclasses import replace
 from types import SimpleNamespace
@@ -176,3 +177,36 @@ def test_the_server_shares_a_few_malloc_arenas_between_its_threads(monkeypatch):
     monkeypatch.setattr(startup, "_started", False)
     startup.start_once()
     assert done[0] == "limit_arenas"
+
+
+def test_the_main_lanes_workers_are_replaced_once_it_is_idle_after_a_big_run():
+    """A worker that pre-tokenized a big corpus kept tens of MB its trimmed heap could not give back (one such
+    worker per wave of pastes): once the main lane is idle after a big run, its workers end and new ones start."""
+    from server import internals, jobs
+
+    pool = jobs._pool()
+    before = pool.lanes["main"]
+    text = f"{time.time_ns()} " + "hug pug pun bun hugs " * 20_000  # past the small lane's runs
+    job = jobs.submit(
+        f"big-{time.time_ns()}",
+        dict(source="text", preset="", text=text, counts=""),
+        dict(pre_tokenizer="whitespace", num_merges=1_000),
+        "bare",
+        lambda job: None,
+    )
+    workers = internals.pool_processes(before)
+    assert job.lane == "main" and job.future.result(timeout=120)[0].num_merges > 0
+    wait_until(lambda: pool.lanes["main"] is not before, 60, "the main lane to be replaced")
+    wait_until(lambda: not any(w.is_alive() for w in workers), 60, "the old workers to end")
+    assert (
+        jobs.submit(  # the new lane trains
+            f"small-{time.time_ns()}",
+            dict(source="text", preset="", text="hug pug " * 10, counts=""),
+            dict(pre_tokenizer="whitespace", num_merges=3),
+            "bare",
+            lambda job: None,
+        )
+        .future.result(timeout=120)[0]
+        .num_merges
+        > 0
+    )
