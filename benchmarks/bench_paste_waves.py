@@ -13,7 +13,7 @@ load average.
 
     .venv/bin/python benchmarks/bench_paste_waves.py                      # 3 waves of 20 x 24 MB (~6 min)
     .venv/bin/python benchmarks/bench_paste_waves.py --waves 1 --sessions 5 --mb 5
-    .venv/bin/python benchmarks/bench_paste_waves.py --arenas 0           # the app's own arena limit, no env
+    .venv/bin/python benchmarks/bench_paste_waves.py --arenas 0           # glibc's default malloc arenas
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ async def settled_rss(pid: int, wait_s: float) -> float:
 
 async def main(args) -> None:
     env = {"BPE_JOB_LOG": "1", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(args.ttl)}
-    if args.arenas:  # as scripts/run-app.sh starts the app (0: glibc's default, or the app's own at start-up)
+    if args.arenas:  # as scripts/run-app.sh starts the app (0: glibc's default)
         env["MALLOC_ARENA_MAX"] = str(args.arenas)
     server = AppServer(env=env)
     url = server.start()

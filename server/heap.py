@@ -14,9 +14,6 @@ until every evicted run is gone (:func:`sweeper`, a thread started with the serv
 ended is the same case: its state (a 24 MB pasted value, say) was frozen with everything alive when a run
 was stored, so after it ends (:func:`session_ended`) the sweeper unfreezes, collects and freezes once;
 and it drops closed sessions past their time every REAP_S, so that they end on a quiet server too.
-The serving process's threads (one per running script) share ARENAS of glibc's malloc arenas
-(:func:`limit_arenas`): with glibc's default of eight per core, the memory of the large messages parsed in
-each thread stays spread over many arenas, in pages that neither a collection nor a trim can give back.
 What this leaves out: deciding what to keep (the run store, ``server/run_store.py``).
 """
 
@@ -24,15 +21,12 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import os
 import sys
 import threading
 import weakref
 
 from server import internals
 
-ARENAS = 2  # glibc's malloc arenas in the serving process (a deployment's MALLOC_ARENA_MAX wins)
-M_ARENA_MAX = -8  # mallopt's parameter, from <malloc.h>
 SWEEP_FIRST_S = 5.0  # the first look for evicted runs still alive; then every 2x longer, up to SWEEP_MAX_S
 SWEEP_MAX_S = 120.0
 REAP_S = 15.0  # how often the sweeper drops closed sessions past their time (so that they end)
@@ -171,17 +165,5 @@ def trim() -> bool:
     memory at rest was about twice its runs. A few milliseconds; False where there is no glibc."""
     try:
         return bool(ctypes.CDLL("libc.so.6").malloc_trim(0))
-    except (OSError, AttributeError):
-        return False
-
-
-def limit_arenas(n: int = ARENAS) -> bool:
-    """Let every thread of this process allocate from at most ``n`` malloc arenas (glibc's ``mallopt``), unless
-    the environment sets ``MALLOC_ARENA_MAX``. Called at start-up, before the sessions' threads: a thread keeps
-    the arena it first allocated from. False where there is no glibc (or the environment decides)."""
-    if "MALLOC_ARENA_MAX" in os.environ:
-        return False
-    try:
-        return bool(ctypes.CDLL("libc.so.6").mallopt(M_ARENA_MAX, n))
     except (OSError, AttributeError):
         return False

@@ -1,5 +1,5 @@
-"""What runs once per process when the server starts: :func:`start_once` (malloc's arenas, socket options, the
-training workers, the frozen heap, the per-session upload limits; ``app.py`` calls it at every run).
+"""What runs once per process when the server starts: :func:`start_once` (socket options, the training
+workers, the frozen heap, the per-session upload limits; ``app.py`` calls it at every run).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ def start_once() -> None:
     global _started
     if not _started:
         _started = True
-        heap.limit_arenas()  # first: the sessions' threads then share a few malloc arenas (server/heap.py)
         sockets = tcp.no_delay()  # small websocket messages go out at once (server/tcp.py)
         print(f"bpe: TCP_NODELAY set on {sockets} server sockets", file=sys.stderr, flush=True)
         jobs.warm()  # the training workers start with the server, not with the first student

@@ -155,30 +155,6 @@ def test_a_worker_gives_its_heap_back_after_a_big_run(monkeypatch):
     assert len(trims) == 1
 
 
-def test_the_server_shares_a_few_malloc_arenas_between_its_threads(monkeypatch):
-    """Each script thread allocating from an arena of its own kept the pages of the 24 MB messages it parsed
-    spread over up to eight arenas per core, which neither a collection nor malloc_trim gave back: the server
-    asks glibc for a few arenas first thing at start-up (unless the environment says how many)."""
-    import ctypes
-
-    from server import startup
-
-    calls = []
-    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
-    monkeypatch.setattr(ctypes, "CDLL", lambda name: SimpleNamespace(mallopt=lambda *a: calls.append(a) or 1))
-    assert heap.limit_arenas() and calls == [(heap.M_ARENA_MAX, heap.ARENAS)]
-    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
-    assert not heap.limit_arenas() and len(calls) == 1  # the deployment's own setting stays
-    done = []
-    for module, name in ((startup.tcp, "no_delay"), (startup.jobs, "warm"), (heap, "freeze_heap"),
-                         (heap, "start_sweeper"), (startup.upload_limits, "install")):  # fmt: skip
-        monkeypatch.setattr(module, name, lambda *a, name=name: done.append(name) or 0)
-    monkeypatch.setattr(heap, "limit_arenas", lambda: done.append("limit_arenas"))
-    monkeypatch.setattr(startup, "_started", False)
-    startup.start_once()
-    assert done[0] == "limit_arenas"
-
-
 def test_the_main_lanes_workers_are_replaced_once_it_is_idle_after_a_big_run():
     """A worker that pre-tokenized a big corpus kept tens of MB its trimmed heap could not give back (one such
     worker per wave of pastes): once the main lane is idle after a big run, its workers end and new ones start."""
