@@ -13,6 +13,7 @@ load average.
 
     .venv/bin/python benchmarks/bench_paste_waves.py                      # 3 waves of 20 x 24 MB (~6 min)
     .venv/bin/python benchmarks/bench_paste_waves.py --waves 1 --sessions 5 --mb 5
+    .venv/bin/python benchmarks/bench_paste_waves.py --arenas 0           # glibc's default malloc arenas
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "tests"), str(Path(__file__).resolve().parent)]
 
-from bench_classroom import rss_mib  # noqa: E402
+from bench_classroom import family, rss_mib  # noqa: E402
 from browser_support import AppServer  # noqa: E402
 from hostile_neighbour import past_budget, paste_text  # noqa: E402
 from st_client import Session  # noqa: E402
@@ -73,6 +74,12 @@ async def paster(url: str, text: str, source: str | None, out: dict) -> None:
         await s.close()
 
 
+def each_rss(pid: int) -> str:
+    """The RSS of the server and of each of its descendants (forkserver, workers), in MiB, largest first."""
+    sizes = [(rss_mib([p]), p) for p in family([pid]) if p != pid and Path(f"/proc/{p}/status").exists()]
+    return f"server {rss_mib([pid]):,.0f}; others " + " ".join(f"{m:.0f}" for m, _ in sorted(sizes, reverse=True))
+
+
 async def settled_rss(pid: int, wait_s: float) -> float:
     """RSS (server and workers) once closed sessions have expired: after ``wait_s``, the lowest of a few reads."""
     await asyncio.sleep(wait_s)
@@ -85,6 +92,8 @@ async def settled_rss(pid: int, wait_s: float) -> float:
 
 async def main(args) -> None:
     env = {"BPE_JOB_LOG": "1", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(args.ttl)}
+    if args.arenas:  # as scripts/run-app.sh starts the app (0: glibc's default)
+        env["MALLOC_ARENA_MAX"] = str(args.arenas)
     server = AppServer(env=env)
     url = server.start()
     try:
@@ -93,6 +102,7 @@ async def main(args) -> None:
         await asyncio.sleep(args.before_s)
         idle, idle_alone = await settled_rss(server.proc.pid, 0)
         print(f"idle (one session stepping): {idle:,.0f} MiB (server alone {idle_alone:,.0f}), {load()}", flush=True)
+        print(f"  each process (MiB): {each_rss(server.proc.pid)}", flush=True)
         waves = []
         for w in range(args.waves):
             phase[0] = "making texts"  # in this process: its clicks are not counted meanwhile
@@ -114,6 +124,7 @@ async def main(args) -> None:
                 f"idle; server alone {alone:,.0f} MiB, {alone / idle_alone - 1:+.0%}), {load()}",
                 flush=True,
             )
+            print(f"  each process (MiB): {each_rss(server.proc.pid)}", flush=True)
         stop.set()
         await ref
         before = [x for p, x in lat if p == "before"]
@@ -141,5 +152,6 @@ if __name__ == "__main__":
     ap.add_argument("--addresses", action="store_true", help="each session from its own address (127.0.0.x)")
     ap.add_argument("--ttl", type=int, default=20, help="server.disconnectedSessionTTL of the server (s)")
     ap.add_argument("--sweep-s", type=float, default=40, help="wait past the TTL for the heap sweeper (s)")
+    ap.add_argument("--arenas", type=int, default=2, help="MALLOC_ARENA_MAX of the server, as scripts/run-app.sh sets")
     ap.add_argument("--before-s", type=float, default=20, help="reference clicks before the first wave (s)")
     asyncio.run(main(ap.parse_args()))

@@ -8,4 +8,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 ensure_venv requirements.txt
 
+# The serving process's threads share two malloc arenas: with glibc's default (eight per core) the pages of big
+# pasted messages, parsed on many threads, stay spread over their arenas after the sessions end. It must be set
+# before the interpreter starts: by the app's first script run Streamlit's threads have their arenas.
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec .venv/bin/streamlit run serve.py "$@"

@@ -79,6 +79,7 @@ if [ -z "${BPE_REDIS_URL:-}" ]; then
     export BPE_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 fi
 
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"  # as scripts/run-app.sh (which says why)
 servers=""
 n=0
 for port in $REPLICA_PORTS; do

@@ -20,6 +20,11 @@ Two lanes, so no run waits behind another client's long run: the main lane is fa
 (``server/lanes.py``: a worker per client's run, two more than the machine has cores, time-sliced by the
 machine), and one more worker trains only runs estimated small (:func:`estimate_work`: corpus
 characters times merges). A client's second run waits behind its first; another client's starts at once.
+After a run bigger than the small lane's, the main lane's workers are replaced once the lane is idle
+(:func:`_recycle`): a worker that pre-tokenized a big corpus keeps tens of MB its trimmed heap cannot give back
+(small blocks scattered over Python's arenas), and a fresh one costs a process start. (``max_tasks_per_child``
+would replace every worker after every job, and on Python 3.11 a pool using it can stop scheduling queued
+jobs: python/cpython#115634.)
 
 Workers die with the server, whatever ends it. Each worker watches the server's process (a pidfd:
 the kernel says when that process has ended, after a SIGKILL or an out-of-memory kill too) from a
@@ -51,7 +56,7 @@ import bpe
 from bpe import corpus_text
 from bpe.corpus_text import check_word_lengths, documents  # noqa: F401 - the pages call them here
 from bpe.presets import PRESETS
-from server import internals, limits, snapshots
+from server import heap, internals, limits, snapshots
 from server.corpora import corpus_of
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
@@ -108,7 +113,21 @@ def _init_worker(progress, server_pid: int) -> None:
 def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
     Returns the run and its size in bytes. Stopped with KEEP, the run holds the merges made so far
-    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped."""
+    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped.
+
+    After a run bigger than the small lane's (:func:`estimate_work`), the worker gives its free heap back
+    (``heap.trim``): pre-tokenizing a big corpus peaks at several times its size in small blocks, and glibc
+    would keep that peak in each of the lane's workers for the server's life."""
+    big = estimate_work(spec, options) > SMALL_WORK
+    try:
+        history = _train(slot, spec, options)  # its corpus and word counts are freed when it returns
+    finally:
+        if big:
+            heap.trim()
+    return history, deep_sizeof(history)
+
+
+def _train(slot: int, spec: dict, options: dict) -> bpe.History:
     shared = Slot(_progress, slot) if _progress is not None else None
     if shared is not None and shared.stop_flag:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
@@ -136,7 +155,7 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
                     raise Stopped(f"stopped at merge {state.step:,}")
                 first.history.stop("stopped", state.step)
                 break
-    return first.history, deep_sizeof(first.history)
+    return first.history
 
 
 def _stored_text(where: str, key: str) -> str:
@@ -162,6 +181,7 @@ class Job:
     waiters: set = field(default_factory=set)
     alive: Callable[[str], bool] = lambda waiter: True  # is this waiter (a session) still there?
     lane: str = "main"
+    big: bool = False  # bigger than the small lane's runs: its lane's workers are replaced after it
     gone_since: dict = field(default_factory=dict)  # waiter -> when it was first seen gone
     kept_to: list = field(default_factory=list)  # who gets the copy of the merges so far asked for (leave)
 
@@ -188,13 +208,10 @@ class _Pool:
         ctx = mp.get_context("forkserver")
         self.progress = ctx.Array("q", FIELDS * SLOTS, lock=False)  # a Slot each (server/slots.py)
         snapshots.sweep(os.getpid())  # copies left by a server that died (or an earlier pool of this one)
-        self.lanes = {
-            lane: cf.ProcessPoolExecutor(
-                n, mp_context=ctx, initializer=_init_worker, initargs=(self.progress, os.getpid())
-            )
-            for lane, n in (("main", POOL_WORKERS), ("small", SMALL_WORKERS))
-        }
-        self.executor = self.lanes["main"]
+        self.ctx = ctx
+        self.lanes = {lane: self.executor_of(n) for lane, n in (("main", POOL_WORKERS), ("small", SMALL_WORKERS))}
+        self.retired: list[cf.ProcessPoolExecutor] = []  # main lanes replaced (their workers end on their own)
+        self.recycle = False  # a big run ended: the main lane's workers are replaced once it is idle
         self.fair = FairLane(lambda fn, *args: _run(fn, *args, lane="main"), POOL_WORKERS)
         # Reentrant: a job that is already over when its callback is added runs the callback (which
         # takes this lock) at once, in the submitting thread that holds it.
@@ -207,12 +224,37 @@ class _Pool:
         self.closed = threading.Event()
         threading.Thread(target=_watch, args=(self,), name="bpe-jobs-watch", daemon=True).start()
 
+    @property
+    def executor(self) -> cf.ProcessPoolExecutor:
+        return self.lanes["main"]
+
+    def executor_of(self, workers: int) -> cf.ProcessPoolExecutor:
+        return cf.ProcessPoolExecutor(
+            workers, mp_context=self.ctx, initializer=_init_worker, initargs=(self.progress, os.getpid())
+        )
+
 
 def _watch(pool: _Pool) -> None:
     """Stop the jobs nobody waits for any more (every WATCH_S, until the pool is shut down). Each look is a
     function of its own: a loop variable left in this frame held the last job, and its finished run, for good."""
     while not pool.closed.wait(WATCH_S):
         _stop_abandoned(pool)
+        _recycle(pool)
+
+
+def _recycle(pool: _Pool) -> bool:
+    """Once the main lane is idle after a big run, replace its executor: the old one's workers end (a pool shut
+    down lets its idle workers go), and the new one's start now. True if replaced."""
+    with pool.lock:
+        if not pool.recycle or pool.busy["main"] or pool.closed.is_set():
+            return False
+        pool.recycle = False
+        old, pool.lanes["main"] = pool.lanes["main"], pool.executor_of(POOL_WORKERS)
+        pool.retired = [e for e in pool.retired if internals.pool_processes(e)] + [old]
+    old.shutdown(wait=False)
+    for _ in range(POOL_WORKERS):
+        _run(_ready, 0.05, lane="main")
+    return True
 
 
 def _stop_abandoned(pool: _Pool) -> None:
@@ -288,7 +330,7 @@ def shutdown() -> None:
     old.fair.close()
     # Python 3.14 has executor.terminate_workers(); before it, the worker processes are only reachable
     # through the executor's _processes (pid -> multiprocessing.Process).
-    for executor in old.lanes.values():
+    for executor in [*old.lanes.values(), *old.retired]:
         for process in internals.pool_processes(executor):
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 process.kill()
@@ -347,6 +389,7 @@ def submit(
             else:
                 future = _run(train_job, slot, spec, options, lane=lane)
             job = Job(key, slot, future, options.get("num_merges"), alive=alive, lane=lane)
+            job.big = estimate_work(spec, options) > SMALL_WORK
             pool.busy[lane] += 1
             pool.jobs[key] = job
             pool.trained[key] = pool.trained.get(key, 0) + 1
@@ -370,6 +413,7 @@ def _finish(pool: _Pool, job: Job, on_done: Callable[[Job], Any]) -> None:
                 del pool.stopping[job.key]
             pool.free.append(job.slot)
             pool.busy[job.lane] -= 1
+            pool.recycle = pool.recycle or (job.big and job.lane == "main")
 
 
 def _stop(pool: _Pool, job: Job, why: str, keep: bool = False) -> None:

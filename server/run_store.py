@@ -9,6 +9,13 @@ times). :func:`keep` and :func:`result` hand a training job's answer to the stor
 or uploaded corpus, up to 100 MB each) are counted against the same budget (:meth:`RunStore.hold`): a class that
 uploads big corpora keeps fewer runs, not more memory.
 
+A run of a corpus a session brought (pasted, uploaded, a saved run file) is tied to the sessions that showed it
+(:meth:`RunStore.shown`) and dropped once the last of them has ended (:meth:`RunStore.release`, when Streamlit lets
+an expired session go): nobody else can ask for it but through a link to the stored corpus, which trains it again,
+while a server that kept it would stay hundreds of MB over its idle size after a class had gone. A presenter's
+shared corpus is no exception: its students' sessions hold the run while they are open, and the corpus store keeps
+the corpus itself (pinned). The course presets' runs are everyone's and stay (oldest evicted first).
+
 Left out: training (``server/jobs.py``), the session waiting for a run and its Stop button (``ui/runs.py``).
 """
 
@@ -39,6 +46,7 @@ class RunStore:
         self.runs: OrderedDict[str, tuple[bpe.History, int]] = OrderedDict()
         self.failures: OrderedDict[str, str] = OrderedDict()
         self.held: dict[tuple[str, str], int] = {}  # (session, what) -> bytes of a corpus text it holds
+        self.shown_by: dict[str, set[str]] = {}  # run key of a session's own corpus -> the sessions that showed it
         self.nbytes = 0
 
     def get(self, key: str) -> bpe.History | None:
@@ -84,11 +92,30 @@ class RunStore:
         if evicted:
             self._free(evicted)
 
+    def shown(self, session: str, key: str) -> None:
+        """``session`` shows the run ``key`` of a corpus a session brought: the run goes when the last session
+        that showed it has ended (:meth:`release`)."""
+        with self.lock:
+            self.shown_by.setdefault(key, set()).add(session)
+
     def release(self, session: str) -> None:
-        """A session ended: what it held is counted no more."""
+        """A session ended: what it held is counted no more, and the runs only it showed are dropped."""
         with self.lock:
             for key in [k for k in self.held if k[0] == session]:
                 self.nbytes -= self.held.pop(key)
+            dropped = []
+            for key in [k for k, sessions in self.shown_by.items() if session in sessions]:
+                self.shown_by[key].discard(session)
+                if self.shown_by[key]:
+                    continue
+                del self.shown_by[key]
+                for stored in (key, stopped_key(key)):
+                    if stored in self.runs:
+                        history, size = self.runs.pop(stored)
+                        self.nbytes -= size
+                        dropped.append(history)
+        if dropped:
+            self._free(dropped)
 
     def _over_budget(self) -> list:
         """Drop the oldest runs past the budget, keeping the newest (under the lock)."""

@@ -222,14 +222,16 @@ def text_source(state: dict, saved_text: str) -> str:
 UPLOAD_LABEL = f"Upload a text file (any name, UTF-8, up to {limits.LIMIT_TEXT})"
 
 
-def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool = False) -> str | None:
+def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool = False, on_change=None) -> str | None:
     """The uploader of a text corpus (any extension, read as UTF-8); the text of a file uploaded since the
     last run, else None. A file refused (too big, not UTF-8, empty) gets its sentence as an error below the
     uploader for as long as it stays there; Streamlit's own refusal (a tooltip) only comes past
     ``limits.UPLOAD_WIDGET_MB``. ``let_go``: once read, the uploader's copy of the file is dropped from the
     server's memory (the uploader then returns None, its file name still shown), so a 100 MB file is held
-    once, as the session's text."""
-    upload = st.file_uploader(label, type=None, key=key, max_upload_size=limits.UPLOAD_WIDGET_MB)
+    once, as the session's text; ``on_change(state)`` is then how the page hears that the file was removed."""
+    upload = st.file_uploader(
+        label, type=None, key=key, max_upload_size=limits.UPLOAD_WIDGET_MB, on_change=on_change, args=(state,)
+    )
     refusals = state.setdefault("upload_refusals", {})
     if upload is None:
         refusals.pop(key, None)
@@ -287,16 +289,26 @@ def _excerpt(text: str, n: int = 60) -> str:
     return flat if len(flat) <= n else flat[:n] + "…"
 
 
+def _check_file_changed(state: dict) -> None:
+    """The Check page's uploader changed: a file removed makes the box the corpus again. (Its value is no sign
+    otherwise: once read, the file is let go, and the uploader returns None while still showing it.)"""
+    if st.session_state.get("chk_corpus_file") is None:
+        _drop_check_file(state)
+
+
+def _drop_check_file(state: dict) -> None:
+    if state.pop("chk_file_text", None) is not None:
+        run_store.RUNS.hold(session_id(), "check", 0)
+
+
 def check_text_source(state: dict, app_state: dict) -> str:
     """The Check page's text corpus: an uploaded file (any extension, the same limits as the Train page),
     stored by its digest as the Train page stores its corpus (so "Go to step k" links to it), or else the
     pasted text. ``state`` is the Check page's, ``app_state`` the session's (which knows what is stored)."""
-    upload = upload_text(state, "chk_corpus_file")
+    upload = upload_text(state, "chk_corpus_file", let_go=True, on_change=_check_file_changed)
     if upload is not None:
         state["chk_file_text"] = upload
         run_store.RUNS.hold(session_id(), "check", sys.getsizeof(upload))
-    elif st.session_state.get("chk_corpus_file") is None and state.pop("chk_file_text", None) is not None:
-        run_store.RUNS.hold(session_id(), "check", 0)  # the file was removed: the box is the corpus again
     text = state.get("chk_file_text")
     if text:
         remember(app_state, "text", text)
@@ -306,6 +318,10 @@ def check_text_source(state: dict, app_state: dict) -> str:
             f'<p class="bpe-note" data-testid="bpe-check-corpus-summary">Corpus: the uploaded file, '
             f"{len(text):,} characters, {where} (<code>{esc(key[:12])}…</code>). “{esc(_excerpt(text))}”</p>"
         )
+        # The file stays the corpus when the uploader comes back empty (another page, another source, then back):
+        # its bytes were let go once read, so only this says how to return to the box.
+        st.button("Paste a text instead", key="chk_file_drop", icon=":material/edit:", on_click=_drop_check_file,
+                  args=(state,))  # fmt: skip
         return text
     st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120)
     pasted = st.session_state.get("chk_text", "")

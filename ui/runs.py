@@ -100,6 +100,8 @@ def train(settings: Settings, *, block: bool = False) -> bpe.History:
     if state and state.get("waiting_for") != key:  # moved to another run: stop waiting for the old one
         jobs.switch(session_id(), key)
         state["waiting_for"] = key
+    if settings.source != "preset" and state:  # a corpus this session brought: its run goes with its sessions
+        RUNS.shown(session_id(), key)
     history = RUNS.get(key)
     if history is not None:
         return history

@@ -115,3 +115,23 @@ def test_the_check_path_from_a_corpus_file_to_the_train_page(app_server, page, t
     assert f"Step {step} of {len(merges)}" in body and "too long to fit in a link" not in body
     assert f"Corpus: {len(text):,} characters" in train.get_by_test_id("bpe-corpus-summary").inner_text()
     assert_no_exception(train)
+
+
+def test_the_check_pages_corpus_file_is_let_go_and_removing_it_returns_to_the_box(app_server, page, tmp_path):
+    """Once read, the file's bytes leave the server (the uploader still shows its name); its text stays the corpus
+    over reruns, and removing the file returns to the paste box."""
+    corpus = tmp_path / "corpus.en"
+    corpus.write_text((CODE + EOT) * 20)
+    page.goto(f"{app_server}/check")
+    wait_for_app(page)
+    page.locator(".st-key-chk_source").get_by_text("Your text").click()
+    wait_for_app(page)
+    upload_corpus(page, corpus, "chk_corpus_file")
+    summary = page.get_by_test_id("bpe-check-corpus-summary")
+    summary.wait_for(state="visible", timeout=TIMEOUT_MS)
+    choose(page, page.locator(".st-key-chk_pre"), "gpt2")  # another rerun: the text is still the corpus
+    assert summary.is_visible() and page.locator(".st-key-chk_corpus_file").get_by_text("corpus.en").is_visible()
+    page.locator(".st-key-chk_corpus_file").get_by_test_id("stFileChipDeleteBtn").click()
+    page.locator(".st-key-chk_text textarea").wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert not summary.is_visible()
+    assert_no_exception(page)

@@ -18,8 +18,8 @@ CODE = "def f(x):\n    if x:\n        return x\n    return 0\n\n\nclass A:\n    
 TEXT = (CODE + EOT + "The cat sat.\n\nThe dog sat too.\r\n" + EOT) * 20
 
 
-def upload(at: AppTest, key: str, name: str, data: bytes) -> AppTest:
-    at.file_uploader(key=key).set_value((name, data, "application/octet-stream"))
+def upload(at: AppTest, key: str, name: str, data: bytes | None) -> AppTest:
+    at.file_uploader(key=key).set_value(None if data is None else (name, data, "application/octet-stream"))
     return ok(settle(at.run()))
 
 
@@ -106,3 +106,33 @@ def test_a_long_pasted_check_corpus_travels_in_the_link_by_its_digest():
     upload(at, "chk_files", "run.pkl", pickle.dumps((vocab, merges)))
     query = parse_qs(urlsplit(at.get("link_button")[0].proto.url).query)
     assert query["corpus"] == [corpus_store.digest("text", text)]
+
+
+def test_the_check_page_lets_go_of_the_files_bytes_once_read_and_keeps_its_text(monkeypatch):
+    """A 100 MB corpus file was held twice on the Check page (the uploader's bytes and the text read from them):
+    once read, the bytes go, as on the Train page; the text stays the corpus until the file is removed."""
+    from server import upload_limits
+
+    let_go = []
+    monkeypatch.setattr(upload_limits, "let_go", lambda session, file_id: let_go.append(file_id) or False)
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    upload(at, "chk_corpus_file", "corpus.en", TEXT.encode())
+    assert let_go == [at.file_uploader(key="chk_corpus_file").value.file_id]
+    at = ok(settle(at.run()))  # another run: the text is still the corpus, read once
+    assert f"{len(TEXT):,} characters" in summary(at, "bpe-check-corpus-summary") and len(let_go) == 1
+    at = upload(at, "chk_corpus_file", "corpus.en", None)  # removed: the box is the corpus again
+    assert not summary(at, "bpe-check-corpus-summary") and at.text_area(key="chk_text")
+
+
+def test_the_check_pages_file_stays_the_corpus_until_the_student_returns_to_the_box():
+    """Its bytes let go, the file's text is the corpus also when its uploader comes back empty (another source,
+    then back), as the Train page's corpus is; a button returns to the box."""
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    upload(at, "chk_corpus_file", "corpus.en", TEXT.encode())
+    at.radio(key="chk_source").set_value("preset").run()
+    at = ok(settle(at.radio(key="chk_source").set_value("text").run()))
+    assert f"{len(TEXT):,} characters" in summary(at, "bpe-check-corpus-summary")
+    at = ok(settle(at.button(key="chk_file_drop").click().run()))
+    assert not summary(at, "bpe-check-corpus-summary") and at.text_area(key="chk_text")

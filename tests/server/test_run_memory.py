@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pickle
 import threading
+import time
 import tracemalloc
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 from browser_support import wait_until
@@ -134,3 +136,53 @@ def test_a_session_that_ended_is_freed_though_the_heap_was_frozen_while_it_lived
         heap.start_sweeper()
     heap.session_ended()
     wait_until(lambda: ref() is None, 30, "the ended session's state to be freed")
+
+
+def test_a_worker_gives_its_heap_back_after_a_big_run(monkeypatch):
+    """Pre-tokenizing a big corpus peaks at several times its size, and glibc kept that peak in the worker
+    for the server's life (each of the lane's workers): after a run bigger than the small lane's, the worker
+    trims its heap; after a small one it does not spend the time."""
+    from server import jobs
+
+    trims = []  # the worker's own calls (the sweeper thread a test before may have started trims too)
+    monkeypatch.setattr(jobs, "heap", SimpleNamespace(trim=lambda: trims.append(1) or True))
+    options = dict(pre_tokenizer="whitespace", num_merges=1_000)
+    text = "hug pug pun bun hugs " * 20_000  # 420,000 characters x 1,000 merges: past the small lane
+    assert jobs.estimate_work(dict(source="text", text=text), options) > jobs.SMALL_WORK
+    history, nbytes = jobs.train_job(0, dict(source="text", preset="", text=text, counts=""), options)
+    assert history.num_merges > 0 and nbytes > 0 and len(trims) == 1
+    jobs.train_job(0, dict(source="text", preset="", text="hug pug " * 10, counts=""), options)
+    assert len(trims) == 1
+
+
+def test_the_main_lanes_workers_are_replaced_once_it_is_idle_after_a_big_run():
+    """A worker that pre-tokenized a big corpus kept tens of MB its trimmed heap could not give back (one such
+    worker per wave of pastes): once the main lane is idle after a big run, its workers end and new ones start."""
+    from server import internals, jobs
+
+    pool = jobs._pool()
+    before = pool.lanes["main"]
+    text = f"{time.time_ns()} " + "hug pug pun bun hugs " * 20_000  # past the small lane's runs
+    job = jobs.submit(
+        f"big-{time.time_ns()}",
+        dict(source="text", preset="", text=text, counts=""),
+        dict(pre_tokenizer="whitespace", num_merges=1_000),
+        "bare",
+        lambda job: None,
+    )
+    workers = internals.pool_processes(before)
+    assert job.lane == "main" and job.future.result(timeout=120)[0].num_merges > 0
+    wait_until(lambda: pool.lanes["main"] is not before, 60, "the main lane to be replaced")
+    wait_until(lambda: not any(w.is_alive() for w in workers), 60, "the old workers to end")
+    assert (
+        jobs.submit(  # the new lane trains
+            f"small-{time.time_ns()}",
+            dict(source="text", preset="", text="hug pug " * 10, counts=""),
+            dict(pre_tokenizer="whitespace", num_merges=3),
+            "bare",
+            lambda job: None,
+        )
+        .future.result(timeout=120)[0]
+        .num_merges
+        > 0
+    )

@@ -12,6 +12,7 @@ import weakref
 
 import pytest
 from apptest_support import APP, ok
+from pool_support import fresh
 from streamlit.testing.v1 import AppTest
 
 from server import jobs, run_keys, run_store
@@ -74,3 +75,35 @@ def test_a_sessions_run_keys_go_with_the_session():
     memo = at.session_state["bpe_explorer"]["run_keys"]
     assert 0 < len(memo) <= run_keys.RUN_KEYS_KEPT  # memoized in the session, not in the module
     assert not hasattr(runs.run_key, "cache_info")
+
+
+def test_a_pasted_run_goes_when_the_last_session_showing_it_ends():
+    """A class's pasted corpora would keep the server hundreds of MB over its idle size after everyone had gone
+    (each wave of pastes left its run): a run of a corpus a session brought goes with the last session that
+    showed it; a preset's run, everyone's, stays."""
+    store = run_store.RunStore()
+    pasted, preset = runs.train(fresh(limit_value=6), block=True), runs.train(fresh(limit_value=7), block=True)
+    store.put("pasted", pasted, 1000)
+    store.put("preset", preset, 1000)
+    store.shown("a", "pasted")
+    store.shown("b", "pasted")
+    store.release("a")
+    assert "pasted" in store.runs  # session b still shows it
+    before = store.nbytes
+    store.release("b")
+    assert "pasted" not in store.runs and "preset" in store.runs
+    assert store.nbytes == before - 1000 - pasted.cache.budget
+    assert not store.shown_by
+
+
+@pytest.mark.timeout(300)
+def test_the_train_page_ties_a_pasted_run_to_its_session():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["text"] = fresh().text
+    at.query_params["limit_value"] = "5"
+    ok(at.run())
+    key = runs.run_key(at.session_state["bpe_explorer"]["settings"])
+    assert key in run_store.RUNS.runs
+    (session,) = run_store.RUNS.shown_by[key]
+    run_store.RUNS.release(session)  # what the server does when Streamlit lets the expired session go
+    assert key not in run_store.RUNS.runs
