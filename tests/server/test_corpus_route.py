@@ -8,6 +8,7 @@ asked for, so the test itself never holds the body either and ``tracemalloc`` se
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import tracemalloc
 
@@ -89,7 +90,10 @@ def post(body, query: str = "name=corpus.txt", headers: dict | None = None, leng
         elif message["type"] == "http.response.body":
             sent["body"] += message.get("body", b"")
 
-    asyncio.run(app(scope, receive, send))
+    # A thread of its own: under Playwright's sync API (a browser test earlier in the same run) this thread
+    # already has a running event loop, and asyncio.run refuses to start a second one in it.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, app(scope, receive, send)).result()
     post.read = read[0]
     return sent["status"], sent["body"].decode()
 
