@@ -51,7 +51,7 @@ import bpe
 from bpe import corpus_text
 from bpe.corpus_text import check_word_lengths, documents  # noqa: F401 - the pages call them here
 from bpe.presets import PRESETS
-from server import internals, limits, snapshots
+from server import internals, limits, long_runs, run_times, snapshots
 from server.corpora import corpus_of
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
@@ -108,13 +108,20 @@ def _init_worker(progress, server_pid: int) -> None:
 def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
     Returns the run and its size in bytes. Stopped with KEEP, the run holds the merges made so far
-    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped."""
+    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped. A long run yields the CPU to newer
+    runs (``server/long_runs.py``), in a thread of its own so that the worker's next run does not."""
+    return long_runs.in_own_thread(_train, slot, spec, options)
+
+
+def _train(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     shared = Slot(_progress, slot) if _progress is not None else None
+    clock, yielder = run_times.Phases(slot), long_runs.Yielder()
     if shared is not None and shared.stop_flag:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
     if stored := spec.get("stored"):  # a big text sent by its digest: read from the store here, not pickled
         spec = {**spec, "text": _stored_text(*stored)}
         del spec["stored"], spec["chars"]
+    clock.mark("read")
     corpus = corpus_of(**spec, special_tokens=options.get("special_tokens", ()))
     if spec["source"] != "preset":
         check_word_lengths(corpus, options["pre_tokenizer"])
@@ -122,7 +129,10 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
         options = {**options, "num_merges": MAX_MERGES}
     states = bpe.train_steps(corpus, **options)
     first = next(states)
+    clock.mark("counted")
     for state in states:
+        if state.step % PROGRESS_EVERY == 0:
+            yielder.check()
         if state.step % PROGRESS_EVERY == 0 and shared is not None:
             shared.merge_reached = state.step
             if shared.copy_asked:  # a session stopped while another waits: a copy of what is made
@@ -136,6 +146,8 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
                     raise Stopped(f"stopped at merge {state.step:,}")
                 first.history.stop("stopped", state.step)
                 break
+    clock.mark(f"trained {first.history.num_merges:,} merges")
+    clock.log()
     return first.history, deep_sizeof(first.history)
 
 
@@ -351,6 +363,7 @@ def submit(
             pool.jobs[key] = job
             pool.trained[key] = pool.trained.get(key, 0) + 1
             print(f"bpe-jobs: training {str(key)[:16]} in the {lane} lane (slot {slot})", file=sys.stderr, flush=True)
+            run_times.submitted(slot, lane)
             future.add_done_callback(lambda _f, job=job, pool=pool: _finish(pool, job, on_done))
         job.waiters.add(waiter)
         return job
