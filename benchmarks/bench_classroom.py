@@ -15,7 +15,7 @@ measured is the server's). Against one server and against two replicas behind HA
    within 5 s. Reported beside the others: the neighbour's answers and times, and the peak RSS of the
    server with its pool workers against the budget (a server past ``--rss-cap`` is killed);
 5. with ``--greedy`` (issue 28), the same 30 go on while a teacher stores a 1 MB corpus (a student opens
-   its link), and a greedy neighbour (from another address) pastes ``--pastes`` distinct 5 MB corpora, uploads
+   its link), and a greedy neighbour (from another address) uploads the Check page's hostile files, pastes ``--pastes`` distinct 5 MB corpora, uploads
    ``--uploads`` files of ``--upload-mb`` MB without deleting any, sends ``--reruns`` reruns at once, then trains a 5 MB paste to
    100,000 merges and stays; goals: the others' p95 <= 3x alone and max <= 1 s, the teacher's fresh 1 MB
    run at its first step within 10 s, the teacher's corpus still opening from its link.
@@ -347,6 +347,7 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
                 uploads=args.uploads,
                 upload_mb=args.upload_mb,
                 reruns=args.reruns,
+                check=not args.no_check_files,
             )
         )
         until = time.monotonic() + duration
@@ -452,6 +453,7 @@ def main() -> None:
     ap.add_argument("--uploads", type=int, default=20, help="files the greedy neighbour uploads without deleting")
     ap.add_argument("--upload-mb", type=float, default=59.0, help="size of each of those files (MB)")
     ap.add_argument("--reruns", type=int, default=5000, help="reruns the greedy neighbour sends at once")
+    ap.add_argument("--no-check-files", action="store_true", help="the greedy neighbour skips the Check page's files")
     ap.add_argument("--hostile-chars", type=int, default=99_000, help="text typed with the expanding normalizer")
     ap.add_argument("--big-mb", type=float, default=59.5, help="size of the big tokenizer.json (MB)")
     ap.add_argument(

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import pickle
 import random
 import statistics
 import sys
@@ -39,39 +38,21 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from bench_rerun_storm import storm  # noqa: E402
 from browser_support import AppServer  # noqa: E402
-from hostile_neighbour import GREEDY_ADDRESS, paste, paste_text, upload_burst  # noqa: E402
+from hostile_neighbour import GREEDY_ADDRESS, check_files, paste, paste_text, upload_burst  # noqa: E402
 from st_client import Session  # noqa: E402
-
-from bpe.formats import student_runs  # noqa: E402
 
 ACTIONS = ("pastes", "uploads", "reruns", "check", "long run")
 
 
-def hostile_check_files() -> list[tuple[str, bytes]]:
-    """The issue's three Check-page pickles: nested shared lists, shared bytes, a shared int list."""
-    levels: list = []
-    for _ in range(60):
-        levels = [levels, levels]
-    big = b"x" * 2**20
-    shared = [i % 256 for i in range(100_000)]
-    return [
-        ("levels.pkl", pickle.dumps(levels, protocol=4)),
-        ("shared-bytes.pkl", pickle.dumps([(big, big) for _ in range(100_000)], protocol=4)),
-        ("shared-list.pkl", pickle.dumps([(shared, shared) for _ in range(3_000)], protocol=4)),
-    ]
-
-
-def big_literal() -> str:
-    pair = "(b'a', b'b'), "
-    return "[" + pair * ((student_runs.MAX_PASTE_CHARS - 2) // len(pair)) + "]"
-
-
 async def act(url: str, action: str, nonce: int, args) -> str:
     """Do ``action`` from the neighbour's address; a few words on what the server answered."""
-    page = "check" if action == "check" else ""
-    s = Session(url, "" if page else "step=0", page=page, source=GREEDY_ADDRESS)
-    await s.open(timeout=300)
     out: dict = {}
+    if action == "check":
+        errors: list = []
+        await check_files(url, out, errors)
+        return "; ".join([*errors, *(v[1] for v in out.values())])
+    s = Session(url, "step=0", source=GREEDY_ADDRESS)
+    await s.open(timeout=300)
     try:
         if action == "pastes":
             for i in range(args.pastes):
@@ -84,12 +65,6 @@ async def act(url: str, action: str, nonce: int, args) -> str:
         if action == "reruns":
             await storm(s, args.reruns, asyncio.Event(), out)
             return f"{out['finished']} runs finished, {out['cut short']} cut short"
-        if action == "check":
-            for name, data in hostile_check_files():
-                await s.upload("chk_files", [(name, data)], timeout=600)
-            await s.upload("chk_files", [], timeout=600)
-            await s._rerun(timeout=600, **{s.ids["chk_paste"]: big_literal()})
-            return "3 pickles, then a 2 MB literal"
         await paste(s, paste_text(nonce * 1000), 100_000)
         await asyncio.sleep(args.duration)
         await s._rerun(fragment=s.poll_fragment, auto=True, timeout=300)
