@@ -13,12 +13,14 @@ while the neighbour (from another address, as in ``hostile_neighbour.greedy``) d
   literal pasted);
 - ``long run``: a 5 MB paste trained to 100,000 merges, for ``--duration`` seconds.
 
+Given several checkouts (another commit's tree, say), each one's server is measured in turn, ``--rounds`` times.
 Printed per phase: the reference's clicks (count, p50, p95, max in ms), its p95 and max as ratios to the ``none``
 phases' (taken in the same run), how long the action took, and the load average: a ratio is the action's cost on
 this machine, its load included.
 
     .venv/bin/python benchmarks/bench_neighbour_actions.py
     .venv/bin/python benchmarks/bench_neighbour_actions.py --only pastes,reruns --pastes 10
+    .venv/bin/python benchmarks/bench_neighbour_actions.py /tmp/ref . --only pastes --rounds 2   # before/after
 """
 
 from __future__ import annotations
@@ -87,11 +89,12 @@ def figures(ms: list[float]) -> tuple[float, float, float]:
     return statistics.median(ms), ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))], ms[-1]
 
 
-async def main(args) -> None:
-    server = AppServer(env={"BPE_DATA_DIR": args.data_dir})
+async def measure(args, checkout: Path) -> list[tuple]:
+    """One server of ``checkout``: the reference's clicks during ``none``, each action, ``none`` again."""
+    server = AppServer(script=str(checkout / "app.py"), env={"BPE_DATA_DIR": args.data_dir})
     url = server.start()
     nonce = random.randrange(10**6)
-    rows = []
+    rows: list[tuple] = []
     try:
         reference = Session(url, "preset=python-docs&step=100")
         await reference.open(timeout=300)
@@ -108,21 +111,23 @@ async def main(args) -> None:
                 said = await task
             except Exception as exc:  # noqa: BLE001 - the other actions still run
                 said = f"FAILED: {type(exc).__name__} {exc}"
-            seconds = time.perf_counter() - started
-            rows.append((action, [x * 1000 for x in latencies], seconds, said or "", os.getloadavg()))
-            ms = sorted(rows[-1][1])
-            print(
-                f"  {action}: done in {seconds:.1f} s; clicks p95 {ms[int(0.95 * (len(ms) - 1))]:.0f} max {ms[-1]:.0f} ms; "
-                f"{(said or '')[:60]}; load {os.getloadavg()[0]:.1f}",
-                flush=True,
+            rows.append(
+                (action, [x * 1000 for x in latencies], time.perf_counter() - started, said or "", os.getloadavg())
             )
+            print(f"  {checkout.name or checkout}: {action} done", flush=True)
             await asyncio.sleep(3)  # the server's work for the action ends before the next phase
         await reference.close()
     finally:
         server.stop()
+    return rows
+
+
+def report(checkout: Path, rows: list[tuple]) -> None:
     base = [x for action, ms, *_ in rows if action == "none" for x in ms]
     _, base_p95, base_max = figures(base)
-    print(f"\nthe reference's clicks while the neighbour acts (none: {len(base)} clicks, p95 {base_p95:.0f} ms)")
+    print(
+        f"\n{checkout}: the reference's clicks while the neighbour acts (none: {len(base)} clicks, p95 {base_p95:.0f} ms)"
+    )
     for action, ms, seconds, said, load in rows:
         p50, p95, worst = figures(ms)
         print(
@@ -132,6 +137,15 @@ async def main(args) -> None:
         )
 
 
+async def main(args) -> None:
+    rows: dict[Path, list] = {c: [] for c in args.checkouts}
+    for _ in range(args.rounds):  # the checkouts take turns, so the machine's load moves both
+        for checkout in args.checkouts:
+            rows[checkout] += await measure(args, checkout)
+    for checkout in args.checkouts:
+        report(checkout, rows[checkout])
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", type=float, default=20.0, help="seconds of the 'none' and 'long run' phases")
@@ -139,6 +153,8 @@ if __name__ == "__main__":
     ap.add_argument("--uploads", type=int, default=20)
     ap.add_argument("--upload-mb", type=float, default=59.0)
     ap.add_argument("--reruns", type=int, default=5000)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("checkouts", nargs="*", type=Path, default=[ROOT], help="checkouts whose app to serve, in turn")
     ap.add_argument("--only", default=",".join(ACTIONS), help="comma-separated: " + ", ".join(ACTIONS))
     parsed = ap.parse_args()
     parsed.only = parsed.only.split(",")

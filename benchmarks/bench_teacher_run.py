@@ -12,7 +12,8 @@ Here the same run is cut into its parts, from the server's and the workers' own 
 
 Each is printed for the run alone and beside the neighbour's long run (a fresh 1 MB corpus each time, so nothing
 is shared), with the load average: the CPU columns and the queue do not move with the machine's other load, the
-wall columns do.
+wall columns do. Twice: on a server whose long runs never yield the CPU (``BPE_LONG_RUN_CPU_S=1e9``), then on one
+whose long runs do (``server/long_runs.py``).
 
     .venv/bin/python benchmarks/bench_teacher_run.py
     .venv/bin/python benchmarks/bench_teacher_run.py --rounds 3 --merges 1000
@@ -110,28 +111,36 @@ def show(label: str, parts: dict) -> None:
     for name in ("total", "serving", "queue", "read", "count", "merge", "to the page"):
         wall, cpu = parts[name]
         cells.append(f"{name} {wall:6.2f}" + ("" if cpu is None else f" (cpu {cpu:5.2f})"))
-    print(f"{label:28s} {parts['lane']:5s} " + "  ".join(cells) + f"  load {load}", flush=True)
+    print(f"{label:28s} " + "  ".join(cells) + f"  load {load}", flush=True)
 
 
-async def main(args) -> None:
-    server = AppServer(env={"BPE_RUN_TIMES": "1", "BPE_DATA_DIR": args.data_dir})
+async def measure(args, label: str, env: dict) -> None:
+    """Rounds of the teacher's run alone and beside the neighbour's long run, on a server started with ``env``."""
+    server = AppServer(env={"BPE_RUN_TIMES": "1", "BPE_DATA_DIR": args.data_dir, **env})
     url = server.start()
     log = Path(server.log.name)
     nonce = random.randrange(10**6)
     try:
         await teacher_run(url, log, nonce, args.merges)  # warms the page and the workers; not counted
         for r in range(args.rounds):
-            show("alone", await teacher_run(url, log, nonce + 10 + r, args.merges))
+            show(f"{label}: alone", await teacher_run(url, log, nonce + 10 + r, args.merges))
             neighbour = await long_run(url, nonce + 100 + r)
             try:
                 await asyncio.sleep(args.settle)  # the long run past its counting, into its merges
-                show("beside the 100,000-merge run", await teacher_run(url, log, nonce + 20 + r, args.merges))
+                show(f"{label}: beside the long run", await teacher_run(url, log, nonce + 20 + r, args.merges))
                 await neighbour._rerun(fragment=neighbour.poll_fragment, auto=True, timeout=300)
-                print(f"{'':28s} the long run still training: {'yes' if neighbour.waiting else 'no'}")
+                if not neighbour.waiting:
+                    print("  (the long run had ended: lower --settle)")
             finally:
                 await neighbour.close()
     finally:
         server.stop()
+
+
+async def main(args) -> None:
+    # The long run's yielding (server/long_runs.py) off, then on: the same machine, one after the other.
+    for label, env in (("no yield", {"BPE_LONG_RUN_CPU_S": "1e9"}), ("yield", {})):
+        await measure(args, label, env)
 
 
 if __name__ == "__main__":

@@ -335,6 +335,7 @@ def submit(
     finished: Callable[[], bool] = lambda: False,
     alive: Callable[[str], bool] = lambda waiter: True,
     client: Hashable | None = None,
+    group: Hashable | None = None,
 ) -> Job | None:
     """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted;
     None if ``finished()`` says the run is already stored. ``alive(waiter)`` says whether a waiter
@@ -342,7 +343,8 @@ def submit(
     finishes, before the job leaves the table: so a caller that found neither the stored run nor a
     job may have looked between the two, and ``finished`` is asked again here, under the lock the
     job leaves the table with (without it, two of twenty sessions asking at once could each train).
-    ``client`` (the waiter if None) is whom the main lane is fair between: one run of theirs at a time."""
+    ``client`` (the waiter if None) is whom the main lane is fair between: one run of theirs at a time;
+    ``group`` (the client's browser address) holds at most all the lane's workers but one."""
     pool = _pool()
     with pool.lock:
         job = pool.jobs.get(key)
@@ -355,7 +357,9 @@ def submit(
             Slot(pool.progress, slot).reset()
             lane = _lane(pool, spec, options)
             if lane == "main":
-                future = pool.fair.submit(waiter if client is None else client, train_job, slot, spec, options)
+                future = pool.fair.submit(
+                    waiter if client is None else client, train_job, slot, spec, options, group=group
+                )
             else:
                 future = _run(train_job, slot, spec, options, lane=lane)
             job = Job(key, slot, future, options.get("num_merges"), alive=alive, lane=lane)
