@@ -368,10 +368,19 @@ async def greedy(
     """One client uploads the Check page's hostile files (with ``check``), pastes ``pastes`` distinct 5 MB corpora, uploads ``uploads`` files of ``upload_mb`` MB and
     sends ``reruns`` reruns at once, then trains a 5 MB paste to 100,000 merges and stays; meanwhile the
     teacher's fresh 1 MB run must reach its first step within 10 s, and the teacher's corpus, stored before
-    the storm, must still open from its link."""
+    the storm, must still open from its link. ``out["marks"]``: (``time.monotonic()``, what began), so the
+    class's clicks can be put beside the action they waited behind."""
+    marks = out.setdefault("marks", [])
+
+    def mark(what: str) -> None:
+        marks.append((time.monotonic(), what))
+
+    mark("the teacher stores a corpus")
     teacher_link = await teacher_corpus(url, nonce, out, errors)
     if check:
+        mark("Check files")
         await check_files(url, out, errors)
+    mark("pastes")
     s = Session(url, "step=0", source=GREEDY_ADDRESS)
     try:
         await s.open(timeout=300)
@@ -395,9 +404,12 @@ async def greedy(
         if past_budget(s):  # the refused text stays in the box: empty it, so the storm is one of reruns, not of 5 MB
             await s._rerun(timeout=600, **{s.ids["corpus_text"]: ""})
         if uploads:
+            mark("uploads")
             await upload_burst(s, uploads, upload_mb, out, errors)
         if reruns:
+            mark("reruns")
             await rerun_storm(s, reruns, out)
+        mark("the long run's paste (budget retries)")
         started = time.perf_counter()
         waited = await paste_within_budget(s, paste_text(nonce * 1000 + pastes), 100_000)
         out["  of which waiting for the budget"] = (waited, "")
@@ -405,10 +417,12 @@ async def greedy(
             errors.append(f"greedy: the 100,000-merge run is not training ({answer(s)[:100]})")
         out["5 MB to 100,000 merges"] = (time.perf_counter() - started, "training" if s.waiting else "not training")
         # The teacher's fresh 1 MB run, while the long one trains: from the paste to its first step.
+        mark("the teacher's fresh run")
         teacher = Session(url, "step=0")
         try:
             await teacher.open(timeout=300)
             started = time.perf_counter()
+            out["teacher's paste sent at"] = time.time()  # beside the server's BPE_RUN_TIMES lines
             await paste(teacher, paste_text(nonce * 1000 + pastes + 1, 1_000_000), 1_000)
             await teacher.settle(timeout=900)
             seconds = time.perf_counter() - started
@@ -424,6 +438,7 @@ async def greedy(
         errors.append(f"greedy: {type(exc).__name__} {exc}"[:160])
     finally:
         await s.close()
+    mark("the teacher's link opened")
     student = Session(url, teacher_link)
     try:
         started = time.perf_counter()
