@@ -130,6 +130,7 @@ def _train(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     states = bpe.train_steps(corpus, **options)
     first = next(states)
     clock.mark("counted")
+    yielder.check()  # a large corpus's counting alone can make a run long
     for state in states:
         if state.step % PROGRESS_EVERY == 0:
             yielder.check()
