@@ -6,11 +6,11 @@ machine has cores, each at a low CPU priority, so the serving process still come
 most one run per client at a time: a client's second run waits behind its first, never another
 client's. Clients are grouped (by the browser's address: one script can open many sessions, each a client),
 and one group holds at most all workers but one, so a run from another group finds a worker free at once
-however many runs one address starts. A run is a process, and Linux's scheduler shares the cores between the lane's processes, so
-a long run does not hold a short one back: the short one trains alongside it, more slowly (a time slice
-of the CPU each), and the long one keeps everything it made. A run waits only while every worker
-trains another client's run and at least two groups train; the waiting runs are then taken in the order they
-came, skipping those whose client trains or whose group holds its share.
+however many runs one address starts. A run is a process, and Linux's scheduler shares the cores between the
+lane's processes, so a long run does not hold a short one back: the short one trains alongside it, more slowly
+(a time slice of the CPU each), and the long one keeps everything it made. A run waits only while its client
+trains another, its group holds its share, or every worker is taken; the waiting runs are then taken in the
+order they came, skipping those that would still wait.
 
 What this leaves out: the worker processes themselves (``server/jobs.py`` submits through
 ``start``) and who a client is (the caller names one: a session, or a remote address).
