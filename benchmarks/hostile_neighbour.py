@@ -252,12 +252,12 @@ def past_budget(s: Session) -> bool:
     return any("may send at most" in h for h in s.html)
 
 
-async def paste_within_budget(s: Session, text: str, merges: int, timeout: float = 600) -> float:
-    """Paste ``text``; while the budget refuses it, press "Use the text in the box" every 5 s, as a student who
-    read the sentence would. Returns the seconds waited for the budget."""
+async def paste_within_budget(s: Session, text: str, merges: int, timeout: float = 600, patience: float = 300) -> float:
+    """Paste ``text``; while the budget refuses it, press "Use the text in the box" every 5 s (for at most
+    ``patience`` seconds), as a student who read the sentence would. Returns the seconds waited for the budget."""
     await paste(s, text, merges, timeout)
     started = time.perf_counter()
-    while past_budget(s) and time.perf_counter() - started < 120:
+    while past_budget(s) and time.perf_counter() - started < patience:
         await asyncio.sleep(5)
         await s._rerun(s.widgets["corpus_retry"][0], timeout=timeout)
     return time.perf_counter() - started
