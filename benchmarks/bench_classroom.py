@@ -15,7 +15,7 @@ measured is the server's). Against one server and against two replicas behind HA
    within 5 s. Reported beside the others: the neighbour's answers and times, and the peak RSS of the
    server with its pool workers against the budget (a server past ``--rss-cap`` is killed);
 5. with ``--greedy`` (issue 28), the same 30 go on while a teacher stores a 1 MB corpus (a student opens
-   its link), and a greedy neighbour (from another address) pastes ``--pastes`` distinct 5 MB corpora, uploads
+   its link), and a greedy neighbour (from another address) uploads the Check page's hostile files, pastes ``--pastes`` distinct 5 MB corpora, uploads
    ``--uploads`` files of ``--upload-mb`` MB without deleting any, sends ``--reruns`` reruns at once, then trains a 5 MB paste to
    100,000 merges and stays; goals: the others' p95 <= 3x alone and max <= 1 s, the teacher's fresh 1 MB
    run at its first step within 10 s, the teacher's corpus still opening from its link.
@@ -54,6 +54,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
+from bench_teacher_run import timeline  # noqa: E402
 from browser_support import AppServer, free_port  # noqa: E402
 from hostile_neighbour import big_tokenizer_json, greedy, hostile, start_paste_run, watch_rss  # noqa: E402
 from st_client import Session  # noqa: E402
@@ -134,7 +135,7 @@ class Target:
 
     def __enter__(self) -> Target:
         self.data_dir = tempfile.mkdtemp(prefix="bpe-bench-store-")  # never the user's own corpus store
-        env = {"BPE_JOB_LOG": "1", "BPE_DATA_DIR": self.data_dir}
+        env = {"BPE_JOB_LOG": "1", "BPE_DATA_DIR": self.data_dir, "BPE_RUN_TIMES": "1"}
         if self.kind == "single":
             self.server = AppServer(script=None if self.root == ROOT else str(self.root / "app.py"), env=env)
             self.url = self.server.start()
@@ -203,6 +204,7 @@ class Student:
         self.link, self.runs, self.errors = link, runs, errors
         self.session = Session(url, f"{LINKS[link]}&step={step}")
         self.latencies: list[tuple[str, float]] = []
+        self.clicked: list[tuple[float, float]] = []  # (time.monotonic() at the click, latency)
 
     async def open(self) -> None:
         await self.session.open(timeout=180)
@@ -230,6 +232,7 @@ class Student:
             except Exception as exc:  # noqa: BLE001 - every failure is counted, none stops the class
                 self.errors.append(f"{self.link}: {type(exc).__name__} {exc}"[:160])
                 return
+            self.clicked.append((time.monotonic() - latency, latency))
             if s.step != before + (1 if key == "next" else -1):
                 self.errors.append(f"{self.link}: pressed {key} at {before}, shows {s.step}")
             self.check()
@@ -349,6 +352,7 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
                 uploads=args.uploads,
                 upload_mb=args.upload_mb,
                 reruns=args.reruns,
+                check=not args.no_check_files,
             )
         )
         until = time.monotonic() + duration
@@ -367,6 +371,8 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
         "opened": opened,
         "done": done,
         "trainings": target.trainings(),
+        "clicked": sorted(c for s in students for c in s.clicked),
+        "log": "\n".join(log.read_text(errors="replace") for log in target.logs),
         "sessions": sessions,
     }
 
@@ -434,10 +440,24 @@ def report_greedy(r: dict, g: dict) -> None:
     for what in [k for k in g if isinstance(g[k], tuple)]:
         seconds, said = g[what]
         print(f"  {what:32s} {seconds:6.1f} s  {said[:150]}")
+    marks = [*g.get("marks", []), (float("inf"), "")]
+    for (begun, what), (ended, _) in zip(marks, marks[1:]):
+        ms = [x * 1000 for at, x in r["clicked"] if begun <= at < ended]
+        if ms:
+            print(f"    the class's clicks during {what:38s} {summary([x / 1000 for x in ms])}")
     fresh = g.get("teacher's fresh 1 MB run", (float("inf"), ""))[0]
     print(
         f"  teacher's fresh run: {fresh:.1f} s to its first step (target <= 10 s: {'met' if fresh <= 10 else 'NOT met'})"
     )
+    sent = g.get("teacher's paste sent at")
+    if sent is not None and (t := timeline(r["log"], sent)):
+        count = (t["counted"][0] - t["read"][0], t["counted"][1] - t["read"][1])
+        merge = (t["trained"][0] - t["counted"][0], t["trained"][1] - t["counted"][1])
+        print(
+            f"    of which: serving {t['submitted'] - sent:.2f} s, waiting in the {t['lane']} "
+            f"lane {t['started'] - t['submitted']:.2f} s, counting {count[0]:.2f} s (cpu {count[1]:.2f}), merging "
+            f"{merge[0]:.2f} s (cpu {merge[1]:.2f}); the rest is the page's poll and run"
+        )
     opens = g.get("teacher's corpus by link", (0, "not tried"))[1] == "opens"
     print(f"  teacher's corpus after the storm: {'opens' if opens else 'NOT opened'}")
 
@@ -454,6 +474,7 @@ def main() -> None:
     ap.add_argument("--uploads", type=int, default=20, help="files the greedy neighbour uploads without deleting")
     ap.add_argument("--upload-mb", type=float, default=59.0, help="size of each of those files (MB)")
     ap.add_argument("--reruns", type=int, default=5000, help="reruns the greedy neighbour sends at once")
+    ap.add_argument("--no-check-files", action="store_true", help="the greedy neighbour skips the Check page's files")
     ap.add_argument("--hostile-chars", type=int, default=99_000, help="text typed with the expanding normalizer")
     ap.add_argument("--big-mb", type=float, default=59.5, help="size of the big tokenizer.json (MB)")
     ap.add_argument(

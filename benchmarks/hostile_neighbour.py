@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import pickle
 import re
 import time
 from dataclasses import replace
@@ -28,6 +29,7 @@ from pathlib import Path
 from st_client import Session
 
 import bpe
+from bpe.formats import student_runs
 from server.jobs import MAX_CORPUS_BYTES
 from ui.settings import corpus_of, preset_settings
 
@@ -250,12 +252,12 @@ def past_budget(s: Session) -> bool:
     return any("may send at most" in h for h in s.html)
 
 
-async def paste_within_budget(s: Session, text: str, merges: int, timeout: float = 600) -> float:
-    """Paste ``text``; while the budget refuses it, press "Use the text in the box" every 5 s, as a student who
-    read the sentence would. Returns the seconds waited for the budget."""
+async def paste_within_budget(s: Session, text: str, merges: int, timeout: float = 600, patience: float = 300) -> float:
+    """Paste ``text``; while the budget refuses it, press "Use the text in the box" every 5 s (for at most
+    ``patience`` seconds), as a student who read the sentence would. Returns the seconds waited for the budget."""
     await paste(s, text, merges, timeout)
     started = time.perf_counter()
-    while past_budget(s) and time.perf_counter() - started < 120:
+    while past_budget(s) and time.perf_counter() - started < patience:
         await asyncio.sleep(5)
         await s._rerun(s.widgets["corpus_retry"][0], timeout=timeout)
     return time.perf_counter() - started
@@ -300,6 +302,46 @@ async def upload_burst(s: Session, files: int, mb: float, out: dict, errors: lis
     out[f"{files} uploads of {mb:g} MB"] = (time.perf_counter() - started, f"{taken} taken, {refused} refused (413)")
 
 
+def hostile_check_files() -> list[tuple[str, bytes]]:
+    """Issue 28's Check-page pickles: 60 levels of lists holding two references to the next (738 bytes), 200,000
+    references to one 1 MB bytes object, 3,000 merges sharing one list of 100,000 ints."""
+    levels: list = []
+    for _ in range(60):
+        levels = [levels, levels]
+    big = b"x" * 2**20
+    shared = [i % 256 for i in range(100_000)]
+    return [
+        ("levels.pkl", pickle.dumps(levels, protocol=4)),
+        ("shared-bytes.pkl", pickle.dumps([(big, big) for _ in range(100_000)], protocol=4)),
+        ("shared-list.pkl", pickle.dumps([(shared, shared) for _ in range(3_000)], protocol=4)),
+    ]
+
+
+def big_literal() -> str:
+    """A pasted Python literal of tuples just under the Check page's 2,000,000-character limit."""
+    pair = "(b'a', b'b'), "
+    return "[" + pair * ((student_runs.MAX_PASTE_CHARS - 2) // len(pair)) + "]"
+
+
+async def check_files(url: str, out: dict, errors: list, source: str | None = GREEDY_ADDRESS) -> None:
+    """On the Check page, upload each hostile pickle in turn, then paste the 2 MB literal: each must get a sentence."""
+    s = Session(url, "", page="check", source=source)
+    started = time.perf_counter()
+    try:
+        await s.open(timeout=300)
+        for name, data in hostile_check_files():
+            await s.upload("chk_files", [(name, data)], timeout=600)
+            if not any('class="bpe-alert' in h for h in s.html) and not s.texts:
+                errors.append(f"greedy: the Check page said nothing of {name}")
+        await s.upload("chk_files", [], timeout=600)
+        await s._rerun(timeout=600, **{s.ids["chk_paste"]: big_literal()})
+        if s.exceptions:
+            errors.append(f"greedy: traceback on the Check page {s.exceptions[-1][:100]}")
+        out["Check: 3 pickles, a 2 MB literal"] = (time.perf_counter() - started, answer(s)[:100])
+    finally:
+        await s.close()
+
+
 async def rerun_storm(s: Session, reruns: int, out: dict) -> None:
     """Send ``reruns`` reruns at once, then read until the session's runs have stopped (bench_rerun_storm.py)."""
     from bench_rerun_storm import storm
@@ -321,12 +363,24 @@ async def greedy(
     uploads: int = 0,
     upload_mb: float = 59.0,
     reruns: int = 0,
+    check: bool = False,
 ) -> None:
-    """One client pastes ``pastes`` distinct 5 MB corpora, uploads ``uploads`` files of ``upload_mb`` MB and
+    """One client uploads the Check page's hostile files (with ``check``), pastes ``pastes`` distinct 5 MB corpora, uploads ``uploads`` files of ``upload_mb`` MB and
     sends ``reruns`` reruns at once, then trains a 5 MB paste to 100,000 merges and stays; meanwhile the
     teacher's fresh 1 MB run must reach its first step within 10 s, and the teacher's corpus, stored before
-    the storm, must still open from its link."""
+    the storm, must still open from its link. ``out["marks"]``: (``time.monotonic()``, what began), so the
+    class's clicks can be put beside the action they waited behind."""
+    marks = out.setdefault("marks", [])
+
+    def mark(what: str) -> None:
+        marks.append((time.monotonic(), what))
+
+    mark("the teacher stores a corpus")
     teacher_link = await teacher_corpus(url, nonce, out, errors)
+    if check:
+        mark("Check files")
+        await check_files(url, out, errors)
+    mark("pastes")
     s = Session(url, "step=0", source=GREEDY_ADDRESS)
     try:
         await s.open(timeout=300)
@@ -350,9 +404,12 @@ async def greedy(
         if past_budget(s):  # the refused text stays in the box: empty it, so the storm is one of reruns, not of 5 MB
             await s._rerun(timeout=600, **{s.ids["corpus_text"]: ""})
         if uploads:
+            mark("uploads")
             await upload_burst(s, uploads, upload_mb, out, errors)
         if reruns:
+            mark("reruns")
             await rerun_storm(s, reruns, out)
+        mark("the long run's paste (budget retries)")
         started = time.perf_counter()
         waited = await paste_within_budget(s, paste_text(nonce * 1000 + pastes), 100_000)
         out["  of which waiting for the budget"] = (waited, "")
@@ -360,10 +417,12 @@ async def greedy(
             errors.append(f"greedy: the 100,000-merge run is not training ({answer(s)[:100]})")
         out["5 MB to 100,000 merges"] = (time.perf_counter() - started, "training" if s.waiting else "not training")
         # The teacher's fresh 1 MB run, while the long one trains: from the paste to its first step.
+        mark("the teacher's fresh run")
         teacher = Session(url, "step=0")
         try:
             await teacher.open(timeout=300)
             started = time.perf_counter()
+            out["teacher's paste sent at"] = time.time()  # beside the server's BPE_RUN_TIMES lines
             await paste(teacher, paste_text(nonce * 1000 + pastes + 1, 1_000_000), 1_000)
             await teacher.settle(timeout=900)
             seconds = time.perf_counter() - started
@@ -379,6 +438,7 @@ async def greedy(
         errors.append(f"greedy: {type(exc).__name__} {exc}"[:160])
     finally:
         await s.close()
+    mark("the teacher's link opened")
     student = Session(url, teacher_link)
     try:
         started = time.perf_counter()

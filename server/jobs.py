@@ -56,7 +56,7 @@ import bpe
 from bpe import corpus_text
 from bpe.corpus_text import check_word_lengths, documents  # noqa: F401 - the pages call them here
 from bpe.presets import PRESETS
-from server import heap, internals, limits, snapshots
+from server import heap, internals, limits, long_runs, run_times, snapshots
 from server.corpora import corpus_of
 from server.lanes import FairLane
 from server.processes import die_with_parent, exit_with, plain_main
@@ -113,14 +113,15 @@ def _init_worker(progress, server_pid: int) -> None:
 def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
     """Runs in a worker: read the corpus, train to the end (reporting progress, stopping when asked).
     Returns the run and its size in bytes. Stopped with KEEP, the run holds the merges made so far
-    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped.
+    (its ``stop_reason`` is ``"stopped"``); with CANCEL, raises Stopped. A long run yields the CPU to newer
+    runs (``server/long_runs.py``), in a thread of its own so that the worker's next run does not.
 
     After a run bigger than the small lane's (:func:`estimate_work`), the worker gives its free heap back
     (``heap.trim``): pre-tokenizing a big corpus peaks at several times its size in small blocks, and glibc
     would keep that peak in each of the lane's workers for the server's life."""
     big = estimate_work(spec, options) > SMALL_WORK
     try:
-        history = _train(slot, spec, options)  # its corpus and word counts are freed when it returns
+        history = long_runs.in_own_thread(_train, slot, spec, options)  # its corpus is freed when it returns
     finally:
         if big:
             heap.trim()
@@ -129,11 +130,13 @@ def train_job(slot: int, spec: dict, options: dict) -> tuple[bpe.History, int]:
 
 def _train(slot: int, spec: dict, options: dict) -> bpe.History:
     shared = Slot(_progress, slot) if _progress is not None else None
+    clock, yielder = run_times.Phases(slot), long_runs.Yielder()
     if shared is not None and shared.stop_flag:
         raise Stopped("stopped before it started")  # nobody waited for it any more while it queued
     if stored := spec.get("stored"):  # a big text sent by its digest: read from the store here, not pickled
         spec = {**spec, "text": _stored_text(*stored)}
         del spec["stored"], spec["chars"]
+    clock.mark("read")
     corpus = corpus_of(**spec, special_tokens=options.get("special_tokens", ()))
     if spec["source"] != "preset":
         check_word_lengths(corpus, options["pre_tokenizer"])
@@ -141,7 +144,11 @@ def _train(slot: int, spec: dict, options: dict) -> bpe.History:
         options = {**options, "num_merges": MAX_MERGES}
     states = bpe.train_steps(corpus, **options)
     first = next(states)
+    clock.mark("counted")
+    yielder.check()  # a large corpus's counting alone can make a run long
     for state in states:
+        if state.step % PROGRESS_EVERY == 0:
+            yielder.check()
         if state.step % PROGRESS_EVERY == 0 and shared is not None:
             shared.merge_reached = state.step
             if shared.copy_asked:  # a session stopped while another waits: a copy of what is made
@@ -155,6 +162,8 @@ def _train(slot: int, spec: dict, options: dict) -> bpe.History:
                     raise Stopped(f"stopped at merge {state.step:,}")
                 first.history.stop("stopped", state.step)
                 break
+    clock.mark(f"trained {first.history.num_merges:,} merges")
+    clock.log()
     return first.history
 
 
@@ -365,6 +374,7 @@ def submit(
     finished: Callable[[], bool] = lambda: False,
     alive: Callable[[str], bool] = lambda waiter: True,
     client: Hashable | None = None,
+    group: Hashable | None = None,
 ) -> Job | None:
     """The job training ``key`` (the one already running, or a new one), with ``waiter`` counted;
     None if ``finished()`` says the run is already stored. ``alive(waiter)`` says whether a waiter
@@ -372,7 +382,8 @@ def submit(
     finishes, before the job leaves the table: so a caller that found neither the stored run nor a
     job may have looked between the two, and ``finished`` is asked again here, under the lock the
     job leaves the table with (without it, two of twenty sessions asking at once could each train).
-    ``client`` (the waiter if None) is whom the main lane is fair between: one run of theirs at a time."""
+    ``client`` (the waiter if None) is whom the main lane is fair between: one run of theirs at a time;
+    ``group`` (the client's browser address) holds at most all the lane's workers but one."""
     pool = _pool()
     with pool.lock:
         job = pool.jobs.get(key)
@@ -385,7 +396,9 @@ def submit(
             Slot(pool.progress, slot).reset()
             lane = _lane(pool, spec, options)
             if lane == "main":
-                future = pool.fair.submit(waiter if client is None else client, train_job, slot, spec, options)
+                future = pool.fair.submit(
+                    waiter if client is None else client, train_job, slot, spec, options, group=group
+                )
             else:
                 future = _run(train_job, slot, spec, options, lane=lane)
             job = Job(key, slot, future, options.get("num_merges"), alive=alive, lane=lane)
@@ -394,6 +407,7 @@ def submit(
             pool.jobs[key] = job
             pool.trained[key] = pool.trained.get(key, 0) + 1
             print(f"bpe-jobs: training {str(key)[:16]} in the {lane} lane (slot {slot})", file=sys.stderr, flush=True)
+            run_times.submitted(slot, lane)
             future.add_done_callback(lambda _f, job=job, pool=pool: _finish(pool, job, on_done))
         job.waiters.add(waiter)
         return job

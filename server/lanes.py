@@ -4,10 +4,13 @@ A lane of one worker and a first-come queue would let one student's large paste,
 merges, keep every other run from starting for minutes. Here a lane has several workers (a few more than the
 machine has cores, each at a low CPU priority, so the serving process still comes first) and admits at
 most one run per client at a time: a client's second run waits behind its first, never another
-client's. A run is a process, and Linux's scheduler shares the cores between the lane's processes, so
-a long run does not hold a short one back: the short one trains alongside it, more slowly (a time slice
-of the CPU each), and the long one keeps everything it made. A run waits only while every worker
-trains another client's run; the waiting runs are then taken in the order they came.
+client's. Clients are grouped (by the browser's address: one script can open many sessions, each a client),
+and one group holds at most all workers but one, so a run from another group finds a worker free at once
+however many runs one address starts. A run is a process, and Linux's scheduler shares the cores between the
+lane's processes, so a long run does not hold a short one back: the short one trains alongside it, more slowly
+(a time slice of the CPU each), and the long one keeps everything it made. A run waits only while its client
+trains another, its group holds its share, or every worker is taken; the waiting runs are then taken in the
+order they came, skipping those that would still wait.
 
 What this leaves out: the worker processes themselves (``server/jobs.py`` submits through
 ``start``) and who a client is (the caller names one: a session, or a remote address).
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import threading
+from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 @dataclass
 class _Waiting:
     client: Hashable
+    group: Hashable
     future: cf.Future  # the caller's: pending here, running once a worker has the run
     fn: Callable
     args: tuple
@@ -31,8 +36,9 @@ class _Waiting:
 
 class FairLane:
     """Runs ``start(fn, *args)`` (which submits to an executor of ``workers`` processes and returns its
-    future) for at most ``workers`` runs at once and at most one per client; :meth:`submit` returns a
-    future of the caller's own, pending (cancellable) until the run is started.
+    future) for at most ``workers`` runs at once, at most one per client and at most ``workers - 1`` per
+    group of clients; :meth:`submit` returns a future of the caller's own, pending (cancellable) until the
+    run is started.
 
     >>> lane = FairLane(lambda fn, *args: cf.ThreadPoolExecutor(1).submit(fn, *args), workers=2)
     >>> lane.submit("a", pow, 2, 10).result(timeout=5)
@@ -43,12 +49,14 @@ class FairLane:
         self.start, self.workers = start, workers
         self.lock = threading.Lock()
         self.waiting: list[_Waiting] = []
-        self.running: dict[cf.Future, Hashable] = {}  # the executor's future -> its client
+        self.running: dict[cf.Future, tuple[Hashable, Hashable]] = {}  # the executor's future -> (client, group)
+        self.per_group = max(1, workers - 1)  # one worker is always left for another group
 
-    def submit(self, client: Hashable, fn: Callable, *args) -> cf.Future:
+    def submit(self, client: Hashable, fn: Callable, *args, group: Hashable | None = None) -> cf.Future:
+        """``fn(*args)`` for ``client``, one of ``group`` (by default a group of its own)."""
         future: cf.Future = cf.Future()
         with self.lock:
-            self.waiting.append(_Waiting(client, future, fn, args))
+            self.waiting.append(_Waiting(client, client if group is None else group, future, fn, args))
         self._dispatch()
         return future
 
@@ -64,13 +72,15 @@ class FairLane:
             w.future.cancel()
 
     def _next(self) -> _Waiting | None:
-        """The first waiting run whose client has none running, if a worker is free (under the lock)."""
+        """The first waiting run whose client has none running and whose group holds less than its share, if a
+        worker is free (under the lock)."""
         self.waiting = [w for w in self.waiting if not w.future.cancelled()]
         if len(self.running) >= self.workers:
             return None
-        busy = set(self.running.values())
+        busy = {client for client, _ in self.running.values()}
+        groups = Counter(group for _, group in self.running.values())
         for i, w in enumerate(self.waiting):
-            if w.client not in busy:
+            if w.client not in busy and groups[w.group] < self.per_group:
                 return self.waiting.pop(i)
         return None
 
@@ -87,7 +97,7 @@ class FairLane:
                 except Exception as exc:  # noqa: BLE001 - the caller's future carries it (a broken pool's sentence)
                     inner, failed = None, exc
                 else:
-                    self.running[inner] = w.client
+                    self.running[inner] = (w.client, w.group)
             # Outside the lock: the future's callbacks take the caller's locks, and the caller holds one of
             # those while it submits here.
             if inner is None:

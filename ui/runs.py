@@ -24,6 +24,7 @@ from server import corpus_store, jobs, limits, run_keys, run_store
 from server.run_keys import stopped_key
 from server.run_store import RUN_MEMORY_BUDGET, RUNS, keep, store_result
 from server.tokenizer_cache import tokenizer_at
+from ui import corpus_box
 from ui import session_keys as keys
 from ui.alerts import alert
 from ui.session import app_state, session_id
@@ -84,6 +85,7 @@ def _submit(settings: Settings, key: str) -> jobs.Job | None:
         lambda job: store_result(key, job),
         finished=lambda: RUNS.get(key) is not None,
         alive=session_alive,
+        group=corpus_box.client_id() if get_script_run_ctx() is not None else None,  # one address's share
     )
 
 

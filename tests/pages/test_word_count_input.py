@@ -8,6 +8,7 @@ import pytest
 from apptest_support import alerts, ok, settle, start
 
 import bpe
+from bpe import word_count_tables
 
 HUG = "hug 10\npug 5\npun 12\nbun 4\nhugs 5"
 
@@ -51,6 +52,25 @@ def test_only_a_table_of_words_and_numbers_looks_like_word_counts():
     assert not bpe.looks_like_word_counts("the cat sat\non the mat")
     assert not bpe.looks_like_word_counts("hug 10")  # one line: a text could say that
     assert not bpe.looks_like_word_counts("chapter 1\nthe cat sat on the mat")
+
+
+def test_a_long_corpus_is_told_from_a_table_by_its_first_lines(monkeypatch):
+    """A 5 MB paste had every line split into fields (in the serving process) before its first line said it was
+    not a table."""
+    read: list[int] = []
+    rows = word_count_tables._rows
+    monkeypatch.setattr(word_count_tables, "_rows", lambda text: read.append(len(text)) or rows(text))
+    corpus = "the cat sat on the mat\n" * 200_000
+    assert not bpe.looks_like_word_counts(corpus)
+    assert read and max(read) <= word_count_tables.HEAD_CHARS
+
+
+def test_a_long_table_is_read_whole():
+    table = "".join(f"w{i} {i + 1}\n" for i in range(20_000))
+    assert len(table) > word_count_tables.HEAD_CHARS
+    assert bpe.looks_like_word_counts(table)
+    assert bpe.looks_like_word_counts("word\tcount\n" + table.replace(" ", "\t"))
+    assert not bpe.looks_like_word_counts(table + "the end of it\n")  # a bad row past the first lines
 
 
 def counts_page():

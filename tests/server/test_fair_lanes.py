@@ -76,6 +76,30 @@ def test_a_waiting_run_can_be_cancelled_and_a_full_lane_queues_in_order():
         executor.shutdown(wait=True)
 
 
+def test_one_address_never_holds_every_worker_so_another_addresss_run_starts_at_once():
+    """A script opening many sessions (each a client) from one address filled every worker: the teacher's run,
+    from another address, then waited for one of its long runs to end."""
+    lane, run, events, executor = blocking_lane(workers=3)
+    try:
+        greedy = [lane.submit(f"script-{i}", run, f"g{i}", group="10.0.0.66") for i in range(4)]
+        assert [f.running() for f in greedy] == [True, True, False, False]  # all the workers but one
+        teacher = lane.submit("teacher", run, "t", group="10.0.0.1")
+        assert teacher.running() and lane.waiting_runs() == 2
+        events.setdefault("g0", threading.Event()).set()
+        assert greedy[0].result(timeout=10) == "g0"
+        wait_until(greedy[2].running, 10, "the address's next run to take the worker its first left")
+        assert not greedy[3].running()  # the address is at its share again
+        student = lane.submit("student", run, "s", group="10.0.0.2")
+        assert not student.running()  # every worker is taken now: it waits, first in line before greedy[3]
+        events.setdefault("t", threading.Event()).set()
+        wait_until(student.running, 10, "the other address's run to take the teacher's worker")
+        assert not greedy[3].running()
+    finally:
+        for event in events.values():
+            event.set()
+        executor.shutdown(wait=True)
+
+
 def test_a_fresh_run_reaches_its_end_while_another_clients_long_run_trains():
     """The old main lane had one worker on a 2-core machine: the fresh run waited the long one out."""
     live = {"tab-student", "tab-teacher"}
