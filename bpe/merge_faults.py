@@ -42,7 +42,9 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     should take at the step where the runs part, and never offers it again.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
-``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
+``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
+ones first, as a vocabulary built from GPT-2's byte table numbers them), of decoded text, or the greatest
+concatenated bytes ``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``).
 
 Left out: replaying a student's merges under a fault (:mod:`bpe.fault_replay`), and deciding which fault
 to name and saying it (:mod:`bpe.check_loop`).
@@ -349,6 +351,19 @@ def _text(token: bytes) -> str:
     return token.decode("utf-8", "replace")
 
 
+def _gpt2_order() -> dict[int, int]:
+    """Each byte's place in GPT-2's byte table: the printable bytes first, in order, then the others."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("\xa1"), ord("\xac") + 1), *range(ord("\xae"), 256)]
+    return {b: i for i, b in enumerate(printable + [b for b in range(256) if b not in printable])}
+
+
+_GPT2_RANK = _gpt2_order()
+
+
+def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
+    return _GPT2_RANK[token[0]] if len(token) == 1 else 256 + ids.get(token, -1)
+
+
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids: min(tied)),
@@ -358,4 +373,8 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
         tied, key=lambda p: (ids.get(p[0], 1 << 30), ids.get(p[1], 1 << 30)))),
     "greatest-text": ("the greatest pair of decoded text wins (a broken character reads as '\ufffd', then bytes)",
                       lambda tied, ids: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
+    "greatest-concat": ("the greatest merged token wins, its bytes a + b compared, not the pair (a, b)",
+                        lambda tied, ids: max(tied, key=lambda p: (p[0] + p[1], p))),
+    "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
+                lambda tied, ids: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
 }  # fmt: skip

@@ -54,7 +54,7 @@ LOOP_FAULTS = (
 SELECTION_FAULTS = ("lost-pair",)
 HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
-TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
+TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id")
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
@@ -219,6 +219,16 @@ def _ids(words, merges) -> dict:
     return ids
 
 
+def _gpt2_ids(merges) -> dict:
+    """A vocabulary numbered as GPT-2's byte table lists the bytes (printable ones first), then the merges."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), 256))
+    order = printable + [b for b in range(256) if b not in printable]
+    ids = {bytes([b]): n for n, b in enumerate(order)}
+    for a, b in merges:
+        ids.setdefault(a + b, len(ids))
+    return ids
+
+
 def _pick(pairs: Counter, fault, words, merges):
     top = max(pairs.values())
     tied = [p for p, n in pairs.items() if n == top]
@@ -231,6 +241,11 @@ def _pick(pairs: Counter, fault, words, merges):
         return tied[key.index(pick)]
     if fault == "none":  # minbpe's max(stats, key=stats.get): the pair seen first in the text
         return tied[0]
+    if fault == "greatest-concat":  # max(pairs, key=lambda p: (pairs[p], vocab[p[0]] + vocab[p[1]]))
+        return max(tied, key=lambda p: p[0] + p[1])
+    if fault == "gpt2-id":
+        ids = _gpt2_ids(merges)
+        return max(tied, key=lambda p: (ids[p[0]], ids[p[1]]))
     if fault == "greatest-text":
         return max(tied, key=lambda p: (p[0].decode("utf-8", "replace"), p[1].decode("utf-8", "replace"), p))
     return max(tied)
