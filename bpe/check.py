@@ -57,6 +57,7 @@ from .check_setup import (
 )
 from .config import TIE_RULES
 from .count_faults import count_sentence, file_text, find_count_fault
+from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
@@ -298,6 +299,9 @@ def _compare_one(
     special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
+    repeats = _repeats(student.merges)
+    if theirs == student.merges[0] and repeats > n:  # a loop whose merge never changes a word takes its pair again
+        candidates.append((repeats, 2.1, "never-merges"))
     if seconds > 0:
         found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
@@ -359,6 +363,14 @@ def _compare_one(
             "tokens out (without splitting them, our run makes your merge too)."
         )
         return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "never-merges":
+        cause = (
+            f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
+            f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
+            "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
+            "never equals the tuple (a, b)."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="never-merges", **fields)
     if kind == "merge-loop" and found is not None:
         if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
             rows = words_that_differ(pair_words(history, n, our_pair), pair_words(history, n, our_pair, False))
@@ -392,6 +404,14 @@ def _compare_one(
         return Comparison(kind="count", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
+
+
+def _repeats(merges: Sequence[BytePair]) -> int:
+    """How many merges from the first are the first merge again: a loop that never merges repeats it."""
+    n = 0
+    while n < len(merges) and merges[n] == merges[0]:
+        n += 1
+    return n
 
 
 LATER_KINDS = ("specials", "case", "merge-loop", "overlap", "tie", "count")  # causes named after the settings

@@ -12,7 +12,8 @@ the new token unless the pair ends the word), ``overlap-subtract`` (the pairs be
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
 without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text),
 ``stale-neighbours`` (each merged pair's neighbours read from the word before the merge, so ``ab ab`` never
-makes ``(ab, ab)``), ``skip-first-neighbour`` (the left neighbour of a merge at position 1 never moved:
+makes ``(ab, ab)``), ``never-merges`` (:data:`NEVER_MERGES`, apart: the merge compares the pair built as a list
+with the chosen tuple, never equal, so every merge repeats the first), ``skip-first-neighbour`` (the left neighbour of a merge at position 1 never moved:
 ``if pos - 1 > 0``). Heap faults (:data:`HEAP_FAULTS`): ``no-sift-up``, a hand-written max-heap whose update is
 called after the count was raised, so it only sifts down; ``no-sift-up-skip-first``, the same with the left
 neighbour of a merge at position 1 skipped (``if pos - 1 > 0``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
@@ -52,6 +53,7 @@ LOOP_FAULTS = (
     "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions", "skip-first-neighbour",
 )  # fmt: skip
 SELECTION_FAULTS = ("lost-pair",)
+NEVER_MERGES = "never-merges"  # the merge compares a list with a tuple, so no word ever changes
 HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id")
@@ -188,6 +190,16 @@ def _merged(word, a, b, fault=None) -> list:
         for i in range(len(word) - 1):
             out.append(a + b if (word[i], word[i + 1]) == (a, b) else word[i])
         return out if (word[-2], word[-1]) == (a, b) else [*out, word[-1]]
+    if fault == "never-merges":  # the student's merge builds the pair as a list: [x, y] == (a, b) is never true
+        out, i = [], 0
+        while i < len(word):
+            if i + 1 < len(word) and [word[i], word[i + 1]] == (a, b):
+                out.append(a + b)
+                i += 2
+            else:
+                out.append(word[i])
+                i += 1
+        return out
     if fault == "half":
         where = where[:1]
     out = list(word)

@@ -16,6 +16,7 @@ from faulty_trainers import (
     HEAP_FAULTS,
     LOOP_FAULTS,
     LOST_STEP,
+    NEVER_MERGES,
     SELECTION_FAULTS,
     SETTING_FAULTS,
     TIE_FAULTS,
@@ -58,6 +59,15 @@ def test_a_merge_loop_fault_is_named_with_its_step(corpus, fault):
     same_merges = {f for f in LOOP_FAULTS if train(text, n, f)[1] == merges}
     assert result.kind in ("merge-loop", "overlap") and result.fault in same_merges, result.cause
     assert f"At step {step} we merge" in result.cause and "your count" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_loop_that_never_merges_is_named_where_it_takes_its_first_pair_again(corpus):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, NEVER_MERGES, n)
+    assert set(merges) == {train(text, n)[1][0]}  # the student's run: the first merge, over and over
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "never-merges", 2), result.cause
+    assert f"your run merges {show_pair(merges[0])} again" in result.cause and "never changes a word" in result.cause
 
 
 @pytest.mark.parametrize("fault", HEAP_FAULTS)
