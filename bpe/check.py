@@ -300,7 +300,9 @@ def _compare_one(
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
     repeats = _repeats(student.merges)
-    if theirs == student.merges[0] and repeats > n:  # a loop whose merge never changes a word takes its pair again
+    if (
+        n > 0 and theirs == student.merges[0] and repeats > n
+    ):  # a loop whose merge never changes a word takes its pair again
         candidates.append((repeats, 2.1, "never-merges"))
     if seconds > 0:
         found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)

@@ -21,7 +21,8 @@ kept right, but the pair the loop should take at step :data:`LOST_STEP` is never
 lost it. Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
 ``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
-first, as minbpe trains);
+first, as minbpe trains), ``one-sequence`` (every pre-token of a document appended to one list, so no word
+boundaries but the special token, ties as CS336's);
 a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
 boundary put at the file's size minus one (when no special token follows) cuts it off; ``unescaped``, the
@@ -57,7 +58,7 @@ NEVER_MERGES = "never-merges"  # the merge compares a list with a tuple, so no w
 HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id")
-SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
+SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
     "lines", "bytes-pattern",
@@ -89,6 +90,9 @@ CORPORA = {"handout": HANDOUT, "prose": PROSE, "bytes": BYTES}
 def _words(text: str, fault: str | None) -> Counter:
     if fault == "none":  # minbpe's way: the whole text one sequence, special tokens included
         return Counter({tuple(bytes([b]) for b in text.encode("utf-8")): 1})
+    if fault == "one-sequence":  # every pre-token of a document appended to one list: no word boundaries
+        seqs = ["".join(regex.findall(GPT2_PAT, doc)) for doc in text.split(EOT)]
+        return Counter(tuple(bytes([b]) for b in s.encode("utf-8")) for s in seqs if s)
     if fault == "lower":
         text = text.lower()
     parts = [text] if fault == "specials" else text.split(EOT)

@@ -35,7 +35,7 @@ from bpe.merge_faults import CORRECT, FAULTS
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
-                 "specials": {"specials"}, "none": {"pre-tokenizer"}}  # fmt: skip
+                 "specials": {"specials"}, "none": {"pre-tokenizer"}, "one-sequence": {"pre-tokenizer"}}  # fmt: skip
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
@@ -383,6 +383,15 @@ def test_a_run_without_pre_tokenization_is_named_no_pre_tokenization_with_the_fi
     assert result.cause.startswith("Your run equals ours with no pre-tokenization (each text one sequence) and the "
                                    f"first tie rule (the pair seen first wins): all {n} merges agree.")  # fmt: skip
     assert result.step == first_difference(train(text, n)[1], merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_run_without_word_boundaries_is_named_no_pre_tokenization_with_cs336_ties(corpus):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, "one-sequence", n)
+    assert (result.kind, result.step) == ("pre-tokenizer", first_difference(train(text, n)[1], merges)), result.cause
+    assert result.settings == Setup("greatest-bytes", "none", True) and result.fault is None
+    assert "no pre-tokenization (each text one sequence)" in result.cause
 
 
 def test_a_run_without_pre_tokenization_or_special_tokens_split_out_names_both():
