@@ -209,12 +209,22 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
     words = words_that_differ(pair_words(history, n, their_pair), pair_words(alt, n, to_ours(theirs, alt)))
     if n_alt == total:
         inner = _compare_one(corpus, student, alternative, specials, **options)
-        if inner.kind != "same":  # the target size or the vocabulary: the settings are not the story
+        # past its target, a run those settings make up to it still parts from the compared ones well before
+        past = inner.kind == "goes-past" and inner.step is not None and n + 1 < inner.step
+        if inner.kind != "same" and not past:  # the target size or the vocabulary: the settings are not the story
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
+        # one merge past is told after the verdict (:func:`compare`), more here
+        agree = (
+            f": all {total} merges agree."
+            if not past
+            else f" up to its target. {inner.cause}"
+            if total > inner.step
+            else " up to its target."
+        )
         cause = (
-            f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}: all {total} merges agree. With the "
+            f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}{agree} With the "
             f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
         )
         return replace(

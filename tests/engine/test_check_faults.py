@@ -414,3 +414,17 @@ def test_a_faulty_run_one_merge_longer_than_its_target_is_told_so():
     assert f"Your run also makes {n + 1} merges where a vocabulary of {size} asks for {n}: one too many" in result.cause
     exact, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=size + 1)
     assert exact.step == result.step and "one too many" not in exact.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_settings_that_make_a_run_up_to_its_target_are_named_with_the_step_where_it_leaves_ours(corpus):
+    # ikontaev's run: no word boundaries, and one merge past the vocabulary size; the step is where it
+    # leaves CS336's run, not where it passes its target
+    text, n = CORPORA[corpus], MERGES[corpus]
+    vocab, merges = train(text, n + 1, "one-sequence")
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=len(vocab) - 1)
+    assert (result.kind, result.step) == ("pre-tokenizer", first_difference(train(text, n)[1], merges)), result.cause
+    assert result.settings == Setup("greatest-bytes", "none", True)
+    assert result.cause.startswith("Your run equals ours with no pre-tokenization")
+    assert f"makes {n + 1} merges where a vocabulary of {len(vocab) - 1} asks for {n}: one too many" in result.cause
