@@ -428,3 +428,19 @@ def test_settings_that_make_a_run_up_to_its_target_are_named_with_the_step_where
     assert result.settings == Setup("greatest-bytes", "none", True)
     assert result.cause.startswith("Your run equals ours with no pre-tokenization")
     assert f"makes {n + 1} merges where a vocabulary of {len(vocab) - 1} asks for {n}: one too many" in result.cause
+
+
+def test_neighbours_read_from_the_old_word_are_named_before_substring_when_both_follow_as_far():
+    # serenya's loop has the stale-neighbours update and parts from it one merge later (a word's count
+    # overwritten): substring and positions follow it exactly as far, and the commoner bug is named
+    text, n = CORPORA["bytes"], MERGES["bytes"]
+    stale = train(text, n, "stale-neighbours")[1]
+    step = first_difference(train(text, n)[1], stale)
+    merges = [*stale[:step], stale[step + 1]]  # one more merge of its own, then a merge no fault makes there
+    vocab = {i: bytes([i]) for i in range(256)} | {256 + i: a + b for i, (a, b) in enumerate(merges)}
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    reach = {f: replay(words, freqs, merges, FAULTS[f], tie="greatest-bytes").reproduced for f in FAULTS}
+    assert reach["substring"] == reach["stale-neighbours"] == step
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step, result.fault) == ("merge-loop", step, "stale-neighbours"), result.cause
