@@ -209,4 +209,10 @@ def best_settings(
             continue
         if results[-1][1] == len(student.merges) or time.monotonic() > deadline:
             break
-    return sorted(results, key=lambda r: -r[1])
+    # on equal reach: the preferred settings, then their pre-tokenizer (the fewest changes), then no
+    # pre-tokenization (one bug that changes every word, where another pre-tokenizer matches a run without
+    # word boundaries for a few merges by chance), then trying order
+    cut = first[0].pre_tokenizer if first else None
+    return sorted(
+        results, key=lambda r: (-r[1], r[0] not in first, r[0].pre_tokenizer != cut, r[0].pre_tokenizer != "none")
+    )

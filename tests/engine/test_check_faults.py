@@ -444,3 +444,18 @@ def test_neighbours_read_from_the_old_word_are_named_before_substring_when_both_
     assert reach["substring"] == reach["stale-neighbours"] == step
     result, _ = diagnose(text, student, CS336_SETUP, [EOT])
     assert (result.kind, result.step, result.fault) == ("merge-loop", step, "stale-neighbours"), result.cause
+
+
+@pytest.mark.parametrize(
+    ("corpus", "loop"), [("handout", "left-symbol"), ("prose", "stale-neighbours"), ("prose", "frozen")]
+)
+def test_no_word_boundaries_with_a_loop_fault_is_named_before_another_cut_or_a_reading_that_follows_as_far(
+    corpus, loop
+):
+    # a run without word boundaries parts from 'none' at the loop fault; space-suffix words or positions
+    # counted per chunk follow it as far by chance
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, f"one-sequence+{loop}", n)
+    assert (result.kind, result.step) == ("pre-tokenizer", first_difference(train(text, n)[1], merges)), result.cause
+    assert result.settings.pre_tokenizer == "none" and (result.later_kind, result.fault) == ("merge-loop", loop)
+    assert "your run does not cut the text into words" in result.cause
