@@ -19,8 +19,9 @@ difference reads both pairs' counts in our run at that step. The cause is told i
    known fault in reading the corpus in chunks (:mod:`bpe.count_faults`: the last character cut off, words
    cut at chunk boundaries, positions counted per chunk), which changes a few words' counts before any merge,
    and after it, where our run on those counts parts from the student's, the cause found there; where the
-   two counts tie, another tie rule (ours, or a student's rule by bytes, token ids or decoded text) that
-   follows the run :data:`FOLLOW` merges past the step;
+   two counts tie, another tie rule (ours, or a student's rule by bytes, token ids, decoded text or the
+   concatenated bytes) that follows the run :data:`FOLLOW` merges past the step; a run that is its first merge
+   over and over, as a loop whose merge never changes a word makes;
 4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
    base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
