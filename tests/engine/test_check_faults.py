@@ -459,3 +459,11 @@ def test_no_word_boundaries_with_a_loop_fault_is_named_before_another_cut_or_a_r
     assert (result.kind, result.step) == ("pre-tokenizer", first_difference(train(text, n)[1], merges)), result.cause
     assert result.settings.pre_tokenizer == "none" and (result.later_kind, result.fault) == ("merge-loop", loop)
     assert "your run does not cut the text into words" in result.cause
+
+
+@pytest.mark.parametrize("loop", ["half", "adjacent", "stale-neighbours", "frozen"])
+def test_positions_counted_per_chunk_are_not_put_down_to_no_word_boundaries_that_follow_as_far(loop):
+    # manoogim's reader: 'none' follows its run exactly as far, but no merged token crosses a word boundary
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, result = check(text, f"chunk-positions+{loop}", n)
+    assert (result.kind, result.fault, result.step) == ("reading", "chunk-positions", 1), result.cause
