@@ -19,8 +19,9 @@ difference reads both pairs' counts in our run at that step. The cause is told i
    known fault in reading the corpus in chunks (:mod:`bpe.count_faults`: the last character cut off, words
    cut at chunk boundaries, positions counted per chunk), which changes a few words' counts before any merge,
    and after it, where our run on those counts parts from the student's, the cause found there; where the
-   two counts tie, another tie rule (ours, or a student's rule by bytes, token ids or decoded text) that
-   follows the run :data:`FOLLOW` merges past the step;
+   two counts tie, another tie rule (ours, or a student's rule by bytes, token ids, decoded text or the
+   concatenated bytes) that follows the run :data:`FOLLOW` merges past the step; a run that is its first merge
+   over and over, as a loop whose merge never changes a word makes;
 4. where none does: a pair our corpus never has (whitespace kept on words, special tokens, the byte
    base), or what is certain: which count must be off, by how much at least, and the words holding it.
 
@@ -34,6 +35,7 @@ the result.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -57,6 +59,7 @@ from .check_setup import (
 )
 from .config import TIE_RULES
 from .count_faults import count_sentence, file_text, find_count_fault
+from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
@@ -208,12 +211,22 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
     words = words_that_differ(pair_words(history, n, their_pair), pair_words(alt, n, to_ours(theirs, alt)))
     if n_alt == total:
         inner = _compare_one(corpus, student, alternative, specials, **options)
-        if inner.kind != "same":  # the target size or the vocabulary: the settings are not the story
+        # past its target, a run those settings make up to it still parts from the compared ones well before
+        past = inner.kind == "goes-past" and inner.step is not None and n + 1 < inner.step
+        if inner.kind != "same" and not past:  # the target size or the vocabulary: the settings are not the story
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
+        # one merge past is told after the verdict (:func:`compare`), more here
+        agree = (
+            f": all {total} merges agree."
+            if not past
+            else f" up to its target. {inner.cause}"
+            if total > inner.step
+            else " up to its target."
+        )
         cause = (
-            f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}: all {total} merges agree. With the "
+            f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}{agree} With the "
             f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
         )
         return replace(
@@ -292,12 +305,19 @@ def _compare_one(
         reach = other[1]
         if other[0].pre_tokenizer == "none" and specials:  # as minbpe, the special tokens left in the text too
             reach = max(reach, setup_agreed(corpus, other[0], student.merges, (), student.end_of_word))
-        candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else 3.5, "settings"))
+        # ... and before a reading fault only when a merged token crosses a word boundary (``s␣``), which the
+        # pre-token pattern of every reader fault forbids: otherwise words counted per chunk and no word
+        # boundaries follow a run equally far, and the reader is the likelier bug
+        none = 2.9 if _crosses_words(student.merges) else 3.5
+        candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
     if their_count < our_count or their_count == 0:
         candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
     special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
+    repeats = _repeats(student.merges)
+    if n > 0 and repeats == len(student.merges):  # a loop whose merge never changes a word takes only its first pair
+        candidates.append((repeats, 2.1, "never-merges"))
     if seconds > 0:
         found = find_fault(words, student.merges, step, (ours[n], theirs), _TIE_KEY.get(setup.tie_break), seconds)
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
@@ -359,6 +379,14 @@ def _compare_one(
             "tokens out (without splitting them, our run makes your merge too)."
         )
         return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "never-merges":
+        cause = (
+            f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
+            f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
+            "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
+            "never equals the tuple (a, b)."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="never-merges", **fields)
     if kind == "merge-loop" and found is not None:
         if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
             rows = words_that_differ(pair_words(history, n, our_pair), pair_words(history, n, our_pair, False))
@@ -392,6 +420,19 @@ def _compare_one(
         return Comparison(kind="count", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
+
+
+def _crosses_words(merges: Sequence[BytePair]) -> bool:
+    """True if a merged token holds a non-space byte followed by whitespace, which no GPT-2 pre-token holds."""
+    return any(re.search(rb"\S\s", a + b) for a, b in merges)
+
+
+def _repeats(merges: Sequence[BytePair]) -> int:
+    """How many merges from the first are the first merge again: a loop that never merges repeats it."""
+    n = 0
+    while n < len(merges) and merges[n] == merges[0]:
+        n += 1
+    return n
 
 
 LATER_KINDS = ("specials", "case", "merge-loop", "overlap", "tie", "count")  # causes named after the settings

@@ -31,8 +31,10 @@ from .trainer import run_training, train_steps
 MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
 SEARCH_SECONDS = 4.0
 # the cuts the search tries: the Train page's, and none at all (minbpe trains on the whole text as one sequence,
-# with its first-seen tie, the only rule tried with it: one long word is slow to set up)
+# with its first-seen tie; a CS336 student who appends every pre-token of a document to one list does the same with
+# CS336's greatest-bytes tie; only those two rules are tried with it: one long word is slow to set up)
 SEARCH_CUTS = (*PRE_TOKENIZERS, "none")
+NONE_TIES = ("first", "greatest-bytes")
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,7 @@ def best_settings(
             continue
         if isinstance(corpus, Mapping) and setup.pre_tokenizer != cuts[0]:
             continue
-        if setup.pre_tokenizer == "none" and setup.tie_break != "first" and setup not in first:
+        if setup.pre_tokenizer == "none" and setup.tie_break not in NONE_TIES and setup not in first:
             continue
         try:
             results.append((setup, setup_agreed(corpus, setup, student.merges, special_tokens, student.end_of_word)))
@@ -207,4 +209,10 @@ def best_settings(
             continue
         if results[-1][1] == len(student.merges) or time.monotonic() > deadline:
             break
-    return sorted(results, key=lambda r: -r[1])
+    # on equal reach: the preferred settings, then their pre-tokenizer (the fewest changes), then no
+    # pre-tokenization (one bug that changes every word, where another pre-tokenizer matches a run without
+    # word boundaries for a few merges by chance), then trying order
+    cut = first[0].pre_tokenizer if first else None
+    return sorted(
+        results, key=lambda r: (-r[1], r[0] not in first, r[0].pre_tokenizer != cut, r[0].pre_tokenizer != "none")
+    )

@@ -21,13 +21,13 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 11. ``overlap-subtract``: the update subtracts the neighbour pairs of every occurrence, also of one that
     overlaps a merged one (the second ``(a, a)`` in ``aaa c``), which is not merged: the pair after the run
     (``(a, c)``) is subtracted though it stays;
-12. ``substring``: the loop keeps each word's pair counts but not its split, and moves a neighbour pair to
+12. ``stale-neighbours``: the update takes each occurrence's neighbours from the word before the merge, so
+    two occurrences side by side (``abab``) give ``(ab, a)`` and ``(b, ab)``, never ``(ab, ab)``; an update
+    by byte positions that never makes the pair between two adjacent new tokens does the same;
+13. ``substring``: the loop keeps each word's pair counts but not its split, and moves a neighbour pair to
     the new token wherever the bytes of the three symbols appear in the word's text: also where one of
     them is already inside another token, so the merge does not happen there, and both ways between two
     merged tokens (``(b, a)`` in ``abab`` becomes ``(b, ab)`` and ``(ab, a)``, not ``(ab, ab)``);
-13. ``stale-neighbours``: the update takes each occurrence's neighbours from the word before the merge, so
-    two occurrences side by side (``abab``) give ``(ab, a)`` and ``(b, ab)``, never ``(ab, ab)``; an update
-    by byte positions that never makes the pair between two adjacent new tokens does the same;
 14. ``positions``: the loop keeps each pair as the set of byte positions where it starts and moves a
     neighbour pair wherever the merged pair starts beside it (also at an overlapping start in ``aaa``),
     once, so two merged tokens side by side never make their pair;
@@ -41,8 +41,14 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 18. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
     should take at the step where the runs part, and never offers it again.
 
+Where two faults follow a student's run equally far, the earlier one here is named: ``stale-neighbours``
+goes before ``substring`` because reading the neighbours off the old word is the commoner bug, and both make
+the same phantom pair from two merged tokens side by side.
+
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
-``max``, or ``min``), of token ids (bytes first, then merges in order), or of decoded text.
+``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
+ones first, as a vocabulary built from GPT-2's byte table numbers them), of decoded text, or the greatest
+concatenated bytes ``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``).
 
 Left out: replaying a student's merges under a fault (:mod:`bpe.fault_replay`), and deciding which fault
 to name and saying it (:mod:`bpe.check_loop`).
@@ -295,13 +301,6 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} also subtracts the pairs beside an occurrence that "
               "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
               "the run is subtracted though it stays", blames=lambda merge, pair: merge[0] == merge[1] == pair[0]),
-        Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
-              "the word's text, without looking at its tokens: also where a symbol is inside another token, so the "
-              "merge does not happen there, and both ways between two merged tokens", moves=_substring_moves,
-              about_merge="your update for the merge {merge} moves the pairs beside {a} and {b} wherever their bytes "
-              "appear in the word's text, without looking at its tokens: also where one of them is inside another "
-              "token, so {merge} does not happen there, and both ways between two merged tokens",
-              blames=lambda merge, pair: merge[0] in pair or merge[1] in pair or merge[0] + merge[1] in pair),
         Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
               "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
               "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
@@ -309,6 +308,13 @@ FAULTS: dict[str, Fault] = {
               "before the merge, so two merged tokens side by side never make their pair: you count ({joined}, {a}) "
               "and ({b}, {joined}) instead of ({joined}, {joined})",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
+              "the word's text, without looking at its tokens: also where a symbol is inside another token, so the "
+              "merge does not happen there, and both ways between two merged tokens", moves=_substring_moves,
+              about_merge="your update for the merge {merge} moves the pairs beside {a} and {b} wherever their bytes "
+              "appear in the word's text, without looking at its tokens: also where one of them is inside another "
+              "token, so {merge} does not happen there, and both ways between two merged tokens",
+              blames=lambda merge, pair: merge[0] in pair or merge[1] in pair or merge[0] + merge[1] in pair),
         Fault("positions", "your update moves the pairs by their byte positions, and never makes the pair of two "
               "merged tokens side by side (after (a, b), 'abab' holds no (ab, ab)); after (a, a) it also moves the "
               "pair after a run like 'aaa' to aa, though the last a stays", positions=True,
@@ -349,6 +355,19 @@ def _text(token: bytes) -> str:
     return token.decode("utf-8", "replace")
 
 
+def _gpt2_order() -> dict[int, int]:
+    """Each byte's place in GPT-2's byte table: the printable bytes first, in order, then the others."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("\xa1"), ord("\xac") + 1), *range(ord("\xae"), 256)]
+    return {b: i for i, b in enumerate(printable + [b for b in range(256) if b not in printable])}
+
+
+_GPT2_RANK = _gpt2_order()
+
+
+def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
+    return _GPT2_RANK[token[0]] if len(token) == 1 else 256 + ids.get(token, -1)
+
+
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids: min(tied)),
@@ -358,4 +377,8 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
         tied, key=lambda p: (ids.get(p[0], 1 << 30), ids.get(p[1], 1 << 30)))),
     "greatest-text": ("the greatest pair of decoded text wins (a broken character reads as '\ufffd', then bytes)",
                       lambda tied, ids: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
+    "greatest-concat": ("the greatest merged token wins, its bytes a + b compared, not the pair (a, b)",
+                        lambda tied, ids: max(tied, key=lambda p: (p[0] + p[1], p))),
+    "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
+                lambda tied, ids: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
 }  # fmt: skip

@@ -12,7 +12,8 @@ the new token unless the pair ends the word), ``overlap-subtract`` (the pairs be
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
 without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text),
 ``stale-neighbours`` (each merged pair's neighbours read from the word before the merge, so ``ab ab`` never
-makes ``(ab, ab)``), ``skip-first-neighbour`` (the left neighbour of a merge at position 1 never moved:
+makes ``(ab, ab)``), ``never-merges`` (:data:`NEVER_MERGES`, apart: the merge compares the pair built as a list
+with the chosen tuple, never equal, so every merge repeats the first), ``skip-first-neighbour`` (the left neighbour of a merge at position 1 never moved:
 ``if pos - 1 > 0``). Heap faults (:data:`HEAP_FAULTS`): ``no-sift-up``, a hand-written max-heap whose update is
 called after the count was raised, so it only sifts down; ``no-sift-up-skip-first``, the same with the left
 neighbour of a merge at position 1 skipped (``if pos - 1 > 0``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
@@ -20,7 +21,8 @@ kept right, but the pair the loop should take at step :data:`LOST_STEP` is never
 lost it. Tie faults (:data:`TIE_FAULTS`) and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
 ``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
-first, as minbpe trains);
+first, as minbpe trains), ``one-sequence`` (every pre-token of a document appended to one list, so no word
+boundaries but the special token, ties as CS336's);
 a setting fault and another one together are joined by ``+`` (``chars+left-symbol``). A counting fault
 (:data:`COUNT_FAULTS`): ``cut-last``, the corpus's last character counted as a word of its own, as a chunk
 boundary put at the file's size minus one (when no special token follows) cuts it off; ``unescaped``, the
@@ -52,10 +54,11 @@ LOOP_FAULTS = (
     "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions", "skip-first-neighbour",
 )  # fmt: skip
 SELECTION_FAULTS = ("lost-pair",)
+NEVER_MERGES = "never-merges"  # the merge compares a list with a tuple, so no word ever changes
 HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
-TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text")
-SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none")
+TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id")
+SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
     "lines", "bytes-pattern",
@@ -87,6 +90,9 @@ CORPORA = {"handout": HANDOUT, "prose": PROSE, "bytes": BYTES}
 def _words(text: str, fault: str | None) -> Counter:
     if fault == "none":  # minbpe's way: the whole text one sequence, special tokens included
         return Counter({tuple(bytes([b]) for b in text.encode("utf-8")): 1})
+    if fault == "one-sequence":  # every pre-token of a document appended to one list: no word boundaries
+        seqs = ["".join(regex.findall(GPT2_PAT, doc)) for doc in text.split(EOT)]
+        return Counter(tuple(bytes([b]) for b in s.encode("utf-8")) for s in seqs if s)
     if fault == "lower":
         text = text.lower()
     parts = [text] if fault == "specials" else text.split(EOT)
@@ -188,6 +194,16 @@ def _merged(word, a, b, fault=None) -> list:
         for i in range(len(word) - 1):
             out.append(a + b if (word[i], word[i + 1]) == (a, b) else word[i])
         return out if (word[-2], word[-1]) == (a, b) else [*out, word[-1]]
+    if fault == "never-merges":  # the student's merge builds the pair as a list: [x, y] == (a, b) is never true
+        out, i = [], 0
+        while i < len(word):
+            if i + 1 < len(word) and [word[i], word[i + 1]] == (a, b):
+                out.append(a + b)
+                i += 2
+            else:
+                out.append(word[i])
+                i += 1
+        return out
     if fault == "half":
         where = where[:1]
     out = list(word)
@@ -219,6 +235,16 @@ def _ids(words, merges) -> dict:
     return ids
 
 
+def _gpt2_ids(merges) -> dict:
+    """A vocabulary numbered as GPT-2's byte table lists the bytes (printable ones first), then the merges."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), 256))
+    order = printable + [b for b in range(256) if b not in printable]
+    ids = {bytes([b]): n for n, b in enumerate(order)}
+    for a, b in merges:
+        ids.setdefault(a + b, len(ids))
+    return ids
+
+
 def _pick(pairs: Counter, fault, words, merges):
     top = max(pairs.values())
     tied = [p for p, n in pairs.items() if n == top]
@@ -231,6 +257,11 @@ def _pick(pairs: Counter, fault, words, merges):
         return tied[key.index(pick)]
     if fault == "none":  # minbpe's max(stats, key=stats.get): the pair seen first in the text
         return tied[0]
+    if fault == "greatest-concat":  # max(pairs, key=lambda p: (pairs[p], vocab[p[0]] + vocab[p[1]]))
+        return max(tied, key=lambda p: p[0] + p[1])
+    if fault == "gpt2-id":
+        ids = _gpt2_ids(merges)
+        return max(tied, key=lambda p: (ids[p[0]], ids[p[1]]))
     if fault == "greatest-text":
         return max(tied, key=lambda p: (p[0].decode("utf-8", "replace"), p[1].decode("utf-8", "replace"), p))
     return max(tied)

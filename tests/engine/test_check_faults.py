@@ -16,6 +16,7 @@ from faulty_trainers import (
     HEAP_FAULTS,
     LOOP_FAULTS,
     LOST_STEP,
+    NEVER_MERGES,
     SELECTION_FAULTS,
     SETTING_FAULTS,
     TIE_FAULTS,
@@ -34,7 +35,7 @@ from bpe.merge_faults import CORRECT, FAULTS
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
-                 "specials": {"specials"}, "none": {"pre-tokenizer"}}  # fmt: skip
+                 "specials": {"specials"}, "none": {"pre-tokenizer"}, "one-sequence": {"pre-tokenizer"}}  # fmt: skip
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
@@ -58,6 +59,15 @@ def test_a_merge_loop_fault_is_named_with_its_step(corpus, fault):
     same_merges = {f for f in LOOP_FAULTS if train(text, n, f)[1] == merges}
     assert result.kind in ("merge-loop", "overlap") and result.fault in same_merges, result.cause
     assert f"At step {step} we merge" in result.cause and "your count" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_loop_that_never_merges_is_named_where_it_takes_its_first_pair_again(corpus):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, NEVER_MERGES, n)
+    assert set(merges) == {train(text, n)[1][0]}  # the student's run: the first merge, over and over
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "never-merges", 2), result.cause
+    assert f"your run merges {show_pair(merges[0])} again" in result.cause and "never changes a word" in result.cause
 
 
 @pytest.mark.parametrize("fault", HEAP_FAULTS)
@@ -375,6 +385,15 @@ def test_a_run_without_pre_tokenization_is_named_no_pre_tokenization_with_the_fi
     assert result.step == first_difference(train(text, n)[1], merges)
 
 
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_run_without_word_boundaries_is_named_no_pre_tokenization_with_cs336_ties(corpus):
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, "one-sequence", n)
+    assert (result.kind, result.step) == ("pre-tokenizer", first_difference(train(text, n)[1], merges)), result.cause
+    assert result.settings == Setup("greatest-bytes", "none", True) and result.fault is None
+    assert "no pre-tokenization (each text one sequence)" in result.cause
+
+
 def test_a_run_without_pre_tokenization_or_special_tokens_split_out_names_both():
     text, n = CORPORA["prose"], MERGES["prose"]
     merges, result = check(text, "none", n)
@@ -395,3 +414,56 @@ def test_a_faulty_run_one_merge_longer_than_its_target_is_told_so():
     assert f"Your run also makes {n + 1} merges where a vocabulary of {size} asks for {n}: one too many" in result.cause
     exact, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=size + 1)
     assert exact.step == result.step and "one too many" not in exact.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_settings_that_make_a_run_up_to_its_target_are_named_with_the_step_where_it_leaves_ours(corpus):
+    # ikontaev's run: no word boundaries, and one merge past the vocabulary size; the step is where it
+    # leaves CS336's run, not where it passes its target
+    text, n = CORPORA[corpus], MERGES[corpus]
+    vocab, merges = train(text, n + 1, "one-sequence")
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=len(vocab) - 1)
+    assert (result.kind, result.step) == ("pre-tokenizer", first_difference(train(text, n)[1], merges)), result.cause
+    assert result.settings == Setup("greatest-bytes", "none", True)
+    assert result.cause.startswith("Your run equals ours with no pre-tokenization")
+    assert f"makes {n + 1} merges where a vocabulary of {len(vocab) - 1} asks for {n}: one too many" in result.cause
+
+
+def test_neighbours_read_from_the_old_word_are_named_before_substring_when_both_follow_as_far():
+    # serenya's loop has the stale-neighbours update and parts from it one merge later (a word's count
+    # overwritten): substring and positions follow it exactly as far, and the commoner bug is named
+    text, n = CORPORA["bytes"], MERGES["bytes"]
+    stale = train(text, n, "stale-neighbours")[1]
+    step = first_difference(train(text, n)[1], stale)
+    merges = [*stale[:step], stale[step + 1]]  # one more merge of its own, then a merge no fault makes there
+    vocab = {i: bytes([i]) for i in range(256)} | {256 + i: a + b for i, (a, b) in enumerate(merges)}
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    reach = {f: replay(words, freqs, merges, FAULTS[f], tie="greatest-bytes").reproduced for f in FAULTS}
+    assert reach["substring"] == reach["stale-neighbours"] == step
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.kind, result.step, result.fault) == ("merge-loop", step, "stale-neighbours"), result.cause
+
+
+@pytest.mark.parametrize(
+    ("corpus", "loop"), [("handout", "left-symbol"), ("prose", "stale-neighbours"), ("prose", "frozen")]
+)
+def test_no_word_boundaries_with_a_loop_fault_is_named_before_another_cut_or_a_reading_that_follows_as_far(
+    corpus, loop
+):
+    # a run without word boundaries parts from 'none' at the loop fault; space-suffix words or positions
+    # counted per chunk follow it as far by chance
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, f"one-sequence+{loop}", n)
+    assert (result.kind, result.step) == ("pre-tokenizer", first_difference(train(text, n)[1], merges)), result.cause
+    assert result.settings.pre_tokenizer == "none" and (result.later_kind, result.fault) == ("merge-loop", loop)
+    assert "your run does not cut the text into words" in result.cause
+
+
+@pytest.mark.parametrize("loop", ["half", "adjacent", "stale-neighbours", "frozen"])
+def test_positions_counted_per_chunk_are_not_put_down_to_no_word_boundaries_that_follow_as_far(loop):
+    # manoogim's reader: 'none' follows its run exactly as far, but no merged token crosses a word boundary
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, result = check(text, f"chunk-positions+{loop}", n)
+    assert (result.kind, result.fault, result.step) == ("reading", "chunk-positions", 1), result.cause
