@@ -188,26 +188,18 @@ async def prepare_upload(url: str, pid: int, name: str, data: bytes) -> tuple[Se
     r: dict = {"paste": 0, "polls": [], "sent": [], "seconds": [], "done": [], "messages": [], "received": []}
     await s._rerun(timeout=300, **{s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Number of merges"})
     await s._rerun(timeout=300, **{s.ids["limit_value"]: 1000.0})
-    before, peak, done = rss(pid), [0], asyncio.Event()
 
-    async def sample() -> None:
-        while not done.is_set():
-            peak[0] = max(peak[0], rss(pid))
-            await asyncio.sleep(0.02)
+    async def upload_to_step_0() -> None:
+        await s.upload("corpus_file", [(name, data)], timeout=900)
+        while s.waiting:
+            await asyncio.sleep(s.poll_every)
+            await s._rerun(fragment=s.poll_fragment, auto=True, timeout=900)
 
-    sampler = asyncio.create_task(sample())
-    started = time.perf_counter()
-    await s.upload("corpus_file", [(name, data)], timeout=900)
-    while s.waiting:
-        await asyncio.sleep(s.poll_every)
-        await s._rerun(fragment=s.poll_fragment, auto=True, timeout=900)
-    r["first_step_s"] = time.perf_counter() - started
-    done.set()
-    await sampler
+    _, measured = await peak_while(pid, upload_to_step_0)
     assert s.step == 0 and s.last == 1000 and not s.exceptions, (s.step, s.last, s.texts[-3:], s.exceptions)
-    r["peak_over"], r["after_over"] = peak[0] - before, rss(pid) - before
+    r["first_step_s"] = measured["seconds"]
+    r["peak_over"], r["after_over"], r["load"] = measured["peak_over"], measured["after_over"], measured["load"]
     r["uploader"] = uploader_bytes(url)
-    r["load"] = os.getloadavg()
     return s, r
 
 
