@@ -76,7 +76,7 @@ def sample_for(settings: Settings) -> str:
         return SAMPLES.get(settings.preset, SAMPLE)
     if settings.source == "counts":
         return " ".join(line.split()[0] for line in settings.counts.splitlines() if line.split())[:200] or SAMPLE
-    first = next((line for line in settings.text[:100_000].splitlines() if line.strip()), "")  # not all 100 MB
+    first = next((line for line in settings.text_head()[:100_000].splitlines() if line.strip()), "")  # not all 100 MB
     return first[:200] or SAMPLE
 
 

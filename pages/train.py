@@ -65,15 +65,15 @@ link_settings, link_notes = state.get(keys.LINK_NOTES, (None, ()))
 if settings == link_settings:
     for note in link_notes:
         alert("warning", note)  # it quotes the link: plain text only
-    if link_notes and settings.source == "text" and not settings.text:
+    if link_notes and settings.source == "text" and not settings.text and settings.stored is None:
         st.stop()  # a link whose corpus is gone: its sentence and the paste box, not "The corpus is empty"
 if (
     settings.limit == "none"
-    and len(settings.text) > sidebar.LARGE_CORPUS_CHARS
+    and settings.text_chars() > sidebar.LARGE_CORPUS_CHARS
     and state.get("no_limit_confirmed") != settings
 ):
     st.warning(
-        f"“Until no pair is left” on {len(settings.text):,} characters can make tens of thousands of merges "
+        f"“Until no pair is left” on {settings.text_chars():,} characters can make tens of thousands of merges "
         "and take minutes. Set a number of merges or a vocabulary size in the sidebar, or train anyway.",
         icon=":material/hourglass_top:",
     )

@@ -5,7 +5,7 @@ A corpus (a pasted or uploaded text, or a word-count table) is stored once it is
 lowercase hex digits. A link carries only that digest (``?corpus=<64 hex>``), so a corpus of any size
 travels in a link, and a click never carries the corpus (the text leaves the widget once stored).
 
-Two stores, one small API (``put``, ``put_chunks``, ``get``, ``has``, ``pin``). ``put_chunks`` takes an uploaded
+Two stores, one small API (``put``, ``put_chunks``, ``get``, ``read_chunks``, ``has``, ``pin``). ``put_chunks`` takes an uploaded
 file's bytes a chunk at a time (``server/corpus_upload.py``; ``put`` hands it a text's, encoded a chunk at a
 time), compressing and writing each as it comes (SQLite: rows of a parts table; Redis: ``APPEND`` to a key
 renamed once whole), so a 100 MB corpus is never held again whole, compressed or not, while it is stored:
@@ -61,6 +61,7 @@ TTL_S = 30 * 24 * 3600  # Redis: a corpus expires this long after it is stored (
 PENDING_TTL_S = 3600  # Redis: a corpus being written, if its writer dies, is gone after this long
 HEADER = b"bpe-explorer corpus v1\n"
 CHUNK = 1 << 20  # bytes of compressed corpus written at a time by put_chunks
+INFLATED = 4 << 20  # bytes of a corpus inflated at a time by read_chunks
 
 
 class StoreUnavailable(Exception):
@@ -173,6 +174,20 @@ def _unpack(blob, key: str) -> tuple[str, str] | None:
     start = raw.index(b"\n", len(HEADER)) + 1
     kind = bytes(raw[len(HEADER) : start - 1]).decode()
     return kind, str(memoryview(raw)[start:], "utf-8", "surrogatepass")
+
+
+def _inflated(blob) -> Iterator[bytes]:
+    """A stored blob (or its pieces, in order) inflated, at most INFLATED bytes a piece: the corpus's canonical
+    bytes (the header, then the text's), never whole; zlib.error if it is damaged."""
+    inflate = zlib.decompressobj()
+    for piece in (blob,) if isinstance(blob, bytes) else blob:
+        out = inflate.decompress(piece, INFLATED)
+        while True:
+            yield out
+            if not inflate.unconsumed_tail:
+                break
+            out = inflate.decompress(inflate.unconsumed_tail, INFLATED)
+    yield inflate.flush()
 
 
 def _checked(key: str) -> bool:
@@ -326,6 +341,18 @@ class SqliteStore:
             total -= row[1]
 
     def get(self, key: str) -> tuple[str, str] | None:
+        blob = self._blob(key)
+        return None if blob is None else _unpack(blob, key)
+
+    def read_chunks(self, key: str) -> Iterator[bytes] | None:
+        """The corpus's canonical bytes (its header, then its text's), inflated a piece at a time and not checked
+        against ``key`` (the caller digests them as they come); None if it is not stored. zlib.error if damaged."""
+        blob = self._blob(key)
+        return None if blob is None else _inflated(blob)
+
+    def _blob(self, key: str):
+        """The stored blob of ``key`` (or an iterator of its parts, for one written by put_chunks), noted as used
+        and opened; None if it is not stored."""
         if not _checked(key):
             return None
 
@@ -341,7 +368,7 @@ class SqliteStore:
         if row is None:
             return None
         self._write_quietly("UPDATE corpora SET used = ?, opened = ? WHERE digest = ?", (time.time(), time.time(), key))
-        return _unpack(row[0], key)
+        return row[0]
 
     def _parts(self, key: str, count: int) -> Iterator[bytes]:
         """The ``count`` parts of a corpus written by put_chunks, each read under the lock on its own (a 100 MB
@@ -537,6 +564,13 @@ class RedisStore:
             return None
         blob = self._call(self.client.get, REDIS_PREFIX + key)
         return None if blob is None else _unpack(blob, key)
+
+    def read_chunks(self, key: str) -> Iterator[bytes] | None:
+        """As :meth:`SqliteStore.read_chunks` (the compressed corpus is fetched whole: Redis gives a value whole)."""
+        if not _checked(key):
+            return None
+        blob = self._call(self.client.get, REDIS_PREFIX + key)
+        return None if blob is None else _inflated(blob)
 
     def has(self, key: str) -> bool:
         if not _checked(key):

@@ -4,7 +4,10 @@ A browser sends every widget's value on every rerun, so a big text left in the t
 click (Next, a poll) upload it again. Here the box is only for typing: once a text is accepted (the box
 commits, or a file is uploaded) it is stored (``server/corpus_store.py``), kept in the session
 (``state["text_corpus"]``) and the box is emptied; the sidebar shows a one-line summary with "Edit",
-which puts the text back in the box. The link names the corpus by its digest (``ui/links.py``).
+which puts the text back in the box. The link names the corpus by its digest (``ui/links.py``). A text too
+long to edit (over ``stored_text.HELD_CHARS``) is held by its digest once the store has it
+(``server/stored_text.py``: its size, lines and start, never the text), so a session never holds a 100 MB text;
+if the store loses such a text, the page says so and asks for it again.
 A store that is down or full, or a browser past its quota (``server/quota.py``), keeps the corpus in
 the session only, with a warning: nothing typed is lost. A browser past its budget of texts sent a minute
 (``quota.pastes``, pasted or uploaded) gets a sentence before the page does any work on its text (no
@@ -29,7 +32,8 @@ import time
 import streamlit as st
 
 from bpe.corpus_text import utf8_size
-from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, upload_limits
+from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, stored_text, upload_limits
+from server.stored_text import StoredText
 from ui import corpus_send
 from ui import session_keys as keys
 from ui.alerts import alert, esc
@@ -39,6 +43,7 @@ RETRY_S = 30.0  # a store that failed is asked again for the same corpus after t
 RECHECK_S = 10.0  # how often a session asks the store whether its corpus is still there
 EDIT_MAX_CHARS = 1_000_000  # a corpus put back in the text box for editing (a browser's box is slow past this)
 FACTS_KEPT = 4  # corpora whose size and lines a session remembers (the Train page's, the Check page's, an edit)
+STORED_GONE = "This corpus is no longer in the server's store (old corpora are removed to make room)."
 
 
 def blank(text: str) -> bool:
@@ -126,11 +131,28 @@ def store_warning(state: dict, kind: str, text: str) -> str | None:
     )
 
 
-def _accept(state: dict, text: str) -> None:
-    state["text_corpus"] = text
+def _accept(state: dict, text: str | StoredText) -> None:
+    """``text`` becomes the session's corpus: stored, and once the store has a long one, held by its digest."""
     state.pop(corpus_send.REFUSED, None)  # a new corpus: a refused send is behind us
-    run_store.RUNS.hold(session_id(), "train", sys.getsizeof(text))  # counted with the runs (the server's memory)
-    remember(state, "text", text)
+    state["text_corpus"] = text
+    if isinstance(text, str) and (key := remember(state, "text", text)) and len(text) > stored_text.HELD_CHARS:
+        text = state["text_corpus"] = StoredText.of(text, key, *facts(state, text))
+    if isinstance(text, StoredText):
+        state.get("held_gone", set()).discard(text.digest)  # sent or uploaded again: in the store again
+    held = text.head if isinstance(text, StoredText) else text
+    run_store.RUNS.hold(session_id(), "train", sys.getsizeof(held))  # counted with the runs (the server's memory)
+
+
+def _still_held(state: dict, held: StoredText) -> bool:
+    """Whether the store still has a text the session holds by its digest (the session cannot store it again)."""
+    gone = state.setdefault("held_gone", set())
+    if held.digest in gone:
+        return False
+    state.setdefault(keys.STORED, set()).add(held.digest)
+    if still_stored(state, held.digest):
+        return True
+    gone.add(held.digest)
+    return False
 
 
 def _box_changed(state: dict) -> None:
@@ -154,7 +176,8 @@ def paste_refused(state: dict) -> str | None:
 
 
 def _edit(state: dict) -> None:
-    st.session_state["corpus_text"] = state.get("text_corpus", "")
+    corpus = state.get("text_corpus", "")
+    st.session_state["corpus_text"] = corpus if isinstance(corpus, str) else ""  # one held by its digest is not edited
 
 
 def _done(state: dict) -> None:
@@ -162,8 +185,9 @@ def _done(state: dict) -> None:
     st.session_state["corpus_text"] = ""
 
 
-def text_source(state: dict, saved_text: str) -> str:
-    """The upload, the summary of the stored corpus and the box; returns the corpus text to train on."""
+def text_source(state: dict, saved_text: str | StoredText) -> str | StoredText:
+    """The upload, the summary of the stored corpus and the box; returns the corpus text to train on (a long
+    text in the store: held by its digest, ``server/stored_text.py``)."""
     if "text_corpus" not in state:  # a new session: the link's corpus
         state["text_corpus"] = saved_text
     st.session_state.setdefault("corpus_text", "")
@@ -177,16 +201,21 @@ def text_source(state: dict, saved_text: str) -> str:
     corpus = state["text_corpus"]
     refused = paste_refused(state)
     editing = not refused and bool(st.session_state["corpus_text"]) and st.session_state["corpus_text"] == corpus
-    if corpus:
+    if isinstance(corpus, StoredText):
+        key, chars, lines, start = corpus.digest, corpus.chars, corpus.lines, corpus.head
+        where = "stored on the server" if _still_held(state, corpus) else "no longer on the server"
+    elif corpus:
         remember(state, "text", corpus)  # e.g. a link's short text, or a store that is back
-        key = corpus_store.digest("text", corpus)
+        key, chars, lines, start = corpus_store.digest("text", corpus), len(corpus), facts(state, corpus)[1], corpus
         where = "stored on the server" if key in state.get(keys.STORED, ()) else "kept in this session"
-        lines = facts(state, corpus)[1]
+    if corpus:
         st.html(
-            f'<p class="bpe-note" data-testid="bpe-corpus-summary">Corpus: {len(corpus):,} characters, '
+            f'<p class="bpe-note" data-testid="bpe-corpus-summary">Corpus: {chars:,} characters, '
             f"{lines:,} line{'s' if lines != 1 else ''}, {where} (<code>{esc(key[:12])}…</code>). "
-            f"“{esc(_excerpt(corpus))}”</p>"
+            f"“{esc(_excerpt(start))}”</p>"
         )
+        if where == "no longer on the server":
+            alert("error", f"{STORED_GONE} Upload it again.")
         if editing:
             st.button("Done editing", key="corpus_done", on_click=_done, args=(state,))
         else:  # a text too big to show in the box is replaced, not edited (a browser shows 20 MB in minutes)
@@ -196,10 +225,10 @@ def text_source(state: dict, saved_text: str) -> str:
                 icon=":material/edit:",
                 on_click=_edit,
                 args=(state,),
-                disabled=len(corpus) > EDIT_MAX_CHARS,
+                disabled=chars > EDIT_MAX_CHARS,
                 help=f"Texts of up to {EDIT_MAX_CHARS:,} characters are edited here; paste or upload a bigger one anew.",
             )
-        if warning := store_warning(state, "text", corpus):
+        if isinstance(corpus, str) and (warning := store_warning(state, "text", corpus)):
             alert("warning", warning)
     if refused:
         alert("warning", f"{refused} Your text stays in the box: use it once the minute has passed.")

@@ -6,7 +6,8 @@ custom component (``st.components.v2``, ``corpus_send.js`` beside this file): an
 file the browser POSTs to the route straight from disk, with a progress bar. The route checks and stores it
 a chunk at a time and answers with the corpus's digest, which comes back here as the component's ``sent``
 trigger; the corpus is then opened from the store as a ``?corpus=<digest>`` link opens it
-(``ui/links.py``), and becomes the session's corpus like an uploaded file's. A refusal's sentence (the
+(``ui/links.py``: a long text only counted, and held by its digest), and becomes the session's corpus like an
+uploaded file's. A refusal's sentence (the
 route's, or the component's own for a file over the limit) comes back as ``refused`` and is shown as plain
 text, as every sentence quoting a file name is (``ui/alerts.py``).
 
@@ -19,7 +20,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from server import corpus_route, corpus_store, limits
+from server import corpus_route, corpus_store, limits, stored_text
+from server.stored_text import StoredText
 from ui import session_keys as keys
 from ui.alerts import alert
 
@@ -46,7 +48,7 @@ def _ignore() -> None:
     """The triggers are read from the result in the same run; nothing to do before it."""
 
 
-def sent_text(state: dict) -> str | None:
+def sent_text(state: dict) -> str | StoredText | None:
     """The component, when the server has the upload route; the text of a corpus sent since the last run
     (opened from the store by its digest), else None. A refusal or a corpus that cannot be opened is said
     below it, for as long as nothing new is sent."""
@@ -83,16 +85,17 @@ def _sentence(refused) -> str:
     return str(sentence)[:2_000] if sentence else "The server refused the file: send it again."
 
 
-def open_sent(state: dict, sent) -> str | None:
+def open_sent(state: dict, sent) -> str | StoredText | None:
     """The stored text the component names (``{"digest": ..., "name": ...}``, from the browser: checked here),
-    noted as stored for the session's link; None with ``state[REFUSED]`` saying why it cannot be opened."""
+    noted as stored for the session's link (a long one held by its digest, ``server/stored_text.py``); None with
+    ``state[REFUSED]`` saying why it cannot be opened."""
     digest = sent.get("digest") if isinstance(sent, dict) else None
     name = str(sent.get("name") or "the file")[:MAX_NAME_CHARS] if isinstance(sent, dict) else "the file"
     if not isinstance(digest, str) or not corpus_store.DIGEST.fullmatch(digest):
         state[REFUSED] = f"The server's answer for {name!r} named no corpus: send the file again."
         return None
     try:
-        found = corpus_store.store().get(digest)
+        found = stored_text.open_stored(digest)  # a long text is only counted: the session holds its digest
     except corpus_store.StoreUnavailable as exc:
         state[REFUSED] = f"{exc} {name!r} was sent but cannot be opened now: send it again in a moment."
         return None
@@ -100,7 +103,8 @@ def open_sent(state: dict, sent) -> str | None:
         state[REFUSED] = f"{name!r} is no longer in the server's store: send it again."
         return None
     text = found[1]
-    corpus_store.remember_digest("text", text, digest)  # so the page never digests the 100 MB again
+    if isinstance(text, str):
+        corpus_store.remember_digest("text", text, digest)  # so the page never digests it again
     state.setdefault(keys.STORED, set()).add(digest)
     state.get("store_failed", {}).pop(digest, None)
     return text

@@ -16,12 +16,14 @@ import json
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
 import bpe
 from bpe.presets import DEFAULT_PRESET, PRESETS
-from server import corpus_store
+from server import corpus_store, stored_text
+from server.stored_text import StoredText
 from ui.settings import Settings, preset_settings
 
 MAX_URL_CORPUS_CHARS = 1_500  # a pasted corpus longer than this is not put in the URL
@@ -41,6 +43,8 @@ _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,30}")  # [0-9], not \d: \d matches every 
 # -- writing ------------------------------------------------------------------------------------
 def corpus_digest(settings: Settings) -> str | None:
     """The digest of a pasted, uploaded or word-count corpus (None for a preset or no corpus)."""
+    if settings.source == "text" and settings.stored is not None:
+        return settings.stored.digest
     corpus = {"text": settings.text, "counts": settings.counts}.get(settings.source)
     return corpus_store.digest(settings.source, corpus) if corpus else None
 
@@ -82,7 +86,7 @@ def settings_to_params(settings: Settings, step: int, stored: Collection[str] = 
 
 def corpus_fits_url(settings: Settings) -> bool:
     if settings.source == "text":
-        return len(settings.text) <= MAX_URL_CORPUS_CHARS
+        return settings.text_chars() <= MAX_URL_CORPUS_CHARS
     if settings.source == "counts":
         return len(settings.counts) <= MAX_URL_CORPUS_CHARS
     return True
@@ -164,8 +168,9 @@ CORPUS_GONE = (
 )
 
 
-def _corpus_from_store(key: str, fetch: Callable[[str], tuple[str, str] | None], notes: list[str]) -> Settings:
-    """The settings of a ``corpus=<digest>`` link; an empty text corpus (the paste box) and a note if it is gone."""
+def _corpus_from_store(key: str, fetch: Callable[[str], tuple[str, Any] | None], notes: list[str]) -> Settings:
+    """The settings of a ``corpus=<digest>`` link (a long text held by its digest: ``server/stored_text.py``); an
+    empty text corpus (the paste box) and a note if it is gone."""
     try:
         found = fetch(key)
     except corpus_store.StoreUnavailable as exc:
@@ -175,15 +180,17 @@ def _corpus_from_store(key: str, fetch: Callable[[str], tuple[str, str] | None],
         notes.append(CORPUS_GONE)
         return Settings(source="text")
     kind, corpus = found
+    if isinstance(corpus, StoredText):
+        return Settings(source="text", stored=corpus)
     return Settings(source="text", text=corpus) if kind == "text" else Settings(source="counts", counts=corpus)
 
 
-def _fetch(key: str) -> tuple[str, str] | None:
-    return corpus_store.store().get(key)
+def _fetch(key: str) -> tuple[str, str | StoredText] | None:
+    return stored_text.open_stored(key)
 
 
 def settings_from_params(
-    q: Mapping[str, str], notes: list[str], fetch: Callable[[str], tuple[str, str] | None] = _fetch
+    q: Mapping[str, str], notes: list[str], fetch: Callable[[str], tuple[str, Any] | None] = _fetch
 ) -> Settings:
     """Settings from a link's query parameters ``q``. What a link cannot restore is left at the
     preset's value and said in ``notes`` (a sentence each, quoting the link's value as plain text:

@@ -41,7 +41,7 @@ POLL_BIG_S = 2.0
 
 def poll_interval(settings: Settings) -> float:
     """Seconds between a waiting page's polls: longer when each poll carries a large corpus."""
-    return POLL_BIG_S if max(len(settings.text), len(settings.counts)) > POLL_BIG_CHARS else POLL_S
+    return POLL_BIG_S if max(settings.text_chars(), len(settings.counts)) > POLL_BIG_CHARS else POLL_S
 
 
 LIMITS_SENTENCE = (
@@ -72,7 +72,10 @@ def session_alive(waiter: str) -> bool:
 def _submit(settings: Settings, key: str) -> jobs.Job | None:
     """A job for this run, or None if it was stored since the caller looked (then RUNS has it)."""
     spec = dict(source=settings.source, preset=settings.preset, text=settings.text, counts=settings.counts)
-    if settings.source == "text" and len(settings.text) > jobs.BIG_TEXT_CHARS and get_script_run_ctx() is not None:
+    if settings.source == "text" and settings.stored is not None:  # held by its digest: the worker reads it
+        where = corpus_store.address(corpus_store.store())
+        spec.update(stored=(where, settings.stored.digest), chars=settings.stored.chars)
+    elif settings.source == "text" and len(settings.text) > jobs.BIG_TEXT_CHARS and get_script_run_ctx() is not None:
         digest = corpus_store.digest("text", settings.text)  # known already: the page stored the text
         if digest in app_state().get(keys.STORED, ()):  # the worker reads it from the store: no pickled copy
             where = corpus_store.address(corpus_store.store())

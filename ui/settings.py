@@ -2,8 +2,9 @@
 
 A ``Settings`` is what the sidebar builds, what a link carries (``ui/links.py``), what names a run
 in the run store (``server/run_store.py``) and what the worker trains from (``options()``). It holds the
-corpus itself (preset name, pasted text or word-count table), not the corpus read into words: that
-is :func:`corpus_of`, done in the training worker.
+corpus itself (preset name, pasted text or word-count table), or a long text by its digest in the corpus store
+(``stored``, ``server/stored_text.py``), not the corpus read into words: that is :func:`corpus_of`, done in the
+training worker.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from bpe.presets import DEFAULT_PRESET, PRESETS
 from server import jobs
+from server.stored_text import StoredText
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,15 @@ class Settings:
     full_byte_alphabet: bool = False
     forced: tuple[tuple[int, tuple[str, str]], ...] = ()
     saved_run: str = ""  # a saved run's (a .bpe file's) digest: its run, never a corpus's (the text is empty)
+    stored: StoredText | None = None  # a long text held by its digest (source "text", ``text`` empty)
+
+    def text_chars(self) -> int:
+        """The text corpus's length in characters (a text held by its digest: counted when it was opened)."""
+        return self.stored.chars if self.stored is not None else len(self.text)
+
+    def text_head(self) -> str:
+        """The text corpus, or the start of one held by its digest (its last, perhaps cut, word left out)."""
+        return self.stored.preview() if self.stored is not None else self.text
 
     def options(self) -> dict:
         """Keyword arguments for ``bpe.train_steps``."""
@@ -67,5 +78,7 @@ def preset_settings(key: str) -> Settings:
 
 
 def corpus_of(settings: Settings):
-    """The corpus a setting describes (split at its special tokens), or raise ValueError with what to fix."""
-    return jobs.corpus_of(settings.source, settings.preset, settings.text, settings.counts, settings.special_tokens)
+    """The corpus a setting describes (split at its special tokens), or raise ValueError with what to fix. A text
+    held by its digest gives its start only: the worker reads the whole of it from the store."""
+    text = settings.text_head()
+    return jobs.corpus_of(settings.source, settings.preset, text, settings.counts, settings.special_tokens)

@@ -13,6 +13,7 @@ from bpe import display
 from bpe.display import md_escape as md  # tokens and words shown inside markdown
 from bpe.presets import HUG_COUNTS, PRESETS
 from server import limits
+from server.stored_text import StoredText
 from ui import controls, corpus_box, counts_input, run_file_input, runs
 from ui import session_keys as keys
 from ui.alerts import alert, esc
@@ -92,7 +93,7 @@ def corpus_and_settings(state: dict) -> Settings:
         label_visibility="collapsed",
         on_change=_source_changed,
     )
-    text, counts = "", st.session_state[keys.COUNTS_TEXT]
+    text, counts, held = "", st.session_state[keys.COUNTS_TEXT], None
     if source == "preset":
         # A radio, not a select box: a select box cut the longer names ("Python documentation, 1 MB (a r…").
         st.radio(
@@ -105,8 +106,11 @@ def corpus_and_settings(state: dict) -> Settings:
         p = PRESETS[st.session_state[keys.PRESET]]
         st.caption(f"**Source:** {p.source}. **Reproduces:** {p.reproduces}.")
     elif source == "text":
-        text = corpus_box.text_source(state, saved.text if saved.source == "text" else "")
-        counts_input.offer_counts(state, text)  # "hug 10" lines uploaded as text: offer to read them as counts
+        text = corpus_box.text_source(state, (saved.stored or saved.text) if saved.source == "text" else "")
+        if isinstance(text, StoredText):  # a long text held by its digest (server/stored_text.py)
+            held, text = text, ""
+        else:
+            counts_input.offer_counts(state, text)  # "hug 10" lines uploaded as text: offer to read them as counts
         if state.pop("new_text_corpus", False) and st.session_state["limit"] == "none":  # see _source_changed
             st.session_state["limit"], st.session_state["limit_value"] = "num_merges", TEXT_MERGES
     else:
@@ -178,6 +182,7 @@ def corpus_and_settings(state: dict) -> Settings:
         source=source,
         preset=st.session_state[keys.PRESET],
         text=text if source == "text" else "",
+        stored=held if source == "text" else None,
         counts=counts if source == "counts" else "",
         pre_tokenizer=st.session_state["pre_tokenizer"],
         limit=limit,
@@ -187,17 +192,18 @@ def corpus_and_settings(state: dict) -> Settings:
         min_frequency=int(st.session_state["min_frequency"]),
         algorithm=st.session_state["algorithm"],
         full_byte_alphabet=bool(st.session_state["full_bytes"]) and st.session_state["pre_tokenizer"] in bpe.BYTE_LEVEL,
-        forced=saved.forced if _same_corpus(saved, source, text, counts) else (),
+        forced=saved.forced if _same_corpus(saved, source, text, counts, held) else (),
     )
     # The text that fills a box a link could not carry (``corpus=text``, e.g. put back from this browser's
     # storage after a server restart) keeps the link's step; any other new corpus opens at its first step.
-    refilled = saved.source == source == "text" and not saved.text
-    if not _same_corpus(saved, source, text, counts) and not refilled:
+    refilled = saved.source == source == "text" and not saved.text and saved.stored is None
+    if not _same_corpus(saved, source, text, counts, held) and not refilled:
         st.session_state[keys.STEP] = state[keys.STEP] = 0
     _preview(settings)
     st.caption(runs.LIMITS_SENTENCE)
     if (
         source == "text"
+        and held is None
         and corpus_box.blank(text)
         and (corpus_box.upload_refused(state) or corpus_box.paste_refused(state))
     ):
@@ -205,12 +211,13 @@ def corpus_and_settings(state: dict) -> Settings:
     return settings
 
 
-def _same_corpus(saved: Settings, source: str, text: str, counts: str) -> bool:
+def _same_corpus(saved: Settings, source: str, text: str, counts: str, held: StoredText | None = None) -> bool:
     saved_counts = _complete_rows(saved.counts) if saved.source == "counts" else saved.counts
-    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved_counts) == (
+    return (saved.source, saved.preset if source == "preset" else "", saved.text, saved.stored, saved_counts) == (
         source,
         st.session_state[keys.PRESET] if source == "preset" else "",
         text if source == "text" else "",
+        held if source == "text" else None,
         counts if source == "counts" else "",
     )
 
