@@ -27,11 +27,13 @@ checkout's app (say ``git archive <commit> | tar -x -C DIR`` and a ``.venv`` lin
     .venv/bin/python benchmarks/bench_corpus_clicks.py --big --against /tmp/old   # and the same on another checkout
 
 With ``--big``: a 5 MB and a 100 MB text file are uploaded (the Train page's uploader, as the browser sends a
-file), each trained to 1,000 merges; for each: the server's peak RSS over its RSS before the upload (sampled
-every 20 ms from ``/proc``), the seconds from the upload's start to step 0 shown, the server's RSS once the run
-is shown, and the bytes Streamlit's uploader still holds (its ``/_stcore/metrics``); then their Nexts, taken in
-turn, and the ratio 100 MB Next / 5 MB Next (goal <= LATENCY_GOAL, the median of ``--rounds`` rounds' ratios).
-With ``--against DIR`` the same runs first on that checkout's app (say ``git archive main | tar -x -C DIR``).
+file), and another 100 MB text is POSTed to the corpus upload route and opened by its digest (as "Send a big
+file" does), each trained to 1,000 merges, on a ``serve.py`` server; for each: the server's peak RSS over its RSS
+before (sampled every 20 ms from ``/proc``), the seconds from the upload's start to step 0 shown, the server's RSS
+once the run is shown, and the bytes Streamlit's uploader still holds (its ``/_stcore/metrics``); then their
+Nexts, taken in turn, and the ratio of each 100 MB session's Next to the 5 MB one's (goal <= LATENCY_GOAL, the
+median of ``--rounds`` rounds' ratios). With ``--against DIR`` the same runs first on that checkout's server (say
+``git archive main | tar -x -C DIR``).
 
 With ``--route``: the same 100 MB file three ways, each on a fresh server started with ``serve.py`` (the pages and
 the corpus upload route, ``server/corpus_route.py``): through the Train page's uploader (``st.file_uploader``) to
@@ -74,6 +76,7 @@ from server import corpus_store  # noqa: E402
 BYTES_GOAL = 10_000
 LATENCY_GOAL = 1.3
 BEFORE = "5 MB kept in the box (before)"
+SENT = "100 MB sent (route), opened"
 
 
 def words_text(size: int, seed: int) -> str:
@@ -203,12 +206,38 @@ async def prepare_upload(url: str, pid: int, name: str, data: bytes) -> tuple[Se
     return s, r
 
 
-async def measure_big(url: str, pid: int, small: bytes, big: bytes, clicks: int) -> dict:
-    """The 5 MB and the 100 MB uploads, one after the other, then their Nexts in turn."""
+async def prepare_sent(url: str, pid: int, path: Path) -> tuple[Session, dict]:
+    """A session that POSTs the file at ``path`` to the corpus upload route and opens it by its digest to step 0
+    of a 1,000-merge run, as "Send a big file" does; as :func:`prepare_upload` measures it."""
+
+    async def sent_to_step_0() -> Session:
+        key = await asyncio.to_thread(post_file, url, path)
+        s = Session(url, f"corpus={key}&limit=num_merges&limit_value=1000")
+        await s.open(timeout=900)
+        while s.waiting:
+            await asyncio.sleep(s.poll_every)
+            await s._rerun(fragment=s.poll_fragment, auto=True, timeout=900)
+        return s
+
+    s, measured = await peak_while(pid, sent_to_step_0)
+    assert s.step == 0 and s.last == 1000 and not s.exceptions, (s.step, s.last, s.texts[-3:], s.exceptions)
+    count_received(s)
+    r: dict = {"paste": 0, "polls": [], "sent": [], "seconds": [], "done": [], "messages": [], "received": []}
+    r["first_step_s"] = measured["seconds"]
+    r["peak_over"], r["after_over"], r["load"] = measured["peak_over"], measured["after_over"], measured["load"]
+    r["uploader"] = uploader_bytes(url)
+    return s, r
+
+
+async def measure_big(url: str, pid: int, small: bytes, big: bytes, clicks: int, sent: Path | None = None) -> dict:
+    """The 5 MB and the 100 MB uploads, one after the other (and ``sent``, another 100 MB text, POSTed to the
+    route and opened), then their Nexts in turn."""
     sessions = {
         "5 MB uploaded": await prepare_upload(url, pid, "five.txt", small),
         "100 MB uploaded": await prepare_upload(url, pid, "hundred.txt", big),
     }
+    if sent is not None:
+        sessions[SENT] = await prepare_sent(url, pid, sent)
     for _ in range(clicks):
         for s, r in sessions.values():
             await next_once(s, r)
@@ -221,8 +250,13 @@ def big(clicks: int, rounds: int, against: str | None) -> None:
     """``--big``: a 100 MB upload beside a 5 MB one, on this checkout (and first on ``against``)."""
     small = words_text(4_990_000, 5).encode()
     large = b"\n".join(words_text(9_990_000, 100 + i).encode() for i in range(10))  # built in parts: less memory
-    variants = ([(f"{against} (reference)", str(Path(against) / "app.py"))] if against else []) + [
-        ("this checkout", None)
+    folder = tempfile.TemporaryDirectory(prefix="bpe-bench-sent-")
+    sent = Path(folder.name) / "sent.txt"  # another 100 MB text (another run), for the route
+    with sent.open("wb") as f:
+        for i in range(10):
+            f.write((b"\n" if i else b"") + words_text(9_990_000, 200 + i).encode())
+    variants = ([(f"{against} (reference)", str(Path(against) / SERVE_SCRIPT))] if against else []) + [
+        ("this checkout", SERVE_SCRIPT)
     ]
     rows, verdicts = [], []
     for label, script in variants:
@@ -230,7 +264,7 @@ def big(clicks: int, rounds: int, against: str | None) -> None:
             server = AppServer(script, env={"BPE_DATA_DIR": data})
             server.start()
             try:
-                res = asyncio.run(measure_big(server.url, server.proc.pid, small, large, clicks))
+                res = asyncio.run(measure_big(server.url, server.proc.pid, small, large, clicks, sent))
             finally:
                 server.stop()
         for name, r in res.items():
@@ -247,13 +281,15 @@ def big(clicks: int, rounds: int, against: str | None) -> None:
                     " ".join(f"{x:.2f}" for x in r["load"]),
                 ]
             )
-        ratios = round_ratios(res["100 MB uploaded"]["seconds"], res["5 MB uploaded"]["seconds"], rounds)
-        med = statistics.median(ratios)
-        verdicts.append(
-            f"{label}: Next at 100 MB <= {LATENCY_GOAL}x Next at 5 MB: {'met' if med <= LATENCY_GOAL else 'NOT met'} "
-            f"(median of {len(ratios)} rounds {med:.2f}x, rounds {min(ratios):.2f}x-{max(ratios):.2f}x; "
-            f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} after the clicks)"
-        )
+        for name in ("100 MB uploaded", SENT):
+            ratios = round_ratios(res[name]["seconds"], res["5 MB uploaded"]["seconds"], rounds)
+            med = statistics.median(ratios)
+            verdicts.append(
+                f"{label}, {name}: Next <= {LATENCY_GOAL}x Next at 5 MB: {'met' if med <= LATENCY_GOAL else 'NOT met'} "
+                f"(median of {len(ratios)} rounds {med:.2f}x, rounds {min(ratios):.2f}x-{max(ratios):.2f}x; "
+                f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} after the clicks)"
+            )
+    folder.cleanup()
     print(
         f"A 5 MB and a 100 MB upload to 1,000 merges, then Next x{clicks} each in turn "
         f"(.venv/bin/python benchmarks/bench_corpus_clicks.py --big --clicks {clicks} --rounds {rounds}"
