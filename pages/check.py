@@ -18,10 +18,10 @@ import streamlit as st
 
 import bpe
 from bpe import check
-from bpe.config import BYTE_LEVEL, shown
+from bpe.config import BYTE_LEVEL
 from bpe.presets import PRESETS
 from server import check_jobs, jobs, limits
-from ui import check_saved_input, corpus_box, links, routing, session
+from ui import check_files, check_saved_input, corpus_box, links, routing, session
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 from ui.settings import Settings
@@ -47,12 +47,11 @@ def _apply_preset() -> None:
 
 
 def _cs336_settings() -> None:
-    """A run uploaded in CS336's shapes switches our settings to CS336's before they are drawn again (gpt2
-    pre-tokenization, the greatest-bytes tie rule, bytes, its special tokens split out: <|endoftext|>)."""
-    try:
-        read = _read_run(st.session_state.get("chk_files"), "")
-    except ValueError:
-        return  # the page says why when it reads the files
+    """The files are read once, as they arrive (``ui/check_files.py``); a run uploaded in CS336's shapes switches
+    our settings to CS336's before they are drawn again (gpt2 pre-tokenization, the greatest-bytes tie rule,
+    bytes, its special tokens split out: <|endoftext|>)."""
+    held = check_files.changed(session.app_state().setdefault("check", {}), MAX_FILE_BYTES, MAX_CHECK_MERGES)
+    read = held["run"] if held is not None else None  # a file that cannot be read: the page says why
     if read is not None and read[0].format.startswith("CS336"):
         run = read[0]
         st.session_state["chk_pre"] = check.CS336_SETUP.pre_tokenizer
@@ -63,15 +62,14 @@ def _cs336_settings() -> None:
         session.app_state()["check"]["chk_cs336"] = True
 
 
-def _read_run(files, pasted: str):
-    """The student's run from the uploaded files, or else the pasted text (a ValueError says what to fix)."""
-    for f in files or ():
-        if f.size > MAX_FILE_BYTES:
-            raise ValueError(
-                f"The file {shown(f.name)} is {f.size:,} bytes; the check reads files of up to {MAX_FILE_BYTES:,} bytes "
-                "(a student's run is much smaller)."
-            )
-    return check_jobs.read_run([(f.name, f.getvalue()) for f in files or ()], pasted, MAX_CHECK_MERGES)
+def _read_run(held: dict | None, pasted: str):
+    """The student's run from the uploaded files (read once: ``ui/check_files.py``), or else the pasted text (a
+    ValueError says what to fix)."""
+    if held is not None:
+        if held["error"]:
+            raise ValueError(held["error"])
+        return held["run"]
+    return check_jobs.read_run([], pasted, MAX_CHECK_MERGES)
 
 
 def _corpus_size(corpus) -> int:
@@ -149,10 +147,7 @@ with right:
     target_kind = st.radio("Your target", ["vocabulary size", "merges"], key="chk_target_kind", horizontal=True)
     target_size = st.number_input("Target size (0: not checked)", min_value=0, max_value=10_000_000, key="chk_target")
 
-files = st.file_uploader(
-    "Your run's files", accept_multiple_files=True, key="chk_files", max_upload_size=MAX_FILE_BYTES // 1_000_000,
-    on_change=_cs336_settings,
-)  # fmt: skip
+files = check_files.uploader(state, MAX_FILE_BYTES, MAX_CHECK_MERGES, on_change=_cs336_settings)
 pasted = st.text_area(
     "…or paste your merges ('a b' lines, a Python list such as ['s t', 'e st'], or any of the text formats)",
     key="chk_paste",
