@@ -131,7 +131,7 @@ with left:
     elif source == "text":
         corpus_text = corpus_box.check_text_source(state, session.app_state())
     elif source == "saved":
-        saved_file = check_saved_input.upload()
+        saved_file = check_saved_input.upload(state)
     else:
         st.text_area("Word counts, one 'word count' per line", key="chk_counts", height=120)
 with right:

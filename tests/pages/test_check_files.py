@@ -1,6 +1,7 @@
 """The Check page's uploader of a student's run files (ui/check_files.py): the files are read once, when they
 arrive, and their bytes let go; the page keeps what was read, names the files with their sizes, reads new files
-in their place, and forgets them for the pasted merges (AppTest; the let-go itself on a real server is
+in their place, and forgets them for the pasted merges; a saved run file is read once to disk
+(server/run_files.py) and let go too (AppTest; the let-go itself on a real server is
 tests/server/test_check_files_let_go.py)."""
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import pickle
 from apptest_support import alerts, ok, open_check
 from students import cs336_train
 
+import bpe
+from bpe.formats import run_file
 from bpe.presets import CS336_TEXT
-from server import check_jobs, upload_limits
-from ui import check_files
+from server import check_jobs, run_files, upload_limits
+from ui import check_files, check_saved_input
 
 
 def reads_counted(monkeypatch) -> list:
@@ -76,3 +79,22 @@ def test_a_file_that_cannot_be_read_keeps_its_sentence_without_being_read_again(
     at.number_input(key="chk_target").set_value(300).run()
     assert alerts(ok(at), "error") == [error] and reads == [["notes.txt"]]
     assert "notes.txt (12 bytes)" in files_note(at)
+
+
+def test_a_saved_run_file_is_read_once_to_disk_and_let_go(monkeypatch):
+    let_go: list = []
+    monkeypatch.setattr(upload_limits, "let_go", lambda session, file_id: let_go.append(file_id) or False)
+    data = run_file.dumps(bpe.run_training([CS336_TEXT], pre_tokenizer="gpt2", num_merges=12))
+    at = open_check()
+    at.radio(key="chk_source").set_value("saved").run()
+    at.file_uploader(key="chk_run_file").set_value([("tiny.bpe", data, "application/octet-stream")])
+    at.text_area(key="chk_paste").set_value("s t\ne st\n")
+    ok(at.run())
+    assert len(let_go) == 1 and at.header  # compared with the run kept on disk
+    saved = at.session_state["bpe_explorer"]["check"][check_saved_input.HELD][1]
+    assert saved.data == b"" and run_files.read(saved.digest) == data  # the session holds its digest, not its bytes
+    note = " ".join(h.proto.body for h in at.get("html") if "bpe-check-run-file" in h.proto.body)
+    assert f"tiny.bpe ({len(data):,} bytes)" in note
+    (run_files.folder() / f"{saved.digest}.bpe").unlink()  # made room for other files
+    at.text_area(key="chk_paste").set_value("s t\n").run()  # a new comparison needs the file again
+    assert any("tiny.bpe: the server no longer keeps this run file" in a for a in alerts(ok(at), "error"))
