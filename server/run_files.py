@@ -1,8 +1,8 @@
 """Saved run files kept on disk by their digest, so a page can compare with one again without holding its bytes.
 
-A ``.bpe`` run file chosen on the Check page is compared with every student run the page is given, so its bytes
-were held in the server's memory (Streamlit's uploader's copy) for as long as the session lasted: up to 60 MB a
-session. Here the page reads the file once and writes it to a folder (:func:`keep`), named by its SHA-256, and
+A ``.bpe`` run file chosen on the Check page is compared with every student run the page is given; held in the
+server's memory (Streamlit's uploader's copy) for as long as the session lasts, it would cost up to 60 MB a
+session. So the page reads the file once and writes it to a folder (:func:`keep`), named by its SHA-256, and
 lets the uploader's copy go; a comparison reads it back (:func:`read`) for the moment it is sent to its checking
 process. The folder (``run-files`` in ``BPE_DATA_DIR``) keeps at most BUDGET bytes: the least recently used go
 first, and a page that finds its file gone asks for it again. Files of the same content are kept once.

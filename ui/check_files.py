@@ -1,8 +1,8 @@
 """The Check page's uploader of a student's run files: read once, kept as the run they hold, their bytes let go.
 
-Streamlit's uploader keeps a file's bytes in the server's memory for as long as the widget holds it, and the
-page read them again on every rerun. Here the files are read once, when they arrive (off the server, as every
-student file is: ``server/check_jobs.py``), and the session keeps what was read (the student's run, or the
+Streamlit's uploader keeps a file's bytes in the server's memory for as long as the widget holds it, and each
+read of a student's files costs a checking process. So the files are read once, when they arrive (off the server,
+as every student file is: ``server/check_jobs.py``), and the session keeps what was read (the student's run, or the
 sentence saying why it cannot be read) with the files' names and sizes; then their bytes are let go
 (``server/upload_limits.py``). The uploader keeps showing the files' names; below it a line names them with
 their sizes, and "Paste merges instead" forgets them. Files uploaded anew replace them, read again together

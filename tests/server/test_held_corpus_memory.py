@@ -1,6 +1,7 @@
 """On a real server, opening a long stored corpus by its link costs the server little beyond the run: the text is
 counted a piece at a time and held by its digest (server/stored_text.py), and the worker reads it from the store,
-so the server's RSS never grows by the text's size (it grew by twice that: the stored bytes and the text)."""
+so the server's RSS does not grow by the text's size (decoding it for the session would hold the stored bytes and
+the text, twice its size, for a moment)."""
 
 from __future__ import annotations
 
