@@ -31,8 +31,9 @@ file), and another 100 MB text is POSTed to the corpus upload route and opened b
 file" does), each trained to 1,000 merges, on a ``serve.py`` server; for each: the server's peak RSS over its RSS
 before (sampled every 20 ms from ``/proc``), the seconds from the upload's start to step 0 shown, the server's RSS
 once the run is shown, and the bytes Streamlit's uploader still holds (its ``/_stcore/metrics``); then their
-Nexts, taken in turn, and the ratio of each 100 MB session's Next to the 5 MB one's (goal <= LATENCY_GOAL, the
-median of ``--rounds`` rounds' ratios). With ``--against DIR`` the same runs first on that checkout's server (say
+Nexts, taken in turn, the server's CPU time per Next (its own work, less moved by the machine's load than the
+time), and the ratio of each 100 MB session's Next to the 5 MB one's (goal <= LATENCY_GOAL, the median of
+``--rounds`` rounds' ratios). With ``--against DIR`` the same runs first on that checkout's server (say
 ``git archive main | tar -x -C DIR``).
 
 With ``--route``: the same 100 MB file three ways, each on a fresh server started with ``serve.py`` (the pages and
@@ -174,6 +175,12 @@ def rss(pid: int, field: str = "VmRSS") -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user and system, ``/proc/<pid>/stat``), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def uploader_bytes(url: str) -> int:
     """Bytes Streamlit's uploader holds for every session (``/_stcore/metrics``, its UploadedFileManager)."""
     with urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=30) as r:
@@ -240,7 +247,9 @@ async def measure_big(url: str, pid: int, small: bytes, big: bytes, clicks: int,
         sessions[SENT] = await prepare_sent(url, pid, sent)
     for _ in range(clicks):
         for s, r in sessions.values():
+            used = cpu_seconds(pid)
             await next_once(s, r)
+            r.setdefault("cpu", []).append(cpu_seconds(pid) - used)  # the server's own work: less moved by load
     for s, _ in sessions.values():
         await s.close()
     return {name: r for name, (_, r) in sessions.items()}
@@ -278,6 +287,7 @@ def big(clicks: int, rounds: int, against: str | None) -> None:
                     f"{r['first_step_s']:.1f}",
                     f"{statistics.median(r['seconds']) * 1000:.0f}",
                     f"{statistics.median(r['done']) * 1000:.0f}",
+                    f"{statistics.mean(r['cpu']) * 1000:.0f}",
                     " ".join(f"{x:.2f}" for x in r["load"]),
                 ]
             )
@@ -305,6 +315,7 @@ def big(clicks: int, rounds: int, against: str | None) -> None:
             "upload to step 0 s",
             "Next p50 ms",
             "all drawn p50 ms",
+            "server CPU per Next ms",
             "load average at step 0",
         ],
         rows,
