@@ -89,6 +89,7 @@ missing = [m for m in STUBS if importlib.util.find_spec(m) is None]
 STUBS = tuple(missing)
 sys.meta_path.append(Stubs())
 sys.path[:0] = [student, student + "/src"]
+sys.path.append(student + "/cs336_basics")  # modules that import their siblings by bare name, as run from there
 spec = importlib.util.spec_from_file_location("tests.adapters", student + "/tests/adapters.py")
 pkg = types.ModuleType("tests"); pkg.__path__ = [student + "/tests"]; sys.modules["tests"] = pkg
 adapters = importlib.util.module_from_spec(spec); sys.modules["tests.adapters"] = adapters
