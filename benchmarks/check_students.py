@@ -49,7 +49,7 @@ import importlib.abc, importlib.machinery, importlib.util, pickle, sys, types
 student, corpus, vocab_size, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 STUBS = ("torch", "jaxtyping", "einops", "einx", "wandb", "triton", "tqdm", "matplotlib", "psutil", "submitit",
          "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler", "datasets", "pynvml", "transformers", "seaborn",
-         "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors")
+         "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy")
 
 class Anything(types.ModuleType):
     def __getattr__(self, name):

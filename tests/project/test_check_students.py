@@ -1,4 +1,4 @@
-"""The students' benchmark runs a checkout whose modules import their siblings by bare name, as students run them."""
+"""The students' benchmark runs a student's checkout as the student ran it: siblings imported by bare name, loggers stubbed."""
 
 from __future__ import annotations
 
@@ -31,19 +31,43 @@ def vocab():
 """
 
 
-def test_a_student_module_importing_a_sibling_by_bare_name_runs(tmp_path):
+LOGGING_HELPER = """
+from loguru import logger
+from icecream import ic
+from sympy import Integer  # imported by an editor's auto-import, never used in training
+
+
+def vocab():
+    logger.info("training")
+    ic("vocab")
+    return {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+"""
+
+
+def run(tmp_path, helper):
     student = tmp_path / "owner@0000000"
     for rel, text in {
         "tests/adapters.py": ADAPTER,
         "cs336_basics/__init__.py": "",
         "cs336_basics/trainer.py": TRAINER,
-        "cs336_basics/helper.py": HELPER,
+        "cs336_basics/helper.py": helper,
     }.items():
         (student / rel).parent.mkdir(parents=True, exist_ok=True)
         (student / rel).write_text(text)
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("ab ab ab")
-    data, why = check_students.run_student(student, corpus, 257)
+    return check_students.run_student(student, corpus, 257)
+
+
+def test_a_student_module_importing_a_sibling_by_bare_name_runs(tmp_path):
+    data, why = run(tmp_path, HELPER)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
+
+
+def test_a_student_module_logging_with_loguru_or_icecream_runs(tmp_path):
+    data, why = run(tmp_path, LOGGING_HELPER)
     assert why == ""
     vocab, merges = pickle.loads(data)
     assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
