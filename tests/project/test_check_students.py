@@ -1,0 +1,73 @@
+"""The students' benchmark runs a student's checkout as the student ran it: siblings imported by bare name, loggers stubbed."""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import check_students  # noqa: E402
+
+ADAPTER = """
+from cs336_basics.trainer import train
+
+
+def run_train_bpe(input_path, vocab_size, special_tokens, **kwargs):
+    return train(input_path, vocab_size, special_tokens)
+"""
+TRAINER = """
+import helper  # a sibling in cs336_basics, imported as the student's own scripts run it from that folder
+
+
+def train(input_path, vocab_size, special_tokens):
+    return helper.vocab(), [(b"a", b"b")]
+"""
+HELPER = """
+def vocab():
+    return {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+"""
+
+
+LOGGING_HELPER = """
+from loguru import logger
+from icecream import ic
+from sympy import Integer  # imported by an editor's auto-import, never used in training
+
+
+def vocab():
+    logger.info("training")
+    ic("vocab")
+    return {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+"""
+
+
+def run(tmp_path, helper):
+    student = tmp_path / "owner@0000000"
+    for rel, text in {
+        "tests/adapters.py": ADAPTER,
+        "cs336_basics/__init__.py": "",
+        "cs336_basics/trainer.py": TRAINER,
+        "cs336_basics/helper.py": helper,
+    }.items():
+        (student / rel).parent.mkdir(parents=True, exist_ok=True)
+        (student / rel).write_text(text)
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("ab ab ab")
+    return check_students.run_student(student, corpus, 257)
+
+
+def test_a_student_module_importing_a_sibling_by_bare_name_runs(tmp_path):
+    data, why = run(tmp_path, HELPER)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
+
+
+def test_a_student_module_logging_with_loguru_or_icecream_runs(tmp_path):
+    data, why = run(tmp_path, LOGGING_HELPER)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
