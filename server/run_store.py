@@ -181,7 +181,10 @@ def result(key: str, job: jobs.Job, timeout: float | None) -> bpe.History:
         RUNS.fail(key, failure)
         exc.__traceback__ = None
     except jobs.CorpusGone as exc:  # not the settings' fault: the next ask trains again
-        failure = f"{exc} Train again: the page stores it again within seconds."
+        failure = (
+            f"{exc} Train again: a page that still has the text stores it again within seconds; a text over "
+            "1,000,000 characters is held by its digest only, so upload or send that file again."
+        )
         exc.__traceback__ = None
     except jobs.Stopped as exc:
         failure = "This run was stopped before it finished. Change the corpus or settings to train again."
