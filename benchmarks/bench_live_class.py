@@ -151,7 +151,7 @@ class Student:
 
     async def _vote(self, choices: int) -> None:
         buttons = [k for k in self.s.widgets if k.startswith("class_vote_1_")]
-        if self.vote is None and len(buttons) == choices:
+        if self.vote is None and choices and len(buttons) == choices:
             self.vote = random.randrange(choices)
             await self.s.click(f"class_vote_1_{self.vote}")
         self.errors += self.s.exceptions
