@@ -4,9 +4,10 @@ Sessions speak Streamlit's own websocket protocol (``st_client.Session``; no bro
 is the server's). The teacher's session opens the course preset in presenter mode and starts a class; each
 student opens the class link and polls as its browser would, from a random phase. Where the server serves the
 class state route (``serve.py``, ``server/class_route.py``; the page's "Following the teacher" line names it),
-the student asks it over HTTP every ``ROUTE_POLL_S`` (a keep-alive connection carrying HAProxy's cookie, as
-the browser's ``fetch`` does, so it reaches the replica of its websocket) and, when the serial is not the one
-its step view shows, presses the step view's hidden button over the websocket, as ``ui/class.js`` does. An
+the student asks it over HTTP with the newest serial it knows, an answer that waits for the teacher's next move
+(a keep-alive connection carrying HAProxy's cookie, as the browser's ``fetch`` does, so it reaches the replica
+of its websocket) and, when the serial is not the one its step view shows, presses the step view's hidden
+button over the websocket, as ``ui/class.js`` does. An
 older version without the route is polled through its class box's fragment every ``POLL_S``, whose answer
 asks for the press. Then:
 
@@ -59,7 +60,7 @@ from browser_support import AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
-from ui.classroom import POLL_S, RETRY_PRESS_S, ROUTE_POLL_S, candidates  # noqa: E402
+from ui.classroom import POLL_S, RETRY_PRESS_S, ROUTE_PAUSE_S, candidates  # noqa: E402
 from ui.settings import corpus_of, preset_settings  # noqa: E402
 
 CODE = re.compile(r'data-testid="bpe-class-code">([A-Z2-9]{6})<')
@@ -164,16 +165,15 @@ class Student:
             await self.poll_fragment(stop, choices)
 
     async def poll_route(self, stop: asyncio.Event, choices: int) -> None:
-        """The browser's ``class.js``: ask the route; a serial the step view does not show: press (again after
-        ``RETRY_PRESS_S`` if that press brought nothing)."""
+        """The browser's ``class.js``: ask the route with the newest serial known (the answer waits for a move);
+        a serial the step view does not show: press (again after ``RETRY_PRESS_S`` if that press brought
+        nothing)."""
         http = Http(self.url, self.s.cookies)
-        pressed_for, pressed_at = None, 0.0
-        await asyncio.sleep(random.uniform(0, ROUTE_POLL_S))  # browsers' timers start at different moments
+        known, pressed_for, pressed_at = None, None, 0.0
         try:
             while not stop.is_set():
-                started = time.perf_counter()
                 try:
-                    status, body = await http.get(self.route)
+                    status, body = await http.get(f"{self.route}&after={known or self.serial}")
                 except OSError as exc:
                     self.errors.append(f"route: {exc}")
                     return
@@ -181,15 +181,21 @@ class Student:
                 want = re.search(rb'"serial":(\d+)', body).group(1).decode() if status == 200 else None
                 if status == 404:
                     want = "ended"
-                if want is not None and want != self.serial:
-                    if want != pressed_for or time.perf_counter() - pressed_at >= RETRY_PRESS_S:
-                        pressed_for, pressed_at = want, time.perf_counter()
-                        try:
-                            await self._press(choices)
-                        except (TimeoutError, OSError, KeyError) as exc:
-                            self.errors.append(f"press: {type(exc).__name__} {exc}")
-                            return
-                await asyncio.sleep(max(0.0, ROUTE_POLL_S - (time.perf_counter() - started)))
+                if want is None or want == "ended":
+                    await asyncio.sleep(ROUTE_PAUSE_S)
+                    continue
+                known = want
+                if want == self.serial:
+                    continue
+                if want == pressed_for and time.perf_counter() - pressed_at < RETRY_PRESS_S:
+                    await asyncio.sleep(ROUTE_PAUSE_S)
+                    continue
+                pressed_for, pressed_at = want, time.perf_counter()
+                try:
+                    await self._press(choices)
+                except (TimeoutError, OSError, KeyError) as exc:
+                    self.errors.append(f"press: {type(exc).__name__} {exc}")
+                    return
         finally:
             http.close()
 
@@ -283,7 +289,7 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
         "students": n,
         "join_s": join_s,
         "polling": (
-            f"polling the class state route every {ROUTE_POLL_S:.1f} s ({sum(s.polls for s in students):,} answers)"
+            f"asking the class state route ({sum(s.polls for s in students):,} answers)"
             if all(s.route for s in students)
             else f"polling a fragment every {POLL_S:.1f} s"
         ),

@@ -1,10 +1,16 @@
-"""The class state route: a following phone's browser asks ``GET /class-state/<code>?f=<id>`` for the class's serial.
+"""The class state route: a following phone's browser asks ``GET /class-state/<code>?f=<id>&after=<serial>``.
 
 A student following the teacher only needs to know *when* the teacher moved: the serial of the class's view
 (``server/classroom.py``). Asked through a Streamlit fragment on a timer, each poll is a whole script run
 (Streamlit's floor, a few ms of CPU); asked here (served beside the pages by ``serve.py``'s ``st.App``), it
 is one small HTTP answer: the browser (``ui/class.js``) presses the step view's hidden button only when the
 serial is not the one its page shows, and that run takes the teacher's step (``ui/classroom.py``).
+
+With ``after`` (the newest serial the browser knows) the answer waits (a long poll) until the class's serial
+is another, or ``HOLD_S`` has passed: a class that waits costs the server one answer per phone per ``HOLD_S``,
+and a move reaches every waiting phone at once, not at each phone's next poll. One watcher per class and
+server (:class:`_Watch`, an asyncio task while anyone waits) reads the shared view every
+``classroom.SHARED_READ_S`` and wakes the class's waiting answers when the serial changes.
 
 The answer is JSON ``{"serial": n, "step": s, "vote": null | {"number", "step", "revealed"}}``, never cached
 (``Cache-Control: no-store``), read from this server's shared read of the class (:func:`classroom.shared_view`:
@@ -21,7 +27,9 @@ What this leaves out: the page's side (``ui/classroom.py``, ``ui/class.js``) and
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 import anyio
 from starlette.requests import Request
@@ -33,6 +41,7 @@ from server import corpus_store
 
 PATH = "/class-state"
 NO_CACHE = {"Cache-Control": "no-store, max-age=0", "Pragma": "no-cache"}
+HOLD_S = 5.0  # an answer with ``after`` waits at most this long (well inside classroom.SEEN_WINDOW_S: it counts)
 FOLLOWER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # what ui/classroom.py makes; anything else is not counted
 
 _served = False  # routes() was asked for: this process serves the route (serve.py)
@@ -50,6 +59,10 @@ def answer(code: str, follower: str | None) -> tuple[int, dict | str]:
             live.beat(store, code, follower, True)
     except corpus_store.StoreUnavailable as exc:
         return 503, f"{exc} The page asks again in a moment."
+    return _body(code, shown)
+
+
+def _body(code: str, shown: live.View | None) -> tuple[int, dict | str]:
     if shown is None:
         return 404, f"There is no class {code!r} now: it has ended, or it went idle for {live.IDLE_S // 60} minutes."
     vote = shown.vote
@@ -60,12 +73,81 @@ def answer(code: str, follower: str | None) -> tuple[int, dict | str]:
     }
 
 
+class _Watch:
+    """One class's waiting answers on this server's event loop, and the task that wakes them: it reads the shared
+    view every ``classroom.SHARED_READ_S`` while anyone waits, and on a new serial sets ``changed`` (a new
+    event for the next wait) with the view it read."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.waiting = 0
+        self.changed = asyncio.Event()
+        self.serial: int | None = None  # what the watcher read last (None: not yet, or no class)
+        self.shown: live.View | None | Exception = None
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        try:
+            while self.waiting:
+                await asyncio.sleep(live.SHARED_READ_S)
+                try:
+                    shown = await anyio.to_thread.run_sync(
+                        live.shared_view, corpus_store.store(), self.code, limiter=_threads
+                    )
+                except corpus_store.StoreUnavailable as exc:
+                    shown = exc
+                serial = shown.serial if isinstance(shown, live.View) else None
+                if serial != self.serial:
+                    self.serial, self.shown = serial, shown
+                    woken, self.changed = self.changed, asyncio.Event()
+                    woken.set()
+        finally:
+            _watches.pop((id(asyncio.get_running_loop()), self.code), None)
+
+
+_watches: dict[tuple[int, str], _Watch] = {}  # (event loop, code) -> its watch
+
+
+def waiting(code: str) -> int:
+    """How many answers for class ``code`` wait on this event loop (the tests wait for theirs to start waiting)."""
+    watch = _watches.get((id(asyncio.get_running_loop()), code))
+    return watch.waiting if watch is not None else 0
+
+
+async def _held(code: str, follower: str | None, after: str) -> tuple[int, dict | str]:
+    """:func:`answer`, held until the serial is not ``after`` or ``HOLD_S`` has passed."""
+    key = (id(asyncio.get_running_loop()), code)
+    watch = _watches.get(key)
+    if watch is None or watch.task.done():
+        watch = _watches[key] = _Watch(code)
+    watch.waiting += 1
+    try:
+        woken = watch.changed  # taken before the read: a change made after the read still wakes this answer
+        status, body = await anyio.to_thread.run_sync(answer, code, follower, limiter=_threads)
+        deadline = time.monotonic() + HOLD_S
+        while status == 200 and str(body["serial"]) == after and (left := deadline - time.monotonic()) > 0:
+            try:
+                await asyncio.wait_for(woken.wait(), left)
+            except TimeoutError:
+                break
+            woken = watch.changed
+            if isinstance(watch.shown, Exception):
+                return 503, f"{watch.shown} The page asks again in a moment."
+            status, body = _body(code, watch.shown)
+        return status, body
+    finally:
+        watch.waiting -= 1
+
+
 async def class_state(request: Request) -> Response:
-    """The class's serial, step and vote (JSON), or a sentence (404: no such class; 503: the store is away)."""
+    """The class's serial, step and vote (JSON), or a sentence (404: no such class; 503: the store is away); with
+    ``after``, once the serial is another (or after ``HOLD_S``)."""
     code = request.path_params["code"]
-    follower = request.query_params.get("f")
+    follower, after = request.query_params.get("f"), request.query_params.get("after")
     if not live.valid_code(code):  # a link is anyone's text: no store look-up for what cannot be a code
         status, body = 404, f"There is no class {code[:20]!r}: a class code is {live.CODE_LEN} letters and digits."
+    elif after is not None:
+        status, body = await _held(code, follower, after)
     else:
         status, body = await anyio.to_thread.run_sync(answer, code, follower, limiter=_threads)
     if isinstance(body, str):

@@ -34,7 +34,7 @@ from ui import session_keys as keys
 from ui.alerts import alert, esc
 
 POLL_S = 1.0  # students see the teacher's step within about this (plus one page run)
-ROUTE_POLL_S = 0.5  # a following browser asks the class state route this often (an HTTP answer, not a script run)
+ROUTE_PAUSE_S = 0.5  # a following browser's pause before asking the class state route again after a quick answer
 COOKIE = "bpe_class"  # the teacher's browser: "<code>.<token>" of its class (class.js), read back on a reload
 HEARTBEAT_S = 4.0  # a student's page says it is open this often (live.SEEN_WINDOW_S counts the last few)
 CANDIDATES = 6  # the vote offers the pairs with the highest counts, and the one that merges
@@ -180,12 +180,13 @@ def class_box(state: dict, history: bpe.History, present: bool) -> None:
 def follow_poll(state: dict, history: bpe.History) -> None:
     """A following student's poll of the class (``pages/train.py`` draws it below the step view: it shows
     nothing until the teacher moves, and the step box stays first on a phone). Where this server serves the
-    class state route (``serve.py``), the browser asks it (``class.js``: an HTTP answer, not a script run)
-    and presses the step view's hidden button when the serial is new; else a fragment polls."""
+    class state route (``serve.py``), the browser asks it (``class.js``: an HTTP answer, not a script run; it
+    waits for the teacher's next move) and presses the step view's hidden button when the serial is new; else
+    a fragment polls."""
     if not following(state):
         return
     if class_route.served():
-        st.html(_js(follow=ROUTE_POLL_S * 1000, retry=RETRY_PRESS_S * 1000), unsafe_allow_javascript=True)
+        st.html(_js(follow=ROUTE_PAUSE_S * 1000, retry=RETRY_PRESS_S * 1000), unsafe_allow_javascript=True)
     else:
         st.fragment(_student_box, run_every=POLL_S)(state, history)
 

@@ -34,6 +34,18 @@ def store(request, tmp_path, monkeypatch):
 
 def get(path: str) -> tuple[int, dict[str, str], str]:
     """(status, headers, body) of a GET of ``path`` (with its query) from the route."""
+    return in_a_loop(call(path))
+
+
+def in_a_loop(coroutine):
+    """``coroutine`` run to its end on an event loop of its own, in a thread of its own: under Playwright's sync API
+    (a browser test earlier in the same run) this thread already has a running loop, and asyncio.run refuses to
+    start a second one in it."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+async def call(path: str) -> tuple[int, dict[str, str], str]:
     app = Starlette(routes=[Route(class_route.PATH + "/{code}", class_route.class_state)])  # not routes(): it
     # marks this process as serving the route, and the pages' tests would poll through a browser that is not there
     url_path, _, query = path.partition("?")
@@ -62,10 +74,7 @@ def get(path: str) -> tuple[int, dict[str, str], str]:
         elif message["type"] == "http.response.body":
             sent["body"] += message.get("body", b"")
 
-    # A thread of its own: under Playwright's sync API (a browser test earlier in the same run) this thread
-    # already has a running event loop, and asyncio.run refuses to start a second one in it.
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, app(scope, receive, send)).result()
+    await app(scope, receive, send)
     return sent["status"], sent["headers"], sent["body"].decode()
 
 
@@ -130,3 +139,51 @@ def test_a_store_that_is_away_is_a_503_with_a_sentence(store, monkeypatch):
     monkeypatch.setattr(store, "fields", away)
     status, _, body = get(f"/class-state/{code}")
     assert status == 503 and body.startswith("The corpus store is not answering. The page asks again")
+
+
+async def until(condition) -> None:
+    """Wait until ``condition()`` holds (each turn lets the route's tasks run)."""
+    while not condition():
+        await asyncio.sleep(0.01)
+
+
+def test_an_answer_after_a_serial_waits_for_the_teachers_next_move(store, monkeypatch):
+    monkeypatch.setattr(classroom, "SHARED_READ_S", 0.01)  # the watcher's reads (0 would read without a pause)
+    monkeypatch.setattr(class_route, "HOLD_S", 600.0)  # only the move ends this wait
+    code, token = classroom.start(store, HUG)
+
+    async def asked_then_moved():
+        asked = asyncio.ensure_future(call(f"/class-state/{code}?f=phone-aaaaaaaa&after=1"))
+        await until(lambda: class_route.waiting(code) == 1)
+        assert not asked.done()  # the serial is still the one the phone knows: the answer waits
+        await asyncio.to_thread(classroom.move, store, code, token, {"preset": "hug", "step": "4"})
+        return await asked
+
+    status, headers, body = in_a_loop(asked_then_moved())
+    assert status == 200 and json.loads(body) == {"serial": 2, "step": 4, "vote": None}
+    assert "no-store" in headers["cache-control"]
+    assert classroom.attendance(store, code) == {"follow": 1, "own": 0}  # a waiting phone is counted as well
+
+
+def test_a_waiting_answer_says_when_the_class_ends_and_another_serial_is_answered_at_once(store, monkeypatch):
+    monkeypatch.setattr(classroom, "SHARED_READ_S", 0.01)
+    monkeypatch.setattr(class_route, "HOLD_S", 600.0)
+    code, token = classroom.start(store, HUG)
+    assert json.loads(get(f"/class-state/{code}?after=7")[2])["serial"] == 1  # not the phone's serial: at once
+
+    async def asked_then_ended():
+        asked = asyncio.ensure_future(call(f"/class-state/{code}?after=1"))
+        await until(lambda: class_route.waiting(code) == 1)
+        await asyncio.to_thread(classroom.end, store, code, token)
+        return await asked
+
+    status, _, body = in_a_loop(asked_then_ended())
+    assert status == 404 and "it has ended" in body
+
+
+def test_a_waiting_answer_comes_back_unchanged_after_its_hold(store, monkeypatch):
+    monkeypatch.setattr(classroom, "SHARED_READ_S", 0.01)
+    monkeypatch.setattr(class_route, "HOLD_S", 0.05)
+    code, _ = classroom.start(store, HUG)
+    status, _, body = get(f"/class-state/{code}?f=phone-aaaaaaaa&after=1")
+    assert status == 200 and json.loads(body)["serial"] == 1  # the phone asks again, and is counted again
