@@ -5,10 +5,11 @@ in this session and in a cookie of this browser (``COOKIE``: a reload is still t
 From then on every view the teacher's step view draws is published (:func:`after_step`), and a box
 (:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how many
 students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
-above it otherwise. A student opens the link (``?class=<code>``) and their poll (:func:`follow_poll`, below the
-step view) reads the class. When only the step or the vote is new, it has the browser press the step view's
-hidden button (``class.js``): the step view runs, not the page, and its first lines (:func:`poll_step`) take
-the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
+above it otherwise. A student opens the link (``?class=<code>``) and their browser waits on the class state
+route for the teacher's next move (``server/class_route.py``, served by ``serve.py``: an HTTP answer, not a
+script run; where it is not served, a fragment polls, :func:`follow_poll`). When the serial is new, the
+browser presses the step view's hidden button (``class.js``): the step view runs, not the page, and its first
+lines (:func:`poll_step`) take the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
 the teacher's link as if the student had opened it. A following student's line and the vote sit right below
 the step box (:func:`student_bar`), so a phone shows the step first. "Explore on my own" stops following;
 "Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
@@ -315,10 +316,10 @@ def following(state: dict) -> bool:
 
 
 def poll_step(state: dict) -> None:
-    """The first lines of the step view: a following student takes the teacher's step (and vote). The class box's
-    poll (:func:`_student_box`) presses the step view's hidden button when the teacher moved, so a new step costs
-    a step view's run, as a click on Next does, not the whole page's; another corpus or other settings run the
-    whole page (:func:`follow`)."""
+    """The first lines of the step view: a following student takes the teacher's step (and vote). The browser
+    (``class.js``, told by the class state route or by the poll of :func:`_student_box`) presses the step view's
+    hidden button when the teacher moved, so a new step costs a step view's run, as a click on Next does, not the
+    whole page's; another corpus or other settings run the whole page (:func:`follow`); an ended class too."""
     mine = _class(state)
     if mine.pop("relayout", False):
         st.rerun(scope="app")  # "Explore on my own" was pressed here: the bar moves above the step view
