@@ -1,13 +1,14 @@
-"""BPE Explorer served with its corpus upload route: ``app.py``'s pages, plus ``POST /corpus-upload`` beside them.
+"""BPE Explorer served with its own routes: ``app.py``'s pages, plus ``POST /corpus-upload`` and ``GET /class-state``.
 
 ``streamlit run serve.py`` serves the same pages as ``streamlit run app.py`` (the router, its query parameters,
 ``.streamlit/config.toml``), through Streamlit's ``st.App``, and adds the route that streams a big text file into
-the corpus store (``server/corpus_route.py``): the Train page's "Send a big file" uses it. ``app.py`` stays the
-page router, which AppTest runs.
+the corpus store (``server/corpus_route.py``: the Train page's "Send a big file" uses it) and the one a live
+class's phones poll for the teacher's moves (``server/class_route.py``). ``app.py`` stays the page router, which
+AppTest runs.
 """
 
 import streamlit as st
 
-from server import corpus_route
+from server import class_route, corpus_route
 
-app = st.App("app.py", routes=corpus_route.routes())
+app = st.App("app.py", routes=corpus_route.routes() + class_route.routes())

@@ -127,9 +127,10 @@ class Target:
     """One server, or two replicas behind HAProxy; knows the serving processes' pids and logs. ``root``: the
     checkout whose app is served (another version of it, to compare in one run)."""
 
-    def __init__(self, kind: str, root: Path = ROOT) -> None:
+    def __init__(self, kind: str, root: Path = ROOT, script: str = "app.py") -> None:
         self.kind = kind
         self.root = root
+        self.script = script  # what one server runs (replicas run serve.py, as scripts/serve-replicas.sh does)
         self.proc = None
         self.server = None
 
@@ -137,7 +138,7 @@ class Target:
         self.data_dir = tempfile.mkdtemp(prefix="bpe-bench-store-")  # never the user's own corpus store
         env = {"BPE_JOB_LOG": "1", "BPE_DATA_DIR": self.data_dir, "BPE_RUN_TIMES": "1"}
         if self.kind == "single":
-            self.server = AppServer(script=None if self.root == ROOT else str(self.root / "app.py"), env=env)
+            self.server = AppServer(script=str(self.root / self.script), env=env)
             self.url = self.server.start()
             self.pids = [self.server.proc.pid]
             self.logs = [Path(self.server.log.name)]

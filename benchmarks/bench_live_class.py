@@ -2,9 +2,14 @@
 
 Sessions speak Streamlit's own websocket protocol (``st_client.Session``; no browsers, so the CPU measured
 is the server's). The teacher's session opens the course preset in presenter mode and starts a class; each
-student opens the class link and polls its class box as the browser's timer does (every ``POLL_S``, from a
-random phase); when the teacher has moved, the poll's answer asks the page to press the step view's hidden
-button (``ui/class.js``), and the student's client presses it, as the browser's script does. Then:
+student opens the class link and polls as its browser would, from a random phase. Where the server serves the
+class state route (``serve.py``, ``server/class_route.py``; the page's "Following the teacher" line names it),
+the student asks it over HTTP with the newest serial it knows, an answer that waits for the teacher's next move
+(a keep-alive connection carrying HAProxy's cookie, as the browser's ``fetch`` does, so it reaches the replica
+of its websocket) and, when the serial is not the one its step view shows, presses the step view's hidden
+button over the websocket, as ``ui/class.js`` does. An
+older version without the route is polled through its class box's fragment every ``POLL_S``, whose answer
+asks for the press. Then:
 
 1. the reference: one student follows ``--steps`` steps of the teacher, one every ``--gap`` seconds;
 2. the class: N students (``--students``, 100 by default) follow the same steps;
@@ -55,12 +60,14 @@ from browser_support import AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 
 import bpe  # noqa: E402
-from ui.classroom import POLL_S, candidates  # noqa: E402
+from ui.classroom import POLL_S, RETRY_PRESS_S, ROUTE_PAUSE_S, candidates  # noqa: E402
 from ui.settings import corpus_of, preset_settings  # noqa: E402
 
 CODE = re.compile(r'data-testid="bpe-class-code">([A-Z2-9]{6})<')
 ANSWERS = re.compile(r'data-testid="bpe-answers">(\d+)<')
 REVEAL = re.compile(r"Step (\d+) merges .*?: (\d+) of (\d+) answers chose it")
+SERIAL = re.compile(r'data-bpe-serial="([^"]*)"')
+POLL_URL = re.compile(r'data-bpe-poll="([^"]+)"')
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -76,20 +83,124 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / TICK
 
 
+class Http:
+    """A keep-alive HTTP/1.1 connection that GETs small answers, as cheaply as a client can (the clients share
+    the machine's cores with the servers): (status, body)."""
+
+    def __init__(self, url: str, cookies: dict[str, str]) -> None:
+        host, _, port = url.removeprefix("http://").rstrip("/").partition(":")
+        self.host, self.port = host, int(port or 80)
+        cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        self.head = f"Host: {host}:{self.port}\r\n" + (f"Cookie: {cookie}\r\n" if cookie else "")
+        self.reader = self.writer = None
+
+    async def get(self, path: str) -> tuple[int, bytes]:
+        for attempt in (0, 1):  # a kept-alive connection the server closed meanwhile: one new one
+            try:
+                if self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                self.writer.write(f"GET {path} HTTP/1.1\r\n{self.head}\r\n".encode())
+                head = await self.reader.readuntil(b"\r\n\r\n")
+                length = int(re.search(rb"(?im)^content-length:\s*(\d+)", head).group(1))
+                return int(head[9:12]), await self.reader.readexactly(length)
+            except (OSError, asyncio.IncompleteReadError, AttributeError) as exc:
+                self.close()
+                if attempt:
+                    raise OSError("the class state route did not answer") from exc
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 class Student:
-    """One phone: polls its class box, notes when each step first shows, taps one pair when asked."""
+    """One phone: polls the class (its route, or its class box on a version without it), notes when each step
+    first shows, taps one pair when asked."""
 
     def __init__(self, url: str, code: str) -> None:
+        self.url = url
         self.s = Session(url, f"class={code}")
         self.seen: dict[int, float] = {}
         self.vote: int | None = None  # the candidate index tapped
         self.errors: list[str] = []
+        self.route: str | None = None  # the class state route the page names (data-bpe-poll)
+        self.serial = ""  # the serial the step view shows (data-bpe-serial)
+        self.polls = 0  # route polls answered
 
     async def open(self) -> None:
         await self.s.open()
         self.seen[self.s.step] = time.perf_counter()
+        self._read_line()
+
+    def _read_line(self) -> None:
+        """The serial and route of the step view's "Following the teacher" line, if the last run drew it."""
+        page = "".join(self.s.html)
+        if m := SERIAL.search(page):
+            self.serial = m.group(1)
+        if m := POLL_URL.search(page):
+            self.route = m.group(1).replace("&amp;", "&")
+
+    async def _press(self, choices: int) -> None:
+        """What ``ui/class.js`` does: press the step view's hidden button (the websocket), then vote if asked."""
+        self.s.html = []
+        await self.s.click("class_sync", timeout=120)
+        self._read_line()
+        self.seen.setdefault(self.s.step, time.perf_counter())
+        await self._vote(choices)
+
+    async def _vote(self, choices: int) -> None:
+        buttons = [k for k in self.s.widgets if k.startswith("class_vote_1_")]
+        if self.vote is None and choices and len(buttons) == choices:
+            self.vote = random.randrange(choices)
+            await self.s.click(f"class_vote_1_{self.vote}")
+        self.errors += self.s.exceptions
+        self.s.exceptions = []
 
     async def poll(self, stop: asyncio.Event, choices: int) -> None:
+        if self.route:
+            await self.poll_route(stop, choices)
+        else:
+            await self.poll_fragment(stop, choices)
+
+    async def poll_route(self, stop: asyncio.Event, choices: int) -> None:
+        """The browser's ``class.js``: ask the route with the newest serial known (the answer waits for a move);
+        a serial the step view does not show: press (again after ``RETRY_PRESS_S`` if that press brought
+        nothing)."""
+        http = Http(self.url, self.s.cookies)
+        known, pressed_for, pressed_at = None, None, 0.0
+        try:
+            while not stop.is_set():
+                try:
+                    status, body = await http.get(f"{self.route}&after={known or self.serial}")
+                except OSError as exc:
+                    self.errors.append(f"route: {exc}")
+                    return
+                self.polls += 1
+                want = re.search(rb'"serial":(\d+)', body).group(1).decode() if status == 200 else None
+                if status == 404:
+                    want = "ended"
+                if want is None or want == "ended":
+                    await asyncio.sleep(ROUTE_PAUSE_S)
+                    continue
+                known = want
+                if want == self.serial:
+                    continue
+                if want == pressed_for and time.perf_counter() - pressed_at < RETRY_PRESS_S:
+                    await asyncio.sleep(ROUTE_PAUSE_S)
+                    continue
+                pressed_for, pressed_at = want, time.perf_counter()
+                try:
+                    await self._press(choices)
+                except (TimeoutError, OSError, KeyError) as exc:
+                    self.errors.append(f"press: {type(exc).__name__} {exc}")
+                    return
+        finally:
+            http.close()
+
+    async def poll_fragment(self, stop: asyncio.Event, choices: int) -> None:
+        """An older page's poll: its class box's fragment, every ``POLL_S``."""
         await asyncio.sleep(random.uniform(0, POLL_S))  # browsers' timers start at different moments
         while not stop.is_set():
             started = time.perf_counter()
@@ -102,12 +213,7 @@ class Student:
                 self.errors.append(f"poll: {type(exc).__name__} {exc}")
                 return
             self.seen.setdefault(self.s.step, time.perf_counter())
-            buttons = [k for k in self.s.widgets if k.startswith("class_vote_1_")]
-            if self.vote is None and len(buttons) == choices:
-                self.vote = random.randrange(choices)
-                await self.s.click(f"class_vote_1_{self.vote}")
-            self.errors += self.s.exceptions
-            self.s.exceptions = []
+            await self._vote(choices)
             await asyncio.sleep(max(0.0, POLL_S - (time.perf_counter() - started)))
 
 
@@ -182,6 +288,11 @@ async def run_class(target: Target, n: int, steps: int, gap: float, history: bpe
     return {
         "students": n,
         "join_s": join_s,
+        "polling": (
+            f"asking the class state route ({sum(s.polls for s in students):,} answers)"
+            if all(s.route for s in students)
+            else f"polling a fragment every {POLL_S:.1f} s"
+        ),
         "latencies": latencies,
         "missed": missed,
         "errors": [e for s in students for e in s.errors],
@@ -212,23 +323,33 @@ async def floor(name: str, root: Path, runs: int) -> None:
         await s.close()
     finally:
         bare.stop()
-    with Target("single", root) as target:
+    with Target("single", root, served(root)) as target:
         teacher = Session(target.url, "preset=course&step=0&present=1")
         await teacher.open()
         await teacher.click("class_start")
-        s = Session(target.url, f"class={CODE.search(''.join(teacher.html)).group(1)}")
-        await s.open()
+        student = Student(target.url, CODE.search("".join(teacher.html)).group(1))
+        await student.open()
+        s = student.s
         await teacher.click("next")
-        while "class_sync" not in s.widgets or s.step != 1:  # the poll that sees the step, then the press
-            await s._rerun(fragment=s.poll_fragment, auto=True)
-            if "class_sync" in s.widgets:
-                await s.click("class_sync")
-        poll = await per_run(target.pids, runs, lambda: s._rerun(fragment=s.poll_fragment, auto=True))
+        if student.route:  # the class state route: an HTTP answer per poll
+            http = Http(target.url, s.cookies)
+            await student._press(0)
+            poll = await per_run(target.pids, runs, lambda: http.get(student.route))
+            http.close()
+            kind = "route"
+        else:
+            while "class_sync" not in s.widgets or s.step != 1:  # the poll that sees the step, then the press
+                await s._rerun(fragment=s.poll_fragment, auto=True)
+                if "class_sync" in s.widgets:
+                    await s.click("class_sync")
+            poll = await per_run(target.pids, runs, lambda: s._rerun(fragment=s.poll_fragment, auto=True))
+            kind = "fragment"
         step = await per_run(target.pids, runs // 2, lambda: s.click("class_sync"))
         await asyncio.gather(teacher.close(), s.close())
     print(
         f"\n== server CPU per run, one session ({name}): an empty polling fragment {empty:.2f} ms, "
-        f"a following student's poll {poll:.2f} ms, a follower's step view {step:.2f} ms; load average {load()}"
+        f"a following student's poll ({kind}) {poll:.2f} ms, a follower's step view {step:.2f} ms; "
+        f"load average {load()}"
     )
 
 
@@ -241,6 +362,11 @@ async def per_run(pids: list[int], runs: int, rerun) -> float:
     return 1000 * (cpu_seconds(pids) - cpu0) / runs
 
 
+def served(root: Path) -> str:
+    """The script one server runs: ``serve.py`` (the pages and their routes) where the version has it."""
+    return "serve.py" if (root / "serve.py").exists() else "app.py"
+
+
 def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
@@ -248,7 +374,7 @@ def pct(values: list[float], q: float) -> float:
 def report(kind: str, ref: dict, r: dict) -> None:
     lat, base = r["latencies"], ref["latencies"]
     print(
-        f"\n== {kind}: {r['students']} students (joined in {r['join_s']:.1f} s), polling every {POLL_S:.1f} s; "
+        f"\n== {kind}: {r['students']} students (joined in {r['join_s']:.1f} s), {r['polling']}; "
         f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     print(
@@ -310,7 +436,7 @@ async def main_async(args) -> None:
                 await floor(name, root, args.floor)
         for _ in range(args.rounds if not args.floor else 0):
             for name, root in versions:
-                with Target(args.target, root) as target:
+                with Target(args.target, root, served(root)) as target:
                     ref = await run_class(target, 1, args.steps, args.gap, history)
                     r = await run_class(target, args.students, args.steps, args.gap, history)
                 report(f"{args.target}, {name}", ref, r)

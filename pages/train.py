@@ -167,6 +167,7 @@ def step_view() -> None:
         counts_step=step + 1 if guess == "answered" else step,
         present=present,
         after_step=lambda: (classroom.student_bar(state, history), explore.what_if(history, settings, state)),
+        compact=classroom.following(state),  # every phone of a class runs this at each of the teacher's steps
     )
     if not classroom.following(state):  # a following phone gets the step, its chart and words, no more
         code_beside.code_beside(history, settings, step)  # the reference loop's lines with this step's values

@@ -5,10 +5,11 @@ in this session and in a cookie of this browser (``COOKIE``: a reload is still t
 From then on every view the teacher's step view draws is published (:func:`after_step`), and a box
 (:func:`class_box`, a fragment polling every ``POLL_S``) shows the class code, its link's QR code, how many
 students follow, and the vote: below the step view in presenter mode (a projector's height is the step's),
-above it otherwise. A student opens the link (``?class=<code>``) and their poll (:func:`follow_poll`, below the
-step view) reads the class. When only the step or the vote is new, it has the browser press the step view's
-hidden button (``class.js``): the step view runs, not the page, and its first lines (:func:`poll_step`) take
-the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
+above it otherwise. A student opens the link (``?class=<code>``) and their browser waits on the class state
+route for the teacher's next move (``server/class_route.py``, served by ``serve.py``: an HTTP answer, not a
+script run; where it is not served, a fragment polls, :func:`follow_poll`). When the serial is new, the
+browser presses the step view's hidden button (``class.js``): the step view runs, not the page, and its first
+lines (:func:`poll_step`) take the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
 the teacher's link as if the student had opened it. A following student's line and the vote sit right below
 the step box (:func:`student_bar`), so a phone shows the step first. "Explore on my own" stops following;
 "Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
@@ -17,6 +18,7 @@ screen. What this leaves out: the class state itself (``server/classroom.py``).
 
 from __future__ import annotations
 
+import secrets
 import time
 from urllib.parse import urlencode, urlunsplit
 
@@ -26,17 +28,19 @@ import streamlit as st
 
 import bpe
 from bpe.display import md_escape as md  # button labels are markdown
+from server import class_route, corpus_store
 from server import classroom as live
-from server import corpus_store
 from ui import assets, explore, links, session, share
 from ui import session_keys as keys
 from ui.alerts import alert, esc
 
 POLL_S = 1.0  # students see the teacher's step within about this (plus one page run)
+ROUTE_PAUSE_S = 0.5  # a following browser's pause before asking the class state route again after a quick answer
 COOKIE = "bpe_class"  # the teacher's browser: "<code>.<token>" of its class (class.js), read back on a reload
 HEARTBEAT_S = 4.0  # a student's page says it is open this often (live.SEEN_WINDOW_S counts the last few)
 CANDIDATES = 6  # the vote offers the pairs with the highest counts, and the one that merges
 RETRIES = 3  # a student's page applies the same view at most this many times more (see after_step)
+RETRY_PRESS_S = 3.0  # a browser presses the hidden button again if its press brought no new step this long
 # The step and the sidebar's widgets. A polling fragment's request carries the browser's values of every widget,
 # and those the script has just changed (Next's step, a preset's settings) may not have reached the browser yet:
 # the teacher's box puts them back, and a student's page applies the teacher's view again when they drift.
@@ -176,9 +180,21 @@ def class_box(state: dict, history: bpe.History, present: bool) -> None:
 
 def follow_poll(state: dict, history: bpe.History) -> None:
     """A following student's poll of the class (``pages/train.py`` draws it below the step view: it shows
-    nothing until the teacher moves, and the step box stays first on a phone)."""
-    if following(state):
+    nothing until the teacher moves, and the step box stays first on a phone). Where this server serves the
+    class state route (``serve.py``), the browser asks it (``class.js``: an HTTP answer, not a script run; it
+    waits for the teacher's next move) and presses the step view's hidden button when the serial is new; else
+    a fragment polls."""
+    if not following(state):
+        return
+    if class_route.served():
+        st.html(_js(follow=ROUTE_PAUSE_S * 1000, retry=RETRY_PRESS_S * 1000), unsafe_allow_javascript=True)
+    else:
         st.fragment(_student_box, run_every=POLL_S)(state, history)
+
+
+def _follower(mine: dict) -> str:
+    """This page's anonymous id in the class's attendance (the route's polls and the fragment's heartbeats)."""
+    return mine.setdefault("fid", secrets.token_urlsafe(12))
 
 
 def _restore_teacher(mine: dict) -> None:
@@ -300,10 +316,10 @@ def following(state: dict) -> bool:
 
 
 def poll_step(state: dict) -> None:
-    """The first lines of the step view: a following student takes the teacher's step (and vote). The class box's
-    poll (:func:`_student_box`) presses the step view's hidden button when the teacher moved, so a new step costs
-    a step view's run, as a click on Next does, not the whole page's; another corpus or other settings run the
-    whole page (:func:`follow`)."""
+    """The first lines of the step view: a following student takes the teacher's step (and vote). The browser
+    (``class.js``, told by the class state route or by the poll of :func:`_student_box`) presses the step view's
+    hidden button when the teacher moved, so a new step costs a step view's run, as a click on Next does, not the
+    whole page's; another corpus or other settings run the whole page (:func:`follow`); an ended class too."""
     mine = _class(state)
     if mine.pop("relayout", False):
         st.rerun(scope="app")  # "Explore on my own" was pressed here: the bar moves above the step view
@@ -312,7 +328,11 @@ def poll_step(state: dict) -> None:
     try:
         shown = live.shared_view(_store(), mine["code"])  # the read the poll that pressed the button made
     except corpus_store.StoreUnavailable:
-        shown = None
+        shown = False
+    if shown is None and class_route.served():  # the route said the class ended (no fragment polls to say so)
+        mine.update(gone=True, following=False)
+        st.rerun(scope="app")
+    shown = shown or None
     if shown is not None and shown.serial != mine.get("serial"):
         if not _same_run(state, shown):
             mine["serial"] = None
@@ -342,7 +362,7 @@ def _poll(mine: dict) -> live.View | None:
     try:
         shown = live.shared_view(store, mine["code"])
         if time.monotonic() - mine.get("beat", 0.0) > HEARTBEAT_S and shown is not None:
-            live.beat(store, mine["code"], session.session_id(), bool(mine.get("following")))
+            live.beat(store, mine["code"], _follower(mine), bool(mine.get("following")))
             mine["beat"] = time.monotonic()
     except corpus_store.StoreUnavailable:
         return None
@@ -392,8 +412,11 @@ def _bar(state: dict, history: bpe.History) -> None:
         return
     row = st.container(horizontal=True, vertical_alignment="center", key="class_row")
     if mine.get("following"):
+        # The serial this step view shows, and where the browser asks for the class's (class.js).
+        poll = f"{class_route.PATH}/{mine['code']}?f={_follower(mine)}" if class_route.served() else ""
         row.html(
-            f'<p class="bpe-class" data-testid="bpe-class-mode">Following the teacher · class {esc(mine["code"])}</p>'
+            f'<p class="bpe-class" data-testid="bpe-class-mode" data-bpe-serial="{mine.get("serial")}" '
+            f'data-bpe-poll="{esc(poll)}">Following the teacher · class {esc(mine["code"])}</p>'
         )
         row.button("Explore on my own", key="class_own", on_click=_set_following, args=(mine, False))
         row.button("Take the teacher's step", key="class_sync")  # hidden (style.css): pressed by class.js

@@ -151,6 +151,7 @@ def step_panels(
     counts_step: int | None = None,
     present: bool = False,
     after_step=None,
+    compact: bool = False,
 ) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
@@ -160,7 +161,9 @@ def step_panels(
     The splits and vocabulary come right after the pair counts, the history last. ``present``
     (presenter mode) puts the step and chart beside the splits and vocabulary, so a projector shows
     all four at once in larger type; the pair table and history follow below. ``after_step`` draws
-    what goes right below the step box (the what-if panel)."""
+    what goes right below the step box (the what-if panel). ``compact`` (a phone following a live class: each of
+    the teacher's steps reruns this on every phone at once) draws the chart alone and folds the pair table into
+    the splits' block below it: four fewer elements a step."""
     s = history.state(step)
     text = as_text(history)
     counts_step = step if counts_step is None else counts_step
@@ -185,9 +188,10 @@ def step_panels(
     _step_notes(s)
     if after_step:
         after_step()
-    _counts(history, _pair_view(history, counts_step, text), counts_step, text, hide_counts)
+    table = _counts(history, _pair_view(history, counts_step, text), counts_step, text, hide_counts, compact=compact)
     st.html(
-        _splits_vocab_html(s, history, settings, text, present)
+        table
+        + _splits_vocab_html(s, history, settings, text, present)
         + f'<div class="bpe-lazy">{fold("Merge history", _history_html(history, step, text))}</div>'
     )
 
@@ -227,8 +231,11 @@ def _splits_vocab_body(
     )
 
 
-def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, chart_only: bool = False) -> None:
-    """The pair counts: the chart and, beside it, the table (the chart alone in presenter mode)."""
+def _counts(
+    history, table, counts_step: int, text: bool, hide_counts: bool, chart_only: bool = False, compact: bool = False
+) -> str:
+    """The pair counts: the chart and, beside it, the table (the chart alone in presenter mode). ``compact``: the
+    chart alone, and the table folded is returned for the block below it ("" otherwise)."""
     if hide_counts:
         st.info(
             "The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
@@ -247,8 +254,18 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
                 key="pairs_chart",
                 theme=None,
             )  # its own larger axis type, not the theme's
-            return
+            return ""
         # In a keyed container: a phone caps the chart's height (ui/style.css), its legend on top.
+        if compact:
+            st.container(key="bpe_counts").vega_lite_chart(
+                _pair_chart_data(history, counts_step, text),
+                _pair_chart_spec(wordpiece, False, roles),
+                width="stretch",
+                key="pairs_chart",
+            )
+            return (
+                f'<div class="bpe-lazy">{fold("Pair counts table", _pair_table_html(history, counts_step, text))}</div>'
+            )
         left, right = st.container(key="bpe_counts").columns(2, gap="large")
         left.vega_lite_chart(
             _pair_chart_data(history, counts_step, text),
@@ -257,6 +274,7 @@ def _counts(history, table, counts_step: int, text: bool, hide_counts: bool, cha
             key="pairs_chart",
         )
         right.html(fold("Pair counts table", _pair_table_html(history, counts_step, text)))
+    return ""
 
 
 REWRITTEN_ROW = ' class="rw"'  # a splits row this step's merge rewrote (a phone lists them first: style.css)
