@@ -73,6 +73,9 @@ def _body(code: str, shown: live.View | None) -> tuple[int, dict | str]:
     }
 
 
+_UNREAD = object()
+
+
 class _Watch:
     """One class's waiting answers on this server's event loop, and the task that wakes them: it reads the shared
     view every ``classroom.SHARED_READ_S`` while anyone waits, and on a new serial sets ``changed`` (a new
@@ -82,7 +85,9 @@ class _Watch:
         self.code = code
         self.waiting = 0
         self.changed = asyncio.Event()
-        self.serial: int | None = None  # what the watcher read last (None: not yet, or no class)
+        # What the watcher read last: None is "no class", so before its first read it holds a value no read gives,
+        # and that first read always wakes the waiting answers (a class that ended before it is then told at once).
+        self.serial: int | None | object = _UNREAD
         self.shown: live.View | None | Exception = None
         self.task = asyncio.get_running_loop().create_task(self._run())
 
