@@ -1,0 +1,154 @@
+"""Websocket messages are handed to Streamlit at a pace no one client sets for the others: a bucket per connection, big messages one at a time.
+
+Streamlit's websocket endpoint reads each message a browser sends, parses it as a ``BackMsg`` on the event loop
+every session shares, and starts a run of that session's script for it. So one client sending thousands of
+reruns, or twenty clients pasting 24 MB each at once, held every other session's clicks behind their parsing and
+their runs. :class:`WebsocketPacing` is an ASGI middleware (``st.App(..., middleware=[...])``, ``serve.py``) in
+front of ``/_stcore/stream`` that chooses only *when* it hands each message on:
+
+- **A bucket per connection:** ``burst`` messages at once, then ``rate`` a second. A message past the bucket is
+  not read until a token comes; meanwhile uvicorn reads nothing more from that socket (it pauses reading until the
+  app asks for the next message), so it is the greedy connection's own TCP window that fills, and the other
+  connections are read as before. A person clicking, typing or holding a key stays far below it.
+- **Big messages one at a time, server-wide:** a message over ``big_bytes`` (a pasted text of megabytes) waits
+  for the gate, and holds it until its session's run has ended (the connection sends ``script_finished``, other
+  than "stopped for a rerun") or ``hold_s`` has passed. Small messages (clicks) never wait for it, so they pass
+  while pastes queue; the pastes are parsed and run one after another instead of all at once.
+
+Nothing is dropped, merged or reordered: a delayed message arrives in its order, and its run (with the page's
+sentence for an over-limit paste) happens. Messages of other paths and plain HTTP pass untouched.
+
+Left out: a cap per address (behind ``serve-replicas.sh``'s HAProxy every connection comes from HAProxy's
+address, and a class behind one NAT shares one, so the cap would be the class's), and pacing of uploads (HTTP
+PUTs, bounded per session by ``server/upload_limits.py``). A big message is already in memory when it waits for
+the gate: uvicorn has read the whole frame (``server.maxWidgetStateSize`` bounds it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+STREAM_PATH = "/_stcore/stream"
+RATE = float(os.environ.get("BPE_WS_RATE", "50"))  # messages a second per connection, past its burst
+BURST = int(os.environ.get("BPE_WS_BURST", "100"))  # messages one connection may send at once
+BIG_BYTES = 1 << 20  # a message over this waits for the gate (a 1 MB paste does not; 5 MB and more do)
+HOLD_S = 3.0  # the longest one big message keeps the gate shut while its run goes on
+FINISHED_MAX_BYTES = 512  # a ForwardMsg saying a run ended is a few dozen bytes; bigger ones are not parsed
+
+
+class Bucket:
+    """Tokens for one connection's messages: ``burst`` at first, refilled at ``rate`` a second."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = float(burst)
+        self.stamp = clock()
+
+    def take(self) -> float:
+        """Take a token and return 0.0, or return the seconds until one is there (nothing taken)."""
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / self.rate
+
+
+@dataclass
+class _Connection:
+    bucket: Bucket
+    holding: asyncio.Event | None = None  # set when this connection's big message lets the gate go
+    holds: list = field(default_factory=list)  # the tasks that keep the gate shut, so they are not collected
+
+
+def run_ended(data: bytes) -> bool:
+    """Whether ``data`` (a ForwardMsg the server sends) says a run ended, other than to start again at once."""
+    if len(data) > FINISHED_MAX_BYTES:
+        return False
+    msg = ForwardMsg()
+    try:
+        msg.ParseFromString(data)
+    except Exception:  # noqa: BLE001 - not ours to judge; only a clean script_finished counts
+        return False
+    return msg.WhichOneof("type") == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+
+
+class WebsocketPacing:
+    """The ASGI middleware: each ``/_stcore/stream`` connection's messages through its bucket, big ones through
+    the server's gate. ``clock`` and ``sleep`` are the bucket's time (tests pass their own)."""
+
+    def __init__(
+        self,
+        app,
+        rate: float = RATE,
+        burst: int = BURST,
+        big_bytes: int = BIG_BYTES,
+        hold_s: float = HOLD_S,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.app = app
+        self.rate, self.burst, self.big_bytes, self.hold_s = rate, burst, big_bytes, hold_s
+        self.clock, self.sleep = clock, sleep
+        self.gate: asyncio.Lock | None = None  # made in the server's event loop, at the first big message
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "websocket" or not scope["path"].endswith(STREAM_PATH):
+            await self.app(scope, receive, send)
+            return
+        conn = _Connection(Bucket(self.rate, self.burst, self.clock))
+
+        async def paced_receive():
+            while (wait := conn.bucket.take()) > 0.0:  # before reading: the socket stays paused meanwhile
+                await self.sleep(wait)
+            message = await receive()
+            if message["type"] == "websocket.receive" and self._size(message) > self.big_bytes:
+                await self._enter_gate(conn)
+            return message
+
+        async def watched_send(message) -> None:
+            if (
+                conn.holding is not None
+                and message["type"] == "websocket.send"
+                and run_ended(message.get("bytes") or b"")
+            ):
+                conn.holding.set()
+                conn.holding = None
+            await send(message)
+
+        try:
+            await self.app(scope, paced_receive, watched_send)
+        finally:
+            if conn.holding is not None:  # the connection ended during its big message's run
+                conn.holding.set()
+
+    @staticmethod
+    def _size(message) -> int:
+        return len(message.get("bytes") or message.get("text") or b"")
+
+    async def _enter_gate(self, conn: _Connection) -> None:
+        """Wait for the gate, then keep it shut until this connection's run ends or ``hold_s`` has passed."""
+        if self.gate is None:
+            self.gate = asyncio.Lock()
+        await self.gate.acquire()
+        if conn.holding is not None:  # a big message before this one still held it: its hold ends now
+            conn.holding.set()
+        conn.holding = asyncio.Event()
+        task = asyncio.create_task(self._hold(conn.holding))
+        conn.holds.append(task)
+        task.add_done_callback(conn.holds.remove)
+
+    async def _hold(self, ended: asyncio.Event) -> None:
+        try:
+            await asyncio.wait_for(ended.wait(), self.hold_s)
+        except TimeoutError:
+            pass
+        finally:
+            self.gate.release()
