@@ -6,10 +6,11 @@ reruns, or twenty clients pasting 24 MB each at once, held every other session's
 their runs. :class:`WebsocketPacing` is an ASGI middleware (``st.App(..., middleware=[...])``, ``serve.py``) in
 front of ``/_stcore/stream`` that chooses only *when* it hands each message on:
 
-- **A bucket per connection:** ``burst`` messages at once, then ``rate`` a second. A message past the bucket is
-  not read until a token comes; meanwhile uvicorn reads nothing more from that socket (it pauses reading until the
-  app asks for the next message), so it is the greedy connection's own TCP window that fills, and the other
-  connections are read as before. A person clicking, typing or holding a key stays far below it.
+- **A bucket per connection:** ``burst`` messages at once, then ``rate`` a second. Messages past the bucket wait
+  in order, read ahead of Streamlit so that the socket's ping answers still arrive (uvicorn closes a connection
+  whose pings go unanswered for a minute); past ``max_queued`` messages, or ``max_queued_bytes`` besides the one
+  it waits to hand on, the socket is left unread and the greedy connection's own TCP window fills. Once the client
+  has gone, what it sent is handed on at once. A person clicking, typing or holding a key stays far below it.
 - **Big messages one at a time, server-wide:** a message over ``big_bytes`` (a pasted text of megabytes) waits
   for the gate, and holds it until its session's run has ended (the connection sends ``script_finished``, other
   than "stopped for a rerun") or ``hold_s`` has passed. Small messages (clicks) never wait for it, so they pass
@@ -29,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -39,6 +41,8 @@ RATE = float(os.environ.get("BPE_WS_RATE", "50"))  # messages a second per conne
 BURST = int(os.environ.get("BPE_WS_BURST", "100"))  # messages one connection may send at once
 BIG_BYTES = 1 << 20  # a message over this waits for the gate (a 1 MB paste does not; 5 MB and more do)
 HOLD_S = 3.0  # the longest one big message keeps the gate shut while its run goes on
+MAX_QUEUED = 10_000  # messages read ahead for one connection before its socket is left unread
+MAX_QUEUED_BYTES = 8 << 20  # bytes read ahead for one connection besides the message it waits to hand on
 FINISHED_MAX_BYTES = 512  # a ForwardMsg saying a run ended is a few dozen bytes; bigger ones are not parsed
 
 
@@ -80,6 +84,56 @@ def run_ended(data: bytes) -> bool:
     return msg.WhichOneof("type") == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
 
 
+class _ReadAhead:
+    """One connection's messages read from the server as they come, kept in order until handed on. Reading
+    stops only while more than ``max_count`` messages, or ``max_bytes`` besides the first, wait: uvicorn reads
+    the client's pings' answers with its messages, and a socket left unread for a minute is closed."""
+
+    def __init__(self, receive, max_count: int, max_bytes: int) -> None:
+        self.receive, self.max_count, self.max_bytes = receive, max_count, max_bytes
+        self.queue: deque = deque()
+        self.bytes = 0
+        self.arrived = asyncio.Event()  # set by the reader, cleared by the one waiting for a message
+        self.taken = asyncio.Event()  # set as a message is handed on, cleared by the reader waiting for room
+        self.ended = False  # the disconnect has been read: what is left is handed on at once
+        self.task = asyncio.create_task(self._read())
+
+    def _full(self) -> bool:
+        return len(self.queue) >= self.max_count or self.bytes - _size(self.queue[0]) >= self.max_bytes
+
+    async def _read(self) -> None:
+        while True:
+            while self.queue and self._full():
+                self.taken.clear()
+                await self.taken.wait()
+            message = await self.receive()
+            self.queue.append(message)
+            self.bytes += _size(message)
+            self.arrived.set()
+            if message["type"] == "websocket.disconnect":
+                self.ended = True
+                return
+
+    async def next(self):
+        """The next message in order; the reader's own error if it failed."""
+        while not self.queue:
+            if self.task.done():
+                self.task.result()  # raises what the reader met
+                return {"type": "websocket.disconnect", "code": 1006}  # asked again after the disconnect
+            self.arrived.clear()
+            waiter = asyncio.ensure_future(self.arrived.wait())
+            await asyncio.wait([waiter, self.task], return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+        message = self.queue.popleft()
+        self.bytes -= _size(message)
+        self.taken.set()
+        return message
+
+
+def _size(message) -> int:
+    return len(message.get("bytes") or message.get("text") or b"")
+
+
 class WebsocketPacing:
     """The ASGI middleware: each ``/_stcore/stream`` connection's messages through its bucket, big ones through
     the server's gate. ``clock`` and ``sleep`` are the bucket's time (tests pass their own)."""
@@ -91,11 +145,14 @@ class WebsocketPacing:
         burst: int = BURST,
         big_bytes: int = BIG_BYTES,
         hold_s: float = HOLD_S,
+        max_queued: int = MAX_QUEUED,
+        max_queued_bytes: int = MAX_QUEUED_BYTES,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.app = app
         self.rate, self.burst, self.big_bytes, self.hold_s = rate, burst, big_bytes, hold_s
+        self.max_queued, self.max_queued_bytes = max_queued, max_queued_bytes
         self.clock, self.sleep = clock, sleep
         self.gate: asyncio.Lock | None = None  # made in the server's event loop, at the first big message
 
@@ -104,12 +161,13 @@ class WebsocketPacing:
             await self.app(scope, receive, send)
             return
         conn = _Connection(Bucket(self.rate, self.burst, self.clock))
+        ahead = _ReadAhead(receive, self.max_queued, self.max_queued_bytes)
 
         async def paced_receive():
-            while (wait := conn.bucket.take()) > 0.0:  # before reading: the socket stays paused meanwhile
+            while not ahead.ended and (wait := conn.bucket.take()) > 0.0:
                 await self.sleep(wait)
-            message = await receive()
-            if message["type"] == "websocket.receive" and self._size(message) > self.big_bytes:
+            message = await ahead.next()
+            if message["type"] == "websocket.receive" and _size(message) > self.big_bytes:
                 await self._enter_gate(conn)
             return message
 
@@ -126,12 +184,9 @@ class WebsocketPacing:
         try:
             await self.app(scope, paced_receive, watched_send)
         finally:
+            ahead.task.cancel()
             if conn.holding is not None:  # the connection ended during its big message's run
                 conn.holding.set()
-
-    @staticmethod
-    def _size(message) -> int:
-        return len(message.get("bytes") or message.get("text") or b"")
 
     async def _enter_gate(self, conn: _Connection) -> None:
         """Wait for the gate, then keep it shut until this connection's run ends or ``hold_s`` has passed."""

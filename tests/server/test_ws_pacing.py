@@ -117,7 +117,7 @@ def test_a_connection_past_its_burst_waits_while_another_connection_passes_at_on
         other.put(b"click")
         await until(lambda: ("other", b"click") in app.handed)
         assert app.handed == [("greedy", b"rerun 0"), ("greedy", b"rerun 1"), ("other", b"click")]
-        assert not greedy.inbox.empty()  # not even read: uvicorn reads nothing more from that socket meanwhile
+        assert ("greedy", b"rerun 2") not in app.handed  # read ahead (its pings still answered), not handed on
         time_.let_time_pass()
         await until(lambda: ("greedy", b"rerun 2") in app.handed)  # delayed, not lost
         await greedy.close()
@@ -125,6 +125,50 @@ def test_a_connection_past_its_burst_waits_while_another_connection_passes_at_on
         return app.handed
 
     assert asyncio.run(scenario())[-1] == ("greedy", b"rerun 2")
+
+
+def test_a_paced_connection_is_read_ahead_up_to_its_bound_so_its_pings_are_still_answered():
+    async def scenario():
+        time_ = StandingTime()
+        app = FakeStreamlit()
+        pacing = WebsocketPacing(app, rate=1.0, burst=1, max_queued=3, clock=time_.clock, sleep=time_.sleep)
+        greedy = Client(pacing, "greedy")
+        for i in range(10):
+            greedy.put(b"rerun %d" % i)
+        await time_.asked.wait()
+        await until(lambda: greedy.inbox.qsize() <= 6)  # one handed on, three read ahead
+        for _ in range(100):  # whatever else is ready runs: the bound holds
+            await asyncio.sleep(0)
+        left, handed = greedy.inbox.qsize(), list(app.handed)
+        time_.let_time_pass()
+        await until(lambda: len(app.handed) == 10)
+        await greedy.close()
+        return left, handed, app.handed
+
+    left, handed, everything = asyncio.run(scenario())
+    assert left == 6 and handed == [("greedy", b"rerun 0")]
+    assert everything == [("greedy", b"rerun %d" % i) for i in range(10)]  # in order, none lost
+
+
+def test_once_the_client_has_gone_what_it_sent_is_handed_on_at_once():
+    async def scenario():
+        time_ = StandingTime()
+        app = FakeStreamlit()
+        pacing = WebsocketPacing(app, rate=1.0, burst=1, clock=time_.clock, sleep=time_.sleep)
+        greedy = Client(pacing, "greedy")
+        for i in range(6):
+            greedy.put(b"rerun %d" % i)
+        await time_.asked.wait()  # the second rerun waits for a token
+        closed = asyncio.create_task(greedy.close())
+        await until(lambda: greedy.inbox.qsize() == 1)  # the disconnect is there
+        await until_taken(greedy)
+        time_.let_time_pass()
+        await closed
+        return app.handed, time_.waits
+
+    handed, waits = asyncio.run(scenario())
+    assert handed == [("greedy", b"rerun %d" % i) for i in range(6)]
+    assert len(waits) == 1  # only the wait under way when the disconnect was read
 
 
 def test_big_messages_are_handed_on_one_at_a_time_while_small_ones_pass():
