@@ -6,9 +6,11 @@ reruns, or twenty clients pasting 24 MB each at once, held every other session's
 their runs. :class:`WebsocketPacing` is an ASGI middleware (``st.App(..., middleware=[...])``, ``serve.py``) in
 front of ``/_stcore/stream`` that chooses only *when* it hands each message on:
 
-- **A bucket per connection:** ``burst`` messages at once, then ``rate`` a second. Messages past the bucket wait
-  in order, read ahead of Streamlit so that the socket's ping answers still arrive (uvicorn closes a connection
-  whose pings go unanswered for a minute); past ``max_queued`` messages, or ``max_queued_bytes`` besides the one
+- **A bucket per connection:** ``burst`` batches at once, then ``rate`` a second; a batch is the message a token
+  was taken for and every message of that connection already waiting behind it, handed on together, so that
+  Streamlit coalesces their reruns into one run, as it did when a burst came in at once (each message handed on
+  alone would restart the session's run). Messages wait in order, read ahead of Streamlit so that the socket's
+  ping answers still arrive (uvicorn closes a connection whose pings go unanswered for a minute); past ``max_queued`` messages, or ``max_queued_bytes`` besides the one
   it waits to hand on, the socket is left unread and the greedy connection's own TCP window fills. Once the client
   has gone, what it sent is handed on at once. A person clicking, typing or holding a key stays far below it.
 - **Big messages one at a time, server-wide:** a message over ``big_bytes`` (a pasted text of megabytes) waits
@@ -37,8 +39,8 @@ from dataclasses import dataclass, field
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 STREAM_PATH = "/_stcore/stream"
-RATE = float(os.environ.get("BPE_WS_RATE", "50"))  # messages a second per connection, past its burst
-BURST = int(os.environ.get("BPE_WS_BURST", "100"))  # messages one connection may send at once
+RATE = float(os.environ.get("BPE_WS_RATE", "20"))  # batches a second per connection, past its burst
+BURST = int(os.environ.get("BPE_WS_BURST", "40"))  # batches one connection may send in a row
 BIG_BYTES = 1 << 20  # a message over this waits for the gate (a 1 MB paste does not; 5 MB and more do)
 HOLD_S = 3.0  # the longest one big message keeps the gate shut while its run goes on
 MAX_QUEUED = 10_000  # messages read ahead for one connection before its socket is left unread
@@ -68,6 +70,7 @@ class Bucket:
 @dataclass
 class _Connection:
     bucket: Bucket
+    batch: bool = False  # handing on the messages that were waiting together, on one token
     holding: asyncio.Event | None = None  # set when this connection's big message lets the gate go
     holds: list = field(default_factory=list)  # the tasks that keep the gate shut, so they are not collected
 
@@ -164,9 +167,11 @@ class WebsocketPacing:
         ahead = _ReadAhead(receive, self.max_queued, self.max_queued_bytes)
 
         async def paced_receive():
-            while not ahead.ended and (wait := conn.bucket.take()) > 0.0:
-                await self.sleep(wait)
+            if not (conn.batch and ahead.queue):  # a new batch: one token
+                while not ahead.ended and (wait := conn.bucket.take()) > 0.0:
+                    await self.sleep(wait)
             message = await ahead.next()
+            conn.batch = bool(ahead.queue)  # what has come meanwhile goes on with it, and Streamlit coalesces it
             if message["type"] == "websocket.receive" and _size(message) > self.big_bytes:
                 await self._enter_gate(conn)
             return message

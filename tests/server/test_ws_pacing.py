@@ -78,6 +78,8 @@ class StandingTime:
     def __init__(self) -> None:
         self.now = 0.0
         self.waits: list[float] = []
+        self.note = lambda: None  # what the test notes at each wait
+        self.noted: list = []
         self.asked = asyncio.Event()
         self.moved = asyncio.Event()
 
@@ -86,6 +88,7 @@ class StandingTime:
 
     async def sleep(self, seconds: float) -> None:
         self.waits.append(seconds)
+        self.noted.append(self.note())
         self.asked.set()
         await self.moved.wait()
         self.now += seconds
@@ -111,13 +114,13 @@ def test_a_connection_past_its_burst_waits_while_another_connection_passes_at_on
         app = FakeStreamlit()
         pacing = WebsocketPacing(app, rate=1.0, burst=2, clock=time_.clock, sleep=time_.sleep)
         greedy, other = Client(pacing, "greedy"), Client(pacing, "other")
-        for i in range(3):
+        for i in range(3):  # one at a time, each after the one before was handed on: three batches
             greedy.put(b"rerun %d" % i)
-        await time_.asked.wait()  # the third rerun waits for a token, unread
+            await until(lambda n=i + 1: len(app.handed) == n or time_.asked.is_set())
+        await time_.asked.wait()  # the third rerun waits for a token
         other.put(b"click")
         await until(lambda: ("other", b"click") in app.handed)
         assert app.handed == [("greedy", b"rerun 0"), ("greedy", b"rerun 1"), ("other", b"click")]
-        assert ("greedy", b"rerun 2") not in app.handed  # read ahead (its pings still answered), not handed on
         time_.let_time_pass()
         await until(lambda: ("greedy", b"rerun 2") in app.handed)  # delayed, not lost
         await greedy.close()
@@ -127,16 +130,44 @@ def test_a_connection_past_its_burst_waits_while_another_connection_passes_at_on
     assert asyncio.run(scenario())[-1] == ("greedy", b"rerun 2")
 
 
+def test_messages_waiting_together_are_handed_on_together_on_one_token():
+    """Streamlit coalesces reruns that arrive while one is pending: a burst handed on together is one run, where
+    the same burst handed on one token at a time would restart the session's run for each."""
+
+    async def scenario():
+        time_ = StandingTime()
+        app = FakeStreamlit()
+        pacing = WebsocketPacing(app, rate=1.0, burst=1, clock=time_.clock, sleep=time_.sleep)
+        time_.note = lambda: len(app.handed)
+        greedy = Client(pacing, "greedy")
+        greedy.put(b"first")
+        await until(lambda: len(app.handed) == 1)
+        for i in range(5):
+            greedy.put(b"rerun %d" % i)
+        await time_.asked.wait()
+        await until_taken(greedy)
+        time_.let_time_pass()
+        await until(lambda: len(app.handed) == 6)
+        await greedy.close()
+        return app.handed, time_.noted
+
+    handed, noted = asyncio.run(scenario())
+    assert handed == [("greedy", b"first")] + [("greedy", b"rerun %d" % i) for i in range(5)]
+    assert noted[:2] == [1, 6]  # one wait for a token after the first, the next only after the five
+
+
 def test_a_paced_connection_is_read_ahead_up_to_its_bound_so_its_pings_are_still_answered():
     async def scenario():
         time_ = StandingTime()
         app = FakeStreamlit()
         pacing = WebsocketPacing(app, rate=1.0, burst=1, max_queued=3, clock=time_.clock, sleep=time_.sleep)
         greedy = Client(pacing, "greedy")
-        for i in range(10):
+        greedy.put(b"rerun 0")
+        await until(lambda: len(app.handed) == 1)
+        for i in range(1, 10):
             greedy.put(b"rerun %d" % i)
         await time_.asked.wait()
-        await until(lambda: greedy.inbox.qsize() <= 6)  # one handed on, three read ahead
+        await until(lambda: greedy.inbox.qsize() <= 6)  # three read ahead
         for _ in range(100):  # whatever else is ready runs: the bound holds
             await asyncio.sleep(0)
         left, handed = greedy.inbox.qsize(), list(app.handed)
@@ -156,7 +187,9 @@ def test_once_the_client_has_gone_what_it_sent_is_handed_on_at_once():
         app = FakeStreamlit()
         pacing = WebsocketPacing(app, rate=1.0, burst=1, clock=time_.clock, sleep=time_.sleep)
         greedy = Client(pacing, "greedy")
-        for i in range(6):
+        greedy.put(b"rerun 0")
+        await until(lambda: len(app.handed) == 1)
+        for i in range(1, 6):
             greedy.put(b"rerun %d" % i)
         await time_.asked.wait()  # the second rerun waits for a token
         closed = asyncio.create_task(greedy.close())
