@@ -1,7 +1,7 @@
 """A real ``streamlit run serve.py`` with the websocket pacing (``server/ws_pacing.py``): a session that reruns
 as fast as the server answers it has its reruns handed to Streamlit one token at a time past its burst, each
-still run (none lost), while another session's clicks are answered between them: its share, the bucket being the same for both. Slow: a server,
-and a bucket refilled once a second."""
+still run (none lost), while another session's clicks are answered between them (its share: the bucket is the
+same for both). Slow: a server, and a bucket refilled once a second."""
 
 from __future__ import annotations
 
