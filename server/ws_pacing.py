@@ -10,9 +10,10 @@ front of ``/_stcore/stream`` that chooses only *when* it hands each message on:
   was taken for and every message of that connection already waiting behind it, handed on together, so that
   Streamlit coalesces their reruns into one run, as it did when a burst came in at once (each message handed on
   alone would restart the session's run). Messages wait in order, read ahead of Streamlit so that the socket's
-  ping answers still arrive (uvicorn closes a connection whose pings go unanswered for a minute); past ``max_queued`` messages, or ``max_queued_bytes`` besides the one
-  it waits to hand on, the socket is left unread and the greedy connection's own TCP window fills. Once the client
-  has gone, what it sent is handed on at once. A person clicking, typing or holding a key stays far below it.
+  ping answers still arrive (uvicorn closes a connection whose pings go unanswered for a minute); past
+  ``max_queued`` messages, or ``max_queued_bytes`` besides the one it waits to hand on, the socket is left unread
+  and the greedy connection's own TCP window fills. Once the client has gone, what it sent is handed on at once.
+  A person clicking, typing or holding a key stays far below it.
 - **Big messages one at a time, server-wide:** a message over ``big_bytes`` (a pasted text of megabytes) waits
   for the gate, and holds it until its session's run has ended (the connection sends ``script_finished``, other
   than "stopped for a rerun") or ``hold_s`` has passed. Small messages (clicks) never wait for it, so they pass
