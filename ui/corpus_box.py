@@ -255,15 +255,21 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool =
     """The uploader of a text corpus (any extension, read as UTF-8); the text of a file uploaded since the
     last run, else None. A file refused (too big, not UTF-8, empty) gets its sentence as an error below the
     uploader for as long as it stays there; Streamlit's own refusal (a tooltip) only comes past
-    ``limits.UPLOAD_WIDGET_MB``. ``let_go``: once read, the uploader's copy of the file is dropped from the
-    server's memory (the uploader then returns None, its file name still shown), so a 100 MB file is held
-    once, as the session's text; ``on_change(state)`` is then how the page hears that the file was removed."""
+    ``limits.UPLOAD_WIDGET_MB``. ``let_go``: once read or refused, the uploader's copy of the file is dropped
+    from the server's memory (the uploader then returns None, its file name still shown), so a 100 MB file is
+    held once, as the session's text, and a refused one not at all; ``on_change(state)`` is then how the page hears that the file was removed."""
     upload = st.file_uploader(
-        label, type=None, key=key, max_upload_size=limits.UPLOAD_WIDGET_MB, on_change=on_change, args=(state,)
+        label,
+        type=None,
+        key=key,
+        max_upload_size=limits.UPLOAD_WIDGET_MB,
+        on_change=_uploader_changed,
+        args=(state, key, on_change),
     )
     refusals = state.setdefault("upload_refusals", {})
     if upload is None:
-        refusals.pop(key, None)
+        if f"{key}_refused_gone" not in state:  # (a refused file let go still shows: its sentence stays)
+            refusals.pop(key, None)
         return None
     text = None
     if state.get(f"{key}_read") != upload.file_id:
@@ -278,6 +284,10 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool =
         except ValueError as exc:
             refusals[key] = f"{exc} The corpus keeps what it had."
             text = None
+            # A refused file's bytes go too: the uploader's value is deep-copied into every run of the session
+            # (Streamlit's register_widget), so a kept 59 MB file cost each rerun a 59 MB copy.
+            if let_go and upload_limits.let_go(session_id(), upload.file_id):
+                state[f"{key}_refused_gone"] = upload.file_id
     if refusal := refusals.get(key):
         alert("error", refusal)
     return text
@@ -305,6 +315,14 @@ def _read_upload(state: dict, key: str, upload, let_go: bool) -> str:
         if upload_limits.let_go(session_id(), upload.file_id):  # (not under AppTest, which reads it again)
             upload.close()
     return read.text
+
+
+def _uploader_changed(state: dict, key: str, on_change) -> None:
+    """The student removed or replaced the file: a refused one's sentence goes with it."""
+    if state.pop(f"{key}_refused_gone", None) is not None:
+        state.get("upload_refusals", {}).pop(key, None)
+    if on_change is not None:
+        on_change(state)
 
 
 def upload_refused(state: dict, key: str = "corpus_file") -> bool:
