@@ -52,6 +52,17 @@ class FaultFound:
     faulty: Replay
 
 
+@dataclass(frozen=True)
+class TieAndFault:
+    """A students' tie rule and a loop fault that follow the run together: the rule's name, the fault found (its
+    counts watched at ``step``, where the fault first parts from the tie rule alone) and the two pairs there."""
+
+    key: str
+    found: FaultFound
+    step: int
+    pairs: tuple[BytePair, ...]
+
+
 def find_fault(
     corpus: Words,
     merges: Sequence[BytePair],
@@ -78,6 +89,47 @@ def find_fault(
         if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
             break
     return best
+
+
+def find_tie_and_fault(
+    corpus: Words,
+    merges: Sequence[BytePair],
+    step: int,
+    pairs: Sequence[BytePair],
+    need: int,
+    skip: str | None = None,
+    seconds: float = LOOP_SECONDS,
+) -> TieAndFault | None:
+    """A students' tie rule (of :data:`bpe.merge_faults.TIE_KEYS` but ``skip``, ours) and a known loop fault
+    together, the pair that reproduces the student's merges longest and at least ``need`` of them, or None: a
+    tie rule and a loop bug can change the same step, and then neither alone follows the run."""
+    deadline = time.monotonic() + seconds
+    args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
+    best: tuple[str, Fault, int] | None = None
+    for name in TIE_KEYS:
+        if name == skip:
+            continue
+        for fault in FAULTS.values():
+            if fault.loses or fault.heap:  # a lost pair fits any run; the heap orders ties by its own key
+                continue
+            run = replay(*args, fault, tie=name, deadline=deadline)
+            if run.reproduced >= need and (best is None or run.reproduced > best[2]):
+                best = (name, fault, run.reproduced)
+            if time.monotonic() > deadline:
+                break
+        if time.monotonic() > deadline or best is not None and best[2] == len(args[2]):
+            break
+    if best is None:
+        return None
+    name, fault, n = best
+    alone = replay(*args, CORRECT, tie=name).reproduced  # the tie rule alone may make this step's choice
+    at = step if alone < step or alone >= len(args[2]) else alone + 1  # where the loop fault first shows
+    if at > step:
+        own = replay(corpus.words, corpus.freqs, [], CORRECT, tie=name, choose=at).chosen or []
+        pairs = (own[at - 1], merges[at - 1]) if len(own) >= at else pairs
+    true = replay(*args, CORRECT, tie=name, watch=at - 1, watch_pairs=pairs)
+    faulty = replay(*args, fault, tie=name, watch=at - 1, watch_pairs=pairs)
+    return TieAndFault(name, FaultFound(fault, n, true, faulty), at, tuple(pairs))
 
 
 def _parting_words(corpus: Words, true: dict[int, int], faulty: dict[int, int], limit: int = 2) -> list[str]:
