@@ -57,6 +57,8 @@ def replay(
     pick = TIE_KEYS[tie][1] if tie else None
     made_tokens: set[bytes] = set()
     done: set[BytePair] = set()  # the pairs merged so far
+    # a student whose run never repeats a merge deletes a pair's count once it is merged (see _fresh)
+    deletes = choose is None and len(set(merges)) == len(merges)
 
     def contribution(split: Split) -> Counter:
         c = pair_counter(split, fault.overlap)
@@ -94,7 +96,7 @@ def replay(
             tied = counts.top()
             if not tied or pick is None:
                 return result
-            pair = pick(_fresh(tied, done, where), ids, seen)
+            pair = pick(_fresh(tied, done, where, deletes), ids, seen)
             merges = [*merges, pair]
             result.chosen = merges
             ids.setdefault(pair[0] + pair[1], len(ids))
@@ -125,7 +127,12 @@ def replay(
         if step == watch and fault.loses and choose is None:
             lost = _lost_pairs(counts, pair, pick, ids, seen)
         tied = counts.top(lost)
-        if pair not in tied or pick is not None and len(tied) > 1 and pick(_fresh(tied, done, where), ids, seen) != pair:
+        if (
+            pair not in tied
+            or pick is not None
+            and len(tied) > 1
+            and pick(_fresh(tied, done, where, deletes), ids, seen) != pair
+        ):
             return result
         result.reproduced = step + 1
         joined = pair[0] + pair[1]
@@ -453,10 +460,15 @@ class _Counts:
         return []
 
 
-def _fresh(tied: list[BytePair], done: set[BytePair], where: Mapping[BytePair, set[int]]) -> list[BytePair]:
+def _fresh(
+    tied: list[BytePair], done: set[BytePair], where: Mapping[BytePair, set[int]], deletes: bool
+) -> list[BytePair]:
     """The tied pairs but those merged before that no word holds: a loop that deletes a pair's count once it is
     merged never offers it again, though a faulty update may have left a count there in the replay (as two merged
-    tokens side by side do); a pair a half-merged word still holds keeps its count."""
+    tokens side by side do); a pair a half-merged word still holds keeps its count. A loop that keeps the count
+    (``deletes`` false: its run repeats a merge) offers the pair again."""
+    if not deletes:
+        return tied
     return [p for p in tied if p not in done or where.get(p)] or tied
 
 

@@ -31,7 +31,7 @@ from bpe.check_notation import show_pair
 from bpe.check_setup import student_words
 from bpe.fault_replay import faulty_merges, replay
 from bpe.formats.student_runs import StudentRun, read_student_file
-from bpe.merge_faults import CORRECT, FAULTS
+from bpe.merge_faults import CORRECT, FAULTS, TIE_KEYS
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
@@ -239,6 +239,68 @@ def test_a_smallest_pair_tie_bug_is_named_lexicographic():
     assert "'hf'" not in result.cause and "greatest" not in result.cause.split("With the settings")[0]
 
 
+TIE_AND_LOOP = [("first-added", "assigned"), ("greatest-text-ignore", "adjacent")]
+
+
+@pytest.mark.parametrize(("tie", "loop"), TIE_AND_LOOP)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_tie_rule_and_a_loop_fault_at_the_same_step_are_both_named(corpus, tie, loop):
+    # ameerfaour95's first-seen tie with counts assigned, Zane-Liao's tie on text decoded with errors='ignore'
+    # with two merged tokens side by side counted twice: neither alone follows the run past the step
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, f"{tie}+{loop}", n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert result.kind == "same"
+        return
+    assert result.step == step, result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    if result.rule in TIE_KEYS and result.fault is not None:  # both named: together they make every merge
+        assert "two faults at once" in result.cause and f"'{result.rule}' rule" in result.cause
+        assert replay(words, freqs, merges, FAULTS[result.fault], tie=result.rule).reproduced == len(merges)
+    else:  # one of them alone makes every merge here
+        assert (result.kind, result.fault or result.rule) in (("merge-loop", loop), ("tie", tie)), result.cause
+        named = FAULTS[loop] if result.kind == "merge-loop" else CORRECT
+        key = tie if result.kind == "tie" else "greatest-bytes"
+        assert replay(words, freqs, merges, named, tie=key).reproduced == len(merges)
+
+
+def test_a_tie_rule_with_a_loop_fault_says_where_each_acts():
+    merges, result = check(CORPORA["handout"], "first-added+assigned", 12)
+    assert (result.kind, result.rule, result.fault, result.step) == ("merge-loop", "first-added", "assigned", 1)
+    assert result.cause.startswith("At step 1 we merge (s, t) (9) and you (e, s) (9): two faults at once.")
+    assert "which makes this choice here, and from step 2 on, your update for the merge (e, s) sets the count" in (
+        result.cause
+    )
+    assert f"together they make your merges through step {len(merges)}" in result.cause
+
+
+def test_counts_assigned_not_added_are_named_with_the_count_of_the_last_word():
+    # merging (h, e): (␣t, he) is set to the count of the last word that makes it, not added up over the words
+    _, result = check(CORPORA["prose"], "assigned", 80)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "assigned", 5), result.cause
+    assert "sets the count of each new pair with he to the count of the word that makes it" in result.cause
+    assert "your count of (␣t, he) drops to 4 while it is 56" in result.cause
+
+
+def test_a_word_index_that_never_gains_a_word_is_named_where_a_word_is_left_unmerged():
+    # jasperjjian's loop: (e, s) is already indexed when ' newest' comes to hold it, so it is never merged there
+    _, result = check(CORPORA["handout"], "stale-index", 12)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "stale-index", 3), result.cause
+    assert "a set's union() returns a new set, which is thrown away" in result.cause
+    assert "in '␣newest' your count of (w, e) rises to 8 while it is 2" in result.cause
+
+
+def test_overlapping_starts_placed_by_index_arithmetic_are_named_with_the_pairs_of_the_run_they_lose():
+    # zhenqilu2014-cell's update: in a run of spaces the new tokens' indexes collapse; its own update gives
+    # (␣␣, ␣␣) 12 where it is 24 (the positions fault would give 0)
+    merges, result = check(CORPORA["prose"], "overlap-index", 80)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "overlap-index", 22), result.cause
+    assert "in '↵␣␣␣␣␣␣␣' your count of (␣␣, ␣␣) drops to 12 while it is 24" in result.cause
+    for other in ("positions", "overlap-subtract", "stale-neighbours"):
+        assert train(CORPORA["prose"], 80, other)[1] != merges
+
+
 def test_a_run_that_stops_short_of_the_vocabulary_size_is_flagged_with_its_step():
     text = CORPORA["handout"]
     vocab, merges = train(text, 6)
@@ -271,6 +333,30 @@ def test_a_choice_no_fault_explains_gets_what_is_certain_about_the_counts():
     assert (result.kind, result.step, result.fault) == ("count", 3, None)
     assert "your count of (i, d) must be at least 4 above its true 3 (words '␣widest')" in result.cause
     assert "or your count of (o, w) at least 4 below its true 7 (words '␣low', '␣lower', 'low')" in result.cause
+    # neither pair is beside a merged one, so the counts part before any merge
+    assert "so your counts of both are the first ones: they differ before any merge" in result.cause
+
+
+def test_what_is_certain_names_the_count_that_is_off_when_the_other_is_untouched():
+    # the handout read without its last 13 characters: (e, st) is counted too low, (o, w) is beside no merge
+    text = CORPORA["handout"][:-13]
+    merges = [m for m in train(text, 12)[1]]
+    student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+    result, _ = diagnose(CORPORA["handout"], student, CS336_SETUP, [EOT])
+    assert result.step == 2 and result.kind == "count", result.cause
+    assert "no merge before this one moves a pair beside (o, w)'s symbols" in result.cause
+    assert "the count that is off is (e, st)'s: at least 2 too low" in result.cause
+
+
+def test_what_is_certain_names_a_count_once_per_word_that_makes_the_choice():
+    # a pair counted once per word: 'aaaa' holds (a, a) three times but counts it once
+    text = "aaaa aaaa aaaa bc bc bc bc bc"
+    good = train(text, 3)[1]
+    assert good[0] == (b"a", b"a")
+    student = StudentRun("CS336 pickle", ((b"b", b"c"), *good[:1]), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert result.step == 1 and result.kind == "count", result.cause
+    assert "counted once per word, not once per occurrence, (a, a) would be 3, which lets yours win" in result.cause
 
 
 @st.composite
