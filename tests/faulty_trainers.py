@@ -36,6 +36,8 @@ so ``||`` stays between the documents. Faults in reading the file in :data:`CHUN
 :data:`COUNT_FAULTS`): ``drop-last``, the last character never read; ``even-chunks``, the chunks cut at evenly
 spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``drop-tail``, the
 boundaries moved to the next special token but the file's size never added, so the last chunk is never read;
+``drop-special-length``, each chunk read from a file opened as text as its size less the length of ``<|endoftext|>``
+(characters, though the size is in bytes), so the characters before each chunk's end are never read;
 ``chunk-positions``, a
 word's occurrences kept as a set of positions numbered from 0 in each chunk, so a word at the same position in
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
@@ -71,7 +73,7 @@ DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
-    "lines", "bytes-pattern",
+    "lines", "bytes-pattern", "drop-special-length",
 )  # fmt: skip
 CHUNKS = 4  # the workers a student's reader cuts the file for
 
@@ -116,6 +118,8 @@ def _words(text: str, fault: str | None) -> Counter:
         return _chunked_words(text, fault)
     if fault == "drop-tail":
         return _words_before_last_boundary(text)
+    if fault == "drop-special-length":
+        return _chunks_read_short(text)
     if fault == "special-in-pattern":  # re.findall(r"(<\|endoftext\|>)|" + PAT): the token one of the words
         found = regex.findall(regex.escape(EOT) + "|" + GPT2_PAT, text)
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found if w != EOT)
@@ -176,6 +180,25 @@ def _words_before_last_boundary(text: str) -> Counter:
     words: Counter = Counter()
     for start, end in zip(boundaries[:-1], boundaries[1:]):
         for document in data[start:end].decode("utf-8").split(EOT):
+            words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
+    return words
+
+
+def _chunks_read_short(text: str) -> Counter:
+    """A student's reader: the chunks between boundaries moved to the next <|endoftext|>, each read as
+    ``f.seek(start); f.read(end - start - len(EOT))`` from a file opened as text, which reads characters (meant
+    to leave out an <|endoftext|> ending the chunk, though the chunk starts with it)."""
+    data = text.encode("utf-8")
+    cuts = [k * (len(data) // CHUNKS) for k in range(CHUNKS)] + [len(data)]
+    for k in range(1, CHUNKS):
+        found = data.find(EOT.encode(), cuts[k])
+        cuts[k] = len(data) if found < 0 else found
+    words: Counter = Counter()
+    for start, end in zip(cuts, cuts[1:]):
+        if start >= end:
+            continue
+        chunk = data[start:].decode("utf-8")[: max(0, end - start - len(EOT))]
+        for document in chunk.split(EOT):
             words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
     return words
 
