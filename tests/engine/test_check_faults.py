@@ -391,6 +391,43 @@ def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(te
         assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
 
 
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=corpora(),
+    fault=st.sampled_from(sorted(FAULTS)),
+    tie=st.sampled_from(sorted(TIE_KEYS)),
+    num_merges=st.integers(1, 25),
+)
+@example(text="aaaa aaaa aaa abab ab", fault="assigned", tie="first-added", num_merges=6)
+@example(text="aaaa aaaa aaa é é é ab", fault="adjacent", tie="greatest-text-ignore", num_merges=6)
+def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_merges(text, fault, tie, num_merges):
+    # a loop fault and a tie rule together (each tie rule in the library with each fault): what the Check names,
+    # a fault with a tie rule, a tie rule, or settings, makes every merge of the run
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    merges = faulty_merges(words, freqs, num_merges, FAULTS[fault], tie=tie)
+    if not merges:
+        return  # a heap orders ties by its own key: it is never paired with another tie rule
+    student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    step = first_difference(faulty_merges(words, freqs, num_merges, CORRECT), merges)
+    if step is None or step > len(merges):
+        assert result.kind == "same"
+        return
+    assert result.step == step, result.cause
+    if result.settings is not None and result.equal:
+        assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
+    elif result.fault in FAULTS:
+        key = result.rule if result.rule in TIE_KEYS else "greatest-bytes"
+        assert replay(words, freqs, merges, FAULTS[result.fault], tie=key).reproduced == len(merges), result.cause
+    else:
+        assert result.kind == "tie", result.cause
+        if result.rule in TIE_KEYS:
+            assert replay(words, freqs, merges, CORRECT, tie=result.rule).reproduced == len(merges)
+        else:
+            ours = Setup(result.rule, CS336_SETUP.pre_tokenizer, CS336_SETUP.byte_base)
+            assert history_bytes(train_setup(text, ours, len(merges), [EOT])) == list(merges)
+
+
 # overlap-once changes the counts from the first merge on, so no setting can be seen before it
 BOTH = [("bytes", "chars", f) for f in LOOP_FAULTS if f != "overlap-once"] + [
     ("prose", "whitespace", f) for f in ("half", "left-symbol", "stale")
