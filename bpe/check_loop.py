@@ -105,30 +105,34 @@ def find_tie_and_fault(
     tie rule and a loop bug can change the same step, and then neither alone follows the run."""
     deadline = time.monotonic() + seconds
     args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
-    best: tuple[str, Fault, int] | None = None
+    best: tuple[str, Fault, int, bool | None] | None = None
+    # a faulty update can leave a count on a merged pair: whether it competes in ties depends on whether the loop
+    # deletes a merged pair's count, which the run shows only where it repeats a merge; both are tried
+    other = len(set(args[2])) < len(args[2])
     for name in TIE_KEYS:
         if name == skip:
             continue
         for fault in FAULTS.values():
             if fault.loses or fault.heap:  # a lost pair fits any run; the heap orders ties by its own key
                 continue
-            run = replay(*args, fault, tie=name, deadline=deadline)
-            if run.reproduced >= need and (best is None or run.reproduced > best[2]):
-                best = (name, fault, run.reproduced)
+            for deletes in (None, other):
+                run = replay(*args, fault, tie=name, deadline=deadline, deletes=deletes)
+                if run.reproduced >= need and (best is None or run.reproduced > best[2]):
+                    best = (name, fault, run.reproduced, deletes)
             if time.monotonic() > deadline:
                 break
         if time.monotonic() > deadline or best is not None and best[2] == len(args[2]):
             break
     if best is None:
         return None
-    name, fault, n = best
+    name, fault, n, deletes = best
     alone = replay(*args, CORRECT, tie=name).reproduced  # the tie rule alone may make this step's choice
     at = step if alone < step or alone >= len(args[2]) else alone + 1  # where the loop fault first shows
     if at > step:
         own = replay(corpus.words, corpus.freqs, [], CORRECT, tie=name, choose=at).chosen or []
         pairs = (own[at - 1], merges[at - 1]) if len(own) >= at else pairs
     true = replay(*args, CORRECT, tie=name, watch=at - 1, watch_pairs=pairs)
-    faulty = replay(*args, fault, tie=name, watch=at - 1, watch_pairs=pairs)
+    faulty = replay(*args, fault, tie=name, watch=at - 1, watch_pairs=pairs, deletes=deletes)
     return TieAndFault(name, FaultFound(fault, n, true, faulty), at, tuple(pairs))
 
 

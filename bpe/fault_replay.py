@@ -48,17 +48,20 @@ def replay(
     watch_pairs: Sequence[BytePair] = (),
     deadline: float | None = None,
     choose: int | None = None,
+    deletes: bool | None = None,
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
-    :func:`faulty_merges` does."""
+    :func:`faulty_merges` does. ``deletes``: whether the loop deletes a pair's count once it is merged, so a
+    count a faulty update left there never wins a tie (None: where the student's run never repeats a merge)."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie][1] if tie else None
     made_tokens: set[bytes] = set()
     done: set[BytePair] = set()  # the pairs merged so far
     # a student whose run never repeats a merge deletes a pair's count once it is merged (see _fresh)
-    deletes = choose is None and len(set(merges)) == len(merges)
+    if deletes is None:
+        deletes = choose is None and len(set(merges)) == len(merges)
 
     def contribution(split: Split) -> Counter:
         c = pair_counter(split, fault.overlap)
