@@ -338,10 +338,9 @@ def test_a_choice_no_fault_explains_gets_what_is_certain_about_the_counts():
 
 
 def test_what_is_certain_names_the_count_that_is_off_when_the_other_is_untouched():
-    # the handout read without its last 13 characters: (e, st) is counted too low, (o, w) is beside no merge
-    text = CORPORA["handout"][:-13]
-    merges = [m for m in train(text, 12)[1]]
-    student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+    # (o, w) taken at step 2 where (e, st) is 9: (o, w) is beside no merge so far, (e, st) holds the merged st
+    good = train(CORPORA["handout"], 12)[1]
+    student = StudentRun("CS336 pickle", (good[0], (b"o", b"w"), *good[1:3]), byte_level=True)
     result, _ = diagnose(CORPORA["handout"], student, CS336_SETUP, [EOT])
     assert result.step == 2 and result.kind == "count", result.cause
     assert "no merge before this one moves a pair beside (o, w)'s symbols" in result.cause
