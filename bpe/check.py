@@ -222,7 +222,9 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         inner = _compare_one(corpus, student, alternative, specials, **options)
         # past its target, a run those settings make up to it still parts from the compared ones well before
         past = inner.kind == "goes-past" and inner.step is not None and n + 1 < inner.step
-        if inner.kind != "same" and not past:  # the target size or the vocabulary: the settings are not the story
+        # the target size: the settings are not the story; a vocabulary that differs is told after them, since the
+        # runs part under the compared settings all the same
+        if inner.kind not in ("same", "vocab-size") and not past:
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
@@ -238,6 +240,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}{agree} With the "
             f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
         )
+        if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
+            cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"
         return replace(
             ours,
             kind=kind,

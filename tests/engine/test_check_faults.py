@@ -301,6 +301,20 @@ def test_overlapping_starts_placed_by_index_arithmetic_are_named_with_the_pairs_
         assert train(CORPORA["prose"], 80, other)[1] != merges
 
 
+def test_settings_that_make_every_merge_keep_the_step_where_ours_part_when_the_vocabulary_differs():
+    # luckunately: each document one sequence, the smallest pair winning ties, and no 256 bytes in the vocabulary;
+    # the Check said "all 28 merges agree" with no step, as if the run were ours
+    text = CORPORA["handout"]
+    whole = Setup("lexicographic", "none", True)
+    merges = history_bytes(train_setup(text, whole, 28, [EOT]))
+    student = StudentRun("CS336 pickle", tuple(merges), vocab_size=40, byte_level=True, special_tokens=(EOT,))
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.step, result.settings, result.equal) == (1, whole, True), result.cause
+    assert result.cause.startswith("Your run equals ours with no pre-tokenization (each text one sequence) and the "
+                                   "lexicographic tie rule (the smallest pair wins): all 28 merges agree.")  # fmt: skip
+    assert "the runs part at step 1. Your vocabulary has 40 tokens and ours 285" in result.cause
+
+
 def test_a_run_that_stops_short_of_the_vocabulary_size_is_flagged_with_its_step():
     text = CORPORA["handout"]
     vocab, merges = train(text, 6)
