@@ -85,6 +85,7 @@ __all__ = [
 # as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
 FOLLOW = 3
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
+BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
     "first": "the pair seen first wins",
@@ -364,7 +365,8 @@ def _compare_one(
     ):  # no cause follows the whole run: a tie rule and a loop fault together?
         need = max(reach + 1, min(len(student.merges), step + FOLLOW))
         pairs = (ours[n], theirs)
-        both = find_tie_and_fault(words, student.merges, step, pairs, need, _TIE_KEY.get(setup.tie_break), seconds)
+        skip = _TIE_KEY.get(setup.tie_break)
+        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip, min(seconds, BOTH_SECONDS))
         if both is not None:
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
