@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, TIE_KEYS, Fault, Split, TiePick, Word, no_extra, pair_counter, token_ids
+from .merge_faults import CORRECT, ORDER_TIES, TIE_KEYS, Fault, Split, TiePick, Word, no_extra, pair_counter, token_ids
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
 
@@ -73,6 +73,7 @@ def replay(
     counts = _Counts()
     where: dict[BytePair, set[int]] = {}
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
+    ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
     for w, c in enumerate(contrib):
         counts.add(c, freqs[w])
         for p in zip(splits[w], splits[w][1:]):
@@ -149,7 +150,8 @@ def replay(
             continue
         changed = set()
         made_here: dict[BytePair, int] = {}  # with ``assigns``: each new pair, the count of the last word making it
-        for w in sorted(where.get(pair, ())):
+        holders = where.get(pair, set())
+        for w in sorted(holders) if ordered or fault.assigns or fault.stale_index else list(holders):
             old = splits[w]
             new, made = fault.merge(old, pair)
             if new == old:
@@ -161,7 +163,8 @@ def replay(
             for p in zip(new, new[1:]):
                 if not fault.stale_index or p in held or p not in where:
                     where.setdefault(p, set()).add(w)
-                seen.setdefault(p, len(seen))
+                if ordered:
+                    seen.setdefault(p, len(seen))
                 if fault.assigns and joined in p:
                     made_here[p] = freqs[w]
             splits[w] = new

@@ -422,6 +422,7 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
     return _GPT2_RANK[token[0]] if len(token) == 1 else 256 + ids.get(token, -1)
 
 
+ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids, seen: min(tied)),
