@@ -230,7 +230,8 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
             f"; no merge before this one moves a pair beside {show_pair(other)}'s symbols, so your count of it is "
             f"likely its first, true one, and the count that is off is {show_pair(off)}'s: at least {gap} too {which}"
         )
-    hints = _slips(corpus, true, ours, theirs, ours_n, theirs_n)
+    # on a tie any slip that moves one count breaks it: only a gap a slip bridges says something
+    hints = _slips(corpus, true, ours, theirs, ours_n, theirs_n) if ours_n > theirs_n else []
     return out + (f"; {'; '.join(hints[:2])}" if hints else "")
 
 

@@ -361,6 +361,18 @@ def test_what_is_certain_names_the_count_that_is_off_when_the_other_is_untouched
     assert "the count that is off is (e, st)'s: at least 2 too low" in result.cause
 
 
+def test_what_is_certain_names_counts_squared_where_they_make_the_choice():
+    # RinSer's index lists a word once per occurrence in the text, each time with its count: ' ab' (4 times) and
+    # 'ab' weigh 16 + 1, above the six words holding (c, d) once each
+    text = "ab ab ab ab ab cda cdb cde cdf cdg cdh"
+    assert train(text, 1)[1] == [(b"c", b"d")]
+    student = StudentRun("CS336 pickle", ((b"a", b"b"), (b"c", b"d"), (b" ", b"cd")), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.step, result.kind) == (1, "count"), result.cause
+    assert "with each word's count squared (a word listed once per occurrence in the text, each time with its count), " \
+           "(a, b) would be 17, above (c, d) squared, which lets it win" in result.cause  # fmt: skip
+
+
 def test_what_is_certain_names_a_count_once_per_word_that_makes_the_choice():
     # a pair counted once per word: 'aaaa' holds (a, a) three times but counts it once
     text = "aaaa aaaa aaaa bc bc bc bc bc"
