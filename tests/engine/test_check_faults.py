@@ -427,7 +427,7 @@ def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(te
 @example(text="aaaa aaaa aaa é é é ab", fault="adjacent", tie="greatest-text-ignore", num_merges=6)
 def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_merges(text, fault, tie, num_merges):
     # a loop fault and a tie rule together (each tie rule in the library with each fault): what the Check names,
-    # a fault with a tie rule, a tie rule, or settings, makes every merge of the run
+    # a fault with a tie rule, a tie rule, settings or a reader, makes every merge of the run
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault], tie=tie)
     if not merges:
@@ -441,9 +441,13 @@ def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_
     assert result.step == step, result.cause
     if result.settings is not None and result.equal:
         assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
-    elif result.fault in FAULTS:
+    elif result.fault in FAULTS:  # (a lost pair is the one the selection should take at the step)
         key = result.rule if result.rule in TIE_KEYS else "greatest-bytes"
-        assert replay(words, freqs, merges, FAULTS[result.fault], tie=key).reproduced == len(merges), result.cause
+        # with a tie rule, the loop either deletes a merged pair's count or keeps what a faulty update left there
+        named = [replay(words, freqs, merges, FAULTS[result.fault], tie=key, watch=step - 1, deletes=d) for d in (1, 0)]
+        assert max(r.reproduced for r in named) == len(merges), result.cause
+    elif result.kind == "reading":  # on a tiny text, a reader's counts can make the same merges
+        assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
     else:
         assert result.kind == "tie", result.cause
         if result.rule in TIE_KEYS:
