@@ -4,8 +4,10 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_check.py
 
-For a correct CS336 run and for runs made by some of :mod:`bpe.merge_faults`' faulty loops (2,000
-merges each, on English text from ``bpe.corpora.english_corpus`` as one document), it times
+For a correct CS336 run, for runs made by some of :mod:`bpe.merge_faults`' faulty loops (2,000
+merges each, on English text from ``bpe.corpora.english_corpus`` as one document), and for a run that no known
+fault explains (the correct run with two merges swapped: every cause is tried, a tie rule with each loop fault
+too, before what is certain is said), it times
 ``bpe.check.diagnose`` (the settings search, whose own budget is ``SEARCH_SECONDS``, then the
 comparison and the replays) and prints each time as a ratio against one training run of ours of the
 same 2,000 merges, timed beside it in the same process, with the verdict's kind and fault.
@@ -13,6 +15,7 @@ same 2,000 merges, timed beside it in the same process, with the verdict's kind 
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -37,15 +40,18 @@ def main() -> None:
     reference = time.perf_counter() - start
     print(f"reference: our training, {len(text):,} characters, {MERGES:,} merges: {reference:.2f} s")
     print(f"(the settings search's own budget is {SEARCH_SECONDS:.0f} s)")
-    for name in ("correct", "left-symbol", "banned", "frozen", "stale", "adjacent", "overlap-subtract", "substring"):
+    names = ("correct", "left-symbol", "banned", "frozen", "stale", "adjacent", "overlap-subtract", "substring")
+    for name in (*names, "unexplained"):
         merges = faulty_merges(words, freqs, MERGES, FAULTS.get(name, CORRECT))
+        if name == "unexplained":
+            merges[MERGES // 2], merges[MERGES // 2 + 1] = merges[MERGES // 2 + 1], merges[MERGES // 2]
         student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
         start = time.perf_counter()
         result, _ = diagnose(text, student, CS336_SETUP, CS336_SPECIALS)
         took = time.perf_counter() - start
         print(
             f"{name:16} step {result.step!s:>5}  {result.kind:11} {result.fault or '':16} "
-            f"{took:6.2f} s = {took / reference:4.1f}x our training"
+            f"{took:6.2f} s = {took / reference:4.1f}x our training (load {os.getloadavg()[0]:.1f})"
         )
 
 

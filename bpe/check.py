@@ -40,7 +40,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_ends import goes_past, same_merges, target_merges
-from .check_loop import BEYOND, LOOP_SECONDS, Words, certain_sentence, fault_sentence, find_fault, tie_key
+from .check_loop import (
+    BEYOND,
+    LOOP_SECONDS,
+    Words,
+    certain_sentence,
+    fault_sentence,
+    find_fault,
+    find_tie_and_fault,
+    tie_key,
+)
 from .check_notation import LEGEND, show_bytes, show_pair
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
@@ -76,6 +85,7 @@ __all__ = [
 # as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
 FOLLOW = 3
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
+BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
     "first": "the pair seen first wins",
@@ -213,7 +223,9 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         inner = _compare_one(corpus, student, alternative, specials, **options)
         # past its target, a run those settings make up to it still parts from the compared ones well before
         past = inner.kind == "goes-past" and inner.step is not None and n + 1 < inner.step
-        if inner.kind != "same" and not past:  # the target size or the vocabulary: the settings are not the story
+        # the target size: the settings are not the story; a vocabulary that differs is told after them, since the
+        # runs part under the compared settings all the same
+        if inner.kind not in ("same", "vocab-size") and not past:
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
@@ -229,6 +241,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}{agree} With the "
             f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
         )
+        if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
+            cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"
         return replace(
             ours,
             kind=kind,
@@ -344,6 +358,17 @@ def _compare_one(
         elif rule is not None:
             candidates.append((rule_n, 4 if rule in TIE_RULES else 5, "tie"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
+    both = None
+    reach = max((min(c[0], cap) for c in candidates), default=0)
+    if seconds > 0 and reach < min(
+        len(student.merges), cap
+    ):  # no cause follows the whole run: a tie rule and a loop fault together?
+        need = max(reach + 1, min(len(student.merges), step + FOLLOW))
+        pairs = (ours[n], theirs)
+        skip = _TIE_KEY.get(setup.tie_break)
+        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip, min(seconds, BOTH_SECONDS))
+        if both is not None:
+            candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
     if kind == "settings" and other is not None:
@@ -399,6 +424,17 @@ def _compare_one(
             return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
         cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
+    if kind == "tie-and-loop" and both is not None:
+        key, found = both.key, both.found
+        loop = fault_sentence(found, words, both.pairs, student.merges[: both.step - 1])
+        when = f"from step {both.step} on, " if both.step > step else ""
+        made = "this choice" if both.step > step else "your choice"
+        cause = (
+            f"{head} ({their_count}): two faults at once. Your ties are broken by the '{key}' rule "
+            f"({TIE_SENTENCES[key]}), which makes {made} here, and {when}{loop}; together they make your merges "
+            f"through step {min(found.reproduced, len(student.merges))}."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, rule=key, **fields)
     if kind == "reading" and counted is not None:
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)

@@ -52,6 +52,17 @@ class FaultFound:
     faulty: Replay
 
 
+@dataclass(frozen=True)
+class TieAndFault:
+    """A students' tie rule and a loop fault that follow the run together: the rule's name, the fault found (its
+    counts watched at ``step``, where the fault first parts from the tie rule alone) and the two pairs there."""
+
+    key: str
+    found: FaultFound
+    step: int
+    pairs: tuple[BytePair, ...]
+
+
 def find_fault(
     corpus: Words,
     merges: Sequence[BytePair],
@@ -78,6 +89,51 @@ def find_fault(
         if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
             break
     return best
+
+
+def find_tie_and_fault(
+    corpus: Words,
+    merges: Sequence[BytePair],
+    step: int,
+    pairs: Sequence[BytePair],
+    need: int,
+    skip: str | None = None,
+    seconds: float = LOOP_SECONDS,
+) -> TieAndFault | None:
+    """A students' tie rule (of :data:`bpe.merge_faults.TIE_KEYS` but ``skip``, ours) and a known loop fault
+    together, the pair that reproduces the student's merges longest and at least ``need`` of them, or None: a
+    tie rule and a loop bug can change the same step, and then neither alone follows the run."""
+    deadline = time.monotonic() + seconds
+    args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
+    best: tuple[str, Fault, int, bool | None] | None = None
+    # a faulty update can leave a count on a merged pair: whether it competes in ties depends on whether the loop
+    # deletes a merged pair's count, which the run shows only where it repeats a merge; both are tried
+    other = len(set(args[2])) < len(args[2])
+    for name in TIE_KEYS:
+        if name == skip:
+            continue
+        for fault in FAULTS.values():
+            if fault.loses or fault.heap:  # a lost pair fits any run; the heap orders ties by its own key
+                continue
+            for deletes in (None, other):
+                run = replay(*args, fault, tie=name, deadline=deadline, deletes=deletes)
+                if run.reproduced >= need and (best is None or run.reproduced > best[2]):
+                    best = (name, fault, run.reproduced, deletes)
+            if time.monotonic() > deadline:
+                break
+        if time.monotonic() > deadline or best is not None and best[2] == len(args[2]):
+            break
+    if best is None:
+        return None
+    name, fault, n, deletes = best
+    alone = replay(*args, CORRECT, tie=name).reproduced  # the tie rule alone may make this step's choice
+    at = step if alone < step or alone >= len(args[2]) else alone + 1  # where the loop fault first shows
+    if at > step:
+        own = replay(corpus.words, corpus.freqs, [], CORRECT, tie=name, choose=at).chosen or []
+        pairs = (own[at - 1], merges[at - 1]) if len(own) >= at else pairs
+    true = replay(*args, CORRECT, tie=name, watch=at - 1, watch_pairs=pairs)
+    faulty = replay(*args, fault, tie=name, watch=at - 1, watch_pairs=pairs, deletes=deletes)
+    return TieAndFault(name, FaultFound(fault, n, true, faulty), at, tuple(pairs))
 
 
 def _parting_words(corpus: Words, true: dict[int, int], faulty: dict[int, int], limit: int = 2) -> list[str]:
@@ -136,7 +192,9 @@ def tie_key(
 
 def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair, merges: Sequence[BytePair]) -> str:
     """What must hold when no known fault reproduces the choice: the student's count of their pair is too
-    high or of ours too low, by at least the difference, in the words that hold them."""
+    high or of ours too low, by at least the difference, in the words that hold them; which of the two, where no
+    merge before the step moves a pair beside the other's symbols (its count is then the first one, which the
+    student's first merges show right); and the counts a known slip would give, where one makes their choice."""
     true = replay(corpus.words, corpus.freqs, merges, CORRECT, watch=step - 1, watch_pairs=(ours, theirs))
     ours_n, theirs_n = true.counts.get(ours, 0), true.counts.get(theirs, 0)
     gap = max(ours_n - theirs_n, 1)  # on a tie no tie rule explains, a count is off by 1 at least
@@ -146,11 +204,77 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
         top = sorted(per, key=lambda w: (-per[w], w))[:3]
         return ", ".join(show_word(corpus.texts[w]) for w in top) or "no word"
 
-    return (
+    out = (
         f"no known merge-loop fault reproduces it, but your count of {show_pair(theirs)} must be at least {gap} "
         f"above its true {theirs_n} (words {holders(theirs)}), or your count of {show_pair(ours)} at least {gap} "
         f"below its true {ours_n} (words {holders(ours)})"
     )
+    before = merges[: step - 1]
+    moved = [any(_moves(m, p) for m in before) for p in (ours, theirs)]
+    tie = (
+        "" if ours_n > theirs_n else f", unless a tie rule takes {show_pair(theirs)} here and another fault parts later"
+    )
+    if step == 1:
+        out += (
+            "; no merge has changed a count yet, so your counts differ before any merge: in how the text is read or "
+            f"cut into words{tie}"
+        )
+    elif not any(moved):
+        out += (
+            "; no merge before this one moves a pair beside either pair's symbols, so your counts of both are the "
+            f"first ones: they differ before any merge, in how the text is read or cut into words{tie}"
+        )
+    elif moved[0] != moved[1]:
+        off, other, which = (ours, theirs, "low") if moved[0] else (theirs, ours, "high")
+        out += (
+            f"; no merge before this one moves a pair beside {show_pair(other)}'s symbols, so your count of it is "
+            f"likely its first, true one, and the count that is off is {show_pair(off)}'s: at least {gap} too {which}"
+        )
+    # on a tie any slip that moves one count breaks it: only a gap a slip bridges says something
+    hints = _slips(corpus, true, ours, theirs, ours_n, theirs_n) if ours_n > theirs_n else []
+    return out + (f"; {'; '.join(hints[:2])}" if hints else "")
+
+
+def _moves(merge: BytePair, pair: BytePair) -> bool:
+    """Whether a loop's update for ``merge`` can change the count of ``pair``: a pair beside the merged one
+    (ending in its left symbol or starting with its right one), or one holding the new token."""
+    a, b = merge
+    return pair[1] == a or pair[0] == b or a + b in pair or pair == merge
+
+
+def _slips(corpus: Words, true: Replay, ours: BytePair, theirs: BytePair, ours_n: int, theirs_n: int) -> list[str]:
+    """The counts known slips give the two pairs, where they make the student's choice: a pair counted once per
+    word, or without the words holding it twice (ours too low); each word's count squared (theirs too high, and
+    above ours squared too, as the slip squares every count)."""
+    freqs = corpus.freqs
+
+    def occurrences(pair: BytePair) -> dict[int, int]:
+        return {w: n // freqs[w] for w, n in true.per_word.get(pair, {}).items() if n > 0}
+
+    hints = []
+    ours_at, theirs_at = occurrences(ours), occurrences(theirs)
+    twice = [w for w, k in ours_at.items() if k > 1]
+    if twice:
+        once = sum(freqs[w] for w in ours_at)
+        example = show_word(corpus.texts[max(twice, key=lambda w: (ours_at[w] * freqs[w], -w))])
+        if once <= theirs_n:
+            hints.append(
+                f"counted once per word, not once per occurrence, {show_pair(ours)} would be {once}, which lets yours "
+                f"win: words such as {example} hold it twice"
+            )
+        without = ours_n - sum(ours_at[w] * freqs[w] for w in twice)
+        if without <= theirs_n and without != once:
+            hints.append(
+                f"without the words that hold it twice (such as {example}), {show_pair(ours)} would be {without}, "
+                "which lets yours win"
+            )
+    squared = sum(k * freqs[w] * freqs[w] for w, k in theirs_at.items())
+    if squared > theirs_n and squared > sum(k * freqs[w] * freqs[w] for w, k in ours_at.items()):
+        hints.append(
+            f"with each word's count squared (a word listed once per occurrence in the text, each time with its "
+            f"count), {show_pair(theirs)} would be {squared}, above {show_pair(ours)} squared, which lets it win"
+        )
+    return hints
 
 
 def _lost_sentence(found: FaultFound, pairs: Sequence[BytePair]) -> str:

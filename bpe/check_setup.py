@@ -32,9 +32,10 @@ MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over set
 SEARCH_SECONDS = 4.0
 # the cuts the search tries: the Train page's, and none at all (minbpe trains on the whole text as one sequence,
 # with its first-seen tie; a CS336 student who appends every pre-token of a document to one list does the same with
-# CS336's greatest-bytes tie; only those two rules are tried with it: one long word is slow to set up)
+# CS336's greatest-bytes tie, or with the smallest pair as an ascending sort or a heap of (-count, pair) picks it;
+# only those rules are tried with it: one long word is slow to set up)
 SEARCH_CUTS = (*PRE_TOKENIZERS, "none")
-NONE_TIES = ("first", "greatest-bytes")
+NONE_TIES = ("first", "greatest-bytes", "lexicographic")
 
 
 @dataclass(frozen=True)

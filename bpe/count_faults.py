@@ -16,14 +16,18 @@ one faulty reader does:
 4. ``drop-tail``: the chunk boundaries are the evenly spaced offsets moved to the next special token, but the
    file's size is never added as the last one, so the text after the last boundary (the last chunk) is never
    read;
-5. ``chunk-positions``: each word's occurrences are kept as a set of positions, numbered from 0 again in each
+5. ``drop-special-length``: each chunk is read as its size less the special token's length, in characters
+   (``f.read(size - len(special))`` on a file opened as text, meant to leave out a special token at the chunk's end,
+   though a chunk starts with it), so the last characters before each boundary and at the file's end are never
+   counted (on text of several bytes a character, more characters than the chunk holds may be read instead);
+6. ``chunk-positions``: each word's occurrences are kept as a set of positions, numbered from 0 again in each
    chunk, and the chunks' sets are joined, so a word at the same position in two chunks counts once;
-6. ``special-in-pattern``: the special tokens are alternatives inside the pre-token pattern, not split out
+7. ``special-in-pattern``: the special tokens are alternatives inside the pre-token pattern, not split out
    first, so after punctuation the punctuation run takes the token's first characters (``.<|``) and the rest
    is counted as words (``endoftext``, ``|>``);
-7. ``lines``: each line (with its newline) is pre-tokenized on its own, so no word runs across a newline
+8. ``lines``: each line (with its newline) is pre-tokenized on its own, so no word runs across a newline
    (a newline and the next line's indent are never one word);
-8. ``bytes-pattern``: the pre-token pattern is run on the UTF-8 bytes (``rb"..."``), where ``\\p{L}`` and
+9. ``bytes-pattern``: the pre-token pattern is run on the UTF-8 bytes (``rb"..."``), where ``\\p{L}`` and
    ``\\p{N}`` match ASCII only, so a letter outside ASCII is cut from its word and grouped as punctuation.
 
 The number of chunks is the student's (often ``os.cpu_count()``, or a number in the code), so the faults that
@@ -215,6 +219,24 @@ def _drop_tail(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, _example(reading.true, counts)
 
 
+def _drop_special_length(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """Each chunk read from its start as its size in bytes less the special token's length, counted in characters
+    (a file opened as text reads characters)."""
+    if not reading.marks:
+        return Counter(reading.true), ([], [])
+    cut = len(reading.marks[0].decode("utf-8"))
+    bounds = reading.boundaries(chunks, to_special=True)
+    starts = [char for char, _ in reading.char_offsets(bounds)]
+    pieces: Pieces = []
+    for (a, b), start in zip(zip(bounds, bounds[1:]), starts):
+        end = min(len(reading.text), start + max(0, b - a - cut))
+        pieces.append((a, a + len(reading.text[start:end].encode("utf-8"))))
+    if any(end > nxt for (_, end), (nxt, _) in zip(pieces, pieces[1:])):
+        counts = reading.read(pieces)  # chunks read past the next one's start: read each on its own
+        return counts, _example(reading.true, counts)
+    return reading.counted(pieces)
+
+
 def _chunk_positions(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     bounds = reading.boundaries(chunks, to_special=True)  # at special tokens: no word is cut
     edges = [char for char, _ in reading.char_offsets(bounds[1:-1])]
@@ -286,6 +308,7 @@ class CountFault:
     count: Callable[[Reading, int], tuple[Counter, Example]]
     chunks: str | None = None
     own_loop: bool = False  # a reader built for a merge loop of its own design (see find_count_fault)
+    one_chunk: bool = False  # the fault shows with one chunk too (the whole file read as one)
 
 
 COUNT_FAULTS: dict[str, CountFault] = {
@@ -300,6 +323,10 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("drop-tail", "your chunk boundaries never end with the file's size, so the last of your {chunks} "
                    "chunks (from the last boundary to the end of the file) is never read", _drop_tail,
                    chunks="special"),
+        CountFault("drop-special-length", "each of your {chunks} chunks is read as its size less the length of "
+                   "the special token (as if each chunk ended with one, though it starts with it), so the last "
+                   "characters before each chunk's end are never counted", _drop_special_length, chunks="special",
+                   one_chunk=True),
         CountFault("chunk-positions", "your counts merge each word's positions from your {chunks} chunks as one "
                    "set, and positions start at 0 in every chunk, so a word at the same position in two chunks "
                    "counts once", _chunk_positions, chunks="special", own_loop=True),
@@ -353,7 +380,7 @@ def recounts(
             made = chunks
             if fault.chunks:
                 bounds = tuple(reading.boundaries(chunks, fault.chunks == "special"))
-                if len(bounds) < 3 or bounds in tried:
+                if len(bounds) < 3 and not fault.one_chunk or bounds in tried:
                     continue  # one chunk (read whole), or chunks already tried
                 tried.add(bounds)
                 made = len(bounds) - 1  # fewer than asked for where two moved to the same special token
@@ -449,7 +476,9 @@ def find_count_fault(
 def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[BytePair], end_of_word=False) -> str:
     """The fault in one clause: what the reader does, a word it counts wrongly, and its count of the pair (of
     ``pairs``) it changes most at ``step``."""
-    what = found.fault.sentence.format(chunks=found.chunks)
+    what = found.fault.sentence.format(chunks=found.chunks).replace(
+        "each of your 1 chunks is", "your one chunk, the whole file, is"
+    )
     less, more = found.example
     if found.fault.name == "chunk-positions" and less:
         word = less[0]
@@ -463,7 +492,9 @@ def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[B
             what += f", {show_word(less[0])} among them"
     elif less:
         became = " and ".join(map(show_word, more)) if more else "nothing"
-        what += f": {' and '.join(map(show_word, less))} {'becomes' if len(less) == 1 else 'become'} {became}"
+        lost = Counter(less)  # a word cut off twice in a row is told once, with how many times
+        told = " and ".join(show_word(w) + (f" ({k} times)" if k > 1 else "") for w, k in lost.items())
+        what += f": {told} {'becomes' if len(lost) == 1 else 'become'} {became}"
     counted = []
     for counts in (found.true, found.counts):
         history = train_setup(counts, setup, step - 1, (), end_of_word)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, TIE_KEYS, Fault, Split, TiePick, Word, no_extra, pair_counter, token_ids
+from .merge_faults import CORRECT, ORDER_TIES, TIE_KEYS, Fault, Split, TiePick, Word, no_extra, pair_counter, token_ids
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
 
@@ -48,14 +48,20 @@ def replay(
     watch_pairs: Sequence[BytePair] = (),
     deadline: float | None = None,
     choose: int | None = None,
+    deletes: bool | None = None,
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
-    :func:`faulty_merges` does."""
+    :func:`faulty_merges` does. ``deletes``: whether the loop deletes a pair's count once it is merged, so a
+    count a faulty update left there never wins a tie (None: where the student's run never repeats a merge)."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie][1] if tie else None
     made_tokens: set[bytes] = set()
+    done: set[BytePair] = set()  # the pairs merged so far
+    # a student whose run never repeats a merge deletes a pair's count once it is merged (see _fresh)
+    if deletes is None:
+        deletes = choose is None and len(set(merges)) == len(merges)
 
     def contribution(split: Split) -> Counter:
         c = pair_counter(split, fault.overlap)
@@ -66,10 +72,13 @@ def replay(
     contrib: list[Counter] = [contribution(s) for s in splits]
     counts = _Counts()
     where: dict[BytePair, set[int]] = {}
+    seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
+    ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
     for w, c in enumerate(contrib):
         counts.add(c, freqs[w])
         for p in zip(splits[w], splits[w][1:]):
             where.setdefault(p, set()).add(w)
+            seen.setdefault(p, len(seen))
     removed: set[BytePair] = set()
     lost: set[BytePair] = set()  # pairs the selection never offers again
     live = set(range(len(words)))
@@ -91,7 +100,7 @@ def replay(
             tied = counts.top()
             if not tied or pick is None:
                 return result
-            pair = pick(tied, ids)
+            pair = pick(_fresh(tied, done, where, deletes), ids, seen)
             merges = [*merges, pair]
             result.chosen = merges
             ids.setdefault(pair[0] + pair[1], len(ids))
@@ -120,13 +129,19 @@ def replay(
             result.finished = False
             return result
         if step == watch and fault.loses and choose is None:
-            lost = _lost_pairs(counts, pair, pick, ids)
+            lost = _lost_pairs(counts, pair, pick, ids, seen)
         tied = counts.top(lost)
-        if pair not in tied or pick is not None and len(tied) > 1 and pick(tied, ids) != pair:
+        if (
+            pair not in tied
+            or pick is not None
+            and len(tied) > 1
+            and pick(_fresh(tied, done, where, deletes), ids, seen) != pair
+        ):
             return result
         result.reproduced = step + 1
         joined = pair[0] + pair[1]
         made_tokens.add(joined)
+        done.add(pair)
         if at is not None:
             at.merge(pair, counts, contrib, freqs)
             continue
@@ -134,16 +149,24 @@ def replay(
             held.merge(pair, fault.moves, counts, contrib, freqs)
             continue
         changed = set()
-        for w in list(where.get(pair, ())):
+        made_here: dict[BytePair, int] = {}  # with ``assigns``: each new pair, the count of the last word making it
+        holders = where.get(pair, set())
+        for w in sorted(holders) if ordered or fault.assigns or fault.stale_index else list(holders):
             old = splits[w]
             new, made = fault.merge(old, pair)
             if new == old:
                 continue
             changed.add(w)
-            for p in zip(old, old[1:]):
+            held = set(zip(old, old[1:]))
+            for p in held:
                 where.get(p, set()).discard(w)
             for p in zip(new, new[1:]):
-                where.setdefault(p, set()).add(w)
+                if not fault.stale_index or p in held or p not in where:
+                    where.setdefault(p, set()).add(w)
+                if ordered:
+                    seen.setdefault(p, len(seen))
+                if fault.assigns and joined in p:
+                    made_here[p] = freqs[w]
             splits[w] = new
             if fault.frozen:
                 continue
@@ -156,6 +179,8 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
+        if made_here:  # the count of a new pair is the last word's, however many words made it
+            counts.add({p: last - counts.get(p, 0) for p, last in made_here.items()}, 1)
         if fault.frozen or fault.drops:
             removed.add(pair)
             counts.drop(pair)
@@ -441,15 +466,29 @@ class _Counts:
         return []
 
 
-def _lost_pairs(counts: _Counts, pair: BytePair, pick: TiePick | None, ids: Mapping[bytes, int]) -> set[BytePair]:
+def _fresh(
+    tied: list[BytePair], done: set[BytePair], where: Mapping[BytePair, set[int]], deletes: bool
+) -> list[BytePair]:
+    """The tied pairs but those merged before that no word holds: a loop that deletes a pair's count once it is
+    merged never offers it again, though a faulty update may have left a count there in the replay (as two merged
+    tokens side by side do); a pair a half-merged word still holds keeps its count. A loop that keeps the count
+    (``deletes`` false: its run repeats a merge) offers the pair again."""
+    if not deletes:
+        return tied
+    return [p for p in tied if p not in done or where.get(p)] or tied
+
+
+def _lost_pairs(
+    counts: _Counts, pair: BytePair, pick: TiePick | None, ids: Mapping[bytes, int], seen: Mapping[BytePair, int]
+) -> set[BytePair]:
     """The pairs a selection must have lost for ``pair`` to be its choice under the true counts: those the
     loop would take before it (with no tie rule, every pair of a higher count), at most :data:`LOST` of them."""
     lost: set[BytePair] = set()
     while len(lost) <= LOST:
         tied = counts.top(lost)
-        if not tied or pair in tied and (pick is None or pick(tied, ids) == pair):
+        if not tied or pair in tied and (pick is None or pick(tied, ids, seen) == pair):
             return lost
-        lost |= {pick(tied, ids)} if pick is not None else set(tied) - {pair}
+        lost |= {pick(tied, ids, seen)} if pick is not None else set(tied) - {pair}
     return set()
 
 

@@ -38,7 +38,15 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     (``if pos - 1 > 0``), so after ``x a b`` becomes ``x ab`` the word still counts ``(x, a)`` and not
     ``(x, ab)``; the merged pair's count, phantoms and all, is deleted once it is taken;
 17. ``no-sift-up-skip-first``: both at once, as they come together in one student's loop;
-18. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
+18. ``assigned``: the update sets a new pair's count to the word's count (``counts[p] = freq``) instead of
+    adding it (``+=``), so a new pair holds the count of the last word that made it, not of all of them;
+19. ``stale-index``: the index of the words holding each pair gains a word only for a pair it did not hold
+    yet (``index[p].union({w})``, its result thrown away, where ``index[p].add(w)`` is meant), so a word that
+    comes to hold a pair already indexed is never merged there, and the merged pair's count is deleted;
+20. ``overlap-index``: the update lists every start of the pair, overlapping ones too (``aaa`` at 0 and 1),
+    subtracts the pairs beside each, and adds the pairs beside each new token at ``start - earlier starts``,
+    so in a run of one symbol the new places collapse and pairs of the run are lost;
+21. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
     should take at the step where the runs part, and never offers it again.
 
 Where two faults follow a student's run equally far, the earlier one here is named: ``stale-neighbours``
@@ -47,8 +55,11 @@ the same phantom pair from two merged tokens side by side.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
-ones first, as a vocabulary built from GPT-2's byte table numbers them), of decoded text, or the greatest
-concatenated bytes ``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``).
+ones first, as a vocabulary built from GPT-2's byte table numbers them), of decoded text (a lone byte of a
+character read as ``'\ufffd'``, or as nothing with ``errors='ignore'``), the greatest concatenated bytes
+``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``), or the pair
+that entered the student's dict of counts first (``max(counts, key=counts.get)`` over a dict updated in
+place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it).
 
 Left out: replaying a student's merges under a fault (:mod:`bpe.fault_replay`), and deciding which fault
 to name and saying it (:mod:`bpe.check_loop`).
@@ -216,6 +227,24 @@ def _skip_first_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -
     return extra
 
 
+def _overlap_index_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Every start of the pair, overlapping ones too: the pairs at and beside each subtracted once, and the
+    pairs beside each new token added once, the token placed at ``start - earlier starts`` (which, after an
+    overlapping start, is the place of the token before it); less the correct update."""
+    starts = [i for i in range(len(old) - 1) if (old[i], old[i + 1]) == pair]
+    gone = {j for i in starts for j in (i - 1, i, i + 1) if 0 <= j and j + 1 < len(old)}
+    placed = {i - k for k, i in enumerate(starts)}
+    come = {j for i in placed for j in (i - 1, i) if 0 <= j and j + 1 < len(new)}
+    faulty: Counter = Counter()
+    for j in gone:
+        faulty[(old[j], old[j + 1])] -= 1
+    for j in come:
+        faulty[(new[j], new[j + 1])] += 1
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair added once more."""
     joined = pair[0] + pair[1]
@@ -268,6 +297,8 @@ class Fault:
     moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]] | None = None
     heap: bool = False  # the selection a max-heap whose update never sifts up (see fault_replay._SiftlessHeap)
     skip_first: bool = False  # with ``heap``: the heap's update skips the left neighbour at position 1
+    assigns: bool = False  # a new pair's count set to the last word's count that made it, not the sum
+    stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -333,6 +364,23 @@ FAULTS: dict[str, Fault] = {
               "the new count with itself, already raised, and only sifts down), and your update skips the pair on "
               "the left of a merge at position 1 of a word ('pos - 1 > 0' where 'pos - 1 >= 0' is meant)",
               heap=True, skip_first=True),
+        Fault("assigned", "your update sets the count of a new pair to the count of the word that makes it "
+              "(counts[pair] = freq) instead of adding it (+=), so a new pair counts only the last word that made "
+              "it", assigns=True,
+              about_merge="your update for the merge {merge} sets the count of each new pair with {joined} to the "
+              "count of the word that makes it (counts[pair] = freq) instead of adding it (+=), so it counts only "
+              "the last such word", blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("stale-index", "your index of the words holding each pair never gains a word once the pair is in it "
+              "(a set's union() returns a new set, which is thrown away; add() or |= changes the set), so a word "
+              "that comes to hold a pair already indexed is never merged there", stale_index=True, drops=True),
+        Fault("overlap-index", "your update lists every start of the pair, overlapping ones too ('aaa' holds "
+              "(a, a) at 0 and 1), and places each new token at its start minus the starts before it, so in a run "
+              "of one symbol the new tokens' places collapse and pairs of the run are lost",
+              extra=_overlap_index_extra,
+              about_merge="your update for the merge {merge} lists every start of {merge}, overlapping ones too, "
+              "and places each {joined} at its start minus the starts before it, so in a run of {a} the new "
+              "tokens' places collapse and pairs of the run are lost",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
@@ -348,11 +396,17 @@ def token_ids(words: Sequence[Word], merges: Sequence[BytePair]) -> dict[bytes, 
     return ids
 
 
-TiePick = Callable[[Sequence[BytePair], Mapping[bytes, int]], BytePair]
+# the tied pairs, the token ids, and each pair's place in the order the student's dict of counts gained it
+TiePick = Callable[[Sequence[BytePair], Mapping[bytes, int], Mapping[BytePair, int]], BytePair]
+UNSEEN = 1 << 30  # the place of a pair the replay did not number: after every numbered one
 
 
 def _text(token: bytes) -> str:
     return token.decode("utf-8", "replace")
+
+
+def _ignored(token: bytes) -> str:
+    return token.decode("utf-8", "ignore")
 
 
 def _gpt2_order() -> dict[int, int]:
@@ -368,17 +422,25 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
     return _GPT2_RANK[token[0]] if len(token) == 1 else 256 + ids.get(token, -1)
 
 
+ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
-    "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids: max(tied)),
-    "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids: min(tied)),
-    "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda tied, ids: max(
+    "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
+    "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids, seen: min(tied)),
+    "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda tied, ids, seen: max(
         tied, key=lambda p: (ids.get(p[0], -1), ids.get(p[1], -1)))),
-    "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda tied, ids: min(
+    "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda tied, ids, seen: min(
         tied, key=lambda p: (ids.get(p[0], 1 << 30), ids.get(p[1], 1 << 30)))),
     "greatest-text": ("the greatest pair of decoded text wins (a broken character reads as '\ufffd', then bytes)",
-                      lambda tied, ids: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
+                      lambda tied, ids, seen: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
     "greatest-concat": ("the greatest merged token wins, its bytes a + b compared, not the pair (a, b)",
-                        lambda tied, ids: max(tied, key=lambda p: (p[0] + p[1], p))),
+                        lambda tied, ids, seen: max(tied, key=lambda p: (p[0] + p[1], p))),
+    "greatest-text-ignore": ("the greatest pair of text decoded with errors='ignore' wins (a lone byte of a "
+                             "character reads as nothing), the pair seen first among equal texts",
+                             lambda tied, ids, seen: max(tied, key=lambda p: (
+                                 _ignored(p[0]), _ignored(p[1]), -seen.get(p, UNSEEN)))),
+    "first-added": ("the pair that entered your dict of counts first wins (max over a dict keeps the first of "
+                    "equal counts, and a merge adds its new pairs at the end)",
+                    lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
-                lambda tied, ids: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
+                lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
 }  # fmt: skip

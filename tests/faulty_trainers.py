@@ -12,13 +12,18 @@ the new token unless the pair ends the word), ``overlap-subtract`` (the pairs be
 subtracted, also beside one overlapping a merged one in ``aaa``), ``substring`` (words kept as pair counts
 without a split, a neighbour pair moved wherever the bytes of the three symbols are in the word's text),
 ``stale-neighbours`` (each merged pair's neighbours read from the word before the merge, so ``ab ab`` never
-makes ``(ab, ab)``), ``never-merges`` (:data:`NEVER_MERGES`, apart: the merge compares the pair built as a list
+makes ``(ab, ab)``), ``assigned`` (a new pair's count set to the word's count, ``=`` where ``+=`` is meant),
+``stale-index`` (the index of the words holding a pair gains a word only for a pair it does not hold yet: the
+result of ``set.union`` thrown away), ``overlap-index`` (every start of the pair listed, overlapping ones too,
+each new token placed at its start minus the starts before it), ``never-merges`` (:data:`NEVER_MERGES`, apart: the merge compares the pair built as a list
 with the chosen tuple, never equal, so every merge repeats the first), ``skip-first-neighbour`` (the left neighbour of a merge at position 1 never moved:
 ``if pos - 1 > 0``). Heap faults (:data:`HEAP_FAULTS`): ``no-sift-up``, a hand-written max-heap whose update is
 called after the count was raised, so it only sifts down; ``no-sift-up-skip-first``, the same with the left
 neighbour of a merge at position 1 skipped (``if pos - 1 > 0``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
 kept right, but the pair the loop should take at step :data:`LOST_STEP` is never offered again, as a heap that
-lost it. Tie faults (:data:`TIE_FAULTS`) and setting faults
+lost it. Tie faults (:data:`TIE_FAULTS`; ``first-added`` and
+``greatest-text-ignore`` over a dict of counts updated in place, whose order is the order the pairs came in), a tie
+fault and a loop fault together (``first-added+assigned``), and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
 ``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
 first, as minbpe trains), ``one-sequence`` (every pre-token of a document appended to one list, so no word
@@ -31,6 +36,8 @@ so ``||`` stays between the documents. Faults in reading the file in :data:`CHUN
 :data:`COUNT_FAULTS`): ``drop-last``, the last character never read; ``even-chunks``, the chunks cut at evenly
 spaced bytes and never moved to a special token, so a word at a cut is counted as two; ``drop-tail``, the
 boundaries moved to the next special token but the file's size never added, so the last chunk is never read;
+``drop-special-length``, each chunk read from a file opened as text as its size less the length of ``<|endoftext|>``
+(characters, though the size is in bytes), so the characters before each chunk's end are never read;
 ``chunk-positions``, a
 word's occurrences kept as a set of positions numbered from 0 in each chunk, so a word at the same position in
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
@@ -52,16 +59,21 @@ EOT = "<|endoftext|>"
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
     "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions", "skip-first-neighbour",
+    "assigned", "stale-index", "overlap-index",
 )  # fmt: skip
 SELECTION_FAULTS = ("lost-pair",)
 NEVER_MERGES = "never-merges"  # the merge compares a list with a tuple, so no word ever changes
 HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
-TIE_FAULTS = ("smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id")
+TIE_FAULTS = (
+    "smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id",
+    "greatest-text-ignore", "first-added",
+)  # fmt: skip
+DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on the order of the dict of counts
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
-    "lines", "bytes-pattern",
+    "lines", "bytes-pattern", "drop-special-length",
 )  # fmt: skip
 CHUNKS = 4  # the workers a student's reader cuts the file for
 
@@ -106,6 +118,8 @@ def _words(text: str, fault: str | None) -> Counter:
         return _chunked_words(text, fault)
     if fault == "drop-tail":
         return _words_before_last_boundary(text)
+    if fault == "drop-special-length":
+        return _chunks_read_short(text)
     if fault == "special-in-pattern":  # re.findall(r"(<\|endoftext\|>)|" + PAT): the token one of the words
         found = regex.findall(regex.escape(EOT) + "|" + GPT2_PAT, text)
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found if w != EOT)
@@ -166,6 +180,25 @@ def _words_before_last_boundary(text: str) -> Counter:
     words: Counter = Counter()
     for start, end in zip(boundaries[:-1], boundaries[1:]):
         for document in data[start:end].decode("utf-8").split(EOT):
+            words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
+    return words
+
+
+def _chunks_read_short(text: str) -> Counter:
+    """A student's reader: the chunks between boundaries moved to the next <|endoftext|>, each read as
+    ``f.seek(start); f.read(end - start - len(EOT))`` from a file opened as text, which reads characters (meant
+    to leave out an <|endoftext|> ending the chunk, though the chunk starts with it)."""
+    data = text.encode("utf-8")
+    cuts = [k * (len(data) // CHUNKS) for k in range(CHUNKS)] + [len(data)]
+    for k in range(1, CHUNKS):
+        found = data.find(EOT.encode(), cuts[k])
+        cuts[k] = len(data) if found < 0 else found
+    words: Counter = Counter()
+    for start, end in zip(cuts, cuts[1:]):
+        if start >= end:
+            continue
+        chunk = data[start:].decode("utf-8")[: max(0, end - start - len(EOT))]
+        for document in chunk.split(EOT):
             words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
     return words
 
@@ -264,6 +297,10 @@ def _pick(pairs: Counter, fault, words, merges):
         return max(tied, key=lambda p: (ids[p[0]], ids[p[1]]))
     if fault == "greatest-text":
         return max(tied, key=lambda p: (p[0].decode("utf-8", "replace"), p[1].decode("utf-8", "replace"), p))
+    if fault == "greatest-text-ignore":  # max keeps the first of equal keys, in the dict's order
+        return max(tied, key=lambda p: (p[0].decode("utf-8", errors="ignore"), p[1].decode("utf-8", errors="ignore")))
+    if fault == "first-added":  # max(counts, key=counts.get): the first of the tied in the dict's order
+        return tied[0]
     return max(tied)
 
 
@@ -271,8 +308,12 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
     """A CS336 run with one fault (None: the correct trainer): CS336's vocab and merges. A setting fault
     and a merge-loop or tie fault together are written ``"chars+left-symbol"``."""
     setting, _, loop = (fault or "").rpartition("+")
+    tie = setting if setting in TIE_FAULTS else fault if fault in TIE_FAULTS else None
+    setting = None if setting in TIE_FAULTS else setting
     words = _words(text, setting or fault)
-    fault = loop if setting else fault
+    fault = loop if loop and (setting or tie) and loop != tie else fault
+    if fault == "stale-index":
+        return _vocab(_train_with_word_index(words, num_merges))
     if fault == "substring":
         return _vocab(_train_on_pair_counts(words, num_merges))
     if fault == "positions":
@@ -304,7 +345,7 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
             live.pop(lost, None)
         if not live:
             break
-        a, b = _pick(Counter(live), fault, first, merges)
+        a, b = _pick(Counter(live), tie or fault, first, merges)
         merges.append((a, b))
         made.add(a + b)
         if fault in ("stale-neighbours", "skip-first-neighbour"):  # the pair's count dropped first
@@ -319,8 +360,12 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
             splits[w] = new
             if fault == "frozen":
                 continue
-            if fault in ("left-symbol", "adjacent", "overlap-twice"):
+            if fault in ("left-symbol", "adjacent", "overlap-twice") or fault in DICT_ORDER_TIES:
                 _incremental(counts, old, new, a, b, f, fault)
+            elif fault == "assigned":
+                _assigned(counts, old, new, a, b, f)
+            elif fault == "overlap-index":
+                _by_index_arithmetic(counts, old, a, b, f)
             elif fault == "overlap-subtract":
                 _by_positions(counts, old, a, b, f)
             elif fault == "stale-neighbours":
@@ -333,7 +378,10 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
             counts = recount(only=set(changed))
         elif fault == "overlap-subtract":
             del counts[(a, b)]
-        elif fault not in ("left-symbol", "adjacent", "overlap-twice", "stale-neighbours", "skip-first-neighbour"):
+        elif fault not in (
+            "left-symbol", "adjacent", "overlap-twice", "stale-neighbours", "skip-first-neighbour", "assigned",
+            "overlap-index", *DICT_ORDER_TIES,
+        ):  # fmt: skip
             counts = recount()
     return _vocab(merges)
 
@@ -366,6 +414,80 @@ def _by_positions(counts: Counter, old, a, b, f) -> None:
     come = {(j, j + 1) for m in made for j in (m - 1, m) if 0 <= j and j + 1 < len(new)}
     for i, j in come:
         counts[(new[i], new[j])] += f
+
+
+def _assigned(counts: Counter, old, new, a, b, f) -> None:
+    """The student's update: the word's old pairs out, its new pairs in, but a pair with the new token is set to
+    the word's count (``=`` where ``+=`` is meant), so it holds only the last word's count."""
+    counts.subtract({p: n * f for p, n in _pairs(old).items()})
+    for p, n in _pairs(new).items():
+        if a + b in p:
+            counts[p] = f
+        else:
+            counts[p] += n * f
+
+
+def _by_index_arithmetic(counts: Counter, old, a, b, f) -> None:
+    """The student's update by indexes: every start of (a, b), overlapping ones too; the pairs at and beside each
+    start subtracted once, and the pairs beside each new token added once, the new token's index taken as its
+    start less the number of starts before it."""
+    starts = [i for i in range(len(old) - 1) if old[i] == a and old[i + 1] == b]
+    removed = set()
+    for s in starts:
+        if s > 0:
+            removed.add(s - 1)
+        removed.add(s)
+        if s + 2 < len(old):
+            removed.add(s + 1)
+    for i in removed:
+        counts[(old[i], old[i + 1])] -= f
+    new = _merged(old, a, b)
+    added = set()
+    for s in starts:
+        k = s - sum(1 for t in starts if t < s)
+        if k > 0:
+            added.add(k - 1)
+        if k + 1 < len(new):
+            added.add(k)
+    for i in added:
+        counts[(new[i], new[i + 1])] += f
+
+
+def _train_with_word_index(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop with an index of the words holding each pair, so a merge visits only those words; a word joins a
+    pair's set with ``union``, whose result is thrown away, so only the word that first makes a pair is ever
+    added to it; the merged pair's count is deleted."""
+    splits = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    index: dict = {}
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+            index.setdefault(p, set()).add(w)
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        live = {p: n for p, n in counts.items() if n > 0}
+        if not live:
+            break
+        top = max(live.values())
+        a, b = max(p for p, n in live.items() if n == top)
+        merges.append((a, b))
+        for w in [w for w in words if w in index.get((a, b), ())]:
+            old, f = splits[w], words[w]
+            new = _merged(old, a, b)
+            counts.subtract({p: n * f for p, n in _pairs(old).items()})
+            counts.update({p: n * f for p, n in _pairs(new).items()})
+            before, after = set(zip(old, old[1:])), set(zip(new, new[1:]))
+            for p in before - after:
+                index[p].discard(w)
+            for p in after - before:
+                if p not in index:
+                    index[p] = {w}
+                else:
+                    index[p].union({w})  # the fault: union makes a new set and leaves index[p] as it was
+            splits[w] = new
+        del counts[(a, b)]
+    return merges
 
 
 def _old_neighbours(counts: Counter, old, a, b, f) -> None:

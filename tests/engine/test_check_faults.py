@@ -31,7 +31,7 @@ from bpe.check_notation import show_pair
 from bpe.check_setup import student_words
 from bpe.fault_replay import faulty_merges, replay
 from bpe.formats.student_runs import StudentRun, read_student_file
-from bpe.merge_faults import CORRECT, FAULTS
+from bpe.merge_faults import CORRECT, FAULTS, TIE_KEYS
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
@@ -239,6 +239,82 @@ def test_a_smallest_pair_tie_bug_is_named_lexicographic():
     assert "'hf'" not in result.cause and "greatest" not in result.cause.split("With the settings")[0]
 
 
+TIE_AND_LOOP = [("first-added", "assigned"), ("greatest-text-ignore", "adjacent")]
+
+
+@pytest.mark.parametrize(("tie", "loop"), TIE_AND_LOOP)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_tie_rule_and_a_loop_fault_at_the_same_step_are_both_named(corpus, tie, loop):
+    # ameerfaour95's first-seen tie with counts assigned, Zane-Liao's tie on text decoded with errors='ignore'
+    # with two merged tokens side by side counted twice: neither alone follows the run past the step
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, f"{tie}+{loop}", n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert result.kind == "same"
+        return
+    assert result.step == step, result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    if result.rule in TIE_KEYS and result.fault is not None:  # both named: together they make every merge
+        assert "two faults at once" in result.cause and f"'{result.rule}' rule" in result.cause
+        assert replay(words, freqs, merges, FAULTS[result.fault], tie=result.rule).reproduced == len(merges)
+    else:  # one of them alone makes every merge here
+        assert (result.kind, result.fault or result.rule) in (("merge-loop", loop), ("tie", tie)), result.cause
+        named = FAULTS[loop] if result.kind == "merge-loop" else CORRECT
+        key = tie if result.kind == "tie" else "greatest-bytes"
+        assert replay(words, freqs, merges, named, tie=key).reproduced == len(merges)
+
+
+def test_a_tie_rule_with_a_loop_fault_says_where_each_acts():
+    merges, result = check(CORPORA["handout"], "first-added+assigned", 12)
+    assert (result.kind, result.rule, result.fault, result.step) == ("merge-loop", "first-added", "assigned", 1)
+    assert result.cause.startswith("At step 1 we merge (s, t) (9) and you (e, s) (9): two faults at once.")
+    assert "which makes this choice here, and from step 2 on, your update for the merge (e, s) sets the count" in (
+        result.cause
+    )
+    assert f"together they make your merges through step {len(merges)}" in result.cause
+
+
+def test_counts_assigned_not_added_are_named_with_the_count_of_the_last_word():
+    # merging (h, e): (␣t, he) is set to the count of the last word that makes it, not added up over the words
+    _, result = check(CORPORA["prose"], "assigned", 80)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "assigned", 5), result.cause
+    assert "sets the count of each new pair with he to the count of the word that makes it" in result.cause
+    assert "your count of (␣t, he) drops to 4 while it is 56" in result.cause
+
+
+def test_a_word_index_that_never_gains_a_word_is_named_where_a_word_is_left_unmerged():
+    # jasperjjian's loop: (e, s) is already indexed when ' newest' comes to hold it, so it is never merged there
+    _, result = check(CORPORA["handout"], "stale-index", 12)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "stale-index", 3), result.cause
+    assert "a set's union() returns a new set, which is thrown away" in result.cause
+    assert "in '␣newest' your count of (w, e) rises to 8 while it is 2" in result.cause
+
+
+def test_overlapping_starts_placed_by_index_arithmetic_are_named_with_the_pairs_of_the_run_they_lose():
+    # zhenqilu2014-cell's update: in a run of spaces the new tokens' indexes collapse; its own update gives
+    # (␣␣, ␣␣) 12 where it is 24 (the positions fault would give 0)
+    merges, result = check(CORPORA["prose"], "overlap-index", 80)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "overlap-index", 22), result.cause
+    assert "in '↵␣␣␣␣␣␣␣' your count of (␣␣, ␣␣) drops to 12 while it is 24" in result.cause
+    for other in ("positions", "overlap-subtract", "stale-neighbours"):
+        assert train(CORPORA["prose"], 80, other)[1] != merges
+
+
+def test_settings_that_make_every_merge_keep_the_step_where_ours_part_when_the_vocabulary_differs():
+    # luckunately: each document one sequence, the smallest pair winning ties, and no 256 bytes in the vocabulary;
+    # the Check said "all 28 merges agree" with no step, as if the run were ours
+    text = CORPORA["handout"]
+    whole = Setup("lexicographic", "none", True)
+    merges = history_bytes(train_setup(text, whole, 28, [EOT]))
+    student = StudentRun("CS336 pickle", tuple(merges), vocab_size=40, byte_level=True, special_tokens=(EOT,))
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.step, result.settings, result.equal) == (1, whole, True), result.cause
+    assert result.cause.startswith("Your run equals ours with no pre-tokenization (each text one sequence) and the "
+                                   "lexicographic tie rule (the smallest pair wins): all 28 merges agree.")  # fmt: skip
+    assert "the runs part at step 1. Your vocabulary has 40 tokens and ours 285" in result.cause
+
+
 def test_a_run_that_stops_short_of_the_vocabulary_size_is_flagged_with_its_step():
     text = CORPORA["handout"]
     vocab, merges = train(text, 6)
@@ -271,6 +347,41 @@ def test_a_choice_no_fault_explains_gets_what_is_certain_about_the_counts():
     assert (result.kind, result.step, result.fault) == ("count", 3, None)
     assert "your count of (i, d) must be at least 4 above its true 3 (words '␣widest')" in result.cause
     assert "or your count of (o, w) at least 4 below its true 7 (words '␣low', '␣lower', 'low')" in result.cause
+    # neither pair is beside a merged one, so the counts part before any merge
+    assert "so your counts of both are the first ones: they differ before any merge" in result.cause
+
+
+def test_what_is_certain_names_the_count_that_is_off_when_the_other_is_untouched():
+    # (o, w) taken at step 2 where (e, st) is 9: (o, w) is beside no merge so far, (e, st) holds the merged st
+    good = train(CORPORA["handout"], 12)[1]
+    student = StudentRun("CS336 pickle", (good[0], (b"o", b"w"), *good[1:3]), byte_level=True)
+    result, _ = diagnose(CORPORA["handout"], student, CS336_SETUP, [EOT])
+    assert result.step == 2 and result.kind == "count", result.cause
+    assert "no merge before this one moves a pair beside (o, w)'s symbols" in result.cause
+    assert "the count that is off is (e, st)'s: at least 2 too low" in result.cause
+
+
+def test_what_is_certain_names_counts_squared_where_they_make_the_choice():
+    # RinSer's index lists a word once per occurrence in the text, each time with its count: ' ab' (4 times) and
+    # 'ab' weigh 16 + 1, above the six words holding (c, d) once each
+    text = "ab ab ab ab ab cda cdb cde cdf cdg cdh"
+    assert train(text, 1)[1] == [(b"c", b"d")]
+    student = StudentRun("CS336 pickle", ((b"a", b"b"), (b"c", b"d"), (b" ", b"cd")), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert (result.step, result.kind) == (1, "count"), result.cause
+    assert "with each word's count squared (a word listed once per occurrence in the text, each time with its count), " \
+           "(a, b) would be 17, above (c, d) squared, which lets it win" in result.cause  # fmt: skip
+
+
+def test_what_is_certain_names_a_count_once_per_word_that_makes_the_choice():
+    # a pair counted once per word: 'aaaa' holds (a, a) three times but counts it once
+    text = "aaaa aaaa aaaa bc bc bc bc bc"
+    good = train(text, 3)[1]
+    assert good[0] == (b"a", b"a")
+    student = StudentRun("CS336 pickle", ((b"b", b"c"), *good[:1]), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    assert result.step == 1 and result.kind == "count", result.cause
+    assert "counted once per word, not once per occurrence, (a, a) would be 3, which lets yours win" in result.cause
 
 
 @st.composite
@@ -303,6 +414,47 @@ def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(te
     else:  # settings that reproduce every merge
         assert result.settings is not None, result.cause
         assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=corpora(),
+    fault=st.sampled_from(sorted(FAULTS)),
+    tie=st.sampled_from(sorted(TIE_KEYS)),
+    num_merges=st.integers(1, 25),
+)
+@example(text="aaaa aaaa aaa abab ab", fault="assigned", tie="first-added", num_merges=6)
+@example(text="aaaa aaaa aaa é é é ab", fault="adjacent", tie="greatest-text-ignore", num_merges=6)
+def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_merges(text, fault, tie, num_merges):
+    # a loop fault and a tie rule together (each tie rule in the library with each fault): what the Check names,
+    # a fault with a tie rule, a tie rule, settings or a reader, makes every merge of the run
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    merges = faulty_merges(words, freqs, num_merges, FAULTS[fault], tie=tie)
+    if not merges:
+        return  # a heap orders ties by its own key: it is never paired with another tie rule
+    student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT])
+    step = first_difference(faulty_merges(words, freqs, num_merges, CORRECT), merges)
+    if step is None or step > len(merges):
+        assert result.kind == "same"
+        return
+    assert result.step == step, result.cause
+    if result.settings is not None and result.equal:
+        assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
+    elif result.fault in FAULTS:  # (a lost pair is the one the selection should take at the step)
+        key = result.rule if result.rule in TIE_KEYS else "greatest-bytes"
+        # with a tie rule, the loop either deletes a merged pair's count or keeps what a faulty update left there
+        named = [replay(words, freqs, merges, FAULTS[result.fault], tie=key, watch=step - 1, deletes=d) for d in (1, 0)]
+        assert max(r.reproduced for r in named) == len(merges), result.cause
+    elif result.kind == "reading":  # on a tiny text, a reader's counts can make the same merges
+        assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
+    else:
+        assert result.kind == "tie", result.cause
+        if result.rule in TIE_KEYS:
+            assert replay(words, freqs, merges, CORRECT, tie=result.rule).reproduced == len(merges)
+        else:
+            ours = Setup(result.rule, CS336_SETUP.pre_tokenizer, CS336_SETUP.byte_base)
+            assert history_bytes(train_setup(text, ours, len(merges), [EOT])) == list(merges)
 
 
 # overlap-once changes the counts from the first merge on, so no setting can be seen before it

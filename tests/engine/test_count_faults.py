@@ -22,7 +22,7 @@ from bpe.count_faults import COUNT_FAULTS, Reading, can_choose, file_text, find_
 from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
-READING = ("cut-last", "drop-last", "even-chunks", "drop-tail", "chunk-positions")
+READING = ("cut-last", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "drop-special-length")
 
 
 def as_text(counts: Counter) -> Counter:
@@ -86,6 +86,14 @@ def test_a_cut_at_evenly_spaced_bytes_names_the_word_it_splits():
     assert (result.kind, result.step, result.fault) == ("reading", 7, "even-chunks"), result.cause
     assert "your 4 chunks are cut at evenly spaced bytes" in result.cause
     assert "'␣lower' becomes '␣low' and 'er'" in result.cause
+
+
+def test_chunks_read_short_by_the_special_token_s_length_name_the_words_never_read():
+    # charliesabino's reader: f.read(size - len('<|endoftext|>')) drops the handout's last 13 characters
+    _, result = check(CORPORA["handout"], "drop-special-length", 12)
+    assert (result.kind, result.step, result.fault) == ("reading", 2, "drop-special-length"), result.cause
+    assert "your one chunk, the whole file, is read as its size less the length of the special token" in result.cause
+    assert "'␣newest' (2 times) becomes '␣'; your count of (e, st) drops to 7 while it is 9" in result.cause
 
 
 def test_a_reader_that_changes_no_word_is_not_tried():
