@@ -46,5 +46,5 @@ fi
 # Two pytest workers (pytest-xdist), one test module at a time each: the browser and server tests spend much of
 # their time waiting on a page or a server, and the other worker uses that core meanwhile. A module stays on one
 # worker, so its module-scoped servers start once and its tests keep their order; the modules go out in the order
-# tests/conftest.py gives them, the longest kinds first.
+# pytest collects them (--no-loadscope-reorder), so each worker runs its modules in the order of a plain run.
 exec .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder "$@"

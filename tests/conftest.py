@@ -103,22 +103,6 @@ def pytest_collection_modifyitems(config, items):
         module = item.path.stem
         if item.get_closest_marker("browser") or module in SLOW_MODULES or item.originalname in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        items[:] = longest_modules_first(items)
-
-
-def longest_modules_first(items: list) -> list:
-    """The browser modules, then the other slow ones, then the rest, each module whole and in its order.
-
-    pytest-xdist (``-n 2 --dist loadfile --no-loadscope-reorder``, scripts/test.sh) hands out the modules in this
-    order, each to the first worker that is nearly done: a long module started last would keep one worker busy
-    while the other has nothing left to do.
-    """
-    rank: dict[Path, int] = {}
-    for item in items:
-        slow = 0 if item.get_closest_marker("browser") else 1 if item.path.stem in SLOW_MODULES else 2
-        rank[item.path] = min(rank.get(item.path, 2), slow)
-    return sorted(items, key=lambda item: rank[item.path])  # stable: a module's tests keep their order
 
 
 def _git_status() -> list[str] | None:
