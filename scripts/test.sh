@@ -3,6 +3,7 @@
 #   bash scripts/test.sh                 # whole suite
 #   bash scripts/test.sh tests/x.py -q   # extra args go straight to pytest
 #   UPDATE_SCREENSHOTS=1 bash scripts/test.sh tests/browser/test_browser_*.py   # also rewrite the README's docs/*.png
+#   bash scripts/test.sh -n 0            # one process, as plain pytest runs (a later -n wins)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
@@ -42,4 +43,8 @@ fi
 .venv/bin/ruff check --quiet .
 .venv/bin/ruff format --check --quiet .
 
-exec .venv/bin/python -m pytest -q "$@"
+# Two pytest workers (pytest-xdist), one test module at a time each: the browser and server tests spend much of
+# their time waiting on a page or a server, and the other worker uses that core meanwhile. A module stays on one
+# worker, so its module-scoped servers start once and its tests keep their order; the modules go out in the order
+# pytest collects them (--no-loadscope-reorder), so each worker runs its modules in the order of a plain run.
+exec .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder "$@"

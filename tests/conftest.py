@@ -158,6 +158,16 @@ def corpus_store_dir(tmp_path_factory):
     yield Path(os.environ["BPE_DATA_DIR"])
 
 
+@pytest.fixture(scope="module", autouse=True)
+def main_module_restored():
+    """Streamlit's script runner (AppTest) leaves the page script as the process's ``__main__``, and a process pool
+    started after that spawns workers that run the app first; each module gets the test run's own ``__main__`` back,
+    so a module's tests pass whichever modules ran before it in the same process (as under pytest-xdist)."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
+
+
 @pytest.fixture(scope="session")
 def screenshot_dir(tmp_path_factory) -> Path:
     """Where browser tests save screenshots: docs/ (the README's images) when UPDATE_SCREENSHOTS=1 is set,
