@@ -205,14 +205,20 @@ def wait_for_app(page, timeout: float = APP_RUN_TIMEOUT_MS) -> None:
     page.wait_for_selector('[data-testid="stStatusWidgetRunningIcon"]', state="detached", timeout=timeout)
 
 
-def run_protocol(session_work, url: str, timeout: float = 180):
-    """``await session_work(url)`` (protocol sessions, benchmarks/st_client.py) and return its result. The
-    coroutine runs in a thread of its own: Playwright's sync API may own this thread's event loop."""
+def in_own_loop(coroutine, timeout: float | None = None):
+    """``coroutine`` run to its end on an event loop of its own, in a thread of its own: a browser test earlier in
+    the same process (Playwright's sync API) leaves this thread a running loop, where asyncio.run refuses to start."""
     import asyncio
     import concurrent.futures
 
     with concurrent.futures.ThreadPoolExecutor(1) as ex:
-        return ex.submit(asyncio.run, session_work(url)).result(timeout)
+        return ex.submit(asyncio.run, coroutine).result(timeout)
+
+
+def run_protocol(session_work, url: str, timeout: float = 180):
+    """``await session_work(url)`` (protocol sessions, benchmarks/st_client.py) and return its result, on a loop
+    of its own (:func:`in_own_loop`)."""
+    return in_own_loop(session_work(url), timeout)
 
 
 def on_new_server(session_work, script: str | None = None, timeout: float = 180):

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from browser_support import AppServer
+from browser_support import AppServer, in_own_loop
 from st_client import Session
 
 from server import corpus_store
@@ -44,7 +44,6 @@ async def open_to_step_0(url: str, key: str) -> Session:
 
 @pytest.mark.timeout(900)
 def test_opening_a_40_mb_stored_corpus_by_its_link_does_not_hold_its_text(tmp_path):
-    import asyncio
 
     text = words(SIZE)
     key = corpus_store.SqliteStore(tmp_path / "corpora.sqlite3", quota=Quota(count=10, chars=10**12)).put("text", text)
@@ -74,7 +73,7 @@ def test_opening_a_40_mb_stored_corpus_by_its_link_does_not_hold_its_text(tmp_pa
             await s.close()
             return peak[0] - before
 
-        grew = asyncio.run(work())
+        grew = in_own_loop(work())
     finally:
         server.stop()
     assert grew < SIZE, f"the server's RSS grew by {grew / 2**20:.0f} MiB opening a {SIZE / 1e6:.0f} MB corpus"

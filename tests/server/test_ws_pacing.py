@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from browser_support import in_own_loop
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from server.ws_pacing import STREAM_PATH, Bucket, WebsocketPacing, run_ended
@@ -127,7 +128,7 @@ def test_a_connection_past_its_burst_waits_while_another_connection_passes_at_on
         await other.close()
         return app.handed
 
-    assert asyncio.run(scenario())[-1] == ("greedy", b"rerun 2")
+    assert in_own_loop(scenario())[-1] == ("greedy", b"rerun 2")
 
 
 def test_messages_waiting_together_are_handed_on_together_on_one_token():
@@ -151,7 +152,7 @@ def test_messages_waiting_together_are_handed_on_together_on_one_token():
         await greedy.close()
         return app.handed, time_.noted
 
-    handed, noted = asyncio.run(scenario())
+    handed, noted = in_own_loop(scenario())
     assert handed == [("greedy", b"first")] + [("greedy", b"rerun %d" % i) for i in range(5)]
     assert noted[:2] == [1, 6]  # one wait for a token after the first, the next only after the five
 
@@ -176,7 +177,7 @@ def test_a_paced_connection_is_read_ahead_up_to_its_bound_so_its_pings_are_still
         await greedy.close()
         return left, handed, app.handed
 
-    left, handed, everything = asyncio.run(scenario())
+    left, handed, everything = in_own_loop(scenario())
     assert left == 6 and handed == [("greedy", b"rerun 0")]
     assert everything == [("greedy", b"rerun %d" % i) for i in range(10)]  # in order, none lost
 
@@ -199,7 +200,7 @@ def test_once_the_client_has_gone_what_it_sent_is_handed_on_at_once():
         await closed
         return app.handed, time_.waits
 
-    handed, waits = asyncio.run(scenario())
+    handed, waits = in_own_loop(scenario())
     assert handed == [("greedy", b"rerun %d" % i) for i in range(6)]
     assert len(waits) == 1  # only the wait under way when the disconnect was read
 
@@ -227,7 +228,7 @@ def test_big_messages_are_handed_on_one_at_a_time_while_small_ones_pass():
             await client.close()
         return app.handed, first.sent
 
-    handed, sent = asyncio.run(scenario())
+    handed, sent = in_own_loop(scenario())
     assert [name for name, _ in handed] == ["first", "clicker", "clicker", "second"]
     assert handed[-1][1] == b"paste " + b"b" * 20  # whole, as sent
     assert sent == [finished(ForwardMsg.FINISHED_EARLY_FOR_RERUN), finished()]  # the browser gets every message
@@ -245,7 +246,7 @@ def test_a_run_that_never_reports_its_end_lets_the_gate_go_after_the_hold():
         await second.close()
         return sorted(app.handed)
 
-    assert asyncio.run(scenario()) == [("first", b"x" * 20), ("second", b"y" * 20)]
+    assert in_own_loop(scenario()) == [("first", b"x" * 20), ("second", b"y" * 20)]
 
 
 def test_a_connection_that_closes_during_its_big_messages_run_lets_the_gate_go():
@@ -262,7 +263,7 @@ def test_a_connection_that_closes_during_its_big_messages_run_lets_the_gate_go()
         await second.close()
         return app.handed
 
-    assert asyncio.run(scenario()) == [("first", b"x" * 20), ("second", b"y" * 20)]
+    assert in_own_loop(scenario()) == [("first", b"x" * 20), ("second", b"y" * 20)]
 
 
 def test_only_a_clean_end_of_a_run_counts():
@@ -294,7 +295,7 @@ def test_http_requests_and_other_websockets_pass_untouched():
         await pacing({"type": "websocket", "path": "/other"}, receive, send)
         return seen, receive, send
 
-    seen, receive, send = asyncio.run(scenario())
+    seen, receive, send = in_own_loop(scenario())
     assert seen == [(STREAM_PATH, receive, send), ("/other", receive, send)]
 
 
