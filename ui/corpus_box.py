@@ -348,23 +348,30 @@ def _drop_check_file(state: dict) -> None:
         run_store.RUNS.hold(session_id(), "check", 0)
 
 
-def check_text_source(state: dict, app_state: dict) -> str:
+def check_text_source(state: dict, app_state: dict) -> str | StoredText:
     """The Check page's text corpus: an uploaded file (any extension, the same limits as the Train page),
-    stored by its digest as the Train page stores its corpus (so "Go to step k" links to it), or else the
-    pasted text. ``state`` is the Check page's, ``app_state`` the session's (which knows what is stored)."""
+    stored by its digest as the Train page stores its corpus (so "Go to step k" links to it) and, once the store
+    has a long one, held by its digest (``server/stored_text.py``: the check reads it from the store), or else
+    the pasted text. ``state`` is the Check page's, ``app_state`` the session's (which knows what is stored)."""
     upload = upload_text(state, "chk_corpus_file", let_go=True, on_change=_check_file_changed)
     if upload is not None:
-        state["chk_file_text"] = upload
-        run_store.RUNS.hold(session_id(), "check", sys.getsizeof(upload))
+        held = state["chk_file_text"] = _check_file_corpus(state, app_state, upload)
+        run_store.RUNS.hold(session_id(), "check", sys.getsizeof(held.head if isinstance(held, StoredText) else held))
     text = state.get("chk_file_text")
-    if text:
+    if isinstance(text, StoredText):
+        key, chars, start = text.digest, text.chars, text.head
+        where = "stored on the server" if _still_held(app_state, text) else "no longer on the server"
+    elif text:
         remember(app_state, "text", text)
-        key = corpus_store.digest("text", text)
-        where = "stored on the server" if key in app_state.get("stored", ()) else "kept in this session"
+        key, chars, start = corpus_store.digest("text", text), len(text), text
+        where = "stored on the server" if key in app_state.get(keys.STORED, ()) else "kept in this session"
+    if text:
         st.html(
             f'<p class="bpe-note" data-testid="bpe-check-corpus-summary">Corpus: the uploaded file, '
-            f"{len(text):,} characters, {where} (<code>{esc(key[:12])}…</code>). “{esc(_excerpt(text))}”</p>"
+            f"{chars:,} characters, {where} (<code>{esc(key[:12])}…</code>). “{esc(_excerpt(start))}”</p>"
         )
+        if where == "no longer on the server":
+            alert("error", f"{STORED_GONE} Upload it again.")
         # The file stays the corpus when the uploader comes back empty (another page, another source, then back):
         # its bytes were let go once read, so only this says how to return to the box.
         st.button("Paste a text instead", key="chk_file_drop", icon=":material/edit:", on_click=_drop_check_file,
@@ -374,3 +381,22 @@ def check_text_source(state: dict, app_state: dict) -> str:
     pasted = st.session_state.get("chk_text", "")
     remember(app_state, "text", pasted)  # a pasted corpus too travels in the link by its digest
     return pasted
+
+
+def held_gone(app_state: dict, corpus) -> bool:
+    """Whether ``corpus`` is a text held by its digest that the store has lost (the summary has said so)."""
+    return isinstance(corpus, StoredText) and corpus.digest in app_state.get("held_gone", ())
+
+
+def _check_file_corpus(state: dict, app_state: dict, text: str) -> str | StoredText:
+    """An uploaded file's text as the Check page's corpus: once the store has it (the upload stored it), a text
+    too long to edit is held by its digest, as on the Train page (``_accept``), so the session never holds it."""
+    key = corpus_store.digest("text", text)  # remembered by the upload: not hashed again
+    counted = facts(state, text)  # counted by the upload, in the Check page's state
+    app_state.setdefault("corpus_facts", {})[(hash(text), len(text))] = counted
+    if key in state.get(keys.STORED, ()):  # the upload stored it under the Check page's state
+        app_state.setdefault(keys.STORED, set()).add(key)
+        app_state.get("held_gone", set()).discard(key)  # uploaded again: in the store again
+    if remember(app_state, "text", text) and len(text) > stored_text.HELD_CHARS:
+        return StoredText.of(text, key, *counted)
+    return text
