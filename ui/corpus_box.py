@@ -32,7 +32,7 @@ import time
 import streamlit as st
 
 from bpe.corpus_text import utf8_size
-from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, stored_text, upload_limits
+from server import corpus_form, corpus_store, corpus_upload, jobs, limits, quota, run_store, stored_text, upload_limits
 from server.stored_text import StoredText
 from ui import corpus_send
 from ui import session_keys as keys
@@ -75,7 +75,7 @@ def remember(state: dict, kind: str, text: str) -> str | None:
     (then ``state["store_warning"]`` says why). A failure is retried only after RETRY_S."""
     if blank(text) or too_big(state, text):
         return None
-    key = corpus_store.digest(kind, text)
+    key = corpus_form.digest(kind, text)
     stored: set = state.setdefault(keys.STORED, set())
     if key in stored and still_stored(state, key):
         return key
@@ -122,7 +122,7 @@ def store_warning(state: dict, kind: str, text: str) -> str | None:
     """The sentence for a corpus the store could not take, or None."""
     if blank(text):
         return None
-    failed = state.get("store_failed", {}).get(corpus_store.digest(kind, text))
+    failed = state.get("store_failed", {}).get(corpus_form.digest(kind, text))
     if failed is None:
         return None
     return (
@@ -206,7 +206,7 @@ def text_source(state: dict, saved_text: str | StoredText) -> str | StoredText:
         where = "stored on the server" if _still_held(state, corpus) else "no longer on the server"
     elif corpus:
         remember(state, "text", corpus)  # e.g. a link's short text, or a store that is back
-        key, chars, lines, start = corpus_store.digest("text", corpus), len(corpus), facts(state, corpus)[1], corpus
+        key, chars, lines, start = corpus_form.digest("text", corpus), len(corpus), facts(state, corpus)[1], corpus
         where = "stored on the server" if key in state.get(keys.STORED, ()) else "kept in this session"
     if corpus:
         st.html(
@@ -363,7 +363,7 @@ def check_text_source(state: dict, app_state: dict) -> str | StoredText:
         where = "stored on the server" if _still_held(app_state, text) else "no longer on the server"
     elif text:
         remember(app_state, "text", text)
-        key, chars, start = corpus_store.digest("text", text), len(text), text
+        key, chars, start = corpus_form.digest("text", text), len(text), text
         where = "stored on the server" if key in app_state.get(keys.STORED, ()) else "kept in this session"
     if text:
         st.html(
@@ -391,7 +391,7 @@ def held_gone(app_state: dict, corpus) -> bool:
 def _check_file_corpus(state: dict, app_state: dict, text: str) -> str | StoredText:
     """An uploaded file's text as the Check page's corpus: once the store has it (the upload stored it), a text
     too long to edit is held by its digest, as on the Train page (``_accept``), so the session never holds it."""
-    key = corpus_store.digest("text", text)  # remembered by the upload: not hashed again
+    key = corpus_form.digest("text", text)  # remembered by the upload: not hashed again
     counted = facts(state, text)  # counted by the upload, in the Check page's state
     app_state.setdefault("corpus_facts", {})[(hash(text), len(text))] = counted
     if key in state.get(keys.STORED, ()):  # the upload stored it under the Check page's state

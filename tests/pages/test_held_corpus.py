@@ -17,7 +17,7 @@ from students import cs336_train
 import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL
-from server import check_jobs, corpus_store, jobs, run_store, stored_text
+from server import check_jobs, corpus_form, corpus_store, jobs, run_store, sqlite_store, stored_text
 from server.stored_text import StoredText
 from ui import corpus_box, corpus_send, runs
 
@@ -48,7 +48,7 @@ def long_strings(value, seen: set | None = None) -> list[int]:
 def held_run(at: AppTest, text: str) -> None:
     """The page's settings hold ``text`` by its digest only, and its run is the one the text itself trains."""
     settings = at.session_state["bpe_explorer"]["settings"]
-    assert settings.text == "" and settings.stored == StoredText.of(text, corpus_store.digest("text", text))
+    assert settings.text == "" and settings.stored == StoredText.of(text, corpus_form.digest("text", text))
     assert long_strings(at.session_state.to_dict()) == []
     history = run_store.RUNS.get(runs.run_key(settings))
     expected = bpe.run_training(jobs.documents(text, settings.special_tokens), **settings.options())
@@ -99,7 +99,7 @@ def test_a_held_corpus_the_store_lost_is_said(monkeypatch, tmp_path):
     text = long_text()
     at = start(corpus=corpus_store.store().put("text", text), limit="num_merges", limit_value="40")
     monkeypatch.setattr(corpus_box, "RECHECK_S", 0.0)
-    corpus_store.use(corpus_store.SqliteStore(tmp_path / "empty.sqlite3"))  # a store that has lost it
+    corpus_store.use(sqlite_store.SqliteStore(tmp_path / "empty.sqlite3"))  # a store that has lost it
     try:
         at.run()
         assert "no longer on the server" in summary(at)
@@ -140,7 +140,7 @@ def test_a_long_corpus_uploaded_on_the_check_page_is_held_by_its_digest_and_chec
     ok(at.run())
     at.file_uploader(key="chk_files").set_value([("run.pkl", run, "application/octet-stream")])
     ok(at.run())
-    key = corpus_store.digest("text", text)
+    key = corpus_form.digest("text", text)
     assert f"{len(text):,} characters, stored on the server" in check_summary(at)
     assert at.session_state["bpe_explorer"]["check"]["chk_file_text"] == StoredText.of(text, key)
     assert long_strings(at.session_state.to_dict()) == [] and long_strings(sent) == []
