@@ -6,8 +6,8 @@ Widgets (the corpus or a saved run, and our settings, the student's files or pas
 the result: both pairs with their counts at that step, the cause in one sentence, a link to that step
 on the Train page, the words that count differently, and which of our settings reproduce the run
 longest. Reading the files and comparing run off the serving process, each with a time and a memory
-limit (``server/check_jobs.py``): a student's file cannot stall the class. A long uploaded corpus is held by its
-digest, as on the Train page (``ui/corpus_box.py``), and read from the store only there.
+limit (``server/check_jobs.py``): a student's file cannot stall the class. A long uploaded or pasted corpus is
+held by its digest, as on the Train page (``ui/corpus_box.py``), and read from the store only there.
 """
 
 from __future__ import annotations

@@ -162,3 +162,48 @@ def test_a_long_corpus_uploaded_on_the_check_page_is_held_by_its_digest_and_chec
     assert (settings.pre_tokenizer, settings.tie_break) == (result.setup.pre_tokenizer, result.setup.tie_break)
     assert long_strings(train.session_state.to_dict()) == [] and not alerts(train, "error")
     assert f"Step {result.step} of {max(len(merges), result.step)}" in " ".join(h.proto.body for h in train.get("html"))
+
+
+def test_a_long_paste_on_the_check_page_is_held_by_its_digest_and_checked_from_the_store(monkeypatch):
+    """The Check page kept a pasted corpus whole in its box (sent again with every click) and built it into
+    documents in the serving process: now, as on the Train page, a paste too long to edit leaves the box once
+    stored, the summary says where it went, the check reads it from the store with the verdict the text itself
+    gives, and "Go to step k" carries its digest."""
+    eot = "<|endoftext|>"
+    text = f"{time.time_ns()}\n" + ("the cat sat on the mat; the dog sat too.\n" * 9 + eot) * 3_000
+    assert len(text) > stored_text.HELD_CHARS
+    vocab, merges = cs336_train(text, 20, special_tokens=(eot,), fault="min")
+    run = pickle.dumps((vocab, merges))
+    sent = []  # what the page sends to the check's processes
+    isolated = check_jobs.run_isolated
+    monkeypatch.setattr(
+        check_jobs, "run_isolated", lambda fn, *args, **kw: sent.append(args) or isolated(fn, *args, **kw)
+    )
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    at.file_uploader(key="chk_files").set_value([("run.pkl", run, "application/octet-stream")])
+    ok(at.run())
+    at.text_area(key="chk_text").set_value(text)
+    ok(at.run())
+    key = corpus_form.digest("text", text)
+    assert long_strings(at.session_state.to_dict()) == [] and long_strings(sent) == []
+    assert at.session_state["chk_text"] == ""  # the box was emptied; the summary says where the text went
+    said = check_summary(at)
+    assert f"the pasted text, {len(text):,} characters, {text.count(chr(10)) + 1:,} lines, stored on the server" in said
+    assert corpus_box.EDIT_HELP in " ".join(c.value for c in at.caption)
+    assert at.session_state["bpe_explorer"]["check"]["chk_file_text"] == StoredText.of(text, key)
+    # the verdict is the one the whole text gives
+    pre, rule = at.selectbox(key="chk_pre").value, at.selectbox(key="chk_rule").value
+    specials = tuple(s.strip() for s in at.text_input(key="chk_special").value.split(",") if s.strip())
+    student, _ = check_jobs.read_run([("run.pkl", run)], "", 2_000)
+    setup = check.Setup(rule, pre, pre in BYTE_LEVEL)
+    result, _ = check_jobs.compare("text", "", text, "", student, setup, specials)
+    assert result.step is not None and at.header[0].value.endswith(f"at step {result.step:,}")
+    assert result.cause in alerts(at)
+    link = at.get("link_button")[0].proto
+    assert link.label == f"Go to step {result.step:,}"
+    query = {k: v[0] for k, v in parse_qs(urlsplit(link.url).query).items()}
+    assert query["corpus"] == key and query["step"] == str(result.step)
+    # "Paste a new text" empties the corpus for a new paste
+    at.button(key="chk_file_drop").click().run()
+    assert ok(at).text_area(key="chk_text").value == "" and not check_summary(at)
