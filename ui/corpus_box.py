@@ -417,6 +417,8 @@ def check_text_source(state: dict, app_state: dict) -> str | StoredText:
                  on_change=_check_box_changed, args=(state, app_state))  # fmt: skip
     pasted = st.session_state.get("chk_text", "")
     remember(app_state, "text", pasted)  # a pasted corpus too travels in the link by its digest
+    if warning := store_warning(app_state, "text", pasted):  # why a long one stays in the box
+        alert("warning", warning)
     return pasted
 
 

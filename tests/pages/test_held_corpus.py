@@ -207,3 +207,26 @@ def test_a_long_paste_on_the_check_page_is_held_by_its_digest_and_checked_from_t
     # "Paste a new text" empties the corpus for a new paste
     at.button(key="chk_file_drop").click().run()
     assert ok(at).text_area(key="chk_text").value == "" and not check_summary(at)
+
+
+class RefusingStore(sqlite_store.SqliteStore):
+    """A store that takes no corpus (down, or full)."""
+
+    def put(self, kind: str, text: str, client: str = "") -> str:
+        raise corpus_store.StoreUnavailable("The corpus store is not answering.")
+
+
+def test_a_long_paste_the_store_cannot_take_stays_in_the_check_pages_box_with_a_warning(tmp_path):
+    text = long_text()
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    corpus_store.use(RefusingStore(tmp_path / "refusing.sqlite3"))
+    try:
+        at.text_area(key="chk_text").set_value(text)
+        ok(at.run())
+        assert at.text_area(key="chk_text").value == text and not check_summary(at)  # nothing lost
+        assert any(
+            "The corpus store is not answering." in a and "this session only" in a for a in alerts(at, "warning")
+        )
+    finally:
+        corpus_store.use(None)
