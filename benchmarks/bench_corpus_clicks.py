@@ -72,7 +72,7 @@ from browser_support import SERVE_SCRIPT, AppServer  # noqa: E402
 from st_client import Session  # noqa: E402
 from tables import print_table  # noqa: E402
 
-from server import corpus_store  # noqa: E402
+from server import corpus_form  # noqa: E402
 
 BYTES_GOAL = 10_000
 LATENCY_GOAL = 1.3
@@ -480,7 +480,7 @@ async def student(url: str, link: str, step: int, until: float, last: int, out: 
 async def classroom(url: str, duration: float) -> dict:
     teacher, _ = await prepare(url, words_text(1_000_000, 11))
     await teacher.close()
-    link = f"corpus={corpus_store.digest('text', words_text(1_000_000, 11))}&limit_value=1000"
+    link = f"corpus={corpus_form.digest('text', words_text(1_000_000, 11))}&limit_value=1000"
     alone, many, errors = [], [], []
     await student(url, link, 100, time.monotonic() + duration, 1000, alone, errors)
     until = time.monotonic() + duration

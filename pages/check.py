@@ -6,7 +6,8 @@ Widgets (the corpus or a saved run, and our settings, the student's files or pas
 the result: both pairs with their counts at that step, the cause in one sentence, a link to that step
 on the Train page, the words that count differently, and which of our settings reproduce the run
 longest. Reading the files and comparing run off the serving process, each with a time and a memory
-limit (``server/check_jobs.py``): a student's file cannot stall the class.
+limit (``server/check_jobs.py``): a student's file cannot stall the class. A long uploaded or pasted corpus is
+held by its digest, as on the Train page (``ui/corpus_box.py``), and read from the store only there.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import bpe
 from bpe import check
 from bpe.config import BYTE_LEVEL
 from bpe.presets import PRESETS
-from server import check_jobs, jobs, limits
+from server import check_jobs, jobs
+from server.stored_text import StoredText
 from ui import check_files, check_saved_input, corpus_box, links, routing, session
 from ui import session_keys as keys
 from ui.alerts import alert, esc
@@ -28,7 +30,6 @@ from ui.settings import Settings
 
 routing.through_router()  # a fresh server's first request may run this page alone (ui/routing.py)
 
-MAX_CHECK_CHARS = limits.MAX_CORPUS_BYTES  # the Train page's limit (server/limits.py)
 MAX_CHECK_MERGES = 2_000
 MAX_FILE_BYTES = 5_000_000  # a student's run is small
 SOURCES = {"preset": "A preset", "text": "Your text", "counts": "Word counts", "saved": "A saved run"}
@@ -72,16 +73,12 @@ def _read_run(held: dict | None, pasted: str):
     return check_jobs.read_run([], pasted, MAX_CHECK_MERGES)
 
 
-def _corpus_size(corpus) -> int:
-    if isinstance(corpus, dict):
-        return sum(len(w) for w in corpus)
-    return sum(len(line) for line in corpus)
-
-
 @st.cache_data(max_entries=16, show_spinner="Comparing with our run…")
-def _compare(source: str, preset: str, text: str, counts: str, _student, student_key, setup, specials, target=()):
+def _compare(source: str, preset: str, text, counts: str, _student, student_key, setup, specials, target=()):
     """The comparison (without our run's history, which the page does not need) and the settings ranking,
-    computed off the server. ``target``: the student's target size, as ``(("vocab_size" or "num_merges"), size)``."""
+    computed off the server. ``text``: the text, or a text held by its digest (``StoredText``: cached by its
+    digest, and read from the store off the server). ``target``: the student's target size, as
+    ``(("vocab_size" or "num_merges"), size)``."""
     return check_jobs.compare(source, preset, text, counts, _student, setup, specials, target)
 
 
@@ -183,14 +180,14 @@ if source == "saved":
     st.caption("**Ours: the saved run** " + bpe.display.md_escape(saved_file.name) + ":")
     st.text(described)
 else:
-    try:
-        corpus = jobs.corpus_of(source, preset, text, counts)
+    if corpus_box.held_gone(session.app_state(), text):  # its summary says so, and to upload it again
+        st.stop()
+    try:  # the limits are the Train page's (server/limits.py); a text held by its digest was within them
+        if not isinstance(text, StoredText):  # one held by its digest is read only off the server
+            jobs.corpus_of(source, preset, text, counts)
     except ValueError as exc:
         if not (source == "text" and corpus_box.upload_refused(state, "chk_corpus_file")):  # it said why already
             alert("error", exc)
-        st.stop()
-    if _corpus_size(corpus) > MAX_CHECK_CHARS:
-        alert("error", f"The check works on corpora of up to {MAX_CHECK_CHARS:,} characters: pick a smaller one.")
         st.stop()
     setup = check.Setup(rule, pre, pre in BYTE_LEVEL)
     try:
@@ -219,8 +216,9 @@ else:
     st.caption(check.LEGEND)
     if not equal:
         alert("warning", result.cause)
+    corpus_fields = dict(stored=text) if isinstance(text, StoredText) else dict(text=text)  # by its digest
     train_settings = Settings(
-        source=source, preset=preset, text=text, counts=counts, pre_tokenizer=result.setup.pre_tokenizer,
+        source=source, preset=preset, **corpus_fields, counts=counts, pre_tokenizer=result.setup.pre_tokenizer,
         limit="num_merges", limit_value=max(len(student.merges), result.step), special_tokens=specials,
         tie_break=result.setup.tie_break,
     )  # fmt: skip

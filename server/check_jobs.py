@@ -15,7 +15,12 @@ These functions are the page's one way into :mod:`bpe.check`, :mod:`bpe.check_sa
 here from its file's bytes) and :mod:`bpe.formats.student_runs`:
 what they take may grow (keyword arguments) without the page changing.
 
-This module imports only ``bpe`` and ``server.jobs`` (never Streamlit), so its processes stay small.
+A text held by its digest (``server/stored_text.py``: a long uploaded corpus) goes to the check's process as
+its digest and the store's address, and is read there from the store, as a training worker reads it
+(``server/jobs.py``): the serving process never holds it, nor a pickled copy of it.
+
+This module imports only ``bpe`` and ``server.jobs`` (never Streamlit; the corpus store only when a text is
+held by its digest), so its processes stay small.
 Left out: drawing the result (``pages/check.py``) and caching it (the page's ``st.cache_data``).
 """
 
@@ -42,6 +47,7 @@ WAIT_SECONDS = 120.0  # how long a check waits for its turn while other sessions
 CHECKERS = 1  # checks at once (the machine's other core is the server's)
 MAX_RESULT_BYTES = 8 << 20  # what a check may send back (2,000 merges of long tokens fit)
 MAX_RUN_BYTES = 4 << 20  # the bytes of the kept merges' tokens a run may hold
+STORED_GONE = "The corpus is no longer in the server's store (old corpora are removed to make room): upload it again."
 
 
 # -- what a check's process runs (pure: no Streamlit) ---------------------------------------------
@@ -65,12 +71,28 @@ def _read(files: Sequence[tuple[str, bytes]], pasted: str, max_merges: int) -> t
     return run, total
 
 
-def _compare(source: str, preset: str, text: str, counts: str, student: StudentRun, setup, specials: tuple, target):
+def _compare(source: str, preset: str, text, counts: str, student: StudentRun, setup, specials: tuple, target):
     """The comparison (without our run's history, which the page does not need) and the settings ranking.
+    ``text``: the text, or ``(store address, digest)`` of a text held by its digest, read here from the store.
     ``target``: the student's target size, as ``(("vocab_size" or "num_merges"), size)`` pairs."""
+    if isinstance(text, tuple):
+        text = _stored_text(*text)
     corpus = jobs.corpus_of(source, preset, text, counts)
     result, ranked = check.diagnose(corpus, student, setup, specials, **dict(target))
     return replace(result, history=None), ranked
+
+
+def _stored_text(where: str, key: str) -> str:
+    """The text stored under ``key`` in the store at ``where``, or ValueError saying it is gone."""
+    from server import corpus_store  # only a check given a digest needs the store (SQLite or Redis)
+
+    try:
+        found = corpus_store.reader(where).get(key)
+    except corpus_store.StoreUnavailable as exc:
+        raise ValueError(str(exc)) from None
+    if found is None or found[0] != "text":
+        raise ValueError(STORED_GONE)
+    return found[1]
 
 
 def _compare_saved(data: bytes, student: StudentRun, target):
@@ -113,9 +135,15 @@ def read_run(files: Sequence[tuple[str, bytes]], pasted: str, max_merges: int) -
     return run_isolated(_read, list(files), pasted, max_merges, seconds=READ_SECONDS)
 
 
-def compare(source: str, preset: str, text: str, counts: str, student: StudentRun, setup, specials: tuple, target=()):
+def compare(source: str, preset: str, text, counts: str, student: StudentRun, setup, specials: tuple, target=()):
     """(:func:`bpe.check.diagnose`'s comparison without our run's history, and its ranking of our settings)
-    for the corpus these widgets describe, computed off the server."""
+    for the corpus these widgets describe, computed off the server. ``text``: the text, or a
+    ``server.stored_text.StoredText`` (a text held by its digest: the check's process reads it from the store)."""
+    from server import corpus_store  # here, not at the top: the check's processes need neither
+    from server.stored_text import StoredText
+
+    if isinstance(text, StoredText):
+        text = (corpus_store.address(corpus_store.store()), text.digest)
     return run_isolated(_compare, source, preset, text, counts, student, setup, tuple(specials), tuple(target))
 
 

@@ -4,7 +4,7 @@ A file's bytes are already in the server's memory (Streamlit's uploader keeps th
 add is bounded here: the bytes are gone through in CHUNK-sized views, never copied whole. A first pass decodes
 them with an incremental UTF-8 decoder (a byte that is not UTF-8 is named by its position in the file, counted
 from 0), looks for NUL bytes at the start (a binary file), counts the lines and digests the text as the corpus
-store names it (``corpus_store.digest_of_chunks``: the same digest as the same text pasted, so a link made
+store names it (``corpus_form.digest_of_chunks``: the same digest as the same text pasted, so a link made
 from either agrees). A second pass hands the same views to the store (``put_chunks``, which compresses and
 writes them a piece at a time), unless it holds that digest already. Only then is the text made, decoded
 once from the bytes into one ``str``. Peak memory while a file is stored is its text plus a few chunks (for a
@@ -22,7 +22,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 
-from server import corpus_store
+from server import corpus_form, corpus_store
 
 CHUNK = 1 << 20  # bytes looked at a time
 NUL_LOOKED_AT = 65536  # characters at the start searched for a NUL byte (a binary file has one early)
@@ -59,7 +59,7 @@ class TextCheck:
     def __init__(self, name: str) -> None:
         self.name = name
         self.decoder = codecs.getincrementaldecoder("utf-8")()
-        self.hash = corpus_store.hasher("text")
+        self.hash = corpus_form.hasher("text")
         self.offset = 0  # where the next byte fed starts, in the file
         self.nbytes = 0  # bytes of text (the byte-order mark left out)
         self.lines = 1
@@ -138,5 +138,5 @@ def read(data: bytes, name: str, store=None, client: str = "") -> Upload:
     except corpus_store.StoreUnavailable as exc:
         failure = str(exc)
     text = str(memoryview(data)[start:], "utf-8")  # the one copy: decoded straight from the uploader's bytes
-    corpus_store.remember_digest("text", text, key)
+    corpus_form.remember_digest("text", text, key)
     return Upload(text, key, len(data) - start, lines, failure)

@@ -23,7 +23,7 @@ from collections.abc import Hashable
 from dataclasses import fields
 from typing import Any
 
-from server.corpus_store import utf8_chunks
+from server.corpus_form import utf8_chunks
 
 RUN_KEYS_KEPT = 2  # per session: its settings and the sidebar's preview of them (without forced merges)
 

@@ -25,7 +25,7 @@ import hashlib
 import zlib
 from dataclasses import dataclass, field
 
-from server import corpus_store
+from server import corpus_form, corpus_store
 
 HELD_CHARS = 1_000_000  # a stored text longer than this is held by its digest (the page edits texts up to this)
 HEAD_CHARS = 16_384  # the start of a text held by its digest that the page keeps
@@ -47,7 +47,7 @@ class StoredText:
     def of(cls, text: str, digest: str, nbytes: int | None = None, lines: int | None = None) -> StoredText:
         """The stand-in for ``text`` (stored under ``digest``); ``nbytes`` and ``lines`` when they are known."""
         if nbytes is None:
-            nbytes = sum(map(len, corpus_store.utf8_chunks(text)))
+            nbytes = sum(map(len, corpus_form.utf8_chunks(text)))
         if lines is None:
             lines = text.count("\n") + 1
         return cls(digest, len(text), nbytes, lines, text[:HEAD_CHARS])
@@ -77,10 +77,10 @@ def open_stored(key: str, store=None, held_chars: int = HELD_CHARS) -> tuple[str
             check.update(piece)
             if kind is None:
                 start += piece
-                end = start.find(b"\n", len(corpus_store.HEADER))
+                end = start.find(b"\n", len(corpus_form.HEADER))
                 if end < 0:
                     continue
-                kind, piece = bytes(start[len(corpus_store.HEADER) : end]).decode(), bytes(start[end + 1 :])
+                kind, piece = bytes(start[len(corpus_form.HEADER) : end]).decode(), bytes(start[end + 1 :])
                 start = bytearray()
             text = decoder.decode(piece)
             chars, nbytes, lines = chars + len(text), nbytes + len(piece), lines + text.count("\n")

@@ -65,7 +65,8 @@ class RedisServer:
 @contextlib.contextmanager
 def corpus_store_of(kind: str, tmp_path: Path):
     """A corpus store of ``kind``: the embedded SQLite one in ``tmp_path``, or a real Redis started for it."""
-    from server.corpus_store import RedisStore, SqliteStore
+    from server.redis_store import RedisStore
+    from server.sqlite_store import SqliteStore
 
     if kind == "sqlite":
         yield SqliteStore(tmp_path / "corpora.sqlite3")

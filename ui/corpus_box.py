@@ -18,6 +18,9 @@ RECHECK_S, and stored again if the store lost it (a Redis that crashed). Text th
 (only spaces, over the size limit) stays in the box, so the page can say what is wrong with it and the
 user can fix it.
 
+The Check page's box does the same for a text too long to edit (:func:`check_text_source`), which the
+check then reads from the store off the serving process (``server/check_jobs.py``).
+
 Files come through :func:`upload_text` (the Train page's and the Check page's alike): any name, read as
 UTF-8, within ``server/limits.py``; a file refused gets its sentence below the uploader for as long as it
 stays there, and the page says nothing else about the corpus (not "The corpus is empty").
@@ -32,7 +35,7 @@ import time
 import streamlit as st
 
 from bpe.corpus_text import utf8_size
-from server import corpus_store, corpus_upload, jobs, limits, quota, run_store, stored_text, upload_limits
+from server import corpus_form, corpus_store, corpus_upload, jobs, limits, quota, run_store, stored_text, upload_limits
 from server.stored_text import StoredText
 from ui import corpus_send
 from ui import session_keys as keys
@@ -44,6 +47,7 @@ RECHECK_S = 10.0  # how often a session asks the store whether its corpus is sti
 EDIT_MAX_CHARS = 1_000_000  # a corpus put back in the text box for editing (a browser's box is slow past this)
 FACTS_KEPT = 4  # corpora whose size and lines a session remembers (the Train page's, the Check page's, an edit)
 STORED_GONE = "This corpus is no longer in the server's store (old corpora are removed to make room)."
+EDIT_HELP = f"Texts of up to {EDIT_MAX_CHARS:,} characters are edited here; paste or upload a bigger one anew."
 
 
 def blank(text: str) -> bool:
@@ -75,7 +79,7 @@ def remember(state: dict, kind: str, text: str) -> str | None:
     (then ``state["store_warning"]`` says why). A failure is retried only after RETRY_S."""
     if blank(text) or too_big(state, text):
         return None
-    key = corpus_store.digest(kind, text)
+    key = corpus_form.digest(kind, text)
     stored: set = state.setdefault(keys.STORED, set())
     if key in stored and still_stored(state, key):
         return key
@@ -122,7 +126,7 @@ def store_warning(state: dict, kind: str, text: str) -> str | None:
     """The sentence for a corpus the store could not take, or None."""
     if blank(text):
         return None
-    failed = state.get("store_failed", {}).get(corpus_store.digest(kind, text))
+    failed = state.get("store_failed", {}).get(corpus_form.digest(kind, text))
     if failed is None:
         return None
     return (
@@ -206,7 +210,7 @@ def text_source(state: dict, saved_text: str | StoredText) -> str | StoredText:
         where = "stored on the server" if _still_held(state, corpus) else "no longer on the server"
     elif corpus:
         remember(state, "text", corpus)  # e.g. a link's short text, or a store that is back
-        key, chars, lines, start = corpus_store.digest("text", corpus), len(corpus), facts(state, corpus)[1], corpus
+        key, chars, lines, start = corpus_form.digest("text", corpus), len(corpus), facts(state, corpus)[1], corpus
         where = "stored on the server" if key in state.get(keys.STORED, ()) else "kept in this session"
     if corpus:
         st.html(
@@ -226,7 +230,7 @@ def text_source(state: dict, saved_text: str | StoredText) -> str | StoredText:
                 on_click=_edit,
                 args=(state,),
                 disabled=chars > EDIT_MAX_CHARS,
-                help=f"Texts of up to {EDIT_MAX_CHARS:,} characters are edited here; paste or upload a bigger one anew.",
+                help=EDIT_HELP,
             )
         if isinstance(corpus, str) and (warning := store_warning(state, "text", corpus)):
             alert("warning", warning)
@@ -336,41 +340,102 @@ def _excerpt(text: str, n: int = 60) -> str:
     return flat if len(flat) <= n else flat[:n] + "…"
 
 
+CHECK_PASTED = "chk_held_pasted"  # the Check page's held corpus was pasted (not uploaded)
+
+
 def _check_file_changed(state: dict) -> None:
-    """The Check page's uploader changed: a file removed makes the box the corpus again. (Its value is no sign
-    otherwise: once read, the file is let go, and the uploader returns None while still showing it.)"""
-    if st.session_state.get("chk_corpus_file") is None:
+    """The Check page's uploader changed: a file removed makes the box the corpus again (unless the corpus is a
+    text pasted since). (Its value is no sign otherwise: once read, the file is let go, and the uploader returns
+    None while still showing it.)"""
+    if st.session_state.get("chk_corpus_file") is None and not state.get(CHECK_PASTED):
         _drop_check_file(state)
 
 
 def _drop_check_file(state: dict) -> None:
+    state.pop(CHECK_PASTED, None)
     if state.pop("chk_file_text", None) is not None:
         run_store.RUNS.hold(session_id(), "check", 0)
 
 
-def check_text_source(state: dict, app_state: dict) -> str:
+def _check_box_changed(state: dict, app_state: dict) -> None:
+    """The Check page's box committed: a text too long to edit leaves the box once the store has it, and is held
+    by its digest as an uploaded one is (the Train page's box does the same, ``_box_changed``), so it is neither
+    sent again with every click nor kept whole in the session. A text the store could not take, or one over the
+    size limit, stays in the box: the page checks it as it is, or says what is wrong with it."""
+    value = st.session_state.get("chk_text", "")
+    if len(value) <= stored_text.HELD_CHARS or blank(value) or too_big(app_state, value):
+        return
+    key = remember(app_state, "text", value)
+    if key is None:
+        return
+    app_state.get("held_gone", set()).discard(key)  # pasted again: in the store again
+    held = state["chk_file_text"] = StoredText.of(value, key, *facts(app_state, value))
+    state[CHECK_PASTED] = True
+    st.session_state["chk_text"] = ""
+    run_store.RUNS.hold(session_id(), "check", sys.getsizeof(held.head))
+
+
+def check_text_source(state: dict, app_state: dict) -> str | StoredText:
     """The Check page's text corpus: an uploaded file (any extension, the same limits as the Train page),
-    stored by its digest as the Train page stores its corpus (so "Go to step k" links to it), or else the
-    pasted text. ``state`` is the Check page's, ``app_state`` the session's (which knows what is stored)."""
+    stored by its digest as the Train page stores its corpus (so "Go to step k" links to it) and, once the store
+    has a long one, held by its digest (``server/stored_text.py``: the check reads it from the store), or else
+    the pasted text (one too long to edit likewise held by its digest once stored, the box emptied:
+    ``_check_box_changed``). ``state`` is the Check page's, ``app_state`` the session's (which knows what is stored)."""
     upload = upload_text(state, "chk_corpus_file", let_go=True, on_change=_check_file_changed)
     if upload is not None:
-        state["chk_file_text"] = upload
-        run_store.RUNS.hold(session_id(), "check", sys.getsizeof(upload))
+        state.pop(CHECK_PASTED, None)
+        held = state["chk_file_text"] = _check_file_corpus(state, app_state, upload)
+        run_store.RUNS.hold(session_id(), "check", sys.getsizeof(held.head if isinstance(held, StoredText) else held))
     text = state.get("chk_file_text")
-    if text:
+    was_pasted = bool(state.get(CHECK_PASTED)) and isinstance(text, StoredText)
+    if isinstance(text, StoredText):
+        key, chars, start = text.digest, text.chars, text.head
+        where = "stored on the server" if _still_held(app_state, text) else "no longer on the server"
+    elif text:
         remember(app_state, "text", text)
-        key = corpus_store.digest("text", text)
-        where = "stored on the server" if key in app_state.get("stored", ()) else "kept in this session"
+        key, chars, start = corpus_form.digest("text", text), len(text), text
+        where = "stored on the server" if key in app_state.get(keys.STORED, ()) else "kept in this session"
+    if text:
+        lines = f"{text.lines:,} line{'s' if text.lines != 1 else ''}, " if was_pasted else ""
         st.html(
-            f'<p class="bpe-note" data-testid="bpe-check-corpus-summary">Corpus: the uploaded file, '
-            f"{len(text):,} characters, {where} (<code>{esc(key[:12])}…</code>). “{esc(_excerpt(text))}”</p>"
+            f'<p class="bpe-note" data-testid="bpe-check-corpus-summary">Corpus: '
+            f"{'the pasted text' if was_pasted else 'the uploaded file'}, {chars:,} characters, {lines}{where} "
+            f"(<code>{esc(key[:12])}…</code>). “{esc(_excerpt(start))}”</p>"
         )
+        if where == "no longer on the server":
+            alert("error", f"{STORED_GONE} {'Paste or upload' if was_pasted else 'Upload'} it again.")
+        if was_pasted:  # the box was emptied: this says where the text went, and how to replace it
+            st.caption(
+                f"Your text left the box once stored, so that it is not sent again with every click. {EDIT_HELP}"
+            )
         # The file stays the corpus when the uploader comes back empty (another page, another source, then back):
         # its bytes were let go once read, so only this says how to return to the box.
-        st.button("Paste a text instead", key="chk_file_drop", icon=":material/edit:", on_click=_drop_check_file,
-                  args=(state,))  # fmt: skip
+        st.button("Paste a new text" if was_pasted else "Paste a text instead", key="chk_file_drop",
+                  icon=":material/edit:", on_click=_drop_check_file, args=(state,))  # fmt: skip
         return text
-    st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120)
+    st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120,
+                 on_change=_check_box_changed, args=(state, app_state))  # fmt: skip
     pasted = st.session_state.get("chk_text", "")
     remember(app_state, "text", pasted)  # a pasted corpus too travels in the link by its digest
+    if warning := store_warning(app_state, "text", pasted):  # why a long one stays in the box
+        alert("warning", warning)
     return pasted
+
+
+def held_gone(app_state: dict, corpus) -> bool:
+    """Whether ``corpus`` is a text held by its digest that the store has lost (the summary has said so)."""
+    return isinstance(corpus, StoredText) and corpus.digest in app_state.get("held_gone", ())
+
+
+def _check_file_corpus(state: dict, app_state: dict, text: str) -> str | StoredText:
+    """An uploaded file's text as the Check page's corpus: once the store has it (the upload stored it), a text
+    too long to edit is held by its digest, as on the Train page (``_accept``), so the session never holds it."""
+    key = corpus_form.digest("text", text)  # remembered by the upload: not hashed again
+    counted = facts(state, text)  # counted by the upload, in the Check page's state
+    app_state.setdefault("corpus_facts", {})[(hash(text), len(text))] = counted
+    if key in state.get(keys.STORED, ()):  # the upload stored it under the Check page's state
+        app_state.setdefault(keys.STORED, set()).add(key)
+        app_state.get("held_gone", set()).discard(key)  # uploaded again: in the store again
+    if remember(app_state, "text", text) and len(text) > stored_text.HELD_CHARS:
+        return StoredText.of(text, key, *counted)
+    return text

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from server import corpus_route, corpus_store, limits, stored_text
+from server import corpus_form, corpus_route, corpus_store, limits, stored_text
 from server.stored_text import StoredText
 from ui import session_keys as keys
 from ui.alerts import alert
@@ -91,7 +91,7 @@ def open_sent(state: dict, sent) -> str | StoredText | None:
     ``state[REFUSED]`` saying why it cannot be opened."""
     digest = sent.get("digest") if isinstance(sent, dict) else None
     name = str(sent.get("name") or "the file")[:MAX_NAME_CHARS] if isinstance(sent, dict) else "the file"
-    if not isinstance(digest, str) or not corpus_store.DIGEST.fullmatch(digest):
+    if not isinstance(digest, str) or not corpus_form.DIGEST.fullmatch(digest):
         state[REFUSED] = f"The server's answer for {name!r} named no corpus: send the file again."
         return None
     try:
@@ -104,7 +104,7 @@ def open_sent(state: dict, sent) -> str | StoredText | None:
         return None
     text = found[1]
     if isinstance(text, str):
-        corpus_store.remember_digest("text", text, digest)  # so the page never digests it again
+        corpus_form.remember_digest("text", text, digest)  # so the page never digests it again
     state.setdefault(keys.STORED, set()).add(digest)
     state.get("store_failed", {}).pop(digest, None)
     return text

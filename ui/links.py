@@ -22,7 +22,7 @@ import streamlit as st
 
 import bpe
 from bpe.presets import DEFAULT_PRESET, PRESETS
-from server import corpus_store, stored_text
+from server import corpus_form, corpus_store, stored_text
 from server.stored_text import StoredText
 from ui.settings import Settings, preset_settings
 
@@ -46,7 +46,7 @@ def corpus_digest(settings: Settings) -> str | None:
     if settings.source == "text" and settings.stored is not None:
         return settings.stored.digest
     corpus = {"text": settings.text, "counts": settings.counts}.get(settings.source)
-    return corpus_store.digest(settings.source, corpus) if corpus else None
+    return corpus_form.digest(settings.source, corpus) if corpus else None
 
 
 def settings_to_params(settings: Settings, step: int, stored: Collection[str] = ()) -> dict[str, str]:
@@ -204,7 +204,7 @@ def settings_from_params(
         s = Settings(source="text", text=q["text"])
     elif "counts" in q:
         s = Settings(source="counts", counts=q["counts"])
-    elif corpus_store.DIGEST.fullmatch(q.get("corpus", "")):
+    elif corpus_form.DIGEST.fullmatch(q.get("corpus", "")):
         s = _corpus_from_store(q["corpus"], fetch, notes)
     elif q.get("corpus") in ("text", "counts"):
         s = Settings(source=q["corpus"])

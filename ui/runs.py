@@ -20,7 +20,7 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import bpe
-from server import corpus_store, jobs, limits, run_keys, run_store
+from server import corpus_form, corpus_store, jobs, limits, run_keys, run_store
 from server.run_keys import stopped_key
 from server.run_store import RUN_MEMORY_BUDGET, RUNS, keep, store_result
 from server.tokenizer_cache import tokenizer_at
@@ -76,7 +76,7 @@ def _submit(settings: Settings, key: str) -> jobs.Job | None:
         where = corpus_store.address(corpus_store.store())
         spec.update(stored=(where, settings.stored.digest), chars=settings.stored.chars)
     elif settings.source == "text" and len(settings.text) > jobs.BIG_TEXT_CHARS and get_script_run_ctx() is not None:
-        digest = corpus_store.digest("text", settings.text)  # known already: the page stored the text
+        digest = corpus_form.digest("text", settings.text)  # known already: the page stored the text
         if digest in app_state().get(keys.STORED, ()):  # the worker reads it from the store: no pickled copy
             where = corpus_store.address(corpus_store.store())
             spec.update(text="", stored=(where, digest), chars=len(settings.text))

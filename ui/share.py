@@ -18,7 +18,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import segno
 import streamlit as st
 
-from server import corpus_store
+from server import corpus_form, corpus_store
 from ui.alerts import esc
 
 QR_ERROR = "m"  # segno's error correction level M (15 %): a projected code survives a glare or a shadow
@@ -96,5 +96,5 @@ def share_button(container) -> None:
 def pin_shared_corpus(key: str) -> None:
     """A stored corpus shown to the class is kept past the others (``corpus_store.PIN_S``): a student's
     pastes cannot push it out of the store while the class opens its link."""
-    if corpus_store.DIGEST.fullmatch(key):
+    if corpus_form.DIGEST.fullmatch(key):
         corpus_store.store().pin(key)  # never raises: a store that cannot pin leaves it as it is

@@ -24,7 +24,7 @@ from browser_support import (
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from server import corpus_store
+from server import corpus_form
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +64,7 @@ def wait_for_counts(page, counts: str) -> None:
     page.wait_for_function(
         "([digest, counts]) => { const q = new URLSearchParams(location.search);"
         " return q.get('corpus') === digest || q.get('counts') === counts; }",
-        arg=[corpus_store.digest("counts", counts), counts],
+        arg=[corpus_form.digest("counts", counts), counts],
         timeout=15_000,
     )
 

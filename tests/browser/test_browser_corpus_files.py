@@ -135,3 +135,33 @@ def test_the_check_pages_corpus_file_is_let_go_and_removing_it_returns_to_the_bo
     page.locator(".st-key-chk_text textarea").wait_for(state="visible", timeout=TIMEOUT_MS)
     assert not summary.is_visible()
     assert_no_exception(page)
+
+
+def test_a_long_paste_on_the_check_page_leaves_the_box_and_says_where_it_went(app_server, page):
+    """A paste too long to edit is stored and held by its digest, as on the Train page: the box goes, the summary
+    names the pasted text and how to replace it, and "Paste a new text" brings back an empty box."""
+    text = "the cat sat on the mat; the dog sat too.\n" * 26_000  # over stored_text.HELD_CHARS
+    page.goto(f"{app_server}/check")
+    wait_for_app(page)
+    page.locator(".st-key-chk_source").get_by_text("Your text").click()
+    wait_for_app(page)
+    box = page.locator(".st-key-chk_text textarea")
+    box.focus()
+    # as a paste does: one input event with the whole text (Playwright's fill types it into React for minutes)
+    box.evaluate(
+        """(el, text) => {
+            Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value").set.call(el, text);
+            el.dispatchEvent(new Event("input", { bubbles: true }));
+        }""",
+        text,
+    )
+    box.press("Tab")  # the box commits on leaving it
+    summary = page.get_by_test_id("bpe-check-corpus-summary")
+    summary.wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert f"Corpus: the pasted text, {len(text):,} characters" in summary.inner_text()
+    assert "stored on the server" in summary.inner_text()
+    assert page.get_by_text("paste or upload a bigger one anew").is_visible() and box.count() == 0
+    page.locator(".st-key-chk_file_drop button").click()
+    box.wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert box.input_value() == "" and not summary.is_visible()
+    assert_no_exception(page)

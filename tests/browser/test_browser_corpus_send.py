@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from browser_support import ONE_WORKER, SERVE_SCRIPT, TIMEOUT_MS, AppServer, open_train, wait_for_app
 
-from server import corpus_store
+from server import corpus_form
 
 pytestmark = pytest.mark.browser
 
@@ -77,7 +77,7 @@ def test_a_40_mb_upload_raises_the_servers_rss_by_far_less_than_its_size(served,
         done.set()
         sampler.join()
     assert status == 200, body
-    assert json.loads(body)["digest"] == corpus_store.digest("text", corpus.read_text(encoding="utf-8"))
+    assert json.loads(body)["digest"] == corpus_form.digest("text", corpus.read_text(encoding="utf-8"))
     grew = peak[0] - before
     # a few chunks, whatever the size (Streamlit's uploader holds the file twice while it arrives)
     assert grew < corpus.stat().st_size / 4, f"the server's RSS grew by {grew / 2**20:.1f} MiB for a 40 MB upload"
@@ -97,7 +97,7 @@ def test_a_file_sent_from_the_page_is_opened_by_its_digest(served, page, tmp_pat
     text = "the cat sat on the mat\n\n    the dog sat too\n" * 200
     corpus.write_text(text, encoding="utf-8")
     text_source_with_sender(page, served.url).set_input_files(str(corpus))
-    key = corpus_store.digest("text", text)
+    key = corpus_form.digest("text", text)
     page.wait_for_url(f"**corpus={key}**", timeout=TIMEOUT_MS)
     wait_for_app(page)
     summary = page.get_by_test_id("bpe-corpus-summary").inner_text()

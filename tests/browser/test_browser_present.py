@@ -12,7 +12,7 @@ from browser_support import TIMEOUT_MS, assert_no_exception, open_train, shown_s
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from server import corpus_store
+from server import corpus_form
 
 pytestmark = pytest.mark.browser
 
@@ -195,7 +195,7 @@ def test_share_shows_a_qr_code_of_the_link_and_copies_it(app_server, browser, tm
         link = decoded[0]
         assert link.startswith(f"{app_server}/?") and parse_qs(urlparse(link).query) == expected
         # The pasted text was stored on the server: the link carries its digest (server/corpus_store.py)
-        assert expected["step"] == ["7"] and expected["corpus"] == [corpus_store.digest("text", SHORT)]
+        assert expected["step"] == ["7"] and expected["corpus"] == [corpus_form.digest("text", SHORT)]
         page.locator("button.bpe-copy").click()
         expect(page.locator("button.bpe-copy")).to_have_text("Copied ✓")
         assert page.evaluate("navigator.clipboard.readText()") == link

@@ -8,7 +8,8 @@ import pytest
 from apptest_support import CORPUS, alerts, link_of, ok, pasted, settle, start, step_text, summary
 from redis_support import RedisServer
 
-from server import corpus_store
+from server import corpus_form, corpus_store
+from server.redis_store import RedisStore
 
 
 def test_a_5000_character_corpus_shared_by_link_opens_at_the_same_step():
@@ -16,7 +17,7 @@ def test_a_5000_character_corpus_shared_by_link_opens_at_the_same_step():
     empty"."""
     teacher = pasted()
     link = link_of(teacher)
-    assert link["corpus"] == corpus_store.digest("text", CORPUS) and "text" not in link and link["step"] == "7"
+    assert link["corpus"] == corpus_form.digest("text", CORPUS) and "text" not in link and link["step"] == "7"
     assert sum(len(v) for v in link.values()) < 200  # the link carries the digest, not the text
     student = start(**link)
     assert student.slider(key="step").value == 7 and not alerts(student, "error")
@@ -34,7 +35,7 @@ def test_the_accepted_text_leaves_the_box_and_edit_brings_it_back():
     at.text_area(key="corpus_text").set_value("hug pug hug pug bun").run()
     ok(settle(at))
     assert at.text_area(key="corpus_text").value == "" and "19 characters" in summary(at)
-    assert link_of(at)["corpus"] == corpus_store.digest("text", "hug pug hug pug bun")
+    assert link_of(at)["corpus"] == corpus_form.digest("text", "hug pug hug pug bun")
     assert at.slider(key="step").value == 0  # a new corpus opens at its first step
 
 
@@ -43,7 +44,7 @@ def test_an_uploaded_file_is_stored_and_linked_by_its_digest_too():
     at.radio(key="source").set_value("text").run()
     at.file_uploader(key="corpus_file").set_value(("notes.txt", CORPUS.encode(), "text/plain")).run()
     ok(settle(at))
-    assert link_of(at)["corpus"] == corpus_store.digest("text", CORPUS)
+    assert link_of(at)["corpus"] == corpus_form.digest("text", CORPUS)
     assert at.text_area(key="corpus_text").value == ""
 
 
@@ -79,7 +80,7 @@ def test_a_corpus_value_that_is_no_digest_is_named():
 @pytest.fixture
 def redis_store(tmp_path):
     server = RedisServer(tmp_path).start()
-    corpus_store.use(corpus_store.RedisStore(server.url))
+    corpus_store.use(RedisStore(server.url))
     try:
         yield server
     finally:
@@ -110,4 +111,4 @@ def test_redis_stopped_mid_class_keeps_the_corpus_in_the_session_with_a_warning(
     teacher.session_state["bpe_explorer"]["store_failed"].clear()  # skip the 30 s wait before a retry
     teacher.slider(key="step").set_value(1).run()
     teacher.run()
-    assert link_of(teacher)["corpus"] == corpus_store.digest("text", new_text)
+    assert link_of(teacher)["corpus"] == corpus_form.digest("text", new_text)

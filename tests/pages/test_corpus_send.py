@@ -8,8 +8,8 @@ import pytest
 from apptest_support import ok, start
 
 from server import corpus_route, corpus_store
-from server.corpus_store import SqliteStore
 from server.quota import Quota
+from server.sqlite_store import SqliteStore
 from ui import corpus_send
 from ui import session_keys as keys
 

@@ -11,7 +11,7 @@ from apptest_support import alerts, ok, open_check, settle, start
 from streamlit.testing.v1 import AppTest
 from students import cs336_train
 
-from server import corpus_store, limits
+from server import corpus_form, limits
 
 EOT = "<|endoftext|>"
 CODE = "def f(x):\n    if x:\n        return x\n    return 0\n\n\nclass A:\n    pass\n"
@@ -88,7 +88,7 @@ def test_the_check_page_takes_a_text_file_and_links_to_the_same_corpus_on_the_tr
     link = at.get("link_button")[0].proto
     assert link.label == f"Go to step {step:,}"
     query = {k: v[0] for k, v in parse_qs(urlsplit(link.url).query).items()}
-    assert query["corpus"] == corpus_store.digest("text", text) and query["special"] == EOT
+    assert query["corpus"] == corpus_form.digest("text", text) and query["special"] == EOT
     train = start(**query)  # the link opened in a new tab: a new session
     assert train.radio(key="source").value == "text" and not alerts(train, "error")
     assert f"Corpus: {len(text):,} characters" in summary(train)
@@ -105,7 +105,7 @@ def test_a_long_pasted_check_corpus_travels_in_the_link_by_its_digest():
     at.text_input(key="chk_special").set_value("").run()
     upload(at, "chk_files", "run.pkl", pickle.dumps((vocab, merges)))
     query = parse_qs(urlsplit(at.get("link_button")[0].proto.url).query)
-    assert query["corpus"] == [corpus_store.digest("text", text)]
+    assert query["corpus"] == [corpus_form.digest("text", text)]
 
 
 def test_the_check_page_lets_go_of_the_files_bytes_once_read_and_keeps_its_text(monkeypatch):

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 import bpe
 from bpe import corpus_text
-from server import corpus_store
+from server import corpus_form
 from server.limits import COUNTS_LIMIT_TEXT, MAX_COUNTS_BYTES
 from ui.session import STATE_KEY
 
@@ -174,7 +174,7 @@ def test_a_100_kb_text_link_trains_and_is_linked_by_its_digest():
     at = start(text=text)
     assert step_shown(at).startswith("Step 0 of") and at.session_state[STATE_KEY]["settings"].text == text
     assert at.text_area(key="corpus_text").value == ""  # stored, so the clicks do not carry it
-    assert at.query_params["corpus"] == corpus_store.digest("text", text) and "text" not in at.query_params
+    assert at.query_params["corpus"] == corpus_form.digest("text", text) and "text" not in at.query_params
 
 
 def test_special_tokens_that_are_regex_metacharacters_or_empty():

@@ -10,7 +10,7 @@ import pytest
 from apptest_support import alerts, ok, settle, start
 from streamlit.testing.v1 import AppTest
 
-from server import corpus_store, corpus_upload, limits, quota
+from server import corpus_form, corpus_upload, limits, quota
 from ui import corpus_box, runs
 
 pytestmark = pytest.mark.timeout(300)
@@ -23,8 +23,8 @@ def budget(monkeypatch):
     limit = quota.Quota(count=2, chars=10**9, verbs=("sent", "send", "corp"))
     quota.use_pastes(limit)
     digested: list[str] = []
-    real_digest, real_train = corpus_store.digest, runs.train
-    monkeypatch.setattr(corpus_store, "digest", lambda kind, text: digested.append(text) or real_digest(kind, text))
+    real_digest, real_train = corpus_form.digest, runs.train
+    monkeypatch.setattr(corpus_form, "digest", lambda kind, text: digested.append(text) or real_digest(kind, text))
     monkeypatch.setattr(
         runs, "train", lambda settings, **kw: digested.append(settings.text) or real_train(settings, **kw)
     )

@@ -413,9 +413,9 @@ def test_a_link_that_could_not_carry_its_corpus_says_to_paste_it_again():
     """A corpus the store could not keep, over 1,500 characters, leaves the link with corpus=text (and links
     made before the corpus store said so too): the page asks for the text, without "The corpus is empty"."""
     long_text = "the quick brown fox " * 100  # 2,000 characters: over the URL's 1,500
-    from server import corpus_store
+    from server import corpus_form
 
-    assert start(text=long_text).query_params["corpus"] == corpus_store.digest("text", long_text)  # stored
+    assert start(text=long_text).query_params["corpus"] == corpus_form.digest("text", long_text)  # stored
     reopened = start(corpus="text", tie_break="hf", step="3")
     assert "too long to fit in a link" in warnings(reopened) and "paste or upload it again" in warnings(reopened)
     assert not alerts(reopened, "error") and not reopened.error
@@ -465,9 +465,9 @@ def test_the_word_count_table_opens_with_the_presets_rows():
     at = start()
     at.radio(key="source").set_value("counts").run()
     assert not at.exception
-    from server import corpus_store
+    from server import corpus_form
 
-    assert at.query_params["corpus"] == corpus_store.digest("counts", "hug 10\npug 5\npun 12\nbun 4\nhugs 5")
+    assert at.query_params["corpus"] == corpus_form.digest("counts", "hug 10\npug 5\npun 12\nbun 4\nhugs 5")
     assert "ug = hug 10 + pug 5 + hugs 5" in step_text(click(at, "next"))
 
 

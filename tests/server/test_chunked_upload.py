@@ -14,8 +14,9 @@ import tracemalloc
 import pytest
 from redis_support import corpus_store_of
 
-from server import corpus_store, corpus_upload, limits, run_keys
-from server.corpus_store import StoreUnavailable, digest
+from server import corpus_form, corpus_upload, limits, redis_store, run_keys, sqlite_store
+from server.corpus_form import digest
+from server.corpus_store import StoreUnavailable
 
 WORDS = "naïve café jumps over the lazy dog 世界\n  indented line\r\n"
 
@@ -71,7 +72,7 @@ def test_an_upload_and_the_same_text_pasted_have_one_digest(any_store, tmp_path,
 @pytest.mark.parametrize("text", ["hug pug", "Straße 世界 😀 \ud800 lone" * 3000, "a" * 2500])
 def test_digests_read_a_chunk_at_a_time_are_those_of_the_whole_text(monkeypatch, text):
     """A link made before the store read texts in chunks still names the same corpus, and a run the same run."""
-    monkeypatch.setattr(corpus_store, "CHUNK", 1000)
+    monkeypatch.setattr(corpus_form, "CHUNK", 1000)
     whole = text.encode("utf-8", "surrogatepass")
     assert digest("text", text) == hashlib.sha256(b"bpe-explorer corpus v1\ntext\n" + whole).hexdigest()
 
@@ -85,7 +86,7 @@ def test_digests_read_a_chunk_at_a_time_are_those_of_the_whole_text(monkeypatch,
 
 
 def test_a_corpus_of_the_size_limit_is_stored_once_a_minute_per_client():
-    quota = corpus_store.SqliteStore("unused.sqlite3").quota  # the default store's quota, as the server makes it
+    quota = sqlite_store.SqliteStore("unused.sqlite3").quota  # the default store's quota, as the server makes it
     assert quota.refuse("a browser", limits.MAX_CORPUS_BYTES) is None
     assert "wait a minute" in quota.refuse("a browser", limits.MAX_CORPUS_BYTES)
     assert quota.refuse("another", limits.MAX_CORPUS_BYTES) is None
@@ -111,23 +112,23 @@ def test_a_nul_byte_near_the_start_is_a_binary_file(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="looks like a binary file"):
         corpus_upload.read(b"abcdefgh\x00ij", "model.bin", store=_Unused())
     late = b"a" * (corpus_upload.NUL_LOOKED_AT + 10) + b"\x00"
-    store = corpus_store.SqliteStore(tmp_path / "c.sqlite3")
+    store = sqlite_store.SqliteStore(tmp_path / "c.sqlite3")
     assert corpus_upload.read(late, "t.txt", store).text.endswith("\x00")  # only the start is looked at
 
 
 def test_a_corpus_stored_already_is_not_written_again(any_store, monkeypatch):
     data = words(50_000)
     key = any_store.put("text", data.decode())
-    monkeypatch.setattr(corpus_store, "_compressed", lambda *a: pytest.fail("compressed again"))
+    monkeypatch.setattr(corpus_form, "compressed", lambda *a: pytest.fail("compressed again"))
     assert corpus_upload.read(data, "again.txt", any_store).key == key
 
 
 def test_a_store_that_fails_mid_upload_keeps_the_text_and_leaves_nothing_half_written(any_store, monkeypatch):
-    monkeypatch.setattr(corpus_store, "CHUNK", 1000)
+    monkeypatch.setattr(corpus_form, "CHUNK", 1000)
     monkeypatch.setattr(corpus_upload, "CHUNK", 1000)
     data = words(400_000)
     pieces = []
-    real = corpus_store._compressed
+    real = corpus_form.compressed
 
     def failing(kind, key, chunks):
         for piece in real(kind, key, chunks):
@@ -136,21 +137,21 @@ def test_a_store_that_fails_mid_upload_keeps_the_text_and_leaves_nothing_half_wr
                 raise StoreUnavailable("The corpus store is full.")
             yield piece
 
-    monkeypatch.setattr(corpus_store, "_compressed", failing)
+    monkeypatch.setattr(corpus_form, "compressed", failing)
     read = corpus_upload.read(data, "big.txt", any_store)
     assert len(pieces) == 2  # one piece was written before the store failed
     assert read.store_failure == "The corpus store is full." and read.text == data.decode()
     assert not any_store.has(read.key)
-    if isinstance(any_store, corpus_store.SqliteStore):
+    if isinstance(any_store, sqlite_store.SqliteStore):
         with sqlite3.connect(any_store.path) as db:
             assert db.execute("SELECT COUNT(*) FROM corpus_parts").fetchone()[0] == 0
     else:
-        assert list(any_store.client.scan_iter(corpus_store.REDIS_PREFIX + "pending:*")) == []
+        assert list(any_store.client.scan_iter(redis_store.REDIS_PREFIX + "pending:*")) == []
 
 
 def test_the_embedded_store_evicts_a_chunked_corpus_with_its_parts(tmp_path, monkeypatch):
-    monkeypatch.setattr(corpus_store, "CHUNK", 1000)
-    store = corpus_store.SqliteStore(tmp_path / "c.sqlite3", budget=60_000)
+    monkeypatch.setattr(corpus_form, "CHUNK", 1000)
+    store = sqlite_store.SqliteStore(tmp_path / "c.sqlite3", budget=60_000)
     monkeypatch.setattr(corpus_upload, "CHUNK", 1000)
     first = corpus_upload.read(words(300_000), "a.txt", store)  # 48 KB compressed each
     second = corpus_upload.read(words(300_001), "b.txt", store)
@@ -160,19 +161,19 @@ def test_the_embedded_store_evicts_a_chunked_corpus_with_its_parts(tmp_path, mon
 
 
 def test_parts_left_by_a_writer_that_died_are_removed_when_the_store_opens(tmp_path):
-    store = corpus_store.SqliteStore(tmp_path / "c.sqlite3")
+    store = sqlite_store.SqliteStore(tmp_path / "c.sqlite3")
     key = corpus_upload.read(words(10_000), "a.txt", store).key
     with sqlite3.connect(store.path) as db:
         db.execute("INSERT INTO corpus_parts VALUES (?, 0, ?)", ("f" * 64, b"half a corpus"))
-    again = corpus_store.SqliteStore(tmp_path / "c.sqlite3")
+    again = sqlite_store.SqliteStore(tmp_path / "c.sqlite3")
     assert again.get(key) is not None and not again.has("f" * 64)
     with sqlite3.connect(store.path) as db:
         assert db.execute("SELECT COUNT(*) FROM corpus_parts WHERE digest = ?", ("f" * 64,)).fetchone()[0] == 0
 
 
 def test_a_damaged_part_is_not_returned(tmp_path, monkeypatch):
-    monkeypatch.setattr(corpus_store, "CHUNK", 1000)
-    store = corpus_store.SqliteStore(tmp_path / "c.sqlite3")
+    monkeypatch.setattr(corpus_form, "CHUNK", 1000)
+    store = sqlite_store.SqliteStore(tmp_path / "c.sqlite3")
     key = store.put("text", words(400_000).decode())
     with sqlite3.connect(store.path) as db:
         assert db.execute("SELECT COUNT(*) FROM corpus_parts WHERE digest = ?", (key,)).fetchone()[0] > 1

@@ -10,7 +10,7 @@ from redis_support import corpus_store_of
 
 from server import classroom, corpus_store
 from server.classroom import ClassError
-from server.corpus_store import SqliteStore
+from server.sqlite_store import SqliteStore
 
 HUG = {"preset": "hug", "step": "3"}
 
@@ -96,7 +96,7 @@ def test_an_idle_class_expires_with_the_store(tmp_path, monkeypatch):
     store = SqliteStore(tmp_path / "corpora.sqlite3")
     code, _ = classroom.start(store, HUG)
     later = classroom.time.time() + classroom.IDLE_S + 1
-    monkeypatch.setattr("server.corpus_store.time.time", lambda: later)
+    monkeypatch.setattr("server.sqlite_store.time.time", lambda: later)
     assert classroom.view(store, code) is None
 
 

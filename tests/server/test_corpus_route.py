@@ -16,9 +16,9 @@ import pytest
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from server import corpus_route, corpus_store, limits, quota
-from server.corpus_store import SqliteStore
+from server import corpus_form, corpus_route, corpus_store, limits, quota
 from server.quota import Quota
+from server.sqlite_store import SqliteStore
 
 PIECE = 65_536  # what uvicorn hands an app at a time
 UNLIMITED = Quota(count=10**9, chars=10**12)
@@ -111,7 +111,7 @@ def test_a_20_mb_body_is_stored_while_the_route_holds_a_few_chunks_of_it(store):
     assert peak < 6 * corpus_route.CHUNK < size / 3, f"the route held {peak:,} bytes at once for {size:,}"
     answer = json.loads(body)
     text = text_of(size).decode()
-    assert answer["digest"] == corpus_store.digest("text", text)  # the same corpus as the same text pasted
+    assert answer["digest"] == corpus_form.digest("text", text)  # the same corpus as the same text pasted
     assert answer["link"] == f"http://testserver/?corpus={answer['digest']}"
     assert answer["bytes"] == size and answer["lines"] == text.count("\n") + 1
     assert store.get(answer["digest"]) == ("text", text)
@@ -126,7 +126,7 @@ def test_a_body_without_a_stated_length_is_stored_as_well(store):
 def test_a_byte_order_mark_is_not_part_of_the_text(store):
     status, body = post([b"\xef\xbb", b"\xbfhug pug"], length=11)
     assert status == 200, body
-    assert json.loads(body)["digest"] == corpus_store.digest("text", "hug pug")
+    assert json.loads(body)["digest"] == corpus_form.digest("text", "hug pug")
 
 
 @pytest.mark.parametrize("bad_at", [0, 5, 1_048_575, 1_048_576, 3_000_001])

@@ -8,8 +8,11 @@ import sqlite3
 import pytest
 from redis_support import RedisServer, corpus_store_of
 
-from server import corpus_store
-from server.corpus_store import RedisStore, SqliteStore, StoreUnavailable, digest
+from server import corpus_form, corpus_store
+from server.corpus_form import digest
+from server.corpus_store import StoreUnavailable
+from server.redis_store import RedisStore
+from server.sqlite_store import SqliteStore
 
 TEXT = "the quick brown fox jumps over the lazy dog\n" * 120  # 5,280 characters
 
@@ -122,9 +125,9 @@ def test_the_digest_memo_keeps_no_text_alive():
         __slots__ = ("__weakref__",)
 
     text = Text("a pasted corpus " * 1000)
-    first = corpus_store.digest("text", text)
+    first = corpus_form.digest("text", text)
     alive = weakref.ref(text)
-    assert corpus_store.digest("text", str(text)) == first
+    assert corpus_form.digest("text", str(text)) == first
     del text
     gc.collect()
     assert alive() is None, "the digest memo kept the text alive"

@@ -12,7 +12,7 @@ from apptest_support import ok, settle, start
 from browser_support import wait_until
 
 import bpe
-from server import corpus_store, jobs, run_store
+from server import corpus_form, corpus_store, jobs, run_store, sqlite_store
 from ui import runs
 from ui.settings import Settings
 
@@ -68,14 +68,14 @@ def test_a_big_uploaded_corpus_goes_to_its_worker_by_its_digest_and_trains_the_s
     at.file_uploader(key="corpus_file").set_value(("cats.txt", text.encode(), "text/plain"))
     ok(settle(at.run()))
     key, spec, options = [job for job in sent if job[1]["source"] == "text"][-1]  # the upload's (after the box's)
-    assert spec["text"] == "" and spec["stored"][1] == corpus_store.digest("text", text) and spec["chars"] == len(text)
+    assert spec["text"] == "" and spec["stored"][1] == corpus_form.digest("text", text) and spec["chars"] == len(text)
     history = run_store.RUNS.get(key)
     expected = bpe.run_training(jobs.documents(text, options.get("special_tokens", ())), **options)
     assert history is not None and history.num_merges > 10 and history.merges == expected.merges
 
 
 def test_a_corpus_gone_from_the_store_is_said_and_not_kept_as_a_failure(tmp_path):
-    store = corpus_store.SqliteStore(tmp_path / "c.sqlite3")
+    store = sqlite_store.SqliteStore(tmp_path / "c.sqlite3")
     spec = {"source": "text", "preset": "", "text": "", "counts": ""}
     gone = {**spec, "stored": (corpus_store.address(store), "0" * 64), "chars": 10}
     with pytest.raises(jobs.CorpusGone):

@@ -12,7 +12,7 @@ import pytest
 from browser_support import AppServer, in_own_loop
 from st_client import Session
 
-from server import corpus_store
+from server import sqlite_store
 from server.quota import Quota
 
 pytestmark = pytest.mark.slow
@@ -46,7 +46,7 @@ async def open_to_step_0(url: str, key: str) -> Session:
 def test_opening_a_40_mb_stored_corpus_by_its_link_does_not_hold_its_text(tmp_path):
 
     text = words(SIZE)
-    key = corpus_store.SqliteStore(tmp_path / "corpora.sqlite3", quota=Quota(count=10, chars=10**12)).put("text", text)
+    key = sqlite_store.SqliteStore(tmp_path / "corpora.sqlite3", quota=Quota(count=10, chars=10**12)).put("text", text)
     del text
     server = AppServer(env={"BPE_DATA_DIR": str(tmp_path), "BPE_TRAIN_WORKERS": "1"})
     server.start()

@@ -23,7 +23,9 @@ import pytest
 from apptest_support import alerts, ok, settle, start
 
 from server import corpus_store
-from server.corpus_store import SqliteStore, StoreUnavailable, digest
+from server.corpus_form import digest
+from server.corpus_store import StoreUnavailable
+from server.sqlite_store import SqliteStore
 
 pytestmark = pytest.mark.timeout(120)
 REPO = Path(__file__).resolve().parents[2]
@@ -57,7 +59,8 @@ def _limits() -> None:  # the child may not take the test machine down with it
 CHILD = textwrap.dedent(
     """
     import sys
-    from server.corpus_store import SqliteStore, StoreUnavailable
+    from server.corpus_store import StoreUnavailable
+    from server.sqlite_store import SqliteStore
     store = SqliteStore(sys.argv[1])
     key = store.put("text", "hug pug pun bun " * 1000)
     print("stored", flush=True)

@@ -17,8 +17,10 @@ from apptest_support import CORPUS, alerts, link_of, ok, pasted, start, summary
 from redis_support import RedisServer
 
 from server import corpus_store
-from server.corpus_store import RedisStore, SqliteStore, StoreUnavailable
+from server.corpus_store import StoreUnavailable
 from server.quota import Quota
+from server.redis_store import RedisStore
+from server.sqlite_store import SqliteStore
 from ui import corpus_box, links
 
 UNLIMITED = Quota(count=10**9, chars=10**12)

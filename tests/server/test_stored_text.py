@@ -8,9 +8,9 @@ import zlib
 
 import pytest
 
-from server import corpus_store, stored_text
-from server.corpus_store import SqliteStore
+from server import corpus_form, stored_text
 from server.quota import Quota
+from server.sqlite_store import SqliteStore
 from server.stored_text import StoredText
 
 
@@ -52,7 +52,7 @@ def test_a_missing_or_damaged_corpus_is_none(store, tmp_path):
         db.execute("UPDATE corpora SET data = ? WHERE digest = ?", (b"not zlib at all", key))  # damaged
         # whole and well-formed, but not what its digest names
         db.execute(
-            "UPDATE corpora SET data = ? WHERE digest = ?", (zlib.compress(corpus_store.HEADER + b"text\nx"), other)
+            "UPDATE corpora SET data = ? WHERE digest = ?", (zlib.compress(corpus_form.HEADER + b"text\nx"), other)
         )
     assert stored_text.open_stored(key, store) is None
     assert stored_text.open_stored(other, store) is None
