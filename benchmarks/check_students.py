@@ -43,10 +43,10 @@ SECONDS = 60.0
 MEMORY = 4 << 30
 VOCAB = {"handout": 257 + 12, "prose": 257 + 190, "bytes": 257 + 80}
 
-# The child: the student's adapter imported from their checkout, missing heavy modules stubbed, run once.
-CHILD = r"""
-import importlib.abc, importlib.machinery, importlib.util, pickle, sys, types
-student, corpus, vocab_size, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+# Missing heavy modules stubbed and the student's package given a version. It runs as ``sitecustomize`` in the
+# child and in every process the student's code starts: a spawned worker imports the student's modules afresh.
+PRELUDE = r"""
+import importlib.abc, importlib.machinery, importlib.util, sys, types
 STUBS = ("torch", "jaxtyping", "einops", "einx", "wandb", "triton", "tqdm", "matplotlib", "psutil", "submitit",
          "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler", "datasets", "pynvml", "transformers", "seaborn",
          "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy")
@@ -85,9 +85,18 @@ def version(name):
     except md.PackageNotFoundError:  # the student's package is not installed, only on the path
         return "0"
 md.version = version
+import os
+if not hasattr(os, "process_cpu_count"):  # Python 3.13's, which students' code calls
+    os.process_cpu_count = os.cpu_count
 missing = [m for m in STUBS if importlib.util.find_spec(m) is None]
 STUBS = tuple(missing)
 sys.meta_path.append(Stubs())
+"""
+
+# The child: the student's adapter imported from their checkout (the prelude has run), then run once.
+CHILD = r"""
+import importlib.util, pickle, sys, types
+student, corpus, vocab_size, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 sys.path[:0] = [student, student + "/src"]
 sys.path.append(student + "/cs336_basics")  # modules that import their siblings by bare name, as run from there
 spec = importlib.util.spec_from_file_location("tests.adapters", student + "/tests/adapters.py")
@@ -110,10 +119,12 @@ def run_student(student: Path, corpus: Path, vocab_size: int) -> tuple[object, s
     """(vocab, merges) from the student's trainer, or None and why not."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run.pkl"
+        (Path(tmp) / "sitecustomize.py").write_text(PRELUDE)
+        path = os.pathsep.join(p for p in (tmp, os.environ.get("PYTHONPATH")) if p)
         proc = subprocess.Popen(
             [sys.executable, "-c", CHILD, str(student), str(corpus), str(vocab_size), str(out)],
             cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-            preexec_fn=_limit, env={**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"},
+            preexec_fn=_limit, env={**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "PYTHONPATH": path},
         )  # fmt: skip
         try:
             _, err = proc.communicate(timeout=SECONDS)
