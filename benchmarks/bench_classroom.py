@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from bench_teacher_run import timeline  # noqa: E402
-from browser_support import AppServer, free_port  # noqa: E402
+from browser_support import AppServer, app_script, free_port  # noqa: E402
 from hostile_neighbour import big_tokenizer_json, greedy, hostile, start_paste_run, watch_rss  # noqa: E402
 from st_client import Session  # noqa: E402
 
@@ -129,10 +129,12 @@ class Target:
     """One server, or two replicas behind HAProxy; knows the serving processes' pids and logs. ``root``: the
     checkout whose app is served (another version of it, to compare in one run)."""
 
-    def __init__(self, kind: str, root: Path = ROOT, script: str = "app.py") -> None:
+    def __init__(self, kind: str, root: Path = ROOT, script: str | None = None) -> None:
         self.kind = kind
         self.root = root
-        self.script = script  # what one server runs (replicas run serve.py, as scripts/serve-replicas.sh does)
+        # What one server runs: BPE_APP_SCRIPT (serve.py: the pacing of server/ws_pacing.py and upload_pacing.py),
+        # else app.py; replicas run serve.py, as scripts/serve-replicas.sh does.
+        self.script = script or app_script()
         self.proc = None
         self.server = None
 
@@ -388,7 +390,7 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
 
 
 def report(kind: str, r: dict) -> None:
-    print(f"\n== {kind} ==")
+    print(f"\n== {kind} ==" + (f" ({app_script()})" if kind == "single" else ""))
     print(f"errors: {len(r['errors'])}" + "".join(f"\n  {e}" for e in r["errors"][:10]))
     print("load average (1, 5, 15 min) at: " + "; ".join(f"{w} {a:.2f} {b:.2f} {c:.2f}" for w, (a, b, c) in r["loads"]))
     for phase, label in (

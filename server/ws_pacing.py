@@ -50,10 +50,9 @@ RATE = float(os.environ.get("BPE_WS_RATE", "20"))  # batches a second per connec
 BURST = int(os.environ.get("BPE_WS_BURST", "40"))  # batches one connection may send in a row
 BIG_BYTES = 1 << 20  # a message over this waits for the gate (a 1 MB paste does not; 5 MB and more do)
 HOLD_S = 3.0  # the longest one big message keeps the gate shut while its run goes on
-BIG_BURST = float(os.environ.get("BPE_WS_BIG_BURST_MB", "16")) * (
-    1 << 20
-)  # big messages' bytes one connection sends in a row
-BIG_RATE = float(os.environ.get("BPE_WS_BIG_MB_S", "2")) * (1 << 20)  # and a second, past that burst
+MB = 1 << 20
+BIG_BURST = float(os.environ.get("BPE_WS_BIG_BURST_MB", "16")) * MB  # big messages' bytes a connection sends at once
+BIG_RATE = float(os.environ.get("BPE_WS_BIG_MB_S", "2")) * MB  # and a second, past that burst
 MAX_QUEUED = 10_000  # messages read ahead for one connection before its socket is left unread
 MAX_QUEUED_BYTES = 8 << 20  # bytes read ahead for one connection besides the message it waits to hand on
 FINISHED_MAX_BYTES = 512  # a ForwardMsg saying a run ended is a few dozen bytes; bigger ones are not parsed
