@@ -2,9 +2,9 @@
 
 ``server/ws_pacing.py`` paces a connection's big websocket messages by their bytes and ``server/upload_pacing.py``
 a session's upload bodies, each after a burst that one teacher's sends stay within. Here, ``--tries`` times, a
-fresh session from an address of its own (so a fresh budget of texts sent, as a teacher's) opens the Train page,
-pastes a distinct ``--paste-mb`` MB corpus (to 1 merge), then uploads one ``--upload-mb`` MB file to the corpus
-uploader; each send is timed from the message to the end of the page's run. The checkouts take turns, so the
+fresh session from an address of its own (so a fresh budget of texts sent, as a teacher's) opens the Train page and
+pastes a distinct ``--paste-mb`` MB corpus (to 1 merge), and another, from another address, uploads one
+``--upload-mb`` MB file to the corpus uploader (taken, read and stored); each send is timed from the message to the end of the page's run. The checkouts take turns, so the
 machine's load moves all of them; printed per checkout: each send's median and slowest, and the load average.
 
     git archive main | tar -x -C /tmp/ref_main && ln -s "$PWD/.venv" /tmp/ref_main/.venv
@@ -32,21 +32,26 @@ from st_client import Session  # noqa: E402
 
 
 async def sends(url: str, source: str, nonce: int, args) -> tuple[float, float]:
-    """One teacher: (seconds of the paste, seconds of the upload)."""
-    s = Session(url, "step=0", source=source)
-    await s.open(timeout=300)
-    try:
-        values = {s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Number of merges"}
-        await s._rerun(timeout=300, **values)  # the box and the uploader drawn: only the sends are timed
-        text = paste_text(nonce, int(args.paste_mb * 1e6))
-        started = time.perf_counter()
-        await paste(s, text, 1, timeout=300)
-        pasted = time.perf_counter() - started
-        data = b"one teacher's file " * int(args.upload_mb * 1e6 / 19)
-        uploaded = await s.upload("corpus_file", [("corpus.txt", data)], timeout=300)
-        return pasted, uploaded
-    finally:
-        await s.close()
+    """One teacher pastes, another (an address of its own: a text alone in its minute) uploads: (seconds of the
+    paste, seconds of the upload)."""
+    seconds = []
+    for what, address in (("paste", f"127.0.{source}"), ("upload", f"127.1.{source}")):
+        s = Session(url, "step=0", source=address)
+        await s.open(timeout=300)
+        try:
+            values = {s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Number of merges"}
+            await s._rerun(timeout=300, **values)  # the box and the uploader drawn: only the sends are timed
+            if what == "paste":
+                text = paste_text(nonce, int(args.paste_mb * 1e6))
+                started = time.perf_counter()
+                await paste(s, text, 1, timeout=300)
+                seconds.append(time.perf_counter() - started)
+            else:
+                data = b"one teacher's file " * int(args.upload_mb * 1e6 / 19)
+                seconds.append(await s.upload("corpus_file", [("corpus.txt", data)], timeout=300))
+        finally:
+            await s.close()
+    return seconds[0], seconds[1]
 
 
 async def main(args) -> None:
@@ -59,8 +64,10 @@ async def main(args) -> None:
     try:
         urls = {c: server.start() for c, server in servers.items()}
         for i in range(args.tries):
-            for j, checkout in enumerate(args.checkouts):
-                source = f"127.0.{10 + j}.{10 + i}"  # a fresh address each time: a teacher's own budget
+            order = list(enumerate(args.checkouts))
+            for j, checkout in order if i % 2 == 0 else order[::-1]:  # each goes first in turn
+                await asyncio.sleep(args.pause)  # the last send's training (in the pool) is over, mostly
+                source = f"{10 + j}.{10 + i}"  # fresh addresses each time: a teacher's own budget
                 pasted, uploaded = await sends(urls[checkout], source, nonce + 100 * i + j, args)
                 times[checkout].append((pasted, uploaded, os.getloadavg()))
                 print(f"  {checkout}: try {i + 1}: paste {pasted:.2f} s, upload {uploaded:.2f} s", flush=True)
@@ -88,6 +95,7 @@ if __name__ == "__main__":
     ap.add_argument("--tries", type=int, default=3)
     ap.add_argument("--paste-mb", type=float, default=5.0)
     ap.add_argument("--upload-mb", type=float, default=59.0)
+    ap.add_argument("--pause", type=float, default=5.0, help="seconds between one teacher's sends and the next's")
     parsed = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bpe-bench-store-") as folder:
         parsed.data_dir = folder
