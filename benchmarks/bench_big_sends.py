@@ -4,8 +4,9 @@
 a session's upload bodies, each after a burst that one teacher's sends stay within. Here, ``--tries`` times, a
 fresh session from an address of its own (so a fresh budget of texts sent, as a teacher's) opens the Train page and
 pastes a distinct ``--paste-mb`` MB corpus (to 1 merge), and another, from another address, uploads one
-``--upload-mb`` MB file to the corpus uploader (taken, read and stored); each send is timed from the message to the end of the page's run. The checkouts take turns, so the
-machine's load moves all of them; printed per checkout: each send's median and slowest, and the load average.
+``--upload-mb`` MB file to the corpus uploader (taken, read and stored); each send is timed from the message to
+the end of the page's run. The checkouts take turns, each going first in turn and ``--pause`` seconds apart, so
+the machine's load moves all of them; printed per checkout: each send's median and slowest, and the load average.
 
     git archive main | tar -x -C /tmp/ref_main && ln -s "$PWD/.venv" /tmp/ref_main/.venv
     .venv/bin/python benchmarks/bench_big_sends.py /tmp/ref_main .
