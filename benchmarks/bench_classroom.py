@@ -17,7 +17,9 @@ measured is the server's). Against one server and against two replicas behind HA
 5. with ``--greedy`` (issue 28), the same 30 go on while a teacher stores a 1 MB corpus (a student opens
    its link), and a greedy neighbour (from another address) uploads the Check page's hostile files, pastes ``--pastes`` distinct 5 MB corpora, uploads
    ``--uploads`` files of ``--upload-mb`` MB without deleting any, sends ``--reruns`` reruns at once, then trains a 5 MB paste to
-   100,000 merges and stays; goals: the others' p95 <= 3x alone and max <= 1 s, the teacher's fresh 1 MB
+   100,000 merges and stays (no new paste, and no new upload, after ``--greedy-phase-s`` seconds of each: the
+   server paces a connection's big messages and a session's uploads, ``server/ws_pacing.py``,
+   ``server/upload_pacing.py``; the output says how many were sent); goals: the others' p95 <= 3x alone and max <= 1 s, the teacher's fresh 1 MB
    run at its first step within 10 s, the teacher's corpus still opening from its link.
 
 Reported: errors (a timeout, a traceback, a wrong step, or a step whose merge is not the one this
@@ -55,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from bench_teacher_run import timeline  # noqa: E402
-from browser_support import AppServer, free_port  # noqa: E402
+from browser_support import AppServer, app_script, free_port  # noqa: E402
 from hostile_neighbour import big_tokenizer_json, greedy, hostile, start_paste_run, watch_rss  # noqa: E402
 from st_client import Session  # noqa: E402
 
@@ -127,10 +129,12 @@ class Target:
     """One server, or two replicas behind HAProxy; knows the serving processes' pids and logs. ``root``: the
     checkout whose app is served (another version of it, to compare in one run)."""
 
-    def __init__(self, kind: str, root: Path = ROOT, script: str = "app.py") -> None:
+    def __init__(self, kind: str, root: Path = ROOT, script: str | None = None) -> None:
         self.kind = kind
         self.root = root
-        self.script = script  # what one server runs (replicas run serve.py, as scripts/serve-replicas.sh does)
+        # What one server runs: BPE_APP_SCRIPT (serve.py: the pacing of server/ws_pacing.py and upload_pacing.py),
+        # else app.py; replicas run serve.py, as scripts/serve-replicas.sh does.
+        self.script = script or app_script()
         self.proc = None
         self.server = None
 
@@ -310,6 +314,7 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
         warm = Student(target.url, link, 0, runs, errors)
         await warm.open()
         await warm.session.close()
+    loads = [("start", os.getloadavg())]  # the machine's load beside each phase's figures
     phase = ["one"]
     alone = Student(target.url, "python-docs", 100, runs, errors)
     await alone.open()
@@ -329,10 +334,12 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
     await asyncio.sleep(2)
     opened = rss_mib(target.pids)
 
+    loads.append(("many", os.getloadavg()))
     phase[0] = "many"
     until = time.monotonic() + duration
     await asyncio.gather(*(s.step(phase, until) for s in students))
 
+    loads.append(("many+fresh", os.getloadavg()))
     phase[0] = "many+fresh"
     done: dict = {}
     until = time.monotonic() + duration
@@ -342,6 +349,7 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
     neighbour = await hostile_phase(target, students, phase, duration, nonce, args) if args.hostile else None
     greedy_out = None
     if args.greedy:
+        loads.append(("many+greedy", os.getloadavg()))
         phase[0], greedy_out = "many+greedy", {"errors": []}
         task = asyncio.ensure_future(
             greedy(
@@ -354,12 +362,14 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
                 upload_mb=args.upload_mb,
                 reruns=args.reruns,
                 check=not args.no_check_files,
+                phase_s=args.greedy_phase_s,
             )
         )
         until = time.monotonic() + duration
         await asyncio.gather(*(s.step(phase, until, busy=lambda: not task.done()) for s in students), task)
     for s in students:
         await s.session.close()
+    loads.append(("end", os.getloadavg()))
 
     phases = ("one", "many", "many+fresh", "many+hostile", "many+greedy")
     lat = {p: [x for s in [alone, *students] for ph, x in s.latencies if ph == p] for p in phases}
@@ -375,12 +385,14 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
         "clicked": sorted(c for s in students for c in s.clicked),
         "log": "\n".join(log.read_text(errors="replace") for log in target.logs),
         "sessions": sessions,
+        "loads": loads,
     }
 
 
 def report(kind: str, r: dict) -> None:
-    print(f"\n== {kind} ==")
+    print(f"\n== {kind} ==" + (f" ({app_script()})" if kind == "single" else ""))
     print(f"errors: {len(r['errors'])}" + "".join(f"\n  {e}" for e in r["errors"][:10]))
+    print("load average (1, 5, 15 min) at: " + "; ".join(f"{w} {a:.2f} {b:.2f} {c:.2f}" for w, (a, b, c) in r["loads"]))
     for phase, label in (
         ("one", "1 session"),
         ("many", f"{r['sessions']} sessions"),
@@ -476,6 +488,12 @@ def main() -> None:
     ap.add_argument("--upload-mb", type=float, default=59.0, help="size of each of those files (MB)")
     ap.add_argument("--reruns", type=int, default=5000, help="reruns the greedy neighbour sends at once")
     ap.add_argument("--no-check-files", action="store_true", help="the greedy neighbour skips the Check page's files")
+    ap.add_argument(
+        "--greedy-phase-s",
+        type=float,
+        default=20.0,
+        help="seconds after which the greedy neighbour starts no new paste, and no new upload (the server paces them)",
+    )
     ap.add_argument("--hostile-chars", type=int, default=99_000, help="text typed with the expanding normalizer")
     ap.add_argument("--big-mb", type=float, default=59.5, help="size of the big tokenizer.json (MB)")
     ap.add_argument(

@@ -21,6 +21,7 @@ this machine, its load included.
     .venv/bin/python benchmarks/bench_neighbour_actions.py
     .venv/bin/python benchmarks/bench_neighbour_actions.py --only pastes,reruns --pastes 10
     .venv/bin/python benchmarks/bench_neighbour_actions.py /tmp/ref . --only pastes --rounds 2   # before/after
+    BPE_APP_SCRIPT=serve.py .venv/bin/python benchmarks/bench_neighbour_actions.py   # each checkout's serve.py (paced)
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from bench_rerun_storm import storm  # noqa: E402
-from browser_support import AppServer  # noqa: E402
+from browser_support import AppServer, app_script  # noqa: E402
 from hostile_neighbour import GREEDY_ADDRESS, check_files, paste, paste_text, upload_burst  # noqa: E402
 from st_client import Session  # noqa: E402
 
@@ -91,7 +92,7 @@ def figures(ms: list[float]) -> tuple[float, float, float]:
 
 async def measure(args, checkout: Path) -> list[tuple]:
     """One server of ``checkout``: the reference's clicks during ``none``, each action, ``none`` again."""
-    server = AppServer(script=str(checkout / "app.py"), env={"BPE_DATA_DIR": args.data_dir})
+    server = AppServer(script=str(checkout / app_script()), env={"BPE_DATA_DIR": args.data_dir})
     url = server.start()
     nonce = random.randrange(10**6)
     rows: list[tuple] = []

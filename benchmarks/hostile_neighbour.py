@@ -284,13 +284,18 @@ async def teacher_corpus(url: str, nonce: int, out: dict, errors: list) -> str:
         await s.close()
 
 
-async def upload_burst(s: Session, files: int, mb: float, out: dict, errors: list) -> None:
+async def upload_burst(
+    s: Session, files: int, mb: float, out: dict, errors: list, phase_s: float = float("inf")
+) -> None:
     """Upload ``files`` files of ``mb`` MB to the corpus uploader one after another, never deleting the one before
     (as a script can): the server holds at most ``upload_limits.MAX_FILES`` files and twice ``maxUploadSize``
-    bytes for one session, and answers the others 413."""
+    bytes for one session, and answers the others 413. No new file is started after ``phase_s`` seconds (the
+    server paces a session's upload bytes: ``server/upload_pacing.py``)."""
     data = b"a burst of uploads " * int(mb * 1e6 / 19)
     started, taken, refused = time.perf_counter(), 0, 0
     for i in range(files):
+        if time.perf_counter() - started > phase_s:
+            break
         try:
             await s.upload("corpus_file", [(f"burst-{i}.txt", data)], timeout=600)
             taken += 1
@@ -299,7 +304,11 @@ async def upload_burst(s: Session, files: int, mb: float, out: dict, errors: lis
                 errors.append(f"greedy: upload {i}: {type(exc).__name__} {exc}"[:160])
                 return
             refused += 1
-    out[f"{files} uploads of {mb:g} MB"] = (time.perf_counter() - started, f"{taken} taken, {refused} refused (413)")
+    sent = "" if taken + refused == files else f"; {taken + refused} of {files} sent in the phase's {phase_s:g} s"
+    out[f"{files} uploads of {mb:g} MB"] = (
+        time.perf_counter() - started,
+        f"{taken} taken, {refused} refused (413){sent}",
+    )
 
 
 def hostile_check_files() -> list[tuple[str, bytes]]:
@@ -364,9 +373,12 @@ async def greedy(
     upload_mb: float = 59.0,
     reruns: int = 0,
     check: bool = False,
+    phase_s: float = float("inf"),
 ) -> None:
     """One client uploads the Check page's hostile files (with ``check``), pastes ``pastes`` distinct 5 MB corpora, uploads ``uploads`` files of ``upload_mb`` MB and
-    sends ``reruns`` reruns at once, then trains a 5 MB paste to 100,000 merges and stays; meanwhile the
+    sends ``reruns`` reruns at once, then trains a 5 MB paste to 100,000 merges and stays (no new paste or upload
+    is started after ``phase_s`` seconds of pasting or of uploading: the server paces a connection's big messages
+    and a session's upload bytes, so a storm takes longer than the class's phase); meanwhile the
     teacher's fresh 1 MB run must reach its first step within 10 s, and the teacher's corpus, stored before
     the storm, must still open from its link. ``out["marks"]``: (``time.monotonic()``, what began), so the
     class's clicks can be put beside the action they waited behind."""
@@ -390,8 +402,12 @@ async def greedy(
             0,
             (paste_text(nonce * 1000 + i) for i in range(pastes)),
         )
+        sent = 0
         for i, text in enumerate(texts):
+            if time.perf_counter() - started > phase_s:
+                break
             await paste(s, text, 1)
+            sent += 1
             refused += any("may store at most" in h for h in s.html)
             unsent += past_budget(s)
             if s.exceptions:
@@ -399,13 +415,14 @@ async def greedy(
                 break
         out[f"{pastes} pastes of 5 MB"] = (
             time.perf_counter() - started,
-            f"{unsent} refused by the budget of texts sent, {refused} by the store's quota",
+            f"{unsent} refused by the budget of texts sent, {refused} by the store's quota"
+            + ("" if sent == pastes else f"; {sent} of {pastes} sent in the phase's {phase_s:g} s"),
         )
         if past_budget(s):  # the refused text stays in the box: empty it, so the storm is one of reruns, not of 5 MB
             await s._rerun(timeout=600, **{s.ids["corpus_text"]: ""})
         if uploads:
             mark("uploads")
-            await upload_burst(s, uploads, upload_mb, out, errors)
+            await upload_burst(s, uploads, upload_mb, out, errors, phase_s)
         if reruns:
             mark("reruns")
             await rerun_storm(s, reruns, out)

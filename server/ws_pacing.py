@@ -18,13 +18,19 @@ front of ``/_stcore/stream`` that chooses only *when* it hands each message on:
   for the gate, and holds it until its session's run has ended (the connection sends ``script_finished``, other
   than "stopped for a rerun") or ``hold_s`` has passed. Small messages (clicks) never wait for it, so they pass
   while pastes queue; the pastes are parsed and run one after another instead of all at once.
+- **A byte budget per connection for big messages:** before the gate, a big message takes its size from a second
+  bucket of its connection, ``big_burst`` bytes at once (a teacher pasting two or three corpora never waits), then
+  ``big_rate`` bytes a second. The budget of texts sent (``server/quota.py``) refuses a storm of pastes on the
+  page, but only after Streamlit has read, parsed and run each one; this bounds how much of the serving process
+  one connection's megabytes take, whatever it sends (a paste storm; a text the page refused, which stays in the
+  box and comes back with each of that session's clicks). Its small messages behind a waiting one wait in order.
 
 Nothing is dropped, merged or reordered: a delayed message arrives in its order, and its run (with the page's
 sentence for an over-limit paste) happens. Messages of other paths and plain HTTP pass untouched.
 
 Left out: a cap per address (behind ``serve-replicas.sh``'s HAProxy every connection comes from HAProxy's
-address, and a class behind one NAT shares one, so the cap would be the class's), and pacing of uploads (HTTP
-PUTs, bounded per session by ``server/upload_limits.py``). A big message is already in memory when it waits for
+address, and a class behind one NAT shares one, so the cap would be the class's); uploads are HTTP requests,
+paced by ``server/upload_pacing.py``. A big message is already in memory when it waits for
 the gate: uvicorn has read the whole frame (``server.maxWidgetStateSize`` bounds it).
 """
 
@@ -44,33 +50,44 @@ RATE = float(os.environ.get("BPE_WS_RATE", "20"))  # batches a second per connec
 BURST = int(os.environ.get("BPE_WS_BURST", "40"))  # batches one connection may send in a row
 BIG_BYTES = 1 << 20  # a message over this waits for the gate (a 1 MB paste does not; 5 MB and more do)
 HOLD_S = 3.0  # the longest one big message keeps the gate shut while its run goes on
+MB = 1 << 20
+BIG_BURST = float(os.environ.get("BPE_WS_BIG_BURST_MB", "16")) * MB  # big messages' bytes a connection sends at once
+BIG_RATE = float(os.environ.get("BPE_WS_BIG_MB_S", "2")) * MB  # and a second, past that burst
 MAX_QUEUED = 10_000  # messages read ahead for one connection before its socket is left unread
 MAX_QUEUED_BYTES = 8 << 20  # bytes read ahead for one connection besides the message it waits to hand on
 FINISHED_MAX_BYTES = 512  # a ForwardMsg saying a run ended is a few dozen bytes; bigger ones are not parsed
 
 
 class Bucket:
-    """Tokens for one connection's messages: ``burst`` at first, refilled at ``rate`` a second."""
+    """Tokens for one connection's messages (or bytes): ``burst`` at first, refilled at ``rate`` a second."""
 
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = float(burst)
         self.stamp = clock()
 
-    def take(self) -> float:
-        """Take a token and return 0.0, or return the seconds until one is there (nothing taken)."""
+    def take(self, n: float = 1.0) -> float:
+        """Take ``n`` tokens and return 0.0, or return the seconds until they can be taken (nothing taken).
+        ``n`` over the burst is taken once the bucket is full, leaving it in debt: a message bigger than the
+        burst passes alone, and what comes after it waits for the bucket to refill."""
         now = self.clock()
         self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        need = min(n, float(self.burst))
+        if self.tokens >= need:
+            self.tokens -= n
             return 0.0
-        return (1.0 - self.tokens) / self.rate
+        return (need - self.tokens) / self.rate
+
+    def full(self) -> bool:
+        """Whether the bucket has refilled to its burst (a bucket in that state can be forgotten and made anew)."""
+        return self.tokens + (self.clock() - self.stamp) * self.rate >= self.burst
 
 
 @dataclass
 class _Connection:
     bucket: Bucket
+    big: Bucket  # the bytes of this connection's big messages
     batch: bool = False  # handing on the messages that were waiting together, on one token
     holding: asyncio.Event | None = None  # set when this connection's big message lets the gate go
     holds: list = field(default_factory=list)  # the tasks that keep the gate shut, so they are not collected
@@ -149,6 +166,8 @@ class WebsocketPacing:
         burst: int = BURST,
         big_bytes: int = BIG_BYTES,
         hold_s: float = HOLD_S,
+        big_burst: float = BIG_BURST,
+        big_rate: float = BIG_RATE,
         max_queued: int = MAX_QUEUED,
         max_queued_bytes: int = MAX_QUEUED_BYTES,
         clock: Callable[[], float] = time.monotonic,
@@ -156,6 +175,7 @@ class WebsocketPacing:
     ) -> None:
         self.app = app
         self.rate, self.burst, self.big_bytes, self.hold_s = rate, burst, big_bytes, hold_s
+        self.big_burst, self.big_rate = big_burst, big_rate
         self.max_queued, self.max_queued_bytes = max_queued, max_queued_bytes
         self.clock, self.sleep = clock, sleep
         self.gate: asyncio.Lock | None = None  # made in the server's event loop, at the first big message
@@ -164,7 +184,7 @@ class WebsocketPacing:
         if scope["type"] != "websocket" or not scope["path"].endswith(STREAM_PATH):
             await self.app(scope, receive, send)
             return
-        conn = _Connection(Bucket(self.rate, self.burst, self.clock))
+        conn = _Connection(Bucket(self.rate, self.burst, self.clock), Bucket(self.big_rate, self.big_burst, self.clock))
         ahead = _ReadAhead(receive, self.max_queued, self.max_queued_bytes)
 
         async def paced_receive():
@@ -173,7 +193,9 @@ class WebsocketPacing:
                     await self.sleep(wait)
             message = await ahead.next()
             conn.batch = bool(ahead.queue)  # what has come meanwhile goes on with it, and Streamlit coalesces it
-            if message["type"] == "websocket.receive" and _size(message) > self.big_bytes:
+            if message["type"] == "websocket.receive" and (size := _size(message)) > self.big_bytes:
+                while not ahead.ended and (wait := conn.big.take(size)) > 0.0:  # its bytes, before the gate
+                    await self.sleep(wait)
                 await self._enter_gate(conn)
             return message
 

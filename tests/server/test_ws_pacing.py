@@ -1,5 +1,6 @@
 """The websocket pacing middleware (``server/ws_pacing.py``) at the ASGI level, with a fake app in place of
-Streamlit's endpoint: one connection's bucket, the server's gate for big messages, and the paths it leaves alone.
+Streamlit's endpoint: one connection's bucket, its budget of big messages' bytes, the server's gate for big
+messages, and the paths it leaves alone.
 Time is the tests' own (a clock that stands still, a sleep the test ends), so nothing here waits on the wall clock."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from browser_support import in_own_loop
+from pacing_support import StandingTime, until
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from server.ws_pacing import STREAM_PATH, Bucket, WebsocketPacing, run_ended
@@ -62,40 +64,9 @@ class Client:
         await self.task
 
 
-async def until(condition) -> None:
-    """Let the other tasks run until ``condition()`` holds."""
-    while not condition():
-        await asyncio.sleep(0)
-
-
 async def until_taken(client: Client) -> None:
     """Until the middleware has read every message put on ``client`` (without handing it on, maybe)."""
     await until(client.inbox.empty)
-
-
-class StandingTime:
-    """A clock that stands still until the test lets time pass; from then on each sleep passes its time."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.waits: list[float] = []
-        self.note = lambda: None  # what the test notes at each wait
-        self.noted: list = []
-        self.asked = asyncio.Event()
-        self.moved = asyncio.Event()
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.waits.append(seconds)
-        self.noted.append(self.note())
-        self.asked.set()
-        await self.moved.wait()
-        self.now += seconds
-
-    def let_time_pass(self) -> None:
-        self.moved.set()
 
 
 def test_the_bucket_gives_its_burst_then_one_token_per_interval():
@@ -107,6 +78,52 @@ def test_the_bucket_gives_its_burst_then_one_token_per_interval():
     assert bucket.take() == 0.0
     now[0] = 100.0
     assert [bucket.take(), bucket.take(), bucket.take() > 0.0] == [0.0, 0.0, True]  # refilled to the burst only
+
+
+def test_a_bucket_of_bytes_lets_one_message_bigger_than_its_burst_through_then_waits_for_the_debt():
+    now = [0.0]
+    bucket = Bucket(rate=10.0, burst=50, clock=lambda: now[0])
+    assert [bucket.take(20), bucket.take(20)] == [0.0, 0.0]
+    assert bucket.take(20) == 1.0  # 10 left: 10 more bytes at 10 a second
+    now[0] = 100.0
+    assert bucket.take(80) == 0.0  # full: a message over the burst passes alone ...
+    assert bucket.take(1) == 3.1  # ... and leaves the bucket 30 in debt
+    assert not bucket.full()
+    now[0] = 107.0
+    assert not bucket.full()
+    now[0] = 108.0
+    assert bucket.full()  # the debt and the burst refilled
+
+
+def test_a_connection_past_its_byte_budget_waits_for_its_big_message_while_others_pass_at_once():
+    """A paste storm waits at its own connection's byte budget; a teacher's first pastes (within the burst) and
+    another session's clicks are handed on without any wait."""
+
+    async def scenario():
+        time_ = StandingTime()
+        app = FakeStreamlit()
+        pacing = WebsocketPacing(
+            app, big_bytes=10, hold_s=0.0, big_burst=60, big_rate=8.0, clock=time_.clock, sleep=time_.sleep
+        )
+        greedy, teacher, clicker = Client(pacing, "greedy"), Client(pacing, "teacher"), Client(pacing, "clicker")
+        for i in range(3):
+            greedy.put(b"paste %d " % i + b"g" * 20)
+        await time_.asked.wait()  # the third paste: 28 bytes, 4 left in the budget
+        teacher.put(b"paste 0 " + b"t" * 20)
+        teacher.put(b"paste 1 " + b"t" * 20)
+        clicker.put(b"click")
+        await until(lambda: len(app.handed) == 5)
+        handed_meanwhile = list(app.handed)
+        time_.let_time_pass()
+        await until(lambda: len(app.handed) == 6)
+        for client in (greedy, teacher, clicker):
+            await client.close()
+        return handed_meanwhile, app.handed, time_.waits
+
+    meanwhile, handed, waits = in_own_loop(scenario())
+    assert sorted(name for name, _ in meanwhile) == ["clicker", "greedy", "greedy", "teacher", "teacher"]
+    assert handed[-1] == ("greedy", b"paste 2 " + b"g" * 20)  # delayed, whole, after the two before it
+    assert waits == [3.0]  # the one wait: the greedy connection's third paste, for its 24 missing bytes
 
 
 def test_a_connection_past_its_burst_waits_while_another_connection_passes_at_once():
