@@ -152,6 +152,7 @@ def step_panels(
     present: bool = False,
     after_step=None,
     compact: bool = False,
+    line: str = "",
 ) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
@@ -163,7 +164,8 @@ def step_panels(
     all four at once in larger type; the pair table and history follow below. ``after_step`` draws
     what goes right below the step box (the what-if panel). ``compact`` (a phone following a live class: each of
     the teacher's steps reruns this on every phone at once) draws the chart alone and folds the pair table into
-    the splits' block below it: four fewer elements a step."""
+    the splits' block below it: four fewer elements a step. ``line``: our own HTML drawn in the step box's block,
+    right below the box (a following student's line: one element fewer on every phone of a class)."""
     s = history.state(step)
     text = as_text(history)
     counts_step = step if counts_step is None else counts_step
@@ -172,7 +174,7 @@ def step_panels(
     if present:
         left, right = st.columns([5, 4], gap="large")
         with left:
-            st.html(_this_step_html(s, history, text, present=True))
+            st.html(_this_step_html(s, history, text, present=True) + line)
             _step_notes(s, present=True)
             table = _pair_view(history, counts_step, text)
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
@@ -184,7 +186,7 @@ def step_panels(
             f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>'
         )
         return
-    st.html(_this_step_html(s, history, text))
+    st.html(_this_step_html(s, history, text) + line)
     _step_notes(s)
     if after_step:
         after_step()

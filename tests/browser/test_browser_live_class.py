@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser_support import (
     STEP_TEXT,
+    STEP_VIEW_DRAWN,
     TIMEOUT_MS,
     assert_no_exception,
     open_train,
@@ -63,7 +64,7 @@ def join_together(browser, url: str, code: str, n: int) -> list:
         assert response is not None and response.ok
     for _, page in phones:  # then each as open_train waits, and following
         wait_for_app(page)
-        page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+        page.locator(STEP_VIEW_DRAWN).first.wait_for(state="visible", timeout=TIMEOUT_MS)
         page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
         expect(page.get_by_test_id("bpe-class-mode")).to_contain_text("Following the teacher", timeout=TIMEOUT_MS)
     return phones
@@ -152,7 +153,13 @@ def test_a_student_cannot_move_the_class(live_class):
     step(ana)
     step(ana)
     wait_for_step(ana, 3)
-    step(ben)  # Ben follows: his Next comes back to the teacher's step at the next poll
+    # Ben follows: he has no step controls, and the keys that step find none to press
+    expect(ben.locator(".st-key-next")).to_have_count(0)
+    expect(ben.locator(".st-key-step")).to_have_count(0)
+    ben.locator(".bpe-step").click()
+    ben.keyboard.press("ArrowRight")
+    ben.keyboard.press("PageDown")
+    wait_for_app(ben)
     expect(ben.get_by_role("heading", name="Step 1 of 7")).to_be_visible(timeout=TIMEOUT_MS)
     expect(teacher.get_by_role("heading", name="Step 1 of 7")).to_be_visible()
     step(teacher)  # the teacher's step reaches Ben, not Ana
