@@ -108,6 +108,8 @@ def test_students_follow_steps_a_preset_and_a_pasted_corpus_and_one_may_explore_
     step(teacher)
     for page in (ana, ben):
         wait_for_step(page, 3)
+        expect(page.locator(".bpe-bars")).to_be_visible()  # the pair chart of a following phone
+        expect(page.locator(".st-key-next")).to_have_count(0)  # the teacher steps for it
     # Ben explores on his own: the projector counts him apart, and the teacher's steps leave him alone.
     ben.locator(".st-key-class_own button").click()
     expect(ben.get_by_test_id("bpe-class-mode")).to_contain_text("Exploring on your own", timeout=TIMEOUT_MS)
@@ -186,6 +188,7 @@ def test_votes_reach_the_projector_and_the_reveal(live_class):
         expect(c.first).to_be_visible(timeout=TIMEOUT_MS)
     for page in (teacher, *students):  # the pair counts would give the answer away: no chart on any screen
         expect(page.locator('[data-testid="stVegaLiteChart"]')).to_have_count(0, timeout=TIMEOUT_MS)
+        expect(page.locator(".bpe-bars")).to_have_count(0)  # a following phone's chart is HTML bars
     labels = choices[0].all_inner_texts()
     # hug at step 1 (ug merged): step 2 merges u + n (16)
     assert "u + n" in labels and "h + ug" in labels
