@@ -12,8 +12,8 @@ browser presses the step view's hidden button (``class.js``): the step view runs
 lines (:func:`poll_step`) take the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
 the teacher's link as if the student had opened it. A following student's line is drawn in the step box's
 block (:func:`follow_line`), its buttons and the vote right below it (:func:`student_bar`), so a phone shows the
-step first; a following phone has no step controls (the teacher steps for it). "Explore on my own" stops following;
-"Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
+step first; a following phone has no step controls (the teacher steps for it). "Explore on my own" stops
+following; "Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
 screen. What this leaves out: the class state itself (``server/classroom.py``).
 """
 

@@ -164,8 +164,8 @@ def step_panels(
     all four at once in larger type; the pair table and history follow below. ``after_step`` draws
     what goes right below the step box (the what-if panel). ``compact`` (a phone following a live class: each of
     the teacher's steps reruns this on every phone at once) draws the chart as HTML bars and folds the pair table,
-    both in the splits' block below the step box: six fewer elements a step. ``line``: our own HTML drawn in the step box's block,
-    right below the box (a following student's line: one element fewer on every phone of a class)."""
+    both in the splits' block below the step box: six fewer elements a step. ``line``: our own HTML drawn in the
+    step box's block, right below the box (a following student's line: one element fewer on every phone)."""
     s = history.state(step)
     text = as_text(history)
     counts_step = step if counts_step is None else counts_step
