@@ -345,12 +345,25 @@ async def floor(name: str, root: Path, runs: int) -> None:
             poll = await per_run(target.pids, runs, lambda: s._rerun(fragment=s.poll_fragment, auto=True))
             kind = "fragment"
         step = await per_run(target.pids, runs // 2, lambda: s.click("class_sync"))
+        sent = await one_step(teacher, s)
         await asyncio.gather(teacher.close(), s.close())
     print(
         f"\n== server CPU per run, one session ({name}): an empty polling fragment {empty:.2f} ms, "
         f"a following student's poll ({kind}) {poll:.2f} ms, a follower's step view {step:.2f} ms; "
         f"load average {load()}"
     )
+    print(f"what a follower's step view sent at the teacher's next step: {sent}")
+
+
+async def one_step(teacher: Session, s: Session) -> str:
+    """The teacher steps once and the student presses the hidden button once: what the server sent that student
+    for it (ForwardMsgs by kind, elements being deltas, and their bytes)."""
+    await teacher.click("next")
+    s.received.clear()
+    before = s.bytes_received
+    await s.click("class_sync")
+    kinds = ", ".join(f"{n} {kind}" for kind, n in s.received.most_common())
+    return f"{s.received['delta']} deltas, {(s.bytes_received - before) / 1000:.1f} KB in all ({kinds})"
 
 
 async def per_run(pids: list[int], runs: int, rerun) -> float:

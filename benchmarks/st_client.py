@@ -28,6 +28,7 @@ import re
 import time
 import urllib.request
 import uuid
+from collections import Counter
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Common_pb2 import FileUploaderState, FileURLs, UploadedFileInfo
@@ -63,6 +64,8 @@ class Session:
         self.poll_fragment = ""  # the fragment the frontend would rerun on a timer
         self.poll_every = 0.5  # and how often (seconds), as the server asked
         self.bytes_sent = 0  # websocket payload bytes this session sent (BackMsgs), uploads' HTTP bodies not counted
+        self.bytes_received = 0  # websocket payload bytes the server sent this session (ForwardMsgs)
+        self.received: Counter[str] = Counter()  # the ForwardMsgs received, by kind ("delta", "new_session", ...)
         self.follow_set_value = True  # False: keep sending the text typed, as a page that never empties its box
 
     async def open(self, timeout: float = 120) -> None:
@@ -165,11 +168,14 @@ class Session:
     async def _read(self, timeout: float) -> ForwardMsg:
         """The next ForwardMsg; one sent before by reference (``ref_hash``) is taken from the cache."""
         msg = ForwardMsg()
-        msg.ParseFromString(await asyncio.wait_for(self.ws.recv(), timeout))
+        data = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.bytes_received += len(data)
+        msg.ParseFromString(data)
         if msg.ref_hash:
-            return self.cache[msg.ref_hash]
-        if msg.hash:
+            msg = self.cache[msg.ref_hash]
+        elif msg.hash:
             self.cache[msg.hash] = msg
+        self.received[msg.WhichOneof("type") or ""] += 1
         return msg
 
     def _delta(self, delta) -> None:

@@ -125,12 +125,46 @@ def step_view() -> None:
                 "to play the run again from the beginning."
             )
             st.rerun(scope="app")
-    # One horizontal container, not st.columns: every block is one more message per click.
-    row = st.container(horizontal=True, vertical_alignment="center", key="bpe_steps")  # sticky on a phone
+    follower = classroom.following(state)  # the teacher steps for it: no step controls (ui/classroom.py)
     cur = st.session_state[keys.STEP]
     # Set by the script before the slider is drawn, so the browser always shows the step the panels
     # show: a Play tick cut short by a click on Pause could leave the slider one step ahead.
     st.session_state[keys.STEP] = st.session_state[keys.STEP]
+    row = None if follower else step_controls(cur, last)
+    step = st.session_state[keys.STEP]
+    state[keys.STEP] = step
+    links.sync_url(settings, step, stored, classroom.link_params(state))  # the class code in the same message
+    if present and row is not None:
+        st.query_params["present"] = "1"  # a link made in presenter mode opens in it
+        share.share_button(row)  # a link and QR code of this step (ui/share.py)
+    classroom.after_step(state, settings, step, stored)  # the teacher's view goes to the class
+    guess = explore.predict(history, step, state)
+    if step == last and last and not present:
+        intro.next_steps(settings, step, stored)  # where to go from here: Encode, Check (ui/intro.py)
+    # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
+    panels.step_panels(
+        history,
+        settings,
+        step,
+        hide_counts=guess == "pending" or classroom.vote_pending(state, step),
+        counts_step=step + 1 if guess == "answered" else step,
+        present=present,
+        after_step=lambda: (classroom.student_bar(state, history), explore.what_if(history, settings, state)),
+        # Every phone of a class runs this at each of the teacher's steps, all at once: the fewest elements.
+        compact=follower,
+        line=classroom.follow_line(state),  # "Following the teacher", in the step box's block
+    )
+    if not follower:  # a following phone gets the step, its chart and words, no more
+        code_beside.code_beside(history, settings, step)  # the reference loop's lines with this step's values
+    if state.pop(keys.RERUN_APP, False):
+        st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
+
+
+def step_controls(cur: int, last: int):
+    """Start, Back, Next, End and the slider in one row (sticky on a phone); the row. A following student has
+    none: the teacher steps for the class, and "Explore on my own" brings them back."""
+    # One horizontal container, not st.columns: every block is one more message per click.
+    row = st.container(horizontal=True, vertical_alignment="center", key="bpe_steps")  # sticky on a phone
     # Material icons ship with Streamlit (emoji need a system font projectors may not have).
     row.button("Start", key="start", icon=":material/first_page:", on_click=set_step, args=(0,), disabled=cur == 0)
     row.button(
@@ -148,31 +182,7 @@ def step_view() -> None:
     row.button("End", key="end", icon=":material/last_page:", on_click=set_step, args=(last,), disabled=cur == last)
     if last > 0:
         row.slider("Step", 0, last, key=keys.STEP, label_visibility="collapsed", width="stretch")
-    step = st.session_state[keys.STEP]
-    state[keys.STEP] = step
-    links.sync_url(settings, step, stored)
-    if present:
-        st.query_params["present"] = "1"  # a link made in presenter mode opens in it
-        share.share_button(row)  # a link and QR code of this step (ui/share.py)
-    classroom.after_step(state, settings, step, stored)  # the teacher's view goes to the class
-    guess = explore.predict(history, step, state)
-    if step == last and last and not present:
-        intro.next_steps(settings, step, stored)  # where to go from here: Encode, Check (ui/intro.py)
-    # What-if sits right below the step box: after forcing a pair, the step it changed stays in view.
-    panels.step_panels(
-        history,
-        settings,
-        step,
-        hide_counts=guess == "pending" or classroom.vote_pending(state, step),
-        counts_step=step + 1 if guess == "answered" else step,
-        present=present,
-        after_step=lambda: (classroom.student_bar(state, history), explore.what_if(history, settings, state)),
-        compact=classroom.following(state),  # every phone of a class runs this at each of the teacher's steps
-    )
-    if not classroom.following(state):  # a following phone gets the step, its chart and words, no more
-        code_beside.code_beside(history, settings, step)  # the reference loop's lines with this step's values
-    if state.pop(keys.RERUN_APP, False):
-        st.rerun(scope="app")  # a what-if changed the settings: the whole page must follow
+    return row
 
 
 # Keys for the projector: presenter remotes send PageDown/PageUp. One listener on the page (installed

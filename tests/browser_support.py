@@ -292,6 +292,8 @@ def wait_for_reconnect(page, timeout: float = TIMEOUT_MS) -> None:
 # -- the Train page -------------------------------------------------------------------------------------
 
 STEP_TEXT = re.compile(r"Step (\d[\d,]*) of (\d[\d,]*)")  # thousands separated: "Step 1,234 of 5,000"
+# The step view is drawn: its Next, or a following student's line (a following phone has no step controls).
+STEP_VIEW_DRAWN = ".st-key-next button, [data-bpe-serial]"
 
 
 def open_train(page, url: str) -> None:
@@ -303,7 +305,7 @@ def open_train(page, url: str) -> None:
     response = page.goto(url)
     assert response is not None and response.ok, f"GET {url} failed"
     wait_for_app(page)
-    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+    page.locator(STEP_VIEW_DRAWN).first.wait_for(state="visible", timeout=TIMEOUT_MS)
     page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
 
 

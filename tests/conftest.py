@@ -49,7 +49,7 @@ SLOW_MODULES = {
     "test_encode_real", "test_fair_lanes", "test_hosting_config", "test_hub_limits", "test_jobs", "test_replicas",
     "test_replicas_redis", "test_run_memory", "test_snapshots", "test_st_client", "test_st_client_upload",
     "test_startup", "test_stop_shared_run", "test_store_failures", "test_tcp", "test_upload_limits", "test_uploads",
-    "test_worker_lifetime", "test_check_page", "test_encode_popular",
+    "test_worker_lifetime", "test_check_page", "test_encode_popular", "test_class_step_messages",
 }  # fmt: skip
 SLOW_TESTS = {
     "test_unit_to_char_in_bulk_is_the_character_of_each_byte",

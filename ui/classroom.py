@@ -10,9 +10,10 @@ route for the teacher's next move (``server/class_route.py``, served by ``serve.
 script run; where it is not served, a fragment polls, :func:`follow_poll`). When the serial is new, the
 browser presses the step view's hidden button (``class.js``): the step view runs, not the page, and its first
 lines (:func:`poll_step`) take the teacher's step. Another corpus or other settings rerun the page, whose first lines (:func:`follow`) open
-the teacher's link as if the student had opened it. A following student's line and the vote sit right below
-the step box (:func:`student_bar`), so a phone shows the step first. "Explore on my own" stops following;
-"Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
+the teacher's link as if the student had opened it. A following student's line is drawn in the step box's
+block (:func:`follow_line`), its buttons and the vote right below it (:func:`student_bar`), so a phone shows the
+step first; a following phone has no step controls (the teacher steps for it). "Explore on my own" stops
+following; "Follow the teacher" applies the current view again. While a vote is open the pair counts are hidden on every
 screen. What this leaves out: the class state itself (``server/classroom.py``).
 """
 
@@ -133,13 +134,19 @@ def after_step(state: dict, settings, step: int, stored) -> None:
                 mine["published"] = params
             except (live.ClassError, corpus_store.StoreUnavailable) as exc:
                 mine["problem"] = str(exc)
-    elif mine.get("code") and not mine.get("gone"):
-        st.query_params["class"] = mine["code"]
+    elif mine.get("code") and not mine.get("gone"):  # its URL keeps the class code: link_params
         drifted = settings != mine.get("expected") or step != mine.get("step")
         if mine.get("following") and mine.get("serial") is not None and drifted and mine["retries"] < RETRIES:
             mine["retries"] += 1
             mine["serial"] = None  # apply the teacher's view again
             st.rerun(scope="app")
+
+
+def link_params(state: dict) -> dict[str, str]:
+    """What a student's URL keeps besides the view: the class code, so a reload joins again (the teacher's never
+    does: its token is in a cookie, the code would make the teacher's page a student's)."""
+    mine = _class(state)
+    return {"class": mine["code"]} if mine.get("code") and not mine.get("token") and not mine.get("gone") else {}
 
 
 def vote_pending(state: dict, step: int) -> bool:
@@ -396,31 +403,40 @@ def _student_box(state: dict, history: bpe.History) -> None:
         )
 
 
+def follow_line(state: dict) -> str:
+    """A following student's line, "Following the teacher", or "": ``ui/panels.py`` puts it in the step box's block
+    (one element fewer on every phone at every step). It carries the serial this step view shows and where the
+    browser asks for the class's (``class.js``)."""
+    mine = _class(state)
+    if not following(state) or mine.get("shown") is None:
+        return ""
+    poll = f"{class_route.PATH}/{mine['code']}?f={_follower(mine)}" if class_route.served() else ""
+    return (
+        f'<p class="bpe-class" data-testid="bpe-class-mode" data-bpe-serial="{mine.get("serial")}" '
+        f'data-bpe-poll="{esc(poll)}">Following the teacher · class {esc(mine["code"])}</p>'
+    )
+
+
 def student_bar(state: dict, history: bpe.History) -> None:
-    """In the step view, right below the step box: a following student's line and the vote (a phone shows the
-    step first)."""
+    """In the step view, right below the step box and its line (:func:`follow_line`): a following student's
+    buttons and the vote (a phone shows the step first)."""
     if following(state):
         _bar(state, history)
 
 
 def _bar(state: dict, history: bpe.History) -> None:
-    """A student's line (following or on their own, and the button that switches) and, while following, the
-    vote."""
+    """A student's buttons (following: its line is :func:`follow_line`; on their own: the line and the button that
+    switches) and, while following, the vote."""
     mine = _class(state)
     shown = mine.get("shown")
     if shown is None or not mine.get("code") or mine.get("token"):
         return
-    row = st.container(horizontal=True, vertical_alignment="center", key="class_row")
     if mine.get("following"):
-        # The serial this step view shows, and where the browser asks for the class's (class.js).
-        poll = f"{class_route.PATH}/{mine['code']}?f={_follower(mine)}" if class_route.served() else ""
-        row.html(
-            f'<p class="bpe-class" data-testid="bpe-class-mode" data-bpe-serial="{mine.get("serial")}" '
-            f'data-bpe-poll="{esc(poll)}">Following the teacher · class {esc(mine["code"])}</p>'
-        )
-        row.button("Explore on my own", key="class_own", on_click=_set_following, args=(mine, False))
-        row.button("Take the teacher's step", key="class_sync")  # hidden (style.css): pressed by class.js
+        # Its line is in the step box's block (follow_line); no row: the second button is hidden.
+        st.button("Explore on my own", key="class_own", on_click=_set_following, args=(mine, False))
+        st.button("Take the teacher's step", key="class_sync")  # hidden (style.css): pressed by class.js
     else:
+        row = st.container(horizontal=True, vertical_alignment="center", key="class_row")
         row.html(
             f'<p class="bpe-class" data-testid="bpe-class-mode">Exploring on your own · class {esc(mine["code"])}</p>'
         )

@@ -269,8 +269,11 @@ def read_url(notes: list[str]) -> tuple[Settings, int]:
     return settings_from_params(st.query_params, notes), step_from_params(st.query_params, notes)
 
 
-def sync_url(settings: Settings, step: int, stored: Collection[str] = ()) -> None:
+def sync_url(
+    settings: Settings, step: int, stored: Collection[str] = (), also: Mapping[str, str] | None = None
+) -> None:
     """Write the view into the URL, on every run. Not only when the server's copy differs: a run cut
     short (a Play tick interrupted by Pause) can leave the browser's address bar ahead of that copy.
-    Stepping changes the URL on every click anyway, so this sends nothing more then."""
-    st.query_params.from_dict(settings_to_params(settings, step, stored))
+    Stepping changes the URL on every click anyway, so this sends nothing more then. ``also``: other
+    parameters the URL keeps (a live class's code), in the same message (each write of the URL is one)."""
+    st.query_params.from_dict({**settings_to_params(settings, step, stored), **(also or {})})

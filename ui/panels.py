@@ -15,8 +15,8 @@ import bpe
 from bpe import display, formats
 from bpe.display import mark_whitespace as stored  # a token as stored, with real whitespace made visible
 from bpe.run_cache import approx_size
+from ui import pair_bars, vocabulary
 from ui import session_keys as keys
-from ui import vocabulary
 from ui.alerts import alert, esc
 from ui.html_tables import cell, html_rows
 from ui.pair_chart import ROLES
@@ -152,6 +152,7 @@ def step_panels(
     present: bool = False,
     after_step=None,
     compact: bool = False,
+    line: str = "",
 ) -> None:
     """Everything about one step, in as few Streamlit elements as possible: each element is a
     message the browser processes on every click, and a click must feel instant. Text, tables
@@ -162,8 +163,9 @@ def step_panels(
     (presenter mode) puts the step and chart beside the splits and vocabulary, so a projector shows
     all four at once in larger type; the pair table and history follow below. ``after_step`` draws
     what goes right below the step box (the what-if panel). ``compact`` (a phone following a live class: each of
-    the teacher's steps reruns this on every phone at once) draws the chart alone and folds the pair table into
-    the splits' block below it: four fewer elements a step."""
+    the teacher's steps reruns this on every phone at once) draws the chart as HTML bars and folds the pair table,
+    both in the splits' block below the step box: six fewer elements a step. ``line``: our own HTML drawn in the
+    step box's block, right below the box (a following student's line: one element fewer on every phone)."""
     s = history.state(step)
     text = as_text(history)
     counts_step = step if counts_step is None else counts_step
@@ -172,7 +174,7 @@ def step_panels(
     if present:
         left, right = st.columns([5, 4], gap="large")
         with left:
-            st.html(_this_step_html(s, history, text, present=True))
+            st.html(_this_step_html(s, history, text, present=True) + line)
             _step_notes(s, present=True)
             table = _pair_view(history, counts_step, text)
             _counts(history, table, counts_step, text, hide_counts, chart_only=True)
@@ -184,7 +186,7 @@ def step_panels(
             f'</div><div class="bpe-lazy">{_history_html(history, step, text)}</div>'
         )
         return
-    st.html(_this_step_html(s, history, text))
+    st.html(_this_step_html(s, history, text) + line)
     _step_notes(s)
     if after_step:
         after_step()
@@ -234,8 +236,8 @@ def _splits_vocab_body(
 def _counts(
     history, table, counts_step: int, text: bool, hide_counts: bool, chart_only: bool = False, compact: bool = False
 ) -> str:
-    """The pair counts: the chart and, beside it, the table (the chart alone in presenter mode). ``compact``: the
-    chart alone, and the table folded is returned for the block below it ("" otherwise)."""
+    """The pair counts: the chart and, beside it, the table (the chart alone in presenter mode). ``compact``: nothing
+    drawn, the chart as HTML bars and the table folded returned for the block below ("" otherwise)."""
     if hide_counts:
         st.info(
             "The pair counts are hidden until you answer: count the pairs in the corpus splits below.",
@@ -255,17 +257,11 @@ def _counts(
                 theme=None,
             )  # its own larger axis type, not the theme's
             return ""
-        # In a keyed container: a phone caps the chart's height (ui/style.css), its legend on top.
-        if compact:
-            st.container(key="bpe_counts").vega_lite_chart(
-                _pair_chart_data(history, counts_step, text),
-                _pair_chart_spec(wordpiece, False, roles),
-                width="stretch",
-                key="pairs_chart",
-            )
-            return (
+        if compact:  # the chart as HTML bars, in the block below (ui/pair_bars.py): no chart element per phone
+            return _pair_bars_html(history, counts_step, text) + (
                 f'<div class="bpe-lazy">{fold("Pair counts table", _pair_table_html(history, counts_step, text))}</div>'
             )
+        # In a keyed container: a phone caps the chart's height (ui/style.css), its legend on top.
         left, right = st.container(key="bpe_counts").columns(2, gap="large")
         left.vega_lite_chart(
             _pair_chart_data(history, counts_step, text),
@@ -356,6 +352,12 @@ def _step_notes(s: bpe.TrainState, present: bool = False) -> None:
         )  # plain text: the token is the corpus's
     if s.stop_sentence and not present:
         st.success(s.stop_sentence)
+
+
+@per_run
+def _pair_bars_html(_history: bpe.History, step: int, text: bool = False) -> str:
+    """The pair chart as HTML bars (a following phone's), made once per step for every phone of the class."""
+    return pair_bars.bars_html(_pair_view(_history, step, text), _history.config.algorithm == "wordpiece")
 
 
 @per_run

@@ -19,9 +19,10 @@
 // - After a restart the new server knows none of the page's fragments until it has run the whole page,
 //   and Streamlit 1.67 drops a fragment's rerun before that (AppSession.request_rerun: "The fragment ...
 //   does not exist anymore"): a click on Next, Back, Start, End or the step slider (pages/train.py's step
-//   view) would be lost. Its frontend asks for that run after a reconnect only when the last run was a
-//   fragment's, so from the moment the page goes offline until a whole run on the new server has drawn
-//   the step view (pages/train.py's mark --bpe-run changes), the step controls wait, dimmed
+//   view; a following student's hidden button, ui/classroom.py) would be lost. Its frontend asks for that
+//   run after a reconnect only when the last run was a fragment's, so from the moment the page goes
+//   offline until a whole run on the new server has drawn the step view (pages/train.py's mark --bpe-run
+//   changes), the step controls wait, dimmed
 //   (body.bpe-waiting, ui/style.css; ui/keys.js too), and once connected the script asks for that
 //   run with Streamlit's own rerun key, R, if none has started 2 s after reconnecting (again every few
 //   seconds while the page stays idle without it).
@@ -128,7 +129,7 @@
     if (runMark() !== markBefore) {
       markBefore = null;
       document.body.classList.remove('bpe-waiting');
-    } else if (!runSeen && idle() && document.querySelector('.st-key-next') && now - connectedAt > 2000
+    } else if (!runSeen && idle() && document.querySelector('.st-key-next, .st-key-class_sync') && now - connectedAt > 2000
                && now - askedAt > 3000) {
       askedAt = now;
       for (const type of ['keydown', 'keyup']) {  // Streamlit's rerun shortcut (the target is no text field)

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser_support import (
     STEP_TEXT,
+    STEP_VIEW_DRAWN,
     TIMEOUT_MS,
     assert_no_exception,
     open_train,
@@ -63,7 +64,7 @@ def join_together(browser, url: str, code: str, n: int) -> list:
         assert response is not None and response.ok
     for _, page in phones:  # then each as open_train waits, and following
         wait_for_app(page)
-        page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+        page.locator(STEP_VIEW_DRAWN).first.wait_for(state="visible", timeout=TIMEOUT_MS)
         page.get_by_text(STEP_TEXT).first.wait_for(state="visible", timeout=TIMEOUT_MS)
         expect(page.get_by_test_id("bpe-class-mode")).to_contain_text("Following the teacher", timeout=TIMEOUT_MS)
     return phones
@@ -107,6 +108,8 @@ def test_students_follow_steps_a_preset_and_a_pasted_corpus_and_one_may_explore_
     step(teacher)
     for page in (ana, ben):
         wait_for_step(page, 3)
+        expect(page.locator(".bpe-bars")).to_be_visible()  # the pair chart of a following phone
+        expect(page.locator(".st-key-next")).to_have_count(0)  # the teacher steps for it
     # Ben explores on his own: the projector counts him apart, and the teacher's steps leave him alone.
     ben.locator(".st-key-class_own button").click()
     expect(ben.get_by_test_id("bpe-class-mode")).to_contain_text("Exploring on your own", timeout=TIMEOUT_MS)
@@ -152,7 +155,13 @@ def test_a_student_cannot_move_the_class(live_class):
     step(ana)
     step(ana)
     wait_for_step(ana, 3)
-    step(ben)  # Ben follows: his Next comes back to the teacher's step at the next poll
+    # Ben follows: he has no step controls, and the keys that step find none to press
+    expect(ben.locator(".st-key-next")).to_have_count(0)
+    expect(ben.locator(".st-key-step")).to_have_count(0)
+    ben.locator(".bpe-step").click()
+    ben.keyboard.press("ArrowRight")
+    ben.keyboard.press("PageDown")
+    wait_for_app(ben)
     expect(ben.get_by_role("heading", name="Step 1 of 7")).to_be_visible(timeout=TIMEOUT_MS)
     expect(teacher.get_by_role("heading", name="Step 1 of 7")).to_be_visible()
     step(teacher)  # the teacher's step reaches Ben, not Ana
@@ -179,6 +188,7 @@ def test_votes_reach_the_projector_and_the_reveal(live_class):
         expect(c.first).to_be_visible(timeout=TIMEOUT_MS)
     for page in (teacher, *students):  # the pair counts would give the answer away: no chart on any screen
         expect(page.locator('[data-testid="stVegaLiteChart"]')).to_have_count(0, timeout=TIMEOUT_MS)
+        expect(page.locator(".bpe-bars")).to_have_count(0)  # a following phone's chart is HTML bars
     labels = choices[0].all_inner_texts()
     # hug at step 1 (ug merged): step 2 merges u + n (16)
     assert "u + n" in labels and "h + ug" in labels
