@@ -547,6 +547,12 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
     """Why our corpus never has the student's pair at this step (``history``: our run, whose words after ``n``
     merges tell whether both of the pair's tokens are there)."""
     joined = theirs[0] + theirs[1]
+    if n == 0 and _nowhere_in_text(joined, corpus, student.end_of_word):
+        return "missing", (
+            f"{head}: your merges are not from this corpus. Your very first merge joins bytes that stand side by side "
+            "nowhere in our corpus's text, so no byte base, pre-tokenizer or special token can make it: your trainer "
+            "read another text than the file it was given (a sample text written into the code, or another file)."
+        )
     if any(c in joined for c in b" \t\n\r"):
         return "whitespace", (
             f"{head}, a pair our corpus never has: it holds whitespace, which our '{setup.pre_tokenizer}' "
@@ -595,6 +601,21 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
                 "merged token wrongly, as between two merged tokens)."
             )
     return "missing", (f"{head}, a pair our corpus never has at this step: a different byte base or pre-tokenizer.")
+
+
+_MARKS = tuple(m.encode("utf-8") for m in ("</w>", "▁", "Ġ", "Ċ"))  # word-boundary marks a run may write into tokens
+
+
+def _nowhere_in_text(joined: bytes, corpus: Corpus, end_of_word: bool) -> bool:
+    """True if the corpus is text and its bytes hold ``joined`` nowhere, in any case (word counts: unknown, False;
+    a token holding a mark of a word boundary, as subword-nmt's ``</w>`` or sentencepiece's ``▁``: unknown, False)."""
+    if isinstance(corpus, Mapping) or not corpus or end_of_word or any(m in joined for m in _MARKS):
+        return False
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    if not all(isinstance(t, str) for t in texts):
+        return False
+    lower = joined.lower()
+    return not any(joined in t.encode("utf-8") or lower in t.lower().encode("utf-8") for t in texts)
 
 
 def _is_utf8(data: bytes) -> bool:

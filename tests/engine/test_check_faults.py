@@ -14,9 +14,11 @@ from faulty_trainers import (
     CORPORA,
     EOT,
     HEAP_FAULTS,
+    IGNORES_INPUT,
     LOOP_FAULTS,
     LOST_STEP,
     NEVER_MERGES,
+    SAMPLE,
     SELECTION_FAULTS,
     SETTING_FAULTS,
     TIE_FAULTS,
@@ -619,3 +621,52 @@ def test_positions_counted_per_chunk_are_not_put_down_to_no_word_boundaries_that
     text, n = CORPORA["prose"], MERGES["prose"]
     merges, result = check(text, f"chunk-positions+{loop}", n)
     assert (result.kind, result.fault, result.step) == ("reading", "chunk-positions", 1), result.cause
+
+
+def test_a_tie_on_the_printed_pair_is_named_where_a_quote_beats_a_space():
+    # Christine8888's key: max over (count, str((a, b))); "(b' ', b'count')" beats "(b'  ', b' ')" because the quote
+    # closing b' ' sorts above the second space, though the pair of bytes (␣␣, ␣) is the greater
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, result = check(text, "greatest-repr", n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.rule, result.step) == ("tie", "greatest-repr", step), result.cause
+    assert "the text str((a, b)) of the pair of bytes objects is compared, not the bytes" in result.cause
+    assert str(merges[step - 1]) > str(train(text, n)[1][step - 1])
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_a_left_pair_subtracted_from_the_old_word_is_named_with_the_pair_that_stays(corpus):
+    # lightartw's update: at the second of two merged tokens side by side it subtracts (b, a) as read from the old
+    # word, where the word being built holds (ab, a), which the first one added and nothing removes
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, "stale-left", n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "stale-left", step), result.cause
+    assert "subtracts the left neighbour pair of each" in result.cause and "as read from the word before the merge" in (
+        result.cause
+    )
+    for other in ("stale-neighbours", "adjacent", "overlap-subtract"):
+        assert train(text, n, other)[1] != merges
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-left"], tie="greatest-bytes").reproduced == len(merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_trainer_that_never_reads_its_input_is_told_its_merges_are_not_from_this_corpus(corpus):
+    # anyakonovalenko's trainer: the open(input_path) commented out, a sample text trained on instead; the old Check
+    # said "a different byte base or pre-tokenizer"
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, IGNORES_INPUT, n)
+    assert merges[0][0] + merges[0][1] not in text.encode()
+    assert (result.kind, result.step) == ("missing", 1), result.cause
+    assert f"you {show_pair(merges[0])}: your merges are not from this corpus" in result.cause
+    assert "your trainer read another text than the file it was given" in result.cause
+    assert "byte base or pre-tokenizer" not in result.cause.split("so no byte base")[0]
+
+
+def test_a_first_pair_absent_from_word_counts_is_not_called_another_corpus():
+    # word counts carry no text: a pair across two words may be the student's, so the plain sentence is not said
+    merges = train(SAMPLE, 3)[1]
+    student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+    result, _ = diagnose({"low": 5, "lower": 2}, student, CS336_SETUP, [EOT])
+    assert result.step == 1 and "not from this corpus" not in result.cause
