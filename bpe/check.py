@@ -85,6 +85,7 @@ __all__ = [
 # as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
 FOLLOW = 3
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
+FAR = 4  # a first merge counted at most 1/FAR of ours is far from the top: the run may not be from this corpus
 BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
@@ -455,7 +456,14 @@ def _compare_one(
         )
         return Comparison(kind="count", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
-    return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
+    cause = f"{head} ({their_count} here): a count that differs; {certain}."
+    if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
+        cause += (
+            f" Your very first merge counts {their_count} in our corpus where ours counts {our_count}: that far from "
+            "the top, your merges may not be from this corpus (a trainer that reads another text than the file it "
+            "was given, such as a sample text written into the code)."
+        )
+    return Comparison(kind="count", cause=cause, **fields)
 
 
 def _crosses_words(merges: Sequence[BytePair]) -> bool:

@@ -232,6 +232,7 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
         )
     # on a tie any slip that moves one count breaks it: only a gap a slip bridges says something
     hints = _slips(corpus, true, ours, theirs, ours_n, theirs_n) if ours_n > theirs_n else []
+    hints += _run_order(corpus, true, (ours, theirs), before)
     return out + (f"; {'; '.join(hints[:2])}" if hints else "")
 
 
@@ -275,6 +276,28 @@ def _slips(corpus: Words, true: Replay, ours: BytePair, theirs: BytePair, ours_n
             f"count), {show_pair(theirs)} would be {squared}, above {show_pair(ours)} squared, which lets it win"
         )
     return hints
+
+
+def _run_order(corpus: Words, true: Replay, pairs: Sequence[BytePair], before: Sequence[BytePair]) -> list[str]:
+    """Where a word holding either pair holds a run of three or more of one symbol that an earlier merge ``(x, x)``
+    merged, and the pair holds a piece of that run: the order a loop merges a word's occurrences in splits such a run (left to right, ``xx x``; in a set's
+    order, possibly ``x xx``), so a loop that does not go left to right counts these words otherwise."""
+    for step, (x, y) in enumerate(before, start=1):
+        if x != y:
+            continue
+        for pair in pairs:
+            if not any(len(t) % len(x) == 0 and t == x * (len(t) // len(x)) for t in pair):
+                continue  # only a pair holding a piece of the run changes with its split
+            for w in true.per_word.get(pair, {}):
+                if x * 3 in b"".join(corpus.words[w]):
+                    return [
+                        f"{show_word(corpus.texts[w])} holds a run of three or more {show_bytes(x)}, merged by "
+                        f"{show_pair((x, y))} at step {step}: a loop that merges a word's occurrences in another order "
+                        "than left to right (kept in a set and merged in its order) splits such a run otherwise "
+                        f"({show_bytes(x)} {show_bytes(x + y)} where ours makes {show_bytes(x + y)} {show_bytes(x)}), "
+                        "which changes these counts"
+                    ]
+    return []
 
 
 def _lost_sentence(found: FaultFound, pairs: Sequence[BytePair]) -> str:

@@ -48,7 +48,9 @@ the special token an alternative inside the pattern, so ``.<|`` is one word and 
 ``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
 ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
-A trainer that never reads its input (:data:`IGNORES_INPUT`) trains on a sample text of its own (:data:`SAMPLE`).
+A loop that merges a word's occurrences from its end (:data:`RIGHT_TO_LEFT`: ``aaa`` becomes ``a aa``, as a loop
+merging in a set's order may), not modelled by the Check, only hinted at. A trainer that never reads its input
+(:data:`IGNORES_INPUT`) trains on a sample text of its own (:data:`SAMPLE`).
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped",
 )  # fmt: skip
+RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
 IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
 SAMPLE = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3  # the text it trains on instead
 CHUNKS = 4  # the workers a student's reader cuts the file for
@@ -250,6 +253,15 @@ def _merged(word, a, b, fault=None) -> list:
             else:
                 out.append(word[i])
                 i += 1
+        return out
+    if fault == RIGHT_TO_LEFT:  # the occurrences merged from the last one back, as popped off a list of positions
+        out, i = list(word), len(word) - 2
+        while i >= 0:
+            if (out[i], out[i + 1]) == (a, b):
+                out[i : i + 2] = [a + b]
+                i -= 2
+            else:
+                i -= 1
         return out
     if fault == "half":
         where = where[:1]

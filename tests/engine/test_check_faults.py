@@ -670,3 +670,15 @@ def test_a_first_pair_absent_from_word_counts_is_not_called_another_corpus():
     student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
     result, _ = diagnose({"low": 5, "lower": 2}, student, CS336_SETUP, [EOT])
     assert result.step == 1 and "not from this corpus" not in result.cause
+
+
+def test_a_first_merge_far_below_the_top_says_the_merges_may_not_be_from_this_corpus():
+    # a trainer that read another text: its first pair occurs in our corpus, but once, where ours counts 9
+    text = CORPORA["handout"] + " the"
+    merges = train("the then there these those " * 5, 6)[1]
+    assert merges[0][0] + merges[0][1] in text.encode()
+    result, _ = diagnose(text, StudentRun("CS336 pickle", tuple(merges), byte_level=True), CS336_SETUP, [EOT])
+    assert (result.kind, result.step) == ("count", 1), result.cause
+    assert "that far from the top, your merges may not be from this corpus" in result.cause
+    near, _ = diagnose(CORPORA["handout"], StudentRun("CS336 pickle", ((b"e", b"s"),), byte_level=True), CS336_SETUP)
+    assert "not be from this corpus" not in near.cause
