@@ -18,6 +18,7 @@ from faulty_trainers import (
     LOOP_FAULTS,
     LOST_STEP,
     NEVER_MERGES,
+    RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
     SETTING_FAULTS,
@@ -682,3 +683,14 @@ def test_a_first_merge_far_below_the_top_says_the_merges_may_not_be_from_this_co
     assert "that far from the top, your merges may not be from this corpus" in result.cause
     near, _ = diagnose(CORPORA["handout"], StudentRun("CS336 pickle", ((b"e", b"s"),), byte_level=True), CS336_SETUP)
     assert "not be from this corpus" not in near.cause
+
+
+def test_a_run_merged_out_of_order_is_hinted_at_where_a_pair_holds_a_piece_of_the_run():
+    # RetroDnix-CodeLLM's loop merges a word's occurrences in a set's order, here from the word's end: no fault
+    # models the order, so the count that is off is told with the run of one symbol that the order splits otherwise
+    text, n = CORPORA["bytes"], MERGES["bytes"]
+    merges, result = check(text, RIGHT_TO_LEFT, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.step) == ("count", step), result.cause
+    assert "a loop that merges a word's occurrences in another order than left to right" in result.cause
+    assert "(😀 😀😀 where ours makes 😀😀 😀)" in result.cause

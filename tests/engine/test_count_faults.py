@@ -230,7 +230,8 @@ CUT_AND_STRIP = {
 @pytest.mark.parametrize("fault", CUT_AND_STRIP)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_a_reader_that_cuts_at_the_last_space_or_strips_lines_is_named_with_its_step(corpus, fault):
-    text, n = CORPORA[corpus], MERGES[corpus]
+    # on the prose the word that loses its space, ' again.', counts in the merges after the 80th
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
     merges, result = check(text, fault, n)
     step = first_difference(train(text, n)[1], merges)
     if step is None:  # a corpus of one line ending in a space: neither reader changes a pair
@@ -244,7 +245,8 @@ def test_a_reader_that_cuts_at_the_last_space_or_strips_lines_is_named_with_its_
 @pytest.mark.parametrize("fault", CUT_AND_STRIP)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_the_cut_and_stripped_readers_count_the_words_as_the_faulty_trainer_does(corpus, fault):
+    # (recounts leaves out counts an earlier reader made: on the byte corpus, stripping its one line drops its last
+    # space as the reader that stops one character short does, so the reader itself is asked)
     text = CORPORA[corpus]
-    expected = as_text(faulty_trainers.word_counts(text, fault))
-    made = [counts for f, _, counts, _ in recounts(text, "gpt2", [EOT]) if f.name == fault]
-    assert expected == as_text(faulty_trainers.word_counts(text, None)) or [expected] == made
+    counts, _ = COUNT_FAULTS[fault].count(Reading(text, "gpt2", [EOT]), 1)
+    assert +counts == as_text(faulty_trainers.word_counts(text, fault))
