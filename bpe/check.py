@@ -424,6 +424,8 @@ def _compare_one(
             )
             return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
         cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
+        for other in found.same[:1]:  # the run cannot tell them apart: both are said, the likelier first
+            cause += f" Another known fault makes all your merges here too, so it may be yours: {other.sentence}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
     if kind == "tie-and-loop" and both is not None:
         key, found = both.key, both.found

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .check_notation import show_bytes, show_pair, show_word
 from .fault_replay import Replay, replay
@@ -50,6 +50,7 @@ class FaultFound:
     reproduced: int
     true: Replay
     faulty: Replay
+    same: tuple[Fault, ...] = ()  # other faults that make every merge of the run too (told beside it)
 
 
 @dataclass(frozen=True)
@@ -79,16 +80,25 @@ def find_fault(
     if true.reproduced < step - 1 or true.reproduced >= step:
         return None  # our words do not give the student's first merges, or the true counts allow the choice
     best: FaultFound | None = None
+    same: list[Fault] = []
+    repeats = len(set(args[2])) < len(args[2])  # a merged pair's count kept: the loop may only subtract occurrences
     for fault in FAULTS.values():
+        if best is not None and best.reproduced == len(args[2]) and (fault.loses or fault.heap):
+            continue  # a whole run is made: only a loop that counts otherwise is told beside it
         run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
+        if fault.drops and repeats:
+            kept = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline, keeps=True)
+            run = kept if kept.reproduced > run.reproduced else run
         # a lost pair explains any one choice, and a count that is off can pass for one for a while: a
         # selection that lost pairs must follow the student to the end
         enough = len(args[2]) if fault.loses else step
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
-        if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
+        elif best is not None and run.reproduced == best.reproduced == len(args[2]):
+            same.append(fault)  # two loops that make every merge: the run cannot tell them apart
+        if time.monotonic() > deadline:
             break
-    return best
+    return replace(best, same=tuple(same)) if best is not None and same else best
 
 
 def find_tie_and_fault(
