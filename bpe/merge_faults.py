@@ -55,7 +55,9 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 
 Where two faults follow a student's run equally far, the earlier one here is named: ``stale-neighbours``
 goes before ``substring`` because reading the neighbours off the old word is the commoner bug, and both make
-the same phantom pair from two merged tokens side by side.
+the same phantom pair from two merged tokens side by side. ``stale-left`` goes before ``stale-neighbours``: where
+a run repeats the phantom ``(ab, a)`` both make (a loop that keeps the merged pair's count), the two make the same
+merges, and only ``stale-left`` parts from a run whose loop deletes it; a run both make whole is told with both.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
@@ -350,6 +352,14 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} also subtracts the pairs beside an occurrence that "
               "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
               "the run is subtracted though it stays", blames=lambda merge, pair: merge[0] == merge[1] == pair[0]),
+        Fault("stale-left", "your update subtracts the left neighbour pair of each merged pair as read from the "
+              "word before the merge (old[i-1], old[i]) but adds the new one from the merged word, so of two merged "
+              "tokens side by side (as in 'ab ab') the second subtracts (b, a) twice and (ab, a), made by the first, "
+              "is never removed", extra=_stale_left_extra,
+              about_merge="your update for the merge {merge} subtracts the left neighbour pair of each {merge} as "
+              "read from the word before the merge but adds the new one from the merged word, so of two {joined} side "
+              "by side the second subtracts ({b}, {a}) twice and ({joined}, {a}), made by the first, is never removed",
+              blames=lambda merge, pair: pair in ((merge[1], merge[0]), (merge[0] + merge[1], merge[0]))),
         Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
               "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
               "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
@@ -399,14 +409,6 @@ FAULTS: dict[str, Fault] = {
               "and places each {joined} at its start minus the starts before it, so in a run of {a} the new "
               "tokens' places collapse and pairs of the run are lost",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
-        Fault("stale-left", "your update subtracts the left neighbour pair of each merged pair as read from the "
-              "word before the merge (old[i-1], old[i]) but adds the new one from the merged word, so of two merged "
-              "tokens side by side (as in 'ab ab') the second subtracts (b, a) twice and (ab, a), made by the first, "
-              "is never removed", extra=_stale_left_extra,
-              about_merge="your update for the merge {merge} subtracts the left neighbour pair of each {merge} as "
-              "read from the word before the merge but adds the new one from the merged word, so of two {joined} side "
-              "by side the second subtracts ({b}, {a}) twice and ({joined}, {a}), made by the first, is never removed",
-              blames=lambda merge, pair: pair in ((merge[1], merge[0]), (merge[0] + merge[1], merge[0]))),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
