@@ -29,6 +29,7 @@ from .formats.cs336 import BytePair
 from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault
 
 LOOP_SECONDS = 6.0
+SAME_SECONDS = 1.0  # once a fault makes every merge, the time for finding another that does too
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
 
@@ -80,6 +81,7 @@ def find_fault(
     if true.reproduced < step - 1 or true.reproduced >= step:
         return None  # our words do not give the student's first merges, or the true counts allow the choice
     best: FaultFound | None = None
+    last: FaultFound | None = None  # the fault that made every merge first
     same: list[Fault] = []
     repeats = len(set(args[2])) < len(args[2])  # a merged pair's count kept: the loop may only subtract occurrences
     for fault in FAULTS.values():
@@ -96,6 +98,8 @@ def find_fault(
             best = FaultFound(fault, run.reproduced, true, run)
         elif best is not None and run.reproduced == best.reproduced == len(args[2]):
             same.append(fault)  # two loops that make every merge: the run cannot tell them apart
+        if best is not None and best.reproduced == len(args[2]) and best is not last:
+            last, deadline = best, min(deadline, time.monotonic() + SAME_SECONDS)
         if time.monotonic() > deadline:
             break
     return replace(best, same=tuple(same)) if best is not None and same else best
