@@ -22,6 +22,7 @@ from faulty_trainers import (
     SAMPLE,
     SELECTION_FAULTS,
     SETTING_FAULTS,
+    STALE_KEPT,
     TIE_FAULTS,
     train,
 )
@@ -694,3 +695,27 @@ def test_a_run_merged_out_of_order_is_hinted_at_where_a_pair_holds_a_piece_of_th
     assert (result.kind, result.step) == ("count", step), result.cause
     assert "a loop that merges a word's occurrences in another order than left to right" in result.cause
     assert "(😀 😀😀 where ours makes 😀😀 😀)" in result.cause
+
+
+def test_neighbours_read_from_the_old_word_in_a_loop_that_keeps_the_merged_count_are_named_to_the_run_s_end():
+    # giovanni-vaccarino's loop only subtracts each merged occurrence, so the phantom (π, \xcf) is merged again and
+    # again: replayed deleting the merged pair, stale-neighbours parted from the run after 7 of its 80 merges
+    text, n = CORPORA["bytes"], MERGES["bytes"]
+    merges, result = check(text, STALE_KEPT, n)
+    assert len(set(merges)) < len(merges)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "stale-neighbours", step), result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-neighbours"], tie="greatest-bytes", keeps=True).reproduced == n
+
+
+def test_two_faults_that_make_every_merge_are_both_named():
+    # on the prose, reading both neighbours off the old word and reading only the left pair off it make the same
+    # merges once the loop keeps the merged pair's count: the run cannot tell them apart, so both are said
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, result = check(text, STALE_KEPT, n)
+    assert train(text, n, "stale-left")[1] == merges
+    assert (result.kind, result.fault) == ("merge-loop", "stale-left"), result.cause
+    assert result.cause.endswith(
+        f"Another known fault makes all your merges here too, so it may be yours: {FAULTS['stale-neighbours'].sentence}."
+    )
