@@ -85,6 +85,7 @@ __all__ = [
 # as where the student's counts are off (a corpus cut at a chunk boundary, a loop bug no fault models).
 FOLLOW = 3
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
+FAR = 4  # a first merge counted at most 1/FAR of ours is far from the top: the run may not be from this corpus
 BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
@@ -423,6 +424,8 @@ def _compare_one(
             )
             return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
         cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
+        for other in found.same[:1]:  # the run cannot tell them apart: both are said, the likelier first
+            cause += f" Another known fault makes all your merges here too, so it may be yours: {other.sentence}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
     if kind == "tie-and-loop" and both is not None:
         key, found = both.key, both.found
@@ -455,7 +458,14 @@ def _compare_one(
         )
         return Comparison(kind="count", cause=cause, **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
-    return Comparison(kind="count", cause=f"{head} ({their_count} here): a count that differs; {certain}.", **fields)
+    cause = f"{head} ({their_count} here): a count that differs; {certain}."
+    if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
+        cause += (
+            f" Your very first merge counts {their_count} in our corpus where ours counts {our_count}: that far from "
+            "the top, your merges may not be from this corpus (a trainer that reads another text than the file it "
+            "was given, such as a sample text written into the code)."
+        )
+    return Comparison(kind="count", cause=cause, **fields)
 
 
 def _crosses_words(merges: Sequence[BytePair]) -> bool:
@@ -547,6 +557,12 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
     """Why our corpus never has the student's pair at this step (``history``: our run, whose words after ``n``
     merges tell whether both of the pair's tokens are there)."""
     joined = theirs[0] + theirs[1]
+    if n == 0 and _nowhere_in_text(joined, corpus, student.end_of_word):
+        return "missing", (
+            f"{head}: your merges are not from this corpus. Your very first merge joins bytes that stand side by side "
+            "nowhere in our corpus's text, so no byte base, pre-tokenizer or special token can make it: your trainer "
+            "read another text than the file it was given (a sample text written into the code, or another file)."
+        )
     if any(c in joined for c in b" \t\n\r"):
         return "whitespace", (
             f"{head}, a pair our corpus never has: it holds whitespace, which our '{setup.pre_tokenizer}' "
@@ -595,6 +611,21 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
                 "merged token wrongly, as between two merged tokens)."
             )
     return "missing", (f"{head}, a pair our corpus never has at this step: a different byte base or pre-tokenizer.")
+
+
+_MARKS = tuple(m.encode("utf-8") for m in ("</w>", "▁", "Ġ", "Ċ"))  # word-boundary marks a run may write into tokens
+
+
+def _nowhere_in_text(joined: bytes, corpus: Corpus, end_of_word: bool) -> bool:
+    """True if the corpus is text and its bytes hold ``joined`` nowhere, in any case (word counts: unknown, False;
+    a token holding a mark of a word boundary, as subword-nmt's ``</w>`` or sentencepiece's ``▁``: unknown, False)."""
+    if isinstance(corpus, Mapping) or not corpus or end_of_word or any(m in joined for m in _MARKS):
+        return False
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    if not all(isinstance(t, str) for t in texts):
+        return False
+    lower = joined.lower()
+    return not any(joined in t.encode("utf-8") or lower in t.lower().encode("utf-8") for t in texts)
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .check_notation import show_bytes, show_pair, show_word
 from .fault_replay import Replay, replay
@@ -29,6 +29,7 @@ from .formats.cs336 import BytePair
 from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault
 
 LOOP_SECONDS = 6.0
+SAME_SECONDS = 1.0  # once a fault makes every merge, the time for finding another that does too
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
 
@@ -50,6 +51,7 @@ class FaultFound:
     reproduced: int
     true: Replay
     faulty: Replay
+    same: tuple[Fault, ...] = ()  # other faults that make every merge of the run too (told beside it)
 
 
 @dataclass(frozen=True)
@@ -79,16 +81,28 @@ def find_fault(
     if true.reproduced < step - 1 or true.reproduced >= step:
         return None  # our words do not give the student's first merges, or the true counts allow the choice
     best: FaultFound | None = None
+    last: FaultFound | None = None  # the fault that made every merge first
+    same: list[Fault] = []
+    repeats = len(set(args[2])) < len(args[2])  # a merged pair's count kept: the loop may only subtract occurrences
     for fault in FAULTS.values():
+        if best is not None and best.reproduced == len(args[2]) and (fault.loses or fault.heap):
+            continue  # a whole run is made: only a loop that counts otherwise is told beside it
         run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
+        if fault.drops and repeats:
+            kept = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline, keeps=True)
+            run = kept if kept.reproduced > run.reproduced else run
         # a lost pair explains any one choice, and a count that is off can pass for one for a while: a
         # selection that lost pairs must follow the student to the end
         enough = len(args[2]) if fault.loses else step
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
-        if best is not None and best.reproduced == len(args[2]) or time.monotonic() > deadline:
+        elif best is not None and run.reproduced == best.reproduced == len(args[2]):
+            same.append(fault)  # two loops that make every merge: the run cannot tell them apart
+        if best is not None and best.reproduced == len(args[2]) and best is not last:
+            last, deadline = best, min(deadline, time.monotonic() + SAME_SECONDS)
+        if time.monotonic() > deadline:
             break
-    return best
+    return replace(best, same=tuple(same)) if best is not None and same else best
 
 
 def find_tie_and_fault(
@@ -232,6 +246,7 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
         )
     # on a tie any slip that moves one count breaks it: only a gap a slip bridges says something
     hints = _slips(corpus, true, ours, theirs, ours_n, theirs_n) if ours_n > theirs_n else []
+    hints += _run_order(corpus, true, (ours, theirs), before)
     return out + (f"; {'; '.join(hints[:2])}" if hints else "")
 
 
@@ -275,6 +290,28 @@ def _slips(corpus: Words, true: Replay, ours: BytePair, theirs: BytePair, ours_n
             f"count), {show_pair(theirs)} would be {squared}, above {show_pair(ours)} squared, which lets it win"
         )
     return hints
+
+
+def _run_order(corpus: Words, true: Replay, pairs: Sequence[BytePair], before: Sequence[BytePair]) -> list[str]:
+    """Where a word holding either pair holds a run of three or more of one symbol that an earlier merge ``(x, x)``
+    merged, and the pair holds a piece of that run: the order a loop merges a word's occurrences in splits such a run (left to right, ``xx x``; in a set's
+    order, possibly ``x xx``), so a loop that does not go left to right counts these words otherwise."""
+    for step, (x, y) in enumerate(before, start=1):
+        if x != y:
+            continue
+        for pair in pairs:
+            if not any(len(t) % len(x) == 0 and t == x * (len(t) // len(x)) for t in pair):
+                continue  # only a pair holding a piece of the run changes with its split
+            for w in true.per_word.get(pair, {}):
+                if x * 3 in b"".join(corpus.words[w]):
+                    return [
+                        f"{show_word(corpus.texts[w])} holds a run of three or more {show_bytes(x)}, merged by "
+                        f"{show_pair((x, y))} at step {step}: a loop that merges a word's occurrences in another order "
+                        "than left to right (kept in a set and merged in its order) splits such a run otherwise "
+                        f"({show_bytes(x)} {show_bytes(x + y)} where ours makes {show_bytes(x + y)} {show_bytes(x)}), "
+                        "which changes these counts"
+                    ]
+    return []
 
 
 def _lost_sentence(found: FaultFound, pairs: Sequence[BytePair]) -> str:

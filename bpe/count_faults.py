@@ -28,7 +28,12 @@ one faulty reader does:
 8. ``lines``: each line (with its newline) is pre-tokenized on its own, so no word runs across a newline
    (a newline and the next line's indent are never one word);
 9. ``bytes-pattern``: the pre-token pattern is run on the UTF-8 bytes (``rb"..."``), where ``\\p{L}`` and
-   ``\\p{N}`` match ASCII only, so a letter outside ASCII is cut from its word and grouped as punctuation.
+   ``\\p{N}`` match ASCII only, so a letter outside ASCII is cut from its word and grouped as punctuation;
+10. ``cut-at-space``: the file is read in buffers, each cut after its last space or newline (``rfind``) with the
+    rest carried over to the next read; a file that fits in one buffer is cut once, so its last word is read alone,
+    without its leading space (``' newest'`` becomes ``'newest'``, and the space a word of its own);
+11. ``lines-stripped``: each line is read as ``line.strip()``, so indentation, newlines and the spaces at a line's
+    end are never counted.
 
 The number of chunks is the student's (often ``os.cpu_count()``, or a number in the code), so the faults that
 depend on it are tried with the usual numbers (:data:`CHUNK_COUNTS`), and each distinct set of counts once.
@@ -295,6 +300,29 @@ def _bytes_pattern(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, ([word], [w.decode("utf-8", "replace") for w in pattern.findall(word.encode("utf-8"))])
 
 
+def _cut_at_space(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """The file read as one buffer cut after its last space or newline (``rfind``), the rest read on its own, as a
+    reader that carries a buffer's unfinished last word over to the next read does once the file fits in one read."""
+    data = reading.data
+    cut = max(data.rfind(b" "), data.rfind(b"\n")) + 1
+    if cut <= 0 or cut >= len(data):
+        return Counter(reading.true), ([], [])
+    return reading.counted([(0, cut), (cut, len(data))])
+
+
+def _lines_stripped(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """Each line (``for line in f``) read as ``line.strip()``, then split at the special tokens and cut into words."""
+    counts: Counter = Counter()
+    for line in reading.text.split("\n"):
+        stripped = line.strip()
+        for part in reading.split.split(stripped) if reading.split else [stripped]:
+            counts.update(reading.pattern.findall(part))
+    true = reading.true
+    less, more = true - counts, counts - true
+    word = max(less, key=lambda w: (less[w], w), default=None)
+    return counts, ([word] if word is not None else [], sorted(more, key=lambda w: (-more[w], w))[:2])
+
+
 @dataclass(frozen=True)
 class CountFault:
     """One faulty reader: ``count`` gives the word counts it makes of the corpus (given the text read whole and
@@ -338,6 +366,11 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("bytes-pattern", "your pre-token pattern runs on the UTF-8 bytes, where its letter and digit "
                    "classes match ASCII only, so a letter outside ASCII is cut from its word and counted as "
                    "punctuation", _bytes_pattern),
+        CountFault("cut-at-space", "your reader cuts the file after its last space or newline (an rfind(b' ') on a "
+                   "buffer that holds the whole file) and reads the rest on its own, so the last word is read "
+                   "without its leading space and the space is counted alone", _cut_at_space),
+        CountFault("lines-stripped", "your corpus is read line by line with line.strip(), so the whitespace at the "
+                   "start and end of every line (the indentation and the newline) is never counted", _lines_stripped),
     )
 }  # fmt: skip
 
@@ -481,6 +514,11 @@ def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[B
     )
     less, more = found.example
     if found.fault.name == "chunk-positions" and less:
+        word = less[0]
+        what += (
+            f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"
+        )
+    elif found.fault.name == "lines-stripped" and less:
         word = less[0]
         what += (
             f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"

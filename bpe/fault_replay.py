@@ -49,11 +49,14 @@ def replay(
     deadline: float | None = None,
     choose: int | None = None,
     deletes: bool | None = None,
+    keeps: bool = False,
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
     :func:`faulty_merges` does. ``deletes``: whether the loop deletes a pair's count once it is merged, so a
-    count a faulty update left there never wins a tie (None: where the student's run never repeats a merge)."""
+    count a faulty update left there never wins a tie (None: where the student's run never repeats a merge).
+    ``keeps``: a fault that deletes the merged pair's count (``drops``) keeps it instead, what the faulty update left
+    there and all, as the same loop does when it only subtracts each merged occurrence."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie][1] if tie else None
@@ -181,7 +184,7 @@ def replay(
             contrib[w] = after
         if made_here:  # the count of a new pair is the last word's, however many words made it
             counts.add({p: last - counts.get(p, 0) for p, last in made_here.items()}, 1)
-        if fault.frozen or fault.drops:
+        if fault.frozen or fault.drops and not keeps:
             removed.add(pair)
             counts.drop(pair)
         if fault.only_merged:

@@ -46,12 +46,18 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 20. ``overlap-index``: the update lists every start of the pair, overlapping ones too (``aaa`` at 0 and 1),
     subtracts the pairs beside each, and adds the pairs beside each new token at ``start - earlier starts``,
     so in a run of one symbol the new places collapse and pairs of the run are lost;
-21. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
+21. ``stale-left``: the update subtracts each occurrence's left pair as read from the word before the merge
+    (``old[i - 1], old[i]``) and adds the new one from the word being built, so of two occurrences side by side
+    (``abab``) the second subtracts ``(b, a)`` again and never removes the ``(ab, a)`` the first one added, which
+    keeps its count once merged, so the loop takes it again and again;
+22. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
     should take at the step where the runs part, and never offers it again.
 
 Where two faults follow a student's run equally far, the earlier one here is named: ``stale-neighbours``
 goes before ``substring`` because reading the neighbours off the old word is the commoner bug, and both make
-the same phantom pair from two merged tokens side by side.
+the same phantom pair from two merged tokens side by side. ``stale-left`` goes before ``stale-neighbours``: where
+a run repeats the phantom ``(ab, a)`` both make (a loop that keeps the merged pair's count), the two make the same
+merges, and only ``stale-left`` parts from a run whose loop deletes it; a run both make whole is told with both.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
@@ -59,7 +65,9 @@ ones first, as a vocabulary built from GPT-2's byte table numbers them), of deco
 character read as ``'\ufffd'``, or as nothing with ``errors='ignore'``), the greatest concatenated bytes
 ``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``), or the pair
 that entered the student's dict of counts first (``max(counts, key=counts.get)`` over a dict updated in
-place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it).
+place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it), or the greatest
+pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
+``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``).
 
 Left out: replaying a student's merges under a fault (:mod:`bpe.fault_replay`), and deciding which fault
 to name and saying it (:mod:`bpe.check_loop`).
@@ -216,6 +224,18 @@ def _stale_neighbours_extra(old: Split, new: Split, pair: BytePair, made: list[i
     return Counter({p: n for p, n in faulty.items() if n != 0})
 
 
+def _stale_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Two new tokens side by side: the second one's left pair subtracted as read from the old split, ``(b, a)``,
+    already subtracted by the first, where the split being built holds ``(ab, a)``, which stays."""
+    a, b = pair
+    extra: Counter = Counter()
+    for i, j in zip(made, made[1:]):
+        if j == i + 1:
+            extra[(b, a)] -= 1
+            extra[(a + b, a)] += 1
+    return extra
+
+
 def _skip_first_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """An occurrence merged at position 1 (of the word as merged so far, which is the new split's position): the
     pair with the symbol before it left as it was, ``(x, a)`` kept and ``(x, ab)`` never made."""
@@ -332,6 +352,14 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} also subtracts the pairs beside an occurrence that "
               "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
               "the run is subtracted though it stays", blames=lambda merge, pair: merge[0] == merge[1] == pair[0]),
+        Fault("stale-left", "your update subtracts the left neighbour pair of each merged pair as read from the "
+              "word before the merge (old[i-1], old[i]) but adds the new one from the merged word, so of two merged "
+              "tokens side by side (as in 'ab ab') the second subtracts (b, a) twice and (ab, a), made by the first, "
+              "is never removed", extra=_stale_left_extra,
+              about_merge="your update for the merge {merge} subtracts the left neighbour pair of each {merge} as "
+              "read from the word before the merge but adds the new one from the merged word, so of two {joined} side "
+              "by side the second subtracts ({b}, {a}) twice and ({joined}, {a}), made by the first, is never removed",
+              blames=lambda merge, pair: pair in ((merge[1], merge[0]), (merge[0] + merge[1], merge[0]))),
         Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
               "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
               "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
@@ -443,4 +471,8 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                     lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
+    "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "
+                      "is compared, not the bytes, so the quote closing b' ' sorts above a second space and an "
+                      "escape such as b'\\xc8' below a letter",
+                      lambda tied, ids, seen: max(tied, key=lambda p: (str(p), p))),
 }  # fmt: skip

@@ -15,14 +15,17 @@ without a split, a neighbour pair moved wherever the bytes of the three symbols 
 makes ``(ab, ab)``), ``assigned`` (a new pair's count set to the word's count, ``=`` where ``+=`` is meant),
 ``stale-index`` (the index of the words holding a pair gains a word only for a pair it does not hold yet: the
 result of ``set.union`` thrown away), ``overlap-index`` (every start of the pair listed, overlapping ones too,
-each new token placed at its start minus the starts before it), ``never-merges`` (:data:`NEVER_MERGES`, apart: the merge compares the pair built as a list
+each new token placed at its start minus the starts before it), ``stale-left`` (each merged pair's left pair
+subtracted as read from the word before the merge, the new one added from the word being built, so of two merged
+tokens side by side the second subtracts ``(b, a)`` again and ``(ab, a)`` stays), ``never-merges`` (:data:`NEVER_MERGES`, apart: the merge compares the pair built as a list
 with the chosen tuple, never equal, so every merge repeats the first), ``skip-first-neighbour`` (the left neighbour of a merge at position 1 never moved:
 ``if pos - 1 > 0``). Heap faults (:data:`HEAP_FAULTS`): ``no-sift-up``, a hand-written max-heap whose update is
 called after the count was raised, so it only sifts down; ``no-sift-up-skip-first``, the same with the left
 neighbour of a merge at position 1 skipped (``if pos - 1 > 0``). A selection fault (:data:`SELECTION_FAULTS`): ``lost-pair``, counts
 kept right, but the pair the loop should take at step :data:`LOST_STEP` is never offered again, as a heap that
 lost it. Tie faults (:data:`TIE_FAULTS`; ``first-added`` and
-``greatest-text-ignore`` over a dict of counts updated in place, whose order is the order the pairs came in), a tie
+``greatest-text-ignore`` over a dict of counts updated in place, whose order is the order the pairs came in;
+``greatest-repr``, the greatest ``str((a, b))`` of the pair of bytes objects), a tie
 fault and a loop fault together (``first-added+assigned``), and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
 ``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
@@ -43,7 +46,13 @@ word's occurrences kept as a set of positions numbered from 0 in each chunk, so 
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
 ``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
-ASCII counts as letters and digits.
+ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``. ``cut-at-space``: the
+file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
+:data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
+phantom ``(ab, a)`` keeps a count once merged and is merged again and again. A loop that merges a word's occurrences
+from its end (:data:`RIGHT_TO_LEFT`: ``aaa`` becomes ``a aa``, as a loop
+merging in a set's order may), not modelled by the Check, only hinted at. A trainer that never reads its input
+(:data:`IGNORES_INPUT`) trains on a sample text of its own (:data:`SAMPLE`).
 """
 
 from __future__ import annotations
@@ -59,7 +68,7 @@ EOT = "<|endoftext|>"
 LOOP_FAULTS = (
     "half", "left-symbol", "stale", "adjacent", "frozen", "banned", "overlap-twice", "overlap-once", "only-merged",
     "keep-right", "overlap-subtract", "substring", "stale-neighbours", "positions", "skip-first-neighbour",
-    "assigned", "stale-index", "overlap-index",
+    "assigned", "stale-index", "overlap-index", "stale-left",
 )  # fmt: skip
 SELECTION_FAULTS = ("lost-pair",)
 NEVER_MERGES = "never-merges"  # the merge compares a list with a tuple, so no word ever changes
@@ -67,14 +76,18 @@ HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = (
     "smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id",
-    "greatest-text-ignore", "first-added",
+    "greatest-text-ignore", "first-added", "greatest-repr",
 )  # fmt: skip
 DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on the order of the dict of counts
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
-    "lines", "bytes-pattern", "drop-special-length",
+    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped",
 )  # fmt: skip
+STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
+RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
+IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
+SAMPLE = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3  # the text it trains on instead
 CHUNKS = 4  # the workers a student's reader cuts the file for
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
@@ -125,6 +138,13 @@ def _words(text: str, fault: str | None) -> Counter:
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found if w != EOT)
     if fault == "lines":  # for line in f: each line pre-tokenized on its own
         parts = [doc for line in io.StringIO(text) for doc in line.split(EOT)]
+    if fault == "lines-stripped":  # for line in f: line.strip(), so no indentation and no newline is read
+        parts = [doc for line in io.StringIO(text) for doc in line.strip().split(EOT)]
+    if fault == "cut-at-space":  # one buffer of the file, cut after its last b" " or b"\n", the rest read alone
+        data = text.encode("utf-8")
+        last = max(data.rfind(b" "), data.rfind(b"\n"))
+        pieces = [data[: last + 1], data[last + 1 :]]
+        parts = [doc for piece in pieces for doc in piece.decode("utf-8").split(EOT)]
     if fault == "bytes-pattern":  # regex.compile(rb"..."): \p{L} and \p{N} are ASCII only on bytes
         pattern = regex.compile(GPT2_PAT.encode())
         return Counter(tuple(bytes([b]) for b in w) for part in parts for w in pattern.findall(part.encode("utf-8")))
@@ -237,6 +257,15 @@ def _merged(word, a, b, fault=None) -> list:
                 out.append(word[i])
                 i += 1
         return out
+    if fault == RIGHT_TO_LEFT:  # the occurrences merged from the last one back, as popped off a list of positions
+        out, i = list(word), len(word) - 2
+        while i >= 0:
+            if (out[i], out[i + 1]) == (a, b):
+                out[i : i + 2] = [a + b]
+                i -= 2
+            else:
+                i -= 1
+        return out
     if fault == "half":
         where = where[:1]
     out = list(word)
@@ -301,12 +330,16 @@ def _pick(pairs: Counter, fault, words, merges):
         return max(tied, key=lambda p: (p[0].decode("utf-8", errors="ignore"), p[1].decode("utf-8", errors="ignore")))
     if fault == "first-added":  # max(counts, key=counts.get): the first of the tied in the dict's order
         return tied[0]
+    if fault == "greatest-repr":  # max(pairs, key=lambda p: (pairs[p], str((vocab[p[0]], vocab[p[1]])))
+        return max(tied, key=lambda p: str((p[0], p[1])))
     return max(tied)
 
 
 def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     """A CS336 run with one fault (None: the correct trainer): CS336's vocab and merges. A setting fault
     and a merge-loop or tie fault together are written ``"chars+left-symbol"``."""
+    if fault == IGNORES_INPUT:  # the open(input_path) commented out: a sample text trained on instead
+        return train(SAMPLE, num_merges)
     setting, _, loop = (fault or "").rpartition("+")
     tie = setting if setting in TIE_FAULTS else fault if fault in TIE_FAULTS else None
     setting = None if setting in TIE_FAULTS else setting
@@ -372,6 +405,11 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
                 _old_neighbours(counts, old, a, b, f)
             elif fault == "skip-first-neighbour":
                 _neighbours_from_position_two(counts, old, a, b, f)
+            elif fault == "stale-left":
+                _left_pair_from_old_word(counts, old, a, b, f)
+            elif fault == STALE_KEPT:  # each occurrence's count subtracted, never the whole pair deleted
+                _old_neighbours(counts, old, a, b, f)
+                counts[(a, b)] -= f * len(_positions(old, a, b))
         if fault == "frozen":
             del counts[(a, b)]
         elif fault == "only-merged":
@@ -380,7 +418,7 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
             del counts[(a, b)]
         elif fault not in (
             "left-symbol", "adjacent", "overlap-twice", "stale-neighbours", "skip-first-neighbour", "assigned",
-            "overlap-index", *DICT_ORDER_TIES,
+            "overlap-index", "stale-left", STALE_KEPT, *DICT_ORDER_TIES,
         ):  # fmt: skip
             counts = recount()
     return _vocab(merges)
@@ -505,6 +543,35 @@ def _old_neighbours(counts: Counter, old, a, b, f) -> None:
             counts[(b, old[i + 2])] -= f
             counts[(a + b, old[i + 2])] += f
         i += 2
+
+
+def _left_pair_from_old_word(counts: Counter, old, a, b, f) -> None:
+    """The student's update while the merged word is built: at each (a, b), the pair on its left and on its right
+    and the pair itself subtracted, the left one read from the old word (old[i - 1], old[i]); then the new left pair
+    from the word being built and the new right pair added. A count that drops to 0 or below is deleted."""
+
+    def less(pair) -> None:
+        counts[pair] -= f
+        if counts[pair] <= 0:
+            del counts[pair]
+
+    new, i = [], 0
+    while i < len(old):
+        if i + 1 < len(old) and (old[i], old[i + 1]) == (a, b):
+            if i > 0:
+                less((old[i - 1], old[i]))
+            if i + 2 < len(old):
+                less((old[i + 1], old[i + 2]))
+            less((a, b))
+            new.append(a + b)
+            if len(new) > 1:
+                counts[(new[-2], new[-1])] += f
+            if i + 2 < len(old):
+                counts[(a + b, old[i + 2])] += f
+            i += 2
+        else:
+            new.append(old[i])
+            i += 1
 
 
 def _neighbours_from_position_two(counts: Counter, old, a, b, f) -> None:

@@ -14,11 +14,15 @@ from faulty_trainers import (
     CORPORA,
     EOT,
     HEAP_FAULTS,
+    IGNORES_INPUT,
     LOOP_FAULTS,
     LOST_STEP,
     NEVER_MERGES,
+    RIGHT_TO_LEFT,
+    SAMPLE,
     SELECTION_FAULTS,
     SETTING_FAULTS,
+    STALE_KEPT,
     TIE_FAULTS,
     train,
 )
@@ -619,3 +623,99 @@ def test_positions_counted_per_chunk_are_not_put_down_to_no_word_boundaries_that
     text, n = CORPORA["prose"], MERGES["prose"]
     merges, result = check(text, f"chunk-positions+{loop}", n)
     assert (result.kind, result.fault, result.step) == ("reading", "chunk-positions", 1), result.cause
+
+
+def test_a_tie_on_the_printed_pair_is_named_where_a_quote_beats_a_space():
+    # Christine8888's key: max over (count, str((a, b))); "(b' ', b'count')" beats "(b'  ', b' ')" because the quote
+    # closing b' ' sorts above the second space, though the pair of bytes (␣␣, ␣) is the greater
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, result = check(text, "greatest-repr", n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.rule, result.step) == ("tie", "greatest-repr", step), result.cause
+    assert "the text str((a, b)) of the pair of bytes objects is compared, not the bytes" in result.cause
+    assert str(merges[step - 1]) > str(train(text, n)[1][step - 1])
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_a_left_pair_subtracted_from_the_old_word_is_named_with_the_pair_that_stays(corpus):
+    # lightartw's update: at the second of two merged tokens side by side it subtracts (b, a) as read from the old
+    # word, where the word being built holds (ab, a), which the first one added and nothing removes
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, "stale-left", n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "stale-left", step), result.cause
+    assert "subtracts the left neighbour pair of each" in result.cause and "as read from the word before the merge" in (
+        result.cause
+    )
+    for other in ("stale-neighbours", "adjacent", "overlap-subtract"):
+        assert train(text, n, other)[1] != merges
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-left"], tie="greatest-bytes").reproduced == len(merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_trainer_that_never_reads_its_input_is_told_its_merges_are_not_from_this_corpus(corpus):
+    # anyakonovalenko's trainer: the open(input_path) commented out, a sample text trained on instead; the old Check
+    # said "a different byte base or pre-tokenizer"
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, IGNORES_INPUT, n)
+    assert merges[0][0] + merges[0][1] not in text.encode()
+    assert (result.kind, result.step) == ("missing", 1), result.cause
+    assert f"you {show_pair(merges[0])}: your merges are not from this corpus" in result.cause
+    assert "your trainer read another text than the file it was given" in result.cause
+    assert "byte base or pre-tokenizer" not in result.cause.split("so no byte base")[0]
+
+
+def test_a_first_pair_absent_from_word_counts_is_not_called_another_corpus():
+    # word counts carry no text: a pair across two words may be the student's, so the plain sentence is not said
+    merges = train(SAMPLE, 3)[1]
+    student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
+    result, _ = diagnose({"low": 5, "lower": 2}, student, CS336_SETUP, [EOT])
+    assert result.step == 1 and "not from this corpus" not in result.cause
+
+
+def test_a_first_merge_far_below_the_top_says_the_merges_may_not_be_from_this_corpus():
+    # a trainer that read another text: its first pair occurs in our corpus, but once, where ours counts 9
+    text = CORPORA["handout"] + " the"
+    merges = train("the then there these those " * 5, 6)[1]
+    assert merges[0][0] + merges[0][1] in text.encode()
+    result, _ = diagnose(text, StudentRun("CS336 pickle", tuple(merges), byte_level=True), CS336_SETUP, [EOT])
+    assert (result.kind, result.step) == ("count", 1), result.cause
+    assert "that far from the top, your merges may not be from this corpus" in result.cause
+    near, _ = diagnose(CORPORA["handout"], StudentRun("CS336 pickle", ((b"e", b"s"),), byte_level=True), CS336_SETUP)
+    assert "not be from this corpus" not in near.cause
+
+
+def test_a_run_merged_out_of_order_is_hinted_at_where_a_pair_holds_a_piece_of_the_run():
+    # RetroDnix-CodeLLM's loop merges a word's occurrences in a set's order, here from the word's end: no fault
+    # models the order, so the count that is off is told with the run of one symbol that the order splits otherwise
+    text, n = CORPORA["bytes"], MERGES["bytes"]
+    merges, result = check(text, RIGHT_TO_LEFT, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.step) == ("count", step), result.cause
+    assert "a loop that merges a word's occurrences in another order than left to right" in result.cause
+    assert "(😀 😀😀 where ours makes 😀😀 😀)" in result.cause
+
+
+def test_neighbours_read_from_the_old_word_in_a_loop_that_keeps_the_merged_count_are_named_to_the_run_s_end():
+    # giovanni-vaccarino's loop only subtracts each merged occurrence, so the phantom (π, \xcf) is merged again and
+    # again: replayed deleting the merged pair, stale-neighbours parted from the run after 7 of its 80 merges
+    text, n = CORPORA["bytes"], MERGES["bytes"]
+    merges, result = check(text, STALE_KEPT, n)
+    assert len(set(merges)) < len(merges)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "stale-neighbours", step), result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-neighbours"], tie="greatest-bytes", keeps=True).reproduced == n
+
+
+def test_two_faults_that_make_every_merge_are_both_named():
+    # on the prose, reading both neighbours off the old word and reading only the left pair off it make the same
+    # merges once the loop keeps the merged pair's count: the run cannot tell them apart, so both are said
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, result = check(text, STALE_KEPT, n)
+    assert train(text, n, "stale-left")[1] == merges
+    assert (result.kind, result.fault) == ("merge-loop", "stale-left"), result.cause
+    assert result.cause.endswith(
+        f"Another known fault makes all your merges here too, so it may be yours: {FAULTS['stale-neighbours'].sentence}."
+    )

@@ -217,3 +217,36 @@ def test_a_last_chunk_never_read_is_named_before_positions_that_make_the_same_me
     assert "your chunk boundaries never end with the file's size, so the last of your 2 chunks" in result.cause
     assert f"{lost} of its {sum(true.values())} words are never counted" in result.cause
     assert "With those counts our run makes all 190 of your merges." in result.cause
+
+
+CUT_AND_STRIP = {
+    # duoan's reader: the buffer cut after its last space, so the last word is read without its leading space
+    "cut-at-space": "becomes '␣' and",
+    # fishcat37's reader: for line in f, line.strip(): no indentation and no newline is ever counted
+    "lines-stripped": "where it occurs",
+}
+
+
+@pytest.mark.parametrize("fault", CUT_AND_STRIP)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_reader_that_cuts_at_the_last_space_or_strips_lines_is_named_with_its_step(corpus, fault):
+    # on the prose the word that loses its space, ' again.', counts in the merges after the 80th
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # a corpus of one line ending in a space: neither reader changes a pair
+        assert corpus != "prose" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step, result.fault) == ("reading", step, fault), result.cause
+    assert COUNT_FAULTS[fault].sentence in result.cause and CUT_AND_STRIP[fault] in result.cause
+    assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
+
+
+@pytest.mark.parametrize("fault", CUT_AND_STRIP)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_cut_and_stripped_readers_count_the_words_as_the_faulty_trainer_does(corpus, fault):
+    # (recounts leaves out counts an earlier reader made: on the byte corpus, stripping its one line drops its last
+    # space as the reader that stops one character short does, so the reader itself is asked)
+    text = CORPORA[corpus]
+    counts, _ = COUNT_FAULTS[fault].count(Reading(text, "gpt2", [EOT]), 1)
+    assert +counts == as_text(faulty_trainers.word_counts(text, fault))
