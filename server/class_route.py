@@ -10,7 +10,7 @@ With ``after`` (the newest serial the browser knows) the answer waits (a long po
 is another, or ``HOLD_S`` has passed: a class that waits costs the server one answer per phone per ``HOLD_S``,
 and a move reaches every waiting phone at once, not at each phone's next poll. One watcher per class and
 server (:class:`_Watch`, an asyncio task while anyone waits) reads the shared view every
-``classroom.SHARED_READ_S`` and wakes the class's waiting answers when the serial changes.
+``classroom.WATCH_S`` and wakes the class's waiting answers when the serial changes.
 
 The answer is JSON ``{"serial": n, "step": s, "vote": null | {"number", "step", "revealed"}}``, never cached
 (``Cache-Control: no-store``), read from this server's shared read of the class (:func:`classroom.shared_view`:
@@ -78,7 +78,7 @@ _UNREAD = object()
 
 class _Watch:
     """One class's waiting answers on this server's event loop, and the task that wakes them: it reads the shared
-    view every ``classroom.SHARED_READ_S`` while anyone waits, and on a new serial sets ``changed`` (a new
+    view every ``classroom.WATCH_S`` while anyone waits, and on a new serial sets ``changed`` (a new
     event for the next wait) with the view it read."""
 
     def __init__(self, code: str) -> None:
@@ -94,10 +94,10 @@ class _Watch:
     async def _run(self) -> None:
         try:
             while self.waiting:
-                await asyncio.sleep(live.SHARED_READ_S)
+                await asyncio.sleep(live.WATCH_S)
                 try:
                     shown = await anyio.to_thread.run_sync(
-                        live.shared_view, corpus_store.store(), self.code, limiter=_threads
+                        live.shared_view, corpus_store.store(), self.code, live.WATCH_S, limiter=_threads
                     )
                 except corpus_store.StoreUnavailable as exc:
                     shown = exc

@@ -41,6 +41,9 @@ IDLE_S = 90 * 60  # a class the teacher has not moved for this long ends by itse
 SEEN_WINDOW_S = 12.0  # a student is counted while their page has said so within this many seconds
 SEEN_TTL_S = 120.0  # heartbeats of a class nobody polls any more are forgotten after this
 SHARED_READ_S = 0.25  # a replica's pages share one read of a class's view this long (a step shows this much later)
+# The class route's watcher reads this often while phones wait: every phone on the replica presses at once after
+# it, so its wait is added to every phone's, while its read is one small store read per class per replica.
+WATCH_S = 0.05
 BEAT_FLUSH_S = 2.0  # a replica writes its pages' heartbeats at most this often (well inside SEEN_WINDOW_S)
 
 
@@ -123,8 +126,8 @@ class _Shared:
 _SHARED = _Shared()
 
 
-def shared_view(store, code: str) -> View | None:
-    """:func:`view` as read by this process at most ``SHARED_READ_S`` ago: every page of the class on this replica
+def shared_view(store, code: str, max_age: float | None = None) -> View | None:
+    """:func:`view` as read by this process at most ``max_age`` (``SHARED_READ_S``) ago: every page of the class on this replica
     shares one store read (a move made here is seen at once: :func:`_write` puts it here too). A store that is
     away is shared too: the pages waiting behind a read that failed get its error, not one wait each."""
     if not valid_code(code):
@@ -132,7 +135,8 @@ def shared_view(store, code: str) -> View | None:
     key, now = (id(store), code), time.monotonic()
     with _SHARED.lock:  # one read at a time: the pages waiting for it take its answer
         held = _SHARED.views.get(key)
-        if held is None or held[0] is not store or now - held[1] >= SHARED_READ_S:
+        age = SHARED_READ_S if max_age is None else max_age
+        if held is None or held[0] is not store or now - held[1] >= age:
             if len(_SHARED.views) > 1000:  # classes that ended long ago
                 _SHARED.views = {k: v for k, v in _SHARED.views.items() if now - v[1] < 60}
             try:

@@ -165,6 +165,23 @@ def test_an_answer_after_a_serial_waits_for_the_teachers_next_move(store, monkey
     assert classroom.attendance(store, code) == {"follow": 1, "own": 0}  # a waiting phone is counted as well
 
 
+def test_the_watcher_looks_at_the_class_every_watch_s_whatever_the_pages_shared_read(store, monkeypatch):
+    # Every phone of a replica presses after the watcher's read, so its pause is added to every phone's wait: it
+    # is not the pages' shared read (here ten minutes), and a move is answered long before the hold ends.
+    monkeypatch.setattr(classroom, "SHARED_READ_S", 600.0)
+    monkeypatch.setattr(class_route, "HOLD_S", 30.0)
+    code, token = classroom.start(store, HUG)
+
+    async def asked_then_moved():
+        asked = asyncio.ensure_future(call(f"/class-state/{code}?f=phone-aaaaaaaa&after=1"))
+        await until(lambda: class_route.waiting(code) == 1)
+        await asyncio.to_thread(classroom.move, store, code, token, {"preset": "hug", "step": "5"})
+        return await asyncio.wait_for(asked, timeout=15.0)  # well before the hold: the watcher woke it
+
+    status, _, body = in_a_loop(asked_then_moved())
+    assert status == 200 and json.loads(body) == {"serial": 2, "step": 5, "vote": None}
+
+
 def test_a_waiting_answer_says_when_the_class_ends_and_another_serial_is_answered_at_once(store, monkeypatch):
     monkeypatch.setattr(classroom, "SHARED_READ_S", 0.01)
     monkeypatch.setattr(class_route, "HOLD_S", 600.0)
