@@ -20,7 +20,8 @@ measured is the server's). Against one server and against two replicas behind HA
    100,000 merges and stays (no new paste, and no new upload, after ``--greedy-phase-s`` seconds of each: the
    server paces a connection's big messages and a session's uploads, ``server/ws_pacing.py``,
    ``server/upload_pacing.py``; the output says how many were sent); goals: the others' p95 <= 3x alone and max <= 1 s, the teacher's fresh 1 MB
-   run at its first step within 10 s, the teacher's corpus still opening from its link.
+   run at its first step within 10 s, the teacher's corpus still opening from its link, and the server's and
+   workers' RSS within 20 % of idle ``--greedy-settle-s`` (120) seconds after everyone has left.
 
 Reported: errors (a timeout, a traceback, a wrong step, or a step whose merge is not the one this
 session's own corpus makes: isolation checked by content), p50/p95/max click-to-updated-step latency
@@ -324,6 +325,7 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
     await alone.session.close()
     await asyncio.sleep(2)
     rest = rss_mib(target.pids)
+    idle = rss_mib(target.pids, workers=True)  # what the greedy neighbour's memory must come back to
 
     students = [
         Student(target.url, ("hug", "python-docs")[i % 2], (i * 37) % (7 if i % 2 == 0 else 4000), runs, errors)
@@ -369,6 +371,10 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
         await asyncio.gather(*(s.step(phase, until, busy=lambda: not task.done()) for s in students), task)
     for s in students:
         await s.session.close()
+    if greedy_out is not None and args.greedy_settle_s > 0:
+        # Everyone has left: what the server and its workers keep once the neighbour's sessions are gone.
+        await asyncio.sleep(args.greedy_settle_s)
+        greedy_out["settled"] = (idle, rss_mib(target.pids, workers=True))
     loads.append(("end", os.getloadavg()))
 
     phases = ("one", "many", "many+fresh", "many+hostile", "many+greedy")
@@ -458,6 +464,13 @@ def report_greedy(r: dict, g: dict) -> None:
         ms = [x * 1000 for at, x in r["clicked"] if begun <= at < ended]
         if ms:
             print(f"    the class's clicks during {what:38s} {summary([x / 1000 for x in ms])}")
+    if "settled" in g:
+        idle, settled = g["settled"]
+        grown = settled / idle - 1
+        print(
+            f"  server + workers RSS {r['settle_s']:.0f} s after everyone left: {settled:,.0f} MiB against "
+            f"{idle:,.0f} MiB idle, {grown:+.0%} (target within 20 %: {'met' if grown <= 0.2 else 'NOT met'})"
+        )
     fresh = g.get("teacher's fresh 1 MB run", (float("inf"), ""))[0]
     print(
         f"  teacher's fresh run: {fresh:.1f} s to its first step (target <= 10 s: {'met' if fresh <= 10 else 'NOT met'})"
@@ -502,6 +515,12 @@ def main() -> None:
         default=2560,
         help="MiB, server + workers (1 GiB runs + 512 MiB parsed files + 1 GiB reading process)",
     )
+    ap.add_argument(
+        "--greedy-settle-s",
+        type=float,
+        default=120.0,
+        help="seconds after the greedy neighbour and the class have left before the server's RSS is read (0: not)",
+    )
     ap.add_argument("--rss-cap", type=float, default=4096, help="MiB: the server is killed past this (a guard)")
     args = ap.parse_args()
     runs = expected_runs()
@@ -513,7 +532,7 @@ def main() -> None:
     for kind in kinds:
         with Target(kind) as target:
             result = asyncio.run(classroom(target, args.sessions, args.duration, runs, args))
-            report(kind, {**result, "rss_budget": args.rss_budget})
+            report(kind, {**result, "rss_budget": args.rss_budget, "settle_s": args.greedy_settle_s})
 
 
 if __name__ == "__main__":
