@@ -374,7 +374,7 @@ async def classroom(target: Target, sessions: int, duration: float, runs: dict, 
     if greedy_out is not None and args.greedy_settle_s > 0:
         # Everyone has left: what the server and its workers keep once the neighbour's sessions are gone.
         await asyncio.sleep(args.greedy_settle_s)
-        greedy_out["settled"] = (idle, rss_mib(target.pids, workers=True))
+        greedy_out["settled"] = {"idle": idle, "after": rss_mib(target.pids, workers=True)}
     loads.append(("end", os.getloadavg()))
 
     phases = ("one", "many", "many+fresh", "many+hostile", "many+greedy")
@@ -465,7 +465,7 @@ def report_greedy(r: dict, g: dict) -> None:
         if ms:
             print(f"    the class's clicks during {what:38s} {summary([x / 1000 for x in ms])}")
     if "settled" in g:
-        idle, settled = g["settled"]
+        idle, settled = g["settled"]["idle"], g["settled"]["after"]
         grown = settled / idle - 1
         print(
             f"  server + workers RSS {r['settle_s']:.0f} s after everyone left: {settled:,.0f} MiB against "
