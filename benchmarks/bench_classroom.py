@@ -504,7 +504,7 @@ def main() -> None:
     ap.add_argument(
         "--greedy-phase-s",
         type=float,
-        default=20.0,
+        default=60.0,
         help="seconds after which the greedy neighbour starts no new paste, and no new upload (the server paces them)",
     )
     ap.add_argument("--hostile-chars", type=int, default=99_000, help="text typed with the expanding normalizer")
