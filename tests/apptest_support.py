@@ -114,6 +114,11 @@ def summary(at) -> str:
     return " ".join(h.proto.body for h in at.get("html") if "bpe-corpus-summary" in h.proto.body)
 
 
+def check_summary(at) -> str:
+    """The Check page's corpus summary line (an uploaded or pasted corpus held by its digest)."""
+    return " ".join(h.proto.body for h in at.get("html") if "bpe-check-corpus-summary" in h.proto.body)
+
+
 # -- the Encode page ----------------------------------------------------------------------------------------------
 
 

@@ -19,7 +19,8 @@ RECHECK_S, and stored again if the store lost it (a Redis that crashed). Text th
 user can fix it.
 
 The Check page's box does the same for a text too long to edit (:func:`check_text_source`), which the
-check then reads from the store off the serving process (``server/check_jobs.py``).
+check then reads from the store off the serving process (``server/check_jobs.py``); a text pasted there is in
+the same budget of texts sent (one per browser for both pages), and one past it stays in the box, unchecked.
 
 Files come through :func:`upload_text` (the Train page's and the Check page's alike): any name, read as
 UTF-8, within ``server/limits.py``; a file refused gets its sentence below the uploader for as long as it
@@ -331,8 +332,12 @@ def _uploader_changed(state: dict, key: str, on_change) -> None:
 
 def upload_refused(state: dict, key: str = "corpus_file") -> bool:
     """True while the uploader ``key`` holds a file it refused, or (the Train page's) while a big file sent
-    was refused (the page then says why, not "empty")."""
-    return key in state.get("upload_refusals", {}) or (key == "corpus_file" and corpus_send.refused(state))
+    was refused, or (the Check page's) while its pasted text was refused (the page then says why, not "empty")."""
+    return (
+        key in state.get("upload_refusals", {})
+        or (key == "corpus_file" and corpus_send.refused(state))
+        or (key == "chk_corpus_file" and check_paste_refused(state) is not None)
+    )
 
 
 def _excerpt(text: str, n: int = 60) -> str:
@@ -341,6 +346,7 @@ def _excerpt(text: str, n: int = 60) -> str:
 
 
 CHECK_PASTED = "chk_held_pasted"  # the Check page's held corpus was pasted (not uploaded)
+CHECK_REFUSED = "chk_paste_refused"  # the sentence for the Check page's pasted text the budget refused
 
 
 def _check_file_changed(state: dict) -> None:
@@ -361,9 +367,18 @@ def _check_box_changed(state: dict, app_state: dict) -> None:
     """The Check page's box committed: a text too long to edit leaves the box once the store has it, and is held
     by its digest as an uploaded one is (the Train page's box does the same, ``_box_changed``), so it is neither
     sent again with every click nor kept whole in the session. A text the store could not take, or one over the
-    size limit, stays in the box: the page checks it as it is, or says what is wrong with it."""
+    size limit, stays in the box: the page checks it as it is, or says what is wrong with it. Every text pasted
+    here is stored (a short one at the page's run, so that "Go to step k" carries it) and checked, so it is a
+    text sent like one pasted on the Train page, in the same budget: past it, the text stays in the box,
+    untouched (only its length was read), and the page neither stores nor checks it."""
     value = st.session_state.get("chk_text", "")
-    if len(value) <= stored_text.HELD_CHARS or blank(value) or too_big(app_state, value):
+    state.pop(CHECK_REFUSED, None)
+    if blank(value):
+        return
+    if refused := quota.pastes().refuse(client_id(), len(value)):
+        state[CHECK_REFUSED] = refused
+        return
+    if len(value) <= stored_text.HELD_CHARS or too_big(app_state, value):
         return
     key = remember(app_state, "text", value)
     if key is None:
@@ -413,13 +428,24 @@ def check_text_source(state: dict, app_state: dict) -> str | StoredText:
         st.button("Paste a new text" if was_pasted else "Paste a text instead", key="chk_file_drop",
                   icon=":material/edit:", on_click=_drop_check_file, args=(state,))  # fmt: skip
         return text
+    if refused := check_paste_refused(state):
+        alert("error", f"{refused} Your text stays in the box: use it once the minute has passed.")
+        st.button("Use the text in the box", key="chk_paste_retry", on_click=_check_box_changed,
+                  args=(state, app_state))  # fmt: skip
     st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120,
                  on_change=_check_box_changed, args=(state, app_state))  # fmt: skip
+    if refused:  # not looked at: neither stored nor checked (the page says nothing more than the sentence above)
+        return ""
     pasted = st.session_state.get("chk_text", "")
     remember(app_state, "text", pasted)  # a pasted corpus too travels in the link by its digest
     if warning := store_warning(app_state, "text", pasted):  # why a long one stays in the box
         alert("warning", warning)
     return pasted
+
+
+def check_paste_refused(state: dict) -> str | None:
+    """The sentence for the Check page's pasted text the budget refused, while its box still holds it."""
+    return state.get(CHECK_REFUSED) if st.session_state.get("chk_text") else None
 
 
 def held_gone(app_state: dict, corpus) -> bool:

@@ -10,7 +10,7 @@ import pickle
 import time
 from urllib.parse import parse_qs, urlsplit
 
-from apptest_support import ENCODE, alerts, link_of, ok, open_check, settle, start, summary
+from apptest_support import ENCODE, alerts, check_summary, link_of, ok, open_check, settle, start, summary
 from streamlit.testing.v1 import AppTest
 from students import cs336_train
 
@@ -114,10 +114,6 @@ def test_the_encode_page_starts_from_a_held_corpus_first_line():
     at = start(corpus=corpus_store.store().put("text", text), limit="num_merges", limit_value="40")
     at.switch_page(ENCODE).run()
     assert ok(at).text_area(key="encode_text").value == text.splitlines()[0]
-
-
-def check_summary(at: AppTest) -> str:
-    return " ".join(h.proto.body for h in at.get("html") if "bpe-check-corpus-summary" in h.proto.body)
 
 
 def test_a_long_corpus_uploaded_on_the_check_page_is_held_by_its_digest_and_checked_from_the_store(monkeypatch):

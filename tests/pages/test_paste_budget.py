@@ -1,16 +1,17 @@
 """A browser's budget of texts sent (pasted or uploaded) a minute (``server/quota.py`` ``pastes``): a text past it gets
 a sentence before the page does any work on it (it is not hashed, stored or trained), a pasted one stays in the box
-and is used by a button once the minute has passed, an uploaded one is not read. AppTest; texts are small, so a
-regression that did the work anyway costs milliseconds (the serving cost is measured by
-``benchmarks/bench_classroom.py --greedy``)."""
+and is used by a button once the minute has passed, an uploaded one is not read. One budget per browser across the
+Train and Check pages: the Check page's pasted corpus (which it stores, and checks) and its uploaded one count in
+it too. AppTest; texts are small (but one, over the length a page holds by its digest), so a regression that did
+the work anyway costs milliseconds (the serving cost is measured by ``benchmarks/bench_classroom.py --greedy``)."""
 
 from __future__ import annotations
 
 import pytest
-from apptest_support import alerts, ok, settle, start
+from apptest_support import CHECK, alerts, check_summary, ok, open_check, settle, start
 from streamlit.testing.v1 import AppTest
 
-from server import corpus_form, corpus_upload, limits, quota
+from server import check_jobs, corpus_form, corpus_upload, limits, quota, stored_text
 from ui import corpus_box, runs
 
 pytestmark = pytest.mark.timeout(300)
@@ -97,3 +98,96 @@ def test_a_text_of_the_size_limit_is_allowed_once_a_minute():
     assert budget.refuse("a", limits.MAX_CORPUS_BYTES) is None  # alone in its minute: over the characters, allowed
     assert "may send at most" in budget.refuse("a", 10)
     assert budget.refuse("b", 5_000_000) is None and budget.refuse("b", 5_000_000) is None  # others count as usual
+
+
+@pytest.fixture
+def checked(monkeypatch):
+    """Every argument tuple the Check page sends to the check's processes (to read a run, or to compare)."""
+    sent: list[tuple] = []
+    isolated = check_jobs.run_isolated
+    monkeypatch.setattr(
+        check_jobs, "run_isolated", lambda fn, *args, **kw: sent.append(args) or isolated(fn, *args, **kw)
+    )
+    return sent
+
+
+def check_text_page(at: AppTest) -> AppTest:
+    """``at`` switched to the Check page, its corpus the pasted text, with a student's merges to check."""
+    at.switch_page(CHECK).run()
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_paste").set_value("t h\nth e\n").run()
+    return ok(at)
+
+
+def sent_text(sent: list[tuple], text: str) -> bool:
+    return any(isinstance(arg, str) and arg == text for args in sent for arg in args)
+
+
+def test_a_long_paste_on_the_check_page_past_the_budget_the_train_page_spent_is_refused_untouched(budget, checked):
+    """The Check page stored a long paste (held by its digest) whatever the budget said: a browser past it on the
+    Train page could go on filling the server from the Check page. Now the same budget refuses it before any work,
+    and the box keeps it until the minute has passed."""
+    limit, digested = budget
+    at = paste(paste(text_page(), "hug pug pun bun " * 50), "low lower newest widest " * 40)  # the minute's two
+    at = check_text_page(at)
+    text = "the cat sat on the mat; the dog sat too.\n" * (stored_text.HELD_CHARS // 40 + 10)
+    assert len(text) > stored_text.HELD_CHARS  # a paste the page would store and hold by its digest
+    at.text_area(key="chk_text").set_value(text)
+    ok(at.run())
+    (error,) = [a for a in alerts(at, "error") if "may send at most 2" in a]
+    assert "This browser has sent 2 corpora in the last 60 seconds" in error and "stays in the box" in error
+    assert "once the minute has passed" in error
+    assert not any("empty" in a for a in alerts(at, "error"))  # only why, not "The corpus is empty"
+    assert at.text_area(key="chk_text").value == text and not check_summary(at)  # nothing typed is lost
+    assert not any(t == text for t in digested) and not sent_text(checked, text)  # neither hashed, stored nor checked
+    # A minute later (the budget forgets), the button uses the text in the box: stored and held by its digest.
+    limit.log.clear()
+    at.text_area(key="chk_paste").set_value("")  # (no run to check: the corpus is what this test is about)
+    at.button(key="chk_paste_retry").click().run()
+    ok(at)
+    assert f"the pasted text, {len(text):,} characters" in check_summary(
+        at
+    ) and "stored on the server" in check_summary(at)
+    assert at.session_state["chk_text"] == "" and not [a for a in alerts(at) if "may send" in a]  # left the box
+
+
+def test_a_paste_on_the_check_page_counts_in_the_budget_and_past_it_is_not_checked(budget, checked):
+    """A short paste is stored too (so "Go to step k" carries it) and checked: it is a text sent like any other."""
+    limit, digested = budget
+    at = check_text_page(open_check())
+    first = "hug pug pun bun\n" * 20
+    at.text_area(key="chk_text").set_value(first)
+    ok(at.run())
+    assert sent_text(checked, first)  # within the budget: checked
+    limit.refuse("one browser", 1)  # the Train page's text, say: the minute's two are spent
+    second = "low lower newest widest\n" * 20
+    at.text_area(key="chk_text").set_value(second)
+    ok(at.run())
+    assert any("may send at most 2" in a and "stays in the box" in a for a in alerts(at, "error"))
+    assert not any("empty" in a for a in alerts(at, "error"))
+    assert at.text_area(key="chk_text").value == second
+    assert second not in digested and not sent_text(checked, second)
+    at.text_area(key="chk_text").set_value("")  # emptied: the sentence goes with the text
+    ok(at.run())
+    assert not [a for a in alerts(at) if "may send" in a]
+
+
+def test_an_upload_on_the_check_page_counts_in_the_budget_and_past_it_is_not_read(budget, monkeypatch):
+    limit, digested = budget
+    read: list[bytes] = []
+    real_read = corpus_upload.read
+    monkeypatch.setattr(
+        corpus_upload, "read", lambda data, name, **kw: read.append(data) or real_read(data, name, **kw)
+    )
+    at = check_text_page(open_check())
+    at.file_uploader(key="chk_corpus_file").set_value(("one.txt", b"an upload within the budget " * 40, "text/plain"))
+    ok(at.run())
+    assert len(read) == 1 and "the uploaded file" in check_summary(at)
+    at.button(key="chk_file_drop").click().run()
+    at.file_uploader(key="chk_corpus_file").set_value(("two.txt", b"a second upload " * 40, "text/plain"))
+    ok(at.run())
+    at.button(key="chk_file_drop").click().run()
+    at.file_uploader(key="chk_corpus_file").set_value(("storm.txt", b"a storm of uploads " * 100, "text/plain"))
+    ok(at.run())
+    assert any("may send at most 2" in e and "Upload the file again then" in e for e in alerts(at, "error"))
+    assert len(read) == 2 and not any("a storm of uploads" in t for t in digested)
