@@ -124,9 +124,9 @@ def sent_text(sent: list[tuple], text: str) -> bool:
 
 
 def test_a_long_paste_on_the_check_page_past_the_budget_the_train_page_spent_is_refused_untouched(budget, checked):
-    """The Check page stored a long paste (held by its digest) whatever the budget said: a browser past it on the
-    Train page could go on filling the server from the Check page. Now the same budget refuses it before any work,
-    and the box keeps it until the minute has passed."""
+    """A long paste on the Check page is stored and held by its digest, as on the Train page: one budget for both
+    pages, so a browser past it on the Train page cannot go on filling the server from the Check page. The
+    paste is refused before any work, and the box keeps it until the minute has passed."""
     limit, digested = budget
     at = paste(paste(text_page(), "hug pug pun bun " * 50), "low lower newest widest " * 40)  # the minute's two
     at = check_text_page(at)
@@ -145,9 +145,8 @@ def test_a_long_paste_on_the_check_page_past_the_budget_the_train_page_spent_is_
     at.text_area(key="chk_paste").set_value("")  # (no run to check: the corpus is what this test is about)
     at.button(key="chk_paste_retry").click().run()
     ok(at)
-    assert f"the pasted text, {len(text):,} characters" in check_summary(
-        at
-    ) and "stored on the server" in check_summary(at)
+    said = check_summary(at)
+    assert f"the pasted text, {len(text):,} characters" in said and "stored on the server" in said
     assert at.session_state["chk_text"] == "" and not [a for a in alerts(at) if "may send" in a]  # left the box
 
 
