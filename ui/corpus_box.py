@@ -164,11 +164,11 @@ def _box_changed(state: dict) -> None:
     """The box committed (blur, Ctrl+Enter): a usable text becomes the corpus and leaves the box. A text past
     the browser's budget of texts sent stays in the box, untouched, with the sentence saying why."""
     value = st.session_state.get("corpus_text", "")
-    state.pop("paste_refused", None)
+    state.pop(keys.PASTE_REFUSED, None)
     if blank(value):
         return
     if value != state.get("text_corpus") and (refused := quota.pastes().refuse(client_id(), len(value))):
-        state["paste_refused"] = refused  # before any work on the text: only its length was read
+        state[keys.PASTE_REFUSED] = refused  # before any work on the text: only its length was read
         return
     if not too_big(state, value):
         _accept(state, value)
@@ -177,7 +177,7 @@ def _box_changed(state: dict) -> None:
 
 def paste_refused(state: dict) -> str | None:
     """The sentence for a pasted text the budget refused, while the box still holds it."""
-    return state.get("paste_refused") if st.session_state.get("corpus_text") else None
+    return state.get(keys.PASTE_REFUSED) if st.session_state.get("corpus_text") else None
 
 
 def _edit(state: dict) -> None:

@@ -6,6 +6,12 @@ sidebar's table is drawn from). The data editor spreads a pasted block over its 
 cell is selected, not opened for editing (then the whole block lands in that one cell), so the paste
 box is the way that always works. Parsing is the engine's (:func:`bpe.table_to_lines`); a bad row
 gets its sentence (which line, what is wrong) and leaves the table as it was.
+
+The word counts are a corpus the page stores and links by its digest, so a table pasted or uploaded is a text
+sent, in the browser's budget of texts sent a minute (``quota.pastes``, one with the pasted and uploaded text
+corpora): asked before the text is read, and past it a pasted table stays in the box with the sentence and a button
+to use it once the minute has passed, an uploaded one is not read. What this leaves out: edits in the table itself
+(``ui/sidebar.py``), each a new table the store counts in its own quota of new corpora.
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from __future__ import annotations
 import streamlit as st
 
 import bpe
-from server import jobs
+from server import jobs, quota
+from ui import corpus_box
 from ui import session_keys as keys
 from ui.alerts import alert
 
@@ -24,9 +31,14 @@ def _fill(state: dict, lines: str) -> None:
 
 
 def _pasted(state: dict) -> None:
-    """The paste box committed: its rows fill the table and the box empties, or it keeps them and says why."""
+    """The paste box committed: its rows fill the table and the box empties, or it keeps them and says why (a
+    table past the budget of texts sent: before any work on it, only its length read)."""
     value = st.session_state.get("counts_paste", "")
-    if not value.strip():
+    state.pop(keys.COUNTS_REFUSED, None)
+    if corpus_box.blank(value):
+        return
+    if refused := quota.pastes().refuse(corpus_box.client_id(), len(value)):
+        state[keys.COUNTS_REFUSED] = refused
         return
     try:
         _fill(state, bpe.table_to_lines(value))
@@ -49,6 +61,8 @@ def upload_and_paste(state: dict) -> None:
     if upload is not None and state.get("counts_uploaded") != upload.file_id:
         state["counts_uploaded"] = upload.file_id
         try:
+            if refusal := quota.pastes().refuse(corpus_box.client_id(), upload.size):  # before the file is read
+                raise ValueError(f"{refusal} Upload the file again then.")
             text = bpe.text_from_bytes(upload.getvalue(), repr(upload.name))
             _fill(state, bpe.table_to_lines(text, repr(upload.name)))
             state.pop("counts_upload_error", None)
@@ -59,6 +73,9 @@ def upload_and_paste(state: dict) -> None:
             state.pop("counts_upload_error")
         else:
             alert("error", error)
+    if refused := state.get(keys.COUNTS_REFUSED) if st.session_state.get("counts_paste") else None:
+        alert("warning", f"{refused} Your text stays in the box: use it once the minute has passed.")
+        st.button("Use the text in the box", key="counts_paste_retry", on_click=_pasted, args=(state,))
     st.text_area(
         "Paste word counts (columns from a spreadsheet, or 'word count' lines)",
         key="counts_paste",

@@ -29,6 +29,9 @@ def app_state() -> dict:
             "error": None,
             "link_notes": (settings, notes),
         }
+        from ui import link_budget  # it imports this module (through corpus_box)
+
+        link_budget.refuse_link_corpus(st.session_state[STATE_KEY])  # a link's long corpus is a text sent
     return st.session_state[STATE_KEY]
 
 

@@ -30,3 +30,5 @@ SETTINGS = "settings"  # the Settings the Train page last trained with
 STORED = "stored"  # values kept for the widgets across a visit to another page (session.keep_widgets)
 RERUN_APP = "rerun_app"  # a callback asked for a rerun of the whole page
 LINK_NOTES = "link_notes"  # what the opening link could not restore
+PASTE_REFUSED = "paste_refused"  # the sentence for the text in the corpus box the budget of texts sent refused
+COUNTS_REFUSED = "counts_paste_refused"  # the same for the word counts' paste box

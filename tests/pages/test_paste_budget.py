@@ -2,7 +2,8 @@
 a sentence before the page does any work on it (it is not hashed, stored or trained), a pasted one stays in the box
 and is used by a button once the minute has passed, an uploaded one is not read. One budget per browser across the
 Train and Check pages: the Check page's pasted corpus (which it stores, and checks) and its uploaded one count in
-it too. AppTest; texts are small (but one, over the length a page holds by its digest), so a regression that did
+it too, and so do the Train page's word counts, pasted or uploaded, and a link that carries its corpus itself when
+it is longer than any link the page writes (made by hand or by a script). AppTest; texts are small (but one, over the length a page holds by its digest), so a regression that did
 the work anyway costs milliseconds (the serving cost is measured by ``benchmarks/bench_classroom.py --greedy``)."""
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import pytest
 from apptest_support import CHECK, alerts, check_summary, ok, open_check, settle, start
 from streamlit.testing.v1 import AppTest
 
+import bpe
 from server import check_jobs, corpus_form, corpus_upload, limits, quota, stored_text
-from ui import corpus_box, runs
+from ui import corpus_box, links, runs
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -27,7 +29,9 @@ def budget(monkeypatch):
     real_digest, real_train = corpus_form.digest, runs.train
     monkeypatch.setattr(corpus_form, "digest", lambda kind, text: digested.append(text) or real_digest(kind, text))
     monkeypatch.setattr(
-        runs, "train", lambda settings, **kw: digested.append(settings.text) or real_train(settings, **kw)
+        runs,
+        "train",
+        lambda settings, **kw: digested.extend((settings.text, settings.counts)) or real_train(settings, **kw),
     )
     try:
         yield limit, digested
@@ -190,3 +194,110 @@ def test_an_upload_on_the_check_page_counts_in_the_budget_and_past_it_is_not_rea
     ok(at.run())
     assert any("may send at most 2" in e and "Upload the file again then" in e for e in alerts(at, "error"))
     assert len(read) == 2 and not any("a storm of uploads" in t for t in digested)
+
+
+@pytest.fixture
+def parsed(monkeypatch):
+    """Every text or file read as a word-count table."""
+    seen: list = []
+    real_lines, real_bytes = bpe.table_to_lines, bpe.text_from_bytes
+    monkeypatch.setattr(bpe, "table_to_lines", lambda text, *a: seen.append(text) or real_lines(text, *a))
+    monkeypatch.setattr(bpe, "text_from_bytes", lambda data, *a: seen.append(data) or real_bytes(data, *a))
+    return seen
+
+
+def counts_page() -> AppTest:
+    at = start()
+    at.radio(key="source").set_value("counts").run()
+    return ok(settle(at))
+
+
+def table_of(rows: int, word: str) -> str:
+    """A word-count table as a spreadsheet's columns arrive (tab-separated)."""
+    return "".join(f"{word}{i}\t{i + 1}\n" for i in range(rows))
+
+
+def lines_of(rows: int, word: str) -> str:
+    """The same table as the ``word count`` lines the page trains on."""
+    return "\n".join(f"{word}{i} {i + 1}" for i in range(rows))
+
+
+def trained_counts(at: AppTest) -> str:
+    return at.session_state["bpe_explorer"]["settings"].counts
+
+
+def test_a_word_counts_paste_past_the_budget_is_refused_untouched_and_stays_in_the_box(budget, parsed):
+    """The word counts are stored and linked by their digest as a pasted corpus is: a text sent, in the same budget."""
+    limit, digested = budget
+    at = counts_page()
+    for table in (table_of(30, "hug"), table_of(40, "low")):
+        at.text_area(key="counts_paste").set_value(table).run()
+        ok(settle(at))
+    assert trained_counts(at) == lines_of(40, "low")
+    third = table_of(50, "pun")
+    at.text_area(key="counts_paste").set_value(third).run()
+    ok(settle(at))
+    (warning,) = [a for a in alerts(at, "warning") if "may send at most 2" in a]
+    assert "This browser has sent 2 corpora in the last 60 seconds" in warning and "stays in the box" in warning
+    assert "once the minute has passed" in warning
+    assert at.text_area(key="counts_paste").value == third  # nothing typed is lost
+    assert trained_counts(at) == lines_of(40, "low")  # the page still trains the table it had
+    assert third not in parsed and lines_of(50, "pun") not in digested  # neither read, hashed, stored nor trained
+    # A minute later (the budget forgets), the button fills the table with the text in the box.
+    limit.log.clear()
+    at.button(key="counts_paste_retry").click().run()
+    ok(settle(at))
+    assert trained_counts(at) == lines_of(50, "pun")
+    assert at.text_area(key="counts_paste").value == "" and not [a for a in alerts(at) if "may send" in a]
+
+
+def test_a_word_counts_upload_past_the_budget_is_not_read(budget, parsed):
+    limit, digested = budget
+    at = counts_page()
+    before = trained_counts(at)
+    limit.refuse("one browser", 1), limit.refuse("one browser", 1)  # the minute's two texts are spent
+    data = table_of(60, "storm").encode()
+    at.file_uploader(key="counts_file").set_value(("storm.tsv", data, "text/plain"))
+    ok(settle(at.run()))
+    (error,) = alerts(at, "error")
+    assert "may send at most 2" in error and "Upload the file again then" in error and "keeps what it had" in error
+    assert data not in parsed and lines_of(60, "storm") not in digested  # the file was not read
+    assert trained_counts(at) == before
+
+
+def test_a_text_link_longer_than_any_the_page_writes_is_a_text_sent(budget):
+    """A ``?text=`` link stores its corpus: one longer than the page ever puts in a link is made by hand or by a
+    script, so it is in the budget as a paste is; the links the page writes (a class opening the teacher's) are not."""
+    limit, digested = budget
+    limit.refuse("one browser", 1), limit.refuse("one browser", 1)  # the minute's two texts are spent
+    short = "hug pug pun bun " * 50
+    assert len(short) <= links.MAX_URL_CORPUS_CHARS
+    assert f"Corpus: {len(short):,} characters" in summary(start(text=short))  # a link the page writes opens
+    scripted = "a scripted link's corpus\n" * 200
+    assert len(scripted) > links.MAX_URL_CORPUS_CHARS
+    at = start(text=scripted)
+    (warning,) = [a for a in alerts(at, "warning") if "may send at most 2" in a]
+    assert "This browser has sent 2 corpora in the last 60 seconds" in warning and "stays in the box" in warning
+    assert not any("empty" in e for e in alerts(at, "error") + [e.value for e in at.error])
+    assert at.text_area(key="corpus_text").value == scripted and "Corpus: " not in summary(at)
+    assert scripted not in digested  # neither hashed, stored nor trained
+    limit.log.clear()
+    at.button(key="corpus_retry").click().run()
+    ok(settle(at))
+    assert f"Corpus: {len(scripted):,} characters" in summary(at) and scripted in digested
+
+
+def test_a_counts_link_longer_than_any_the_page_writes_is_a_text_sent(budget, parsed):
+    limit, digested = budget
+    limit.refuse("one browser", 1), limit.refuse("one browser", 1)
+    table = lines_of(300, "w")
+    assert len(table) > links.MAX_URL_CORPUS_CHARS
+    at = start(counts=table)
+    (warning,) = [a for a in alerts(at, "warning") if "may send at most 2" in a]
+    assert "stays in the box" in warning
+    assert at.text_area(key="counts_paste").value == table and trained_counts(at) != table
+    assert table not in parsed and table not in digested
+    limit.log.clear()
+    at.button(key="counts_paste_retry").click().run()
+    ok(settle(at))
+    assert trained_counts(at) == table and at.text_area(key="counts_paste").value == ""
