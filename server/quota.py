@@ -3,8 +3,9 @@
 Two budgets of the same shape (a count and characters per minute): the corpora a client adds to the store
 (:class:`Quota`, used by ``server/corpus_store.py``; a corpus already stored counts nothing, so a class
 opening the teacher's link stores nothing new), and the corpora it sends to be read at all, pasted or
-uploaded (:func:`pastes`, asked by ``ui/corpus_box.py`` before the page does any work on a text, so a
-paste past it costs the server a comparison and a sentence). A client is whoever the page names (the
+uploaded, word counts included, or carried in a long link (:func:`pastes`, asked by ``ui/corpus_box.py``,
+``ui/counts_input.py`` and ``ui/link_budget.py`` before the page does any work on a text, so a paste past it costs
+the server a comparison and a sentence). A client is whoever the page names (the
 browser's address when the server can see one, else its session). Kept in the serving process's memory:
 replicas each count their own clients, and a client's count is forgotten a minute after its last corpus.
 What this leaves out: the store itself and eviction, and what a client's browser sends (Streamlit reads
