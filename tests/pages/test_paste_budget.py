@@ -13,7 +13,7 @@ from apptest_support import CHECK, alerts, check_summary, ok, open_check, settle
 from streamlit.testing.v1 import AppTest
 
 import bpe
-from server import check_jobs, corpus_form, corpus_upload, limits, quota, stored_text
+from server import check_jobs, corpus_form, corpus_store, corpus_upload, limits, quota, stored_text
 from ui import corpus_box, links, runs
 
 pytestmark = pytest.mark.timeout(300)
@@ -273,6 +273,9 @@ def test_a_text_link_longer_than_any_the_page_writes_is_a_text_sent(budget):
     short = "hug pug pun bun " * 50
     assert len(short) <= links.MAX_URL_CORPUS_CHARS
     assert f"Corpus: {len(short):,} characters" in summary(start(text=short))  # a link the page writes opens
+    teachers = "the teacher's stored corpus\n" * 200  # a class opening the teacher's link sends nothing
+    key = corpus_store.store().put("text", teachers, client="the teacher")
+    assert f"Corpus: {len(teachers):,} characters" in summary(start(corpus=key))
     scripted = "a scripted link's corpus\n" * 200
     assert len(scripted) > links.MAX_URL_CORPUS_CHARS
     at = start(text=scripted)
