@@ -46,7 +46,10 @@ word's occurrences kept as a set of positions numbered from 0 in each chunk, so 
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
 ``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
-ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``. ``cut-at-space``: the
+ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``latin-pattern``, the letter class
+``[a-zA-Z\u00c0-\u017f]`` on the stdlib ``re``, so other letters are never counted; ``unescaped-split``, the text
+split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
+``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
 :data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
 phantom ``(ab, a)`` keeps a count once merged and is merged again and again. A loop that merges a word's occurrences
@@ -58,6 +61,7 @@ merging in a set's order may), not modelled by the Check, only hinted at. A trai
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 
 import regex
@@ -82,7 +86,8 @@ DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
-    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped",
+    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
+    "unescaped-split",
 )  # fmt: skip
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
@@ -145,6 +150,12 @@ def _words(text: str, fault: str | None) -> Counter:
         last = max(data.rfind(b" "), data.rfind(b"\n"))
         pieces = [data[: last + 1], data[last + 1 :]]
         parts = [doc for piece in pieces for doc in piece.decode("utf-8").split(EOT)]
+    if fault == "latin-pattern":  # 1156230954's pattern for the stdlib re: Latin letters only, others never matched
+        latin = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z\u00C0-\u017F]+| ?[0-9]+| ?[^\s\w]+|\s+(?!\S)|\s+"""
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for part in parts for w in re.findall(latin, part))
+    if fault == "unescaped-split":  # Azizimj's re.split('(' + re.escape('|').join(specials) + ')', chunk)
+        pieces = re.split("(" + re.escape("|").join([EOT]) + ")", text)
+        parts = [piece for piece in pieces if piece not in (EOT,)]
     if fault == "bytes-pattern":  # regex.compile(rb"..."): \p{L} and \p{N} are ASCII only on bytes
         pattern = regex.compile(GPT2_PAT.encode())
         return Counter(tuple(bytes([b]) for b in w) for part in parts for w in pattern.findall(part.encode("utf-8")))
