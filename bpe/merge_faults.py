@@ -54,10 +54,10 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     should take at the step where the runs part, and never offers it again.
 
 Where two faults follow a student's run equally far, the earlier one here is named: ``stale-neighbours``
-goes before ``substring`` because reading the neighbours off the old word is the commoner bug, and both make
-the same phantom pair from two merged tokens side by side. ``stale-left`` goes before ``stale-neighbours``: where
-a run repeats the phantom ``(ab, a)`` both make (a loop that keeps the merged pair's count), the two make the same
-merges, and only ``stale-left`` parts from a run whose loop deletes it; a run both make whole is told with both.
+goes before ``stale-left`` and ``substring`` because reading the neighbours off the old word is the commoner bug in
+students' code, and all three make the same phantom pair from two merged tokens side by side: where a run repeats
+the phantom ``(ab, a)`` (a loop that keeps the merged pair's count), ``stale-neighbours`` and ``stale-left`` make the
+same merges, and the run is told with both, the commoner first.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
@@ -352,6 +352,13 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} also subtracts the pairs beside an occurrence that "
               "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
               "the run is subtracted though it stays", blames=lambda merge, pair: merge[0] == merge[1] == pair[0]),
+        Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
+              "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
+              "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
+              about_merge="your update for the merge {merge} takes the neighbours of each {merge} from the word "
+              "before the merge, so two merged tokens side by side never make their pair: you count ({joined}, {a}) "
+              "and ({b}, {joined}) instead of ({joined}, {joined})",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("stale-left", "your update subtracts the left neighbour pair of each merged pair as read from the "
               "word before the merge (old[i-1], old[i]) but adds the new one from the merged word, so of two merged "
               "tokens side by side (as in 'ab ab') the second subtracts (b, a) twice and (ab, a), made by the first, "
@@ -360,13 +367,6 @@ FAULTS: dict[str, Fault] = {
               "read from the word before the merge but adds the new one from the merged word, so of two {joined} side "
               "by side the second subtracts ({b}, {a}) twice and ({joined}, {a}), made by the first, is never removed",
               blames=lambda merge, pair: pair in ((merge[1], merge[0]), (merge[0] + merge[1], merge[0]))),
-        Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
-              "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
-              "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
-              about_merge="your update for the merge {merge} takes the neighbours of each {merge} from the word "
-              "before the merge, so two merged tokens side by side never make their pair: you count ({joined}, {a}) "
-              "and ({b}, {joined}) instead of ({joined}, {joined})",
-              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
               "the word's text, without looking at its tokens: also where a symbol is inside another token, so the "
               "merge does not happen there, and both ways between two merged tokens", moves=_substring_moves,

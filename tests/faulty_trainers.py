@@ -47,7 +47,7 @@ two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FA
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
 ``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
 ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``latin-pattern``, the letter class
-``[a-zA-Z\u00c0-\u017f]`` on the stdlib ``re``, so other letters are never counted; ``unescaped-split``, the text
+``[a-zA-Z\\u00C0-\\u017F]`` on the stdlib ``re``, so other letters are never counted; ``unescaped-split``, the text
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.

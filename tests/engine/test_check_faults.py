@@ -61,6 +61,8 @@ def test_a_merge_loop_fault_is_named_with_its_step(corpus, fault):
         return
     assert result.step == step
     same_merges = {f for f in LOOP_FAULTS if train(text, n, f)[1] == merges}
+    if train(text, n, STALE_KEPT)[1] == merges:  # stale-neighbours in a loop that keeps the merged pair's count
+        same_merges.add("stale-neighbours")
     assert result.kind in ("merge-loop", "overlap") and result.fault in same_merges, result.cause
     assert f"At step {step} we merge" in result.cause and "your count" in result.cause
 
@@ -715,7 +717,8 @@ def test_two_faults_that_make_every_merge_are_both_named():
     text, n = CORPORA["prose"], MERGES["prose"]
     merges, result = check(text, STALE_KEPT, n)
     assert train(text, n, "stale-left")[1] == merges
-    assert (result.kind, result.fault) == ("merge-loop", "stale-left"), result.cause
+    # reading both neighbours off the old word is the commoner bug in students' code: it is named, the other told too
+    assert (result.kind, result.fault) == ("merge-loop", "stale-neighbours"), result.cause
     assert result.cause.endswith(
-        f"Another known fault makes all your merges here too, so it may be yours: {FAULTS['stale-neighbours'].sentence}."
+        f"Another known fault makes all your merges here too, so it may be yours: {FAULTS['stale-left'].sentence}."
     )
