@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_ends import goes_past, same_merges, target_merges
+from .check_ints import int_reach, int_sentence, summed
 from .check_loop import (
     BEYOND,
     LOOP_SECONDS,
@@ -330,6 +331,9 @@ def _compare_one(
     special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
+    ints = int_reach(words.words, words.freqs, student.merges) if summed(student.merges) else None
+    if ints is not None:  # tokens kept as ints and added: every merge is a run of zero bytes
+        candidates.append((ints[1], 0.5, "int-sum"))
     repeats = _repeats(student.merges)
     if n > 0 and repeats == len(student.merges):  # a loop whose merge never changes a word takes only its first pair
         candidates.append((repeats, 2.1, "never-merges"))
@@ -372,6 +376,9 @@ def _compare_one(
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
+    repeated = {"never-merges", "kept-pair"}
+    if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
+        kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
     if kind == "settings" and other is not None:
         alt, n_alt, words_differ = other
         what = (
@@ -405,13 +412,31 @@ def _compare_one(
             "tokens out (without splitting them, our run makes your merge too)."
         )
         return Comparison(kind="specials", cause=cause, **fields)
-    if kind == "never-merges":
+    if kind == "int-sum" and ints is not None:
+        shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
         cause = (
-            f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
-            f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
-            "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
-            "never equals the tuple (a, b)."
+            f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {shown}: "
+            f"{int_sentence(ours[n], theirs, ints[1], len(student.merges))}."
         )
+        return Comparison(kind="merge-loop", cause=cause, fault="int-sum", **fields)
+    if kind == "never-merges":
+        cause = f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
+        kept = found is not None and "kept-pair" in {found.fault.name, *(f.name for f in found.same)}
+        if not kept:
+            cause += (
+                f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
+                "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
+                "never equals the tuple (a, b)."
+            )
+        else:  # a merge that changes nothing and a count never removed make the same run: both are said
+            first = history.pair_counts_after(0).get(to_ours(theirs, history), 0)
+            cause += (
+                f"({repeats} merges in a row): its count never goes down, so the first pair wins every time. Either "
+                "your merge never changes a word (check the test that finds the pair in a word: a pair built as a "
+                f"list, [a, b], never equals the tuple (a, b)), or the count of the merged pair is never removed after "
+                "the merge (the words are merged and the pairs beside it move, but no 'del counts[pair]' follows, so "
+                f"{show_pair(theirs)} keeps its count of {first})."
+            )
         return Comparison(kind="merge-loop", cause=cause, fault="never-merges", **fields)
     if kind == "merge-loop" and found is not None:
         if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:

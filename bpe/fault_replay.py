@@ -151,6 +151,7 @@ def replay(
         if held is not None and fault.moves is not None:
             held.merge(pair, fault.moves, counts, contrib, freqs)
             continue
+        taken = counts.get(pair, 0)  # with ``keeps_pair``: the merged pair's count, left as it was
         changed = set()
         made_here: dict[BytePair, int] = {}  # with ``assigns``: each new pair, the count of the last word making it
         holders = where.get(pair, set())
@@ -182,6 +183,8 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
+        if fault.keeps_pair:
+            counts.add({pair: taken - counts.get(pair, 0)}, 1)
         if made_here:  # the count of a new pair is the last word's, however many words made it
             counts.add({p: last - counts.get(p, 0) for p, last in made_here.items()}, 1)
         if fault.frozen or fault.drops and not keeps:

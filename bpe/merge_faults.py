@@ -51,9 +51,17 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     (``abab``) the second subtracts ``(b, a)`` again and never removes the ``(ab, a)`` the first one added, which
     keeps its count once merged, so the loop takes it again and again;
 22. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
-    should take at the step where the runs part, and never offers it again.
+    should take at the step where the runs part, and never offers it again;
+23. ``never-merges``: the merge never finds the pair in a word (a pair built as a list compared with a tuple),
+    so no word and no count ever changes and the first pair is taken again and again;
+24. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
+    is never removed (no ``del counts[pair]``), so the pair keeps the highest count and is taken again and again,
+    until a pair made by its merge ties with it and wins the tie. A run that is its first merge over and over is
+    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both).
 
-Where two faults follow a student's run equally far, the earlier one here is named: ``stale-neighbours``
+Where two faults follow a student's run equally far, the earlier one here is named: ``never-merges`` and
+``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
+that delete a merged pair's count are also replayed keeping it, :func:`bpe.check_loop.find_fault`); ``stale-neighbours``
 goes before ``stale-left`` and ``substring`` because reading the neighbours off the old word is the commoner bug in
 students' code, and all three make the same phantom pair from two merged tokens side by side: where a run repeats
 the phantom ``(ab, a)`` (a loop that keeps the merged pair's count), ``stale-neighbours`` and ``stale-left`` make the
@@ -157,6 +165,11 @@ def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     if (split[-2], split[-1]) != pair:
         out.append(split[-1])
     return out, made
+
+
+def merge_none(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """A merge that never finds the pair (a pair built as a list, ``[a, b]``, compared with the tuple ``(a, b)``)."""
+    return list(split), []
 
 
 def no_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
@@ -319,12 +332,18 @@ class Fault:
     skip_first: bool = False  # with ``heap``: the heap's update skips the left neighbour at position 1
     assigns: bool = False  # a new pair's count set to the last word's count that made it, not the sum
     stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
+    keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
 FAULTS: dict[str, Fault] = {
     f.name: f
     for f in (
+        Fault("never-merges", "your merge never changes a word (a pair built as a list, [a, b], never equals the "
+              "tuple (a, b)), so no count changes and the first pair wins every time", merge=merge_none),
+        Fault("kept-pair", "your update never removes the merged pair's count (no 'del counts[pair]' after the "
+              "merge): the words are merged, but the pair keeps its count, so it is taken again while that count is "
+              "the highest", keeps_pair=True),
         Fault("half", "your merge replaces only the first occurrence of the pair in a word, so a word holding "
               "it twice is left half-merged", merge=merge_first),
         Fault("left-symbol", "your update subtracts the pairs beside every occurrence of the merged pair's left "

@@ -51,7 +51,10 @@ ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
-:data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
+:data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
+as ``bytes(n)``, runs of zero bytes. :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
+removed, so it is taken again and again (as a merge that never changes a word is), until a pair made by its merge
+ties with it and wins the tie. :data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
 phantom ``(ab, a)`` keeps a count once merged and is merged again and again. A loop that merges a word's occurrences
 from its end (:data:`RIGHT_TO_LEFT`: ``aaa`` becomes ``a aa``, as a loop
 merging in a set's order may), not modelled by the Check, only hinted at. A trainer that never reads its input
@@ -89,6 +92,8 @@ COUNT_FAULTS = (
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
     "unescaped-split",
 )  # fmt: skip
+INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
+KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
 IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
@@ -362,6 +367,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_pair_counts(words, num_merges))
     if fault == "positions":
         return _vocab(_train_on_offsets(words, num_merges))
+    if fault == INT_SUM:
+        return _vocab(_train_on_ints(words, num_merges))
     if fault in HEAP_FAULTS:
         return _vocab(_train_with_heap(words, num_merges, skip_first=fault == "no-sift-up-skip-first"))
     first = dict(words)
@@ -381,6 +388,7 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return c
 
     counts = recount()
+    kept: Counter = Counter()  # with KEPT_PAIR: each merged pair's count when it was taken
     lost = None
     for _ in range(num_merges):
         live = {p: n for p, n in counts.items() if n > 0}
@@ -390,6 +398,7 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         if not live:
             break
         a, b = _pick(Counter(live), tie or fault, first, merges)
+        taken = counts[(a, b)]
         merges.append((a, b))
         made.add(a + b)
         if fault in ("stale-neighbours", "skip-first-neighbour"):  # the pair's count dropped first
@@ -432,6 +441,9 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
             "overlap-index", "stale-left", STALE_KEPT, *DICT_ORDER_TIES,
         ):  # fmt: skip
             counts = recount()
+        if fault == KEPT_PAIR:  # the update for the merged pair itself is commented out: its count stays
+            kept[(a, b)] = taken
+            counts.update(kept)
     return _vocab(merges)
 
 
@@ -500,6 +512,37 @@ def _by_index_arithmetic(counts: Counter, old, a, b, f) -> None:
             added.add(k)
     for i in added:
         counts[(new[i], new[i + 1])] += f
+
+
+def _train_on_ints(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop over words kept as ``tuple(word.encode())``: ints, so ``best[0] + best[1]`` adds two byte values where
+    it means to join two tokens; the merges are saved as ``bytes(n)``, n zero bytes, as the student's vocabulary is."""
+    held = Counter()
+    for w, f in words.items():
+        held[tuple(b[0] for b in w)] += f
+    merges: list[tuple[int, int]] = []
+    for _ in range(num_merges):
+        pairs: Counter = Counter()
+        for w, f in held.items():
+            for p in zip(w, w[1:]):
+                pairs[p] += f
+        if not pairs:
+            break
+        best = max(pairs.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        after: Counter = Counter()
+        for w, f in held.items():
+            out, i = [], 0
+            while i < len(w):
+                if i + 1 < len(w) and (w[i], w[i + 1]) == best:
+                    out.append(best[0] + best[1])
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            after[tuple(out)] += f
+        held = after
+    return [(bytes(a), bytes(b)) for a, b in merges]
 
 
 def _train_with_word_index(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:

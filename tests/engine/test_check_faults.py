@@ -15,6 +15,8 @@ from faulty_trainers import (
     EOT,
     HEAP_FAULTS,
     IGNORES_INPUT,
+    INT_SUM,
+    KEPT_PAIR,
     LOOP_FAULTS,
     LOST_STEP,
     NEVER_MERGES,
@@ -74,6 +76,45 @@ def test_a_loop_that_never_merges_is_named_where_it_takes_its_first_pair_again(c
     assert set(merges) == {train(text, n)[1][0]}  # the student's run: the first merge, over and over
     assert (result.kind, result.fault, result.step) == ("merge-loop", "never-merges", 2), result.cause
     assert f"your run merges {show_pair(merges[0])} again" in result.cause and "never changes a word" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_tokens_kept_as_ints_and_added_are_named_from_merges_of_zero_bytes(corpus):
+    # 1156230954's loop: tuple(word.encode()) holds ints, so a merge adds them (115 + 116) and the run, saved with
+    # bytes(n), is runs of zero bytes; the old Check said the merges are not from this corpus
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, INT_SUM, n)
+    ours = train(text, n)[1][0]
+    x, y = len(merges[0][0]), len(merges[0][1])
+    assert (x, y) == (ours[0][0], ours[1][0])  # the first pair is ours, as ints
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "int-sum", 1), result.cause
+    assert f"and you ({x}, {y}): your tokens are ints" in result.cause
+    assert f"your merge adds the two values ({x} + {y} = {x + y})" in result.cause
+    assert f"our loop adding tokens so makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merged_pair_whose_count_is_never_removed_is_told_beside_a_merge_that_never_changes_a_word(corpus):
+    # 735084170's loop merges the words but never removes the merged pair's count: the same run as a merge that never
+    # changes a word, which the old Check named alone
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, KEPT_PAIR, n)
+    assert merges == train(text, n, NEVER_MERGES)[1]
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "never-merges", 2), result.cause
+    assert "your merge never changes a word" in result.cause
+    assert "or the count of the merged pair is never removed after the merge" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["kept-pair"], tie="greatest-bytes").reproduced == n
+
+
+def test_a_merged_pair_whose_count_is_never_removed_is_named_alone_where_a_new_pair_wins_the_tie():
+    # (xa, b), made by merging (x, a), ties with the kept count of (x, a) and wins: a merge that never changes a word
+    # would take (x, a) again
+    text = "xab xab xab"
+    merges, result = check(text, KEPT_PAIR, 4)
+    assert merges[:3] == [(b"x", b"a"), (b"xa", b"b"), (b"xa", b"b")]
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "kept-pair", 3), result.cause
+    assert FAULTS["kept-pair"].sentence in result.cause and "never changes a word" not in result.cause
 
 
 @pytest.mark.parametrize("fault", HEAP_FAULTS)
@@ -645,7 +686,10 @@ def test_a_left_pair_subtracted_from_the_old_word_is_named_with_the_pair_that_st
     text, n = CORPORA[corpus], MERGES[corpus]
     merges, result = check(text, "stale-left", n)
     step = first_difference(train(text, n)[1], merges)
-    assert (result.kind, result.fault, result.step) == ("merge-loop", "stale-left", step), result.cause
+    # where reading both neighbours off the old word, in a loop that keeps the merged pair's count, makes the same
+    # merges, that commoner bug is named first and this one told beside it
+    same = {"stale-left"} | ({"stale-neighbours"} if train(text, n, STALE_KEPT)[1] == merges else set())
+    assert (result.kind, result.step) == ("merge-loop", step) and result.fault in same, result.cause
     assert "subtracts the left neighbour pair of each" in result.cause and "as read from the word before the merge" in (
         result.cause
     )
