@@ -54,6 +54,9 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     should take at the step where the runs part, and never offers it again;
 23. ``never-merges``: the merge never finds the pair in a word (a pair built as a list compared with a tuple),
     so no word and no count ever changes and the first pair is taken again and again;
+25. ``lost-last``: the merge appends the word's last symbol after its scan only when the last two symbols are not
+    the merged pair, so a word ending in a run of odd length (``aaa`` merging ``(a, a)``) loses its last symbol, while
+    the count update, made occurrence by occurrence, counts the pairs of the whole merged word (``(aa, a)``);
 24. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
     is never removed (no ``del counts[pair]``), so the pair keeps the highest count and is taken again and again,
     until a pair made by its merge ties with it and wins the tie. A run that is its first merge over and over is
@@ -165,6 +168,33 @@ def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     if (split[-2], split[-1]) != pair:
         out.append(split[-1])
     return out, made
+
+
+def merge_drop_tail(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """The correct scan, but the word's last symbol appended after it only when the last two symbols are not the
+    pair: where the last pair overlaps a merged one (``aaa`` merging ``(a, a)``), the last symbol is lost."""
+    out, made, i = [], [], 0
+    while i < len(split) - 1:
+        if split[i] == pair[0] and split[i + 1] == pair[1]:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    if len(split) > 1 and (split[-2], split[-1]) != pair:
+        out.append(split[-1])
+    elif len(split) == 1:
+        out.append(split[0])
+    return out, made
+
+
+def _tail_counted_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The update made as the correct merge's, though the word lost its last symbol: the pairs the correct split
+    holds and the shortened one does not."""
+    extra = pair_counter(merge_all(old, pair)[0])
+    extra.subtract(pair_counter(new))
+    return Counter({p: n for p, n in extra.items() if n != 0})
 
 
 def merge_none(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
@@ -427,6 +457,14 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} lists every start of {merge}, overlapping ones too, "
               "and places each {joined} at its start minus the starts before it, so in a run of {a} the new "
               "tokens' places collapse and pairs of the run are lost",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("lost-last", "your merge appends a word's last symbol after its scan only when the last two symbols "
+              "are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses its last "
+              "symbol, while your counts were updated as if it stayed", merge=merge_drop_tail,
+              extra=_tail_counted_extra, drops=True,
+              about_merge="your merge for {merge} appends a word's last symbol only when the last two symbols are "
+              "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
+              "{joined}), while your counts were updated as if it stayed",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "

@@ -51,7 +51,9 @@ ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
-:data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
+:data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
+the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
+while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
 as ``bytes(n)``, runs of zero bytes. :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
 removed, so it is taken again and again (as a merge that never changes a word is), until a pair made by its merge
 ties with it and wins the tie. :data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
@@ -92,6 +94,7 @@ COUNT_FAULTS = (
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
     "unescaped-split",
 )  # fmt: skip
+LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
@@ -367,6 +370,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_pair_counts(words, num_merges))
     if fault == "positions":
         return _vocab(_train_on_offsets(words, num_merges))
+    if fault == LOST_LAST:
+        return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
     if fault in HEAP_FAULTS:
@@ -512,6 +517,46 @@ def _by_index_arithmetic(counts: Counter, old, a, b, f) -> None:
             added.add(k)
     for i in added:
         counts[(new[i], new[i + 1])] += f
+
+
+def _train_losing_the_last_symbol(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop that deletes the chosen pair's count, then rebuilds each word by a scan that moves the pairs beside
+    each occurrence as it goes, and after the scan appends the word's last symbol only when the last two symbols are
+    not the pair: in 'aaa' merging (a, a) the scan stops after 'aa' and the last 'a' is lost, though (aa, a) was
+    counted."""
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    held = dict(words)
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        if not counts or max(counts.values()) <= 0:
+            break
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        del counts[best]
+        merges.append(best)
+        after: Counter = Counter()
+        for w, f in held.items():
+            out, i = [], 0
+            while i < len(w) - 1:
+                if (w[i], w[i + 1]) == best:
+                    out.append(best[0] + best[1])
+                    if i > 0:
+                        counts[(out[-2], w[i])] -= f
+                        counts[(out[-2], out[-1])] += f
+                    if i + 2 < len(w):
+                        counts[(w[i + 1], w[i + 2])] -= f
+                        counts[(out[-1], w[i + 2])] += f
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            if len(w) > 1 and (w[-2], w[-1]) != best:
+                out.append(w[-1])
+            after[tuple(out)] += f
+        held = after
+    return merges
 
 
 def _train_on_ints(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
