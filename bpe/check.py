@@ -69,6 +69,7 @@ from .check_setup import (
 )
 from .config import TIE_RULES
 from .count_faults import count_sentence, file_text, find_count_fault
+from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
@@ -230,6 +231,9 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         if inner.kind not in ("same", "vocab-size") and not past:
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
+        lead = _commoner_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
+        if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
+            return _two_tie_rules(student, setup, alternative, lead, n, ours, words)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
         # one merge past is told after the verdict (:func:`compare`), more here
         agree = (
@@ -257,6 +261,48 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
     if kind == "tie":
         return _compare_one(corpus, student, setup, specials, **options)  # our tie rules are tried there
     return _compare_one(corpus, student, setup, specials, other=(alternative, n_alt, words), **options)
+
+
+# Tie rules as common in students' code, commonest first: a heap of (-count, pair) pops the smallest pair, max over a
+# dict of counts keeps the pair seen first, CS336's max over (count, pair) takes the greatest; rules by token ids or
+# text are rarer. Where two rules make every merge of a run, the commoner is named first.
+COMMON_TIES = (
+    "lexicographic", "smallest-bytes", "first", "first-added", "greatest-bytes", "greatest", "hf", "smallest-id",
+    "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
+)  # fmt: skip
+
+
+def _commoner_tie(corpus, student, alternative: Setup, specials) -> str | None:
+    """A tie rule commoner than ``alternative``'s (of ours or of :data:`bpe.merge_faults.TIE_KEYS`, replayed) that also
+    makes every one of the student's merges with its pre-tokenizer and base, or None."""
+    if alternative.tie_break not in COMMON_TIES:
+        return None
+    total = len(student.merges)
+    words = None
+    for rule in COMMON_TIES[: COMMON_TIES.index(alternative.tie_break)]:
+        if rule in TIE_RULES:
+            other = Setup(rule, alternative.pre_tokenizer, alternative.byte_base)
+            if setup_agreed(corpus, other, student.merges, specials, student.end_of_word) == total:
+                return rule
+            continue
+        if words is None:
+            words = Words(*student_words(corpus, alternative, specials, student.end_of_word))
+        if replay(words.words, words.freqs, student.merges, tie=rule).reproduced == total:
+            return rule
+    return None
+
+
+def _two_tie_rules(student, setup, alternative, lead, n, ours, words) -> Comparison:
+    """Two tie rules make every merge: the commoner ``lead`` said first, the one the settings search found beside it."""
+    total = len(student.merges)
+    settings = Setup(lead, alternative.pre_tokenizer, alternative.byte_base) if lead in TIE_RULES else alternative
+    cause = (
+        f"Your run equals ours with {alternative.cut_sentence()} and the {lead} tie rule ({TIE_SENTENCES[lead]}): all "
+        f"{total} merges agree. The {alternative.tie_break} tie rule ({TIE_SENTENCES[alternative.tie_break]}) makes "
+        f"them all too, so your run cannot tell the two apart; the {lead} rule is the commoner in students' code. With the "
+        f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
+    )
+    return replace(ours, kind="tie", cause=cause, rule=lead, settings=settings, equal=True, words=words or ours.words)
 
 
 def _compare_one(

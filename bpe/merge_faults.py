@@ -510,7 +510,7 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
 ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
-    "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids, seen: min(tied)),
+    "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
     "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda tied, ids, seen: max(
         tied, key=lambda p: (ids.get(p[0], -1), ids.get(p[1], -1)))),
     "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda tied, ids, seen: min(

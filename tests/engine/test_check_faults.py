@@ -304,6 +304,17 @@ def test_a_smallest_pair_tie_bug_is_named_lexicographic():
     assert "'hf'" not in result.cause and "greatest" not in result.cause.split("With the settings")[0]
 
 
+def test_a_smallest_pair_tie_that_the_first_seen_rule_also_makes_is_named_smallest_first_with_both():
+    # HuizhiXu's heap of (-count, pair) pops the smallest pair; on the handout the first-seen rule makes all 12 merges
+    # too, and the old Check named only that one, which sent the student to the order of a dict
+    text, n = CORPORA["handout"], MERGES["handout"]
+    merges, result = check(text, "smallest-bytes", n)
+    assert history_bytes(train_setup(text, Setup("first", "gpt2", True), n, [EOT])) == merges
+    assert (result.kind, result.rule, result.step, result.equal) == ("tie", "smallest-bytes", 1, True), result.cause
+    assert result.cause.startswith("Your run equals ours with gpt2 pre-tokenization and the smallest-bytes tie rule")
+    assert "The first tie rule (the pair seen first wins) makes them all too" in result.cause
+
+
 TIE_AND_LOOP = [("first-added", "assigned"), ("greatest-text-ignore", "adjacent")]
 
 
