@@ -36,6 +36,7 @@ the result.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -51,7 +52,7 @@ from .check_loop import (
     find_tie_and_fault,
     tie_key,
 )
-from .check_notation import LEGEND, show_bytes, show_pair
+from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
@@ -68,12 +69,13 @@ from .check_setup import (
     train_setup,
 )
 from .config import TIE_RULES
-from .count_faults import count_sentence, file_text, find_count_fault
+from .count_faults import Reading, count_sentence, file_text, find_count_fault
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
+from .set_order import set_order_reach
 from .state import stop_sentence
 
 __all__ = [
@@ -88,6 +90,7 @@ __all__ = [
 FOLLOW = 3
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
 FAR = 4  # a first merge counted at most 1/FAR of ours is far from the top: the run may not be from this corpus
+SET_SECONDS = 2.0  # the time for replaying a loop that merges a pair's occurrences in a set's order
 BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
@@ -397,6 +400,9 @@ def _compare_one(
         )
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
+    ordered = _set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
+    if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
+        candidates.append((ordered[0], 2.05, "set-order"))
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
@@ -458,6 +464,21 @@ def _compare_one(
             "tokens out (without splitting them, our run makes your merge too)."
         )
         return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "set-order" and ordered is not None:
+        reach, (x, at, word) = ordered
+        follows = (
+            f"our loop merging in that order makes all {len(student.merges)} of your merges"
+            if reach >= len(student.merges)
+            else f"our loop merging in that order follows yours for {reach} merges"
+        )
+        cause = (
+            f"{head} ({their_count}): your loop merges a pair's occurrences in the order of the set of their positions "
+            f"(list(pos[pair])), not left to right, so a run of one symbol is split otherwise: after the merge "
+            f"{show_pair((x, x))} at step {at}, a run of three {show_bytes(x)} as in {show_word(word)} can become "
+            f"{show_bytes(x)} {show_bytes(x + x)} where ours makes {show_bytes(x + x)} {show_bytes(x)}, and the counts "
+            f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="set-order", **fields)
     if kind == "int-sum" and ints is not None:
         shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
         cause = (
@@ -537,6 +558,31 @@ def _compare_one(
             "was given, such as a sample text written into the code)."
         )
     return Comparison(kind="count", cause=cause, **fields)
+
+
+def _set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tuple[bytes, int, str]] | None:
+    """How far a loop that merges a pair's occurrences in a set's order follows the run (:mod:`bpe.set_order`), with
+    the merge of a run of one symbol that the order splits otherwise (its symbol, its step, a word holding three), or
+    None: only on a text, where a merge ``(x, x)`` up to the step has a word holding ``xxx`` (else the order changes
+    nothing) and the loop follows the run past the step."""
+    text = file_text(corpus)
+    if text is None or student.end_of_word:
+        return None
+    runs = [(x, k) for k, (x, y) in enumerate(student.merges[:step], start=1) if x == y]
+    if not runs:
+        return None
+    reading = Reading(text, setup.pre_tokenizer, specials)
+    typed = [reading.text[a:b] for a, b in zip(reading.starts, reading.ends)]
+    distinct = list(dict.fromkeys(typed))
+    found = next(((x, at, w) for x, at in runs for w in distinct if x * 3 in w.encode("utf-8")), None)
+    if found is None:
+        return None
+    if setup.byte_base:
+        sequence = [tuple(bytes([b]) for b in w.encode("utf-8")) for w in typed]
+    else:
+        sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
+    reach = set_order_reach(sequence, student.merges[: step + BEYOND], time.monotonic() + seconds)
+    return (reach, found) if reach >= min(len(student.merges), step + FOLLOW) else None
 
 
 def _crosses_words(merges: Sequence[BytePair]) -> bool:

@@ -51,6 +51,8 @@ ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
+:data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
+merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
 :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
@@ -94,6 +96,7 @@ COUNT_FAULTS = (
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
     "unescaped-split",
 )  # fmt: skip
+SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
@@ -370,6 +373,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_pair_counts(words, num_merges))
     if fault == "positions":
         return _vocab(_train_on_offsets(words, num_merges))
+    if fault == SET_ORDER:
+        return _vocab(_train_on_linked_positions(text, num_merges))
     if fault == LOST_LAST:
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
@@ -517,6 +522,61 @@ def _by_index_arithmetic(counts: Counter, old, a, b, f) -> None:
             added.add(k)
     for i in added:
         counts[(new[i], new[i + 1])] += f
+
+
+def _train_on_linked_positions(text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Ethan-a2's loop: every pre-token of the text (in order, those of one byte left out) in one linked list of
+    positions numbered from 1, each pair with the set of positions where it starts; a merge visits
+    ``list(starts[pair])``, the set's order, and moves the pairs beside each occurrence it can still merge."""
+    sym, left, right, starts, counts = {}, {}, {}, {}, Counter()
+    n = 0
+    for doc in text.split(EOT):
+        for w in regex.findall(GPT2_PAT, doc):
+            data = w.encode("utf-8")
+            if len(data) < 2:
+                continue
+            for j, byte in enumerate(data):
+                n += 1
+                sym[n], left[n], right[n] = (
+                    bytes([byte]),
+                    (n - 1 if j else None),
+                    (n + 1 if j < len(data) - 1 else None),
+                )
+                if j < len(data) - 1:
+                    counts[(bytes([byte]), bytes([data[j + 1]]))] += 1
+                    starts.setdefault((bytes([byte]), bytes([data[j + 1]])), set()).add(n)
+
+    def change(pair, by, at):
+        counts[pair] += by
+        if counts[pair] <= 0:
+            del counts[pair]
+            starts.pop(pair, None)
+        elif by > 0:
+            starts.setdefault(pair, set()).add(at)
+        else:
+            starts.setdefault(pair, set()).discard(at)
+
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        a, b = max(counts, key=lambda p: (counts[p], p))
+        merges.append((a, b))
+        for i in list(starts.get((a, b), set())):
+            j = right[i]
+            if j is None or sym[i] != a or sym[j] != b:
+                continue
+            k, h = left[i], right[j]
+            if k is not None:
+                change((sym[k], a), -1, k)
+                change((sym[k], a + b), 1, k)
+            if h is not None:
+                left[h] = i
+                change((b, sym[h]), -1, j)
+                change((a + b, sym[h]), 1, i)
+            sym[i], right[i] = a + b, h
+            sym[j] = left[j] = right[j] = None
+        counts.pop((a, b), None)
+        starts.pop((a, b), None)
+    return merges
 
 
 def _train_losing_the_last_symbol(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
