@@ -50,6 +50,7 @@ from .check_loop import (
     fault_sentence,
     find_fault,
     find_tie_and_fault,
+    passed_over,
     tie_key,
 )
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
@@ -542,8 +543,21 @@ def _compare_one(
     if their_count == 0:
         kind, cause = _missing(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
-    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off
+    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off, or the selection
         certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+        over = passed_over(words, student.merges, step) if seconds > 0 else None
+        if over is not None:
+            at, taken, taken_n, top, top_n = over
+            cause = (
+                f"{head}, both counted {their_count} in our run, and no tie rule (ours or a student's) follows your run "
+                f"past this step. With the counts right along your own merges, every merge of yours through step "
+                f"{at - 1} takes a pair of the highest count, and at step {at} you take {show_pair(taken)} ({taken_n}) "
+                f"while {show_pair(top)} has {top_n}: your counts may well be right, and your selection does not always "
+                "take the pair with the highest count, as a hand-written heap that goes out of order does (a removal "
+                "that moves the last entry into the hole and sifts it only down, never up, or an update that moves a "
+                f"pair the wrong way); else a count is off: {certain}."
+            )
+            return Comparison(kind="count", cause=cause, **fields)
         cause = (
             f"{head}, both counted {their_count} in our run, but no tie rule (ours or a student's) follows your run "
             f"past this step, so a count is off: {certain}."

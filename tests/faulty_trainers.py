@@ -51,7 +51,8 @@ ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
-:data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
+:data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
+its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
 merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
 :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
@@ -96,6 +97,7 @@ COUNT_FAULTS = (
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
     "unescaped-split",
 )  # fmt: skip
+HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
@@ -373,6 +375,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_pair_counts(words, num_merges))
     if fault == "positions":
         return _vocab(_train_on_offsets(words, num_merges))
+    if fault == HEAP_REMOVAL:
+        return _vocab(_train_with_removal_heap(words, num_merges))
     if fault == SET_ORDER:
         return _vocab(_train_on_linked_positions(text, num_merges))
     if fault == LOST_LAST:
@@ -522,6 +526,76 @@ def _by_index_arithmetic(counts: Counter, old, a, b, f) -> None:
             added.add(k)
     for i in added:
         counts[(new[i], new[i + 1])] += f
+
+
+def _train_with_removal_heap(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """1611Dhruv's loop: a max-heap of (count, pair) updated in place, a rise sifted up and a drop sifted down; a
+    pair whose count drops to 0 is swapped with the last entry, which is then only sifted down, never up, so it can
+    sit below a smaller parent and the top is not always the greatest. The top is merged occurrence by occurrence,
+    the pair itself and its neighbours moved by one update each."""
+    heap: list = []
+    where: dict = {}
+
+    def swap(i, j):
+        heap[i], heap[j] = heap[j], heap[i]
+        where[heap[i][1]], where[heap[j][1]] = i, j
+
+    def up(i):
+        while i > 0 and heap[(i - 1) // 2] < heap[i]:
+            swap(i, (i - 1) // 2)
+            i = (i - 1) // 2
+
+    def down(i):
+        while True:
+            kids = [c for c in (2 * i + 1, 2 * i + 2) if c < len(heap) and heap[c] > heap[i]]
+            if not kids:
+                return
+            big = max(kids, key=lambda c: heap[c])
+            swap(i, big)
+            i = big
+
+    def change(by, pair):
+        if pair not in where:
+            if by > 0:
+                heap.append((by, pair))
+                where[pair] = len(heap) - 1
+                up(len(heap) - 1)
+            return
+        i = where[pair]
+        heap[i] = (heap[i][0] + by, pair)
+        if by > 0:
+            up(i)
+        elif heap[i][0] > 0:
+            down(i)
+        else:  # the fault: the last entry moved into the hole is sifted down only
+            if i != len(heap) - 1:
+                swap(i, len(heap) - 1)
+                down(i)
+            heap.pop()
+            del where[pair]
+
+    splits = {w: list(w) for w in words}
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            change(f, p)
+    merges: list[tuple[bytes, bytes]] = []
+    while heap and len(merges) < num_merges:
+        a, b = pair = heap[0][1]
+        merges.append(pair)
+        for w, f in words.items():
+            s, i = splits[w], 0
+            while i + 1 < len(s):
+                if (s[i], s[i + 1]) == pair:
+                    change(-f, pair)
+                    if i > 0:
+                        change(-f, (s[i - 1], a))
+                        change(f, (s[i - 1], a + b))
+                    if i + 2 < len(s):
+                        change(-f, (b, s[i + 2]))
+                        change(f, (a + b, s[i + 2]))
+                    s[i : i + 2] = [a + b]
+                i += 1
+    return merges
 
 
 def _train_on_linked_positions(text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
