@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .fault_replay import _Counts
+from .fault_replay import PairCounts
 from .formats.cs336 import BytePair
 
 
@@ -32,7 +32,7 @@ class SetOrder:
         self.pre: dict[int, int | None] = {}
         self.nxt: dict[int, int | None] = {}
         self.pos: dict[BytePair, set[int]] = {}
-        self.counts = _Counts()
+        self.counts = PairCounts()
         raw: dict[BytePair, int] = {}
         idx = 0
         for word in sequence:
