@@ -54,15 +54,15 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     should take at the step where the runs part, and never offers it again;
 23. ``never-merges``: the merge never finds the pair in a word (a pair built as a list compared with a tuple),
     so no word and no count ever changes and the first pair is taken again and again;
-25. ``lost-last``: the merge appends the word's last symbol after its scan only when the last two symbols are not
+24. ``lost-last``: the merge appends the word's last symbol after its scan only when the last two symbols are not
     the merged pair, so a word ending in a run of odd length (``aaa`` merging ``(a, a)``) loses its last symbol, while
     the count update, made occurrence by occurrence, counts the pairs of the whole merged word (``(aa, a)``);
-24. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
+25. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
     is never removed (no ``del counts[pair]``), so the pair keeps the highest count and is taken again and again,
     until a pair made by its merge ties with it and wins the tie. A run that is its first merge over and over is
     made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both).
 
-Where two faults follow a student's run equally far, the earlier one here is named: ``never-merges`` and
+Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
 that delete a merged pair's count are also replayed keeping it, :func:`bpe.check_loop.find_fault`); ``stale-neighbours``
 goes before ``stale-left`` and ``substring`` because reading the neighbours off the old word is the commoner bug in
