@@ -36,10 +36,12 @@ the result.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_ends import goes_past, same_merges, target_merges
+from .check_ints import int_reach, int_sentence, summed
 from .check_loop import (
     BEYOND,
     LOOP_SECONDS,
@@ -48,9 +50,10 @@ from .check_loop import (
     fault_sentence,
     find_fault,
     find_tie_and_fault,
+    passed_over,
     tie_key,
 )
-from .check_notation import LEGEND, show_bytes, show_pair
+from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
@@ -67,11 +70,13 @@ from .check_setup import (
     train_setup,
 )
 from .config import TIE_RULES
-from .count_faults import count_sentence, file_text, find_count_fault
+from .count_faults import Reading, count_sentence, file_text, find_count_fault
+from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
+from .set_order import set_order_reach
 from .state import stop_sentence
 
 __all__ = [
@@ -86,6 +91,7 @@ __all__ = [
 FOLLOW = 3
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
 FAR = 4  # a first merge counted at most 1/FAR of ours is far from the top: the run may not be from this corpus
+SET_SECONDS = 2.0  # the time for replaying a loop that merges a pair's occurrences in a set's order
 BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 _TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 TIE_SENTENCES = {
@@ -229,6 +235,9 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         if inner.kind not in ("same", "vocab-size") and not past:
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
+        lead = _commoner_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
+        if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
+            return _two_tie_rules(student, setup, alternative, lead, n, ours, words)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
         # one merge past is told after the verdict (:func:`compare`), more here
         agree = (
@@ -256,6 +265,48 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
     if kind == "tie":
         return _compare_one(corpus, student, setup, specials, **options)  # our tie rules are tried there
     return _compare_one(corpus, student, setup, specials, other=(alternative, n_alt, words), **options)
+
+
+# Tie rules as common in students' code, commonest first: a heap of (-count, pair) pops the smallest pair, max over a
+# dict of counts keeps the pair seen first, CS336's max over (count, pair) takes the greatest; rules by token ids or
+# text are rarer. Where two rules make every merge of a run, the commoner is named first.
+COMMON_TIES = (
+    "lexicographic", "smallest-bytes", "first", "first-added", "greatest-bytes", "greatest", "hf", "smallest-id",
+    "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
+)  # fmt: skip
+
+
+def _commoner_tie(corpus, student, alternative: Setup, specials) -> str | None:
+    """A tie rule commoner than ``alternative``'s (of ours or of :data:`bpe.merge_faults.TIE_KEYS`, replayed) that also
+    makes every one of the student's merges with its pre-tokenizer and base, or None."""
+    if alternative.tie_break not in COMMON_TIES:
+        return None
+    total = len(student.merges)
+    words = None
+    for rule in COMMON_TIES[: COMMON_TIES.index(alternative.tie_break)]:
+        if rule in TIE_RULES:
+            other = Setup(rule, alternative.pre_tokenizer, alternative.byte_base)
+            if setup_agreed(corpus, other, student.merges, specials, student.end_of_word) == total:
+                return rule
+            continue
+        if words is None:
+            words = Words(*student_words(corpus, alternative, specials, student.end_of_word))
+        if replay(words.words, words.freqs, student.merges, tie=rule).reproduced == total:
+            return rule
+    return None
+
+
+def _two_tie_rules(student, setup, alternative, lead, n, ours, words) -> Comparison:
+    """Two tie rules make every merge: the commoner ``lead`` said first, the one the settings search found beside it."""
+    total = len(student.merges)
+    settings = Setup(lead, alternative.pre_tokenizer, alternative.byte_base) if lead in TIE_RULES else alternative
+    cause = (
+        f"Your run equals ours with {alternative.cut_sentence()} and the {lead} tie rule ({TIE_SENTENCES[lead]}): all "
+        f"{total} merges agree. The {alternative.tie_break} tie rule ({TIE_SENTENCES[alternative.tie_break]}) makes "
+        f"them all too, so your run cannot tell the two apart; the {lead} rule is the commoner in students' code. With the "
+        f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
+    )
+    return replace(ours, kind="tie", cause=cause, rule=lead, settings=settings, equal=True, words=words or ours.words)
 
 
 def _compare_one(
@@ -330,6 +381,9 @@ def _compare_one(
     special = _inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
+    ints = int_reach(words.words, words.freqs, student.merges) if summed(student.merges) else None
+    if ints is not None:  # tokens kept as ints and added: every merge is a run of zero bytes
+        candidates.append((ints[1], 0.5, "int-sum"))
     repeats = _repeats(student.merges)
     if n > 0 and repeats == len(student.merges):  # a loop whose merge never changes a word takes only its first pair
         candidates.append((repeats, 2.1, "never-merges"))
@@ -347,6 +401,9 @@ def _compare_one(
         )
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
+    ordered = _set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
+    if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
+        candidates.append((ordered[0], 2.05, "set-order"))
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
@@ -372,6 +429,9 @@ def _compare_one(
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
+    repeated = {"never-merges", "kept-pair"}
+    if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
+        kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
     if kind == "settings" and other is not None:
         alt, n_alt, words_differ = other
         what = (
@@ -405,13 +465,46 @@ def _compare_one(
             "tokens out (without splitting them, our run makes your merge too)."
         )
         return Comparison(kind="specials", cause=cause, **fields)
-    if kind == "never-merges":
-        cause = (
-            f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
-            f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
-            "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
-            "never equals the tuple (a, b)."
+    if kind == "set-order" and ordered is not None:
+        reach, (x, at, word) = ordered
+        follows = (
+            f"our loop merging in that order makes all {len(student.merges)} of your merges"
+            if reach >= len(student.merges)
+            else f"our loop merging in that order follows yours for {reach} merges"
         )
+        cause = (
+            f"{head} ({their_count}): your loop merges a pair's occurrences in the order of the set of their positions "
+            f"(list(pos[pair])), not left to right, so a run of one symbol is split otherwise: after the merge "
+            f"{show_pair((x, x))} at step {at}, a run of three {show_bytes(x)} as in {show_word(word)} can become "
+            f"{show_bytes(x)} {show_bytes(x + x)} where ours makes {show_bytes(x + x)} {show_bytes(x)}, and the counts "
+            f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="set-order", **fields)
+    if kind == "int-sum" and ints is not None:
+        shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
+        cause = (
+            f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {shown}: "
+            f"{int_sentence(ours[n], theirs, ints[1], len(student.merges))}."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="int-sum", **fields)
+    if kind == "never-merges":
+        cause = f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
+        kept = found is not None and "kept-pair" in {found.fault.name, *(f.name for f in found.same)}
+        if not kept:
+            cause += (
+                f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
+                "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
+                "never equals the tuple (a, b)."
+            )
+        else:  # a merge that changes nothing and a count never removed make the same run: both are said
+            first = history.pair_counts_after(0).get(to_ours(theirs, history), 0)
+            cause += (
+                f"({repeats} merges in a row): its count never goes down, so the first pair wins every time. Either "
+                "your merge never changes a word (check the test that finds the pair in a word: a pair built as a "
+                f"list, [a, b], never equals the tuple (a, b)), or the count of the merged pair is never removed after "
+                "the merge (the words are merged and the pairs beside it move, but no 'del counts[pair]' follows, so "
+                f"{show_pair(theirs)} keeps its count of {first})."
+            )
         return Comparison(kind="merge-loop", cause=cause, fault="never-merges", **fields)
     if kind == "merge-loop" and found is not None:
         if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
@@ -450,8 +543,21 @@ def _compare_one(
     if their_count == 0:
         kind, cause = _missing(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
-    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off
+    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off, or the selection
         certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+        over = passed_over(words, student.merges, step) if seconds > 0 else None
+        if over is not None:
+            at, taken, taken_n, top, top_n = over
+            cause = (
+                f"{head}, both counted {their_count} in our run, and no tie rule (ours or a student's) follows your run "
+                f"past this step. With the counts right along your own merges, every merge of yours through step "
+                f"{at - 1} takes a pair of the highest count, and at step {at} you take {show_pair(taken)} ({taken_n}) "
+                f"while {show_pair(top)} has {top_n}: your counts may well be right, and your selection does not always "
+                "take the pair with the highest count, as a hand-written heap that goes out of order does (a removal "
+                "that moves the last entry into the hole and sifts it only down, never up, or an update that moves a "
+                f"pair the wrong way); else a count is off: {certain}."
+            )
+            return Comparison(kind="count", cause=cause, **fields)
         cause = (
             f"{head}, both counted {their_count} in our run, but no tie rule (ours or a student's) follows your run "
             f"past this step, so a count is off: {certain}."
@@ -466,6 +572,31 @@ def _compare_one(
             "was given, such as a sample text written into the code)."
         )
     return Comparison(kind="count", cause=cause, **fields)
+
+
+def _set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tuple[bytes, int, str]] | None:
+    """How far a loop that merges a pair's occurrences in a set's order follows the run (:mod:`bpe.set_order`), with
+    the merge of a run of one symbol that the order splits otherwise (its symbol, its step, a word holding three), or
+    None: only on a text, where a merge ``(x, x)`` up to the step has a word holding ``xxx`` (else the order changes
+    nothing) and the loop follows the run past the step."""
+    text = file_text(corpus)
+    if text is None or student.end_of_word:
+        return None
+    runs = [(x, k) for k, (x, y) in enumerate(student.merges[:step], start=1) if x == y]
+    if not runs:
+        return None
+    reading = Reading(text, setup.pre_tokenizer, specials)
+    typed = [reading.text[a:b] for a, b in zip(reading.starts, reading.ends)]
+    distinct = list(dict.fromkeys(typed))
+    found = next(((x, at, w) for x, at in runs for w in distinct if x * 3 in w.encode("utf-8")), None)
+    if found is None:
+        return None
+    if setup.byte_base:
+        sequence = [tuple(bytes([b]) for b in w.encode("utf-8")) for w in typed]
+    else:
+        sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
+    reach = set_order_reach(sequence, student.merges[: step + BEYOND], time.monotonic() + seconds)
+    return (reach, found) if reach >= min(len(student.merges), step + FOLLOW) else None
 
 
 def _crosses_words(merges: Sequence[BytePair]) -> bool:

@@ -250,6 +250,27 @@ def certain_sentence(corpus: Words, step: int, ours: BytePair, theirs: BytePair,
     return out + (f"; {'; '.join(hints[:2])}" if hints else "")
 
 
+def passed_over(
+    corpus: Words, merges: Sequence[BytePair], step: int
+) -> tuple[int, BytePair, int, BytePair, int] | None:
+    """Where a run whose choices tie with ours at ``step`` first takes a pair below the highest count, the counts
+    replayed right along the student's own merges (any tied pair allowed): that step, the student's pair and count,
+    and the pair of the highest count (the greatest pair of bytes among them) and its count; None where the run ends
+    first, or the student's pair is not counted there at all (a pair the counts cannot make: they are off)."""
+    free = replay(corpus.words, corpus.freqs, merges[: step + BEYOND], CORRECT)
+    k = free.reproduced
+    if k <= step or k >= min(len(merges), step + BEYOND):
+        return None
+    at = replay(corpus.words, corpus.freqs, merges[: k + 1], CORRECT, watch=k, watch_pairs=(merges[k],))
+    every = at.every or {}
+    theirs = at.counts.get(merges[k], 0)
+    top = max(every.values(), default=0)
+    if theirs <= 0 or top <= theirs:
+        return None
+    best = max(p for p, n in every.items() if n == top)
+    return k + 1, merges[k], theirs, best, top
+
+
 def _moves(merge: BytePair, pair: BytePair) -> bool:
     """Whether a loop's update for ``merge`` can change the count of ``pair``: a pair beside the merged one
     (ending in its left symbol or starting with its right one), or one holding the new token."""

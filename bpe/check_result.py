@@ -32,7 +32,7 @@ class Comparison:
     ``goes-past``, ``same``, ``reading``: a fault in reading the corpus in chunks; against a saved run also ``unknown``, a cause its word counts cannot tell, and
     ``past-saved``, a run that goes on past the saved one), ``cause`` says it in one sentence, ``rule`` is the tie rule that reproduces
     the student's choice, ``fault`` the merge-loop fault (a name in :data:`bpe.merge_faults.FAULTS`, or
-    ``never-merges`` for a run that is its first merge over and over; for ``reading`` in
+    ``int-sum`` for tokens kept as ints and added, :mod:`bpe.check_ints`; for ``reading`` in
     :data:`bpe.count_faults.COUNT_FAULTS`),
     ``settings`` other settings that reproduce more of the run (``equal``: every merge, and the step is
     where the compared settings part), ``words`` the words that count differently (word, our count, the

@@ -33,7 +33,13 @@ one faulty reader does:
     rest carried over to the next read; a file that fits in one buffer is cut once, so its last word is read alone,
     without its leading space (``' newest'`` becomes ``'newest'``, and the space a word of its own);
 11. ``lines-stripped``: each line is read as ``line.strip()``, so indentation, newlines and the spaces at a line's
-    end are never counted.
+    end are never counted;
+12. ``latin-pattern``: the pre-token pattern's letter class is Latin only (``[a-zA-Z\\u00C0-\\u017F]``, digits
+    ``[0-9]``, as written for the standard ``re``, which has no ``\\p{L}``), so a letter outside it (``π``, ``東``)
+    matches no alternative and is never counted;
+13. ``unescaped-split``: the special tokens are joined into the split pattern unescaped (``'(' + '|'.join(specials)
+    + ')'``), so the ``|`` in ``<|endoftext|>`` means "or": the text is split at every ``<``, ``endoftext`` and ``>``,
+    and the pieces (those too) are counted as words.
 
 The number of chunks is the student's (often ``os.cpu_count()``, or a number in the code), so the faults that
 depend on it are tried with the usual numbers (:data:`CHUNK_COUNTS`), and each distinct set of counts once.
@@ -323,6 +329,40 @@ def _lines_stripped(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, ([word] if word is not None else [], sorted(more, key=lambda w: (-more[w], w))[:2])
 
 
+LATIN_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z\u00C0-\u017F]+| ?[0-9]+| ?[^\s\w]+|\s+(?!\S)|\s+"""
+
+
+def _latin_pattern(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """GPT-2's pattern with Latin letters and ASCII digits for ``\\p{L}`` and ``\\p{N}``, on the standard ``re``: a
+    letter outside the class is no letter and no punctuation (``[^\\s\\w]``) either, so it is skipped."""
+    if reading.pattern.pattern not in (pt.GPT2_PATTERN, pt.GPT4_PATTERN):
+        return Counter(reading.true), ([], [])  # only the byte-level patterns ask about letters
+    pattern = re.compile(LATIN_PATTERN)
+    counts = Counter(w for a, b in reading.docs for w in pattern.findall(reading.text[a:b]))
+    true = reading.true
+    word = next((w for w in true if counts[w] < true[w] and not w.isascii()), None)  # a word it cuts, seen first
+    if word is None:
+        return counts, _example(true, counts)
+    return counts, ([word], pattern.findall(word))
+
+
+def _unescaped_split(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """The text split on the special tokens joined unescaped, in a group (``re.split`` keeps what it split at), each
+    piece but a whole special token cut into words."""
+    if reading.split is None:
+        return Counter(reading.true), ([], [])
+    specials = [m.decode("utf-8") for m in reading.marks]
+    try:
+        split = re.compile("(" + "|".join(specials) + ")")
+    except re.error:  # a token that is no pattern: the student's split would fail, not read the text otherwise
+        return Counter(reading.true), ([], [])
+    counts: Counter = Counter()
+    for piece in split.split(reading.text):
+        if piece and piece not in specials:
+            counts.update(reading.pattern.findall(piece))
+    return counts, _example(reading.true, counts)
+
+
 @dataclass(frozen=True)
 class CountFault:
     """One faulty reader: ``count`` gives the word counts it makes of the corpus (given the text read whole and
@@ -371,6 +411,13 @@ COUNT_FAULTS: dict[str, CountFault] = {
                    "without its leading space and the space is counted alone", _cut_at_space),
         CountFault("lines-stripped", "your corpus is read line by line with line.strip(), so the whitespace at the "
                    "start and end of every line (the indentation and the newline) is never counted", _lines_stripped),
+        CountFault("latin-pattern", "your pre-token pattern's letter class is Latin only (such as [a-zA-Z\\u00C0-"
+                   "\\u017F] for any letter), so every other letter matches none of its parts and is dropped "
+                   "from your counts", _latin_pattern),
+        CountFault("unescaped-split", "your special tokens are joined into your split pattern unescaped, so the '|' "
+                   "in them means 'or': your text is split at each part of the token ('<', 'endoftext' and '>' for "
+                   "<|endoftext|>) wherever it occurs, and those parts are counted as words (each token needs "
+                   "re.escape before the join)", _unescaped_split),
     )
 }  # fmt: skip
 

@@ -5,7 +5,7 @@ merge the faulty loop would not choose. A pair is chosen when no pair has a high
 tied pair may win, so a tie rule cannot pass for a fault) or, with a tie key of
 :data:`~bpe.merge_faults.TIE_KEYS`, when the key picks it among the tied. A loop that merges word splits
 keeps them per word; a loop that keeps only pair counts (``moves``) or byte positions (``positions``) has
-its own bookkeeping (:class:`_HeldPairs`, :class:`_PositionPairs`); :class:`_Counts` finds the most
+its own bookkeeping (:class:`_HeldPairs`, :class:`_PositionPairs`); :class:`PairCounts` finds the most
 frequent pairs without a scan. :func:`faulty_merges` lets a faulty loop choose its merges itself.
 
 Left out: the faults themselves (:mod:`bpe.merge_faults`) and deciding which fault to name
@@ -73,7 +73,7 @@ def replay(
         return c
 
     contrib: list[Counter] = [contribution(s) for s in splits]
-    counts = _Counts()
+    counts = PairCounts()
     where: dict[BytePair, set[int]] = {}
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
@@ -151,6 +151,7 @@ def replay(
         if held is not None and fault.moves is not None:
             held.merge(pair, fault.moves, counts, contrib, freqs)
             continue
+        taken = counts.get(pair, 0)  # with ``keeps_pair``: the merged pair's count, left as it was
         changed = set()
         made_here: dict[BytePair, int] = {}  # with ``assigns``: each new pair, the count of the last word making it
         holders = where.get(pair, set())
@@ -182,6 +183,8 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
+        if fault.keeps_pair:
+            counts.add({pair: taken - counts.get(pair, 0)}, 1)
         if made_here:  # the count of a new pair is the last word's, however many words made it
             counts.add({p: last - counts.get(p, 0) for p, last in made_here.items()}, 1)
         if fault.frozen or fault.drops and not keeps:
@@ -214,7 +217,7 @@ class _PositionPairs:
                 offset += len(x)
             self.at.append(pairs)
 
-    def merge(self, pair: BytePair, counts: _Counts, contrib: list[Counter], freqs: Sequence[int]) -> None:
+    def merge(self, pair: BytePair, counts: PairCounts, contrib: list[Counter], freqs: Sequence[int]) -> None:
         a, b = pair
         joined = a + b
         for w in self.holders.pop(pair, set()):
@@ -398,7 +401,7 @@ class _HeldPairs:
         self,
         pair: BytePair,
         moves: Callable[[BytePair, bytes, BytePair], tuple[BytePair, ...]],
-        counts: _Counts,
+        counts: PairCounts,
         contrib: list[Counter],
         freqs: Sequence[int],
     ) -> None:
@@ -426,7 +429,7 @@ class _HeldPairs:
                     self._hold(p, w)
 
 
-class _Counts:
+class PairCounts:
     """Pair counts with the pairs of each count, so the most frequent pairs are found without a scan."""
 
     def __init__(self) -> None:
@@ -482,7 +485,7 @@ def _fresh(
 
 
 def _lost_pairs(
-    counts: _Counts, pair: BytePair, pick: TiePick | None, ids: Mapping[bytes, int], seen: Mapping[BytePair, int]
+    counts: PairCounts, pair: BytePair, pick: TiePick | None, ids: Mapping[bytes, int], seen: Mapping[BytePair, int]
 ) -> set[BytePair]:
     """The pairs a selection must have lost for ``pair`` to be its choice under the true counts: those the
     loop would take before it (with no tie rule, every pair of a higher count), at most :data:`LOST` of them."""

@@ -51,13 +51,24 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     (``abab``) the second subtracts ``(b, a)`` again and never removes the ``(ab, a)`` the first one added, which
     keeps its count once merged, so the loop takes it again and again;
 22. ``lost-pair``: the counts are right, but the selection (a heap, buckets of counts) lost the pair it
-    should take at the step where the runs part, and never offers it again.
+    should take at the step where the runs part, and never offers it again;
+23. ``never-merges``: the merge never finds the pair in a word (a pair built as a list compared with a tuple),
+    so no word and no count ever changes and the first pair is taken again and again;
+24. ``lost-last``: the merge appends the word's last symbol after its scan only when the last two symbols are not
+    the merged pair, so a word ending in a run of odd length (``aaa`` merging ``(a, a)``) loses its last symbol, while
+    the count update, made occurrence by occurrence, counts the pairs of the whole merged word (``(aa, a)``);
+25. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
+    is never removed (no ``del counts[pair]``), so the pair keeps the highest count and is taken again and again,
+    until a pair made by its merge ties with it and wins the tie. A run that is its first merge over and over is
+    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both).
 
-Where two faults follow a student's run equally far, the earlier one here is named: ``stale-neighbours``
-goes before ``substring`` because reading the neighbours off the old word is the commoner bug, and both make
-the same phantom pair from two merged tokens side by side. ``stale-left`` goes before ``stale-neighbours``: where
-a run repeats the phantom ``(ab, a)`` both make (a loop that keeps the merged pair's count), the two make the same
-merges, and only ``stale-left`` parts from a run whose loop deletes it; a run both make whole is told with both.
+Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
+``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
+that delete a merged pair's count are also replayed keeping it, :func:`bpe.check_loop.find_fault`); ``stale-neighbours``
+goes before ``stale-left`` and ``substring`` because reading the neighbours off the old word is the commoner bug in
+students' code, and all three make the same phantom pair from two merged tokens side by side: where a run repeats
+the phantom ``(ab, a)`` (a loop that keeps the merged pair's count), ``stale-neighbours`` and ``stale-left`` make the
+same merges, and the run is told with both, the commoner first.
 
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
@@ -157,6 +168,38 @@ def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     if (split[-2], split[-1]) != pair:
         out.append(split[-1])
     return out, made
+
+
+def merge_drop_tail(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """The correct scan, but the word's last symbol appended after it only when the last two symbols are not the
+    pair: where the last pair overlaps a merged one (``aaa`` merging ``(a, a)``), the last symbol is lost."""
+    out, made, i = [], [], 0
+    while i < len(split) - 1:
+        if split[i] == pair[0] and split[i + 1] == pair[1]:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    if len(split) > 1 and (split[-2], split[-1]) != pair:
+        out.append(split[-1])
+    elif len(split) == 1:
+        out.append(split[0])
+    return out, made
+
+
+def _tail_counted_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The update made as the correct merge's, though the word lost its last symbol: the pairs the correct split
+    holds and the shortened one does not."""
+    extra = pair_counter(merge_all(old, pair)[0])
+    extra.subtract(pair_counter(new))
+    return Counter({p: n for p, n in extra.items() if n != 0})
+
+
+def merge_none(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """A merge that never finds the pair (a pair built as a list, ``[a, b]``, compared with the tuple ``(a, b)``)."""
+    return list(split), []
 
 
 def no_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
@@ -319,12 +362,18 @@ class Fault:
     skip_first: bool = False  # with ``heap``: the heap's update skips the left neighbour at position 1
     assigns: bool = False  # a new pair's count set to the last word's count that made it, not the sum
     stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
+    keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
 FAULTS: dict[str, Fault] = {
     f.name: f
     for f in (
+        Fault("never-merges", "your merge never changes a word (a pair built as a list, [a, b], never equals the "
+              "tuple (a, b)), so no count changes and the first pair wins every time", merge=merge_none),
+        Fault("kept-pair", "your update never removes the merged pair's count (no 'del counts[pair]' after the "
+              "merge): the words are merged, but the pair keeps its count, so it is taken again while that count is "
+              "the highest", keeps_pair=True),
         Fault("half", "your merge replaces only the first occurrence of the pair in a word, so a word holding "
               "it twice is left half-merged", merge=merge_first),
         Fault("left-symbol", "your update subtracts the pairs beside every occurrence of the merged pair's left "
@@ -352,6 +401,13 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} also subtracts the pairs beside an occurrence that "
               "overlaps a merged one (the second of three {a} in a row), which is not merged, so the pair after "
               "the run is subtracted though it stays", blames=lambda merge, pair: merge[0] == merge[1] == pair[0]),
+        Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
+              "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
+              "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
+              about_merge="your update for the merge {merge} takes the neighbours of each {merge} from the word "
+              "before the merge, so two merged tokens side by side never make their pair: you count ({joined}, {a}) "
+              "and ({b}, {joined}) instead of ({joined}, {joined})",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("stale-left", "your update subtracts the left neighbour pair of each merged pair as read from the "
               "word before the merge (old[i-1], old[i]) but adds the new one from the merged word, so of two merged "
               "tokens side by side (as in 'ab ab') the second subtracts (b, a) twice and (ab, a), made by the first, "
@@ -360,13 +416,6 @@ FAULTS: dict[str, Fault] = {
               "read from the word before the merge but adds the new one from the merged word, so of two {joined} side "
               "by side the second subtracts ({b}, {a}) twice and ({joined}, {a}), made by the first, is never removed",
               blames=lambda merge, pair: pair in ((merge[1], merge[0]), (merge[0] + merge[1], merge[0]))),
-        Fault("stale-neighbours", "your update takes the neighbours of each merged pair from the word before the "
-              "merge, so two merged tokens side by side (as in 'ab ab') never make their pair: you count (ab, a) "
-              "and (b, ab) instead of (ab, ab)", extra=_stale_neighbours_extra, drops=True,
-              about_merge="your update for the merge {merge} takes the neighbours of each {merge} from the word "
-              "before the merge, so two merged tokens side by side never make their pair: you count ({joined}, {a}) "
-              "and ({b}, {joined}) instead of ({joined}, {joined})",
-              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("substring", "your update moves the pairs beside a merged pair wherever the symbols' bytes appear in "
               "the word's text, without looking at its tokens: also where a symbol is inside another token, so the "
               "merge does not happen there, and both ways between two merged tokens", moves=_substring_moves,
@@ -408,6 +457,14 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} lists every start of {merge}, overlapping ones too, "
               "and places each {joined} at its start minus the starts before it, so in a run of {a} the new "
               "tokens' places collapse and pairs of the run are lost",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("lost-last", "your merge appends a word's last symbol after its scan only when the last two symbols "
+              "are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses its last "
+              "symbol, while your counts were updated as if it stayed", merge=merge_drop_tail,
+              extra=_tail_counted_extra, drops=True,
+              about_merge="your merge for {merge} appends a word's last symbol only when the last two symbols are "
+              "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
+              "{joined}), while your counts were updated as if it stayed",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
@@ -453,7 +510,7 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
 ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
-    "smallest-bytes": ("the smallest pair of bytes wins", lambda tied, ids, seen: min(tied)),
+    "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
     "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda tied, ids, seen: max(
         tied, key=lambda p: (ids.get(p[0], -1), ids.get(p[1], -1)))),
     "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda tied, ids, seen: min(

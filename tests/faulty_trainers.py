@@ -46,9 +46,20 @@ word's occurrences kept as a set of positions numbered from 0 in each chunk, so 
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
 ``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
-ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``. ``cut-at-space``: the
+ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``latin-pattern``, the letter class
+``[a-zA-Z\\u00C0-\\u017F]`` on the stdlib ``re``, so other letters are never counted; ``unescaped-split``, the text
+split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
+``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
-:data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
+:data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
+its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
+merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
+:data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
+the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
+while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
+as ``bytes(n)``, runs of zero bytes. :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
+removed, so it is taken again and again (as a merge that never changes a word is), until a pair made by its merge
+ties with it and wins the tie. :data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
 phantom ``(ab, a)`` keeps a count once merged and is merged again and again. A loop that merges a word's occurrences
 from its end (:data:`RIGHT_TO_LEFT`: ``aaa`` becomes ``a aa``, as a loop
 merging in a set's order may), not modelled by the Check, only hinted at. A trainer that never reads its input
@@ -58,6 +69,7 @@ merging in a set's order may), not modelled by the Check, only hinted at. A trai
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 
 import regex
@@ -82,8 +94,14 @@ DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
-    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped",
+    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
+    "unescaped-split",
 )  # fmt: skip
+HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
+SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
+LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
+INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
+KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
 IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
@@ -145,6 +163,12 @@ def _words(text: str, fault: str | None) -> Counter:
         last = max(data.rfind(b" "), data.rfind(b"\n"))
         pieces = [data[: last + 1], data[last + 1 :]]
         parts = [doc for piece in pieces for doc in piece.decode("utf-8").split(EOT)]
+    if fault == "latin-pattern":  # 1156230954's pattern for the stdlib re: Latin letters only, others never matched
+        latin = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z\u00C0-\u017F]+| ?[0-9]+| ?[^\s\w]+|\s+(?!\S)|\s+"""
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for part in parts for w in re.findall(latin, part))
+    if fault == "unescaped-split":  # Azizimj's re.split('(' + re.escape('|').join(specials) + ')', chunk)
+        pieces = re.split("(" + re.escape("|").join([EOT]) + ")", text)
+        parts = [piece for piece in pieces if piece not in (EOT,)]
     if fault == "bytes-pattern":  # regex.compile(rb"..."): \p{L} and \p{N} are ASCII only on bytes
         pattern = regex.compile(GPT2_PAT.encode())
         return Counter(tuple(bytes([b]) for b in w) for part in parts for w in pattern.findall(part.encode("utf-8")))
@@ -351,6 +375,14 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_pair_counts(words, num_merges))
     if fault == "positions":
         return _vocab(_train_on_offsets(words, num_merges))
+    if fault == HEAP_REMOVAL:
+        return _vocab(_train_with_removal_heap(words, num_merges))
+    if fault == SET_ORDER:
+        return _vocab(_train_on_linked_positions(text, num_merges))
+    if fault == LOST_LAST:
+        return _vocab(_train_losing_the_last_symbol(words, num_merges))
+    if fault == INT_SUM:
+        return _vocab(_train_on_ints(words, num_merges))
     if fault in HEAP_FAULTS:
         return _vocab(_train_with_heap(words, num_merges, skip_first=fault == "no-sift-up-skip-first"))
     first = dict(words)
@@ -370,6 +402,7 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return c
 
     counts = recount()
+    kept: Counter = Counter()  # with KEPT_PAIR: each merged pair's count when it was taken
     lost = None
     for _ in range(num_merges):
         live = {p: n for p, n in counts.items() if n > 0}
@@ -379,6 +412,7 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         if not live:
             break
         a, b = _pick(Counter(live), tie or fault, first, merges)
+        taken = counts[(a, b)]
         merges.append((a, b))
         made.add(a + b)
         if fault in ("stale-neighbours", "skip-first-neighbour"):  # the pair's count dropped first
@@ -421,6 +455,9 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
             "overlap-index", "stale-left", STALE_KEPT, *DICT_ORDER_TIES,
         ):  # fmt: skip
             counts = recount()
+        if fault == KEPT_PAIR:  # the update for the merged pair itself is commented out: its count stays
+            kept[(a, b)] = taken
+            counts.update(kept)
     return _vocab(merges)
 
 
@@ -489,6 +526,202 @@ def _by_index_arithmetic(counts: Counter, old, a, b, f) -> None:
             added.add(k)
     for i in added:
         counts[(new[i], new[i + 1])] += f
+
+
+def _train_with_removal_heap(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """1611Dhruv's loop: a max-heap of (count, pair) updated in place, a rise sifted up and a drop sifted down; a
+    pair whose count drops to 0 is swapped with the last entry, which is then only sifted down, never up, so it can
+    sit below a smaller parent and the top is not always the greatest. The top is merged occurrence by occurrence,
+    the pair itself and its neighbours moved by one update each."""
+    heap: list = []
+    where: dict = {}
+
+    def swap(i, j):
+        heap[i], heap[j] = heap[j], heap[i]
+        where[heap[i][1]], where[heap[j][1]] = i, j
+
+    def up(i):
+        while i > 0 and heap[(i - 1) // 2] < heap[i]:
+            swap(i, (i - 1) // 2)
+            i = (i - 1) // 2
+
+    def down(i):
+        while True:
+            kids = [c for c in (2 * i + 1, 2 * i + 2) if c < len(heap) and heap[c] > heap[i]]
+            if not kids:
+                return
+            big = max(kids, key=lambda c: heap[c])
+            swap(i, big)
+            i = big
+
+    def change(by, pair):
+        if pair not in where:
+            if by > 0:
+                heap.append((by, pair))
+                where[pair] = len(heap) - 1
+                up(len(heap) - 1)
+            return
+        i = where[pair]
+        heap[i] = (heap[i][0] + by, pair)
+        if by > 0:
+            up(i)
+        elif heap[i][0] > 0:
+            down(i)
+        else:  # the fault: the last entry moved into the hole is sifted down only
+            if i != len(heap) - 1:
+                swap(i, len(heap) - 1)
+                down(i)
+            heap.pop()
+            del where[pair]
+
+    splits = {w: list(w) for w in words}
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            change(f, p)
+    merges: list[tuple[bytes, bytes]] = []
+    while heap and len(merges) < num_merges:
+        a, b = pair = heap[0][1]
+        merges.append(pair)
+        for w, f in words.items():
+            s, i = splits[w], 0
+            while i + 1 < len(s):
+                if (s[i], s[i + 1]) == pair:
+                    change(-f, pair)
+                    if i > 0:
+                        change(-f, (s[i - 1], a))
+                        change(f, (s[i - 1], a + b))
+                    if i + 2 < len(s):
+                        change(-f, (b, s[i + 2]))
+                        change(f, (a + b, s[i + 2]))
+                    s[i : i + 2] = [a + b]
+                i += 1
+    return merges
+
+
+def _train_on_linked_positions(text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Ethan-a2's loop: every pre-token of the text (in order, those of one byte left out) in one linked list of
+    positions numbered from 1, each pair with the set of positions where it starts; a merge visits
+    ``list(starts[pair])``, the set's order, and moves the pairs beside each occurrence it can still merge."""
+    sym, left, right, starts, counts = {}, {}, {}, {}, Counter()
+    n = 0
+    for doc in text.split(EOT):
+        for w in regex.findall(GPT2_PAT, doc):
+            data = w.encode("utf-8")
+            if len(data) < 2:
+                continue
+            for j, byte in enumerate(data):
+                n += 1
+                sym[n], left[n], right[n] = (
+                    bytes([byte]),
+                    (n - 1 if j else None),
+                    (n + 1 if j < len(data) - 1 else None),
+                )
+                if j < len(data) - 1:
+                    counts[(bytes([byte]), bytes([data[j + 1]]))] += 1
+                    starts.setdefault((bytes([byte]), bytes([data[j + 1]])), set()).add(n)
+
+    def change(pair, by, at):
+        counts[pair] += by
+        if counts[pair] <= 0:
+            del counts[pair]
+            starts.pop(pair, None)
+        elif by > 0:
+            starts.setdefault(pair, set()).add(at)
+        else:
+            starts.setdefault(pair, set()).discard(at)
+
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        a, b = max(counts, key=lambda p: (counts[p], p))
+        merges.append((a, b))
+        for i in list(starts.get((a, b), set())):
+            j = right[i]
+            if j is None or sym[i] != a or sym[j] != b:
+                continue
+            k, h = left[i], right[j]
+            if k is not None:
+                change((sym[k], a), -1, k)
+                change((sym[k], a + b), 1, k)
+            if h is not None:
+                left[h] = i
+                change((b, sym[h]), -1, j)
+                change((a + b, sym[h]), 1, i)
+            sym[i], right[i] = a + b, h
+            sym[j] = left[j] = right[j] = None
+        counts.pop((a, b), None)
+        starts.pop((a, b), None)
+    return merges
+
+
+def _train_losing_the_last_symbol(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop that deletes the chosen pair's count, then rebuilds each word by a scan that moves the pairs beside
+    each occurrence as it goes, and after the scan appends the word's last symbol only when the last two symbols are
+    not the pair: in 'aaa' merging (a, a) the scan stops after 'aa' and the last 'a' is lost, though (aa, a) was
+    counted."""
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    held = dict(words)
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        if not counts or max(counts.values()) <= 0:
+            break
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        del counts[best]
+        merges.append(best)
+        after: Counter = Counter()
+        for w, f in held.items():
+            out, i = [], 0
+            while i < len(w) - 1:
+                if (w[i], w[i + 1]) == best:
+                    out.append(best[0] + best[1])
+                    if i > 0:
+                        counts[(out[-2], w[i])] -= f
+                        counts[(out[-2], out[-1])] += f
+                    if i + 2 < len(w):
+                        counts[(w[i + 1], w[i + 2])] -= f
+                        counts[(out[-1], w[i + 2])] += f
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            if len(w) > 1 and (w[-2], w[-1]) != best:
+                out.append(w[-1])
+            after[tuple(out)] += f
+        held = after
+    return merges
+
+
+def _train_on_ints(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop over words kept as ``tuple(word.encode())``: ints, so ``best[0] + best[1]`` adds two byte values where
+    it means to join two tokens; the merges are saved as ``bytes(n)``, n zero bytes, as the student's vocabulary is."""
+    held = Counter()
+    for w, f in words.items():
+        held[tuple(b[0] for b in w)] += f
+    merges: list[tuple[int, int]] = []
+    for _ in range(num_merges):
+        pairs: Counter = Counter()
+        for w, f in held.items():
+            for p in zip(w, w[1:]):
+                pairs[p] += f
+        if not pairs:
+            break
+        best = max(pairs.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        after: Counter = Counter()
+        for w, f in held.items():
+            out, i = [], 0
+            while i < len(w):
+                if i + 1 < len(w) and (w[i], w[i + 1]) == best:
+                    out.append(best[0] + best[1])
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            after[tuple(out)] += f
+        held = after
+    return [(bytes(a), bytes(b)) for a, b in merges]
 
 
 def _train_with_word_index(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:

@@ -250,3 +250,35 @@ def test_the_cut_and_stripped_readers_count_the_words_as_the_faulty_trainer_does
     text = CORPORA[corpus]
     counts, _ = COUNT_FAULTS[fault].count(Reading(text, "gpt2", [EOT]), 1)
     assert +counts == as_text(faulty_trainers.word_counts(text, fault))
+
+
+LETTERS_AND_SPLITS = {
+    # 1156230954's pattern for the stdlib re, [a-zA-Z\u00C0-\u017F] for \p{L}: π, 東京 and ȧ are never counted
+    "latin-pattern": ("bytes", "'␣東京' becomes '␣'"),
+    # Azizimj's split, '(' + re.escape('|').join(special_tokens) + ')': the token's '|' is not escaped
+    "unescaped-split": ("prose", "your count of (e, n) rises to"),
+}
+
+
+@pytest.mark.parametrize("fault", LETTERS_AND_SPLITS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_latin_letter_class_or_an_unescaped_split_is_named_with_its_step(corpus, fault):
+    # the old Check said a count is off (the Latin class) or that special tokens were not split out (the split)
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    where, example = LETTERS_AND_SPLITS[fault]
+    if step is None:
+        assert corpus != where and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step, result.fault) == ("reading", step, fault), result.cause
+    assert COUNT_FAULTS[fault].sentence in result.cause and example in result.cause
+    assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
+
+
+@pytest.mark.parametrize("fault", LETTERS_AND_SPLITS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_latin_class_and_the_unescaped_split_count_the_words_as_the_faulty_trainer_does(corpus, fault):
+    text = CORPORA[corpus]
+    counts, _ = COUNT_FAULTS[fault].count(Reading(text, "gpt2", [EOT]), 1)
+    assert +counts == as_text(faulty_trainers.word_counts(text, fault))
