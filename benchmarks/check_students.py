@@ -49,7 +49,8 @@ PRELUDE = r"""
 import importlib.abc, importlib.machinery, importlib.util, sys, types
 STUBS = ("torch", "jaxtyping", "einops", "einx", "wandb", "triton", "tqdm", "matplotlib", "psutil", "submitit",
          "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler", "datasets", "pynvml", "transformers", "seaborn",
-         "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy")
+         "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy", "mpmath",
+         "zarr")
 
 class Anything(types.ModuleType):
     def __getattr__(self, name):

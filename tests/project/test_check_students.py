@@ -44,6 +44,16 @@ def vocab():
 """
 
 
+STORAGE_HELPER = """
+import zarr  # the student's encoder writes token arrays with it; training never does
+from mpmath.libmp.libmpi import MAX  # an editor's auto-import, never used
+
+
+def vocab():
+    return {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+"""
+
+
 def run(tmp_path, helper):
     student = tmp_path / "owner@0000000"
     for rel, text in {
@@ -68,6 +78,13 @@ def test_a_student_module_importing_a_sibling_by_bare_name_runs(tmp_path):
 
 def test_a_student_module_logging_with_loguru_or_icecream_runs(tmp_path):
     data, why = run(tmp_path, LOGGING_HELPER)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
+
+
+def test_a_student_module_importing_zarr_or_mpmath_runs(tmp_path):
+    data, why = run(tmp_path, STORAGE_HELPER)
     assert why == ""
     vocab, merges = pickle.loads(data)
     assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
