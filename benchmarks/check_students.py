@@ -49,7 +49,8 @@ PRELUDE = r"""
 import importlib.abc, importlib.machinery, importlib.util, sys, types
 STUBS = ("torch", "jaxtyping", "einops", "einx", "wandb", "triton", "tqdm", "matplotlib", "psutil", "submitit",
          "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler", "datasets", "pynvml", "transformers", "seaborn",
-         "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy")
+         "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy", "mpmath",
+         "zarr", "torchinfo")
 
 class Anything(types.ModuleType):
     def __getattr__(self, name):
@@ -99,6 +100,7 @@ import importlib.util, pickle, sys, types
 student, corpus, vocab_size, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 sys.path[:0] = [student, student + "/src"]
 sys.path.append(student + "/cs336_basics")  # modules that import their siblings by bare name, as run from there
+sys.path.append(student + "/tests")  # an adapter importing its helper (common.py) by bare name, as pytest's rootdir lets it
 spec = importlib.util.spec_from_file_location("tests.adapters", student + "/tests/adapters.py")
 pkg = types.ModuleType("tests"); pkg.__path__ = [student + "/tests"]; sys.modules["tests"] = pkg
 adapters = importlib.util.module_from_spec(spec); sys.modules["tests.adapters"] = adapters

@@ -44,6 +44,16 @@ def vocab():
 """
 
 
+STORAGE_HELPER = """
+import zarr  # the student's encoder writes token arrays with it; training never does
+from mpmath.libmp.libmpi import MAX  # an editor's auto-import, never used
+
+
+def vocab():
+    return {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+"""
+
+
 def run(tmp_path, helper):
     student = tmp_path / "owner@0000000"
     for rel, text in {
@@ -71,3 +81,26 @@ def test_a_student_module_logging_with_loguru_or_icecream_runs(tmp_path):
     assert why == ""
     vocab, merges = pickle.loads(data)
     assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
+
+
+def test_a_student_module_importing_zarr_or_mpmath_runs(tmp_path):
+    data, why = run(tmp_path, STORAGE_HELPER)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
+
+
+def test_an_adapter_importing_its_test_helper_by_bare_name_runs(tmp_path):
+    student = tmp_path / "owner@0000000"
+    (student / "tests").mkdir(parents=True)
+    (student / "tests" / "common.py").write_text("def vocab():\n    return {i: bytes([i]) for i in range(256)}\n")
+    (student / "tests" / "adapters.py").write_text(
+        "from common import vocab\n\n\ndef run_train_bpe(input_path, vocab_size, special_tokens, **kwargs):\n"
+        "    return vocab(), []\n"
+    )
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("ab ab ab")
+    data, why = check_students.run_student(student, corpus, 257)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [] and vocab[97] == b"a"
