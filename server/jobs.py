@@ -22,7 +22,8 @@ machine), and one more worker trains only runs estimated small (:func:`estimate_
 characters times merges). A client's second run waits behind its first; another client's starts at once.
 After a run bigger than the small lane's, the main lane's workers are replaced once the lane is idle
 (:func:`_recycle`): a worker that pre-tokenized a big corpus keeps tens of MB its trimmed heap cannot give back
-(small blocks scattered over Python's arenas), and a fresh one costs a process start. (``max_tasks_per_child``
+(small blocks scattered over Python's arenas), and a fresh one costs a process start. Either lane is replaced
+the same way once one of its workers has grown well past a fresh one's size (many small runs do that too). (``max_tasks_per_child``
 would replace every worker after every job, and on Python 3.11 a pool using it can stop scheduling queued
 jobs: python/cpython#115634.)
 
@@ -59,7 +60,7 @@ from bpe.presets import PRESETS
 from server import heap, internals, limits, long_runs, run_times, snapshots
 from server.corpora import corpus_of
 from server.lanes import FairLane
-from server.processes import die_with_parent, exit_with, plain_main
+from server.processes import die_with_parent, exit_with, plain_main, rss_mib
 from server.slots import FIELDS, Slot
 from server.snapshots import deep_sizeof
 
@@ -77,6 +78,7 @@ WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
+GROWN_MIB = 24  # a worker this much bigger than a fresh one is replaced once its lane is idle
 BIG_TEXT_CHARS = 1_000_000  # a job carrying a longer text is followed by an empty one (see _run)
 
 
@@ -221,6 +223,7 @@ class _Pool:
         self.lanes = {lane: self.executor_of(n) for lane, n in (("main", POOL_WORKERS), ("small", SMALL_WORKERS))}
         self.retired: list[cf.ProcessPoolExecutor] = []  # main lanes replaced (their workers end on their own)
         self.recycle = False  # a big run ended: the main lane's workers are replaced once it is idle
+        self.fresh_mib: float | None = None  # the smallest worker seen (MiB): a lane's growth is measured from it
         self.fair = FairLane(lambda fn, *args: _run(fn, *args, lane="main"), POOL_WORKERS)
         # Reentrant: a job that is already over when its callback is added runs the callback (which
         # takes this lock) at once, in the submitting thread that holds it.
@@ -252,18 +255,38 @@ def _watch(pool: _Pool) -> None:
 
 
 def _recycle(pool: _Pool) -> bool:
-    """Once the main lane is idle after a big run, replace its executor: the old one's workers end (a pool shut
-    down lets its idle workers go), and the new one's start now. True if replaced."""
-    with pool.lock:
-        if not pool.recycle or pool.busy["main"] or pool.closed.is_set():
-            return False
-        pool.recycle = False
-        old, pool.lanes["main"] = pool.lanes["main"], pool.executor_of(POOL_WORKERS)
-        pool.retired = [e for e in pool.retired if internals.pool_processes(e)] + [old]
-    old.shutdown(wait=False)
-    for _ in range(POOL_WORKERS):
-        _run(_ready, 0.05, lane="main")
-    return True
+    """Replace an idle lane's executor when its workers hold memory they cannot give back: the main lane after a
+    big run, and either lane once a worker has grown GROWN_MIB past the smallest worker seen (many small runs,
+    the small lane's worker kept for the server's life, leave its heap in scattered blocks a trim cannot free).
+    The old executor's workers end (a pool shut down lets its idle workers go), and the new one's start now.
+    True if a lane was replaced."""
+    replaced = False
+    for lane, workers in (("main", POOL_WORKERS), ("small", SMALL_WORKERS)):
+        with pool.lock:
+            if pool.busy[lane] or pool.closed.is_set():
+                continue
+            after_big = lane == "main" and pool.recycle
+            if not (after_big or _grown(pool, lane)):
+                continue
+            if lane == "main":
+                pool.recycle = False
+            old, pool.lanes[lane] = pool.lanes[lane], pool.executor_of(workers)
+            pool.retired = [e for e in pool.retired if internals.pool_processes(e)] + [old]
+        old.shutdown(wait=False)
+        for _ in range(workers):
+            _run(_ready, 0.05, lane=lane)
+        replaced = True
+    return replaced
+
+
+def _grown(pool: _Pool, lane: str) -> bool:
+    """Whether a worker of ``lane`` holds GROWN_MIB more than the smallest worker seen (a fresh one, which has
+    imported the engine and nothing else). False where a process's size cannot be read."""
+    sizes = [size for p in internals.pool_processes(pool.lanes[lane]) if (size := rss_mib(p.pid))]
+    if not sizes:
+        return False
+    pool.fresh_mib = min(sizes) if pool.fresh_mib is None else min(pool.fresh_mib, *sizes)
+    return max(sizes) > pool.fresh_mib + GROWN_MIB
 
 
 def _stop_abandoned(pool: _Pool) -> None:

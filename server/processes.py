@@ -1,7 +1,8 @@
 """Child processes started from a Streamlit server (the training pool in ``server.jobs``, the file readers in
 ``server.uploads``).
 
-Also: how a worker dies with the server (:func:`die_with_parent`, :func:`exit_with`).
+Also: how a worker dies with the server (:func:`die_with_parent`, :func:`exit_with`), and how big one is
+(:func:`rss_mib`).
 Left out: the pools themselves, which live with what they run.
 """
 
@@ -33,6 +34,19 @@ def plain_main():
     finally:
         if sys.modules.get("__main__") is stub:  # a script run may have put its own module there since
             sys.modules["__main__"] = main
+
+
+def rss_mib(pid: int) -> float | None:
+    """A process's resident memory in MiB (``VmRSS`` in ``/proc/<pid>/status``); None where it cannot be read
+    (the process has ended, or the system has no ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>

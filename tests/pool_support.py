@@ -1,5 +1,5 @@
-"""Runs the tests submit to the real training pool: a small run no other test trains, and a big one that merges
-for minutes until a test stops it."""
+"""Runs the tests submit to the real training pool: a small run no other test trains, a big one that merges
+for minutes until a test stops it, and a job that leaves its worker bigger."""
 
 from __future__ import annotations
 
@@ -17,6 +17,15 @@ def fresh(**changes) -> Settings:
     """Settings no other test trains (a unique corpus), so each test sees its own job."""
     text = f"hug pug pun bun hugs {time.time_ns()} {os.getpid()} " * 50
     return replace(Settings(source="text", text=text, limit_value=5), **changes)
+
+
+_HELD: list[bytes] = []
+
+
+def hold(mib: int) -> int:
+    """Runs in a worker: keep ``mib`` MiB there for the worker's life (a heap grown by many small runs)."""
+    _HELD.append(b"x" * (mib << 20))
+    return os.getpid()
 
 
 def big_text(words: int = 150_000) -> str:
