@@ -232,12 +232,16 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         past = inner.kind == "goes-past" and inner.step is not None and n + 1 < inner.step
         # the target size: the settings are not the story; a vocabulary that differs is told after them, since the
         # runs part under the compared settings all the same
-        if inner.kind not in ("same", "vocab-size") and not past:
+        # a run that stops short under those settings parted from the compared ones first: told after them
+        short = inner.kind == "stops-early"
+        if inner.kind not in ("same", "vocab-size") and not past and not short:
             return replace(inner, settings=alternative)
         ours = _compare_one(corpus, student, setup, specials, seconds=0.0)
         lead = _commoner_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
+        stop = f" {inner.cause.split('. ', 1)[0]}." if short else ""  # "Your run stops short: it ends after ..."
         if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
-            return _two_tie_rules(student, setup, alternative, lead, n, ours, words)
+            two = _two_tie_rules(student, setup, alternative, lead, n, ours, words)
+            return replace(two, cause=two.cause + stop)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
         # one merge past is told after the verdict (:func:`compare`), more here
         agree = (
@@ -249,7 +253,7 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         )
         cause = (
             f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}{agree} With the "
-            f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}."
+            f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}.{stop}"
         )
         if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
             cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"

@@ -832,3 +832,17 @@ def test_two_faults_that_make_every_merge_are_both_named():
     assert result.cause.endswith(
         f"Another known fault makes all your merges here too, so it may be yours: {FAULTS['stale-left'].sentence}."
     )
+
+
+def test_a_short_run_whose_merges_agree_only_under_another_tie_rule_is_told_the_rule_and_where_it_stops():
+    # Vialov: a heap's tie and a loop that ends after one merge; the Check said "stops short ... the 1 merges you
+    # made agree with ours" at step 2, while CS336's run takes (s, t) where the student took (e, s) at step 1
+    text = CORPORA["handout"]
+    smallest = Setup("lexicographic", CS336_SETUP.pre_tokenizer, True)
+    merges = history_bytes(train_setup(text, smallest, 1, [EOT]))
+    assert merges != history_bytes(train_setup(text, CS336_SETUP, 1, [EOT]))
+    student = StudentRun("CS336 pickle", tuple(merges), vocab_size=269, byte_level=True, special_tokens=(EOT,))
+    result, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=269)
+    assert (result.kind, result.step, result.rule) == ("tie", 1, "lexicographic"), result.cause
+    assert "stops short: it ends after step 1 where a vocabulary of 269 asks for 12 merges" in result.cause
+    assert "the runs part at step 1" in result.cause
