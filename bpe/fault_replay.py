@@ -77,10 +77,15 @@ def replay(
     where: dict[BytePair, set[int]] = {}
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
+    # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
+    # order they came to hold it
+    listed: dict[BytePair, list[int]] = {}
     for w, c in enumerate(contrib):
         counts.add(c, freqs[w])
         for p in zip(splits[w], splits[w][1:]):
             where.setdefault(p, set()).add(w)
+            if fault.skips:
+                listed.setdefault(p, []).append(w)
             seen.setdefault(p, len(seen))
     removed: set[BytePair] = set()
     lost: set[BytePair] = set()  # pairs the selection never offers again
@@ -155,7 +160,11 @@ def replay(
         changed = set()
         made_here: dict[BytePair, int] = {}  # with ``assigns``: each new pair, the count of the last word making it
         holders = where.get(pair, set())
-        for w in sorted(holders) if ordered or fault.assigns or fault.stale_index else list(holders):
+        if fault.skips:  # the list loses each word as it is merged, so the loop steps over the next one
+            order = _mutated(listed.setdefault(pair, []))
+        else:
+            order = sorted(holders) if ordered or fault.assigns or fault.stale_index else list(holders)
+        for w in order:
             old = splits[w]
             new, made = fault.merge(old, pair)
             if new == old:
@@ -164,6 +173,15 @@ def replay(
             held = set(zip(old, old[1:]))
             for p in held:
                 where.get(p, set()).discard(w)
+            if fault.skips:
+                gained = Counter(zip(new, new[1:]))
+                gained.subtract(zip(old, old[1:]))
+                for p, k in gained.items():
+                    for _ in range(abs(k) if p != pair else 0):
+                        if k > 0:
+                            listed.setdefault(p, []).append(w)
+                        elif w in listed.get(p, ()):
+                            listed[p].remove(w)
             for p in zip(new, new[1:]):
                 if not fault.stale_index or p in held or p not in where:
                     where.setdefault(p, set()).add(w)
@@ -470,6 +488,17 @@ class PairCounts:
             if rest:
                 return sorted(rest)
         return []
+
+
+def _mutated(words: list[int]):
+    """The words a loop ``for w in words: ... words.remove(w)`` visits: each visit removes the word's first entry,
+    the index moves on by one, so the entry after it is stepped over."""
+    i = 0
+    while i < len(words):
+        w = words[i]
+        words.remove(w)
+        yield w
+        i += 1
 
 
 def _fresh(

@@ -60,7 +60,11 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 25. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
     is never removed (no ``del counts[pair]``), so the pair keeps the highest count and is taken again and again,
     until a pair made by its merge ties with it and wins the tie. A run that is its first merge over and over is
-    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both).
+    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both);
+26. ``skipped-words``: the loop keeps, for each pair, a list of the words holding it (a word once per occurrence) and
+    removes each word from that list while iterating over it (``for w in where[pair]: ... where[pair].remove(w)``):
+    the iteration steps over the entry after each one it visits, so every second word is never merged there and
+    keeps the pair; each visit merges one occurrence.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -363,6 +367,7 @@ class Fault:
     assigns: bool = False  # a new pair's count set to the last word's count that made it, not the sum
     stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
     keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
+    skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -466,6 +471,10 @@ FAULTS: dict[str, Fault] = {
               "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
               "{joined}), while your counts were updated as if it stayed",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("skipped-words", "your loop removes each word from the list of words holding the pair while it "
+              "iterates over that list ('for w in words: ... words.remove(w)'), so it steps over the next word: every "
+              "second word holding the pair is never merged, and its pairs keep their counts", merge=merge_first, skips=True,
+              drops=True),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),

@@ -54,7 +54,8 @@ file read as one buffer cut after its last space or newline, the rest read alone
 :data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
 its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
 merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
-:data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
+:data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
 as ``bytes(n)``, runs of zero bytes. :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
@@ -100,6 +101,7 @@ COUNT_FAULTS = (
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
+SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
@@ -383,6 +385,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == SKIPPED_WORDS:
+        return _vocab(_train_removing_while_iterating(words, num_merges))
     if fault in HEAP_FAULTS:
         return _vocab(_train_with_heap(words, num_merges, skip_first=fault == "no-sift-up-skip-first"))
     first = dict(words)
@@ -690,6 +694,44 @@ def _train_losing_the_last_symbol(words: Counter, num_merges: int) -> list[tuple
                 out.append(w[-1])
             after[tuple(out)] += f
         held = after
+    return merges
+
+
+def _train_removing_while_iterating(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop with, for each pair, a list of the words holding it (a word once per occurrence): the chosen pair's
+    count is deleted, then ``for w in where[best]`` merges one occurrence in each word and removes the word from
+    that same list, so the iteration steps over the entry after it and every second word is never merged."""
+    splits = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    where: dict = {}
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+            where.setdefault(p, []).append(w)
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts and max(counts.values()) > 0:
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        a, b = best
+        del counts[best]
+        merges.append(best)
+        listed = where.setdefault(best, [])
+        for w in listed:
+            listed.remove(w)
+            tokens, f = splits[w], words[w]
+            i = next((i for i in range(len(tokens) - 1) if (tokens[i], tokens[i + 1]) == best), None)
+            if i is None:
+                continue
+            if i > 0:
+                counts[(tokens[i - 1], a)] -= f
+                where[(tokens[i - 1], a)].remove(w)
+                counts[(tokens[i - 1], a + b)] += f
+                where.setdefault((tokens[i - 1], a + b), []).append(w)
+            if i + 2 < len(tokens):
+                counts[(b, tokens[i + 2])] -= f
+                where[(b, tokens[i + 2])].remove(w)
+                counts[(a + b, tokens[i + 2])] += f
+                where.setdefault((a + b, tokens[i + 2]), []).append(w)
+            tokens[i : i + 2] = [a + b]
     return merges
 
 

@@ -27,6 +27,7 @@ from faulty_trainers import (
     SELECTION_FAULTS,
     SET_ORDER,
     SETTING_FAULTS,
+    SKIPPED_WORDS,
     STALE_KEPT,
     TIE_FAULTS,
     train,
@@ -131,6 +132,20 @@ def test_a_merge_that_loses_the_last_symbol_of_an_odd_run_is_named_with_its_step
     assert "so a word ending in a run of odd length of" in result.cause and "loses its last" in result.cause
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
     assert replay(words, freqs, merges, FAULTS["lost-last"], tie="greatest-bytes").reproduced == len(merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_list_of_words_mutated_while_iterated_is_named_with_its_step(corpus):
+    # dequeueing's loop removes each word from the pair's list inside 'for w in list': every second word is never
+    # merged; the old Check said a merged token is never counted (handout, bytes) or named no cause (prose)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, SKIPPED_WORDS, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert step is not None
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "skipped-words", step), result.cause
+    assert "every second word holding the pair is never merged" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["skipped-words"], tie="greatest-bytes").reproduced >= step + 1
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
