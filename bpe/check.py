@@ -69,6 +69,7 @@ from .check_setup import (
     student_words,
     train_setup,
 )
+from .check_special_ban import special_ban
 from .config import TIE_RULES
 from .count_faults import Reading, count_sentence, file_text, find_count_fault
 from .fault_replay import replay
@@ -404,6 +405,9 @@ def _compare_one(
     ordered = _set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
+    banned = special_ban(words, student.merges, step, ours[n], specials, _TIE_KEY.get(setup.tie_break))
+    if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
+        candidates.append((banned[0], 2.07, "special-ban"))
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
@@ -480,6 +484,20 @@ def _compare_one(
             f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
         )
         return Comparison(kind="merge-loop", cause=cause, fault="set-order", **fields)
+    if kind == "special-ban" and banned is not None:
+        reach, token = banned
+        follows = (
+            f"our loop leaving those pairs out makes all {len(student.merges)} of your merges"
+            if reach >= len(student.merges)
+            else f"our loop leaving those pairs out follows yours for {reach} merges"
+        )
+        cause = (
+            f"{head} ({their_count}): your selection never takes a pair whose merged bytes are part of the special "
+            f"token {token}, as {show_bytes(ours[n][0] + ours[n][1])} is, so {show_pair(ours[n])} is passed over "
+            f"though no other pair counts more; {follows}. Pairs like it occur in ordinary words too: splitting the "
+            "special tokens out of the text before counting is what keeps them whole, so no pair needs leaving out."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="special-ban", **fields)
     if kind == "int-sum" and ints is not None:
         shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
         cause = (

@@ -50,13 +50,15 @@ def replay(
     choose: int | None = None,
     deletes: bool | None = None,
     keeps: bool = False,
+    shunned: frozenset[BytePair] = frozenset(),
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
     :func:`faulty_merges` does. ``deletes``: whether the loop deletes a pair's count once it is merged, so a
     count a faulty update left there never wins a tie (None: where the student's run never repeats a merge).
     ``keeps``: a fault that deletes the merged pair's count (``drops``) keeps it instead, what the faulty update left
-    there and all, as the same loop does when it only subtracts each merged occurrence."""
+    there and all, as the same loop does when it only subtracts each merged occurrence. ``shunned``: pairs the
+    selection never takes, whatever their count."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie][1] if tie else None
@@ -138,7 +140,7 @@ def replay(
             return result
         if step == watch and fault.loses and choose is None:
             lost = _lost_pairs(counts, pair, pick, ids, seen)
-        tied = counts.top(lost)
+        tied = counts.top(lost | shunned if shunned else lost)
         if (
             pair not in tied
             or pick is not None

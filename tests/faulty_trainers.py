@@ -54,7 +54,8 @@ file read as one buffer cut after its last space or newline, the rest read alone
 :data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
 its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
 merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
-:data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+:data:`SPECIAL_BAN`: the selection leaves out every pair whose merged bytes are a substring of ``<|endoftext|>``
+(``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
 second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
@@ -101,6 +102,7 @@ COUNT_FAULTS = (
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
+SPECIAL_BAN = "special-ban"  # richiefeng's selection: no pair whose merged bytes are a substring of <|endoftext|>
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
@@ -413,6 +415,9 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         if fault == "lost-pair" and len(merges) + 1 >= LOST_STEP:
             lost = lost or _pick(Counter(live), fault, first, merges)
             live.pop(lost, None)
+        if fault == SPECIAL_BAN:  # every substring of the special token, so that no merge rebuilds it
+            parts = {EOT.encode()[i:j] for i in range(len(EOT)) for j in range(i + 1, len(EOT) + 1)}
+            live = {p: n for p, n in live.items() if p[0] + p[1] not in parts}
         if not live:
             break
         a, b = _pick(Counter(live), tie or fault, first, merges)

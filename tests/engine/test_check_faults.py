@@ -28,6 +28,7 @@ from faulty_trainers import (
     SET_ORDER,
     SETTING_FAULTS,
     SKIPPED_WORDS,
+    SPECIAL_BAN,
     STALE_KEPT,
     TIE_FAULTS,
     train,
@@ -146,6 +147,21 @@ def test_a_list_of_words_mutated_while_iterated_is_named_with_its_step(corpus):
     assert "every second word holding the pair is never merged" in result.cause
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
     assert replay(words, freqs, merges, FAULTS["skipped-words"], tie="greatest-bytes").reproduced >= step + 1
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_selection_that_never_takes_a_pair_inside_a_special_token_is_named_with_its_step(corpus):
+    # richiefeng's selection leaves out every pair whose bytes are a substring of <|endoftext|> ('nd', 'en'): the old
+    # Check said a count is off, or the selection is out of order
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, SPECIAL_BAN, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no pair of the special token's bytes is ever the one to take
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "special-ban", step), result.cause
+    assert "never takes a pair whose merged bytes are part of the special token <|endoftext|>" in result.cause
+    assert f"makes all {len(merges)} of your merges" in result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
