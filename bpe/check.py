@@ -54,6 +54,7 @@ from .check_loop import (
     tie_key,
 )
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
+from .check_per_word import PerWord, per_word
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
@@ -158,6 +159,10 @@ def compare(
     all of it, else weighed with the other causes. ``num_merges``/``vocab_size``: the student's target size (a run that stops
     short of it or goes past it is flagged, and a run that parts from ours and is one merge longer than the
     target is told so too). ``seconds`` bounds the replay of known faulty loops."""
+    once = per_word(corpus, setup, tuple(special_tokens), student.merges, student.end_of_word)
+    if once is not None:  # each merge listed once per word holding its pair: the merges taken once each are compared
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _per_word(corpus, student, setup, tuple(special_tokens), alternative, once, options)
     result = _compare(
         corpus,
         student,
@@ -179,6 +184,34 @@ def compare(
         cause=f"{result.cause} Your run also makes {target + 1} merges where {target_words} asks for {target}: one "
         "too many, as a loop that runs while the vocabulary is at most its size (not below it) makes.",
     )
+
+
+def _per_word(corpus, student, setup, specials, alternative, once: PerWord, options) -> Comparison:
+    """The verdict on a run that lists each merge once per word holding its pair: that first, then what the merges
+    taken once each get."""
+    inner = compare(corpus, replace(student, merges=once.merges), setup, specials, alternative, **options)
+    target, target_words = target_merges(corpus, inner.settings or setup, specials, **{
+        k: options[k] for k in ("num_merges", "vocab_size")
+    })  # fmt: skip
+    times = sum(1 for p in student.merges if p == once.pair)
+    listed = f"{len(student.merges)} merges, {len(set(once.merges))} different"
+    if target is not None:
+        listed += f", where {target_words} asks for {target}"
+    shown = ", ".join(show_word(w) for w in once.words[:3]) + (" ..." if len(once.words) > 3 else "")
+    cause = (
+        f"At step {once.step} you list {show_pair(once.pair)} again: your run records each merge once for every word "
+        f"holding its pair (merges.append inside the loop over the words, not after it), so {show_pair(once.pair)} "
+        f"is listed {times} times, for {shown}; your list holds {listed}. Taken once each, "
+        f"{inner.cause[0].lower()}{inner.cause[1:]}"
+    )
+    n = once.step - 1
+    ours = inner.our_merges[n] if n < len(inner.our_merges) else None
+    return Comparison(
+        agreed=n, step=once.step, ours=ours, theirs=once.pair, our_count=0, their_count=0, kind="merge-loop",
+        cause=cause, history=inner.history, setup=inner.setup, rule=inner.rule, our_merges=inner.our_merges,
+        fault="per-word", settings=inner.settings, later_kind=inner.kind if inner.step else None,
+        later_step=inner.step,
+    )  # fmt: skip
 
 
 def _compare(

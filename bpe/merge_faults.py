@@ -64,7 +64,10 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 26. ``skipped-words``: the loop keeps, for each pair, a list of the words holding it (a word once per occurrence) and
     removes each word from that list while iterating over it (``for w in where[pair]: ... where[pair].remove(w)``):
     the iteration steps over the entry after each one it visits, so every second word is never merged there and
-    keeps the pair; each visit merges one occurrence.
+    keeps the pair; each visit merges one occurrence;
+27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
+    its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
+    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -154,6 +157,23 @@ def merge_stale(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
         if i < len(out):
             out[i : i + 2] = [pair[0] + pair[1]]
             made.append(i)
+    return out, made
+
+
+def merge_skip_next(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Left to right, but after each merge the scan moves past the symbol after the new token, so an occurrence that
+    starts right there (the second ``(a, b)`` in ``abab``, the second ``(a, a)`` in ``aaaa``) is never merged."""
+    out, made, i = [], [], 0
+    while i < len(split):
+        if i < len(split) - 1 and split[i] == pair[0] and split[i + 1] == pair[1]:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            if i + 2 < len(split):
+                out.append(split[i + 2])
+            i += 3
+        else:
+            out.append(split[i])
+            i += 1
     return out, made
 
 
@@ -475,6 +495,13 @@ FAULTS: dict[str, Fault] = {
               "iterates over that list ('for w in words: ... words.remove(w)'), so it steps over the next word: every "
               "second word holding the pair is never merged, and its pairs keep their counts", merge=merge_first, skips=True,
               drops=True),
+        Fault("skips-next", "your merge moves on past the symbol after each new token (the index goes up by two after "
+              "the word has shrunk by one), so an occurrence that starts right after a merged one is never merged: "
+              "'abab' becomes 'ab a b', and the pair's count is deleted though the word still holds it",
+              merge=merge_skip_next, drops=True,
+              about_merge="your merge for {merge} moves on past the symbol after each {joined}, so an occurrence "
+              "right after a merged one is never merged, and its count is deleted with the pair's",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),

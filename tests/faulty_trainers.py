@@ -55,7 +55,8 @@ file read as one buffer cut after its last space or newline, the rest read alone
 its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
 merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
 :data:`SPECIAL_BAN`: the selection leaves out every pair whose merged bytes are a substring of ``<|endoftext|>``
-(``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+(``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPS_NEXT`: each occurrence merged in place, then the index moved on by two, so an occurrence right after a
+merged one is left. :data:`PER_WORD`: a correct loop that appends each merge to its list once per word it changes. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
 second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
@@ -103,6 +104,8 @@ HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the l
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
 SPECIAL_BAN = "special-ban"  # richiefeng's selection: no pair whose merged bytes are a substring of <|endoftext|>
+PER_WORD = "per-word"  # JRyanShue's loop: merges.append inside the loop over the words holding the pair
+SKIPS_NEXT = "skips-next"  # angeris's merge: in place, then the index up by two, past the symbol after the new token
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
@@ -387,6 +390,10 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == PER_WORD:
+        return _train_listing_per_word(words, num_merges)
+    if fault == SKIPS_NEXT:
+        return _vocab(_train_merging_in_place(words, num_merges))
     if fault == SKIPPED_WORDS:
         return _vocab(_train_removing_while_iterating(words, num_merges))
     if fault in HEAP_FAULTS:
@@ -699,6 +706,76 @@ def _train_losing_the_last_symbol(words: Counter, num_merges: int) -> list[tuple
                 out.append(w[-1])
             after[tuple(out)] += f
         held = after
+    return merges
+
+
+def _train_listing_per_word(words: Counter, num_merges: int) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """A correct loop, the counts taken afresh each step, that appends the merge to its list inside the loop over the
+    words it changes (once per word), while the vocabulary gains the new token once: the run ends by the vocabulary's
+    size, with the list longer than it."""
+    splits = {w: list(w) for w in words}
+    vocab = {0: EOT.encode()} | {i + 1: bytes([i]) for i in range(256)}
+    merges: list[tuple[bytes, bytes]] = []
+    while len(vocab) < 257 + num_merges:
+        counts: Counter = Counter()
+        for w, f in words.items():
+            for p in zip(splits[w], splits[w][1:]):
+                counts[p] += f
+        if not counts:
+            break
+        a, b = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        for w in words:
+            tokens = splits[w]
+            if not any(p == (a, b) for p in zip(tokens, tokens[1:])):
+                continue
+            out, i = [], 0
+            while i < len(tokens):
+                if i + 1 < len(tokens) and (tokens[i], tokens[i + 1]) == (a, b):
+                    out.append(a + b)
+                    i += 2
+                else:
+                    out.append(tokens[i])
+                    i += 1
+            splits[w] = out
+            merges.append((a, b))
+        vocab[len(vocab)] = a + b
+    return vocab, merges
+
+
+def _train_merging_in_place(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop over the words holding the chosen pair that merges each occurrence in place, moving the pairs beside it
+    in the counts, and then adds two to its index: the word is one symbol shorter, so the index passes the symbol
+    after the new token and an occurrence starting there is left. The chosen pair's count is deleted."""
+    words_list = list(words)
+    tokens = [tuple(w) for w in words_list]
+    counts: Counter = Counter()
+    for w, t in zip(words_list, tokens):
+        for p in zip(t, t[1:]):
+            counts[p] += words[w]
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        live = {p: n for p, n in counts.items() if n > 0}
+        if not live:
+            break
+        best = max(live.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        new = best[0] + best[1]
+        for k, w in enumerate(words_list):
+            word, f = tokens[k], words[w]
+            idx = 0
+            while idx < len(word) - 1:
+                if (word[idx], word[idx + 1]) == best:
+                    if idx > 0:
+                        counts[(word[idx - 1], word[idx])] -= f
+                        counts[(word[idx - 1], new)] += f
+                    if idx < len(word) - 2:
+                        counts[(word[idx + 1], word[idx + 2])] -= f
+                        counts[(new, word[idx + 2])] += f
+                    word = word[:idx] + (new,) + word[idx + 2 :]
+                    idx += 1
+                idx += 1
+            tokens[k] = word
+        del counts[best]
     return merges
 
 

@@ -22,12 +22,14 @@ from faulty_trainers import (
     LOST_LAST,
     LOST_STEP,
     NEVER_MERGES,
+    PER_WORD,
     RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
     SET_ORDER,
     SETTING_FAULTS,
     SKIPPED_WORDS,
+    SKIPS_NEXT,
     SPECIAL_BAN,
     STALE_KEPT,
     TIE_FAULTS,
@@ -162,6 +164,41 @@ def test_a_selection_that_never_takes_a_pair_inside_a_special_token_is_named_wit
     assert (result.kind, result.fault, result.step) == ("merge-loop", "special-ban", step), result.cause
     assert "never takes a pair whose merged bytes are part of the special token <|endoftext|>" in result.cause
     assert f"makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_listed_once_per_word_holding_it_is_named_at_its_first_repeat(corpus):
+    # JRyanShue's loop appends the merge inside the loop over the words: the old Check said the merge never changes a
+    # word, and a list longer than the vocabulary allows went unflagged
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    vocab, merges = train(text, n, PER_WORD)
+    once = list(dict.fromkeys(merges))
+    assert once == train(text, n)[1] and len(merges) > n
+    step = next(k for k in range(1, len(merges)) if merges[k] == merges[k - 1]) + 1
+    result, _ = diagnose(text, read_student_file(pickle.dumps((vocab, merges)), "run.pkl"), CS336_SETUP, [EOT],
+                         vocab_size=257 + n)  # fmt: skip
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "per-word", step), result.cause
+    assert f"is listed {merges.count(merges[step - 1])} times" in result.cause
+    assert f"your list holds {len(merges)} merges, {n} different, where a vocabulary of {257 + n} asks for {n}" in (
+        result.cause
+    )
+    assert "Taken once each, your run equals ours with gpt2 pre-tokenization" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_that_skips_the_symbol_after_a_new_token_is_named_with_its_step(corpus):
+    # angeris's merge moves its index on by two after merging in place: '␣ππππ' keeps a (\xcf, \x80) after the first π;
+    # the old Check said stale positions (prose) or overlapping pairs counted once (bytes)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, SKIPS_NEXT, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no occurrence right after another
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "skips-next", step), result.cause
+    assert "so an occurrence right after a merged one is never merged" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["skips-next"], tie="greatest-bytes").reproduced == len(merges)
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
