@@ -6,6 +6,8 @@ taken once each are the run the trainer really made: :func:`per_word` finds the 
 exactly as many times as our words hold its pair, up to the first merge where that fails, which another bug may
 cause, and at least two merges repeated before it), and :mod:`bpe.check` compares the
 merges taken once each and tells both.
+
+Left out: comparing the merges taken once each (:mod:`bpe.check`).
 """
 
 from __future__ import annotations
