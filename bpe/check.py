@@ -78,7 +78,7 @@ from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
-from .set_order import set_order_reach
+from .set_order import set_order_reach, tuple_set_order_reach
 from .state import stop_sentence
 
 __all__ = [
@@ -511,7 +511,7 @@ def _compare_one(
         )
         cause = (
             f"{head} ({their_count}): your loop merges a pair's occurrences in the order of the set of their positions "
-            f"(list(pos[pair])), not left to right, so a run of one symbol is split otherwise: after the merge "
+            f"(a loop over the set, as list(pos[pair]) or for p in pos[pair]), not left to right, so a run of one symbol is split otherwise: after the merge "
             f"{show_pair((x, x))} at step {at}, a run of three {show_bytes(x)} as in {show_word(word)} can become "
             f"{show_bytes(x)} {show_bytes(x + x)} where ours makes {show_bytes(x + x)} {show_bytes(x)}, and the counts "
             f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
@@ -634,6 +634,8 @@ def _set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tu
     if text is None or student.end_of_word:
         return None
     runs = [(x, k) for k, (x, y) in enumerate(student.merges[:step], start=1) if x == y]
+    theirs = student.merges[step - 1]
+    runs.sort(key=lambda run: not any(run[0] in symbol for symbol in theirs))  # a run of a symbol the pair holds first
     if not runs:
         return None
     reading = Reading(text, setup.pre_tokenizer, specials)
@@ -646,7 +648,11 @@ def _set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tu
         sequence = [tuple(bytes([b]) for b in w.encode("utf-8")) for w in typed]
     else:
         sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
-    reach = set_order_reach(sequence, student.merges[: step + BEYOND], time.monotonic() + seconds)
+    deadline = time.monotonic() + seconds
+    reach = set_order_reach(sequence, student.merges[: step + BEYOND], deadline)
+    if reach < min(len(student.merges), step + BEYOND):  # the loop over sets of (word, offset) tuples
+        _, words, freqs = student_words(corpus, setup, specials)
+        reach = max(reach, tuple_set_order_reach(words, freqs, student.merges[: step + BEYOND], deadline))
     return (reach, found) if reach >= min(len(student.merges), step + FOLLOW) else None
 
 

@@ -56,7 +56,8 @@ its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDE
 merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
 :data:`SPECIAL_BAN`: the selection leaves out every pair whose merged bytes are a substring of ``<|endoftext|>``
 (``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPS_NEXT`: each occurrence merged in place, then the index moved on by two, so an occurrence right after a
-merged one is left. :data:`PER_WORD`: a correct loop that appends each merge to its list once per word it changes. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+merged one is left. :data:`PER_WORD`: a correct loop that appends each merge to its list once per word it changes. :data:`OFFSET_SET`: each pair's occurrences kept as a set of (word, byte offset, live) tuples over the distinct
+words and merged in the set's order, a replaced neighbour marked dead rather than removed. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
 second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
@@ -106,6 +107,7 @@ LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appen
 SPECIAL_BAN = "special-ban"  # richiefeng's selection: no pair whose merged bytes are a substring of <|endoftext|>
 PER_WORD = "per-word"  # JRyanShue's loop: merges.append inside the loop over the words holding the pair
 SKIPS_NEXT = "skips-next"  # angeris's merge: in place, then the index up by two, past the symbol after the new token
+OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offset, live) tuples, merged in its order
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
@@ -394,6 +396,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _train_listing_per_word(words, num_merges)
     if fault == SKIPS_NEXT:
         return _vocab(_train_merging_in_place(words, num_merges))
+    if fault == OFFSET_SET:
+        return _vocab(_train_on_offset_tuples(words, num_merges))
     if fault == SKIPPED_WORDS:
         return _vocab(_train_removing_while_iterating(words, num_merges))
     if fault in HEAP_FAULTS:
@@ -611,6 +615,59 @@ def _train_with_removal_heap(words: Counter, num_merges: int) -> list[tuple[byte
                         change(f, (a + b, s[i + 2]))
                     s[i : i + 2] = [a + b]
                 i += 1
+    return merges
+
+
+def _train_on_offset_tuples(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """salzhu's loop: the distinct words numbered in order, each a list of token ids, one per byte (a token's id at
+    each of its bytes); each pair of ids with a set of (word, byte offset, True); a merge loops over that set, skips
+    an entry marked False or one whose start already holds the new id, and marks the neighbour pair it replaces
+    (word, offset, False) instead of removing it."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    items = list(words.items())
+    ids = [list(w[0] for w in word) for word, _ in items]  # one id per byte: the byte's value
+    freq = [f for _, f in items]
+    pairs: dict = {}
+    counts: dict = {}
+    for t, word in enumerate(ids):
+        for s in range(len(word) - 1):
+            key = (word[s], word[s + 1])
+            pairs.setdefault(key, set()).add((t, s, True))
+            counts[key] = counts.get(key, 0) + freq[t]
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts and max(counts.values()) > 0:
+        top = max(counts.values())
+        a, b = max((vocab[x], vocab[y]) for (x, y), n in counts.items() if n == top)
+        left = next(i for i, v in vocab.items() if v == a)
+        right = next(i for i, v in vocab.items() if v == b)
+        new = len(vocab)
+        vocab[new] = a + b
+        merges.append((a, b))
+        for t, s, live in pairs[(left, right)]:
+            word = ids[t]
+            if not live or word[s] == new:
+                continue
+            if s > 0:
+                before = word[s - 1]
+                at = s - len(vocab[before])
+                pairs.setdefault((before, new), set()).add((t, at, True))
+                counts[(before, new)] = counts.get((before, new), 0) + freq[t]
+                if (t, at, True) in pairs[(before, left)]:
+                    pairs[(before, left)].remove((t, at, True))
+                    pairs[(before, left)].add((t, at, False))
+                counts[(before, left)] -= freq[t]
+            end = s + len(a) + len(b)
+            if end < len(word):
+                after = word[end]
+                pairs.setdefault((new, after), set()).add((t, s, True))
+                counts[(new, after)] = counts.get((new, after), 0) + freq[t]
+                if (t, s + len(a), True) in pairs[(right, after)]:
+                    pairs[(right, after)].remove((t, s + len(a), True))
+                    pairs[(right, after)].add((t, s + len(a), False))
+                counts[(right, after)] -= freq[t]
+            word[s:end] = [new] * (end - s)
+        pairs[(left, right)] = set()
+        counts[(left, right)] = 0
     return merges
 
 

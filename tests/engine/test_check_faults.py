@@ -22,6 +22,7 @@ from faulty_trainers import (
     LOST_LAST,
     LOST_STEP,
     NEVER_MERGES,
+    OFFSET_SET,
     PER_WORD,
     RIGHT_TO_LEFT,
     SAMPLE,
@@ -111,6 +112,21 @@ def test_occurrences_merged_in_the_order_of_a_set_of_positions_are_named_with_th
     # named a tie rule that followed the run by chance (prose) or said a count is off (bytes)
     text, n = CORPORA[corpus], MERGES[corpus]
     merges, result = check(text, SET_ORDER, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no run of three of one symbol
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "set-order", step), result.cause
+    assert "your loop merges a pair's occurrences in the order of the set of their positions" in result.cause
+    assert f"our loop merging in that order makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_occurrences_merged_in_the_order_of_a_set_of_offset_tuples_are_named_with_their_step(corpus):
+    # salzhu's loop visits a set of (word, byte offset, live) tuples: its order splits a run like '␣ππππ' otherwise; the
+    # old Check said an overlapping decrement (prose) or a character base (bytes)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, OFFSET_SET, n)
     step = first_difference(train(text, n)[1], merges)
     if step is None:  # no run of three of one symbol
         assert corpus == "handout" and result.kind == "same", result.cause
