@@ -305,7 +305,7 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
 # dict of counts keeps the pair seen first, CS336's max over (count, pair) takes the greatest; rules by token ids or
 # text are rarer. Where two rules make every merge of a run, the commoner is named first.
 COMMON_TIES = (
-    "lexicographic", "smallest-bytes", "first", "first-added", "greatest-bytes", "greatest", "hf", "smallest-id",
+    "lexicographic", "smallest-bytes", "first", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf", "smallest-id",
     "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
 )  # fmt: skip
 

@@ -4,7 +4,8 @@ Such a trainer merges correctly but records the merge in the loop that visits th
 ``(s, t)`` is listed twice where two words hold it, and the list is longer than the vocabulary allows. The merges
 taken once each are the run the trainer really made: :func:`per_word` finds the pattern (each merge repeated
 exactly as many times as our words hold its pair, up to the first merge where that fails, which another bug may
-cause, and at least two merges repeated before it), and :mod:`bpe.check` compares the
+cause, at least two merges repeated before it, and one of them repeated otherwise than a loop merging one occurrence
+a step would, which repeats a merge as often as one word holds the pair), and :mod:`bpe.check` compares the
 merges taken once each and tells both.
 
 Left out: comparing the merges taken once each (:mod:`bpe.check`).
@@ -48,17 +49,20 @@ def per_word(corpus: Corpus, setup: Setup, specials: Sequence[str], merges: Sequ
     splits = [list(w) for w in words]
     first: PerWord | None = None
     repeated = 0
+    telling = False  # a repeat that a loop merging one occurrence a step (one per word holding it twice) would not make
     for at, (pair, k) in enumerate(groups[:CHECKED]):
         holding = [i for i, s in enumerate(splits) if any(p == pair for p in zip(s, s[1:]))]
         if len(holding) != k:  # another bug parts the runs here: the repeats before it are what tells
             break
         if k > 1:
             repeated += 1
+            most = max(sum(p == pair for p in zip(splits[i], splits[i][1:])) for i in holding)
+            telling = telling or most != k
             if first is None:
                 step = sum(n for _, n in groups[:at]) + 2
                 first = PerWord((), step, pair, tuple(texts[i] for i in holding))
         for i in holding:
             splits[i] = merge_all(splits[i], pair)[0]
-    if first is None or repeated < min(2, sum(k > 1 for _, k in groups)):
+    if first is None or repeated < 2 or not telling:
         return None  # one repeat that happens to match the words holding the pair is no pattern
     return PerWord(tuple(p for p, _ in groups), first.step, first.pair, first.words)

@@ -20,7 +20,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, ORDER_TIES, TIE_KEYS, Fault, Split, TiePick, Word, no_extra, pair_counter, token_ids
+from .merge_faults import (
+    CORRECT,
+    ORDER_TIES,
+    RECOUNT_TIE,
+    TIE_KEYS,
+    Fault,
+    Split,
+    TiePick,
+    Word,
+    no_extra,
+    pair_counter,
+    token_ids,
+)
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
 
@@ -79,6 +91,7 @@ def replay(
     where: dict[BytePair, set[int]] = {}
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
+    recount = _Recount(splits) if tie == RECOUNT_TIE else None  # with that key: the order of a fresh count
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}
@@ -89,6 +102,8 @@ def replay(
             if fault.skips:
                 listed.setdefault(p, []).append(w)
             seen.setdefault(p, len(seen))
+    if recount is not None:
+        seen = recount  # type: ignore[assignment]
     removed: set[BytePair] = set()
     lost: set[BytePair] = set()  # pairs the selection never offers again
     live = set(range(len(words)))
@@ -203,6 +218,8 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
+        if recount is not None:
+            recount.moved(changed)
         if fault.keeps_pair:
             counts.add({pair: taken - counts.get(pair, 0)}, 1)
         if made_here:  # the count of a new pair is the last word's, however many words made it
@@ -490,6 +507,40 @@ class PairCounts:
             if rest:
                 return sorted(rest)
         return []
+
+
+class _Recount(Mapping):
+    """The order of pairs in a count taken afresh each step, as ``for word in words: for pair in word`` meets them,
+    over a dict of words where each merged word is deleted and added again at its end: a pair's place, found by
+    scanning the words in that order only as far as asked for."""
+
+    def __init__(self, splits: list[Split]) -> None:
+        self.splits = splits
+        self.order: dict[int, None] = dict.fromkeys(range(len(splits)))
+        self.moved(())
+
+    def moved(self, changed) -> None:
+        for w in [w for w in self.order if w in changed]:  # in the dict's order, as the student's loop meets them
+            del self.order[w]
+            self.order[w] = None
+        self.rank: dict[BytePair, int] = {}
+        self.scan = iter(list(self.order))
+
+    def __getitem__(self, pair: BytePair) -> int:
+        while pair not in self.rank:
+            w = next(self.scan, None)
+            if w is None:
+                raise KeyError(pair)
+            split = self.splits[w]
+            for p in zip(split, split[1:]):
+                self.rank.setdefault(p, len(self.rank))
+        return self.rank[pair]
+
+    def __iter__(self):
+        return iter(self.rank)
+
+    def __len__(self) -> int:
+        return len(self.rank)
 
 
 def _mutated(words: list[int]):

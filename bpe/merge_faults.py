@@ -544,6 +544,7 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
 
 
 ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
+RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
@@ -562,6 +563,9 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "first-added": ("the pair that entered your dict of counts first wins (max over a dict keeps the first of "
                     "equal counts, and a merge adds its new pairs at the end)",
                     lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
+    "first-recounted": ("the pair met first wins, your counts taken afresh each step over your dict of words (max over "
+                        "the counts keeps the first of equal counts), where each merged word is deleted and added again "
+                        "at the dict's end", lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
     "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "

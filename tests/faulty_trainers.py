@@ -25,7 +25,8 @@ neighbour of a merge at position 1 skipped (``if pos - 1 > 0``). A selection fau
 kept right, but the pair the loop should take at step :data:`LOST_STEP` is never offered again, as a heap that
 lost it. Tie faults (:data:`TIE_FAULTS`; ``first-added`` and
 ``greatest-text-ignore`` over a dict of counts updated in place, whose order is the order the pairs came in;
-``greatest-repr``, the greatest ``str((a, b))`` of the pair of bytes objects), a tie
+``greatest-repr``, the greatest ``str((a, b))`` of the pair of bytes objects; ``first-recounted``, the first of equal
+counts in a count taken afresh each step over a dict of words where each merged word goes to its end), a tie
 fault and a loop fault together (``first-added+assigned``), and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
 ``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
@@ -92,7 +93,7 @@ HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = (
     "smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id",
-    "greatest-text-ignore", "first-added", "greatest-repr",
+    "greatest-text-ignore", "first-added", "greatest-repr", "first-recounted",
 )  # fmt: skip
 DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on the order of the dict of counts
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
@@ -394,6 +395,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_ints(words, num_merges))
     if fault == PER_WORD:
         return _train_listing_per_word(words, num_merges)
+    if fault == "first-recounted":
+        return _vocab(_train_recounting_a_reordered_dict(words, num_merges))
     if fault == SKIPS_NEXT:
         return _vocab(_train_merging_in_place(words, num_merges))
     if fault == OFFSET_SET:
@@ -797,6 +800,40 @@ def _train_listing_per_word(words: Counter, num_merges: int) -> tuple[dict[int, 
             merges.append((a, b))
         vocab[len(vocab)] = a + b
     return vocab, merges
+
+
+def _train_recounting_a_reordered_dict(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """joshbcohen's loop: the pair counts taken afresh each step over a dict of words, ``max(counts, key=counts.get)``
+    (the first of equal counts in the order the count met them), and each merged word deleted from the dict and added
+    again at its end."""
+    held = {tuple(w): f for w, f in words.items()}
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        counts: dict = {}
+        for word, f in held.items():
+            for i in range(len(word) - 1):
+                counts[(word[i], word[i + 1])] = counts.get((word[i], word[i + 1]), 0) + f
+        if not counts:
+            break
+        best = max(counts, key=counts.get)
+        merges.append(best)
+        gone, made = [], {}
+        for word in held:
+            out, i = [], 0
+            while i < len(word):
+                if i + 1 < len(word) and (word[i], word[i + 1]) == best:
+                    out.append(best[0] + best[1])
+                    i += 2
+                else:
+                    out.append(word[i])
+                    i += 1
+            if tuple(out) != word:
+                made[tuple(out)] = held[word]
+                gone.append(word)
+        for word in gone:
+            del held[word]
+        held.update(made)
+    return merges
 
 
 def _train_merging_in_place(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
