@@ -65,6 +65,10 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     removes each word from that list while iterating over it (``for w in where[pair]: ... where[pair].remove(w)``):
     the iteration steps over the entry after each one it visits, so every second word is never merged there and
     keeps the pair; each visit merges one occurrence;
+28. ``stale-guarded``: as ``stale-neighbours`` (listed after it and ``stale-left``: it parts from the first only on a
+    pair ``(x, x)``), the new left
+    pair made with the symbol before the occurrence in the old word, but the right pair skipped where the merged pair
+    itself follows, so a run ``x x x`` merging ``(x, x)`` becomes ``xx x`` while ``(xx, x)`` is never counted;
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
     ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted.
@@ -291,6 +295,25 @@ def _stale_neighbours_extra(old: Split, new: Split, pair: BytePair, made: list[i
     return Counter({p: n for p, n in faulty.items() if n != 0})
 
 
+def _stale_guarded_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """As :func:`_stale_neighbours_extra`, but the right neighbour skipped where the merged pair itself follows (the
+    guard ``if (old[i + 1], old[i + 2]) != pair``): in a run ``x x x`` merging ``(x, x)``, ``(xx, x)`` is never counted."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in occurrences(old, pair):
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+            faulty[(old[i - 1], joined)] += 1
+        if i + 2 < len(old) and (old[i + 1], old[i + 2]) != pair:
+            faulty[(b, old[i + 2])] -= 1
+            faulty[(joined, old[i + 2])] += 1
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
 def _stale_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: the second one's left pair subtracted as read from the old split, ``(b, a)``,
     already subtracted by the first, where the split being built holds ``(ab, a)``, which stays."""
@@ -501,6 +524,14 @@ FAULTS: dict[str, Fault] = {
               merge=merge_skip_next, drops=True,
               about_merge="your merge for {merge} moves on past the symbol after each {joined}, so an occurrence "
               "right after a merged one is never merged, and its count is deleted with the pair's",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("stale-guarded", "your update makes the pair on the left of each merged pair with the symbol before it "
+              "in the word before the merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
+              "where (ab, ab) should be, and it skips the pair on the right where the merged pair itself follows, so "
+              "a run like 'aaa' merging (a, a) never counts (aa, a)", extra=_stale_guarded_extra, drops=True,
+              about_merge="your update for the merge {merge} makes the pair on the left of each {joined} with the "
+              "symbol before it in the word before the merge, so two {joined} side by side make ({b}, {joined}) where "
+              "({joined}, {joined}) should be, and it skips the pair on the right where {merge} follows",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "

@@ -58,7 +58,8 @@ merged in the set's order (``list(starts[pair])``), not left to right, so a run 
 :data:`SPECIAL_BAN`: the selection leaves out every pair whose merged bytes are a substring of ``<|endoftext|>``
 (``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPS_NEXT`: each occurrence merged in place, then the index moved on by two, so an occurrence right after a
 merged one is left. :data:`PER_WORD`: a correct loop that appends each merge to its list once per word it changes. :data:`OFFSET_SET`: each pair's occurrences kept as a set of (word, byte offset, live) tuples over the distinct
-words and merged in the set's order, a replaced neighbour marked dead rather than removed. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+words and merged in the set's order, a replaced neighbour marked dead rather than removed. :data:`STALE_GUARDED`: the left pair of each occurrence made with the old word's symbol, the right one skipped where the
+merged pair follows. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
 second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
@@ -109,6 +110,7 @@ SPECIAL_BAN = "special-ban"  # richiefeng's selection: no pair whose merged byte
 PER_WORD = "per-word"  # JRyanShue's loop: merges.append inside the loop over the words holding the pair
 SKIPS_NEXT = "skips-next"  # angeris's merge: in place, then the index up by two, past the symbol after the new token
 OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offset, live) tuples, merged in its order
+STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
@@ -395,6 +397,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_on_ints(words, num_merges))
     if fault == PER_WORD:
         return _train_listing_per_word(words, num_merges)
+    if fault == STALE_GUARDED:
+        return _vocab(_train_with_old_left_and_guarded_right(words, num_merges))
     if fault == "first-recounted":
         return _vocab(_train_recounting_a_reordered_dict(words, num_merges))
     if fault == SKIPS_NEXT:
@@ -800,6 +804,43 @@ def _train_listing_per_word(words: Counter, num_merges: int) -> tuple[dict[int, 
             merges.append((a, b))
         vocab[len(vocab)] = a + b
     return vocab, merges
+
+
+def _train_with_old_left_and_guarded_right(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """tangguochuan's loop: each word rebuilt left to right from its old tokens; at each occurrence the left pair is
+    moved from (old[i-1], a) to (old[i-1], ab), the old word's symbol, and the right pair from (b, old[i+2]) to
+    (ab, old[i+2]) unless (old[i+1], old[i+2]) is the merged pair itself; the merged pair's count set to 0."""
+    tokens = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        live = {p: n for p, n in counts.items() if n > 0}
+        if not live:
+            break
+        best = max(live.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        new_token = best[0] + best[1]
+        for w, f in words.items():
+            old, out, i = tokens[w], [], 0
+            while i < len(old):
+                if i < len(old) - 1 and (old[i], old[i + 1]) == best:
+                    out.append(new_token)
+                    if i > 0:
+                        counts[(old[i - 1], old[i])] -= f
+                        counts[(old[i - 1], new_token)] += f
+                    if i < len(old) - 2 and (old[i + 1], old[i + 2]) != best:
+                        counts[(old[i + 1], old[i + 2])] -= f
+                        counts[(new_token, old[i + 2])] += f
+                    i += 2
+                else:
+                    out.append(old[i])
+                    i += 1
+            tokens[w] = out
+        counts[best] = 0
+    return merges
 
 
 def _train_recounting_a_reordered_dict(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:

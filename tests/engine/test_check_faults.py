@@ -32,6 +32,7 @@ from faulty_trainers import (
     SKIPPED_WORDS,
     SKIPS_NEXT,
     SPECIAL_BAN,
+    STALE_GUARDED,
     STALE_KEPT,
     TIE_FAULTS,
     train,
@@ -215,6 +216,26 @@ def test_a_merge_that_skips_the_symbol_after_a_new_token_is_named_with_its_step(
     assert "so an occurrence right after a merged one is never merged" in result.cause
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
     assert replay(words, freqs, merges, FAULTS["skips-next"], tie="greatest-bytes").reproduced == len(merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_stale_left_pair_with_a_guarded_right_one_is_named_where_it_parts_from_stale_neighbours(corpus):
+    # tangguochuan's update makes the left pair with the old word's symbol and skips the right one where the merged
+    # pair follows: on the prose the old Check said whitespace kept on words; where it makes the same merges as
+    # stale-neighbours, that commoner one is named and this one told beside it
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, STALE_GUARDED, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    guarded = FAULTS["stale-guarded"].sentence
+    assert result.fault == "stale-guarded" or result.fault == "stale-neighbours" and guarded in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-guarded"], tie="greatest-bytes").reproduced == len(merges)
+    if corpus == "prose":  # a run of spaces merged by (␣, ␣): only this loop never counts (␣␣, ␣) there
+        assert result.fault == "stale-guarded", result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
