@@ -471,6 +471,8 @@ def _compare_one(
         kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
     if kind == "settings" and other is not None:
         alt, n_alt, words_differ = other
+        if alt.byte_base != setup.byte_base and _ascii(corpus):  # on ASCII text the base changes nothing
+            alt = replace(alt, byte_base=setup.byte_base)
         what = (
             f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
             if alt.byte_base != setup.byte_base

@@ -333,6 +333,16 @@ def test_a_setting_fault_is_named_before_any_tie_or_count(corpus, fault):
     assert result.kind in SETTING_KINDS[fault] and result.step == step, result.cause
 
 
+def test_a_byte_run_on_ascii_text_is_never_said_to_start_from_characters():
+    # leonwyang: no pre-tokenization and a smallest-id tie on the handout; the settings search ranks a character base
+    # first, which on ASCII text is the same base, and the old Check said 'your run starts from characters'
+    text = CORPORA["handout"]
+    merges, result = check(text, "none+smallest-id", MERGES["handout"])
+    assert result.step == first_difference(train(text, MERGES["handout"])[1], merges)
+    assert result.kind == "pre-tokenizer" and "starts from characters" not in result.cause, result.cause
+    assert "your run does not cut the text into words" in result.cause
+
+
 def test_a_character_run_is_named_characters_not_a_tie():
     merges, result = check(CORPORA["bytes"], "chars", 40)
     assert result.kind == "byte-base" and result.settings.byte_base is False and result.equal
