@@ -305,8 +305,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
 # dict of counts keeps the pair seen first, CS336's max over (count, pair) takes the greatest; rules by token ids or
 # text are rarer. Where two rules make every merge of a run, the commoner is named first.
 COMMON_TIES = (
-    "lexicographic", "smallest-bytes", "first", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf", "smallest-id",
-    "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
+    "lexicographic", "smallest-bytes", "first", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf",
+    "smallest-id", "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
 )  # fmt: skip
 
 
@@ -513,7 +513,8 @@ def _compare_one(
         )
         cause = (
             f"{head} ({their_count}): your loop merges a pair's occurrences in the order of the set of their positions "
-            f"(a loop over the set, as list(pos[pair]) or for p in pos[pair]), not left to right, so a run of one symbol is split otherwise: after the merge "
+            f"(a loop over the set, as list(pos[pair]) or for p in pos[pair]), not left to right, so a run of one symbol "
+            f"is split otherwise: after the merge "
             f"{show_pair((x, x))} at step {at}, a run of three {show_bytes(x)} as in {show_word(word)} can become "
             f"{show_bytes(x)} {show_bytes(x + x)} where ours makes {show_bytes(x + x)} {show_bytes(x)}, and the counts "
             f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
