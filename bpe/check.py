@@ -438,7 +438,13 @@ def _compare_one(
     ordered = _set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
-    banned = special_ban(words, student.merges, step, ours[n], specials, _TIE_KEY.get(setup.tie_break))
+    banned = (
+        special_ban(
+            words, student.merges, step, ours[n], specials, _TIE_KEY.get(setup.tie_break), min(seconds, SET_SECONDS)
+        )
+        if seconds > 0
+        else None
+    )
     if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
         candidates.append((banned[0], 2.07, "special-ban"))
     rule = None

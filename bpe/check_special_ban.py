@@ -14,6 +14,7 @@ Left out: weighing it against the other causes and saying it (:mod:`bpe.check`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from .check_loop import BEYOND, Words
@@ -33,14 +34,21 @@ def special_pairs(specials: Sequence[str]) -> frozenset[BytePair]:
 
 
 def special_ban(
-    words: Words, merges: Sequence[BytePair], step: int, ours: BytePair, specials: Sequence[str], tie: str | None
+    words: Words,
+    merges: Sequence[BytePair],
+    step: int,
+    ours: BytePair,
+    specials: Sequence[str],
+    tie: str | None,
+    seconds: float,
 ) -> tuple[int, str] | None:
     """How many of the student's merges a selection that never takes a pair of :func:`special_pairs` follows, and
     the special token holding ``ours``, or None: where ``ours`` (our pair at ``step``) is not such a pair, or one of
-    the student's merges is."""
+    the student's merges is. ``seconds`` bounds the replay."""
     shunned = special_pairs(specials)
     if ours not in shunned or any(m in shunned for m in merges):
         return None
     special = next(s for s in specials if ours[0] + ours[1] in s.encode("utf-8"))
-    reach = replay(words.words, words.freqs, merges[: step + BEYOND], tie=tie, shunned=shunned).reproduced
-    return (reach, special) if reach >= step else None
+    deadline = time.monotonic() + seconds
+    run = replay(words.words, words.freqs, merges[: step + BEYOND], tie=tie, deadline=deadline, shunned=shunned)
+    return (run.reproduced, special) if run.reproduced >= step else None
