@@ -54,6 +54,7 @@ from .check_loop import (
     tie_key,
 )
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
+from .check_per_word import PerWord, per_word
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
@@ -69,6 +70,7 @@ from .check_setup import (
     student_words,
     train_setup,
 )
+from .check_special_ban import special_ban
 from .config import TIE_RULES
 from .count_faults import Reading, count_sentence, file_text, find_count_fault
 from .fault_replay import replay
@@ -76,7 +78,7 @@ from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .merge_faults import TIE_KEYS
 from .pre_tokenizers import Corpus
-from .set_order import set_order_reach
+from .set_order import set_order_reach, tuple_set_order_reach
 from .state import stop_sentence
 
 __all__ = [
@@ -157,6 +159,10 @@ def compare(
     all of it, else weighed with the other causes. ``num_merges``/``vocab_size``: the student's target size (a run that stops
     short of it or goes past it is flagged, and a run that parts from ours and is one merge longer than the
     target is told so too). ``seconds`` bounds the replay of known faulty loops."""
+    once = per_word(corpus, setup, tuple(special_tokens), student.merges, student.end_of_word)
+    if once is not None:  # each merge listed once per word holding its pair: the merges taken once each are compared
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _per_word(corpus, student, setup, tuple(special_tokens), alternative, once, options)
     result = _compare(
         corpus,
         student,
@@ -178,6 +184,34 @@ def compare(
         cause=f"{result.cause} Your run also makes {target + 1} merges where {target_words} asks for {target}: one "
         "too many, as a loop that runs while the vocabulary is at most its size (not below it) makes.",
     )
+
+
+def _per_word(corpus, student, setup, specials, alternative, once: PerWord, options) -> Comparison:
+    """The verdict on a run that lists each merge once per word holding its pair: that first, then what the merges
+    taken once each get."""
+    inner = compare(corpus, replace(student, merges=once.merges), setup, specials, alternative, **options)
+    target, target_words = target_merges(corpus, inner.settings or setup, specials, **{
+        k: options[k] for k in ("num_merges", "vocab_size")
+    })  # fmt: skip
+    times = sum(1 for p in student.merges if p == once.pair)
+    listed = f"{len(student.merges)} merges, {len(set(once.merges))} different"
+    if target is not None:
+        listed += f", where {target_words} asks for {target}"
+    shown = ", ".join(show_word(w) for w in once.words[:3]) + (" ..." if len(once.words) > 3 else "")
+    cause = (
+        f"At step {once.step} you list {show_pair(once.pair)} again: your run records each merge once for every word "
+        f"holding its pair (merges.append inside the loop over the words, not after it), so {show_pair(once.pair)} "
+        f"is listed {times} times, for {shown}; your list holds {listed}. Taken once each, "
+        f"{inner.cause[0].lower()}{inner.cause[1:]}"
+    )
+    n = once.step - 1
+    ours = inner.our_merges[n] if n < len(inner.our_merges) else None
+    return Comparison(
+        agreed=n, step=once.step, ours=ours, theirs=once.pair, our_count=0, their_count=0, kind="merge-loop",
+        cause=cause, history=inner.history, setup=inner.setup, rule=inner.rule, our_merges=inner.our_merges,
+        fault="per-word", settings=inner.settings, later_kind=inner.kind if inner.step else None,
+        later_step=inner.step,
+    )  # fmt: skip
 
 
 def _compare(
@@ -275,8 +309,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
 # dict of counts keeps the pair seen first, CS336's max over (count, pair) takes the greatest; rules by token ids or
 # text are rarer. Where two rules make every merge of a run, the commoner is named first.
 COMMON_TIES = (
-    "lexicographic", "smallest-bytes", "first", "first-added", "greatest-bytes", "greatest", "hf", "smallest-id",
-    "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
+    "lexicographic", "smallest-bytes", "first", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf",
+    "smallest-id", "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
 )  # fmt: skip
 
 
@@ -408,6 +442,15 @@ def _compare_one(
     ordered = _set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
+    banned = (
+        special_ban(
+            words, student.merges, step, ours[n], specials, _TIE_KEY.get(setup.tie_break), min(seconds, SET_SECONDS)
+        )
+        if seconds > 0
+        else None
+    )
+    if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
+        candidates.append((banned[0], 2.07, "special-ban"))
     rule = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
@@ -438,6 +481,8 @@ def _compare_one(
         kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
     if kind == "settings" and other is not None:
         alt, n_alt, words_differ = other
+        if alt.byte_base != setup.byte_base and _ascii(corpus):  # on ASCII text the base changes nothing
+            alt = replace(alt, byte_base=setup.byte_base)
         what = (
             f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
             if alt.byte_base != setup.byte_base
@@ -478,12 +523,27 @@ def _compare_one(
         )
         cause = (
             f"{head} ({their_count}): your loop merges a pair's occurrences in the order of the set of their positions "
-            f"(list(pos[pair])), not left to right, so a run of one symbol is split otherwise: after the merge "
+            f"(a loop over the set, as list(pos[pair]) or for p in pos[pair]), not left to right, so a run of one symbol "
+            f"is split otherwise: after the merge "
             f"{show_pair((x, x))} at step {at}, a run of three {show_bytes(x)} as in {show_word(word)} can become "
             f"{show_bytes(x)} {show_bytes(x + x)} where ours makes {show_bytes(x + x)} {show_bytes(x)}, and the counts "
             f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
         )
         return Comparison(kind="merge-loop", cause=cause, fault="set-order", **fields)
+    if kind == "special-ban" and banned is not None:
+        reach, token = banned
+        follows = (
+            f"our loop leaving those pairs out makes all {len(student.merges)} of your merges"
+            if reach >= len(student.merges)
+            else f"our loop leaving those pairs out follows yours for {reach} merges"
+        )
+        cause = (
+            f"{head} ({their_count}): your selection never takes a pair whose merged bytes are part of the special "
+            f"token {token}, as {show_bytes(ours[n][0] + ours[n][1])} is, so {show_pair(ours[n])} is passed over "
+            f"though no other pair counts more; {follows}. Pairs like it occur in ordinary words too: splitting the "
+            "special tokens out of the text before counting is what keeps them whole, so no pair needs leaving out."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="special-ban", **fields)
     if kind == "int-sum" and ints is not None:
         shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
         cause = (
@@ -587,6 +647,8 @@ def _set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tu
     if text is None or student.end_of_word:
         return None
     runs = [(x, k) for k, (x, y) in enumerate(student.merges[:step], start=1) if x == y]
+    theirs = student.merges[step - 1]
+    runs.sort(key=lambda run: not any(run[0] in symbol for symbol in theirs))  # a run of a symbol the pair holds first
     if not runs:
         return None
     reading = Reading(text, setup.pre_tokenizer, specials)
@@ -599,7 +661,11 @@ def _set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tu
         sequence = [tuple(bytes([b]) for b in w.encode("utf-8")) for w in typed]
     else:
         sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
-    reach = set_order_reach(sequence, student.merges[: step + BEYOND], time.monotonic() + seconds)
+    deadline = time.monotonic() + seconds
+    reach = set_order_reach(sequence, student.merges[: step + BEYOND], deadline)
+    if reach < min(len(student.merges), step + BEYOND):  # the loop over sets of (word, offset) tuples
+        _, words, freqs = student_words(corpus, setup, specials)
+        reach = max(reach, tuple_set_order_reach(words, freqs, student.merges[: step + BEYOND], deadline))
     return (reach, found) if reach >= min(len(student.merges), step + FOLLOW) else None
 
 

@@ -24,7 +24,8 @@ one faulty reader does:
    chunk, and the chunks' sets are joined, so a word at the same position in two chunks counts once;
 7. ``special-in-pattern``: the special tokens are alternatives inside the pre-token pattern, not split out
    first, so after punctuation the punctuation run takes the token's first characters (``.<|``) and the rest
-   is counted as words (``endoftext``, ``|>``);
+   is counted as words (``endoftext``, ``|>``); where the text never split at its special tokens (the commoner bug)
+   makes as many of the run's merges, any tied pair allowed, it is named first and this one beside it;
 8. ``lines``: each line (with its newline) is pre-tokenized on its own, so no word runs across a newline
    (a newline and the next line's indent are never one word);
 9. ``bytes-pattern``: the pre-token pattern is run on the UTF-8 bytes (``rb"..."``), where ``\\p{L}`` and
@@ -60,7 +61,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
@@ -68,6 +69,7 @@ from . import pre_tokenizers as pt
 from .check_notation import show_pair, show_word
 from .check_result import to_ours
 from .check_setup import Setup, setup_agreed, student_words, train_setup
+from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .pre_tokenizers import Corpus
 
@@ -433,6 +435,9 @@ class CountFound:
     example: Example
     true: dict[str, int]
     reproduced: int
+    unsplit: bool = (
+        False  # with ``special-in-pattern``: the text never split at its special tokens makes as many merges
+    )
 
 
 def file_text(corpus: Corpus) -> str | None:
@@ -520,6 +525,13 @@ def _likelier(fault: CountFault, best: CountFound, reproduced: int, merges: int)
     return reproduced == best.reproduced < merges and fault.own_loop and not best.fault.own_loop
 
 
+def _any_tie(counts: Counter, setup: Setup, merges: Sequence[BytePair], end_of_word: bool) -> int:
+    """How many of ``merges`` our loop makes on ``counts`` with any tied pair allowed: two readings that part only
+    where a tie rule decides are as good as each other, whatever the student's tie rule."""
+    _, words, freqs = student_words(dict(counts), setup, (), end_of_word)
+    return replay(words, freqs, merges).reproduced
+
+
 def find_count_fault(
     text: str,
     setup: Setup,
@@ -550,6 +562,13 @@ def find_count_fault(
             best = CountFound(fault, chunks, dict(counts), example, dict(reading.true), n)
             if n == len(merges):
                 break
+    if best is not None and reading is not None and best.fault.name == "special-in-pattern":
+        unsplit = Counter(reading.pattern.findall(text))  # the special tokens' text cut as any other text
+        best = replace(
+            best,
+            unsplit=_any_tie(unsplit, setup, merges, end_of_word)
+            >= _any_tie(Counter(best.counts), setup, merges, end_of_word),
+        )
     return best
 
 
@@ -559,6 +578,11 @@ def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[B
     what = found.fault.sentence.format(chunks=found.chunks).replace(
         "each of your 1 chunks is", "your one chunk, the whole file, is"
     )
+    if found.unsplit:  # the commoner bug first: both make the same merges
+        what = (
+            "your special token is never split out of the text, so it is cut into words as any other text (or "
+            f"{what}: both make your merges here)"
+        )
     less, more = found.example
     if found.fault.name == "chunk-positions" and less:
         word = less[0]

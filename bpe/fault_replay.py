@@ -20,7 +20,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, ORDER_TIES, TIE_KEYS, Fault, Split, TiePick, Word, no_extra, pair_counter, token_ids
+from .merge_faults import (
+    CORRECT,
+    ORDER_TIES,
+    RECOUNT_TIE,
+    TIE_KEYS,
+    Fault,
+    Split,
+    TiePick,
+    Word,
+    no_extra,
+    pair_counter,
+    token_ids,
+)
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
 
@@ -50,13 +62,15 @@ def replay(
     choose: int | None = None,
     deletes: bool | None = None,
     keeps: bool = False,
+    shunned: frozenset[BytePair] = frozenset(),
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
     :func:`faulty_merges` does. ``deletes``: whether the loop deletes a pair's count once it is merged, so a
     count a faulty update left there never wins a tie (None: where the student's run never repeats a merge).
     ``keeps``: a fault that deletes the merged pair's count (``drops``) keeps it instead, what the faulty update left
-    there and all, as the same loop does when it only subtracts each merged occurrence."""
+    there and all, as the same loop does when it only subtracts each merged occurrence. ``shunned``: pairs the
+    selection never takes, whatever their count."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie][1] if tie else None
@@ -77,11 +91,19 @@ def replay(
     where: dict[BytePair, set[int]] = {}
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
+    recount = _Recount(splits) if tie == RECOUNT_TIE else None  # with that key: the order of a fresh count
+    # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
+    # order they came to hold it
+    listed: dict[BytePair, list[int]] = {}
     for w, c in enumerate(contrib):
         counts.add(c, freqs[w])
         for p in zip(splits[w], splits[w][1:]):
             where.setdefault(p, set()).add(w)
+            if fault.skips:
+                listed.setdefault(p, []).append(w)
             seen.setdefault(p, len(seen))
+    if recount is not None:
+        seen = recount  # type: ignore[assignment]
     removed: set[BytePair] = set()
     lost: set[BytePair] = set()  # pairs the selection never offers again
     live = set(range(len(words)))
@@ -133,7 +155,7 @@ def replay(
             return result
         if step == watch and fault.loses and choose is None:
             lost = _lost_pairs(counts, pair, pick, ids, seen)
-        tied = counts.top(lost)
+        tied = counts.top(lost | shunned if shunned else lost)
         if (
             pair not in tied
             or pick is not None
@@ -155,7 +177,11 @@ def replay(
         changed = set()
         made_here: dict[BytePair, int] = {}  # with ``assigns``: each new pair, the count of the last word making it
         holders = where.get(pair, set())
-        for w in sorted(holders) if ordered or fault.assigns or fault.stale_index else list(holders):
+        if fault.skips:  # the list loses each word as it is merged, so the loop steps over the next one
+            order = _mutated(listed.setdefault(pair, []))
+        else:
+            order = sorted(holders) if ordered or fault.assigns or fault.stale_index else list(holders)
+        for w in order:
             old = splits[w]
             new, made = fault.merge(old, pair)
             if new == old:
@@ -164,6 +190,15 @@ def replay(
             held = set(zip(old, old[1:]))
             for p in held:
                 where.get(p, set()).discard(w)
+            if fault.skips:
+                gained = Counter(zip(new, new[1:]))
+                gained.subtract(zip(old, old[1:]))
+                for p, k in gained.items():
+                    for _ in range(abs(k) if p != pair else 0):
+                        if k > 0:
+                            listed.setdefault(p, []).append(w)
+                        elif w in listed.get(p, ()):
+                            listed[p].remove(w)
             for p in zip(new, new[1:]):
                 if not fault.stale_index or p in held or p not in where:
                     where.setdefault(p, set()).add(w)
@@ -183,6 +218,8 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
+        if recount is not None:
+            recount.moved(changed)
         if fault.keeps_pair:
             counts.add({pair: taken - counts.get(pair, 0)}, 1)
         if made_here:  # the count of a new pair is the last word's, however many words made it
@@ -470,6 +507,51 @@ class PairCounts:
             if rest:
                 return sorted(rest)
         return []
+
+
+class _Recount(Mapping):
+    """The order of pairs in a count taken afresh each step, as ``for word in words: for pair in word`` meets them,
+    over a dict of words where each merged word is deleted and added again at its end: a pair's place, found by
+    scanning the words in that order only as far as asked for."""
+
+    def __init__(self, splits: list[Split]) -> None:
+        self.splits = splits
+        self.order: dict[int, None] = dict.fromkeys(range(len(splits)))
+        self.moved(())
+
+    def moved(self, changed) -> None:
+        for w in [w for w in self.order if w in changed]:  # in the dict's order, as the student's loop meets them
+            del self.order[w]
+            self.order[w] = None
+        self.rank: dict[BytePair, int] = {}
+        self.scan = iter(list(self.order))
+
+    def __getitem__(self, pair: BytePair) -> int:
+        while pair not in self.rank:
+            w = next(self.scan, None)
+            if w is None:
+                raise KeyError(pair)
+            split = self.splits[w]
+            for p in zip(split, split[1:]):
+                self.rank.setdefault(p, len(self.rank))
+        return self.rank[pair]
+
+    def __iter__(self):
+        return iter(self.rank)
+
+    def __len__(self) -> int:
+        return len(self.rank)
+
+
+def _mutated(words: list[int]):
+    """The words a loop ``for w in words: ... words.remove(w)`` visits: each visit removes the word's first entry,
+    the index moves on by one, so the entry after it is stepped over."""
+    i = 0
+    while i < len(words):
+        w = words[i]
+        words.remove(w)
+        yield w
+        i += 1
 
 
 def _fresh(

@@ -60,7 +60,18 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 25. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
     is never removed (no ``del counts[pair]``), so the pair keeps the highest count and is taken again and again,
     until a pair made by its merge ties with it and wins the tie. A run that is its first merge over and over is
-    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both).
+    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both);
+26. ``skipped-words``: the loop keeps, for each pair, a list of the words holding it (a word once per occurrence) and
+    removes each word from that list while iterating over it (``for w in where[pair]: ... where[pair].remove(w)``):
+    the iteration steps over the entry after each one it visits, so every second word is never merged there and
+    keeps the pair; each visit merges one occurrence;
+28. ``stale-guarded``: as ``stale-neighbours`` (listed after it and ``stale-left``: it parts from the first only on a
+    pair ``(x, x)``), the new left
+    pair made with the symbol before the occurrence in the old word, but the right pair skipped where the merged pair
+    itself follows, so a run ``x x x`` merging ``(x, x)`` becomes ``xx x`` while ``(xx, x)`` is never counted;
+27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
+    its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
+    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -150,6 +161,23 @@ def merge_stale(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
         if i < len(out):
             out[i : i + 2] = [pair[0] + pair[1]]
             made.append(i)
+    return out, made
+
+
+def merge_skip_next(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Left to right, but after each merge the scan moves past the symbol after the new token, so an occurrence that
+    starts right there (the second ``(a, b)`` in ``abab``, the second ``(a, a)`` in ``aaaa``) is never merged."""
+    out, made, i = [], [], 0
+    while i < len(split):
+        if i < len(split) - 1 and split[i] == pair[0] and split[i + 1] == pair[1]:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            if i + 2 < len(split):
+                out.append(split[i + 2])
+            i += 3
+        else:
+            out.append(split[i])
+            i += 1
     return out, made
 
 
@@ -267,6 +295,25 @@ def _stale_neighbours_extra(old: Split, new: Split, pair: BytePair, made: list[i
     return Counter({p: n for p, n in faulty.items() if n != 0})
 
 
+def _stale_guarded_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """As :func:`_stale_neighbours_extra`, but the right neighbour skipped where the merged pair itself follows (the
+    guard ``if (old[i + 1], old[i + 2]) != pair``): in a run ``x x x`` merging ``(x, x)``, ``(xx, x)`` is never counted."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in occurrences(old, pair):
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+            faulty[(old[i - 1], joined)] += 1
+        if i + 2 < len(old) and (old[i + 1], old[i + 2]) != pair:
+            faulty[(b, old[i + 2])] -= 1
+            faulty[(joined, old[i + 2])] += 1
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
 def _stale_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: the second one's left pair subtracted as read from the old split, ``(b, a)``,
     already subtracted by the first, where the split being built holds ``(ab, a)``, which stays."""
@@ -363,6 +410,7 @@ class Fault:
     assigns: bool = False  # a new pair's count set to the last word's count that made it, not the sum
     stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
     keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
+    skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -466,6 +514,25 @@ FAULTS: dict[str, Fault] = {
               "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
               "{joined}), while your counts were updated as if it stayed",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("skipped-words", "your loop removes each word from the list of words holding the pair while it "
+              "iterates over that list ('for w in words: ... words.remove(w)'), so it steps over the next word: every "
+              "second word holding the pair is never merged, and its pairs keep their counts", merge=merge_first, skips=True,
+              drops=True),
+        Fault("skips-next", "your merge moves on past the symbol after each new token (the index goes up by two after "
+              "the word has shrunk by one), so an occurrence that starts right after a merged one is never merged: "
+              "'abab' becomes 'ab a b', and the pair's count is deleted though the word still holds it",
+              merge=merge_skip_next, drops=True,
+              about_merge="your merge for {merge} moves on past the symbol after each {joined}, so an occurrence "
+              "right after a merged one is never merged, and its count is deleted with the pair's",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("stale-guarded", "your update makes the pair on the left of each merged pair with the symbol before it "
+              "in the word before the merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
+              "where (ab, ab) should be, and it skips the pair on the right where the merged pair itself follows, so "
+              "a run like 'aaa' merging (a, a) never counts (aa, a)", extra=_stale_guarded_extra, drops=True,
+              about_merge="your update for the merge {merge} makes the pair on the left of each {joined} with the "
+              "symbol before it in the word before the merge, so two {joined} side by side make ({b}, {joined}) where "
+              "({joined}, {joined}) should be, and it skips the pair on the right where {merge} follows",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
@@ -508,6 +575,7 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
 
 
 ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
+RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
@@ -526,6 +594,9 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "first-added": ("the pair that entered your dict of counts first wins (max over a dict keeps the first of "
                     "equal counts, and a merge adds its new pairs at the end)",
                     lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
+    "first-recounted": ("the pair met first wins, your counts taken afresh each step over your dict of words (max over "
+                        "the counts keeps the first of equal counts), where each merged word is deleted and added again "
+                        "at the dict's end", lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
     "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "

@@ -12,6 +12,12 @@ That order depends on the exact positions and on every add and discard the set h
 replays the loop as written, with real sets, on the pre-tokens in the order of the text: the student's ties go to
 the greatest pair of bytes (a heap ordered by count, then bytes, as the loop this models does).
 
+Other students keep, for each pair, a set of ``(word, byte offset, live)`` tuples over the distinct pre-tokens
+(numbered in the order they first occur, each with its count), every byte slot of a word holding the token that
+covers it; a neighbour pair that a merge replaces is not removed but marked ``(word, offset, False)``, and an
+occurrence whose first byte already holds the new token is skipped. :class:`TupleSetOrder` replays that loop, again
+with real sets, so the tuples' hashes and the set's history give the order.
+
 Left out: where the Check weighs this against other causes (:mod:`bpe.check`).
 """
 
@@ -88,6 +94,78 @@ class SetOrder:
             token[after] = pre[after] = nxt[after] = None
         self.counts.drop(pair)
         self.pos.pop(pair, None)
+
+
+class TupleSetOrder:
+    """The student's loop over distinct words: ``slots`` each word's token at each byte, ``pairs`` each pair's set of
+    ``(word, offset, live)``; ties to the greatest pair of bytes."""
+
+    def __init__(self, words: Sequence[tuple[bytes, ...]], freqs: Sequence[int]) -> None:
+        self.freqs = list(freqs)
+        self.slots: list[list[bytes]] = []
+        self.pairs: dict[BytePair, set[tuple[int, int, bool]]] = {}
+        self.counts = PairCounts()
+        raw: dict[BytePair, int] = {}
+        for t, word in enumerate(words):
+            slots = [symbol for symbol in word for _ in symbol]
+            self.slots.append(slots)
+            at = 0
+            for a, b in zip(word, word[1:]):
+                self.pairs.setdefault((a, b), set()).add((t, at, True))
+                raw[(a, b)] = raw.get((a, b), 0) + freqs[t]
+                at += len(a)
+        self.counts.add(raw, 1)
+
+    def top(self) -> BytePair | None:
+        tied = self.counts.top()
+        return max(tied) if tied else None
+
+    def merge(self, pair: BytePair) -> None:
+        """Merge ``pair`` at each live tuple in the set's order, marking the replaced neighbour pairs dead."""
+        left, right = pair
+        joined = left + right
+        for t, s, live in self.pairs.get(pair, set()):
+            slots, f = self.slots[t], self.freqs[t]
+            if not live or slots[s] is joined:  # a dead entry, or the start of a token just made
+                continue
+            if slots[s] != left or s + len(left) >= len(slots) or slots[s + len(left)] != right:
+                continue  # the student's loop would stop on its assertion here
+            if s > 0:
+                before = slots[s - 1]
+                start = s - len(before)
+                self.pairs.setdefault((before, joined), set()).add((t, start, True))
+                self.counts.add({(before, joined): f, (before, left): -f}, 1)
+                old = self.pairs.setdefault((before, left), set())
+                if (t, start, True) in old:
+                    old.remove((t, start, True))
+                    old.add((t, start, False))
+            end = s + len(joined)
+            if end < len(slots):
+                after = slots[end]
+                self.pairs.setdefault((joined, after), set()).add((t, s, True))
+                self.counts.add({(joined, after): f, (right, after): -f}, 1)
+                old = self.pairs.setdefault((right, after), set())
+                if (t, s + len(left), True) in old:
+                    old.remove((t, s + len(left), True))
+                    old.add((t, s + len(left), False))
+            slots[s:end] = [joined] * len(joined)
+        self.pairs[pair] = set()
+        self.counts.drop(pair)
+
+
+def tuple_set_order_reach(
+    words: Sequence[tuple[bytes, ...]],
+    freqs: Sequence[int],
+    merges: Sequence[BytePair],
+    deadline: float | None = None,
+) -> int:
+    """How many of ``merges`` :class:`TupleSetOrder` makes, in order, before its choice differs."""
+    loop = TupleSetOrder(words, freqs)
+    for step, pair in enumerate(merges):
+        if loop.top() != pair or deadline is not None and time.monotonic() > deadline:
+            return step
+        loop.merge(pair)
+    return len(merges)
 
 
 def set_order_reach(

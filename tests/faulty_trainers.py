@@ -25,7 +25,8 @@ neighbour of a merge at position 1 skipped (``if pos - 1 > 0``). A selection fau
 kept right, but the pair the loop should take at step :data:`LOST_STEP` is never offered again, as a heap that
 lost it. Tie faults (:data:`TIE_FAULTS`; ``first-added`` and
 ``greatest-text-ignore`` over a dict of counts updated in place, whose order is the order the pairs came in;
-``greatest-repr``, the greatest ``str((a, b))`` of the pair of bytes objects), a tie
+``greatest-repr``, the greatest ``str((a, b))`` of the pair of bytes objects; ``first-recounted``, the first of equal
+counts in a count taken afresh each step over a dict of words where each merged word goes to its end), a tie
 fault and a loop fault together (``first-added+assigned``), and setting faults
 (:data:`SETTING_FAULTS`): lowercasing, whitespace kept on words, a character base, special tokens left in,
 ``none`` (no pre-tokenization: the whole text one sequence with its special tokens, ties to the pair seen
@@ -54,7 +55,12 @@ file read as one buffer cut after its last space or newline, the rest read alone
 :data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
 its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
 merged in the set's order (``list(starts[pair])``), not left to right, so a run of one symbol may be split ``a aa``.
-:data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
+:data:`SPECIAL_BAN`: the selection leaves out every pair whose merged bytes are a substring of ``<|endoftext|>``
+(``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPS_NEXT`: each occurrence merged in place, then the index moved on by two, so an occurrence right after a
+merged one is left. :data:`PER_WORD`: a correct loop that appends each merge to its list once per word it changes. :data:`OFFSET_SET`: each pair's occurrences kept as a set of (word, byte offset, live) tuples over the distinct
+words and merged in the set's order, a replaced neighbour marked dead rather than removed. :data:`STALE_GUARDED`: the left pair of each occurrence made with the old word's symbol, the right one skipped where the
+merged pair follows. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
 as ``bytes(n)``, runs of zero bytes. :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
@@ -88,7 +94,7 @@ HEAP_FAULTS = ("no-sift-up", "no-sift-up-skip-first")
 LOST_STEP = 5  # where the lost-pair selection first leaves out the pair it should take
 TIE_FAULTS = (
     "smallest-bytes", "greatest-id", "smallest-id", "greatest-text", "greatest-concat", "gpt2-id",
-    "greatest-text-ignore", "first-added", "greatest-repr",
+    "greatest-text-ignore", "first-added", "greatest-repr", "first-recounted",
 )  # fmt: skip
 DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on the order of the dict of counts
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
@@ -100,6 +106,12 @@ COUNT_FAULTS = (
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
+SPECIAL_BAN = "special-ban"  # richiefeng's selection: no pair whose merged bytes are a substring of <|endoftext|>
+PER_WORD = "per-word"  # JRyanShue's loop: merges.append inside the loop over the words holding the pair
+SKIPS_NEXT = "skips-next"  # angeris's merge: in place, then the index up by two, past the symbol after the new token
+OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offset, live) tuples, merged in its order
+STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
+SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
@@ -383,6 +395,18 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == PER_WORD:
+        return _train_listing_per_word(words, num_merges)
+    if fault == STALE_GUARDED:
+        return _vocab(_train_with_old_left_and_guarded_right(words, num_merges))
+    if fault == "first-recounted":
+        return _vocab(_train_recounting_a_reordered_dict(words, num_merges))
+    if fault == SKIPS_NEXT:
+        return _vocab(_train_merging_in_place(words, num_merges))
+    if fault == OFFSET_SET:
+        return _vocab(_train_on_offset_tuples(words, num_merges))
+    if fault == SKIPPED_WORDS:
+        return _vocab(_train_removing_while_iterating(words, num_merges))
     if fault in HEAP_FAULTS:
         return _vocab(_train_with_heap(words, num_merges, skip_first=fault == "no-sift-up-skip-first"))
     first = dict(words)
@@ -409,6 +433,9 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         if fault == "lost-pair" and len(merges) + 1 >= LOST_STEP:
             lost = lost or _pick(Counter(live), fault, first, merges)
             live.pop(lost, None)
+        if fault == SPECIAL_BAN:  # every substring of the special token, so that no merge rebuilds it
+            parts = {EOT.encode()[i:j] for i in range(len(EOT)) for j in range(i + 1, len(EOT) + 1)}
+            live = {p: n for p, n in live.items() if p[0] + p[1] not in parts}
         if not live:
             break
         a, b = _pick(Counter(live), tie or fault, first, merges)
@@ -598,6 +625,59 @@ def _train_with_removal_heap(words: Counter, num_merges: int) -> list[tuple[byte
     return merges
 
 
+def _train_on_offset_tuples(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """salzhu's loop: the distinct words numbered in order, each a list of token ids, one per byte (a token's id at
+    each of its bytes); each pair of ids with a set of (word, byte offset, True); a merge loops over that set, skips
+    an entry marked False or one whose start already holds the new id, and marks the neighbour pair it replaces
+    (word, offset, False) instead of removing it."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    items = list(words.items())
+    ids = [list(w[0] for w in word) for word, _ in items]  # one id per byte: the byte's value
+    freq = [f for _, f in items]
+    pairs: dict = {}
+    counts: dict = {}
+    for t, word in enumerate(ids):
+        for s in range(len(word) - 1):
+            key = (word[s], word[s + 1])
+            pairs.setdefault(key, set()).add((t, s, True))
+            counts[key] = counts.get(key, 0) + freq[t]
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts and max(counts.values()) > 0:
+        top = max(counts.values())
+        a, b = max((vocab[x], vocab[y]) for (x, y), n in counts.items() if n == top)
+        left = next(i for i, v in vocab.items() if v == a)
+        right = next(i for i, v in vocab.items() if v == b)
+        new = len(vocab)
+        vocab[new] = a + b
+        merges.append((a, b))
+        for t, s, live in pairs[(left, right)]:
+            word = ids[t]
+            if not live or word[s] == new:
+                continue
+            if s > 0:
+                before = word[s - 1]
+                at = s - len(vocab[before])
+                pairs.setdefault((before, new), set()).add((t, at, True))
+                counts[(before, new)] = counts.get((before, new), 0) + freq[t]
+                if (t, at, True) in pairs[(before, left)]:
+                    pairs[(before, left)].remove((t, at, True))
+                    pairs[(before, left)].add((t, at, False))
+                counts[(before, left)] -= freq[t]
+            end = s + len(a) + len(b)
+            if end < len(word):
+                after = word[end]
+                pairs.setdefault((new, after), set()).add((t, s, True))
+                counts[(new, after)] = counts.get((new, after), 0) + freq[t]
+                if (t, s + len(a), True) in pairs[(right, after)]:
+                    pairs[(right, after)].remove((t, s + len(a), True))
+                    pairs[(right, after)].add((t, s + len(a), False))
+                counts[(right, after)] -= freq[t]
+            word[s:end] = [new] * (end - s)
+        pairs[(left, right)] = set()
+        counts[(left, right)] = 0
+    return merges
+
+
 def _train_on_linked_positions(text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
     """Ethan-a2's loop: every pre-token of the text (in order, those of one byte left out) in one linked list of
     positions numbered from 1, each pair with the set of positions where it starts; a merge visits
@@ -690,6 +770,185 @@ def _train_losing_the_last_symbol(words: Counter, num_merges: int) -> list[tuple
                 out.append(w[-1])
             after[tuple(out)] += f
         held = after
+    return merges
+
+
+def _train_listing_per_word(words: Counter, num_merges: int) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """A correct loop, the counts taken afresh each step, that appends the merge to its list inside the loop over the
+    words it changes (once per word), while the vocabulary gains the new token once: the run ends by the vocabulary's
+    size, with the list longer than it."""
+    splits = {w: list(w) for w in words}
+    vocab = {0: EOT.encode()} | {i + 1: bytes([i]) for i in range(256)}
+    merges: list[tuple[bytes, bytes]] = []
+    while len(vocab) < 257 + num_merges:
+        counts: Counter = Counter()
+        for w, f in words.items():
+            for p in zip(splits[w], splits[w][1:]):
+                counts[p] += f
+        if not counts:
+            break
+        a, b = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        for w in words:
+            tokens = splits[w]
+            if not any(p == (a, b) for p in zip(tokens, tokens[1:])):
+                continue
+            out, i = [], 0
+            while i < len(tokens):
+                if i + 1 < len(tokens) and (tokens[i], tokens[i + 1]) == (a, b):
+                    out.append(a + b)
+                    i += 2
+                else:
+                    out.append(tokens[i])
+                    i += 1
+            splits[w] = out
+            merges.append((a, b))
+        vocab[len(vocab)] = a + b
+    return vocab, merges
+
+
+def _train_with_old_left_and_guarded_right(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """tangguochuan's loop: each word rebuilt left to right from its old tokens; at each occurrence the left pair is
+    moved from (old[i-1], a) to (old[i-1], ab), the old word's symbol, and the right pair from (b, old[i+2]) to
+    (ab, old[i+2]) unless (old[i+1], old[i+2]) is the merged pair itself; the merged pair's count set to 0."""
+    tokens = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        live = {p: n for p, n in counts.items() if n > 0}
+        if not live:
+            break
+        best = max(live.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        new_token = best[0] + best[1]
+        for w, f in words.items():
+            old, out, i = tokens[w], [], 0
+            while i < len(old):
+                if i < len(old) - 1 and (old[i], old[i + 1]) == best:
+                    out.append(new_token)
+                    if i > 0:
+                        counts[(old[i - 1], old[i])] -= f
+                        counts[(old[i - 1], new_token)] += f
+                    if i < len(old) - 2 and (old[i + 1], old[i + 2]) != best:
+                        counts[(old[i + 1], old[i + 2])] -= f
+                        counts[(new_token, old[i + 2])] += f
+                    i += 2
+                else:
+                    out.append(old[i])
+                    i += 1
+            tokens[w] = out
+        counts[best] = 0
+    return merges
+
+
+def _train_recounting_a_reordered_dict(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """joshbcohen's loop: the pair counts taken afresh each step over a dict of words, ``max(counts, key=counts.get)``
+    (the first of equal counts in the order the count met them), and each merged word deleted from the dict and added
+    again at its end."""
+    held = {tuple(w): f for w, f in words.items()}
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        counts: dict = {}
+        for word, f in held.items():
+            for i in range(len(word) - 1):
+                counts[(word[i], word[i + 1])] = counts.get((word[i], word[i + 1]), 0) + f
+        if not counts:
+            break
+        best = max(counts, key=counts.get)
+        merges.append(best)
+        gone, made = [], {}
+        for word in held:
+            out, i = [], 0
+            while i < len(word):
+                if i + 1 < len(word) and (word[i], word[i + 1]) == best:
+                    out.append(best[0] + best[1])
+                    i += 2
+                else:
+                    out.append(word[i])
+                    i += 1
+            if tuple(out) != word:
+                made[tuple(out)] = held[word]
+                gone.append(word)
+        for word in gone:
+            del held[word]
+        held.update(made)
+    return merges
+
+
+def _train_merging_in_place(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop over the words holding the chosen pair that merges each occurrence in place, moving the pairs beside it
+    in the counts, and then adds two to its index: the word is one symbol shorter, so the index passes the symbol
+    after the new token and an occurrence starting there is left. The chosen pair's count is deleted."""
+    words_list = list(words)
+    tokens = [tuple(w) for w in words_list]
+    counts: Counter = Counter()
+    for w, t in zip(words_list, tokens):
+        for p in zip(t, t[1:]):
+            counts[p] += words[w]
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        live = {p: n for p, n in counts.items() if n > 0}
+        if not live:
+            break
+        best = max(live.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        new = best[0] + best[1]
+        for k, w in enumerate(words_list):
+            word, f = tokens[k], words[w]
+            idx = 0
+            while idx < len(word) - 1:
+                if (word[idx], word[idx + 1]) == best:
+                    if idx > 0:
+                        counts[(word[idx - 1], word[idx])] -= f
+                        counts[(word[idx - 1], new)] += f
+                    if idx < len(word) - 2:
+                        counts[(word[idx + 1], word[idx + 2])] -= f
+                        counts[(new, word[idx + 2])] += f
+                    word = word[:idx] + (new,) + word[idx + 2 :]
+                    idx += 1
+                idx += 1
+            tokens[k] = word
+        del counts[best]
+    return merges
+
+
+def _train_removing_while_iterating(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop with, for each pair, a list of the words holding it (a word once per occurrence): the chosen pair's
+    count is deleted, then ``for w in where[best]`` merges one occurrence in each word and removes the word from
+    that same list, so the iteration steps over the entry after it and every second word is never merged."""
+    splits = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    where: dict = {}
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+            where.setdefault(p, []).append(w)
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts and max(counts.values()) > 0:
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        a, b = best
+        del counts[best]
+        merges.append(best)
+        listed = where.setdefault(best, [])
+        for w in listed:
+            listed.remove(w)
+            tokens, f = splits[w], words[w]
+            i = next((i for i in range(len(tokens) - 1) if (tokens[i], tokens[i + 1]) == best), None)
+            if i is None:
+                continue
+            if i > 0:
+                counts[(tokens[i - 1], a)] -= f
+                where[(tokens[i - 1], a)].remove(w)
+                counts[(tokens[i - 1], a + b)] += f
+                where.setdefault((tokens[i - 1], a + b), []).append(w)
+            if i + 2 < len(tokens):
+                counts[(b, tokens[i + 2])] -= f
+                where[(b, tokens[i + 2])].remove(w)
+                counts[(a + b, tokens[i + 2])] += f
+                where.setdefault((a + b, tokens[i + 2]), []).append(w)
+            tokens[i : i + 2] = [a + b]
     return merges
 
 

@@ -22,11 +22,17 @@ from faulty_trainers import (
     LOST_LAST,
     LOST_STEP,
     NEVER_MERGES,
+    OFFSET_SET,
+    PER_WORD,
     RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
     SET_ORDER,
     SETTING_FAULTS,
+    SKIPPED_WORDS,
+    SKIPS_NEXT,
+    SPECIAL_BAN,
+    STALE_GUARDED,
     STALE_KEPT,
     TIE_FAULTS,
     train,
@@ -117,6 +123,21 @@ def test_occurrences_merged_in_the_order_of_a_set_of_positions_are_named_with_th
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
+def test_occurrences_merged_in_the_order_of_a_set_of_offset_tuples_are_named_with_their_step(corpus):
+    # salzhu's loop visits a set of (word, byte offset, live) tuples: its order splits a run like '␣ππππ' otherwise; the
+    # old Check said an overlapping decrement (prose) or a character base (bytes)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, OFFSET_SET, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no run of three of one symbol
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "set-order", step), result.cause
+    assert "your loop merges a pair's occurrences in the order of the set of their positions" in result.cause
+    assert f"our loop merging in that order makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
 def test_a_merge_that_loses_the_last_symbol_of_an_odd_run_is_named_with_its_step(corpus):
     # AndreySvistunovHSEMIEM's merge appends the last symbol only when the last two are not the pair: '␣😀😀😀' merging
     # (😀, 😀) becomes '␣ 😀😀' while (😀😀, 😀) is counted; the old Check said whitespace kept on words (prose) or a
@@ -131,6 +152,90 @@ def test_a_merge_that_loses_the_last_symbol_of_an_odd_run_is_named_with_its_step
     assert "so a word ending in a run of odd length of" in result.cause and "loses its last" in result.cause
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
     assert replay(words, freqs, merges, FAULTS["lost-last"], tie="greatest-bytes").reproduced == len(merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_list_of_words_mutated_while_iterated_is_named_with_its_step(corpus):
+    # dequeueing's loop removes each word from the pair's list inside 'for w in list': every second word is never
+    # merged; the old Check said a merged token is never counted (handout, bytes) or named no cause (prose)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, SKIPPED_WORDS, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert step is not None
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "skipped-words", step), result.cause
+    assert "every second word holding the pair is never merged" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["skipped-words"], tie="greatest-bytes").reproduced >= step + 1
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_selection_that_never_takes_a_pair_inside_a_special_token_is_named_with_its_step(corpus):
+    # richiefeng's selection leaves out every pair whose bytes are a substring of <|endoftext|> ('nd', 'en'): the old
+    # Check said a count is off, or the selection is out of order
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, SPECIAL_BAN, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no pair of the special token's bytes is ever the one to take
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "special-ban", step), result.cause
+    assert "never takes a pair whose merged bytes are part of the special token <|endoftext|>" in result.cause
+    assert f"makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_listed_once_per_word_holding_it_is_named_at_its_first_repeat(corpus):
+    # JRyanShue's loop appends the merge inside the loop over the words: the old Check said the merge never changes a
+    # word, and a list longer than the vocabulary allows went unflagged
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    vocab, merges = train(text, n, PER_WORD)
+    once = list(dict.fromkeys(merges))
+    assert once == train(text, n)[1] and len(merges) > n
+    step = next(k for k in range(1, len(merges)) if merges[k] == merges[k - 1]) + 1
+    result, _ = diagnose(text, read_student_file(pickle.dumps((vocab, merges)), "run.pkl"), CS336_SETUP, [EOT],
+                         vocab_size=257 + n)  # fmt: skip
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "per-word", step), result.cause
+    assert f"is listed {merges.count(merges[step - 1])} times" in result.cause
+    assert f"your list holds {len(merges)} merges, {n} different, where a vocabulary of {257 + n} asks for {n}" in (
+        result.cause
+    )
+    assert "Taken once each, your run equals ours with gpt2 pre-tokenization" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_that_skips_the_symbol_after_a_new_token_is_named_with_its_step(corpus):
+    # angeris's merge moves its index on by two after merging in place: '␣ππππ' keeps a (\xcf, \x80) after the first π;
+    # the old Check said stale positions (prose) or overlapping pairs counted once (bytes)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, SKIPS_NEXT, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no occurrence right after another
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "skips-next", step), result.cause
+    assert "so an occurrence right after a merged one is never merged" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["skips-next"], tie="greatest-bytes").reproduced == len(merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_stale_left_pair_with_a_guarded_right_one_is_named_where_it_parts_from_stale_neighbours(corpus):
+    # tangguochuan's update makes the left pair with the old word's symbol and skips the right one where the merged
+    # pair follows: on the prose the old Check said whitespace kept on words; where it makes the same merges as
+    # stale-neighbours, that commoner one is named and this one told beside it
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, STALE_GUARDED, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    guarded = FAULTS["stale-guarded"].sentence
+    assert result.fault == "stale-guarded" or result.fault == "stale-neighbours" and guarded in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-guarded"], tie="greatest-bytes").reproduced == len(merges)
+    if corpus == "prose":  # a run of spaces merged by (␣, ␣): only this loop never counts (␣␣, ␣) there
+        assert result.fault == "stale-guarded", result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
@@ -226,6 +331,16 @@ def test_a_setting_fault_is_named_before_any_tie_or_count(corpus, fault):
         assert result.kind == "same"
         return
     assert result.kind in SETTING_KINDS[fault] and result.step == step, result.cause
+
+
+def test_a_byte_run_on_ascii_text_is_never_said_to_start_from_characters():
+    # leonwyang: no pre-tokenization and a smallest-id tie on the handout; the settings search ranks a character base
+    # first, which on ASCII text is the same base, and the old Check said 'your run starts from characters'
+    text = CORPORA["handout"]
+    merges, result = check(text, "none+smallest-id", MERGES["handout"])
+    assert result.step == first_difference(train(text, MERGES["handout"])[1], merges)
+    assert result.kind == "pre-tokenizer" and "starts from characters" not in result.cause, result.cause
+    assert "your run does not cut the text into words" in result.cause
 
 
 def test_a_character_run_is_named_characters_not_a_tie():

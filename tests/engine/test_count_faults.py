@@ -181,6 +181,22 @@ def test_a_fault_in_the_pre_token_pattern_is_named_with_its_step(corpus, fault):
     assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
 
 
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_special_tokens_never_split_out_are_named_before_an_alternative_in_the_pattern_that_makes_the_same_merges(
+    corpus,
+):
+    # searlion, tangweiwayne: the text pre-tokenized whole, with a tie of their own; an alternative for the special
+    # token inside the pattern makes the same merges, and the old Check named only that
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, "specials+greatest-id", n)
+    if result.kind != "reading":  # no special token in the text, or the tie acts first
+        assert corpus != "prose", result.cause
+        return
+    plain = "your special token is never split out of the text, so it is cut into words as any other text"
+    assert result.step == first_difference(train(text, n)[1], merges) and plain in result.cause, result.cause
+    assert result.cause.index(plain) < result.cause.index(COUNT_FAULTS["special-in-pattern"].sentence)
+
+
 @pytest.mark.parametrize("fault", PATTERN)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_each_pattern_fault_counts_the_words_as_the_faulty_trainer_does(corpus, fault):
