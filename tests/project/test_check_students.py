@@ -54,6 +54,20 @@ def vocab():
 """
 
 
+SCRIPT_HELPER = """
+import ujson as json  # the student's trainer saves its vocabulary with it; the harness never reads that file
+from absl import app, flags  # flags for the student's own command-line scripts
+from pydantic.experimental.pipeline import transform  # an editor's auto-import, never used
+
+_SIZE = flags.DEFINE_integer("vocab_size", 32000, "size")
+
+
+def vocab():
+    json.dump({}, None)
+    return {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+"""
+
+
 def run(tmp_path, helper):
     student = tmp_path / "owner@0000000"
     for rel, text in {
@@ -85,6 +99,13 @@ def test_a_student_module_logging_with_loguru_or_icecream_runs(tmp_path):
 
 def test_a_student_module_importing_zarr_or_mpmath_runs(tmp_path):
     data, why = run(tmp_path, STORAGE_HELPER)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
+
+
+def test_a_student_module_importing_absl_pydantic_or_ujson_runs(tmp_path):
+    data, why = run(tmp_path, SCRIPT_HELPER)
     assert why == ""
     vocab, merges = pickle.loads(data)
     assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
