@@ -279,25 +279,16 @@ def _substring_moves(held: BytePair, text: bytes, pair: BytePair) -> tuple[ByteP
 def _stale_neighbours_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """The update with each occurrence's neighbours read from the old split, ``(x, a)`` to ``(x, ab)`` and
     ``(b, y)`` to ``(ab, y)``, and the merged pair dropped, less the correct update (new pairs less old ones)."""
-    a, b = pair
-    joined = a + b
-    faulty: Counter = Counter()
-    for i in occurrences(old, pair):
-        if i > 0:
-            faulty[(old[i - 1], a)] -= 1
-            faulty[(old[i - 1], joined)] += 1
-        if i + 2 < len(old):
-            faulty[(b, old[i + 2])] -= 1
-            faulty[(joined, old[i + 2])] += 1
-    faulty[pair] -= pair_counter(old)[pair]
-    faulty.subtract(pair_counter(new))
-    faulty.update(pair_counter(old))
-    return Counter({p: n for p, n in faulty.items() if n != 0})
+    return _stale_extra(old, new, pair, guarded=False)
 
 
 def _stale_guarded_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """As :func:`_stale_neighbours_extra`, but the right neighbour skipped where the merged pair itself follows (the
     guard ``if (old[i + 1], old[i + 2]) != pair``): in a run ``x x x`` merging ``(x, x)``, ``(xx, x)`` is never counted."""
+    return _stale_extra(old, new, pair, guarded=True)
+
+
+def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool) -> Counter:
     a, b = pair
     joined = a + b
     faulty: Counter = Counter()
@@ -305,7 +296,7 @@ def _stale_guarded_extra(old: Split, new: Split, pair: BytePair, made: list[int]
         if i > 0:
             faulty[(old[i - 1], a)] -= 1
             faulty[(old[i - 1], joined)] += 1
-        if i + 2 < len(old) and (old[i + 1], old[i + 2]) != pair:
+        if i + 2 < len(old) and not (guarded and (old[i + 1], old[i + 2]) == pair):
             faulty[(b, old[i + 2])] -= 1
             faulty[(joined, old[i + 2])] += 1
     faulty[pair] -= pair_counter(old)[pair]
