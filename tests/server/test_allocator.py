@@ -7,7 +7,7 @@ import textwrap
 
 from browser_support import REPO_ROOT
 
-# In a process of its own (the setting is for the whole process): free a 5 MB block, then take a 1 MB one, and
+# In a process of its own (the setting is for the whole process): free a 30 MB block (at most 32 MB moves the threshold), then take a 24 MB one, and
 # say how much of it glibc mapped on its own (``hblkhd``) rather than carved from the heap.
 PROBE = textwrap.dedent(
     """
@@ -21,9 +21,12 @@ PROBE = textwrap.dedent(
     libc.mallinfo2.restype = Info
     if sys.argv[1] == "set":
         assert allocator.configure()
-    libc.free(libc.malloc(5 << 20))
     before = libc.mallinfo2().hblkhd
-    block = libc.malloc(1 << 20)
+    big = libc.malloc(30 << 20)
+    assert libc.mallinfo2().hblkhd - before >= 30 << 20, "the 30 MB block came from the heap: no threshold to move"
+    libc.free(big)
+    before = libc.mallinfo2().hblkhd
+    block = libc.malloc(24 << 20)
     print(libc.mallinfo2().hblkhd - before)
     """
 )
@@ -37,10 +40,10 @@ def _mapped_after_a_big_free(mode: str) -> int:
 
 
 def test_a_block_after_a_bigger_one_is_freed_is_mapped_on_its_own():
-    """glibc's default raises its mapping threshold to the 5 MB freed, so the next 1 MB block comes from the heap
+    """glibc's default raises its mapping threshold to the 30 MB freed, so the next 24 MB block comes from the heap
     (where, freed among blocks still used, it stays resident); set, the block is a mapping of its own."""
     assert _mapped_after_a_big_free("default") == 0
-    assert _mapped_after_a_big_free("set") >= 1 << 20
+    assert _mapped_after_a_big_free("set") >= 24 << 20
 
 
 def test_the_server_sets_its_allocator_when_it_starts(monkeypatch):
