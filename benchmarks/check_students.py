@@ -50,7 +50,8 @@ import importlib.abc, importlib.machinery, importlib.util, sys, types
 STUBS = ("torch", "jaxtyping", "einops", "einx", "wandb", "triton", "tqdm", "matplotlib", "psutil", "submitit",
          "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler", "datasets", "pynvml", "transformers", "seaborn",
          "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy", "mpmath",
-         "zarr", "torchinfo", "absl", "pydantic", "ujson", "ijson")
+         "zarr", "torchinfo", "absl", "pydantic", "ujson", "ijson", "h5py",
+         "swanlab", "ptflops", "torchgen")
 
 class Anything(types.ModuleType):
     def __getattr__(self, name):

@@ -68,6 +68,18 @@ def vocab():
 """
 
 
+HDF5_HELPER = """
+import h5py  # the student's encoder stores token ids in an HDF5 file; training never does
+import swanlab  # experiment logging for the student's training script
+from ptflops import get_model_complexity_info  # FLOP counts for the student's model
+from torchgen.api.types import boolT  # an editor's auto-import, never used
+
+
+def vocab():
+    return {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+"""
+
+
 def run(tmp_path, helper):
     student = tmp_path / "owner@0000000"
     for rel, text in {
@@ -106,6 +118,13 @@ def test_a_student_module_importing_zarr_or_mpmath_runs(tmp_path):
 
 def test_a_student_module_importing_absl_pydantic_or_ujson_runs(tmp_path):
     data, why = run(tmp_path, SCRIPT_HELPER)
+    assert why == ""
+    vocab, merges = pickle.loads(data)
+    assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
+
+
+def test_a_student_module_importing_h5py_swanlab_ptflops_or_torchgen_runs(tmp_path):
+    data, why = run(tmp_path, HDF5_HELPER)
     assert why == ""
     vocab, merges = pickle.loads(data)
     assert merges == [(b"a", b"b")] and vocab[256] == b"ab"
