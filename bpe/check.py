@@ -40,6 +40,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from .check_cuts import cut_words
 from .check_ends import goes_past, same_merges, target_merges
 from .check_ints import int_reach, int_sentence, summed
 from .check_loop import (
@@ -802,6 +803,13 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
             f"{'bytes' if setup.byte_base else 'characters'}, so a character of several bytes is one symbol on "
             "one side and several on the other."
         )
+    cut = (
+        None
+        if student.end_of_word or any(m in joined for m in _MARKS)
+        else cut_words(joined, corpus, setup.pre_tokenizer)
+    )
+    if cut:
+        return "pre-tokenizer", f"{head}, a pair our words never hold: {cut}"
     pair = to_ours(theirs, history) if history is not None else None
     if pair is not None and student.byte_level == setup.byte_base:
         symbols = {symbol for step in (0, n) for split in history.splits_at(step).values() for symbol in split}
