@@ -405,9 +405,9 @@ COUNT_FAULTS: dict[str, CountFault] = {
                    "rest is counted as words", _special_in_pattern),
         CountFault("lines", "your corpus is pre-tokenized line by line, so no word runs across a newline (a newline "
                    "and the next line's indent are never one word)", _lines),
-        CountFault("bytes-pattern", "your pre-token pattern runs on the UTF-8 bytes, where its letter and digit "
-                   "classes match ASCII only, so a letter outside ASCII is cut from its word and counted as "
-                   "punctuation", _bytes_pattern),
+        CountFault("bytes-pattern", "your pre-token pattern's letter and digit classes match ASCII only (a "
+                   "pattern run on the UTF-8 bytes, or one written with [a-zA-Z] and [0-9]: both cut the same words), "
+                   "so a letter outside ASCII is cut from its word and counted as punctuation", _bytes_pattern),
         CountFault("cut-at-space", "your reader cuts the file after its last space or newline (an rfind(b' ') on a "
                    "buffer that holds the whole file) and reads the rest on its own, so the last word is read "
                    "without its leading space and the space is counted alone", _cut_at_space),

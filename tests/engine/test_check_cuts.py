@@ -4,7 +4,7 @@ their pattern keeps together, told from the text, and the Check naming it on a t
 from __future__ import annotations
 
 from check_support import check, first_difference
-from faulty_trainers import CORPORA, WORD_CLASS, train
+from faulty_trainers import ASCII_CLASS, CORPORA, WORD_CLASS, train
 
 from bpe.check_cuts import cut_words
 
@@ -19,6 +19,16 @@ def test_a_word_class_pattern_is_told_as_words_kept_whole_with_their_underscore(
     assert "keeps ASCII letters and '_' in one word" in result.cause
     assert "'num_merges' is one word for you, and ours cuts it into 'num', '_', 'merges'" in result.cause
     assert "\\w" in result.cause
+
+
+def test_an_ascii_letter_class_on_text_is_told_as_ascii_classes_not_only_as_a_pattern_on_bytes():
+    # the old Check said only 'your pre-token pattern runs on the UTF-8 bytes', which this trainer never does
+    text, n = CORPORA["bytes"], 80
+    merges, result = check(text, ASCII_CLASS, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert step is not None
+    assert (result.kind, result.step, result.fault) == ("reading", step, "bytes-pattern"), result.cause
+    assert "letter and digit classes match ASCII only" in result.cause and "[a-zA-Z]" in result.cause
 
 
 def test_the_classes_at_our_cut_are_named():
