@@ -121,6 +121,26 @@ def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int]:
     return best, best_n
 
 
+def _tie_sentence(setup: Setup, near: tuple[str, int] | None, total: int) -> str:
+    """The tie at a step where the counts tie but no tie rule follows the run past it: the rule that makes the
+    student's choice and where it stops following, or that none of ours makes it."""
+    ours = f"ours breaks it by the '{setup.tie_break}' rule ({TIE_SENTENCES[setup.tie_break]})"
+    if setup.tie_break == "greatest-bytes":
+        ours += ", as CS336 asks"
+    if near is None:
+        return (
+            f"a tie, and {ours}. None of the tie rules we know (ours or students') makes your choice, so your ties "
+            "are likely broken by an order that is no rule at all (the order a heap whose entries compare only the "
+            "counts leaves them in, or the order pairs were stored in); compare the whole pair when the counts tie."
+        )
+    rule, n = near
+    stop = f"through step {n}, then parts from it" if n < total else "to its end"
+    return (
+        f"a tie, and {ours}. The '{rule}' rule ({TIE_SENTENCES[rule]}) makes your choice here and follows your run "
+        f"{stop}: your ties are likely broken so, and where it parts something else differs too."
+    )
+
+
 def diagnose(
     corpus: Corpus,
     student: StudentRun,
@@ -452,13 +472,14 @@ def _compare_one(
     )
     if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
         candidates.append((banned[0], 2.07, "special-ban"))
-    rule = None
+    rule = near = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
         if seconds > 0:
             key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
             if key is not None and key_n > rule_n:
                 rule, rule_n = key, key_n
+        near = (rule, rule_n) if rule is not None and rule_n >= step else None  # makes this choice, maybe no more
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
@@ -613,9 +634,14 @@ def _compare_one(
         over = passed_over(words, student.merges, step) if seconds > 0 else None
         if over is not None:
             at, taken, taken_n, top, top_n = over
+            tied = (
+                f"a tie the '{near[0]}' rule ({TIE_SENTENCES[near[0]]}) breaks as you do, though it follows your run "
+                f"only through step {near[1]}"
+                if near is not None
+                else "and no tie rule (ours or a student's) follows your run past this step"
+            )
             cause = (
-                f"{head}, both counted {their_count} in our run, and no tie rule (ours or a student's) follows your run "
-                f"past this step. With the counts right along your own merges, every merge of yours through step "
+                f"{head}, both counted {their_count} in our run, {tied}. With the counts right along your own merges, every merge of yours through step "
                 f"{at - 1} takes a pair of the highest count, and at step {at} you take {show_pair(taken)} ({taken_n}) "
                 f"while {show_pair(top)} has {top_n}: your counts may well be right, and your selection does not always "
                 "take the pair with the highest count, as a hand-written heap that goes out of order does (a removal "
@@ -623,11 +649,8 @@ def _compare_one(
                 f"pair the wrong way); else a count is off: {certain}."
             )
             return Comparison(kind="count", cause=cause, **fields)
-        cause = (
-            f"{head}, both counted {their_count} in our run, but no tie rule (ours or a student's) follows your run "
-            f"past this step, so a count is off: {certain}."
-        )
-        return Comparison(kind="count", cause=cause, **fields)
+        cause = f"{head}, both counted {their_count} in our run: {_tie_sentence(setup, near, len(student.merges))}"
+        return Comparison(kind="count", cause=cause + f" Else a count is off: {certain}.", **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     cause = f"{head} ({their_count} here): a count that differs; {certain}."
     if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
