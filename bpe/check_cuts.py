@@ -4,6 +4,10 @@ A run that merges two symbols standing side by side in the raw text, but never i
 its words elsewhere than our pattern does. The characters on either side of our cut tell which class of characters
 their pattern treats differently (``\\w`` keeps '_' and digits with letters; an ASCII letter class leaves other
 letters with punctuation), whatever else their pattern holds.
+
+Left out: a pattern that cuts where ours does not (their pairs are then ours too, with other counts: the readers of
+:mod:`bpe.count_faults` replay such patterns), a text given as word counts (no raw text to look at), and weighing
+the cut against the other causes (:mod:`bpe.check`).
 """
 
 from __future__ import annotations
