@@ -807,6 +807,13 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
             "the text holds nowhere else, so your run leaves pieces of the token in the text (a split on it as an "
             "unescaped regular expression, where '|' means 'or', cuts around its parts instead of at the token)."
         )
+    if _END_MARK in joined and not student.end_of_word:
+        return "end-of-word", (
+            f"{head}, a pair our corpus never has: your words end with {_END_MARK.decode()}, a symbol of its own added "
+            "after each word's last character (as BPE for translation does), so its pairs with the word's last "
+            "symbol take merges. Byte-level BPE as GPT-2's and CS336's adds no such symbol: the space that starts "
+            "the next word marks where one ends."
+        )
     chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
     whole = all(c is not None for c in chars)  # a lone byte of a character: the run cannot be on characters
     if setup.byte_base and whole and any(len(c) < len(p) for c, p in zip(chars, theirs)):
@@ -845,6 +852,7 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
     return "missing", (f"{head}, a pair our corpus never has at this step: a different byte base or pre-tokenizer.")
 
 
+_END_MARK = b"</w>"  # the end-of-word symbol of BPE for translation (subword-nmt)
 _MARKS = tuple(m.encode("utf-8") for m in ("</w>", "▁", "Ġ", "Ċ"))  # word-boundary marks a run may write into tokens
 
 
