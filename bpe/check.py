@@ -42,6 +42,7 @@ from dataclasses import replace
 
 from .check_cuts import cut_words
 from .check_ends import goes_past, same_merges, target_merges
+from .check_ids import id_merges
 from .check_ints import int_reach, int_sentence, summed
 from .check_loop import (
     BEYOND,
@@ -184,6 +185,10 @@ def compare(
     if once is not None:  # each merge listed once per word holding its pair: the merges taken once each are compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _per_word(corpus, student, setup, tuple(special_tokens), alternative, once, options)
+    ids = id_merges(student.merges)
+    if ids is not None:  # the merges saved as token ids: what they stand for is compared
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _as_ids(corpus, student, setup, tuple(special_tokens), alternative, ids, options)
     result = _compare(
         corpus,
         student,
@@ -205,6 +210,26 @@ def compare(
         cause=f"{result.cause} Your run also makes {target + 1} merges where {target_words} asks for {target}: one "
         "too many, as a loop that runs while the vocabulary is at most its size (not below it) makes.",
     )
+
+
+def _as_ids(corpus, student, setup, specials, alternative, ids: tuple[list, int], options) -> Comparison:
+    """The verdict on a run saved as token ids: that first, at step 1, then what the tokens they stand for get."""
+    merges, offset = ids
+    inner = compare(corpus, replace(student, merges=tuple(merges)), setup, specials, alternative, **options)
+    first = student.merges[0]
+    shown = f"({len(first[0])}, {len(first[1])})"
+    cause = (
+        f"Your merges are token ids, not pairs of bytes: the first is {shown}, and the ids above 255 count up by one "
+        f"per merge from {offset}, as the dict {{(id, id): new id}} a loop keeps does. Read back with bytes(id), each "
+        "is a run of zero bytes; return the pairs of bytes instead (vocab[a], vocab[b]). Read as the tokens they "
+        f"stand for, {inner.cause[0].lower()}{inner.cause[1:]}"
+    )
+    ours = inner.our_merges[0] if inner.our_merges else None
+    return Comparison(
+        agreed=0, step=1, ours=ours, theirs=first, our_count=0, their_count=0, kind="merges-as-ids", cause=cause,
+        history=inner.history, setup=inner.setup, rule=inner.rule, our_merges=inner.our_merges, fault=None,
+        settings=inner.settings, later_kind=inner.kind if inner.step else None, later_step=inner.step,
+    )  # fmt: skip
 
 
 def _per_word(corpus, student, setup, specials, alternative, once: PerWord, options) -> Comparison:

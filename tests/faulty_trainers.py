@@ -52,7 +52,8 @@ ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. :data:`WORD_CLASS`: GPT-2's pattern on the
 stdlib ``re`` with ``\\w`` for ``\\p{L}``, so '_' and digits stay in a word with letters; :data:`ASCII_CLASS`: letters
-as ``[a-zA-Z]``, so other letters fall in with punctuation; :data:`END_SYMBOL`: ``</w>`` after each word's bytes. ``cut-at-space``: the
+as ``[a-zA-Z]``, so other letters fall in with punctuation; :data:`END_SYMBOL`: ``</w>`` after each word's bytes. :data:`MERGE_IDS`: a correct
+run whose merges are returned as the ids of its own dict, ``bytes(id)`` each. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
 :data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
 its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
@@ -121,6 +122,7 @@ RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aa
 WORD_CLASS = "word-class"  # the pattern's letter class \w on the stdlib re: 'num_merges' is one word
 ASCII_CLASS = "ascii-class"  # the pattern's letters [a-zA-Z]: 'café' is 'caf' and 'é'
 END_SYMBOL = "end-symbol"  # b'</w>' appended to each word as a symbol of its own, as in BPE for translation
+MERGE_IDS = "merge-ids"  # the loop's own dict {(id, id): new id} returned as the merges, each id saved as bytes(id)
 IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
 SAMPLE = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3  # the text it trains on instead
 CHUNKS = 4  # the workers a student's reader cuts the file for
@@ -410,6 +412,12 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == MERGE_IDS:  # bytes 0-255, <|endoftext|> 256, each merge the next id: the ids saved, not the bytes
+        vocab, merges = train(text, num_merges)
+        ids = {bytes([i]): i for i in range(256)}
+        for a, b in merges:
+            ids[a + b] = 257 + len(ids) - 256
+        return vocab, [(bytes(ids[a]), bytes(ids[b])) for a, b in merges]
     if fault == PER_WORD:
         return _train_listing_per_word(words, num_merges)
     if fault == STALE_GUARDED:
