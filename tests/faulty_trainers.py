@@ -53,7 +53,8 @@ split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner
 ``<``, ``endoftext`` and ``>`` and those are counted as words. :data:`WORD_CLASS`: GPT-2's pattern on the
 stdlib ``re`` with ``\\w`` for ``\\p{L}``, so '_' and digits stay in a word with letters; :data:`ASCII_CLASS`: letters
 as ``[a-zA-Z]``, so other letters fall in with punctuation; :data:`END_SYMBOL`: ``</w>`` after each word's bytes. :data:`MERGE_IDS`: a correct
-run whose merges are returned as the ids of its own dict, ``bytes(id)`` each. ``cut-at-space``: the
+run whose merges are returned as the ids of its own dict, ``bytes(id)`` each. :data:`LAST_DOCUMENT`: only the
+text after the last ``<|endoftext|>`` counted. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
 :data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
 its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
@@ -123,6 +124,7 @@ WORD_CLASS = "word-class"  # the pattern's letter class \w on the stdlib re: 'nu
 ASCII_CLASS = "ascii-class"  # the pattern's letters [a-zA-Z]: 'café' is 'caf' and 'é'
 END_SYMBOL = "end-symbol"  # b'</w>' appended to each word as a symbol of its own, as in BPE for translation
 MERGE_IDS = "merge-ids"  # the loop's own dict {(id, id): new id} returned as the merges, each id saved as bytes(id)
+LAST_DOCUMENT = "last-document"  # the words counted after the loop over the documents: the last one only
 IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
 SAMPLE = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3  # the text it trains on instead
 CHUNKS = 4  # the workers a student's reader cuts the file for
@@ -195,6 +197,8 @@ def _words(text: str, fault: str | None) -> Counter:
     if fault == END_SYMBOL:  # each word's bytes, then b"</w>", a symbol that pairs with the word's last byte
         found = (w for part in parts for w in regex.findall(GPT2_PAT, part))
         return Counter((*(bytes([b]) for b in w.encode("utf-8")), b"</w>") for w in found)
+    if fault == LAST_DOCUMENT:  # for part in parts: ... then the counting loop over regex.findall(PAT, part)
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, parts[-1]))
     if fault == "unescaped-split":  # Azizimj's re.split('(' + re.escape('|').join(specials) + ')', chunk)
         pieces = re.split("(" + re.escape("|").join([EOT]) + ")", text)
         parts = [piece for piece in pieces if piece not in (EOT,)]
