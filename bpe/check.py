@@ -108,37 +108,49 @@ TIE_SENTENCES = {
 }
 
 
-def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int]:
+def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int, tuple[str, ...]]:
     """Of our other tie rules, the one that reproduces the most of the student's merges, at least the
-    first ``step``, and how many."""
-    best, best_n = None, step - 1
+    first ``step``, and how many; with every rule that reproduces as many (which the run cannot tell apart)."""
+    best, best_n, same = None, step - 1, ()
     for rule in TIE_RULES:
         if rule == setup.tie_break:
             continue
         other = Setup(rule, setup.pre_tokenizer, setup.byte_base)
         n = setup_agreed(corpus, other, student.merges, specials, student.end_of_word)
         if n > best_n:
-            best, best_n = rule, n
-    return best, best_n
+            best, best_n, same = rule, n, (rule,)
+        elif n == best_n and best is not None:
+            same += (rule,)
+    return best, best_n, same
 
 
-def _tie_sentence(setup: Setup, near: tuple[str, int] | None, total: int) -> str:
-    """The tie at a step where the counts tie but no tie rule follows the run past it: the rule that makes the
-    student's choice and where it stops following, or that none of ours makes it."""
+def _rules_told(rules: tuple[str, ...]) -> str:
+    """The tie rules named with what each does: "the 'first' rule (...)", several joined with "and"."""
+    told = [f"'{rule}' ({TIE_SENTENCES[rule]})" for rule in rules]
+    return f"the {told[0]} rule" if len(told) == 1 else f"the rules {', '.join(told[:-1])} and {told[-1]}"
+
+
+def _tie_sentence(setup: Setup, near: tuple[tuple[str, ...], int] | None, total: int) -> str:
+    """The tie at a step where the counts tie but no tie rule follows the run past it: the rules that make the
+    student's choice and where they stop following, or that none of ours makes it; the sentence ends where the
+    count that may be off is told instead."""
     ours = f"ours breaks it by the '{setup.tie_break}' rule ({TIE_SENTENCES[setup.tie_break]})"
     if setup.tie_break == "greatest-bytes":
         ours += ", as CS336 asks"
     if near is None:
         return (
-            f"a tie, and {ours}. None of the tie rules we know (ours or students') makes your choice, so your ties "
-            "are likely broken by an order that is no rule at all (the order a heap whose entries compare only the "
-            "counts leaves them in, or the order pairs were stored in); compare the whole pair when the counts tie."
+            f"a tie, and {ours}. None of the tie rules we know (ours or students') makes your choice, so either your "
+            "ties follow an order that is no rule at all (the order a heap whose entries compare only the counts "
+            "leaves them in, or the order the pairs were stored in: compare the whole pair when the counts tie), or"
         )
-    rule, n = near
-    stop = f"through step {n}, then parts from it" if n < total else "to its end"
+    rules, n = near
+    many = len(rules) > 1
+    stop = f"through step {n}, then {'part' if many else 'parts'} from it" if n < total else "to its end"
     return (
-        f"a tie, and {ours}. The '{rule}' rule ({TIE_SENTENCES[rule]}) makes your choice here and follows your run "
-        f"{stop}: your ties are likely broken so, and where it parts something else differs too."
+        f"a tie, and {ours}. {_rules_told(rules)[0].upper()}{_rules_told(rules)[1:]} "
+        f"{'make' if many else 'makes'} your choice here and {'follow' if many else 'follows'} your run {stop}: "
+        f"your ties are likely broken so, and where {'they part' if many else 'it parts'} something else differs "
+        "too. Else"
     )
 
 
@@ -499,12 +511,12 @@ def _compare_one(
         candidates.append((banned[0], 2.07, "special-ban"))
     rule = near = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
-        rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
+        rule, rule_n, same = _tie_rule(corpus, student, setup, specials, step)
         if seconds > 0:
             key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
             if key is not None and key_n > rule_n:
-                rule, rule_n = key, key_n
-        near = (rule, rule_n) if rule is not None and rule_n >= step else None  # makes this choice, maybe no more
+                rule, rule_n, same = key, key_n, (key,)
+        near = (same, rule_n) if rule is not None and rule_n >= step else None  # makes this choice, maybe no more
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
@@ -660,8 +672,8 @@ def _compare_one(
         if over is not None:
             at, taken, taken_n, top, top_n = over
             tied = (
-                f"a tie the '{near[0]}' rule ({TIE_SENTENCES[near[0]]}) breaks as you do, though it follows your run "
-                f"only through step {near[1]}"
+                f"a tie {_rules_told(near[0])} {'break' if len(near[0]) > 1 else 'breaks'} as you do, though "
+                f"{'they follow' if len(near[0]) > 1 else 'it follows'} your run only through step {near[1]}"
                 if near is not None
                 else "and no tie rule (ours or a student's) follows your run past this step"
             )
@@ -675,7 +687,7 @@ def _compare_one(
             )
             return Comparison(kind="count", cause=cause, **fields)
         cause = f"{head}, both counted {their_count} in our run: {_tie_sentence(setup, near, len(student.merges))}"
-        return Comparison(kind="count", cause=cause + f" Else a count is off: {certain}.", **fields)
+        return Comparison(kind="count", cause=f"{cause} a count is off: {certain}.", **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     cause = f"{head} ({their_count} here): a count that differs; {certain}."
     if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
