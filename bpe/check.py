@@ -40,7 +40,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from .check_cuts import cut_words
 from .check_ends import goes_past, same_merges, target_merges
+from .check_ids import id_merges
 from .check_ints import int_reach, int_sentence, summed
 from .check_loop import (
     BEYOND,
@@ -106,18 +108,50 @@ TIE_SENTENCES = {
 }
 
 
-def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int]:
+def _tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int, tuple[str, ...]]:
     """Of our other tie rules, the one that reproduces the most of the student's merges, at least the
-    first ``step``, and how many."""
-    best, best_n = None, step - 1
+    first ``step``, and how many; with every rule that reproduces as many (which the run cannot tell apart)."""
+    best, best_n, same = None, step - 1, ()
     for rule in TIE_RULES:
         if rule == setup.tie_break:
             continue
         other = Setup(rule, setup.pre_tokenizer, setup.byte_base)
         n = setup_agreed(corpus, other, student.merges, specials, student.end_of_word)
         if n > best_n:
-            best, best_n = rule, n
-    return best, best_n
+            best, best_n, same = rule, n, (rule,)
+        elif n == best_n and best is not None:
+            same += (rule,)
+    return best, best_n, same
+
+
+def _rules_told(rules: tuple[str, ...]) -> str:
+    """The tie rules named with what each does: "the 'first' rule (...)", several joined with "and"."""
+    told = [f"'{rule}' ({TIE_SENTENCES[rule]})" for rule in rules]
+    return f"the {told[0]} rule" if len(told) == 1 else f"the rules {', '.join(told[:-1])} and {told[-1]}"
+
+
+def _tie_sentence(setup: Setup, near: tuple[tuple[str, ...], int] | None, total: int) -> str:
+    """The tie at a step where the counts tie but no tie rule follows the run past it: the rules that make the
+    student's choice and where they stop following, or that none of ours makes it; the sentence ends where the
+    count that may be off is told instead."""
+    ours = f"ours breaks it by the '{setup.tie_break}' rule ({TIE_SENTENCES[setup.tie_break]})"
+    if setup.tie_break == "greatest-bytes":
+        ours += ", as CS336 asks"
+    if near is None:
+        return (
+            f"a tie, and {ours}. None of the tie rules we know (ours or students') makes your choice, so either your "
+            "ties follow an order that is no rule at all (the order a heap whose entries compare only the counts "
+            "leaves them in, or the order the pairs were stored in: compare the whole pair when the counts tie), or"
+        )
+    rules, n = near
+    many = len(rules) > 1
+    stop = f"through step {n}, then {'part' if many else 'parts'} from it" if n < total else "to its end"
+    return (
+        f"a tie, and {ours}. {_rules_told(rules)[0].upper()}{_rules_told(rules)[1:]} "
+        f"{'make' if many else 'makes'} your choice here and {'follow' if many else 'follows'} your run {stop}: "
+        f"your ties are likely broken so, and where {'they part' if many else 'it parts'} something else differs "
+        "too. Else"
+    )
 
 
 def diagnose(
@@ -163,6 +197,10 @@ def compare(
     if once is not None:  # each merge listed once per word holding its pair: the merges taken once each are compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _per_word(corpus, student, setup, tuple(special_tokens), alternative, once, options)
+    ids = id_merges(student.merges)
+    if ids is not None:  # the merges saved as token ids: what they stand for is compared
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _as_ids(corpus, student, setup, tuple(special_tokens), alternative, ids, options)
     result = _compare(
         corpus,
         student,
@@ -184,6 +222,26 @@ def compare(
         cause=f"{result.cause} Your run also makes {target + 1} merges where {target_words} asks for {target}: one "
         "too many, as a loop that runs while the vocabulary is at most its size (not below it) makes.",
     )
+
+
+def _as_ids(corpus, student, setup, specials, alternative, ids: tuple[list, int], options) -> Comparison:
+    """The verdict on a run saved as token ids: that first, at step 1, then what the tokens they stand for get."""
+    merges, offset = ids
+    inner = compare(corpus, replace(student, merges=tuple(merges)), setup, specials, alternative, **options)
+    first = student.merges[0]
+    shown = f"({len(first[0])}, {len(first[1])})"
+    cause = (
+        f"Your merges are token ids, not pairs of bytes: the first is {shown}, and the ids above 255 count up by one "
+        f"per merge from {offset}, as the dict {{(id, id): new id}} a loop keeps does. Read back with bytes(id), each "
+        "is a run of zero bytes; return the pairs of bytes instead (vocab[a], vocab[b]). Read as the tokens they "
+        f"stand for, {inner.cause[0].lower()}{inner.cause[1:]}"
+    )
+    ours = inner.our_merges[0] if inner.our_merges else None
+    return Comparison(
+        agreed=0, step=1, ours=ours, theirs=first, our_count=0, their_count=0, kind="merges-as-ids", cause=cause,
+        history=inner.history, setup=inner.setup, rule=inner.rule, our_merges=inner.our_merges, fault=None,
+        settings=inner.settings, later_kind=inner.kind if inner.step else None, later_step=inner.step,
+    )  # fmt: skip
 
 
 def _per_word(corpus, student, setup, specials, alternative, once: PerWord, options) -> Comparison:
@@ -451,13 +509,14 @@ def _compare_one(
     )
     if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
         candidates.append((banned[0], 2.07, "special-ban"))
-    rule = None
+    rule = near = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
-        rule, rule_n = _tie_rule(corpus, student, setup, specials, step)
+        rule, rule_n, same = _tie_rule(corpus, student, setup, specials, step)
         if seconds > 0:
             key, key_n = tie_key(words, student.merges, step, _TIE_KEY.get(setup.tie_break), seconds)
             if key is not None and key_n > rule_n:
-                rule, rule_n = key, key_n
+                rule, rule_n, same = key, key_n, (key,)
+        near = (same, rule_n) if rule is not None and rule_n >= step else None  # makes this choice, maybe no more
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
@@ -612,9 +671,14 @@ def _compare_one(
         over = passed_over(words, student.merges, step) if seconds > 0 else None
         if over is not None:
             at, taken, taken_n, top, top_n = over
+            tied = (
+                f"a tie {_rules_told(near[0])} {'break' if len(near[0]) > 1 else 'breaks'} as you do, though "
+                f"{'they follow' if len(near[0]) > 1 else 'it follows'} your run only through step {near[1]}"
+                if near is not None
+                else "and no tie rule (ours or a student's) follows your run past this step"
+            )
             cause = (
-                f"{head}, both counted {their_count} in our run, and no tie rule (ours or a student's) follows your run "
-                f"past this step. With the counts right along your own merges, every merge of yours through step "
+                f"{head}, both counted {their_count} in our run, {tied}. With the counts right along your own merges, every merge of yours through step "
                 f"{at - 1} takes a pair of the highest count, and at step {at} you take {show_pair(taken)} ({taken_n}) "
                 f"while {show_pair(top)} has {top_n}: your counts may well be right, and your selection does not always "
                 "take the pair with the highest count, as a hand-written heap that goes out of order does (a removal "
@@ -622,11 +686,8 @@ def _compare_one(
                 f"pair the wrong way); else a count is off: {certain}."
             )
             return Comparison(kind="count", cause=cause, **fields)
-        cause = (
-            f"{head}, both counted {their_count} in our run, but no tie rule (ours or a student's) follows your run "
-            f"past this step, so a count is off: {certain}."
-        )
-        return Comparison(kind="count", cause=cause, **fields)
+        cause = f"{head}, both counted {their_count} in our run: {_tie_sentence(setup, near, len(student.merges))}"
+        return Comparison(kind="count", cause=f"{cause} a count is off: {certain}.", **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     cause = f"{head} ({their_count} here): a count that differs; {certain}."
     if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
@@ -783,6 +844,13 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
             "the text holds nowhere else, so your run leaves pieces of the token in the text (a split on it as an "
             "unescaped regular expression, where '|' means 'or', cuts around its parts instead of at the token)."
         )
+    if _END_MARK in joined and not student.end_of_word:
+        return "end-of-word", (
+            f"{head}, a pair our corpus never has: your words end with {_END_MARK.decode()}, a symbol of its own added "
+            "after each word's last character (as BPE for translation does), so its pairs with the word's last "
+            "symbol take merges. Byte-level BPE as GPT-2's and CS336's adds no such symbol: the space that starts "
+            "the next word marks where one ends."
+        )
     chars = [p.decode("utf-8", "strict") if _is_utf8(p) else None for p in theirs]
     whole = all(c is not None for c in chars)  # a lone byte of a character: the run cannot be on characters
     if setup.byte_base and whole and any(len(c) < len(p) for c, p in zip(chars, theirs)):
@@ -802,6 +870,13 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
             f"{'bytes' if setup.byte_base else 'characters'}, so a character of several bytes is one symbol on "
             "one side and several on the other."
         )
+    cut = (
+        None
+        if student.end_of_word or any(m in joined for m in _MARKS)
+        else cut_words(joined, corpus, setup.pre_tokenizer)
+    )
+    if cut:
+        return "pre-tokenizer", f"{head}, a pair our words never hold: {cut}"
     pair = to_ours(theirs, history) if history is not None else None
     if pair is not None and student.byte_level == setup.byte_base:
         symbols = {symbol for step in (0, n) for split in history.splits_at(step).values() for symbol in split}
@@ -814,6 +889,7 @@ def _missing(head, theirs, student, setup, specials, corpus, history=None, n=0) 
     return "missing", (f"{head}, a pair our corpus never has at this step: a different byte base or pre-tokenizer.")
 
 
+_END_MARK = b"</w>"  # the end-of-word symbol of BPE for translation (subword-nmt)
 _MARKS = tuple(m.encode("utf-8") for m in ("</w>", "▁", "Ġ", "Ċ"))  # word-boundary marks a run may write into tokens
 
 

@@ -331,6 +331,16 @@ def _lines_stripped(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, ([word] if word is not None else [], sorted(more, key=lambda w: (-more[w], w))[:2])
 
 
+def _last_document(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """Only the text after the last special token counted, as a loop over the documents whose counting runs after
+    the loop (on the loop variable's last value) or starts afresh for each document counts."""
+    if len(reading.docs) < 2:
+        return Counter(reading.true), ([], [])
+    a, b = reading.docs[-1]
+    counts = Counter(m.group() for m in reading.pattern.finditer(reading.text, a, b))
+    return counts, _example(reading.true, counts)
+
+
 LATIN_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z\u00C0-\u017F]+| ?[0-9]+| ?[^\s\w]+|\s+(?!\S)|\s+"""
 
 
@@ -405,9 +415,9 @@ COUNT_FAULTS: dict[str, CountFault] = {
                    "rest is counted as words", _special_in_pattern),
         CountFault("lines", "your corpus is pre-tokenized line by line, so no word runs across a newline (a newline "
                    "and the next line's indent are never one word)", _lines),
-        CountFault("bytes-pattern", "your pre-token pattern runs on the UTF-8 bytes, where its letter and digit "
-                   "classes match ASCII only, so a letter outside ASCII is cut from its word and counted as "
-                   "punctuation", _bytes_pattern),
+        CountFault("bytes-pattern", "your pre-token pattern's letter and digit classes match ASCII only (a "
+                   "pattern run on the UTF-8 bytes, or one written with [a-zA-Z] and [0-9]: both cut the same words), "
+                   "so a letter outside ASCII is cut from its word and counted as punctuation", _bytes_pattern),
         CountFault("cut-at-space", "your reader cuts the file after its last space or newline (an rfind(b' ') on a "
                    "buffer that holds the whole file) and reads the rest on its own, so the last word is read "
                    "without its leading space and the space is counted alone", _cut_at_space),
@@ -416,6 +426,9 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("latin-pattern", "your pre-token pattern's letter class is Latin only (such as [a-zA-Z\\u00C0-"
                    "\\u017F] for any letter), so every other letter matches none of its parts and is dropped "
                    "from your counts", _latin_pattern),
+        CountFault("last-document", "only your last document (the text after the last special token) is "
+                   "counted: the counting runs after the loop over the documents, on its last value, or the counts "
+                   "start afresh for each document", _last_document),
         CountFault("unescaped-split", "your special tokens are joined into your split pattern unescaped, so the '|' "
                    "in them means 'or': your text is split at each part of the token ('<', 'endoftext' and '>' for "
                    "<|endoftext|>) wherever it occurs, and those parts are counted as words (each token needs "
@@ -594,7 +607,7 @@ def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[B
         what += (
             f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"
         )
-    elif found.fault.name == "drop-tail":
+    elif found.fault.name in ("drop-tail", "last-document"):
         lost = sum(found.true.values()) - sum(found.counts.values())
         what += f": {lost} of its {sum(found.true.values())} words are never counted"
         if less:

@@ -50,7 +50,11 @@ the special token an alternative inside the pattern, so ``.<|`` is one word and 
 ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``latin-pattern``, the letter class
 ``[a-zA-Z\\u00C0-\\u017F]`` on the stdlib ``re``, so other letters are never counted; ``unescaped-split``, the text
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
-``<``, ``endoftext`` and ``>`` and those are counted as words. ``cut-at-space``: the
+``<``, ``endoftext`` and ``>`` and those are counted as words. :data:`WORD_CLASS`: GPT-2's pattern on the
+stdlib ``re`` with ``\\w`` for ``\\p{L}``, so '_' and digits stay in a word with letters; :data:`ASCII_CLASS`: letters
+as ``[a-zA-Z]``, so other letters fall in with punctuation; :data:`END_SYMBOL`: ``</w>`` after each word's bytes. :data:`MERGE_IDS`: a correct
+run whose merges are returned as the ids of its own dict, ``bytes(id)`` each. :data:`LAST_DOCUMENT`: only the
+text after the last ``<|endoftext|>`` counted. ``cut-at-space``: the
 file read as one buffer cut after its last space or newline, the rest read alone, so the last word loses its space.
 :data:`HEAP_REMOVAL`: a max-heap of counts updated in place whose removal of a pair down to 0 moves the last entry into
 its place and sifts it only down, so the heap goes out of order. :data:`SET_ORDER`: the pre-tokens of the text in one linked list of positions, each pair's starts kept in a set and
@@ -116,6 +120,11 @@ INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
+WORD_CLASS = "word-class"  # the pattern's letter class \w on the stdlib re: 'num_merges' is one word
+ASCII_CLASS = "ascii-class"  # the pattern's letters [a-zA-Z]: 'café' is 'caf' and 'é'
+END_SYMBOL = "end-symbol"  # b'</w>' appended to each word as a symbol of its own, as in BPE for translation
+MERGE_IDS = "merge-ids"  # the loop's own dict {(id, id): new id} returned as the merges, each id saved as bytes(id)
+LAST_DOCUMENT = "last-document"  # the words counted after the loop over the documents: the last one only
 IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
 SAMPLE = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3  # the text it trains on instead
 CHUNKS = 4  # the workers a student's reader cuts the file for
@@ -178,6 +187,18 @@ def _words(text: str, fault: str | None) -> Counter:
     if fault == "latin-pattern":  # 1156230954's pattern for the stdlib re: Latin letters only, others never matched
         latin = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z\u00C0-\u017F]+| ?[0-9]+| ?[^\s\w]+|\s+(?!\S)|\s+"""
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for part in parts for w in re.findall(latin, part))
+    if fault == WORD_CLASS:  # the GPT-2 pattern for the stdlib re with \w for \p{L}: '_' and digits join letters
+        word = r"""'(?:[sdmt]|ll|ve|re)| ?\w+| ?\d+| ?[^\s\w\d]+|\s+(?!\S)|\s+"""
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for part in parts for w in re.findall(word, part))
+    if fault == ASCII_CLASS:  # letters as [a-zA-Z]: 'é' and '東' fall in with punctuation, as ' ?[^\s a-zA-Z0-9]+'
+        ascii_words = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z]+| ?[0-9]+| ?[^\sa-zA-Z0-9]+|\s+(?!\S)|\s+"""
+        found = (w for part in parts for w in re.findall(ascii_words, part))
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found)
+    if fault == END_SYMBOL:  # each word's bytes, then b"</w>", a symbol that pairs with the word's last byte
+        found = (w for part in parts for w in regex.findall(GPT2_PAT, part))
+        return Counter((*(bytes([b]) for b in w.encode("utf-8")), b"</w>") for w in found)
+    if fault == LAST_DOCUMENT:  # for part in parts: ... then the counting loop over regex.findall(PAT, part)
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, parts[-1]))
     if fault == "unescaped-split":  # Azizimj's re.split('(' + re.escape('|').join(specials) + ')', chunk)
         pieces = re.split("(" + re.escape("|").join([EOT]) + ")", text)
         parts = [piece for piece in pieces if piece not in (EOT,)]
@@ -395,6 +416,12 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == MERGE_IDS:  # bytes 0-255, <|endoftext|> 256, each merge the next id: the ids saved, not the bytes
+        vocab, merges = train(text, num_merges)
+        ids = {bytes([i]): i for i in range(256)}
+        for a, b in merges:
+            ids[a + b] = 257 + len(ids) - 256
+        return vocab, [(bytes(ids[a]), bytes(ids[b])) for a, b in merges]
     if fault == PER_WORD:
         return _train_listing_per_word(words, num_merges)
     if fault == STALE_GUARDED:
