@@ -40,9 +40,10 @@ def _mapped_after_a_big_free(mode: str) -> int:
 
 
 def test_a_block_after_a_bigger_one_is_freed_is_mapped_on_its_own():
-    """glibc's default raises its mapping threshold to the 30 MB freed, so the next 24 MB block comes from the heap
-    (where, freed among blocks still used, it stays resident); set, the block is a mapping of its own."""
-    assert _mapped_after_a_big_free("default") == 0
+    """Set, the mapping threshold stays where it is after a 30 MB block is freed, so the next 24 MB block is a mapping
+    of its own, returned whole when freed. (glibc's default raises the threshold to the 30 MB freed, so the block
+    comes from the heap, where freed among blocks still used it stays resident: seen in a plain process, but not
+    asserted, since the suite's processes do not always start with the default.)"""
     assert _mapped_after_a_big_free("set") >= 24 << 20
 
 
