@@ -175,6 +175,14 @@ def _box_changed(state: dict) -> None:
         st.session_state["corpus_text"] = ""
 
 
+def refused_paste(refused: str, key: str, on_click, args: tuple, level: str = "warning") -> None:
+    """What every paste box the budget of texts sent refused shows above it: why, that the text is kept, and a
+    button (``key``) that sends it again through the box's own handler. The Check page says it as an error: there
+    the refused text is the whole input, and nothing else is checked meanwhile."""
+    alert(level, f"{refused} Your text stays in the box: use it once the minute has passed.")
+    st.button("Use the text in the box", key=key, on_click=on_click, args=args)
+
+
 def paste_refused(state: dict) -> str | None:
     """The sentence for a pasted text the budget refused, while the box still holds it."""
     return state.get(keys.PASTE_REFUSED) if st.session_state.get("corpus_text") else None
@@ -236,8 +244,7 @@ def text_source(state: dict, saved_text: str | StoredText) -> str | StoredText:
         if isinstance(corpus, str) and (warning := store_warning(state, "text", corpus)):
             alert("warning", warning)
     if refused:
-        alert("warning", f"{refused} Your text stays in the box: use it once the minute has passed.")
-        st.button("Use the text in the box", key="corpus_retry", on_click=_box_changed, args=(state,))
+        refused_paste(refused, "corpus_retry", _box_changed, (state,))
     label = "Edit the corpus" if editing else "Paste a new corpus" if corpus else "Text"
     st.text_area(
         f"{label} (up to {limits.LIMIT_TEXT})",
@@ -346,7 +353,6 @@ def _excerpt(text: str, n: int = 60) -> str:
 
 
 CHECK_PASTED = "chk_held_pasted"  # the Check page's held corpus was pasted (not uploaded)
-CHECK_REFUSED = "chk_paste_refused"  # the sentence for the Check page's pasted text the budget refused
 
 
 def _check_file_changed(state: dict) -> None:
@@ -372,11 +378,11 @@ def _check_box_changed(state: dict, app_state: dict) -> None:
     text sent like one pasted on the Train page, in the same budget: past it, the text stays in the box,
     untouched (only its length was read), and the page neither stores nor checks it."""
     value = st.session_state.get("chk_text", "")
-    state.pop(CHECK_REFUSED, None)
+    state.pop(keys.CHECK_REFUSED, None)
     if blank(value):
         return
     if refused := quota.pastes().refuse(client_id(), len(value)):
-        state[CHECK_REFUSED] = refused
+        state[keys.CHECK_REFUSED] = refused
         return
     if len(value) <= stored_text.HELD_CHARS or too_big(app_state, value):
         return
@@ -429,9 +435,7 @@ def check_text_source(state: dict, app_state: dict) -> str | StoredText:
                   icon=":material/edit:", on_click=_drop_check_file, args=(state,))  # fmt: skip
         return text
     if refused := check_paste_refused(state):
-        alert("error", f"{refused} Your text stays in the box: use it once the minute has passed.")
-        st.button("Use the text in the box", key="chk_paste_retry", on_click=_check_box_changed,
-                  args=(state, app_state))  # fmt: skip
+        refused_paste(refused, "chk_paste_retry", _check_box_changed, (state, app_state), level="error")
     st.text_area("…or paste the text (the same you trained on)", key="chk_text", height=120,
                  on_change=_check_box_changed, args=(state, app_state))  # fmt: skip
     if refused:  # not looked at: neither stored nor checked (the page says nothing more than the sentence above)
@@ -445,7 +449,7 @@ def check_text_source(state: dict, app_state: dict) -> str | StoredText:
 
 def check_paste_refused(state: dict) -> str | None:
     """The sentence for the Check page's pasted text the budget refused, while its box still holds it."""
-    return state.get(CHECK_REFUSED) if st.session_state.get("chk_text") else None
+    return state.get(keys.CHECK_REFUSED) if st.session_state.get("chk_text") else None
 
 
 def held_gone(app_state: dict, corpus) -> bool:

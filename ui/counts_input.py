@@ -74,8 +74,7 @@ def upload_and_paste(state: dict) -> None:
         else:
             alert("error", error)
     if refused := state.get(keys.COUNTS_REFUSED) if st.session_state.get("counts_paste") else None:
-        alert("warning", f"{refused} Your text stays in the box: use it once the minute has passed.")
-        st.button("Use the text in the box", key="counts_paste_retry", on_click=_pasted, args=(state,))
+        corpus_box.refused_paste(refused, "counts_paste_retry", _pasted, (state,))
     st.text_area(
         "Paste word counts (columns from a spreadsheet, or 'word count' lines)",
         key="counts_paste",

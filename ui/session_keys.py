@@ -32,3 +32,4 @@ RERUN_APP = "rerun_app"  # a callback asked for a rerun of the whole page
 LINK_NOTES = "link_notes"  # what the opening link could not restore
 PASTE_REFUSED = "paste_refused"  # the sentence for the text in the corpus box the budget of texts sent refused
 COUNTS_REFUSED = "counts_paste_refused"  # the same for the word counts' paste box
+CHECK_REFUSED = "chk_paste_refused"  # the same for the Check page's corpus box
