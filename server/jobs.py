@@ -79,6 +79,7 @@ WORKER_NICE = 10  # workers yield the CPU to the serving process when both want 
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
 GROWN_MIB = 24  # a worker this much bigger than a fresh one is replaced once its lane is idle
+WORKER_START_S = 5.0  # a lane's new workers are not measured for this long (one still importing looks small)
 BIG_TEXT_CHARS = 1_000_000  # a job carrying a longer text is followed by an empty one (see _run)
 
 
@@ -224,6 +225,7 @@ class _Pool:
         self.retired: list[cf.ProcessPoolExecutor] = []  # main lanes replaced (their workers end on their own)
         self.recycle = False  # a big run ended: the main lane's workers are replaced once it is idle
         self.fresh_mib: float | None = None  # the smallest worker seen (MiB): a lane's growth is measured from it
+        self.started = {lane: time.monotonic() for lane in self.lanes}  # when each lane's workers were last started
         self.fair = FairLane(lambda fn, *args: _run(fn, *args, lane="main"), POOL_WORKERS)
         # Reentrant: a job that is already over when its callback is added runs the callback (which
         # takes this lock) at once, in the submitting thread that holds it.
@@ -271,6 +273,7 @@ def _recycle(pool: _Pool) -> bool:
             if lane == "main":
                 pool.recycle = False
             old, pool.lanes[lane] = pool.lanes[lane], pool.executor_of(workers)
+            pool.started[lane] = time.monotonic()
             pool.retired = [e for e in pool.retired if internals.pool_processes(e)] + [old]
         old.shutdown(wait=False)
         for _ in range(workers):
@@ -281,7 +284,10 @@ def _recycle(pool: _Pool) -> bool:
 
 def _grown(pool: _Pool, lane: str) -> bool:
     """Whether a worker of ``lane`` holds GROWN_MIB more than the smallest worker seen (a fresh one, which has
-    imported the engine and nothing else). False where a process's size cannot be read."""
+    imported the engine and nothing else). False where a process's size cannot be read, and while the lane's workers
+    may still be starting: one still importing would set the smallest size too low."""
+    if time.monotonic() - pool.started[lane] < WORKER_START_S:
+        return False
     sizes = [size for p in internals.pool_processes(pool.lanes[lane]) if (size := rss_mib(p.pid))]
     if not sizes:
         return False
