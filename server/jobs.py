@@ -78,7 +78,7 @@ WATCH_S = 1.0  # how often the watcher looks for jobs nobody waits for
 WORKER_NICE = 10  # workers yield the CPU to the serving process when both want it
 SLOTS = 256  # jobs queued or running at once (each has a progress/stop slot in shared memory)
 PROGRESS_EVERY = 50  # merges between progress reports and stop checks
-GROWN_MIB = 24  # a worker this much bigger than a fresh one is replaced once its lane is idle
+GROWN_MIB = 12  # a worker this much bigger than a fresh one is replaced once its lane is idle (a spare is cheap)
 WORKER_START_S = 5.0  # a lane's new workers are not measured for this long (one still importing looks small)
 BIG_TEXT_CHARS = 1_000_000  # a job carrying a longer text is followed by an empty one (see _run)
 
