@@ -13,7 +13,7 @@ import altair  # noqa: F401  (imported before the heap is frozen, see server/hea
 import pandas  # noqa: F401
 import streamlit as st
 
-from server import startup
+from server import session_end, startup
 from ui import routing
 from ui.assets import PAGE_CSS, RESTORE_JS
 
@@ -39,6 +39,7 @@ pages = [
     st.Page("pages/worksheet.py", title="Worksheet", url_path="worksheet", visibility="hidden"),
 ]
 startup.start_once()
+session_end.watch_this_run()  # emptied when Streamlit ends the session (server/session_end.py)
 st.html(PAGE_CSS)  # styles of the pages' HTML blocks (a style-only block takes no space)
 # Typed text kept in this browser across a server restart, and our sentence while it is away (ui/restore.js).
 st.html(RESTORE_JS, unsafe_allow_javascript=True)  # our own constant script, no user text

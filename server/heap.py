@@ -25,7 +25,7 @@ import sys
 import threading
 import weakref
 
-from server import internals
+from server import internals, session_end
 
 SWEEP_FIRST_S = 5.0  # the first look for evicted runs still alive; then every 2x longer, up to SWEEP_MAX_S
 SWEEP_MAX_S = 120.0
@@ -89,7 +89,8 @@ def reap_sessions() -> bool:
     another session is saved or deleted: on a server nobody opens any more, closed sessions, and
     the runs they showed, would stay for good (``benchmarks/bench_memory_at_rest.py`` shows it). This asks the cache to expire on the server's event
     loop, where Streamlit itself touches it (through ``server.internals``: on a Streamlit without those
-    internals this does nothing). True once the expiry has run."""
+    internals this does nothing). The sessions Streamlit drops so, and any other it let go of that is still
+    alive, are then ended (``server/session_end.py``). True once the expiry has run."""
     try:
         expire = getattr(internals.closed_sessions_cache(), "expire", None)
         loop = internals.server_event_loop()
@@ -100,6 +101,7 @@ def reap_sessions() -> bool:
         def on_loop() -> None:
             try:
                 expire()
+                session_end.end_dropped()
             finally:
                 done.set()
 

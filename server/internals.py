@@ -72,11 +72,21 @@ def register_before_thread_join(hook: Callable[[], None]) -> bool:
     return True
 
 
+def app_session_state(session: Any) -> Any:
+    """A session's state (``AppSession._session_state``), or None. Streamlit drops a closed tab's session when its
+    time is up without ending it, and its runtime keeps the last session it sent messages to in a loop variable,
+    so a dropped session can stay alive with every value it held; emptying the state of such a session
+    (``server/session_end.py``) needs the state itself, which no supported API gives."""
+    return getattr(session, "_session_state", None)
+
+
 def missing() -> list[str]:
     """The internals above that this Streamlit and Python no longer have (checked on the classes, so no
     server needs to run)."""
     from streamlit.runtime import Runtime
+    from streamlit.runtime.app_session import AppSession
     from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.state.session_state import SessionState
     from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
     def instance_attribute(cls, name: str) -> bool:
@@ -91,5 +101,7 @@ def missing() -> list[str]:
         "ProcessPoolExecutor._processes": instance_attribute(ProcessPoolExecutor, "_processes"),
         "ProcessPoolExecutor._broken": instance_attribute(ProcessPoolExecutor, "_broken"),
         "threading._register_atexit": callable(getattr(threading, "_register_atexit", None)),
+        "AppSession._session_state": instance_attribute(AppSession, "_session_state"),
+        "SessionState.clear": callable(getattr(SessionState, "clear", None)),
     }
     return [name for name, present in checks.items() if not present]

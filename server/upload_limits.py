@@ -27,7 +27,7 @@ from typing import Any
 
 import streamlit as st
 
-from server import heap
+from server import heap, session_end
 
 MAX_FILES = 10  # files held for one session: a tokenizer's two files, a few of a student's run, a corpus
 
@@ -135,6 +135,7 @@ def install(manager: Any = None, max_files: int = MAX_FILES, max_bytes_: int | N
         def limited_remove_session_files(session_id: str) -> None:
             remove_session_files(session_id)
             limits.release(session_id)
+            session_end.ended(session_id)  # its state emptied before the collection (server/session_end.py)
             heap.session_ended()  # the one hook a session's end offers: its frozen state can be collected
             from server import run_store  # (the run store imports the pool: only a server needs it here)
 

@@ -297,20 +297,37 @@ def upload_text(state: dict, key: str, label: str = UPLOAD_LABEL, let_go: bool =
             refusals[key] = f"{exc} The corpus keeps what it had."
             text = None
             # A refused file's bytes go too: the uploader's value is deep-copied into every run of the session
-            # (Streamlit's register_widget), so a kept 59 MB file cost each rerun a 59 MB copy.
+            # (Streamlit's register_widget), so a kept 59 MB file cost each rerun a 59 MB copy; and the widget
+            # state's own copy is emptied, or the session would hold the refused file for as long as it lasts.
             if let_go and upload_limits.let_go(session_id(), upload.file_id):
                 state[f"{key}_refused_gone"] = upload.file_id
+                _close_copies(key, upload)
     if refusal := refusals.get(key):
         alert("error", refusal)
     return text
+
+
+def _held(key: str, upload):
+    """The widget state's copy of ``upload`` (whose bytes are Streamlit's own), else ``upload`` itself."""
+    held = st.session_state.get(key)
+    if held is not upload and isinstance(held, io.BytesIO) and getattr(held, "file_id", None) == upload.file_id:
+        return held
+    return upload
+
+
+def _close_copies(key: str, upload) -> None:
+    """Empty this run's copy of a let-go file and the widget state's (closing a ``BytesIO`` frees its bytes)."""
+    held = _held(key, upload)
+    upload.close()
+    held.close()
 
 
 def _read_upload(state: dict, key: str, upload, let_go: bool) -> str:
     """Read, digest and store an uploaded file a chunk at a time (``server/corpus_upload.py``), and note what
     that found (its digest, size and lines, or why the store could not take it) so that nothing reads the text
     whole again; ValueError with the sentence for a file that cannot be a corpus."""
-    held = st.session_state.get(key)  # the widget state's file, whose bytes are Streamlit's own (no copy)
-    if held is not upload and isinstance(held, io.BytesIO) and getattr(held, "file_id", None) == upload.file_id:
+    held = _held(key, upload)
+    if held is not upload:
         upload.close()  # this run's copy (a widget's value is returned deep-copied: another 100 MB) goes first
         upload = held
     read = corpus_upload.read(upload.getvalue(), upload.name, client=client_id())

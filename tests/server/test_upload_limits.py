@@ -92,3 +92,38 @@ def test_a_real_server_refuses_a_sessions_file_past_the_limit_and_serves_the_oth
     assert refused[0] == 413 and f"already holds {upload_limits.MAX_FILES} uploaded files" in refused[1]
     assert not exceptions
     assert any("Read as merges.txt: 2 merges" in t for t in texts), texts
+
+
+async def upload_refused_by_the_budget(url: str, pid: int, mb: int) -> tuple[float, float, list[str]]:
+    import psutil
+
+    s = Session(url, "step=0")
+    await s.open(timeout=120)
+    values = {s.ids["source"]: "Paste or upload text", s.ids["limit"]: "Number of merges"}
+    await s._rerun(timeout=120, **values)  # draws the box and the uploader
+    await s._rerun(timeout=120, **values, **{s.ids["corpus_text"]: "hug pug hug", s.ids["limit_value"]: 1.0})
+    await s.settle(timeout=120)
+    before = psutil.Process(pid).memory_info().rss / 2**20
+    await s.upload("corpus_file", [("big.txt", b"a refused upload " * (mb * 1_000_000 // 17))], timeout=300)
+    shown = s.texts + s.html  # the run that read the file (a fragment's run after it shows only the fragment here)
+    await s.settle(timeout=120)
+    after = psutil.Process(pid).memory_info().rss / 2**20
+    await s.close()
+    return before, after, shown
+
+
+@pytest.mark.timeout(300)
+def test_a_file_refused_by_the_budget_of_texts_sent_is_not_kept_by_the_session(tmp_path):
+    """A 40 MB file over the client's budget was refused with its sentence, and the session still held it (the
+    widget state's copy), 40 MiB for as long as the tab stayed open."""
+    import psutil  # noqa: F401 - the server's size is read in the protocol coroutine
+    from browser_support import AppServer
+
+    server = AppServer(env={"BPE_DATA_DIR": str(tmp_path), "BPE_PASTE_QUOTA_CHARS": "1000"})
+    url = server.start()
+    try:
+        before, after, shown = run_protocol(lambda u: upload_refused_by_the_budget(u, server.proc.pid, 40), url)
+    finally:
+        server.stop()
+    assert any("may send at most" in t and "Upload the file again then." in t for t in shown), "not refused"
+    assert after - before < 15, f"the session holds the refused file: {before:.0f} -> {after:.0f} MiB"
