@@ -72,7 +72,15 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
     ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted.
-
+29. ``right-added``: the update reads the neighbours from the word before the merge and adds the old pair on the
+    right, ``(b, y)``, where it should subtract it (``+=`` for ``-=``), so the pair after each occurrence gains count;
+30. ``overlap-stale``: the update visits every start of the pair, overlapping ones too, and moves the neighbours of
+    each as read from the word before the merge, so a run ``x x x x`` merging ``(x, x)`` gains ``(x, xx)`` and
+    ``(xx, x)`` that the merged word does not hold;
+31. ``overlap-collapse``: the merge writes the new token at every start, overlapping ones too, and removes the symbol
+    after each, so a run of one symbol collapses into one new token (``xxxx`` becomes ``xx``);
+32. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
+    gains symbols (``xxxx`` becomes ``xx xx xx``).
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
 that delete a merged pair's count are also replayed keeping it, :func:`bpe.check_loop.find_fault`); ``stale-neighbours``
@@ -225,6 +233,37 @@ def _tail_counted_extra(old: Split, new: Split, pair: BytePair, made: list[int])
     return Counter({p: n for p, n in extra.items() if n != 0})
 
 
+def merge_collapse(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Every start of the pair marked, overlapping ones too, each made the new token and the symbol after each
+    removed: a run of one symbol merging ``(x, x)`` collapses into a single ``xx`` (``xxxx`` becomes ``xx``)."""
+    starts = {i for i in range(len(split) - 1) if split[i] == pair[0] and split[i + 1] == pair[1]}
+    out, made = [], []
+    for j, symbol in enumerate(split):
+        if j - 1 in starts:
+            continue
+        if j in starts:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+        else:
+            out.append(symbol)
+    return out, made
+
+
+def merge_duplicate(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """A new token at every start of the pair, overlapping ones too, the symbols between one occurrence's end and
+    the next start copied (none where they overlap): a run of one symbol merging ``(x, x)`` gains symbols
+    (``xxxx`` becomes ``xx xx xx``)."""
+    out, made, start = [], [], 0
+    for i in range(len(split) - 1):
+        if split[i] == pair[0] and split[i + 1] == pair[1]:
+            out.extend(split[start:i])
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            start = i + 2
+    out.extend(split[start:])
+    return out, made
+
+
 def merge_none(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """A merge that never finds the pair (a pair built as a list, ``[a, b]``, compared with the tuple ``(a, b)``)."""
     return list(split), []
@@ -341,6 +380,48 @@ def _overlap_index_extra(old: Split, new: Split, pair: BytePair, made: list[int]
         faulty[(old[j], old[j + 1])] -= 1
     for j in come:
         faulty[(new[j], new[j + 1])] += 1
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
+def _right_added_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The neighbours of each occurrence read from the old split, as :func:`_stale_neighbours_extra`, but the old
+    pair on the right, ``(b, y)``, added where it should be subtracted (``+=`` for ``-=``), so it gains twice what
+    it loses; less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in occurrences(old, pair):
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+            faulty[(old[i - 1], joined)] += 1
+        if i + 2 < len(old):
+            faulty[(b, old[i + 2])] += 1
+            faulty[(joined, old[i + 2])] += 1
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
+def _overlap_stale_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The neighbours read from the old split, as :func:`_stale_neighbours_extra`, at every start of the pair,
+    overlapping ones too (``aaa`` holds ``(a, a)`` at 0 and 1): in a run ``x x x x`` merging ``(x, x)`` the middle
+    start adds ``(x, xx)`` and ``(xx, x)`` that the merged word never holds; less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in range(len(old) - 1):
+        if (old[i], old[i + 1]) != pair:
+            continue
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+            faulty[(old[i - 1], joined)] += 1
+        if i + 2 < len(old):
+            faulty[(b, old[i + 2])] -= 1
+            faulty[(joined, old[i + 2])] += 1
+    faulty[pair] -= pair_counter(old)[pair]
     faulty.subtract(pair_counter(new))
     faulty.update(pair_counter(old))
     return Counter({p: n for p, n in faulty.items() if n != 0})
@@ -524,6 +605,33 @@ FAULTS: dict[str, Fault] = {
               "symbol before it in the word before the merge, so two {joined} side by side make ({b}, {joined}) where "
               "({joined}, {joined}) should be, and it skips the pair on the right where {merge} follows",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("right-added", "your update adds the old right pair of each merged pair, (b, next), instead of "
+              "subtracting it (counts[(b, next)] += instead of -=), so the pair after every merged occurrence gains "
+              "count it should lose", extra=_right_added_extra, drops=True,
+              about_merge="your update for the merge {merge} adds the old right pair of each {joined}, ({b}, next), "
+              "instead of subtracting it (+= instead of -=), so that pair gains count it should lose",
+              blames=lambda merge, pair: pair[0] == merge[1]),
+        Fault("overlap-stale", "your update visits every place the pair starts, overlapping ones too (in a run like "
+              "'aaaa' merging (a, a), also the middle a a), and moves the neighbours of each as read from the word before "
+              "the merge, so a run of one symbol gains pairs with the merged token that the merged word does not hold",
+              extra=_overlap_stale_extra, drops=True,
+              about_merge="your update for the merge {merge} visits every place {merge} starts, overlapping ones too "
+              "(the middle pair of a run of {a}), and moves the neighbours of each as read from the word before the "
+              "merge, so a run of {a} gains pairs with {joined} that the merged word does not hold",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("overlap-collapse", "your merge takes every place the pair starts, overlapping ones too, writes the new "
+              "token at each and removes the symbol after each, so a run of one symbol collapses ('aaaa' merging (a, a) "
+              "becomes a single 'aa', not 'aa aa') and loses symbols", merge=merge_collapse,
+              about_merge="your merge for {merge} takes every place {merge} starts, overlapping ones too, writes "
+              "{joined} at each and removes the symbol after each, so a run of {a} collapses into a single {joined} "
+              "and loses symbols",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("overlap-duplicate", "your merge makes a new token at every place the pair starts, overlapping ones too, "
+              "so a run of one symbol gains symbols ('aaaa' merging (a, a) becomes 'aa aa aa', not 'aa aa')",
+              merge=merge_duplicate,
+              about_merge="your merge for {merge} makes a {joined} at every place {merge} starts, overlapping ones too, "
+              "so a run of {a} gains symbols (four {a} become three {joined})",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
