@@ -71,7 +71,7 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     itself follows, so a run ``x x x`` merging ``(x, x)`` becomes ``xx x`` while ``(xx, x)`` is never counted;
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
-    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted.
+    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted;
 29. ``right-added``: the update reads the neighbours from the word before the merge and adds the old pair on the
     right, ``(b, y)``, where it should subtract it (``+=`` for ``-=``), so the pair after each occurrence gains count;
 30. ``overlap-stale``: the update visits every start of the pair, overlapping ones too, and moves the neighbours of
@@ -81,6 +81,7 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     after each, so a run of one symbol collapses into one new token (``xxxx`` becomes ``xx``);
 32. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
     gains symbols (``xxxx`` becomes ``xx xx xx``).
+
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
 that delete a merged pair's count are also replayed keeping it, :func:`bpe.check_loop.find_fault`); ``stale-neighbours``
