@@ -6,7 +6,7 @@ merges hold ints, and ``bytes(219)`` (how such a run is usually saved or read ba
 token of the run is a run of ``\\x00``. Replaying the run with each byte ``v`` as a token of ``v`` zero bytes makes a
 merge of two such tokens exactly their sum, and a tie between pairs of them exactly a tie between pairs of ints.
 
-Left out: where the Check weighs this against other causes (:mod:`bpe.check`).
+Left out: where the Check weighs this against other causes (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations
