@@ -80,7 +80,11 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 31. ``overlap-collapse``: the merge writes the new token at every start, overlapping ones too, and removes the symbol
     after each, so a run of one symbol collapses into one new token (``xxxx`` becomes ``xx``);
 32. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
-    gains symbols (``xxxx`` becomes ``xx xx xx``).
+    gains symbols (``xxxx`` becomes ``xx xx xx``);
+33. ``twin-never``: the update makes a new pair only from an old pair beside the merged one, ``(x, a)`` or ``(b, y)``,
+    so the pair of two new tokens side by side, ``(ab, ab)``, is never counted;
+34. ``wrong-index``: the update uses a loop variable left over from an earlier loop (the last word's index) in place
+    of the word's own: counts move by the last word's count and the merged split is written over the last word's.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -428,6 +432,17 @@ def _overlap_stale_extra(old: Split, new: Split, pair: BytePair, made: list[int]
     return Counter({p: n for p, n in faulty.items() if n != 0})
 
 
+def _twin_never_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Two new tokens side by side: their pair never counted (the update makes a new pair only from an old one
+    beside the merged pair, ``(x, a)`` or ``(b, y)``, and ``(ab, ab)`` comes from neither)."""
+    joined = pair[0] + pair[1]
+    extra: Counter = Counter()
+    for i, j in zip(made, made[1:]):
+        if j == i + 1:
+            extra[(joined, joined)] -= 1
+    return extra
+
+
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair added once more."""
     joined = pair[0] + pair[1]
@@ -484,6 +499,7 @@ class Fault:
     stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
     keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
+    wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -633,6 +649,16 @@ FAULTS: dict[str, Fault] = {
               about_merge="your merge for {merge} makes a {joined} at every place {merge} starts, overlapping ones too, "
               "so a run of {a} gains symbols (four {a} become three {joined})",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("twin-never", "your update never counts the pair of two merged tokens side by side (after (a, b), "
+              "'abab' becomes 'ab ab', and (ab, ab) is never counted): it makes a new pair only from an old pair beside "
+              "the merged one, and (ab, ab) comes from none", extra=_twin_never_extra,
+              about_merge="your update for the merge {merge} never counts the pair of two {joined} side by side: it "
+              "makes a new pair only from an old pair beside {merge}, and ({joined}, {joined}) comes from none",
+              blames=lambda merge, pair: pair == (merge[0] + merge[1], merge[0] + merge[1])),
+        Fault("wrong-index", "your update uses the wrong loop variable: the loop over the words holding the pair "
+              "names each word 'index', but the body uses 'i', left over from the loop that counted the pairs (the last "
+              "word's index), so every count moves by the last word's count and the merged word is stored in the last "
+              "word's place: the words themselves never change", wrong_index=True, drops=True),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
