@@ -73,7 +73,14 @@ ties with it and wins the tie. :data:`STALE_KEPT`: the neighbours read from the 
 phantom ``(ab, a)`` keeps a count once merged and is merged again and again. A loop that merges a word's occurrences
 from its end (:data:`RIGHT_TO_LEFT`: ``aaa`` becomes ``a aa``, as a loop
 merging in a set's order may), not modelled by the Check, only hinted at. A trainer that never reads its input
-(:data:`IGNORES_INPUT`) trains on a sample text of its own (:data:`SAMPLE`).
+(:data:`IGNORES_INPUT`) trains on a sample text of its own (:data:`SAMPLE`). :data:`RIGHT_ADDED`: the neighbours read
+from the old word and the old right pair added where it should be subtracted. :data:`OVERLAP_STALE`: the neighbours
+read from the old word and moved at every start of the pair, overlapping ones too. :data:`OVERLAP_COLLAPSE`: every
+start made the new token and the symbol after each popped, so a run collapses (``aaaa`` becomes ``aa``).
+:data:`OVERLAP_DUPLICATE`: a new token for every start, so a run gains symbols (``aaaa`` becomes ``aa aa aa``).
+:data:`TWIN_NEVER`: the pairs beside the merged one deleted and counted again from the words that held them, so
+``(ab, ab)`` is never made. :data:`WRONG_INDEX`: the update's body uses the last word's index left over from an
+earlier loop, so counts move by the last word's count and the merged word is stored over the last word.
 """
 
 from __future__ import annotations
@@ -119,6 +126,12 @@ SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
+RIGHT_ADDED = "right-added"  # no6rainer's update: the old right pair added (+=) where it should be subtracted
+OVERLAP_STALE = "overlap-stale"  # qufy6's update: stale neighbours moved at every start, overlapping ones too
+OVERLAP_COLLAPSE = "overlap-collapse"  # YVSemlani's merge: every start made the new token, the next symbol popped
+OVERLAP_DUPLICATE = "overlap-duplicate"  # hashemelezabi's merge: a new token for every start: 'aaaa' is 'aa aa aa'
+TWIN_NEVER = "twin-never"  # SplashCloud's update: pairs beside the merge recounted, (ab, ab) never made
+WRONG_INDEX = "wrong-index"  # Thinkin999's update: the last word's index 'i' where the loop's 'index' is meant
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
 WORD_CLASS = "word-class"  # the pattern's letter class \w on the stdlib re: 'num_merges' is one word
 ASCII_CLASS = "ascii-class"  # the pattern's letters [a-zA-Z]: 'café' is 'caf' and 'é'
@@ -436,6 +449,14 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_removing_while_iterating(words, num_merges))
     if fault in HEAP_FAULTS:
         return _vocab(_train_with_heap(words, num_merges, skip_first=fault == "no-sift-up-skip-first"))
+    if fault in (RIGHT_ADDED, OVERLAP_STALE):
+        return _vocab(_train_adding_the_right_pair(words, num_merges, every_start=fault == OVERLAP_STALE))
+    if fault in (OVERLAP_COLLAPSE, OVERLAP_DUPLICATE):
+        return _vocab(_train_marking_every_start(words, num_merges, collapse=fault == OVERLAP_COLLAPSE))
+    if fault == TWIN_NEVER:
+        return _vocab(_train_recounting_pairs_beside(words, num_merges))
+    if fault == WRONG_INDEX:
+        return _vocab(_train_with_a_leftover_index(words, num_merges))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -1303,4 +1324,196 @@ def _train_with_heap(words: Counter, num_merges: int, skip_first: bool) -> list[
                         add((a + b, tokens[pos + 2]), w, f)
                     tokens[pos : pos + 2] = [a + b]
                 pos += 1
+    return merges
+
+
+def _best(counts: dict) -> tuple[bytes, bytes] | None:
+    """The pair of the highest count above 0, ties to the greatest pair of bytes (CS336's max)."""
+    live = [(n, p) for p, n in counts.items() if n > 0]
+    return max(live)[1] if live else None
+
+
+def _merge_left_to_right(word: tuple, a: bytes, b: bytes) -> tuple:
+    out, i = [], 0
+    while i < len(word):
+        if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return tuple(out)
+
+
+def _train_adding_the_right_pair(words: Counter, num_merges: int, every_start: bool) -> list[tuple[bytes, bytes]]:
+    """no6rainer's and qufy6's updates: each occurrence's neighbours read from the word before the merge.
+    ``every_start`` false (no6rainer): the old pair on the right added (``+=``) where it should be subtracted;
+    true (qufy6): the neighbours moved at every index where the pair occurs, overlapping ones too (``aaaa`` merging
+    ``(a, a)`` at 0, 1 and 2). The merged pair's count is deleted."""
+    tokens = {w: tuple(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        best = _best(counts)
+        if best is None:
+            break
+        merges.append(best)
+        a, b = best
+        new = a + b
+        for w, f in words.items():
+            old = tokens[w]
+            if every_start:
+                starts = [i for i in range(len(old) - 1) if (old[i], old[i + 1]) == best]
+            else:  # the scan moves on by two after a match
+                starts, j = [], 0
+                while j < len(old) - 1:
+                    if (old[j], old[j + 1]) == best:
+                        starts.append(j)
+                        j += 2
+                    else:
+                        j += 1
+            if not starts:
+                continue
+            for i in starts:
+                if i > 0:
+                    counts[(old[i - 1], a)] -= f
+                    counts[(old[i - 1], new)] += f
+                if i + 2 < len(old):
+                    counts[(b, old[i + 2])] += -f if every_start else f
+                    counts[(new, old[i + 2])] += f
+            tokens[w] = _merge_left_to_right(old, a, b)
+        del counts[best]
+        for p in [p for p, n in counts.items() if n <= 0]:
+            del counts[p]
+    return merges
+
+
+def _train_marking_every_start(words: Counter, num_merges: int, collapse: bool) -> list[tuple[bytes, bytes]]:
+    """YVSemlani's and hashemelezabi's merges, which take every index where the pair occurs, overlapping ones too.
+    ``collapse`` (YVSemlani): the new token written at each index, then the symbol after each popped (from the end),
+    so ``aaaa`` merging ``(a, a)`` becomes ``aa``; the word's old pairs subtracted and its new ones added. Else
+    (hashemelezabi): a new token appended for each index and the symbols between copied, so ``aaaa`` becomes
+    ``aa aa aa``; the pairs counted afresh each step."""
+    tokens = {w: list(w) for w in words}
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        counts: Counter = Counter()
+        for w, f in words.items():
+            for p in zip(tokens[w], tokens[w][1:]):
+                counts[p] += f
+        best = _best(counts)
+        if best is None:
+            break
+        merges.append(best)
+        for w in words:
+            word = tokens[w]
+            found = [i for i in range(len(word) - 1) if (word[i], word[i + 1]) == best]
+            if not found:
+                continue
+            if collapse:
+                modified = list(word)
+                for i in found:
+                    modified[i] = best[0] + best[1]
+                for i in reversed([i + 1 for i in found]):
+                    modified.pop(i)
+            else:
+                modified, start = [], 0
+                for i in found:
+                    modified += word[start:i] + [best[0] + best[1]]
+                    start = i + 2
+                modified += word[start:]
+            tokens[w] = modified
+    return merges
+
+
+def _train_recounting_pairs_beside(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """SplashCloud's update: after merging ``(a, b)`` in the words, every counted pair sharing a symbol with it
+    (``(x, a)``, ``(b, y)``) is deleted and counted again in the words that held it: as itself where it still occurs,
+    as ``(ab, y)`` where the new token stands before ``y``, as ``(x, ab)`` where ``x`` stands before it. A pair of two
+    new tokens, ``(ab, ab)``, comes from no such pair and is never counted."""
+    tokens = {w: tuple(w) for w in words}
+    counts: dict = {}
+    holders: dict = {}
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] = counts.get(p, 0) + f
+            if w not in holders.setdefault(p, []):
+                holders[p].append(w)
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        a, b = best
+        new = a + b
+        for w in holders.pop(best):
+            tokens[w] = _merge_left_to_right(tokens[w], a, b)
+        del counts[best]
+        for bp in list(counts):
+            if not (bp[0] == b or bp[1] == a):
+                continue
+            old_holders = holders.pop(bp)
+            del counts[bp]
+            for w in old_holders:
+                t = tokens[w]
+                for i in range(len(t) - 1):
+                    if (t[i], t[i + 1]) == bp:
+                        made = bp
+                    elif t[i] == new and b == bp[0] and t[i + 1] == bp[1]:
+                        made = (new, bp[1])
+                    elif t[i] == bp[0] and t[i + 1] == new and a == bp[1]:
+                        made = (bp[0], new)
+                    else:
+                        continue
+                    counts[made] = counts.get(made, 0) + words[w]
+                    if w not in holders.setdefault(made, []):
+                        holders[made].append(w)
+    return merges
+
+
+def _train_with_a_leftover_index(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Thinkin999's loop: the loop over the words holding the chosen pair names each word ``index``, but its body
+    uses ``i``, left over from the loop that counted the pairs (the last word's index): the pairs beside each
+    occurrence move by the last word's count, and the merged word is stored over the last word."""
+    bytes_list = [list(w) for w in words]
+    bytes_counts = list(words.values())
+    pairs: dict = {}
+    where: dict = {}
+    for i, word in enumerate(bytes_list):
+        for j in range(len(word) - 1):
+            pairs[(word[j], word[j + 1])] = pairs.get((word[j], word[j + 1]), 0) + bytes_counts[i]
+            where.setdefault((word[j], word[j + 1]), set()).add(i)
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        if not pairs:
+            break
+        best = max(pairs.items(), key=lambda x: (x[1], x[0]))[0]
+        if pairs[best] <= 0:
+            break
+        merges.append(best)
+        pairs[best] = 0
+        for index in sorted(where.get(best, ())):
+            cur = bytes_list[index]
+            new_word, j = [], 0
+            while j < len(cur):
+                if j < len(cur) - 1 and (cur[j], cur[j + 1]) == best:
+                    joined = cur[j] + cur[j + 1]
+                    new_word.append(joined)
+                    for gone, made in (
+                        ((cur[j - 1], cur[j]), (cur[j - 1], joined)) if j > 0 else (None, None),
+                        ((cur[j + 1], cur[j + 2]), (joined, cur[j + 2])) if j < len(cur) - 2 else (None, None),
+                    ):
+                        if gone is None:
+                            continue
+                        pairs[gone] = pairs.get(gone, 0) - bytes_counts[i]  # i: the last word's index
+                        where.setdefault(gone, set()).discard(index)
+                        pairs[made] = pairs.get(made, 0) + bytes_counts[i]
+                        where.setdefault(made, set()).add(index)
+                    j += 2
+                else:
+                    new_word.append(cur[j])
+                    j += 1
+            bytes_list[i] = new_word
     return merges

@@ -23,7 +23,11 @@ from faulty_trainers import (
     LOST_STEP,
     NEVER_MERGES,
     OFFSET_SET,
+    OVERLAP_COLLAPSE,
+    OVERLAP_DUPLICATE,
+    OVERLAP_STALE,
     PER_WORD,
+    RIGHT_ADDED,
     RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
@@ -35,6 +39,8 @@ from faulty_trainers import (
     STALE_GUARDED,
     STALE_KEPT,
     TIE_FAULTS,
+    TWIN_NEVER,
+    WRONG_INDEX,
     train,
 )
 from hypothesis import HealthCheck, example, given, settings
@@ -216,6 +222,39 @@ def test_a_merge_that_skips_the_symbol_after_a_new_token_is_named_with_its_step(
     assert "so an occurrence right after a merged one is never merged" in result.cause
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
     assert replay(words, freqs, merges, FAULTS["skips-next"], tie="greatest-bytes").reproduced == len(merges)
+
+
+# set J's students: the loop each trainer copies, and what the Check says of it
+SET_J_LOOPS = {
+    RIGHT_ADDED: "instead of subtracting it (+= instead of -=)",  # no6rainer: the old Check said a count is off
+    OVERLAP_STALE: "overlapping ones too",  # qufy6: a count is off
+    OVERLAP_COLLAPSE: "collapses into a single",  # YVSemlani: a tie no rule breaks
+    OVERLAP_DUPLICATE: "gains symbols",  # hashemelezabi: a count is off
+    TWIN_NEVER: "never counts the pair of two",  # SplashCloud: overlapping pairs counted once
+    WRONG_INDEX: "wrong loop variable",  # Thinkin999: pairs holding a merged token never counted
+}
+
+
+@pytest.mark.parametrize("fault", SET_J_LOOPS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_loop_of_set_j_is_named_with_its_step(corpus, fault):
+    # where another known loop makes as many of the run's merges (stale-neighbours, which makes every merge of the
+    # overlapping stale update on the bytes corpus), that one may be named instead
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no run of one symbol, or no word holding the pair twice, in the handout
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    assert f"At step {step} we merge" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    own = replay(words, freqs, merges, FAULTS[fault], tie="greatest-bytes").reproduced
+    assert own >= step
+    if result.fault == fault:
+        assert SET_J_LOOPS[fault] in result.cause, result.cause
+    else:
+        assert replay(words, freqs, merges, FAULTS[result.fault], tie="greatest-bytes").reproduced >= own
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
