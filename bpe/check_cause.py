@@ -111,10 +111,10 @@ def compare_one(
         return same_merges(history, student, base, specials, target, target_words)
     step = n + 1
     theirs = student.merges[n]
+    if target is not None and len(student.merges) > target and n >= target:  # also where our run has no pair left
+        return goes_past(student, target, target_words, base)
     if n == len(ours):
         return _stops_first(corpus, student, setup, specials, history, n, base, seconds)
-    if target is not None and len(student.merges) > target and n >= target:
-        return goes_past(student, target, target_words, base)
     counts = history.pair_counts_after(n)
     our_pair = history.pair_str(history.merges[n][:2])
     their_pair = to_ours(theirs, history)

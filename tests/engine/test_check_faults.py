@@ -600,6 +600,19 @@ def test_a_run_that_goes_past_the_number_of_merges_is_flagged_where_it_should_en
     assert "makes 10 merges where a target of 8 merges asks for 8" in result.cause
 
 
+def test_a_run_that_goes_past_the_target_and_past_our_last_pair_is_flagged_where_it_should_end():
+    # Dhanvin's adapter hard-codes vocab_size=500: the handout's run goes on where ours has no pair left, and the old
+    # Check said it stops short ("shorter" at step 16), not that it goes past step 12
+    text = CORPORA["handout"]
+    vocab, merges = train(text, 40)
+    assert len(merges) < 40  # every word is one token before 40 merges
+    more = [*merges, (merges[-1][0] + merges[-1][1], b" ")]  # a run on a bigger corpus makes more
+    student = read_student_file(pickle.dumps((vocab, more)), "run.pkl")
+    result = compare(text, student, CS336_SETUP, [EOT], vocab_size=257 + 12)
+    assert (result.kind, result.step, result.theirs) == ("goes-past", 13, more[12]), result.cause
+    assert f"makes {len(more)} merges where a vocabulary of 269 asks for 12" in result.cause
+
+
 def test_a_pair_inside_a_special_token_is_not_blamed_on_specials_when_splitting_changes_nothing():
     text = f"the text{EOT}then ten texts tend to extend{EOT}" * 3 + "aaaa abab"
     merges, result = check(text, "banned", 40)
