@@ -84,7 +84,10 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 33. ``twin-never``: the update makes a new pair only from an old pair beside the merged one, ``(x, a)`` or ``(b, y)``,
     so the pair of two new tokens side by side, ``(ab, ab)``, is never counted;
 34. ``wrong-index``: the update uses a loop variable left over from an earlier loop (the last word's index) in place
-    of the word's own: counts move by the last word's count and the merged split is written over the last word's.
+    of the word's own: counts move by the last word's count and the merged split is written over the last word's;
+35. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
+    between them, ``(b, a)``, is subtracted once from each too; the merged pair's count loses one per occurrence, so
+    what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -443,6 +446,30 @@ def _twin_never_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -
     return extra
 
 
+def _adjacent_cross_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The update made from the merged split, at each new token: the pair on its left and on its right moved to it,
+    where the neighbour is another new token the old pair taken as ``(b, a)``, so two new tokens side by side
+    subtract ``(b, a)`` twice and add their pair twice, once from each; then the merged pair's count less one per
+    occurrence; less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    spots = set(made)
+    for p in made:
+        if p > 0:
+            left = new[p - 1]
+            faulty[(b, a) if p - 1 in spots else (left, a)] -= 1
+            faulty[(left, joined)] += 1
+        if p + 1 < len(new):
+            right = new[p + 1]
+            faulty[(b, a) if p + 1 in spots else (b, right)] -= 1
+            faulty[(joined, right)] += 1
+    faulty[pair] -= len(made)
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
 def _adjacent_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair added once more."""
     joined = pair[0] + pair[1]
@@ -659,6 +686,13 @@ FAULTS: dict[str, Fault] = {
               "names each word 'index', but the body uses 'i', left over from the loop that counted the pairs (the last "
               "word's index), so every count moves by the last word's count and the merged word is stored in the last "
               "word's place: the words themselves never change", wrong_index=True, drops=True),
+        Fault("adjacent-cross", "your update moves the pairs on both sides of each merged token, so two merged "
+              "tokens side by side (as in 'ab ab') add their pair twice, once from each, and subtract the pair between "
+              "them, (b, a), twice; the merged pair's count loses one per occurrence merged, so what the update left "
+              "there stays", extra=_adjacent_cross_extra,
+              about_merge="your update for the merge {merge} moves the pairs on both sides of each {joined}, so two "
+              "{joined} side by side add ({joined}, {joined}) twice, once from each, and subtract ({b}, {a}) twice",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair or pair == (merge[1], merge[0])),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),

@@ -81,6 +81,8 @@ start made the new token and the symbol after each popped, so a run collapses (`
 :data:`TWIN_NEVER`: the pairs beside the merged one deleted and counted again from the words that held them, so
 ``(ab, ab)`` is never made. :data:`WRONG_INDEX`: the update's body uses the last word's index left over from an
 earlier loop, so counts move by the last word's count and the merged word is stored over the last word.
+:data:`ADJACENT_CROSS`: the pairs on both sides of each new token moved, so two new tokens side by side add their pair
+twice and subtract the pair between them twice, and the merged pair loses one count per occurrence.
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ OVERLAP_STALE = "overlap-stale"  # qufy6's update: stale neighbours moved at eve
 OVERLAP_COLLAPSE = "overlap-collapse"  # YVSemlani's merge: every start made the new token, the next symbol popped
 OVERLAP_DUPLICATE = "overlap-duplicate"  # hashemelezabi's merge: a new token for every start: 'aaaa' is 'aa aa aa'
 TWIN_NEVER = "twin-never"  # SplashCloud's update: pairs beside the merge recounted, (ab, ab) never made
+ADJACENT_CROSS = "adjacent-cross"  # KleistvonLiu's update: both sides of each new token, (b, a) between two taken twice
 WRONG_INDEX = "wrong-index"  # Thinkin999's update: the last word's index 'i' where the loop's 'index' is meant
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
 WORD_CLASS = "word-class"  # the pattern's letter class \w on the stdlib re: 'num_merges' is one word
@@ -455,6 +458,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_marking_every_start(words, num_merges, collapse=fault == OVERLAP_COLLAPSE))
     if fault == TWIN_NEVER:
         return _vocab(_train_recounting_pairs_beside(words, num_merges))
+    if fault == ADJACENT_CROSS:
+        return _vocab(_train_moving_both_sides(words, num_merges))
     if fault == WRONG_INDEX:
         return _vocab(_train_with_a_leftover_index(words, num_merges))
     first = dict(words)
@@ -1516,4 +1521,57 @@ def _train_with_a_leftover_index(words: Counter, num_merges: int) -> list[tuple[
                     new_word.append(cur[j])
                     j += 1
             bytes_list[i] = new_word
+    return merges
+
+
+def _train_moving_both_sides(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """KleistvonLiu's update, made from the merged word at each new token: the old pair on each side subtracted (taken
+    as ``(b, a)`` where the neighbour is another new token) and the new one added, so ``ab ab`` adds ``(ab, ab)`` once
+    from each side and subtracts ``(b, a)`` twice; a count that drops to 0 or below is removed (and no longer
+    subtracted from), and the merged pair loses one count per occurrence, so what the update left there stays."""
+    tokens = {w: tuple(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+
+    def less(pair, f):
+        if pair in counts:
+            counts[pair] -= f
+            if counts[pair] <= 0:
+                del counts[pair]
+
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        a, b = best
+        new = a + b
+        total = 0
+        for w, f in words.items():
+            old, merged, spots, i = tokens[w], [], [], 0
+            while i < len(old):  # the merge, with the places of the new tokens in the merged word
+                if i + 1 < len(old) and (old[i], old[i + 1]) == best:
+                    spots.append(len(merged))
+                    merged.append(new)
+                    i += 2
+                else:
+                    merged.append(old[i])
+                    i += 1
+            if not spots:
+                continue
+            tokens[w] = tuple(merged)
+            total += len(spots) * f
+            for k in spots:
+                if k > 0:
+                    left = merged[k - 1]
+                    less((b, a) if k - 1 in spots else (left, a), f)
+                    counts[(left, new)] += f
+                if k + 1 < len(merged):
+                    right = merged[k + 1]
+                    less((b, a) if k + 1 in spots else (b, right), f)
+                    counts[(new, right)] += f
+        counts[best] -= total
+        if counts[best] <= 0:
+            del counts[best]
     return merges

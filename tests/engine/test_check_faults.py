@@ -11,6 +11,7 @@ import pickle
 import pytest
 from check_support import check, first_difference
 from faulty_trainers import (
+    ADJACENT_CROSS,
     CORPORA,
     EOT,
     HEAP_FAULTS,
@@ -232,6 +233,7 @@ SET_J_LOOPS = {
     OVERLAP_DUPLICATE: "gains symbols",  # hashemelezabi: a count is off
     TWIN_NEVER: "never counts the pair of two",  # SplashCloud: overlapping pairs counted once
     WRONG_INDEX: "wrong loop variable",  # Thinkin999: pairs holding a merged token never counted
+    ADJACENT_CROSS: "twice, once from each, and subtract",  # KleistvonLiu: the adjacent loop with a 'greatest-text' tie
 }
 
 
@@ -611,6 +613,17 @@ def test_a_run_that_goes_past_the_target_and_past_our_last_pair_is_flagged_where
     result = compare(text, student, CS336_SETUP, [EOT], vocab_size=257 + 12)
     assert (result.kind, result.step, result.theirs) == ("goes-past", 13, more[12]), result.cause
     assert f"makes {len(more)} merges where a vocabulary of 269 asks for 12" in result.cause
+
+
+def test_tie_rules_that_follow_a_run_equally_far_are_led_by_the_commoner():
+    # akash29's heap pops the smallest pair, and then its counts part (documents read as one sequence): 'first' and
+    # 'lexicographic' follow the run equally far, and the old Check named 'first', the rarer in students' code
+    text = CORPORA["handout"]
+    vocab, merges = train(text, 4, "smallest-bytes")
+    more = [*merges, (b"w", b"i")]
+    result = compare(text, read_student_file(pickle.dumps((vocab, more)), "run.pkl"), CS336_SETUP, [EOT])
+    assert (result.kind, result.rule, result.step) == ("tie", "lexicographic", 1), result.cause
+    assert "a tie broken by the 'lexicographic' rule (the smallest pair wins)" in result.cause
 
 
 def test_a_pair_inside_a_special_token_is_not_blamed_on_specials_when_splitting_changes_nothing():
