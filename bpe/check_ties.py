@@ -38,8 +38,8 @@ TIE_SENTENCES = {
 
 def tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int, tuple[str, ...]]:
     """Of our other tie rules, the one that reproduces the most of the student's merges, at least the
-    first ``step``, and how many; with every rule that reproduces as many (which the run cannot tell apart), the
-    commoner in students' code (:data:`COMMON_TIES`) first and named."""
+    first ``step``, and how many; with every rule that reproduces as many (which the run cannot tell apart), of which
+    the one named is the commoner in students' code (:data:`COMMON_TIES`)."""
     best, best_n, same = None, step - 1, ()
     for rule in TIE_RULES:
         if rule == setup.tie_break:
@@ -50,9 +50,8 @@ def tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int, t
             best, best_n, same = rule, n, (rule,)
         elif n == best_n and best is not None:
             same += (rule,)
-    if len(same) > 1:  # the run cannot tell them apart: the commoner in students' code leads
-        same = tuple(sorted(same, key=lambda r: COMMON_TIES.index(r) if r in COMMON_TIES else len(COMMON_TIES)))
-        best = same[0]
+    if len(same) > 1:  # the run cannot tell them apart: the commoner in students' code is named
+        best = min(same, key=lambda r: COMMON_TIES.index(r) if r in COMMON_TIES else len(COMMON_TIES))
     return best, best_n, same
 
 
