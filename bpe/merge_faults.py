@@ -71,7 +71,10 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     itself follows, so a run ``x x x`` merging ``(x, x)`` becomes ``xx x`` while ``(xx, x)`` is never counted;
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
-    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted.
+    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted;
+29. ``stale-overlap``: as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
+    update visits every place where the pair occurs, overlapping ones too (no skip after a match), so in a run
+    ``x x x x`` merging ``(x, x)`` it counts ``(xx, x)`` and ``(x, xx)`` twice each, never ``(xx, xx)``.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -288,11 +291,19 @@ def _stale_guarded_extra(old: Split, new: Split, pair: BytePair, made: list[int]
     return _stale_extra(old, new, pair, guarded=True)
 
 
-def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool) -> Counter:
+def _stale_overlap_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """As :func:`_stale_neighbours_extra`, but at every place the pair occurs, overlapping ones too (no skip after a
+    match): in a run ``x x x x`` merging ``(x, x)`` each of the three places moves its neighbours, so ``(xx, x)`` and
+    ``(x, xx)`` are counted twice each where the merged run holds one ``(xx, xx)``."""
+    return _stale_extra(old, new, pair, guarded=False, overlapping=True)
+
+
+def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool, overlapping: bool = False) -> Counter:
     a, b = pair
     joined = a + b
     faulty: Counter = Counter()
-    for i in occurrences(old, pair):
+    places = [i for i in range(len(old) - 1) if (old[i], old[i + 1]) == pair] if overlapping else occurrences(old, pair)
+    for i in places:
         if i > 0:
             faulty[(old[i - 1], a)] -= 1
             faulty[(old[i - 1], joined)] += 1
@@ -523,6 +534,15 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} makes the pair on the left of each {joined} with the "
               "symbol before it in the word before the merge, so two {joined} side by side make ({b}, {joined}) where "
               "({joined}, {joined}) should be, and it skips the pair on the right where {merge} follows",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("stale-overlap", "your update visits every place where the merged pair occurs, overlapping ones too "
+              "(no skip after a match, so 'aaa' holds (a, a) at two places), and takes the neighbours of each from "
+              "the word before the merge, so a run like 'aaaa' merging (a, a) counts (aa, a) and (a, aa) twice each "
+              "where it holds one (aa, aa)", extra=_stale_overlap_extra, drops=True,
+              about_merge="your update for the merge {merge} visits every place where {merge} occurs, overlapping "
+              "ones too (no skip after a match, so a run of three {a} holds it at two places), and takes the "
+              "neighbours of each from the word before the merge, so in a run of {a} you count ({joined}, {a}) and "
+              "({a}, {joined}) at every place where the merged run holds ({joined}, {joined})",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "

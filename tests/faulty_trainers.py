@@ -63,7 +63,8 @@ merged in the set's order (``list(starts[pair])``), not left to right, so a run 
 (``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPS_NEXT`: each occurrence merged in place, then the index moved on by two, so an occurrence right after a
 merged one is left. :data:`PER_WORD`: a correct loop that appends each merge to its list once per word it changes. :data:`OFFSET_SET`: each pair's occurrences kept as a set of (word, byte offset, live) tuples over the distinct
 words and merged in the set's order, a replaced neighbour marked dead rather than removed. :data:`STALE_GUARDED`: the left pair of each occurrence made with the old word's symbol, the right one skipped where the
-merged pair follows. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+merged pair follows. :data:`STALE_OVERLAP`: the neighbours of every place where the pair occurs, overlapping ones too (no
+skip after a match), moved using the old word, so a run of four spaces merging (' ', ' ') counts ('  ', ' ') twice. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
 second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
@@ -115,6 +116,7 @@ PER_WORD = "per-word"  # JRyanShue's loop: merges.append inside the loop over th
 SKIPS_NEXT = "skips-next"  # angeris's merge: in place, then the index up by two, past the symbol after the new token
 OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offset, live) tuples, merged in its order
 STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
+STALE_OVERLAP = "stale-overlap"  # MatthewZhang473's update: old word's neighbours at every place, overlapping ones too
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
@@ -426,6 +428,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _train_listing_per_word(words, num_merges)
     if fault == STALE_GUARDED:
         return _vocab(_train_with_old_left_and_guarded_right(words, num_merges))
+    if fault == STALE_OVERLAP:
+        return _vocab(_train_with_old_neighbours_at_every_place(words, num_merges))
     if fault == "first-recounted":
         return _vocab(_train_recounting_a_reordered_dict(words, num_merges))
     if fault == SKIPS_NEXT:
@@ -1303,4 +1307,56 @@ def _train_with_heap(words: Counter, num_merges: int, skip_first: bool) -> list[
                         add((a + b, tokens[pos + 2]), w, f)
                     tokens[pos : pos + 2] = [a + b]
                 pos += 1
+    return merges
+
+
+def _train_with_old_neighbours_at_every_place(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """MatthewZhang473's loop: the merged pair's count deleted, then, word by word, at every i where the pair occurs
+    (``for i in range(len(token) - 1)``, no skip after a match) the pair on the left moved from (old[i-1], a) to
+    (old[i-1], ab) and the one on the right from (b, old[i+2]) to (ab, old[i+2]), read off the old word; a word's
+    changes added at once, and a count that drops to 0 or below deleted. The words merged left to right."""
+    tokens = {tuple(w): f for w, f in words.items()}
+    counts: dict = {}
+    for token, f in tokens.items():
+        for p in zip(token, token[1:]):
+            counts[p] = counts.get(p, 0) + f
+    merges = []
+    for _ in range(num_merges):
+        if not counts:
+            break
+        pair = max(counts.items(), key=lambda x: (x[1], x[0]))[0]
+        a, b = pair
+        joined = a + b
+        merges.append(pair)
+        del counts[pair]
+        updates = {}
+        for token, f in tokens.items():
+            local: Counter = Counter()
+            found = False
+            for i in range(len(token) - 1):
+                if (token[i], token[i + 1]) == pair:
+                    found = True
+                    if i >= 1:
+                        local[(token[i - 1], token[i])] -= f
+                        local[(token[i - 1], joined)] += f
+                    if i < len(token) - 2:
+                        local[(token[i + 1], token[i + 2])] -= f
+                        local[(joined, token[i + 2])] += f
+            if found:
+                for p, v in local.items():
+                    counts[p] = counts.get(p, 0) + v
+                    if counts[p] <= 0:
+                        del counts[p]
+                out, i = [], 0
+                while i < len(token):
+                    if i + 1 < len(token) and (token[i], token[i + 1]) == pair:
+                        out.append(joined)
+                        i += 2
+                    else:
+                        out.append(token[i])
+                        i += 1
+                updates[token] = (tuple(out), f)
+        for old, (new, f) in updates.items():
+            del tokens[old]
+            tokens[new] = f
     return merges

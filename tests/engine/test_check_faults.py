@@ -34,6 +34,7 @@ from faulty_trainers import (
     SPECIAL_BAN,
     STALE_GUARDED,
     STALE_KEPT,
+    STALE_OVERLAP,
     TIE_FAULTS,
     train,
 )
@@ -236,6 +237,29 @@ def test_a_stale_left_pair_with_a_guarded_right_one_is_named_where_it_parts_from
     assert replay(words, freqs, merges, FAULTS["stale-guarded"], tie="greatest-bytes").reproduced == len(merges)
     if corpus == "prose":  # a run of spaces merged by (␣, ␣): only this loop never counts (␣␣, ␣) there
         assert result.fault == "stale-guarded", result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_stale_neighbours_moved_at_overlapping_places_too_are_named_where_they_part_from_stale_neighbours(corpus):
+    # MatthewZhang473's update moves the old word's neighbours at every place the pair occurs, overlapping ones too: in
+    # a run of spaces merging (␣, ␣) it counts (␣␣, ␣) at each place; the old Check said only that a count is off
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, STALE_OVERLAP, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-overlap"], tie="greatest-bytes").reproduced == len(merges)
+    stale = replay(words, freqs, merges, FAULTS["stale-neighbours"], tie="greatest-bytes").reproduced
+    if stale == len(merges):  # no run of three of a merged pair's symbol: the commoner stale-neighbours is named
+        assert result.fault in ("stale-neighbours", "stale-overlap"), result.cause
+    else:
+        assert result.fault == "stale-overlap", result.cause
+        assert "overlapping ones too" in result.cause and "from the word before the merge" in result.cause
+    if corpus == "prose":  # a run of spaces merged by (␣, ␣): only this loop counts (␣␣, ␣) at every place
+        assert result.fault == "stale-overlap", result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
