@@ -68,7 +68,10 @@ skip after a match), moved using the old word, so a run of four spaces merging (
 second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
-as ``bytes(n)``, runs of zero bytes. :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
+as ``bytes(n)``, runs of zero bytes. :data:`ID_SUM`: a loop on token ids (a byte's id its value, ``<|endoftext|>`` 256,
+each merge the next id), ties to the smallest ids as a heap of (-count, ids) pops them, whose merged token's bytes are
+recorded as the sum of its two ids (``vocab[new] = a + b``), so its merges hold those ints, saved as ``bytes(n)``.
+:data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
 removed, so it is taken again and again (as a merge that never changes a word is), until a pair made by its merge
 ties with it and wins the tie. :data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
 phantom ``(ab, a)`` keeps a count once merged and is merged again and again. A loop that merges a word's occurrences
@@ -118,6 +121,8 @@ OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offse
 STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
 STALE_OVERLAP = "stale-overlap"  # MatthewZhang473's update: old word's neighbours at every place, overlapping ones too
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
+ID_SUM = "id-sum"  # chenhr56's loop: on token ids, a merged token's bytes recorded as the sum of its two ids
+ID_SUM_MEANT = "id-sum-meant"  # the same loop recording a merged token's bytes as meant: the pairs its ids stand for
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
@@ -418,6 +423,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault in (ID_SUM, ID_SUM_MEANT):
+        return _train_on_ids_recording_sums(words, num_merges, meant=fault == ID_SUM_MEANT)
     if fault == MERGE_IDS:  # bytes 0-255, <|endoftext|> 256, each merge the next id: the ids saved, not the bytes
         vocab, merges = train(text, num_merges)
         ids = {bytes([i]): i for i in range(256)}
@@ -1360,3 +1367,41 @@ def _train_with_old_neighbours_at_every_place(words: Counter, num_merges: int) -
             del tokens[old]
             tokens[new] = f
     return merges
+
+
+def _train_on_ids_recording_sums(
+    words: Counter, num_merges: int, meant: bool = False
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """chenhr56's loop: the words as token ids, the pairs counted afresh each step, the pair of the highest count and
+    then the smallest ids taken (a heap of (-count, (a, b))), each merge given the next id; the new token's entry in the
+    vocabulary is ``a + b`` over the ids, an int, and the merge recorded as ``(vocab[a], vocab[b])``: bytes for a byte,
+    the int for a merged token, saved as ``bytes(n)``. ``meant``: the vocabulary's entry ``vocab[a] + vocab[b]``."""
+    vocab: dict[int, bytes | int] = {i: bytes([i]) for i in range(256)} | {256: EOT.encode()}
+    held = Counter()
+    for w, f in words.items():
+        held[tuple(b[0] for b in w)] += f
+    merges = []
+    for _ in range(num_merges):
+        pairs: Counter = Counter()
+        for w, f in held.items():
+            for p in zip(w, w[1:]):
+                pairs[p] += f
+        if not pairs:
+            break
+        a, b = min(pairs, key=lambda p: (-pairs[p], p))
+        new = len(vocab)
+        vocab[new] = vocab[a] + vocab[b] if meant else a + b
+        merges.append(tuple(t if isinstance(t, bytes) else bytes(t) for t in (vocab[a], vocab[b])))
+        merged = Counter()
+        for w, f in held.items():
+            out, i = [], 0
+            while i < len(w):
+                if i + 1 < len(w) and (w[i], w[i + 1]) == (a, b):
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            merged[tuple(out)] += f
+        held = merged
+    return {i: t if isinstance(t, bytes) else bytes(t) for i, t in vocab.items()}, merges

@@ -15,6 +15,8 @@ from faulty_trainers import (
     EOT,
     HEAP_FAULTS,
     HEAP_REMOVAL,
+    ID_SUM,
+    ID_SUM_MEANT,
     IGNORES_INPUT,
     INT_SUM,
     KEPT_PAIR,
@@ -275,6 +277,28 @@ def test_tokens_kept_as_ints_and_added_are_named_from_merges_of_zero_bytes(corpu
     assert f"and you ({x}, {y}): your tokens are ints" in result.cause
     assert f"your merge adds the two values ({x} + {y} = {x + y})" in result.cause
     assert f"our loop adding tokens so makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_merged_tokens_recorded_as_sums_of_ids_are_read_back_and_named_where_the_first_shows(corpus):
+    # chenhr56's loop is right on token ids but records a merged token's bytes as the sum of its two ids, so its
+    # merges of merged tokens hold ints (runs of zero bytes); the old Check said a pair our corpus never has
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, ID_SUM, n)
+    meant = train(text, n, ID_SUM_MEANT)[1]
+    first = next(k for k, pair in enumerate(merges, start=1) if any(len(t) > 1 and not t.strip(b"\0") for t in pair))
+    assert meant[: first - 1] == merges[: first - 1] and meant[first - 1] != merges[first - 1]
+    parts = first_difference(train(text, n)[1], meant)  # where the loop's own choices leave ours (its ties)
+    assert result.step == min(first, parts or first), result.cause
+    assert "each is recorded as the sum of its two token ids" in result.cause
+    x, y = merges[first - 1]
+    held = ", ".join(str(len(t)) for t in (x, y) if not t.strip(b"\0"))
+    assert f"from step {first} your merges hold ints ({held.split(', ')[0]} for" in result.cause
+    if parts is None or first <= parts:
+        assert (result.kind, result.fault) == ("merge-loop", "id-sum"), result.cause
+        assert f"where the merge read back is {show_pair(meant[first - 1])}" in result.cause
+    else:  # the loop's ties to the smallest ids part first: that is said, then the ints
+        assert (result.kind, result.rule) == ("tie", "smallest-id"), result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
