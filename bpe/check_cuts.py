@@ -7,7 +7,7 @@ letters with punctuation), whatever else their pattern holds.
 
 Left out: a pattern that cuts where ours does not (their pairs are then ours too, with other counts: the readers of
 :mod:`bpe.count_faults` replay such patterns), a text given as word counts (no raw text to look at), and weighing
-the cut against the other causes (:mod:`bpe.check`).
+the cut against the other causes (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ A run that stops short of its target is flagged at the first merge it did not ma
 at the first merge too many; a run of the right length whose vocabulary size differs from ours is told
 why (special tokens left out or counted, a smaller base alphabet).
 
-Left out: the merges that differ (:mod:`bpe.check`).
+Left out: the merges that differ (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ bytes as the sum of its two ids (``vocab[new] = a + b`` over ids, where ``vocab[
 base bytes are right, and each merged token in a merge is an int, a run of zero bytes as long as that sum
 (:func:`sum_merges` reads them back as the tokens they stand for, and :func:`sums_told` says it).
 
-Left out: where the Check weighs this against other causes (:mod:`bpe.check`).
+Left out: where the Check weighs this against other causes (:mod:`bpe.check_cause`, :mod:`bpe.check`).
 """
 
 from __future__ import annotations

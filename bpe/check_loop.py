@@ -14,7 +14,7 @@ for a heap that never sifts up, with both counts right, that ours rose after it 
 :func:`certain_sentence` says, when nothing reproduces the choice, which count must be off, by how much
 at least, and the words that hold it.
 
-Left out: the settings (:mod:`bpe.check_setup`) and the order in which causes are tried (:mod:`bpe.check`).
+Left out: the settings (:mod:`bpe.check_setup`) and the order in which causes are tried (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations

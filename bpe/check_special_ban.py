@@ -9,7 +9,7 @@ tokens out of the text before counting is what keeps them whole; such pairs are 
 and says how far it follows the run; it is tried only where the pair our run takes at the step is one of them and
 no merge of the student's ever is.
 
-Left out: weighing it against the other causes and saying it (:mod:`bpe.check`).
+Left out: weighing it against the other causes and saying it (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations

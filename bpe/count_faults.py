@@ -42,39 +42,27 @@ one faulty reader does:
     + ')'``), so the ``|`` in ``<|endoftext|>`` means "or": the text is split at every ``<``, ``endoftext`` and ``>``,
     and the pieces (those too) are counted as words.
 
-The number of chunks is the student's (often ``os.cpu_count()``, or a number in the code), so the faults that
-depend on it are tried with the usual numbers (:data:`CHUNK_COUNTS`), and each distinct set of counts once.
 A :class:`Reading` holds the text read whole (its documents and the spans of their words), so a reader that
 cuts words is re-read only around its cuts (a word's match depends on the text a word or so around it).
-:func:`find_count_fault` trains our run on each set of counts that differs from the true one and keeps the
-fault that follows the student's merges longest; :func:`count_sentence` names it, with the words it counts
-differently and its count of the pair at the step where the runs part.
+:func:`file_text` gives the one file a reader reads.
 
-Left out: the order in which the Check weighs this against other causes (:mod:`bpe.check`); a corpus given as
-word counts or as several texts (there is no file to read in chunks); chunks cut by characters.
+Left out: trying the faults on a student's run and naming the one that follows it (:mod:`bpe.check_reading`);
+a corpus given as word counts or as several texts (there is no file to read in chunks); chunks cut by characters.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import regex
 
 from . import pre_tokenizers as pt
-from .check_notation import show_pair, show_word
-from .check_result import to_ours
-from .check_setup import Setup, setup_agreed, student_words, train_setup
-from .fault_replay import replay
-from .formats.cs336 import BytePair
 from .pre_tokenizers import Corpus
 
-CHUNK_COUNTS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64)  # the usual numbers of workers, likeliest first
-FOLLOW = 2  # a fault explains the step only if it follows the run this many merges past it (or to its end)
 MARGIN = 3  # words re-read before a cut: whether a word matches depends on no text a few words away
 # deleting these from UTF-8 text leaves its continuation bytes, which begin no character
 _NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
@@ -437,22 +425,6 @@ COUNT_FAULTS: dict[str, CountFault] = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True)
-class CountFound:
-    """The fault that follows the student longest: with how many chunks, its word counts (as typed), an example
-    of a word it counts wrongly, the true counts, and how many merges our run on its counts reproduces."""
-
-    fault: CountFault
-    chunks: int
-    counts: dict[str, int]
-    example: Example
-    true: dict[str, int]
-    reproduced: int
-    unsplit: bool = (
-        False  # with ``special-in-pattern``: the text never split at its special tokens makes as many merges
-    )
-
-
 def file_text(corpus: Corpus) -> str | None:
     """The corpus as the one file a student's reader reads (a text, or a list of one text), or None (word counts
     or several texts: no file to read in chunks)."""
@@ -461,170 +433,3 @@ def file_text(corpus: Corpus) -> str | None:
     if isinstance(corpus, list | tuple) and len(corpus) == 1 and isinstance(corpus[0], str):
         return corpus[0]
     return None
-
-
-def recounts(
-    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None
-) -> Iterator[tuple[CountFault, int, Counter, Example]]:
-    """Each fault's word counts (with its number of chunks, 1 for a fault that has none, and an example) where
-    they differ from the true counts, each distinct set of counts once."""
-    if not text:
-        return
-    reading = reading or Reading(text, pre_tokenizer, specials)
-    seen = [reading.true]
-    for fault in COUNT_FAULTS.values():
-        tried: set[tuple[int, ...]] = set()
-        for chunks in CHUNK_COUNTS if fault.chunks else (1,):
-            made = chunks
-            if fault.chunks:
-                bounds = tuple(reading.boundaries(chunks, fault.chunks == "special"))
-                if len(bounds) < 3 and not fault.one_chunk or bounds in tried:
-                    continue  # one chunk (read whole), or chunks already tried
-                tried.add(bounds)
-                made = len(bounds) - 1  # fewer than asked for where two moved to the same special token
-            counts, example = fault.count(reading, chunks)
-            if counts and counts not in seen:
-                seen.append(counts)
-                yield fault, made, counts, example
-
-
-def _split(word: tuple[bytes, ...], ranks: dict[BytePair, int]) -> list[bytes]:
-    """A word's symbols after the merges ranked in ``ranks``, the lowest-ranked pair first, every occurrence."""
-    parts = list(word)
-    while len(parts) > 1:
-        rank, pair = min((ranks.get(p, len(ranks)), p) for p in zip(parts, parts[1:]))
-        if rank == len(ranks):
-            break
-        out, i = [], 0
-        while i < len(parts):
-            if i + 1 < len(parts) and (parts[i], parts[i + 1]) == pair:
-                out.append(pair[0] + pair[1])
-                i += 2
-            else:
-                out.append(parts[i])
-                i += 1
-        parts = out
-    return parts
-
-
-def can_choose(
-    counts: Counter, true: Counter, setup: Setup, end_of_word: bool, before: Sequence[BytePair], parting
-) -> bool:
-    """Whether with ``counts`` the student's pair can win where the runs part: after the merges ``before`` (ours
-    and theirs alike), their pair's count must reach ours, each moved by the words counted differently
-    (``parting``: our pair and its count, their pair and its count, in our run)."""
-    ours, our_count, theirs, their_count = parting
-    changed = {w: counts.get(w, 0) - true.get(w, 0) for w in {*counts, *true} if counts.get(w, 0) != true.get(w, 0)}
-    if not changed:
-        return False
-    ranks = {pair: rank for rank, pair in enumerate(before)}
-    texts, words, _ = student_words(dict.fromkeys(changed, 1), setup, (), end_of_word)
-    for word, symbols in zip(texts, words):
-        change = changed[word]
-        parts = _split(symbols, ranks)
-        pairs = Counter(zip(parts, parts[1:]))
-        our_count += change * pairs[ours]
-        their_count += change * pairs[theirs]
-    return their_count >= our_count
-
-
-def _likelier(fault: CountFault, best: CountFound, reproduced: int, merges: int) -> bool:
-    """Whether ``fault``, following the run as far as ``best`` does, is the likelier explanation. Two readers can
-    make the same merges (on a corpus that repeats itself, the first half of the text read, or each word's
-    positions in each of four chunks, give counts in the same proportions). Where the counts make every merge,
-    the faults come in their order (a slip in the standard reader, such as a missing last boundary, before a
-    reader of its own design); where they make only part of the run, a reader built for a merge loop of its own
-    (``own_loop``) is the likelier, since that loop is what parts from ours after it."""
-    return reproduced == best.reproduced < merges and fault.own_loop and not best.fault.own_loop
-
-
-def _any_tie(counts: Counter, setup: Setup, merges: Sequence[BytePair], end_of_word: bool) -> int:
-    """How many of ``merges`` our loop makes on ``counts`` with any tied pair allowed: two readings that part only
-    where a tie rule decides are as good as each other, whatever the student's tie rule."""
-    _, words, freqs = student_words(dict(counts), setup, (), end_of_word)
-    return replay(words, freqs, merges).reproduced
-
-
-def find_count_fault(
-    text: str,
-    setup: Setup,
-    merges: Sequence[BytePair],
-    step: int,
-    specials: Sequence[str] = (),
-    end_of_word: bool = False,
-    seconds: float = 2.0,
-    parting: tuple[BytePair, int, BytePair, int] | None = None,
-) -> CountFound | None:
-    """The fault whose word counts make our run follow ``merges`` through ``step`` (1-based) and longest, at
-    least :data:`FOLLOW` merges past it (or to the end), or None. ``parting``: our pair and its count, the
-    student's pair and its count where the runs part (in our run): a fault whose counts cannot make the student's
-    choice there is not trained on (:func:`can_choose`)."""
-    deadline = time.monotonic() + seconds
-    need = min(len(merges), step + FOLLOW)
-    best: CountFound | None = None
-    reading = Reading(text, setup.pre_tokenizer, specials) if text else None
-    for fault, chunks, counts, example in recounts(text, setup.pre_tokenizer, specials, reading):
-        if time.monotonic() > deadline:
-            break
-        if parting is not None and not can_choose(
-            counts, reading.true, setup, end_of_word, merges[: step - 1], parting
-        ):
-            continue
-        n = setup_agreed(dict(counts), setup, merges, (), end_of_word)
-        if n >= need and (best is None or n > best.reproduced or _likelier(fault, best, n, len(merges))):
-            best = CountFound(fault, chunks, dict(counts), example, dict(reading.true), n)
-            if n == len(merges):
-                break
-    if best is not None and reading is not None and best.fault.name == "special-in-pattern":
-        unsplit = Counter(reading.pattern.findall(text))  # the special tokens' text cut as any other text
-        best = replace(
-            best,
-            unsplit=_any_tie(unsplit, setup, merges, end_of_word)
-            >= _any_tie(Counter(best.counts), setup, merges, end_of_word),
-        )
-    return best
-
-
-def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[BytePair], end_of_word=False) -> str:
-    """The fault in one clause: what the reader does, a word it counts wrongly, and its count of the pair (of
-    ``pairs``) it changes most at ``step``."""
-    what = found.fault.sentence.format(chunks=found.chunks).replace(
-        "each of your 1 chunks is", "your one chunk, the whole file, is"
-    )
-    if found.unsplit:  # the commoner bug first: both make the same merges
-        what = (
-            "your special token is never split out of the text, so it is cut into words as any other text (or "
-            f"{what}: both make your merges here)"
-        )
-    less, more = found.example
-    if found.fault.name == "chunk-positions" and less:
-        word = less[0]
-        what += (
-            f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"
-        )
-    elif found.fault.name == "lines-stripped" and less:
-        word = less[0]
-        what += (
-            f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"
-        )
-    elif found.fault.name in ("drop-tail", "last-document"):
-        lost = sum(found.true.values()) - sum(found.counts.values())
-        what += f": {lost} of its {sum(found.true.values())} words are never counted"
-        if less:
-            what += f", {show_word(less[0])} among them"
-    elif less:
-        became = " and ".join(map(show_word, more)) if more else "nothing"
-        lost = Counter(less)  # a word cut off twice in a row is told once, with how many times
-        told = " and ".join(show_word(w) + (f" ({k} times)" if k > 1 else "") for w, k in lost.items())
-        what += f": {told} {'becomes' if len(lost) == 1 else 'become'} {became}"
-    counted = []
-    for counts in (found.true, found.counts):
-        history = train_setup(counts, setup, step - 1, (), end_of_word)
-        after = history.pair_counts_after(step - 1)
-        counted.append([after.get(p, 0) if (p := to_ours(pair, history)) else 0 for pair in pairs])
-    rows = [(abs(faulty - true), -k, true, faulty) for k, (true, faulty) in enumerate(zip(*counted))]
-    _, k, true, faulty = max(rows)  # the pair whose count changes most, the first on a tie
-    if true != faulty:
-        verb = "drops to" if faulty < true else "rises to"
-        what += f"; your count of {show_pair(pairs[-k])} {verb} {faulty} while it is {true}"
-    return what

@@ -60,7 +60,7 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 25. ``kept-pair``: the words are merged and the pairs beside each occurrence move, but the merged pair's own count
     is never removed (no ``del counts[pair]``), so the pair keeps the highest count and is taken again and again,
     until a pair made by its merge ties with it and wins the tie. A run that is its first merge over and over is
-    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check` tells both);
+    made by this loop and by one whose merge never changes a word alike (:mod:`bpe.check_cause` tells both);
 26. ``skipped-words``: the loop keeps, for each pair, a list of the words holding it (a word once per occurrence) and
     removes each word from that list while iterating over it (``for w in where[pair]: ... where[pair].remove(w)``):
     the iteration steps over the entry after each one it visits, so every second word is never merged there and

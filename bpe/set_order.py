@@ -18,7 +18,7 @@ covers it; a neighbour pair that a merge replaces is not removed but marked ``(w
 occurrence whose first byte already holds the new token is skipped. :class:`TupleSetOrder` replays that loop, again
 with real sets, so the tuples' hashes and the set's history give the order.
 
-Left out: where the Check weighs this against other causes (:mod:`bpe.check`).
+Left out: where the Check weighs this against other causes (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations

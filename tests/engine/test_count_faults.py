@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from hypothesis_support import examples
 
 from bpe.check import CS336_SETUP, diagnose
+from bpe.check_reading import can_choose, find_count_fault, recounts
 from bpe.check_result import to_ours
 from bpe.check_setup import Setup, history_bytes, setup_agreed, train_setup
-from bpe.count_faults import COUNT_FAULTS, Reading, can_choose, file_text, find_count_fault, recounts
+from bpe.count_faults import COUNT_FAULTS, Reading, file_text
 from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}

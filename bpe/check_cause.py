@@ -1,0 +1,439 @@
+"""The cause where a student's run parts from ours under one setup: every explanation tried, the longest named.
+
+Under one setup our run is compared merge by merge with the student's, and at the first difference both pairs'
+counts are read in our run at that step. The cause is told in one sentence:
+
+1. our run stops first: the student's corpus is bigger (or a faulty loop finds a pair where none is left);
+2. else every explanation is tried and the one that reproduces the student's run longest is named,
+   settings before the loop before the reading before a lost pair before the tie rule when two go as far
+   (a selection that lost a pair explains any run it follows, so it is the last loop fault named): another base or
+   pre-tokenizer that goes further (then, under those settings, the cause where the run leaves them is named
+   too, with its step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens
+   not split out (only when splitting them changes the choice); a known faulty merge loop
+   (:mod:`bpe.merge_faults`, found by :mod:`bpe.check_loop`), overlapping pairs counted once among them; a
+   known fault in reading the corpus in chunks (:mod:`bpe.count_faults`, found by :mod:`bpe.check_reading`: the
+   last character cut off, words cut at chunk boundaries, positions counted per chunk), which changes a few words'
+   counts before any merge, and after it, where our run on those counts parts from the student's, the cause found
+   there; where the two counts tie, another tie rule (ours, or a student's rule by bytes, token ids, decoded text
+   or the concatenated bytes, :mod:`bpe.check_ties`) that follows the run :data:`~bpe.check_ties.FOLLOW` merges past the step; a
+   run that is its first merge over and over, as a loop whose merge never changes a word makes;
+3. where none does: a pair our corpus never has (:mod:`bpe.check_missing`: whitespace kept on words, special
+   tokens, the byte base), or what is certain: which count must be off, by how much at least, and the words
+   holding it.
+
+When every merge agrees, the run's length is checked against the target size (``num_merges`` or
+``vocab_size``, :mod:`bpe.check_ends`), then the vocabulary sizes.
+
+Left out: the settings search and the verdict when other settings make every merge (:mod:`bpe.check`), and the
+replays that test each explanation (their own modules, named above).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from .check_ends import goes_past, same_merges, target_merges
+from .check_ints import int_reach, int_sentence, summed
+from .check_loop import (
+    BEYOND,
+    LOOP_SECONDS,
+    Words,
+    certain_sentence,
+    fault_sentence,
+    find_fault,
+    find_tie_and_fault,
+    passed_over,
+    tie_key,
+)
+from .check_missing import inside_special, missing_pair
+from .check_notation import show_bytes, show_pair, show_word
+from .check_reading import count_sentence, find_count_fault
+from .check_result import Comparison, pair_words, to_ours, words_that_differ
+from .check_set_order import set_order
+from .check_setup import Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
+from .check_special_ban import special_ban
+from .check_ties import FOLLOW, TIE_SENTENCES, rules_told, tie_rule, tie_sentence
+from .config import TIE_RULES
+from .count_faults import file_text
+from .formats.cs336 import BytePair
+from .formats.student_runs import StudentRun
+from .pre_tokenizers import Corpus
+from .state import stop_sentence
+
+COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
+FAR = 4  # a first merge counted at most 1/FAR of ours is far from the top: the run may not be from this corpus
+SET_SECONDS = 2.0  # the time for replaying a loop that merges a pair's occurrences in a set's order
+BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
+TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
+
+
+def ascii_text(corpus: Corpus) -> bool:
+    """True if every character is ASCII: bytes and characters are then the same base."""
+    texts = corpus.keys() if isinstance(corpus, Mapping) else [corpus] if isinstance(corpus, str) else corpus
+    return all(text.isascii() for text in texts)
+
+
+def settings_kind(setup: Setup, other: Setup) -> str:
+    if setup.byte_base != other.byte_base:
+        return "byte-base"
+    return "pre-tokenizer" if setup.pre_tokenizer != other.pre_tokenizer else "tie"
+
+
+def compare_one(
+    corpus: Corpus,
+    student: StudentRun,
+    setup: Setup,
+    specials: tuple[str, ...],
+    num_merges: int | None = None,
+    vocab_size: int | None = None,
+    seconds: float = LOOP_SECONDS,
+    other: tuple[Setup, int, tuple] | None = None,
+) -> Comparison:
+    """The comparison under one setup, causes tried in the module's order. ``other``: another base or
+    pre-tokenizer, how many merges it reproduces, and the words that count differently under it."""
+    target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size)
+    length = max(len(student.merges), target or 0)
+    history = train_setup(corpus, setup, length, specials, student.end_of_word)
+    ours = history_bytes(history)
+    n = agreed(ours, student.merges)
+    base = dict(history=history, setup=setup, agreed=n, our_merges=tuple(ours))
+    if n == len(student.merges):
+        return same_merges(history, student, base, specials, target, target_words)
+    step = n + 1
+    theirs = student.merges[n]
+    if n == len(ours):
+        words = Words(*student_words(corpus, setup, specials, student.end_of_word))
+        tie = TIE_KEY.get(setup.tie_break)
+        found = find_fault(words, student.merges, step, (theirs,), tie, seconds) if seconds > 0 else None
+        if found is not None:  # a faulty loop can find a pair where none is left
+            cause = (
+                f"At step {step} our run has no pair left to merge and you merge {show_pair(theirs)}: "
+                f"{fault_sentence(found, words, (theirs,), student.merges[:n])}."
+            )
+            return Comparison(
+                step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="merge-loop", cause=cause,
+                fault=found.fault.name, **base,
+            )  # fmt: skip
+        return Comparison(
+            step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="shorter",
+            cause=f"Our run stops after {n} merges ({stop_sentence(history) or 'no pair left'}) while yours "
+            f"goes on with {show_pair(theirs)}: your corpus is bigger or cut into other words.",
+            **base,
+        )  # fmt: skip
+    if target is not None and len(student.merges) > target and n >= target:
+        return goes_past(student, target, target_words, base)
+    counts = history.pair_counts_after(n)
+    our_pair = history.pair_str(history.merges[n][:2])
+    their_pair = to_ours(theirs, history)
+    our_count = counts.get(our_pair, 0)
+    their_count = counts.get(their_pair, 0) if their_pair is not None else 0
+    head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {show_pair(theirs)}"
+    fields = dict(step=step, ours=ours[n], theirs=theirs, our_count=our_count, their_count=their_count, **base)
+    texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
+    words = Words(texts, word_symbols, freqs)
+    # Every explanation is tried and the one that reproduces the student's run longest is named; on
+    # equal length the earlier kind wins: settings decide every count, then the loop, then the reading
+    # (tried with many numbers of chunks, so one of them matching a run by chance is likelier than a loop
+    # fault doing so, and students' loops are wrong far more often than their readers), then the tie rule.
+    found = None
+    candidates: list[tuple[int, int, str]] = []
+    if other is not None:  # no pre-tokenization changes every word: a fault that goes as far is likelier
+        reach = other[1]
+        if other[0].pre_tokenizer == "none" and specials:  # as minbpe, the special tokens left in the text too
+            reach = max(reach, setup_agreed(corpus, other[0], student.merges, (), student.end_of_word))
+        # ... and before a reading fault only when a merged token crosses a word boundary (``s␣``), which the
+        # pre-token pattern of every reader fault forbids: otherwise words counted per chunk and no word
+        # boundaries follow a run equally far, and the reader is the likelier bug
+        none = 2.9 if _crosses_words(student.merges) else 3.5
+        candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
+    if their_count < our_count or their_count == 0:
+        candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+    special = inside_special(theirs[0] + theirs[1], specials, student, corpus)
+    if special:
+        candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
+    ints = int_reach(words.words, words.freqs, student.merges) if summed(student.merges) else None
+    if ints is not None:  # tokens kept as ints and added: every merge is a run of zero bytes
+        candidates.append((ints[1], 0.5, "int-sum"))
+    repeats = _repeats(student.merges)
+    if n > 0 and repeats == len(student.merges):  # a loop whose merge never changes a word takes only its first pair
+        candidates.append((repeats, 2.1, "never-merges"))
+    if seconds > 0:
+        found = find_fault(words, student.merges, step, (ours[n], theirs), TIE_KEY.get(setup.tie_break), seconds)
+        if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
+            candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
+    counted = None
+    text = file_text(corpus)  # only a text can be read in chunks
+    if seconds > 0 and text is not None:
+        eow = student.end_of_word
+        parting = (ours[n], our_count, theirs, their_count)
+        counted = find_count_fault(
+            text, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS), parting
+        )
+        if counted is not None:
+            candidates.append((counted.reproduced, 3, "reading"))
+    ordered = set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
+    if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
+        candidates.append((ordered[0], 2.05, "set-order"))
+    banned = (
+        special_ban(
+            words, student.merges, step, ours[n], specials, TIE_KEY.get(setup.tie_break), min(seconds, SET_SECONDS)
+        )
+        if seconds > 0
+        else None
+    )
+    if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
+        candidates.append((banned[0], 2.07, "special-ban"))
+    rule = near = None
+    if their_count == our_count:  # another tie rule changes the choice only where the counts tie
+        rule, rule_n, same = tie_rule(corpus, student, setup, specials, step)
+        if seconds > 0:
+            key, key_n = tie_key(words, student.merges, step, TIE_KEY.get(setup.tie_break), seconds)
+            if key is not None and key_n > rule_n:
+                rule, rule_n, same = key, key_n, (key,)
+        near = (same, rule_n) if rule is not None and rule_n >= step else None  # makes this choice, maybe no more
+        if rule_n < min(len(student.merges), step + FOLLOW):
+            rule = None  # it makes this one choice but not the next ones: chance, not the cause
+        elif rule is not None:
+            candidates.append((rule_n, 4 if rule in TIE_RULES else 5, "tie"))
+    cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
+    both = None
+    reach = max((min(c[0], cap) for c in candidates), default=0)
+    if seconds > 0 and reach < min(
+        len(student.merges), cap
+    ):  # no cause follows the whole run: a tie rule and a loop fault together?
+        need = max(reach + 1, min(len(student.merges), step + FOLLOW))
+        pairs = (ours[n], theirs)
+        skip = TIE_KEY.get(setup.tie_break)
+        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip, min(seconds, BOTH_SECONDS))
+        if both is not None:
+            candidates.append((both.found.reproduced, 6, "tie-and-loop"))
+    best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
+    kind = best[2] if best else None
+    repeated = {"never-merges", "kept-pair"}
+    if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
+        kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
+    if kind == "settings" and other is not None:
+        alt, n_alt, words_differ = other
+        if alt.byte_base != setup.byte_base and ascii_text(corpus):  # on ASCII text the base changes nothing
+            alt = replace(alt, byte_base=setup.byte_base)
+        what = (
+            f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
+            if alt.byte_base != setup.byte_base
+            else "does not cut the text into words"
+            if alt.pre_tokenizer == "none"
+            else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
+        )
+        cause = (
+            f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
+        )
+        later = _later(corpus, student, alt, specials, num_merges, vocab_size, seconds)
+        if later is not None:  # the settings explain the start; what parts the runs under them is named too
+            cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
+            fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
+        return Comparison(
+            kind=settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ}
+        )
+    if kind == "case":
+        cause = (
+            f"{head} ({their_count} here): a count that differs, from case. Your run lowercases the text "
+            "first: on the lowercased corpus our run makes this merge too, since words that differ only in case "
+            "count together."
+        )
+        return Comparison(kind="case", cause=cause, **fields)
+    if kind == "specials":
+        cause = (
+            f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
+            f"{special}, which we split out of the text before counting: your run did not split special "
+            "tokens out (without splitting them, our run makes your merge too)."
+        )
+        return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "set-order" and ordered is not None:
+        reach, (x, at, word) = ordered
+        follows = (
+            f"our loop merging in that order makes all {len(student.merges)} of your merges"
+            if reach >= len(student.merges)
+            else f"our loop merging in that order follows yours for {reach} merges"
+        )
+        cause = (
+            f"{head} ({their_count}): your loop merges a pair's occurrences in the order of the set of their positions "
+            f"(a loop over the set, as list(pos[pair]) or for p in pos[pair]), not left to right, so a run of one symbol "
+            f"is split otherwise: after the merge "
+            f"{show_pair((x, x))} at step {at}, a run of three {show_bytes(x)} as in {show_word(word)} can become "
+            f"{show_bytes(x)} {show_bytes(x + x)} where ours makes {show_bytes(x + x)} {show_bytes(x)}, and the counts "
+            f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="set-order", **fields)
+    if kind == "special-ban" and banned is not None:
+        reach, token = banned
+        follows = (
+            f"our loop leaving those pairs out makes all {len(student.merges)} of your merges"
+            if reach >= len(student.merges)
+            else f"our loop leaving those pairs out follows yours for {reach} merges"
+        )
+        cause = (
+            f"{head} ({their_count}): your selection never takes a pair whose merged bytes are part of the special "
+            f"token {token}, as {show_bytes(ours[n][0] + ours[n][1])} is, so {show_pair(ours[n])} is passed over "
+            f"though no other pair counts more; {follows}. Pairs like it occur in ordinary words too: splitting the "
+            "special tokens out of the text before counting is what keeps them whole, so no pair needs leaving out."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="special-ban", **fields)
+    if kind == "int-sum" and ints is not None:
+        shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
+        cause = (
+            f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {shown}: "
+            f"{int_sentence(ours[n], theirs, ints[1], len(student.merges))}."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault="int-sum", **fields)
+    if kind == "never-merges":
+        cause = f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
+        kept = found is not None and "kept-pair" in {found.fault.name, *(f.name for f in found.same)}
+        if not kept:
+            cause += (
+                f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
+                "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
+                "never equals the tuple (a, b)."
+            )
+        else:  # a merge that changes nothing and a count never removed make the same run: both are said
+            first = history.pair_counts_after(0).get(to_ours(theirs, history), 0)
+            cause += (
+                f"({repeats} merges in a row): its count never goes down, so the first pair wins every time. Either "
+                "your merge never changes a word (check the test that finds the pair in a word: a pair built as a "
+                f"list, [a, b], never equals the tuple (a, b)), or the count of the merged pair is never removed after "
+                "the merge (the words are merged and the pairs beside it move, but no 'del counts[pair]' follows, so "
+                f"{show_pair(theirs)} keeps its count of {first})."
+            )
+        return Comparison(kind="merge-loop", cause=cause, fault="never-merges", **fields)
+    if kind == "merge-loop" and found is not None:
+        if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
+            rows = words_that_differ(pair_words(history, n, our_pair), pair_words(history, n, our_pair, False))
+            once = our_count - sum(r[1] - r[2] for r in rows)
+            cause = (
+                f"{head} ({their_count}): a count that differs, from overlapping pairs. In words like "
+                f"'{rows[0][0]}' the pair {show_pair(ours[n])} occurs overlapping; we count every adjacent pair "
+                f"({our_count}), your count ({once} without overlaps) lets your pair win."
+            )
+            return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
+        cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
+        for other in found.same[:1]:  # the run cannot tell them apart: both are said, the likelier first
+            cause += f" Another known fault makes all your merges here too, so it may be yours: {other.sentence}."
+        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
+    if kind == "tie-and-loop" and both is not None:
+        key, found = both.key, both.found
+        loop = fault_sentence(found, words, both.pairs, student.merges[: both.step - 1])
+        when = f"from step {both.step} on, " if both.step > step else ""
+        made = "this choice" if both.step > step else "your choice"
+        cause = (
+            f"{head} ({their_count}): two faults at once. Your ties are broken by the '{key}' rule "
+            f"({TIE_SENTENCES[key]}), which makes {made} here, and {when}{loop}; together they make your merges "
+            f"through step {min(found.reproduced, len(student.merges))}."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, rule=key, **fields)
+    if kind == "reading" and counted is not None:
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)
+    if kind == "tie":
+        cause = (
+            f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
+            f"where ours is '{setup.tie_break}'."
+        )
+        return Comparison(kind="tie", cause=cause, rule=rule, **fields)
+    if their_count == 0:
+        kind, cause = missing_pair(head, theirs, student, setup, specials, corpus, history, n)
+        return Comparison(kind=kind, cause=cause, **fields)
+    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off, or the selection
+        certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+        over = passed_over(words, student.merges, step) if seconds > 0 else None
+        if over is not None:
+            at, taken, taken_n, top, top_n = over
+            tied = (
+                f"a tie {rules_told(near[0])} {'break' if len(near[0]) > 1 else 'breaks'} as you do, though "
+                f"{'they follow' if len(near[0]) > 1 else 'it follows'} your run only through step {near[1]}"
+                if near is not None
+                else "and no tie rule (ours or a student's) follows your run past this step"
+            )
+            cause = (
+                f"{head}, both counted {their_count} in our run, {tied}. With the counts right along your own merges, every merge of yours through step "
+                f"{at - 1} takes a pair of the highest count, and at step {at} you take {show_pair(taken)} ({taken_n}) "
+                f"while {show_pair(top)} has {top_n}: your counts may well be right, and your selection does not always "
+                "take the pair with the highest count, as a hand-written heap that goes out of order does (a removal "
+                "that moves the last entry into the hole and sifts it only down, never up, or an update that moves a "
+                f"pair the wrong way); else a count is off: {certain}."
+            )
+            return Comparison(kind="count", cause=cause, **fields)
+        cause = f"{head}, both counted {their_count} in our run: {tie_sentence(setup, near, len(student.merges))}"
+        return Comparison(kind="count", cause=f"{cause} a count is off: {certain}.", **fields)
+    certain = certain_sentence(words, step, ours[n], theirs, student.merges)
+    cause = f"{head} ({their_count} here): a count that differs; {certain}."
+    if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
+        cause += (
+            f" Your very first merge counts {their_count} in our corpus where ours counts {our_count}: that far from "
+            "the top, your merges may not be from this corpus (a trainer that reads another text than the file it "
+            "was given, such as a sample text written into the code)."
+        )
+    return Comparison(kind="count", cause=cause, **fields)
+
+
+def _crosses_words(merges: Sequence[BytePair]) -> bool:
+    """True if a merged token holds a non-space byte followed by whitespace, which no GPT-2 pre-token holds."""
+    return any(re.search(rb"\S\s", a + b) for a, b in merges)
+
+
+def _repeats(merges: Sequence[BytePair]) -> int:
+    """How many merges from the first are the first merge again: a loop that never merges repeats it."""
+    n = 0
+    while n < len(merges) and merges[n] == merges[0]:
+        n += 1
+    return n
+
+
+LATER_KINDS = ("specials", "case", "merge-loop", "overlap", "tie", "count")  # causes named after the settings
+
+
+def _reading(student, setup, counted, head, their_count, pairs, fields, options) -> Comparison:
+    """The student's reader counts the words wrongly (:mod:`bpe.count_faults`): named with a word it miscounts,
+    and, where our run on its counts parts from the student's later, the cause found there too."""
+    total, n = len(student.merges), counted.reproduced
+    sentence = count_sentence(counted, setup, fields["step"], pairs, student.end_of_word)
+    cause = f"{head} ({their_count}): {sentence}. With those counts our run "
+    extra = {}
+    inner = compare_one(counted.counts, student, setup, (), **options) if n < total else None
+    if inner is not None and inner.step is not None and inner.kind in LATER_KINDS:
+        cause += f"follows yours for {n} merges; then, {inner.cause[0].lower()}{inner.cause[1:]}"
+        extra = dict(rule=inner.rule, later_kind=inner.kind, later_step=inner.step)
+    else:
+        cause += f"makes all {total} of your merges." if n == total else f"follows yours for {n} merges."
+    true, faulty = counted.true, counted.counts
+    changed = sorted({*true, *faulty} - {w for w in true if true[w] == faulty.get(w)})
+    rows = sorted(changed, key=lambda w: -abs(faulty.get(w, 0) - true.get(w, 0)))[:10]
+    words = tuple((w, true.get(w, 0), faulty.get(w, 0)) for w in rows)
+    return Comparison(kind="reading", cause=cause, fault=counted.fault.name, **{**fields, **extra, "words": words})
+
+
+def _later(corpus, student, alt, specials, num_merges, vocab_size, seconds) -> Comparison | None:
+    """Where the run leaves ours under the settings that follow it longest, when a cause after the settings
+    (special tokens, case, the merge loop, the tie rule, a count) explains it: the student's run can hold
+    both a setting and a loop fault."""
+    inner = compare_one(corpus, student, alt, specials, num_merges, vocab_size, seconds)
+    return inner if inner.step is not None and inner.kind in LATER_KINDS else None
+
+
+def _unsplit_agreed(corpus, student, setup, specials) -> int:
+    """How many of the student's merges our run makes with the special tokens left in the text."""
+    return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
+
+
+def _lowercased_agreed(corpus, student, setup, specials) -> int:
+    """How many of the student's merges our run on the lowercased corpus makes (0 if case changes nothing)."""
+    if isinstance(corpus, Mapping):
+        lowered: Corpus = {}
+        for word, count in corpus.items():
+            lowered[word.lower()] = lowered.get(word.lower(), 0) + count  # type: ignore[index, union-attr]
+    elif isinstance(corpus, str):
+        lowered = corpus.lower()
+    else:
+        lowered = [text.lower() for text in corpus]
+    if lowered == corpus:
+        return 0
+    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)

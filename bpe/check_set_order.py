@@ -1,0 +1,49 @@
+"""How far a loop that merges a pair's occurrences in a set's order follows a student's run on the corpus.
+
+The replay itself (:mod:`bpe.set_order`) needs the pre-tokens in the order of the text; :func:`set_order` reads
+them, tries it only where the order can change a split (a merge ``(x, x)`` up to the step, and a word holding
+``xxx``), and keeps it only where it follows the run past the step.
+
+Left out: weighing it against the other causes and saying it (:mod:`bpe.check_cause`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from .check_loop import BEYOND
+from .check_setup import student_words
+from .check_ties import FOLLOW
+from .count_faults import Reading, file_text
+from .set_order import set_order_reach, tuple_set_order_reach
+
+
+def set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tuple[bytes, int, str]] | None:
+    """How far a loop that merges a pair's occurrences in a set's order follows the run (:mod:`bpe.set_order`), with
+    the merge of a run of one symbol that the order splits otherwise (its symbol, its step, a word holding three), or
+    None: only on a text, where a merge ``(x, x)`` up to the step has a word holding ``xxx`` (else the order changes
+    nothing) and the loop follows the run past the step."""
+    text = file_text(corpus)
+    if text is None or student.end_of_word:
+        return None
+    runs = [(x, k) for k, (x, y) in enumerate(student.merges[:step], start=1) if x == y]
+    theirs = student.merges[step - 1]
+    runs.sort(key=lambda run: not any(run[0] in symbol for symbol in theirs))  # a run of a symbol the pair holds first
+    if not runs:
+        return None
+    reading = Reading(text, setup.pre_tokenizer, specials)
+    typed = [reading.text[a:b] for a, b in zip(reading.starts, reading.ends)]
+    distinct = list(dict.fromkeys(typed))
+    found = next(((x, at, w) for x, at in runs for w in distinct if x * 3 in w.encode("utf-8")), None)
+    if found is None:
+        return None
+    if setup.byte_base:
+        sequence = [tuple(bytes([b]) for b in w.encode("utf-8")) for w in typed]
+    else:
+        sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
+    deadline = time.monotonic() + seconds
+    reach = set_order_reach(sequence, student.merges[: step + BEYOND], deadline)
+    if reach < min(len(student.merges), step + BEYOND):  # the loop over sets of (word, offset) tuples
+        _, words, freqs = student_words(corpus, setup, specials)
+        reach = max(reach, tuple_set_order_reach(words, freqs, student.merges[: step + BEYOND], deadline))
+    return (reach, found) if reach >= min(len(student.merges), step + FOLLOW) else None
