@@ -82,11 +82,11 @@ def tie_sentence(setup: Setup, near: tuple[tuple[str, ...], int] | None, total: 
     )
 
 
-# Tie rules as common in students' code, commonest first: a heap of (-count, pair) pops the smallest pair, max over a
-# dict of counts keeps the pair seen first, CS336's max over (count, pair) takes the greatest; rules by token ids or
+# Tie rules as common in students' code, commonest first: max over a dict of counts keeps the pair seen first, a heap
+# of (-count, pair) pops the smallest pair, CS336's max over (count, pair) takes the greatest; rules by token ids or
 # text are rarer. Where two rules make every merge of a run, the commoner is named first.
 COMMON_TIES = (
-    "lexicographic", "smallest-bytes", "first", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf",
+    "first", "lexicographic", "smallest-bytes", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf",
     "smallest-id", "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
 )  # fmt: skip
 

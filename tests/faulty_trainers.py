@@ -71,6 +71,8 @@ while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(
 as ``bytes(n)``, runs of zero bytes. :data:`ID_SUM`: a loop on token ids (a byte's id its value, ``<|endoftext|>`` 256,
 each merge the next id), ties to the smallest ids as a heap of (-count, ids) pops them, whose merged token's bytes are
 recorded as the sum of its two ids (``vocab[new] = a + b``), so its merges hold those ints, saved as ``bytes(n)``.
+:data:`FIRST_POSITION`: every pre-token of the text in order, the pairs counted afresh each step, and of equal counts
+the pair whose first occurrence comes first in the text taken (``min(candidates, key=first_position.get)``).
 :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
 removed, so it is taken again and again (as a merge that never changes a word is), until a pair made by its merge
 ties with it and wins the tie. :data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
@@ -121,6 +123,7 @@ OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offse
 STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
 STALE_OVERLAP = "stale-overlap"  # MatthewZhang473's update: old word's neighbours at every place, overlapping ones too
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
+FIRST_POSITION = "first-position"  # OnlyHero5's ties: the pair met first in the text, counts taken afresh each step
 ID_SUM = "id-sum"  # chenhr56's loop: on token ids, a merged token's bytes recorded as the sum of its two ids
 ID_SUM_MEANT = "id-sum-meant"  # the same loop recording a merged token's bytes as meant: the pairs its ids stand for
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
@@ -423,6 +426,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == FIRST_POSITION:
+        return _vocab(_train_first_position(text, num_merges))
     if fault in (ID_SUM, ID_SUM_MEANT):
         return _train_on_ids_recording_sums(words, num_merges, meant=fault == ID_SUM_MEANT)
     if fault == MERGE_IDS:  # bytes 0-255, <|endoftext|> 256, each merge the next id: the ids saved, not the bytes
@@ -1405,3 +1410,40 @@ def _train_on_ids_recording_sums(
             merged[tuple(out)] += f
         held = merged
     return {i: t if isinstance(t, bytes) else bytes(t) for i, t in vocab.items()}, merges
+
+
+def _train_first_position(text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """OnlyHero5's loop: the pre-tokens of each document in the text's order (not counted as words), the pairs counted
+    afresh each step with the position where each is first met, and of the pairs of the highest count the one met
+    first taken; each merge applied to every pre-token."""
+    sequences = [
+        [bytes([b]) for b in w.encode("utf-8")] for doc in text.split(EOT) for w in regex.findall(GPT2_PAT, doc)
+    ]
+    merges = []
+    for _ in range(num_merges):
+        counts: dict = {}
+        first: dict = {}
+        position = 0
+        for seq in sequences:
+            for pair in zip(seq, seq[1:]):
+                if pair not in counts:
+                    first[pair] = position
+                    counts[pair] = 0
+                counts[pair] += 1
+                position += 1
+        if not counts:
+            break
+        top = max(counts.values())
+        a, b = min((p for p, n in counts.items() if n == top), key=lambda p: first[p])
+        merges.append((a, b))
+        for k, seq in enumerate(sequences):
+            out, i = [], 0
+            while i < len(seq):
+                if i + 1 < len(seq) and (seq[i], seq[i + 1]) == (a, b):
+                    out.append(a + b)
+                    i += 2
+                else:
+                    out.append(seq[i])
+                    i += 1
+            sequences[k] = out
+    return merges

@@ -13,6 +13,7 @@ from check_support import check, first_difference
 from faulty_trainers import (
     CORPORA,
     EOT,
+    FIRST_POSITION,
     HEAP_FAULTS,
     HEAP_REMOVAL,
     ID_SUM,
@@ -299,6 +300,19 @@ def test_merged_tokens_recorded_as_sums_of_ids_are_read_back_and_named_where_the
         assert f"where the merge read back is {show_pair(meant[first - 1])}" in result.cause
     else:  # the loop's ties to the smallest ids part first: that is said, then the ints
         assert (result.kind, result.rule) == ("tie", "smallest-id"), result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_ties_to_the_pair_met_first_are_told_by_the_first_rule_where_the_smallest_pair_makes_the_run_too(corpus):
+    # OnlyHero5's ties go to the pair met first in the text; on the handout the smallest pair makes the same 12 merges,
+    # and the old Check named that rule first, though ties to the pair seen first are the commoner in students' code
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, FIRST_POSITION, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.rule, result.step) == ("tie", "first", step), result.cause
+    assert result.cause.startswith(
+        "Your run equals ours with gpt2 pre-tokenization and the first tie rule (the pair seen first wins)"
+    ), result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
