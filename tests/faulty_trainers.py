@@ -47,7 +47,8 @@ word's occurrences kept as a set of positions numbered from 0 in each chunk, so 
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
 ``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
-ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``latin-pattern``, the letter class
+ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``cjk-single``, each Han, Hiragana, Katakana or Hangul character a word of its own, the letter class without
+them; ``latin-pattern``, the letter class
 ``[a-zA-Z\\u00C0-\\u017F]`` on the stdlib ``re``, so other letters are never counted; ``unescaped-split``, the text
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. :data:`WORD_CLASS`: GPT-2's pattern on the
@@ -110,7 +111,7 @@ DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
-    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
+    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern", "cjk-single",
     "unescaped-split",
 )  # fmt: skip
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
@@ -194,6 +195,14 @@ def _words(text: str, fault: str | None) -> Counter:
         last = max(data.rfind(b" "), data.rfind(b"\n"))
         pieces = [data[: last + 1], data[last + 1 :]]
         parts = [doc for piece in pieces for doc in piece.decode("utf-8").split(EOT)]
+    if fault == "cjk-single":  # sakuri932's pattern: each Han, kana or Hangul character a word, out of the letters
+        cjk = r"\p{Han}|\p{Hiragana}|\p{Katakana}|\p{Hangul}"
+        single = (
+            rf"(?:{cjk})|'(?:[sdmt]|ll|ve|re)| ?[\p{{L}}--\p{{Han}}--\p{{Hiragana}}--\p{{Katakana}}--\p{{Hangul}}]+"
+            r"| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+        )
+        found = (w for part in parts for w in regex.findall(single, part, flags=regex.V1))
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found)
     if fault == "latin-pattern":  # 1156230954's pattern for the stdlib re: Latin letters only, others never matched
         latin = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z\u00C0-\u017F]+| ?[0-9]+| ?[^\s\w]+|\s+(?!\S)|\s+"""
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for part in parts for w in re.findall(latin, part))
