@@ -72,6 +72,9 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
     ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted;
+30. ``overlap-collapse`` (listed after ``overlap-index``): the merge writes the new token at every place the pair
+    occurs, overlapping ones too, then deletes the symbol after each place, so a run ``x x x x`` merging ``(x, x)``
+    becomes one ``xx`` (its counts moved right for the word so merged);
 29. ``stale-overlap``: as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
     update visits every place where the pair occurs, overlapping ones too (no skip after a match), so in a run
     ``x x x x`` merging ``(x, x)`` it counts ``(xx, x)`` and ``(x, xx)`` twice each, never ``(xx, xx)``.
@@ -182,6 +185,21 @@ def merge_skip_next(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
             out.append(split[i])
             i += 1
     return out, made
+
+
+def merge_collapse(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Every place the pair occurs, overlapping ones too, gets the new token, then the symbol after each place is
+    deleted (from the right): a run of one symbol collapses into one new token (``aaaa`` becomes ``aa``)."""
+    places = [i for i in range(len(split) - 1) if (split[i], split[i + 1]) == pair]
+    if not places:
+        return list(split), []
+    joined = pair[0] + pair[1]
+    marked: list[tuple[bytes, bool]] = [(s, False) for s in split]
+    for i in places:
+        marked[i] = (joined, True)
+    for i in reversed([i + 1 for i in places]):
+        marked.pop(i)
+    return [s for s, _ in marked], [k for k, (_, new) in enumerate(marked) if new]
 
 
 def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
@@ -507,6 +525,14 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} lists every start of {merge}, overlapping ones too, "
               "and places each {joined} at its start minus the starts before it, so in a run of {a} the new "
               "tokens' places collapse and pairs of the run are lost",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("overlap-collapse", "your merge writes the new token at every place the pair occurs, overlapping ones "
+              "too ('aaa' holds (a, a) at 0 and 1), then deletes the symbol after each place, so a run of one symbol "
+              "collapses into one new token ('aaaa' becomes 'aa') and the run's other symbols are lost",
+              merge=merge_collapse,
+              about_merge="your merge for {merge} writes {joined} at every place {merge} occurs, overlapping ones too, "
+              "then deletes the symbol after each place, so a run of {a} collapses into one {joined} and the run's "
+              "other symbols are lost",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("lost-last", "your merge appends a word's last symbol after its scan only when the last two symbols "
               "are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses its last "

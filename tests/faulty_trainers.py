@@ -72,6 +72,8 @@ while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(
 as ``bytes(n)``, runs of zero bytes. :data:`ID_SUM`: a loop on token ids (a byte's id its value, ``<|endoftext|>`` 256,
 each merge the next id), ties to the smallest ids as a heap of (-count, ids) pops them, whose merged token's bytes are
 recorded as the sum of its two ids (``vocab[new] = a + b``), so its merges hold those ints, saved as ``bytes(n)``.
+:data:`OVERLAP_COLLAPSE`: the merge writes the new token at every index where the pair occurs, overlapping ones too,
+then pops the index after each (from the right), so a run of four spaces merging (' ', ' ') becomes one '  '.
 :data:`FIRST_POSITION`: every pre-token of the text in order, the pairs counted afresh each step, and of equal counts
 the pair whose first occurrence comes first in the text taken (``min(candidates, key=first_position.get)``).
 :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
@@ -124,6 +126,9 @@ OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offse
 STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
 STALE_OVERLAP = "stale-overlap"  # MatthewZhang473's update: old word's neighbours at every place, overlapping ones too
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
+OVERLAP_COLLAPSE = (
+    "overlap-collapse"  # Verma001manik's merge: every place, overlapping too, then the next symbols popped
+)
 FIRST_POSITION = "first-position"  # OnlyHero5's ties: the pair met first in the text, counts taken afresh each step
 ID_SUM = "id-sum"  # chenhr56's loop: on token ids, a merged token's bytes recorded as the sum of its two ids
 ID_SUM_MEANT = "id-sum-meant"  # the same loop recording a merged token's bytes as meant: the pairs its ids stand for
@@ -435,6 +440,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == OVERLAP_COLLAPSE:
+        return _vocab(_train_collapsing_runs(words, num_merges))
     if fault == FIRST_POSITION:
         return _vocab(_train_first_position(text, num_merges))
     if fault in (ID_SUM, ID_SUM_MEANT):
@@ -1455,4 +1462,39 @@ def _train_first_position(text: str, num_merges: int) -> list[tuple[bytes, bytes
                     out.append(seq[i])
                     i += 1
             sequences[k] = out
+    return merges
+
+
+def _train_collapsing_runs(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Verma001manik's loop: for each word holding the pair, every index i where it occurs (overlapping ones too) is
+    set to the new token and every i + 1 popped in reverse; the word's old pairs subtracted and its new pairs added;
+    the pair of the highest count, then the greatest pair, taken."""
+    tokens = {tuple(w): f for w, f in words.items()}
+    counts: Counter = Counter()
+    for token, f in tokens.items():
+        for p in zip(token, token[1:]):
+            counts[p] += f
+    merges = []
+    for _ in range(num_merges):
+        if not counts:
+            break
+        pair, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+        merges.append(pair)
+        merged = {}
+        for token, f in tokens.items():
+            found = [i for i in range(len(token) - 1) if (token[i], token[i + 1]) == pair]
+            if not found:
+                merged[token] = merged.get(token, 0) + f
+                continue
+            out = list(token)
+            for i in found:
+                out[i] = pair[0] + pair[1]
+            for i in reversed([i + 1 for i in found]):
+                out.pop(i)
+            for p in zip(token, token[1:]):
+                counts[p] -= f
+            for p in zip(out, out[1:]):
+                counts[p] += f
+            merged[tuple(out)] = merged.get(tuple(out), 0) + f
+        tokens = merged
     return merges

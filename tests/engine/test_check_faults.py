@@ -26,6 +26,7 @@ from faulty_trainers import (
     LOST_STEP,
     NEVER_MERGES,
     OFFSET_SET,
+    OVERLAP_COLLAPSE,
     PER_WORD,
     RIGHT_TO_LEFT,
     SAMPLE,
@@ -313,6 +314,22 @@ def test_ties_to_the_pair_met_first_are_told_by_the_first_rule_where_the_smalles
     assert result.cause.startswith(
         "Your run equals ours with gpt2 pre-tokenization and the first tie rule (the pair seen first wins)"
     ), result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_at_every_overlapping_place_that_collapses_a_run_is_named_with_its_step(corpus):
+    # Verma001manik's merge sets every place the pair occurs (overlapping ones too) to the new token and pops the
+    # symbol after each: '␣ȧȧȧȧ' becomes '␣ȧȧ'; the old Check said a count is off (bytes) or overlap-index (prose)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, OVERLAP_COLLAPSE, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no run of three of one symbol is merged
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "overlap-collapse", step), result.cause
+    assert "overlapping ones too, then deletes the symbol after each place" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["overlap-collapse"], tie="greatest-bytes").reproduced == len(merges)
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
