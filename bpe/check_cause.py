@@ -154,6 +154,13 @@ def compare_one(
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
     ints = int_reach(words.words, words.freqs, student.merges) if summed(student.merges) else None
+    uncut = False  # the ints loop follows the run further on the text not cut into words
+    if ints is not None and ints[1] < len(student.merges):  # such a loop often iterates over the file's bytes whole
+        for kept in (specials, ()):
+            _, whole, whole_freqs = student_words(corpus, replace(setup, pre_tokenizer="none"), kept)
+            other = int_reach(whole, whole_freqs, student.merges)
+            if other[1] > ints[1]:
+                ints, uncut = other, True
     if ints is not None:  # tokens kept as ints and added: every merge is a run of zero bytes
         candidates.append((ints[1], 0.5, "int-sum"))
     repeats = _repeats(student.merges)
@@ -283,7 +290,7 @@ def compare_one(
         shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
         cause = (
             f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {shown}: "
-            f"{int_sentence(ours[n], theirs, ints[1], len(student.merges))}."
+            f"{int_sentence(ours[n], theirs, ints[1], len(student.merges), uncut)}."
         )
         return Comparison(kind="merge-loop", cause=cause, fault="int-sum", **fields)
     if kind == "never-merges":

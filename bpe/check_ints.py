@@ -54,15 +54,22 @@ def int_reach(words: Sequence[tuple[bytes, ...]], freqs: Sequence[int], merges: 
     return best
 
 
-def int_sentence(ours: BytePair, theirs: BytePair, reach: int, total: int) -> str:
-    """What the loop does, with the student's merge as the sum it is and the pair it should have joined."""
+def int_sentence(ours: BytePair, theirs: BytePair, reach: int, total: int, uncut: bool = False) -> str:
+    """What the loop does, with the student's merge as the sum it is and the pair it should have joined; ``uncut``:
+    the loop counts its pairs over the text not cut into words."""
     x, y = len(theirs[0]), len(theirs[1])
     joined = f"{show_bytes(ours[0])} and {show_bytes(ours[1])}" if len(ours[0]) == len(ours[1]) == 1 else "two tokens"
+    how = "adding tokens over your text not cut into words" if uncut else "adding tokens"
     follows = (
-        f"our loop adding tokens so makes all {total} of your merges"
+        f"our loop {how} so makes all {total} of your merges"
         if reach >= total
-        else f"our loop adding tokens so follows yours for {reach} merges"
+        else f"our loop {how} so follows yours for {reach} merges"
     )
+    if uncut:
+        follows = (
+            "and your text is not cut into words (no pre-tokenization: the pairs are counted across the whole text, "
+            f"spaces and all); {follows}"
+        )
     return (
         f"your tokens are ints (tuple(text.encode()) gives byte values, not one-byte tokens), and your merge adds the "
         f"two values ({x} + {y} = {x + y}) where it means to join {joined}, so your merges hold sums, which read back as "

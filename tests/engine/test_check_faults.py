@@ -333,6 +333,18 @@ def test_a_merge_at_every_overlapping_place_that_collapses_a_run_is_named_with_i
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
+def test_tokens_kept_as_ints_and_added_over_the_text_not_cut_into_words_are_named_with_both(corpus):
+    # yongce-liu's loop adds ints over the file's bytes whole, with no pre-tokenization: the old Check said the prose
+    # run is not from this corpus, since a loop adding ints over words parts from it at once
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, f"none+{INT_SUM}", n)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "int-sum", 1), result.cause
+    assert "your merge adds the two values" in result.cause
+    assert "your text is not cut into words (no pre-tokenization" in result.cause
+    assert f"so makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
 def test_a_merged_pair_whose_count_is_never_removed_is_told_beside_a_merge_that_never_changes_a_word(corpus):
     # 735084170's loop merges the words but never removes the merged pair's count: the same run as a merge that never
     # changes a word, which the old Check named alone
