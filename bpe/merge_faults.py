@@ -75,6 +75,9 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 30. ``overlap-collapse`` (listed after ``overlap-index``): the merge writes the new token at every place the pair
     occurs, overlapping ones too, then deletes the symbol after each place, so a run ``x x x x`` merging ``(x, x)``
     becomes one ``xx`` (its counts moved right for the word so merged);
+31. ``uncounted-left``: the update subtracts each occurrence's left pair as read from the word being merged, so of
+    two occurrences side by side the second subtracts ``(ab, a)``, never counted in this word (its new pairs are
+    counted after the scan): that pair's count drops by the word's count, and can go below zero;
 29. ``stale-overlap``: as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
     update visits every place where the pair occurs, overlapping ones too (no skip after a match), so in a run
     ``x x x x`` merging ``(x, x)`` it counts ``(xx, x)`` and ``(x, xx)`` twice each, never ``(xx, xx)``.
@@ -346,6 +349,17 @@ def _stale_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -
     return extra
 
 
+def _uncounted_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Two new tokens side by side: the second one's left pair read from the word as merged so far, ``(ab, a)``,
+    subtracted though the word's new pairs are counted only after the scan, so it comes off other words' count."""
+    a, b = pair
+    extra: Counter = Counter()
+    for i, j in zip(made, made[1:]):
+        if j == i + 1:
+            extra[(a + b, a)] -= 1
+    return extra
+
+
 def _skip_first_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """An occurrence merged at position 1 (of the word as merged so far, which is the new split's position): the
     pair with the symbol before it left as it was, ``(x, a)`` kept and ``(x, ab)`` never made."""
@@ -534,6 +548,14 @@ FAULTS: dict[str, Fault] = {
               "then deletes the symbol after each place, so a run of {a} collapses into one {joined} and the run's "
               "other symbols are lost",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("uncounted-left", "your update subtracts the pair on the left of each occurrence as read from the word "
+              "being merged, so of two occurrences side by side (as in 'ab ab') the second subtracts (ab, a), a pair "
+              "not yet counted in this word (its new pairs are counted after the scan), which comes off the count "
+              "other words gave it", extra=_uncounted_left_extra, drops=True,
+              about_merge="your update for the merge {merge} subtracts the pair on the left of each {merge} as read "
+              "from the word being merged, so of two {joined} side by side the second subtracts ({joined}, {a}), a "
+              "pair not yet counted in this word (its new pairs are counted after the scan), which comes off the "
+              "count other words gave it", blames=lambda merge, pair: pair == (merge[0] + merge[1], merge[0])),
         Fault("lost-last", "your merge appends a word's last symbol after its scan only when the last two symbols "
               "are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses its last "
               "symbol, while your counts were updated as if it stayed", merge=merge_drop_tail,

@@ -72,6 +72,9 @@ while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(
 as ``bytes(n)``, runs of zero bytes. :data:`ID_SUM`: a loop on token ids (a byte's id its value, ``<|endoftext|>`` 256,
 each merge the next id), ties to the smallest ids as a heap of (-count, ids) pops them, whose merged token's bytes are
 recorded as the sum of its two ids (``vocab[new] = a + b``), so its merges hold those ints, saved as ``bytes(n)``.
+:data:`UNCOUNTED_LEFT`: each occurrence merged in place, its left pair read from the word as merged so far and
+subtracted where that pair is a key of the counts (from any word), its right pair subtracted, then the word's pairs
+with the new token added after the scan, so of two occurrences side by side the second subtracts (ab, a).
 :data:`OVERLAP_COLLAPSE`: the merge writes the new token at every index where the pair occurs, overlapping ones too,
 then pops the index after each (from the right), so a run of four spaces merging (' ', ' ') becomes one '  '.
 :data:`FIRST_POSITION`: every pre-token of the text in order, the pairs counted afresh each step, and of equal counts
@@ -126,9 +129,8 @@ OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offse
 STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
 STALE_OVERLAP = "stale-overlap"  # MatthewZhang473's update: old word's neighbours at every place, overlapping ones too
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
-OVERLAP_COLLAPSE = (
-    "overlap-collapse"  # Verma001manik's merge: every place, overlapping too, then the next symbols popped
-)
+OVERLAP_COLLAPSE = "overlap-collapse"  # Verma001manik's merge: each place, overlapping too, then the next popped
+UNCOUNTED_LEFT = "uncounted-left"  # teddiw's update: the left pair read from the word as merged so far, subtracted
 FIRST_POSITION = "first-position"  # OnlyHero5's ties: the pair met first in the text, counts taken afresh each step
 ID_SUM = "id-sum"  # chenhr56's loop: on token ids, a merged token's bytes recorded as the sum of its two ids
 ID_SUM_MEANT = "id-sum-meant"  # the same loop recording a merged token's bytes as meant: the pairs its ids stand for
@@ -440,6 +442,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == UNCOUNTED_LEFT:
+        return _vocab(_train_subtracting_the_merged_left(words, num_merges))
     if fault == OVERLAP_COLLAPSE:
         return _vocab(_train_collapsing_runs(words, num_merges))
     if fault == FIRST_POSITION:
@@ -1497,4 +1501,43 @@ def _train_collapsing_runs(words: Counter, num_merges: int) -> list[tuple[bytes,
                 counts[p] += f
             merged[tuple(out)] = merged.get(tuple(out), 0) + f
         tokens = merged
+    return merges
+
+
+def _train_subtracting_the_merged_left(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """teddiw's loop: the greatest pair of the highest count taken; each word holding it scanned left to right and
+    merged in place, at each occurrence the pair on its left (of the word as merged so far) subtracted if the counts
+    hold that key at all, the pair on its right subtracted; after the scan every pair of the merged word holding the
+    new token added; the merged pair's key deleted at the end of the step."""
+    tokens = {tuple(w): f for w, f in words.items()}
+    counts: dict = {}
+    for token, f in tokens.items():
+        for p in zip(token, token[1:]):
+            counts[p] = counts.get(p, 0) + f
+    merges = []
+    for _ in range(num_merges):
+        if not counts:
+            break
+        top = max(counts.values())
+        pair = max(p for p, n in counts.items() if n == top)
+        joined = pair[0] + pair[1]
+        merges.append(pair)
+        for token in list(tokens):
+            if not any(p == pair for p in zip(token, token[1:])):
+                continue
+            f = tokens.pop(token)
+            word, i = token, 0
+            while i < len(word) - 1:
+                if word[i : i + 2] == pair:
+                    if i > 0 and word[i - 1 : i + 1] in counts:
+                        counts[word[i - 1 : i + 1]] -= f
+                    if i < len(word) - 2:
+                        counts[word[i + 1 : i + 3]] -= f
+                    word = word[:i] + (joined,) + word[i + 2 :]
+                i += 1
+            for p in zip(word, word[1:]):
+                if joined in p:
+                    counts[p] = counts.get(p, 0) + f
+            tokens[word] = tokens.get(word, 0) + f
+        del counts[pair]
     return merges

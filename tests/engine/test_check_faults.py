@@ -40,6 +40,7 @@ from faulty_trainers import (
     STALE_KEPT,
     STALE_OVERLAP,
     TIE_FAULTS,
+    UNCOUNTED_LEFT,
     train,
 )
 from hypothesis import HealthCheck, example, given, settings
@@ -342,6 +343,23 @@ def test_tokens_kept_as_ints_and_added_over_the_text_not_cut_into_words_are_name
     assert "your merge adds the two values" in result.cause
     assert "your text is not cut into words (no pre-tokenization" in result.cause
     assert f"so makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_left_pair_subtracted_before_it_is_counted_is_told_where_it_makes_the_run(corpus):
+    # teddiw's update subtracts the left pair of the word as merged so far, so of two occurrences side by side the
+    # second takes (ab, a) off other words' count; on the prose the old Check named only overlap-subtract, which makes
+    # the same merges there
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, UNCOUNTED_LEFT, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus != "prose" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["uncounted-left"], tie="greatest-bytes").reproduced == len(merges)
+    assert result.fault == "uncounted-left" or FAULTS["uncounted-left"].sentence in result.cause, result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
