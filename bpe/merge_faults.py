@@ -78,6 +78,10 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 31. ``uncounted-left``: the update subtracts each occurrence's left pair as read from the word being merged, so of
     two occurrences side by side the second subtracts ``(ab, a)``, never counted in this word (its new pairs are
     counted after the scan): that pair's count drops by the word's count, and can go below zero;
+32. ``recorded-positions``: the loop keeps each pair's occurrences as (word, index) recorded when the pair was
+    counted or made, merges in place from the last recorded place back, and never moves the places of the pairs
+    after a merge: an occurrence after an earlier merge in the same word fails the check of its place and is never
+    merged, though its count stays (``' the'`` keeps ``(h, e)`` once ``(' ', t)`` is merged);
 29. ``stale-overlap``: as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
     update visits every place where the pair occurs, overlapping ones too (no skip after a match), so in a run
     ``x x x x`` merging ``(x, x)`` it counts ``(xx, x)`` and ``(x, xx)`` twice each, never ``(xx, xx)``.
@@ -445,6 +449,7 @@ class Fault:
     stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
     keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
+    recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -556,6 +561,14 @@ FAULTS: dict[str, Fault] = {
               "from the word being merged, so of two {joined} side by side the second subtracts ({joined}, {a}), a "
               "pair not yet counted in this word (its new pairs are counted after the scan), which comes off the "
               "count other words gave it", blames=lambda merge, pair: pair == (merge[0] + merge[1], merge[0])),
+        Fault("recorded-positions", "your loop keeps each pair's places (word, index) as recorded when it was "
+              "counted, and a merge earlier in the same word shifts the tokens after it without moving their places, "
+              "so an occurrence after an earlier merge fails your check of its place and is never merged, while its "
+              "count stays", recorded=True,
+              about_merge="your loop keeps each pair's places (word, index) as recorded when it was counted, and "
+              "the merge {merge} shifts the tokens after each {joined} without moving their places, so a later "
+              "occurrence in such a word fails your check of its place and is never merged, while its count stays",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-last", "your merge appends a word's last symbol after its scan only when the last two symbols "
               "are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses its last "
               "symbol, while your counts were updated as if it stayed", merge=merge_drop_tail,

@@ -72,6 +72,8 @@ while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(
 as ``bytes(n)``, runs of zero bytes. :data:`ID_SUM`: a loop on token ids (a byte's id its value, ``<|endoftext|>`` 256,
 each merge the next id), ties to the smallest ids as a heap of (-count, ids) pops them, whose merged token's bytes are
 recorded as the sum of its two ids (``vocab[new] = a + b``), so its merges hold those ints, saved as ``bytes(n)``.
+:data:`RECORDED_POSITIONS`: each pair's places kept as (word, index) as first recorded, merged in place from the last
+back and checked there, never moved when an earlier merge in the word shifts the tokens after it.
 :data:`UNCOUNTED_LEFT`: each occurrence merged in place, its left pair read from the word as merged so far and
 subtracted where that pair is a key of the counts (from any word), its right pair subtracted, then the word's pairs
 with the new token added after the scan, so of two occurrences side by side the second subtracts (ab, a).
@@ -130,6 +132,7 @@ STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old
 STALE_OVERLAP = "stale-overlap"  # MatthewZhang473's update: old word's neighbours at every place, overlapping ones too
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
 OVERLAP_COLLAPSE = "overlap-collapse"  # Verma001manik's merge: each place, overlapping too, then the next popped
+RECORDED_POSITIONS = "recorded-positions"  # antonfefilov's loop: each pair's (word, index) never moved by a merge
 UNCOUNTED_LEFT = "uncounted-left"  # teddiw's update: the left pair read from the word as merged so far, subtracted
 FIRST_POSITION = "first-position"  # OnlyHero5's ties: the pair met first in the text, counts taken afresh each step
 ID_SUM = "id-sum"  # chenhr56's loop: on token ids, a merged token's bytes recorded as the sum of its two ids
@@ -442,6 +445,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == RECORDED_POSITIONS:
+        return _vocab(_train_on_recorded_positions(words, num_merges))
     if fault == UNCOUNTED_LEFT:
         return _vocab(_train_subtracting_the_merged_left(words, num_merges))
     if fault == OVERLAP_COLLAPSE:
@@ -1540,4 +1545,44 @@ def _train_subtracting_the_merged_left(words: Counter, num_merges: int) -> list[
                     counts[p] = counts.get(p, 0) + f
             tokens[word] = tokens.get(word, 0) + f
         del counts[pair]
+    return merges
+
+
+def _train_on_recorded_positions(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """antonfefilov's loop: pair2pos[pair] a set of (word_id, i) filled once from the words, freq_pairs their counts;
+    the greatest pair of the highest count taken, its places sorted from the last back, each checked
+    (tokens[i:i + 2] == [a, b], else skipped), merged in place, the pairs beside it discarded at their places and
+    the new ones added at theirs; no other place is ever moved."""
+    tokens = [list(w) for w in words]
+    freq = [f for f in words.values()]
+    where: dict = {}
+    counts: Counter = Counter()
+    for w, word in enumerate(tokens):
+        for i in range(len(word) - 1):
+            where.setdefault((word[i], word[i + 1]), set()).add((w, i))
+            counts[(word[i], word[i + 1])] += freq[w]
+    merges = []
+    while len(merges) < num_merges and counts:
+        top = max(counts.values())
+        a, b = max(p for p, n in counts.items() if n == top)
+        ab = a + b
+        for w, i in sorted(where.get((a, b), set()), reverse=True):
+            word = tokens[w]
+            if i >= len(word) - 1 or word[i] != a or word[i + 1] != b:
+                continue
+            if i > 0:
+                where.get((word[i - 1], a), set()).discard((w, i - 1))
+                counts[(word[i - 1], a)] -= freq[w]
+                where.setdefault((word[i - 1], ab), set()).add((w, i - 1))
+                counts[(word[i - 1], ab)] += freq[w]
+            if i < len(word) - 2:
+                where.get((b, word[i + 2]), set()).discard((w, i + 1))
+                counts[(b, word[i + 2])] -= freq[w]
+                where.setdefault((ab, word[i + 2]), set()).add((w, i))
+                counts[(ab, word[i + 2])] += freq[w]
+            word[i : i + 2] = [ab]
+        where.pop((a, b), None)
+        counts.pop((a, b), None)
+        counts = Counter({p: n for p, n in counts.items() if n != 0})
+        merges.append((a, b))
     return merges

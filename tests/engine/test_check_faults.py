@@ -28,6 +28,7 @@ from faulty_trainers import (
     OFFSET_SET,
     OVERLAP_COLLAPSE,
     PER_WORD,
+    RECORDED_POSITIONS,
     RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
@@ -360,6 +361,22 @@ def test_a_left_pair_subtracted_before_it_is_counted_is_told_where_it_makes_the_
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
     assert replay(words, freqs, merges, FAULTS["uncounted-left"], tie="greatest-bytes").reproduced == len(merges)
     assert result.fault == "uncounted-left" or FAULTS["uncounted-left"].sentence in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_places_recorded_once_and_never_shifted_by_a_merge_are_named_with_their_step(corpus):
+    # antonfefilov's loop keeps each pair's (word, index) as first recorded: once (␣, t) is merged, (h, e) in '␣the'
+    # fails the check of its place and is never merged; the old Check named skip-first-neighbour and stale-index
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, RECORDED_POSITIONS, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "recorded-positions", step), result.cause
+    assert "without moving their places" in result.cause and "is never merged, while its count stays" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["recorded-positions"], tie="greatest-bytes").reproduced == len(merges)
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
