@@ -48,7 +48,7 @@ from .check_setup import (
     setup_agreed,
     train_setup,
 )
-from .check_ties import TIE_SENTENCES, commoner_tie, two_tie_rules
+from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus
 
@@ -232,6 +232,11 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         stop = f" {inner.cause.split('. ', 1)[0]}." if short else ""  # "Your run stops short: it ends after ..."
         if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
             two = two_tie_rules(student, setup, alternative, lead, n, ours, words)
+            return replace(two, cause=two.cause + stop)
+        rarer = rarer_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
+        if rarer is not None:  # a rarer tie rule makes every merge too: told beside the one found, which leads
+            other = replace(alternative, tie_break=rarer)
+            two = two_tie_rules(student, setup, other, alternative.tie_break, n, ours, words)
             return replace(two, cause=two.cause + stop)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
         # one merge past is told after the verdict (:func:`compare`), more here

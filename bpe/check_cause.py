@@ -45,6 +45,7 @@ from .check_loop import (
     find_fault,
     find_tie_and_fault,
     passed_over,
+    run_order_hint,
     tie_key,
 )
 from .check_missing import inside_special, missing_pair
@@ -323,6 +324,7 @@ def compare_one(
             )
             return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
         cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
+        cause += run_order_hint(words, found, (ours[n], theirs), student.merges[:n], len(student.merges))
         for other in found.same[:1]:  # the run cannot tell them apart: both are said, the likelier first
             cause += f" Another known fault makes all your merges here too, so it may be yours: {other.sentence}."
         return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)

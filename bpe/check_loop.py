@@ -313,6 +313,32 @@ def _slips(corpus: Words, true: Replay, ours: BytePair, theirs: BytePair, ours_n
     return hints
 
 
+# faults whose harm is in a run of one symbol merged by (x, x): where one follows a run only part of the way, a loop that
+# merges a word's occurrences in another order than left to right (a set's, which may be no fixed order) fits as well
+RUN_FAULTS = frozenset({
+    "overlap-twice", "overlap-subtract", "positions", "overlap-index", "overlap-collapse", "stale-overlap", "lost-last",
+    "stale-guarded",
+})  # fmt: skip
+
+
+def run_order_hint(
+    corpus: Words, found: FaultFound, pairs: Sequence[BytePair], before: Sequence[BytePair], total: int
+) -> str:
+    """Where ``found`` (a fault of :data:`RUN_FAULTS`) follows the run of ``total`` merges only part of the way and a
+    word holding either pair at the step holds a run of three of a symbol merged by ``(x, x)`` in ``before`` (the
+    merges before the step): a sentence saying that a loop merging a word's occurrences in another order splits such
+    runs otherwise too; else ''."""
+    if found.fault.name not in RUN_FAULTS or found.reproduced >= total:
+        return ""
+    hints = _run_order(corpus, found.true, pairs, before)
+    if not hints:
+        return ""
+    return (
+        f" This loop follows your run only through step {found.reproduced}, so your bug may be another one that "
+        f"splits a run of one symbol otherwise: {hints[0]}."
+    )
+
+
 def _run_order(corpus: Words, true: Replay, pairs: Sequence[BytePair], before: Sequence[BytePair]) -> list[str]:
     """Where a word holding either pair holds a run of three or more of one symbol that an earlier merge ``(x, x)``
     merged, and the pair holds a piece of that run: the order a loop merges a word's occurrences in splits such a run (left to right, ``xx x``; in a set's

@@ -111,8 +111,33 @@ def commoner_tie(corpus, student, alternative: Setup, specials) -> str | None:
     return None
 
 
+RARER = 2  # where the commonest rule makes a run, this many rarer rules after it are tried for one making it too
+
+
+def rarer_tie(corpus, student, alternative: Setup, specials) -> str | None:
+    """A tie rule rarer than ``alternative``'s, of the next :data:`RARER` in :data:`COMMON_TIES`, that also makes
+    every one of the student's merges with its pre-tokenizer and base, or None: told beside the commoner one, since
+    the run cannot tell them apart."""
+    if alternative.tie_break not in COMMON_TIES:
+        return None
+    total = len(student.merges)
+    words = None
+    at = COMMON_TIES.index(alternative.tie_break)
+    for rule in COMMON_TIES[at + 1 : at + 1 + RARER]:
+        if rule in TIE_RULES:
+            other = Setup(rule, alternative.pre_tokenizer, alternative.byte_base)
+            if setup_agreed(corpus, other, student.merges, specials, student.end_of_word) == total:
+                return rule
+            continue
+        if words is None:
+            words = Words(*student_words(corpus, alternative, specials, student.end_of_word))
+        if replay(words.words, words.freqs, student.merges, tie=rule).reproduced == total:
+            return rule
+    return None
+
+
 def two_tie_rules(student, setup, alternative, lead, n, ours, words) -> Comparison:
-    """Two tie rules make every merge: the commoner ``lead`` said first, the one the settings search found beside it."""
+    """Two tie rules make every merge: the commoner ``lead`` said first, ``alternative``'s rule beside it."""
     total = len(student.merges)
     settings = Setup(lead, alternative.pre_tokenizer, alternative.byte_base) if lead in TIE_RULES else alternative
     cause = (
