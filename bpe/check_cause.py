@@ -15,8 +15,8 @@ counts are read in our run at that step. The cause is told in one sentence:
    last character cut off, words cut at chunk boundaries, positions counted per chunk), which changes a few words'
    counts before any merge, and after it, where our run on those counts parts from the student's, the cause found
    there; where the two counts tie, another tie rule (ours, or a student's rule by bytes, token ids, decoded text
-   or the concatenated bytes, :mod:`bpe.check_ties`) that follows the run :data:`~bpe.check_ties.FOLLOW` merges past the step; a
-   run that is its first merge over and over, as a loop whose merge never changes a word makes;
+   or the concatenated bytes, :mod:`bpe.check_ties`) that follows the run :data:`~bpe.check_ties.FOLLOW` merges
+   past the step; a run that is its first merge over and over, as a loop whose merge never changes a word makes;
 3. where none does: a pair our corpus never has (:mod:`bpe.check_missing`: whitespace kept on words, special
    tokens, the byte base), or what is certain: which count must be off, by how much at least, and the words
    holding it.
@@ -24,8 +24,9 @@ counts are read in our run at that step. The cause is told in one sentence:
 When every merge agrees, the run's length is checked against the target size (``num_merges`` or
 ``vocab_size``, :mod:`bpe.check_ends`), then the vocabulary sizes.
 
-Left out: the settings search and the verdict when other settings make every merge (:mod:`bpe.check`), and the
-replays that test each explanation (their own modules, named above).
+Left out: the settings search and the verdict when other settings make every merge (:mod:`bpe.check`), the
+sentences of the loop and count causes (:mod:`bpe.check_told`), and the replays that test each explanation (their
+own modules, named above).
 """
 
 from __future__ import annotations
@@ -35,27 +36,34 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_ends import goes_past, same_merges, target_merges
-from .check_ints import int_reach, int_sentence, summed
+from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
     LOOP_SECONDS,
     Words,
-    certain_sentence,
     fault_sentence,
     find_fault,
     find_tie_and_fault,
-    passed_over,
-    run_order_hint,
     tie_key,
 )
 from .check_missing import inside_special, missing_pair
-from .check_notation import show_bytes, show_pair, show_word
+from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
-from .check_result import Comparison, pair_words, to_ours, words_that_differ
+from .check_result import Comparison, to_ours
 from .check_set_order import set_order
 from .check_setup import Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
 from .check_special_ban import special_ban
-from .check_ties import FOLLOW, TIE_SENTENCES, rules_told, tie_rule, tie_sentence
+from .check_ties import FOLLOW, TIE_SENTENCES, tie_rule
+from .check_told import (
+    Parting,
+    count_told,
+    int_sum_told,
+    loop_told,
+    never_merges_told,
+    set_order_told,
+    special_ban_told,
+    tie_and_loop_told,
+)
 from .config import TIE_RULES
 from .count_faults import file_text
 from .formats.cs336 import BytePair
@@ -64,7 +72,6 @@ from .pre_tokenizers import Corpus
 from .state import stop_sentence
 
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
-FAR = 4  # a first merge counted at most 1/FAR of ours is far from the top: the run may not be from this corpus
 SET_SECONDS = 2.0  # the time for replaying a loop that merges a pair's occurrences in a set's order
 BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
@@ -105,24 +112,7 @@ def compare_one(
     step = n + 1
     theirs = student.merges[n]
     if n == len(ours):
-        words = Words(*student_words(corpus, setup, specials, student.end_of_word))
-        tie = TIE_KEY.get(setup.tie_break)
-        found = find_fault(words, student.merges, step, (theirs,), tie, seconds) if seconds > 0 else None
-        if found is not None:  # a faulty loop can find a pair where none is left
-            cause = (
-                f"At step {step} our run has no pair left to merge and you merge {show_pair(theirs)}: "
-                f"{fault_sentence(found, words, (theirs,), student.merges[:n])}."
-            )
-            return Comparison(
-                step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="merge-loop", cause=cause,
-                fault=found.fault.name, **base,
-            )  # fmt: skip
-        return Comparison(
-            step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="shorter",
-            cause=f"Our run stops after {n} merges ({stop_sentence(history) or 'no pair left'}) while yours "
-            f"goes on with {show_pair(theirs)}: your corpus is bigger or cut into other words.",
-            **base,
-        )  # fmt: skip
+        return _stops_first(corpus, student, setup, specials, history, n, base, seconds)
     if target is not None and len(student.merges) > target and n >= target:
         return goes_past(student, target, target_words, base)
     counts = history.pair_counts_after(n)
@@ -134,6 +124,8 @@ def compare_one(
     fields = dict(step=step, ours=ours[n], theirs=theirs, our_count=our_count, their_count=their_count, **base)
     texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
     words = Words(texts, word_symbols, freqs)
+    p = Parting(corpus, student, setup, specials, history, ours, n, step, theirs, our_pair, our_count, their_count,
+                 head, fields, words)  # fmt: skip
     # Every explanation is tried and the one that reproduces the student's run longest is named; on
     # equal length the earlier kind wins: settings decide every count, then the loop, then the reading
     # (tried with many numbers of chunks, so one of them matching a run by chance is likelier than a loop
@@ -223,26 +215,7 @@ def compare_one(
     if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
         kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
     if kind == "settings" and other is not None:
-        alt, n_alt, words_differ = other
-        if alt.byte_base != setup.byte_base and ascii_text(corpus):  # on ASCII text the base changes nothing
-            alt = replace(alt, byte_base=setup.byte_base)
-        what = (
-            f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
-            if alt.byte_base != setup.byte_base
-            else "does not cut the text into words"
-            if alt.pre_tokenizer == "none"
-            else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
-        )
-        cause = (
-            f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
-        )
-        later = _later(corpus, student, alt, specials, num_merges, vocab_size, seconds)
-        if later is not None:  # the settings explain the start; what parts the runs under them is named too
-            cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
-            fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
-        return Comparison(
-            kind=settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ}
-        )
+        return _settings_told(p, other, num_merges, vocab_size, seconds)
     if kind == "case":
         cause = (
             f"{head} ({their_count} here): a count that differs, from case. Your run lowercases the text "
@@ -258,87 +231,17 @@ def compare_one(
         )
         return Comparison(kind="specials", cause=cause, **fields)
     if kind == "set-order" and ordered is not None:
-        reach, (x, at, word) = ordered
-        follows = (
-            f"our loop merging in that order makes all {len(student.merges)} of your merges"
-            if reach >= len(student.merges)
-            else f"our loop merging in that order follows yours for {reach} merges"
-        )
-        cause = (
-            f"{head} ({their_count}): your loop merges a pair's occurrences in the order of the set of their positions "
-            f"(a loop over the set, as list(pos[pair]) or for p in pos[pair]), not left to right, so a run of one symbol "
-            f"is split otherwise: after the merge "
-            f"{show_pair((x, x))} at step {at}, a run of three {show_bytes(x)} as in {show_word(word)} can become "
-            f"{show_bytes(x)} {show_bytes(x + x)} where ours makes {show_bytes(x + x)} {show_bytes(x)}, and the counts "
-            f"of the pairs beside it follow; {follows}. Merge the positions in order (sorted(pos[pair]))."
-        )
-        return Comparison(kind="merge-loop", cause=cause, fault="set-order", **fields)
+        return set_order_told(p, ordered)
     if kind == "special-ban" and banned is not None:
-        reach, token = banned
-        follows = (
-            f"our loop leaving those pairs out makes all {len(student.merges)} of your merges"
-            if reach >= len(student.merges)
-            else f"our loop leaving those pairs out follows yours for {reach} merges"
-        )
-        cause = (
-            f"{head} ({their_count}): your selection never takes a pair whose merged bytes are part of the special "
-            f"token {token}, as {show_bytes(ours[n][0] + ours[n][1])} is, so {show_pair(ours[n])} is passed over "
-            f"though no other pair counts more; {follows}. Pairs like it occur in ordinary words too: splitting the "
-            "special tokens out of the text before counting is what keeps them whole, so no pair needs leaving out."
-        )
-        return Comparison(kind="merge-loop", cause=cause, fault="special-ban", **fields)
+        return special_ban_told(p, banned)
     if kind == "int-sum" and ints is not None:
-        shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
-        cause = (
-            f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {shown}: "
-            f"{int_sentence(ours[n], theirs, ints[1], len(student.merges), uncut)}."
-        )
-        return Comparison(kind="merge-loop", cause=cause, fault="int-sum", **fields)
+        return int_sum_told(p, ints, uncut)
     if kind == "never-merges":
-        cause = f"{head} ({their_count}): your run merges {show_pair(theirs)} again, as at step 1, and keeps taking it "
-        kept = found is not None and "kept-pair" in {found.fault.name, *(f.name for f in found.same)}
-        if not kept:
-            cause += (
-                f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
-                "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
-                "never equals the tuple (a, b)."
-            )
-        else:  # a merge that changes nothing and a count never removed make the same run: both are said
-            first = history.pair_counts_after(0).get(to_ours(theirs, history), 0)
-            cause += (
-                f"({repeats} merges in a row): its count never goes down, so the first pair wins every time. Either "
-                "your merge never changes a word (check the test that finds the pair in a word: a pair built as a "
-                f"list, [a, b], never equals the tuple (a, b)), or the count of the merged pair is never removed after "
-                "the merge (the words are merged and the pairs beside it move, but no 'del counts[pair]' follows, so "
-                f"{show_pair(theirs)} keeps its count of {first})."
-            )
-        return Comparison(kind="merge-loop", cause=cause, fault="never-merges", **fields)
+        return never_merges_told(p, found, repeats)
     if kind == "merge-loop" and found is not None:
-        if found.fault.name == "overlap-once" and our_pair[0] == our_pair[1]:
-            rows = words_that_differ(pair_words(history, n, our_pair), pair_words(history, n, our_pair, False))
-            once = our_count - sum(r[1] - r[2] for r in rows)
-            cause = (
-                f"{head} ({their_count}): a count that differs, from overlapping pairs. In words like "
-                f"'{rows[0][0]}' the pair {show_pair(ours[n])} occurs overlapping; we count every adjacent pair "
-                f"({our_count}), your count ({once} without overlaps) lets your pair win."
-            )
-            return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
-        cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
-        cause += run_order_hint(words, found, (ours[n], theirs), student.merges[:n], len(student.merges))
-        for other in found.same[:1]:  # the run cannot tell them apart: both are said, the likelier first
-            cause += f" Another known fault makes all your merges here too, so it may be yours: {other.sentence}."
-        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
+        return loop_told(p, found)
     if kind == "tie-and-loop" and both is not None:
-        key, found = both.key, both.found
-        loop = fault_sentence(found, words, both.pairs, student.merges[: both.step - 1])
-        when = f"from step {both.step} on, " if both.step > step else ""
-        made = "this choice" if both.step > step else "your choice"
-        cause = (
-            f"{head} ({their_count}): two faults at once. Your ties are broken by the '{key}' rule "
-            f"({TIE_SENTENCES[key]}), which makes {made} here, and {when}{loop}; together they make your merges "
-            f"through step {min(found.reproduced, len(student.merges))}."
-        )
-        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, rule=key, **fields)
+        return tie_and_loop_told(p, both)
     if kind == "reading" and counted is not None:
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)
@@ -351,37 +254,54 @@ def compare_one(
     if their_count == 0:
         kind, cause = missing_pair(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
-    if their_count == our_count:  # no tie rule follows the run past this choice: a count is off, or the selection
-        certain = certain_sentence(words, step, ours[n], theirs, student.merges)
-        over = passed_over(words, student.merges, step) if seconds > 0 else None
-        if over is not None:
-            at, taken, taken_n, top, top_n = over
-            tied = (
-                f"a tie {rules_told(near[0])} {'break' if len(near[0]) > 1 else 'breaks'} as you do, though "
-                f"{'they follow' if len(near[0]) > 1 else 'it follows'} your run only through step {near[1]}"
-                if near is not None
-                else "and no tie rule (ours or a student's) follows your run past this step"
-            )
-            cause = (
-                f"{head}, both counted {their_count} in our run, {tied}. With the counts right along your own merges, every merge of yours through step "
-                f"{at - 1} takes a pair of the highest count, and at step {at} you take {show_pair(taken)} ({taken_n}) "
-                f"while {show_pair(top)} has {top_n}: your counts may well be right, and your selection does not always "
-                "take the pair with the highest count, as a hand-written heap that goes out of order does (a removal "
-                "that moves the last entry into the hole and sifts it only down, never up, or an update that moves a "
-                f"pair the wrong way); else a count is off: {certain}."
-            )
-            return Comparison(kind="count", cause=cause, **fields)
-        cause = f"{head}, both counted {their_count} in our run: {tie_sentence(setup, near, len(student.merges))}"
-        return Comparison(kind="count", cause=f"{cause} a count is off: {certain}.", **fields)
-    certain = certain_sentence(words, step, ours[n], theirs, student.merges)
-    cause = f"{head} ({their_count} here): a count that differs; {certain}."
-    if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
-        cause += (
-            f" Your very first merge counts {their_count} in our corpus where ours counts {our_count}: that far from "
-            "the top, your merges may not be from this corpus (a trainer that reads another text than the file it "
-            "was given, such as a sample text written into the code)."
+    return count_told(p, near, seconds)
+
+
+def _stops_first(corpus, student, setup, specials, history, n, base, seconds) -> Comparison:
+    """Our run has no pair left where the student's goes on: a faulty loop that finds a pair where none is left, or
+    a bigger corpus."""
+    step, theirs = n + 1, student.merges[n]
+    words = Words(*student_words(corpus, setup, specials, student.end_of_word))
+    tie = TIE_KEY.get(setup.tie_break)
+    found = find_fault(words, student.merges, step, (theirs,), tie, seconds) if seconds > 0 else None
+    if found is not None:  # a faulty loop can find a pair where none is left
+        cause = (
+            f"At step {step} our run has no pair left to merge and you merge {show_pair(theirs)}: "
+            f"{fault_sentence(found, words, (theirs,), student.merges[:n])}."
         )
-    return Comparison(kind="count", cause=cause, **fields)
+        return Comparison(
+            step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="merge-loop", cause=cause,
+            fault=found.fault.name, **base,
+        )  # fmt: skip
+    return Comparison(
+        step=step, ours=None, theirs=theirs, our_count=0, their_count=0, kind="shorter",
+        cause=f"Our run stops after {n} merges ({stop_sentence(history) or 'no pair left'}) while yours "
+        f"goes on with {show_pair(theirs)}: your corpus is bigger or cut into other words.",
+        **base,
+    )  # fmt: skip
+
+
+def _settings_told(p: Parting, other, num_merges, vocab_size, seconds) -> Comparison:
+    """Another base or pre-tokenizer follows the run furthest: named, and the cause where the run leaves those
+    settings too."""
+    corpus, student, setup, specials = p.corpus, p.student, p.setup, p.specials
+    head, their_count, fields = p.head, p.their_count, dict(p.fields)
+    alt, n_alt, words_differ = other
+    if alt.byte_base != setup.byte_base and ascii_text(corpus):  # on ASCII text the base changes nothing
+        alt = replace(alt, byte_base=setup.byte_base)
+    what = (
+        f"starts from {'bytes' if alt.byte_base else 'characters'}, not {'bytes' if setup.byte_base else 'characters'}"
+        if alt.byte_base != setup.byte_base
+        else "does not cut the text into words"
+        if alt.pre_tokenizer == "none"
+        else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
+    )
+    cause = f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
+    later = _later(corpus, student, alt, specials, num_merges, vocab_size, seconds)
+    if later is not None:  # the settings explain the start; what parts the runs under them is named too
+        cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
+        fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
+    return Comparison(kind=settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ})
 
 
 def _crosses_words(merges: Sequence[BytePair]) -> bool:

@@ -1,4 +1,4 @@
-"""The tie rules a student's run may follow: each told in words, the one that reproduces most of the run, the commoner first.
+"""The tie rules a student's run may follow: each told in words, the one reproducing most of the run found.
 
 Where the two pairs' counts tie at the step where the runs part, another tie rule may make the student's choice:
 :func:`tie_rule` finds the one of ours that reproduces the most of the run (with every rule that goes as far, which
