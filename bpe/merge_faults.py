@@ -588,12 +588,12 @@ FAULTS: dict[str, Fault] = {
               about_merge="your merge for {merge} moves on past the symbol after each {joined}, so an occurrence "
               "right after a merged one is never merged, and its count is deleted with the pair's",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
-        Fault("stale-guarded", "your update makes the pair on the left of each merged pair with the symbol before it "
-              "in the word before the merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
+        Fault("stale-guarded", "your update takes the left neighbour of each merged pair from the word before the "
+              "merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
               "where (ab, ab) should be, and it skips the pair on the right where the merged pair itself follows, so "
               "a run like 'aaa' merging (a, a) never counts (aa, a)", extra=_stale_guarded_extra, drops=True,
-              about_merge="your update for the merge {merge} makes the pair on the left of each {joined} with the "
-              "symbol before it in the word before the merge, so two {joined} side by side make ({b}, {joined}) where "
+              about_merge="your update for the merge {merge} takes the left neighbour of each {joined} from the word "
+              "before the merge, so two {joined} side by side make ({b}, {joined}) where "
               "({joined}, {joined}) should be, and it skips the pair on the right where {merge} follows",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("stale-overlap", "your update visits every place where the merged pair occurs, overlapping ones too "
