@@ -52,6 +52,7 @@ class FaultFound:
     true: Replay
     faulty: Replay
     same: tuple[Fault, ...] = ()  # other faults that make every merge of the run too (told beside it)
+    as_far: tuple[Fault, ...] = ()  # other faults that follow the run exactly as far, short of its end
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ def find_fault(
     best: FaultFound | None = None
     last: FaultFound | None = None  # the fault that made every merge first
     same: list[Fault] = []
+    as_far: list[Fault] = []
     repeats = len(set(args[2])) < len(args[2])  # a merged pair's count kept: the loop may only subtract occurrences
     for fault in FAULTS.values():
         if best is not None and best.reproduced == len(args[2]) and (fault.loses or fault.heap):
@@ -96,12 +98,17 @@ def find_fault(
         enough = len(args[2]) if fault.loses else step
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
+            as_far = []
         elif best is not None and run.reproduced == best.reproduced == len(args[2]):
             same.append(fault)  # two loops that make every merge: the run cannot tell them apart
+        elif best is not None and run.reproduced == best.reproduced and not (fault.loses or fault.heap):
+            as_far.append(fault)  # two loops that part from the run at the same step
         if best is not None and best.reproduced == len(args[2]) and best is not last:
             last, deadline = best, min(deadline, time.monotonic() + SAME_SECONDS)
         if time.monotonic() > deadline:
             break
+    if best is not None and as_far:
+        best = replace(best, as_far=tuple(as_far))
     return replace(best, same=tuple(same)) if best is not None and same else best
 
 
@@ -333,9 +340,10 @@ def run_order_hint(
     hints = _run_order(corpus, found.true, pairs, before)
     if not hints:
         return ""
+    also = f", as does another known loop: {found.as_far[0].sentence}" if found.as_far else ""
     return (
-        f" This loop follows your run only through step {found.reproduced}, so your bug may be another one that "
-        f"splits a run of one symbol otherwise: {hints[0]}."
+        f" This loop follows your run only through step {found.reproduced}{also}; so your bug may be another one "
+        f"that splits a run of one symbol otherwise: {hints[0]}."
     )
 
 
