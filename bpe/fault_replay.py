@@ -113,7 +113,7 @@ def replay(
         heap = _WrongIndex(words, freqs)  # type: ignore[assignment]
     if (fault.heap or fault.wrong_index) and heap is None:
         return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
-    at = _PositionPairs(words) if fault.positions else None
+    at = _PositionPairs(words) if fault.positions else _RecordedPositions(words) if fault.recorded else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
     steps = len(merges) if choose is None else choose
     for step in range(steps):
@@ -288,6 +288,47 @@ class _PositionPairs:
                 self.holders.setdefault(p, set()).add(w)
             counts.add(change, freqs[w])
             contrib[w] = Counter({p: len(where) for p, where in pairs.items()})
+
+
+class _RecordedPositions:
+    """For a loop that keeps each pair's occurrences as (word, index) recorded when it was counted or made, merged in
+    place (``tokens[i:i + 2] = [ab]``) from the last recorded place back: a merge shifts the tokens after it, but
+    the places recorded for them are never moved, so an occurrence after an earlier merge in the same word fails the
+    check (``tokens[i:i + 2] == [a, b]``) and is never merged, while its count stays; at each occurrence merged the
+    pairs beside it move to the new token, their places discarded and the new ones recorded."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.tokens = [list(w) for w in words]
+        self.at: dict[BytePair, set[tuple[int, int]]] = {}
+        for w, word in enumerate(words):
+            for i, p in enumerate(zip(word, word[1:])):
+                self.at.setdefault(p, set()).add((w, i))
+
+    def merge(self, pair: BytePair, counts: PairCounts, contrib: list[Counter], freqs: Sequence[int]) -> None:
+        a, b = pair
+        joined = a + b
+        for w, i in sorted(self.at.pop(pair, set()), reverse=True):
+            tokens = self.tokens[w]
+            if i >= len(tokens) - 1 or tokens[i] != a or tokens[i + 1] != b:
+                continue
+            change = Counter({pair: -1})
+            if i > 0:
+                x = tokens[i - 1]
+                self.at.get((x, a), set()).discard((w, i - 1))
+                self.at.setdefault((x, joined), set()).add((w, i - 1))
+                change[(x, a)] -= 1
+                change[(x, joined)] += 1
+            if i < len(tokens) - 2:
+                y = tokens[i + 2]
+                self.at.get((b, y), set()).discard((w, i + 1))
+                self.at.setdefault((joined, y), set()).add((w, i))
+                change[(b, y)] -= 1
+                change[(joined, y)] += 1
+            tokens[i : i + 2] = [joined]
+            change = Counter({p: k for p, k in change.items() if k})
+            counts.add(change, freqs[w])
+            contrib[w].update(change)
+        counts.drop(pair)
 
 
 class _SiftlessHeap:

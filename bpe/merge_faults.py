@@ -72,20 +72,31 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
     ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted;
-29. ``right-added``: the update reads the neighbours from the word before the merge and adds the old pair on the
+29. ``stale-overlap``: as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
+    update visits every place where the pair occurs, overlapping ones too (no skip after a match), so in a run
+    ``x x x x`` merging ``(x, x)`` it counts ``(xx, x)`` and ``(x, xx)`` twice each, never ``(xx, xx)``;
+30. ``overlap-collapse`` (listed after ``overlap-index``): the merge writes the new token at every place the pair
+    occurs, overlapping ones too, then deletes the symbol after each place, so a run ``x x x x`` merging ``(x, x)``
+    becomes one ``xx`` (its counts moved right for the word so merged);
+31. ``uncounted-left``: the update subtracts each occurrence's left pair as read from the word being merged, so of
+    two occurrences side by side the second subtracts ``(ab, a)``, never counted in this word (its new pairs are
+    counted after the scan): that pair's count drops by the word's count, and can go below zero;
+32. ``recorded-positions``: the loop keeps each pair's occurrences as (word, index) recorded when the pair was
+    counted or made, merges in place from the last recorded place back, and never moves the places of the pairs
+    after a merge: an occurrence after an earlier merge in the same word fails the check of its place and is never
+    merged, though its count stays (``' the'`` keeps ``(h, e)`` once ``(' ', t)`` is merged);
+33. ``right-added``: the update reads the neighbours from the word before the merge and adds the old pair on the
     right, ``(b, y)``, where it should subtract it (``+=`` for ``-=``), so the pair after each occurrence gains count;
-30. ``overlap-stale``: the update visits every start of the pair, overlapping ones too, and moves the neighbours of
+34. ``overlap-stale``: the update visits every start of the pair, overlapping ones too, and moves the neighbours of
     each as read from the word before the merge, so a run ``x x x x`` merging ``(x, x)`` gains ``(x, xx)`` and
     ``(xx, x)`` that the merged word does not hold;
-31. ``overlap-collapse``: the merge writes the new token at every start, overlapping ones too, and removes the symbol
-    after each, so a run of one symbol collapses into one new token (``xxxx`` becomes ``xx``);
-32. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
+35. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
     gains symbols (``xxxx`` becomes ``xx xx xx``);
-33. ``twin-never``: the update makes a new pair only from an old pair beside the merged one, ``(x, a)`` or ``(b, y)``,
+36. ``twin-never``: the update makes a new pair only from an old pair beside the merged one, ``(x, a)`` or ``(b, y)``,
     so the pair of two new tokens side by side, ``(ab, ab)``, is never counted;
-34. ``wrong-index``: the update uses a loop variable left over from an earlier loop (the last word's index) in place
+37. ``wrong-index``: the update uses a loop variable left over from an earlier loop (the last word's index) in place
     of the word's own: counts move by the last word's count and the merged split is written over the last word's;
-35. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
+38. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
     between them, ``(b, a)``, is subtracted once from each too; the merged pair's count loses one per occurrence, so
     what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays.
 
@@ -197,6 +208,21 @@ def merge_skip_next(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     return out, made
 
 
+def merge_collapse(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Every place the pair occurs, overlapping ones too, gets the new token, then the symbol after each place is
+    deleted (from the right): a run of one symbol collapses into one new token (``aaaa`` becomes ``aa``)."""
+    places = [i for i in range(len(split) - 1) if (split[i], split[i + 1]) == pair]
+    if not places:
+        return list(split), []
+    joined = pair[0] + pair[1]
+    marked: list[tuple[bytes, bool]] = [(s, False) for s in split]
+    for i in places:
+        marked[i] = (joined, True)
+    for i in reversed([i + 1 for i in places]):
+        marked.pop(i)
+    return [s for s, _ in marked], [k for k, (_, new) in enumerate(marked) if new]
+
+
 def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """Each neighbour pair read in turn: the pair gives the new token, any other pair its left symbol, and
     the last symbol is kept unless the last pair was merged, so a merged pair's right symbol stays."""
@@ -239,22 +265,6 @@ def _tail_counted_extra(old: Split, new: Split, pair: BytePair, made: list[int])
     extra = pair_counter(merge_all(old, pair)[0])
     extra.subtract(pair_counter(new))
     return Counter({p: n for p, n in extra.items() if n != 0})
-
-
-def merge_collapse(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
-    """Every start of the pair marked, overlapping ones too, each made the new token and the symbol after each
-    removed: a run of one symbol merging ``(x, x)`` collapses into a single ``xx`` (``xxxx`` becomes ``xx``)."""
-    starts = {i for i in range(len(split) - 1) if split[i] == pair[0] and split[i + 1] == pair[1]}
-    out, made = [], []
-    for j, symbol in enumerate(split):
-        if j - 1 in starts:
-            continue
-        if j in starts:
-            made.append(len(out))
-            out.append(pair[0] + pair[1])
-        else:
-            out.append(symbol)
-    return out, made
 
 
 def merge_duplicate(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
@@ -335,11 +345,19 @@ def _stale_guarded_extra(old: Split, new: Split, pair: BytePair, made: list[int]
     return _stale_extra(old, new, pair, guarded=True)
 
 
-def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool) -> Counter:
+def _stale_overlap_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """As :func:`_stale_neighbours_extra`, but at every place the pair occurs, overlapping ones too (no skip after a
+    match): in a run ``x x x x`` merging ``(x, x)`` each of the three places moves its neighbours, so ``(xx, x)`` and
+    ``(x, xx)`` are counted twice each where the merged run holds one ``(xx, xx)``."""
+    return _stale_extra(old, new, pair, guarded=False, overlapping=True)
+
+
+def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool, overlapping: bool = False) -> Counter:
     a, b = pair
     joined = a + b
     faulty: Counter = Counter()
-    for i in occurrences(old, pair):
+    places = [i for i in range(len(old) - 1) if (old[i], old[i + 1]) == pair] if overlapping else occurrences(old, pair)
+    for i in places:
         if i > 0:
             faulty[(old[i - 1], a)] -= 1
             faulty[(old[i - 1], joined)] += 1
@@ -361,6 +379,17 @@ def _stale_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -
         if j == i + 1:
             extra[(b, a)] -= 1
             extra[(a + b, a)] += 1
+    return extra
+
+
+def _uncounted_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Two new tokens side by side: the second one's left pair read from the word as merged so far, ``(ab, a)``,
+    subtracted though the word's new pairs are counted only after the scan, so it comes off other words' count."""
+    a, b = pair
+    extra: Counter = Counter()
+    for i, j in zip(made, made[1:]):
+        if j == i + 1:
+            extra[(a + b, a)] -= 1
     return extra
 
 
@@ -527,6 +556,7 @@ class Fault:
     keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
     wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
+    recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -622,6 +652,30 @@ FAULTS: dict[str, Fault] = {
               "and places each {joined} at its start minus the starts before it, so in a run of {a} the new "
               "tokens' places collapse and pairs of the run are lost",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("overlap-collapse", "your merge writes the new token at every place the pair occurs, overlapping ones "
+              "too ('aaa' holds (a, a) at 0 and 1), then deletes the symbol after each place, so a run of one symbol "
+              "collapses into one new token ('aaaa' becomes 'aa') and the run's other symbols are lost",
+              merge=merge_collapse,
+              about_merge="your merge for {merge} writes {joined} at every place {merge} occurs, overlapping ones too, "
+              "then deletes the symbol after each place, so a run of {a} collapses into one {joined} and the run's "
+              "other symbols are lost",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("uncounted-left", "your update subtracts the pair on the left of each occurrence as read from the word "
+              "being merged, so of two occurrences side by side (as in 'ab ab') the second subtracts (ab, a), a pair "
+              "not yet counted in this word (its new pairs are counted after the scan), which comes off the count "
+              "other words gave it", extra=_uncounted_left_extra, drops=True,
+              about_merge="your update for the merge {merge} subtracts the pair on the left of each {merge} as read "
+              "from the word being merged, so of two {joined} side by side the second subtracts ({joined}, {a}), a "
+              "pair not yet counted in this word (its new pairs are counted after the scan), which comes off the "
+              "count other words gave it", blames=lambda merge, pair: pair == (merge[0] + merge[1], merge[0])),
+        Fault("recorded-positions", "your loop keeps each pair's places (word, index) as recorded when it was "
+              "counted, and a merge earlier in the same word shifts the tokens after it without moving their places, "
+              "so an occurrence after an earlier merge fails your check of its place and is never merged, while its "
+              "count stays", recorded=True,
+              about_merge="your loop keeps each pair's places (word, index) as recorded when it was counted, and "
+              "the merge {merge} shifts the tokens after each {joined} without moving their places, so a later "
+              "occurrence in such a word fails your check of its place and is never merged, while its count stays",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-last", "your merge appends a word's last symbol after its scan only when the last two symbols "
               "are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses its last "
               "symbol, while your counts were updated as if it stayed", merge=merge_drop_tail,
@@ -641,13 +695,22 @@ FAULTS: dict[str, Fault] = {
               about_merge="your merge for {merge} moves on past the symbol after each {joined}, so an occurrence "
               "right after a merged one is never merged, and its count is deleted with the pair's",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
-        Fault("stale-guarded", "your update makes the pair on the left of each merged pair with the symbol before it "
-              "in the word before the merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
+        Fault("stale-guarded", "your update takes the left neighbour of each merged pair from the word before the "
+              "merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
               "where (ab, ab) should be, and it skips the pair on the right where the merged pair itself follows, so "
               "a run like 'aaa' merging (a, a) never counts (aa, a)", extra=_stale_guarded_extra, drops=True,
-              about_merge="your update for the merge {merge} makes the pair on the left of each {joined} with the "
-              "symbol before it in the word before the merge, so two {joined} side by side make ({b}, {joined}) where "
+              about_merge="your update for the merge {merge} takes the left neighbour of each {joined} from the word "
+              "before the merge, so two {joined} side by side make ({b}, {joined}) where "
               "({joined}, {joined}) should be, and it skips the pair on the right where {merge} follows",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("stale-overlap", "your update visits every place where the merged pair occurs, overlapping ones too "
+              "(no skip after a match, so 'aaa' holds (a, a) at two places), and takes the neighbours of each from "
+              "the word before the merge, so a run like 'aaaa' merging (a, a) counts (aa, a) and (a, aa) twice each "
+              "where it holds one (aa, aa)", extra=_stale_overlap_extra, drops=True,
+              about_merge="your update for the merge {merge} visits every place where {merge} occurs, overlapping "
+              "ones too (no skip after a match, so a run of three {a} holds it at two places), and takes the "
+              "neighbours of each from the word before the merge, so in a run of {a} you count ({joined}, {a}) and "
+              "({a}, {joined}) at every place where the merged run holds ({joined}, {joined})",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("right-added", "your update adds the old right pair of each merged pair, (b, next), instead of "
               "subtracting it (counts[(b, next)] += instead of -=), so the pair after every merged occurrence gains "
@@ -662,13 +725,6 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} visits every place {merge} starts, overlapping ones too "
               "(the middle pair of a run of {a}), and moves the neighbours of each as read from the word before the "
               "merge, so a run of {a} gains pairs with {joined} that the merged word does not hold",
-              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
-        Fault("overlap-collapse", "your merge takes every place the pair starts, overlapping ones too, writes the new "
-              "token at each and removes the symbol after each, so a run of one symbol collapses ('aaaa' merging (a, a) "
-              "becomes a single 'aa', not 'aa aa') and loses symbols", merge=merge_collapse,
-              about_merge="your merge for {merge} takes every place {merge} starts, overlapping ones too, writes "
-              "{joined} at each and removes the symbol after each, so a run of {a} collapses into a single {joined} "
-              "and loses symbols",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("overlap-duplicate", "your merge makes a new token at every place the pair starts, overlapping ones too, "
               "so a run of one symbol gains symbols ('aaaa' merging (a, a) becomes 'aa aa aa', not 'aa aa')",
