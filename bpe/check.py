@@ -12,8 +12,9 @@ difference reads both pairs' counts in our run at that step. The cause is told i
 2. else the causes are tried in order under the compared settings (:mod:`bpe.check_cause`), other settings
    that go further among them.
 
-A run saved as token ids (:mod:`bpe.check_ids`), or that lists each merge once per word holding its pair
-(:mod:`bpe.check_per_word`), is told so first, then compared as the merges it stands for; a run that parts from
+A run saved as token ids (:mod:`bpe.check_ids`), whose merged tokens are recorded as the sums of their ids
+(:mod:`bpe.check_ints`), or that lists each merge once per word holding its pair (:mod:`bpe.check_per_word`), is told
+so first, then compared as the merges it stands for; a run that parts from
 ours and makes one merge more than its target is told so after the cause.
 
 Left out: the causes under one setup (:mod:`bpe.check_cause`), our settings and the search over them
@@ -29,6 +30,7 @@ from dataclasses import replace
 from .check_cause import ascii_text, compare_one, settings_kind
 from .check_ends import target_merges
 from .check_ids import id_merges
+from .check_ints import sum_merges, sums_told
 from .check_loop import LOOP_SECONDS
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
@@ -46,7 +48,7 @@ from .check_setup import (
     setup_agreed,
     train_setup,
 )
-from .check_ties import TIE_SENTENCES, commoner_tie, two_tie_rules
+from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus
 
@@ -104,6 +106,12 @@ def compare(
     if ids is not None:  # the merges saved as token ids: what they stand for is compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _as_ids(corpus, student, setup, tuple(special_tokens), alternative, ids, options)
+    sums = sum_merges(student.merges)
+    if sums is not None:  # merged tokens recorded as the sums of their ids: the run read back is compared
+        read, first = sums
+        whole = dict(num_merges=num_merges, vocab_size=vocab_size) if len(read) == len(student.merges) else {}
+        inner = compare(corpus, replace(student, merges=tuple(read)), setup, special_tokens, alternative, **whole)
+        return sums_told(student.merges, read, first, inner)
     result = _compare(
         corpus,
         student,
@@ -224,6 +232,11 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         stop = f" {inner.cause.split('. ', 1)[0]}." if short else ""  # "Your run stops short: it ends after ..."
         if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
             two = two_tie_rules(student, setup, alternative, lead, n, ours, words)
+            return replace(two, cause=two.cause + stop)
+        rarer = rarer_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
+        if rarer is not None:  # a rarer tie rule makes every merge too: told beside the one found, which leads
+            other = replace(alternative, tie_break=rarer)
+            two = two_tie_rules(student, setup, other, alternative.tie_break, n, ours, words)
             return replace(two, cause=two.cause + stop)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
         # one merge past is told after the verdict (:func:`compare`), more here

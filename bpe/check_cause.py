@@ -111,10 +111,10 @@ def compare_one(
         return same_merges(history, student, base, specials, target, target_words)
     step = n + 1
     theirs = student.merges[n]
+    if target is not None and len(student.merges) > target and n >= target:  # also where our run has no pair left
+        return goes_past(student, target, target_words, base)
     if n == len(ours):
         return _stops_first(corpus, student, setup, specials, history, n, base, seconds)
-    if target is not None and len(student.merges) > target and n >= target:
-        return goes_past(student, target, target_words, base)
     counts = history.pair_counts_after(n)
     our_pair = history.pair_str(history.merges[n][:2])
     their_pair = to_ours(theirs, history)
@@ -147,6 +147,13 @@ def compare_one(
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
     ints = int_reach(words.words, words.freqs, student.merges) if summed(student.merges) else None
+    uncut = False  # the ints loop follows the run further on the text not cut into words
+    if ints is not None and ints[1] < len(student.merges):  # such a loop often iterates over the file's bytes whole
+        for kept in (specials, ()):
+            _, whole, whole_freqs = student_words(corpus, replace(setup, pre_tokenizer="none"), kept)
+            other = int_reach(whole, whole_freqs, student.merges)
+            if other[1] > ints[1]:
+                ints, uncut = other, True
     if ints is not None:  # tokens kept as ints and added: every merge is a run of zero bytes
         candidates.append((ints[1], 0.5, "int-sum"))
     repeats = _repeats(student.merges)
@@ -228,7 +235,7 @@ def compare_one(
     if kind == "special-ban" and banned is not None:
         return special_ban_told(p, banned)
     if kind == "int-sum" and ints is not None:
-        return int_sum_told(p, ints)
+        return int_sum_told(p, ints, uncut)
     if kind == "never-merges":
         return never_merges_told(p, found, repeats)
     if kind == "merge-loop" and found is not None:

@@ -52,6 +52,7 @@ class FaultFound:
     true: Replay
     faulty: Replay
     same: tuple[Fault, ...] = ()  # other faults that make every merge of the run too (told beside it)
+    as_far: tuple[Fault, ...] = ()  # other faults that follow the run exactly as far, short of its end
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ def find_fault(
     best: FaultFound | None = None
     last: FaultFound | None = None  # the fault that made every merge first
     same: list[Fault] = []
+    as_far: list[Fault] = []
     repeats = len(set(args[2])) < len(args[2])  # a merged pair's count kept: the loop may only subtract occurrences
     for fault in FAULTS.values():
         if best is not None and best.reproduced == len(args[2]) and (fault.loses or fault.heap):
@@ -96,12 +98,17 @@ def find_fault(
         enough = len(args[2]) if fault.loses else step
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
+            as_far = []
         elif best is not None and run.reproduced == best.reproduced == len(args[2]):
             same.append(fault)  # two loops that make every merge: the run cannot tell them apart
+        elif best is not None and run.reproduced == best.reproduced and not (fault.loses or fault.heap):
+            as_far.append(fault)  # two loops that part from the run at the same step
         if best is not None and best.reproduced == len(args[2]) and best is not last:
             last, deadline = best, min(deadline, time.monotonic() + SAME_SECONDS)
         if time.monotonic() > deadline:
             break
+    if best is not None and as_far:
+        best = replace(best, as_far=tuple(as_far))
     return replace(best, same=tuple(same)) if best is not None and same else best
 
 
@@ -311,6 +318,33 @@ def _slips(corpus: Words, true: Replay, ours: BytePair, theirs: BytePair, ours_n
             f"count), {show_pair(theirs)} would be {squared}, above {show_pair(ours)} squared, which lets it win"
         )
     return hints
+
+
+# faults whose harm is in a run of one symbol merged by (x, x): where one follows a run only part of the way, a loop that
+# merges a word's occurrences in another order than left to right (a set's, which may be no fixed order) fits as well
+RUN_FAULTS = frozenset({
+    "overlap-twice", "overlap-subtract", "positions", "overlap-index", "overlap-collapse", "stale-overlap", "lost-last",
+    "stale-guarded",
+})  # fmt: skip
+
+
+def run_order_hint(
+    corpus: Words, found: FaultFound, pairs: Sequence[BytePair], before: Sequence[BytePair], total: int
+) -> str:
+    """Where ``found`` (a fault of :data:`RUN_FAULTS`) follows the run of ``total`` merges only part of the way and a
+    word holding either pair at the step holds a run of three of a symbol merged by ``(x, x)`` in ``before`` (the
+    merges before the step): a sentence saying that a loop merging a word's occurrences in another order splits such
+    runs otherwise too; else ''."""
+    if found.fault.name not in RUN_FAULTS or found.reproduced >= total:
+        return ""
+    hints = _run_order(corpus, found.true, pairs, before)
+    if not hints:
+        return ""
+    also = f", as does another known loop: {found.as_far[0].sentence}" if found.as_far else ""
+    return (
+        f" This loop follows your run only through step {found.reproduced}{also}; so your bug may be another one "
+        f"that splits a run of one symbol otherwise: {hints[0]}."
+    )
 
 
 def _run_order(corpus: Words, true: Replay, pairs: Sequence[BytePair], before: Sequence[BytePair]) -> list[str]:

@@ -38,7 +38,8 @@ TIE_SENTENCES = {
 
 def tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int, tuple[str, ...]]:
     """Of our other tie rules, the one that reproduces the most of the student's merges, at least the
-    first ``step``, and how many; with every rule that reproduces as many (which the run cannot tell apart)."""
+    first ``step``, and how many; with every rule that reproduces as many (which the run cannot tell apart), of which
+    the one named is the commoner in students' code (:data:`COMMON_TIES`)."""
     best, best_n, same = None, step - 1, ()
     for rule in TIE_RULES:
         if rule == setup.tie_break:
@@ -49,6 +50,8 @@ def tie_rule(corpus, student, setup, specials, step) -> tuple[str | None, int, t
             best, best_n, same = rule, n, (rule,)
         elif n == best_n and best is not None:
             same += (rule,)
+    if len(same) > 1:  # the run cannot tell them apart: the commoner in students' code is named
+        best = min(same, key=lambda r: COMMON_TIES.index(r) if r in COMMON_TIES else len(COMMON_TIES))
     return best, best_n, same
 
 
@@ -82,11 +85,11 @@ def tie_sentence(setup: Setup, near: tuple[tuple[str, ...], int] | None, total: 
     )
 
 
-# Tie rules as common in students' code, commonest first: a heap of (-count, pair) pops the smallest pair, max over a
-# dict of counts keeps the pair seen first, CS336's max over (count, pair) takes the greatest; rules by token ids or
+# Tie rules as common in students' code, commonest first: max over a dict of counts keeps the pair seen first, a heap
+# of (-count, pair) pops the smallest pair, CS336's max over (count, pair) takes the greatest; rules by token ids or
 # text are rarer. Where two rules make every merge of a run, the commoner is named first.
 COMMON_TIES = (
-    "lexicographic", "smallest-bytes", "first", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf",
+    "first", "lexicographic", "smallest-bytes", "first-added", "first-recounted", "greatest-bytes", "greatest", "hf",
     "smallest-id", "greatest-id", "greatest-text", "greatest-text-ignore", "greatest-concat", "gpt2-id", "greatest-repr",
 )  # fmt: skip
 
@@ -111,8 +114,33 @@ def commoner_tie(corpus, student, alternative: Setup, specials) -> str | None:
     return None
 
 
+RARER = 2  # where the commonest rule makes a run, this many rarer rules after it are tried for one making it too
+
+
+def rarer_tie(corpus, student, alternative: Setup, specials) -> str | None:
+    """A tie rule rarer than ``alternative``'s, of the next :data:`RARER` in :data:`COMMON_TIES`, that also makes
+    every one of the student's merges with its pre-tokenizer and base, or None: told beside the commoner one, since
+    the run cannot tell them apart."""
+    if alternative.tie_break not in COMMON_TIES:
+        return None
+    total = len(student.merges)
+    words = None
+    at = COMMON_TIES.index(alternative.tie_break)
+    for rule in COMMON_TIES[at + 1 : at + 1 + RARER]:
+        if rule in TIE_RULES:
+            other = Setup(rule, alternative.pre_tokenizer, alternative.byte_base)
+            if setup_agreed(corpus, other, student.merges, specials, student.end_of_word) == total:
+                return rule
+            continue
+        if words is None:
+            words = Words(*student_words(corpus, alternative, specials, student.end_of_word))
+        if replay(words.words, words.freqs, student.merges, tie=rule).reproduced == total:
+            return rule
+    return None
+
+
 def two_tie_rules(student, setup, alternative, lead, n, ours, words) -> Comparison:
-    """Two tie rules make every merge: the commoner ``lead`` said first, the one the settings search found beside it."""
+    """Two tie rules make every merge: the commoner ``lead`` said first, ``alternative``'s rule beside it."""
     total = len(student.merges)
     settings = Setup(lead, alternative.pre_tokenizer, alternative.byte_base) if lead in TIE_RULES else alternative
     cause = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .check_ints import int_sentence
-from .check_loop import Words, certain_sentence, fault_sentence, passed_over
+from .check_loop import Words, certain_sentence, fault_sentence, passed_over, run_order_hint
 from .check_notation import show_bytes, show_pair, show_word
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import Setup
@@ -89,14 +89,14 @@ def special_ban_told(p: Parting, banned) -> Comparison:
     return Comparison(kind="merge-loop", cause=cause, fault="special-ban", **fields)
 
 
-def int_sum_told(p: Parting, ints) -> Comparison:
-    """The tokens are kept as ints and added (:mod:`bpe.check_ints`)."""
+def int_sum_told(p: Parting, ints, uncut: bool = False) -> Comparison:
+    """The tokens are kept as ints and added (:mod:`bpe.check_ints`); ``uncut``: over the text not cut into words."""
     student, ours, n, step, theirs = p.student, p.ours, p.n, p.step, p.theirs
     our_count, fields = p.our_count, p.fields
     shown = f"({len(theirs[0])}, {len(theirs[1])})"  # the ints the student's run holds, not their zero bytes
     cause = (
         f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {shown}: "
-        f"{int_sentence(ours[n], theirs, ints[1], len(student.merges))}."
+        f"{int_sentence(ours[n], theirs, ints[1], len(student.merges), uncut)}."
     )
     return Comparison(kind="merge-loop", cause=cause, fault="int-sum", **fields)
 
@@ -140,6 +140,7 @@ def loop_told(p: Parting, found) -> Comparison:
         )
         return Comparison(kind="overlap", cause=cause, fault=found.fault.name, **{**fields, "words": rows})
     cause = f"{head} ({their_count}): {fault_sentence(found, words, (ours[n], theirs), student.merges[:n])}."
+    cause += run_order_hint(words, found, (ours[n], theirs), student.merges[:n], len(student.merges))
     for other in found.same[:1]:  # the run cannot tell them apart: both are said, the likelier first
         cause += f" Another known fault makes all your merges here too, so it may be yours: {other.sentence}."
     return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)

@@ -40,7 +40,10 @@ one faulty reader does:
     matches no alternative and is never counted;
 13. ``unescaped-split``: the special tokens are joined into the split pattern unescaped (``'(' + '|'.join(specials)
     + ')'``), so the ``|`` in ``<|endoftext|>`` means "or": the text is split at every ``<``, ``endoftext`` and ``>``,
-    and the pieces (those too) are counted as words.
+    and the pieces (those too) are counted as words;
+14. ``cjk-single``: the pre-token pattern makes every CJK character (Han, Hiragana, Katakana, Hangul) a word of its
+    own, its first alternative, and keeps them out of the letter class (``[\\p{L}--\\p{Han}...]``), so ``' 東京'`` is
+    counted as ``' '``, ``'東'`` and ``'京'``: no pair joins two CJK characters, or a space to one.
 
 A :class:`Reading` holds the text read whole (its documents and the spans of their words), so a reader that
 cuts words is re-read only around its cuts (a word's match depends on the text a word or so around it).
@@ -346,6 +349,27 @@ def _latin_pattern(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, ([word], pattern.findall(word))
 
 
+CJK = r"\p{Han}|\p{Hiragana}|\p{Katakana}|\p{Hangul}"
+CJK_SINGLE_PATTERN = (
+    rf"(?:{CJK})|'(?:[sdmt]|ll|ve|re)| ?[\p{{L}}--\p{{Han}}--\p{{Hiragana}}--\p{{Katakana}}--\p{{Hangul}}]+| ?\p{{N}}+"
+    r"| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+)
+
+
+def _cjk_single(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """GPT-2's pattern with each CJK character a word of its own (the first alternative) and CJK taken out of the
+    letter class, as a pattern written to keep Chinese, Japanese and Korean text from merging into long words."""
+    if reading.pattern.pattern not in (pt.GPT2_PATTERN, pt.GPT4_PATTERN) or not regex.search(CJK, reading.text):
+        return Counter(reading.true), ([], [])  # only the byte-level patterns, and only on text holding CJK
+    pattern = regex.compile(CJK_SINGLE_PATTERN, regex.V1)
+    counts = Counter(w for a, b in reading.docs for w in pattern.findall(reading.text[a:b]))
+    true = reading.true
+    word = next((w for w in true if counts[w] < true[w] and regex.search(CJK, w)), None)  # a word it cuts, seen first
+    if word is None:
+        return counts, _example(true, counts)
+    return counts, ([word], pattern.findall(word))
+
+
 def _unescaped_split(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     """The text split on the special tokens joined unescaped, in a group (``re.split`` keeps what it split at), each
     piece but a whole special token cut into words."""
@@ -421,6 +445,9 @@ COUNT_FAULTS: dict[str, CountFault] = {
                    "in them means 'or': your text is split at each part of the token ('<', 'endoftext' and '>' for "
                    "<|endoftext|>) wherever it occurs, and those parts are counted as words (each token needs "
                    "re.escape before the join)", _unescaped_split),
+        CountFault("cjk-single", "your pre-token pattern makes every CJK character (Han, Hiragana, Katakana, Hangul) a "
+                   "word of its own and keeps them out of its letter class, so no pair joins two CJK characters or a "
+                   "space and one", _cjk_single),
     )
 }  # fmt: skip
 

@@ -109,9 +109,11 @@ def replay(
     live = set(range(len(words)))
     held = _HeldPairs(words, contrib) if fault.moves else None
     heap = _SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
-    if fault.heap and heap is None:
+    if fault.wrong_index and tie in (None, "greatest-bytes"):
+        heap = _WrongIndex(words, freqs)  # type: ignore[assignment]
+    if (fault.heap or fault.wrong_index) and heap is None:
         return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
-    at = _PositionPairs(words) if fault.positions else None
+    at = _PositionPairs(words) if fault.positions else _RecordedPositions(words) if fault.recorded else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
     steps = len(merges) if choose is None else choose
     for step in range(steps):
@@ -288,6 +290,47 @@ class _PositionPairs:
             contrib[w] = Counter({p: len(where) for p, where in pairs.items()})
 
 
+class _RecordedPositions:
+    """For a loop that keeps each pair's occurrences as (word, index) recorded when it was counted or made, merged in
+    place (``tokens[i:i + 2] = [ab]``) from the last recorded place back: a merge shifts the tokens after it, but
+    the places recorded for them are never moved, so an occurrence after an earlier merge in the same word fails the
+    check (``tokens[i:i + 2] == [a, b]``) and is never merged, while its count stays; at each occurrence merged the
+    pairs beside it move to the new token, their places discarded and the new ones recorded."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.tokens = [list(w) for w in words]
+        self.at: dict[BytePair, set[tuple[int, int]]] = {}
+        for w, word in enumerate(words):
+            for i, p in enumerate(zip(word, word[1:])):
+                self.at.setdefault(p, set()).add((w, i))
+
+    def merge(self, pair: BytePair, counts: PairCounts, contrib: list[Counter], freqs: Sequence[int]) -> None:
+        a, b = pair
+        joined = a + b
+        for w, i in sorted(self.at.pop(pair, set()), reverse=True):
+            tokens = self.tokens[w]
+            if i >= len(tokens) - 1 or tokens[i] != a or tokens[i + 1] != b:
+                continue
+            change = Counter({pair: -1})
+            if i > 0:
+                x = tokens[i - 1]
+                self.at.get((x, a), set()).discard((w, i - 1))
+                self.at.setdefault((x, joined), set()).add((w, i - 1))
+                change[(x, a)] -= 1
+                change[(x, joined)] += 1
+            if i < len(tokens) - 2:
+                y = tokens[i + 2]
+                self.at.get((b, y), set()).discard((w, i + 1))
+                self.at.setdefault((joined, y), set()).add((w, i))
+                change[(b, y)] -= 1
+                change[(joined, y)] += 1
+            tokens[i : i + 2] = [joined]
+            change = Counter({p: k for p, k in change.items() if k})
+            counts.add(change, freqs[w])
+            contrib[w].update(change)
+        counts.drop(pair)
+
+
 class _SiftlessHeap:
     """A student's heap-based loop, step by step as it is written: the pairs in a max-heap (an array, ordered by
     count, then the greatest pair of bytes), pushed in the order they are first seen (words in corpus order, each
@@ -402,6 +445,64 @@ class _SiftlessHeap:
                 i += 1
         if pair not in self.counts:
             self.holders.pop(pair, None)
+
+
+class _WrongIndex:
+    """A student's loop whose update reads the word it merges right but uses a loop variable left over from the
+    loop that built the counts, the last word's index, everywhere else: each word holding the pair moves its
+    neighbour pairs (read from its split before the merge) by the last word's count, not its own, and its merged
+    split is written over the last word's, so the word itself never changes. The selection is the greatest count,
+    then the greatest pair of bytes, over every pair counted (a count that went to 0 or below stops the loop), and
+    the merged pair's count is set to 0. The words holding each pair are visited in order of their index."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        self.splits = [list(w) for w in words]
+        self.freq = freqs[-1] if freqs else 0
+        self.counts: dict[BytePair, int] = {}
+        self.holders: dict[BytePair, set[int]] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+                self.holders.setdefault(p, set()).add(w)
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        if not self.counts:
+            return None
+        best = max(self.counts.items(), key=lambda item: (item[1], item[0]))
+        return best[0] if best[1] > 0 else None
+
+    def merge(self) -> None:
+        pair = self.top()
+        if pair is None:
+            return
+        self.counts[pair] = 0
+        a, b = pair
+        joined = a + b
+        f, last = self.freq, len(self.splits) - 1
+        for w in sorted(self.holders.get(pair, ())):
+            old = self.splits[w]
+            new, j = [], 0
+            while j < len(old):
+                if j < len(old) - 1 and (old[j], old[j + 1]) == pair:
+                    new.append(joined)
+                    if j > 0:
+                        self._move((old[j - 1], old[j]), (old[j - 1], joined), w, f)
+                    if j < len(old) - 2:
+                        self._move((old[j + 1], old[j + 2]), (joined, old[j + 2]), w, f)
+                    j += 2
+                else:
+                    new.append(old[j])
+                    j += 1
+            self.splits[last] = new
+
+    def _move(self, gone: BytePair, made: BytePair, w: int, f: int) -> None:
+        self.counts[gone] = self.counts.get(gone, 0) - f
+        self.holders.get(gone, set()).discard(w)
+        self.counts[made] = self.counts.get(made, 0) + f
+        self.holders.setdefault(made, set()).add(w)
 
 
 class _HeldPairs:

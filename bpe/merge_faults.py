@@ -71,7 +71,34 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     itself follows, so a run ``x x x`` merging ``(x, x)`` becomes ``xx x`` while ``(xx, x)`` is never counted;
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
-    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted.
+    ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted;
+29. ``stale-overlap``: as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
+    update visits every place where the pair occurs, overlapping ones too (no skip after a match), so in a run
+    ``x x x x`` merging ``(x, x)`` it counts ``(xx, x)`` and ``(x, xx)`` twice each, never ``(xx, xx)``;
+30. ``overlap-collapse`` (listed after ``overlap-index``): the merge writes the new token at every place the pair
+    occurs, overlapping ones too, then deletes the symbol after each place, so a run ``x x x x`` merging ``(x, x)``
+    becomes one ``xx`` (its counts moved right for the word so merged);
+31. ``uncounted-left``: the update subtracts each occurrence's left pair as read from the word being merged, so of
+    two occurrences side by side the second subtracts ``(ab, a)``, never counted in this word (its new pairs are
+    counted after the scan): that pair's count drops by the word's count, and can go below zero;
+32. ``recorded-positions``: the loop keeps each pair's occurrences as (word, index) recorded when the pair was
+    counted or made, merges in place from the last recorded place back, and never moves the places of the pairs
+    after a merge: an occurrence after an earlier merge in the same word fails the check of its place and is never
+    merged, though its count stays (``' the'`` keeps ``(h, e)`` once ``(' ', t)`` is merged);
+33. ``right-added``: the update reads the neighbours from the word before the merge and adds the old pair on the
+    right, ``(b, y)``, where it should subtract it (``+=`` for ``-=``), so the pair after each occurrence gains count;
+34. ``overlap-stale``: the update visits every start of the pair, overlapping ones too, and moves the neighbours of
+    each as read from the word before the merge, so a run ``x x x x`` merging ``(x, x)`` gains ``(x, xx)`` and
+    ``(xx, x)`` that the merged word does not hold;
+35. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
+    gains symbols (``xxxx`` becomes ``xx xx xx``);
+36. ``twin-never``: the update makes a new pair only from an old pair beside the merged one, ``(x, a)`` or ``(b, y)``,
+    so the pair of two new tokens side by side, ``(ab, ab)``, is never counted;
+37. ``wrong-index``: the update uses a loop variable left over from an earlier loop (the last word's index) in place
+    of the word's own: counts move by the last word's count and the merged split is written over the last word's;
+38. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
+    between them, ``(b, a)``, is subtracted once from each too; the merged pair's count loses one per occurrence, so
+    what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -181,6 +208,21 @@ def merge_skip_next(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     return out, made
 
 
+def merge_collapse(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Every place the pair occurs, overlapping ones too, gets the new token, then the symbol after each place is
+    deleted (from the right): a run of one symbol collapses into one new token (``aaaa`` becomes ``aa``)."""
+    places = [i for i in range(len(split) - 1) if (split[i], split[i + 1]) == pair]
+    if not places:
+        return list(split), []
+    joined = pair[0] + pair[1]
+    marked: list[tuple[bytes, bool]] = [(s, False) for s in split]
+    for i in places:
+        marked[i] = (joined, True)
+    for i in reversed([i + 1 for i in places]):
+        marked.pop(i)
+    return [s for s, _ in marked], [k for k, (_, new) in enumerate(marked) if new]
+
+
 def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """Each neighbour pair read in turn: the pair gives the new token, any other pair its left symbol, and
     the last symbol is kept unless the last pair was merged, so a merged pair's right symbol stays."""
@@ -223,6 +265,21 @@ def _tail_counted_extra(old: Split, new: Split, pair: BytePair, made: list[int])
     extra = pair_counter(merge_all(old, pair)[0])
     extra.subtract(pair_counter(new))
     return Counter({p: n for p, n in extra.items() if n != 0})
+
+
+def merge_duplicate(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """A new token at every start of the pair, overlapping ones too, the symbols between one occurrence's end and
+    the next start copied (none where they overlap): a run of one symbol merging ``(x, x)`` gains symbols
+    (``xxxx`` becomes ``xx xx xx``)."""
+    out, made, start = [], [], 0
+    for i in range(len(split) - 1):
+        if split[i] == pair[0] and split[i + 1] == pair[1]:
+            out.extend(split[start:i])
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            start = i + 2
+    out.extend(split[start:])
+    return out, made
 
 
 def merge_none(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
@@ -288,11 +345,19 @@ def _stale_guarded_extra(old: Split, new: Split, pair: BytePair, made: list[int]
     return _stale_extra(old, new, pair, guarded=True)
 
 
-def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool) -> Counter:
+def _stale_overlap_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """As :func:`_stale_neighbours_extra`, but at every place the pair occurs, overlapping ones too (no skip after a
+    match): in a run ``x x x x`` merging ``(x, x)`` each of the three places moves its neighbours, so ``(xx, x)`` and
+    ``(x, xx)`` are counted twice each where the merged run holds one ``(xx, xx)``."""
+    return _stale_extra(old, new, pair, guarded=False, overlapping=True)
+
+
+def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool, overlapping: bool = False) -> Counter:
     a, b = pair
     joined = a + b
     faulty: Counter = Counter()
-    for i in occurrences(old, pair):
+    places = [i for i in range(len(old) - 1) if (old[i], old[i + 1]) == pair] if overlapping else occurrences(old, pair)
+    for i in places:
         if i > 0:
             faulty[(old[i - 1], a)] -= 1
             faulty[(old[i - 1], joined)] += 1
@@ -314,6 +379,17 @@ def _stale_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -
         if j == i + 1:
             extra[(b, a)] -= 1
             extra[(a + b, a)] += 1
+    return extra
+
+
+def _uncounted_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Two new tokens side by side: the second one's left pair read from the word as merged so far, ``(ab, a)``,
+    subtracted though the word's new pairs are counted only after the scan, so it comes off other words' count."""
+    a, b = pair
+    extra: Counter = Counter()
+    for i, j in zip(made, made[1:]):
+        if j == i + 1:
+            extra[(a + b, a)] -= 1
     return extra
 
 
@@ -341,6 +417,83 @@ def _overlap_index_extra(old: Split, new: Split, pair: BytePair, made: list[int]
         faulty[(old[j], old[j + 1])] -= 1
     for j in come:
         faulty[(new[j], new[j + 1])] += 1
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
+def _right_added_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The neighbours of each occurrence read from the old split, as :func:`_stale_neighbours_extra`, but the old
+    pair on the right, ``(b, y)``, added where it should be subtracted (``+=`` for ``-=``), so it gains twice what
+    it loses; less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in occurrences(old, pair):
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+            faulty[(old[i - 1], joined)] += 1
+        if i + 2 < len(old):
+            faulty[(b, old[i + 2])] += 1
+            faulty[(joined, old[i + 2])] += 1
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
+def _overlap_stale_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The neighbours read from the old split, as :func:`_stale_neighbours_extra`, at every start of the pair,
+    overlapping ones too (``aaa`` holds ``(a, a)`` at 0 and 1): in a run ``x x x x`` merging ``(x, x)`` the middle
+    start adds ``(x, xx)`` and ``(xx, x)`` that the merged word never holds; less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in range(len(old) - 1):
+        if (old[i], old[i + 1]) != pair:
+            continue
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+            faulty[(old[i - 1], joined)] += 1
+        if i + 2 < len(old):
+            faulty[(b, old[i + 2])] -= 1
+            faulty[(joined, old[i + 2])] += 1
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
+def _twin_never_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Two new tokens side by side: their pair never counted (the update makes a new pair only from an old one
+    beside the merged pair, ``(x, a)`` or ``(b, y)``, and ``(ab, ab)`` comes from neither)."""
+    joined = pair[0] + pair[1]
+    extra: Counter = Counter()
+    for i, j in zip(made, made[1:]):
+        if j == i + 1:
+            extra[(joined, joined)] -= 1
+    return extra
+
+
+def _adjacent_cross_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The update made from the merged split, at each new token: the pair on its left and on its right moved to it,
+    where the neighbour is another new token the old pair taken as ``(b, a)``, so two new tokens side by side
+    subtract ``(b, a)`` twice and add their pair twice, once from each; then the merged pair's count less one per
+    occurrence; less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    spots = set(made)
+    for p in made:
+        if p > 0:
+            left = new[p - 1]
+            faulty[(b, a) if p - 1 in spots else (left, a)] -= 1
+            faulty[(left, joined)] += 1
+        if p + 1 < len(new):
+            right = new[p + 1]
+            faulty[(b, a) if p + 1 in spots else (b, right)] -= 1
+            faulty[(joined, right)] += 1
+    faulty[pair] -= len(made)
     faulty.subtract(pair_counter(new))
     faulty.update(pair_counter(old))
     return Counter({p: n for p, n in faulty.items() if n != 0})
@@ -402,6 +555,8 @@ class Fault:
     stale_index: bool = False  # a word joins a pair's index only when the pair had none (see fault_replay)
     keeps_pair: bool = False  # the merged pair's count is left as it was when it was taken
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
+    wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
+    recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -497,6 +652,30 @@ FAULTS: dict[str, Fault] = {
               "and places each {joined} at its start minus the starts before it, so in a run of {a} the new "
               "tokens' places collapse and pairs of the run are lost",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("overlap-collapse", "your merge writes the new token at every place the pair occurs, overlapping ones "
+              "too ('aaa' holds (a, a) at 0 and 1), then deletes the symbol after each place, so a run of one symbol "
+              "collapses into one new token ('aaaa' becomes 'aa') and the run's other symbols are lost",
+              merge=merge_collapse,
+              about_merge="your merge for {merge} writes {joined} at every place {merge} occurs, overlapping ones too, "
+              "then deletes the symbol after each place, so a run of {a} collapses into one {joined} and the run's "
+              "other symbols are lost",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("uncounted-left", "your update subtracts the pair on the left of each occurrence as read from the word "
+              "being merged, so of two occurrences side by side (as in 'ab ab') the second subtracts (ab, a), a pair "
+              "not yet counted in this word (its new pairs are counted after the scan), which comes off the count "
+              "other words gave it", extra=_uncounted_left_extra, drops=True,
+              about_merge="your update for the merge {merge} subtracts the pair on the left of each {merge} as read "
+              "from the word being merged, so of two {joined} side by side the second subtracts ({joined}, {a}), a "
+              "pair not yet counted in this word (its new pairs are counted after the scan), which comes off the "
+              "count other words gave it", blames=lambda merge, pair: pair == (merge[0] + merge[1], merge[0])),
+        Fault("recorded-positions", "your loop keeps each pair's places (word, index) as recorded when it was "
+              "counted, and a merge earlier in the same word shifts the tokens after it without moving their places, "
+              "so an occurrence after an earlier merge fails your check of its place and is never merged, while its "
+              "count stays", recorded=True,
+              about_merge="your loop keeps each pair's places (word, index) as recorded when it was counted, and "
+              "the merge {merge} shifts the tokens after each {joined} without moving their places, so a later "
+              "occurrence in such a word fails your check of its place and is never merged, while its count stays",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         Fault("lost-last", "your merge appends a word's last symbol after its scan only when the last two symbols "
               "are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses its last "
               "symbol, while your counts were updated as if it stayed", merge=merge_drop_tail,
@@ -516,14 +695,60 @@ FAULTS: dict[str, Fault] = {
               about_merge="your merge for {merge} moves on past the symbol after each {joined}, so an occurrence "
               "right after a merged one is never merged, and its count is deleted with the pair's",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
-        Fault("stale-guarded", "your update makes the pair on the left of each merged pair with the symbol before it "
-              "in the word before the merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
+        Fault("stale-guarded", "your update takes the left neighbour of each merged pair from the word before the "
+              "merge (old[i-1]), so two merged tokens side by side (as in 'ab ab') make (b, ab) "
               "where (ab, ab) should be, and it skips the pair on the right where the merged pair itself follows, so "
               "a run like 'aaa' merging (a, a) never counts (aa, a)", extra=_stale_guarded_extra, drops=True,
-              about_merge="your update for the merge {merge} makes the pair on the left of each {joined} with the "
-              "symbol before it in the word before the merge, so two {joined} side by side make ({b}, {joined}) where "
+              about_merge="your update for the merge {merge} takes the left neighbour of each {joined} from the word "
+              "before the merge, so two {joined} side by side make ({b}, {joined}) where "
               "({joined}, {joined}) should be, and it skips the pair on the right where {merge} follows",
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("stale-overlap", "your update visits every place where the merged pair occurs, overlapping ones too "
+              "(no skip after a match, so 'aaa' holds (a, a) at two places), and takes the neighbours of each from "
+              "the word before the merge, so a run like 'aaaa' merging (a, a) counts (aa, a) and (a, aa) twice each "
+              "where it holds one (aa, aa)", extra=_stale_overlap_extra, drops=True,
+              about_merge="your update for the merge {merge} visits every place where {merge} occurs, overlapping "
+              "ones too (no skip after a match, so a run of three {a} holds it at two places), and takes the "
+              "neighbours of each from the word before the merge, so in a run of {a} you count ({joined}, {a}) and "
+              "({a}, {joined}) at every place where the merged run holds ({joined}, {joined})",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
+        Fault("right-added", "your update adds the old right pair of each merged pair, (b, next), instead of "
+              "subtracting it (counts[(b, next)] += instead of -=), so the pair after every merged occurrence gains "
+              "count it should lose", extra=_right_added_extra, drops=True,
+              about_merge="your update for the merge {merge} adds the old right pair of each {joined}, ({b}, next), "
+              "instead of subtracting it (+= instead of -=), so that pair gains count it should lose",
+              blames=lambda merge, pair: pair[0] == merge[1]),
+        Fault("overlap-stale", "your update visits every place the pair starts, overlapping ones too (in a run like "
+              "'aaaa' merging (a, a), also the middle a a), and moves the neighbours of each as read from the word before "
+              "the merge, so a run of one symbol gains pairs with the merged token that the merged word does not hold",
+              extra=_overlap_stale_extra, drops=True,
+              about_merge="your update for the merge {merge} visits every place {merge} starts, overlapping ones too "
+              "(the middle pair of a run of {a}), and moves the neighbours of each as read from the word before the "
+              "merge, so a run of {a} gains pairs with {joined} that the merged word does not hold",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("overlap-duplicate", "your merge makes a new token at every place the pair starts, overlapping ones too, "
+              "so a run of one symbol gains symbols ('aaaa' merging (a, a) becomes 'aa aa aa', not 'aa aa')",
+              merge=merge_duplicate,
+              about_merge="your merge for {merge} makes a {joined} at every place {merge} starts, overlapping ones too, "
+              "so a run of {a} gains symbols (four {a} become three {joined})",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("twin-never", "your update never counts the pair of two merged tokens side by side (after (a, b), "
+              "'abab' becomes 'ab ab', and (ab, ab) is never counted): it makes a new pair only from an old pair beside "
+              "the merged one, and (ab, ab) comes from none", extra=_twin_never_extra,
+              about_merge="your update for the merge {merge} never counts the pair of two {joined} side by side: it "
+              "makes a new pair only from an old pair beside {merge}, and ({joined}, {joined}) comes from none",
+              blames=lambda merge, pair: pair == (merge[0] + merge[1], merge[0] + merge[1])),
+        Fault("wrong-index", "your update uses the wrong loop variable: the loop over the words holding the pair "
+              "names each word 'index', but the body uses 'i', left over from the loop that counted the pairs (the last "
+              "word's index), so every count moves by the last word's count and the merged word is stored in the last "
+              "word's place: the words themselves never change", wrong_index=True, drops=True),
+        Fault("adjacent-cross", "your update moves the pairs on both sides of each merged token, so two merged "
+              "tokens side by side (as in 'ab ab') add their pair twice, once from each, and subtract the pair between "
+              "them, (b, a), twice; the merged pair's count loses one per occurrence merged, so what the update left "
+              "there stays", extra=_adjacent_cross_extra,
+              about_merge="your update for the merge {merge} moves the pairs on both sides of each {joined}, so two "
+              "{joined} side by side add ({joined}, {joined}) twice, once from each, and subtract ({b}, {a}) twice",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair or pair == (merge[1], merge[0])),
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),

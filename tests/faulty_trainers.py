@@ -47,7 +47,8 @@ word's occurrences kept as a set of positions numbered from 0 in each chunk, so 
 two chunks counts once. Faults in the pre-token pattern (also in :data:`COUNT_FAULTS`): ``special-in-pattern``,
 the special token an alternative inside the pattern, so ``.<|`` is one word and ``endoftext`` another;
 ``lines``, each line pre-tokenized on its own; ``bytes-pattern``, the pattern run on UTF-8 bytes, where only
-ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``latin-pattern``, the letter class
+ASCII counts as letters and digits; ``lines-stripped``, each line read as ``line.strip()``; ``cjk-single``, each Han, Hiragana, Katakana or Hangul character a word of its own, the letter class without
+them; ``latin-pattern``, the letter class
 ``[a-zA-Z\\u00C0-\\u017F]`` on the stdlib ``re``, so other letters are never counted; ``unescaped-split``, the text
 split on ``'(' + re.escape('|').join(specials) + ')'``, which escapes the joiner, not the token, so it is split at
 ``<``, ``endoftext`` and ``>`` and those are counted as words. :data:`WORD_CLASS`: GPT-2's pattern on the
@@ -63,17 +64,39 @@ merged in the set's order (``list(starts[pair])``), not left to right, so a run 
 (``nd``, ``en``), so that no merge rebuilds it. :data:`SKIPS_NEXT`: each occurrence merged in place, then the index moved on by two, so an occurrence right after a
 merged one is left. :data:`PER_WORD`: a correct loop that appends each merge to its list once per word it changes. :data:`OFFSET_SET`: each pair's occurrences kept as a set of (word, byte offset, live) tuples over the distinct
 words and merged in the set's order, a replaced neighbour marked dead rather than removed. :data:`STALE_GUARDED`: the left pair of each occurrence made with the old word's symbol, the right one skipped where the
-merged pair follows. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
+merged pair follows. :data:`STALE_OVERLAP`: the neighbours of every place where the pair occurs, overlapping ones too (no
+skip after a match), moved using the old word, so a run of four spaces merging (' ', ' ') counts ('  ', ' ') twice. :data:`SKIPPED_WORDS`: each pair's list of the words holding it iterated while each word is removed from it, so every
 second word is skipped and keeps the pair. :data:`LOST_LAST`: after the scan that merges a word, its last symbol appended only when the last two symbols are not
 the merged pair, so a word ending in a run of odd length loses its last symbol ('aaa' merging (a, a) becomes 'aa'),
 while the update counted (aa, a). :data:`INT_SUM`: tokens kept as ints (``tuple(word.encode())``), so a merge adds two byte values, and the merges saved
-as ``bytes(n)``, runs of zero bytes. :data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
+as ``bytes(n)``, runs of zero bytes. :data:`ID_SUM`: a loop on token ids (a byte's id its value, ``<|endoftext|>`` 256,
+each merge the next id), ties to the smallest ids as a heap of (-count, ids) pops them, whose merged token's bytes are
+recorded as the sum of its two ids (``vocab[new] = a + b``), so its merges hold those ints, saved as ``bytes(n)``.
+:data:`RECORDED_POSITIONS`: each pair's places kept as (word, index) as first recorded, merged in place from the last
+back and checked there, never moved when an earlier merge in the word shifts the tokens after it.
+:data:`UNCOUNTED_LEFT`: each occurrence merged in place, its left pair read from the word as merged so far and
+subtracted where that pair is a key of the counts (from any word), its right pair subtracted, then the word's pairs
+with the new token added after the scan, so of two occurrences side by side the second subtracts (ab, a).
+:data:`OVERLAP_COLLAPSE`: the merge writes the new token at every index where the pair occurs, overlapping ones too,
+then pops the index after each (from the right), so a run of four spaces merging (' ', ' ') becomes one '  '.
+:data:`FIRST_POSITION`: every pre-token of the text in order, the pairs counted afresh each step, and of equal counts
+the pair whose first occurrence comes first in the text taken (``min(candidates, key=first_position.get)``).
+:data:`KEPT_PAIR`: the words merged and the pairs beside each occurrence moved, but the merged pair's own count never
 removed, so it is taken again and again (as a merge that never changes a word is), until a pair made by its merge
 ties with it and wins the tie. :data:`STALE_KEPT`: the neighbours read from the old word in a loop that only subtracts each merged occurrence, so the
 phantom ``(ab, a)`` keeps a count once merged and is merged again and again. A loop that merges a word's occurrences
 from its end (:data:`RIGHT_TO_LEFT`: ``aaa`` becomes ``a aa``, as a loop
 merging in a set's order may), not modelled by the Check, only hinted at. A trainer that never reads its input
-(:data:`IGNORES_INPUT`) trains on a sample text of its own (:data:`SAMPLE`).
+(:data:`IGNORES_INPUT`) trains on a sample text of its own (:data:`SAMPLE`). :data:`RIGHT_ADDED`: the neighbours read
+from the old word and the old right pair added where it should be subtracted. :data:`OVERLAP_STALE`: the neighbours
+read from the old word and moved at every start of the pair, overlapping ones too. :data:`OVERLAP_COLLAPSE`: every
+start made the new token and the symbol after each popped, so a run collapses (``aaaa`` becomes ``aa``).
+:data:`OVERLAP_DUPLICATE`: a new token for every start, so a run gains symbols (``aaaa`` becomes ``aa aa aa``).
+:data:`TWIN_NEVER`: the pairs beside the merged one deleted and counted again from the words that held them, so
+``(ab, ab)`` is never made. :data:`WRONG_INDEX`: the update's body uses the last word's index left over from an
+earlier loop, so counts move by the last word's count and the merged word is stored over the last word.
+:data:`ADJACENT_CROSS`: the pairs on both sides of each new token moved, so two new tokens side by side add their pair
+twice and subtract the pair between them twice, and the merged pair loses one count per occurrence.
 """
 
 from __future__ import annotations
@@ -104,7 +127,7 @@ DICT_ORDER_TIES = ("greatest-text-ignore", "first-added")  # ties that depend on
 SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-sequence")
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
-    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern",
+    "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern", "cjk-single",
     "unescaped-split",
 )  # fmt: skip
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
@@ -115,10 +138,24 @@ PER_WORD = "per-word"  # JRyanShue's loop: merges.append inside the loop over th
 SKIPS_NEXT = "skips-next"  # angeris's merge: in place, then the index up by two, past the symbol after the new token
 OFFSET_SET = "offset-set"  # salzhu's loop: each pair's set of (word, byte offset, live) tuples, merged in its order
 STALE_GUARDED = "stale-guarded"  # tangguochuan's update: left pair from the old word, right skipped before the pair
+STALE_OVERLAP = "stale-overlap"  # MatthewZhang473's update: old word's neighbours at every place, overlapping ones too
 SKIPPED_WORDS = "skipped-words"  # dequeueing's loop: each word removed from the pair's list while the list is iterated
+OVERLAP_COLLAPSE = "overlap-collapse"  # Verma001manik's merge: each place, overlapping too, then the next popped
+RECORDED_POSITIONS = "recorded-positions"  # antonfefilov's loop: each pair's (word, index) never moved by a merge
+UNCOUNTED_LEFT = "uncounted-left"  # teddiw's update: the left pair read from the word as merged so far, subtracted
+FIRST_POSITION = "first-position"  # OnlyHero5's ties: the pair met first in the text, counts taken afresh each step
+ID_SUM = "id-sum"  # chenhr56's loop: on token ids, a merged token's bytes recorded as the sum of its two ids
+ID_SUM_MEANT = "id-sum-meant"  # the same loop recording a merged token's bytes as meant: the pairs its ids stand for
 INT_SUM = "int-sum"  # 1156230954's loop: tokens kept as ints, a merge adds them (108 + 111), saved as bytes(n)
 KEPT_PAIR = "kept-pair"  # 735084170's loop: the words merged, the merged pair's own count never removed
 STALE_KEPT = "stale-neighbours-kept"  # stale-neighbours in a loop that never deletes a merged pair's count
+RIGHT_ADDED = "right-added"  # no6rainer's update: the old right pair added (+=) where it should be subtracted
+OVERLAP_STALE = "overlap-stale"  # qufy6's update: stale neighbours moved at every start, overlapping ones too
+OVERLAP_COLLAPSE = "overlap-collapse"  # YVSemlani's merge: every start made the new token, the next symbol popped
+OVERLAP_DUPLICATE = "overlap-duplicate"  # hashemelezabi's merge: a new token for every start: 'aaaa' is 'aa aa aa'
+TWIN_NEVER = "twin-never"  # SplashCloud's update: pairs beside the merge recounted, (ab, ab) never made
+ADJACENT_CROSS = "adjacent-cross"  # KleistvonLiu's update: both sides of each new token, (b, a) between two taken twice
+WRONG_INDEX = "wrong-index"  # Thinkin999's update: the last word's index 'i' where the loop's 'index' is meant
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
 WORD_CLASS = "word-class"  # the pattern's letter class \w on the stdlib re: 'num_merges' is one word
 ASCII_CLASS = "ascii-class"  # the pattern's letters [a-zA-Z]: 'café' is 'caf' and 'é'
@@ -184,6 +221,14 @@ def _words(text: str, fault: str | None) -> Counter:
         last = max(data.rfind(b" "), data.rfind(b"\n"))
         pieces = [data[: last + 1], data[last + 1 :]]
         parts = [doc for piece in pieces for doc in piece.decode("utf-8").split(EOT)]
+    if fault == "cjk-single":  # sakuri932's pattern: each Han, kana or Hangul character a word, out of the letters
+        cjk = r"\p{Han}|\p{Hiragana}|\p{Katakana}|\p{Hangul}"
+        single = (
+            rf"(?:{cjk})|'(?:[sdmt]|ll|ve|re)| ?[\p{{L}}--\p{{Han}}--\p{{Hiragana}}--\p{{Katakana}}--\p{{Hangul}}]+"
+            r"| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+        )
+        found = (w for part in parts for w in regex.findall(single, part, flags=regex.V1))
+        return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found)
     if fault == "latin-pattern":  # 1156230954's pattern for the stdlib re: Latin letters only, others never matched
         latin = r"""'(?:[sdmt]|ll|ve|re)| ?[a-zA-Z\u00C0-\u017F]+| ?[0-9]+| ?[^\s\w]+|\s+(?!\S)|\s+"""
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for part in parts for w in re.findall(latin, part))
@@ -416,6 +461,16 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_losing_the_last_symbol(words, num_merges))
     if fault == INT_SUM:
         return _vocab(_train_on_ints(words, num_merges))
+    if fault == RECORDED_POSITIONS:
+        return _vocab(_train_on_recorded_positions(words, num_merges))
+    if fault == UNCOUNTED_LEFT:
+        return _vocab(_train_subtracting_the_merged_left(words, num_merges))
+    if fault == OVERLAP_COLLAPSE:
+        return _vocab(_train_collapsing_runs(words, num_merges))
+    if fault == FIRST_POSITION:
+        return _vocab(_train_first_position(text, num_merges))
+    if fault in (ID_SUM, ID_SUM_MEANT):
+        return _train_on_ids_recording_sums(words, num_merges, meant=fault == ID_SUM_MEANT)
     if fault == MERGE_IDS:  # bytes 0-255, <|endoftext|> 256, each merge the next id: the ids saved, not the bytes
         vocab, merges = train(text, num_merges)
         ids = {bytes([i]): i for i in range(256)}
@@ -426,6 +481,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _train_listing_per_word(words, num_merges)
     if fault == STALE_GUARDED:
         return _vocab(_train_with_old_left_and_guarded_right(words, num_merges))
+    if fault == STALE_OVERLAP:
+        return _vocab(_train_with_old_neighbours_at_every_place(words, num_merges))
     if fault == "first-recounted":
         return _vocab(_train_recounting_a_reordered_dict(words, num_merges))
     if fault == SKIPS_NEXT:
@@ -436,6 +493,16 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_removing_while_iterating(words, num_merges))
     if fault in HEAP_FAULTS:
         return _vocab(_train_with_heap(words, num_merges, skip_first=fault == "no-sift-up-skip-first"))
+    if fault in (RIGHT_ADDED, OVERLAP_STALE):
+        return _vocab(_train_adding_the_right_pair(words, num_merges, every_start=fault == OVERLAP_STALE))
+    if fault in (OVERLAP_COLLAPSE, OVERLAP_DUPLICATE):
+        return _vocab(_train_marking_every_start(words, num_merges, collapse=fault == OVERLAP_COLLAPSE))
+    if fault == TWIN_NEVER:
+        return _vocab(_train_recounting_pairs_beside(words, num_merges))
+    if fault == ADJACENT_CROSS:
+        return _vocab(_train_moving_both_sides(words, num_merges))
+    if fault == WRONG_INDEX:
+        return _vocab(_train_with_a_leftover_index(words, num_merges))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -1303,4 +1370,490 @@ def _train_with_heap(words: Counter, num_merges: int, skip_first: bool) -> list[
                         add((a + b, tokens[pos + 2]), w, f)
                     tokens[pos : pos + 2] = [a + b]
                 pos += 1
+    return merges
+
+
+def _best(counts: dict) -> tuple[bytes, bytes] | None:
+    """The pair of the highest count above 0, ties to the greatest pair of bytes (CS336's max)."""
+    live = [(n, p) for p, n in counts.items() if n > 0]
+    return max(live)[1] if live else None
+
+
+def _merge_left_to_right(word: tuple, a: bytes, b: bytes) -> tuple:
+    out, i = [], 0
+    while i < len(word):
+        if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return tuple(out)
+
+
+def _train_adding_the_right_pair(words: Counter, num_merges: int, every_start: bool) -> list[tuple[bytes, bytes]]:
+    """no6rainer's and qufy6's updates: each occurrence's neighbours read from the word before the merge.
+    ``every_start`` false (no6rainer): the old pair on the right added (``+=``) where it should be subtracted;
+    true (qufy6): the neighbours moved at every index where the pair occurs, overlapping ones too (``aaaa`` merging
+    ``(a, a)`` at 0, 1 and 2). The merged pair's count is deleted."""
+    tokens = {w: tuple(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        best = _best(counts)
+        if best is None:
+            break
+        merges.append(best)
+        a, b = best
+        new = a + b
+        for w, f in words.items():
+            old = tokens[w]
+            if every_start:
+                starts = [i for i in range(len(old) - 1) if (old[i], old[i + 1]) == best]
+            else:  # the scan moves on by two after a match
+                starts, j = [], 0
+                while j < len(old) - 1:
+                    if (old[j], old[j + 1]) == best:
+                        starts.append(j)
+                        j += 2
+                    else:
+                        j += 1
+            if not starts:
+                continue
+            for i in starts:
+                if i > 0:
+                    counts[(old[i - 1], a)] -= f
+                    counts[(old[i - 1], new)] += f
+                if i + 2 < len(old):
+                    counts[(b, old[i + 2])] += -f if every_start else f
+                    counts[(new, old[i + 2])] += f
+            tokens[w] = _merge_left_to_right(old, a, b)
+        del counts[best]
+        for p in [p for p, n in counts.items() if n <= 0]:
+            del counts[p]
+    return merges
+
+
+def _train_marking_every_start(words: Counter, num_merges: int, collapse: bool) -> list[tuple[bytes, bytes]]:
+    """YVSemlani's and hashemelezabi's merges, which take every index where the pair occurs, overlapping ones too.
+    ``collapse`` (YVSemlani): the new token written at each index, then the symbol after each popped (from the end),
+    so ``aaaa`` merging ``(a, a)`` becomes ``aa``; the word's old pairs subtracted and its new ones added. Else
+    (hashemelezabi): a new token appended for each index and the symbols between copied, so ``aaaa`` becomes
+    ``aa aa aa``; the pairs counted afresh each step."""
+    tokens = {w: list(w) for w in words}
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        counts: Counter = Counter()
+        for w, f in words.items():
+            for p in zip(tokens[w], tokens[w][1:]):
+                counts[p] += f
+        best = _best(counts)
+        if best is None:
+            break
+        merges.append(best)
+        for w in words:
+            word = tokens[w]
+            found = [i for i in range(len(word) - 1) if (word[i], word[i + 1]) == best]
+            if not found:
+                continue
+            if collapse:
+                modified = list(word)
+                for i in found:
+                    modified[i] = best[0] + best[1]
+                for i in reversed([i + 1 for i in found]):
+                    modified.pop(i)
+            else:
+                modified, start = [], 0
+                for i in found:
+                    modified += word[start:i] + [best[0] + best[1]]
+                    start = i + 2
+                modified += word[start:]
+            tokens[w] = modified
+    return merges
+
+
+def _train_recounting_pairs_beside(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """SplashCloud's update: after merging ``(a, b)`` in the words, every counted pair sharing a symbol with it
+    (``(x, a)``, ``(b, y)``) is deleted and counted again in the words that held it: as itself where it still occurs,
+    as ``(ab, y)`` where the new token stands before ``y``, as ``(x, ab)`` where ``x`` stands before it. A pair of two
+    new tokens, ``(ab, ab)``, comes from no such pair and is never counted."""
+    tokens = {w: tuple(w) for w in words}
+    counts: dict = {}
+    holders: dict = {}
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] = counts.get(p, 0) + f
+            if w not in holders.setdefault(p, []):
+                holders[p].append(w)
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        a, b = best
+        new = a + b
+        for w in holders.pop(best):
+            tokens[w] = _merge_left_to_right(tokens[w], a, b)
+        del counts[best]
+        for bp in list(counts):
+            if not (bp[0] == b or bp[1] == a):
+                continue
+            old_holders = holders.pop(bp)
+            del counts[bp]
+            for w in old_holders:
+                t = tokens[w]
+                for i in range(len(t) - 1):
+                    if (t[i], t[i + 1]) == bp:
+                        made = bp
+                    elif t[i] == new and b == bp[0] and t[i + 1] == bp[1]:
+                        made = (new, bp[1])
+                    elif t[i] == bp[0] and t[i + 1] == new and a == bp[1]:
+                        made = (bp[0], new)
+                    else:
+                        continue
+                    counts[made] = counts.get(made, 0) + words[w]
+                    if w not in holders.setdefault(made, []):
+                        holders[made].append(w)
+    return merges
+
+
+def _train_with_a_leftover_index(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Thinkin999's loop: the loop over the words holding the chosen pair names each word ``index``, but its body
+    uses ``i``, left over from the loop that counted the pairs (the last word's index): the pairs beside each
+    occurrence move by the last word's count, and the merged word is stored over the last word."""
+    bytes_list = [list(w) for w in words]
+    bytes_counts = list(words.values())
+    pairs: dict = {}
+    where: dict = {}
+    for i, word in enumerate(bytes_list):
+        for j in range(len(word) - 1):
+            pairs[(word[j], word[j + 1])] = pairs.get((word[j], word[j + 1]), 0) + bytes_counts[i]
+            where.setdefault((word[j], word[j + 1]), set()).add(i)
+    merges: list[tuple[bytes, bytes]] = []
+    for _ in range(num_merges):
+        if not pairs:
+            break
+        best = max(pairs.items(), key=lambda x: (x[1], x[0]))[0]
+        if pairs[best] <= 0:
+            break
+        merges.append(best)
+        pairs[best] = 0
+        for index in sorted(where.get(best, ())):
+            cur = bytes_list[index]
+            new_word, j = [], 0
+            while j < len(cur):
+                if j < len(cur) - 1 and (cur[j], cur[j + 1]) == best:
+                    joined = cur[j] + cur[j + 1]
+                    new_word.append(joined)
+                    for gone, made in (
+                        ((cur[j - 1], cur[j]), (cur[j - 1], joined)) if j > 0 else (None, None),
+                        ((cur[j + 1], cur[j + 2]), (joined, cur[j + 2])) if j < len(cur) - 2 else (None, None),
+                    ):
+                        if gone is None:
+                            continue
+                        pairs[gone] = pairs.get(gone, 0) - bytes_counts[i]  # i: the last word's index
+                        where.setdefault(gone, set()).discard(index)
+                        pairs[made] = pairs.get(made, 0) + bytes_counts[i]
+                        where.setdefault(made, set()).add(index)
+                    j += 2
+                else:
+                    new_word.append(cur[j])
+                    j += 1
+            bytes_list[i] = new_word
+    return merges
+
+
+def _train_moving_both_sides(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """KleistvonLiu's update, made from the merged word at each new token: the old pair on each side subtracted (taken
+    as ``(b, a)`` where the neighbour is another new token) and the new one added, so ``ab ab`` adds ``(ab, ab)`` once
+    from each side and subtracts ``(b, a)`` twice; a count that drops to 0 or below is removed (and no longer
+    subtracted from), and the merged pair loses one count per occurrence, so what the update left there stays."""
+    tokens = {w: tuple(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+
+    def less(pair, f):
+        if pair in counts:
+            counts[pair] -= f
+            if counts[pair] <= 0:
+                del counts[pair]
+
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+        merges.append(best)
+        a, b = best
+        new = a + b
+        total = 0
+        for w, f in words.items():
+            old, merged, spots, i = tokens[w], [], [], 0
+            while i < len(old):  # the merge, with the places of the new tokens in the merged word
+                if i + 1 < len(old) and (old[i], old[i + 1]) == best:
+                    spots.append(len(merged))
+                    merged.append(new)
+                    i += 2
+                else:
+                    merged.append(old[i])
+                    i += 1
+            if not spots:
+                continue
+            tokens[w] = tuple(merged)
+            total += len(spots) * f
+            for k in spots:
+                if k > 0:
+                    left = merged[k - 1]
+                    less((b, a) if k - 1 in spots else (left, a), f)
+                    counts[(left, new)] += f
+                if k + 1 < len(merged):
+                    right = merged[k + 1]
+                    less((b, a) if k + 1 in spots else (b, right), f)
+                    counts[(new, right)] += f
+        counts[best] -= total
+        if counts[best] <= 0:
+            del counts[best]
+    return merges
+
+
+def _train_with_old_neighbours_at_every_place(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """MatthewZhang473's loop: the merged pair's count deleted, then, word by word, at every i where the pair occurs
+    (``for i in range(len(token) - 1)``, no skip after a match) the pair on the left moved from (old[i-1], a) to
+    (old[i-1], ab) and the one on the right from (b, old[i+2]) to (ab, old[i+2]), read off the old word; a word's
+    changes added at once, and a count that drops to 0 or below deleted. The words merged left to right."""
+    tokens = {tuple(w): f for w, f in words.items()}
+    counts: dict = {}
+    for token, f in tokens.items():
+        for p in zip(token, token[1:]):
+            counts[p] = counts.get(p, 0) + f
+    merges = []
+    for _ in range(num_merges):
+        if not counts:
+            break
+        pair = max(counts.items(), key=lambda x: (x[1], x[0]))[0]
+        a, b = pair
+        joined = a + b
+        merges.append(pair)
+        del counts[pair]
+        updates = {}
+        for token, f in tokens.items():
+            local: Counter = Counter()
+            found = False
+            for i in range(len(token) - 1):
+                if (token[i], token[i + 1]) == pair:
+                    found = True
+                    if i >= 1:
+                        local[(token[i - 1], token[i])] -= f
+                        local[(token[i - 1], joined)] += f
+                    if i < len(token) - 2:
+                        local[(token[i + 1], token[i + 2])] -= f
+                        local[(joined, token[i + 2])] += f
+            if found:
+                for p, v in local.items():
+                    counts[p] = counts.get(p, 0) + v
+                    if counts[p] <= 0:
+                        del counts[p]
+                out, i = [], 0
+                while i < len(token):
+                    if i + 1 < len(token) and (token[i], token[i + 1]) == pair:
+                        out.append(joined)
+                        i += 2
+                    else:
+                        out.append(token[i])
+                        i += 1
+                updates[token] = (tuple(out), f)
+        for old, (new, f) in updates.items():
+            del tokens[old]
+            tokens[new] = f
+    return merges
+
+
+def _train_on_ids_recording_sums(
+    words: Counter, num_merges: int, meant: bool = False
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """chenhr56's loop: the words as token ids, the pairs counted afresh each step, the pair of the highest count and
+    then the smallest ids taken (a heap of (-count, (a, b))), each merge given the next id; the new token's entry in the
+    vocabulary is ``a + b`` over the ids, an int, and the merge recorded as ``(vocab[a], vocab[b])``: bytes for a byte,
+    the int for a merged token, saved as ``bytes(n)``. ``meant``: the vocabulary's entry ``vocab[a] + vocab[b]``."""
+    vocab: dict[int, bytes | int] = {i: bytes([i]) for i in range(256)} | {256: EOT.encode()}
+    held = Counter()
+    for w, f in words.items():
+        held[tuple(b[0] for b in w)] += f
+    merges = []
+    for _ in range(num_merges):
+        pairs: Counter = Counter()
+        for w, f in held.items():
+            for p in zip(w, w[1:]):
+                pairs[p] += f
+        if not pairs:
+            break
+        a, b = min(pairs, key=lambda p: (-pairs[p], p))
+        new = len(vocab)
+        vocab[new] = vocab[a] + vocab[b] if meant else a + b
+        merges.append(tuple(t if isinstance(t, bytes) else bytes(t) for t in (vocab[a], vocab[b])))
+        merged = Counter()
+        for w, f in held.items():
+            out, i = [], 0
+            while i < len(w):
+                if i + 1 < len(w) and (w[i], w[i + 1]) == (a, b):
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            merged[tuple(out)] += f
+        held = merged
+    return {i: t if isinstance(t, bytes) else bytes(t) for i, t in vocab.items()}, merges
+
+
+def _train_first_position(text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """OnlyHero5's loop: the pre-tokens of each document in the text's order (not counted as words), the pairs counted
+    afresh each step with the position where each is first met, and of the pairs of the highest count the one met
+    first taken; each merge applied to every pre-token."""
+    sequences = [
+        [bytes([b]) for b in w.encode("utf-8")] for doc in text.split(EOT) for w in regex.findall(GPT2_PAT, doc)
+    ]
+    merges = []
+    for _ in range(num_merges):
+        counts: dict = {}
+        first: dict = {}
+        position = 0
+        for seq in sequences:
+            for pair in zip(seq, seq[1:]):
+                if pair not in counts:
+                    first[pair] = position
+                    counts[pair] = 0
+                counts[pair] += 1
+                position += 1
+        if not counts:
+            break
+        top = max(counts.values())
+        a, b = min((p for p, n in counts.items() if n == top), key=lambda p: first[p])
+        merges.append((a, b))
+        for k, seq in enumerate(sequences):
+            out, i = [], 0
+            while i < len(seq):
+                if i + 1 < len(seq) and (seq[i], seq[i + 1]) == (a, b):
+                    out.append(a + b)
+                    i += 2
+                else:
+                    out.append(seq[i])
+                    i += 1
+            sequences[k] = out
+    return merges
+
+
+def _train_collapsing_runs(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Verma001manik's loop: for each word holding the pair, every index i where it occurs (overlapping ones too) is
+    set to the new token and every i + 1 popped in reverse; the word's old pairs subtracted and its new pairs added;
+    the pair of the highest count, then the greatest pair, taken."""
+    tokens = {tuple(w): f for w, f in words.items()}
+    counts: Counter = Counter()
+    for token, f in tokens.items():
+        for p in zip(token, token[1:]):
+            counts[p] += f
+    merges = []
+    for _ in range(num_merges):
+        if not counts:
+            break
+        pair, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+        merges.append(pair)
+        merged = {}
+        for token, f in tokens.items():
+            found = [i for i in range(len(token) - 1) if (token[i], token[i + 1]) == pair]
+            if not found:
+                merged[token] = merged.get(token, 0) + f
+                continue
+            out = list(token)
+            for i in found:
+                out[i] = pair[0] + pair[1]
+            for i in reversed([i + 1 for i in found]):
+                out.pop(i)
+            for p in zip(token, token[1:]):
+                counts[p] -= f
+            for p in zip(out, out[1:]):
+                counts[p] += f
+            merged[tuple(out)] = merged.get(tuple(out), 0) + f
+        tokens = merged
+    return merges
+
+
+def _train_subtracting_the_merged_left(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """teddiw's loop: the greatest pair of the highest count taken; each word holding it scanned left to right and
+    merged in place, at each occurrence the pair on its left (of the word as merged so far) subtracted if the counts
+    hold that key at all, the pair on its right subtracted; after the scan every pair of the merged word holding the
+    new token added; the merged pair's key deleted at the end of the step."""
+    tokens = {tuple(w): f for w, f in words.items()}
+    counts: dict = {}
+    for token, f in tokens.items():
+        for p in zip(token, token[1:]):
+            counts[p] = counts.get(p, 0) + f
+    merges = []
+    for _ in range(num_merges):
+        if not counts:
+            break
+        top = max(counts.values())
+        pair = max(p for p, n in counts.items() if n == top)
+        joined = pair[0] + pair[1]
+        merges.append(pair)
+        for token in list(tokens):
+            if not any(p == pair for p in zip(token, token[1:])):
+                continue
+            f = tokens.pop(token)
+            word, i = token, 0
+            while i < len(word) - 1:
+                if word[i : i + 2] == pair:
+                    if i > 0 and word[i - 1 : i + 1] in counts:
+                        counts[word[i - 1 : i + 1]] -= f
+                    if i < len(word) - 2:
+                        counts[word[i + 1 : i + 3]] -= f
+                    word = word[:i] + (joined,) + word[i + 2 :]
+                i += 1
+            for p in zip(word, word[1:]):
+                if joined in p:
+                    counts[p] = counts.get(p, 0) + f
+            tokens[word] = tokens.get(word, 0) + f
+        del counts[pair]
+    return merges
+
+
+def _train_on_recorded_positions(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """antonfefilov's loop: pair2pos[pair] a set of (word_id, i) filled once from the words, freq_pairs their counts;
+    the greatest pair of the highest count taken, its places sorted from the last back, each checked
+    (tokens[i:i + 2] == [a, b], else skipped), merged in place, the pairs beside it discarded at their places and
+    the new ones added at theirs; no other place is ever moved."""
+    tokens = [list(w) for w in words]
+    freq = [f for f in words.values()]
+    where: dict = {}
+    counts: Counter = Counter()
+    for w, word in enumerate(tokens):
+        for i in range(len(word) - 1):
+            where.setdefault((word[i], word[i + 1]), set()).add((w, i))
+            counts[(word[i], word[i + 1])] += freq[w]
+    merges = []
+    while len(merges) < num_merges and counts:
+        top = max(counts.values())
+        a, b = max(p for p, n in counts.items() if n == top)
+        ab = a + b
+        for w, i in sorted(where.get((a, b), set()), reverse=True):
+            word = tokens[w]
+            if i >= len(word) - 1 or word[i] != a or word[i + 1] != b:
+                continue
+            if i > 0:
+                where.get((word[i - 1], a), set()).discard((w, i - 1))
+                counts[(word[i - 1], a)] -= freq[w]
+                where.setdefault((word[i - 1], ab), set()).add((w, i - 1))
+                counts[(word[i - 1], ab)] += freq[w]
+            if i < len(word) - 2:
+                where.get((b, word[i + 2]), set()).discard((w, i + 1))
+                counts[(b, word[i + 2])] -= freq[w]
+                where.setdefault((ab, word[i + 2]), set()).add((w, i))
+                counts[(ab, word[i + 2])] += freq[w]
+            word[i : i + 2] = [ab]
+        where.pop((a, b), None)
+        counts.pop((a, b), None)
+        counts = Counter({p: n for p, n in counts.items() if n != 0})
+        merges.append((a, b))
     return merges

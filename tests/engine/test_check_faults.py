@@ -11,10 +11,14 @@ import pickle
 import pytest
 from check_support import check, first_difference
 from faulty_trainers import (
+    ADJACENT_CROSS,
     CORPORA,
     EOT,
+    FIRST_POSITION,
     HEAP_FAULTS,
     HEAP_REMOVAL,
+    ID_SUM,
+    ID_SUM_MEANT,
     IGNORES_INPUT,
     INT_SUM,
     KEPT_PAIR,
@@ -23,7 +27,12 @@ from faulty_trainers import (
     LOST_STEP,
     NEVER_MERGES,
     OFFSET_SET,
+    OVERLAP_COLLAPSE,
+    OVERLAP_DUPLICATE,
+    OVERLAP_STALE,
     PER_WORD,
+    RECORDED_POSITIONS,
+    RIGHT_ADDED,
     RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
@@ -34,7 +43,11 @@ from faulty_trainers import (
     SPECIAL_BAN,
     STALE_GUARDED,
     STALE_KEPT,
+    STALE_OVERLAP,
     TIE_FAULTS,
+    TWIN_NEVER,
+    UNCOUNTED_LEFT,
+    WRONG_INDEX,
     train,
 )
 from hypothesis import HealthCheck, example, given, settings
@@ -218,6 +231,40 @@ def test_a_merge_that_skips_the_symbol_after_a_new_token_is_named_with_its_step(
     assert replay(words, freqs, merges, FAULTS["skips-next"], tie="greatest-bytes").reproduced == len(merges)
 
 
+# set J's students: the loop each trainer copies, and what the Check says of it
+SET_J_LOOPS = {
+    RIGHT_ADDED: "instead of subtracting it (+= instead of -=)",  # no6rainer: the old Check said a count is off
+    OVERLAP_STALE: "overlapping ones too",  # qufy6: a count is off
+    OVERLAP_COLLAPSE: "collapses into one",  # YVSemlani: a tie no rule breaks
+    OVERLAP_DUPLICATE: "gains symbols",  # hashemelezabi: a count is off
+    TWIN_NEVER: "never counts the pair of two",  # SplashCloud: overlapping pairs counted once
+    WRONG_INDEX: "wrong loop variable",  # Thinkin999: pairs holding a merged token never counted
+    ADJACENT_CROSS: "twice, once from each, and subtract",  # KleistvonLiu: the adjacent loop with a 'greatest-text' tie
+}
+
+
+@pytest.mark.parametrize("fault", SET_J_LOOPS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_loop_of_set_j_is_named_with_its_step(corpus, fault):
+    # where another known loop makes as many of the run's merges (stale-neighbours, which makes every merge of the
+    # overlapping stale update on the bytes corpus), that one may be named instead
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no run of one symbol, or no word holding the pair twice, in the handout
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    assert f"At step {step} we merge" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    own = replay(words, freqs, merges, FAULTS[fault], tie="greatest-bytes").reproduced
+    assert own >= step
+    if result.fault == fault:
+        assert SET_J_LOOPS[fault] in result.cause, result.cause
+    else:
+        assert replay(words, freqs, merges, FAULTS[result.fault], tie="greatest-bytes").reproduced >= own
+
+
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_a_stale_left_pair_with_a_guarded_right_one_is_named_where_it_parts_from_stale_neighbours(corpus):
     # tangguochuan's update makes the left pair with the old word's symbol and skips the right one where the merged
@@ -239,6 +286,29 @@ def test_a_stale_left_pair_with_a_guarded_right_one_is_named_where_it_parts_from
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
+def test_stale_neighbours_moved_at_overlapping_places_too_are_named_where_they_part_from_stale_neighbours(corpus):
+    # MatthewZhang473's update moves the old word's neighbours at every place the pair occurs, overlapping ones too: in
+    # a run of spaces merging (␣, ␣) it counts (␣␣, ␣) at each place; the old Check said only that a count is off
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, STALE_OVERLAP, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["stale-overlap"], tie="greatest-bytes").reproduced == len(merges)
+    stale = replay(words, freqs, merges, FAULTS["stale-neighbours"], tie="greatest-bytes").reproduced
+    if stale == len(merges):  # no run of three of a merged pair's symbol: the commoner stale-neighbours is named
+        assert result.fault in ("stale-neighbours", "stale-overlap"), result.cause
+    else:
+        assert result.fault == "stale-overlap", result.cause
+        assert "overlapping ones too" in result.cause and "from the word before the merge" in result.cause
+    if corpus == "prose":  # a run of spaces merged by (␣, ␣): only this loop counts (␣␣, ␣) at every place
+        assert result.fault == "stale-overlap", result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
 def test_tokens_kept_as_ints_and_added_are_named_from_merges_of_zero_bytes(corpus):
     # 1156230954's loop: tuple(word.encode()) holds ints, so a merge adds them (115 + 116) and the run, saved with
     # bytes(n), is runs of zero bytes; the old Check said the merges are not from this corpus
@@ -251,6 +321,102 @@ def test_tokens_kept_as_ints_and_added_are_named_from_merges_of_zero_bytes(corpu
     assert f"and you ({x}, {y}): your tokens are ints" in result.cause
     assert f"your merge adds the two values ({x} + {y} = {x + y})" in result.cause
     assert f"our loop adding tokens so makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_merged_tokens_recorded_as_sums_of_ids_are_read_back_and_named_where_the_first_shows(corpus):
+    # chenhr56's loop is right on token ids but records a merged token's bytes as the sum of its two ids, so its
+    # merges of merged tokens hold ints (runs of zero bytes); the old Check said a pair our corpus never has
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, ID_SUM, n)
+    meant = train(text, n, ID_SUM_MEANT)[1]
+    first = next(k for k, pair in enumerate(merges, start=1) if any(len(t) > 1 and not t.strip(b"\0") for t in pair))
+    assert meant[: first - 1] == merges[: first - 1] and meant[first - 1] != merges[first - 1]
+    parts = first_difference(train(text, n)[1], meant)  # where the loop's own choices leave ours (its ties)
+    assert result.step == min(first, parts or first), result.cause
+    assert "each is recorded as the sum of its two token ids" in result.cause
+    x, y = merges[first - 1]
+    held = ", ".join(str(len(t)) for t in (x, y) if not t.strip(b"\0"))
+    assert f"from step {first} your merges hold ints ({held.split(', ')[0]} for" in result.cause
+    if parts is None or first <= parts:
+        assert (result.kind, result.fault) == ("merge-loop", "id-sum"), result.cause
+        assert f"where the merge read back is {show_pair(meant[first - 1])}" in result.cause
+    else:  # the loop's ties to the smallest ids part first: that is said, then the ints
+        assert (result.kind, result.rule) == ("tie", "smallest-id"), result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_ties_to_the_pair_met_first_are_told_by_the_first_rule_where_the_smallest_pair_makes_the_run_too(corpus):
+    # OnlyHero5's ties go to the pair met first in the text; on the handout the smallest pair makes the same 12 merges,
+    # and the old Check named that rule first, though ties to the pair seen first are the commoner in students' code
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, FIRST_POSITION, n)
+    step = first_difference(train(text, n)[1], merges)
+    assert (result.kind, result.rule, result.step) == ("tie", "first", step), result.cause
+    assert result.cause.startswith(
+        "Your run equals ours with gpt2 pre-tokenization and the first tie rule (the pair seen first wins)"
+    ), result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_at_every_overlapping_place_that_collapses_a_run_is_named_with_its_step(corpus):
+    # Verma001manik's merge sets every place the pair occurs (overlapping ones too) to the new token and pops the
+    # symbol after each: '␣ȧȧȧȧ' becomes '␣ȧȧ'; the old Check said a count is off (bytes) or overlap-index (prose)
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, OVERLAP_COLLAPSE, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no run of three of one symbol is merged
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "overlap-collapse", step), result.cause
+    assert "overlapping ones too, then deletes the symbol after each place" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["overlap-collapse"], tie="greatest-bytes").reproduced == len(merges)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_tokens_kept_as_ints_and_added_over_the_text_not_cut_into_words_are_named_with_both(corpus):
+    # yongce-liu's loop adds ints over the file's bytes whole, with no pre-tokenization: the old Check said the prose
+    # run is not from this corpus, since a loop adding ints over words parts from it at once
+    text, n = CORPORA[corpus], MERGES[corpus]
+    merges, result = check(text, f"none+{INT_SUM}", n)
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "int-sum", 1), result.cause
+    assert "your merge adds the two values" in result.cause
+    assert "your text is not cut into words (no pre-tokenization" in result.cause
+    assert f"so makes all {len(merges)} of your merges" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_left_pair_subtracted_before_it_is_counted_is_told_where_it_makes_the_run(corpus):
+    # teddiw's update subtracts the left pair of the word as merged so far, so of two occurrences side by side the
+    # second takes (ab, a) off other words' count; on the prose the old Check named only overlap-subtract, which makes
+    # the same merges there
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, UNCOUNTED_LEFT, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus != "prose" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("merge-loop", step), result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["uncounted-left"], tie="greatest-bytes").reproduced == len(merges)
+    assert result.fault == "uncounted-left" or FAULTS["uncounted-left"].sentence in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_places_recorded_once_and_never_shifted_by_a_merge_are_named_with_their_step(corpus):
+    # antonfefilov's loop keeps each pair's (word, index) as first recorded: once (␣, t) is merged, (h, e) in '␣the'
+    # fails the check of its place and is never merged; the old Check named skip-first-neighbour and stale-index
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, RECORDED_POSITIONS, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:
+        assert corpus == "handout" and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "recorded-positions", step), result.cause
+    assert "without moving their places" in result.cause and "is never merged, while its count stays" in result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS["recorded-positions"], tie="greatest-bytes").reproduced == len(merges)
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
@@ -362,13 +528,15 @@ def test_the_left_symbol_fault_names_the_words_where_the_counts_part():
 
 def test_a_decrement_at_an_overlapping_occurrence_is_named_with_the_pair_after_the_run():
     # merging (␣␣, ␣␣) in '↵ ␣␣ ␣␣ ␣␣ ␣': the second (␣␣, ␣␣) overlaps the merged first one and is not merged,
-    # yet the student's decrement visits it and subtracts (␣␣, ␣) after it, which stays
+    # yet the student's decrement visits it and subtracts (␣␣, ␣) after it, which stays; a left pair subtracted before
+    # the word's new pairs are counted (teddiw's loop) makes the same merges here, and is told after it
     _, result = check(CORPORA["prose"], "overlap-subtract", 80)
     assert (result.kind, result.fault, result.step) == ("merge-loop", "overlap-subtract", 34), result.cause
     assert result.cause.endswith(
         "your update for the merge (␣␣, ␣␣) also subtracts the pairs beside an occurrence that overlaps a merged "
         "one (the second of three ␣␣ in a row), which is not merged, so the pair after the run is subtracted though "
-        "it stays: in '↵␣␣␣␣␣␣␣' your count of (␣␣, ␣) drops to 8 while it is 20."
+        "it stays: in '↵␣␣␣␣␣␣␣' your count of (␣␣, ␣) drops to 8 while it is 20. Another known fault makes all your "
+        f"merges here too, so it may be yours: {FAULTS['uncounted-left'].sentence}."
     )
 
 
@@ -456,15 +624,19 @@ def test_a_smallest_pair_tie_bug_is_named_lexicographic():
     assert "'hf'" not in result.cause and "greatest" not in result.cause.split("With the settings")[0]
 
 
-def test_a_smallest_pair_tie_that_the_first_seen_rule_also_makes_is_named_smallest_first_with_both():
+def test_a_smallest_pair_tie_that_the_first_seen_rule_also_makes_is_named_with_both_the_commoner_first():
     # HuizhiXu's heap of (-count, pair) pops the smallest pair; on the handout the first-seen rule makes all 12 merges
-    # too, and the old Check named only that one, which sent the student to the order of a dict
+    # too, and an older Check named only that one, which sent the student to the order of a dict. Both are told; the
+    # pair seen first, the commoner tie in students' code, leads (OnlyHero5's and sijitu666's ties are that one)
     text, n = CORPORA["handout"], MERGES["handout"]
     merges, result = check(text, "smallest-bytes", n)
     assert history_bytes(train_setup(text, Setup("first", "gpt2", True), n, [EOT])) == merges
-    assert (result.kind, result.rule, result.step, result.equal) == ("tie", "smallest-bytes", 1, True), result.cause
-    assert result.cause.startswith("Your run equals ours with gpt2 pre-tokenization and the smallest-bytes tie rule")
-    assert "The first tie rule (the pair seen first wins) makes them all too" in result.cause
+    assert (result.kind, result.rule, result.step, result.equal) == ("tie", "first", 1, True), result.cause
+    assert result.cause.startswith("Your run equals ours with gpt2 pre-tokenization and the first tie rule")
+    assert (
+        "The smallest-bytes tie rule (the smallest pair of bytes wins, as a heap of (-count, pair) pops it) makes "
+        "them all too" in result.cause
+    )
 
 
 TIE_AND_LOOP = [("first-added", "assigned"), ("greatest-text-ignore", "adjacent")]
@@ -559,6 +731,33 @@ def test_a_run_that_goes_past_the_number_of_merges_is_flagged_where_it_should_en
     result = compare(text, student, CS336_SETUP, [EOT], num_merges=8)
     assert (result.kind, result.step, result.theirs) == ("goes-past", 9, student.merges[8])
     assert "makes 10 merges where a target of 8 merges asks for 8" in result.cause
+
+
+def test_a_run_that_goes_past_the_target_and_past_our_last_pair_is_flagged_where_it_should_end():
+    # Dhanvin's adapter hard-codes vocab_size=500: the handout's run goes on where ours has no pair left, and the old
+    # Check said it stops short ("shorter" at step 16), not that it goes past step 12
+    text = CORPORA["handout"]
+    vocab, merges = train(text, 40)
+    assert len(merges) < 40  # every word is one token before 40 merges
+    more = [*merges, (merges[-1][0] + merges[-1][1], b" ")]  # a run on a bigger corpus makes more
+    student = read_student_file(pickle.dumps((vocab, more)), "run.pkl")
+    result = compare(text, student, CS336_SETUP, [EOT], vocab_size=257 + 12)
+    assert (result.kind, result.step, result.theirs) == ("goes-past", 13, more[12]), result.cause
+    assert f"makes {len(more)} merges where a vocabulary of 269 asks for 12" in result.cause
+
+
+def test_tie_rules_that_follow_a_run_equally_far_are_led_by_the_commoner():
+    # akash29's heap pops the smallest pair, and then its counts part (documents read as one sequence): 'first' and
+    # 'lexicographic' follow the run equally far, and the one named is the commoner in the truths of sets E to J
+    text = CORPORA["handout"]
+    vocab, merges = train(text, 4, "smallest-bytes")
+    more = [*merges, (b"w", b"i")]
+    result = compare(text, read_student_file(pickle.dumps((vocab, more)), "run.pkl"), CS336_SETUP, [EOT])
+    from bpe.check_ties import COMMON_TIES
+
+    lead = min(("first", "lexicographic"), key=COMMON_TIES.index)  # ties to the pair seen first: 35 runs of 12 owners
+    assert (result.kind, result.rule, result.step) == ("tie", lead, 1), result.cause
+    assert f"a tie broken by the '{lead}' rule (" in result.cause
 
 
 def test_a_pair_inside_a_special_token_is_not_blamed_on_specials_when_splitting_changes_nothing():
@@ -961,6 +1160,8 @@ def test_a_short_run_whose_merges_agree_only_under_another_tie_rule_is_told_the_
     assert merges != history_bytes(train_setup(text, CS336_SETUP, 1, [EOT]))
     student = StudentRun("CS336 pickle", tuple(merges), vocab_size=269, byte_level=True, special_tokens=(EOT,))
     result, _ = diagnose(text, student, CS336_SETUP, [EOT], vocab_size=269)
-    assert (result.kind, result.step, result.rule) == ("tie", 1, "lexicographic"), result.cause
+    # the pair seen first makes this one merge too, and ties so are the commoner in students' code: it leads
+    assert (result.kind, result.step, result.rule) == ("tie", 1, "first"), result.cause
+    assert "The lexicographic tie rule (the smallest pair wins) makes them all too" in result.cause
     assert "stops short: it ends after step 1 where a vocabulary of 269 asks for 12 merges" in result.cause
     assert "the runs part at step 1" in result.cause

@@ -158,19 +158,20 @@ def test_counts_that_cannot_make_the_students_choice_are_ruled_out():
     assert not can_choose(reading.true, reading.true, CS336_SETUP, False, [], parting)  # nothing counted differently
 
 
-PATTERN = {"special-in-pattern": "prose", "lines": "prose", "bytes-pattern": "bytes"}  # where each changes the run
+PATTERN = {"special-in-pattern": "prose", "lines": "prose", "bytes-pattern": "bytes", "cjk-single": "bytes"}
 PATTERN_EXAMPLES = {
     "special-in-pattern": "'.' becomes '.<|' and 'endoftext'; your count of (e, n) rises to 52 while it is 48",
     "lines": "'↵␣␣␣␣␣␣␣' becomes '↵' and '␣␣␣␣␣␣␣'; your count of (↵, ␣␣␣␣␣␣␣) drops to 0 while it is 12",
     "bytes-pattern": "'café' becomes 'caf' and 'é'",
+    "cjk-single": "'␣東京' becomes '␣' and '東' and '京'",  # sakuri932's pattern; the old Check blamed a heap
 }
 
 
 @pytest.mark.parametrize("fault", PATTERN)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_a_fault_in_the_pre_token_pattern_is_named_with_its_step(corpus, fault):
-    # special tokens inside the pattern, lines pre-tokenized one by one, the pattern run on bytes: each changes
-    # the words' counts before any merge, as a faulty reader does
+    # special tokens inside the pattern, lines pre-tokenized one by one, the pattern run on bytes, each CJK character
+    # a word: each changes the words' counts before any merge, as a faulty reader does
     text, n = CORPORA[corpus], MERGES[corpus]
     merges, result = check(text, fault, n)
     step = first_difference(train(text, n)[1], merges)
