@@ -99,19 +99,7 @@ def commoner_tie(corpus, student, alternative: Setup, specials) -> str | None:
     makes every one of the student's merges with its pre-tokenizer and base, or None."""
     if alternative.tie_break not in COMMON_TIES:
         return None
-    total = len(student.merges)
-    words = None
-    for rule in COMMON_TIES[: COMMON_TIES.index(alternative.tie_break)]:
-        if rule in TIE_RULES:
-            other = Setup(rule, alternative.pre_tokenizer, alternative.byte_base)
-            if setup_agreed(corpus, other, student.merges, specials, student.end_of_word) == total:
-                return rule
-            continue
-        if words is None:
-            words = Words(*student_words(corpus, alternative, specials, student.end_of_word))
-        if replay(words.words, words.freqs, student.merges, tie=rule).reproduced == total:
-            return rule
-    return None
+    return _making_all(corpus, student, alternative, specials, COMMON_TIES[: COMMON_TIES.index(alternative.tie_break)])
 
 
 RARER = 2  # where the commonest rule makes a run, this many rarer rules after it are tried for one making it too
@@ -123,10 +111,16 @@ def rarer_tie(corpus, student, alternative: Setup, specials) -> str | None:
     the run cannot tell them apart."""
     if alternative.tie_break not in COMMON_TIES:
         return None
+    at = COMMON_TIES.index(alternative.tie_break)
+    return _making_all(corpus, student, alternative, specials, COMMON_TIES[at + 1 : at + 1 + RARER])
+
+
+def _making_all(corpus, student, alternative: Setup, specials, rules) -> str | None:
+    """The first of ``rules`` that makes every one of the student's merges with ``alternative``'s pre-tokenizer and
+    base (ours trained, a student's rule replayed), or None."""
     total = len(student.merges)
     words = None
-    at = COMMON_TIES.index(alternative.tie_break)
-    for rule in COMMON_TIES[at + 1 : at + 1 + RARER]:
+    for rule in rules:
         if rule in TIE_RULES:
             other = Setup(rule, alternative.pre_tokenizer, alternative.byte_base)
             if setup_agreed(corpus, other, student.merges, specials, student.end_of_word) == total:

@@ -72,7 +72,7 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
 27. ``skips-next``: the merge replaces an occurrence in place (``word[:i] + (new,) + word[i + 2:]``) and then moves
     its index on by two, past the symbol after the new token, so an occurrence that starts right there (the second
     ``(a, b)`` in ``abab``) is never merged, while the merged pair's count is deleted;
-29. ``stale-overlap``: as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
+29. ``stale-overlap`` (set I's and set J's students alike): as ``stale-neighbours`` (listed after it: it parts from it only on a pair ``(x, x)``), but the
     update visits every place where the pair occurs, overlapping ones too (no skip after a match), so in a run
     ``x x x x`` merging ``(x, x)`` it counts ``(xx, x)`` and ``(x, xx)`` twice each, never ``(xx, xx)``;
 30. ``overlap-collapse`` (listed after ``overlap-index``): the merge writes the new token at every place the pair
@@ -87,16 +87,13 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     merged, though its count stays (``' the'`` keeps ``(h, e)`` once ``(' ', t)`` is merged);
 33. ``right-added``: the update reads the neighbours from the word before the merge and adds the old pair on the
     right, ``(b, y)``, where it should subtract it (``+=`` for ``-=``), so the pair after each occurrence gains count;
-34. ``overlap-stale``: the update visits every start of the pair, overlapping ones too, and moves the neighbours of
-    each as read from the word before the merge, so a run ``x x x x`` merging ``(x, x)`` gains ``(x, xx)`` and
-    ``(xx, x)`` that the merged word does not hold;
-35. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
+34. ``overlap-duplicate``: the merge makes a new token at every start, overlapping ones too, so a run of one symbol
     gains symbols (``xxxx`` becomes ``xx xx xx``);
-36. ``twin-never``: the update makes a new pair only from an old pair beside the merged one, ``(x, a)`` or ``(b, y)``,
+35. ``twin-never``: the update makes a new pair only from an old pair beside the merged one, ``(x, a)`` or ``(b, y)``,
     so the pair of two new tokens side by side, ``(ab, ab)``, is never counted;
-37. ``wrong-index``: the update uses a loop variable left over from an earlier loop (the last word's index) in place
+36. ``wrong-index``: the update uses a loop variable left over from an earlier loop (the last word's index) in place
     of the word's own: counts move by the last word's count and the merged split is written over the last word's;
-38. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
+37. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
     between them, ``(b, a)``, is subtracted once from each too; the merged pair's count loses one per occurrence, so
     what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays.
 
@@ -442,28 +439,6 @@ def _right_added_extra(old: Split, new: Split, pair: BytePair, made: list[int]) 
     return Counter({p: n for p, n in faulty.items() if n != 0})
 
 
-def _overlap_stale_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
-    """The neighbours read from the old split, as :func:`_stale_neighbours_extra`, at every start of the pair,
-    overlapping ones too (``aaa`` holds ``(a, a)`` at 0 and 1): in a run ``x x x x`` merging ``(x, x)`` the middle
-    start adds ``(x, xx)`` and ``(xx, x)`` that the merged word never holds; less the correct update."""
-    a, b = pair
-    joined = a + b
-    faulty: Counter = Counter()
-    for i in range(len(old) - 1):
-        if (old[i], old[i + 1]) != pair:
-            continue
-        if i > 0:
-            faulty[(old[i - 1], a)] -= 1
-            faulty[(old[i - 1], joined)] += 1
-        if i + 2 < len(old):
-            faulty[(b, old[i + 2])] -= 1
-            faulty[(joined, old[i + 2])] += 1
-    faulty[pair] -= pair_counter(old)[pair]
-    faulty.subtract(pair_counter(new))
-    faulty.update(pair_counter(old))
-    return Counter({p: n for p, n in faulty.items() if n != 0})
-
-
 def _twin_never_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """Two new tokens side by side: their pair never counted (the update makes a new pair only from an old one
     beside the merged pair, ``(x, a)`` or ``(b, y)``, and ``(ab, ab)`` comes from neither)."""
@@ -718,14 +693,6 @@ FAULTS: dict[str, Fault] = {
               about_merge="your update for the merge {merge} adds the old right pair of each {joined}, ({b}, next), "
               "instead of subtracting it (+= instead of -=), so that pair gains count it should lose",
               blames=lambda merge, pair: pair[0] == merge[1]),
-        Fault("overlap-stale", "your update visits every place the pair starts, overlapping ones too (in a run like "
-              "'aaaa' merging (a, a), also the middle a a), and moves the neighbours of each as read from the word before "
-              "the merge, so a run of one symbol gains pairs with the merged token that the merged word does not hold",
-              extra=_overlap_stale_extra, drops=True,
-              about_merge="your update for the merge {merge} visits every place {merge} starts, overlapping ones too "
-              "(the middle pair of a run of {a}), and moves the neighbours of each as read from the word before the "
-              "merge, so a run of {a} gains pairs with {joined} that the merged word does not hold",
-              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("overlap-duplicate", "your merge makes a new token at every place the pair starts, overlapping ones too, "
               "so a run of one symbol gains symbols ('aaaa' merging (a, a) becomes 'aa aa aa', not 'aa aa')",
               merge=merge_duplicate,

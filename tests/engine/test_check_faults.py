@@ -243,6 +243,10 @@ SET_J_LOOPS = {
 }
 
 
+# the library's fault a trainer's loop is (one fault, two students' faithful loops)
+LIBRARY_FAULT = {OVERLAP_STALE: "stale-overlap"}
+
+
 @pytest.mark.parametrize("fault", SET_J_LOOPS)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_a_loop_of_set_j_is_named_with_its_step(corpus, fault):
@@ -257,9 +261,9 @@ def test_a_loop_of_set_j_is_named_with_its_step(corpus, fault):
     assert (result.kind, result.step) == ("merge-loop", step), result.cause
     assert f"At step {step} we merge" in result.cause
     _, words, freqs = student_words(text, CS336_SETUP, [EOT])
-    own = replay(words, freqs, merges, FAULTS[fault], tie="greatest-bytes").reproduced
+    own = replay(words, freqs, merges, FAULTS[LIBRARY_FAULT.get(fault, fault)], tie="greatest-bytes").reproduced
     assert own >= step
-    if result.fault == fault:
+    if result.fault == LIBRARY_FAULT.get(fault, fault):
         assert SET_J_LOOPS[fault] in result.cause, result.cause
     else:
         assert replay(words, freqs, merges, FAULTS[result.fault], tie="greatest-bytes").reproduced >= own
