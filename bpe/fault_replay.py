@@ -82,6 +82,8 @@ def replay(
 
     def contribution(split: Split) -> Counter:
         c = pair_counter(split, fault.overlap)
+        if fault.once:
+            c = Counter(dict.fromkeys(c, 1))
         if fault.banned:
             c = Counter({p: n for p, n in c.items() if p[0] not in made_tokens and p[1] not in made_tokens})
         return c

@@ -557,6 +557,7 @@ class Fault:
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
     wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
+    once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -585,6 +586,8 @@ FAULTS: dict[str, Fault] = {
               "a pair that is not there", extra=_overlap_twice_extra),
         Fault("overlap-once", "your count skips overlapping pairs ('aaa' holds (a, a) twice, you count it once)",
               overlap=False),
+        Fault("once-per-word", "your count takes each word's pairs as a set, so a pair that occurs several times in one "
+              "word is counted once for it (times the word's count), not once per occurrence", once=True),
         Fault("only-merged", "after a merge your loop counts pairs again in the merged words only, forgetting "
               "every other word", only_merged=True),
         Fault("keep-right", "your merge writes the new token but keeps the pair's right symbol after it ('a b c' "
@@ -683,6 +686,13 @@ FAULTS: dict[str, Fault] = {
               about_merge="your merge for {merge} appends a word's last symbol only when the last two symbols are "
               "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
               "{joined}), while your counts were updated as if it stayed",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("lost-last-counted", "your merge appends a word's last symbol after its scan only when the last two "
+              "symbols are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses "
+              "its last symbol, and your counts, taken from the merged word, lose its last pair", merge=merge_drop_tail,
+              about_merge="your merge for {merge} appends a word's last symbol only when the last two symbols are "
+              "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
+              "{joined}), and your counts, taken from the merged word, lose its last pair",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("skipped-words", "your loop removes each word from the list of words holding the pair while it "
               "iterates over that list ('for w in words: ... words.remove(w)'), so it steps over the next word: every "
