@@ -168,6 +168,13 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
     if found.fault.loses and len(pairs) > 1:
         return _lost_sentence(found, pairs)
+    if found.fault.lazy and len(pairs) > 1:
+        ours, theirs = pairs[0], pairs[1]
+        return (
+            f"{found.fault.sentence}: your count of {show_pair(ours)} ({found.true.counts.get(ours, 0)}) is right, "
+            f"but it fell after its last entry was pushed, so your heap no longer offers it and pops "
+            f"{show_pair(theirs)} ({found.true.counts.get(theirs, 0)})"
+        )
     if (
         found.fault.heap
         and len(pairs) > 1

@@ -14,6 +14,7 @@ Left out: the faults themselves (:mod:`bpe.merge_faults`) and deciding which fau
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -111,6 +112,8 @@ def replay(
     live = set(range(len(words)))
     held = _HeldPairs(words, contrib) if fault.moves else None
     heap = _SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
+    if fault.lazy and heap is not None:
+        heap = _LazyHeap(words, freqs)  # type: ignore[assignment]
     if fault.wrong_index and tie in (None, "greatest-bytes"):
         heap = _WrongIndex(words, freqs)  # type: ignore[assignment]
     if (fault.heap or fault.wrong_index) and heap is None:
@@ -214,6 +217,9 @@ def replay(
             if fault.frozen:
                 continue
             before = contrib[w]
+            if fault.accumulates:  # the word's pairs are added again with every other word's after the merge
+                contrib[w] = contribution(new)
+                continue
             if fault.extra is no_extra or fault.only_merged:
                 after = contribution(new)  # the word's counts are its split's, as in the correct loop
             else:
@@ -222,6 +228,9 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
+        if fault.accumulates:
+            for w in live:
+                counts.add(contrib[w], freqs[w])
         if recount is not None:
             recount.moved(changed)
         if fault.keeps_pair:
@@ -447,6 +456,64 @@ class _SiftlessHeap:
                 i += 1
         if pair not in self.counts:
             self.holders.pop(pair, None)
+
+
+class _LazyHeap:
+    """A student's loop with a min-heap of ``(-count, pair)`` (``heapq``) whose stale entries are dropped when popped
+    (an entry whose count is no longer the pair's), step by step as it is written: the counts are right, but the
+    update pushes an entry only for a pair whose count rose (the new pairs beside each occurrence), never for the
+    old pairs whose count fell, so such a pair has no entry with its count and is never offered again until it
+    gains count. Among equal counts the heap pops the smallest pair."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        self.splits = [list(w) for w in words]
+        self.freqs = freqs
+        self.counts: dict[BytePair, int] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+        self.heap = [(-n, p) for p, n in self.counts.items()]
+        heapq.heapify(self.heap)
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        while self.heap:
+            n, p = self.heap[0]
+            if self.counts.get(p, 0) == -n and n < 0:
+                return p
+            heapq.heappop(self.heap)
+        return None
+
+    def _move(self, old: BytePair, new: BytePair, f: int) -> None:
+        self.counts[old] = self.counts.get(old, 0) - f  # the fault: no entry pushed for the count that fell
+        self.counts[new] = self.counts.get(new, 0) + f
+        heapq.heappush(self.heap, (-self.counts[new], new))
+
+    def merge(self) -> None:
+        """Pop the top pair and merge it in every word, left to right, moving the pairs beside each occurrence."""
+        pair = self.top()
+        if pair is None:
+            return
+        heapq.heappop(self.heap)
+        a, b = pair
+        joined = a + b
+        for w, split in enumerate(self.splits):
+            f, out, i = self.freqs[w], [], 0
+            while i < len(split):
+                if i + 1 < len(split) and split[i] == a and split[i + 1] == b:
+                    if out:
+                        self._move((out[-1], a), (out[-1], joined), f)
+                    if i + 2 < len(split):
+                        self._move((b, split[i + 2]), (joined, split[i + 2]), f)
+                    out.append(joined)
+                    i += 2
+                else:
+                    out.append(split[i])
+                    i += 1
+            self.splits[w] = out
+        self.counts.pop(pair, None)
 
 
 class _WrongIndex:

@@ -557,7 +557,9 @@ class Fault:
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
     wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
+    lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (fault_replay)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
+    accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -586,6 +588,10 @@ FAULTS: dict[str, Fault] = {
               "a pair that is not there", extra=_overlap_twice_extra),
         Fault("overlap-once", "your count skips overlapping pairs ('aaa' holds (a, a) twice, you count it once)",
               overlap=False),
+        Fault("accumulated", "your pair counts are made once, before the loop, and never reset: each pass adds "
+              "every word's pairs again to the counts of the passes before, so the pairs of words no merge touches "
+              "grow every pass while a new pair starts from nothing, and a merged pair keeps its old count",
+              accumulates=True),
         Fault("once-per-word", "your count takes each word's pairs as a set, so a pair that occurs several times in one "
               "word is counted once for it (times the word's count), not once per occurrence", once=True),
         Fault("only-merged", "after a merge your loop counts pairs again in the merged words only, forgetting "
@@ -628,6 +634,10 @@ FAULTS: dict[str, Fault] = {
         Fault("no-sift-up", "your heap's update never moves a pair up when its count rises (it compares the new "
               "count with itself, already raised, and only sifts down), so a pair that gains count stays below "
               "pairs it now beats", heap=True),
+        Fault("lazy-heap", "your heap of (-count, pair) gets a new entry only for a pair whose count rose, never for "
+              "one whose count fell, and drops an entry whose count is no longer the pair's, so a pair whose count "
+              "fell is never offered again until it gains count (among equal counts your min-heap pops the smallest "
+              "pair)", heap=True, lazy=True),
         Fault("skip-first-neighbour", "your update skips the pair on the left of a merge at position 1 of a word "
               "(a test like 'pos - 1 > 0' where 'pos - 1 >= 0' is meant), so after 'x a b' becomes 'x ab' the word "
               "still counts (x, a) and never (x, ab)", extra=_skip_first_extra, drops=True,
