@@ -173,10 +173,15 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
         return _lost_sentence(found, pairs)
     if found.fault.lazy and len(pairs) > 1:
         ours, theirs = pairs[0], pairs[1]
+        ours_n, theirs_n = found.true.counts.get(ours, 0), found.true.counts.get(theirs, 0)
+        if ours_n == theirs_n and theirs < ours:  # here it is the heap's order of tied pairs, not a lost entry
+            return (
+                f"{found.fault.sentence}: {show_pair(ours)} and {show_pair(theirs)} both count {ours_n}, and your "
+                f"min-heap pops the smaller pair, {show_pair(theirs)}"
+            )
         return (
-            f"{found.fault.sentence}: your count of {show_pair(ours)} ({found.true.counts.get(ours, 0)}) is right, "
-            f"but it fell after its last entry was pushed, so your heap no longer offers it and pops "
-            f"{show_pair(theirs)} ({found.true.counts.get(theirs, 0)})"
+            f"{found.fault.sentence}: your count of {show_pair(ours)} ({ours_n}) is right, but it fell after its last "
+            f"entry was pushed, so your heap no longer offers it and pops {show_pair(theirs)} ({theirs_n})"
         )
     if (
         found.fault.heap
