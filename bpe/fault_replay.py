@@ -116,7 +116,9 @@ def replay(
         heap = _LazyHeap(words, freqs)  # type: ignore[assignment]
     if fault.wrong_index and tie in (None, "greatest-bytes"):
         heap = _WrongIndex(words, freqs)  # type: ignore[assignment]
-    if (fault.heap or fault.wrong_index) and heap is None:
+    if fault.prefix_first and tie in (None, "greatest-bytes"):
+        heap = _PrefixFirst(words, freqs)  # type: ignore[assignment]
+    if (fault.heap or fault.wrong_index or fault.prefix_first) and heap is None:
         return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
     at = _PositionPairs(words) if fault.positions else _RecordedPositions(words) if fault.recorded else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
@@ -514,6 +516,69 @@ class _LazyHeap:
                     i += 1
             self.splits[w] = out
         self.counts.pop(pair, None)
+
+
+class _PrefixFirst:
+    """A student's loop, step by step as it is written: the counts a dict (the greatest pair of the highest count taken,
+    then removed), each pair's set of the words that held it (never shrunk, iterated as Python iterates a set of ints).
+    Each word holding the pair is merged in place, left to right; at each occurrence the pair on its left is recorded
+    as in the word merged so far and the pair on its right as in the word before the merge (the next occurrence not yet
+    merged); then every left pair is moved to the new token, then every right one, and a pair is subtracted only while
+    the dict holds it (dropped at 0). Of two occurrences side by side (``ab ab``), the second's left pair ``(ab, a)`` is
+    not in the dict yet when it would be subtracted, and the first's right pair ``(b, a)`` adds it after: it stays."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        self.splits = [list(w) for w in words]
+        self.freqs = freqs
+        self.counts: dict[BytePair, int] = {}
+        self.holders: dict[BytePair, set[int]] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+                self.holders.setdefault(p, set()).add(w)
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        if not self.counts:
+            return None
+        pair, n = max(self.counts.items(), key=lambda x: (x[1], x[0]))
+        return pair if n > 0 else None
+
+    def _move(self, old: BytePair, new: BytePair, w: int, f: int) -> None:
+        if old in self.counts:
+            self.counts[old] -= f
+            if self.counts[old] <= 0:
+                del self.counts[old]
+        self.counts[new] = self.counts.get(new, 0) + f
+        self.holders.setdefault(new, set()).add(w)
+
+    def merge(self) -> None:
+        pair = self.top()
+        if pair is None:
+            return
+        a, b = pair
+        joined = a + b
+        held = self.holders.get(pair, set()).copy()
+        self.counts.pop(pair, None)
+        self.holders.pop(pair, None)
+        for w in held:
+            split, f = self.splits[w], self.freqs[w]
+            lefts, rights, i = [], [], 0
+            while i < len(split) - 1:
+                if split[i] == a and split[i + 1] == b:
+                    if i > 0:
+                        lefts.append(split[i - 1])
+                    if i < len(split) - 2:
+                        rights.append(split[i + 2])
+                    split[i : i + 2] = [joined]
+                else:
+                    i += 1
+            for x in lefts:
+                self._move((x, a), (x, joined), w, f)
+            for y in rights:
+                self._move((b, y), (joined, y), w, f)
 
 
 class _WrongIndex:

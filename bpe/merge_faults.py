@@ -557,6 +557,7 @@ class Fault:
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
     wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
+    prefix_first: bool = False  # the left pairs moved before the right ones, read off the word as it is (fault_replay)
     lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (fault_replay)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
@@ -762,6 +763,10 @@ FAULTS: dict[str, Fault] = {
               "names each word 'index', but the body uses 'i', left over from the loop that counted the pairs (the last "
               "word's index), so every count moves by the last word's count and the merged word is stored in the last "
               "word's place: the words themselves never change", wrong_index=True, drops=True),
+        Fault("right-recorded-first", "your update records each occurrence's right neighbour from the word before the "
+              "merge (the next occurrence not yet merged) and moves the left-hand pairs before the right-hand ones, "
+              "subtracting a pair only while your counts hold it, so of two merged tokens side by side (as in 'ab ab') "
+              "the pair (ab, a) is added and never taken back", prefix_first=True),
         Fault("adjacent-cross", "your update moves the pairs on both sides of each merged token, so two merged "
               "tokens side by side (as in 'ab ab') add their pair twice, once from each, and subtract the pair between "
               "them, (b, a), twice; the merged pair's count loses one per occurrence merged, so what the update left "

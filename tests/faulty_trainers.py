@@ -102,7 +102,9 @@ repeated in a word counts once for it; :data:`LOST_LAST_COUNTED`: the last symbo
 word's pairs subtracted whole and the merged word's added, so the lost symbol's pair goes too; :data:`ACCUMULATED`:
 the counts made once before the loop and every pass adding all the words' pairs to them again; :data:`LAZY_HEAP`: a
 ``heapq`` of (-count, pair) given a new entry only for a pair whose count rose, stale entries skipped when popped, so
-a pair whose count fell is never taken until it rises again. :data:`CHUNK_OVERWRITTEN` (also in :data:`COUNT_FAULTS`):
+a pair whose count fell is never taken until it rises again. :data:`RIGHT_FIRST`: each occurrence's left pair read off
+the word merged so far, its right pair off the word not merged yet, the left pairs moved first, then the right ones,
+a pair subtracted only while the dict holds it, so ``ab ab`` keeps a phantom ``(ab, a)``. :data:`CHUNK_OVERWRITTEN` (also in :data:`COUNT_FAULTS`):
 the chunks' word counts joined by ``result[word] = count``, so each word keeps its count in the last chunk.
 """
 
@@ -165,6 +167,7 @@ TWIN_NEVER = "twin-never"  # SplashCloud's update: pairs beside the merge recoun
 ONCE_PER_WORD = "once-per-word"  # chengkai-dai's count: get_pairs returns a set, so a repeated pair counts once a word
 LOST_LAST_COUNTED = "lost-last-counted"  # she-is-automatic's loop: the tail lost, the merged word's pairs counted
 ACCUMULATED = "accumulated"  # kanda-mashiro's counts: made before the loop, every pass adds all the pairs again
+RIGHT_FIRST = "right-recorded-first"  # pikaxinge's update: right pairs read before the next merge, moved after the left
 LAZY_HEAP = "lazy-heap"  # DAMI211's heap: pushed only for a count that rose, stale entries dropped when popped
 CHUNK_OVERWRITTEN = "chunk-overwritten"  # simpissa's merge_dicts: result[key] = d2[key], the chunks' counts not summed
 ADJACENT_CROSS = "adjacent-cross"  # KleistvonLiu's update: both sides of each new token, (b, a) between two taken twice
@@ -549,6 +552,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_never_resetting(words, num_merges))
     if fault == LAZY_HEAP:
         return _vocab(_train_with_lazy_heap(words, num_merges))
+    if fault == RIGHT_FIRST:
+        return _vocab(_train_moving_left_pairs_first(words, num_merges))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -2033,4 +2038,53 @@ def _train_with_lazy_heap(words: Counter, num_merges: int) -> list[tuple[bytes, 
                     i += 1
             seqs[k] = (new_seq, f)
         del pair_freq[best]
+    return merges
+
+
+def _train_moving_left_pairs_first(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """pikaxinge's loop: bpe_cache the pair counts, index the set of sequence ids holding each pair (never shrunk); the
+    greatest pair of the highest count taken and popped; each sequence on its index merged in place (the index not
+    advanced after a merge), recording (new_seq[i - 1], new_seq[i]) and (new_seq[i + 1], new_seq[i + 2]) before each
+    merge; then each recorded left pair moved to the new token, then each right one, an old pair subtracted only if
+    still in bpe_cache (popped at 0)."""
+    sequences = [tuple(w) for w in words]
+    count_of = list(words.values())
+    cache: dict = {}
+    index: dict = {}
+    for seq_id, seq in enumerate(sequences):
+        for i in range(len(seq) - 1):
+            cache[(seq[i], seq[i + 1])] = cache.get((seq[i], seq[i + 1]), 0) + count_of[seq_id]
+            index.setdefault((seq[i], seq[i + 1]), set()).add(seq_id)
+    merges = []
+    while len(merges) < num_merges and cache:
+        pair, top = max(cache.items(), key=lambda x: (x[1], x[0]))
+        if top <= 0:
+            break
+        merges.append(pair)
+        new_token = pair[0] + pair[1]
+        affected = index.get(pair, set()).copy()
+        cache.pop(pair, None)
+        index.pop(pair, None)
+        for seq_id in affected:
+            count = count_of[seq_id]
+            prefix, suffix = [], []
+            new_seq = list(sequences[seq_id])
+            i = 0
+            while i < len(new_seq) - 1:
+                if new_seq[i] == pair[0] and new_seq[i + 1] == pair[1]:
+                    if i > 0:
+                        prefix.append((new_seq[i - 1], new_seq[i]))
+                    if i < len(new_seq) - 2:
+                        suffix.append((new_seq[i + 1], new_seq[i + 2]))
+                    new_seq[i : i + 2] = [new_token]
+                else:
+                    i += 1
+            sequences[seq_id] = tuple(new_seq)
+            for old, new in [(p, (p[0], new_token)) for p in prefix] + [(p, (new_token, p[1])) for p in suffix]:
+                if old in cache:
+                    cache[old] -= count
+                    if cache[old] <= 0:
+                        cache.pop(old, None)
+                cache[new] = cache.get(new, 0) + count
+                index.setdefault(new, set()).add(seq_id)
     return merges

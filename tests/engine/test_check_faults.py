@@ -37,6 +37,7 @@ from faulty_trainers import (
     PER_WORD,
     RECORDED_POSITIONS,
     RIGHT_ADDED,
+    RIGHT_FIRST,
     RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
@@ -275,6 +276,7 @@ SET_K_LOOPS = {
     LOST_LAST_COUNTED: "taken from the merged word, lose its last pair",  # she-is-automatic: overlap-subtract
     ACCUMULATED: "never reset",  # kanda-mashiro: a pair no word holds (bytes), merged tokens never counted (handout)
     LAZY_HEAP: "gets a new entry only for a pair whose count rose",  # DAMI211: a tie no rule breaks (prose)
+    RIGHT_FIRST: "moves the left-hand pairs before the right-hand ones",  # pikaxinge: a pair no word holds (bytes)
 }
 
 
