@@ -30,7 +30,6 @@ from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault
 
 LOOP_SECONDS = 6.0
 SAME_SECONDS = 1.0  # once a fault makes every merge, the time for finding another that does too
-LAZY_FOLLOW = 3  # merges past the step a heap that pops the smallest tied pair must follow, as a tie rule must
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
 
@@ -97,8 +96,11 @@ def find_fault(
         # a lost pair explains any one choice, and a count that is off can pass for one for a while: a
         # selection that lost pairs must follow the student to the end
         enough = len(args[2]) if fault.loses else step
-        if fault.lazy:  # its heap pops the smallest of tied pairs, so one tie can pass for it: it must follow further
-            enough = min(len(args[2]), step + LAZY_FOLLOW)
+        if fault.follow:  # a choice by chance can pass for it: it must follow further, and further than a tie rule
+            enough = min(len(args[2]), step + fault.follow)
+            if fault.lazy:  # its heap pops the smallest of tied pairs: alone, that is a tie rule, the simpler cause
+                tied = replay(*args, CORRECT, tie="smallest-bytes", deadline=deadline).reproduced
+                enough = max(enough, tied + 1)
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
             as_far = []

@@ -558,6 +558,7 @@ class Fault:
     wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
     prefix_first: bool = False  # the left pairs moved before the right ones, read off the word as it is (fault_replay)
+    follow: int = 0  # merges past the step it must follow the run too (or to its end): one choice may pass for it
     lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (fault_replay)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
@@ -594,7 +595,7 @@ FAULTS: dict[str, Fault] = {
               "grow every pass while a new pair starts from nothing, and a merged pair keeps its old count",
               accumulates=True),
         Fault("once-per-word", "your count takes each word's pairs as a set, so a pair that occurs several times in one "
-              "word is counted once for it (times the word's count), not once per occurrence", once=True),
+              "word is counted once for it (times the word's count), not once per occurrence", once=True, follow=3),
         Fault("only-merged", "after a merge your loop counts pairs again in the merged words only, forgetting "
               "every other word", only_merged=True),
         Fault("keep-right", "your merge writes the new token but keeps the pair's right symbol after it ('a b c' "
@@ -638,7 +639,7 @@ FAULTS: dict[str, Fault] = {
         Fault("lazy-heap", "your heap of (-count, pair) gets a new entry only for a pair whose count rose, never for "
               "one whose count fell, and drops an entry whose count is no longer the pair's, so a pair whose count "
               "fell is never offered again until it gains count (among equal counts your min-heap pops the smallest "
-              "pair)", heap=True, lazy=True),
+              "pair)", heap=True, lazy=True, follow=3),
         Fault("skip-first-neighbour", "your update skips the pair on the left of a merge at position 1 of a word "
               "(a test like 'pos - 1 > 0' where 'pos - 1 >= 0' is meant), so after 'x a b' becomes 'x ab' the word "
               "still counts (x, a) and never (x, ab)", extra=_skip_first_extra, drops=True,
