@@ -118,7 +118,9 @@ def replay(
         heap = _WrongIndex(words, freqs)  # type: ignore[assignment]
     if fault.prefix_first and tie in (None, "greatest-bytes"):
         heap = _PrefixFirst(words, freqs)  # type: ignore[assignment]
-    if (fault.heap or fault.wrong_index or fault.prefix_first) and heap is None:
+    if fault.global_substring and tie in (None, "greatest-bytes"):
+        heap = _SubstringCounts(words, freqs)  # type: ignore[assignment]
+    if (fault.heap or fault.wrong_index or fault.prefix_first or fault.global_substring) and heap is None:
         return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
     at = _PositionPairs(words) if fault.positions else _RecordedPositions(words) if fault.recorded else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
@@ -579,6 +581,59 @@ class _PrefixFirst:
                 self._move((x, a), (x, joined), w, f)
             for y in rights:
                 self._move((b, y), (joined, y), w, f)
+
+
+class _SubstringCounts:
+    """A student's loop that never merges a word: the pair counts a dict (the greatest pair of the highest count taken),
+    and after merging ``(a, b)`` each pair ``(b, c)`` becomes ``(ab, c)`` and each ``(c, a)`` becomes ``(c, ab)``, counted
+    as the number of times the bytes ``abc`` (or ``cab``) occur in all the words, overlapping ones too (a count of every
+    substring made once, before the loop), the old pair dropped; where those bytes never occur the old pair stays."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        self.texts = [b"".join(w) for w in words]
+        self.freqs = freqs
+        self.counts: dict[BytePair, int] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+        self.found: dict[bytes, int] = {}
+
+    def _substring(self, text: bytes) -> int:
+        if text not in self.found:
+            n = 0
+            for w, word in enumerate(self.texts):
+                start = word.find(text)
+                while start != -1:
+                    n += self.freqs[w]
+                    start = word.find(text, start + 1)
+            self.found[text] = n
+        return self.found[text]
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        if not self.counts:
+            return None
+        return max(self.counts.items(), key=lambda x: (x[1], x[0]))[0]
+
+    def merge(self) -> None:
+        pair = self.top()
+        if pair is None:
+            return
+        a, b = pair
+        joined = a + b
+        out: dict[BytePair, int] = {}
+        for p, n in self.counts.items():
+            if p == pair:
+                continue
+            new = (joined, p[1]) if p[0] == b else (p[0], joined) if p[1] == a else None
+            found = self._substring(new[0] + new[1]) if new is not None else 0
+            if new is not None and found > 0:
+                out[new] = found
+            else:
+                out[p] = n
+        self.counts = out
 
 
 class _WrongIndex:

@@ -559,6 +559,7 @@ class Fault:
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
     prefix_first: bool = False  # the left pairs moved before the right ones, read off the word as it is (fault_replay)
     follow: int = 0  # merges past the step it must follow the run too (or to its end): one choice may pass for it
+    global_substring: bool = False  # pair counts moved to substring counts of the whole corpus, no words (fault_replay)
     lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (fault_replay)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
@@ -768,6 +769,11 @@ FAULTS: dict[str, Fault] = {
               "merge (the next occurrence not yet merged) and moves the left-hand pairs before the right-hand ones, "
               "subtracting a pair only while your counts hold it, so of two merged tokens side by side (as in 'ab ab') "
               "the pair (ab, a) is added and never taken back", prefix_first=True),
+        Fault("substring-counts", "your loop never merges the words: after merging (a, b) each pair (b, c) is "
+              "replaced by (ab, c) and each (c, a) by (c, ab), counted as the occurrences of the joined bytes in all "
+              "your pre-tokens (a count of every substring made once), and the old pair is dropped, so a pair beside a "
+              "merged one is counted wherever its bytes occur, also inside other tokens, and never where it stays",
+              global_substring=True),
         Fault("adjacent-cross", "your update moves the pairs on both sides of each merged token, so two merged "
               "tokens side by side (as in 'ab ab') add their pair twice, once from each, and subtract the pair between "
               "them, (b, a), twice; the merged pair's count loses one per occurrence merged, so what the update left "

@@ -104,7 +104,9 @@ the counts made once before the loop and every pass adding all the words' pairs 
 ``heapq`` of (-count, pair) given a new entry only for a pair whose count rose, stale entries skipped when popped, so
 a pair whose count fell is never taken until it rises again. :data:`RIGHT_FIRST`: each occurrence's left pair read off
 the word merged so far, its right pair off the word not merged yet, the left pairs moved first, then the right ones,
-a pair subtracted only while the dict holds it, so ``ab ab`` keeps a phantom ``(ab, a)``. :data:`CHUNK_OVERWRITTEN` (also in :data:`COUNT_FAULTS`):
+a pair subtracted only while the dict holds it, so ``ab ab`` keeps a phantom ``(ab, a)``. :data:`SUBSTRING_COUNTS`: the
+words never merged; after ``(a, b)`` each pair ``(b, c)`` becomes ``(ab, c)`` counted as the substring ``abc`` in all
+the words (a cache of every substring's count), each ``(c, a)`` likewise, the old pair dropped. :data:`CHUNK_OVERWRITTEN` (also in :data:`COUNT_FAULTS`):
 the chunks' word counts joined by ``result[word] = count``, so each word keeps its count in the last chunk.
 """
 
@@ -168,6 +170,9 @@ ONCE_PER_WORD = "once-per-word"  # chengkai-dai's count: get_pairs returns a set
 LOST_LAST_COUNTED = "lost-last-counted"  # she-is-automatic's loop: the tail lost, the merged word's pairs counted
 ACCUMULATED = "accumulated"  # kanda-mashiro's counts: made before the loop, every pass adds all the pairs again
 RIGHT_FIRST = "right-recorded-first"  # pikaxinge's update: right pairs read before the next merge, moved after the left
+SUBSTRING_COUNTS = (
+    "substring-counts"  # Jingxu-Li's loop: pairs beside a merge recounted as substrings, words never merged
+)
 LAZY_HEAP = "lazy-heap"  # DAMI211's heap: pushed only for a count that rose, stale entries dropped when popped
 CHUNK_OVERWRITTEN = "chunk-overwritten"  # simpissa's merge_dicts: result[key] = d2[key], the chunks' counts not summed
 ADJACENT_CROSS = "adjacent-cross"  # KleistvonLiu's update: both sides of each new token, (b, a) between two taken twice
@@ -552,6 +557,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_never_resetting(words, num_merges))
     if fault == LAZY_HEAP:
         return _vocab(_train_with_lazy_heap(words, num_merges))
+    if fault == SUBSTRING_COUNTS:
+        return _vocab(_train_on_substring_counts(words, num_merges))
     if fault == RIGHT_FIRST:
         return _vocab(_train_moving_left_pairs_first(words, num_merges))
     first = dict(words)
@@ -2087,4 +2094,45 @@ def _train_moving_left_pairs_first(words: Counter, num_merges: int) -> list[tupl
                         cache.pop(old, None)
                 cache[new] = cache.get(new, 0) + count
                 index.setdefault(new, set()).add(seq_id)
+    return merges
+
+
+def _train_on_substring_counts(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Jingxu-Li's loop: pair_freq_cache from the words, substring_freq_cache the count of every substring
+    ``b''.join(token[i:j])`` of every word (times its count), both made once; perform_merge takes the greatest pair of
+    the highest count and builds a new dict: the merged pair skipped, a pair (y, c) with y the merged pair's right
+    symbol replaced by (xy, c) with the substring count of xy + c (kept as it was where that is 0), a pair (c, x)
+    likewise, any other pair kept; token_freq is never changed."""
+    pair_freq: dict = {}
+    for token, freq in words.items():
+        for i in range(len(token) - 1):
+            pair_freq[(token[i], token[i + 1])] = pair_freq.get((token[i], token[i + 1]), 0) + freq
+    substring: dict = {}
+    for token, freq in words.items():
+        for i in range(len(token)):
+            for j in range(i + 1, len(token) + 1):
+                key = b"".join(token[i:j])
+                substring[key] = substring.get(key, 0) + freq
+    merges = []
+    while len(merges) < num_merges and pair_freq:
+        best = max(pair_freq.items(), key=lambda x: (x[1], x[0]))[0]
+        merges.append(best)
+        merged = best[0] + best[1]
+        new_freq: dict = {}
+        for pair, freq in pair_freq.items():
+            if pair == best:
+                continue
+            if pair[0] == best[1]:
+                new_pair = (merged, pair[1])
+            elif pair[1] == best[0]:
+                new_pair = (pair[0], merged)
+            else:
+                new_freq[pair] = freq
+                continue
+            found = substring.get(b"".join(new_pair), 0)
+            if found > 0:
+                new_freq[new_pair] = found
+            else:
+                new_freq[pair] = freq
+        pair_freq = new_freq
     return merges

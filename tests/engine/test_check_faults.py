@@ -49,6 +49,7 @@ from faulty_trainers import (
     STALE_GUARDED,
     STALE_KEPT,
     STALE_OVERLAP,
+    SUBSTRING_COUNTS,
     TIE_FAULTS,
     TWIN_NEVER,
     UNCOUNTED_LEFT,
@@ -277,6 +278,7 @@ SET_K_LOOPS = {
     ACCUMULATED: "never reset",  # kanda-mashiro: a pair no word holds (bytes), merged tokens never counted (handout)
     LAZY_HEAP: "gets a new entry only for a pair whose count rose",  # DAMI211: a tie no rule breaks (prose)
     RIGHT_FIRST: "moves the left-hand pairs before the right-hand ones",  # pikaxinge: a pair no word holds (bytes)
+    SUBSTRING_COUNTS: "counted as the occurrences of the joined bytes",  # Jingxu-Li: a tie no rule breaks (prose)
 }
 
 
