@@ -98,7 +98,18 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     of the word's own: counts move by the last word's count and the merged split is written over the last word's;
 38. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
     between them, ``(b, a)``, is subtracted once from each too; the merged pair's count loses one per occurrence, so
-    what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays.
+    what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays;
+39. ``accumulated``: the pair counts are made once before the loop and every pass adds all the words' pairs to them
+    again, never reset, so untouched pairs grow each pass and a merged pair keeps its old count;
+40. ``once-per-word``: each word's pairs are taken as a set, so a pair repeated in a word counts once for it;
+41. ``lost-last-counted``: the merge loses the last symbol as ``lost-last`` does, but the counts are taken from the
+    merged word, so the lost symbol's pair goes too;
+42. ``lazy-heap``: a ``heapq`` of ``(-count, pair)`` given an entry only for a pair whose count rose, stale entries
+    dropped when popped, so a pair whose count fell is never offered again until it rises (ties: the smallest pair);
+43. ``right-recorded-first``: the pair right of each occurrence is read off the word before the next occurrence merges
+    and moved after all the left pairs, subtracting only a pair the counts hold, so ``ab ab`` keeps ``(ab, a)``;
+44. ``substring-counts``: the words are never merged; each pair beside the merged one is replaced by the pair with the
+    new token, counted as the occurrences of its bytes in all the words.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
