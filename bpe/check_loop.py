@@ -96,6 +96,11 @@ def find_fault(
         # a lost pair explains any one choice, and a count that is off can pass for one for a while: a
         # selection that lost pairs must follow the student to the end
         enough = len(args[2]) if fault.loses else step
+        if fault.follow:  # a choice by chance can pass for it: it must follow further, and further than a tie rule
+            enough = min(len(args[2]), step + fault.follow)
+            if fault.lazy:  # its heap pops the smallest of tied pairs: alone, that is a tie rule, the simpler cause
+                tied = replay(*args, CORRECT, tie="smallest-bytes", deadline=deadline).reproduced
+                enough = max(enough, tied + 1)
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
             as_far = []
@@ -168,6 +173,18 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
     if found.fault.loses and len(pairs) > 1:
         return _lost_sentence(found, pairs)
+    if found.fault.lazy and len(pairs) > 1:
+        ours, theirs = pairs[0], pairs[1]
+        ours_n, theirs_n = found.true.counts.get(ours, 0), found.true.counts.get(theirs, 0)
+        if ours_n == theirs_n and theirs < ours:  # here it is the heap's order of tied pairs, not a lost entry
+            return (
+                f"{found.fault.sentence}: {show_pair(ours)} and {show_pair(theirs)} both count {ours_n}, and your "
+                f"min-heap pops the smaller pair, {show_pair(theirs)}"
+            )
+        return (
+            f"{found.fault.sentence}: your count of {show_pair(ours)} ({ours_n}) is right, but it fell after its last "
+            f"entry was pushed, so your heap no longer offers it and pops {show_pair(theirs)} ({theirs_n})"
+        )
     if (
         found.fault.heap
         and len(pairs) > 1
@@ -324,6 +341,7 @@ def _slips(corpus: Words, true: Replay, ours: BytePair, theirs: BytePair, ours_n
 # merges a word's occurrences in another order than left to right (a set's, which may be no fixed order) fits as well
 RUN_FAULTS = frozenset({
     "overlap-twice", "overlap-subtract", "positions", "overlap-index", "overlap-collapse", "stale-overlap", "lost-last",
+    "lost-last-counted",
     "stale-guarded",
 })  # fmt: skip
 

@@ -43,7 +43,9 @@ one faulty reader does:
     and the pieces (those too) are counted as words;
 14. ``cjk-single``: the pre-token pattern makes every CJK character (Han, Hiragana, Katakana, Hangul) a word of its
     own, its first alternative, and keeps them out of the letter class (``[\\p{L}--\\p{Han}...]``), so ``' 東京'`` is
-    counted as ``' '``, ``'東'`` and ``'京'``: no pair joins two CJK characters, or a space to one.
+    counted as ``' '``, ``'東'`` and ``'京'``: no pair joins two CJK characters, or a space to one;
+15. ``chunk-overwritten``: the chunks' word counts are joined by assignment (``result[word] = count``), not added,
+    so each word keeps its count in the last chunk that holds it.
 
 A :class:`Reading` holds the text read whole (its documents and the spans of their words), so a reader that
 cuts words is re-read only around its cuts (a word's match depends on the text a word or so around it).
@@ -257,6 +259,23 @@ def _chunk_positions(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, ([worst] if worst is not None else [], [])
 
 
+def _chunk_overwritten(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """Each word's count in the last chunk that holds it: the chunks' counts joined by assignment, not summed."""
+    bounds = reading.boundaries(chunks, to_special=True)  # at special tokens: no word is cut
+    edges = [char for char, _ in reading.char_offsets(bounds[1:-1])]
+    per_chunk: list[Counter] = [Counter()]
+    for a, b in zip(reading.starts, reading.ends):
+        while len(per_chunk) - 1 < len(edges) and a >= edges[len(per_chunk) - 1]:
+            per_chunk.append(Counter())
+        per_chunk[-1][reading.text[a:b]] += 1
+    counts: Counter = Counter()
+    for chunk in per_chunk:
+        counts.update({word: n - counts[word] for word, n in chunk.items()})  # the later chunk's count replaces it
+    true = reading.true
+    worst = max(true, key=lambda w: (true[w] - counts[w], true[w]), default=None)
+    return counts, ([worst] if worst is not None else [], [])
+
+
 def _example(true: Counter, counts: Counter) -> Example:
     """A word counted less, and the two counted most beyond their true counts."""
     less, more = true - counts, counts - true
@@ -422,6 +441,9 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("chunk-positions", "your counts merge each word's positions from your {chunks} chunks as one "
                    "set, and positions start at 0 in every chunk, so a word at the same position in two chunks "
                    "counts once", _chunk_positions, chunks="special", own_loop=True),
+        CountFault("chunk-overwritten", "your word counts from your {chunks} chunks are joined by assignment "
+                   "(result[word] = count), not added, so each word keeps its count in the last chunk that holds it "
+                   "and loses its counts in the chunks before", _chunk_overwritten, chunks="special"),
         CountFault("special-in-pattern", "your special token is an alternative inside your pre-token pattern, not "
                    "split out first, so after punctuation the punctuation run takes its first characters and the "
                    "rest is counted as words", _special_in_pattern),

@@ -14,6 +14,7 @@ Left out: the faults themselves (:mod:`bpe.merge_faults`) and deciding which fau
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -82,6 +83,8 @@ def replay(
 
     def contribution(split: Split) -> Counter:
         c = pair_counter(split, fault.overlap)
+        if fault.once:
+            c = Counter(dict.fromkeys(c, 1))
         if fault.banned:
             c = Counter({p: n for p, n in c.items() if p[0] not in made_tokens and p[1] not in made_tokens})
         return c
@@ -109,9 +112,15 @@ def replay(
     live = set(range(len(words)))
     held = _HeldPairs(words, contrib) if fault.moves else None
     heap = _SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
+    if fault.lazy and heap is not None:
+        heap = _LazyHeap(words, freqs)  # type: ignore[assignment]
     if fault.wrong_index and tie in (None, "greatest-bytes"):
         heap = _WrongIndex(words, freqs)  # type: ignore[assignment]
-    if (fault.heap or fault.wrong_index) and heap is None:
+    if fault.prefix_first and tie in (None, "greatest-bytes"):
+        heap = _PrefixFirst(words, freqs)  # type: ignore[assignment]
+    if fault.global_substring and tie in (None, "greatest-bytes"):
+        heap = _SubstringCounts(words, freqs)  # type: ignore[assignment]
+    if (fault.heap or fault.wrong_index or fault.prefix_first or fault.global_substring) and heap is None:
         return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
     at = _PositionPairs(words) if fault.positions else _RecordedPositions(words) if fault.recorded else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
@@ -212,6 +221,9 @@ def replay(
             if fault.frozen:
                 continue
             before = contrib[w]
+            if fault.accumulates:  # the word's pairs are added again with every other word's after the merge
+                contrib[w] = contribution(new)
+                continue
             if fault.extra is no_extra or fault.only_merged:
                 after = contribution(new)  # the word's counts are its split's, as in the correct loop
             else:
@@ -220,6 +232,9 @@ def replay(
             counts.add(before, -freqs[w])
             counts.add(after, freqs[w])
             contrib[w] = after
+        if fault.accumulates:
+            for w in live:
+                counts.add(contrib[w], freqs[w])
         if recount is not None:
             recount.moved(changed)
         if fault.keeps_pair:
@@ -445,6 +460,180 @@ class _SiftlessHeap:
                 i += 1
         if pair not in self.counts:
             self.holders.pop(pair, None)
+
+
+class _LazyHeap:
+    """A student's loop with a min-heap of ``(-count, pair)`` (``heapq``) whose stale entries are dropped when popped
+    (an entry whose count is no longer the pair's), step by step as it is written: the counts are right, but the
+    update pushes an entry only for a pair whose count rose (the new pairs beside each occurrence), never for the
+    old pairs whose count fell, so such a pair has no entry with its count and is never offered again until it
+    gains count. Among equal counts the heap pops the smallest pair."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        self.splits = [list(w) for w in words]
+        self.freqs = freqs
+        self.counts: dict[BytePair, int] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+        self.heap = [(-n, p) for p, n in self.counts.items()]
+        heapq.heapify(self.heap)
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        while self.heap:
+            n, p = self.heap[0]
+            if self.counts.get(p, 0) == -n and n < 0:
+                return p
+            heapq.heappop(self.heap)
+        return None
+
+    def _move(self, old: BytePair, new: BytePair, f: int) -> None:
+        self.counts[old] = self.counts.get(old, 0) - f  # the fault: no entry pushed for the count that fell
+        self.counts[new] = self.counts.get(new, 0) + f
+        heapq.heappush(self.heap, (-self.counts[new], new))
+
+    def merge(self) -> None:
+        """Pop the top pair and merge it in every word, left to right, moving the pairs beside each occurrence."""
+        pair = self.top()
+        if pair is None:
+            return
+        heapq.heappop(self.heap)
+        a, b = pair
+        joined = a + b
+        for w, split in enumerate(self.splits):
+            f, out, i = self.freqs[w], [], 0
+            while i < len(split):
+                if i + 1 < len(split) and split[i] == a and split[i + 1] == b:
+                    if out:
+                        self._move((out[-1], a), (out[-1], joined), f)
+                    if i + 2 < len(split):
+                        self._move((b, split[i + 2]), (joined, split[i + 2]), f)
+                    out.append(joined)
+                    i += 2
+                else:
+                    out.append(split[i])
+                    i += 1
+            self.splits[w] = out
+        self.counts.pop(pair, None)
+
+
+class _PrefixFirst:
+    """A student's loop, step by step as it is written: the counts a dict (the greatest pair of the highest count taken,
+    then removed), each pair's set of the words that held it (never shrunk, iterated as Python iterates a set of ints).
+    Each word holding the pair is merged in place, left to right; at each occurrence the pair on its left is recorded
+    as in the word merged so far and the pair on its right as in the word before the merge (the next occurrence not yet
+    merged); then every left pair is moved to the new token, then every right one, and a pair is subtracted only while
+    the dict holds it (dropped at 0). Of two occurrences side by side (``ab ab``), the second's left pair ``(ab, a)`` is
+    not in the dict yet when it would be subtracted, and the first's right pair ``(b, a)`` adds it after: it stays."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        self.splits = [list(w) for w in words]
+        self.freqs = freqs
+        self.counts: dict[BytePair, int] = {}
+        self.holders: dict[BytePair, set[int]] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+                self.holders.setdefault(p, set()).add(w)
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        if not self.counts:
+            return None
+        pair, n = max(self.counts.items(), key=lambda x: (x[1], x[0]))
+        return pair if n > 0 else None
+
+    def _move(self, old: BytePair, new: BytePair, w: int, f: int) -> None:
+        if old in self.counts:
+            self.counts[old] -= f
+            if self.counts[old] <= 0:
+                del self.counts[old]
+        self.counts[new] = self.counts.get(new, 0) + f
+        self.holders.setdefault(new, set()).add(w)
+
+    def merge(self) -> None:
+        pair = self.top()
+        if pair is None:
+            return
+        a, b = pair
+        joined = a + b
+        held = self.holders.get(pair, set()).copy()
+        self.counts.pop(pair, None)
+        self.holders.pop(pair, None)
+        for w in held:
+            split, f = self.splits[w], self.freqs[w]
+            lefts, rights, i = [], [], 0
+            while i < len(split) - 1:
+                if split[i] == a and split[i + 1] == b:
+                    if i > 0:
+                        lefts.append(split[i - 1])
+                    if i < len(split) - 2:
+                        rights.append(split[i + 2])
+                    split[i : i + 2] = [joined]
+                else:
+                    i += 1
+            for x in lefts:
+                self._move((x, a), (x, joined), w, f)
+            for y in rights:
+                self._move((b, y), (joined, y), w, f)
+
+
+class _SubstringCounts:
+    """A student's loop that never merges a word: the pair counts a dict (the greatest pair of the highest count taken),
+    and after merging ``(a, b)`` each pair ``(b, c)`` becomes ``(ab, c)`` and each ``(c, a)`` becomes ``(c, ab)``, counted
+    as the number of times the bytes ``abc`` (or ``cab``) occur in all the words, overlapping ones too (a count of every
+    substring made once, before the loop), the old pair dropped; where those bytes never occur the old pair stays."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        self.texts = [b"".join(w) for w in words]
+        self.freqs = freqs
+        self.counts: dict[BytePair, int] = {}
+        for w, word in enumerate(words):
+            for p in zip(word, word[1:]):
+                self.counts[p] = self.counts.get(p, 0) + freqs[w]
+        self.found: dict[bytes, int] = {}
+
+    def _substring(self, text: bytes) -> int:
+        if text not in self.found:
+            n = 0
+            for w, word in enumerate(self.texts):
+                start = word.find(text)
+                while start != -1:
+                    n += self.freqs[w]
+                    start = word.find(text, start + 1)
+            self.found[text] = n
+        return self.found[text]
+
+    def count(self, pair: BytePair) -> int:
+        return self.counts.get(pair, 0)
+
+    def top(self) -> BytePair | None:
+        if not self.counts:
+            return None
+        return max(self.counts.items(), key=lambda x: (x[1], x[0]))[0]
+
+    def merge(self) -> None:
+        pair = self.top()
+        if pair is None:
+            return
+        a, b = pair
+        joined = a + b
+        out: dict[BytePair, int] = {}
+        for p, n in self.counts.items():
+            if p == pair:
+                continue
+            new = (joined, p[1]) if p[0] == b else (p[0], joined) if p[1] == a else None
+            found = self._substring(new[0] + new[1]) if new is not None else 0
+            if new is not None and found > 0:
+                out[new] = found
+            else:
+                out[p] = n
+        self.counts = out
 
 
 class _WrongIndex:

@@ -95,7 +95,18 @@ split to its new one. Each :class:`Fault` changes one thing in that loop:
     of the word's own: counts move by the last word's count and the merged split is written over the last word's;
 37. ``adjacent-cross``: as ``adjacent``, two new tokens side by side add their pair once from each, and the pair
     between them, ``(b, a)``, is subtracted once from each too; the merged pair's count loses one per occurrence, so
-    what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays.
+    what the update left on it (in ``x x x x`` merging ``(x, x)``, the cross pairs are the merged pair) stays;
+39. ``accumulated``: the pair counts are made once before the loop and every pass adds all the words' pairs to them
+    again, never reset, so untouched pairs grow each pass and a merged pair keeps its old count;
+40. ``once-per-word``: each word's pairs are taken as a set, so a pair repeated in a word counts once for it;
+41. ``lost-last-counted``: the merge loses the last symbol as ``lost-last`` does, but the counts are taken from the
+    merged word, so the lost symbol's pair goes too;
+42. ``lazy-heap``: a ``heapq`` of ``(-count, pair)`` given an entry only for a pair whose count rose, stale entries
+    dropped when popped, so a pair whose count fell is never offered again until it rises (ties: the smallest pair);
+43. ``right-recorded-first``: the pair right of each occurrence is read off the word before the next occurrence merges
+    and moved after all the left pairs, subtracting only a pair the counts hold, so ``ab ab`` keeps ``(ab, a)``;
+44. ``substring-counts``: the words are never merged; each pair beside the merged one is replaced by the pair with the
+    new token, counted as the occurrences of its bytes in all the words.
 
 Where two faults follow a student's run equally far, the earlier one in :data:`FAULTS` is named: ``never-merges`` and
 ``kept-pair`` first, since a loop whose merged pair keeps its count is all a run that repeats a merge needs (the faults
@@ -532,6 +543,12 @@ class Fault:
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
     wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (fault_replay)
+    prefix_first: bool = False  # the left pairs moved before the right ones, read off the word as it is (fault_replay)
+    follow: int = 0  # merges past the step it must follow the run too (or to its end): one choice may pass for it
+    global_substring: bool = False  # pair counts moved to substring counts of the whole corpus, no words (fault_replay)
+    lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (fault_replay)
+    once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
+    accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
 
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -560,6 +577,12 @@ FAULTS: dict[str, Fault] = {
               "a pair that is not there", extra=_overlap_twice_extra),
         Fault("overlap-once", "your count skips overlapping pairs ('aaa' holds (a, a) twice, you count it once)",
               overlap=False),
+        Fault("accumulated", "your pair counts are made once, before the loop, and never reset: each pass adds "
+              "every word's pairs again to the counts of the passes before, so the pairs of words no merge touches "
+              "grow every pass while a new pair starts from nothing, and a merged pair keeps its old count",
+              accumulates=True),
+        Fault("once-per-word", "your count takes each word's pairs as a set, so a pair that occurs several times in one "
+              "word is counted once for it (times the word's count), not once per occurrence", once=True, follow=3),
         Fault("only-merged", "after a merge your loop counts pairs again in the merged words only, forgetting "
               "every other word", only_merged=True),
         Fault("keep-right", "your merge writes the new token but keeps the pair's right symbol after it ('a b c' "
@@ -600,6 +623,10 @@ FAULTS: dict[str, Fault] = {
         Fault("no-sift-up", "your heap's update never moves a pair up when its count rises (it compares the new "
               "count with itself, already raised, and only sifts down), so a pair that gains count stays below "
               "pairs it now beats", heap=True),
+        Fault("lazy-heap", "your heap of (-count, pair) gets a new entry only for a pair whose count rose, never for "
+              "one whose count fell, and drops an entry whose count is no longer the pair's, so a pair whose count "
+              "fell is never offered again until it gains count (among equal counts your min-heap pops the smallest "
+              "pair)", heap=True, lazy=True, follow=3),
         Fault("skip-first-neighbour", "your update skips the pair on the left of a merge at position 1 of a word "
               "(a test like 'pos - 1 > 0' where 'pos - 1 >= 0' is meant), so after 'x a b' becomes 'x ab' the word "
               "still counts (x, a) and never (x, ab)", extra=_skip_first_extra, drops=True,
@@ -659,6 +686,13 @@ FAULTS: dict[str, Fault] = {
               "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
               "{joined}), while your counts were updated as if it stayed",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        Fault("lost-last-counted", "your merge appends a word's last symbol after its scan only when the last two "
+              "symbols are not the merged pair, so a word ending in a run of odd length ('aaa' merging (a, a)) loses "
+              "its last symbol, and your counts, taken from the merged word, lose its last pair", merge=merge_drop_tail,
+              about_merge="your merge for {merge} appends a word's last symbol only when the last two symbols are "
+              "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
+              "{joined}), and your counts, taken from the merged word, lose its last pair",
+              blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
         Fault("skipped-words", "your loop removes each word from the list of words holding the pair while it "
               "iterates over that list ('for w in words: ... words.remove(w)'), so it steps over the next word: every "
               "second word holding the pair is never merged, and its pairs keep their counts", merge=merge_first, skips=True,
@@ -709,6 +743,15 @@ FAULTS: dict[str, Fault] = {
               "names each word 'index', but the body uses 'i', left over from the loop that counted the pairs (the last "
               "word's index), so every count moves by the last word's count and the merged word is stored in the last "
               "word's place: the words themselves never change", wrong_index=True, drops=True),
+        Fault("right-recorded-first", "your update records each occurrence's right neighbour from the word before the "
+              "merge (the next occurrence not yet merged) and moves the left-hand pairs before the right-hand ones, "
+              "subtracting a pair only while your counts hold it, so of two merged tokens side by side (as in 'ab ab') "
+              "the pair (ab, a) is added and never taken back", prefix_first=True),
+        Fault("substring-counts", "your loop never merges the words: after merging (a, b) each pair (b, c) is "
+              "replaced by (ab, c) and each (c, a) by (c, ab), counted as the occurrences of the joined bytes in all "
+              "your pre-tokens (a count of every substring made once), and the old pair is dropped, so a pair beside a "
+              "merged one is counted wherever its bytes occur, also inside other tokens, and never where it stays",
+              global_substring=True),
         Fault("adjacent-cross", "your update moves the pairs on both sides of each merged token, so two merged "
               "tokens side by side (as in 'ab ab') add their pair twice, once from each, and subtract the pair between "
               "them, (b, a), twice; the merged pair's count loses one per occurrence merged, so what the update left "

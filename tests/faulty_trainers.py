@@ -97,10 +97,22 @@ start made the new token and the symbol after each popped, so a run collapses (`
 earlier loop, so counts move by the last word's count and the merged word is stored over the last word.
 :data:`ADJACENT_CROSS`: the pairs on both sides of each new token moved, so two new tokens side by side add their pair
 twice and subtract the pair between them twice, and the merged pair loses one count per occurrence.
+Set K's loops: :data:`ONCE_PER_WORD`: the pairs counted afresh each pass from each word's set of pairs, so a pair
+repeated in a word counts once for it; :data:`LOST_LAST_COUNTED`: the last symbol lost as :data:`LOST_LAST`, but the
+word's pairs subtracted whole and the merged word's added, so the lost symbol's pair goes too; :data:`ACCUMULATED`:
+the counts made once before the loop and every pass adding all the words' pairs to them again; :data:`LAZY_HEAP`: a
+``heapq`` of (-count, pair) given a new entry only for a pair whose count rose, stale entries skipped when popped, so
+a pair whose count fell is never taken until it rises again. :data:`RIGHT_FIRST`: each occurrence's left pair read off
+the word merged so far, its right pair off the word not merged yet, the left pairs moved first, then the right ones,
+a pair subtracted only while the dict holds it, so ``ab ab`` keeps a phantom ``(ab, a)``. :data:`SUBSTRING_COUNTS`: the
+words never merged; after ``(a, b)`` each pair ``(b, c)`` becomes ``(ab, c)`` counted as the substring ``abc`` in all
+the words (a cache of every substring's count), each ``(c, a)`` likewise, the old pair dropped. :data:`CHUNK_OVERWRITTEN` (also in :data:`COUNT_FAULTS`):
+the chunks' word counts joined by ``result[word] = count``, so each word keeps its count in the last chunk.
 """
 
 from __future__ import annotations
 
+import heapq
 import io
 import re
 from collections import Counter
@@ -128,7 +140,7 @@ SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-seque
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern", "cjk-single",
-    "unescaped-split",
+    "unescaped-split", "chunk-overwritten",
 )  # fmt: skip
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
@@ -154,6 +166,15 @@ OVERLAP_STALE = "overlap-stale"  # qufy6's update: stale neighbours moved at eve
 OVERLAP_COLLAPSE = "overlap-collapse"  # YVSemlani's merge: every start made the new token, the next symbol popped
 OVERLAP_DUPLICATE = "overlap-duplicate"  # hashemelezabi's merge: a new token for every start: 'aaaa' is 'aa aa aa'
 TWIN_NEVER = "twin-never"  # SplashCloud's update: pairs beside the merge recounted, (ab, ab) never made
+ONCE_PER_WORD = "once-per-word"  # chengkai-dai's count: get_pairs returns a set, so a repeated pair counts once a word
+LOST_LAST_COUNTED = "lost-last-counted"  # she-is-automatic's loop: the tail lost, the merged word's pairs counted
+ACCUMULATED = "accumulated"  # kanda-mashiro's counts: made before the loop, every pass adds all the pairs again
+RIGHT_FIRST = "right-recorded-first"  # pikaxinge's update: right pairs read before the next merge, moved after the left
+SUBSTRING_COUNTS = (
+    "substring-counts"  # Jingxu-Li's loop: pairs beside a merge recounted as substrings, words never merged
+)
+LAZY_HEAP = "lazy-heap"  # DAMI211's heap: pushed only for a count that rose, stale entries dropped when popped
+CHUNK_OVERWRITTEN = "chunk-overwritten"  # simpissa's merge_dicts: result[key] = d2[key], the chunks' counts not summed
 ADJACENT_CROSS = "adjacent-cross"  # KleistvonLiu's update: both sides of each new token, (b, a) between two taken twice
 WRONG_INDEX = "wrong-index"  # Thinkin999's update: the last word's index 'i' where the loop's 'index' is meant
 RIGHT_TO_LEFT = "right-to-left"  # a word's occurrences merged from its end: 'aaa' becomes a aa, not aa a
@@ -207,6 +228,8 @@ def _words(text: str, fault: str | None) -> Counter:
         return _chunked_words(text, fault)
     if fault == "drop-tail":
         return _words_before_last_boundary(text)
+    if fault == CHUNK_OVERWRITTEN:
+        return _chunk_counts_assigned(text)
     if fault == "drop-special-length":
         return _chunks_read_short(text)
     if fault == "special-in-pattern":  # re.findall(r"(<\|endoftext\|>)|" + PAT): the token one of the words
@@ -304,6 +327,29 @@ def _words_before_last_boundary(text: str) -> Counter:
         for document in data[start:end].decode("utf-8").split(EOT):
             words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
     return words
+
+
+def _chunk_counts_assigned(text: str) -> Counter:
+    """simpissa's reader: the chunks between boundaries moved to the next <|endoftext|>, each counted by a worker, the
+    workers' counts joined by ``reduce(merge_dicts, results, {})`` where ``merge_dicts`` copies the first dict and sets
+    ``result[key] = d2.get(key)`` for every key of the second: a word's count is its count in the last chunk."""
+    data = text.encode("utf-8")
+    cuts = [k * (len(data) // CHUNKS) for k in range(CHUNKS)] + [len(data)]
+    for k in range(1, CHUNKS):
+        found = data.find(EOT.encode(), cuts[k])
+        cuts[k] = len(data) if found < 0 else found
+    result: dict = {}
+    for start, end in zip(cuts, cuts[1:]):
+        if start >= end:
+            continue
+        chunk: Counter = Counter()
+        for document in data[start:end].decode("utf-8").split(EOT):
+            chunk.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
+        merged = dict(result)
+        for key in chunk:
+            merged[key] = chunk.get(key, 0)
+        result = merged
+    return Counter(result)
 
 
 def _chunks_read_short(text: str) -> Counter:
@@ -503,6 +549,18 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
         return _vocab(_train_moving_both_sides(words, num_merges))
     if fault == WRONG_INDEX:
         return _vocab(_train_with_a_leftover_index(words, num_merges))
+    if fault == ONCE_PER_WORD:
+        return _vocab(_train_on_sets_of_pairs(words, num_merges))
+    if fault == LOST_LAST_COUNTED:
+        return _vocab(_train_recounting_the_cut_word(words, num_merges))
+    if fault == ACCUMULATED:
+        return _vocab(_train_never_resetting(words, num_merges))
+    if fault == LAZY_HEAP:
+        return _vocab(_train_with_lazy_heap(words, num_merges))
+    if fault == SUBSTRING_COUNTS:
+        return _vocab(_train_on_substring_counts(words, num_merges))
+    if fault == RIGHT_FIRST:
+        return _vocab(_train_moving_left_pairs_first(words, num_merges))
     first = dict(words)
     splits = {w: list(w) for w in words}
     merges: list[tuple[bytes, bytes]] = []
@@ -1856,4 +1914,225 @@ def _train_on_recorded_positions(words: Counter, num_merges: int) -> list[tuple[
         counts.pop((a, b), None)
         counts = Counter({p: n for p, n in counts.items() if n != 0})
         merges.append((a, b))
+    return merges
+
+
+def _train_on_sets_of_pairs(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """chengkai-dai's loop: each pass counts the pairs afresh, each word's pairs taken by ``get_pairs`` as a set (so a
+    pair twice in a word adds the word's count once), the greatest pair of the highest count taken and every word
+    merged left to right."""
+
+    def get_pairs(word):
+        return {(word[i], word[i + 1]) for i in range(len(word) - 1)}
+
+    merges = []
+    for _ in range(num_merges):
+        pair_counts: Counter = Counter()
+        for word, count in words.items():
+            for pair in get_pairs(word):
+                pair_counts[pair] += count
+        if not pair_counts:
+            break
+        best = max(pair_counts.items(), key=lambda x: (x[1], x[0]))[0]
+        merges.append(best)
+        new_words: Counter = Counter()
+        for word, count in words.items():
+            new_words[_merge_left_to_right(word, *best)] += count
+        words = new_words
+    return merges
+
+
+def _train_recounting_the_cut_word(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """she-is-automatic's loop: for each word holding the pair, all its pairs subtracted, the word merged by a scan
+    that appends the last symbol only when ``word[-2:] != best_pair``, and all the merged word's pairs added."""
+    word_freqs: Counter = Counter(words)
+    pair_freqs: Counter = Counter()
+    for word, freq in word_freqs.items():
+        for i in range(len(word) - 1):
+            pair_freqs[word[i], word[i + 1]] += freq
+    merges = []
+    while len(merges) < num_merges and pair_freqs:
+        top = max(pair_freqs.values())
+        best = max(p for p, f in pair_freqs.items() if f == top)
+        merges.append(best)
+        affected = [(w, f) for w, f in word_freqs.items() if any(w[i : i + 2] == best for i in range(len(w) - 1))]
+        for word, freq in affected:
+            for i in range(len(word) - 1):
+                pair_freqs[word[i], word[i + 1]] -= freq
+                if pair_freqs[word[i], word[i + 1]] <= 0:
+                    del pair_freqs[word[i], word[i + 1]]
+            new, i = [], 0
+            while i < len(word) - 1:
+                if word[i : i + 2] == best:
+                    new.append(best[0] + best[1])
+                    i += 2
+                else:
+                    new.append(word[i])
+                    i += 1
+            if word[-2:] != best:
+                new.append(word[-1])
+            for i in range(len(new) - 1):
+                pair_freqs[new[i], new[i + 1]] += freq
+            del word_freqs[word]
+            word_freqs[tuple(new)] += freq
+    return merges
+
+
+def _train_never_resetting(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """kanda-mashiro's loop: ``counts`` made before the loop; each pass adds every word's pairs to it, takes the
+    greatest pair of the highest count and merges every word left to right; ``counts`` is never emptied."""
+    splits = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    merges = []
+    for _ in range(num_merges):
+        for w, f in words.items():
+            for pair in zip(splits[w], splits[w][1:]):
+                counts[pair] += f
+        if not counts:
+            break
+        best = max(counts.items(), key=lambda x: (x[1], x[0]))[0]
+        merges.append(best)
+        for w in words:
+            splits[w] = list(_merge_left_to_right(tuple(splits[w]), *best))
+    return merges
+
+
+def _train_with_lazy_heap(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """DAMI211's loop: a ``heapq`` of (-count, pair) over ``pair_freq``; an entry whose count is not the pair's is
+    skipped when popped; at each occurrence the pairs beside it move to the new token and only the new pair is pushed
+    (the old one, whose count fell, is not), so a pair whose count fell has no entry until it rises again."""
+    seqs = [(list(w), f) for w, f in words.items()]
+    pair_freq: Counter = Counter()
+    for seq, f in seqs:
+        for i in range(len(seq) - 1):
+            pair_freq[(seq[i], seq[i + 1])] += f
+    heap = [(-f, p) for p, f in pair_freq.items()]
+    heapq.heapify(heap)
+    merges = []
+    for _ in range(num_merges):
+        best = None
+        while heap:
+            neg, candidate = heapq.heappop(heap)
+            if pair_freq.get(candidate, 0) == -neg and -neg > 0:
+                best = candidate
+                break
+        if best is None:
+            break
+        merges.append(best)
+        a, b = best
+        new_token = a + b
+        for k, (seq, f) in enumerate(seqs):
+            if a not in seq:
+                continue
+            new_seq: list[bytes] = []
+            i = 0
+            while i < len(seq):
+                if i < len(seq) - 1 and seq[i] == a and seq[i + 1] == b:
+                    if new_seq:
+                        left = new_seq[-1]
+                        pair_freq[(left, a)] -= f
+                        pair_freq[(left, new_token)] += f
+                        heapq.heappush(heap, (-pair_freq[(left, new_token)], (left, new_token)))
+                    if i + 2 < len(seq):
+                        right = seq[i + 2]
+                        pair_freq[(b, right)] -= f
+                        pair_freq[(new_token, right)] += f
+                        heapq.heappush(heap, (-pair_freq[(new_token, right)], (new_token, right)))
+                    new_seq.append(new_token)
+                    i += 2
+                else:
+                    new_seq.append(seq[i])
+                    i += 1
+            seqs[k] = (new_seq, f)
+        del pair_freq[best]
+    return merges
+
+
+def _train_moving_left_pairs_first(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """pikaxinge's loop: bpe_cache the pair counts, index the set of sequence ids holding each pair (never shrunk); the
+    greatest pair of the highest count taken and popped; each sequence on its index merged in place (the index not
+    advanced after a merge), recording (new_seq[i - 1], new_seq[i]) and (new_seq[i + 1], new_seq[i + 2]) before each
+    merge; then each recorded left pair moved to the new token, then each right one, an old pair subtracted only if
+    still in bpe_cache (popped at 0)."""
+    sequences = [tuple(w) for w in words]
+    count_of = list(words.values())
+    cache: dict = {}
+    index: dict = {}
+    for seq_id, seq in enumerate(sequences):
+        for i in range(len(seq) - 1):
+            cache[(seq[i], seq[i + 1])] = cache.get((seq[i], seq[i + 1]), 0) + count_of[seq_id]
+            index.setdefault((seq[i], seq[i + 1]), set()).add(seq_id)
+    merges = []
+    while len(merges) < num_merges and cache:
+        pair, top = max(cache.items(), key=lambda x: (x[1], x[0]))
+        if top <= 0:
+            break
+        merges.append(pair)
+        new_token = pair[0] + pair[1]
+        affected = index.get(pair, set()).copy()
+        cache.pop(pair, None)
+        index.pop(pair, None)
+        for seq_id in affected:
+            count = count_of[seq_id]
+            prefix, suffix = [], []
+            new_seq = list(sequences[seq_id])
+            i = 0
+            while i < len(new_seq) - 1:
+                if new_seq[i] == pair[0] and new_seq[i + 1] == pair[1]:
+                    if i > 0:
+                        prefix.append((new_seq[i - 1], new_seq[i]))
+                    if i < len(new_seq) - 2:
+                        suffix.append((new_seq[i + 1], new_seq[i + 2]))
+                    new_seq[i : i + 2] = [new_token]
+                else:
+                    i += 1
+            sequences[seq_id] = tuple(new_seq)
+            for old, new in [(p, (p[0], new_token)) for p in prefix] + [(p, (new_token, p[1])) for p in suffix]:
+                if old in cache:
+                    cache[old] -= count
+                    if cache[old] <= 0:
+                        cache.pop(old, None)
+                cache[new] = cache.get(new, 0) + count
+                index.setdefault(new, set()).add(seq_id)
+    return merges
+
+
+def _train_on_substring_counts(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """Jingxu-Li's loop: pair_freq_cache from the words, substring_freq_cache the count of every substring
+    ``b''.join(token[i:j])`` of every word (times its count), both made once; perform_merge takes the greatest pair of
+    the highest count and builds a new dict: the merged pair skipped, a pair (y, c) with y the merged pair's right
+    symbol replaced by (xy, c) with the substring count of xy + c (kept as it was where that is 0), a pair (c, x)
+    likewise, any other pair kept; token_freq is never changed."""
+    pair_freq: dict = {}
+    for token, freq in words.items():
+        for i in range(len(token) - 1):
+            pair_freq[(token[i], token[i + 1])] = pair_freq.get((token[i], token[i + 1]), 0) + freq
+    substring: dict = {}
+    for token, freq in words.items():
+        for i in range(len(token)):
+            for j in range(i + 1, len(token) + 1):
+                key = b"".join(token[i:j])
+                substring[key] = substring.get(key, 0) + freq
+    merges = []
+    while len(merges) < num_merges and pair_freq:
+        best = max(pair_freq.items(), key=lambda x: (x[1], x[0]))[0]
+        merges.append(best)
+        merged = best[0] + best[1]
+        new_freq: dict = {}
+        for pair, freq in pair_freq.items():
+            if pair == best:
+                continue
+            if pair[0] == best[1]:
+                new_pair = (merged, pair[1])
+            elif pair[1] == best[0]:
+                new_pair = (pair[0], merged)
+            else:
+                new_freq[pair] = freq
+                continue
+            found = substring.get(b"".join(new_pair), 0)
+            if found > 0:
+                new_freq[new_pair] = found
+            else:
+                new_freq[pair] = freq
+        pair_freq = new_freq
     return merges

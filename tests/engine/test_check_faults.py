@@ -11,6 +11,7 @@ import pickle
 import pytest
 from check_support import check, first_difference
 from faulty_trainers import (
+    ACCUMULATED,
     ADJACENT_CROSS,
     CORPORA,
     EOT,
@@ -22,17 +23,21 @@ from faulty_trainers import (
     IGNORES_INPUT,
     INT_SUM,
     KEPT_PAIR,
+    LAZY_HEAP,
     LOOP_FAULTS,
     LOST_LAST,
+    LOST_LAST_COUNTED,
     LOST_STEP,
     NEVER_MERGES,
     OFFSET_SET,
+    ONCE_PER_WORD,
     OVERLAP_COLLAPSE,
     OVERLAP_DUPLICATE,
     OVERLAP_STALE,
     PER_WORD,
     RECORDED_POSITIONS,
     RIGHT_ADDED,
+    RIGHT_FIRST,
     RIGHT_TO_LEFT,
     SAMPLE,
     SELECTION_FAULTS,
@@ -44,6 +49,7 @@ from faulty_trainers import (
     STALE_GUARDED,
     STALE_KEPT,
     STALE_OVERLAP,
+    SUBSTRING_COUNTS,
     TIE_FAULTS,
     TWIN_NEVER,
     UNCOUNTED_LEFT,
@@ -267,6 +273,35 @@ def test_a_loop_of_set_j_is_named_with_its_step(corpus, fault):
         assert SET_J_LOOPS[fault] in result.cause, result.cause
     else:
         assert replay(words, freqs, merges, FAULTS[result.fault], tie="greatest-bytes").reproduced >= own
+
+
+# set K's students: the loop each trainer copies, and what the Check says of it
+SET_K_LOOPS = {
+    ONCE_PER_WORD: "counted once for it",  # chengkai-dai: the old Check said lines stripped (prose), a count is off
+    LOST_LAST_COUNTED: "taken from the merged word, lose its last pair",  # she-is-automatic: overlap-subtract
+    ACCUMULATED: "never reset",  # kanda-mashiro: a pair no word holds (bytes), merged tokens never counted (handout)
+    LAZY_HEAP: "gets a new entry only for a pair whose count rose",  # DAMI211: a tie no rule breaks (prose)
+    RIGHT_FIRST: "moves the left-hand pairs before the right-hand ones",  # pikaxinge: a pair no word holds (bytes)
+    SUBSTRING_COUNTS: "counted as the occurrences of the joined bytes",  # Jingxu-Li: a tie no rule breaks (prose)
+}
+
+
+@pytest.mark.parametrize("fault", SET_K_LOOPS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_loop_of_set_k_is_named_with_its_step(corpus, fault):
+    text, n = CORPORA[corpus], {**MERGES, "prose": 190}[corpus]
+    merges, result = check(text, fault, n)
+    step = first_difference(train(text, n)[1], merges)
+    if step is None:  # no pair twice in a word, no odd run of one symbol ending a word, no count that fell and won
+        assert (corpus == "handout" or fault == LOST_LAST_COUNTED) and result.kind == "same", result.cause
+        return
+    if fault == LAZY_HEAP and train(text, n, "smallest-bytes")[1] == merges:  # no pair that fell was ever to be taken
+        assert result.kind == "tie" and "The smallest-bytes tie rule" in result.cause, result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", fault, step), result.cause
+    assert f"At step {step} we merge" in result.cause and SET_K_LOOPS[fault] in result.cause, result.cause
+    _, words, freqs = student_words(text, CS336_SETUP, [EOT])
+    assert replay(words, freqs, merges, FAULTS[fault], tie="greatest-bytes").reproduced == len(merges)
 
 
 @pytest.mark.parametrize("corpus", CORPORA)

@@ -23,7 +23,9 @@ from bpe.count_faults import COUNT_FAULTS, Reading, file_text
 from bpe.formats.student_runs import read_student_file
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
-READING = ("cut-last", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "drop-special-length")
+READING = (
+    "cut-last", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "drop-special-length", "chunk-overwritten",
+)  # fmt: skip
 
 
 def as_text(counts: Counter) -> Counter:
