@@ -520,14 +520,10 @@ class _LazyHeap:
         self.counts.pop(pair, None)
 
 
-class _PrefixFirst:
-    """A student's loop, step by step as it is written: the counts a dict (the greatest pair of the highest count taken,
-    then removed), each pair's set of the words that held it (never shrunk, iterated as Python iterates a set of ints).
-    Each word holding the pair is merged in place, left to right; at each occurrence the pair on its left is recorded
-    as in the word merged so far and the pair on its right as in the word before the merge (the next occurrence not yet
-    merged); then every left pair is moved to the new token, then every right one, and a pair is subtracted only while
-    the dict holds it (dropped at 0). Of two occurrences side by side (``ab ab``), the second's left pair ``(ab, a)`` is
-    not in the dict yet when it would be subtracted, and the first's right pair ``(b, a)`` adds it after: it stays."""
+class _HolderCounts:
+    """Pair counts in a dict with the words holding each pair (a set of word indices, never shrunk by the
+    subclass unless it says so), the greatest count then the greatest pair of bytes taken, a count at 0 or below
+    taken by none: the state two students' loops below share."""
 
     def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
         self.splits = [list(w) for w in words]
@@ -547,6 +543,16 @@ class _PrefixFirst:
             return None
         pair, n = max(self.counts.items(), key=lambda x: (x[1], x[0]))
         return pair if n > 0 else None
+
+
+class _PrefixFirst(_HolderCounts):
+    """A student's loop, step by step as it is written: the counts a dict (the greatest pair of the highest count taken,
+    then removed), each pair's set of the words that held it (never shrunk, iterated as Python iterates a set of ints).
+    Each word holding the pair is merged in place, left to right; at each occurrence the pair on its left is recorded
+    as in the word merged so far and the pair on its right as in the word before the merge (the next occurrence not yet
+    merged); then every left pair is moved to the new token, then every right one, and a pair is subtracted only while
+    the dict holds it (dropped at 0). Of two occurrences side by side (``ab ab``), the second's left pair ``(ab, a)`` is
+    not in the dict yet when it would be subtracted, and the first's right pair ``(b, a)`` adds it after: it stays."""
 
     def _move(self, old: BytePair, new: BytePair, w: int, f: int) -> None:
         if old in self.counts:
@@ -636,7 +642,7 @@ class _SubstringCounts:
         self.counts = out
 
 
-class _WrongIndex:
+class _WrongIndex(_HolderCounts):
     """A student's loop whose update reads the word it merges right but uses a loop variable left over from the
     loop that built the counts, the last word's index, everywhere else: each word holding the pair moves its
     neighbour pairs (read from its split before the merge) by the last word's count, not its own, and its merged
@@ -645,23 +651,8 @@ class _WrongIndex:
     the merged pair's count is set to 0. The words holding each pair are visited in order of their index."""
 
     def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
-        self.splits = [list(w) for w in words]
+        super().__init__(words, freqs)
         self.freq = freqs[-1] if freqs else 0
-        self.counts: dict[BytePair, int] = {}
-        self.holders: dict[BytePair, set[int]] = {}
-        for w, word in enumerate(words):
-            for p in zip(word, word[1:]):
-                self.counts[p] = self.counts.get(p, 0) + freqs[w]
-                self.holders.setdefault(p, set()).add(w)
-
-    def count(self, pair: BytePair) -> int:
-        return self.counts.get(pair, 0)
-
-    def top(self) -> BytePair | None:
-        if not self.counts:
-            return None
-        best = max(self.counts.items(), key=lambda item: (item[1], item[0]))
-        return best[0] if best[1] > 0 else None
 
     def merge(self) -> None:
         pair = self.top()

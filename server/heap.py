@@ -83,7 +83,7 @@ def lingering() -> int:
 
 
 def reap_sessions() -> bool:
-    """Drop the sessions whose tabs closed more than ``server.disconnectedSessionTTL`` (2 min) ago.
+    """Drop the sessions whose tabs closed more than ``server.disconnectedSessionTTL`` (60 s here) ago.
 
     Streamlit keeps a closed tab's session in a ``TTLCache`` that removes expired entries only when
     another session is saved or deleted: on a server nobody opens any more, closed sessions, and

@@ -2,7 +2,8 @@
 
 Streamlit keeps each uploaded file in the server's memory (its ``MemoryUploadedFileManager``) until the
 file's widget deletes it (the student removes or replaces the file) or the session ends (the session's
-files go when Streamlit shuts it down, ``server.disconnectedSessionTTL`` after its tab closed). The one
+files go when the session is shut down, ``server.disconnectedSessionTTL`` after its tab closed, by
+``server/session_end.py`` where Streamlit only drops it). The one
 limit it enforces is ``server.maxUploadSize`` per file, so one session could ask for many upload URLs
 and fill each without a rerun, and the server would hold it all. Here the manager's ``add_file``
 refuses a file that would take the session past either limit (HTTP 413 with a sentence, as Streamlit

@@ -11,7 +11,7 @@ from browser_support import REPO_ROOT, on_new_server, wait_for_app
 from st_client import Session
 
 from bpe import hub
-from server import limits
+from server import heap, limits
 
 CONFIG = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text())
 
@@ -27,6 +27,9 @@ def test_config_matches_the_stated_limits():
         "encode_files": hub.MAX_BYTES // 1_000_000,
     }
     assert CONFIG["server"]["runOnSave"] is False
+    # closed tabs' sessions end, and what they held is given back (server/heap.py sweeps every REAP_S), within the
+    # two minutes the greedy neighbour's memory goal allows, with time to spare for the collection after
+    assert CONFIG["server"]["disconnectedSessionTTL"] + heap.REAP_S <= 90
     assert CONFIG["browser"]["gatherUsageStats"] is False
     assert CONFIG["client"]["toolbarMode"] == "viewer"
     # an error no page caught shows its type, never a traceback naming the server's files
