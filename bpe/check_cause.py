@@ -65,6 +65,7 @@ from .check_told import (
     tie_and_loop_told,
 )
 from .config import TIE_RULES
+from .count_classes import find_count_class
 from .count_faults import file_text
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
@@ -163,7 +164,7 @@ def compare_one(
         found = find_fault(words, student.merges, step, (ours[n], theirs), TIE_KEY.get(setup.tie_break), seconds)
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
             candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
-    counted = None
+    counted = classed = None
     text = file_text(corpus)  # only a text can be read in chunks
     if seconds > 0 and text is not None:
         eow = student.end_of_word
@@ -173,6 +174,10 @@ def compare_one(
         )
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
+        if their_count < our_count:  # the student's counts cannot be ours: which class of counts makes them?
+            classed = find_count_class(text, setup, student.merges, step, specials, eow, parting)
+            if classed is not None:
+                candidates.append((classed.reproduced, 3.1, "count-class"))
     ordered = set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
@@ -245,6 +250,9 @@ def compare_one(
     if kind == "reading" and counted is not None:
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)
+    if kind == "count-class" and classed is not None:  # told as a reader that counts the words that way
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        return _reading(student, setup, classed, head, their_count, (ours[n], theirs), fields, options)
     if kind == "tie":
         cause = (
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "

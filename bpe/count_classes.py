@@ -1,0 +1,165 @@
+"""Classes of wrong word counts: how a student's counts can differ from the true ones as a whole, each class a family
+of members tested by replaying the student's merges on the counts it makes.
+
+Where the student's pair at the step where the runs part has a lower true count than ours, the student's counts
+cannot be ours. Faithful copies of single readers (:mod:`bpe.count_faults`) name one student's slip each; a class
+names what many students' readers and counters share, whatever their loop looks like:
+
+1. ``weighting``: each word's count is weighted wrongly as a whole: ``each-word-once`` (every distinct word adds 1, its
+   frequency never used: ``pair_counts[pair] += 1`` over the distinct words) or ``frequency-squared`` (the frequency applied
+   twice: a word's count added once per occurrence);
+2. ``part``: only one part of the corpus is counted: the first or the last document (the text before the first
+   special token, after the last), or the first or the last of the chunks a reader cuts the file into (evenly spaced
+   bytes, or moved forward to a special token as ``find_chunk_boundaries`` does), as a loop whose counts are
+   replaced for each part (``counts = count(part)``, not ``update``) or that stops after one;
+3. ``special``: the special tokens are read another way: replaced by a space, a newline or nothing and the text
+   cut into words as one, or kept in the text as words of their own (cut by the pattern as any text, or one word
+   whole).
+
+The replay allows any tied pair (the student's tie rule is a separate fault, told after the counts by
+:mod:`bpe.check_cause`), and each distinct set of counts is tried once. The class found is returned as a reader of
+:mod:`bpe.count_faults` (its sentence holds the evidence: words whose counts part, and by what factor), so the cause
+is told as a reading fault is, with the cause where the run parts from ours on those counts.
+
+Left out: counts that also depend on the merge loop (counts accumulated across steps: :mod:`bpe.merge_faults`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .check_notation import show_word
+from .check_reading import FOLLOW, CountFound, can_choose
+from .check_setup import Setup, student_words
+from .count_faults import CountFault, Reading
+from .fault_replay import replay
+from .formats.cs336 import BytePair
+
+CHUNKS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64, 100)  # the usual numbers of chunks a reader cuts the file into
+
+
+@dataclass(frozen=True)
+class Member:
+    """One member of a class: its family, its name, what it does (addressed to the student) and its word counts."""
+
+    family: str
+    name: str
+    what: str
+    counts: Counter
+
+
+def _escape(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _words(reading: Reading, a: int, b: int) -> Counter:
+    """The words of the characters ``a`` to ``b``, cut at the special tokens as our side cuts them."""
+    counts: Counter = Counter()
+    piece = reading.text[a:b]
+    for part in reading.split.split(piece) if reading.split else [piece]:
+        counts.update(reading.pattern.findall(part))
+    return counts
+
+
+def members(reading: Reading, specials: Sequence[str]) -> Iterator[Member]:
+    """Every member of every class, with its word counts (those equal to the true counts too: the caller skips them)."""
+    true = reading.true
+    yield Member("weighting", "each-word-once", "your pair counts add 1 for each distinct word, not the word's frequency "
+                 "(each distinct word counted once)", Counter(dict.fromkeys(true, 1)))  # fmt: skip
+    yield Member("weighting", "frequency-squared", "your pair counts weight each word by its frequency twice (a word's count "
+                 "added at each of its occurrences, its frequency squared)", Counter({w: c * c for w, c in true.items()}))  # fmt: skip
+    if len(reading.docs) > 1:
+        for which, (a, b) in (("first", reading.docs[0]), ("last", reading.docs[-1])):
+            yield Member("part", f"only-{which}-document", f"only the {which} document (the text "
+                         f"{'before the first' if which == 'first' else 'after the last'} special token) is counted: "
+                         "the counts are replaced for each document, not added, or the loop stops after one",
+                         Counter(m.group() for m in reading.pattern.finditer(reading.text, a, b)))  # fmt: skip
+    for chunks in CHUNKS:
+        for moved in (True, False):
+            if moved and not reading.marks:
+                continue
+            bounds = reading.boundaries(chunks, moved)
+            if len(bounds) < 3:
+                continue
+            for which, (a, b) in (("first", bounds[:2]), ("last", bounds[-2:])):
+                made = len(bounds) - 1
+                how = "each moved to a special token" if moved else "at evenly spaced bytes"
+                counts = reading.read([(a, b)])
+                yield Member("part", f"only-{which}-chunk", f"only the {which} chunk of your {made} chunks (cut {how}) "
+                             f"is counted: the counts are replaced for each chunk, not added (only the {which} chunk's "
+                             "words are kept), or the loop stops after one", counts)  # fmt: skip
+    for special in specials:
+        for name, by in (("space", " "), ("newline", "\n"), ("nothing", "")):
+            text = reading.text.replace(special, by)
+            told = {" ": "a space (' ')", "\n": "a newline", "": "nothing (removed)"}[by]
+            yield Member("special", f"special-as-{name}", f"your special token {_escape(special)} is replaced by "
+                         f"{told} and the text is cut into words as one, not split at it",
+                         Counter(reading.pattern.findall(text)))  # fmt: skip
+        n = reading.text.count(special)
+        kept = true + Counter({w: k * n for w, k in Counter(reading.pattern.findall(special)).items()})
+        yield Member("special", "special-as-words", f"your special token {_escape(special)} is kept in your text "
+                     "and cut into words as any text (it is split out but kept, as re.split with a group keeps it)",
+                     kept)  # fmt: skip
+        yield Member("special", "special-one-word", f"your special token {_escape(special)} is counted as one word "
+                     "of your corpus, its bytes merged as any word's", true + Counter({special: n}))  # fmt: skip
+
+
+def _evidence(member: Member, true: Counter) -> str:
+    """The words whose counts part most, and by what factor: the class's evidence in a clause."""
+    changed = [w for w in {*true, *member.counts} if member.counts.get(w, 0) != true.get(w, 0)]
+    if not changed:
+        return ""
+    rows = sorted(changed, key=lambda w: (-abs(member.counts.get(w, 0) - true.get(w, 0)), w))[:2]
+    told = []
+    for w in rows:
+        a, b = true.get(w, 0), member.counts.get(w, 0)
+        told.append(f"{show_word(w)} counts {b} where it occurs {a} times")
+    lost = sum(true.values()) - sum(c for w, c in member.counts.items() if w in true)
+    more = (
+        f"; {lost} of the corpus's {sum(true.values())} words are never counted"
+        if member.family == "part" and lost > 0
+        else ""
+    )
+    return ": " + _escape(" and ".join(told)) + more
+
+
+def find_count_class(
+    text: str,
+    setup: Setup,
+    merges: Sequence[BytePair],
+    step: int,
+    specials: Sequence[str] = (),
+    end_of_word: bool = False,
+    parting: tuple[BytePair, int, BytePair, int] | None = None,
+) -> CountFound | None:
+    """The member whose word counts let our loop (any tied pair allowed) follow ``merges`` through ``step`` (1-based)
+    and longest, at least :data:`~bpe.check_reading.FOLLOW` merges past it (or to the end), or None; returned as a
+    reading fault whose sentence names the class with its evidence. ``parting``: as for
+    :func:`~bpe.check_reading.find_count_fault`, counts that cannot make the student's choice are not replayed."""
+    if not text:
+        return None
+    reading = Reading(text, setup.pre_tokenizer, specials)
+    need = min(len(merges), step + FOLLOW)
+    seen = [reading.true]
+    best: tuple[int, Member] | None = None
+    for member in members(reading, specials):
+        if not member.counts or member.counts in seen:
+            continue
+        seen.append(member.counts)
+        if parting is not None and not can_choose(
+            member.counts, reading.true, setup, end_of_word, merges[: step - 1], parting
+        ):
+            continue
+        _, words, freqs = student_words(dict(member.counts), setup, (), end_of_word)
+        n = replay(words, freqs, merges).reproduced
+        if n >= need and (best is None or n > best[0]):
+            best = (n, member)
+            if n == len(merges):
+                break
+    if best is None:
+        return None
+    n, member = best
+    fault = CountFault(member.name, member.what + _evidence(member, reading.true), lambda r, c: (Counter(), ([], [])))
+    return CountFound(fault, 1, dict(member.counts), ([], []), dict(reading.true), n)
