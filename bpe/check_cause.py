@@ -69,6 +69,7 @@ from .count_classes import find_count_class
 from .count_faults import file_text
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
+from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
 
@@ -181,6 +182,12 @@ def compare_one(
     ordered = set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
+    reversed_ = right_to_left(words.words, words.freqs, words.texts, student.merges[: step + BEYOND], step, ours[n])
+    if seconds > 0 and (reversed_ is None or reversed_[0] < min(len(student.merges), step + BEYOND)):
+        read = right_to_left_read(file_text(corpus), setup, specials, student.merges[: step + BEYOND], step, ours[n])
+        reversed_ = read if read is not None and (reversed_ is None or read[0] > reversed_[0]) else reversed_
+    if reversed_ is not None:  # ... or from each word's end
+        candidates.append((reversed_[0], 2.06, "right-to-left"))
     banned = (
         special_ban(
             words, student.merges, step, ours[n], specials, TIE_KEY.get(setup.tie_break), min(seconds, SET_SECONDS)
@@ -237,6 +244,8 @@ def compare_one(
         return Comparison(kind="specials", cause=cause, **fields)
     if kind == "set-order" and ordered is not None:
         return set_order_told(p, ordered)
+    if kind == "right-to-left" and reversed_ is not None:
+        return right_to_left_told(head, their_count, len(student.merges), reversed_, fields)
     if kind == "special-ban" and banned is not None:
         return special_ban_told(p, banned)
     if kind == "int-sum" and ints is not None:

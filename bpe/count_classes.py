@@ -16,8 +16,10 @@ names what many students' readers and counters share, whatever their loop looks 
    cut into words as one, or kept in the text as words of their own (cut by the pattern as any text, or one word
    whole).
 
-The replay allows any tied pair (the student's tie rule is a separate fault, told after the counts by
-:mod:`bpe.check_cause`), and each distinct set of counts is tried once. The class found is returned as a reader of
+Each distinct set of counts is tried once. A member is weighed by how many merges our run on its counts makes; only
+where that run parts from the student's before the step is passed, the replay allows any tied pair (the student's tie
+rule is then a second fault, told after the counts by :mod:`bpe.check_cause`): a member that needs no second fault to
+follow the run is not outweighed by one that follows it further by letting every tie go the student's way. The class found is returned as a reader of
 :mod:`bpe.count_faults` (its sentence holds the evidence: words whose counts part, and by what factor), so the cause
 is told as a reading fault is, with the cause where the run parts from ours on those counts.
 
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 
 from .check_notation import show_word
 from .check_reading import FOLLOW, CountFound, can_choose
-from .check_setup import Setup, student_words
+from .check_setup import Setup, setup_agreed, student_words
 from .count_faults import CountFault, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
@@ -154,7 +156,11 @@ def find_count_class(
             continue
         _, words, freqs = student_words(dict(member.counts), setup, (), end_of_word)
         n = replay(words, freqs, merges).reproduced
-        if n >= need and (best is None or n > best[0]):
+        if n < need:
+            continue
+        exact = setup_agreed(dict(member.counts), setup, merges, (), end_of_word)
+        n = exact if exact >= need else n  # a tie rule of the student's own is a second fault: only where needed
+        if best is None or n > best[0]:
             best = (n, member)
             if n == len(merges):
                 break
