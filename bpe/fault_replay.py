@@ -1,15 +1,16 @@
 """Replaying a student's merges under one known fault: how many of them the faulty loop would have chosen.
 
-:func:`replay` follows the student's merges under a :class:`~bpe.merge_faults.Fault` and stops at the first
+:func:`replay` follows the student's merges under a :class:`~bpe.loop_fault.Fault` and stops at the first
 merge the faulty loop would not choose. A pair is chosen when no pair has a higher count (``tie=None``: any
 tied pair may win, so a tie rule cannot pass for a fault) or, with a tie key of
 :data:`~bpe.tie_keys.TIE_KEYS`, when the key picks it among the tied. A loop that merges word splits
 keeps them per word; a loop that keeps only pair counts (``moves``) or byte positions (``positions``) has
 its own bookkeeping (:class:`~bpe.replay_counts.HeldPairs`, :mod:`bpe.replay_positions`);
 :class:`~bpe.replay_counts.PairCounts` finds the most frequent pairs without a scan. A loop whose selection
-is its own (a heap, a dict) is replayed step by step by :mod:`bpe.replay_heaps` or :mod:`bpe.replay_dicts`. :func:`faulty_merges` lets a faulty loop choose its merges itself.
+is its own (a heap, a dict) is replayed step by step by :mod:`bpe.replay_heaps` or :mod:`bpe.replay_dicts`.
+:func:`faulty_merges` lets a faulty loop choose its merges itself.
 
-Left out: the faults themselves (:mod:`bpe.merge_faults`) and deciding which fault to name
+Left out: the faults themselves (:mod:`bpe.merge_faults`), the tie keys (:mod:`bpe.tie_keys`) and deciding which fault to name
 (:mod:`bpe.check_loop`).
 """
 
