@@ -26,7 +26,9 @@ from dataclasses import dataclass, replace
 from .check_notation import show_bytes, show_pair, show_word
 from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault
+from .loop_fault import Fault
+from .merge_faults import CORRECT, FAULTS
+from .tie_keys import TIE_KEYS
 
 LOOP_SECONDS = 6.0
 SAME_SECONDS = 1.0  # once a fault makes every merge, the time for finding another that does too
@@ -75,7 +77,7 @@ def find_fault(
     seconds: float = LOOP_SECONDS,
 ) -> FaultFound | None:
     """The known fault that reproduces the student's merges through ``step`` (1-based) and longest, or None.
-    ``tie``: the tie rule of the loops (a key of :data:`bpe.merge_faults.TIE_KEYS`; None: any tied pair)."""
+    ``tie``: the tie rule of the loops (a key of :data:`bpe.tie_keys.TIE_KEYS`; None: any tied pair)."""
     deadline = time.monotonic() + seconds
     args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
     true = replay(*args, CORRECT, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
@@ -126,7 +128,7 @@ def find_tie_and_fault(
     skip: str | None = None,
     seconds: float = LOOP_SECONDS,
 ) -> TieAndFault | None:
-    """A students' tie rule (of :data:`bpe.merge_faults.TIE_KEYS` but ``skip``, ours) and a known loop fault
+    """A students' tie rule (of :data:`bpe.tie_keys.TIE_KEYS` but ``skip``, ours) and a known loop fault
     together, the pair that reproduces the student's merges longest and at least ``need`` of them, or None: a
     tie rule and a loop bug can change the same step, and then neither alone follows the run."""
     deadline = time.monotonic() + seconds
@@ -215,7 +217,7 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
 def tie_key(
     corpus: Words, merges: Sequence[BytePair], step: int, skip: str | None = None, seconds: float = LOOP_SECONDS
 ) -> tuple[str | None, int]:
-    """Of the students' tie rules in :data:`bpe.merge_faults.TIE_KEYS` (but ``skip``, ours), the one that
+    """Of the students' tie rules in :data:`bpe.tie_keys.TIE_KEYS` (but ``skip``, ours), the one that
     reproduces the most of the student's merges, at least through ``step``, and how many."""
     deadline = time.monotonic() + seconds
     best, best_n = None, step - 1
