@@ -143,8 +143,9 @@ def right_to_left_told(head: str, their_count: int, total: int, found, fields: d
         else f"our loop merging from the end follows yours for {reach} merges"
     )
     cause = (
-        f"{head} ({their_count}): your merge replaces a pair's occurrences from the end of the word (right to left), "
-        f"not from its start, so a run of three {show_bytes(x)} is split otherwise: after the merge "
+        f"{head} ({their_count}): your merge replaces a pair's occurrences in a word in another order than left to "
+        f"right: from the end of the word (right to left), so a run of three {show_bytes(x)} is split otherwise: after "
+        "the merge "
         f"{show_pair((x, x))} at step {at}, {show_word(word)} holds {show_bytes(x)} {show_bytes(x + x)} where ours "
         f"makes {show_bytes(x + x)} {show_bytes(x)}, and the counts of the pairs beside it follow; {follows}. Walk "
         "each word from its start (for i in range(len(word) - 1), skipping past each merge)."

@@ -23,7 +23,7 @@ def test_a_merge_from_the_word_s_end_is_named_with_its_step(corpus, fault):
         return
     reader = fault != RIGHT_TO_LEFT and train(text, n, "lines")[1] != train(text, n)[1]  # both faults tell
     assert (result.kind, result.fault, result.step) == ("merge-loop", "right-to-left", step), result.cause
-    assert "your merge replaces a pair's occurrences from the end of the word (right to left)" in result.cause
+    assert "occurrences in a word in another order than left to right: from the end of the word" in result.cause
     assert f"makes all {n} of your merges" in result.cause
     if reader:
         assert "your corpus is pre-tokenized line by line" in result.cause
