@@ -166,6 +166,7 @@ def compare_one(
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
             candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
     counted = classed = None
+    tied = their_count == our_count
     text = file_text(corpus)  # only a text can be read in chunks
     if seconds > 0 and text is not None:
         eow = student.end_of_word
@@ -175,10 +176,11 @@ def compare_one(
         )
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
-        if their_count < our_count:  # the student's counts cannot be ours: which class of counts makes them?
-            classed = find_count_class(text, setup, student.merges, step, specials, eow, parting)
-            if classed is not None:
-                candidates.append((classed.reproduced, 3.1, "count-class"))
+        if their_count <= our_count:  # the student's counts cannot be ours (or tie): which class of counts makes them?
+            found_class = find_count_class(text, setup, student.merges, step, specials, eow, parting, tied, counted)
+            if found_class is not None:  # with a tie rule of the student's own too: after a tie rule alone
+                classed, second = found_class
+                candidates.append((classed.reproduced, 5.5 if second and tied else 3.1, "count-class"))
     ordered = set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
@@ -341,7 +343,8 @@ def _reading(student, setup, counted, head, their_count, pairs, fields, options)
     """The student's reader counts the words wrongly (:mod:`bpe.count_faults`): named with a word it miscounts,
     and, where our run on its counts parts from the student's later, the cause found there too."""
     total, n = len(student.merges), counted.reproduced
-    sentence = count_sentence(counted, setup, fields["step"], pairs, student.end_of_word)
+    step = fields["step"]
+    sentence = count_sentence(counted, setup, step, pairs, student.end_of_word, student.merges[: step - 1])
     cause = f"{head} ({their_count}): {sentence}. With those counts our run "
     extra = {}
     inner = compare_one(counted.counts, student, setup, (), **options) if n < total else None

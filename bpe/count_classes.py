@@ -117,7 +117,7 @@ def _evidence(member: Member, true: Counter) -> str:
     told = []
     for w in rows:
         a, b = true.get(w, 0), member.counts.get(w, 0)
-        told.append(f"{show_word(w)} counts {b} where it occurs {a} times")
+        told.append(f"{show_word(w)} counts {b} where our count is {a}")
     lost = sum(true.values()) - sum(c for w, c in member.counts.items() if w in true)
     more = (
         f"; {lost} of the corpus's {sum(true.values())} words are never counted"
@@ -135,23 +135,32 @@ def find_count_class(
     specials: Sequence[str] = (),
     end_of_word: bool = False,
     parting: tuple[BytePair, int, BytePair, int] | None = None,
-) -> CountFound | None:
+    tied: bool = False,
+    rival: CountFound | None = None,
+) -> tuple[CountFound, bool] | None:
     """The member whose word counts let our loop (any tied pair allowed) follow ``merges`` through ``step`` (1-based)
     and longest, at least :data:`~bpe.check_reading.FOLLOW` merges past it (or to the end), or None; returned as a
     reading fault whose sentence names the class with its evidence. ``parting``: as for
-    :func:`~bpe.check_reading.find_count_fault`, counts that cannot make the student's choice are not replayed."""
+    :func:`~bpe.check_reading.find_count_fault`, counts that cannot make the student's choice are not replayed.
+    ``tied``: the two pairs tie at the step in our run, so a tie rule of the student's own explains the choice as
+    well: a member must then make the student's pair win outright there. Also returned: whether the member follows
+    the run only with any tie allowed (a second fault, the student's tie rule, besides the counts). ``rival``: a faulty
+    reader found to follow the run: a member that needs any tie allowed is kept only where it follows the run further
+    than the reader's counts do with any tie allowed too (or the text never split at its special tokens, where the
+    reader names that too)."""
     if not text:
         return None
     reading = Reading(text, setup.pre_tokenizer, specials)
     need = min(len(merges), step + FOLLOW)
     seen = [reading.true]
-    best: tuple[int, Member] | None = None
+    best: tuple[int, Member, bool] | None = None
+    outright = parting if parting is None or not tied else (*parting[:3], parting[3] - 1)
     for member in members(reading, specials):
         if not member.counts or member.counts in seen:
             continue
         seen.append(member.counts)
         if parting is not None and not can_choose(
-            member.counts, reading.true, setup, end_of_word, merges[: step - 1], parting
+            member.counts, reading.true, setup, end_of_word, merges[: step - 1], outright
         ):
             continue
         _, words, freqs = student_words(dict(member.counts), setup, (), end_of_word)
@@ -159,13 +168,20 @@ def find_count_class(
         if n < need:
             continue
         exact = setup_agreed(dict(member.counts), setup, merges, (), end_of_word)
-        n = exact if exact >= need else n  # a tie rule of the student's own is a second fault: only where needed
+        if exact >= need:  # a tie rule of the student's own is a second fault: counted only where needed
+            n = exact
         if best is None or n > best[0]:
-            best = (n, member)
+            best = (n, member, exact < need)
             if n == len(merges):
                 break
     if best is None:
         return None
-    n, member = best
+    n, member, second = best
+    if second and rival is not None:
+        others = [rival.counts, Counter(reading.pattern.findall(text))] if rival.unsplit else [rival.counts]
+        for counts in others:
+            _, words, freqs = student_words(dict(counts), setup, (), end_of_word)
+            if replay(words, freqs, merges).reproduced >= n:
+                return None
     fault = CountFault(member.name, member.what + _evidence(member, reading.true), lambda r, c: (Counter(), ([], [])))
-    return CountFound(fault, 1, dict(member.counts), ([], []), dict(reading.true), n)
+    return CountFound(fault, 1, dict(member.counts), ([], []), dict(reading.true), n), second

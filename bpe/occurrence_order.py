@@ -8,7 +8,8 @@ is counted (``(xx, x)`` is never made, ``(x, xx)`` is).
 
 :func:`right_to_left` replays a correct loop with that merge on the student's merges, any tied pair allowed (the
 student's tie rule is another fault), and keeps it only where it follows the run past the step and, at the step, its
-count of the student's pair beats its count of ours (else a tie rule explains the choice as well).
+count of the student's pair beats its count of ours (else a tie rule explains the choice as well) while a merge left to
+right on the same counts does not make that choice (else the counts explain it, not the order).
 :func:`right_to_left_read` replays it on the words as a faulty reader counts them, where the true counts part from
 the run too soon; :func:`right_to_left_told` says it, with a word split otherwise.
 
@@ -83,6 +84,8 @@ def right_to_left(
             where.setdefault(p, set()).add(k)
     examples: dict[BytePair, tuple[BytePair, int, str]] = {}
     reach = len(merges)
+    if not _order_decides(words, freqs, merges, step, ours):
+        return None
     for at, pair in enumerate(merges, start=1):
         top = max(counts.values(), default=0)
         if top <= 0 or counts.get(pair, 0) != top:
@@ -107,6 +110,21 @@ def right_to_left(
     parted = merges[step - 1] + ours  # a run of a symbol the pairs where the runs part hold is the telling example
     near = [e for pair, e in examples.items() if any(pair[0] in symbol for symbol in parted)]
     return reach, (near or list(examples.values()))[0]
+
+
+def _order_decides(
+    words: Sequence[tuple[bytes, ...]], freqs: Sequence[int], merges: Sequence[BytePair], step: int, ours: BytePair
+) -> bool:
+    """Whether merging left to right, on the same counts, would not make the student's choice at ``step`` on its own:
+    where it would (the student's pair beats ours there too), the counts explain the choice, not the order."""
+    splits = [list(w) for w in words]
+    for pair in merges[: step - 1]:
+        splits = [merge_from_start(split, pair) if len(split) > 1 else split for split in splits]
+    counts: Counter = Counter()
+    for split, freq in zip(splits, freqs):
+        for p in zip(split, split[1:]):
+            counts[p] += freq
+    return counts.get(merges[step - 1], 0) <= counts.get(ours, 0)
 
 
 def right_to_left_read(

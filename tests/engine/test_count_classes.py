@@ -55,7 +55,7 @@ def test_a_class_of_wrong_counts_is_named_with_its_step(corpus, fault):
     assert (result.kind, result.step) == ("reading", step) and result.fault in names, result.cause
     assert f"At step {step} we merge" in result.cause and sentence in result.cause
     if result.fault != "last-document":  # the class's evidence: the words whose counts part
-        assert " counts " in result.cause and " where it occurs " in result.cause
+        assert " counts " in result.cause and " where our count is " in result.cause
 
 
 @pytest.mark.parametrize("fault", COUNT_CLASS_FAULTS)
