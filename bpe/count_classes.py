@@ -6,15 +6,16 @@ cannot be ours. Faithful copies of single readers (:mod:`bpe.count_faults`) name
 names what many students' readers and counters share, whatever their loop looks like:
 
 1. ``weighting``: each word's count is weighted wrongly as a whole: ``each-word-once`` (every distinct word adds 1, its
-   frequency never used: ``pair_counts[pair] += 1`` over the distinct words) or ``frequency-squared`` (the frequency applied
-   twice: a word's count added once per occurrence);
+   frequency never used: ``pair_counts[pair] += 1`` over the distinct words), ``frequency-squared`` (the frequency
+   applied twice: a word's count added once per occurrence), ``once-per-document`` or ``once-per-line`` (the words of
+   each document or line taken as a set);
 2. ``part``: only one part of the corpus is counted: the first or the last document (the text before the first
    special token, after the last), or the first or the last of the chunks a reader cuts the file into (evenly spaced
    bytes, or moved forward to a special token as ``find_chunk_boundaries`` does), as a loop whose counts are
    replaced for each part (``counts = count(part)``, not ``update``) or that stops after one;
 3. ``special``: the special tokens are read another way: replaced by a space, a newline or nothing and the text
-   cut into words as one, or kept in the text as words of their own (cut by the pattern as any text, or one word
-   whole).
+   cut into words as one, kept in the text as words of their own (cut by the pattern as any text, or one word
+   whole), or the documents between them stripped of the whitespace at their ends.
 
 Each distinct set of counts is tried once. A member is weighed by how many merges our run on its counts makes; only
 where that run parts from the student's before the step is passed, the replay allows any tied pair (the student's tie
@@ -56,10 +57,9 @@ def _escape(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def _words(reading: Reading, a: int, b: int) -> Counter:
-    """The words of the characters ``a`` to ``b``, cut at the special tokens as our side cuts them."""
+def _words(reading: Reading, piece: str) -> Counter:
+    """The words of a piece of the text, cut at the special tokens as our side cuts them."""
     counts: Counter = Counter()
-    piece = reading.text[a:b]
     for part in reading.split.split(piece) if reading.split else [piece]:
         counts.update(reading.pattern.findall(part))
     return counts
@@ -72,6 +72,16 @@ def members(reading: Reading, specials: Sequence[str]) -> Iterator[Member]:
                  "(each distinct word counted once)", Counter(dict.fromkeys(true, 1)))  # fmt: skip
     yield Member("weighting", "frequency-squared", "your pair counts weight each word by its frequency twice (a word's count "
                  "added at each of its occurrences, its frequency squared)", Counter({w: c * c for w, c in true.items()}))  # fmt: skip
+    per_doc: Counter = Counter()
+    for a, b in reading.docs:
+        per_doc.update(set(reading.pattern.findall(reading.text, a, b)))
+    yield Member("weighting", "once-per-document", "your word counts add each word once per document that holds it "
+                 "(the words of a document taken as a set), not once per occurrence", per_doc)  # fmt: skip
+    per_line: Counter = Counter()
+    for line in reading.text.splitlines(keepends=True):
+        per_line.update(set(_words(reading, line)))
+    yield Member("weighting", "once-per-line", "your word counts add each word once per line that holds it (the "
+                 "words of a line taken as a set), not once per occurrence", per_line)  # fmt: skip
     if len(reading.docs) > 1:
         for which, (a, b) in (("first", reading.docs[0]), ("last", reading.docs[-1])):
             yield Member("part", f"only-{which}-document", f"only the {which} document (the text "
@@ -99,6 +109,10 @@ def members(reading: Reading, specials: Sequence[str]) -> Iterator[Member]:
             yield Member("special", f"special-as-{name}", f"your special token {_escape(special)} is replaced by "
                          f"{told} and the text is cut into words as one, not split at it",
                          Counter(reading.pattern.findall(text)))  # fmt: skip
+        stripped = sum((_words(reading, reading.text[a:b].strip()) for a, b in reading.docs), Counter())
+        yield Member("special", "documents-stripped", f"your documents (the text between your special tokens "
+                     f"{_escape(special)}) are stripped (doc.strip()) before they are cut into words, so the "
+                     "whitespace at each document's start and end is never counted", stripped)  # fmt: skip
         n = reading.text.count(special)
         kept = true + Counter({w: k * n for w, k in Counter(reading.pattern.findall(special)).items()})
         yield Member("special", "special-as-words", f"your special token {_escape(special)} is kept in your text "

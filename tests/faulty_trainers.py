@@ -113,7 +113,7 @@ over the distinct pre-tokens, ``+= 1`` where ``+= count`` is meant; :data:`LAST_
 moved to the next <|endoftext|>, ``word_freq = count(chunk)`` in the loop over them, so only the last chunk's words are
 kept; :data:`SPECIAL_AS_SPACE`: ``re.sub(special, " ", text)`` and the text pre-tokenized as one;
 :data:`SPECIAL_AS_WORDS`: ``re.split("(" + special + ")", text)`` keeps the token, and each piece, the token too, is
-pre-tokenized and counted.
+pre-tokenized and counted; :data:`SPECIAL_ONE_WORD`: the token kept so too, but counted as one word whole.
 """
 
 from __future__ import annotations
@@ -196,7 +196,8 @@ EACH_WORD_ONCE = "each-word-once"  # WShawnMing's count: pair_count[pair] += 1 o
 LAST_CHUNK = "last-chunk"  # xieweibbz's reader: word_freq = build_word_frequency(docs) for each of 100 chunks
 SPECIAL_AS_SPACE = "special-as-space"  # Dawnfz-Lenfeng's reader: re.sub(special, " ", text), then one text
 SPECIAL_AS_WORDS = "special-as-words"  # sanspareilsmyn's reader: re.split with a group keeps the token as a piece
-COUNT_CLASS_FAULTS = (EACH_WORD_ONCE, LAST_CHUNK, SPECIAL_AS_SPACE, SPECIAL_AS_WORDS)
+SPECIAL_ONE_WORD = "special-one-word"  # golonzovsky's reader: the token split out but kept, counted as one word
+COUNT_CLASS_FAULTS = (EACH_WORD_ONCE, LAST_CHUNK, SPECIAL_AS_SPACE, SPECIAL_AS_WORDS, SPECIAL_ONE_WORD)
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
 PROSE = (
@@ -389,7 +390,7 @@ def _class_words(text: str, fault: str) -> Counter:
     pieces: list[str]
     if fault == SPECIAL_AS_SPACE:
         pieces = [re.sub(re.escape(EOT), " ", text)]
-    elif fault == SPECIAL_AS_WORDS:
+    elif fault in (SPECIAL_AS_WORDS, SPECIAL_ONE_WORD):
         pieces = [piece for piece in re.split("(" + re.escape(EOT) + ")", text) if piece]
     elif fault == LAST_CHUNK:
         data = text.encode("utf-8")
@@ -406,7 +407,8 @@ def _class_words(text: str, fault: str) -> Counter:
         pieces = text.split(EOT)
     words: Counter = Counter()
     for piece in pieces:
-        words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, piece))
+        found = regex.findall(GPT2_PAT, piece) if not (fault == SPECIAL_ONE_WORD and piece == EOT) else [piece]
+        words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found)
     if fault == EACH_WORD_ONCE:  # the count of a word never used: each distinct word adds its pairs once
         return Counter(dict.fromkeys(words, 1))
     return words

@@ -16,6 +16,7 @@ from faulty_trainers import (
     LAST_CHUNK,
     SPECIAL_AS_SPACE,
     SPECIAL_AS_WORDS,
+    SPECIAL_ONE_WORD,
     train,
     word_counts,
 )
@@ -25,12 +26,15 @@ from bpe.count_faults import Reading
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 LAST_SMALLEST = f"{LAST_CHUNK}+smallest-bytes"  # xieweibbz's trainer: its heap of (-count, pair) pops the smallest
+ONE_WORD_IDS = f"{SPECIAL_ONE_WORD}+greatest-id"  # golonzovsky's trainer: ties to the greatest pair of token ids
 NAMED = {  # the members that name each fault (with ties to the greatest pair, the reader fault of one document too)
     EACH_WORD_ONCE: ({"each-word-once"}, "your pair counts add 1 for each distinct word, not the word's frequency"),
     LAST_CHUNK: ({"only-last-document", "last-document"}, "last document (the text after the last special token)"),
     LAST_SMALLEST: ({"only-last-document"}, "only the last document (the text after the last special token) is"),
     SPECIAL_AS_SPACE: ({"special-as-space"}, "your special token <|endoftext|> is replaced by a space (' ')"),
     SPECIAL_AS_WORDS: ({"special-as-words"}, "your special token <|endoftext|> is kept in your text and cut into"),
+    SPECIAL_ONE_WORD: ({"special-one-word"}, "your special token <|endoftext|> is counted as one word of your corpus"),
+    ONE_WORD_IDS: ({"special-one-word"}, "your special token <|endoftext|> is counted as one word of your corpus"),
 }
 
 
@@ -38,14 +42,15 @@ def as_text(counts: Counter) -> Counter:
     return Counter({b"".join(word).decode("utf-8"): n for word, n in counts.items()})
 
 
-@pytest.mark.parametrize("fault", [*COUNT_CLASS_FAULTS, LAST_SMALLEST])
+@pytest.mark.parametrize("fault", [*COUNT_CLASS_FAULTS, LAST_SMALLEST, ONE_WORD_IDS])
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_a_class_of_wrong_counts_is_named_with_its_step(corpus, fault):
     text, n = CORPORA[corpus], MERGES[corpus]
     merges, result = check(text, fault, n)
     step = first_difference(train(text, n)[1], merges)
     if EOT not in text and fault != EACH_WORD_ONCE:  # no special token, one chunk: at most the tie rule differs
-        ties = (("tie", step, rule) for rule in ("smallest-bytes", "first"))  # on the handout both make every merge
+        rules = ("smallest-bytes", "first", "greatest-id")  # on the handout the first two both make every merge
+        ties = (("tie", step, rule) for rule in rules)
         assert (result.kind, result.step, result.rule) in (("same", None, None), *ties)
         return
     names, sentence = NAMED[fault]
