@@ -14,9 +14,11 @@ counts are read in our run at that step. The cause is told in one sentence:
    known fault in reading the corpus in chunks (:mod:`bpe.count_faults`, found by :mod:`bpe.check_reading`: the
    last character cut off, words cut at chunk boundaries, positions counted per chunk), which changes a few words'
    counts before any merge, and after it, where our run on those counts parts from the student's, the cause found
-   there; where the two counts tie, another tie rule (ours, or a student's rule by bytes, token ids, decoded text
-   or the concatenated bytes, :mod:`bpe.check_ties`) that follows the run :data:`~bpe.check_ties.FOLLOW` merges
-   past the step; a run that is its first merge over and over, as a loop whose merge never changes a word makes;
+   there; a class of wrong counts (:mod:`bpe.count_classes`: each word weighted alike, one part of the corpus, the
+   special token read another way), tried where the student's pair cannot win on our counts and told as a reader is;
+   a merge that works from each word's end (:mod:`bpe.occurrence_order`); where the two counts tie, another tie
+   rule (ours, or a student's rule by bytes, token ids, decoded text or the concatenated bytes,
+   :mod:`bpe.check_ties`) that follows the run :data:`~bpe.check_ties.FOLLOW` merges past the step; a run that is its first merge over and over, as a loop whose merge never changes a word makes;
 3. where none does: a pair our corpus never has (:mod:`bpe.check_missing`: whitespace kept on words, special
    tokens, the byte base), or what is certain: which count must be off, by how much at least, and the words
    holding it.
