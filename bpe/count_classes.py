@@ -17,7 +17,9 @@ names what many students' readers and counters share, whatever their loop looks 
    cut into words as one, kept in the text as words of their own (cut by the pattern as any text, or one word
    whole), or the documents between them stripped of the whitespace at their ends.
 
-Each distinct set of counts is tried once. A member is weighed by how many merges our run on its counts makes; only
+Each distinct set of counts is tried once, and kept only where its counts make the student's choice at the step
+(the student's pair above every other, or tied and taken by our tie rule): that choice is what the class must
+explain, and a part of the corpus of a word or two follows a few merges of any run by ties alone. A member is weighed by how many merges our run on its counts makes; only
 where that run parts from the student's before the step is passed, the replay allows any tied pair (the student's tie
 rule is then a second fault, told after the counts by :mod:`bpe.check_cause`): a member that needs no second fault to
 follow the run is not outweighed by one that follows it further by letting every tie go the student's way. The class found is returned as a reader of
@@ -39,6 +41,7 @@ from .check_setup import Setup, setup_agreed, student_words
 from .count_faults import CountFault, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
+from .occurrence_order import merge_from_start
 
 CHUNKS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64, 100)  # the usual numbers of chunks a reader cuts the file into
 
@@ -141,6 +144,41 @@ def _evidence(member: Member, true: Counter) -> str:
     return ": " + _escape(" and ".join(told)) + more
 
 
+def _follow(
+    words: Sequence[tuple[bytes, ...]], freqs: Sequence[int], merges: Sequence[BytePair]
+) -> tuple[int, set[int]]:
+    """How many of ``merges`` a correct loop on these words makes, any tied pair allowed (-1 where the words have no
+    pair left before the run ends), and the steps (1-based) among them its counts decide on their own (the student's
+    pair counted above every other)."""
+    splits = [list(w) for w in words]
+    counts: Counter = Counter()
+    where: dict[BytePair, set[int]] = {}
+    for k, split in enumerate(splits):
+        for p in zip(split, split[1:]):
+            counts[p] += freqs[k]
+            where.setdefault(p, set()).add(k)
+    decided: set[int] = set()
+    for at, pair in enumerate(merges):
+        mine = counts.get(pair, 0)
+        tops = [c for c in counts.values() if c >= mine]
+        if not any(c > 0 for c in counts.values()):
+            return -1, decided  # no pair left where the student's run goes on: these cannot be the student's words
+        if mine <= 0 or max(tops) > mine:
+            return at, decided
+        if len(tops) == 1:
+            decided.add(at + 1)
+        for k in where.pop(pair, set()):
+            old, new = splits[k], merge_from_start(splits[k], pair)
+            for p in zip(old, old[1:]):
+                counts[p] -= freqs[k]
+            for p in zip(new, new[1:]):
+                counts[p] += freqs[k]
+                where.setdefault(p, set()).add(k)
+            splits[k] = new
+        counts.pop(pair, None)
+    return len(merges), decided
+
+
 def find_count_class(
     text: str,
     setup: Setup,
@@ -178,10 +216,12 @@ def find_count_class(
         ):
             continue
         _, words, freqs = student_words(dict(member.counts), setup, (), end_of_word)
-        n = replay(words, freqs, merges).reproduced
+        n, decided = _follow(words, freqs, merges)
         if n < need:
             continue
         exact = setup_agreed(dict(member.counts), setup, merges, (), end_of_word)
+        if step not in decided and exact < step:  # the class must make the student's choice there, any tie ours
+            continue
         if exact >= need:  # a tie rule of the student's own is a second fault: counted only where needed
             n = exact
         if best is None or n > best[0]:
