@@ -44,6 +44,7 @@ from .formats.cs336 import BytePair
 from .occurrence_order import merge_from_start
 
 CHUNKS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64, 100)  # the usual numbers of chunks a reader cuts the file into
+MAX_CHARS = 500_000  # a longer text is not tried: its members' recounts (a dozen passes) take seconds
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ def find_count_class(
     reader found to follow the run: a member that needs any tie allowed is kept only where it follows the run further
     than the reader's counts do with any tie allowed too (or the text never split at its special tokens, where the
     reader names that too)."""
-    if not text:
+    if not text or len(text) > MAX_CHARS:
         return None
     reading = Reading(text, setup.pre_tokenizer, specials)
     need = min(len(merges), step + FOLLOW)

@@ -30,6 +30,7 @@ from .count_faults import CountFault
 from .formats.cs336 import BytePair
 
 FOLLOW = 2  # the replay explains the step only if it follows the run this many merges past it (or to its end)
+READ_MAX_CHARS = 300_000  # a longer text is not re-read by each faulty reader: those passes take seconds
 
 
 def merge_from_end(split: Sequence[bytes], pair: BytePair) -> list[bytes]:
@@ -139,7 +140,7 @@ def right_to_left_read(
     """:func:`right_to_left` on the words as a faulty reader of :mod:`bpe.count_faults` that needs no number of chunks
     counts them (a student whose merge works from the end often reads the file by lines too), the reader that follows
     the run furthest, or None."""
-    if text is None or not any(x == y for x, y in merges[: step - 1]):
+    if text is None or len(text) > READ_MAX_CHARS or not any(x == y for x, y in merges[: step - 1]):
         return None
     best = None
     for fault, _, counts, _ in recounts(text, setup.pre_tokenizer, specials):
