@@ -18,15 +18,17 @@ names what many students' readers and counters share, whatever their loop looks 
    whole), or the documents between them stripped of the whitespace at their ends.
 
 Each distinct set of counts is tried once, and kept only where its counts make the student's choice at the step
-(the student's pair above every other, or tied and taken by our tie rule): that choice is what the class must
-explain, and a part of the corpus of a word or two follows a few merges of any run by ties alone. A member is weighed by how many merges our run on its counts makes; only
-where that run parts from the student's before the step is passed, the replay allows any tied pair (the student's tie
-rule is then a second fault, told after the counts by :mod:`bpe.check_cause`): a member that needs no second fault to
-follow the run is not outweighed by one that follows it further by letting every tie go the student's way. The class found is returned as a reader of
-:mod:`bpe.count_faults` (its sentence holds the evidence: words whose counts part, and by what factor), so the cause
-is told as a reading fault is, with the cause where the run parts from ours on those counts.
+(the student's pair above every other, or tied and taken by our tie rule), since that choice is what the class must
+explain, and where they keep a pair while the run goes on: a part of a word or two follows a few merges of any run by
+ties alone. A member is weighed by how many merges our run on its counts makes; only where that run parts from the
+student's before the step is passed does the replay allow any tied pair (the student's tie rule is then a second
+fault, told after the counts by :mod:`bpe.check_cause`), so a member that needs no second fault is not outweighed by
+one that lets every tie go the student's way. The class found is returned as a reader of :mod:`bpe.count_faults`
+(its sentence holds the evidence: the words whose counts part, ours and the class's), so the cause is told as a
+reading fault is, with the cause where the run parts from ours on those counts.
 
-Left out: counts that also depend on the merge loop (counts accumulated across steps: :mod:`bpe.merge_faults`).
+Left out: counts that also depend on the merge loop (counts accumulated across steps: :mod:`bpe.merge_faults`), and
+texts longer than :data:`MAX_CHARS`.
 """
 
 from __future__ import annotations
@@ -127,7 +129,7 @@ def members(reading: Reading, specials: Sequence[str]) -> Iterator[Member]:
 
 
 def _evidence(member: Member, true: Counter) -> str:
-    """The words whose counts part most, and by what factor: the class's evidence in a clause."""
+    """The words whose counts part most, the class's count and ours: the class's evidence in a clause."""
     changed = [w for w in {*true, *member.counts} if member.counts.get(w, 0) != true.get(w, 0)]
     if not changed:
         return ""
