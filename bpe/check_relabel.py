@@ -80,11 +80,15 @@ def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
     """How the run's bytes are labelled, when its first merge stands nowhere in the text but a labelling reads
     its first merges back into the text; else None."""
     texts = _texts(corpus)
-    if texts is None or not merges or _fits(merges[:1], texts):
+    if texts is None or not merges:
         return None
     values = {c for a, b in merges for c in a + b}
-    if len(values) == 1 and len(merges) > 1:  # every token one byte repeated: the labels say nothing of the bytes
+    # every token one byte repeated: the labels say nothing of the bytes; a run on a text of one letter may do that
+    # too, but never makes a merge twice nor one the text does not hold
+    if len(values) == 1 and (len(set(merges)) < len(merges) or _fits(merges, texts) < len(merges[:FIRST])):
         return Relabel("one-byte", None, byte=next(iter(values)))
+    if _fits(merges[:1], texts):
+        return None
     first = min(len(merges), FIRST)
     read = _latin1(merges)
     # a token that reads as Latin-1 characters in UTF-8 is a signature of its own: half the first merges will do,

@@ -108,6 +108,12 @@ a pair subtracted only while the dict holds it, so ``ab ab`` keeps a phantom ``(
 words never merged; after ``(a, b)`` each pair ``(b, c)`` becomes ``(ab, c)`` counted as the substring ``abc`` in all
 the words (a cache of every substring's count), each ``(c, a)`` likewise, the old pair dropped. :data:`CHUNK_OVERWRITTEN` (also in :data:`COUNT_FAULTS`):
 the chunks' word counts joined by ``result[word] = count``, so each word keeps its count in the last chunk.
+Vocabularies that label the bytes wrongly (:data:`RELABELLED`), the loop right on the ids it counts (a byte's id its
+value, each merge the next id) but each merge written through the vocabulary: ``ids-shifted``, the vocabulary
+``{0: <|endoftext|>, b + 1: bytes([b])}`` while the text is counted in raw byte values, so every byte is written one
+lower; ``loop-variable``, the vocabulary rebuilt after training as ``vocab[len(vocab)] = bytes([i])`` with ``i`` left
+over from the merge loop, so every byte is written as one byte; ``chr-vocab``, bytes built as
+``chr(i).encode('utf-8')``, so bytes 128-255 are written as two bytes each.
 """
 
 from __future__ import annotations
@@ -486,6 +492,8 @@ def _pick(pairs: Counter, fault, words, merges):
 def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     """A CS336 run with one fault (None: the correct trainer): CS336's vocab and merges. A setting fault
     and a merge-loop or tie fault together are written ``"chars+left-symbol"``."""
+    if fault in RELABELLED:
+        return _relabelled_run(text, num_merges, fault)
     if fault == IGNORES_INPUT:  # the open(input_path) commented out: a sample text trained on instead
         return train(SAMPLE, num_merges)
     setting, _, loop = (fault or "").rpartition("+")
@@ -2136,3 +2144,53 @@ def _train_on_substring_counts(words: Counter, num_merges: int) -> list[tuple[by
                 new_freq[pair] = freq
         pair_freq = new_freq
     return merges
+
+
+RELABELLED = (
+    "ids-shifted",
+    "loop-variable",
+    "chr-vocab",
+)  # a vocabulary that does not map the ids to the bytes counted
+
+
+def _relabelled_run(text: str, num_merges: int, fault: str) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """A loop on token ids, right on the ids it counts (a byte's id its value, each merge the next id from 257), whose
+    merges are written through a vocabulary that maps the ids to other bytes (:data:`RELABELLED`)."""
+    words = Counter({tuple(b[0] for b in w): n for w, n in word_counts(text).items()})  # bytes as their values
+    splits = {w: list(w) for w in words}
+    merged: list[tuple[int, int]] = []
+    i = 0
+    for i in range(num_merges):  # noqa: B007 (i is read after the loop, as the student reads it)
+        counts: Counter = Counter()
+        for w, f in words.items():
+            for p in zip(splits[w], splits[w][1:]):
+                counts[p] += f
+        if not counts:
+            break
+        ids = {k: bytes([k]) for k in range(256)}
+        for k, (a, b) in enumerate(merged):
+            ids[257 + k] = ids[a] + ids[b]
+        best = max(counts, key=lambda p: (counts[p], ids[p[0]], ids[p[1]]))
+        new = 257 + len(merged)
+        merged.append(best)
+        for w in words:
+            word, out, j = splits[w], [], 0
+            while j < len(word):
+                if j + 1 < len(word) and (word[j], word[j + 1]) == best:
+                    out.append(new)
+                    j += 2
+                else:
+                    out.append(word[j])
+                    j += 1
+            splits[w] = out
+    if fault == "ids-shifted":  # the special token first: byte b at id b + 1, but the text counted as b
+        vocab = {0: EOT.encode()} | {b + 1: bytes([b]) for b in range(256)}
+    elif fault == "loop-variable":  # rebuilt after training: i is the merge loop's, not this loop's
+        vocab = {0: EOT.encode()}
+        for _ in range(256):
+            vocab[len(vocab)] = bytes([i])
+    else:
+        vocab = {b: chr(b).encode("utf-8") for b in range(256)} | {256: EOT.encode()}
+    for k, (a, b) in enumerate(merged):
+        vocab[257 + k] = vocab.get(a, b"") + vocab.get(b, b"")
+    return vocab, [(vocab.get(a, b""), vocab.get(b, b"")) for a, b in merged]
