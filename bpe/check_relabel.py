@@ -19,6 +19,7 @@ Left out: labellings that mix bytes in another way (a permutation), and runs tha
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -76,6 +77,18 @@ def _latin1(merges: Sequence[BytePair]) -> tuple[BytePair, ...] | None:
     return read if read != tuple(merges) else None
 
 
+def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool:
+    """True if a run whose every token is ``byte`` repeated cannot come from the text: the byte is nowhere in it, or
+    the run repeats a merge or makes one the text never holds while the text holds another pair of bytes more often
+    than the byte twice (a run on a text of one letter, faulty or not, is made of that letter)."""
+    if not any(byte in t for t in texts):
+        return True
+    if len(set(merges)) == len(merges) and _fits(merges, texts) == len(merges[:FIRST]):
+        return False
+    pairs = Counter(p for t in texts for p in zip(t, t[1:]))
+    return max(pairs.values(), default=0) > pairs[(byte, byte)]
+
+
 def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
     """How the run's bytes are labelled, when its first merge stands nowhere in the text but a labelling reads
     its first merges back into the text; else None."""
@@ -83,9 +96,7 @@ def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
     if texts is None or not merges:
         return None
     values = {c for a, b in merges for c in a + b}
-    # every token one byte repeated: the labels say nothing of the bytes; a run on a text of one letter may do that
-    # too, but never makes a merge twice nor one the text does not hold
-    if len(values) == 1 and (len(set(merges)) < len(merges) or _fits(merges, texts) < len(merges[:FIRST])):
+    if len(values) == 1 and _one_byte(next(iter(values)), merges, texts):
         return Relabel("one-byte", None, byte=next(iter(values)))
     if _fits(merges[:1], texts):
         return None

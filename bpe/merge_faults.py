@@ -19,6 +19,7 @@ which fault to name and saying it (:mod:`bpe.check_loop`).
 
 from __future__ import annotations
 
+from .kept_pairs import never_subtracted_extra, never_subtracted_own_right_extra
 from .loop_fault import Fault
 from .neighbour_faults import (
     left_symbol_extra,
@@ -364,5 +365,23 @@ FAULTS: dict[str, Fault] = {
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
+        # the update only adds the pairs each new token makes, read off the word before the merge, and never takes
+        # off the pairs the merge destroyed; the merged pair's count is deleted once taken.
+        Fault("never-subtracted", "your update only adds the pairs beside each new token and never subtracts the "
+              "pairs the merge destroyed, so after (a, b) merges in 'x a b' the old pair (x, a) keeps its count",
+              extra=never_subtracted_extra, drops=True,
+              about_merge="your update for the merge {merge} adds the pairs beside each {joined} but never "
+              "subtracts the old pairs it destroyed, which keep their counts",
+              blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]),
+        # as ``never-subtracted``, and the right pair built from the pair's own second symbol (``tokens[i + 1]`` for
+        # ``tokens[i + 2]``), so ``(ab, b)`` is counted after each ``ab`` that does not end its word.
+        Fault("never-subtracted-own-right", "your update only adds the pairs beside each new token, never "
+              "subtracting the pairs the merge destroyed, and builds the right one from the pair's own second symbol "
+              "(tokens[i + 1] where tokens[i + 2] is meant), so after (a, b) merges in 'a b c' you count (ab, b), "
+              "a pair no word holds, and (b, c) keeps its count", extra=never_subtracted_own_right_extra, drops=True,
+              about_merge="your update for the merge {merge} never subtracts the old pairs beside each {joined}, "
+              "and adds ({joined}, {b}), built from the pair's own second symbol (tokens[i + 1] where tokens[i + 2] "
+              "is meant)", blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]
+              or pair == (merge[0] + merge[1], merge[1])),
     )
 }  # fmt: skip

@@ -113,7 +113,10 @@ value, each merge the next id) but each merge written through the vocabulary: ``
 ``{0: <|endoftext|>, b + 1: bytes([b])}`` while the text is counted in raw byte values, so every byte is written one
 lower; ``loop-variable``, the vocabulary rebuilt after training as ``vocab[len(vocab)] = bytes([i])`` with ``i`` left
 over from the merge loop, so every byte is written as one byte; ``chr-vocab``, bytes built as
-``chr(i).encode('utf-8')``, so bytes 128-255 are written as two bytes each.
+``chr(i).encode('utf-8')``, so bytes 128-255 are written as two bytes each. Updates that only add
+(:data:`ONLY_ADDED`): ``never-subtracted``, the pairs beside each new token added (read off the word before the
+merge), the pairs the merge destroyed never subtracted; ``never-subtracted-own-right``, the same with the right pair
+built from the pair's own second symbol (``tokens[i + 1]`` where ``tokens[i + 2]`` is meant).
 """
 
 from __future__ import annotations
@@ -494,6 +497,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
     and a merge-loop or tie fault together are written ``"chars+left-symbol"``."""
     if fault in RELABELLED:
         return _relabelled_run(text, num_merges, fault)
+    if fault in ONLY_ADDED:
+        return _vocab(_train_only_adding(_words(text, None), num_merges, own_right=fault.endswith("own-right")))
     if fault == IGNORES_INPUT:  # the open(input_path) commented out: a sample text trained on instead
         return train(SAMPLE, num_merges)
     setting, _, loop = (fault or "").rpartition("+")
@@ -2194,3 +2199,41 @@ def _relabelled_run(text: str, num_merges: int, fault: str) -> tuple[dict[int, b
     for k, (a, b) in enumerate(merged):
         vocab[257 + k] = vocab.get(a, b"") + vocab.get(b, b"")
     return vocab, [(vocab.get(a, b""), vocab.get(b, b"")) for a, b in merged]
+
+
+ONLY_ADDED = (
+    "never-subtracted",
+    "never-subtracted-own-right",
+)  # the update adds the new pairs, never takes old ones off
+
+
+def _train_only_adding(words: Counter, num_merges: int, own_right: bool) -> list[tuple[bytes, bytes]]:
+    """A loop counting the pairs once, then after each merge adding only the pairs the new token makes (its left
+    neighbour and its right one, read off the word before the merge; with ``own_right`` the right one built from
+    ``tokens[i + 1]``), the merged pair's count deleted; the pairs the merge destroyed keep their counts."""
+    splits = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda p: (counts[p], p))
+        merges.append(best)
+        new = best[0] + best[1]
+        for w, f in words.items():
+            tokens, out, i = splits[w], [], 0
+            while i < len(tokens):
+                if i < len(tokens) - 1 and (tokens[i], tokens[i + 1]) == best:
+                    out.append(new)
+                    if i > 0:
+                        counts[(tokens[i - 1], new)] += f
+                    if i < len(tokens) - 2:
+                        counts[(new, tokens[i + 1] if own_right else tokens[i + 2])] += f
+                    i += 2
+                else:
+                    out.append(tokens[i])
+                    i += 1
+            splits[w] = out
+        del counts[best]
+    return merges
