@@ -116,7 +116,8 @@ over from the merge loop, so every byte is written as one byte; ``chr-vocab``, b
 ``chr(i).encode('utf-8')``, so bytes 128-255 are written as two bytes each. Updates that only add
 (:data:`ONLY_ADDED`): ``never-subtracted``, the pairs beside each new token added (read off the word before the
 merge), the pairs the merge destroyed never subtracted; ``never-subtracted-own-right``, the same with the right pair
-built from the pair's own second symbol (``tokens[i + 1]`` where ``tokens[i + 2]`` is meant).
+built from the pair's own second symbol (``tokens[i + 1]`` where ``tokens[i + 2]`` is meant). :data:`DOCUMENTS_MAX`
+(also in :data:`COUNT_FAULTS`): each document's word counts joined with ``Counter |=``, which keeps the largest.
 """
 
 from __future__ import annotations
@@ -149,8 +150,9 @@ SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-seque
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern", "cjk-single",
-    "unescaped-split", "chunk-overwritten",
+    "unescaped-split", "chunk-overwritten", "documents-max",
 )  # fmt: skip
+DOCUMENTS_MAX = "documents-max"  # the documents' word counts joined with Counter |=: each word's largest count
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
@@ -274,6 +276,11 @@ def _words(text: str, fault: str | None) -> Counter:
     if fault == END_SYMBOL:  # each word's bytes, then b"</w>", a symbol that pairs with the word's last byte
         found = (w for part in parts for w in regex.findall(GPT2_PAT, part))
         return Counter((*(bytes([b]) for b in w.encode("utf-8")), b"</w>") for w in found)
+    if fault == DOCUMENTS_MAX:  # michaelltao's final_toks |= Counter(toks) for each document: a union keeps the max
+        final: Counter = Counter()
+        for part in parts:
+            final |= Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, part))
+        return final
     if fault == LAST_DOCUMENT:  # for part in parts: ... then the counting loop over regex.findall(PAT, part)
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, parts[-1]))
     if fault == "unescaped-split":  # Azizimj's re.split('(' + re.escape('|').join(specials) + ')', chunk)
