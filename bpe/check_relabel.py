@@ -96,6 +96,8 @@ def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
     if texts is None or not merges:
         return None
     values = {c for a, b in merges for c in a + b}
+    if values == {0}:  # runs of zero bytes: ids or sums of byte values saved as bytes(n) (bpe.check_ids, check_ints)
+        return None
     if len(values) == 1 and _one_byte(next(iter(values)), merges, texts):
         return Relabel("one-byte", None, byte=next(iter(values)))
     if _fits(merges[:1], texts):
