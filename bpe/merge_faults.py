@@ -370,8 +370,8 @@ FAULTS: dict[str, Fault] = {
         Fault("never-subtracted", "your update only adds the pairs beside each new token and never subtracts the "
               "pairs the merge destroyed, so after (a, b) merges in 'x a b' the old pair (x, a) keeps its count",
               extra=never_subtracted_extra, drops=True,
-              about_merge="your update for the merge {merge} adds the pairs beside each {joined} but never "
-              "subtracts the old pairs it destroyed, which keep their counts",
+              about_merge="your update for the merge {merge} only adds the pairs beside each {joined}: the old "
+              "pairs it destroyed are never subtracted and keep their counts",
               blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]),
         # as ``never-subtracted``, and the right pair built from the pair's own second symbol (``tokens[i + 1]`` for
         # ``tokens[i + 2]``), so ``(ab, b)`` is counted after each ``ab`` that does not end its word.
@@ -379,9 +379,9 @@ FAULTS: dict[str, Fault] = {
               "subtracting the pairs the merge destroyed, and builds the right one from the pair's own second symbol "
               "(tokens[i + 1] where tokens[i + 2] is meant), so after (a, b) merges in 'a b c' you count (ab, b), "
               "a pair no word holds, and (b, c) keeps its count", extra=never_subtracted_own_right_extra, drops=True,
-              about_merge="your update for the merge {merge} never subtracts the old pairs beside each {joined}, "
-              "and adds ({joined}, {b}), built from the pair's own second symbol (tokens[i + 1] where tokens[i + 2] "
-              "is meant)", blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]
+              about_merge="your update for the merge {merge} only adds the pairs beside each {joined}: the old pairs "
+              "it destroyed are never subtracted and keep their counts, and the right one is built from the pair's "
+              "own second symbol, ({joined}, {b}) (tokens[i + 1] where tokens[i + 2] is meant)", blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]
               or pair == (merge[0] + merge[1], merge[1])),
     )
 }  # fmt: skip
