@@ -381,7 +381,16 @@ FAULTS: dict[str, Fault] = {
               "a pair no word holds, and (b, c) keeps its count", extra=never_subtracted_own_right_extra, drops=True,
               about_merge="your update for the merge {merge} only adds the pairs beside each {joined}: the old pairs "
               "it destroyed are never subtracted and keep their counts, and the right one is built from the pair's "
-              "own second symbol, ({joined}, {b}) (tokens[i + 1] where tokens[i + 2] is meant)", blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]
+              "own second symbol, ({joined}, {b}) (tokens[i + 1] where tokens[i + 2] is meant)",
+              blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]
               or pair == (merge[0] + merge[1], merge[1])),
+        # as ``lazy-heap``, a heap of (-count, id, id) whose update subtracts all of a merged word's pairs and adds the
+        # new word's back, pushing each with its count at that moment: an entry goes stale when a later word takes
+        # count off the pair, and among equal counts the pair of smallest token ids is popped.
+        Fault("lazy-heap-words", "your heap of (-count, id, id) gets a new entry only as each merged word's pairs are "
+              "added back, with the count at that moment, and drops an entry whose count is no longer the pair's, so "
+              "a pair whose count a later word lowered is never offered again until it gains count (among equal "
+              "counts your min-heap pops the pair of smallest token ids)", heap=True, lazy=True, whole_words=True,
+              follow=3),
     )
 }  # fmt: skip

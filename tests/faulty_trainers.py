@@ -118,6 +118,8 @@ over from the merge loop, so every byte is written as one byte; ``chr-vocab``, b
 merge), the pairs the merge destroyed never subtracted; ``never-subtracted-own-right``, the same with the right pair
 built from the pair's own second symbol (``tokens[i + 1]`` where ``tokens[i + 2]`` is meant). :data:`DOCUMENTS_MAX`
 (also in :data:`COUNT_FAULTS`): each document's word counts joined with ``Counter |=``, which keeps the largest.
+:data:`WORD_HEAP`: a loop on token ids with a ``heapq`` of ``(-count, id, id)``, stale entries skipped when popped,
+whose update subtracts all of a merged word's pairs and adds the new word's back, pushing each with its count then.
 """
 
 from __future__ import annotations
@@ -504,6 +506,8 @@ def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[in
     and a merge-loop or tie fault together are written ``"chars+left-symbol"``."""
     if fault in RELABELLED:
         return _relabelled_run(text, num_merges, fault)
+    if fault == WORD_HEAP:
+        return _vocab(_train_with_a_word_heap(_words(text, None), num_merges))
     if fault in ONLY_ADDED:
         return _vocab(_train_only_adding(_words(text, None), num_merges, own_right=fault.endswith("own-right")))
     if fault == IGNORES_INPUT:  # the open(input_path) commented out: a sample text trained on instead
@@ -2243,4 +2247,56 @@ def _train_only_adding(words: Counter, num_merges: int, own_right: bool) -> list
                     i += 1
             splits[w] = out
         del counts[best]
+    return merges
+
+
+WORD_HEAP = "lazy-heap-words"  # a heap of (-count, id, id) pushed as each merged word's pairs are added back
+
+
+def _train_with_a_word_heap(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop on token ids (a byte's id its value, each merge 256 + its index) with a min-heap of (-count, pair of
+    ids): a popped entry whose count is not the pair's is skipped; for each word holding the chosen pair, all its
+    pairs are subtracted, the word merged, and its new pairs added and pushed with their counts at that moment."""
+    seqs = [[b[0] for b in w] for w in words]
+    freqs = list(words.values())
+    vocab = {i: bytes([i]) for i in range(256)}
+    counts: Counter = Counter()
+    where: dict = {}
+    for k, seq in enumerate(seqs):
+        for p in zip(seq, seq[1:]):
+            counts[p] += freqs[k]
+            where.setdefault(p, set()).add(k)
+    heap = [(-n, p) for p, n in counts.items()]
+    heapq.heapify(heap)
+    merges: list[tuple[bytes, bytes]] = []
+    for step in range(num_merges):
+        while heap:
+            n, best = heapq.heappop(heap)
+            if counts.get(best, 0) == -n:
+                break
+        else:
+            break
+        new = 256 + step
+        vocab[new] = vocab[best[0]] + vocab[best[1]]
+        merges.append((vocab[best[0]], vocab[best[1]]))
+        for k in sorted(where.get(best, set())):
+            seq, f = seqs[k], freqs[k]
+            for p in zip(seq, seq[1:]):
+                counts[p] -= f
+                where[p].discard(k)
+            out, i = [], 0
+            while i < len(seq):
+                if i + 1 < len(seq) and (seq[i], seq[i + 1]) == best:
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(seq[i])
+                    i += 1
+            seqs[k] = out
+            for p in zip(out, out[1:]):
+                counts[p] += f
+                where.setdefault(p, set()).add(k)
+                heapq.heappush(heap, (-counts[p], p))
+        counts.pop(best, None)
+        where.pop(best, None)
     return merges
