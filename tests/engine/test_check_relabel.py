@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 from check_support import check
-from faulty_trainers import CORPORA, IGNORES_INPUT, train
+from faulty_trainers import CORPORA, EOT, IGNORES_INPUT, train
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_support import examples
 
+from bpe.check import CS336_SETUP, history_bytes, train_setup
 from bpe.check_relabel import relabelled
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
@@ -54,3 +58,13 @@ def test_a_correct_run_or_one_from_another_text_is_never_read_as_relabelled(corp
     merges, result = check(text, IGNORES_INPUT, n)
     assert relabelled(text, merges) is None
     assert result.kind != "vocabulary", result.cause
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    words=st.lists(st.text("abcé \n", min_size=1, max_size=6), min_size=2, max_size=20), num_merges=st.integers(1, 12)
+)
+def test_a_correct_run_is_never_read_as_relabelled(words, num_merges):
+    text = " ".join(words)
+    merges = history_bytes(train_setup(text, CS336_SETUP, num_merges, [EOT]))
+    assert relabelled(text, merges) is None
