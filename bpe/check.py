@@ -34,6 +34,7 @@ from .check_ints import sum_merges, sums_told
 from .check_loop import LOOP_SECONDS
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
+from .check_relabel import relabel_told, relabelled
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
@@ -73,6 +74,12 @@ def diagnose(
     first, and the settings that reproduce the most of the run said first. A CS336 upload is compared
     with CS336's settings (``result.setup`` says which were used). Returns the comparison and the
     ranking of our settings."""
+    relabel = relabelled(corpus, student.merges)
+    if relabel is not None and relabel.merges is not None:  # a vocabulary that labels the bytes wrongly: read back
+        read = replace(student, merges=relabel.merges)
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        inner, ranked = diagnose(corpus, read, setup, special_tokens, **options)
+        return relabel_told(relabel, student.merges, inner), ranked
     ranked = best_settings(corpus, student, special_tokens, seconds, prefer=(setup,))
     reached = dict(ranked)
     if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) > reached.get(setup, 0):
@@ -106,6 +113,14 @@ def compare(
     if ids is not None:  # the merges saved as token ids: what they stand for is compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _as_ids(corpus, student, setup, tuple(special_tokens), alternative, ids, options)
+    relabel = relabelled(corpus, student.merges)
+    if relabel is not None:  # a vocabulary that labels the bytes wrongly: the merges read back, where they can be
+        read = replace(student, merges=relabel.merges or student.merges)
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        inner = compare(corpus, read, setup, special_tokens, alternative, **options) if relabel.merges else None
+        if inner is None:
+            inner = _compare(corpus, student, setup, special_tokens, alternative, **options)
+        return relabel_told(relabel, student.merges, inner, inner.our_merges)
     sums = sum_merges(student.merges)
     if sums is not None:  # merged tokens recorded as the sums of their ids: the run read back is compared
         read, first = sums

@@ -101,7 +101,8 @@ def find_fault(
         if fault.follow:  # a choice by chance can pass for it: it must follow further, and further than a tie rule
             enough = min(len(args[2]), step + fault.follow)
             if fault.lazy:  # its heap pops the smallest of tied pairs: alone, that is a tie rule, the simpler cause
-                tied = replay(*args, CORRECT, tie="smallest-bytes", deadline=deadline).reproduced
+                rule = "smallest-id" if fault.whole_words else "smallest-bytes"
+                tied = replay(*args, CORRECT, tie=rule, deadline=deadline).reproduced
                 enough = max(enough, tied + 1)
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)

@@ -199,7 +199,7 @@ def count_sentence(
             f"{what}: both make your merges here)"
         )
     less, more = found.example
-    if found.fault.name in ("chunk-positions", "chunk-overwritten") and less:
+    if found.fault.name in ("chunk-positions", "chunk-overwritten", "documents-max") and less:
         word = less[0]
         what += (
             f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"

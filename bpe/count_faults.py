@@ -45,7 +45,9 @@ one faulty reader does:
     own, its first alternative, and keeps them out of the letter class (``[\\p{L}--\\p{Han}...]``), so ``' 東京'`` is
     counted as ``' '``, ``'東'`` and ``'京'``: no pair joins two CJK characters, or a space to one;
 15. ``chunk-overwritten``: the chunks' word counts are joined by assignment (``result[word] = count``), not added,
-    so each word keeps its count in the last chunk that holds it.
+    so each word keeps its count in the last chunk that holds it;
+16. ``documents-max``: the documents' word counts are joined with ``Counter |=``, which keeps the largest
+    (:mod:`bpe.document_counts`).
 
 A :class:`Reading` holds the text read whole (its documents and the spans of their words), so a reader that
 cuts words is re-read only around its cuts (a word's match depends on the text a word or so around it).
@@ -66,6 +68,7 @@ from dataclasses import dataclass
 import regex
 
 from . import pre_tokenizers as pt
+from .document_counts import documents_max
 from .pre_tokenizers import Corpus
 
 MARGIN = 3  # words re-read before a cut: whether a word matches depends on no text a few words away
@@ -470,6 +473,9 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("cjk-single", "your pre-token pattern makes every CJK character (Han, Hiragana, Katakana, Hangul) a "
                    "word of its own and keeps them out of its letter class, so no pair joins two CJK characters or a "
                    "space and one", _cjk_single),
+        CountFault("documents-max", "your documents' word counts are joined with Counter |= (a union, which keeps "
+                   "each word's largest count in any one document) instead of added (+= or update), so a word in "
+                   "several documents keeps only its count in the one where it is commonest", documents_max),
     )
 }  # fmt: skip
 

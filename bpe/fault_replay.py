@@ -26,7 +26,7 @@ from .loop_fault import Fault, no_extra
 from .merge_faults import CORRECT
 from .replay_counts import HeldPairs, PairCounts, Recount
 from .replay_dicts import PrefixFirst, SubstringCounts, WrongIndex
-from .replay_heaps import LazyHeap, SiftlessHeap
+from .replay_heaps import LazyHeap, SiftlessHeap, WordHeap
 from .replay_positions import PositionPairs, RecordedPositions
 from .tie_keys import ORDER_TIES, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
 from .word_merges import Split, Word, pair_counter
@@ -109,7 +109,7 @@ def replay(
     held = HeldPairs(words, contrib) if fault.moves else None
     heap = SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
     if fault.lazy and heap is not None:
-        heap = LazyHeap(words, freqs)  # type: ignore[assignment]
+        heap = WordHeap(words, freqs) if fault.whole_words else LazyHeap(words, freqs)  # type: ignore[assignment]
     if fault.wrong_index and tie in (None, "greatest-bytes"):
         heap = WrongIndex(words, freqs)  # type: ignore[assignment]
     if fault.prefix_first and tie in (None, "greatest-bytes"):

@@ -61,5 +61,6 @@ class Fault:
     follow: int = 0  # merges past the step it must follow the run too (or to its end): one choice may pass for it
     global_substring: bool = False  # pair counts moved to substring counts of the whole corpus, no words (replay_dicts)
     lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (replay_heaps)
+    whole_words: bool = False  # with ``lazy``: each merged word's pairs re-added and pushed (replay_heaps.WordHeap)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts

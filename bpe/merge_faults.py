@@ -19,6 +19,7 @@ which fault to name and saying it (:mod:`bpe.check_loop`).
 
 from __future__ import annotations
 
+from .kept_pairs import never_subtracted_extra, never_subtracted_own_right_extra
 from .loop_fault import Fault
 from .neighbour_faults import (
     left_symbol_extra,
@@ -364,5 +365,32 @@ FAULTS: dict[str, Fault] = {
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
+        # the update only adds the pairs each new token makes, read off the word before the merge, and never takes
+        # off the pairs the merge destroyed; the merged pair's count is deleted once taken.
+        Fault("never-subtracted", "your update only adds the pairs beside each new token and never subtracts the "
+              "pairs the merge destroyed, so after (a, b) merges in 'x a b' the old pair (x, a) keeps its count",
+              extra=never_subtracted_extra, drops=True,
+              about_merge="your update for the merge {merge} only adds the pairs beside each {joined}: the old "
+              "pairs it destroyed are never subtracted and keep their counts",
+              blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]),
+        # as ``never-subtracted``, and the right pair built from the pair's own second symbol (``tokens[i + 1]`` for
+        # ``tokens[i + 2]``), so ``(ab, b)`` is counted after each ``ab`` that does not end its word.
+        Fault("never-subtracted-own-right", "your update only adds the pairs beside each new token, never "
+              "subtracting the pairs the merge destroyed, and builds the right one from the pair's own second symbol "
+              "(tokens[i + 1] where tokens[i + 2] is meant), so after (a, b) merges in 'a b c' you count (ab, b), "
+              "a pair no word holds, and (b, c) keeps its count", extra=never_subtracted_own_right_extra, drops=True,
+              about_merge="your update for the merge {merge} only adds the pairs beside each {joined}: the old pairs "
+              "it destroyed are never subtracted and keep their counts, and the right one is built from the pair's "
+              "own second symbol, ({joined}, {b}) (tokens[i + 1] where tokens[i + 2] is meant)",
+              blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]
+              or pair == (merge[0] + merge[1], merge[1])),
+        # as ``lazy-heap``, a heap of (-count, id, id) whose update subtracts all of a merged word's pairs and adds the
+        # new word's back, pushing each with its count at that moment: an entry goes stale when a later word takes
+        # count off the pair, and among equal counts the pair of smallest token ids is popped.
+        Fault("lazy-heap-words", "your heap of (-count, id, id) gets a new entry only as each merged word's pairs are "
+              "added back, with the count at that moment, and drops an entry whose count is no longer the pair's, so "
+              "a pair whose count a later word lowered is never offered again until it gains count (among equal "
+              "counts your min-heap pops the pair of smallest token ids)", heap=True, lazy=True, whole_words=True,
+              follow=3),
     )
 }  # fmt: skip

@@ -2,7 +2,8 @@
 
 :class:`SiftlessHeap` is a hand-written max-heap whose update never sifts a pair up when its count rises
 (``no-sift-up``, with ``skip_first`` also ``no-sift-up-skip-first``); :class:`LazyHeap` a ``heapq`` given an entry
-only for a pair whose count rose (``lazy-heap``). Each offers ``count``, ``top`` and ``merge``, which
+only for a pair whose count rose (``lazy-heap``), and :class:`WordHeap` one pushed as each merged word's pairs are
+added back (``lazy-heap-words``). Each offers ``count``, ``top`` and ``merge``, which
 :func:`bpe.fault_replay.replay` calls in place of its own counts.
 
 Left out: the replay that drives them (:mod:`bpe.fault_replay`) and the loops whose counts are a plain dict
@@ -139,24 +140,31 @@ class LazyHeap:
     (an entry whose count is no longer the pair's), step by step as it is written: the counts are right, but the
     update pushes an entry only for a pair whose count rose (the new pairs beside each occurrence), never for the
     old pairs whose count fell, so such a pair has no entry with its count and is never offered again until it
-    gains count. Among equal counts the heap pops the smallest pair."""
+    gains count. Among equal counts the heap pops the smallest pair; ``ids`` (:class:`WordHeap`): the pair of smallest
+    token ids (a byte its value, each merge the next id), as a heap of ``(-count, id, id)`` does."""
 
-    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int], ids: bool = False) -> None:
         self.splits = [list(w) for w in words]
         self.freqs = freqs
+        self.ids: dict[bytes, int] | None = {} if ids else None  # a merged token's id past the bytes, in merge order
         self.counts: dict[BytePair, int] = {}
         for w, word in enumerate(words):
             for p in zip(word, word[1:]):
                 self.counts[p] = self.counts.get(p, 0) + freqs[w]
-        self.heap = [(-n, p) for p, n in self.counts.items()]
+        self.heap = [(-n, self._key(p), p) for p, n in self.counts.items()]
         heapq.heapify(self.heap)
+
+    def _key(self, pair: BytePair) -> tuple:
+        if self.ids is None:
+            return pair
+        return tuple(t[0] if len(t) == 1 else 256 + self.ids.get(t, 0) for t in pair)
 
     def count(self, pair: BytePair) -> int:
         return self.counts.get(pair, 0)
 
     def top(self) -> BytePair | None:
         while self.heap:
-            n, p = self.heap[0]
+            n, _, p = self.heap[0]
             if self.counts.get(p, 0) == -n and n < 0:
                 return p
             heapq.heappop(self.heap)
@@ -165,7 +173,7 @@ class LazyHeap:
     def _move(self, old: BytePair, new: BytePair, f: int) -> None:
         self.counts[old] = self.counts.get(old, 0) - f  # the fault: no entry pushed for the count that fell
         self.counts[new] = self.counts.get(new, 0) + f
-        heapq.heappush(self.heap, (-self.counts[new], new))
+        heapq.heappush(self.heap, (-self.counts[new], self._key(new), new))
 
     def merge(self) -> None:
         """Pop the top pair and merge it in every word, left to right, moving the pairs beside each occurrence."""
@@ -175,6 +183,8 @@ class LazyHeap:
         heapq.heappop(self.heap)
         a, b = pair
         joined = a + b
+        if self.ids is not None:
+            self.ids.setdefault(joined, len(self.ids) + 1)
         for w, split in enumerate(self.splits):
             f, out, i = self.freqs[w], [], 0
             while i < len(split):
@@ -189,4 +199,42 @@ class LazyHeap:
                     out.append(split[i])
                     i += 1
             self.splits[w] = out
+        self.counts.pop(pair, None)
+
+
+class WordHeap(LazyHeap):
+    """A student's loop with a min-heap of ``(-count, id, id)`` whose stale entries are dropped when popped, and whose
+    update, for each word holding the merged pair, subtracts all of the word's pairs, merges it, and adds the new
+    word's pairs back, pushing each with its count at that moment: a later word that takes count off the pair leaves
+    its entry stale, so a pair whose count fell is offered again only once it gains. Among equal counts the heap pops
+    the pair of smallest token ids (a byte its value, each merge the next id)."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        super().__init__(words, freqs, ids=True)
+
+    def merge(self) -> None:
+        pair = self.top()
+        if pair is None:
+            return
+        heapq.heappop(self.heap)
+        a, b = pair
+        joined = a + b
+        self.ids.setdefault(joined, len(self.ids) + 1)  # type: ignore[union-attr]
+        for w, split in enumerate(self.splits):
+            if not any(x == a and y == b for x, y in zip(split, split[1:])):
+                continue
+            f, out, i = self.freqs[w], [], 0
+            for p in zip(split, split[1:]):
+                self.counts[p] = self.counts.get(p, 0) - f
+            while i < len(split):
+                if i + 1 < len(split) and split[i] == a and split[i + 1] == b:
+                    out.append(joined)
+                    i += 2
+                else:
+                    out.append(split[i])
+                    i += 1
+            self.splits[w] = out
+            for p in zip(out, out[1:]):
+                self.counts[p] = self.counts.get(p, 0) + f
+                heapq.heappush(self.heap, (-self.counts[p], self._key(p), p))
         self.counts.pop(pair, None)

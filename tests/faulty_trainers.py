@@ -114,6 +114,18 @@ moved to the next <|endoftext|>, ``word_freq = count(chunk)`` in the loop over t
 kept; :data:`SPECIAL_AS_SPACE`: ``re.sub(special, " ", text)`` and the text pre-tokenized as one;
 :data:`SPECIAL_AS_WORDS`: ``re.split("(" + special + ")", text)`` keeps the token, and each piece, the token too, is
 pre-tokenized and counted; :data:`SPECIAL_ONE_WORD`: the token kept so too, but counted as one word whole.
+Vocabularies that label the bytes wrongly (:data:`RELABELLED`), the loop right on the ids it counts (a byte's id its
+value, each merge the next id) but each merge written through the vocabulary: ``ids-shifted``, the vocabulary
+``{0: <|endoftext|>, b + 1: bytes([b])}`` while the text is counted in raw byte values, so every byte is written one
+lower; ``loop-variable``, the vocabulary rebuilt after training as ``vocab[len(vocab)] = bytes([i])`` with ``i`` left
+over from the merge loop, so every byte is written as one byte; ``chr-vocab``, bytes built as
+``chr(i).encode('utf-8')``, so bytes 128-255 are written as two bytes each. Updates that only add
+(:data:`ONLY_ADDED`): ``never-subtracted``, the pairs beside each new token added (read off the word before the
+merge), the pairs the merge destroyed never subtracted; ``never-subtracted-own-right``, the same with the right pair
+built from the pair's own second symbol (``tokens[i + 1]`` where ``tokens[i + 2]`` is meant). :data:`DOCUMENTS_MAX`
+(also in :data:`COUNT_FAULTS`): each document's word counts joined with ``Counter |=``, which keeps the largest.
+:data:`WORD_HEAP`: a loop on token ids with a ``heapq`` of ``(-count, id, id)``, stale entries skipped when popped,
+whose update subtracts all of a merged word's pairs and adds the new word's back, pushing each with its count then.
 """
 
 from __future__ import annotations
@@ -146,8 +158,9 @@ SETTING_FAULTS = ("lower", "whitespace", "chars", "specials", "none", "one-seque
 COUNT_FAULTS = (
     "cut-last", "unescaped", "drop-last", "even-chunks", "drop-tail", "chunk-positions", "special-in-pattern",
     "lines", "bytes-pattern", "drop-special-length", "cut-at-space", "lines-stripped", "latin-pattern", "cjk-single",
-    "unescaped-split", "chunk-overwritten",
+    "unescaped-split", "chunk-overwritten", "documents-max",
 )  # fmt: skip
+DOCUMENTS_MAX = "documents-max"  # the documents' word counts joined with Counter |=: each word's largest count
 HEAP_REMOVAL = "heap-removal"  # 1611Dhruv's heap: a count down to 0 swaps the last entry in and sifts it only down
 SET_ORDER = "set-order"  # Ethan-a2's loop: a pair's positions kept in a set and merged in the set's order
 LOST_LAST = "lost-last"  # AndreySvistunovHSEMIEM's merge: the last symbol appended only if the last pair is not merged
@@ -279,6 +292,11 @@ def _words(text: str, fault: str | None) -> Counter:
     if fault == END_SYMBOL:  # each word's bytes, then b"</w>", a symbol that pairs with the word's last byte
         found = (w for part in parts for w in regex.findall(GPT2_PAT, part))
         return Counter((*(bytes([b]) for b in w.encode("utf-8")), b"</w>") for w in found)
+    if fault == DOCUMENTS_MAX:  # michaelltao's final_toks |= Counter(toks) for each document: a union keeps the max
+        final: Counter = Counter()
+        for part in parts:
+            final |= Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, part))
+        return final
     if fault == LAST_DOCUMENT:  # for part in parts: ... then the counting loop over regex.findall(PAT, part)
         return Counter(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, parts[-1]))
     if fault == "unescaped-split":  # Azizimj's re.split('(' + re.escape('|').join(specials) + ')', chunk)
@@ -529,6 +547,12 @@ def _pick(pairs: Counter, fault, words, merges):
 def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     """A CS336 run with one fault (None: the correct trainer): CS336's vocab and merges. A setting fault
     and a merge-loop or tie fault together are written ``"chars+left-symbol"``."""
+    if fault in RELABELLED:
+        return _relabelled_run(text, num_merges, fault)
+    if fault == WORD_HEAP:
+        return _vocab(_train_with_a_word_heap(_words(text, None), num_merges))
+    if fault in ONLY_ADDED:
+        return _vocab(_train_only_adding(_words(text, None), num_merges, own_right=fault.endswith("own-right")))
     if fault == IGNORES_INPUT:  # the open(input_path) commented out: a sample text trained on instead
         return train(SAMPLE, num_merges)
     setting, _, loop = (fault or "").rpartition("+")
@@ -2178,4 +2202,144 @@ def _train_on_substring_counts(words: Counter, num_merges: int) -> list[tuple[by
             else:
                 new_freq[pair] = freq
         pair_freq = new_freq
+    return merges
+
+
+RELABELLED = (
+    "ids-shifted",
+    "loop-variable",
+    "chr-vocab",
+)  # a vocabulary that does not map the ids to the bytes counted
+
+
+def _relabelled_run(text: str, num_merges: int, fault: str) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """A loop on token ids, right on the ids it counts (a byte's id its value, each merge the next id from 257), whose
+    merges are written through a vocabulary that maps the ids to other bytes (:data:`RELABELLED`)."""
+    words = Counter({tuple(b[0] for b in w): n for w, n in word_counts(text).items()})  # bytes as their values
+    splits = {w: list(w) for w in words}
+    merged: list[tuple[int, int]] = []
+    i = 0
+    for i in range(num_merges):  # noqa: B007 (i is read after the loop, as the student reads it)
+        counts: Counter = Counter()
+        for w, f in words.items():
+            for p in zip(splits[w], splits[w][1:]):
+                counts[p] += f
+        if not counts:
+            break
+        ids = {k: bytes([k]) for k in range(256)}
+        for k, (a, b) in enumerate(merged):
+            ids[257 + k] = ids[a] + ids[b]
+        best = max(counts, key=lambda p: (counts[p], ids[p[0]], ids[p[1]]))
+        new = 257 + len(merged)
+        merged.append(best)
+        for w in words:
+            word, out, j = splits[w], [], 0
+            while j < len(word):
+                if j + 1 < len(word) and (word[j], word[j + 1]) == best:
+                    out.append(new)
+                    j += 2
+                else:
+                    out.append(word[j])
+                    j += 1
+            splits[w] = out
+    if fault == "ids-shifted":  # the special token first: byte b at id b + 1, but the text counted as b
+        vocab = {0: EOT.encode()} | {b + 1: bytes([b]) for b in range(256)}
+    elif fault == "loop-variable":  # rebuilt after training: i is the merge loop's, not this loop's
+        vocab = {0: EOT.encode()}
+        for _ in range(256):
+            vocab[len(vocab)] = bytes([i])
+    else:
+        vocab = {b: chr(b).encode("utf-8") for b in range(256)} | {256: EOT.encode()}
+    for k, (a, b) in enumerate(merged):
+        vocab[257 + k] = vocab.get(a, b"") + vocab.get(b, b"")
+    return vocab, [(vocab.get(a, b""), vocab.get(b, b"")) for a, b in merged]
+
+
+ONLY_ADDED = (
+    "never-subtracted",
+    "never-subtracted-own-right",
+)  # the update adds the new pairs, never takes old ones off
+
+
+def _train_only_adding(words: Counter, num_merges: int, own_right: bool) -> list[tuple[bytes, bytes]]:
+    """A loop counting the pairs once, then after each merge adding only the pairs the new token makes (its left
+    neighbour and its right one, read off the word before the merge; with ``own_right`` the right one built from
+    ``tokens[i + 1]``), the merged pair's count deleted; the pairs the merge destroyed keep their counts."""
+    splits = {w: list(w) for w in words}
+    counts: Counter = Counter()
+    for w, f in words.items():
+        for p in zip(w, w[1:]):
+            counts[p] += f
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda p: (counts[p], p))
+        merges.append(best)
+        new = best[0] + best[1]
+        for w, f in words.items():
+            tokens, out, i = splits[w], [], 0
+            while i < len(tokens):
+                if i < len(tokens) - 1 and (tokens[i], tokens[i + 1]) == best:
+                    out.append(new)
+                    if i > 0:
+                        counts[(tokens[i - 1], new)] += f
+                    if i < len(tokens) - 2:
+                        counts[(new, tokens[i + 1] if own_right else tokens[i + 2])] += f
+                    i += 2
+                else:
+                    out.append(tokens[i])
+                    i += 1
+            splits[w] = out
+        del counts[best]
+    return merges
+
+
+WORD_HEAP = "lazy-heap-words"  # a heap of (-count, id, id) pushed as each merged word's pairs are added back
+
+
+def _train_with_a_word_heap(words: Counter, num_merges: int) -> list[tuple[bytes, bytes]]:
+    """A loop on token ids (a byte's id its value, each merge 256 + its index) with a min-heap of (-count, pair of
+    ids): a popped entry whose count is not the pair's is skipped; for each word holding the chosen pair, all its
+    pairs are subtracted, the word merged, and its new pairs added and pushed with their counts at that moment."""
+    seqs = [[b[0] for b in w] for w in words]
+    freqs = list(words.values())
+    vocab = {i: bytes([i]) for i in range(256)}
+    counts: Counter = Counter()
+    where: dict = {}
+    for k, seq in enumerate(seqs):
+        for p in zip(seq, seq[1:]):
+            counts[p] += freqs[k]
+            where.setdefault(p, set()).add(k)
+    heap = [(-n, p) for p, n in counts.items()]
+    heapq.heapify(heap)
+    merges: list[tuple[bytes, bytes]] = []
+    for step in range(num_merges):
+        while heap:
+            n, best = heapq.heappop(heap)
+            if counts.get(best, 0) == -n:
+                break
+        else:
+            break
+        new = 256 + step
+        vocab[new] = vocab[best[0]] + vocab[best[1]]
+        merges.append((vocab[best[0]], vocab[best[1]]))
+        for k in sorted(where.get(best, set())):
+            seq, f = seqs[k], freqs[k]
+            for p in zip(seq, seq[1:]):
+                counts[p] -= f
+                where[p].discard(k)
+            out, i = [], 0
+            while i < len(seq):
+                if i + 1 < len(seq) and (seq[i], seq[i + 1]) == best:
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(seq[i])
+                    i += 1
+            seqs[k] = out
+            for p in zip(out, out[1:]):
+                counts[p] += f
+                where.setdefault(p, set()).add(k)
+                heapq.heappush(heap, (-counts[p], p))
+        counts.pop(best, None)
+        where.pop(best, None)
     return merges

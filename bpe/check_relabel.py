@@ -1,0 +1,187 @@
+"""A vocabulary that labels the bytes wrongly: merges that fit the text once every byte is read back another way.
+
+A trainer counts the text's bytes as ids and writes each merge through its vocabulary, ``vocab[id]``. When that
+vocabulary does not map the ids to the bytes that were counted, every merge comes out relabelled in the same way,
+and the run reads as if it came from another text: its very first merge stands nowhere in ours. Three labellings
+are read here, each from the run alone:
+
+1. every byte shifted by the same amount: a special token given id 0 before the 256 bytes (byte b at id b + 1)
+   while the text is counted in raw byte values writes every merge one byte value lower ((e, s) as (d, r));
+2. bytes 128-255 written as the UTF-8 of the Latin-1 character (``chr(i).encode('utf-8')``, two bytes each);
+3. every byte written as one and the same byte (a vocabulary rebuilt with a loop variable left over from another
+   loop): nothing can be read back, only the shapes of the merges compared with ours.
+
+A labelling is taken only when the run's first merge stands nowhere in the text and, read back, its first merges
+all do; what the merges read back get is then checked as any run (:mod:`bpe.check`).
+
+Left out: labellings that mix bytes in another way (a permutation), and runs that read another text for real.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from .check_notation import show_pair
+from .formats.cs336 import BytePair
+from .pre_tokenizers import Corpus
+
+FIRST = 20  # the first merges read back: all but a tenth of them must stand in the text
+MAX_SHIFT = 16  # a shift by at most this many ids (special tokens before the bytes) is tried
+
+
+@dataclass(frozen=True)
+class Relabel:
+    """How the run's vocabulary labels the bytes: ``name`` (``shift``, ``latin1``, ``one-byte``), ``merges`` read
+    back as the bytes counted (None when they cannot be), ``shift`` the ids between a byte and its label."""
+
+    name: str
+    merges: tuple[BytePair, ...] | None
+    shift: int = 0
+    byte: int = 0
+
+
+def _texts(corpus: Corpus) -> list[bytes] | None:
+    if isinstance(corpus, Mapping) or not corpus:
+        return None
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    if not all(isinstance(t, str) for t in texts):
+        return None
+    return [t.encode("utf-8") for t in texts]
+
+
+def _fits(merges: Sequence[BytePair], texts: list[bytes]) -> int:
+    """How many of the first merges stand side by side somewhere in the text."""
+    return sum(any(a + b in t for t in texts) for a, b in merges[:FIRST])
+
+
+def _shifted(merges: Sequence[BytePair], shift: int) -> tuple[BytePair, ...] | None:
+    try:
+        return tuple((bytes(c + shift for c in a), bytes(c + shift for c in b)) for a, b in merges)
+    except ValueError:  # a byte pushed past 0 or 255: not this shift
+        return None
+
+
+def _latin1_token(token: bytes) -> bytes:
+    """``token`` with its Latin-1 characters written in UTF-8 read back as their one byte each (a token that is not
+    such text is kept: a merge made before the vocabulary was written is already bytes)."""
+    try:
+        return token.decode("utf-8").encode("latin-1")
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        return token
+
+
+def _latin1(merges: Sequence[BytePair]) -> tuple[BytePair, ...] | None:
+    read = tuple((_latin1_token(a), _latin1_token(b)) for a, b in merges)
+    return read if read != tuple(merges) else None
+
+
+def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool:
+    """True if a run whose every token is ``byte`` repeated cannot come from the text: the byte is nowhere in it, or
+    the run repeats a merge or makes one the text never holds while the text holds another pair of bytes more often
+    than the byte twice (a run on a text of one letter, faulty or not, is made of that letter)."""
+    if not any(byte in t for t in texts):
+        return True
+    if len(set(merges)) == len(merges) and _fits(merges, texts) == len(merges[:FIRST]):
+        return False
+    pairs = Counter(p for t in texts for p in zip(t, t[1:]))
+    return max(pairs.values(), default=0) > pairs[(byte, byte)]
+
+
+def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
+    """How the run's bytes are labelled, when its first merge stands nowhere in the text but a labelling reads
+    its first merges back into the text; else None."""
+    texts = _texts(corpus)
+    if texts is None or not merges:
+        return None
+    values = {c for a, b in merges for c in a + b}
+    if values == {0}:  # runs of zero bytes: ids or sums of byte values saved as bytes(n) (bpe.check_ids, check_ints)
+        return None
+    if len(values) == 1 and _one_byte(next(iter(values)), merges, texts):
+        return Relabel("one-byte", None, byte=next(iter(values)))
+    if _fits(merges[:1], texts):
+        return None
+    first = min(len(merges), FIRST)
+    read = _latin1(merges)
+    # a token that reads as Latin-1 characters in UTF-8 is a signature of its own: half the first merges will do,
+    # as a loop fault of the run's own may part it from the text later; a shift of single bytes could fit a few
+    # pairs of another text by chance, so all but a tenth must fit
+    if read is not None and _fits(read[:1], texts) and 2 * _fits(read, texts) >= first:
+        return Relabel("latin1", read)
+    found = []
+    for shift in sorted(range(-MAX_SHIFT, MAX_SHIFT + 1), key=abs):
+        read = _shifted(merges, shift) if shift else None
+        if read is not None and _fits(read[:1], texts):
+            found.append((_fits(read, texts), -abs(shift), Relabel("shift", read, shift=shift)))
+    best = max(found, key=lambda f: (f[0], f[1]), default=None)
+    return best[2] if best is not None and best[0] >= first - first // 10 else None
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(32), 127)}
+
+
+def _show(pair: BytePair) -> str:
+    """A pair as the page shows it, control bytes (which a wrong label often gives) as ``\\xNN``."""
+    return show_pair(pair).translate(_CONTROL)
+
+
+def _lower(n: int) -> str:
+    word = {1: "one", 2: "two", 3: "three"}.get(abs(n), str(abs(n)))
+    return f"{word} byte value{'s' if abs(n) > 1 else ''} {'lower' if n > 0 else 'higher'}"
+
+
+def relabel_told(relabel: Relabel, merges: Sequence[BytePair], inner, our_merges: Sequence[BytePair] = ()):
+    """The verdict on a relabelled run, at step 1: how the bytes are labelled, with the first merge as evidence,
+    then ``inner``'s verdict on the merges read back (for ``one-byte``: ``inner`` is the run compared as saved, and
+    the shapes of the merges are compared with ``our_merges``)."""
+    first = merges[0]
+    if relabel.name == "one-byte":
+        shown = _show((bytes([relabel.byte]), b""))[1:-3]
+        same = 0
+        for (a, b), (x, y) in zip(merges, our_merges, strict=False):
+            if (len(a), len(b)) != (len(x), len(y)):
+                break
+            same += 1
+        shape = (
+            f" Their lengths agree with ours for the first {same} merges (your merge 1 {_show(first)} has the "
+            f"shape of our {_show(our_merges[0])}), so the counting is likely right and the labels wrong."
+            if same > 1
+            else ""
+        )
+        cause = (
+            f"Every token of your merges is made of the one byte {shown}: the vocabulary you saved maps every byte id "
+            "to the same byte, so it does not map the ids to the bytes you counted (as a vocabulary rebuilt after "
+            "training with a loop variable left over from another loop does: for _ in range(256): "
+            f"vocab[len(vocab)] = bytes([i])). Your merges cannot be read back.{shape} Build the byte vocabulary "
+            "as {i: bytes([i]) for i in range(256)} and write each merge as (vocab[a], vocab[b])."
+        )
+        return replace(inner, agreed=0, step=1, theirs=first, kind="vocabulary", fault="one-byte", cause=cause)
+    read = relabel.merges[0]
+    if relabel.name == "shift":
+        ids = f"{relabel.shift} id{'s' if abs(relabel.shift) > 1 else ''}"
+        why = (
+            f"every byte is written {_lower(relabel.shift)}, as if the special token took id 0 and byte b id b + 1 "
+            "while the text was counted in raw byte values"
+            if relabel.shift == 1
+            else f"every byte is written {_lower(relabel.shift)}: the ids are off by {ids} from the bytes counted "
+            "(special tokens numbered before the bytes, or after them, while the text was counted in raw byte values)"
+        )
+        back = f"with every byte {abs(relabel.shift)} {'higher' if relabel.shift > 0 else 'lower'}"
+    else:
+        why = (
+            "bytes 128-255 are written as chr(i).encode('utf-8'), the two-byte UTF-8 of the Latin-1 character, "
+            "not as the one byte counted"
+        )
+        back = "with each such character as its one byte"
+    cause = (
+        f"The vocabulary you saved does not map the ids to the bytes you counted: your merge 1 {_show(first)} is "
+        f"our {_show(read)}; {why}. Build the byte vocabulary as {{i: bytes([i]) for i in range(256)}} with the "
+        f"ids you count, and write each merge as (vocab[a], vocab[b]). Read back {back}, "
+        f"{inner.cause[0].lower()}{inner.cause[1:]}"
+    )
+    ours = inner.our_merges[0] if inner.our_merges else None
+    return replace(
+        inner, agreed=0, step=1, ours=ours, theirs=first, kind="vocabulary", fault=relabel.name, cause=cause,
+        later_kind=inner.kind if inner.step else None, later_step=inner.step,
+    )  # fmt: skip
