@@ -6,8 +6,8 @@ the settings that reproduce the student's merges longest.
 CS336 asks); :func:`history_bytes` gives its merges as byte pairs, so they compare with any student's;
 :func:`student_words` gives the words as byte tuples for replaying a student's loop
 (:mod:`bpe.merge_faults`). :func:`best_settings` ranks our settings by how many of the student's merges
-each reproduces, within an allowance of work (:mod:`bpe.check_work`), trying the likeliest first (those the caller prefers, CS336's for
-a CS336 upload).
+each reproduces, within an allowance of work (:mod:`bpe.check_work`), trying the likeliest first (those the
+caller prefers, CS336's for a CS336 upload).
 
 Left out: why the runs part (:mod:`bpe.check`).
 """
