@@ -46,10 +46,11 @@ class CountFound:
 
 
 def recounts(
-    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None
+    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None, work: Work | None = None
 ) -> Iterator[tuple[CountFault, int, Counter, Example]]:
     """Each fault's word counts (with its number of chunks, 1 for a fault that has none, and an example) where
-    they differ from the true counts, each distinct set of counts once."""
+    they differ from the true counts, each distinct set of counts once. ``work``: each reading of the text costs
+    its bytes, and the readings stop once it is spent."""
     if not text:
         return
     reading = reading or Reading(text, pre_tokenizer, specials)
@@ -64,6 +65,10 @@ def recounts(
                     continue  # one chunk (read whole), or chunks already tried
                 tried.add(bounds)
                 made = len(bounds) - 1  # fewer than asked for where two moved to the same special token
+            if work is not None:
+                if work.spent():
+                    return
+                work.spend(len(reading.data))
             counts, example = fault.count(reading, chunks)
             if counts and counts not in seen:
                 seen.append(counts)
@@ -142,13 +147,14 @@ def find_count_fault(
     least :data:`FOLLOW` merges past it (or to the end), or None. ``parting``: our pair and its count, the
     student's pair and its count where the runs part (in our run): a fault whose counts cannot make the student's
     choice there is not trained on (:func:`can_choose`). ``units``: the work the trainings may take, in symbol
-    rewrites (:mod:`bpe.check_work`), each priced by ``cost(merges)(r)`` (the work of the first ``r`` merges on the
-    true words; without it, ``r`` times the words counted)."""
+    rewrites (:mod:`bpe.check_work`), each reading of the text its bytes, each training priced by
+    ``cost(merges)(r)`` (the work of the first ``r`` merges on the true words; without it, ``r`` times the words
+    counted)."""
     work = Work("count", units)
     need = min(len(merges), step + FOLLOW)
     best: CountFound | None = None
     reading = Reading(text, setup.pre_tokenizer, specials) if text else None
-    for fault, chunks, counts, example in recounts(text, setup.pre_tokenizer, specials, reading):
+    for fault, chunks, counts, example in recounts(text, setup.pre_tokenizer, specials, reading, work):
         if work.spent():
             break
         if parting is not None and not can_choose(

@@ -6,7 +6,8 @@ merges costs the symbols of the corpus's distinct words (counting their pairs) p
 symbols of the words that hold its pair (the words the loop rewrites and counts again). :class:`MergeCost` finds
 those numbers once per corpus by merging the words as the correct loop does, only as far as a search asks; every
 loop, faulty or not, and every setting that agrees with the student up to ``r`` rewrites about the same words, so
-one table prices them all. The sum is bounded by the corpus (each rewrite makes a word shorter), whatever the run.
+one table prices them all; a faulty reader's reading of the text costs its bytes. The sum is bounded by the corpus
+(each rewrite makes a word shorter), whatever the run.
 A search of a single candidate (a replay as long as the run) has no allowance of its own: its work is that bound.
 Each search's allowance (:data:`ALLOWANCES`) is set from how much the former time limits let it try on a quiet
 machine on the recorded students' runs (figures in ``docs/benchmarks.md``), so the verdict no longer depends on
@@ -37,7 +38,7 @@ ALLOWANCES = {
     "same": 610_000,  # once a fault makes every merge, trying the rest for another that does too
     "tie": 3_900_000,  # trying each students' tie rule (bpe.check_loop.tie_key)
     "both": 2_300_000,  # trying each students' tie rule with each loop fault (bpe.check_loop.find_tie_and_fault)
-    "count": 480_000,  # training on each faulty reader's counts (bpe.check_reading.find_count_fault)
+    "count": 8_900_000,  # reading the text as each faulty reader does, and training on its counts (check_reading)
     "settings": 2_600_000,  # training each of our settings (bpe.check_setup.best_settings)
 }
 
