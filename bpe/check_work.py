@@ -42,7 +42,7 @@ ALLOWANCES = {
     "settings": 2_600_000,  # training each of our settings (bpe.check_setup.best_settings)
 }
 
-BACKSTOP_SECONDS = 30.0  # a whole check's safety net, well inside the server's limit for a check's process
+BACKSTOP_SECONDS = 40.0  # a whole check's safety net, inside the server's 60 s limit for a check's process
 
 SEARCHES = {  # each search's name in the sentence said when the safety net stops it
     "loop": "a merge-loop fault",
