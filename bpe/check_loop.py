@@ -127,10 +127,8 @@ def find_fault(
         elif best is not None and run.reproduced == best.reproduced and not (fault.loses or fault.heap):
             as_far.append(fault)  # two loops that part from the run at the same step
         if best is not None and best.reproduced == len(args[2]) and best is not last:
-            last, work.units = (
-                best,
-                min(work.units, work.used + ALLOWANCES["same"]),
-            )  # another that makes them all, briefly
+            last = best  # another fault that makes them all too is looked for with a little more work only
+            work.units = min(work.units, work.used + ALLOWANCES["same"])
         if work.spent():
             break
     if best is not None and as_far:
