@@ -6,17 +6,17 @@ merges) and, with ``--big``, on the costliest input the Check takes:
     .venv/bin/python benchmarks/bench_check_work.py /tmp/integ_re_i.json [--limit N] [--unbounded] [--big]
 
 For each differing run it runs ``bpe.check.diagnose`` as ``benchmarks/recheck_students.py`` does and records, for
-every search of ``bpe.check_work`` (its name, its allowance), the work it spent (symbol rewrites) and the seconds
-of CPU from its start to its last step. It prints, per search: the checks that ran it, the most work one check spent and
+every search of ``bpe.check_work`` (its name, its allowance), the work it spent (symbol rewrites) and the seconds of
+CPU from its start to its return. It prints, per search: the checks that ran it, the most work one check spent and
 the share of the allowance that is, how many checks used it up, and the rate (work per second of CPU, all checks
 summed: what a quiet machine's wall clock would show), from which each allowance is set (the former time limit
-times that rate). ``--unbounded``
-lifts every allowance (not the safety net), to see how much work each search would take to try everything. Each
-check's time is printed as a ratio against our own training of the same merges on the same corpus (the reference,
-timed beside it). ``--big``: one check on the largest corpus the settings search takes (200,000 characters) with
-a 2,000-merge run that no known fault explains (every search runs), and one on 5,000,000 characters (the searches
-but the settings'; a 100 MB text, the Train page's limit, takes longer to train alone than the server's limit for a
-check's process, which stops it with a sentence).
+times that rate). ``--unbounded`` lifts every allowance (not the safety net), to see how much work each search
+would take to try everything. Each check's time is printed as a ratio against our own training of the same merges
+on the same corpus (the reference, timed beside it), with the load average. ``--big``: one check on the largest
+corpus the settings search takes (200,000 characters) with a 2,000-merge run that no known fault explains (every
+search runs), and one on 5,000,000 characters (every search but the settings'; a 100 MB text, the Train page's
+limit, needs more memory to train alone than the server lets a check's process have, which stops it with a
+sentence).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from bpe.check import CS336_SETUP, CS336_SPECIALS, diagnose, train_setup  # noqa
 from bpe.formats.student_runs import StudentRun, read_student_file  # noqa: E402
 
 BIG_CHARS = 5_000_000
-RECORDS: list[tuple[str, float, float, float]] = []  # (search, units, work spent, seconds)
+RECORDS: list[check_work.Work] = []  # every search's work in the check being run
 
 
 class Recorded(check_work.Work):
@@ -50,7 +50,7 @@ class Recorded(check_work.Work):
     def __init__(self, search: str, units: float | None = None) -> None:
         super().__init__(search, units)
         self.started = self.last = time.process_time()
-        RECORDS.append(self)  # type: ignore[arg-type]
+        RECORDS.append(self)
 
     def spend(self, units: int) -> None:
         super().spend(units)
