@@ -26,7 +26,9 @@ from .check_notation import show_bytes, show_pair, show_word
 from .check_work import ALLOWANCES, MergeCost, Work
 from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, FAULTS, TIE_KEYS, Fault
+from .loop_fault import Fault
+from .merge_faults import CORRECT, FAULTS
+from .tie_keys import TIE_KEYS
 
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
@@ -90,7 +92,7 @@ def find_fault(
     units: float | None = None,
 ) -> FaultFound | None:
     """The known fault that reproduces the student's merges through ``step`` (1-based) and longest, or None.
-    ``tie``: the tie rule of the loops (a key of :data:`bpe.merge_faults.TIE_KEYS`; None: any tied pair).
+    ``tie``: the tie rule of the loops (a key of :data:`bpe.tie_keys.TIE_KEYS`; None: any tied pair).
     ``units``: the work the faults may take, in symbol rewrites (default: :data:`bpe.check_work.ALLOWANCES`), tried
     in their order."""
     work = Work("loop", units)
@@ -145,7 +147,7 @@ def find_tie_and_fault(
     skip: str | None = None,
     units: float | None = None,
 ) -> TieAndFault | None:
-    """A students' tie rule (of :data:`bpe.merge_faults.TIE_KEYS` but ``skip``, ours) and a known loop fault
+    """A students' tie rule (of :data:`bpe.tie_keys.TIE_KEYS` but ``skip``, ours) and a known loop fault
     together, the pair that reproduces the student's merges longest and at least ``need`` of them, or None: a
     tie rule and a loop bug can change the same step, and then neither alone follows the run. ``units``: the work
     the pairs may take (:mod:`bpe.check_work`)."""
@@ -236,7 +238,7 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
 def tie_key(
     corpus: Words, merges: Sequence[BytePair], step: int, skip: str | None = None, units: float | None = None
 ) -> tuple[str | None, int]:
-    """Of the students' tie rules in :data:`bpe.merge_faults.TIE_KEYS` (but ``skip``, ours), the one that
+    """Of the students' tie rules in :data:`bpe.tie_keys.TIE_KEYS` (but ``skip``, ours), the one that
     reproduces the most of the student's merges, at least through ``step``, and how many (``units``: the work the
     rules may take, :mod:`bpe.check_work`)."""
     work = Work("tie", units)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from .check_setup import Setup, student_words
 from .formats.cs336 import BytePair
-from .merge_faults import merge_all
 from .pre_tokenizers import Corpus
+from .word_merges import merge_all
 
 CHECKED = 60  # the merges whose repeats are counted against the words holding them, no more (the time it takes)
 

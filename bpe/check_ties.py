@@ -6,7 +6,7 @@ the run cannot tell apart); :data:`TIE_SENTENCES` says what each rule does, :fun
 :func:`tie_sentence` tells a tie that no rule follows past the step. Where two rules make every merge of a run, the
 commoner in students' code (:data:`COMMON_TIES`) is named first (:func:`commoner_tie`, :func:`two_tie_rules`).
 
-Left out: the students' tie keys replayed (:data:`bpe.merge_faults.TIE_KEYS`, :func:`bpe.check_loop.tie_key`) and
+Left out: the students' tie keys replayed (:data:`bpe.tie_keys.TIE_KEYS`, :func:`bpe.check_loop.tie_key`) and
 the order in which the Check weighs a tie against other causes (:mod:`bpe.check_cause`).
 """
 
@@ -19,7 +19,7 @@ from .check_result import Comparison
 from .check_setup import Setup, setup_agreed, student_words
 from .config import TIE_RULES
 from .fault_replay import replay
-from .merge_faults import TIE_KEYS
+from .tie_keys import TIE_KEYS
 
 # Another tie rule explains a choice only if it also follows the student's run this many merges past it
 # (or to its end): one that makes the same choice by chance parts from the run soon after,
@@ -95,7 +95,7 @@ COMMON_TIES = (
 
 
 def commoner_tie(corpus, student, alternative: Setup, specials) -> str | None:
-    """A tie rule commoner than ``alternative``'s (of ours or of :data:`bpe.merge_faults.TIE_KEYS`, replayed) that also
+    """A tie rule commoner than ``alternative``'s (of ours or of :data:`bpe.tie_keys.TIE_KEYS`, replayed) that also
     makes every one of the student's merges with its pre-tokenizer and base, or None."""
     if alternative.tie_break not in COMMON_TIES:
         return None

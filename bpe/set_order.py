@@ -26,8 +26,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .fault_replay import PairCounts
 from .formats.cs336 import BytePair
+from .replay_counts import PairCounts
 
 
 class SetOrder:

@@ -47,4 +47,5 @@ fi
 # their time waiting on a page or a server, and the other worker uses that core meanwhile. A module stays on one
 # worker, so its module-scoped servers start once and its tests keep their order; the modules go out in the order
 # pytest collects them (--no-loadscope-reorder), so each worker runs its modules in the order of a plain run.
-exec .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder "$@"
+# The twenty slowest tests are listed at the end, so a run that nears the 15-minute budget shows where to look.
+exec .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=20 "$@"

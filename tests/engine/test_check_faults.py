@@ -65,7 +65,8 @@ from bpe.check_notation import show_pair
 from bpe.check_setup import student_words
 from bpe.fault_replay import faulty_merges, replay
 from bpe.formats.student_runs import StudentRun, read_student_file
-from bpe.merge_faults import CORRECT, FAULTS, TIE_KEYS
+from bpe.merge_faults import CORRECT, FAULTS
+from bpe.tie_keys import TIE_KEYS
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},

@@ -1,0 +1,89 @@
+"""The tie rules students' loops use to pick among pairs of equal count, as keys the replay can apply.
+
+:data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
+``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
+ones first, as a vocabulary built from GPT-2's byte table numbers them), of decoded text (a lone byte of a
+character read as ``'\ufffd'``, or as nothing with ``errors='ignore'``), the greatest concatenated bytes
+``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``), or the pair
+that entered the student's dict of counts first (``max(counts, key=counts.get)`` over a dict updated in
+place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it), or the greatest
+pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
+``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``).
+:func:`token_ids` numbers the tokens as students do, for the keys on ids.
+
+Left out: replaying a student's merges under a tie key (:mod:`bpe.fault_replay`), finding the key a student
+used (:mod:`bpe.check_loop`, :mod:`bpe.check_ties`), and our own tie rules (:mod:`bpe.tie_order`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from .formats.cs336 import BytePair
+from .word_merges import Word
+
+
+def token_ids(words: Sequence[Word], merges: Sequence[BytePair]) -> dict[bytes, int]:
+    """Token ids as students assign them: the base symbols in byte order, then one id per merge in order."""
+    ids = {s: i for i, s in enumerate(sorted({s for w in words for s in w}))}
+    for a, b in merges:
+        ids.setdefault(a + b, len(ids))
+    return ids
+
+
+# the tied pairs, the token ids, and each pair's place in the order the student's dict of counts gained it
+TiePick = Callable[[Sequence[BytePair], Mapping[bytes, int], Mapping[BytePair, int]], BytePair]
+UNSEEN = 1 << 30  # the place of a pair the replay did not number: after every numbered one
+
+
+def _text(token: bytes) -> str:
+    return token.decode("utf-8", "replace")
+
+
+def _ignored(token: bytes) -> str:
+    return token.decode("utf-8", "ignore")
+
+
+def _gpt2_order() -> dict[int, int]:
+    """Each byte's place in GPT-2's byte table: the printable bytes first, in order, then the others."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("\xa1"), ord("\xac") + 1), *range(ord("\xae"), 256)]
+    return {b: i for i, b in enumerate(printable + [b for b in range(256) if b not in printable])}
+
+
+_GPT2_RANK = _gpt2_order()
+
+
+def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
+    return _GPT2_RANK[token[0]] if len(token) == 1 else 256 + ids.get(token, -1)
+
+
+ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
+RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
+TIE_KEYS: dict[str, tuple[str, TiePick]] = {
+    "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
+    "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
+    "greatest-id": ("the pair with the greatest token ids (left, then right) wins", lambda tied, ids, seen: max(
+        tied, key=lambda p: (ids.get(p[0], -1), ids.get(p[1], -1)))),
+    "smallest-id": ("the pair with the smallest token ids (left, then right) wins", lambda tied, ids, seen: min(
+        tied, key=lambda p: (ids.get(p[0], 1 << 30), ids.get(p[1], 1 << 30)))),
+    "greatest-text": ("the greatest pair of decoded text wins (a broken character reads as '\ufffd', then bytes)",
+                      lambda tied, ids, seen: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
+    "greatest-concat": ("the greatest merged token wins, its bytes a + b compared, not the pair (a, b)",
+                        lambda tied, ids, seen: max(tied, key=lambda p: (p[0] + p[1], p))),
+    "greatest-text-ignore": ("the greatest pair of text decoded with errors='ignore' wins (a lone byte of a "
+                             "character reads as nothing), the pair seen first among equal texts",
+                             lambda tied, ids, seen: max(tied, key=lambda p: (
+                                 _ignored(p[0]), _ignored(p[1]), -seen.get(p, UNSEEN)))),
+    "first-added": ("the pair that entered your dict of counts first wins (max over a dict keeps the first of "
+                    "equal counts, and a merge adds its new pairs at the end)",
+                    lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
+    "first-recounted": ("the pair met first wins, your counts taken afresh each step over your dict of words (max over "
+                        "the counts keeps the first of equal counts), where each merged word is deleted and added again "
+                        "at the dict's end", lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
+    "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
+                lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
+    "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "
+                      "is compared, not the bytes, so the quote closing b' ' sorts above a second space and an "
+                      "escape such as b'\\xc8' below a letter",
+                      lambda tied, ids, seen: max(tied, key=lambda p: (str(p), p))),
+}  # fmt: skip
