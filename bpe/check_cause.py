@@ -14,9 +14,11 @@ counts are read in our run at that step. The cause is told in one sentence:
    known fault in reading the corpus in chunks (:mod:`bpe.count_faults`, found by :mod:`bpe.check_reading`: the
    last character cut off, words cut at chunk boundaries, positions counted per chunk), which changes a few words'
    counts before any merge, and after it, where our run on those counts parts from the student's, the cause found
-   there; where the two counts tie, another tie rule (ours, or a student's rule by bytes, token ids, decoded text
-   or the concatenated bytes, :mod:`bpe.check_ties`) that follows the run :data:`~bpe.check_ties.FOLLOW` merges
-   past the step; a run that is its first merge over and over, as a loop whose merge never changes a word makes;
+   there; a class of wrong counts (:mod:`bpe.count_classes`: each word weighted alike, one part of the corpus, the
+   special token read another way), tried where the student's pair cannot win on our counts and told as a reader is;
+   a merge that works from each word's end (:mod:`bpe.occurrence_order`); where the two counts tie, another tie
+   rule (ours, or a student's rule by bytes, token ids, decoded text or the concatenated bytes,
+   :mod:`bpe.check_ties`) that follows the run :data:`~bpe.check_ties.FOLLOW` merges past the step; a run that is its first merge over and over, as a loop whose merge never changes a word makes;
 3. where none does: a pair our corpus never has (:mod:`bpe.check_missing`: whitespace kept on words, special
    tokens, the byte base), or what is certain: which count must be off, by how much at least, and the words
    holding it.
@@ -64,9 +66,11 @@ from .check_told import (
     tie_and_loop_told,
 )
 from .config import TIE_RULES
+from .count_classes import find_count_class
 from .count_faults import file_text
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
+from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
 
@@ -161,7 +165,8 @@ def compare_one(
         found = find_fault(words, student.merges, step, (ours[n], theirs), TIE_KEY.get(setup.tie_break))
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
             candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
-    counted = None
+    counted = classed = None
+    tied = their_count == our_count
     text = file_text(corpus)  # only a text can be read in chunks
     if search and text is not None:
         eow = student.end_of_word
@@ -169,9 +174,20 @@ def compare_one(
         counted = find_count_fault(text, setup, student.merges, step, specials, eow, parting=parting, cost=words.cost)
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
+        if their_count <= our_count:  # the student's counts cannot be ours (or tie): which class of counts makes them?
+            found_class = find_count_class(text, setup, student.merges, step, specials, eow, parting, tied, counted)
+            if found_class is not None:  # with a tie rule of the student's own too: after a tie rule alone
+                classed, second = found_class
+                candidates.append((classed.reproduced, 5.5 if second and tied else 3.1, "count-class"))
     ordered = set_order(corpus, student, setup, specials, step, words) if search else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
+    reversed_ = right_to_left(words.words, words.freqs, words.texts, student.merges[: step + BEYOND], step, ours[n])
+    if search and (reversed_ is None or reversed_[0] < min(len(student.merges), step + BEYOND)):
+        read = right_to_left_read(file_text(corpus), setup, specials, student.merges[: step + BEYOND], step, ours[n])
+        reversed_ = read if read is not None and (reversed_ is None or read[0] > reversed_[0]) else reversed_
+    if reversed_ is not None:  # ... or from each word's end
+        candidates.append((reversed_[0], 2.06, "right-to-left"))
     banned = (
         special_ban(words, student.merges, step, ours[n], specials, TIE_KEY.get(setup.tie_break)) if search else None
     )
@@ -224,6 +240,8 @@ def compare_one(
         return Comparison(kind="specials", cause=cause, **fields)
     if kind == "set-order" and ordered is not None:
         return set_order_told(p, ordered)
+    if kind == "right-to-left" and reversed_ is not None:
+        return right_to_left_told(head, their_count, len(student.merges), reversed_, fields)
     if kind == "special-ban" and banned is not None:
         return special_ban_told(p, banned)
     if kind == "int-sum" and ints is not None:
@@ -237,6 +255,9 @@ def compare_one(
     if kind == "reading" and counted is not None:
         options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)
+    if kind == "count-class" and classed is not None:  # told as a reader that counts the words that way
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
+        return _reading(student, setup, classed, head, their_count, (ours[n], theirs), fields, options)
     if kind == "tie":
         cause = (
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
@@ -316,7 +337,8 @@ def _reading(student, setup, counted, head, their_count, pairs, fields, options)
     """The student's reader counts the words wrongly (:mod:`bpe.count_faults`): named with a word it miscounts,
     and, where our run on its counts parts from the student's later, the cause found there too."""
     total, n = len(student.merges), counted.reproduced
-    sentence = count_sentence(counted, setup, fields["step"], pairs, student.end_of_word)
+    step = fields["step"]
+    sentence = count_sentence(counted, setup, step, pairs, student.end_of_word, student.merges[: step - 1])
     cause = f"{head} ({their_count}): {sentence}. With those counts our run "
     extra = {}
     inner = compare_one(counted.counts, student, setup, (), **options) if n < total else None

@@ -94,6 +94,18 @@ def _split(word: tuple[bytes, ...], ranks: dict[BytePair, int]) -> list[bytes]:
     return parts
 
 
+def _pair_counts(counts: dict[str, int], setup: Setup, end_of_word: bool, before: Sequence[BytePair]) -> Counter:
+    """The pair counts of the words ``counts`` after the merges ``before``."""
+    ranks = {pair: rank for rank, pair in enumerate(before)}
+    texts, words, freqs = student_words(counts, setup, (), end_of_word)
+    pairs: Counter = Counter()
+    for symbols, freq in zip(words, freqs):
+        parts = _split(symbols, ranks)
+        for pair in zip(parts, parts[1:]):
+            pairs[pair] += freq
+    return pairs
+
+
 def can_choose(
     counts: Counter, true: Counter, setup: Setup, end_of_word: bool, before: Sequence[BytePair], parting
 ) -> bool:
@@ -178,9 +190,17 @@ def find_count_fault(
     return best
 
 
-def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[BytePair], end_of_word=False) -> str:
+def count_sentence(
+    found: CountFound,
+    setup: Setup,
+    step: int,
+    pairs: Sequence[BytePair],
+    end_of_word=False,
+    before: Sequence[BytePair] | None = None,
+) -> str:
     """The fault in one clause: what the reader does, a word it counts wrongly, and its count of the pair (of
-    ``pairs``) it changes most at ``step``."""
+    ``pairs``) it changes most at ``step``: after the student's merges ``before`` the step where given (our run on the
+    faulty counts may part from them earlier, where the student's tie rule differs), else after our run's."""
     what = found.fault.sentence.format(chunks=found.chunks).replace(
         "each of your 1 chunks is", "your one chunk, the whole file, is"
     )
@@ -212,6 +232,9 @@ def count_sentence(found: CountFound, setup: Setup, step: int, pairs: Sequence[B
         what += f": {told} {'becomes' if len(lost) == 1 else 'become'} {became}"
     counted = []
     for counts in (found.true, found.counts):
+        if before is not None:
+            counted.append([_pair_counts(counts, setup, end_of_word, before)[pair] for pair in pairs])
+            continue
         history = train_setup(counts, setup, step - 1, (), end_of_word)
         after = history.pair_counts_after(step - 1)
         counted.append([after.get(p, 0) if (p := to_ours(pair, history)) else 0 for pair in pairs])

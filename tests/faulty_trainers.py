@@ -108,6 +108,12 @@ a pair subtracted only while the dict holds it, so ``ab ab`` keeps a phantom ``(
 words never merged; after ``(a, b)`` each pair ``(b, c)`` becomes ``(ab, c)`` counted as the substring ``abc`` in all
 the words (a cache of every substring's count), each ``(c, a)`` likewise, the old pair dropped. :data:`CHUNK_OVERWRITTEN` (also in :data:`COUNT_FAULTS`):
 the chunks' word counts joined by ``result[word] = count``, so each word keeps its count in the last chunk.
+Set L's readers and counters (:data:`COUNT_CLASS_FAULTS`): :data:`EACH_WORD_ONCE`: the pairs counted afresh each pass
+over the distinct pre-tokens, ``+= 1`` where ``+= count`` is meant; :data:`LAST_CHUNK`: the file cut into 100 chunks
+moved to the next <|endoftext|>, ``word_freq = count(chunk)`` in the loop over them, so only the last chunk's words are
+kept; :data:`SPECIAL_AS_SPACE`: ``re.sub(special, " ", text)`` and the text pre-tokenized as one;
+:data:`SPECIAL_AS_WORDS`: ``re.split("(" + special + ")", text)`` keeps the token, and each piece, the token too, is
+pre-tokenized and counted; :data:`SPECIAL_ONE_WORD`: the token kept so too, but counted as one word whole.
 """
 
 from __future__ import annotations
@@ -186,6 +192,12 @@ LAST_DOCUMENT = "last-document"  # the words counted after the loop over the doc
 IGNORES_INPUT = "ignores-input"  # a trainer that trains on a text written into its code, never on its input
 SAMPLE = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3  # the text it trains on instead
 CHUNKS = 4  # the workers a student's reader cuts the file for
+EACH_WORD_ONCE = "each-word-once"  # WShawnMing's count: pair_count[pair] += 1 over the distinct pre-tokens
+LAST_CHUNK = "last-chunk"  # xieweibbz's reader: word_freq = build_word_frequency(docs) for each of 100 chunks
+SPECIAL_AS_SPACE = "special-as-space"  # Dawnfz-Lenfeng's reader: re.sub(special, " ", text), then one text
+SPECIAL_AS_WORDS = "special-as-words"  # sanspareilsmyn's reader: re.split with a group keeps the token as a piece
+SPECIAL_ONE_WORD = "special-one-word"  # golonzovsky's reader: the token split out but kept, counted as one word
+COUNT_CLASS_FAULTS = (EACH_WORD_ONCE, LAST_CHUNK, SPECIAL_AS_SPACE, SPECIAL_AS_WORDS, SPECIAL_ONE_WORD)
 
 HANDOUT = "low low low low low lower lower widest widest widest newest newest newest newest newest newest"
 PROSE = (
@@ -217,6 +229,8 @@ def _words(text: str, fault: str | None) -> Counter:
         return Counter(tuple(bytes([b]) for b in s.encode("utf-8")) for s in seqs if s)
     if fault == "lower":
         text = text.lower()
+    if fault in COUNT_CLASS_FAULTS:
+        return _class_words(text, fault)
     parts = [text] if fault == "specials" else text.split(EOT)
     if fault == "unescaped":  # split on the token as a pattern where '|' means 'or', the pieces joined again
         parts = ["".join(regex.split("|".join([EOT]), text))]
@@ -368,6 +382,35 @@ def _chunks_read_short(text: str) -> Counter:
         chunk = data[start:].decode("utf-8")[: max(0, end - start - len(EOT))]
         for document in chunk.split(EOT):
             words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in regex.findall(GPT2_PAT, document))
+    return words
+
+
+def _class_words(text: str, fault: str) -> Counter:
+    """The word counts of set L's readers and counters (:data:`COUNT_CLASS_FAULTS`)."""
+    pieces: list[str]
+    if fault == SPECIAL_AS_SPACE:
+        pieces = [re.sub(re.escape(EOT), " ", text)]
+    elif fault in (SPECIAL_AS_WORDS, SPECIAL_ONE_WORD):
+        pieces = [piece for piece in re.split("(" + re.escape(EOT) + ")", text) if piece]
+    elif fault == LAST_CHUNK:
+        data = text.encode("utf-8")
+        size = len(data) // 100
+        cuts = [0]
+        for k in range(1, 100):
+            found = data.find(EOT.encode(), k * size)
+            cuts.append(len(data) if found < 0 else found)
+        cuts = sorted(set([*cuts, len(data)]))
+        pieces = []
+        for start, end in zip(cuts, cuts[1:]):
+            pieces = data[start:end].decode("utf-8", errors="ignore").split(EOT)  # each chunk replaces the one before
+    else:
+        pieces = text.split(EOT)
+    words: Counter = Counter()
+    for piece in pieces:
+        found = regex.findall(GPT2_PAT, piece) if not (fault == SPECIAL_ONE_WORD and piece == EOT) else [piece]
+        words.update(tuple(bytes([b]) for b in w.encode("utf-8")) for w in found)
+    if fault == EACH_WORD_ONCE:  # the count of a word never used: each distinct word adds its pairs once
+        return Counter(dict.fromkeys(words, 1))
     return words
 
 
