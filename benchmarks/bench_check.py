@@ -8,8 +8,8 @@ For a correct CS336 run, for runs made by some of :mod:`bpe.merge_faults`' fault
 merges each, on English text from ``bpe.corpora.english_corpus`` as one document), and for a run that no known
 fault explains (the correct run with two merges swapped: every cause is tried, a tie rule with each loop fault
 too, before what is certain is said), it times
-``bpe.check.diagnose`` (the settings search, whose own budget is ``SEARCH_SECONDS``, then the
-comparison and the replays) and prints each time as a ratio against one training run of ours of the
+``bpe.check.diagnose`` (the settings search, then the comparison and the replays, each search within its
+allowance of work, ``bpe.check_work.ALLOWANCES``) and prints each time as a ratio against one training run of ours of the
 same 2,000 merges, timed beside it in the same process, with the verdict's kind and fault.
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bpe.check import CS336_SETUP, CS336_SPECIALS, diagnose, train_setup
-from bpe.check_setup import SEARCH_SECONDS, student_words
+from bpe.check_setup import student_words
 from bpe.corpora import english_corpus
 from bpe.fault_replay import faulty_merges
 from bpe.formats.student_runs import StudentRun
@@ -39,7 +39,6 @@ def main() -> None:
     train_setup(text, CS336_SETUP, MERGES, CS336_SPECIALS)
     reference = time.perf_counter() - start
     print(f"reference: our training, {len(text):,} characters, {MERGES:,} merges: {reference:.2f} s")
-    print(f"(the settings search's own budget is {SEARCH_SECONDS:.0f} s)")
     names = ("correct", "left-symbol", "banned", "frozen", "stale", "adjacent", "overlap-subtract", "substring")
     for name in (*names, "unexplained"):
         merges = faulty_merges(words, freqs, MERGES, FAULTS.get(name, CORRECT))

@@ -31,7 +31,6 @@ from .check_cause import ascii_text, compare_one, settings_kind
 from .check_ends import target_merges
 from .check_ids import id_merges
 from .check_ints import sum_merges, sums_told
-from .check_loop import LOOP_SECONDS
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
 from .check_relabel import relabel_told, relabelled
@@ -40,7 +39,6 @@ from .check_setup import (
     CS336_SETUP,
     CS336_SPECIALS,
     MAX_SEARCH_CHARS,
-    SEARCH_SECONDS,
     Setup,
     agreed,
     best_settings,
@@ -50,11 +48,12 @@ from .check_setup import (
     train_setup,
 )
 from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
+from .check_work import cut_sentence, watching
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus
 
 __all__ = [
-    "CS336_SETUP", "CS336_SPECIALS", "LEGEND", "MAX_SEARCH_CHARS", "SEARCH_SECONDS", "Comparison", "Setup",
+    "CS336_SETUP", "CS336_SPECIALS", "LEGEND", "MAX_SEARCH_CHARS", "Comparison", "Setup",
     "agreed", "best_settings", "compare", "diagnose", "history_bytes", "raw_word_counts", "show_bytes", "show_pair",
     "train_setup",
 ]  # fmt: skip
@@ -68,25 +67,25 @@ def diagnose(
     *,
     num_merges: int | None = None,
     vocab_size: int | None = None,
-    seconds: float = SEARCH_SECONDS,
 ) -> tuple[Comparison, list[tuple[Setup, int]]]:
     """The settings search first, then the comparison: ``setup`` (and CS336's for a CS336 upload) tried
     first, and the settings that reproduce the most of the run said first. A CS336 upload is compared
     with CS336's settings (``result.setup`` says which were used). Returns the comparison and the
-    ranking of our settings."""
+    ranking of our settings. Every search within is bounded by counted work (:mod:`bpe.check_work`), so the
+    verdict is the same however busy the machine; where the check's safety net stops a search, the cause says so."""
     relabel = relabelled(corpus, student.merges)
     if relabel is not None and relabel.merges is not None:  # a vocabulary that labels the bytes wrongly: read back
         read = replace(student, merges=relabel.merges)
-        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
-        inner, ranked = diagnose(corpus, read, setup, special_tokens, **options)
+        inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
         return relabel_told(relabel, student.merges, inner), ranked
-    ranked = best_settings(corpus, student, special_tokens, seconds, prefer=(setup,))
-    reached = dict(ranked)
-    if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) > reached.get(setup, 0):
-        setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings when they go further
-    closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
-    result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
-    return result, ranked
+    with watching() as check:
+        ranked = best_settings(corpus, student, special_tokens, prefer=(setup,))
+        reached = dict(ranked)
+        if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) > reached.get(setup, 0):
+            setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings when they go further
+        closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
+        result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
+        return _told_cut(result, check), ranked
 
 
 def compare(
@@ -98,25 +97,39 @@ def compare(
     *,
     num_merges: int | None = None,
     vocab_size: int | None = None,
-    seconds: float = LOOP_SECONDS,
+    search: bool = True,
 ) -> Comparison:
     """Compare ``student`` with our run on ``corpus`` with ``setup``. ``alternative``: settings that
     reproduce more of the student's run (from :func:`best_settings`): said first when they reproduce
     all of it, else weighed with the other causes. ``num_merges``/``vocab_size``: the student's target size (a run that stops
     short of it or goes past it is flagged, and a run that parts from ours and is one merge longer than the
-    target is told so too). ``seconds`` bounds the replay of known faulty loops."""
+    target is told so too). ``search``: whether causes found by a search (known faulty loops, readers, tie
+    keys) are tried, each within its allowance of work (:mod:`bpe.check_work`)."""
+    with watching() as check:
+        result = _compared(corpus, student, setup, special_tokens, alternative, num_merges, vocab_size, search)
+        return _told_cut(result, check)
+
+
+def _told_cut(result: Comparison, check) -> Comparison:
+    """The result, with the sentence saying which searches the check's safety net cut short, if any."""
+    cut = cut_sentence(check)
+    return replace(result, cause=f"{result.cause} {cut}") if cut else result
+
+
+def _compared(corpus, student, setup, special_tokens, alternative, num_merges, vocab_size, search) -> Comparison:
+    """:func:`compare` inside the check's scope of work."""
     once = per_word(corpus, setup, tuple(special_tokens), student.merges, student.end_of_word)
     if once is not None:  # each merge listed once per word holding its pair: the merges taken once each are compared
-        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _per_word(corpus, student, setup, tuple(special_tokens), alternative, once, options)
     ids = id_merges(student.merges)
     if ids is not None:  # the merges saved as token ids: what they stand for is compared
-        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _as_ids(corpus, student, setup, tuple(special_tokens), alternative, ids, options)
     relabel = relabelled(corpus, student.merges)
     if relabel is not None:  # a vocabulary that labels the bytes wrongly: the merges read back, where they can be
         read = replace(student, merges=relabel.merges or student.merges)
-        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         inner = compare(corpus, read, setup, special_tokens, alternative, **options) if relabel.merges else None
         if inner is None:
             inner = _compare(corpus, student, setup, special_tokens, alternative, **options)
@@ -135,7 +148,7 @@ def compare(
         alternative,
         num_merges=num_merges,
         vocab_size=vocab_size,
-        seconds=seconds,
+        search=search,
     )
     if result.step is None or result.kind in ("goes-past", "stops-early"):
         return result
@@ -207,11 +220,11 @@ def _compare(
     *,
     num_merges: int | None = None,
     vocab_size: int | None = None,
-    seconds: float = LOOP_SECONDS,
+    search: bool = True,
 ) -> Comparison:
     """:func:`compare` but for a faulty run's length: the settings that reproduce more of the run weighed first."""
     specials = tuple(special_tokens)
-    options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+    options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
     if alternative is not None and alternative != setup:
         n = setup_agreed(corpus, setup, student.merges, specials, student.end_of_word)
         n_alt = setup_agreed(corpus, alternative, student.merges, specials, student.end_of_word)
@@ -242,7 +255,7 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         short = inner.kind == "stops-early"
         if inner.kind not in ("same", "vocab-size") and not past and not short:
             return replace(inner, settings=alternative)
-        ours = compare_one(corpus, student, setup, specials, seconds=0.0)
+        ours = compare_one(corpus, student, setup, specials, search=False)
         lead = commoner_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
         stop = f" {inner.cause.split('. ', 1)[0]}." if short else ""  # "Your run stops short: it ends after ..."
         if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it

@@ -41,7 +41,6 @@ from .check_ends import goes_past, same_merges, target_merges
 from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
-    LOOP_SECONDS,
     Words,
     fault_sentence,
     find_fault,
@@ -75,9 +74,6 @@ from .occurrence_order import right_to_left, right_to_left_read, right_to_left_t
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
 
-COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
-SET_SECONDS = 2.0  # the time for replaying a loop that merges a pair's occurrences in a set's order
-BOTH_SECONDS = 3.0  # the time for trying each students' tie rule with each loop fault, where nothing else fits
 TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 
 
@@ -100,11 +96,13 @@ def compare_one(
     specials: tuple[str, ...],
     num_merges: int | None = None,
     vocab_size: int | None = None,
-    seconds: float = LOOP_SECONDS,
+    search: bool = True,
     other: tuple[Setup, int, tuple] | None = None,
 ) -> Comparison:
     """The comparison under one setup, causes tried in the module's order. ``other``: another base or
-    pre-tokenizer, how many merges it reproduces, and the words that count differently under it."""
+    pre-tokenizer, how many merges it reproduces, and the words that count differently under it. ``search``:
+    whether the causes found by a search (loop faults, readers, tie keys) are tried, each within its allowance of
+    work (:mod:`bpe.check_work`)."""
     target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size)
     length = max(len(student.merges), target or 0)
     history = train_setup(corpus, setup, length, specials, student.end_of_word)
@@ -118,7 +116,7 @@ def compare_one(
     if target is not None and len(student.merges) > target and n >= target:  # also where our run has no pair left
         return goes_past(student, target, target_words, base)
     if n == len(ours):
-        return _stops_first(corpus, student, setup, specials, history, n, base, seconds)
+        return _stops_first(corpus, student, setup, specials, history, n, base, search)
     counts = history.pair_counts_after(n)
     our_pair = history.pair_str(history.merges[n][:2])
     their_pair = to_ours(theirs, history)
@@ -163,19 +161,17 @@ def compare_one(
     repeats = _repeats(student.merges)
     if n > 0 and repeats == len(student.merges):  # a loop whose merge never changes a word takes only its first pair
         candidates.append((repeats, 2.1, "never-merges"))
-    if seconds > 0:
-        found = find_fault(words, student.merges, step, (ours[n], theirs), TIE_KEY.get(setup.tie_break), seconds)
+    if search:
+        found = find_fault(words, student.merges, step, (ours[n], theirs), TIE_KEY.get(setup.tie_break))
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
             candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
     counted = classed = None
     tied = their_count == our_count
     text = file_text(corpus)  # only a text can be read in chunks
-    if seconds > 0 and text is not None:
+    if search and text is not None:
         eow = student.end_of_word
         parting = (ours[n], our_count, theirs, their_count)
-        counted = find_count_fault(
-            text, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS), parting
-        )
+        counted = find_count_fault(text, setup, student.merges, step, specials, eow, parting=parting, cost=words.cost)
         if counted is not None:
             candidates.append((counted.reproduced, 3, "reading"))
         if their_count <= our_count:  # the student's counts cannot be ours (or tie): which class of counts makes them?
@@ -183,29 +179,25 @@ def compare_one(
             if found_class is not None:  # with a tie rule of the student's own too: after a tie rule alone
                 classed, second = found_class
                 candidates.append((classed.reproduced, 5.5 if second and tied else 3.1, "count-class"))
-    ordered = set_order(corpus, student, setup, specials, step, min(seconds, SET_SECONDS)) if seconds > 0 else None
+    ordered = set_order(corpus, student, setup, specials, step, words) if search else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
     reversed_ = right_to_left(words.words, words.freqs, words.texts, student.merges[: step + BEYOND], step, ours[n])
-    if seconds > 0 and (reversed_ is None or reversed_[0] < min(len(student.merges), step + BEYOND)):
+    if search and (reversed_ is None or reversed_[0] < min(len(student.merges), step + BEYOND)):
         read = right_to_left_read(file_text(corpus), setup, specials, student.merges[: step + BEYOND], step, ours[n])
         reversed_ = read if read is not None and (reversed_ is None or read[0] > reversed_[0]) else reversed_
     if reversed_ is not None:  # ... or from each word's end
         candidates.append((reversed_[0], 2.06, "right-to-left"))
     banned = (
-        special_ban(
-            words, student.merges, step, ours[n], specials, TIE_KEY.get(setup.tie_break), min(seconds, SET_SECONDS)
-        )
-        if seconds > 0
-        else None
+        special_ban(words, student.merges, step, ours[n], specials, TIE_KEY.get(setup.tie_break)) if search else None
     )
     if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
         candidates.append((banned[0], 2.07, "special-ban"))
     rule = near = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n, same = tie_rule(corpus, student, setup, specials, step)
-        if seconds > 0:
-            key, key_n = tie_key(words, student.merges, step, TIE_KEY.get(setup.tie_break), seconds)
+        if search:
+            key, key_n = tie_key(words, student.merges, step, TIE_KEY.get(setup.tie_break))
             if key is not None and key_n > rule_n:
                 rule, rule_n, same = key, key_n, (key,)
         near = (same, rule_n) if rule is not None and rule_n >= step else None  # makes this choice, maybe no more
@@ -216,13 +208,13 @@ def compare_one(
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     both = None
     reach = max((min(c[0], cap) for c in candidates), default=0)
-    if seconds > 0 and reach < min(
+    if search and reach < min(
         len(student.merges), cap
     ):  # no cause follows the whole run: a tie rule and a loop fault together?
         need = max(reach + 1, min(len(student.merges), step + FOLLOW))
         pairs = (ours[n], theirs)
         skip = TIE_KEY.get(setup.tie_break)
-        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip, min(seconds, BOTH_SECONDS))
+        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip)
         if both is not None:
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
@@ -231,7 +223,7 @@ def compare_one(
     if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
         kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
     if kind == "settings" and other is not None:
-        return _settings_told(p, other, num_merges, vocab_size, seconds)
+        return _settings_told(p, other, num_merges, vocab_size, search)
     if kind == "case":
         cause = (
             f"{head} ({their_count} here): a count that differs, from case. Your run lowercases the text "
@@ -261,10 +253,10 @@ def compare_one(
     if kind == "tie-and-loop" and both is not None:
         return tie_and_loop_told(p, both)
     if kind == "reading" and counted is not None:
-        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)
     if kind == "count-class" and classed is not None:  # told as a reader that counts the words that way
-        options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
+        options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _reading(student, setup, classed, head, their_count, (ours[n], theirs), fields, options)
     if kind == "tie":
         cause = (
@@ -275,16 +267,16 @@ def compare_one(
     if their_count == 0:
         kind, cause = missing_pair(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
-    return count_told(p, near, seconds)
+    return count_told(p, near, search)
 
 
-def _stops_first(corpus, student, setup, specials, history, n, base, seconds) -> Comparison:
+def _stops_first(corpus, student, setup, specials, history, n, base, search) -> Comparison:
     """Our run has no pair left where the student's goes on: a faulty loop that finds a pair where none is left, or
     a bigger corpus."""
     step, theirs = n + 1, student.merges[n]
     words = Words(*student_words(corpus, setup, specials, student.end_of_word))
     tie = TIE_KEY.get(setup.tie_break)
-    found = find_fault(words, student.merges, step, (theirs,), tie, seconds) if seconds > 0 else None
+    found = find_fault(words, student.merges, step, (theirs,), tie) if search else None
     if found is not None:  # a faulty loop can find a pair where none is left
         cause = (
             f"At step {step} our run has no pair left to merge and you merge {show_pair(theirs)}: "
@@ -302,7 +294,7 @@ def _stops_first(corpus, student, setup, specials, history, n, base, seconds) ->
     )  # fmt: skip
 
 
-def _settings_told(p: Parting, other, num_merges, vocab_size, seconds) -> Comparison:
+def _settings_told(p: Parting, other, num_merges, vocab_size, search) -> Comparison:
     """Another base or pre-tokenizer follows the run furthest: named, and the cause where the run leaves those
     settings too."""
     corpus, student, setup, specials = p.corpus, p.student, p.setup, p.specials
@@ -318,7 +310,7 @@ def _settings_told(p: Parting, other, num_merges, vocab_size, seconds) -> Compar
         else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
     )
     cause = f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
-    later = _later(corpus, student, alt, specials, num_merges, vocab_size, seconds)
+    later = _later(corpus, student, alt, specials, num_merges, vocab_size, search)
     if later is not None:  # the settings explain the start; what parts the runs under them is named too
         cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
         fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
@@ -362,11 +354,11 @@ def _reading(student, setup, counted, head, their_count, pairs, fields, options)
     return Comparison(kind="reading", cause=cause, fault=counted.fault.name, **{**fields, **extra, "words": words})
 
 
-def _later(corpus, student, alt, specials, num_merges, vocab_size, seconds) -> Comparison | None:
+def _later(corpus, student, alt, specials, num_merges, vocab_size, search) -> Comparison | None:
     """Where the run leaves ours under the settings that follow it longest, when a cause after the settings
     (special tokens, case, the merge loop, the tie rule, a count) explains it: the student's run can hold
     both a setting and a loop fault."""
-    inner = compare_one(corpus, student, alt, specials, num_merges, vocab_size, seconds)
+    inner = compare_one(corpus, student, alt, specials, num_merges, vocab_size, search)
     return inner if inner.step is not None and inner.kind in LATER_KINDS else None
 
 

@@ -19,19 +19,17 @@ Left out: the settings (:mod:`bpe.check_setup`) and the order in which causes ar
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .check_notation import show_bytes, show_pair, show_word
+from .check_work import ALLOWANCES, MergeCost, Work
 from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
 from .loop_fault import Fault
 from .merge_faults import CORRECT, FAULTS
 from .tie_keys import TIE_KEYS
 
-LOOP_SECONDS = 6.0
-SAME_SECONDS = 1.0  # once a fault makes every merge, the time for finding another that does too
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
 
@@ -42,6 +40,14 @@ class Words:
     texts: list[str]
     words: list[tuple[bytes, ...]]
     freqs: list[int]
+    costs: dict[tuple[BytePair, ...], MergeCost] = field(default_factory=dict, compare=False, repr=False)
+
+    def cost(self, merges: Sequence[BytePair]) -> MergeCost:
+        """The work of replaying ``merges`` on these words (:class:`bpe.check_work.MergeCost`), found once."""
+        key = tuple(merges)
+        if key not in self.costs:
+            self.costs[key] = MergeCost(self.words, key)
+        return self.costs[key]
 
 
 @dataclass(frozen=True)
@@ -68,19 +74,31 @@ class TieAndFault:
     pairs: tuple[BytePair, ...]
 
 
+def _replay(work: Work, cost: MergeCost, *args, **options) -> Replay:
+    """:func:`bpe.fault_replay.replay` with its work spent from ``work``; a replay the safety net stopped is recorded."""
+    run = replay(*args, deadline=work.deadline, **options)
+    work.spend(cost.replayed(run.reproduced))
+    if not run.finished:
+        work.cut()
+    return run
+
+
 def find_fault(
     corpus: Words,
     merges: Sequence[BytePair],
     step: int,
     pairs: Sequence[BytePair],
     tie: str | None = None,
-    seconds: float = LOOP_SECONDS,
+    units: float | None = None,
 ) -> FaultFound | None:
     """The known fault that reproduces the student's merges through ``step`` (1-based) and longest, or None.
-    ``tie``: the tie rule of the loops (a key of :data:`bpe.tie_keys.TIE_KEYS`; None: any tied pair)."""
-    deadline = time.monotonic() + seconds
+    ``tie``: the tie rule of the loops (a key of :data:`bpe.tie_keys.TIE_KEYS`; None: any tied pair).
+    ``units``: the work the faults may take, in symbol rewrites (default: :data:`bpe.check_work.ALLOWANCES`), tried
+    in their order."""
+    work = Work("loop", units)
     args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
-    true = replay(*args, CORRECT, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
+    cost = corpus.cost(merges)
+    true = _replay(work, cost, *args, CORRECT, tie=tie, watch=step - 1, watch_pairs=pairs)
     if true.reproduced < step - 1 or true.reproduced >= step:
         return None  # our words do not give the student's first merges, or the true counts allow the choice
     best: FaultFound | None = None
@@ -91,9 +109,9 @@ def find_fault(
     for fault in FAULTS.values():
         if best is not None and best.reproduced == len(args[2]) and (fault.loses or fault.heap):
             continue  # a whole run is made: only a loop that counts otherwise is told beside it
-        run = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline)
+        run = _replay(work, cost, *args, fault, tie=tie, watch=step - 1, watch_pairs=pairs)
         if fault.drops and repeats:
-            kept = replay(*args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, deadline=deadline, keeps=True)
+            kept = _replay(work, cost, *args, fault, tie=tie, watch=step - 1, watch_pairs=pairs, keeps=True)
             run = kept if kept.reproduced > run.reproduced else run
         # a lost pair explains any one choice, and a count that is off can pass for one for a while: a
         # selection that lost pairs must follow the student to the end
@@ -102,7 +120,7 @@ def find_fault(
             enough = min(len(args[2]), step + fault.follow)
             if fault.lazy:  # its heap pops the smallest of tied pairs: alone, that is a tie rule, the simpler cause
                 rule = "smallest-id" if fault.whole_words else "smallest-bytes"
-                tied = replay(*args, CORRECT, tie=rule, deadline=deadline).reproduced
+                tied = _replay(work, cost, *args, CORRECT, tie=rule).reproduced
                 enough = max(enough, tied + 1)
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
@@ -112,8 +130,9 @@ def find_fault(
         elif best is not None and run.reproduced == best.reproduced and not (fault.loses or fault.heap):
             as_far.append(fault)  # two loops that part from the run at the same step
         if best is not None and best.reproduced == len(args[2]) and best is not last:
-            last, deadline = best, min(deadline, time.monotonic() + SAME_SECONDS)
-        if time.monotonic() > deadline:
+            last = best  # another fault that makes them all too is looked for with a little more work only
+            work.units = min(work.units, work.used + ALLOWANCES["same"])
+        if work.spent():
             break
     if best is not None and as_far:
         best = replace(best, as_far=tuple(as_far))
@@ -127,13 +146,15 @@ def find_tie_and_fault(
     pairs: Sequence[BytePair],
     need: int,
     skip: str | None = None,
-    seconds: float = LOOP_SECONDS,
+    units: float | None = None,
 ) -> TieAndFault | None:
     """A students' tie rule (of :data:`bpe.tie_keys.TIE_KEYS` but ``skip``, ours) and a known loop fault
     together, the pair that reproduces the student's merges longest and at least ``need`` of them, or None: a
-    tie rule and a loop bug can change the same step, and then neither alone follows the run."""
-    deadline = time.monotonic() + seconds
+    tie rule and a loop bug can change the same step, and then neither alone follows the run. ``units``: the work
+    the pairs may take (:mod:`bpe.check_work`)."""
+    work = Work("both", units)
     args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
+    cost = corpus.cost(merges)
     best: tuple[str, Fault, int, bool | None] | None = None
     # a faulty update can leave a count on a merged pair: whether it competes in ties depends on whether the loop
     # deletes a merged pair's count, which the run shows only where it repeats a merge; both are tried
@@ -145,12 +166,12 @@ def find_tie_and_fault(
             if fault.loses or fault.heap:  # a lost pair fits any run; the heap orders ties by its own key
                 continue
             for deletes in (None, other):
-                run = replay(*args, fault, tie=name, deadline=deadline, deletes=deletes)
+                run = _replay(work, cost, *args, fault, tie=name, deletes=deletes)
                 if run.reproduced >= need and (best is None or run.reproduced > best[2]):
                     best = (name, fault, run.reproduced, deletes)
-            if time.monotonic() > deadline:
+            if work.spent():
                 break
-        if time.monotonic() > deadline or best is not None and best[2] == len(args[2]):
+        if work.spent() or best is not None and best[2] == len(args[2]):
             break
     if best is None:
         return None
@@ -216,16 +237,20 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
 
 
 def tie_key(
-    corpus: Words, merges: Sequence[BytePair], step: int, skip: str | None = None, seconds: float = LOOP_SECONDS
+    corpus: Words, merges: Sequence[BytePair], step: int, skip: str | None = None, units: float | None = None
 ) -> tuple[str | None, int]:
     """Of the students' tie rules in :data:`bpe.tie_keys.TIE_KEYS` (but ``skip``, ours), the one that
-    reproduces the most of the student's merges, at least through ``step``, and how many."""
-    deadline = time.monotonic() + seconds
+    reproduces the most of the student's merges, at least through ``step``, and how many (``units``: the work the
+    rules may take, :mod:`bpe.check_work`)."""
+    work = Work("tie", units)
+    cost = corpus.cost(merges)
     best, best_n = None, step - 1
     for name in TIE_KEYS:
         if name == skip:
             continue
-        run = replay(corpus.words, corpus.freqs, merges[: step + BEYOND], CORRECT, tie=name, deadline=deadline)
+        if work.spent():
+            break
+        run = _replay(work, cost, corpus.words, corpus.freqs, merges[: step + BEYOND], CORRECT, tie=name)
         if run.reproduced > best_n:
             best, best_n = name, run.reproduced
     return best, best_n

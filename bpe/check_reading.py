@@ -13,14 +13,14 @@ other causes (:mod:`bpe.check_cause`).
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from .check_notation import show_pair, show_word
 from .check_result import to_ours
 from .check_setup import Setup, setup_agreed, student_words, train_setup
+from .check_work import Work
 from .count_faults import COUNT_FAULTS, CountFault, Example, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
@@ -46,10 +46,11 @@ class CountFound:
 
 
 def recounts(
-    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None
+    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None, work: Work | None = None
 ) -> Iterator[tuple[CountFault, int, Counter, Example]]:
     """Each fault's word counts (with its number of chunks, 1 for a fault that has none, and an example) where
-    they differ from the true counts, each distinct set of counts once."""
+    they differ from the true counts, each distinct set of counts once. ``work``: each reading of the text costs
+    its bytes, and the readings stop once it is spent."""
     if not text:
         return
     reading = reading or Reading(text, pre_tokenizer, specials)
@@ -64,6 +65,10 @@ def recounts(
                     continue  # one chunk (read whole), or chunks already tried
                 tried.add(bounds)
                 made = len(bounds) - 1  # fewer than asked for where two moved to the same special token
+            if work is not None:
+                if work.spent():
+                    return
+                work.spend(len(reading.data))
             counts, example = fault.count(reading, chunks)
             if counts and counts not in seen:
                 seen.append(counts)
@@ -146,25 +151,31 @@ def find_count_fault(
     step: int,
     specials: Sequence[str] = (),
     end_of_word: bool = False,
-    seconds: float = 2.0,
     parting: tuple[BytePair, int, BytePair, int] | None = None,
+    units: float | None = None,
+    cost: Callable[[Sequence[BytePair]], Callable[[int], int]] | None = None,
 ) -> CountFound | None:
     """The fault whose word counts make our run follow ``merges`` through ``step`` (1-based) and longest, at
     least :data:`FOLLOW` merges past it (or to the end), or None. ``parting``: our pair and its count, the
     student's pair and its count where the runs part (in our run): a fault whose counts cannot make the student's
-    choice there is not trained on (:func:`can_choose`)."""
-    deadline = time.monotonic() + seconds
+    choice there is not trained on (:func:`can_choose`). ``units``: the work the trainings may take, in symbol
+    rewrites (:mod:`bpe.check_work`), each reading of the text its bytes, each training priced by
+    ``cost(merges)(r)`` (the work of the first ``r`` merges on the true words; without it, ``r`` times the words
+    counted)."""
+    work = Work("count", units)
     need = min(len(merges), step + FOLLOW)
     best: CountFound | None = None
     reading = Reading(text, setup.pre_tokenizer, specials) if text else None
-    for fault, chunks, counts, example in recounts(text, setup.pre_tokenizer, specials, reading):
-        if time.monotonic() > deadline:
+    for fault, chunks, counts, example in recounts(text, setup.pre_tokenizer, specials, reading, work):
+        if work.spent():
             break
         if parting is not None and not can_choose(
             counts, reading.true, setup, end_of_word, merges[: step - 1], parting
         ):
             continue
         n = setup_agreed(dict(counts), setup, merges, (), end_of_word)
+        # a reader's counts differ from the true ones in a few words: its training rewrites about the same words
+        work.spend(cost(merges)(n + 1) if cost is not None else (n + 1) * len(counts))
         if n >= need and (best is None or n > best.reproduced or _likelier(fault, best, n, len(merges))):
             best = CountFound(fault, chunks, dict(counts), example, dict(reading.true), n)
             if n == len(merges):

@@ -26,7 +26,7 @@ from .check import diagnose
 from .check_ends import same_merges
 from .check_notation import show_pair
 from .check_result import Comparison
-from .check_setup import SEARCH_SECONDS, Setup, agreed, history_bytes, train_setup
+from .check_setup import Setup, agreed, history_bytes, train_setup
 from .config import BYTE_LEVEL
 from .formats.student_runs import StudentRun
 from .history import History
@@ -69,7 +69,6 @@ def compare_saved(
     *,
     num_merges: int | None = None,
     vocab_size: int | None = None,
-    seconds: float = SEARCH_SECONDS,
 ) -> tuple[Comparison, list[tuple[Setup, int]]]:
     """Compare ``student`` with the saved run: the comparison and the ranking of our settings on the run's
     word counts (empty when they do not reproduce the saved run). ValueError for a run a check cannot use."""
@@ -81,9 +80,7 @@ def compare_saved(
     counts = saved_word_counts(saved)
     needed = min(len(ours), n + 1)
     if counts and needed and _reproduced(counts, setup, specials, ours[:needed]):
-        result, ranked = diagnose(
-            counts, student, setup, specials, num_merges=num_merges, vocab_size=vocab_size, seconds=seconds
-        )
+        result, ranked = diagnose(counts, student, setup, specials, num_merges=num_merges, vocab_size=vocab_size)
         if result.step is None or result.step <= len(ours):
             return _told(result), ranked
     if n == len(student.merges) or n == len(ours):

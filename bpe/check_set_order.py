@@ -9,20 +9,21 @@ Left out: weighing it against the other causes and saying it (:mod:`bpe.check_ca
 
 from __future__ import annotations
 
-import time
-
 from .check_loop import BEYOND
 from .check_setup import student_words
 from .check_ties import FOLLOW
+from .check_work import Work
 from .count_faults import Reading, file_text
 from .set_order import set_order_reach, tuple_set_order_reach
 
 
-def set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tuple[bytes, int, str]] | None:
+def set_order(corpus, student, setup, specials, step, words=None) -> tuple[int, tuple[bytes, int, str]] | None:
     """How far a loop that merges a pair's occurrences in a set's order follows the run (:mod:`bpe.set_order`), with
     the merge of a run of one symbol that the order splits otherwise (its symbol, its step, a word holding three), or
     None: only on a text, where a merge ``(x, x)`` up to the step has a word holding ``xxx`` (else the order changes
-    nothing) and the loop follows the run past the step."""
+    nothing) and the loop follows the run past the step. Two replays, each as long as the run, are its work; only the
+    check's safety net (:mod:`bpe.check_work`) may stop them. ``words``: the corpus's words (a
+    :class:`~bpe.check_loop.Words`), where the caller has them already."""
     text = file_text(corpus)
     if text is None or student.end_of_word:
         return None
@@ -41,9 +42,11 @@ def set_order(corpus, student, setup, specials, step, seconds) -> tuple[int, tup
         sequence = [tuple(bytes([b]) for b in w.encode("utf-8")) for w in typed]
     else:
         sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
-    deadline = time.monotonic() + seconds
-    reach = set_order_reach(sequence, student.merges[: step + BEYOND], deadline)
+    work = Work("set")
+    merges = student.merges[: step + BEYOND]
+    reach = set_order_reach(sequence, merges, work.deadline)
     if reach < min(len(student.merges), step + BEYOND):  # the loop over sets of (word, offset) tuples
-        _, words, freqs = student_words(corpus, setup, specials)
-        reach = max(reach, tuple_set_order_reach(words, freqs, student.merges[: step + BEYOND], deadline))
+        _, symbols, freqs = (words.texts, words.words, words.freqs) if words else student_words(corpus, setup, specials)
+        reach = max(reach, tuple_set_order_reach(symbols, freqs, merges, work.deadline))
+    work.late()  # the safety net passed: a replay may have stopped short of its end (told)
     return (reach, found) if reach >= min(len(student.merges), step + FOLLOW) else None

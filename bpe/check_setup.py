@@ -6,8 +6,8 @@ the settings that reproduce the student's merges longest.
 CS336 asks); :func:`history_bytes` gives its merges as byte pairs, so they compare with any student's;
 :func:`student_words` gives the words as byte tuples for replaying a student's loop
 (:mod:`bpe.merge_faults`). :func:`best_settings` ranks our settings by how many of the student's merges
-each reproduces, within a time budget, trying the likeliest first (those the caller prefers, CS336's for
-a CS336 upload).
+each reproduces, within an allowance of work (:mod:`bpe.check_work`), trying the likeliest first (those the
+caller prefers, CS336's for a CS336 upload).
 
 Left out: why the runs part (:mod:`bpe.check`).
 """
@@ -15,11 +15,11 @@ Left out: why the runs part (:mod:`bpe.check`).
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import pre_tokenizers as pt
+from .check_work import MergeCost, Work
 from .config import BYTE_LEVEL, PRE_TOKENIZERS, TIE_RULES
 from .formats.cs336 import BytePair
 from .formats.student_runs import END_OF_WORD, StudentRun
@@ -29,7 +29,6 @@ from .tie_order import token_bytes
 from .trainer import run_training, train_steps
 
 MAX_SEARCH_CHARS = 200_000  # corpora larger than this are not searched over settings
-SEARCH_SECONDS = 4.0
 # the cuts the search tries: the Train page's, and none at all (minbpe trains on the whole text as one sequence,
 # with its first-seen tie; a CS336 student who appends every pre-token of a document to one list does the same with
 # CS336's greatest-bytes tie, or with the smallest pair as an ascending sort or a heap of (-count, pair) picks it;
@@ -177,17 +176,18 @@ def best_settings(
     corpus: Corpus,
     student: StudentRun,
     special_tokens: Sequence[str] = (),
-    seconds: float = SEARCH_SECONDS,
+    units: float | None = None,
     *,
     prefer: Sequence[Setup] = (),
 ) -> list[tuple[Setup, int]]:
     """Our settings ranked by how many of the student's merges they reproduce, best first (ties in trying
-    order). ``prefer``: settings tried first (CS336's are added for a CS336 upload). Stops at the time
-    budget, or when one reproduces every merge; empty for large corpora."""
+    order). ``prefer``: settings tried first (CS336's are added for a CS336 upload). Stops when the trainings
+    have spent ``units`` of work (each priced as the student's merges it makes, on the preferred settings' words:
+    :class:`~bpe.check_work.MergeCost`), or when one reproduces every merge; empty for large corpora."""
     size = sum(map(len, corpus)) if not isinstance(corpus, str) else len(corpus)
     if size > MAX_SEARCH_CHARS:
         return []
-    deadline = time.monotonic() + seconds
+    work = Work("settings", units)
     results: list[tuple[Setup, int]] = []
     cuts = SEARCH_CUTS
     if isinstance(corpus, Mapping):  # cut already: the pre-tokenizer is only a name, the preferred one (a saved run's)
@@ -197,6 +197,7 @@ def best_settings(
     every = [Setup(rule, cut, byte_base) for byte_base in (True, False) for cut in cuts for rule in TIE_RULES]
     if prefer:  # the fewest changes first: another tie rule, then another pre-tokenizer, then another base
         every.sort(key=lambda s: (s.byte_base != prefer[0].byte_base, s.pre_tokenizer != prefer[0].pre_tokenizer))
+    cost = _cost(corpus, first[0] if first else every[0], student, special_tokens)
     for setup in dict.fromkeys([*first, *every]):
         if setup.pre_tokenizer == "sennrich" and (setup.byte_base or not student.end_of_word):
             continue
@@ -208,7 +209,8 @@ def best_settings(
             results.append((setup, setup_agreed(corpus, setup, student.merges, special_tokens, student.end_of_word)))
         except ValueError:
             continue
-        if results[-1][1] == len(student.merges) or time.monotonic() > deadline:
+        work.spend(cost(results[-1][1] + 1) if cost is not None else 0)
+        if results[-1][1] == len(student.merges) or work.spent():
             break
     # on equal reach: the preferred settings, then their pre-tokenizer (the fewest changes), then no
     # pre-tokenization (one bug that changes every word, where another pre-tokenizer matches a run without
@@ -217,3 +219,13 @@ def best_settings(
     return sorted(
         results, key=lambda r: (-r[1], r[0] not in first, r[0].pre_tokenizer != cut, r[0].pre_tokenizer != "none")
     )
+
+
+def _cost(corpus: Corpus, setup: Setup, student: StudentRun, special_tokens: Sequence[str]) -> MergeCost | None:
+    """The price of training the student's first merges under ``setup`` (None where its corpus is empty): every
+    setting that makes them rewrites about the same words."""
+    try:
+        _, words, _ = student_words(corpus, setup, special_tokens, student.end_of_word)
+    except ValueError:
+        return None
+    return MergeCost(words, student.merges)

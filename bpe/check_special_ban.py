@@ -14,10 +14,10 @@ Left out: weighing it against the other causes and saying it (:mod:`bpe.check_ca
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from .check_loop import BEYOND, Words
+from .check_work import Work
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 
@@ -40,15 +40,17 @@ def special_ban(
     ours: BytePair,
     specials: Sequence[str],
     tie: str | None,
-    seconds: float,
 ) -> tuple[int, str] | None:
     """How many of the student's merges a selection that never takes a pair of :func:`special_pairs` follows, and
     the special token holding ``ours``, or None: where ``ours`` (our pair at ``step``) is not such a pair, or one of
-    the student's merges is. ``seconds`` bounds the replay."""
+    the student's merges is. One replay, as long as the run, is its work; only the check's safety net
+    (:mod:`bpe.check_work`) may stop it."""
     shunned = special_pairs(specials)
     if ours not in shunned or any(m in shunned for m in merges):
         return None
     special = next(s for s in specials if ours[0] + ours[1] in s.encode("utf-8"))
-    deadline = time.monotonic() + seconds
-    run = replay(words.words, words.freqs, merges[: step + BEYOND], tie=tie, deadline=deadline, shunned=shunned)
+    work = Work("special")
+    run = replay(words.words, words.freqs, merges[: step + BEYOND], tie=tie, deadline=work.deadline, shunned=shunned)
+    if not run.finished:
+        work.cut()
     return (run.reproduced, special) if run.reproduced >= step else None

@@ -162,14 +162,14 @@ def tie_and_loop_told(p: Parting, both) -> Comparison:
     return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, rule=key, **fields)
 
 
-def count_told(p: Parting, near, seconds) -> Comparison:
+def count_told(p: Parting, near, search: bool) -> Comparison:
     """What is certain where no cause follows the run: the counts tie (a tie no rule follows, or a selection that
     passes over the highest count), or a count differs (by how much at least, and the words holding it)."""
     student, setup, ours, n, step, theirs = p.student, p.setup, p.ours, p.n, p.step, p.theirs
     head, our_count, their_count, words, fields = p.head, p.our_count, p.their_count, p.words, p.fields
     if their_count == our_count:  # no tie rule follows the run past this choice: a count is off, or the selection
         certain = certain_sentence(words, step, ours[n], theirs, student.merges)
-        over = passed_over(words, student.merges, step) if seconds > 0 else None
+        over = passed_over(words, student.merges, step) if search else None
         if over is not None:
             at, taken, taken_n, top, top_n = over
             tied = (

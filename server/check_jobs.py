@@ -42,7 +42,7 @@ from server.capped import CappedRunner, Sentences
 # -- limits (stated in the UI and README) ---------------------------------------------------------
 CHECK_MEMORY = 1 << 30  # address space of one check's process
 READ_SECONDS = 20.0  # reading a student's files (5 MB at most each)
-COMPARE_SECONDS = 60.0  # the comparison and the settings search (itself stopped after a few seconds)
+COMPARE_SECONDS = 60.0  # the comparison and the settings search (their searches: bpe.check_work's safety net, 40 s)
 WAIT_SECONDS = 120.0  # how long a check waits for its turn while other sessions' checks run
 CHECKERS = 1  # checks at once (the machine's other core is the server's)
 MAX_RESULT_BYTES = 8 << 20  # what a check may send back (2,000 merges of long tokens fit)
