@@ -74,6 +74,7 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
+from .tie_from_here import tie_from_here, tie_here_sentence
 
 COUNT_SECONDS = 2.0  # the time for trying the known faulty readers of a corpus (:mod:`bpe.count_faults`)
 SET_SECONDS = 2.0  # the time for replaying a loop that merges a pair's occurrences in a set's order
@@ -213,6 +214,11 @@ def compare_one(
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
             candidates.append((rule_n, 4 if rule in TIE_RULES else 5, "tie"))
+    here = None
+    if seconds > 0 and their_count == our_count and rule is None:  # a tie rule from this step, not from the start
+        here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break), min(seconds, SET_SECONDS))
+        if here is not None:
+            candidates.append((here.reproduced, 5.2, "tie-here"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     both = None
     reach = max((min(c[0], cap) for c in candidates), default=0)
@@ -272,6 +278,9 @@ def compare_one(
             f"where ours is '{setup.tie_break}'."
         )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
+    if kind == "tie-here" and here is not None:
+        cause = tie_here_sentence(head, their_count, here, setup.tie_break, student.merges)
+        return Comparison(kind="tie", cause=cause, rule=here.rule, **fields)
     if their_count == 0:
         kind, cause = missing_pair(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
