@@ -177,8 +177,9 @@ def compare_one(
         counted = find_count_fault(
             text, setup, student.merges, step, specials, eow, min(seconds, COUNT_SECONDS), parting
         )
-        if counted is not None:
-            candidates.append((counted.reproduced, 3, "reading"))
+        if counted is not None:  # a cut near the end moves a count by one, as a tie rule does: named after those
+            tail = counted.fault.name == "cut-before-end"
+            candidates.append((counted.reproduced, 5.1 if tail else 3, "reading"))
         if their_count <= our_count:  # the student's counts cannot be ours (or tie): which class of counts makes them?
             found_class = find_count_class(text, setup, student.merges, step, specials, eow, parting, tied, counted)
             if found_class is not None:  # with a tie rule of the student's own too: after a tie rule alone

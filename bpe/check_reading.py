@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from .check_notation import show_pair, show_word
 from .check_result import to_ours
 from .check_setup import Setup, setup_agreed, student_words, train_setup
-from .count_faults import COUNT_FAULTS, CountFault, Example, Reading
+from .count_faults import COUNT_FAULTS, TAIL_CUTS, CountFault, Example, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 
@@ -56,9 +56,10 @@ def recounts(
     seen = [reading.true]
     for fault in COUNT_FAULTS.values():
         tried: set[tuple[int, ...]] = set()
-        for chunks in CHUNK_COUNTS if fault.chunks else (1,):
+        cuts = range(2, TAIL_CUTS + 1) if fault.chunks == "tail" else CHUNK_COUNTS if fault.chunks else (1,)
+        for chunks in cuts:
             made = chunks
-            if fault.chunks:
+            if fault.chunks in ("even", "special"):
                 bounds = tuple(reading.boundaries(chunks, fault.chunks == "special"))
                 if len(bounds) < 3 and not fault.one_chunk or bounds in tried:
                     continue  # one chunk (read whole), or chunks already tried
