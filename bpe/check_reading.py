@@ -166,6 +166,8 @@ def find_count_fault(
         ):
             continue
         n = setup_agreed(dict(counts), setup, merges, (), end_of_word)
+        if fault.chunks == "tail" and n < len(merges):
+            continue  # of the many cuts tried, one that follows only part of the run does so by chance
         if n >= need and (best is None or n > best.reproduced or _likelier(fault, best, n, len(merges))):
             best = CountFound(fault, chunks, dict(counts), example, dict(reading.true), n)
             if n == len(merges):
