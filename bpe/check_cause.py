@@ -73,6 +73,7 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
+from .tie_from_here import tie_from_here, tie_here_sentence
 
 TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 
@@ -172,8 +173,9 @@ def compare_one(
         eow = student.end_of_word
         parting = (ours[n], our_count, theirs, their_count)
         counted = find_count_fault(text, setup, student.merges, step, specials, eow, parting=parting, cost=words.cost)
-        if counted is not None:
-            candidates.append((counted.reproduced, 3, "reading"))
+        if counted is not None:  # a cut near the end moves a count by one, as a tie rule does: named after those
+            tail = counted.fault.name == "cut-before-end"
+            candidates.append((counted.reproduced, 5.1 if tail else 3, "reading"))
         if their_count <= our_count:  # the student's counts cannot be ours (or tie): which class of counts makes them?
             found_class = find_count_class(text, setup, student.merges, step, specials, eow, parting, tied, counted)
             if found_class is not None:  # with a tie rule of the student's own too: after a tie rule alone
@@ -205,6 +207,11 @@ def compare_one(
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
             candidates.append((rule_n, 4 if rule in TIE_RULES else 5, "tie"))
+    here = None
+    if search and their_count == our_count and rule is None:  # a tie rule from this step, not from the start
+        here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break))
+        if here is not None:
+            candidates.append((here.reproduced, 5.2, "tie-here"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     both = None
     reach = max((min(c[0], cap) for c in candidates), default=0)
@@ -264,6 +271,9 @@ def compare_one(
             f"where ours is '{setup.tie_break}'."
         )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
+    if kind == "tie-here" and here is not None:
+        cause = tie_here_sentence(head, their_count, here, setup.tie_break, student.merges)
+        return Comparison(kind="tie", cause=cause, rule=here.rule, **fields)
     if their_count == 0:
         kind, cause = missing_pair(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)

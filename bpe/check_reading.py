@@ -21,7 +21,7 @@ from .check_notation import show_pair, show_word
 from .check_result import to_ours
 from .check_setup import Setup, setup_agreed, student_words, train_setup
 from .check_work import Work
-from .count_faults import COUNT_FAULTS, CountFault, Example, Reading
+from .count_faults import COUNT_FAULTS, TAIL_CUTS, CountFault, Example, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 
@@ -57,9 +57,10 @@ def recounts(
     seen = [reading.true]
     for fault in COUNT_FAULTS.values():
         tried: set[tuple[int, ...]] = set()
-        for chunks in CHUNK_COUNTS if fault.chunks else (1,):
+        cuts = range(2, TAIL_CUTS + 1) if fault.chunks == "tail" else CHUNK_COUNTS if fault.chunks else (1,)
+        for chunks in cuts:
             made = chunks
-            if fault.chunks:
+            if fault.chunks in ("even", "special"):
                 bounds = tuple(reading.boundaries(chunks, fault.chunks == "special"))
                 if len(bounds) < 3 and not fault.one_chunk or bounds in tried:
                     continue  # one chunk (read whole), or chunks already tried
@@ -176,6 +177,8 @@ def find_count_fault(
         n = setup_agreed(dict(counts), setup, merges, (), end_of_word)
         # a reader's counts differ from the true ones in a few words: its training rewrites about the same words
         work.spend(cost(merges)(n + 1) if cost is not None else (n + 1) * len(counts))
+        if fault.chunks == "tail" and n < len(merges):
+            continue  # of the many cuts tried, one that follows only part of the run does so by chance
         if n >= need and (best is None or n > best.reproduced or _likelier(fault, best, n, len(merges))):
             best = CountFound(fault, chunks, dict(counts), example, dict(reading.true), n)
             if n == len(merges):

@@ -47,7 +47,11 @@ one faulty reader does:
 15. ``chunk-overwritten``: the chunks' word counts are joined by assignment (``result[word] = count``), not added,
     so each word keeps its count in the last chunk that holds it;
 16. ``documents-max``: the documents' word counts are joined with ``Counter |=``, which keeps the largest
-    (:mod:`bpe.document_counts`).
+    (:mod:`bpe.document_counts`);
+17. ``cut-before-end``: the text is pre-tokenized in two pieces, cut a few characters before its end (a reader
+    that, finding no newline or special token to cut a buffer at, takes ``buffer[:-k]`` and the last ``k``
+    characters apart), so the word at the cut is counted as two pieces; ``k`` is the student's, so every ``k`` up to
+    :data:`TAIL_CUTS` is tried (``cut-last`` is ``k`` = 1).
 
 A :class:`Reading` holds the text read whole (its documents and the spans of their words), so a reader that
 cuts words is re-read only around its cuts (a word's match depends on the text a word or so around it).
@@ -71,6 +75,7 @@ from . import pre_tokenizers as pt
 from .document_counts import documents_max
 from .pre_tokenizers import Corpus
 
+TAIL_CUTS = 32  # ``cut-before-end`` is tried with the text cut up to this many characters before its end
 MARGIN = 3  # words re-read before a cut: whether a word matches depends on no text a few words away
 # deleting these from UTF-8 text leaves its continuation bytes, which begin no character
 _NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
@@ -203,6 +208,15 @@ def _last(reading: Reading, chunks: int) -> Pieces:
 
 def _cut_last(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return reading.counted(_last(reading, chunks))
+
+
+def _cut_before_end(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """Byte ranges: the text but its last ``chunks`` characters, and those characters."""
+    start = len(reading.text) - chunks
+    if start <= 0:
+        return Counter(reading.true), ([], [])
+    end = len(reading.text[:start].encode("utf-8"))
+    return reading.counted([(0, end), (end, len(reading.data))])
 
 
 def _drop_last(reading: Reading, chunks: int) -> tuple[Counter, Example]:
@@ -415,7 +429,7 @@ class CountFault:
     the number of chunks) and an example of a word it counts wrongly; ``sentence`` says what it does, addressed
     to the student (``{chunks}``: the number of chunks). ``chunks``: how the reader cuts the file into chunks
     (None: its counts do not depend on them; ``"even"``: at evenly spaced bytes; ``"special"``: moved forward to
-    the next special token)."""
+    the next special token; ``"tail"``: once, ``chunks`` characters before the end)."""
 
     name: str
     sentence: str
@@ -476,6 +490,10 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("documents-max", "your documents' word counts are joined with Counter |= (a union, which keeps "
                    "each word's largest count in any one document) instead of added (+= or update), so a word in "
                    "several documents keeps only its count in the one where it is commonest", documents_max),
+        CountFault("cut-before-end", "your reader pre-tokenizes the text in two pieces, cut a few characters "
+                   "before its end ({chunks} here: the fewest that make your merges), as buffer[:-k] and the rest are "
+                   "where no newline or special token is found to cut at, so the word at the cut is counted as two "
+                   "pieces", _cut_before_end, chunks="tail"),
     )
 }  # fmt: skip
 

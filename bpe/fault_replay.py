@@ -60,6 +60,7 @@ def replay(
     deletes: bool | None = None,
     keeps: bool = False,
     shunned: frozenset[BytePair] = frozenset(),
+    trusted: int = 0,
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
@@ -67,7 +68,8 @@ def replay(
     count a faulty update left there never wins a tie (None: where the student's run never repeats a merge).
     ``keeps``: a fault that deletes the merged pair's count (``drops``) keeps it instead, what the faulty update left
     there and all, as the same loop does when it only subtracts each merged occurrence. ``shunned``: pairs the
-    selection never takes, whatever their count."""
+    selection never takes, whatever their count. ``trusted``: the first merges taken as the student made them, whether
+    or not the loop would choose them, so the loop is followed from there on."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie][1] if tie else None
@@ -163,7 +165,7 @@ def replay(
         if step == watch and fault.loses and choose is None:
             lost = _lost_pairs(counts, pair, pick, ids, seen)
         tied = counts.top(lost | shunned if shunned else lost)
-        if (
+        if step >= trusted and (
             pair not in tied
             or pick is not None
             and len(tied) > 1

@@ -192,6 +192,7 @@ RIGHT_FIRST = "right-recorded-first"  # pikaxinge's update: right pairs read bef
 SUBSTRING_COUNTS = (
     "substring-counts"  # Jingxu-Li's loop: pairs beside a merge recounted as substrings, words never merged
 )
+CUT_BEFORE_END = "cut-before-end"  # shawnspitzel's reader: the text's last 10 characters pre-tokenized apart
 LAZY_HEAP = "lazy-heap"  # DAMI211's heap: pushed only for a count that rose, stale entries dropped when popped
 CHUNK_OVERWRITTEN = "chunk-overwritten"  # simpissa's merge_dicts: result[key] = d2[key], the chunks' counts not summed
 ADJACENT_CROSS = "adjacent-cross"  # KleistvonLiu's update: both sides of each new token, (b, a) between two taken twice
@@ -266,6 +267,8 @@ def _words(text: str, fault: str | None) -> Counter:
         parts = [doc for line in io.StringIO(text) for doc in line.split(EOT)]
     if fault == "lines-stripped":  # for line in f: line.strip(), so no indentation and no newline is read
         parts = [doc for line in io.StringIO(text) for doc in line.strip().split(EOT)]
+    if fault == CUT_BEFORE_END:  # shawnspitzel's reader: no newline in a buffer, so buffer[:-10] and the rest apart
+        parts = [doc for piece in (text[:-10], text[-10:]) for doc in piece.split(EOT)]
     if fault == "cut-at-space":  # one buffer of the file, cut after its last b" " or b"\n", the rest read alone
         data = text.encode("utf-8")
         last = max(data.rfind(b" "), data.rfind(b"\n"))
