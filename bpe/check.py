@@ -24,6 +24,7 @@ Left out: the causes under one setup (:mod:`bpe.check_cause`), our settings and 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -46,10 +47,13 @@ from .check_setup import (
     history_bytes,
     raw_word_counts,
     setup_agreed,
+    student_words,
     train_setup,
 )
 from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
+from .fault_replay import replay
 from .formats.student_runs import StudentRun
+from .merge_faults import FAULTS
 from .pre_tokenizers import Corpus
 
 __all__ = [
@@ -99,6 +103,8 @@ def compare(
     short of it or goes past it is flagged, and a run that parts from ours and is one merge longer than the
     target is told so too). ``seconds`` bounds the replay of known faulty loops."""
     once = per_word(corpus, setup, tuple(special_tokens), student.merges, student.end_of_word)
+    if once is not None and _one_loop_makes(corpus, student, setup, tuple(special_tokens), seconds):
+        once = None  # a loop that keeps a merged pair's count repeats merges too: one bug, not a listing and another
     if once is not None:  # each merge listed once per word holding its pair: the merges taken once each are compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, seconds=seconds)
         return _per_word(corpus, student, setup, tuple(special_tokens), alternative, once, options)
@@ -153,6 +159,18 @@ def _as_ids(corpus, student, setup, specials, alternative, ids: tuple[list, int]
         history=inner.history, setup=inner.setup, rule=inner.rule, our_merges=inner.our_merges, fault=None,
         settings=inner.settings, later_kind=inner.kind if inner.step else None, later_step=inner.step,
     )  # fmt: skip
+
+
+def _one_loop_makes(corpus, student, setup, specials, seconds) -> bool:
+    """Whether one known faulty loop makes the whole list, repeats and all, with our tie rule."""
+    if setup.tie_break != "greatest-bytes" or seconds <= 0:
+        return False
+    _, words, freqs = student_words(corpus, setup, specials, student.end_of_word)
+    deadline, total = time.monotonic() + seconds, len(student.merges)
+    return any(
+        replay(words, freqs, student.merges, fault, tie="greatest-bytes", deadline=deadline).reproduced == total
+        for fault in FAULTS.values()
+    )
 
 
 def _per_word(corpus, student, setup, specials, alternative, once: PerWord, options) -> Comparison:

@@ -875,6 +875,12 @@ def corpora(draw):
 @example(text="a a aaaaaaa", fault="stale-left", num_merges=3)  # (aa, a) twice: stale-neighbours keeping its count
 @example(text="a a   ", fault="accumulated", num_merges=2)  # the first tie rule makes both merges: it leads
 @example(text=" aéé éaé a éaé a", fault="accumulated", num_merges=4)  # per-word, and 'banned' taken once each
+# a merged pair's count never reset repeats merges as a per-word listing does, up to where the listing parts from it
+@example(text=" aéé éaé a éaé a", fault="accumulated", num_merges=6)
+@example(text=" é é aaé éé aaé éé", fault="accumulated", num_merges=7)
+@example(text="a éaé aaéa", fault="accumulated", num_merges=5)
+@example(text="a béé aabbé", fault="accumulated", num_merges=5)
+@example(text="a bé abé", fault="accumulated", num_merges=6)
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
     texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
