@@ -45,11 +45,14 @@ from .check_setup import (
     history_bytes,
     raw_word_counts,
     setup_agreed,
+    student_words,
     train_setup,
 )
 from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
-from .check_work import cut_sentence, watching
+from .check_work import MergeCost, Work, cut_sentence, watching
+from .fault_replay import replay
 from .formats.student_runs import StudentRun
+from .merge_faults import FAULTS
 from .pre_tokenizers import Corpus
 
 __all__ = [
@@ -119,6 +122,8 @@ def _told_cut(result: Comparison, check) -> Comparison:
 def _compared(corpus, student, setup, special_tokens, alternative, num_merges, vocab_size, search) -> Comparison:
     """:func:`compare` inside the check's scope of work."""
     once = per_word(corpus, setup, tuple(special_tokens), student.merges, student.end_of_word)
+    if once is not None and _one_loop_makes(corpus, student, setup, tuple(special_tokens), search):
+        once = None  # a loop that keeps a merged pair's count repeats merges too: one bug, not a listing and another
     if once is not None:  # each merge listed once per word holding its pair: the merges taken once each are compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _per_word(corpus, student, setup, tuple(special_tokens), alternative, once, options)
@@ -181,6 +186,25 @@ def _as_ids(corpus, student, setup, specials, alternative, ids: tuple[list, int]
         history=inner.history, setup=inner.setup, rule=inner.rule, our_merges=inner.our_merges, fault=None,
         settings=inner.settings, later_kind=inner.kind if inner.step else None, later_step=inner.step,
     )  # fmt: skip
+
+
+def _one_loop_makes(corpus, student, setup, specials, search: bool) -> bool:
+    """Whether one known faulty loop makes the whole list, repeats and all, with our tie rule (tried within the loop
+    faults' allowance of counted work, :mod:`bpe.check_work`)."""
+    if setup.tie_break != "greatest-bytes" or not search:
+        return False
+    _, words, freqs = student_words(corpus, setup, specials, student.end_of_word)
+    work, cost, total = Work("loop"), MergeCost(words, student.merges), len(student.merges)
+    for fault in FAULTS.values():
+        if work.spent():
+            return False
+        run = replay(words, freqs, student.merges, fault, tie="greatest-bytes", deadline=work.deadline)
+        work.spend(cost.replayed(run.reproduced))
+        if not run.finished:
+            work.cut()
+        if run.reproduced == total:
+            return True
+    return False
 
 
 def _per_word(corpus, student, setup, specials, alternative, once: PerWord, options) -> Comparison:

@@ -6,7 +6,8 @@ counts are read in our run at that step. The cause is told in one sentence:
 1. our run stops first: the student's corpus is bigger (or a faulty loop finds a pair where none is left);
 2. else every explanation is tried and the one that reproduces the student's run longest is named,
    settings before the loop before the reading before a lost pair before the tie rule when two go as far
-   (a selection that lost a pair explains any run it follows, so it is the last loop fault named): another base or
+   (a selection that lost a pair explains any run it follows, so it is the last loop fault named; but where the counts
+   tie, a tie rule that makes the whole run goes before the reading and a lost pair): another base or
    pre-tokenizer that goes further (then, under those settings, the cause where the run leaves them is named
    too, with its step: a run can hold a setting and a loop fault at once); the text lowercased; special tokens
    not split out (only when splitting them changes the choice); a known faulty merge loop
@@ -206,7 +207,10 @@ def compare_one(
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
-            candidates.append((rule_n, 4 if rule in TIE_RULES else 5, "tie"))
+            # a rule that makes the whole run on counts that tie here is simpler than a reader or a lost pair that
+            # makes it too: both fit a tie by chance (a reader tried with many numbers of chunks, a lost pair anywhere)
+            whole = rule_n >= min(len(student.merges), step + BEYOND)
+            candidates.append((rule_n, 2.95 if whole else 4 if rule in TIE_RULES else 5, "tie"))
     here = None
     if search and their_count == our_count and rule is None:  # a tie rule from this step, not from the start
         here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break))
