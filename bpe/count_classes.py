@@ -44,6 +44,7 @@ from .count_faults import CountFault, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .occurrence_order import merge_from_start
+from .word_merges import held_pair_counts
 
 CHUNKS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64, 100)  # the usual numbers of chunks a reader cuts the file into
 MAX_CHARS = 500_000  # a longer text is not tried: its members' recounts (a dozen passes) take seconds
@@ -154,12 +155,7 @@ def _follow(
     pair left before the run ends), and the steps (1-based) among them its counts decide on their own (the student's
     pair counted above every other)."""
     splits = [list(w) for w in words]
-    counts: Counter = Counter()
-    where: dict[BytePair, set[int]] = {}
-    for k, split in enumerate(splits):
-        for p in zip(split, split[1:]):
-            counts[p] += freqs[k]
-            where.setdefault(p, set()).add(k)
+    counts, where = held_pair_counts(splits, freqs)
     decided: set[int] = set()
     for at, pair in enumerate(merges):
         mine = counts.get(pair, 0)

@@ -28,6 +28,7 @@ from .check_result import Comparison
 from .check_setup import Setup, student_words
 from .count_faults import CountFault
 from .formats.cs336 import BytePair
+from .word_merges import held_pair_counts
 
 FOLLOW = 2  # the replay explains the step only if it follows the run this many merges past it (or to its end)
 READ_MAX_CHARS = 300_000  # a longer text is not re-read by each faulty reader: those passes take seconds
@@ -77,12 +78,7 @@ def right_to_left(
     if not runs:
         return None
     splits = [list(w) for w in words]
-    counts: Counter = Counter()
-    where: dict[BytePair, set[int]] = {}
-    for k, split in enumerate(splits):
-        for p in zip(split, split[1:]):
-            counts[p] += freqs[k]
-            where.setdefault(p, set()).add(k)
+    counts, where = held_pair_counts(splits, freqs)
     examples: dict[BytePair, tuple[BytePair, int, str]] = {}
     reach = len(merges)
     if not _order_decides(words, freqs, merges, step, ours):

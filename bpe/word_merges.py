@@ -33,6 +33,20 @@ def occurrences(split: Sequence[bytes], pair: BytePair) -> list[int]:
     return out
 
 
+def held_pair_counts(
+    splits: Sequence[Sequence[bytes]], freqs: Sequence[int]
+) -> tuple[Counter, dict[BytePair, set[int]]]:
+    """The pair counts of the words' splits (each weighted by its word's count) and, for each pair, the words
+    holding it: what a loop that merges only the words holding the pair starts from."""
+    counts: Counter = Counter()
+    where: dict[BytePair, set[int]] = {}
+    for k, split in enumerate(splits):
+        for p in zip(split, split[1:]):
+            counts[p] += freqs[k]
+            where.setdefault(p, set()).add(k)
+    return counts, where
+
+
 def pair_counter(split: Sequence[bytes], overlap: bool = True) -> Counter:
     """The pairs of a split; ``overlap=False`` counts a run of equal symbols as non-overlapping pairs."""
     if overlap:
