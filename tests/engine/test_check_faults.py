@@ -931,6 +931,7 @@ def _assert_the_verdict_makes_the_merges(text, words, freqs, merges):
 @example(text="aaaa aaaa aaa abab ab", fault="assigned", tie="first-added", num_merges=6)
 @example(text="aaaa aaaa aaa é é é ab", fault="adjacent", tie="greatest-text-ignore", num_merges=6)
 @example(text="a a aaaaaaa", fault="stale-left", tie="first-added", num_merges=3)
+@example(text="bbb a c aa cbb", fault="adjacent", tie="gpt2-id", num_merges=4)
 def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_merges(text, fault, tie, num_merges):
     # a loop fault and a tie rule together (each tie rule in the library with each fault): what the Check names,
     # a fault with a tie rule, a tie rule, settings or a reader, makes every merge of the run
