@@ -185,9 +185,11 @@ def compare_one(
     ordered = set_order(corpus, student, setup, specials, step, words) if search else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
-    reversed_ = right_to_left(words.words, words.freqs, words.texts, student.merges[: step + BEYOND], step, ours[n])
+    our_key = TIE_KEY.get(setup.tie_break)
+    upto = student.merges[: step + BEYOND]
+    reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
     if search and (reversed_ is None or reversed_[0] < min(len(student.merges), step + BEYOND)):
-        read = right_to_left_read(file_text(corpus), setup, specials, student.merges[: step + BEYOND], step, ours[n])
+        read = right_to_left_read(file_text(corpus), setup, specials, upto, step, ours[n], our_key)
         reversed_ = read if read is not None and (reversed_ is None or read[0] > reversed_[0]) else reversed_
     if reversed_ is not None:  # ... or from each word's end
         candidates.append((reversed_[0], 2.06, "right-to-left"))

@@ -8,8 +8,9 @@ is counted (``(xx, x)`` is never made, ``(x, xx)`` is).
 
 :func:`right_to_left` replays a correct loop with that merge on the student's merges, any tied pair allowed (the
 student's tie rule is another fault), and keeps it only where it follows the run past the step and, at the step, its
-count of the student's pair beats its count of ours (else a tie rule explains the choice as well) while a merge left to
-right on the same counts does not make that choice (else the counts explain it, not the order).
+count of the student's pair beats its count of ours and our tie rule takes it of any pair at its count (else a tie rule
+explains the choice as well) while a merge left to right on the same counts does not make that choice (else the counts
+explain it, not the order).
 :func:`right_to_left_read` replays it on the words as a faulty reader counts them, where the true counts part from
 the run too soon; :func:`right_to_left_told` says it, with a word split otherwise.
 
@@ -69,11 +70,13 @@ def right_to_left(
     merges: Sequence[BytePair],
     step: int,
     ours: BytePair,
+    tie: str | None = None,
 ) -> tuple[int, tuple[BytePair, int, str]] | None:
     """How many of ``merges`` a correct loop whose merge works from each word's end makes (any tied pair allowed),
     with a merge it splits otherwise (its pair, its step, a word so split), or None: where no merge ``(x, x)`` before
     ``step`` (1-based) splits a word otherwise, the replay stops before ``step`` plus :data:`FOLLOW`, or at the step its
-    count of the student's pair does not beat its count of ``ours``."""
+    count of the student's pair does not beat its count of ``ours``, or it ties with another pair there that our tie
+    rule may take (``tie``: our tie rule where a replay follows it exactly, as :func:`_taken` reads it)."""
     runs = {pair for pair in merges[: step - 1] if pair[0] == pair[1]}
     if not runs:
         return None
@@ -90,6 +93,8 @@ def right_to_left(
             break
         if at == step and counts.get(pair, 0) <= counts.get(ours, 0):
             return None  # the counts tie here as in ours: a tie rule explains the choice as well
+        if at == step and not _taken(pair, [p for p, c in counts.items() if c == top], tie):
+            return None  # the order leaves the student's pair tied with another: a tie rule makes the choice
         for k in where.pop(pair, set()):
             old = splits[k]
             new = merge_from_end(old, pair)
@@ -107,6 +112,12 @@ def right_to_left(
     parted = merges[step - 1] + ours  # a run of a symbol the pairs where the runs part hold is the telling example
     near = [e for pair, e in examples.items() if any(pair[0] in symbol for symbol in parted)]
     return reach, (near or list(examples.values()))[0]
+
+
+def _taken(pair: BytePair, top: Sequence[BytePair], tie: str | None) -> bool:
+    """Whether ``pair`` is the one our tie rule takes of the pairs at the top count ``top``: where another is there
+    too, only a rule a replay follows exactly (greatest bytes) can tell, so with another rule it is not."""
+    return len(top) == 1 or (tie == "greatest-bytes" and pair == max(top))
 
 
 def _order_decides(
@@ -131,6 +142,7 @@ def right_to_left_read(
     merges: Sequence[BytePair],
     step: int,
     ours: BytePair,
+    tie: str | None = None,
     end_of_word: bool = False,
 ) -> tuple[int, tuple[BytePair, int, str], CountFault] | None:
     """:func:`right_to_left` on the words as a faulty reader of :mod:`bpe.count_faults` that needs no number of chunks
@@ -143,7 +155,7 @@ def right_to_left_read(
         if fault.chunks is not None:
             continue
         texts, words, freqs = student_words(dict(counts), setup, (), end_of_word)
-        found = right_to_left(words, freqs, texts, merges, step, ours)
+        found = right_to_left(words, freqs, texts, merges, step, ours, tie)
         if found is not None and (best is None or found[0] > best[0]):
             best = (*found, fault)
     return best

@@ -7,6 +7,7 @@ a run the fault leaves unchanged, and the correct trainer's run, are "same"."""
 from __future__ import annotations
 
 import pickle
+from collections import Counter
 
 import pytest
 from check_support import check, first_difference
@@ -67,6 +68,7 @@ from bpe.check_setup import student_words
 from bpe.fault_replay import faulty_merges, replay
 from bpe.formats.student_runs import StudentRun, read_student_file
 from bpe.merge_faults import CORRECT, FAULTS
+from bpe.occurrence_order import merge_from_end
 from bpe.tie_keys import TIE_KEYS
 from bpe.word_merges import merge_all
 
@@ -921,6 +923,20 @@ def _assert_the_verdict_makes_the_merges(text, words, freqs, merges):
         assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
 
 
+def _from_the_end_makes(words, freqs, merges):
+    """Whether a correct loop whose merge works from each word's end takes each of ``merges`` at a top count."""
+    splits = [list(w) for w in words]
+    for pair in merges:
+        counts = Counter()
+        for split, freq in zip(splits, freqs):
+            for p in zip(split, split[1:]):
+                counts[p] += freq
+        if pair not in counts or counts[pair] != max(counts.values()):
+            return False
+        splits = [merge_from_end(split, pair) for split in splits]
+    return True
+
+
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=corpora(),
@@ -931,6 +947,9 @@ def _assert_the_verdict_makes_the_merges(text, words, freqs, merges):
 @example(text="aaaa aaaa aaa abab ab", fault="assigned", tie="first-added", num_merges=6)
 @example(text="aaaa aaaa aaa é é é ab", fault="adjacent", tie="greatest-text-ignore", num_merges=6)
 @example(text="a a aaaaaaa", fault="stale-left", tie="first-added", num_merges=3)
+@example(text="bbb a c aa cbb", fault="adjacent", tie="gpt2-id", num_merges=4)
+@example(text="bbba bbbé a a a é é ba ababa", fault="left-symbol", tie="first-added", num_merges=3)
+@example(text="bba bbbé a a a éa ba éa baba a", fault="left-symbol", tie="first-added", num_merges=5)
 def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_merges(text, fault, tie, num_merges):
     # a loop fault and a tie rule together (each tie rule in the library with each fault): what the Check names,
     # a fault with a tie rule, a tie rule, settings or a reader, makes every merge of the run
@@ -947,6 +966,8 @@ def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_
     assert result.step == step, result.cause
     if result.settings is not None and result.equal:
         assert history_bytes(train_setup(text, result.settings, len(merges), [EOT])) == list(merges)
+    elif result.fault == "right-to-left":  # a merge from each word's end that makes every merge (its ties free)
+        assert _from_the_end_makes(words, freqs, merges), result.cause
     elif result.fault in FAULTS:  # (a lost pair is the one the selection should take at the step)
         key = result.rule if result.rule in TIE_KEYS else "greatest-bytes"
         # with a tie rule, the loop either deletes a merged pair's count or keeps what a faulty update left there
@@ -958,8 +979,9 @@ def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_
         assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
     else:
         assert result.kind == "tie", result.cause
-        if result.rule in TIE_KEYS:
-            assert replay(words, freqs, merges, CORRECT, tie=result.rule).reproduced == len(merges)
+        if result.rule in TIE_KEYS:  # a rule told from the parting step on is replayed from the merges before it
+            trusted = step - 1 if "from this step on it makes your choices" in result.cause else 0
+            assert replay(words, freqs, merges, CORRECT, tie=result.rule, trusted=trusted).reproduced == len(merges)
         else:
             ours = Setup(result.rule, CS336_SETUP.pre_tokenizer, CS336_SETUP.byte_base)
             assert history_bytes(train_setup(text, ours, len(merges), [EOT])) == list(merges)
