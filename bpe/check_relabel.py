@@ -79,10 +79,12 @@ def _latin1(merges: Sequence[BytePair]) -> tuple[BytePair, ...] | None:
 
 def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool:
     """True if a run whose every token is ``byte`` repeated cannot come from the text: the byte is nowhere in it, or
-    the run repeats a merge or makes one the text never holds while the text holds another pair of bytes more often
-    than the byte twice (a run on a text of one letter, faulty or not, is made of that letter)."""
+    the first merge stands nowhere in it and the run repeats a merge or makes one the text never holds while the
+    text holds another pair of bytes more often than the byte twice (a run on a text of one letter, faulty or not, is made of that letter)."""
     if not any(byte in t for t in texts):
         return True
+    if _fits(merges[:1], texts):
+        return False  # the first merge stands in the text: a loop that repeats merges there is a loop fault
     if len(set(merges)) == len(merges) and _fits(merges, texts) == len(merges[:FIRST]):
         return False
     pairs = Counter(p for t in texts for p in zip(t, t[1:]))

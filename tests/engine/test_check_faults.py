@@ -883,6 +883,7 @@ def corpora(draw):
 @example(text="a éaé aaéa", fault="accumulated", num_merges=5)
 @example(text="a béé aabbé", fault="accumulated", num_merges=5)
 @example(text="a bé abé", fault="accumulated", num_merges=6)
+@example(text="a  a   b\n\n  aaaa", fault="accumulated", num_merges=2)  # (a, a) twice: not a vocabulary of one byte
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
     texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
