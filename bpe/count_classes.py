@@ -44,7 +44,7 @@ from .count_faults import CountFault, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .occurrence_order import merge_from_start
-from .word_merges import held_pair_counts
+from .word_merges import held_pair_counts, rewrite_word
 
 CHUNKS = (4, 8, 2, 16, 3, 6, 10, 12, 32, 64, 100)  # the usual numbers of chunks a reader cuts the file into
 MAX_CHARS = 500_000  # a longer text is not tried: its members' recounts (a dozen passes) take seconds
@@ -168,11 +168,7 @@ def _follow(
             decided.add(at + 1)
         for k in where.pop(pair, set()):
             old, new = splits[k], merge_from_start(splits[k], pair)
-            for p in zip(old, old[1:]):
-                counts[p] -= freqs[k]
-            for p in zip(new, new[1:]):
-                counts[p] += freqs[k]
-                where.setdefault(p, set()).add(k)
+            rewrite_word(counts, where, k, old, new, freqs[k])
             splits[k] = new
         counts.pop(pair, None)
     return len(merges), decided

@@ -29,7 +29,7 @@ from .check_result import Comparison
 from .check_setup import Setup, student_words
 from .count_faults import CountFault
 from .formats.cs336 import BytePair
-from .word_merges import held_pair_counts
+from .word_merges import held_pair_counts, rewrite_word
 
 FOLLOW = 2  # the replay explains the step only if it follows the run this many merges past it (or to its end)
 READ_MAX_CHARS = 300_000  # a longer text is not re-read by each faulty reader: those passes take seconds
@@ -100,11 +100,7 @@ def right_to_left(
             new = merge_from_end(old, pair)
             if pair in runs and pair not in examples and new != merge_from_start(old, pair):
                 examples[pair] = (pair, at, texts[k])
-            for p in zip(old, old[1:]):
-                counts[p] -= freqs[k]
-            for p in zip(new, new[1:]):
-                counts[p] += freqs[k]
-                where.setdefault(p, set()).add(k)
+            rewrite_word(counts, where, k, old, new, freqs[k])
             splits[k] = new
         counts.pop(pair, None)
     if not examples or reach < min(len(merges), step + FOLLOW):

@@ -47,6 +47,18 @@ def held_pair_counts(
     return counts, where
 
 
+def rewrite_word(
+    counts: Counter, where: dict[BytePair, set[int]], k: int, old: Sequence[bytes], new: Sequence[bytes], freq: int
+) -> None:
+    """Move word ``k``'s pairs in ``counts`` and ``where`` (as :func:`held_pair_counts` made them) from its split
+    ``old`` to ``new``: the old pairs lose ``freq``, the new ones gain it and list the word."""
+    for p in zip(old, old[1:]):
+        counts[p] -= freq
+    for p in zip(new, new[1:]):
+        counts[p] += freq
+        where.setdefault(p, set()).add(k)
+
+
 def pair_counter(split: Sequence[bytes], overlap: bool = True) -> Counter:
     """The pairs of a split; ``overlap=False`` counts a run of equal symbols as non-overlapping pairs."""
     if overlap:
