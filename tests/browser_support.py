@@ -331,7 +331,9 @@ def wait_for_step(page, n: int) -> None:
     """Wait until the page shows step ``n`` (written with thousands separators, "Step 5,000 of 5,000") and its
     run has finished."""
     page.wait_for_function(
-        """(n) => new RegExp('Step ' + n.toLocaleString('en-US') + ' of \\\\d+').test(document.body.innerText)""",
+        # document.body is null for a moment while a link click loads the next page: wait on through it
+        """(n) => document.body !== null
+            && new RegExp('Step ' + n.toLocaleString('en-US') + ' of \\\\d+').test(document.body.innerText)""",
         arg=n,
         timeout=TIMEOUT_MS,
         polling=POLL_MS,
