@@ -118,14 +118,15 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def run_student(student: Path, corpus: Path, vocab_size: int) -> tuple[object, str]:
-    """(vocab, merges) from the student's trainer, or None and why not."""
+def run_student(student: Path, corpus: Path, vocab_size: int, child: str = CHILD) -> tuple[object, str]:
+    """What ``child`` (run as ``child student corpus size out``) wrote to ``out``: by default CS336's (vocab,
+    merges) pickled from the student's trainer; or None and why not."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run.pkl"
         (Path(tmp) / "sitecustomize.py").write_text(PRELUDE)
         path = os.pathsep.join(p for p in (tmp, os.environ.get("PYTHONPATH")) if p)
         proc = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(student), str(corpus), str(vocab_size), str(out)],
+            [sys.executable, "-c", child, str(student), str(corpus), str(vocab_size), str(out)],
             cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
             preexec_fn=_limit, env={**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "PYTHONPATH": path},
         )  # fmt: skip
