@@ -51,7 +51,7 @@ STUBS = ("torch", "jaxtyping", "einops", "einx", "wandb", "triton", "tqdm", "mat
          "hydra", "omegaconf", "pandas", "scipy", "sklearn", "humanfriendly", "line_profiler", "memory_profiler", "datasets", "pynvml", "transformers", "seaborn",
          "IPython", "huggingface_hub", "torchvision", "lightning", "timm", "safetensors", "loguru", "icecream", "sympy", "mpmath",
          "zarr", "torchinfo", "absl", "pydantic", "ujson", "ijson", "h5py",
-         "swanlab", "ptflops", "torchgen")
+         "swanlab", "ptflops", "torchgen", "ortools")
 
 class Anything(types.ModuleType):
     def __getattr__(self, name):
@@ -118,24 +118,26 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def run_student(student: Path, corpus: Path, vocab_size: int, child: str = CHILD) -> tuple[object, str]:
-    """What ``child`` (run as ``child student corpus size out``) wrote to ``out``: by default CS336's (vocab,
-    merges) pickled from the student's trainer; or None and why not."""
+def run_child(child: str, args: list[str], out_name: str = "run.pkl", seconds: float = SECONDS) -> tuple[object, str]:
+    """The bytes ``child`` (a Python script run with ``args`` and then the path of its output) wrote to its output
+    file, or None and why not. It runs in a process of its own, a new session, under :data:`MEMORY` of address space,
+    with :data:`PRELUDE` as its ``sitecustomize`` (missing heavy modules stubbed), killed with every process it started
+    after ``seconds``, in a temporary directory of its own."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "run.pkl"
+        out = Path(tmp) / out_name
         (Path(tmp) / "sitecustomize.py").write_text(PRELUDE)
         path = os.pathsep.join(p for p in (tmp, os.environ.get("PYTHONPATH")) if p)
         proc = subprocess.Popen(
-            [sys.executable, "-c", child, str(student), str(corpus), str(vocab_size), str(out)],
+            [sys.executable, "-c", child, *args, str(out)],
             cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
             preexec_fn=_limit, env={**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "PYTHONPATH": path},
         )  # fmt: skip
         try:
-            _, err = proc.communicate(timeout=SECONDS)
+            _, err = proc.communicate(timeout=seconds)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-            return None, f"did not finish in {SECONDS:.0f} s"
+            return None, f"did not finish in {seconds:.0f} s"
         finally:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)  # the student's worker processes, if any are left
@@ -145,6 +147,12 @@ def run_student(student: Path, corpus: Path, vocab_size: int, child: str = CHILD
             last = err.decode("utf-8", "replace").strip().splitlines()
             return None, f"failed: {last[-1][:160] if last else proc.returncode}"
         return out.read_bytes(), ""
+
+
+def run_student(student: Path, corpus: Path, vocab_size: int, child: str = CHILD) -> tuple[object, str]:
+    """What ``child`` (run as ``child student corpus size out``) wrote: by default CS336's (vocab, merges) pickled
+    from the student's trainer; or None and why not."""
+    return run_child(child, [str(student), str(corpus), str(vocab_size)])
 
 
 def main() -> None:
