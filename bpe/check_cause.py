@@ -75,8 +75,9 @@ from .occurrence_order import right_to_left, right_to_left_read, right_to_left_t
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
 from .tie_from_here import tie_from_here, tie_here_sentence
+from .tie_keys import OUR_FIRST
 
-TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
+TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 
 
 def ascii_text(corpus: Corpus) -> bool:

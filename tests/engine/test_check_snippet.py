@@ -45,3 +45,16 @@ def test_what_is_certain_counts_pairs_holding_end_of_word():
     corpus = corpus_of("text", "", text, "")
     result, _ = diagnose(corpus, read_student_text(altered), Setup("first", "sennrich", False), (), num_merges=2)
     assert result.step == 2 and result.their_count > 0, result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_by_str_replace_is_named_where_it_first_joins_other_symbols(corpus):
+    # the old Check told it as a tie no rule follows (prose) or a pair our corpus never has (bytes)
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = check_snippet(text, "replace", n)
+    step = _first_difference(text, merges, n)
+    if step is None:  # the handout has no symbol the pair's text lies across
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", "replace", step), result.cause
+    assert "str.replace" in result.cause
