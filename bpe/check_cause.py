@@ -74,6 +74,7 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
+from .text_filters import FILTERS, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
 from .tie_keys import OUR_FIRST
 
@@ -148,6 +149,9 @@ def compare_one(
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
     if their_count < our_count or their_count == 0:
         candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+        cleaned = _cleaned_agreed(corpus, student, setup, specials)
+        if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause
+            candidates.append((cleaned[1], 0.1, "letters"))
     special = inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
@@ -245,6 +249,12 @@ def compare_one(
             "count together."
         )
         return Comparison(kind="case", cause=cause, **fields)
+    if kind == "letters" and cleaned is not None:
+        cause = (
+            f"{head} ({their_count} here): a count that differs, from how the text is cleaned. Your run "
+            f"{FILTERS[cleaned[0]][0]}: on the text cleaned so our run makes this merge too."
+        )
+        return Comparison(kind="letters", cause=cause, **fields)
     if kind == "specials":
         cause = (
             f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
@@ -382,6 +392,22 @@ def _later(corpus, student, alt, specials, num_merges, vocab_size, search) -> Co
 def _unsplit_agreed(corpus, student, setup, specials) -> int:
     """How many of the student's merges our run makes with the special tokens left in the text."""
     return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
+
+
+def _cleaned_agreed(corpus, student, setup, specials) -> tuple[str, int] | None:
+    """The cleaning of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased) on which our run makes most of the
+    student's merges, and how many; None for word counts or when cleaning changes nothing."""
+    best = None
+    for name in FILTERS:
+        cleaned = filtered(corpus, name)
+        if cleaned is None:
+            return None
+        if cleaned == corpus:
+            continue
+        n = setup_agreed(cleaned, setup, student.merges, specials, student.end_of_word)
+        if best is None or n > best[1]:
+            best = (name, n)
+    return best
 
 
 def _lowercased_agreed(corpus, student, setup, specials) -> int:

@@ -58,3 +58,67 @@ def test_a_merge_by_str_replace_is_named_where_it_first_joins_other_symbols(corp
         return
     assert (result.kind, result.fault, result.step) == ("merge-loop", "replace", step), result.cause
     assert "str.replace" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+@pytest.mark.parametrize("fault", ["end-underscore", "end-dollar", "space-start"])
+def test_words_marked_otherwise_are_told_where_a_mark_is_first_merged(corpus, fault):
+    # the old Check said the merges are not from this corpus, or that a different byte base or pre-tokenizer
+    # cuts the words
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = check_snippet(text, fault, n)
+    step = _first_difference(text, merges, n)
+    assert (result.kind, result.step) == ("word-marks", step), result.cause
+    mark = "$" if fault == "end-dollar" else "_"
+    assert f"end in the symbol '{mark}' where ours end in '</w>'" in result.cause
+    assert ("start with a space symbol" in result.cause) == (fault == "space-start")
+    assert f"your run equals ours: all {len(merges)} merges agree" in result.cause
+
+
+def test_a_correct_run_of_words_holding_underscores_is_not_read_as_marked():
+    text = "num_ num_ size_ size_ size_ low low lower _ _ a$ a$ a$ a$"
+    setup = Setup("first", "whitespace", False)
+    corpus = corpus_of("text", "", text, "")
+    merges = history_bytes(train_setup(corpus, setup, 8))
+    assert any(a.endswith(b"_") or b == b"_" for a, b in merges) and any(b"$" in a + b for a, b in merges)
+    pasted = "\n".join(f"{a.decode()} {b.decode()}" for a, b in merges)
+    result, _ = diagnose(corpus, read_student_text(pasted), setup, (), num_merges=8)
+    assert result.kind == "same", result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_that_never_changes_a_word_is_named_in_a_run_of_one_merge(corpus):
+    # the old Check said only that the run stops short
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = check_snippet(text, "noop", n)
+    assert len(merges) == 1
+    assert (result.kind, result.step) == ("stops-early", 2), result.cause
+    assert "a merge that never changes a word" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_text_kept_to_the_letters_a_z_is_named(corpus):
+    # the old Check told it as a count that is off
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = check_snippet(text, "letters", n)
+    step = _first_difference(text, merges, n)
+    if step is None:  # the handout is lowercase letters only
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("letters", step), result.cause
+    assert "keeps only the letters a-z of the lowercased text" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_counts_of_one_per_word_under_another_end_symbol_are_named_on_the_marked_words(corpus):
+    # the old Check said the merges are not from this corpus, or that a count is off
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = check_snippet(text, "each-word-once+end-dollar", n)
+    step = _first_difference(text, merges, n)
+    assert result.step == step, result.cause
+    if "$" in "".join(merges[step - 1]):  # the mark is merged first: said first, the counts after it
+        assert result.kind == "word-marks" and result.later_kind == "reading", result.cause
+    else:
+        assert (result.kind, result.fault) == ("reading", "each-word-once"), result.cause
+        assert "end in the symbol '$'" in result.cause
+    assert "your pair counts add 1 for each distinct word" in result.cause
