@@ -74,7 +74,7 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
-from .text_filters import FILTERS, filtered
+from .text_filters import FILTERS, extra_letters, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
 from .tie_keys import OUR_FIRST
 
@@ -252,7 +252,7 @@ def compare_one(
     if kind == "letters" and cleaned is not None:
         cause = (
             f"{head} ({their_count} here): a count that differs, from how the text is cleaned. Your run "
-            f"{FILTERS[cleaned[0]][0]}: on the text cleaned so our run makes this merge too."
+            f"{_cleaning(*cleaned)}: on the text cleaned so our run makes this merge too."
         )
         return Comparison(kind="letters", cause=cause, **fields)
     if kind == "specials":
@@ -394,19 +394,29 @@ def _unsplit_agreed(corpus, student, setup, specials) -> int:
     return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
 
 
-def _cleaned_agreed(corpus, student, setup, specials) -> tuple[str, int] | None:
-    """The cleaning of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased) on which our run makes most of the
-    student's merges, and how many; None for word counts or when cleaning changes nothing."""
+def _cleaning(name: str, n: int, extra: str) -> str:
+    """How the text was cleaned, said to the student."""
+    if extra:
+        return f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every other character made a space"
+    return FILTERS[name][0]
+
+
+def _cleaned_agreed(corpus, student, setup, specials) -> tuple[str, int, str] | None:
+    """The cleaning of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the
+    run's tokens hold, when they hold some) on which our run makes most of the student's merges, how many, and the
+    letters kept besides a-z; None for word counts or when cleaning changes nothing."""
+    tokens = [t.decode("utf-8", "ignore") for pair in student.merges for t in pair]
+    extra = extra_letters(tokens)
     best = None
-    for name in FILTERS:
-        cleaned = filtered(corpus, name)
+    for name, kept in (*((name, "") for name in FILTERS), *((("a-z", extra),) if extra else ())):
+        cleaned = filtered(corpus, name, kept)
         if cleaned is None:
             return None
         if cleaned == corpus:
             continue
         n = setup_agreed(cleaned, setup, student.merges, specials, student.end_of_word)
         if best is None or n > best[1]:
-            best = (name, n)
+            best = (name, n, kept)
     return best
 
 

@@ -26,6 +26,7 @@ from .check_setup import Setup, history_bytes, raw_word_counts, setup_agreed, tr
 from .check_work import MergeCost, Work
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus
+from .text_filters import filtered
 
 END_MARKS = ("_", "$", "#", "@", "~", "|", "%", "&")  # end-of-word symbols seen in students' code, and kin
 START_MARKS = (" ",)  # a symbol put before each word's first character
@@ -48,11 +49,12 @@ def _texts(corpus: Corpus) -> list[str]:
     return [corpus] if isinstance(corpus, str) else list(corpus)
 
 
-def _marked_text(corpus: Corpus, end: str) -> Corpus:
-    """The corpus with ``end`` after each whitespace-split word: still a text, so the causes read from a text (faulty
-    readers, classes of wrong counts) are tried on it too."""
-    if isinstance(corpus, Mapping):
-        return {f"{w}{end}": n for w, n in raw_word_counts(corpus, "whitespace").items()}
+def _marked(corpus: Corpus, start: str, end: str, specials: Sequence[str] = ()) -> Corpus:
+    """Our words marked: with only an end mark, the corpus with ``end`` after each whitespace-split word (still a
+    text, so the causes read from a text, faulty readers and classes of wrong counts, are tried on it too); with a
+    start mark, word counts (a space cannot start a word of a text split on whitespace)."""
+    if start or isinstance(corpus, Mapping):
+        return {f"{start}{w}{end}": n for w, n in raw_word_counts(corpus, "whitespace", specials).items()}
     mark = lambda text: re.sub(r"\S+", lambda m: m.group() + end, text)  # noqa: E731
     return mark(corpus) if isinstance(corpus, str) else [mark(t) for t in corpus]
 
@@ -83,7 +85,6 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
         return None
     text = "".join(_texts(corpus))
     plain = setup_agreed(corpus, setup, student.merges, specials)
-    words = raw_word_counts(corpus, "whitespace", specials)
     marked = Setup(setup.tie_break, "whitespace", False)
     work = Work("marks")
     best: Marks | None = None
@@ -93,9 +94,16 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                 continue
             if work.spent():
                 break
-            counts = _marked_text(corpus, end) if not start else {f"{start}{w}{end}": n for w, n in words.items()}
-            agreed = setup_agreed(counts, marked, student.merges)
-            work.spend(MergeCost([tuple(c.encode() for c in w) for w in counts], student.merges).replayed(agreed))
+            counts = _marked(corpus, start, end, specials)
+            # the marks may show only on a text the student cleaned too (lowercased, kept to a-z), named after them
+            agreed = 0
+            for cleaned in (corpus, *(filtered(corpus, name) for name in ("lower", "a-z"))):
+                if cleaned is None or work.spent():
+                    continue
+                words = raw_word_counts(_marked(cleaned, start, end, specials), "whitespace")
+                n = setup_agreed(words, marked, student.merges)
+                work.spend(MergeCost([tuple(c.encode() for c in w) for w in words], student.merges).replayed(n))
+                agreed = max(agreed, n)
             clean = all(m not in text and _only_at(tokens, m, m == end) for m in (end, start) if m)
             if (agreed > plain or clean) and (best is None or agreed > best.agreed):
                 best = Marks(end, start, counts, marked, agreed)

@@ -13,7 +13,8 @@ Faults (:data:`SNIPPET_FAULTS`), each one change to the snippet as students of o
 - ``space-start``: each word is ``' '``, its characters and ``'_'`` (Hacettepe's AIN442), its symbols joined by a
   NUL character, since one of them is a space;
 - ``lower``: the text lowercased before its words are counted;
-- ``letters``: the text lowercased and every character outside a-z made a space;
+- ``letters``: the text lowercased and every character outside a-z made a space; ``letters-umlaut``: outside a-z
+  and ``äöüß``;
 - ``each-word-once``: a pair counts 1 for each distinct word holding it, not the word's count;
 - ``noop``: the merge writes the pair back as ``' '.join(pair)``, so no word changes; the merges kept in a dict
   record the one pair that wins every step once.
@@ -53,6 +54,8 @@ def snippet_vocab(text: str, fault: str | None = None) -> dict[str, int]:
         text = text.lower()
     if _has(fault, "letters"):
         text = re.sub(r"[^a-z]", " ", text.lower())
+    if _has(fault, "letters-umlaut"):
+        text = re.sub(r"[^a-zäöüß]", " ", text.lower())
     end = next((END[f] for f in (fault or "").split("+") if f in END), "</w>")
     sep, start = _sep(fault), (" ",) if _has(fault, "space-start") else ()
     return {sep.join((*start, *word, end)): n for word, n in collections.Counter(text.split()).items()}

@@ -122,3 +122,14 @@ def test_counts_of_one_per_word_under_another_end_symbol_are_named_on_the_marked
         assert (result.kind, result.fault) == ("reading", "each-word-once"), result.cause
         assert "end in the symbol '$'" in result.cause
     assert "your pair counts add 1 for each distinct word" in result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_a_text_kept_to_a_z_and_a_courses_letters_names_the_letters_kept(corpus):
+    # the old Check told it as a count that is off
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = check_snippet(text, "letters-umlaut", n)
+    step = _first_difference(text, merges, n)
+    assert (result.kind, result.step) == ("letters", step), result.cause
+    if corpus == "bytes":  # its words hold ö and ü
+        assert "keeps only the letters a-z and ö, ü of the lowercased text" in result.cause
