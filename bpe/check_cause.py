@@ -66,6 +66,7 @@ from .check_told import (
     special_ban_told,
     tie_and_loop_told,
 )
+from .check_work import MergeCost, Work
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -404,17 +405,21 @@ def _cleaning(name: str, n: int, extra: str) -> str:
 def _cleaned_agreed(corpus, student, setup, specials) -> tuple[str, int, str] | None:
     """The cleaning of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the
     run's tokens hold, when they hold some) on which our run makes most of the student's merges, how many, and the
-    letters kept besides a-z; None for word counts or when cleaning changes nothing."""
+    letters kept besides a-z; None for word counts or when cleaning changes nothing. Each cleaning tried is one
+    training, spent from the allowance ``clean`` (:mod:`bpe.check_work`)."""
     tokens = [t.decode("utf-8", "ignore") for pair in student.merges for t in pair]
     extra = extra_letters(tokens)
     best = None
+    work = Work("clean")
     for name, kept in (*((name, "") for name in FILTERS), *((("a-z", extra),) if extra else ())):
         cleaned = filtered(corpus, name, kept)
         if cleaned is None:
             return None
-        if cleaned == corpus:
+        if cleaned == corpus or work.spent():
             continue
         n = setup_agreed(cleaned, setup, student.merges, specials, student.end_of_word)
+        _, words, _ = student_words(cleaned, setup, specials, student.end_of_word)
+        work.spend(MergeCost(words, student.merges).replayed(n))
         if best is None or n > best[1]:
             best = (name, n, kept)
     return best
