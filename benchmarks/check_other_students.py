@@ -29,11 +29,9 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-END_OF_WORD = b"</w>"
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from check_students import run_student  # noqa: E402
@@ -154,18 +152,14 @@ def _family(adapter: Path) -> str:
     raise ValueError(f"{adapter}: no FAMILY line")
 
 
-def check(rows: list[dict], paper_eow: bool = False) -> list[dict]:
-    """The Check's verdict on each recorded run, called as the page calls it. ``paper_eow`` (not the page's path):
-    a run holding ``</w>`` as a token of its own (Sennrich et al.'s snippet, not subword-nmt's codes, where the last
-    character carries it) is compared with ``end_of_word`` off, as the ``sennrich`` pre-tokenizer splits words."""
+def check(rows: list[dict]) -> list[dict]:
+    """The Check's verdict on each recorded run, called as the page calls it."""
     for row in rows:
         if "pasted" not in row:
             continue
         text = CORPORA[row["corpus"]]
         setup, specials = setup_of(row["family"])
         run = read_student_text(row["pasted"], "The pasted text")
-        if paper_eow and any(END_OF_WORD in pair for pair in run.merges):
-            run = replace(run, end_of_word=False)
         start = time.perf_counter()
         result, ranked = diagnose(corpus_of("text", "", text, ""), run, setup, specials, num_merges=row["asked"])
         row |= {
@@ -203,21 +197,18 @@ def main() -> None:
     parser.add_argument("--record-only", action="store_true", help="record the runs; no verdicts")
     parser.add_argument("--check", type=Path, help="the Check's verdicts on runs recorded with --record-only")
     parser.add_argument("--verify-reference", action="store_true", help="each family's reference code vs ours")
-    parser.add_argument(
-        "--paper-eow", action="store_true", help="not the page's path: '</w>' alone read as the paper's"
-    )
     parser.add_argument("--json", type=Path, help="write every row here")
     args = parser.parse_args()
     if args.verify_reference:
         verify_reference(args.students)
         return
     if args.check:
-        rows = check(json.loads(args.check.read_text()), args.paper_eow)
+        rows = check(json.loads(args.check.read_text()))
     else:
         rows = record(args.students, {o for o in args.only.split(",") if o} - {""})
         rows = [r for r in rows if not r["student"].startswith("_reference_")]
         if not args.record_only:
-            rows = check(rows, args.paper_eow)
+            rows = check(rows)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False))
     print("\n" + summary(rows))

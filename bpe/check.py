@@ -31,6 +31,7 @@ from .check_cause import ascii_text, compare_one, settings_kind
 from .check_ends import target_merges
 from .check_ids import id_merges
 from .check_ints import sum_merges, sums_told
+from .check_marks import find_marks, marks_told
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
 from .check_relabel import relabel_told, relabelled
@@ -82,13 +83,26 @@ def diagnose(
         inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
         return relabel_told(relabel, student.merges, inner), ranked
     with watching() as check:
-        ranked = best_settings(corpus, student, special_tokens, prefer=(setup,))
-        reached = dict(ranked)
-        if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) > reached.get(setup, 0):
-            setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings when they go further
-        closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
-        result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
+        marks = find_marks(corpus, student, setup, special_tokens)
+        if marks is not None:  # words marked otherwise ('_' for '</w>', a space before each): compared marked so
+            options = dict(num_merges=num_merges, vocab_size=vocab_size)
+            inner, ranked = _diagnosed(marks.counts, student, marks.setup, (), **options)
+            return _told_cut(marks_told(corpus, student, setup, special_tokens, marks, inner), check), ranked
+        result, ranked = _diagnosed(
+            corpus, student, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size
+        )
         return _told_cut(result, check), ranked
+
+
+def _diagnosed(corpus, student, setup, special_tokens, *, num_merges, vocab_size):
+    """:func:`diagnose`'s settings search and comparison, inside its scope of work."""
+    ranked = best_settings(corpus, student, special_tokens, prefer=(setup,))
+    reached = dict(ranked)
+    if student.format.startswith("CS336") and reached.get(CS336_SETUP, -1) > reached.get(setup, 0):
+        setup = CS336_SETUP  # a CS336 upload is compared with CS336's settings when they go further
+    closest = ranked[0][0] if ranked and ranked[0][0] != setup else None
+    result = compare(corpus, student, setup, special_tokens, closest, num_merges=num_merges, vocab_size=vocab_size)
+    return result, ranked
 
 
 def compare(

@@ -66,6 +66,7 @@ from .check_told import (
     special_ban_told,
     tie_and_loop_told,
 )
+from .check_work import MergeCost, Work
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -74,9 +75,11 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
+from .text_filters import FILTERS, extra_letters, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
+from .tie_keys import OUR_FIRST
 
-TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
+TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 
 
 def ascii_text(corpus: Corpus) -> bool:
@@ -147,6 +150,9 @@ def compare_one(
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
     if their_count < our_count or their_count == 0:
         candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+        cleaned = _cleaned_agreed(corpus, student, setup, specials)
+        if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause
+            candidates.append((cleaned[1], 0.1, "letters"))
     special = inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
@@ -244,6 +250,12 @@ def compare_one(
             "count together."
         )
         return Comparison(kind="case", cause=cause, **fields)
+    if kind == "letters" and cleaned is not None:
+        cause = (
+            f"{head} ({their_count} here): a count that differs, from how the text is cleaned. Your run "
+            f"{_cleaning(*cleaned)}: on the text cleaned so our run makes this merge too."
+        )
+        return Comparison(kind="letters", cause=cause, **fields)
     if kind == "specials":
         cause = (
             f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
@@ -381,6 +393,36 @@ def _later(corpus, student, alt, specials, num_merges, vocab_size, search) -> Co
 def _unsplit_agreed(corpus, student, setup, specials) -> int:
     """How many of the student's merges our run makes with the special tokens left in the text."""
     return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
+
+
+def _cleaning(name: str, n: int, extra: str) -> str:
+    """How the text was cleaned, said to the student."""
+    if extra:
+        return f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every other character made a space"
+    return FILTERS[name][0]
+
+
+def _cleaned_agreed(corpus, student, setup, specials) -> tuple[str, int, str] | None:
+    """The cleaning of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the
+    run's tokens hold, when they hold some) on which our run makes most of the student's merges, how many, and the
+    letters kept besides a-z; None for word counts or when cleaning changes nothing. Each cleaning tried is one
+    training, spent from the allowance ``clean`` (:mod:`bpe.check_work`)."""
+    tokens = [t.decode("utf-8", "ignore") for pair in student.merges for t in pair]
+    extra = extra_letters(tokens)
+    best = None
+    work = Work("clean")
+    for name, kept in (*((name, "") for name in FILTERS), *((("a-z", extra),) if extra else ())):
+        cleaned = filtered(corpus, name, kept)
+        if cleaned is None:
+            return None
+        if cleaned == corpus or work.spent():
+            continue
+        n = setup_agreed(cleaned, setup, student.merges, specials, student.end_of_word)
+        _, words, _ = student_words(cleaned, setup, specials, student.end_of_word)
+        work.spend(MergeCost(words, student.merges).replayed(n))
+        if best is None or n > best[1]:
+            best = (name, n, kept)
+    return best
 
 
 def _lowercased_agreed(corpus, student, setup, specials) -> int:

@@ -1,8 +1,8 @@
 """Where a student's run ends: against the target size (merges or vocabulary size), and, when every merge
 agrees, the vocabulary sizes.
 
-A run that stops short of its target is flagged at the first merge it did not make, one that goes past
-at the first merge too many; a run of the right length whose vocabulary size differs from ours is told
+A run that stops short of its target is flagged at the first merge it did not make (a run of one merge as a merge
+that never changes a word), one that goes past at the first merge too many; a run of the right length whose vocabulary size differs from ours is told
 why (special tokens left out or counted, a smaller base alphabet).
 
 Left out: the merges that differ (:mod:`bpe.check_cause`).
@@ -53,6 +53,12 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
             f"Your run stops short: it ends after step {n} where {target_words} asks for {target} merges. The {n} "
             f"merges you made agree with ours; at step {n + 1} ours goes on with {show_pair(nxt)}."
         )
+        if n == 1:  # one pair, kept once: every step took the same pair again
+            cause += (
+                " A run of one merge is what a merge that never changes a word makes (the pair written back as "
+                "' '.join(pair), or a pair built as a list never equal to the tuple): no count changes, the same "
+                "pair wins every step, and merges kept in a dict or set record it once."
+            )
         return Comparison(
             kind="stops-early", cause=cause, step=n + 1, ours=nxt, theirs=None,
             our_count=history.pair_counts_after(n).get(history.pair_str(history.merges[n][:2]), 0), their_count=0,

@@ -70,7 +70,7 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             "the text holds nowhere else, so your run leaves pieces of the token in the text (a split on it as an "
             "unescaped regular expression, where '|' means 'or', cuts around its parts instead of at the token)."
         )
-    if _END_MARK in joined and not student.end_of_word:
+    if _END_MARK in joined and not student.end_of_word and setup.pre_tokenizer != "sennrich":
         return "end-of-word", (
             f"{head}, a pair our corpus never has: your words end with {_END_MARK.decode()}, a symbol of its own added "
             "after each word's last character (as BPE for translation does), so its pairs with the word's last "

@@ -102,6 +102,8 @@ def student_words(
         symbols = [bytes([b]) for b in data] if setup.byte_base else [c.encode("utf-8") for c in text]
         if end_of_word and symbols:
             symbols[-1] += END_OF_WORD.encode()
+        elif setup.pre_tokenizer == "sennrich" and not setup.byte_base:
+            symbols.append(END_OF_WORD.encode())  # as train_setup's sennrich scheme splits a word: '</w>' alone
         texts.append(text)
         words.append(tuple(symbols))
         freqs.append(n)

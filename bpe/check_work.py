@@ -40,6 +40,8 @@ ALLOWANCES = {
     "both": 2_300_000,  # trying each students' tie rule with each loop fault (bpe.check_loop.find_tie_and_fault)
     "count": 8_900_000,  # reading the text as each faulty reader does, and training on its counts (check_reading)
     "settings": 2_600_000,  # training each of our settings (bpe.check_setup.best_settings)
+    "marks": 600_000,  # training on our words marked as a run's words are ('_' for '</w>'; bpe.check_marks)
+    "clean": 600_000,  # training on the text cleaned as students clean it (a-z kept; bpe.check_cause)
 }
 
 BACKSTOP_SECONDS = 40.0  # a whole check's safety net, inside the server's 60 s limit for a check's process
@@ -52,6 +54,8 @@ SEARCHES = {  # each search's name in the sentence said when the safety net stop
     "set": "a loop that merges in a set's order",
     "special": "a selection that shuns special tokens' pairs",
     "settings": "the settings that follow your run",
+    "marks": "the symbols your words are marked with",
+    "clean": "how your text is cleaned",
 }
 
 

@@ -64,3 +64,4 @@ class Fault:
     whole_words: bool = False  # with ``lazy``: each merged word's pairs re-added and pushed (replay_heaps.WordHeap)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
+    unbounded: bool = False  # the merge finds the pair's text across any two symbols (word_merges.merge_replace)

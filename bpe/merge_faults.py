@@ -48,6 +48,7 @@ from .word_merges import (
     merge_first,
     merge_keep_right,
     merge_none,
+    merge_replace,
     merge_skip_next,
     merge_stale,
 )
@@ -75,6 +76,15 @@ FAULTS: dict[str, Fault] = {
               "symbol, also where its right symbol does not follow", extra=left_symbol_extra,
               about_merge="your update for the merge {merge} subtracts the pairs beside every {a}, also where {b} "
               "does not follow it"),
+        # the word is its symbols joined by spaces, rewritten with ``str.replace('a b', 'ab')`` (or ``re.sub`` of the
+        # escaped pair) where Sennrich et al.'s snippet matches only between whole symbols, so ``a b`` is also found
+        # where ``a`` ends a longer symbol or ``b`` starts one, and those two symbols are merged.
+        Fault("replace", "your merge rewrites each word with str.replace (or re.sub) on its symbols joined by spaces, "
+              "with no check of the symbol boundaries: the pair's text is also found across two longer symbols "
+              "('xa b' or 'a bc' for the pair (a, b)), inside a longer token, and those two symbols are merged",
+              merge=merge_replace, unbounded=True,
+              about_merge="your merge for {merge} also joins two symbols where {a} ends the first and {b} starts "
+              "the second (str.replace finds the pair's text inside longer symbols)"),
         # the occurrences are found first, then merged at those positions, which an earlier merge in the same word has
         # shifted.
         Fault("stale", "your loop merges at positions found before an earlier merge in the same word shifted "

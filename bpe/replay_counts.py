@@ -127,13 +127,14 @@ class Recount(Mapping):
     over a dict of words where each merged word is deleted and added again at its end: a pair's place, found by
     scanning the words in that order only as far as asked for."""
 
-    def __init__(self, splits: list[Split]) -> None:
+    def __init__(self, splits: list[Split], to_end: bool = True) -> None:
         self.splits = splits
+        self.to_end = to_end  # False: the words stay in their first-seen order (our ``first`` rule)
         self.order: dict[int, None] = dict.fromkeys(range(len(splits)))
         self.moved(())
 
     def moved(self, changed) -> None:
-        for w in [w for w in self.order if w in changed]:  # in the dict's order, as the student's loop meets them
+        for w in [w for w in self.order if w in changed and self.to_end]:  # in the dict's order, as the loop meets them
             del self.order[w]
             self.order[w] = None
         self.rank: dict[BytePair, int] = {}

@@ -190,3 +190,29 @@ def merge_duplicate(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
 def merge_none(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """A merge that never finds the pair (a pair built as a list, ``[a, b]``, compared with the tuple ``(a, b)``)."""
     return list(split), []
+
+
+def merge_replace(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """The word's symbols joined by spaces and the pair's text replaced (``word.replace('a b', 'ab')``, or
+    ``re.sub`` without boundaries): ``a b`` is also found where ``a`` ends a longer symbol or ``b`` starts one
+    (``xa b``, ``a bc``), and those two whole symbols become one. Symbols holding a space cannot be told apart
+    once joined; such a word is merged as the correct loop merges it."""
+    if any(b" " in s for s in split) or not split:
+        return merge_all(split, pair)
+    new = b" ".join(split).replace(pair[0] + b" " + pair[1], pair[0] + pair[1]).split(b" ")
+    made, k = [], 0  # where the new tokens stand: each new symbol made of two or more old ones
+    for i, symbol in enumerate(new):
+        j, length = k, 0
+        while length < len(symbol):
+            length += len(split[j])
+            j += 1
+        if j - k > 1:
+            made.append(i)
+        k = j
+    return new, made
+
+
+def ends_across(pair: BytePair, held: BytePair) -> bool:
+    """True if the pair's text, joined by a space, lies across the two symbols of ``held`` (``a`` ends the first,
+    ``b`` starts the second): where :func:`merge_replace` merges them."""
+    return held[0].endswith(pair[0]) and held[1].startswith(pair[1])

@@ -24,3 +24,22 @@ def first_difference(one, other) -> int | None:
         if a != b:
             return k
     return None if len(one) == len(other) else min(len(one), len(other)) + 1
+
+
+SNIPPET_MERGES = {"handout": 10, "prose": 150, "bytes": 60}  # below what each corpus can make
+
+
+def check_snippet(text: str, fault: str | None, num_merges: int, setup=None):
+    """Sennrich et al.'s snippet's merges on ``text`` (with ``fault``), pasted as the Check page reads them, and
+    the Check's verdict with the settings a student of the snippet picks (``sennrich``, the first tie rule)."""
+    from snippet_trainers import pasted, snippet_train
+
+    from bpe.check import Setup
+    from bpe.formats.student_runs import read_student_text
+    from server.jobs import corpus_of
+
+    merges = snippet_train(text, num_merges, fault)
+    student = read_student_text(pasted(merges), "The pasted text")
+    corpus = corpus_of("text", "", text, "")
+    result, _ = diagnose(corpus, student, setup or Setup("first", "sennrich", False), (), num_merges=num_merges)
+    return merges, result

@@ -4,7 +4,8 @@
   (an object of token -> id), and Hugging Face's ``tokenizer.json`` (read by :mod:`.tokenizer_json`);
 - minbpe's ``.model`` (``minbpe v1``, the split pattern, the number of special tokens and their lines,
   then each merge as two token ids, ids 0-255 being the bytes and merge k making id 256 + k);
-- subword-nmt's codes (``merges.txt``-like lines where a word's last symbol carries ``</w>``);
+- subword-nmt's codes (``merges.txt``-like lines where a word's last symbol carries ``</w>``); a run where
+  ``</w>`` is a symbol of its own (Sennrich et al.'s snippet: merges such as ``t </w>``) is read as plain merges;
 - Stanford CS336's vocab and merges as JSON or as a pickle of plain values (:mod:`.cs336`);
 - merges pasted as text: ``a b`` lines, or a Python list (``['s t', 'e st']``, ``[(b's', b't')]``).
 
@@ -41,7 +42,8 @@ class StudentRun:
     """A student's merges as byte pairs, with what the files said about the vocabulary.
 
     ``byte_level``: its tokens start from bytes (minbpe, CS336, GPT-2's byte characters), not characters.
-    ``end_of_word``: subword-nmt's codes, where a word's last symbol carries ``</w>``.
+    ``end_of_word``: subword-nmt's codes, where a word's last symbol carries ``</w>``; not a run where ``</w>`` is
+    a symbol of its own (merged as ``t </w>``), whose words are split as our ``sennrich`` pre-tokenizer splits them.
     """
 
     format: str
@@ -72,7 +74,7 @@ def from_string_merges(
 ) -> StudentRun:
     """A run whose merges are written as token strings (merges.txt, vocab.json, tokenizer.json, pasted)."""
     tokens = [t for pair in merges for t in pair] + list(vocab or ())
-    eow = any(t.endswith(END_OF_WORD) for pair in merges for t in pair)
+    eow = _carries_end_of_word(merges)
     if byte_level is None:
         byte_level = not eow and _byte_level(tokens)
     specials = tuple(t for t in (vocab or ()) if len(t) > 2 and t[0] in "<[" and t[-1] in ">]")
@@ -84,6 +86,14 @@ def from_string_merges(
         end_of_word=eow,
         special_tokens=specials,
     )
+
+
+def _carries_end_of_word(merges: Sequence[tuple[str, str]]) -> bool:
+    """True for subword-nmt's codes: tokens end in ``</w>`` and none is ``</w>`` alone. subword-nmt glues it to a
+    word's last character from the start, so it never stands alone; Sennrich et al.'s snippet adds it as a symbol of
+    its own (``'l o w </w>'``), whose run merges it alone at least once (``t </w>``) before any token ends in it."""
+    tokens = {t for pair in merges for t in pair}
+    return END_OF_WORD not in tokens and any(t.endswith(END_OF_WORD) for t in tokens)
 
 
 def _merge_lines(text: str) -> list[tuple[str, str]] | None:
@@ -215,8 +225,7 @@ def read_student_text(text: str, name: str = "the text") -> StudentRun:
             return run
     merges = _merge_lines(text)
     if merges is not None:
-        eow = any(t.endswith(END_OF_WORD) for pair in merges for t in pair)
-        return from_string_merges("subword-nmt codes" if eow else "merges.txt", merges)
+        return from_string_merges("subword-nmt codes" if _carries_end_of_word(merges) else "merges.txt", merges)
     raise ValueError(f"{name} is none of the formats BPE Explorer reads. {EXPECTED}")
 
 

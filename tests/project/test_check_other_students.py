@@ -45,6 +45,6 @@ def test_a_run_one_merge_off_differs_at_that_step(tmp_path):
     assert rows["handout"]["differs"] is True and rows["handout"]["first_difference"] == 4
 
 
-def test_the_paper_reading_tells_the_snippet_same(tmp_path):
+def test_the_snippets_run_is_told_same(tmp_path):
     rows = [r for r in q.record(_owner(tmp_path, HANDOUT_SNIPPET), set()) if r["corpus"] == "handout"]
-    assert q.check(rows, paper_eow=True)[0]["kind"] == "same"
+    assert q.check(rows)[0]["kind"] == "same"

@@ -1,0 +1,45 @@
+"""Texts cleaned as students clean them before training: lowercased, and every character but letters made a space.
+
+Course trainers often train on ``re.sub('[^a-z]', ' ', text.lower())`` (or keep every letter, ``str.isalpha``), so
+punctuation, digits and, for a-z, every letter outside ASCII never reach their words (or all but the few letters of
+a course's alphabet, ``äöüß``, which the run's own tokens show). :data:`FILTERS` holds each
+cleaning with the words that say it; :func:`filtered` applies one to a corpus of text.
+
+Left out: weighing this cause against the others (:mod:`bpe.check_cause`) and plain lowercasing (there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from .pre_tokenizers import Corpus
+
+_NOT_AZ = re.compile(r"[^a-z]+")
+_NOT_LETTER = re.compile(r"[\W\d_]+")
+
+LOWER = ("lowercases the text", str.lower)  # plain lowercasing: told by bpe.check_cause, applied here too
+FILTERS: dict[str, tuple[str, Callable[[str], str]]] = {
+    "a-z": ("keeps only the letters a-z of the lowercased text, every other character made a space",
+            lambda text: _NOT_AZ.sub(" ", text.lower())),
+    "letters": ("keeps only the letters of the lowercased text, every digit, punctuation mark and other symbol made "
+                "a space", lambda text: _NOT_LETTER.sub(" ", text.lower())),
+}  # fmt: skip
+
+
+def filtered(corpus: Corpus, name: str, extra: str = "") -> Corpus | None:
+    """The corpus cleaned by the filter ``name`` (or ``"lower"``), or None for word counts (a filter reads the
+    text). ``extra``: with ``a-z``, letters kept besides a-z (a course's alphabet: ``äöüß``)."""
+    if isinstance(corpus, Mapping):
+        return None
+    if name == "a-z" and extra:
+        kept = re.compile(f"[^a-z{re.escape(extra)}]+")
+        clean: Callable[[str], str] = lambda text: kept.sub(" ", text.lower())  # noqa: E731
+    else:
+        clean = LOWER[1] if name == "lower" else FILTERS[name][1]
+    return clean(corpus) if isinstance(corpus, str) else [clean(t) for t in corpus]
+
+
+def extra_letters(tokens) -> str:
+    """The letters outside a-z that a run's tokens hold (lowercase, sorted): what an a-z filter kept besides."""
+    return "".join(sorted({c for t in tokens for c in t if c.isalpha() and not c.isascii() and c == c.lower()}))
