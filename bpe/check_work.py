@@ -25,12 +25,15 @@ Left out: the searches themselves (:mod:`bpe.check_loop`, :mod:`bpe.check_readin
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .formats.cs336 import BytePair
+
+T = TypeVar("T")
 
 # the allowances, in symbol rewrites (see the module docstring; calibration in docs/benchmarks.md)
 ALLOWANCES = {
@@ -61,6 +64,7 @@ class _Check:
 
     deadline: float
     cut: list[str] = field(default_factory=list)
+    done: dict = field(default_factory=dict)  # work asked for again within the check, read back (see once())
 
 
 _CHECK: ContextVar[_Check | None] = ContextVar("check_work", default=None)
@@ -80,6 +84,22 @@ def watching(seconds: float | None = None) -> Iterator[_Check | None]:
         yield check
     finally:
         _CHECK.reset(token)
+
+
+def once(key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, done once per check: asked again with the same ``key`` inside one check's scope, the first result
+    is read back (the same words cut, the same settings trained, by several searches). Outside a check, or with a
+    key that cannot be hashed (a corpus given as a dict), it is made each time. The result must not be changed."""
+    check = _CHECK.get()
+    if check is None:
+        return make()
+    try:
+        return check.done[key]
+    except TypeError:
+        return make()
+    except KeyError:
+        check.done[key] = made = make()
+        return made
 
 
 def cut_sentence(check: _Check | None) -> str:

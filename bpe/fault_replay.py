@@ -96,13 +96,14 @@ def replay(
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}
-    for w, c in enumerate(contrib):
-        counts.add(c, freqs[w])
+    counts.add_words(contrib, freqs)
+    for w in range(len(contrib)):
         for p in zip(splits[w], splits[w][1:]):
             where.setdefault(p, set()).add(w)
             if fault.skips:
                 listed.setdefault(p, []).append(w)
-            seen.setdefault(p, len(seen))
+            if ordered:
+                seen.setdefault(p, len(seen))
     if recount is not None:
         seen = recount  # type: ignore[assignment]
     removed: set[BytePair] = set()
@@ -227,8 +228,7 @@ def replay(
             else:
                 after = _moved(before, old, new, contribution)
                 after.update(fault.extra(old, new, pair, made))
-            counts.add(before, -freqs[w])
-            counts.add(after, freqs[w])
+            counts.move(before, after, freqs[w])
             contrib[w] = after
         if fault.accumulates:
             for w in live:

@@ -20,7 +20,6 @@ Left out: merges in a set's order (:mod:`bpe.set_order`), and weighing this agai
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from .check_notation import show_bytes, show_pair, show_word
@@ -122,12 +121,13 @@ def _order_decides(
     """Whether merging left to right, on the same counts, would not make the student's choice at ``step`` on its own:
     where it would (the student's pair beats ours there too), the counts explain the choice, not the order."""
     splits = [list(w) for w in words]
-    for pair in merges[: step - 1]:
-        splits = [merge_from_start(split, pair) if len(split) > 1 else split for split in splits]
-    counts: Counter = Counter()
-    for split, freq in zip(splits, freqs):
-        for p in zip(split, split[1:]):
-            counts[p] += freq
+    counts, where = held_pair_counts(splits, freqs)
+    for pair in merges[: step - 1]:  # only the words holding the pair are merged again, as a loop's index does
+        for k in where.pop(pair, set()):
+            old = splits[k]
+            new = merge_from_start(old, pair)
+            rewrite_word(counts, where, k, old, new, freqs[k])
+            splits[k] = new
     return counts.get(merges[step - 1], 0) <= counts.get(ours, 0)
 
 
