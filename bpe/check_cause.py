@@ -189,7 +189,7 @@ def compare_one(
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
     if search and (reversed_ is None or reversed_[0] < min(len(student.merges), step + BEYOND)):
-        read = right_to_left_read(file_text(corpus), setup, specials, upto, step, ours[n], our_key)
+        read = right_to_left_read(file_text(corpus), setup, specials, upto, step, ours[n], our_key, cost=words.cost)
         reversed_ = read if read is not None and (reversed_ is None or read[0] > reversed_[0]) else reversed_
     if reversed_ is not None:  # ... or from each word's end
         candidates.append((reversed_[0], 2.06, "right-to-left"))

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from operator import countOf
 
 from .check_notation import show_word
-from .check_reading import FOLLOW, CountFound, can_choose
+from .check_reading import FOLLOW, CountFound, can_choose, reading_of
 from .check_setup import Setup, setup_agreed, student_words
 from .count_faults import CountFault, Reading
 from .fault_replay import replay
@@ -198,7 +198,7 @@ def find_count_class(
     reader names that too)."""
     if not text or len(text) > MAX_CHARS:
         return None
-    reading = Reading(text, setup.pre_tokenizer, specials)
+    reading = reading_of(text, setup.pre_tokenizer, specials)
     need = min(len(merges), step + FOLLOW)
     seen = [reading.true]
     best: tuple[int, Member, bool] | None = None
