@@ -47,16 +47,24 @@ class CountFound:
 
 
 def recounts(
-    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None, work: Work | None = None
+    text: str,
+    pre_tokenizer: str,
+    specials: Sequence[str],
+    reading: Reading | None = None,
+    work: Work | None = None,
+    chunked: bool = True,
 ) -> Iterator[tuple[CountFault, int, Counter, Example]]:
     """Each fault's word counts (with its number of chunks, 1 for a fault that has none, and an example) where
     they differ from the true counts, each distinct set of counts once. ``work``: each reading of the text costs
-    its bytes, and the readings stop once it is spent."""
+    its bytes, and the readings stop once it is spent. ``chunked``: False for the faults that need no number of
+    chunks only (the others are not read at all)."""
     if not text:
         return
     reading = reading or reading_of(text, pre_tokenizer, specials)
     seen = [reading.true]
     for fault in COUNT_FAULTS.values():
+        if fault.chunks is not None and not chunked:
+            continue
         tried: set[tuple[int, ...]] = set()
         cuts = range(2, TAIL_CUTS + 1) if fault.chunks == "tail" else CHUNK_COUNTS if fault.chunks else (1,)
         for chunks in cuts:

@@ -94,12 +94,12 @@ def once(key: Hashable, make: Callable[[], T]) -> T:
     if check is None:
         return make()
     try:
-        return check.done[key]
+        hash(key)
     except TypeError:
         return make()
-    except KeyError:
-        check.done[key] = made = make()
-        return made
+    if key not in check.done:
+        check.done[key] = make()
+    return check.done[key]
 
 
 def cut_sentence(check: _Check | None) -> str:

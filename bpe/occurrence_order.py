@@ -153,9 +153,7 @@ def right_to_left_read(
         return None
     best = None
     work = Work("count")
-    for fault, _, counts, _ in recounts(text, setup.pre_tokenizer, specials, work=work):
-        if fault.chunks is not None:
-            continue
+    for fault, _, counts, _ in recounts(text, setup.pre_tokenizer, specials, work=work, chunked=False):
         if work.spent():
             break
         price = cost(merges) if cost is not None else lambda r: r * len(counts)  # noqa: B023
