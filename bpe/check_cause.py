@@ -178,7 +178,9 @@ def compare_one(
             tail = counted.fault.name == "cut-before-end"
             candidates.append((counted.reproduced, 5.1 if tail else 3, "reading"))
         if their_count <= our_count:  # the student's counts cannot be ours (or tie): which class of counts makes them?
-            found_class = find_count_class(text, setup, student.merges, step, specials, eow, parting, tied, counted)
+            found_class = find_count_class(
+                text, setup, student.merges, step, specials, eow, parting, tied, counted, cost=words.cost
+            )
             if found_class is not None:  # with a tie rule of the student's own too: after a tie rule alone
                 classed, second = found_class
                 candidates.append((classed.reproduced, 5.5 if second and tied else 3.1, "count-class"))

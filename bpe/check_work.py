@@ -13,6 +13,10 @@ Each search's allowance (:data:`ALLOWANCES`) is set from how much the former tim
 machine on the recorded students' runs (figures in ``docs/benchmarks.md``), so the verdict no longer depends on
 how busy the server is.
 
+Work asked for again inside one check (the text cut into words, one of our settings trained, a faulty reader's
+reading) is done once and read back (:func:`once`), so the second search that needs it takes no time for it; its
+work is still counted in every search that asks for it, so what is tried never depends on which search came first.
+
 The clock stays only as a safety net against inputs far beyond that calibration: a whole check may run
 :data:`BACKSTOP_SECONDS`; past that every search stops, and :func:`cut_sentence` says which ones, so a verdict
 cut short is told as such, never silently another one. :func:`watching` opens that scope for one check.
