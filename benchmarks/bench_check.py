@@ -10,7 +10,8 @@ fault explains (the correct run with two merges swapped: every cause is tried, a
 too, before what is certain is said), it times
 ``bpe.check.diagnose`` (the settings search, then the comparison and the replays, each search within its
 allowance of work, ``bpe.check_work.ALLOWANCES``) and prints each time as a ratio against one training run of ours of the
-same 2,000 merges, timed beside it in the same process, with the verdict's kind and fault.
+same 2,000 merges, timed beside it in the same process, with the verdict's kind and fault, the check's CPU time, and
+whether the check's safety net (``bpe.check_work.BACKSTOP_SECONDS``) cut a search short.
 """
 
 from __future__ import annotations
@@ -45,12 +46,14 @@ def main() -> None:
         if name == "unexplained":
             merges[MERGES // 2], merges[MERGES // 2 + 1] = merges[MERGES // 2 + 1], merges[MERGES // 2]
         student = StudentRun("CS336 pickle", tuple(merges), byte_level=True)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result, _ = diagnose(text, student, CS336_SETUP, CS336_SPECIALS)
-        took = time.perf_counter() - start
+        took, cpu = time.perf_counter() - start, time.process_time() - cpu
+        net = "cut by the net" if "stopped after" in result.cause else ""
         print(
             f"{name:16} step {result.step!s:>5}  {result.kind:11} {result.fault or '':16} "
-            f"{took:6.2f} s = {took / reference:4.1f}x our training (load {os.getloadavg()[0]:.1f})"
+            f"{took:6.2f} s = {took / reference:5.1f}x our training ({cpu:5.2f} s CPU, load {os.getloadavg()[0]:.1f}) "
+            f"{net}"
         )
 
 

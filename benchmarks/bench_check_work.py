@@ -157,7 +157,14 @@ def main() -> None:
     args = ap.parse_args()
     check_work.Work = Recorded  # type: ignore[misc]
     _timed_to_return()
-    for module in ("check_loop", "check_reading", "check_setup", "check_set_order", "check_special_ban"):
+    for module in (
+        "check_loop",
+        "check_reading",
+        "check_setup",
+        "check_set_order",
+        "check_special_ban",
+        "occurrence_order",
+    ):
         sys.modules[f"bpe.{module}"].Work = Recorded
     if args.unbounded:
         for name in check_work.ALLOWANCES:

@@ -184,7 +184,9 @@ def compare_one(
             tail = counted.fault.name == "cut-before-end"
             candidates.append((counted.reproduced, 5.1 if tail else 3, "reading"))
         if their_count <= our_count:  # the student's counts cannot be ours (or tie): which class of counts makes them?
-            found_class = find_count_class(text, setup, student.merges, step, specials, eow, parting, tied, counted)
+            found_class = find_count_class(
+                text, setup, student.merges, step, specials, eow, parting, tied, counted, cost=words.cost
+            )
             if found_class is not None:  # with a tie rule of the student's own too: after a tie rule alone
                 classed, second = found_class
                 candidates.append((classed.reproduced, 5.5 if second and tied else 3.1, "count-class"))
@@ -195,7 +197,7 @@ def compare_one(
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
     if search and (reversed_ is None or reversed_[0] < min(len(student.merges), step + BEYOND)):
-        read = right_to_left_read(file_text(corpus), setup, specials, upto, step, ours[n], our_key)
+        read = right_to_left_read(file_text(corpus), setup, specials, upto, step, ours[n], our_key, cost=words.cost)
         reversed_ = read if read is not None and (reversed_ is None or read[0] > reversed_[0]) else reversed_
     if reversed_ is not None:  # ... or from each word's end
         candidates.append((reversed_[0], 2.06, "right-to-left"))

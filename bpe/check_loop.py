@@ -41,6 +41,7 @@ class Words:
     words: list[tuple[bytes, ...]]
     freqs: list[int]
     costs: dict[tuple[BytePair, ...], MergeCost] = field(default_factory=dict, compare=False, repr=False)
+    ties: dict[tuple, Replay] = field(default_factory=dict, compare=False, repr=False)
 
     def cost(self, merges: Sequence[BytePair]) -> MergeCost:
         """The work of replaying ``merges`` on these words (:class:`bpe.check_work.MergeCost`), found once."""
@@ -48,6 +49,17 @@ class Words:
         if key not in self.costs:
             self.costs[key] = MergeCost(self.words, key)
         return self.costs[key]
+
+    def tie_run(self, merges: Sequence[BytePair], tie: str, deadline: float | None = None) -> Replay:
+        """The correct loop with the tie key ``tie`` replayed on ``merges``, kept once it finished: the students'
+        tie keys, a tie key from the parting step and a tie rule with a loop fault replay the same runs."""
+        key = (tuple(merges), tie)
+        if key in self.ties:
+            return self.ties[key]
+        run = replay(self.words, self.freqs, merges, CORRECT, tie=tie, deadline=deadline)
+        if run.finished:
+            self.ties[key] = run
+        return run
 
 
 @dataclass(frozen=True)
@@ -176,7 +188,7 @@ def find_tie_and_fault(
     if best is None:
         return None
     name, fault, n, deletes = best
-    alone = replay(*args, CORRECT, tie=name).reproduced  # the tie rule alone may make this step's choice
+    alone = corpus.tie_run(args[2], name).reproduced  # the tie rule alone may make this step's choice
     at = step if alone < step or alone >= len(args[2]) else alone + 1  # where the loop fault first shows
     if at > step:
         own = replay(corpus.words, corpus.freqs, [], CORRECT, tie=name, choose=at).chosen or []
@@ -250,7 +262,10 @@ def tie_key(
             continue
         if work.spent():
             break
-        run = _replay(work, cost, corpus.words, corpus.freqs, merges[: step + BEYOND], CORRECT, tie=name)
+        run = corpus.tie_run(merges[: step + BEYOND], name, work.deadline)
+        work.spend(cost.replayed(run.reproduced))
+        if not run.finished:
+            work.cut()
         if run.reproduced > best_n:
             best, best_n = name, run.reproduced
     return best, best_n

@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from .check_notation import show_pair, show_word
 from .check_result import to_ours
 from .check_setup import Setup, setup_agreed, student_words, train_setup
-from .check_work import Work
+from .check_work import Work, once
 from .count_faults import COUNT_FAULTS, TAIL_CUTS, CountFault, Example, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
@@ -46,16 +47,24 @@ class CountFound:
 
 
 def recounts(
-    text: str, pre_tokenizer: str, specials: Sequence[str], reading: Reading | None = None, work: Work | None = None
+    text: str,
+    pre_tokenizer: str,
+    specials: Sequence[str],
+    reading: Reading | None = None,
+    work: Work | None = None,
+    chunked: bool = True,
 ) -> Iterator[tuple[CountFault, int, Counter, Example]]:
     """Each fault's word counts (with its number of chunks, 1 for a fault that has none, and an example) where
     they differ from the true counts, each distinct set of counts once. ``work``: each reading of the text costs
-    its bytes, and the readings stop once it is spent."""
+    its bytes, and the readings stop once it is spent. ``chunked``: False for the faults that need no number of
+    chunks only (the others are not read at all)."""
     if not text:
         return
-    reading = reading or Reading(text, pre_tokenizer, specials)
+    reading = reading or reading_of(text, pre_tokenizer, specials)
     seen = [reading.true]
     for fault in COUNT_FAULTS.values():
+        if fault.chunks is not None and not chunked:
+            continue
         tried: set[tuple[int, ...]] = set()
         cuts = range(2, TAIL_CUTS + 1) if fault.chunks == "tail" else CHUNK_COUNTS if fault.chunks else (1,)
         for chunks in cuts:
@@ -70,10 +79,17 @@ def recounts(
                 if work.spent():
                     return
                 work.spend(len(reading.data))
-            counts, example = fault.count(reading, chunks)
+            key = ("read", text, pre_tokenizer, tuple(specials), fault.name, chunks)  # the readers re-read once
+            counts, example = once(key, partial(fault.count, reading, chunks))
             if counts and counts not in seen:
                 seen.append(counts)
                 yield fault, made, counts, example
+
+
+def reading_of(text: str, pre_tokenizer: str, specials: Sequence[str]) -> Reading:
+    """The text read whole as our side reads it (:class:`~bpe.count_faults.Reading`), once per check: the readers,
+    the classes of counts, the end-first merge and the set-order loop all start from it."""
+    return once(("reading", text, pre_tokenizer, tuple(specials)), lambda: Reading(text, pre_tokenizer, specials))
 
 
 def _split(word: tuple[bytes, ...], ranks: dict[BytePair, int]) -> list[bytes]:
@@ -117,12 +133,18 @@ def can_choose(
     changed = {w: counts.get(w, 0) - true.get(w, 0) for w in {*counts, *true} if counts.get(w, 0) != true.get(w, 0)}
     if not changed:
         return False
-    ranks = {pair: rank for rank, pair in enumerate(before)}
-    texts, words, _ = student_words(dict.fromkeys(changed, 1), setup, (), end_of_word)
-    for word, symbols in zip(texts, words):
-        change = changed[word]
-        parts = _split(symbols, ranks)
-        pairs = Counter(zip(parts, parts[1:]))
+    # each word's pairs after ``before``, kept for the check: every reader and class of counts changes the same words
+    split = once(("pairs after", tuple(before), setup, end_of_word), dict)
+    new = [w for w in changed if w not in split]
+    if new:
+        ranks = {pair: rank for rank, pair in enumerate(before)}
+        split.update(dict.fromkeys(new, Counter()))  # a word the cut drops counts nothing
+        texts, words, _ = student_words(dict.fromkeys(new, 1), setup, (), end_of_word)
+        for word, symbols in zip(texts, words):
+            parts = _split(symbols, ranks)
+            split[word] = Counter(zip(parts, parts[1:]))
+    for word, change in changed.items():
+        pairs = split[word]
         our_count += change * pairs[ours]
         their_count += change * pairs[theirs]
     return their_count >= our_count
@@ -166,7 +188,7 @@ def find_count_fault(
     work = Work("count", units)
     need = min(len(merges), step + FOLLOW)
     best: CountFound | None = None
-    reading = Reading(text, setup.pre_tokenizer, specials) if text else None
+    reading = reading_of(text, setup.pre_tokenizer, specials) if text else None
     for fault, chunks, counts, example in recounts(text, setup.pre_tokenizer, specials, reading, work):
         if work.spent():
             break

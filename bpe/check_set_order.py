@@ -10,10 +10,11 @@ Left out: weighing it against the other causes and saying it (:mod:`bpe.check_ca
 from __future__ import annotations
 
 from .check_loop import BEYOND
+from .check_reading import reading_of
 from .check_setup import student_words
 from .check_ties import FOLLOW
 from .check_work import Work
-from .count_faults import Reading, file_text
+from .count_faults import file_text
 from .set_order import set_order_reach, tuple_set_order_reach
 
 
@@ -32,7 +33,7 @@ def set_order(corpus, student, setup, specials, step, words=None) -> tuple[int, 
     runs.sort(key=lambda run: not any(run[0] in symbol for symbol in theirs))  # a run of a symbol the pair holds first
     if not runs:
         return None
-    reading = Reading(text, setup.pre_tokenizer, specials)
+    reading = reading_of(text, setup.pre_tokenizer, specials)
     typed = [reading.text[a:b] for a, b in zip(reading.starts, reading.ends)]
     distinct = list(dict.fromkeys(typed))
     found = next(((x, at, w) for x, at in runs for w in distinct if x * 3 in w.encode("utf-8")), None)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import pre_tokenizers as pt
-from .check_work import MergeCost, Work
+from .check_work import MergeCost, Work, once
 from .config import BYTE_LEVEL, PRE_TOKENIZERS, TIE_RULES
 from .formats.cs336 import BytePair
 from .formats.student_runs import END_OF_WORD, StudentRun
@@ -72,7 +72,13 @@ CS336_SPECIALS = ("<|endoftext|>",)
 
 def raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str] = ()) -> dict[str, int]:
     """Word counts of the text as typed (not byte-mapped): special tokens split out first, then the text
-    cut by ``pre_tokenizer``; word counts are taken as given."""
+    cut by ``pre_tokenizer``; word counts are taken as given. A text is cut once per check (:func:`once`): every
+    setting and search asks for its words."""
+    key = ("words", corpus, pre_tokenizer, tuple(special_tokens))
+    return dict(once(key, lambda: _raw_word_counts(corpus, pre_tokenizer, special_tokens)))
+
+
+def _raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str]) -> dict[str, int]:
     if isinstance(corpus, Mapping):
         return pt.check_word_counts(corpus)
     texts = [corpus] if isinstance(corpus, str) else list(corpus)
@@ -138,7 +144,13 @@ def setup_agreed(
     corpus: Corpus, setup: Setup, merges: Sequence[BytePair], special_tokens: Sequence[str] = (), end_of_word=False
 ) -> int:
     """How many of ``merges`` our run with ``setup`` makes before it parts from them: training stops at
-    the first difference, so a setting that parts early costs little."""
+    the first difference, so a setting that parts early costs little. Trained once per check (:func:`once`): the
+    settings search, the comparison and the tie rules ask for the same settings."""
+    key = ("agreed", corpus, setup, tuple(merges), tuple(special_tokens), end_of_word)
+    return once(key, lambda: _setup_agreed(corpus, setup, merges, special_tokens, end_of_word))
+
+
+def _setup_agreed(corpus, setup, merges, special_tokens, end_of_word) -> int:
     words, scheme = _training(corpus, setup, special_tokens, end_of_word)
     states = train_steps(
         words, pre_tokenizer=scheme, num_merges=len(merges), tie_break=setup.tie_break, special_tokens=special_tokens

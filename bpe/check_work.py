@@ -13,6 +13,10 @@ Each search's allowance (:data:`ALLOWANCES`) is set from how much the former tim
 machine on the recorded students' runs (figures in ``docs/benchmarks.md``), so the verdict no longer depends on
 how busy the server is.
 
+Work asked for again inside one check (the text cut into words, one of our settings trained, a faulty reader's
+reading) is done once and read back (:func:`once`), so the second search that needs it takes no time for it; its
+work is still counted in every search that asks for it, so what is tried never depends on which search came first.
+
 The clock stays only as a safety net against inputs far beyond that calibration: a whole check may run
 :data:`BACKSTOP_SECONDS`; past that every search stops, and :func:`cut_sentence` says which ones, so a verdict
 cut short is told as such, never silently another one. :func:`watching` opens that scope for one check.
@@ -25,12 +29,15 @@ Left out: the searches themselves (:mod:`bpe.check_loop`, :mod:`bpe.check_readin
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .formats.cs336 import BytePair
+
+T = TypeVar("T")
 
 # the allowances, in symbol rewrites (see the module docstring; calibration in docs/benchmarks.md)
 ALLOWANCES = {
@@ -65,6 +72,7 @@ class _Check:
 
     deadline: float
     cut: list[str] = field(default_factory=list)
+    done: dict = field(default_factory=dict)  # work asked for again within the check, read back (see once())
 
 
 _CHECK: ContextVar[_Check | None] = ContextVar("check_work", default=None)
@@ -84,6 +92,22 @@ def watching(seconds: float | None = None) -> Iterator[_Check | None]:
         yield check
     finally:
         _CHECK.reset(token)
+
+
+def once(key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, done once per check: asked again with the same ``key`` inside one check's scope, the first result
+    is read back (the same words cut, the same settings trained, by several searches). Outside a check, or with a
+    key that cannot be hashed (a corpus given as a dict), it is made each time. The result must not be changed."""
+    check = _CHECK.get()
+    if check is None:
+        return make()
+    try:
+        hash(key)
+    except TypeError:
+        return make()
+    if key not in check.done:
+        check.done[key] = make()
+    return check.done[key]
 
 
 def cut_sentence(check: _Check | None) -> str:

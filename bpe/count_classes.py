@@ -34,12 +34,14 @@ texts longer than :data:`MAX_CHARS`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import countOf
 
 from .check_notation import show_word
-from .check_reading import FOLLOW, CountFound, can_choose
+from .check_reading import FOLLOW, CountFound, can_choose, reading_of
 from .check_setup import Setup, setup_agreed, student_words
+from .check_work import Work
 from .count_faults import CountFault, Reading
 from .fault_replay import replay
 from .formats.cs336 import BytePair
@@ -159,12 +161,12 @@ def _follow(
     decided: set[int] = set()
     for at, pair in enumerate(merges):
         mine = counts.get(pair, 0)
-        tops = [c for c in counts.values() if c >= mine]
-        if not any(c > 0 for c in counts.values()):
+        top = max(counts.values(), default=0)  # max and countOf scan the counts at C speed, every step
+        if top <= 0:
             return -1, decided  # no pair left where the student's run goes on: these cannot be the student's words
-        if mine <= 0 or max(tops) > mine:
+        if mine <= 0 or top > mine:
             return at, decided
-        if len(tops) == 1:
+        if countOf(counts.values(), mine) == 1:
             decided.add(at + 1)
         for k in where.pop(pair, set()):
             old, new = splits[k], merge_from_start(splits[k], pair)
@@ -184,6 +186,7 @@ def find_count_class(
     parting: tuple[BytePair, int, BytePair, int] | None = None,
     tied: bool = False,
     rival: CountFound | None = None,
+    cost: Callable[[Sequence[BytePair]], Callable[[int], int]] | None = None,
 ) -> tuple[CountFound, bool] | None:
     """The member whose word counts let our loop (any tied pair allowed) follow ``merges`` through ``step`` (1-based)
     and longest, at least :data:`~bpe.check_reading.FOLLOW` merges past it (or to the end), or None; returned as a
@@ -194,15 +197,21 @@ def find_count_class(
     the run only with any tie allowed (a second fault, the student's tie rule, besides the counts). ``rival``: a faulty
     reader found to follow the run: a member that needs any tie allowed is kept only where it follows the run further
     than the reader's counts do with any tie allowed too (or the text never split at its special tokens, where the
-    reader names that too)."""
+    reader names that too). The members spend an allowance of the faulty readers' work (:mod:`bpe.check_work`): each
+    member's counts the text's bytes, each replay and training on them priced by ``cost(merges)`` (the work of the
+    first merges on the true words; without it, the merges times the words counted)."""
     if not text or len(text) > MAX_CHARS:
         return None
-    reading = Reading(text, setup.pre_tokenizer, specials)
+    reading = reading_of(text, setup.pre_tokenizer, specials)
     need = min(len(merges), step + FOLLOW)
     seen = [reading.true]
     best: tuple[int, Member, bool] | None = None
     outright = parting if parting is None or not tied else (*parting[:3], parting[3] - 1)
+    work = Work("count")
     for member in members(reading, specials):
+        if work.spent():
+            break
+        work.spend(len(reading.data))
         if not member.counts or member.counts in seen:
             continue
         seen.append(member.counts)
@@ -212,9 +221,12 @@ def find_count_class(
             continue
         _, words, freqs = student_words(dict(member.counts), setup, (), end_of_word)
         n, decided = _follow(words, freqs, merges)
+        price = cost(merges) if cost is not None else lambda r: r * len(member.counts)  # noqa: B023
+        work.spend(price(max(n, 0) + 1))
         if n < need:
             continue
         exact = setup_agreed(dict(member.counts), setup, merges, (), end_of_word)
+        work.spend(price(exact + 1))
         if step not in decided and exact < step:  # the class must make the student's choice there, any tie ours
             continue
         if exact >= need:  # a tie rule of the student's own is a second fault: counted only where needed

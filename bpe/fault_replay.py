@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .check_work import once
 from .formats.cs336 import BytePair
 from .loop_fault import Fault, no_extra
 from .merge_faults import CORRECT
@@ -87,7 +88,10 @@ def replay(
             c = Counter({p: n for p, n in c.items() if p[0] not in made_tokens and p[1] not in made_tokens})
         return c
 
-    contrib: list[Counter] = [contribution(s) for s in splits]
+    if fault.moves or fault.positions or fault.recorded:  # those loops change a word's counts in place
+        contrib: list[Counter] = [contribution(s) for s in splits]
+    else:
+        contrib = list(_first_counts(words, fault, contribution))
     counts = PairCounts()
     where: dict[BytePair, set[int]] = {}
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
@@ -97,13 +101,14 @@ def replay(
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}
-    for w, c in enumerate(contrib):
-        counts.add(c, freqs[w])
+    counts.add_words(contrib, freqs)
+    for w in range(len(contrib)):
         for p in zip(splits[w], splits[w][1:]):
             where.setdefault(p, set()).add(w)
             if fault.skips:
                 listed.setdefault(p, []).append(w)
-            seen.setdefault(p, len(seen))
+            if ordered:
+                seen.setdefault(p, len(seen))
     if recount is not None:
         seen = recount  # type: ignore[assignment]
     removed: set[BytePair] = set()
@@ -230,8 +235,7 @@ def replay(
             else:
                 after = _moved(before, old, new, contribution)
                 after.update(fault.extra(old, new, pair, made))
-            counts.add(before, -freqs[w])
-            counts.add(after, freqs[w])
+            counts.move(before, after, freqs[w])
             contrib[w] = after
         if fault.accumulates:
             for w in live:
@@ -251,6 +255,15 @@ def replay(
                 contrib[w] = Counter()
             live = changed
     return result
+
+
+def _first_counts(words: Sequence[Word], fault: Fault, contribution: Callable[[Split], Counter]) -> list[Counter]:
+    """Each word's pair counts before any merge, made once per check for each way a loop counts them (overlapping
+    pairs or not, once per word or not): every replay of the check on these words starts from them, and a loop that
+    only replaces a word's counts never changes them (:func:`bpe.check_work.once`; ``words`` is kept with them, so
+    the list they are made for is the one asked about)."""
+    key = ("first counts", id(words), fault.overlap, fault.once)
+    return once(key, lambda: (words, [contribution(list(w)) for w in words]))[1]
 
 
 def _mutated(words: list[int]):

@@ -20,13 +20,13 @@ Left out: merges in a set's order (:mod:`bpe.set_order`), and weighing this agai
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .check_notation import show_bytes, show_pair, show_word
 from .check_reading import recounts
 from .check_result import Comparison
 from .check_setup import Setup, student_words
+from .check_work import Work
 from .count_faults import CountFault
 from .formats.cs336 import BytePair
 from .word_merges import held_pair_counts, rewrite_word
@@ -122,12 +122,13 @@ def _order_decides(
     """Whether merging left to right, on the same counts, would not make the student's choice at ``step`` on its own:
     where it would (the student's pair beats ours there too), the counts explain the choice, not the order."""
     splits = [list(w) for w in words]
-    for pair in merges[: step - 1]:
-        splits = [merge_from_start(split, pair) if len(split) > 1 else split for split in splits]
-    counts: Counter = Counter()
-    for split, freq in zip(splits, freqs):
-        for p in zip(split, split[1:]):
-            counts[p] += freq
+    counts, where = held_pair_counts(splits, freqs)
+    for pair in merges[: step - 1]:  # only the words holding the pair are merged again, as a loop's index does
+        for k in where.pop(pair, set()):
+            old = splits[k]
+            new = merge_from_start(old, pair)
+            rewrite_word(counts, where, k, old, new, freqs[k])
+            splits[k] = new
     return counts.get(merges[step - 1], 0) <= counts.get(ours, 0)
 
 
@@ -140,16 +141,23 @@ def right_to_left_read(
     ours: BytePair,
     tie: str | None = None,
     end_of_word: bool = False,
+    cost: Callable[[Sequence[BytePair]], Callable[[int], int]] | None = None,
 ) -> tuple[int, tuple[BytePair, int, str], CountFault] | None:
     """:func:`right_to_left` on the words as a faulty reader of :mod:`bpe.count_faults` that needs no number of chunks
     counts them (a student whose merge works from the end often reads the file by lines too), the reader that follows
-    the run furthest, or None."""
+    the run furthest, or None. The readings and replays spend an allowance of the faulty readers' work
+    (:mod:`bpe.check_work`): each reading of the text its bytes, each reader's two replays (to the step, then as far
+    as the run) priced by ``cost(merges)`` (the work of the first merges on the true words; without it, the merges
+    times the words counted)."""
     if text is None or len(text) > READ_MAX_CHARS or not any(x == y for x, y in merges[: step - 1]):
         return None
     best = None
-    for fault, _, counts, _ in recounts(text, setup.pre_tokenizer, specials):
-        if fault.chunks is not None:
-            continue
+    work = Work("count")
+    for fault, _, counts, _ in recounts(text, setup.pre_tokenizer, specials, work=work, chunked=False):
+        if work.spent():
+            break
+        price = cost(merges) if cost is not None else lambda r: r * len(counts)  # noqa: B023
+        work.spend(price(step - 1) + price(len(merges)))
         texts, words, freqs = student_words(dict(counts), setup, (), end_of_word)
         found = right_to_left(words, freqs, texts, merges, step, ours, tie)
         if found is not None and (best is None or found[0] > best[0]):

@@ -45,6 +45,28 @@ class PairCounts:
             if n:
                 self._set(p, self.counts.get(p, 0) + n * times)
 
+    def add_words(self, contribs: Sequence[Mapping[BytePair, int]], freqs: Sequence[int]) -> None:
+        """Every word's pairs added, each word ``freqs`` times: the sums first, then each pair put in its count's
+        bucket once (not once per word holding it)."""
+        sums: dict[BytePair, int] = {}
+        for c, f in zip(contribs, freqs):
+            for p, n in c.items():
+                sums[p] = sums.get(p, 0) + n * f
+        for p, n in sums.items():
+            if n:
+                self._set(p, self.counts.get(p, 0) + n)
+
+    def move(self, before: Mapping[BytePair, int], after: Mapping[BytePair, int], times: int) -> None:
+        """A word's pairs moved from ``before`` to ``after`` (``add(before, -times)``, then ``add(after, times)``),
+        touching only the pairs whose count changes: a merge changes a few of a word's pairs, not all of them."""
+        for p, n in after.items():
+            change = n - before.get(p, 0)
+            if change:
+                self._set(p, self.counts.get(p, 0) + change * times)
+        for p, n in before.items():
+            if n and p not in after:
+                self._set(p, self.counts.get(p, 0) - n * times)
+
     def drop(self, pair: BytePair) -> None:
         self._set(pair, 0)
 

@@ -51,13 +51,20 @@ def tie_from_here(corpus: Words, merges: Sequence[BytePair], step: int, skip: st
             continue
         if work.spent():
             break
-        here = replay(corpus.words, corpus.freqs, run, CORRECT, tie=name, deadline=work.deadline, trusted=step - 1)
+        whole = corpus.ties.get((tuple(run), name))  # the rule replayed from the start, where a search did so
+        if whole is not None and whole.reproduced >= step - 1:  # it made the merges before the step itself
+            here = whole
+        else:
+            here = replay(corpus.words, corpus.freqs, run, CORRECT, tie=name, deadline=work.deadline, trusted=step - 1)
         work.spend(cost.replayed(here.reproduced))
         if not here.finished:
             work.cut()
         if here.reproduced < need or best is not None and here.reproduced <= best.reproduced:
             continue
-        start = replay(corpus.words, corpus.freqs, run[:step], CORRECT, tie=name, deadline=work.deadline).reproduced
+        if whole is not None and _repeats(run) == _repeats(run[:step]):  # it reads the same run up to the step
+            start = min(whole.reproduced, step)
+        else:
+            start = replay(corpus.words, corpus.freqs, run[:step], CORRECT, tie=name, deadline=work.deadline).reproduced
         work.spend(cost.replayed(start))
         if start >= step:
             continue  # it follows from the start: the tie rules of :mod:`bpe.check_ties` name it
@@ -77,3 +84,9 @@ def tie_here_sentence(head: str, count: int, found: TieHere, setup_rule: str, me
         "count: something set that pair aside there (a pair barred, such as one inside a special token, or a "
         "heap entry gone stale), a second thing to check."
     )
+
+
+def _repeats(merges: Sequence[BytePair]) -> bool:
+    """Whether a run repeats a merge: a replay then keeps a merged pair's count (``deletes`` in
+    :func:`bpe.fault_replay.replay`), so a run and its start are replayed alike only where both do or neither."""
+    return len(set(merges)) < len(merges)

@@ -1221,7 +1221,7 @@ def test_a_run_merged_out_of_order_is_hinted_at_where_a_pair_holds_a_piece_of_th
     # of an order follows the run (here: the replay from the end left out), the count that is off is told with the
     # run of one symbol that the order splits otherwise
     monkeypatch.setattr(check_cause, "right_to_left", lambda *args: None)
-    monkeypatch.setattr(check_cause, "right_to_left_read", lambda *args: None)
+    monkeypatch.setattr(check_cause, "right_to_left_read", lambda *args, **options: None)
     text, n = CORPORA["bytes"], MERGES["bytes"]
     merges, result = check(text, RIGHT_TO_LEFT, n)
     step = first_difference(train(text, n)[1], merges)

@@ -13,6 +13,7 @@ from check_support import check
 from faulty_trainers import CORPORA
 
 import bpe.check_loop
+import bpe.check_setup
 from bpe import check_work
 from bpe.check_loop import Words, find_fault
 from bpe.check_setup import CS336_SETUP, student_words
@@ -90,3 +91,20 @@ def test_an_allowance_decides_how_many_faults_are_tried_whatever_the_clock(monke
     assert (whole.fault.name, whole.reproduced) == ("substring-counts", len(merges))
     assert (again.fault.name, again.reproduced) == (whole.fault.name, whole.reproduced)
     assert first is None  # the allowance spent by the first fault tried: the one that fits never is, on any clock
+
+
+def test_a_check_cuts_its_text_into_words_once_per_setting(monkeypatch):
+    # every setting tried, the comparison and each search asked for the same words again: on 200,000 characters
+    # each cut took a tenth of a second, a hundred times in a check
+    cuts: list[tuple] = []
+    real = bpe.check_setup.pt.count_words
+
+    def count_words(texts, cut, *args, **options):
+        cuts.append((tuple(texts), cut))
+        return real(texts, cut, *args, **options)
+
+    monkeypatch.setattr(bpe.check_setup.pt, "count_words", count_words)
+    _, result = check(CORPORA["prose"], "first-added+assigned", 80)
+    assert result.kind == "merge-loop"
+    assert len(cuts) > 3  # several settings tried
+    assert len(set(cuts)) == len(cuts)

@@ -21,6 +21,7 @@ from faulty_trainers import (
     word_counts,
 )
 
+from bpe import check_work
 from bpe.count_classes import members
 from bpe.count_faults import Reading
 
@@ -70,3 +71,13 @@ def test_each_class_member_counts_the_words_as_the_faulty_trainer_does(corpus, f
     expected = as_text(word_counts(text, fault))
     made = [m.counts for m in members(Reading(text, "gpt2", [EOT]), [EOT])]
     assert expected == as_text(word_counts(text)) or expected in made
+
+
+def test_the_classes_of_counts_spend_the_readers_allowance(monkeypatch):
+    # each member's counts were read, replayed and trained on with no allowance, after the safety net too
+    text, n = CORPORA["prose"], MERGES["prose"]
+    _, named = check(text, EACH_WORD_ONCE, n)
+    assert (named.kind, named.fault) == ("reading", "each-word-once")
+    monkeypatch.setitem(check_work.ALLOWANCES, "count", 0)
+    _, unread = check(text, EACH_WORD_ONCE, n)
+    assert unread.fault != "each-word-once"

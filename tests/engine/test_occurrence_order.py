@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 from check_support import check, first_difference
-from faulty_trainers import CORPORA, RIGHT_TO_LEFT, train
+from faulty_trainers import CORPORA, EOT, RIGHT_TO_LEFT, train
 
-from bpe.occurrence_order import merge_from_end, merge_from_start
+from bpe import check_work
+from bpe.check_setup import CS336_SETUP
+from bpe.occurrence_order import merge_from_end, merge_from_start, right_to_left_read
 
 MERGES = {"handout": 12, "prose": 190, "bytes": 80}
 
@@ -34,3 +36,16 @@ def test_a_run_of_three_is_split_at_its_start_from_the_end():
     assert merge_from_end([a, a, a], (a, a)) == [a, b"aa"]
     assert merge_from_start([a, a, a], (a, a)) == [b"aa", a]
     assert merge_from_end([a, a, a, a, b"b"], (a, a)) == [b"aa", b"aa", b"b"]
+
+
+def test_the_end_first_merge_on_a_reader_s_counts_spends_the_readers_allowance(monkeypatch):
+    # its readings of the text and its replays were work no allowance counted: on 200,000 characters they ran on
+    # after the check's safety net had passed
+    text, n = CORPORA["prose"], MERGES["prose"]
+    merges, ours = train(text, n, f"lines+{RIGHT_TO_LEFT}")[1], train(text, n)[1]
+    step = first_difference(ours, merges)
+    args = (text, CS336_SETUP, [EOT], merges, step, ours[step - 1], "greatest-bytes")
+    found = right_to_left_read(*args)
+    assert found is not None and found[2].name == "lines"
+    monkeypatch.setitem(check_work.ALLOWANCES, "count", 0)
+    assert right_to_left_read(*args) is None
