@@ -158,7 +158,9 @@ def _compared(corpus, student, setup, special_tokens, alternative, num_merges, v
     if result.step is None or result.kind in ("goes-past", "stops-early"):
         return result
     named = result.settings or result.setup
-    target, target_words = target_merges(corpus, named, tuple(special_tokens), num_merges, vocab_size)
+    target, target_words = target_merges(
+        corpus, named, tuple(special_tokens), num_merges, vocab_size, student.byte_level
+    )
     if target is None or len(student.merges) != target + 1:
         return result
     return replace(
@@ -213,7 +215,7 @@ def _per_word(corpus, student, setup, specials, alternative, once: PerWord, opti
     inner = compare(corpus, replace(student, merges=once.merges), setup, specials, alternative, **options)
     target, target_words = target_merges(corpus, inner.settings or setup, specials, **{
         k: options[k] for k in ("num_merges", "vocab_size")
-    })  # fmt: skip
+    }, byte_level=student.byte_level)  # fmt: skip
     times = sum(1 for p in student.merges if p == once.pair)
     listed = f"{len(student.merges)} merges, {len(set(once.merges))} different"
     if target is not None:

@@ -105,7 +105,7 @@ def compare_one(
     pre-tokenizer, how many merges it reproduces, and the words that count differently under it. ``search``:
     whether the causes found by a search (loop faults, readers, tie keys) are tried, each within its allowance of
     work (:mod:`bpe.check_work`)."""
-    target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size)
+    target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size, student.byte_level)
     length = max(len(student.merges), target or 0)
     history = train_setup(corpus, setup, length, specials, student.end_of_word)
     ours = history_bytes(history)
