@@ -34,6 +34,7 @@ from .check_ints import sum_merges, sums_told
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
 from .check_relabel import relabel_told, relabelled
+from .check_renumbered import read_back, renumbered, renumbered_told
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
@@ -76,6 +77,11 @@ def diagnose(
     with CS336's settings (``result.setup`` says which were used). Returns the comparison and the
     ranking of our settings. Every search within is bounded by counted work (:mod:`bpe.check_work`), so the
     verdict is the same however busy the machine; where the check's safety net stops a search, the cause says so."""
+    renumber = renumbered(corpus, student)
+    if renumber is not None:  # a .model whose ids number the corpus's own bytes: read back through that numbering
+        read = read_back(student, renumber)
+        inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
+        return renumbered_told(renumber, student.merges, inner), ranked
     relabel = relabelled(corpus, student.merges)
     if relabel is not None and relabel.merges is not None:  # a vocabulary that labels the bytes wrongly: read back
         read = replace(student, merges=relabel.merges)

@@ -53,7 +53,7 @@ from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
 from .check_result import Comparison, to_ours
 from .check_set_order import set_order
-from .check_setup import Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
+from .check_setup import CS336_SPECIALS, Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
 from .check_special_ban import special_ban
 from .check_ties import FOLLOW, TIE_SENTENCES, tie_rule
 from .check_told import (
@@ -75,6 +75,7 @@ from .occurrence_order import right_to_left, right_to_left_read, right_to_left_t
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
 from .tie_from_here import tie_from_here, tie_here_sentence
+from .tie_keys import FIRST_SEEN
 
 TIE_KEY = {"greatest-bytes": "greatest-bytes"}  # our rules a replay can follow exactly, as its tie key
 
@@ -147,6 +148,12 @@ def compare_one(
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
     if their_count < our_count or their_count == 0:
         candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+    split_out = _split_out(corpus, specials)
+    if split_out:  # a special token in the text, kept in by the settings compared, split out by the student
+        # a setting: it must make the whole run (at a tie any cause that moves a count makes one choice by chance)
+        split_n = setup_agreed(corpus, setup, student.merges, split_out, student.end_of_word)
+        if split_n >= min(len(student.merges), step + BEYOND):
+            candidates.append((split_n, 1.1, "split-specials"))
     special = inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
@@ -165,6 +172,10 @@ def compare_one(
         candidates.append((repeats, 2.1, "never-merges"))
     if search:
         found = find_fault(words, student.merges, step, (ours[n], theirs), TIE_KEY.get(setup.tie_break))
+        if found is None and setup.tie_break == "first" and their_count == our_count:
+            # at a tie any tied pair passes for the loop's choice, so a loop fault acting there is replayed with our
+            # first-seen rule itself (minbpe's), a fresh count over the words in their order
+            found = find_fault(words, student.merges, step, (ours[n], theirs), FIRST_SEEN)
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
             candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
     counted = classed = None
@@ -251,6 +262,15 @@ def compare_one(
             "tokens out (without splitting them, our run makes your merge too)."
         )
         return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "split-specials":
+        shown = ", ".join(split_out)
+        cause = (
+            f"{head} ({their_count} here): a count that differs. You split the special token {shown} out of the "
+            "text before counting and never trained on it, where the settings compared here keep it in the text as "
+            "ordinary characters (as minbpe's train() does: its special tokens are registered after training, for "
+            "encoding only); with it split out, our run makes your merges too."
+        )
+        return Comparison(kind="split-specials", cause=cause, **fields)
     if kind == "set-order" and ordered is not None:
         return set_order_told(p, ordered)
     if kind == "right-to-left" and reversed_ is not None:
@@ -376,6 +396,14 @@ def _later(corpus, student, alt, specials, num_merges, vocab_size, search) -> Co
     both a setting and a loop fault."""
     inner = compare_one(corpus, student, alt, specials, num_merges, vocab_size, search)
     return inner if inner.step is not None and inner.kind in LATER_KINDS else None
+
+
+def _split_out(corpus, specials) -> tuple[str, ...]:
+    """CS336's special tokens the text holds, where the settings compared split none out (as minbpe trains)."""
+    if specials:
+        return ()
+    text = file_text(corpus)
+    return tuple(s for s in CS336_SPECIALS if text is not None and s in text)
 
 
 def _unsplit_agreed(corpus, student, setup, specials) -> int:

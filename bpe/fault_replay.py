@@ -28,7 +28,7 @@ from .replay_counts import HeldPairs, PairCounts, Recount
 from .replay_dicts import PrefixFirst, SubstringCounts, WrongIndex
 from .replay_heaps import LazyHeap, SiftlessHeap, WordHeap
 from .replay_positions import PositionPairs, RecordedPositions
-from .tie_keys import ORDER_TIES, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
+from .tie_keys import FIRST_SEEN, ORDER_TIES, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
 from .word_merges import Split, Word, pair_counter
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
@@ -72,7 +72,7 @@ def replay(
     or not the loop would choose them, so the loop is followed from there on."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
-    pick = TIE_KEYS[tie][1] if tie else None
+    pick = TIE_KEYS[RECOUNT_TIE if tie == FIRST_SEEN else tie][1] if tie else None
     made_tokens: set[bytes] = set()
     done: set[BytePair] = set()  # the pairs merged so far
     # a student whose run never repeats a merge deletes a pair's count once it is merged (see _fresh)
@@ -92,7 +92,8 @@ def replay(
     where: dict[BytePair, set[int]] = {}
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
-    recount = Recount(splits) if tie == RECOUNT_TIE else None  # with that key: the order of a fresh count
+    # with those keys: the order of a fresh count (the words moved as merged, or in their own order)
+    recount = Recount(splits, moves=tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, FIRST_SEEN) else None
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}

@@ -125,15 +125,17 @@ class HeldPairs:
 class Recount(Mapping):
     """The order of pairs in a count taken afresh each step, as ``for word in words: for pair in word`` meets them,
     over a dict of words where each merged word is deleted and added again at its end: a pair's place, found by
-    scanning the words in that order only as far as asked for."""
+    scanning the words in that order only as far as asked for. ``moves=False``: the words stay in their order, as
+    minbpe's count over the text's chunks meets them (our first-seen rule)."""
 
-    def __init__(self, splits: list[Split]) -> None:
+    def __init__(self, splits: list[Split], moves: bool = True) -> None:
         self.splits = splits
+        self.moves = moves
         self.order: dict[int, None] = dict.fromkeys(range(len(splits)))
         self.moved(())
 
     def moved(self, changed) -> None:
-        for w in [w for w in self.order if w in changed]:  # in the dict's order, as the student's loop meets them
+        for w in [w for w in self.order if w in changed and self.moves]:  # in the dict's order, as the loop meets them
             del self.order[w]
             self.order[w] = None
         self.rank: dict[BytePair, int] = {}

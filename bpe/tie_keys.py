@@ -59,6 +59,9 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
 
 ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
 RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
+# our first-seen rule as a replay follows it: a fresh count each step over the words in their first-seen order, the
+# pair met first wins (minbpe's max over a dict of counts). Not a students' rule: no search tries it as one.
+FIRST_SEEN = "first-seen"
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),

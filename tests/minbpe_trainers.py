@@ -8,7 +8,7 @@ over ``(count, pair)``), ``lost-last`` (the merge scans from the second id, comp
 appends the last id after the scan only when the output does not end in the new token, so a word whose pair sits at
 its third- and second-to-last ids loses its last id), ``renumbered`` (the base the corpus's distinct bytes numbered
 0..k-1 in sorted order, ``vocab_size - k`` merges), ``skip-next`` (the index moved past the id after each new token),
-``special-split`` (``<|endoftext|>`` split out of the text and never trained on), ``gpt4-basic`` (a Basic tokenizer
+``special-split`` (the text split at ``<|endoftext|>``, each part trained on apart, the token never), ``gpt4-basic`` (a Basic tokenizer
 that splits with GPT-4's pattern).
 """
 
@@ -72,10 +72,9 @@ def merge_skip_next(ids, pair, idx):
 
 def train(text: str, vocab_size: int, pattern: str = "", fault: str = "") -> str:
     """The ``.model`` of a minbpe run on ``text`` up to ``vocab_size`` with ``fault`` (``""``: minbpe's own)."""
-    if fault == "special-split":
-        text = "".join(text.split(EOT))
+    parts = text.split(EOT) if fault == "special-split" else [text]  # each part trained on apart, never the token
     split = GPT4 if fault == "gpt4-basic" else pattern
-    chunks = regex.findall(split, text) if split else [text]
+    chunks = [c for part in parts for c in (regex.findall(split, part) if split else [part] if part else [])]
     if fault == "renumbered":
         alphabet = sorted(set(text.encode("utf-8")))
         byte_id = {b: i for i, b in enumerate(alphabet)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from faulty_trainers import CORPORA
-from minbpe_trainers import GPT4, train
+from minbpe_trainers import EOT, GPT4, train
 
 from bpe.check import Setup, diagnose
 from bpe.check_minbpe import minbpe_settings
@@ -51,3 +51,52 @@ def test_a_minbpe_pattern_saved_as_a_compiled_patterns_repr_is_read_and_another_
     other = minbpe_settings(read_student_text(model.replace(GPT4, r"\w+|\s+")))
     assert other.setup is None and "none of ours" in other.pattern
     assert minbpe_settings(read_student_text("a b\n")) is None
+
+
+def parting_step(corpus: str, pattern: str, fault: str) -> int:
+    """The first merge where the faulty run parts from minbpe's own (by the trainers, not by the Check)."""
+    theirs = train(CORPORA[corpus], VOCAB[corpus], pattern, fault).splitlines()[3:]
+    ours = train(CORPORA[corpus], VOCAB[corpus], pattern).splitlines()[3:]
+    return next(i + 1 for i, (a, b) in enumerate(zip(theirs, ours, strict=False)) if a != b)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_merge_that_drops_the_last_symbol_after_a_pair_at_a_words_end_is_named(corpus):
+    """The scan compares each id with the one before, from the second, and appends the last id after it only when
+    the output does not end in the new token: a word whose pair sits third- and second-to-last loses its last id."""
+    result = check(corpus, GPT4, "lost-last")
+    assert (result.kind, result.fault) == ("merge-loop", "lost-last-scan"), result.cause
+    assert result.step == parting_step(corpus, GPT4, "lost-last")
+    assert "loses its last symbol" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_base_of_the_corpuss_distinct_bytes_renumbered_from_zero_is_told_and_read_back(corpus):
+    """The .model's ids are not bytes: read back through the trainer's numbering, every merge is minbpe's."""
+    result = check(corpus, "", "renumbered")
+    assert (result.kind, result.fault, result.step) == ("vocabulary", "renumbered", 1), result.cause
+    assert "ids are not bytes" in result.cause and "distinct bytes" in result.cause
+    # read back, the run goes past its target: it made vocab_size - k merges, not vocab_size - 256
+    assert result.later_kind == "goes-past" and f"asks for {VOCAB[corpus] - 256}" in result.cause
+
+
+@pytest.mark.parametrize("pattern", ["", GPT4])
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_special_token_split_out_where_minbpe_trains_on_it_is_named(corpus, pattern):
+    """minbpe's train() takes <|endoftext|> as text; a trainer that splits it out first never counts its bytes."""
+    result = check(corpus, pattern, "special-split")
+    if EOT not in CORPORA[corpus]:
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("split-specials", parting_step(corpus, pattern, "special-split"))
+    assert "split the special token <|endoftext|> out" in result.cause, result.cause
+
+
+@pytest.mark.parametrize(("pattern", "corpus"), [("", "prose"), ("", "bytes"), (GPT4, "prose"), (GPT4, "bytes")])
+def test_a_merge_that_steps_past_the_symbol_after_each_new_token_is_named(pattern, corpus):
+    """At a tie our first-seen rule is replayed as minbpe keeps it (a fresh count over the text in order), so a loop
+    fault that acts at a tie is found. (On the handout's one sequence a count of each word's pairs as a set makes
+    the same 12 merges and is named first; with GPT-4's pattern the fault never acts there.)"""
+    result = check(corpus, pattern, "skip-next")
+    assert (result.kind, result.fault) == ("merge-loop", "skips-next"), result.cause
+    assert result.step == parting_step(corpus, pattern, "skip-next")
