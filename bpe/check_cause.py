@@ -51,7 +51,7 @@ from .check_loop import (
 from .check_missing import inside_special, missing_pair
 from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
-from .check_result import Comparison, to_ours
+from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_set_order import set_order
 from .check_setup import CS336_SPECIALS, Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
 from .check_special_ban import special_ban
@@ -141,6 +141,9 @@ def compare_one(
         reach = other[1]
         if other[0].pre_tokenizer == "none" and specials:  # as minbpe, the special tokens left in the text too
             reach = max(reach, setup_agreed(corpus, other[0], student.merges, (), student.end_of_word))
+        if search and other[0].pre_tokenizer != setup.pre_tokenizer and reach < len(student.merges):
+            # a pre-tokenizer with the student's own tie rule reaches as far as both do (the tie told after it)
+            other, reach = _cut_with_tie(p, other, reach)
         # ... and before a reading fault only when a merged token crosses a word boundary (``s␣``), which the
         # pre-token pattern of every reader fault forbids: otherwise words counted per chunk and no word
         # boundaries follow a run equally far, and the reader is the likelier bug
@@ -351,6 +354,35 @@ def _settings_told(p: Parting, other, num_merges, vocab_size, search) -> Compari
         cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
         fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
     return Comparison(kind=settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ})
+
+
+def _cut_with_tie(p: Parting, other, reach: int):
+    """The other settings, and how far they reach, once a students' tie rule (:func:`bpe.check_loop.tie_key`) may
+    take over where they part from the run: of the settings found and GPT-4's and GPT-2's pre-tokenizers (with our
+    tie rule), the one that reaches furthest with such a rule (where the rule follows the run past ``FOLLOW``)."""
+    corpus, student, specials, eow = p.corpus, p.student, p.specials, p.student.end_of_word
+    alt = other[0]
+    best = (reach, alt, other[1])
+    for cut in dict.fromkeys((alt.pre_tokenizer, "gpt4", "gpt2")):
+        if cut == p.setup.pre_tokenizer:
+            continue
+        tried = replace(alt, pre_tokenizer=cut, tie_break=p.setup.tie_break) if cut != alt.pre_tokenizer else alt
+        n_cut = other[1] if tried == alt else setup_agreed(corpus, tried, student.merges, specials, eow)
+        if n_cut <= p.n:  # it parts from the run where ours does: not what cuts the words
+            continue
+        words = Words(*student_words(corpus, tried, specials, eow))
+        _, key_n = tie_key(words, student.merges, n_cut + 1, TIE_KEY.get(tried.tie_break))
+        far = key_n if key_n >= min(len(student.merges), n_cut + 1 + FOLLOW) else n_cut
+        if far > best[0]:
+            best = (far, tried, n_cut)
+    far, tried, n_cut = best
+    if tried == alt:
+        return other, far
+    history = train_setup(corpus, tried, n_cut + 1, specials, eow)
+    differ = words_that_differ(
+        pair_words(p.history, p.n, to_ours(p.theirs, p.history)), pair_words(history, p.n, to_ours(p.theirs, history))
+    )
+    return (tried, n_cut, differ), far
 
 
 def _crosses_words(merges: Sequence[BytePair]) -> bool:

@@ -9,7 +9,7 @@ appends the last id after the scan only when the output does not end in the new 
 its third- and second-to-last ids loses its last id), ``renumbered`` (the base the corpus's distinct bytes numbered
 0..k-1 in sorted order, ``vocab_size - k`` merges), ``skip-next`` (the index moved past the id after each new token),
 ``special-split`` (the text split at ``<|endoftext|>``, each part trained on apart, the token never), ``gpt4-basic`` (a Basic tokenizer
-that splits with GPT-4's pattern).
+that splits with GPT-4's pattern); two joined by ``+`` act together (``gpt4-basic+greatest-ids``).
 """
 
 from __future__ import annotations
@@ -72,10 +72,11 @@ def merge_skip_next(ids, pair, idx):
 
 def train(text: str, vocab_size: int, pattern: str = "", fault: str = "") -> str:
     """The ``.model`` of a minbpe run on ``text`` up to ``vocab_size`` with ``fault`` (``""``: minbpe's own)."""
-    parts = text.split(EOT) if fault == "special-split" else [text]  # each part trained on apart, never the token
-    split = GPT4 if fault == "gpt4-basic" else pattern
+    faults = set(fault.split("+"))
+    parts = text.split(EOT) if "special-split" in faults else [text]  # each part trained on apart, never the token
+    split = GPT4 if "gpt4-basic" in faults else pattern
     chunks = [c for part in parts for c in (regex.findall(split, part) if split else [part] if part else [])]
-    if fault == "renumbered":
+    if "renumbered" in faults:
         alphabet = sorted(set(text.encode("utf-8")))
         byte_id = {b: i for i, b in enumerate(alphabet)}
         ids = [[byte_id[b] for b in ch.encode("utf-8")] for ch in chunks]
@@ -83,7 +84,7 @@ def train(text: str, vocab_size: int, pattern: str = "", fault: str = "") -> str
     else:
         ids = [list(ch.encode("utf-8")) for ch in chunks]
         first = 256
-    step = {"lost-last": merge_lost_last, "skip-next": merge_skip_next}.get(fault, merge)
+    step = merge_lost_last if "lost-last" in faults else merge_skip_next if "skip-next" in faults else merge
     merges = []
     for k in range(vocab_size - first):
         stats = {}
@@ -91,9 +92,9 @@ def train(text: str, vocab_size: int, pattern: str = "", fault: str = "") -> str
             get_stats(chunk, stats)
         if not stats:
             break
-        if fault == "smallest-ids":
+        if "smallest-ids" in faults:
             pair = min(stats, key=lambda p: (-stats[p], p))
-        elif fault == "greatest-ids":
+        elif "greatest-ids" in faults:
             pair = max(stats, key=lambda p: (stats[p], p))
         else:
             pair = max(stats, key=stats.get)

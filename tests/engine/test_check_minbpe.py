@@ -100,3 +100,18 @@ def test_a_merge_that_steps_past_the_symbol_after_each_new_token_is_named(patter
     result = check(corpus, pattern, "skip-next")
     assert (result.kind, result.fault) == ("merge-loop", "skips-next"), result.cause
     assert result.step == parting_step(corpus, pattern, "skip-next")
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_basic_tokenizer_splitting_with_gpt4s_pattern_and_ties_to_the_greatest_ids_names_the_pattern_first(corpus):
+    """The pre-tokenizer acts first where it parts the runs; the tie rule under it is told after it."""
+    fault = "gpt4-basic+greatest-ids"
+    result = check(corpus, "", fault)
+    step = parting_step(corpus, "", fault)
+    assert result.step == step, result.cause
+    by_pattern = parting_step(corpus, "", "gpt4-basic") == step  # else the tie acts first, on the one sequence too
+    if by_pattern:
+        assert result.kind == "pre-tokenizer" and "gpt4" in result.cause, result.cause
+        assert result.later_kind == "tie" and result.rule == "greatest-id", result.cause
+    else:
+        assert "greatest" in (result.rule or "") or "greatest" in result.cause, result.cause
