@@ -20,9 +20,11 @@ both the first-seen tie and bytes), never by the Check. ``--record-only`` stops 
 the Check's verdict), so a ground truth can be written before any verdict is seen. ``--check`` then checks each
 recorded ``.model`` as the Check page checks an upload (:func:`bpe.check.diagnose`, read by
 ``read_student_file``): with the settings that describe minbpe (the reference's), no special tokens (minbpe's
-trainers register none) and the vocabulary size as the target; ``--page-defaults`` instead keeps the page's own
-defaults (the CS336 preset's: whitespace pre-tokenization, the greatest-bytes tie rule, characters, ``<|endoftext|>``,
-no target), which a minbpe upload does not change.
+trainers register none) and the vocabulary size as the target; ``--page-defaults`` instead takes the settings the
+page switches to for a ``.model`` upload (:func:`bpe.check_minbpe.minbpe_settings`: the ``.model``'s split pattern,
+the first-seen tie, bytes, no special token, 256 + its merges as the vocabulary size; a pattern none of ours leaves
+the CS336 preset's whitespace pre-tokenizer). A ``.model`` built here from the merges of a Regex tokenizer that
+keeps no pattern string gets minbpe's GPT-4 pattern, as minbpe's ``save()`` writes for a ``RegexTokenizer``.
 """
 
 from __future__ import annotations
@@ -39,14 +41,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from check_students import run_child  # noqa: E402
-from faulty_trainers import CORPORA, EOT  # noqa: E402
+from faulty_trainers import CORPORA  # noqa: E402
 
 from bpe.check import Setup, diagnose, history_bytes, train_setup  # noqa: E402
+from bpe.check_minbpe import minbpe_settings  # noqa: E402
 from bpe.formats.student_runs import read_student_file  # noqa: E402
 
 VOCAB = {"handout": 256 + 12, "prose": 256 + 190, "bytes": 256 + 80}  # minbpe's vocab_size: 256 bytes + the merges
 SETUPS = {"basic": Setup("first", "none", True), "regex": Setup("first", "gpt4", True)}
-PAGE_DEFAULTS = (Setup("greatest-bytes", "whitespace", False), (EOT,))
+PAGE_PRE = Setup("first", "whitespace", False)  # a pattern none of ours: the preset's pre-tokenizer stays
+MINBPE_GPT4 = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+"""
+)
 
 # The child: the student's trainer imported from their folder and trained once; their .model (or merges) written out.
 CHILD = r"""
@@ -166,10 +172,15 @@ def record(students: Path, only: set[str]) -> list[dict]:
 
 def check(row: dict, page_defaults: bool = False) -> dict:
     """``row`` with the Check's verdict on its recorded .model, as the Check page gives it."""
-    run = read_student_file(row["model"].encode(), "student.model")
+    model = row["model"]
+    lines = model.split("\n", 2)
+    if row["kind"] == "regex" and row["source"].startswith("merges") and not lines[1].strip():
+        model = "\n".join([lines[0], MINBPE_GPT4, lines[2]])  # what minbpe's save() writes for a RegexTokenizer
+    run = read_student_file(model.encode(), "student.model")
     text = CORPORA[row["corpus"]]
     if page_defaults:
-        result, _ = diagnose(text, run, PAGE_DEFAULTS[0], PAGE_DEFAULTS[1])
+        found = minbpe_settings(run)
+        result, _ = diagnose(text, run, found.setup or PAGE_PRE, (), vocab_size=found.vocab_size)
     else:
         result, _ = diagnose(text, run, SETUPS[row["kind"]], (), vocab_size=VOCAB[row["corpus"]])
     return {**row, "step": result.step, "verdict": result.kind, "fault": result.fault, "rule": result.rule,
@@ -182,7 +193,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="students to run, comma-separated")
     parser.add_argument("--record-only", action="store_true", help="record the runs; do not check them")
     parser.add_argument("--check", type=Path, help="check the runs recorded in this JSON instead of running students")
-    parser.add_argument("--page-defaults", action="store_true", help="check with the page's default settings")
+    parser.add_argument("--page-defaults", action="store_true", help="check with the settings the page sets")
     parser.add_argument("--json", type=Path, help="write every row (with the student's merges) here")
     args = parser.parse_args()
     only = {o for o in args.only.split(",") if o}

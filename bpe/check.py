@@ -35,6 +35,7 @@ from .check_marks import find_marks, marks_told
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
 from .check_relabel import relabel_told, relabelled
+from .check_renumbered import read_back, renumbered, renumbered_told
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
     CS336_SETUP,
@@ -77,6 +78,11 @@ def diagnose(
     with CS336's settings (``result.setup`` says which were used). Returns the comparison and the
     ranking of our settings. Every search within is bounded by counted work (:mod:`bpe.check_work`), so the
     verdict is the same however busy the machine; where the check's safety net stops a search, the cause says so."""
+    renumber = renumbered(corpus, student)
+    if renumber is not None:  # a .model whose ids number the corpus's own bytes: read back through that numbering
+        read = read_back(student, renumber)
+        inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
+        return renumbered_told(renumber, student.merges, inner), ranked
     relabel = relabelled(corpus, student.merges)
     if relabel is not None and relabel.merges is not None:  # a vocabulary that labels the bytes wrongly: read back
         read = replace(student, merges=relabel.merges)
@@ -172,7 +178,9 @@ def _compared(corpus, student, setup, special_tokens, alternative, num_merges, v
     if result.step is None or result.kind in ("goes-past", "stops-early"):
         return result
     named = result.settings or result.setup
-    target, target_words = target_merges(corpus, named, tuple(special_tokens), num_merges, vocab_size)
+    target, target_words = target_merges(
+        corpus, named, tuple(special_tokens), num_merges, vocab_size, student.byte_level
+    )
     if target is None or len(student.merges) != target + 1:
         return result
     return replace(
@@ -227,7 +235,7 @@ def _per_word(corpus, student, setup, specials, alternative, once: PerWord, opti
     inner = compare(corpus, replace(student, merges=once.merges), setup, specials, alternative, **options)
     target, target_words = target_merges(corpus, inner.settings or setup, specials, **{
         k: options[k] for k in ("num_merges", "vocab_size")
-    })  # fmt: skip
+    }, byte_level=student.byte_level)  # fmt: skip
     times = sum(1 for p in student.merges if p == once.pair)
     listed = f"{len(student.merges)} merges, {len(set(once.merges))} different"
     if target is not None:

@@ -51,9 +51,9 @@ from .check_loop import (
 from .check_missing import inside_special, missing_pair
 from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
-from .check_result import Comparison, to_ours
+from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_set_order import set_order
-from .check_setup import Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
+from .check_setup import CS336_SPECIALS, Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
 from .check_special_ban import special_ban
 from .check_ties import FOLLOW, TIE_SENTENCES, tie_rule
 from .check_told import (
@@ -108,7 +108,7 @@ def compare_one(
     pre-tokenizer, how many merges it reproduces, and the words that count differently under it. ``search``:
     whether the causes found by a search (loop faults, readers, tie keys) are tried, each within its allowance of
     work (:mod:`bpe.check_work`)."""
-    target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size)
+    target, target_words = target_merges(corpus, setup, specials, num_merges, vocab_size, student.byte_level)
     length = max(len(student.merges), target or 0)
     history = train_setup(corpus, setup, length, specials, student.end_of_word)
     ours = history_bytes(history)
@@ -143,6 +143,9 @@ def compare_one(
         reach = other[1]
         if other[0].pre_tokenizer == "none" and specials:  # as minbpe, the special tokens left in the text too
             reach = max(reach, setup_agreed(corpus, other[0], student.merges, (), student.end_of_word))
+        if search and other[0].pre_tokenizer != setup.pre_tokenizer and reach < len(student.merges):
+            # a pre-tokenizer with the student's own tie rule reaches as far as both do (the tie told after it)
+            other, reach = _cut_with_tie(p, other, reach)
         # ... and before a reading fault only when a merged token crosses a word boundary (``s␣``), which the
         # pre-token pattern of every reader fault forbids: otherwise words counted per chunk and no word
         # boundaries follow a run equally far, and the reader is the likelier bug
@@ -153,6 +156,12 @@ def compare_one(
         cleaned = _cleaned_agreed(corpus, student, setup, specials)
         if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause
             candidates.append((cleaned[1], 0.1, "letters"))
+    split_out = _split_out(corpus, specials)
+    if split_out:  # a special token in the text, kept in by the settings compared, split out by the student
+        # a setting: it must make the whole run (at a tie any cause that moves a count makes one choice by chance)
+        split_n = setup_agreed(corpus, setup, student.merges, split_out, student.end_of_word)
+        if split_n >= min(len(student.merges), step + BEYOND):
+            candidates.append((split_n, 1.1, "split-specials"))
     special = inside_special(theirs[0] + theirs[1], specials, student, corpus)
     if special:
         candidates.append((_unsplit_agreed(corpus, student, setup, specials), 1, "specials"))
@@ -265,6 +274,15 @@ def compare_one(
             "tokens out (without splitting them, our run makes your merge too)."
         )
         return Comparison(kind="specials", cause=cause, **fields)
+    if kind == "split-specials":
+        shown = ", ".join(split_out)
+        cause = (
+            f"{head} ({their_count} here): a count that differs. You split the special token {shown} out of the "
+            "text before counting and never trained on it, where the settings compared here keep it in the text as "
+            "ordinary characters (as minbpe's train() does: its special tokens are registered after training, for "
+            "encoding only); with it split out, our run makes your merges too."
+        )
+        return Comparison(kind="split-specials", cause=cause, **fields)
     if kind == "set-order" and ordered is not None:
         return set_order_told(p, ordered)
     if kind == "right-to-left" and reversed_ is not None:
@@ -347,6 +365,35 @@ def _settings_told(p: Parting, other, num_merges, vocab_size, search) -> Compari
     return Comparison(kind=settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ})
 
 
+def _cut_with_tie(p: Parting, other, reach: int):
+    """The other settings, and how far they reach, once a students' tie rule (:func:`bpe.check_loop.tie_key`) may
+    take over where they part from the run: of the settings found and GPT-4's and GPT-2's pre-tokenizers (with our
+    tie rule), the one that reaches furthest with such a rule (where the rule follows the run past ``FOLLOW``)."""
+    corpus, student, specials, eow = p.corpus, p.student, p.specials, p.student.end_of_word
+    alt = other[0]
+    best = (reach, alt, other[1])
+    for cut in dict.fromkeys((alt.pre_tokenizer, "gpt4", "gpt2")):
+        if cut == p.setup.pre_tokenizer:
+            continue
+        tried = replace(alt, pre_tokenizer=cut, tie_break=p.setup.tie_break) if cut != alt.pre_tokenizer else alt
+        n_cut = other[1] if tried == alt else setup_agreed(corpus, tried, student.merges, specials, eow)
+        if n_cut <= p.n:  # it parts from the run where ours does: not what cuts the words
+            continue
+        words = Words(*student_words(corpus, tried, specials, eow))
+        _, key_n = tie_key(words, student.merges, n_cut + 1, TIE_KEY.get(tried.tie_break))
+        far = key_n if key_n >= min(len(student.merges), n_cut + 1 + FOLLOW) else n_cut
+        if far > best[0]:
+            best = (far, tried, n_cut)
+    far, tried, n_cut = best
+    if tried == alt:
+        return other, far
+    history = train_setup(corpus, tried, n_cut + 1, specials, eow)
+    differ = words_that_differ(
+        pair_words(p.history, p.n, to_ours(p.theirs, p.history)), pair_words(history, p.n, to_ours(p.theirs, history))
+    )
+    return (tried, n_cut, differ), far
+
+
 def _crosses_words(merges: Sequence[BytePair]) -> bool:
     """True if a merged token holds a non-space byte followed by whitespace, which no GPT-2 pre-token holds."""
     return any(re.search(rb"\S\s", a + b) for a, b in merges)
@@ -390,6 +437,14 @@ def _later(corpus, student, alt, specials, num_merges, vocab_size, search) -> Co
     both a setting and a loop fault."""
     inner = compare_one(corpus, student, alt, specials, num_merges, vocab_size, search)
     return inner if inner.step is not None and inner.kind in LATER_KINDS else None
+
+
+def _split_out(corpus, specials) -> tuple[str, ...]:
+    """CS336's special tokens the text holds, where the settings compared split none out (as minbpe trains)."""
+    if specials:
+        return ()
+    text = file_text(corpus)
+    return tuple(s for s in CS336_SPECIALS if text is not None and s in text)
 
 
 def _unsplit_agreed(corpus, student, setup, specials) -> int:

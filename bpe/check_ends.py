@@ -16,13 +16,15 @@ from .check_setup import Setup, raw_word_counts
 from .formats.student_runs import StudentRun
 
 
-def target_merges(corpus, setup: Setup, specials, num_merges, vocab_size) -> tuple[int | None, str]:
+def target_merges(corpus, setup: Setup, specials, num_merges, vocab_size, byte_level=False) -> tuple[int | None, str]:
     """The number of merges the student's target asks for, and the target in words: a vocabulary holds
-    the base (256 bytes, or the corpus's characters), the special tokens, and one token per merge."""
+    the base (256 bytes, or the corpus's characters), the special tokens, and one token per merge. ``byte_level``:
+    the student's run starts from bytes, so its vocabulary holds the 256 whatever base ``setup`` names (on ASCII text
+    settings with characters make the same merges)."""
     if num_merges is not None:
         return num_merges, f"a target of {num_merges} merges"
     if vocab_size is not None:
-        if setup.byte_base:
+        if setup.byte_base or byte_level:
             base = 256
         else:
             base = len({c for w in raw_word_counts(corpus, setup.pre_tokenizer, specials) for c in w})

@@ -42,7 +42,7 @@ class Relabel:
     byte: int = 0
 
 
-def _texts(corpus: Corpus) -> list[bytes] | None:
+def texts_of(corpus: Corpus) -> list[bytes] | None:
     if isinstance(corpus, Mapping) or not corpus:
         return None
     texts = [corpus] if isinstance(corpus, str) else list(corpus)
@@ -51,7 +51,7 @@ def _texts(corpus: Corpus) -> list[bytes] | None:
     return [t.encode("utf-8") for t in texts]
 
 
-def _fits(merges: Sequence[BytePair], texts: list[bytes]) -> int:
+def fits(merges: Sequence[BytePair], texts: list[bytes]) -> int:
     """How many of the first merges stand side by side somewhere in the text."""
     return sum(any(a + b in t for t in texts) for a, b in merges[:FIRST])
 
@@ -83,9 +83,9 @@ def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool
     text holds another pair of bytes more often than the byte twice (a run on a text of one letter, faulty or not, is made of that letter)."""
     if not any(byte in t for t in texts):
         return True
-    if _fits(merges[:1], texts):
+    if fits(merges[:1], texts):
         return False  # the first merge stands in the text: a loop that repeats merges there is a loop fault
-    if len(set(merges)) == len(merges) and _fits(merges, texts) == len(merges[:FIRST]):
+    if len(set(merges)) == len(merges) and fits(merges, texts) == len(merges[:FIRST]):
         return False
     pairs = Counter(p for t in texts for p in zip(t, t[1:]))
     return max(pairs.values(), default=0) > pairs[(byte, byte)]
@@ -94,7 +94,7 @@ def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool
 def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
     """How the run's bytes are labelled, when its first merge stands nowhere in the text but a labelling reads
     its first merges back into the text; else None."""
-    texts = _texts(corpus)
+    texts = texts_of(corpus)
     if texts is None or not merges:
         return None
     values = {c for a, b in merges for c in a + b}
@@ -102,20 +102,20 @@ def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
         return None
     if len(values) == 1 and _one_byte(next(iter(values)), merges, texts):
         return Relabel("one-byte", None, byte=next(iter(values)))
-    if _fits(merges[:1], texts):
+    if fits(merges[:1], texts):
         return None
     first = min(len(merges), FIRST)
     read = _latin1(merges)
     # a token that reads as Latin-1 characters in UTF-8 is a signature of its own: half the first merges will do,
     # as a loop fault of the run's own may part it from the text later; a shift of single bytes could fit a few
     # pairs of another text by chance, so all but a tenth must fit
-    if read is not None and _fits(read[:1], texts) and 2 * _fits(read, texts) >= first:
+    if read is not None and fits(read[:1], texts) and 2 * fits(read, texts) >= first:
         return Relabel("latin1", read)
     found = []
     for shift in sorted(range(-MAX_SHIFT, MAX_SHIFT + 1), key=abs):
         read = _shifted(merges, shift) if shift else None
-        if read is not None and _fits(read[:1], texts):
-            found.append((_fits(read, texts), -abs(shift), Relabel("shift", read, shift=shift)))
+        if read is not None and fits(read[:1], texts):
+            found.append((fits(read, texts), -abs(shift), Relabel("shift", read, shift=shift)))
     best = max(found, key=lambda f: (f[0], f[1]), default=None)
     return best[2] if best is not None and best[0] >= first - first // 10 else None
 
@@ -123,7 +123,7 @@ def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(32), 127)}
 
 
-def _show(pair: BytePair) -> str:
+def shown_pair(pair: BytePair) -> str:
     """A pair as the page shows it, control bytes (which a wrong label often gives) as ``\\xNN``."""
     return show_pair(pair).translate(_CONTROL)
 
@@ -139,15 +139,15 @@ def relabel_told(relabel: Relabel, merges: Sequence[BytePair], inner, our_merges
     the shapes of the merges are compared with ``our_merges``)."""
     first = merges[0]
     if relabel.name == "one-byte":
-        shown = _show((bytes([relabel.byte]), b""))[1:-3]
+        shown = shown_pair((bytes([relabel.byte]), b""))[1:-3]
         same = 0
         for (a, b), (x, y) in zip(merges, our_merges, strict=False):
             if (len(a), len(b)) != (len(x), len(y)):
                 break
             same += 1
         shape = (
-            f" Their lengths agree with ours for the first {same} merges (your merge 1 {_show(first)} has the "
-            f"shape of our {_show(our_merges[0])}), so the counting is likely right and the labels wrong."
+            f" Their lengths agree with ours for the first {same} merges (your merge 1 {shown_pair(first)} has the "
+            f"shape of our {shown_pair(our_merges[0])}), so the counting is likely right and the labels wrong."
             if same > 1
             else ""
         )
@@ -177,8 +177,8 @@ def relabel_told(relabel: Relabel, merges: Sequence[BytePair], inner, our_merges
         )
         back = "with each such character as its one byte"
     cause = (
-        f"The vocabulary you saved does not map the ids to the bytes you counted: your merge 1 {_show(first)} is "
-        f"our {_show(read)}; {why}. Build the byte vocabulary as {{i: bytes([i]) for i in range(256)}} with the "
+        f"The vocabulary you saved does not map the ids to the bytes you counted: your merge 1 {shown_pair(first)} is "
+        f"our {shown_pair(read)}; {why}. Build the byte vocabulary as {{i: bytes([i]) for i in range(256)}} with the "
         f"ids you count, and write each merge as (vocab[a], vocab[b]). Read back {back}, "
         f"{inner.cause[0].lower()}{inner.cause[1:]}"
     )

@@ -28,9 +28,11 @@ class Comparison:
     ``step`` is the first merge that differs (None when every merge agrees); ``ours``/``theirs`` the two
     pairs there, ``our_count``/``their_count`` both pairs' counts in our run before that merge; ``kind``
     names the cause (``byte-base``, ``pre-tokenizer``, ``tie``, ``case``, ``overlap``, ``merge-loop``,
-    ``count``, ``whitespace``, ``specials``, ``missing``, ``vocab-size``, ``shorter``, ``stops-early``,
+    ``count``, ``whitespace``, ``specials``, ``split-specials`` (a special token split out where the settings keep
+    it in), ``missing``, ``vocab-size``, ``shorter``, ``stops-early``,
     ``goes-past``, ``same``, ``reading``: a fault in reading the corpus in chunks; ``vocabulary``: merges written
-    through a vocabulary that labels the bytes wrongly, ``fault`` naming how (:mod:`bpe.check_relabel`); against a saved run also ``unknown``, a cause its word counts cannot tell, and
+    through a vocabulary that labels the bytes wrongly, ``fault`` naming how (:mod:`bpe.check_relabel`, ``renumbered``:
+    :mod:`bpe.check_renumbered`); against a saved run also ``unknown``, a cause its word counts cannot tell, and
     ``past-saved``, a run that goes on past the saved one), ``cause`` says it in one sentence, ``rule`` is the tie rule that reproduces
     the student's choice, ``fault`` the merge-loop fault (a name in :data:`bpe.merge_faults.FAULTS`, or
     ``int-sum`` for tokens kept as ints and added, :mod:`bpe.check_ints`; for ``reading`` in

@@ -47,6 +47,7 @@ from .word_merges import (
     merge_duplicate,
     merge_first,
     merge_keep_right,
+    merge_lose_after_end,
     merge_none,
     merge_replace,
     merge_skip_next,
@@ -274,6 +275,17 @@ FAULTS: dict[str, Fault] = {
               "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
               "{joined}), and your counts, taken from the merged word, lose its last pair",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        # minbpe's merge written from the second id, comparing each with the one before (``ids[i - 1], ids[i]``),
+        # and the last id appended after the scan only when the output does not end in the new token: a pair merged
+        # at the third- and second-to-last ids jumps past the end, so the last id is lost; the counts are taken
+        # afresh from the merged words, so its pair goes too.
+        Fault("lost-last-scan", "your merge compares each symbol with the one before it and appends the word's last "
+              "symbol after the scan only when the output does not end in the new token, so a word whose pair sits at "
+              "its third- and second-to-last symbols loses its last symbol ('abc' merging (a, b) becomes 'ab': the "
+              "scan jumps past the end)", merge=merge_lose_after_end,
+              about_merge="your merge for {merge} appends a word's last symbol only when the output does not end in "
+              "{joined}, so a word ending in {joined} and one more symbol loses its last symbol",
+              blames=lambda merge, pair: merge[0] + merge[1] in pair),
         # the loop keeps, for each pair, a list of the words holding it (a word once per occurrence) and removes each
         # word from that list while iterating over it (``for w in where[pair]: ... where[pair].remove(w)``): the
         # iteration steps over the entry after each one it visits, so every second word is never merged there and

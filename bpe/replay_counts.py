@@ -147,7 +147,8 @@ class HeldPairs:
 class Recount(Mapping):
     """The order of pairs in a count taken afresh each step, as ``for word in words: for pair in word`` meets them,
     over a dict of words where each merged word is deleted and added again at its end: a pair's place, found by
-    scanning the words in that order only as far as asked for."""
+    scanning the words in that order only as far as asked for. ``to_end=False``: the words stay in their order, as
+    minbpe's count over the text's chunks meets them (our first-seen rule)."""
 
     def __init__(self, splits: list[Split], to_end: bool = True) -> None:
         self.splits = splits

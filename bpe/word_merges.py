@@ -172,6 +172,27 @@ def merge_drop_tail(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     return out, made
 
 
+def merge_lose_after_end(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Left to right, each symbol compared with the one before it from the second on, and the last symbol appended
+    after the scan only when the output does not end in the new token: where the pair's last occurrence is the
+    word's third- and second-to-last symbols, the scan jumps past the end and the last symbol is lost (``abc``
+    merging ``(a, b)`` becomes ``ab``)."""
+    if len(split) < 2:
+        return list(split), []
+    out, made, i = [], [], 1
+    while i < len(split):
+        if split[i - 1] == pair[0] and split[i] == pair[1]:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(split[i - 1])
+            i += 1
+    if not made or made[-1] != len(out) - 1:
+        out.append(split[-1])
+    return out, made
+
+
 def merge_duplicate(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """A new token at every start of the pair, overlapping ones too, the symbols between one occurrence's end and
     the next start copied (none where they overlap): a run of one symbol merging ``(x, x)`` gains symbols

@@ -19,6 +19,7 @@ import streamlit as st
 
 import bpe
 from bpe import check
+from bpe.check_minbpe import minbpe_settings
 from bpe.config import BYTE_LEVEL
 from bpe.presets import PRESETS
 from server import check_jobs, jobs
@@ -35,6 +36,9 @@ MAX_FILE_BYTES = 5_000_000  # a student's run is small
 SOURCES = {"preset": "A preset", "text": "Your text", "counts": "Word counts", "saved": "A saved run"}
 KEPT = ("chk_source", "chk_preset", "chk_text", "chk_counts", "chk_pre", "chk_rule", "chk_special", "chk_paste",
         "chk_target", "chk_target_kind")  # fmt: skip
+# the Train page's pre-tokenizers, and none at all: the whole text one sequence of bytes (minbpe's BasicTokenizer)
+PRE_TOKENIZERS = (*bpe.PRE_TOKENIZERS, "none")
+PRE_NAMES = {"none": "none (the whole text, as bytes)"}
 DEFAULTS = {"chk_source": "preset", "chk_preset": "cs336", "chk_text": "", "chk_counts": "low 5\nlower 2",
             "chk_target": 0, "chk_target_kind": "vocabulary size"}  # fmt: skip
 
@@ -47,12 +51,25 @@ def _apply_preset() -> None:
     st.session_state["chk_special"] = ", ".join(options.get("special_tokens", ()))
 
 
-def _cs336_settings() -> None:
+def _upload_settings() -> None:
     """The files are read once, as they arrive (``ui/check_files.py``); a run uploaded in CS336's shapes switches
     our settings to CS336's before they are drawn again (gpt2 pre-tokenization, the greatest-bytes tie rule,
-    bytes, its special tokens split out: <|endoftext|>)."""
+    bytes, its special tokens split out: <|endoftext|>), a minbpe ``.model`` to minbpe's (its split pattern, the
+    first-seen tie, bytes, no special token split out, 256 + its merges as the vocabulary size)."""
     held = check_files.changed(session.app_state().setdefault("check", {}), MAX_FILE_BYTES, MAX_CHECK_MERGES)
     read = held["run"] if held is not None else None  # a file that cannot be read: the page says why
+    state = session.app_state()["check"]
+    state.pop("chk_cs336", None)
+    state.pop("chk_minbpe", None)
+    minbpe = minbpe_settings(read[0]) if read is not None else None
+    if minbpe is not None:
+        if minbpe.setup is not None:  # a pattern of its own leaves the pre-tokenizer as it was: the caption says so
+            st.session_state["chk_pre"] = minbpe.setup.pre_tokenizer
+        st.session_state["chk_rule"] = "first"
+        st.session_state["chk_special"] = ""  # minbpe's train() splits none out: they are registered after it
+        st.session_state["chk_target_kind"] = "vocabulary size"
+        st.session_state["chk_target"] = minbpe.vocab_size
+        state["chk_minbpe"] = (minbpe.pattern, minbpe.setup is not None, minbpe.vocab_size)
     if read is not None and read[0].format.startswith("CS336"):
         run = read[0]
         st.session_state["chk_pre"] = check.CS336_SETUP.pre_tokenizer
@@ -60,7 +77,12 @@ def _cs336_settings() -> None:
         # the vocabulary's own special tokens; CS336's when there is no vocabulary to say
         specials = run.special_tokens or (() if run.vocab_size else check.CS336_SPECIALS)
         st.session_state["chk_special"] = ", ".join(specials)
-        session.app_state()["check"]["chk_cs336"] = True
+        state["chk_cs336"] = True
+
+
+def _setup(rule: str, pre: str) -> check.Setup:
+    """Our settings from the boxes: bytes for a byte-level pre-tokenizer, and for none (minbpe's BasicTokenizer)."""
+    return check.Setup(rule, pre, pre in BYTE_LEVEL or pre == "none")
 
 
 def _read_run(held: dict | None, pasted: str):
@@ -134,17 +156,26 @@ with left:
 with right:
     if source == "saved":
         st.caption("A saved run is compared with its own pre-tokenizer, tie rule and special tokens.")
-    pre = st.selectbox("Pre-tokenizer", bpe.PRE_TOKENIZERS, key="chk_pre", disabled=source == "saved")
+    pre = st.selectbox("Pre-tokenizer", PRE_TOKENIZERS, format_func=lambda p: PRE_NAMES.get(p, p), key="chk_pre",
+                       disabled=source == "saved")  # fmt: skip
     rule = st.selectbox("Tie rule", bpe.TIE_RULES, key="chk_rule", disabled=source == "saved")
     sentence = bpe.TIE_RULE_SENTENCES[rule]
     st.caption(sentence[0].upper() + sentence[1:] + ".")  # not capitalize(): it would lowercase CS336
     special_text = st.text_input("Special tokens (comma-separated)", key="chk_special", disabled=source == "saved")
-    if state.get("chk_cs336") and check.Setup(rule, pre, pre in BYTE_LEVEL) == check.CS336_SETUP:
+    if state.get("chk_cs336") and _setup(rule, pre) == check.CS336_SETUP:
         st.caption("Set to CS336's settings for your upload in CS336's shapes.")
+    if state.get("chk_minbpe") and source != "saved":
+        said, known, size = state["chk_minbpe"]
+        st.caption(
+            f"Set to minbpe's settings for your .model: its split pattern, {said}"
+            + ("" if known else " (pick the closest pre-tokenizer)")
+            + f", the pair seen first wins a tie, bytes, no special token split out, and a vocabulary of {size:,} "
+            "(256 bytes + your merges: change it to the vocab_size you trained with)."
+        )
     target_kind = st.radio("Your target", ["vocabulary size", "merges"], key="chk_target_kind", horizontal=True)
     target_size = st.number_input("Target size (0: not checked)", min_value=0, max_value=10_000_000, key="chk_target")
 
-files = check_files.uploader(state, MAX_FILE_BYTES, MAX_CHECK_MERGES, on_change=_cs336_settings)
+files = check_files.uploader(state, MAX_FILE_BYTES, MAX_CHECK_MERGES, on_change=_upload_settings)
 pasted = st.text_area(
     "…or paste your merges ('a b' lines, a Python list such as ['s t', 'e st'], or any of the text formats)",
     key="chk_paste",
@@ -189,7 +220,7 @@ else:
         if not (source == "text" and corpus_box.upload_refused(state, "chk_corpus_file")):  # it said why already
             alert("error", exc)
         st.stop()
-    setup = check.Setup(rule, pre, pre in BYTE_LEVEL)
+    setup = _setup(rule, pre)
     try:
         result, ranked = _compare(source, preset, text, counts, student, student_key, setup, specials, target)
     except ValueError as exc:
@@ -224,6 +255,8 @@ else:
     )  # fmt: skip
     if source == "saved":  # a link cannot carry a run file
         st.caption(f"To step through it: open the run file on the Train page (Open a saved run), step {result.step:,}.")
+    elif result.setup.pre_tokenizer not in bpe.PRE_TOKENIZERS:  # "none": the Train page always cuts the text
+        st.caption("The Train page always pre-tokenizes, so it cannot step through a run on the whole text.")
     else:
         st.link_button(f"Go to step {result.step:,}", _train_link(train_settings, result.step))
     st.dataframe(pd.DataFrame(result.around(student), columns=["step", "our merge", "your merge"]), hide_index=True)

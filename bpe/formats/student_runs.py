@@ -52,6 +52,8 @@ class StudentRun:
     byte_level: bool = False
     end_of_word: bool = False
     special_tokens: tuple[str, ...] = ()
+    split_pattern: str | None = None  # a minbpe .model's split pattern ("" for a BasicTokenizer's); None: not said
+    id_pairs: tuple[tuple[int, int], ...] = ()  # a minbpe .model's merges as its ids, as written
 
 
 def _byte_level(tokens: Sequence[str]) -> bool:
@@ -136,6 +138,8 @@ def _read_minbpe(text: str) -> StudentRun:
         vocab_size=256 + len(merges) + num_special,
         byte_level=True,
         special_tokens=tuple(s[0] for s in specials),
+        split_pattern=lines[1].strip(),
+        id_pairs=tuple(pairs),  # type: ignore[arg-type]
     )
 
 

@@ -8,6 +8,8 @@ import pickle
 from urllib.parse import parse_qs, urlsplit
 
 import faulty_trainers
+import minbpe_trainers
+import pytest
 from apptest_support import alerts, ok, open_check, pairs, start
 from streamlit.testing.v1 import AppTest
 from students import (
@@ -109,9 +111,6 @@ def test_minbpe_and_subword_nmt_files_are_read_by_structure():
     at.file_uploader(key="chk_files").set_value([("tok.model", minbpe_model(merges).encode(), "text/plain")])
     ok(at.run())
     assert any("Read as minbpe .model: 4 merges, a vocabulary of 260." == c.value for c in at.caption)
-    # the CS336 preset's <|endoftext|> is still in the box: minbpe's vocabulary has no special token
-    assert "leaves out the 1 special token" in alerts(at, "warning")[0]
-    at.text_input(key="chk_special").set_value("").run()
     assert any("all 4 merges agree" in a for a in alerts(at, "info"))
     codes = subword_nmt_codes(subword_nmt_train({"low": 3, "lower": 1}, 3))
     at.file_uploader(key="chk_files").set_value([("codes.txt", codes.encode(), "text/plain")])
@@ -243,3 +242,23 @@ def test_a_merge_loop_fault_is_named_on_the_page():
     ok(at.run())
     (cause,) = alerts(at, "warning")
     assert "counts the pair of two merged tokens side by side" in cause
+
+
+@pytest.mark.parametrize("pattern", ["", minbpe_trainers.GPT4])
+def test_a_correct_minbpe_model_switches_the_page_to_minbpes_settings_and_is_the_same(pattern):
+    """minbpe trains on <|endoftext|> as text, on the whole text (Basic) or cut by its .model's pattern (Regex)."""
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value(faulty_trainers.PROSE).run()
+    model = minbpe_trainers.train(faulty_trainers.PROSE, 256 + 40, pattern)
+    at.file_uploader(key="chk_files").set_value([("tok.model", model.encode(), "text/plain")])
+    ok(at.run())
+    assert at.selectbox(key="chk_pre").value == ("gpt4" if pattern else "none")
+    assert (at.selectbox(key="chk_rule").value, at.text_input(key="chk_special").value) == ("first", "")
+    assert at.number_input(key="chk_target").value == 296
+    assert any(c.value.startswith("Set to minbpe's settings for your .model") for c in at.caption)
+    assert not any("part at step" in h.value for h in at.header) and not alerts(at, "warning")
+    cut = "gpt4 pre-tokenization" if pattern else "no pre-tokenization (each text one sequence)"
+    assert alerts(at, "info") == [
+        f"Your run equals ours with {cut}, the first tie rule and a 256-byte base: all 40 merges agree."
+    ]
