@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .check_relabel import FIRST, fits, shown_pair, texts_of
+from .check_relabel import FIRST, fits, shown_pair, texts_of, told_at_step_one
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus
@@ -80,8 +80,4 @@ def renumbered_told(found: Renumbered, merges, inner):
         f"number the merges from 256. Read back through your numbering ({len(found.merges)} merges), "
         f"{inner.cause[0].lower()}{inner.cause[1:]}"
     )
-    ours = inner.our_merges[0] if inner.our_merges else None
-    return replace(
-        inner, agreed=0, step=1, ours=ours, theirs=merges[0], kind="vocabulary", fault="renumbered", cause=cause,
-        later_kind=inner.kind if inner.step else None, later_step=inner.step,
-    )  # fmt: skip
+    return told_at_step_one(inner, merges[0], "renumbered", cause)
