@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from browser_support import POLL_MS, assert_no_exception, open_train, wait_for_layout, wait_for_step
+from browser_support import POLL_MS, TIMEOUT_MS, assert_no_exception, open_train, wait_for_layout, wait_for_step
 from playwright.sync_api import Error as PlaywrightError
 
 import bpe
@@ -156,6 +156,8 @@ def test_a_phone_shows_the_step_the_chart_and_the_rewritten_words_first_and_keep
     try:
         page = context.new_page()
         open_train(page, f"{app_server}/?preset=course&step=5")
+        # the chart's code loads lazily: on a busy machine the layout can rest before the chart is drawn
+        page.wait_for_selector('[data-testid="stVegaLiteChart"]', state="visible", timeout=TIMEOUT_MS)
         wait_for_layout(page)
         where = page.evaluate(PHONE_POSITIONS_JS)
         assert where["step"] <= 300, where  # the step box in the first third of the screen
