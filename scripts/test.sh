@@ -8,11 +8,12 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 
-# Browser tests drive Debian's chromium (`playwright install` cannot download here); the replica test
-# puts Debian's haproxy in front of two Streamlit replicas (scripts/serve-replicas.sh); the corpus store's
-# tests start Debian's redis-server (and the replicas share their corpora through one).
+# Browser tests drive Debian's chromium-headless-shell (its chromium, built as the headless shell Playwright
+# runs; `playwright install` cannot download here); the replica test puts Debian's haproxy in front of two
+# Streamlit replicas (scripts/serve-replicas.sh); the corpus store's tests start Debian's redis-server (and the
+# replicas share their corpora through one).
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -2,7 +2,7 @@
 
 Browser tests (mark them ``@pytest.mark.browser``) use:
   app_server  (session)  base URL of a running ``streamlit run app.py``, e.g. "http://127.0.0.1:PORT"
-  browser     (session)  Playwright sync-API chromium Browser (Debian's /usr/bin/chromium)
+  browser     (session)  Playwright sync-API chromium Browser (Debian's chromium-headless-shell)
   page        (function) fresh context (1280x900) + Page; closed after the test
   screenshot_dir (session) where screenshots go: a temporary folder, or docs/ with UPDATE_SCREENSHOTS=1
   replicas    (module)   (url, run_dir) of two replicas behind HAProxy, as scripts/serve-replicas.sh serves them
@@ -191,8 +191,8 @@ def browser():
     path = chromium_path()
     if not Path(path).exists():
         msg = (
-            f"chromium not found at {path} (install Debian's chromium: "
-            "`apt-get install chromium`, or run scripts/test.sh; override with BPE_CHROMIUM)"
+            f"chromium not found at {path} (install Debian's chromium-headless-shell: "
+            "`apt-get install chromium-headless-shell`, or run scripts/test.sh; override with BPE_CHROMIUM)"
         )
         if os.environ.get("CI") == "true":
             pytest.fail(msg + " -- browser tests must not skip in CI", pytrace=False)

@@ -78,8 +78,12 @@ def test_an_evicted_run_is_freed_once_the_session_showing_it_is_gone(monkeypatch
 def test_a_closed_tabs_session_is_dropped_and_its_evicted_run_freed_on_a_quiet_server():
     """Streamlit drops a closed tab's session only when another session disconnects (its TTLCache
     expires lazily), so on a server nobody leaves any more the run it showed stayed after eviction.
-    Tab A shows a run and closes; tab B opens another run, which evicts A's (a 1 MiB budget), and stays
-    open. The sweeper drops A's session once its time is up (1 s here) and frees A's run."""
+    Tab A shows a run; tab B opens another run, which evicts A's (a 1 MiB budget); then A closes and B stays
+    open. The sweeper drops A's session once its time is up (1 s here) and frees A's run.
+
+    A closes only after the eviction: Streamlit expires closed sessions whenever one is saved, so had A closed
+    before B opened, on a busy machine A's time could run out before B's opening, and A's run go with it before
+    its eviction, leaving the sweeper nothing to free."""
     from pathlib import Path
 
     from browser_support import AppServer, run_protocol
@@ -89,16 +93,16 @@ def test_a_closed_tabs_session_is_dropped_and_its_evicted_run_freed_on_a_quiet_s
         a = Session(url, "preset=python-docs&limit=vocab_size&limit_value=301")
         await a.open(timeout=300)
         await a.settle(timeout=300)
-        await a.close()
         b = Session(url, "preset=python-docs&limit=vocab_size&limit_value=302")
         await b.open(timeout=300)
         await b.settle(timeout=300)
+        await a.close()
         log = Path(server.log.name)
         try:  # B stays open (no other disconnect) while the server frees A's run
             await asyncio.to_thread(
                 wait_until,
                 lambda: "1 evicted of 1 freed" in log.read_text(errors="replace"),
-                60,
+                120,
                 lambda: "the closed tab's evicted run to be freed; the log ends:\n" + log.read_text()[-1500:],
             )
         finally:
