@@ -9,6 +9,7 @@ from faulty_trainers import CORPORA
 from snippet_trainers import snippet_train
 
 from bpe.check import Setup, diagnose
+from bpe.check_notation import show_pair
 from bpe.check_setup import history_bytes, train_setup
 from bpe.formats.student_runs import read_student_text
 from server.jobs import corpus_of
@@ -87,13 +88,18 @@ def test_a_correct_run_of_words_holding_underscores_is_not_read_as_marked():
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
-def test_a_merge_that_never_changes_a_word_is_named_in_a_run_of_one_merge(corpus):
-    # the old Check said only that the run stops short
+def test_a_run_of_one_merge_leads_with_the_merge_that_never_changes_a_word(corpus):
+    # the old Check said only that the run stops short; then it led with that symptom and named the merge only as
+    # what such a run "is"
     text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
     merges, result = check_snippet(text, "noop", n)
     assert len(merges) == 1
     assert (result.kind, result.step) == ("stops-early", 2), result.cause
-    assert "a merge that never changes a word" in result.cause
+    first = show_pair(tuple(t.encode() for t in merges[0]))
+    assert result.cause.startswith(
+        f"Your run makes one merge, {first}, and no more because your merge never changes a word"
+    ), result.cause
+    assert f"it ends after step 1 where a target of {n} merges asks for {n} merges" in result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
