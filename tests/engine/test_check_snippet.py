@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from check_support import SNIPPET_MERGES, check_snippet
 from faulty_trainers import CORPORA
-from snippet_trainers import snippet_train
+from line_trainers import line_train
+from snippet_trainers import pasted, snippet_train
 
 from bpe.check import Setup, diagnose
 from bpe.check_notation import show_pair
@@ -139,3 +140,29 @@ def test_a_text_kept_to_a_z_and_a_courses_letters_names_the_letters_kept(corpus)
     assert (result.kind, result.step) == ("letters", step), result.cause
     if corpus == "bytes":  # its words hold ö and ü
         assert "keeps only the letters a-z and ö, ü of the lowercased text" in result.cause
+
+
+def _check_lines(text, fault, n):
+    merges = line_train(text, n, fault)
+    corpus = corpus_of("text", "", text, "")
+    result, _ = diagnose(corpus, read_student_text(pasted(merges)), Setup("first", "whitespace", False), (), num_merges=n)
+    return merges, result
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_course_trainer_over_lists_of_characters_is_same(corpus):
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = _check_lines(text, None, n)
+    assert len(merges) == n and result.kind == "same", result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_words_of_a_line_run_together_are_named_where_a_pair_across_words_is_first_merged(corpus):
+    # ANNI90123 (set Q): the old Check said a pair no word holds, put side by side by the merge loop
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = _check_lines(text, "flattened", n)
+    ours = line_train(text, n)
+    step = next(k for k, (a, b) in enumerate(zip(ours, merges), start=1) if a != b)
+    assert (result.kind, result.step, result.fault) == ("reading", step, "lines-flattened"), result.cause
+    assert "the words of a line are run together into one word" in result.cause
+    assert "becomes the one word" in result.cause
