@@ -145,7 +145,9 @@ def test_a_text_kept_to_a_z_and_a_courses_letters_names_the_letters_kept(corpus)
 def _check_lines(text, fault, n):
     merges = line_train(text, n, fault)
     corpus = corpus_of("text", "", text, "")
-    result, _ = diagnose(corpus, read_student_text(pasted(merges)), Setup("first", "whitespace", False), (), num_merges=n)
+    result, _ = diagnose(
+        corpus, read_student_text(pasted(merges)), Setup("first", "whitespace", False), (), num_merges=n
+    )
     return merges, result
 
 
