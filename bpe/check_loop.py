@@ -171,15 +171,25 @@ def find_tie_and_fault(
     # a faulty update can leave a count on a merged pair: whether it competes in ties depends on whether the loop
     # deletes a merged pair's count, which the run shows only where it repeats a merge; both are tried
     other = len(set(args[2])) < len(args[2])
-    for name in TIE_KEYS:
-        if name == skip:
-            continue
+    # the rules that alone make the student's choice where the runs part go first: on a long word (a Basic
+    # tokenizer's whole text, where every replay rewrites it all) the allowance reaches them; on equal reach the
+    # rule first in TIE_KEYS is named, whatever order they were tried in
+    rank = {name: k for k, name in enumerate(TIE_KEYS)}
+    names = [name for name in TIE_KEYS if name != skip]
+    names.sort(key=lambda name: corpus.tie_run(args[2], name, work.deadline).reproduced < step)
+    for name in names:
         for fault in FAULTS.values():
             if fault.loses or fault.heap:  # a lost pair fits any run; the heap orders ties by its own key
                 continue
+            run = None
             for deletes in (None, other):
+                if run is not None and not run.deletes_told:
+                    break  # no tie turned on a merged pair's count: the other choice makes the same merges
                 run = _replay(work, cost, *args, fault, tie=name, deletes=deletes)
-                if run.reproduced >= need and (best is None or run.reproduced > best[2]):
+                longer = (
+                    best is None or run.reproduced > best[2] or run.reproduced == best[2] and rank[name] < rank[best[0]]
+                )
+                if run.reproduced >= need and longer:
                     best = (name, fault, run.reproduced, deletes)
             if work.spent():
                 break
