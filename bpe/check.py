@@ -24,6 +24,7 @@ Left out: the causes under one setup (:mod:`bpe.check_cause`), our settings and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -303,7 +304,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             return replace(inner, settings=alternative)
         ours = compare_one(corpus, student, setup, specials, search=False)
         lead = commoner_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
-        stop = f" {inner.cause.split('. ', 1)[0]}." if short else ""  # "Your run stops short: it ends after ..."
+        ends = re.search(r"it ends after step \d+ where .*? asks for \d+ merges", inner.cause) if short else None
+        stop = f" Your run stops short: {ends.group()}." if ends else ""
         if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
             two = two_tie_rules(student, setup, alternative, lead, n, ours, words)
             return replace(two, cause=two.cause + stop)

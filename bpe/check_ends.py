@@ -51,15 +51,17 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
         return goes_past(student, target, target_words, base)
     if target is not None and n < min(target, len(ours_all)):
         nxt = ours_all[n]
+        ends = f"it ends after step {n} where {target_words} asks for {target} merges"
         cause = (
-            f"Your run stops short: it ends after step {n} where {target_words} asks for {target} merges. The {n} "
-            f"merges you made agree with ours; at step {n + 1} ours goes on with {show_pair(nxt)}."
+            f"Your run stops short: {ends}. The {n} merges you made agree with ours; at step {n + 1} ours goes on "
+            f"with {show_pair(nxt)}."
         )
         if n == 1:  # one pair, kept once: every step took the same pair again
-            cause += (
-                " A run of one merge is what a merge that never changes a word makes (the pair written back as "
-                "' '.join(pair), or a pair built as a list never equal to the tuple): no count changes, the same "
-                "pair wins every step, and merges kept in a dict or set record it once."
+            cause = (
+                f"Your run makes one merge, {show_pair(student.merges[0])}, and no more because your merge never "
+                "changes a word (the pair written back as ' '.join(pair), or a pair built as a list never equal to "
+                "the tuple): no count changes, so the same pair wins every step and merges kept in a dict or set "
+                f"record it once; {ends}, and at step 2 ours goes on with {show_pair(nxt)}."
             )
         return Comparison(
             kind="stops-early", cause=cause, step=n + 1, ours=nxt, theirs=None,

@@ -28,7 +28,7 @@ from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
 from .loop_fault import Fault
 from .merge_faults import CORRECT, FAULTS
-from .tie_keys import TIE_KEYS
+from .tie_keys import ORDER_TIES, RECOUNT_TIE, TIE_KEYS, token_ids
 
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
@@ -171,15 +171,26 @@ def find_tie_and_fault(
     # a faulty update can leave a count on a merged pair: whether it competes in ties depends on whether the loop
     # deletes a merged pair's count, which the run shows only where it repeats a merge; both are tried
     other = len(set(args[2])) < len(args[2])
-    for name in TIE_KEYS:
-        if name == skip:
-            continue
+    # the rules that take the student's pair over ours where the runs part go first: on a long word (a Basic
+    # tokenizer's whole text, where every replay rewrites it all) the allowance reaches them; on equal reach the
+    # rule first in TIE_KEYS is named, whatever order they were tried in
+    rank = {name: k for k, name in enumerate(TIE_KEYS)}
+    names = [name for name in TIE_KEYS if name != skip]
+    ids = token_ids(corpus.words, args[2])
+    names.sort(key=lambda name: not _takes_theirs(name, pairs, ids))
+    for name in names:
         for fault in FAULTS.values():
             if fault.loses or fault.heap:  # a lost pair fits any run; the heap orders ties by its own key
                 continue
+            run = None
             for deletes in (None, other):
+                if run is not None and not run.deletes_told:
+                    break  # no tie turned on a merged pair's count: the other choice makes the same merges
                 run = _replay(work, cost, *args, fault, tie=name, deletes=deletes)
-                if run.reproduced >= need and (best is None or run.reproduced > best[2]):
+                longer = (
+                    best is None or run.reproduced > best[2] or run.reproduced == best[2] and rank[name] < rank[best[0]]
+                )
+                if run.reproduced >= need and longer:
                     best = (name, fault, run.reproduced, deletes)
             if work.spent():
                 break
@@ -196,6 +207,14 @@ def find_tie_and_fault(
     true = replay(*args, CORRECT, tie=name, watch=at - 1, watch_pairs=pairs)
     faulty = replay(*args, fault, tie=name, watch=at - 1, watch_pairs=pairs, deletes=deletes)
     return TieAndFault(name, FaultFound(fault, n, true, faulty), at, tuple(pairs))
+
+
+def _takes_theirs(name: str, pairs: Sequence[BytePair], ids: dict[bytes, int]) -> bool:
+    """Whether the tie key ``name`` takes the student's pair (the last of ``pairs``) over ours (the first); a key that
+    reads the order a dict gained its pairs is not known without a replay (False)."""
+    if len(pairs) < 2 or name in ORDER_TIES or name == RECOUNT_TIE:
+        return False
+    return TIE_KEYS[name][1]([pairs[0], pairs[-1]], ids, {}) == pairs[-1]
 
 
 def _parting_words(corpus: Words, true: dict[int, int], faulty: dict[int, int], limit: int = 2) -> list[str]:

@@ -245,6 +245,8 @@ def count_sentence(
         what += (
             f": {show_word(word)} counts {found.counts.get(word, 0)} where it occurs {found.true.get(word, 0)} times"
         )
+    elif found.fault.name == "lines-flattened" and less:
+        what += f": the line {show_word(less[0])} becomes the one word {show_word(more[0])}"
     elif found.fault.name in ("drop-tail", "last-document"):
         lost = sum(found.true.values()) - sum(found.counts.values())
         what += f": {lost} of its {sum(found.true.values())} words are never counted"

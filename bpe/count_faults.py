@@ -52,6 +52,9 @@ one faulty reader does:
     that, finding no newline or special token to cut a buffer at, takes ``buffer[:-k]`` and the last ``k``
     characters apart), so the word at the cut is counted as two pieces; ``k`` is the student's, so every ``k`` up to
     :data:`TAIL_CUTS` is tried (``cut-last`` is ``k`` = 1).
+18. ``lines-flattened``: each line's words (split on whitespace) are appended, character by character, to one list
+    for the line, so a line is one word with no space in it: pairs across its words are counted (``'low lower'``
+    is counted as ``'lowlower'``), and each line counts once, whatever the words it holds.
 
 A :class:`Reading` holds the text read whole (its documents and the spans of their words), so a reader that
 cuts words is re-read only around its cuts (a word's match depends on the text a word or so around it).
@@ -345,6 +348,21 @@ def _cut_at_space(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return reading.counted([(0, cut), (cut, len(data))])
 
 
+def _lines_flattened(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """Each line's whitespace-split words run together into one word (at the special tokens, as the text is split
+    first); the example is the first line of two words or more, and what it becomes."""
+    counts: Counter = Counter()
+    example: Example = ([], [])
+    for line in reading.text.split("\n"):
+        for part in reading.split.split(line) if reading.split else [line]:
+            split = part.split()
+            if split:
+                counts["".join(split)] += 1
+            if len(split) > 1 and not example[0]:
+                example = ([" ".join(split)], ["".join(split)])
+    return counts, example
+
+
 def _lines_stripped(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     """Each line (``for line in f``) read as ``line.strip()``, then split at the special tokens and cut into words."""
     counts: Counter = Counter()
@@ -494,6 +512,9 @@ COUNT_FAULTS: dict[str, CountFault] = {
                    "before its end ({chunks} here: the fewest that make your merges), as buffer[:-k] and the rest are "
                    "where no newline or special token is found to cut at, so the word at the cut is counted as two "
                    "pieces", _cut_before_end, chunks="tail"),
+        CountFault("lines-flattened", "your corpus is read line by line and the words of a line are run together "
+                   "into one word (each word's characters appended to one list for the line), so pairs across "
+                   "words are counted and each line counts once", _lines_flattened),
     )
 }  # fmt: skip
 

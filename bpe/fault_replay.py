@@ -46,6 +46,7 @@ class Replay:
     finished: bool = True
     chosen: list[BytePair] | None = None
     every: dict[BytePair, int] | None = None
+    deletes_told: bool = False  # a tie was decided by whether a merged pair's count is deleted (see _fresh)
 
 
 def replay(
@@ -140,7 +141,7 @@ def replay(
             tied = counts.top()
             if not tied or pick is None:
                 return result
-            pair = pick(_fresh(tied, done, where, deletes), ids, seen)
+            pair = pick(_fresh(tied, done, where, deletes, result), ids, seen)
             merges = [*merges, pair]
             result.chosen = merges
             ids.setdefault(pair[0] + pair[1], len(ids))
@@ -175,7 +176,7 @@ def replay(
             pair not in tied
             or pick is not None
             and len(tied) > 1
-            and pick(_fresh(tied, done, where, deletes), ids, seen) != pair
+            and pick(_fresh(tied, done, where, deletes, result), ids, seen) != pair
         ):
             return result
         result.reproduced = step + 1
@@ -278,15 +279,17 @@ def _mutated(words: list[int]):
 
 
 def _fresh(
-    tied: list[BytePair], done: set[BytePair], where: Mapping[BytePair, set[int]], deletes: bool
+    tied: list[BytePair], done: set[BytePair], where: Mapping[BytePair, set[int]], deletes: bool, result: Replay
 ) -> list[BytePair]:
     """The tied pairs but those merged before that no word holds: a loop that deletes a pair's count once it is
     merged never offers it again, though a faulty update may have left a count there in the replay (as two merged
     tokens side by side do); a pair a half-merged word still holds keeps its count. A loop that keeps the count
-    (``deletes`` false: its run repeats a merge) offers the pair again."""
-    if not deletes:
-        return tied
-    return [p for p in tied if p not in done or where.get(p)] or tied
+    (``deletes`` false: its run repeats a merge) offers the pair again. ``result`` records whether the two differ
+    here, so a search can skip the replay with the other choice where it never did."""
+    fresh = [p for p in tied if p not in done or where.get(p)]
+    if fresh and len(fresh) < len(tied):
+        result.deletes_told = True
+    return (fresh or tied) if deletes else tied
 
 
 def _lost_pairs(

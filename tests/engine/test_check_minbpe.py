@@ -115,3 +115,14 @@ def test_a_basic_tokenizer_splitting_with_gpt4s_pattern_and_ties_to_the_greatest
         assert result.later_kind == "tie" and result.rule == "greatest-id", result.cause
     else:
         assert "greatest" in (result.rule or "") or "greatest" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_basic_tokenizer_with_ties_to_the_greatest_ids_and_a_merge_that_steps_past_the_next_id_is_told_both(corpus):
+    """Avo-k (set P): on the prose, one sequence of 2,996 characters, the old Check's search for a tie rule with a
+    loop fault spent its allowance on other rules first and named a chunked reader instead."""
+    fault = "greatest-ids+skip-next"
+    result = check(corpus, "", fault)
+    assert result.step == parting_step(corpus, "", fault), result.cause
+    assert (result.rule, result.fault) == ("greatest-id", "skips-next"), result.cause
+    assert "two faults at once" in result.cause

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from check_support import SNIPPET_MERGES, check_snippet
 from faulty_trainers import CORPORA
-from snippet_trainers import snippet_train
+from line_trainers import line_train
+from snippet_trainers import pasted, snippet_train
 
 from bpe.check import Setup, diagnose
+from bpe.check_notation import show_pair
 from bpe.check_setup import history_bytes, train_setup
 from bpe.formats.student_runs import read_student_text
 from server.jobs import corpus_of
@@ -87,13 +89,18 @@ def test_a_correct_run_of_words_holding_underscores_is_not_read_as_marked():
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
-def test_a_merge_that_never_changes_a_word_is_named_in_a_run_of_one_merge(corpus):
-    # the old Check said only that the run stops short
+def test_a_run_of_one_merge_leads_with_the_merge_that_never_changes_a_word(corpus):
+    # the old Check said only that the run stops short; then it led with that symptom and named the merge only as
+    # what such a run "is"
     text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
     merges, result = check_snippet(text, "noop", n)
     assert len(merges) == 1
     assert (result.kind, result.step) == ("stops-early", 2), result.cause
-    assert "a merge that never changes a word" in result.cause
+    first = show_pair(tuple(t.encode() for t in merges[0]))
+    assert result.cause.startswith(
+        f"Your run makes one merge, {first}, and no more because your merge never changes a word"
+    ), result.cause
+    assert f"it ends after step 1 where a target of {n} merges asks for {n} merges" in result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
@@ -133,3 +140,31 @@ def test_a_text_kept_to_a_z_and_a_courses_letters_names_the_letters_kept(corpus)
     assert (result.kind, result.step) == ("letters", step), result.cause
     if corpus == "bytes":  # its words hold ö and ü
         assert "keeps only the letters a-z and ö, ü of the lowercased text" in result.cause
+
+
+def _check_lines(text, fault, n):
+    merges = line_train(text, n, fault)
+    corpus = corpus_of("text", "", text, "")
+    result, _ = diagnose(
+        corpus, read_student_text(pasted(merges)), Setup("first", "whitespace", False), (), num_merges=n
+    )
+    return merges, result
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_course_trainer_over_lists_of_characters_is_same(corpus):
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = _check_lines(text, None, n)
+    assert len(merges) == n and result.kind == "same", result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_words_of_a_line_run_together_are_named_where_a_pair_across_words_is_first_merged(corpus):
+    # ANNI90123 (set Q): the old Check said a pair no word holds, put side by side by the merge loop
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges, result = _check_lines(text, "flattened", n)
+    ours = line_train(text, n)
+    step = next(k for k, (a, b) in enumerate(zip(ours, merges), start=1) if a != b)
+    assert (result.kind, result.step, result.fault) == ("reading", step, "lines-flattened"), result.cause
+    assert "the words of a line are run together into one word" in result.cause
+    assert "becomes the one word" in result.cause
