@@ -32,6 +32,27 @@ def target_merges(corpus, setup: Setup, specials, num_merges, vocab_size, byte_l
     return None, ""
 
 
+def round_size(n: int) -> bool:
+    """A vocabulary size people ask for: a power of two from 512, or a multiple of 100 from 300."""
+    return n >= 300 and n % 100 == 0 or n >= 512 and n & (n - 1) == 0
+
+
+def near_round(size: int) -> str:
+    """A vocabulary one token short of (or past) a size people ask for is most likely a loop that counts its merges
+    one off (``range(vocab_size - 257)``): said as a question, since the run may be right. For a run whose target
+    is unknown or was taken from the run itself (a minbpe ``.model`` holds no vocab_size)."""
+    if round_size(size):
+        return ""
+    for asked, how in ((size + 1, "short of"), (size - 1, "past")):
+        if round_size(asked):
+            word = "early" if asked > size else "late"
+            return (
+                f" Your vocabulary comes to {size:,} tokens, one {how} {asked:,}: if you asked for {asked:,}, your "
+                f"loop stops one merge {word} (set the target to the size you asked for to check)."
+            )
+    return ""
+
+
 def goes_past(student: StudentRun, target: int, target_words: str, base: dict) -> Comparison:
     extra = student.merges[target]
     cause = (
@@ -73,7 +94,7 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
     ours = alphabet + len(specials) + len(new)
     fields = dict(step=None, ours=None, theirs=None, our_count=0, their_count=0, **base)
     if student.vocab_size is None or student.vocab_size == ours:
-        cause = f"Your run equals ours with {base['setup'].sentence()}: all {n} merges agree."
+        cause = f"Your run equals ours with {base['setup'].sentence()}: all {n} merges agree.{near_round(ours)}"
         return Comparison(kind="same", cause=cause, **fields)
     diff = student.vocab_size - ours
     if diff == -len(specials):

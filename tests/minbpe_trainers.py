@@ -86,7 +86,7 @@ def train(text: str, vocab_size: int, pattern: str = "", fault: str = "") -> str
         first = 256
     step = merge_lost_last if "lost-last" in faults else merge_skip_next if "skip-next" in faults else merge
     merges = []
-    for k in range(vocab_size - first):
+    for k in range(vocab_size - first - (1 if "one-short" in faults else 0)):
         stats = {}
         for chunk in ids:
             get_stats(chunk, stats)

@@ -126,3 +126,17 @@ def test_a_basic_tokenizer_with_ties_to_the_greatest_ids_and_a_merge_that_steps_
     assert result.step == parting_step(corpus, "", fault), result.cause
     assert (result.rule, result.fault) == ("greatest-id", "skips-next"), result.cause
     assert "two faults at once" in result.cause
+
+
+@pytest.mark.parametrize(("corpus", "asked"), [("prose", 400), ("bytes", 300)])
+def test_a_run_one_merge_short_of_a_round_size_is_asked_about_when_no_size_is_given(corpus, asked):
+    """A minbpe ``.model`` does not hold the vocabulary size asked for: a run one token short of a size people
+    ask for is still "same" (it may be right), with the question; given the size, it stops short."""
+    short = read_student_text(train(CORPORA[corpus], asked, GPT4, "one-short"))
+    result = diagnose(CORPORA[corpus], short, REGEX, ())[0]
+    assert result.kind == "same", result.cause
+    assert f"one short of {asked}: if you asked for {asked}, your loop stops one merge early" in result.cause
+    given = diagnose(CORPORA[corpus], short, REGEX, (), vocab_size=asked)[0]
+    assert given.kind == "stops-early" and given.step == asked - 256, given.cause
+    right = diagnose(CORPORA[corpus], read_student_text(train(CORPORA[corpus], asked, GPT4)), REGEX, ())[0]
+    assert right.kind == "same" and "if you asked" not in right.cause, right.cause

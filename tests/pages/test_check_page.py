@@ -262,3 +262,22 @@ def test_a_correct_minbpe_model_switches_the_page_to_minbpes_settings_and_is_the
     assert alerts(at, "info") == [
         f"Your run equals ours with {cut}, the first tie rule and a 256-byte base: all 40 merges agree."
     ]
+
+
+def test_a_minbpe_model_one_merge_short_of_a_round_size_is_asked_about_and_told_once_the_size_is_set():
+    """The .model holds no vocab_size, so the page's target is the run's own (399): the verdict asks; set to
+    400, the run stops short at step 144."""
+    at = open_check()
+    at.radio(key="chk_source").set_value("text").run()
+    at.text_area(key="chk_text").set_value(faulty_trainers.PROSE).run()
+    model = minbpe_trainers.train(faulty_trainers.PROSE, 400, minbpe_trainers.GPT4, "one-short")
+    at.file_uploader(key="chk_files").set_value([("tok.model", model.encode(), "text/plain")])
+    ok(at.run())
+    assert at.number_input(key="chk_target").value == 399
+    (said,) = alerts(at, "info")
+    assert said.endswith("one short of 400: if you asked for 400, your loop stops one merge early (set the target "
+                         "to the size you asked for to check).")  # fmt: skip
+    at.number_input(key="chk_target").set_value(400)
+    ok(at.run())
+    (cause,) = alerts(at, "warning")
+    assert "Your run stops short" in cause and "asks for 144 merges" in cause, cause
