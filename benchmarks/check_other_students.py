@@ -77,6 +77,9 @@ FAMILIES = {
     "gpt2-chars": ("gpt2", "first", (), False),
     "gpt4-bytes": ("gpt4", "first", (), True),
     "whitespace-bytes-lex": ("whitespace", "lexicographic", (), True),
+    # - a family ending in '-eow' reads words as subword-nmt does (the last character carries '</w>'), as the Check
+    #   compares a run pasted as subword-nmt codes; this one breaks ties by the greatest pair (max over (count, pair)).
+    "sennrich-greatest-eow": ("sennrich", "greatest", (), False),
 }
 
 # The child: the owner's adapter imported and run once; its merges written as the student would paste them.
@@ -112,7 +115,8 @@ def setup_of(family: str) -> tuple[Setup, tuple[str, ...]]:
 def reference(family: str, text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
     """Our run with the family's settings, as byte pairs."""
     setup, specials = setup_of(family)
-    return history_bytes(train_setup(corpus_of("text", "", text, ""), setup, num_merges, specials))
+    corpus = corpus_of("text", "", text, "")
+    return history_bytes(train_setup(corpus, setup, num_merges, specials, family.endswith("-eow")))
 
 
 def record(students: Path, only: set[str]) -> list[dict]:

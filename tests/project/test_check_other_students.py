@@ -81,3 +81,44 @@ def test_a_family_names_its_byte_base():
     chars = q.reference("none-chars", q.CORPORA["bytes"], q.MERGES["bytes"])
     assert chars != q.reference("none-bytes", q.CORPORA["bytes"], q.MERGES["bytes"])
     assert all(len(tok.decode("utf-8")) >= 1 for pair in chars for tok in pair)  # whole characters only
+
+
+SUBWORD_NMT = """
+FAMILY = "sennrich-greatest-eow"
+
+
+def train(text, path, num_merges):
+    words = {}
+    for w in text.split():
+        symbols = tuple(w[:-1]) + (w[-1] + "</w>",)  # subword-nmt: the last character carries the end of word
+        words[symbols] = words.get(symbols, 0) + 1
+    merges = []
+    for _ in range(num_merges):
+        counts = {}
+        for w, c in words.items():
+            for pair in zip(w, w[1:]):
+                counts[pair] = counts.get(pair, 0) + c
+        best = max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        merges.append(best)
+        new = {}
+        for w, c in words.items():
+            out, i = [], 0
+            while i < len(w):
+                if w[i : i + 2] == best:
+                    out.append(w[i] + w[i + 1])
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            new[tuple(out)] = new.get(tuple(out), 0) + c
+        words = new
+    return merges
+"""
+
+
+def test_subword_nmt_codes_are_compared_with_our_run_on_such_words(tmp_path):
+    (tmp_path / "owner").mkdir()
+    (tmp_path / "owner" / "adapter.py").write_text(SUBWORD_NMT)
+    rows = q.record(tmp_path, set())
+    assert {r["format"] for r in rows} == {"subword-nmt codes"}
+    assert [r["differs"] for r in rows] == [False, False, False]
