@@ -66,6 +66,20 @@ FAMILIES = {
     #   a heap of (-count, pair)), so their students pick the lexicographic rule.
     "sennrich-lex": ("sennrich", "lexicographic", ()),
     "whitespace-lex": ("whitespace", "lexicographic", ()),
+    # Set S (own trainers and other courses): a fourth element sets the byte base where the pre-tokenizer does not.
+    # - none-bytes, none-chars: no pre-tokenizer (each text one sequence, as the Krafton Jungle GPT lab asks), over
+    #   bytes or characters; raschka: Raschka's BPETokenizerSimple (characters, a space written 'Ġ', pasted back as
+    #   the space it stands for), the same settings.
+    # - gpt2-chars, gpt4-bytes, whitespace-bytes-lex: a pre-tokenizer over the other base, or with the smallest pair.
+    "none-bytes": ("none", "first", (), True),
+    "none-chars": ("none", "first", (), False),
+    "raschka": ("none", "first", (), False),
+    "gpt2-chars": ("gpt2", "first", (), False),
+    "gpt4-bytes": ("gpt4", "first", (), True),
+    "whitespace-bytes-lex": ("whitespace", "lexicographic", (), True),
+    # - a family ending in '-eow' reads words as subword-nmt does (the last character carries '</w>'), as the Check
+    #   compares a run pasted as subword-nmt codes; this one breaks ties by the greatest pair (max over (count, pair)).
+    "sennrich-greatest-eow": ("sennrich", "greatest", (), False),
 }
 
 # The child: the owner's adapter imported and run once; its merges written as the student would paste them.
@@ -92,15 +106,17 @@ with open(out, "w", encoding="utf-8") as f:
 
 
 def setup_of(family: str) -> tuple[Setup, tuple[str, ...]]:
-    """The page's settings for a family: ``Setup`` (byte base as the page sets it) and the special tokens."""
-    pre, rule, specials = FAMILIES[family]
-    return Setup(rule, pre, pre in ("gpt2", "gpt4")), specials
+    """The page's settings for a family: ``Setup`` (byte base as the page sets it, unless the family names it) and
+    the special tokens."""
+    pre, rule, specials, *byte_base = FAMILIES[family]
+    return Setup(rule, pre, byte_base[0] if byte_base else pre in ("gpt2", "gpt4")), specials
 
 
 def reference(family: str, text: str, num_merges: int) -> list[tuple[bytes, bytes]]:
     """Our run with the family's settings, as byte pairs."""
     setup, specials = setup_of(family)
-    return history_bytes(train_setup(corpus_of("text", "", text, ""), setup, num_merges, specials))
+    corpus = corpus_of("text", "", text, "")
+    return history_bytes(train_setup(corpus, setup, num_merges, specials, family.endswith("-eow")))
 
 
 def record(students: Path, only: set[str]) -> list[dict]:

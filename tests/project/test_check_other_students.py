@@ -48,3 +48,77 @@ def test_a_run_one_merge_off_differs_at_that_step(tmp_path):
 def test_the_snippets_run_is_told_same(tmp_path):
     rows = [r for r in q.record(_owner(tmp_path, HANDOUT_SNIPPET), set()) if r["corpus"] == "handout"]
     assert q.check(rows)[0]["kind"] == "same"
+
+
+def _whole_text_bytes(text: str, n: int) -> list[tuple[bytes, bytes]]:
+    """A trainer with no pre-tokenizer: the text one byte sequence, the first-seen pair of greatest count."""
+    ids, merges = [bytes([b]) for b in text.encode("utf-8")], []
+    for _ in range(n):
+        counts: dict[tuple[bytes, bytes], int] = {}
+        for pair in zip(ids, ids[1:]):
+            counts[pair] = counts.get(pair, 0) + 1
+        best = max(counts, key=counts.get)
+        merges.append(best)
+        out, i = [], 0
+        while i < len(ids):
+            if ids[i : i + 2] == list(best):
+                out.append(best[0] + best[1])
+                i += 2
+            else:
+                out.append(ids[i])
+                i += 1
+        ids = out
+    return merges
+
+
+def test_a_family_names_its_byte_base():
+    """Set S's no-pre-tokenizer families: over bytes they are the whole-text byte trainer; over characters a
+    multi-byte character is one symbol from the start."""
+    assert q.setup_of("none-bytes")[0].byte_base and not q.setup_of("none-chars")[0].byte_base
+    assert q.setup_of("hf")[0].byte_base  # a family of three elements keeps the page's rule (bytes for gpt2)
+    for name, text in q.CORPORA.items():
+        assert q.reference("none-bytes", text, q.MERGES[name]) == _whole_text_bytes(text, q.MERGES[name])
+    chars = q.reference("none-chars", q.CORPORA["bytes"], q.MERGES["bytes"])
+    assert chars != q.reference("none-bytes", q.CORPORA["bytes"], q.MERGES["bytes"])
+    assert all(len(tok.decode("utf-8")) >= 1 for pair in chars for tok in pair)  # whole characters only
+
+
+SUBWORD_NMT = """
+FAMILY = "sennrich-greatest-eow"
+
+
+def train(text, path, num_merges):
+    words = {}
+    for w in text.split():
+        symbols = tuple(w[:-1]) + (w[-1] + "</w>",)  # subword-nmt: the last character carries the end of word
+        words[symbols] = words.get(symbols, 0) + 1
+    merges = []
+    for _ in range(num_merges):
+        counts = {}
+        for w, c in words.items():
+            for pair in zip(w, w[1:]):
+                counts[pair] = counts.get(pair, 0) + c
+        best = max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        merges.append(best)
+        new = {}
+        for w, c in words.items():
+            out, i = [], 0
+            while i < len(w):
+                if w[i : i + 2] == best:
+                    out.append(w[i] + w[i + 1])
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            new[tuple(out)] = new.get(tuple(out), 0) + c
+        words = new
+    return merges
+"""
+
+
+def test_subword_nmt_codes_are_compared_with_our_run_on_such_words(tmp_path):
+    (tmp_path / "owner").mkdir()
+    (tmp_path / "owner" / "adapter.py").write_text(SUBWORD_NMT)
+    rows = q.record(tmp_path, set())
+    assert {r["format"] for r in rows} == {"subword-nmt codes"}
+    assert [r["differs"] for r in rows] == [False, False, False]
