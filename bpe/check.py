@@ -24,12 +24,11 @@ Left out: the causes under one setup (:mod:`bpe.check_cause`), our settings and 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from .check_cause import ascii_text, compare_one, settings_kind
-from .check_ends import target_merges
+from .check_ends import ends_clause, target_merges
 from .check_ids import id_merges
 from .check_ints import sum_merges, sums_told
 from .check_marks import find_marks, marks_told
@@ -304,8 +303,12 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             return replace(inner, settings=alternative)
         ours = compare_one(corpus, student, setup, specials, search=False)
         lead = commoner_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
-        ends = re.search(r"it ends after step \d+ where .*? asks for \d+ merges", inner.cause) if short else None
-        stop = f" Your run stops short: {ends.group()}." if ends else ""
+        stop = ""
+        if short:  # said again after the settings: the target as those settings count it
+            target, target_words = target_merges(corpus, alternative, specials, **{
+                k: options[k] for k in ("num_merges", "vocab_size")
+            }, byte_level=student.byte_level)  # fmt: skip
+            stop = f" Your run stops short: {ends_clause(total, target, target_words)}."
         if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
             two = two_tie_rules(student, setup, alternative, lead, n, ours, words)
             return replace(two, cause=two.cause + stop)

@@ -32,6 +32,11 @@ def target_merges(corpus, setup: Setup, specials, num_merges, vocab_size, byte_l
     return None, ""
 
 
+def ends_clause(n: int, target: int, target_words: str) -> str:
+    """Where a run that stops short ends, against its target: said by the verdict and after other settings'."""
+    return f"it ends after step {n} where {target_words} asks for {target} merges"
+
+
 def round_size(n: int) -> bool:
     """A vocabulary size people ask for: a power of two from 512, or a multiple of 100 from 300."""
     return n >= 300 and n % 100 == 0 or n >= 512 and n & (n - 1) == 0
@@ -72,7 +77,7 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
         return goes_past(student, target, target_words, base)
     if target is not None and n < min(target, len(ours_all)):
         nxt = ours_all[n]
-        ends = f"it ends after step {n} where {target_words} asks for {target} merges"
+        ends = ends_clause(n, target, target_words)
         cause = (
             f"Your run stops short: {ends}. The {n} merges you made agree with ours; at step {n + 1} ours goes on "
             f"with {show_pair(nxt)}."
