@@ -1,9 +1,10 @@
 """Presenter mode fits a 1280x720 projector at every step of every preset, and the phone layout puts the step
 first, in a real browser.
 
-One browser context per viewport; a step is reached by the n key from the step before it, the last by End,
-any other by its URL. Presets with many steps are sampled: the first and last steps, the step whose box says
-the most (the tallest), and a few in between.
+One browser context per viewport; a preset's first step is opened by its URL, a step after it by the n key
+from the step before it, the last by End, any other by the step slider (each a step of the open page, not a
+page load). Presets with many steps are sampled: the first and last steps, the step whose box says the most (the
+tallest), and a few in between.
 Run with ``.venv/bin/python -m pytest tests/browser/test_browser_fit.py -q`` (needs Debian's chromium).
 """
 
@@ -88,14 +89,22 @@ def steps_to_check(preset: str) -> tuple[int, ...]:
 
 
 def check_fit(page, url: str, step: int, after: int | None = None, last: int | None = None) -> None:
-    """Open ``step`` by its URL, or when the page shows step ``after`` = step - 1, by the n key, or when it is
-    the run's ``last`` step, by the End key (a step alone, faster than a page load), and check what is in view."""
+    """Open ``step`` by its URL, or when the page shows step ``after``: by the n key when ``after`` = step - 1,
+    by the End key when ``step`` is the run's ``last``, else by the step slider (a step alone, faster than a
+    page load); then check what is in view."""
     if after is not None and after == step - 1:
         page.keyboard.press("n")
         wait_for_step(page, step)
     elif after is not None and step == last:
         page.keyboard.press("End")
         wait_for_step(page, step)
+    elif after is not None:
+        slider = page.locator('.st-key-step input[type="range"]')
+        slider.fill(str(step - 1))  # moves the thumb only: the arrow key then sends the step, as a presenter's would
+        slider.press("ArrowRight")
+        wait_for_step(page, step)
+        page.evaluate(TO_TOP_JS)  # the slider is below the step view: back to the top, where a loaded page opens
+        page.locator(".bpe-step-title").click()  # the focus on the page, not a control
     else:
         open_train(page, f"{url}&step={step}")
         page.locator(".bpe-step-title").click()  # the focus on the page, not a control
