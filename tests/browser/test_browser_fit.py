@@ -1,15 +1,17 @@
 """Presenter mode fits a 1280x720 projector at every step of every preset, and the phone layout puts the step
 first, in a real browser.
 
-One browser context per viewport; a step is reached by the n key from the step before it, the last by End,
-any other by its URL. Presets with many steps are sampled: the first and last steps, the step whose box says
-the most (the tallest), and a few in between.
+Every preset in one page: its first step opened by its URL, a step after it by the n key from the step before
+it, the last by End, any other by the step slider (each a step of the open page, not a page load); the last two
+steps checked of each preset are drawn again at 150 % zoom. Presets with many steps are sampled: the first and
+last steps, the step whose box says the most (the tallest), and a few in between.
 Run with ``.venv/bin/python -m pytest tests/browser/test_browser_fit.py -q`` (needs Debian's chromium).
 """
 
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 
 import pytest
 from browser_support import POLL_MS, TIMEOUT_MS, assert_no_exception, open_train, wait_for_layout, wait_for_step
@@ -75,7 +77,7 @@ def step_text_size(history: bpe.History, step: int) -> int:
     return len(s.provenance_sentence()) + (len(s.tie_sentence) + 12 * min(s.num_tied, 6) if s.num_tied > 1 else 0)
 
 
-@functools.cache  # both viewports' tests check the same steps: each preset is trained once
+@functools.cache  # each preset trained once per process
 def steps_to_check(preset: str) -> tuple[int, ...]:
     p = PRESETS[preset]
     history = bpe.run_training(p.corpus(), **p.options)
@@ -87,18 +89,33 @@ def steps_to_check(preset: str) -> tuple[int, ...]:
     return tuple(range(0, last + 1))
 
 
-def check_fit(page, url: str, step: int, after: int | None = None, last: int | None = None) -> None:
-    """Open ``step`` by its URL, or when the page shows step ``after`` = step - 1, by the n key, or when it is
-    the run's ``last`` step, by the End key (a step alone, faster than a page load), and check what is in view."""
+TO_TOP_JS = "() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)"
+
+
+def reach(page, url: str, step: int, after: int | None = None, last: int | None = None) -> None:
+    """Open ``step`` by its URL, or when the page shows step ``after``: by the n key when ``after`` = step - 1,
+    by the End key when ``step`` is the run's ``last``, else by the step slider (a step alone, faster than a
+    page load)."""
     if after is not None and after == step - 1:
         page.keyboard.press("n")
         wait_for_step(page, step)
     elif after is not None and step == last:
         page.keyboard.press("End")
         wait_for_step(page, step)
+    elif after is not None:
+        slider = page.locator('.st-key-step input[type="range"]')
+        slider.fill(str(step - 1))  # moves the thumb only: the arrow key then sends the step, as a presenter's would
+        slider.press("ArrowRight")
+        wait_for_step(page, step)
+        page.evaluate(TO_TOP_JS)  # the slider is below the step view: back to the top, where a loaded page opens
+        page.locator(".bpe-step-title").click()  # the focus on the page, not a control
     else:
         open_train(page, f"{url}&step={step}")
         page.locator(".bpe-step-title").click()  # the focus on the page, not a control
+
+
+def assert_fits(page, where: str, step: int) -> None:
+    """Wait until the page shows ``step`` with all a class must see in view, and say what is not if it never does."""
     try:
         page.wait_for_function(
             "(n) => { const r = (" + FIT_PROBLEMS_JS + ")(); return r.step === n && !r.problems.length; }",
@@ -107,22 +124,44 @@ def check_fit(page, url: str, step: int, after: int | None = None, last: int | N
             polling=POLL_MS,
         )
     except PlaywrightError:
-        raise AssertionError(f"{url} step {step}: {page.evaluate(FIT_PROBLEMS_JS)}") from None
+        raise AssertionError(f"{where} step {step}: {page.evaluate(FIT_PROBLEMS_JS)}") from None
     assert_no_exception(page)
 
 
+@contextmanager
+def drawn_at(page, cdp, scale: float):
+    """The open page's 1280x720 CSS viewport drawn at ``scale`` device pixels per CSS pixel (as a context's
+    device_scale_factor draws it), then at 1 again."""
+
+    def draw(s: float) -> None:
+        metrics = {"width": 1280, "height": 720, "deviceScaleFactor": s, "mobile": False}
+        cdp.send("Emulation.setDeviceMetricsOverride", metrics)
+        page.wait_for_function("(s) => window.devicePixelRatio === s", arg=s, timeout=TIMEOUT_MS)
+
+    draw(scale)
+    try:
+        yield
+    finally:
+        draw(1)
+
+
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize("scale", [1, 1.5], ids=["1280x720", "150%-of-1920x1080"])
-def test_presenter_mode_fits_1280x720_at_every_step_of_every_preset(app_server, browser, scale):
-    """150 % zoom on 1920x1080 is a 1280x720 CSS viewport drawn at 1.5 device pixels per CSS pixel."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=scale)
+def test_presenter_mode_fits_1280x720_at_every_step_of_every_preset(app_server, browser):
+    """And at 150 % zoom on 1920x1080, a 1280x720 CSS viewport drawn at 1.5 device pixels per CSS pixel: the last
+    two steps checked of each preset, drawn again at that scale in the same page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
+        cdp = context.new_cdp_session(page)
         for preset in PRESETS:
-            steps = steps_to_check(preset) if scale == 1 else steps_to_check(preset)[-2:]
+            url = f"{app_server}/?preset={preset}&present=1"
+            steps = steps_to_check(preset)
             for i, step in enumerate(steps):
-                url = f"{app_server}/?preset={preset}&present=1"
-                check_fit(page, url, step, steps[i - 1] if i else None, last=steps[-1] if scale == 1 else None)
+                reach(page, url, step, steps[i - 1] if i else None, last=steps[-1])
+                assert_fits(page, url, step)
+                if i >= len(steps) - 2:
+                    with drawn_at(page, cdp, 1.5):
+                        assert_fits(page, f"{url} at 150 %", step)
     finally:
         context.close()
 
@@ -193,9 +232,6 @@ def test_a_wide_screen_shows_the_folded_parts_open_and_names_keys(app_server, pa
         details = page.locator("details.bpe-fold", has=page.locator("summary", has_text=name))
         assert not details.locator("summary").is_visible(), name
         assert details.locator("table, .bpe-scroll").first.is_visible(), name
-
-
-TO_TOP_JS = "() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)"
 
 
 def test_predict_in_presenter_mode_keeps_the_step_and_the_chart_in_view(app_server, browser):

@@ -177,8 +177,21 @@ def test_a_student_cannot_move_the_class(live_class):
         assert set(parse_qs(urlparse(page.url).query)) <= {"class", "step", "preset"}
 
 
-def test_votes_reach_the_projector_and_the_reveal(live_class):
-    teacher, students, _ = live_class
+# Where a following phone's parts start (px from the top of the page, the page scrolled to its top).
+PHONE_TOPS_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const top = (s) => { const e = document.querySelector(s);
+    return e ? Math.round(e.getBoundingClientRect().top + main.scrollTop) : null; };
+  return {step: top('.bpe-step'), bar: top('[data-testid="bpe-class-mode"]'), vote: top('.st-key-class_choices')};
+}"""
+
+
+def test_votes_reach_the_projector_and_a_teacher_who_reloads_keeps_the_class_until_it_ends_for_everyone(live_class):
+    """One class: a vote (a following phone at 390x844 shows it below the step box, which sat at 522 px under the
+    follow bar and the vote, 369 px without a vote), its reveal and the step after it; the teacher reloads the page
+    and still moves the class; the class link says how to serve beyond localhost; the class ends for everyone."""
+    teacher, students, code = live_class
+    ana = students[0]
     for page in students:
         wait_for_step(page, 1)
     teacher.locator(".st-key-class_ask button").click()
@@ -186,6 +199,10 @@ def test_votes_reach_the_projector_and_the_reveal(live_class):
     choices = [page.locator(".st-key-class_choices button") for page in students]
     for c in choices:
         expect(c.first).to_be_visible(timeout=TIMEOUT_MS)
+    ana.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+    where = ana.evaluate(PHONE_TOPS_JS)
+    assert where["step"] <= 300, where  # as high as a phone on its own puts it (tests/browser/test_browser_fit.py)
+    assert where["step"] < where["bar"] < where["vote"] < 844, where  # the vote still on the first screen
     for page in (teacher, *students):  # the pair counts would give the answer away: no chart on any screen
         expect(page.locator('[data-testid="stVegaLiteChart"]')).to_have_count(0, timeout=TIMEOUT_MS)
         expect(page.locator(".bpe-bars")).to_have_count(0)  # a following phone's chart is HTML bars
@@ -206,16 +223,29 @@ def test_votes_reach_the_projector_and_the_reveal(live_class):
     for page in students:
         wait_for_step(page, 2)
     expect(teacher.locator(".st-key-class_ask button")).to_be_visible()
-
-
-def test_the_class_ends_for_everyone_and_the_link_says_localhost(live_class):
-    teacher, (ana, _), _ = live_class
+    # A teacher who reloads the page keeps the class: a cookie, never a link.
+    (kept,) = [c for c in teacher.context.cookies() if c["name"] == "bpe_class"]
+    token = kept["value"].partition(".")[2]
+    assert kept["value"].startswith(code + ".") and len(token) > 20 and kept["sameSite"] == "Strict"
+    teacher.reload()
+    wait_for_app(teacher)
+    expect(teacher.get_by_test_id("bpe-class-code")).to_have_text(code, timeout=TIMEOUT_MS)
+    following(teacher, 2)
+    step(teacher)  # the reloaded page still moves the class
+    wait_for_step(ana, 3)
+    assert token not in teacher.url and token not in ana.url and "class" not in parse_qs(urlparse(teacher.url).query)
+    # The class link says how to serve beyond localhost; the class ends for everyone, and is forgotten.
     teacher.locator(".st-key-class_row").get_by_text("Class link").click()
     expect(teacher.locator(".bpe-local").first).to_contain_text("--server.address 0.0.0.0", timeout=TIMEOUT_MS)
     teacher.keyboard.press("Escape")
     teacher.locator(".st-key-class_end button").click()
     expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
     expect(ana.get_by_text("The class has ended")).to_be_visible(timeout=TIMEOUT_MS)
+    teacher.wait_for_function("() => !document.cookie.includes('bpe_class=')")  # an ended class is forgotten
+    teacher.reload()
+    wait_for_app(teacher)
+    expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(teacher.get_by_test_id("bpe-class-code")).to_have_count(0)
 
 
 def test_students_on_the_other_replica_follow_and_vote(replicas, browser):
@@ -244,47 +274,3 @@ def test_students_on_the_other_replica_follow_and_vote(replicas, browser):
     finally:
         for context in contexts:
             context.close()
-
-
-# Where a following phone's parts start (px from the top of the page, the page scrolled to its top).
-PHONE_TOPS_JS = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  const top = (s) => { const e = document.querySelector(s);
-    return e ? Math.round(e.getBoundingClientRect().top + main.scrollTop) : null; };
-  return {step: top('.bpe-step'), bar: top('[data-testid="bpe-class-mode"]'), vote: top('.st-key-class_choices')};
-}"""
-
-
-def test_a_following_phone_shows_the_step_box_first_and_the_vote_below_it(live_class):
-    """390x844 with a vote open: the step box sat at 522 px under the follow bar and the vote (369 px without a vote)."""
-    teacher, (ana, _), _ = live_class
-    wait_for_step(ana, 1)
-    teacher.locator(".st-key-class_ask button").click()
-    expect(ana.locator(".st-key-class_choices button").first).to_be_visible(timeout=TIMEOUT_MS)
-    ana.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
-    where = ana.evaluate(PHONE_TOPS_JS)
-    assert where["step"] <= 300, where  # as high as a phone on its own puts it (tests/browser/test_browser_fit.py)
-    assert where["step"] < where["bar"] < where["vote"] < 844, where  # the vote still on the first screen
-
-
-def test_a_teacher_who_reloads_the_page_keeps_the_class_until_it_ends(live_class):
-    teacher, (ana, _), code = live_class
-    wait_for_step(ana, 1)
-    (kept,) = [c for c in teacher.context.cookies() if c["name"] == "bpe_class"]
-    token = kept["value"].partition(".")[2]
-    assert kept["value"].startswith(code + ".") and len(token) > 20 and kept["sameSite"] == "Strict"
-    teacher.reload()
-    wait_for_app(teacher)
-    expect(teacher.get_by_test_id("bpe-class-code")).to_have_text(code, timeout=TIMEOUT_MS)
-    following(teacher, 2)
-    step(teacher)  # the reloaded page still moves the class
-    wait_for_step(ana, 2)
-    assert token not in teacher.url and token not in ana.url and "class" not in parse_qs(urlparse(teacher.url).query)
-    teacher.locator(".st-key-class_end button").click()
-    expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
-    expect(ana.get_by_text("The class has ended")).to_be_visible(timeout=TIMEOUT_MS)
-    teacher.wait_for_function("() => !document.cookie.includes('bpe_class=')")  # an ended class is forgotten
-    teacher.reload()
-    wait_for_app(teacher)
-    expect(teacher.locator(".st-key-class_start button")).to_be_visible(timeout=TIMEOUT_MS)
-    expect(teacher.get_by_test_id("bpe-class-code")).to_have_count(0)

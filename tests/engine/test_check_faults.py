@@ -6,11 +6,14 @@ a run the fault leaves unchanged, and the correct trainer's run, are "same"."""
 
 from __future__ import annotations
 
+import functools
 import pickle
 from collections import Counter
 
+import check_support
+import faulty_trainers
 import pytest
-from check_support import check, first_difference
+from check_support import first_difference
 from faulty_trainers import (
     ACCUMULATED,
     ADJACENT_CROSS,
@@ -55,7 +58,6 @@ from faulty_trainers import (
     TWIN_NEVER,
     UNCOUNTED_LEFT,
     WRONG_INDEX,
-    train,
 )
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -71,6 +73,31 @@ from bpe.merge_faults import CORRECT, FAULTS
 from bpe.occurrence_order import merge_from_end
 from bpe.tie_keys import TIE_KEYS
 from bpe.word_merges import merge_all
+
+
+# A test compares its fault's run with many others' (every loop fault's, the correct one's): each run is trained, and
+# each checked, once per process. Callers get copies of the merges, so a test that changes them leaves the next alone.
+@functools.lru_cache(maxsize=4096)
+def _trained(text: str, num_merges: int, fault: str | None) -> tuple[dict, tuple]:
+    vocab, merges = faulty_trainers.train(text, num_merges, fault)
+    return vocab, tuple(merges)
+
+
+def train(text: str, num_merges: int, fault: str | None = None) -> tuple[dict, list]:
+    vocab, merges = _trained(text, num_merges, fault)
+    return dict(vocab), list(merges)
+
+
+@functools.lru_cache(maxsize=1024)
+def _checked(text: str, fault: str | None, num_merges: int):
+    merges, result = check_support.check(text, fault, num_merges)
+    return tuple(merges), result
+
+
+def check(text: str, fault: str | None, num_merges: int):
+    merges, result = _checked(text, fault, num_merges)
+    return list(merges), result
+
 
 MERGES = {"handout": 12, "prose": 80, "bytes": 80}
 SETTING_KINDS = {"lower": {"case"}, "whitespace": {"pre-tokenizer", "whitespace"}, "chars": {"byte-base"},
