@@ -196,6 +196,7 @@ class Job:
     big: bool = False  # bigger than the small lane's runs: its lane's workers are replaced after it
     gone_since: dict = field(default_factory=dict)  # waiter -> when it was first seen gone
     kept_to: list = field(default_factory=list)  # who gets the copy of the merges so far asked for (leave)
+    handing: bool = False  # a copy is being read and handed to kept_to: they are still owed it until it is done
 
     def progress(self) -> int:
         return Slot(_pool().progress, self.slot).merge_reached
@@ -538,15 +539,19 @@ def _hand_over(pool: _Pool, job: Job) -> bool:
     """Give the copy of the merges so far to those who asked, once the worker has written it (its flag
     is clear). True if handed over. The file is read outside the pool's lock (a big run's takes a while)."""
     with pool.lock:
-        if not job.kept_to or Slot(pool.progress, job.slot).copy_asked:
+        if not job.kept_to or job.handing or Slot(pool.progress, job.slot).copy_asked:
             return False
-        kept_to, job.kept_to = job.kept_to, []
+        kept_to, job.handing = list(job.kept_to), True
     try:
         result = snapshots.read(snapshots.path(os.getpid(), job.slot))
         for on_kept in kept_to if result is not None else ():
             on_kept(*result)
     except Exception as exc:  # noqa: BLE001 - the watcher thread must go on; the session is told Stop kept nothing
         print(f"bpe-jobs: the copy of {str(job.key)[:16]} was lost ({exc!r})", file=sys.stderr, flush=True)
+    finally:
+        with pool.lock:  # only now are they no longer owed it (stopping() tells their pages to wait until then)
+            job.kept_to = [f for f in job.kept_to if f not in kept_to]
+            job.handing = False
     return True
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -55,6 +56,35 @@ def test_a_session_that_stops_a_shared_run_gets_the_merges_so_far_and_the_run_go
     assert final.stop_reason == "stopped" and final.num_merges > k
     wait_until(lambda: jobs.stopping(job.key) is None, 10, "the stopped job to leave the table")
     assert not os.path.exists(snapshots.path(os.getpid(), job.slot))
+
+
+def test_a_copy_being_handed_over_is_still_waited_for_until_the_session_has_it(monkeypatch):
+    """The copy is read outside the pool's lock (a big run's takes a while): a page that asks meanwhile must still
+    be told to wait, not that nothing is owed, or it goes on with nothing kept (seen once on a loaded machine)."""
+    reading, release = threading.Event(), threading.Event()
+    read = snapshots.read
+
+    def slow_read(at):
+        reading.set()
+        assert release.wait(60), "the test never let the copy be read"
+        return read(at)
+
+    monkeypatch.setattr(jobs.snapshots, "read", slow_read)
+    live = {"tab-a", "tab-b"}
+    job = submit_big("tab-a", live, big_text(30_000))
+    assert jobs.submit(job.key, {}, {}, "tab-b", lambda job: None) is job
+    wait_until(lambda: job.progress() >= 100 or job.future.done(), 120, "the run to make 100 merges")
+    kept = []
+    try:
+        assert jobs.leave(job, "tab-b", on_kept=lambda history, nbytes: kept.append(history)) is False
+        wait_until(reading.is_set, 60, "the watcher to start reading the copy")  # the watcher, not this thread
+        assert jobs.stopping(job.key) is job and kept == []  # mid-read: still owed, so the page waits
+    finally:
+        release.set()
+    wait_until(lambda: jobs.stopping(job.key) is None, 60, "the copy of the merges so far")
+    assert len(kept) == 1 and kept[0].num_merges >= 100
+    assert jobs.leave(job, "tab-a") is True
+    job.future.result(timeout=60)
 
 
 def test_stop_in_a_page_whose_run_another_session_waits_for_shows_the_merges_so_far():
