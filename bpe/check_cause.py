@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_ends import goes_past, same_merges, target_merges
+from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
@@ -116,6 +117,12 @@ def compare_one(
     base = dict(history=history, setup=setup, agreed=n, our_merges=tuple(ours))
     if n == len(student.merges):
         return same_merges(history, student, base, specials, target, target_words)
+    missing = first_missing(ours, student.merges) if n == 0 else None
+    if missing is not None:  # the list starts at our second merge: compared with the first put back
+        restored = replace(student, merges=(missing, *student.merges))
+        sizes = dict(num_merges=num_merges and num_merges + 1, vocab_size=vocab_size and vocab_size + 1)
+        inner = compare_one(corpus, restored, setup, specials, **sizes, search=search)
+        return first_missing_told(missing, student.merges, inner)
     step = n + 1
     theirs = student.merges[n]
     if target is not None and len(student.merges) > target and n >= target:  # also where our run has no pair left

@@ -1,0 +1,47 @@
+"""Faults of set T's classes (tests/t_trainers.py), pasted as the Check page reads them: each is named at the step
+where it acts, and the trainer without a fault is "same"."""
+
+from __future__ import annotations
+
+import pytest
+from check_support import SNIPPET_MERGES
+from faulty_trainers import CORPORA
+from snippet_trainers import pasted
+from t_trainers import t_train
+
+from bpe.check import Setup, diagnose
+from bpe.check_setup import history_bytes, train_setup
+from bpe.formats.student_runs import read_student_text
+from server.jobs import corpus_of
+
+SETUP = Setup("first", "sennrich", False)
+
+
+def check_t(corpus: str, fault: str | None, setup: Setup = SETUP):
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges = t_train(text, n, fault)
+    student = read_student_text(pasted(merges), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup, (), num_merges=n)
+    return merges, result
+
+
+def first_difference(corpus: str, merges, setup: Setup = SETUP) -> int | None:
+    text = CORPORA[corpus]
+    ours = history_bytes(train_setup(corpus_of("text", "", text, ""), setup, len(merges) + 1))
+    theirs = [(a.encode(), b.encode()) for a, b in merges]
+    return next((k for k, (a, b) in enumerate(zip(ours, theirs), start=1) if a != b), None)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_trainer_without_a_fault_is_same(corpus):
+    _, result = check_t(corpus, None)
+    assert result.kind == "same", result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_first_merge_never_recorded_is_told_at_step_1(corpus):
+    # the old Check told a pair the corpus never has, a-z cleaning or another pre-tokenizer
+    merges, result = check_t(corpus, "first-unrecorded")
+    assert (result.kind, result.step) == ("first-missing", 1), result.cause
+    assert "the first merge is missing from your list" in result.cause
+    assert "all" in result.cause and "merges agree" in result.cause
