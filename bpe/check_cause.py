@@ -49,6 +49,7 @@ from .check_loop import (
     find_tie_and_fault,
     tie_key,
 )
+from .check_lowered import lowered_reading
 from .check_missing import inside_special, missing_pair
 from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
@@ -158,8 +159,10 @@ def compare_one(
         # boundaries follow a run equally far, and the reader is the likelier bug
         none = 2.9 if _crosses_words(student.merges) else 3.5
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
+    lowered = None  # how far our run on the lowercased text follows the run
     if their_count < our_count or their_count == 0:
-        candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+        lowered = _lowercased_agreed(corpus, student, setup, specials)
+        candidates.append((lowered, 0, "case"))
         cleaned = _cleaned_agreed(corpus, student, setup, specials)
         if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause
             candidates.append((cleaned[1], 0.1, "letters"))
@@ -196,6 +199,9 @@ def compare_one(
         eow = student.end_of_word
         parting = (ours[n], our_count, theirs, their_count)
         counted = find_count_fault(text, setup, student.merges, step, specials, eow, parting=parting, cost=words.cost)
+        if lowered is not None and lowered <= n and (counted is None or counted.reproduced < len(student.merges)):
+            low = lowered_reading(text, setup, student.merges, step, specials, eow, cost=words.cost)  # both at once
+            counted = low if low is not None and (counted is None or low.reproduced > counted.reproduced) else counted
         if counted is not None:  # a cut near the end moves a count by one, as a tie rule does: named after those
             tail = counted.fault.name == "cut-before-end"
             candidates.append((counted.reproduced, 5.1 if tail else 3, "reading"))

@@ -45,3 +45,17 @@ def test_a_first_merge_never_recorded_is_told_at_step_1(corpus):
     assert (result.kind, result.step) == ("first-missing", 1), result.cause
     assert "the first merge is missing from your list" in result.cause
     assert "all" in result.cause and "merges agree" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_lines_read_as_words_of_lowercased_text_are_both_named(corpus):
+    # the old Check told a pair our corpus never has (a different byte base or pre-tokenizer) on the bytes text
+    merges, result = check_t(corpus, "lower+lines-as-words")
+    assert result.step == first_difference(corpus, merges), result.cause
+    if corpus == "handout":  # no capital: the reader alone
+        assert (result.kind, result.fault) == ("reading", "lines-flattened"), result.cause
+    elif corpus == "bytes":
+        assert (result.kind, result.fault) == ("reading", "lines-flattened"), result.cause
+        assert "your text is lowercased, and your corpus is read line by line" in result.cause
+    else:  # prose: lowercasing alone makes the first merges
+        assert result.kind in ("case", "reading"), result.cause
