@@ -4,10 +4,11 @@ never recorded, so the list starts at our second merge.
 A student who tries one merge by hand before writing the loop, then runs the loop on the words that merge already
 changed, lists every merge but the first: their list equals ours from our second merge on, and its later merges use
 the token the first one made (``es t`` where ``e s`` is missing). :func:`first_missing` finds the pattern (at least
-:data:`NEED` merges in a row, or the whole list, equal to ours from the second); :mod:`bpe.check` tells it at step 1
+:data:`NEED` merges in a row, or the whole list, equal to ours from the second, and a merge of the list using the
+first one's token); :mod:`bpe.check_cause` tells it at step 1
 and compares the list with the missing merge put back.
 
-Left out: comparing the list with the merge put back (:mod:`bpe.check`).
+Left out: comparing the list with the merge put back (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def first_missing(ours: Sequence[BytePair], merges: Sequence[BytePair]) -> ByteP
     if len(merges) < 2 or len(ours) < 2 or ours[0] == merges[0] or ours[0] in merges[:NEED]:
         return None
     follows = agreed(ours[1:], merges)
-    return ours[0] if follows >= min(len(merges) - 1, NEED) else None
+    token = ours[0][0] + ours[0][1]
+    used = any(token in pair for pair in merges)  # the merge was made: a later merge of the list uses its token
+    return ours[0] if used and follows >= min(len(merges) - 1, NEED) else None
 
 
 def first_missing_told(missing: BytePair, merges: Sequence[BytePair], inner: Comparison) -> Comparison:
@@ -37,7 +40,7 @@ def first_missing_told(missing: BytePair, merges: Sequence[BytePair], inner: Com
     put back (``inner``)."""
     token = missing[0] + missing[1]
     user = next((p for p in merges if token in p), None)
-    used = f", though your merge {show_pair(user)} uses the token it makes" if user is not None else ""
+    used = f", though your merge {show_pair(user)} uses the token it makes" if user is not None else ""  # always found
     cause = (
         f"At step 1 we merge {show_pair(missing)} and you {show_pair(merges[0])}: the first merge is missing from "
         f"your list, which starts at our second merge{used}. The first merge was made (before your loop, or in a "

@@ -26,10 +26,13 @@ from .check_setup import Setup, history_bytes, raw_word_counts, setup_agreed, tr
 from .check_work import MergeCost, Work
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus
-from .text_filters import filtered
+from .text_filters import FILTERS, filtered
 
 END_MARKS = ("_", "$", "#", "@", "~", "|", "%", "&")  # end-of-word symbols seen in students' code, and kin
 START_MARKS = (" ",)  # a symbol put before each word's first character
+# cleanings the comparison on marked words cannot find (the marks are punctuation to them): the words are cleaned
+# first, then marked, and the cleaning is said with the marks
+CLEANINGS = ("word-edges", "punctuation")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Marks:
     counts: Corpus  # the text with each word marked, or word counts where a space starts each word
     setup: Setup
     agreed: int
+    cleaning: str = ""  # a cleaning of :data:`bpe.text_filters.FILTERS` the marked words are compared after
 
 
 def _texts(corpus: Corpus) -> list[str]:
@@ -80,7 +84,9 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     if any("</w>" in t for t in tokens):
         return None
     ends = [m for m in END_MARKS if any(t.endswith(m) for t in tokens)]
-    starts = [m for m in START_MARKS if any(t.startswith(m) for t in tokens)]
+    # a space starts words only where our words never hold one: without pre-tokenization or with GPT-2's, it is text
+    spaced = setup.pre_tokenizer not in ("sennrich", "whitespace")
+    starts = [m for m in START_MARKS if not spaced and any(t.startswith(m) for t in tokens)]
     if not ends and not starts:
         return None
     text = "".join(_texts(corpus))
@@ -96,17 +102,21 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                 break
             counts = _marked(corpus, start, end, specials)
             # the marks may show only on a text the student cleaned too (lowercased, kept to a-z), named after them
-            agreed = 0
-            for cleaned in (corpus, *(filtered(corpus, name) for name in ("lower", "a-z"))):
+            agreed, cleaning = 0, ""
+            for name in ("", "lower", "a-z", *CLEANINGS):
+                cleaned = filtered(corpus, name) if name else corpus
                 if cleaned is None or work.spent():
                     continue
                 words = raw_word_counts(_marked(cleaned, start, end, specials), "whitespace")
                 n = setup_agreed(words, marked, student.merges)
                 work.spend(MergeCost([tuple(c.encode() for c in w) for w in words], student.merges).replayed(n))
-                agreed = max(agreed, n)
+                if n > agreed:
+                    agreed, cleaning = n, name
             clean = all(m not in text and _only_at(tokens, m, m == end) for m in (end, start) if m)
             if (agreed > plain or clean) and (best is None or agreed > best.agreed):
-                best = Marks(end, start, counts, marked, agreed)
+                kept = cleaning if cleaning in CLEANINGS else ""  # lowercasing and a-z: the comparison finds them
+                words = _marked(filtered(corpus, kept), start, end, specials) if kept else counts
+                best = Marks(end, start, words, marked, agreed, kept)
     return best
 
 
@@ -114,9 +124,10 @@ def marks_sentence(marks: Marks) -> str:
     """What the student's words carry, said to the student."""
     start = f"start with a space symbol of their own ('{marks.start}' before each word's first character)"
     end = f"end in the symbol '{marks.end}' where ours end in '</w>' (another end-of-word symbol)"
+    cleaned = f"your run {FILTERS[marks.cleaning][0]}, and " if marks.cleaning else ""
     if marks.start and marks.end:
-        return f"your words {start} and {end}"
-    return f"your words {start if marks.start else end}"
+        return f"{cleaned}your words {start} and {end}"
+    return f"{cleaned}your words {start if marks.start else end}"
 
 
 def marks_told(

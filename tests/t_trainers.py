@@ -1,4 +1,4 @@
-"""A character-level BPE trainer as students of other courses write it, and their readers' and loops' faults, one
+r"""A character-level BPE trainer as students of other courses write it, and their readers' and loops' faults, one
 each, written for the tests independently of ``bpe/``.
 
 The trainer counts whitespace-split words, each its characters and ``'</w>'`` (as Sennrich et al.'s snippet), counts
@@ -9,8 +9,10 @@ tie rule. Faults (:data:`T_FAULTS`; two at once joined by ``+``):
 - ``first-unrecorded``: one merge is made before the loop (a notebook cell trying it by hand) and never recorded;
 - ``lines-as-words``: the file read with ``splitlines()``, each line one word with its spaces dropped;
 - ``first-line``: only the file's first line read (``f.readline()``);
-- ``nonword-split``: words are the pieces of ``re.split(r'\\W+', text)``;
-- ``lower``: the text lowercased first;
+- ``nonword-split``: words are the pieces of ``re.split(r'\W+', text)``;
+- ``lower``: the text lowercased first; ``punctuation``: lowercased, every ``string.punctuation`` character deleted;
+  ``word-edges``: lowercased, each word stripped of its non-word characters at both ends (``re.sub(r'^\W+|\W+$', '',
+  word)``, a word left empty dropped);
 - ``second-first``: a tie goes to the smallest second symbol, then the smallest first
   (``min(tied, key=lambda p: (p[1], p[0]))``);
 - ``shortest``: a tie goes to the shortest merged string, then the smallest (``sorted`` by
@@ -21,11 +23,12 @@ tie rule. Faults (:data:`T_FAULTS`; two at once joined by ``+``):
 from __future__ import annotations
 
 import re
+import string
 from collections import Counter
 
 T_FAULTS = (
     "first-unrecorded", "lines-as-words", "first-line", "nonword-split", "lower", "second-first", "shortest",
-    "end-underscore",
+    "end-underscore", "punctuation", "word-edges",
 )  # fmt: skip
 
 
@@ -37,6 +40,10 @@ def t_words(text: str, fault: str | None = None) -> Counter:
     """The words the trainer counts, with their counts, in first-seen order."""
     if _has(fault, "lower"):
         text = text.lower()
+    if _has(fault, "punctuation"):
+        text = re.sub("[" + re.escape(string.punctuation) + "]", "", text.lower())
+    if _has(fault, "word-edges"):
+        return Counter(w for w in (re.sub(r"^\W+|\W+$", "", w) for w in text.lower().split()) if w)
     if _has(fault, "first-line"):
         text = text.split("\n", 1)[0]
     if _has(fault, "lines-as-words"):

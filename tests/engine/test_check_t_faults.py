@@ -59,3 +59,28 @@ def test_lines_read_as_words_of_lowercased_text_are_both_named(corpus):
         assert "your text is lowercased, and your corpus is read line by line" in result.cause
     else:  # prose: lowercasing alone makes the first merges
         assert result.kind in ("case", "reading"), result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+@pytest.mark.parametrize("fault", ["first-line", "nonword-split"])
+def test_a_reader_of_the_first_line_or_of_nonword_pieces_is_named(corpus, fault):
+    # the old Check told a word-start space symbol (first line) or a count or heap fault (\W+ pieces)
+    merges, result = check_t(corpus, fault)
+    step = first_difference(corpus, merges)
+    if step is None:  # the handout is one line of words and letters: nothing changes
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("reading", fault, step), result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+@pytest.mark.parametrize("cleaning", ["punctuation", "word-edges"])
+def test_a_text_cleaned_of_punctuation_with_words_marked_is_told_with_both(corpus, cleaning):
+    # the old Check named only the '_' end marker, then a count that differs on the marked words
+    merges, result = check_t(corpus, f"{cleaning}+end-underscore")
+    step = first_difference(corpus, merges)
+    assert (result.kind, result.step) == ("word-marks", step), result.cause
+    if corpus == "handout":  # no punctuation to clean
+        return
+    said = "deletes every punctuation character" if cleaning == "punctuation" else "strips the punctuation"
+    assert said in result.cause and "end in the symbol '_'" in result.cause, result.cause
