@@ -31,8 +31,18 @@ def first_missing(ours: Sequence[BytePair], merges: Sequence[BytePair]) -> ByteP
         return None
     follows = agreed(ours[1:], merges)
     token = ours[0][0] + ours[0][1]
+    if _one_character(token):  # a byte-level run's first merge, which a run on characters never needs: the base
+        return None
     used = any(token in pair for pair in merges)  # the merge was made: a later merge of the list uses its token
     return ours[0] if used and follows >= min(len(merges) - 1, NEED) else None
+
+
+def _one_character(token: bytes) -> bool:
+    """Whether ``token`` is the bytes of one character of several bytes."""
+    try:
+        return len(token) > 1 and len(token.decode("utf-8")) == 1
+    except UnicodeDecodeError:
+        return False
 
 
 def first_missing_told(missing: BytePair, merges: Sequence[BytePair], inner: Comparison) -> Comparison:
