@@ -2,7 +2,7 @@
 each word, found in a student's run and compared as if our words were marked so.
 
 Course assignments that follow BPE for translation mark each word's end with ``_`` or ``$`` instead of ``</w>``, or
-start it with a ``' '`` symbol of its own (Hacettepe's AIN442: ``' ' + word + '_'``). No setting of ours makes those
+start it with a ``' '`` symbol of its own (Hacettepe's AIN442: ``' ' + word + '_'``) or with ``'_'`` too. No setting of ours makes those
 symbols, so such a run parts from ours at its first merge holding one and reads as "not from this corpus".
 :func:`find_marks` takes the marks the run's tokens carry (a symbol that ends tokens, a space that starts them), marks
 our whitespace-split words so (the text with ``'_'`` after each word; word counts, each word as
@@ -29,7 +29,7 @@ from .pre_tokenizers import Corpus
 from .text_filters import FILTERS, filtered
 
 END_MARKS = ("_", "$", "#", "@", "~", "|", "%", "&")  # end-of-word symbols seen in students' code, and kin
-START_MARKS = (" ",)  # a symbol put before each word's first character
+START_MARKS = (" ", "_")  # a symbol put before each word's first character
 # cleanings the comparison on marked words cannot find (the marks are punctuation to them): the words are cleaned
 # first, then marked, and the cleaning is said with the marks
 CLEANINGS = ("word-edges", "punctuation")
@@ -63,12 +63,17 @@ def _marked(corpus: Corpus, start: str, end: str, specials: Sequence[str] = ()) 
     return mark(corpus) if isinstance(corpus, str) else [mark(t) for t in corpus]
 
 
-def _only_at(tokens: set[str], mark: str, end: bool) -> bool:
-    """True if every token holding ``mark`` holds it once, as its last (``end``) or first character."""
+def _only_at(tokens: set[str], mark: str, end: bool, start: bool = False) -> bool:
+    """True if every token holding ``mark`` holds it once at its end (``end``) or start (``start``), or both when the
+    mark is both (``'_' + word + '_'``), and nowhere else."""
     holding = [t for t in tokens if mark in t]
-    return bool(holding) and all(
-        t.count(mark) == 1 and (t.endswith(mark) if end else t.startswith(mark)) for t in holding
-    )
+
+    def only(t: str) -> bool:
+        rest = t[len(mark) :] if start and t.startswith(mark) else t
+        rest = rest[: -len(mark)] if end and rest.endswith(mark) else rest
+        return mark not in rest and rest != t
+
+    return bool(holding) and all(only(t) for t in holding)
 
 
 def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequence[str] = ()) -> Marks | None:
@@ -95,7 +100,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     work = Work("marks")
     best: Marks | None = None
     for end in (*ends, ""):
-        for start in (*starts, ""):
+        for start in ("", *starts):  # a start mark is said only where it follows further than none
             if not end and not start:
                 continue
             if work.spent():
@@ -112,7 +117,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                 work.spend(MergeCost([tuple(c.encode() for c in w) for w in words], student.merges).replayed(n))
                 if n > agreed:
                     agreed, cleaning = n, name
-            clean = all(m not in text and _only_at(tokens, m, m == end) for m in (end, start) if m)
+            clean = all(m not in text and _only_at(tokens, m, m == end, m == start) for m in (end, start) if m)
             if (agreed > plain or clean) and (best is None or agreed > best.agreed):
                 kept = cleaning if cleaning in CLEANINGS else ""  # lowercasing and a-z: the comparison finds them
                 words = _marked(filtered(corpus, kept), start, end, specials) if kept else counts
@@ -122,7 +127,11 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
 
 def marks_sentence(marks: Marks) -> str:
     """What the student's words carry, said to the student."""
-    start = f"start with a space symbol of their own ('{marks.start}' before each word's first character)"
+    start = (
+        f"start with a space symbol of their own ('{marks.start}' before each word's first character)"
+        if marks.start == " "
+        else f"start with the symbol '{marks.start}' (a word-start symbol before each word's first character)"
+    )
     end = f"end in the symbol '{marks.end}' where ours end in '</w>' (another end-of-word symbol)"
     cleaned = f"your run {FILTERS[marks.cleaning][0]}, and " if marks.cleaning else ""
     if marks.start and marks.end:

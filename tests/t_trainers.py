@@ -17,7 +17,7 @@ tie rule. Faults (:data:`T_FAULTS`; two at once joined by ``+``):
   (``min(tied, key=lambda p: (p[1], p[0]))``);
 - ``shortest``: a tie goes to the shortest merged string, then the smallest (``sorted`` by
   ``(-count, len(a + b), a + b)``);
-- ``end-underscore``: words end in ``'_'``, not ``'</w>'``.
+- ``end-underscore``: words end in ``'_'``, not ``'</w>'``; ``start-underscore``: words start with ``'_'`` too.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections import Counter
 
 T_FAULTS = (
     "first-unrecorded", "lines-as-words", "first-line", "nonword-split", "lower", "second-first", "shortest",
-    "end-underscore", "punctuation", "word-edges",
+    "end-underscore", "start-underscore", "punctuation", "word-edges",
 )  # fmt: skip
 
 
@@ -78,7 +78,8 @@ def _best(pairs: dict[tuple[str, str], int], fault: str | None) -> tuple[str, st
 def t_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[str, str]]:
     """The trainer's merges on ``text``, in order, as its list records them."""
     end = "_" if _has(fault, "end-underscore") else "</w>"
-    vocab = {(*word, end): n for word, n in t_words(text, fault).items()}
+    start = ("_",) if _has(fault, "start-underscore") else ()
+    vocab = {(*start, *word, end): n for word, n in t_words(text, fault).items()}
     merges: list[tuple[str, str]] = []
     steps = num_merges + 1 if _has(fault, "first-unrecorded") else num_merges
     for step in range(steps):

@@ -84,3 +84,37 @@ def test_a_text_cleaned_of_punctuation_with_words_marked_is_told_with_both(corpu
         return
     said = "deletes every punctuation character" if cleaning == "punctuation" else "strips the punctuation"
     assert said in result.cause and "end in the symbol '_'" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+@pytest.mark.parametrize("tie", ["second-first", "shortest"])
+def test_a_students_tie_rule_on_the_second_symbol_or_the_shortest_token_is_named(corpus, tie):
+    # the old Check told a tie no rule follows, or a count that is off
+    merges, result = check_t(corpus, tie)
+    step = first_difference(corpus, merges)
+    if step is None:
+        assert result.kind == "same", result.cause
+        return
+    assert result.step == step, result.cause
+    assert (result.kind, result.rule) == ("tie", tie), result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_tie_on_the_second_symbol_with_words_marked_is_told_with_both(corpus):
+    # the old Check named only the '_' end marker where the tie rule acts first (the handout's step 1)
+    merges, result = check_t(corpus, "second-first+end-underscore")
+    step = first_difference(corpus, merges)
+    assert (result.kind, result.step) == ("word-marks", step), result.cause
+    assert "end in the symbol '_'" in result.cause
+    if corpus == "handout":  # the tie at step 1: (e, s), (s, t) and (t, _) all counted 9
+        assert "'second-first' rule" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_words_marked_at_both_ends_with_underscores_are_told(corpus):
+    # the old Check told a pair the corpus never has, or merges not from this corpus
+    setup = Setup("lexicographic", "sennrich", False)  # a course's smallest-pair rule (Hacettepe's AIN442)
+    merges, result = check_t(corpus, "shortest+start-underscore+end-underscore", setup)
+    step = first_difference(corpus, merges, setup)
+    assert (result.kind, result.step) == ("word-marks", step), result.cause
+    assert "start with the symbol '_'" in result.cause and "end in the symbol '_'" in result.cause
