@@ -91,7 +91,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     ends = [m for m in END_MARKS if any(t.endswith(m) for t in tokens)]
     # a space starts words only where our words never hold one: without pre-tokenization or with GPT-2's, it is text
     spaced = setup.pre_tokenizer not in ("sennrich", "whitespace")
-    starts = [m for m in START_MARKS if not spaced and any(t.startswith(m) for t in tokens)]
+    # a start mark starts a token of more than itself ('_t'): a lone '_' may be an end mark
+    starts = [m for m in START_MARKS if not spaced and any(t.startswith(m) and t != m for t in tokens)]
     if not ends and not starts:
         return None
     text = "".join(_texts(corpus))
@@ -100,7 +101,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     work = Work("marks")
     best: Marks | None = None
     for end in (*ends, ""):
-        for start in ("", *starts):  # a start mark is said only where it follows further than none
+        for start in (*starts, ""):
             if not end and not start:
                 continue
             if work.spent():
