@@ -92,7 +92,7 @@ def diagnose(
         marks = find_marks(corpus, student, setup, special_tokens)
         if marks is not None:  # words marked otherwise ('_' for '</w>', a space before each): compared marked so
             options = dict(num_merges=num_merges, vocab_size=vocab_size)
-            inner, ranked = _diagnosed(marks.counts, student, marks.setup, (), **options)
+            inner, ranked = _diagnosed(marks.counts, marks.run or student, marks.setup, (), **options)
             return _told_cut(marks_told(corpus, student, setup, special_tokens, marks, inner), check), ranked
         result, ranked = _diagnosed(
             corpus, student, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size
@@ -330,6 +330,11 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             f"Your run equals ours with {alternative.sentence(base=not same_base)}{rule}{agree} With the "
             f"settings compared here ({setup.sentence()}) the runs part at step {n + 1}.{stop}"
         )
+        if setup.pre_tokenizer == "none" and alternative.pre_tokenizer == "whitespace":  # no cut chosen, yet one made
+            cause += (
+                " A space never merges with anything in your run: your words are split at whitespace, or your "
+                "loop skips every pair that holds the space symbol (as if 'Ġ' were never a candidate)."
+            )
         if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
             cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"
         return replace(

@@ -77,6 +77,8 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
+from .text_cleanings import cleaned as cleaned_corpus
+from .text_cleanings import cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, extra_letters, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
 from .tie_keys import OUR_FIRST
@@ -160,12 +162,18 @@ def compare_one(
         none = 2.9 if _crosses_words(student.merges) else 3.5
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
     lowered = None  # how far our run on the lowercased text follows the run
+    cleaned = None
     if their_count < our_count or their_count == 0:
         lowered = _lowercased_agreed(corpus, student, setup, specials)
         candidates.append((lowered, 0, "case"))
         cleaned = _cleaned_agreed(corpus, student, setup, specials)
-        if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause
-            candidates.append((cleaned[1], 0.1, "letters"))
+    elif their_count == our_count:  # at a tie a cleaning moves a count by chance: it must follow the run further
+        cleaned = _cleaned_agreed(corpus, student, setup, specials)
+        if cleaned is not None and cleaned[1] < min(len(student.merges), step + FOLLOW):
+            cleaned = None
+    if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause; the other
+        # cleanings (bpe.text_cleanings) after a faulty reader or a class of wrong counts, commoner in CS336 trainers
+        candidates.append((cleaned[1], 0.1 if cleaned[0][0] in FILTERS else 3.15, "letters"))
     split_out = _split_out(corpus, specials)
     if split_out:  # a special token in the text, kept in by the settings compared, split out by the student
         # a setting: it must make the whole run (at a tie any cause that moves a count makes one choice by chance)
@@ -277,9 +285,18 @@ def compare_one(
     if kind == "letters" and cleaned is not None:
         cause = (
             f"{head} ({their_count} here): a count that differs, from how the text is cleaned. Your run "
-            f"{_cleaning(*cleaned)}: on the text cleaned so our run makes this merge too."
+            f"{_cleaning(*cleaned)}: on the text cleaned so our run makes this merge too"
         )
-        return Comparison(kind="letters", cause=cause, **fields)
+        if cleaned[0][0] not in FILTERS:  # how far the cleaning explains the run
+            total = len(student.merges)
+            cause += (
+                f", and all {total} of yours."
+                if cleaned[1] >= total
+                else f", and follows yours for {cleaned[1]} merges."
+            )
+        else:
+            cause += "."
+        return Comparison(kind="letters" if cleaned[0][0] in FILTERS else "cleaning", cause=cause, **fields)
     if kind == "specials":
         cause = (
             f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "
@@ -465,33 +482,44 @@ def _unsplit_agreed(corpus, student, setup, specials) -> int:
     return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
 
 
-def _cleaning(name: str, n: int, extra: str) -> str:
+def _cleaning(names: tuple[str, ...], n: int, extra: str) -> str:
     """How the text was cleaned, said to the student."""
-    if extra:
+    if names == ("a-z",) and extra:
         return f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every other character made a space"
-    return FILTERS[name][0]
+    if len(names) == 1 and names[0] in FILTERS:
+        return FILTERS[names[0]][0]
+    return cleaning_sentence(names)
 
 
-def _cleaned_agreed(corpus, student, setup, specials) -> tuple[str, int, str] | None:
-    """The cleaning of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the
-    run's tokens hold, when they hold some) on which our run makes most of the student's merges, how many, and the
-    letters kept besides a-z; None for word counts or when cleaning changes nothing. Each cleaning tried is one
-    training, spent from the allowance ``clean`` (:mod:`bpe.check_work`)."""
+def _cleaned_agreed(corpus, student, setup, specials) -> tuple[tuple[str, ...], int, str] | None:
+    """The cleaning on which our run makes most of the student's merges, how many, and the letters kept besides
+    a-z: those of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the run's
+    tokens hold, when they hold some), then those of :mod:`bpe.text_cleanings` the setup can show, alone and after
+    lowercasing; None for word counts or when cleaning changes nothing. Each cleaning tried is one training, spent
+    from the allowance ``clean`` (:mod:`bpe.check_work`)."""
     tokens = [t.decode("utf-8", "ignore") for pair in student.merges for t in pair]
     extra = extra_letters(tokens)
     best = None
     work = Work("clean")
-    for name, kept in (*((name, "") for name in FILTERS), *((("a-z", extra),) if extra else ())):
-        cleaned = filtered(corpus, name, kept)
-        if cleaned is None:
+    tried = [*(((name,), "") for name in FILTERS), *(((("a-z",), extra),) if extra else ())]
+    raw = [t for pair in student.merges for t in pair]
+    tried += [(names, "") for names in cleanings_for(setup.pre_tokenizer, setup.byte_base, raw)]
+    for names, kept in tried:
+        clean = filtered(corpus, names[0], kept) if names[0] in FILTERS else cleaned_corpus(corpus, names)
+        if clean is None:
             return None
-        if cleaned == corpus or work.spent():
+        if clean == corpus or not clean or work.spent():
             continue
-        n = setup_agreed(cleaned, setup, student.merges, specials, student.end_of_word)
-        _, words, _ = student_words(cleaned, setup, specials, student.end_of_word)
+        if names[0] not in FILTERS and not covers(clean, raw):  # it drops a character the student merges
+            continue
+        try:
+            n = setup_agreed(clean, setup, student.merges, specials, student.end_of_word)
+            _, words, _ = student_words(clean, setup, specials, student.end_of_word)
+        except ValueError:  # nothing left to count
+            continue
         work.spend(MergeCost(words, student.merges).replayed(n))
         if best is None or n > best[1]:
-            best = (name, n, kept)
+            best = (names, n, kept)
     return best
 
 

@@ -10,6 +10,8 @@ Left out: the merges that differ (:mod:`bpe.check_cause`).
 
 from __future__ import annotations
 
+import re
+
 from .check_notation import show_pair
 from .check_result import Comparison
 from .check_setup import Setup, raw_word_counts
@@ -58,6 +60,12 @@ def near_round(size: int) -> str:
     return ""
 
 
+def _joins_words(pair) -> bool:
+    """True if a merge's text holds an ASCII letter or digit, whitespace, and another: it joins two words (as a
+    student's check ``[a-zA-Z0-9]+\\s[a-zA-Z0-9]+`` sees it)."""
+    return re.search(rb"[A-Za-z0-9]\s+[A-Za-z0-9]", pair[0] + pair[1]) is not None
+
+
 def goes_past(student: StudentRun, target: int, target_words: str, base: dict) -> Comparison:
     extra = student.merges[target]
     cause = (
@@ -82,6 +90,12 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
             f"Your run stops short: {ends}. The {n} merges you made agree with ours; at step {n + 1} ours goes on "
             f"with {show_pair(nxt)}."
         )
+        if _joins_words(nxt) and not any(_joins_words(m) for m in student.merges):
+            cause += (
+                f" It is our first merge across a space between two words ('{(nxt[0] + nxt[1]).decode('utf-8', 'replace')}'"
+                "): your run stops exactly where a merge would join two words, as a loop does that breaks (or is "
+                "stopped by a check) at the first merge whose text holds a space between letters or digits."
+            )
         if n == 1:  # one pair, kept once: every step took the same pair again
             cause = (
                 f"Your run makes one merge, {show_pair(student.merges[0])}, and no more because your merge never "

@@ -2,7 +2,7 @@
 each word, found in a student's run and compared as if our words were marked so.
 
 Course assignments that follow BPE for translation mark each word's end with ``_`` or ``$`` instead of ``</w>``, or
-start it with a ``' '`` symbol of its own (Hacettepe's AIN442: ``' ' + word + '_'``) or with ``'_'`` too. No setting of ours makes those
+start it with a ``' '`` symbol of its own (Hacettepe's AIN442: ``' ' + word + '_'``). No setting of ours makes those
 symbols, so such a run parts from ours at its first merge holding one and reads as "not from this corpus".
 :func:`find_marks` takes the marks the run's tokens carry (a symbol that ends tokens, a space that starts them), marks
 our whitespace-split words so (the text with ``'_'`` after each word; word counts, each word as
@@ -26,25 +26,30 @@ from .check_setup import Setup, history_bytes, raw_word_counts, setup_agreed, tr
 from .check_work import MergeCost, Work
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus
+from .text_cleanings import cleaned, cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, filtered
 
-END_MARKS = ("_", "$", "#", "@", "~", "|", "%", "&")  # end-of-word symbols seen in students' code, and kin
-START_MARKS = (" ", "_")  # a symbol put before each word's first character
-# cleanings the comparison on marked words cannot find (the marks are punctuation to them): the words are cleaned
-# first, then marked, and the cleaning is said with the marks
-CLEANINGS = ("word-edges", "punctuation")
+END_MARKS = ("_", "$", "#", "@", "~", ">", "|", "%", "&")  # end-of-word symbols seen in students' code, and kin
+START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
+_TAG = re.compile(r"<[/\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>'
+# a symbol of several characters stands in our words and the student's merges as one character the text never
+# holds, told back as the symbol
+ALIAS = {"end": "\ue000", "start": "\ue001"}
 
 
 @dataclass(frozen=True)
 class Marks:
-    """The marks a run's words carry (``''``: none), our words marked so, and how far our run on them follows."""
+    """The marks a run's words carry (``''``: none), our words marked so, and how far our run on them follows.
+    ``run``: the student's run as compared on those words (a mark of several characters written as one);
+    ``cleaning``: how the text was cleaned before it was marked (:mod:`bpe.text_cleanings`), if at all."""
 
     end: str
     start: str
     counts: Corpus  # the text with each word marked, or word counts where a space starts each word
     setup: Setup
     agreed: int
-    cleaning: str = ""  # a cleaning of :data:`bpe.text_filters.FILTERS` the marked words are compared after
+    run: StudentRun | None = None
+    cleaning: tuple[str, ...] = ()
 
 
 def _texts(corpus: Corpus) -> list[str]:
@@ -53,19 +58,47 @@ def _texts(corpus: Corpus) -> list[str]:
     return [corpus] if isinstance(corpus, str) else list(corpus)
 
 
+def _symbol(mark: str, which: str) -> str:
+    """The one character a mark stands as in our words."""
+    return mark if len(mark) <= 1 else ALIAS[which]
+
+
 def _marked(corpus: Corpus, start: str, end: str, specials: Sequence[str] = ()) -> Corpus:
-    """Our words marked: with only an end mark, the corpus with ``end`` after each whitespace-split word (still a
+    """Our words marked: the corpus with ``start`` before and ``end`` after each whitespace-split word (still a
     text, so the causes read from a text, faulty readers and classes of wrong counts, are tried on it too); with a
-    start mark, word counts (a space cannot start a word of a text split on whitespace)."""
-    if start or isinstance(corpus, Mapping):
+    space to start each, word counts (a space cannot start a word of a text split on whitespace)."""
+    start, end = _symbol(start, "start"), _symbol(end, "end")
+    if start == " " or isinstance(corpus, Mapping):
         return {f"{start}{w}{end}": n for w, n in raw_word_counts(corpus, "whitespace", specials).items()}
-    mark = lambda text: re.sub(r"\S+", lambda m: m.group() + end, text)  # noqa: E731
+    mark = lambda text: re.sub(r"\S+", lambda m: start + m.group() + end, text)  # noqa: E731
     return mark(corpus) if isinstance(corpus, str) else [mark(t) for t in corpus]
 
 
+def _aliased(student: StudentRun, start: str, end: str) -> StudentRun:
+    """The student's run with a mark of several characters written as the one character it stands as."""
+    swaps = [(m.encode(), _symbol(m, w).encode()) for m, w in ((start, "start"), (end, "end")) if len(m) > 1]
+    if not swaps:
+        return student
+
+    def alias(token: bytes) -> bytes:
+        for old, new in swaps:
+            token = token.replace(old, new)
+        return token
+
+    return replace(student, merges=tuple((alias(a), alias(b)) for a, b in student.merges))
+
+
+def told_back(text: str, marks: Marks) -> str:
+    """A sentence about the aliased words with each mark written as itself."""
+    for which, mark in (("start", marks.start), ("end", marks.end)):
+        if len(mark) > 1:
+            text = text.replace(ALIAS[which], mark)
+    return text
+
+
 def _only_at(tokens: set[str], mark: str, end: bool, start: bool = False) -> bool:
-    """True if every token holding ``mark`` holds it once at its end (``end``) or start (``start``), or both when the
-    mark is both (``'_' + word + '_'``), and nowhere else."""
+    """True if every token holding ``mark`` holds it once at its end (``end``) or start (``start``), or at both when
+    the mark is both (``'_' + word + '_'``), and nowhere else."""
     holding = [t for t in tokens if mark in t]
 
     def only(t: str) -> bool:
@@ -88,56 +121,112 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
         return None
     if any("</w>" in t for t in tokens):
         return None
-    ends = [m for m in END_MARKS if any(t.endswith(m) for t in tokens)]
-    # a space starts words only where our words never hold one: without pre-tokenization or with GPT-2's, it is text
-    spaced = setup.pre_tokenizer not in ("sennrich", "whitespace")
+    text = "".join(_texts(corpus))
+    tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
+    ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))]
+    bare = {t for t in tokens if not any(t.endswith(m) for m in tags)}  # a tag starts with '<' but marks no start
     # a start mark starts a token of more than itself ('_t'): a lone '_' may be an end mark
-    starts = [m for m in START_MARKS if not spaced and any(t.startswith(m) and t != m for t in tokens)]
+    starts = [m for m in START_MARKS if any(t.startswith(m) and t != m for t in bare)]
+    if setup.pre_tokenizer not in ("whitespace", "sennrich"):  # a space starts words of other cuts by itself
+        starts = [m for m in starts if m != " "]
     if not ends and not starts:
         return None
-    text = "".join(_texts(corpus))
     plain = setup_agreed(corpus, setup, student.merges, specials)
     marked = Setup(setup.tie_break, "whitespace", False)
     work = Work("marks")
     best: Marks | None = None
+    best_only = False
+    # the marks may show only on a text the student cleaned too: lowercased, kept to a-z (named after the marks, on
+    # the marked words); then, for the marking found, the ways of bpe.text_cleanings (said with the marks, which go
+    # on the cleaned words)
     for end in (*ends, ""):
         for start in (*starts, ""):
-            if not end and not start:
+            # one symbol at both ends of a word ('_' + word + '_') only where the run holds it nowhere else
+            both = end == start and _only_at(tokens, end, True, True)
+            if not end and not start or end == start and not both or work.spent():
                 continue
-            if work.spent():
-                break
-            counts = _marked(corpus, start, end, specials)
-            # the marks may show only on a text the student cleaned too (lowercased, kept to a-z), named after them
-            agreed, cleaning = 0, ""
-            for name in ("", "lower", "a-z", *CLEANINGS):
-                cleaned = filtered(corpus, name) if name else corpus
-                if cleaned is None or work.spent():
-                    continue
-                words = raw_word_counts(_marked(cleaned, start, end, specials), "whitespace")
-                n = setup_agreed(words, marked, student.merges)
-                work.spend(MergeCost([tuple(c.encode() for c in w) for w in words], student.merges).replayed(n))
-                if n > agreed:
-                    agreed, cleaning = n, name
-            clean = all(m not in text and _only_at(tokens, m, m == end, m == start) for m in (end, start) if m)
-            if (agreed > plain or clean) and (best is None or agreed > best.agreed):
-                kept = cleaning if cleaning in CLEANINGS else ""  # lowercasing and a-z: the comparison finds them
-                words = _marked(filtered(corpus, kept), start, end, specials) if kept else counts
-                best = Marks(end, start, words, marked, agreed, kept)
-    return best
+            run = _aliased(student, start, end)
+            basic = ((), ("lower",), ("a-z",), ("lower", "strip-ends"))  # the last as course notebooks clean
+            reach = {c: _marked_agreed(c, start, end, specials, marked, run, work, corpus) for c in basic}
+            agreed = max(reach.values())
+            edges = reach[basic[-1]] > max(reach[c] for c in basic[:-1])  # said with the marks: see below
+            only = all(_only_at(tokens, m, m == end, m == start) for m in (end, start) if m)
+            clean = only and all(m not in text for m in (end, start) if m)
+            # on equal reach, marks the run holds only at a token's end (or start) go first
+            if (agreed > plain or clean) and (best is None or (agreed, only) > (best.agreed, best_only)):
+                best, best_only = Marks(end, start, _marked(corpus, start, end, specials), marked, agreed, run), only
+                if edges:  # the comparison on the marked words finds lowercasing, not the ends stripped
+                    words = _marked(cleaned(corpus, ("strip-ends",)), start, end, specials)
+                    best = replace(best, counts=words, cleaning=("strip-ends",))
+    if best is None or best.agreed >= len(student.merges):
+        return best
+    how, most = (), best.agreed
+    for names in cleanings_for("whitespace", False, ()):
+        if work.spent():
+            break
+        n = _marked_agreed(names, best.start, best.end, specials, marked, best.run, work, corpus)
+        if n > most:
+            how, most = names, n
+    said = tuple(n for n in how if n != "lower")  # lowercasing is found on the marked words
+    if not said:
+        return best
+    return replace(best, counts=_marked(cleaned(corpus, said), best.start, best.end, specials), agreed=most,
+                   cleaning=said)  # fmt: skip
+
+
+def _marked_agreed(names, start, end, specials, marked, run, work, corpus) -> int:
+    """How many of the run's merges our run makes on the text cleaned by ``names`` and marked so (spent from
+    ``work``)."""
+    if work.spent():
+        return 0
+    clean = corpus if not names else filtered(corpus, names[0]) if names[0] in FILTERS else cleaned(corpus, names)
+    if clean is None:
+        return 0
+    tokens = [t for pair in run.merges for t in pair]
+    if names not in ((), ("lower",)) and not covers(clean, tokens, start + end + "".join(ALIAS.values())):
+        return 0  # it drops a character the student merges
+    try:
+        words = raw_word_counts(_marked(clean, start, end, specials), "whitespace")
+    except ValueError:
+        return 0
+    n = setup_agreed(words, marked, run.merges)
+    work.spend(MergeCost([tuple(c.encode() for c in w) for w in words], run.merges).replayed(n))
+    return n
 
 
 def marks_sentence(marks: Marks) -> str:
-    """What the student's words carry, said to the student."""
-    start = (
-        f"start with a space symbol of their own ('{marks.start}' before each word's first character)"
-        if marks.start == " "
-        else f"start with the symbol '{marks.start}' (a word-start symbol before each word's first character)"
-    )
+    """What the student's words carry (and how the text was cleaned first, if it was), said to the student."""
+    if marks.start == " ":
+        start = f"start with a space symbol of their own ('{marks.start}' before each word's first character)"
+    else:
+        start = f"start with the symbol '{marks.start}' (a word-start symbol before each word's first character)"
     end = f"end in the symbol '{marks.end}' where ours end in '</w>' (another end-of-word symbol)"
-    cleaned = f"your run {FILTERS[marks.cleaning][0]}, and " if marks.cleaning else ""
-    if marks.start and marks.end:
-        return f"{cleaned}your words {start} and {end}"
-    return f"{cleaned}your words {start if marks.start else end}"
+    said = (
+        f"your words {start} and {end}" if marks.start and marks.end else f"your words {start if marks.start else end}"
+    )
+    if marks.start and not marks.end:
+        said += ", with no end-of-word symbol"
+    return said
+
+
+def _unaliased(result: Comparison, marks: Marks) -> Comparison:
+    """``result`` on the aliased words, with each mark of several characters written as itself."""
+    if marks.run is None or len(marks.start) <= 1 and len(marks.end) <= 1:
+        return result
+    swaps = [(ALIAS[w].encode(), m.encode()) for w, m in (("start", marks.start), ("end", marks.end)) if len(m) > 1]
+
+    def back(pair):
+        if pair is None:
+            return None
+        out = []
+        for token in pair:
+            for new, old in swaps:
+                token = token.replace(new, old)
+            out.append(token)
+        return tuple(out)
+
+    return replace(result, cause=told_back(result.cause, marks), ours=back(result.ours), theirs=back(result.theirs),
+                   our_merges=tuple(back(p) for p in result.our_merges))  # fmt: skip
 
 
 def marks_told(
@@ -145,6 +234,7 @@ def marks_told(
 ) -> Comparison:
     """The verdict on a run whose words carry other marks: where the runs part, the marks said there when the
     student's pair holds one, then ``inner``'s verdict on our words marked so; else ``inner``'s, the marks after it."""
+    inner = _unaliased(inner, marks)
     plain = setup_agreed(corpus, setup, student.merges, specials)
     step = plain + 1
     theirs = student.merges[plain] if plain < len(student.merges) else None
@@ -154,9 +244,9 @@ def marks_told(
         or (marks.start and t.decode("utf-8", "replace").startswith(marks.start))
         for t in theirs
     )
-    if not held:
-        if inner.step is None:
-            return inner
+    if theirs is None:  # the run is ours under the settings compared
+        return inner
+    if not held and inner.step is not None:  # where the marked words make the whole run, the marks are its cause
         return replace(inner, cause=f"{inner.cause} Compared on our words marked as yours: {said}.")
     history = train_setup(corpus, setup, step, specials)
     ours_run = history_bytes(history)
@@ -171,7 +261,8 @@ def marks_told(
         if inner.step is None
         else f"on our words marked so, {inner.cause[0].lower()}{inner.cause[1:]}"
     )
-    cause = f"{head}: {said}, a marking no setting of ours makes. Compared {then}"
+    cleaning = f"; and your run {cleaning_sentence(marks.cleaning)}" if marks.cleaning else ""
+    cause = f"{head}: {said}, a marking no setting of ours makes{cleaning}. Compared {then}"
     cause = cause if cause.endswith(".") else cause + "."
     return Comparison(
         agreed=plain, step=step, ours=ours, theirs=theirs, our_count=0, their_count=0, kind="word-marks",

@@ -454,23 +454,6 @@ def _first_line(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, _example(reading.true, counts)
 
 
-NONWORD = re.compile(r"\W+")
-
-
-def _nonword_split(reading: Reading, chunks: int) -> tuple[Counter, Example]:
-    """Words as the pieces of ``re.split(r'\\W+', text)`` (of each document): every run of characters that are not
-    letters, digits or '_' (punctuation, symbols, spaces) is dropped and cuts words; the example is a word that loses
-    a character, and what it becomes."""
-    counts: Counter = Counter()
-    for a, b in reading.docs:
-        counts.update(w for w in NONWORD.split(reading.text[a:b]) if w)
-    true = reading.true
-    word = next((w for w in true if counts[w] < true[w] and NONWORD.search(w) and NONWORD.sub("", w)), None)
-    if word is None:
-        return counts, _example(true, counts)
-    return counts, ([word], [w for w in NONWORD.split(word) if w])
-
-
 @dataclass(frozen=True)
 class CountFault:
     """One faulty reader: ``count`` gives the word counts it makes of the corpus (given the text read whole and
@@ -547,9 +530,6 @@ COUNT_FAULTS: dict[str, CountFault] = {
                    "words are counted and each line counts once", _lines_flattened),
         CountFault("first-line", "only the first line of your file is read (f.readline() reads one line, not the "
                    "file), so the words of every later line are never counted", _first_line),
-        CountFault("nonword-split", "your words are the pieces of re.split(r'\\W+', text): every character that is not a "
-                   "letter, digit or '_' (punctuation and symbols, not only spaces) is dropped and cuts the word "
-                   "there", _nonword_split),
     )
 }  # fmt: skip
 

@@ -1,10 +1,8 @@
-r"""Texts cleaned as students clean them before training: lowercased, and every character but letters made a space.
+"""Texts cleaned as students clean them before training: lowercased, and every character but letters made a space.
 
 Course trainers often train on ``re.sub('[^a-z]', ' ', text.lower())`` (or keep every letter, ``str.isalpha``), so
 punctuation, digits and, for a-z, every letter outside ASCII never reach their words (or all but the few letters of
-a course's alphabet, ``äöüß``, which the run's own tokens show); others delete ``string.punctuation`` from the
-lowercased text, or strip it from each word's ends (``word.strip(string.punctuation)``, ``re.sub(r'^\W+|\W+$', '',
-word)``). :data:`FILTERS` holds each
+a course's alphabet, ``äöüß``, which the run's own tokens show). :data:`FILTERS` holds each
 cleaning with the words that say it; :func:`filtered` applies one to a corpus of text.
 
 Left out: weighing this cause against the others (:mod:`bpe.check_cause`) and plain lowercasing (there).
@@ -13,15 +11,12 @@ Left out: weighing this cause against the others (:mod:`bpe.check_cause`) and pl
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable, Mapping
 
 from .pre_tokenizers import Corpus
 
 _NOT_AZ = re.compile(r"[^a-z]+")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
-_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]+")
-_EDGES = re.compile(r"(?<!\S)\W+|\W+(?!\S)")  # the non-word characters at a word's start or end
 
 LOWER = ("lowercases the text", str.lower)  # plain lowercasing: told by bpe.check_cause, applied here too
 FILTERS: dict[str, tuple[str, Callable[[str], str]]] = {
@@ -29,10 +24,6 @@ FILTERS: dict[str, tuple[str, Callable[[str], str]]] = {
             lambda text: _NOT_AZ.sub(" ", text.lower())),
     "letters": ("keeps only the letters of the lowercased text, every digit, punctuation mark and other symbol made "
                 "a space", lambda text: _NOT_LETTER.sub(" ", text.lower())),
-    "word-edges": ("strips the punctuation from each word's start and end (the non-word characters there) in the "
-                   "lowercased text", lambda text: _EDGES.sub("", text.lower())),
-    "punctuation": ("deletes every punctuation character (string.punctuation) from the lowercased text",
-                    lambda text: _PUNCTUATION.sub("", text.lower())),
 }  # fmt: skip
 
 

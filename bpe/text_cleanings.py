@@ -1,0 +1,135 @@
+"""Texts cleaned before counting in ways other than keeping letters: punctuation cut off or stripped from words,
+whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8.
+
+People who write BPE "from scratch" often clean the text first, each in a few common ways: ``re.findall(r"\\w+|
+[^\\s\\w]+", text)`` (punctuation cut off as words of its own), ``word.strip(punctuation)`` (and words left empty
+dropped), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
+the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
+its end mark dropped), or ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
+the two bytes ``C4 A0``). Each changes the counts before any merge, so the run parts from ours at its first merge that
+a cleaned word counts differently. :data:`CLEANINGS` holds each with the words that say it; :func:`cleanings_for`
+gives the ones that can change a run under a pre-tokenizer (a word-level cleaning only where words are cut at
+whitespace), alone and after lowercasing; :func:`cleaned` applies them.
+
+Left out: lowercasing alone and keeping letters (:mod:`bpe.text_filters`), and weighing this cause against the others
+(:mod:`bpe.check_cause`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .pre_tokenizers import Corpus
+
+_WORD_OR_PUNCT = re.compile(r"\w+|[^\s\w]+")
+_END_PUNCT = re.compile(r"^\W+|\W+$")
+_PUNCT = re.compile(r"[^\w\s]")
+_SENTENCE_END = re.compile(r"[.!?]+")
+_G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
+
+
+def _strip_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _strip_ends(text: str) -> str:
+    words = (_END_PUNCT.sub("", w) for w in text.split())
+    return " ".join(w for w in words if any(c.isalpha() for c in w))
+
+
+def _g_words(text: str) -> str:
+    words = text.split()
+    return " ".join([*words[:1], *(_G + w for w in words[1:])])
+
+
+@dataclass(frozen=True)
+class Cleaning:
+    """One way of cleaning a text: what it does, said to the student, and the function. ``words``: it acts on
+    whitespace-split words, so it is tried only where our words are cut at whitespace; ``bytes_only``: it shows only
+    in a byte-level run; ``splits``: it cuts a text into several (each trained on its own)."""
+
+    sentence: str
+    clean: Callable[[str], str | list[str]]
+    words: bool = False
+    bytes_only: bool = False
+
+
+CLEANINGS: dict[str, Cleaning] = {
+    "punct-split": Cleaning("cuts punctuation off its words as words of their own (as re.findall(r'\\w+|[^\\s\\w]+') "
+                            "does), so 'word,' is counted as 'word' and ','",
+                            lambda t: " ".join(_WORD_OR_PUNCT.findall(t)), words=True),
+    "strip-ends": Cleaning("strips punctuation from each word's ends and drops the words with no letter left, so "
+                           "'word,' is counted as 'word'", _strip_ends, words=True),
+    "punct-space": Cleaning("replaces every punctuation mark and other symbol with a space (letters, digits and "
+                            "'_' kept, accented letters too)", lambda t: _PUNCT.sub(" ", t)),
+    "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
+                       "gone)", lambda t: " ".join(t.split())),
+    "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",
+                        _strip_accents),
+    "sentences": Cleaning("cuts the text into sentences at '.', '!' and '?', drops those marks and trains on each "
+                          "sentence on its own", lambda t: [s.strip() for s in _SENTENCE_END.split(t) if s.strip()]),
+    "space-split": Cleaning("cuts its words at single spaces only (split(' ')), so a newline or a tab stays inside a "
+                            "word ('bytes.\\nHere' is one word)", lambda t: t, words=True),
+    "g-utf8": Cleaning("writes the space before each word as the character 'Ġ' encoded in UTF-8 (the two bytes "
+                       "C4 A0) where GPT-2 writes the space byte 0x20 as 'Ġ', so your first merge joins those two "
+                       "bytes", _g_words, words=True, bytes_only=True),
+}  # fmt: skip
+
+WORD_CUTS = ("whitespace", "sennrich")  # pre-tokenizers that cut words at whitespace only
+
+
+def cleaned(corpus: Corpus, names: Sequence[str]) -> Corpus | None:
+    """The corpus cleaned by each of ``names`` in turn (``"lower"``: lowercased), or None for word counts."""
+    if isinstance(corpus, Mapping):
+        return None
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    if names and names[-1] == "space-split":  # words that hold whitespace: word counts, not a text
+        words: dict[str, int] = {}
+        for text in cleaned(texts, names[:-1]) or ():
+            for w in text.split(" "):
+                if w:
+                    words[w] = words.get(w, 0) + 1
+        return words or None
+    for name in names:
+        out: list[str] = []
+        for text in texts:
+            done = text.lower() if name == "lower" else CLEANINGS[name].clean(text)
+            out.extend([done] if isinstance(done, str) else done)
+        texts = [t for t in out if t]
+    return texts[0] if isinstance(corpus, str) and len(texts) == 1 else tuple(texts)  # a tuple: made once a check
+
+
+def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes]) -> list[tuple[str, ...]]:
+    """The cleanings worth trying on a run under ``pre_tokenizer``, each alone and after lowercasing: the word-level
+    ones only where words are cut at whitespace (another cut makes its own words), ``g-utf8`` only where the run's
+    tokens hold the bytes C4 A0."""
+    found = []
+    for name, c in CLEANINGS.items():
+        if c.words and pre_tokenizer not in WORD_CUTS:
+            continue
+        if name == "g-utf8" and not (byte_level and any(b"\xc4\xa0" in t for t in tokens)):
+            continue
+        if name == "spaces" and pre_tokenizer in WORD_CUTS:
+            continue  # words cut at whitespace never see it
+        found += [(name,), ("lower", name)]
+    return found
+
+
+def covers(corpus: Corpus | None, tokens: Sequence[bytes], marks: str = "") -> bool:
+    """True if every character of the run's tokens (but ``marks`` and ``</w>``) is in the cleaned corpus: a cleaning
+    that drops a character the student merges is not theirs."""
+    if corpus is None:
+        return False
+    texts = corpus.keys() if isinstance(corpus, Mapping) else [corpus] if isinstance(corpus, str) else corpus
+    held = set().union(*map(set, texts))
+    wanted = {c for t in tokens for c in t.replace(b"</w>", b"").decode("utf-8", "ignore")} - set(marks)
+    return wanted <= held
+
+
+def cleaning_sentence(names: Sequence[str]) -> str:
+    """What the cleanings ``names`` do, said to the student: 'lowercases the text and cuts punctuation ...'."""
+    said = [("lowercases the text" if n == "lower" else CLEANINGS[n].sentence) for n in names]
+    return " and ".join(said)

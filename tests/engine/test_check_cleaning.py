@@ -1,0 +1,76 @@
+"""Runs of a trainer whose text was cleaned or whose words were marked before counting (tests/cleaning_trainers.py),
+pasted as the Check page reads them: the cleaning or the marks are named at the step where the runs part, and the
+trainer's correct run is "same"."""
+
+from __future__ import annotations
+
+import pytest
+from check_support import SNIPPET_MERGES, first_difference
+from cleaning_trainers import BYTES_FAULTS, CLEANING_FAULTS, SEQUENCE_FAULTS, clean_train
+from faulty_trainers import CORPORA
+from snippet_trainers import pasted
+
+from bpe.check import Setup, diagnose
+from bpe.check_setup import history_bytes, train_setup
+from bpe.formats.student_runs import read_student_text
+from server.jobs import corpus_of
+
+SETUPS = {
+    "words": Setup("first", "sennrich", False),
+    "sequence": Setup("first", "none", False),
+    "bytes": Setup("first", "whitespace", True),
+}
+KIND = {**dict.fromkeys(CLEANING_FAULTS, "words"), **dict.fromkeys(SEQUENCE_FAULTS, "sequence"), "g-utf8": "bytes"}
+SAID = {
+    "punct-split": "cuts punctuation off its words as words of their own",
+    "strip-ends": "strips punctuation from each word's ends",
+    "space-split": "cuts its words at single spaces only (split(' '))",
+    "spaces": "collapses every run of whitespace to one space",
+    "sentences": "cuts the text into sentences",
+    "g-utf8": "the two bytes C4 A0",
+    "end-tag": "end in the symbol '</end>' where ours end in '</w>'",
+    "start-underscore": "start with the symbol '_' (a word-start symbol",
+    "angle": "start with the symbol '<' (a word-start symbol before each word's first character) and end in the "
+    "symbol '>'",
+    "stop-across": "our first merge across a space between two words",
+}
+MARKS = ("end-tag", "start-underscore", "angle")
+
+
+def _checked(corpus: str, fault: str | None, kind: str):
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges = clean_train(text, n, fault, kind)
+    if fault == "start-underscore" and not any("_" in a + b for a, b in merges):
+        return None, None  # the marks never show: the run is one on words split at whitespace
+    student = read_student_text(pasted(merges), "The pasted text")
+    setup = SETUPS[kind]
+    typed = corpus_of("text", "", text, "")
+    result, _ = diagnose(typed, student, setup, (), num_merges=n)
+    ours = history_bytes(train_setup(typed, setup, n))
+    return first_difference(ours, list(student.merges)), result
+
+
+@pytest.mark.parametrize("kind", SETUPS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_trainers_correct_run_is_same(corpus, kind):
+    step, result = _checked(corpus, None, kind)
+    assert step is None and result.kind == "same", result.cause
+
+
+@pytest.mark.parametrize("fault", [*CLEANING_FAULTS, *SEQUENCE_FAULTS, *BYTES_FAULTS])
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_a_cleaning_or_marking_is_named_where_the_runs_part(corpus, fault):
+    # the old Check said the merges are not from this corpus, a count is off, or only that the run stops short
+    step, result = _checked(corpus, fault, KIND[fault])
+    if result is None:
+        return
+    if step is None:  # the corpus holds nothing the cleaning changes
+        assert result.kind == "same", result.cause
+        return
+    kind = "word-marks" if fault in MARKS else "stops-early" if fault == "stop-across" else "cleaning"
+    text = CORPORA[corpus]
+    if fault == "spaces" and " ".join(text.split()) == text.strip():  # only the last space dropped: a reader that
+        assert (result.kind, result.step) == ("reading", step), result.cause  # never reads it is named first
+        return
+    assert (result.kind, result.step) == (kind, step), result.cause
+    assert SAID[fault] in result.cause, result.cause
