@@ -132,6 +132,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     if not ends and not starts:
         return None
     plain = setup_agreed(corpus, setup, student.merges, specials)
+    if plain >= len(student.merges):  # the run is ours as compared: no marking to look for (a correct run costs none)
+        return None
     marked = Setup(setup.tie_break, "whitespace", False)
     work = Work("marks")
     best: Marks | None = None

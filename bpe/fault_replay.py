@@ -189,6 +189,7 @@ def replay(
         if held is not None and fault.moves is not None:
             held.merge(pair, fault.moves, counts, contrib, freqs)
             continue
+        frozen = fault.frozen or fault.frozen_later and step > 0
         taken = counts.get(pair, 0)  # with ``keeps_pair``: the merged pair's count, left as it was
         changed = set()
         made_here: dict[BytePair, int] = {}  # with ``assigns``: each new pair, the count of the last word making it
@@ -225,7 +226,7 @@ def replay(
                 if fault.assigns and joined in p:
                     made_here[p] = freqs[w]
             splits[w] = new
-            if fault.frozen:
+            if frozen:
                 continue
             before = contrib[w]
             if fault.accumulates:  # the word's pairs are added again with every other word's after the merge
@@ -247,7 +248,7 @@ def replay(
             counts.add({pair: taken - counts.get(pair, 0)}, 1)
         if made_here:  # the count of a new pair is the last word's, however many words made it
             counts.add({p: last - counts.get(p, 0) for p, last in made_here.items()}, 1)
-        if fault.frozen or fault.drops and not keeps:
+        if frozen or fault.drops and not keeps:
             removed.add(pair)
             counts.drop(pair)
         if fault.only_merged:

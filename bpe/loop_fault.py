@@ -42,6 +42,7 @@ class Fault:
     merge: Callable[[Split, BytePair], tuple[Split, list[int]]] = merge_all
     extra: Callable[[Split, Split, BytePair, list[int]], Counter] = no_extra
     frozen: bool = False
+    frozen_later: bool = False  # the first merge updates words and counts; no later one does (``frozen`` from step 2)
     banned: bool = False
     overlap: bool = True
     only_merged: bool = False

@@ -96,6 +96,12 @@ FAULTS: dict[str, Fault] = {
         # the pair counts are taken once and never updated (the merged pair is only removed).
         Fault("frozen", "your pair counts are never updated after a merge (only the merged pair is removed)",
               frozen=True),
+        # the first merge updates the words and counts; after it the loop's dict of words is the one it empties
+        # (``words = new_words; new_words.clear()``), so no later merge changes a word or a count.
+        Fault("frozen-after-first", "your words and pair counts are never updated after the first merge: after "
+              "it your dict of words is the very dict you then empty (words = new_words followed by "
+              "new_words.clear()), so no later merge changes a word or a count and each step takes the next pair of "
+              "the counts left after the first merge", frozen_later=True),
         # a pair holding a merged token is never counted.
         Fault("banned", "your loop never counts a pair that holds a merged token", banned=True),
         # both overlapping pairs in ``aaa`` are treated as merged, adding a pair ``(a, aa)`` that is not there.

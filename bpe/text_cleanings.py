@@ -18,6 +18,7 @@ Left out: lowercasing alone and keeping letters (:mod:`bpe.text_filters`), and w
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from .pre_tokenizers import Corpus
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\s\w]+")
 _END_PUNCT = re.compile(r"^\W+|\W+$")
 _PUNCT = re.compile(r"[^\w\s]")
+_NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
 
@@ -65,6 +67,9 @@ CLEANINGS: dict[str, Cleaning] = {
                            "'word,' is counted as 'word'", _strip_ends, words=True),
     "punct-space": Cleaning("replaces every punctuation mark and other symbol with a space (letters, digits and "
                             "'_' kept, accented letters too)", lambda t: _PUNCT.sub(" ", t)),
+    "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "
+                             "replace(mark, '') for each), so 'word,' is counted as 'word' and \"don't\" as 'dont'",
+                             lambda t: t.translate(_NO_PUNCT)),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",

@@ -77,8 +77,8 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                              "character reads as nothing), the pair seen first among equal texts",
                              lambda tied, ids, seen: max(tied, key=lambda p: (
                                  _ignored(p[0]), _ignored(p[1]), -seen.get(p, UNSEEN)))),
-    "first-added": ("the oldest pair in your dict of counts wins: max over a dict keeps the first of equal counts, "
-                    "and a merge adds the pairs it makes at the dict's end",
+    "first-added": ("the pair that entered your dict of counts first wins (max over a dict keeps the first of "
+                    "equal counts in the dict's insertion order, and a merge adds its new pairs at the end)",
                     lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
     "first-recounted": ("the pair met first wins, your counts taken afresh each step over your dict of words (max over "
                         "the counts keeps the first of equal counts), where each merged word is deleted and added again "

@@ -10,6 +10,7 @@ Faults (:data:`CLEANING_FAULTS`):
 
 - ``punct-split``: ``re.findall(r"\\w+|[^\\s\\w]+", text)``, punctuation cut off as words of its own;
 - ``strip-ends``: each word's leading and trailing non-word characters stripped, words with no letter dropped;
+- ``punct-delete``: each ASCII punctuation mark deleted (``text.replace(mark, '')`` over ``string.punctuation``);
 - ``space-split``: ``text.split(' ')``, so newlines stay inside words;
 - ``spaces``: every run of whitespace collapsed to one space (a sequence trainer);
 - ``sentences``: the text cut at ``.``, ``!`` and ``?``, each sentence a sequence of its own (a sequence trainer);
@@ -23,8 +24,9 @@ Faults (:data:`CLEANING_FAULTS`):
 from __future__ import annotations
 
 import re
+import string
 
-CLEANING_FAULTS = ("punct-split", "strip-ends", "space-split", "end-tag", "start-underscore", "angle")
+CLEANING_FAULTS = ("punct-split", "strip-ends", "punct-delete", "space-split", "end-tag", "start-underscore", "angle")
 SEQUENCE_FAULTS = ("spaces", "sentences", "stop-across")
 BYTES_FAULTS = ("g-utf8",)
 
@@ -48,6 +50,10 @@ def _words(text: str, fault: str | None) -> list[tuple[str, ...]]:
     elif fault == "strip-ends":
         stripped = (re.sub(r"^\W+|\W+$", "", w) for w in text.split())
         raw = [w for w in stripped if re.search(r"[^\W\d_]", w)]
+    elif fault == "punct-delete":
+        for mark in string.punctuation:
+            text = text.replace(mark, "")
+        raw = text.split()
     elif fault == "space-split":
         raw = [w for w in text.split(" ") if w]
     else:

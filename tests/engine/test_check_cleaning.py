@@ -8,6 +8,7 @@ import pytest
 from check_support import SNIPPET_MERGES, first_difference
 from cleaning_trainers import BYTES_FAULTS, CLEANING_FAULTS, SEQUENCE_FAULTS, clean_train
 from faulty_trainers import CORPORA
+from scratch_trainers import SCRATCH_FAULTS, scratch_train
 from snippet_trainers import pasted
 
 from bpe.check import Setup, diagnose
@@ -24,6 +25,7 @@ KIND = {**dict.fromkeys(CLEANING_FAULTS, "words"), **dict.fromkeys(SEQUENCE_FAUL
 SAID = {
     "punct-split": "cuts punctuation off its words as words of their own",
     "strip-ends": "strips punctuation from each word's ends",
+    "punct-delete": "deletes every ASCII punctuation mark",
     "space-split": "cuts its words at single spaces only (split(' '))",
     "spaces": "collapses every run of whitespace to one space",
     "sentences": "cuts the text into sentences",
@@ -74,3 +76,21 @@ def test_a_cleaning_or_marking_is_named_where_the_runs_part(corpus, fault):
         return
     assert (result.kind, result.step) == (kind, step), result.cause
     assert SAID[fault] in result.cause, result.cause
+
+
+@pytest.mark.parametrize("fault", [None, *SCRATCH_FAULTS])
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_an_incremental_trainers_fault_is_named_where_the_runs_part(corpus, fault):
+    # the old Check told a count that is off, or a pair no word holds
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges = scratch_train(text, n, fault)
+    student = read_student_text(pasted(merges), "The pasted text")
+    setup = Setup("lexicographic", "sennrich", False)
+    typed = corpus_of("text", "", text, "")
+    result, _ = diagnose(typed, student, setup, (), num_merges=n)
+    step = first_difference(history_bytes(train_setup(typed, setup, n)), list(student.merges))
+    if fault is None:
+        assert step is None and result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault, result.step) == ("merge-loop", fault, step), result.cause
+    assert "never updated after the first merge" in result.cause
