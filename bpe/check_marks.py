@@ -124,9 +124,11 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     text = "".join(_texts(corpus))
     tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
     ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))]
-    bare = {t for t in tokens if not any(t.endswith(m) for m in tags)}  # a tag starts with '<' but marks no start
-    # a start mark starts a token of more than itself ('_t'): a lone '_' may be an end mark
-    starts = [m for m in START_MARKS if any(t.startswith(m) and t != m for t in bare)]
+    # a start mark starts a merged token ('_t', a pair (_, t)): a '_' only ever merged after a symbol ends words; a tag
+    # starts with '<' but marks no start
+    joined = {(a + b).decode("utf-8") for a, b in student.merges}
+    joined = {t for t in joined if not any(t.endswith(m) or m.startswith(t) for m in tags)}
+    starts = [m for m in START_MARKS if any(t.startswith(m) for t in joined)]
     if setup.pre_tokenizer not in ("whitespace", "sennrich"):  # a space starts words of other cuts by itself
         starts = [m for m in starts if m != " "]
     if not ends and not starts:
