@@ -332,8 +332,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         )
         if setup.pre_tokenizer == "none" and alternative.pre_tokenizer == "whitespace":  # no cut chosen, yet one made
             cause += (
-                " A space never merges with anything in your run: your words are split at whitespace, or your "
-                "loop skips every pair that holds the space symbol (as if 'Ġ' were never a candidate)."
+                " Your run never merges a space with anything: your words are split at whitespace, or your loop "
+                "skips every pair that holds the space symbol (as if 'Ġ' were never a candidate)."
             )
         if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
             cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"

@@ -115,6 +115,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     spent from the allowance ``marks`` (:mod:`bpe.check_work`)."""
     if setup.byte_base or student.byte_level or student.end_of_word or not student.merges:
         return None
+    if setup.pre_tokenizer == "none":  # a run compared with no words at all: its symbols mark no word
+        return None
     try:
         tokens = {t.decode("utf-8") for pair in student.merges for t in pair}
     except UnicodeDecodeError:
@@ -164,11 +166,17 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                     best = replace(best, counts=words, cleaning=("strip-ends",))
     if best is None or best.agreed >= len(student.merges):
         return best
+    return _cleaned_marks(corpus, student, specials, best, work)
+
+
+def _cleaned_marks(corpus, student, specials, best: Marks, work: Work) -> Marks:
+    """``best`` on the text cleaned in the way of :mod:`bpe.text_cleanings` that lets our run on the marked words
+    follow the student's furthest, if one goes further."""
     how, most = (), best.agreed
     for names in cleanings_for("whitespace", False, ()):
         if work.spent():
             break
-        n = _marked_agreed(names, best.start, best.end, specials, marked, best.run, work, corpus)
+        n = _marked_agreed(names, best.start, best.end, specials, best.setup, best.run, work, corpus)
         if n > most:
             how, most = names, n
     said = tuple(n for n in how if n != "lower")  # lowercasing is found on the marked words

@@ -78,6 +78,9 @@ CLEANINGS: dict[str, Cleaning] = {
                           "sentence on its own", lambda t: [s.strip() for s in _SENTENCE_END.split(t) if s.strip()]),
     "space-split": Cleaning("cuts its words at single spaces only (split(' ')), so a newline or a tab stays inside a "
                             "word ('bytes.\\nHere' is one word)", lambda t: t, words=True),
+    "space-skip": Cleaning("never merges a space with anything: your loop skips every pair that holds the space "
+                           "symbol (as if the text were cut at single spaces, split(' '), while newlines still merge)",
+                           lambda t: t),
     "g-utf8": Cleaning("writes the space before each word as the character 'Ġ' encoded in UTF-8 (the two bytes "
                        "C4 A0) where GPT-2 writes the space byte 0x20 as 'Ġ', so your first merge joins those two "
                        "bytes", _g_words, words=True, bytes_only=True),
@@ -91,7 +94,7 @@ def cleaned(corpus: Corpus, names: Sequence[str]) -> Corpus | None:
     if isinstance(corpus, Mapping):
         return None
     texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    if names and names[-1] == "space-split":  # words that hold whitespace: word counts, not a text
+    if names and names[-1] in ("space-split", "space-skip"):  # words that hold whitespace: word counts, not a text
         words: dict[str, int] = {}
         for text in cleaned(texts, names[:-1]) or ():
             for w in text.split(" "):
@@ -119,6 +122,8 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             continue
         if name == "spaces" and pre_tokenizer in WORD_CUTS:
             continue  # words cut at whitespace never see it
+        if name == "space-skip" and pre_tokenizer != "none":
+            continue  # a run with no pre-tokenization whose spaces never merge (words cut at spaces say it otherwise)
         found += [(name,), ("lower", name)]
     return found
 

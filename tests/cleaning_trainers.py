@@ -17,6 +17,8 @@ Faults (:data:`CLEANING_FAULTS`):
 - ``g-utf8``: each word but the first prefixed with ``'Ġ'`` and encoded in UTF-8 (a bytes trainer);
 - ``end-tag``: words end in ``'</end>'`` instead of ``'</w>'``; ``start-underscore``: each word is ``'_'`` and its
   characters, no end symbol; ``angle``: ``'<'``, the characters, ``'>'``;
+- ``space-skip``: every pair holding a space skipped when the best pair is chosen (a sequence trainer, as a
+  follower of Raschka's tokenizer that skips pairs holding its 'Ġ');
 - ``stop-across``: the loop stops at the first pair whose text holds a space between ASCII letters or digits (a
   sequence trainer).
 """
@@ -27,7 +29,7 @@ import re
 import string
 
 CLEANING_FAULTS = ("punct-split", "strip-ends", "punct-delete", "space-split", "end-tag", "start-underscore", "angle")
-SEQUENCE_FAULTS = ("spaces", "sentences", "stop-across")
+SEQUENCE_FAULTS = ("spaces", "sentences", "stop-across", "space-skip")
 BYTES_FAULTS = ("g-utf8",)
 
 
@@ -107,6 +109,8 @@ def clean_train(text: str, num_merges: int, fault: str | None = None, kind: str 
         for word, freq in vocab.items():
             for p in zip(word, word[1:]):
                 pairs[p] = pairs.get(p, 0) + freq
+        if fault == "space-skip":
+            pairs = {p: n for p, n in pairs.items() if " " not in p}
         if not pairs:
             break
         best = max(pairs, key=pairs.get)
