@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_ends import goes_past, same_merges, target_merges
+from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
@@ -48,6 +49,7 @@ from .check_loop import (
     find_tie_and_fault,
     tie_key,
 )
+from .check_lowered import lowered_reading
 from .check_missing import inside_special, missing_pair
 from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
@@ -118,6 +120,12 @@ def compare_one(
     base = dict(history=history, setup=setup, agreed=n, our_merges=tuple(ours))
     if n == len(student.merges):
         return same_merges(history, student, base, specials, target, target_words)
+    missing = first_missing(ours, student.merges) if n == 0 else None
+    if missing is not None:  # the list starts at our second merge: compared with the first put back
+        restored = replace(student, merges=(missing, *student.merges))
+        sizes = dict(num_merges=num_merges and num_merges + 1, vocab_size=vocab_size and vocab_size + 1)
+        inner = compare_one(corpus, restored, setup, specials, **sizes, search=search)
+        return first_missing_told(missing, student.merges, inner)
     step = n + 1
     theirs = student.merges[n]
     if target is not None and len(student.merges) > target and n >= target:  # also where our run has no pair left
@@ -153,9 +161,11 @@ def compare_one(
         # boundaries follow a run equally far, and the reader is the likelier bug
         none = 2.9 if _crosses_words(student.merges) else 3.5
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
+    lowered = None  # how far our run on the lowercased text follows the run
     cleaned = None
     if their_count < our_count or their_count == 0:
-        candidates.append((_lowercased_agreed(corpus, student, setup, specials), 0, "case"))
+        lowered = _lowercased_agreed(corpus, student, setup, specials)
+        candidates.append((lowered, 0, "case"))
         cleaned = _cleaned_agreed(corpus, student, setup, specials)
     elif their_count == our_count:  # at a tie a cleaning moves a count by chance: it must follow the run further
         cleaned = _cleaned_agreed(corpus, student, setup, specials)
@@ -197,6 +207,9 @@ def compare_one(
         eow = student.end_of_word
         parting = (ours[n], our_count, theirs, their_count)
         counted = find_count_fault(text, setup, student.merges, step, specials, eow, parting=parting, cost=words.cost)
+        if lowered is not None and lowered <= n and (counted is None or counted.reproduced < len(student.merges)):
+            low = lowered_reading(text, setup, student.merges, step, specials, eow, cost=words.cost)  # both at once
+            counted = low if low is not None and (counted is None or low.reproduced > counted.reproduced) else counted
         if counted is not None:  # a cut near the end moves a count by one, as a tie rule does: named after those
             tail = counted.fault.name == "cut-before-end"
             candidates.append((counted.reproduced, 5.1 if tail else 3, "reading"))

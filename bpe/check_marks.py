@@ -96,12 +96,17 @@ def told_back(text: str, marks: Marks) -> str:
     return text
 
 
-def _only_at(tokens: set[str], mark: str, end: bool) -> bool:
-    """True if every token holding ``mark`` holds it once, as its last (``end``) or first character."""
+def _only_at(tokens: set[str], mark: str, end: bool, start: bool = False) -> bool:
+    """True if every token holding ``mark`` holds it once at its end (``end``) or start (``start``), or at both when
+    the mark is both (``'_' + word + '_'``), and nowhere else."""
     holding = [t for t in tokens if mark in t]
-    return bool(holding) and all(
-        t.count(mark) == 1 and (t.endswith(mark) if end else t.startswith(mark)) for t in holding
-    )
+
+    def only(t: str) -> bool:
+        rest = t[len(mark) :] if start and t.startswith(mark) else t
+        rest = rest[: -len(mark)] if end and rest.endswith(mark) else rest
+        return mark not in rest and rest != t
+
+    return bool(holding) and all(only(t) for t in holding)
 
 
 def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequence[str] = ()) -> Marks | None:
@@ -121,8 +126,11 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     text = "".join(_texts(corpus))
     tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
     ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))]
-    bare = {t for t in tokens if not any(t.endswith(m) for m in tags)}  # a tag starts with '<' but marks no start
-    starts = [m for m in START_MARKS if any(t.startswith(m) for t in bare)]
+    # a start mark starts a merged token ('_t', a pair (_, t)): a '_' only ever merged after a symbol ends words; a tag
+    # starts with '<' but marks no start
+    joined = {(a + b).decode("utf-8") for a, b in student.merges}
+    joined = {t for t in joined if not any(t.endswith(m) or m.startswith(t) for m in tags)}
+    starts = [m for m in START_MARKS if any(t.startswith(m) for t in joined)]
     if setup.pre_tokenizer not in ("whitespace", "sennrich"):  # a space starts words of other cuts by itself
         starts = [m for m in starts if m != " "]
     if not ends and not starts:
@@ -139,16 +147,23 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     # on the cleaned words)
     for end in (*ends, ""):
         for start in (*starts, ""):
-            if not end and not start or end == start or work.spent():
+            # one symbol at both ends of a word ('_' + word + '_') only where the run holds it nowhere else
+            both = end == start and _only_at(tokens, end, True, True)
+            if not end and not start or end == start and not both or work.spent():
                 continue
             run = _aliased(student, start, end)
-            basic = ((), ("lower",), ("a-z",))
-            agreed = max(_marked_agreed(c, start, end, specials, marked, run, work, corpus) for c in basic)
-            only = all(_only_at(tokens, m, m == end) for m in (end, start) if m)
+            basic = ((), ("lower",), ("a-z",), ("lower", "strip-ends"))  # the last as course notebooks clean
+            reach = {c: _marked_agreed(c, start, end, specials, marked, run, work, corpus) for c in basic}
+            agreed = max(reach.values())
+            edges = reach[basic[-1]] > max(reach[c] for c in basic[:-1])  # said with the marks: see below
+            only = all(_only_at(tokens, m, m == end, m == start) for m in (end, start) if m)
             clean = only and all(m not in text for m in (end, start) if m)
             # on equal reach, marks the run holds only at a token's end (or start) go first
             if (agreed > plain or clean) and (best is None or (agreed, only) > (best.agreed, best_only)):
                 best, best_only = Marks(end, start, _marked(corpus, start, end, specials), marked, agreed, run), only
+                if edges:  # the comparison on the marked words finds lowercasing, not the ends stripped
+                    words = _marked(cleaned(corpus, ("strip-ends",)), start, end, specials)
+                    best = replace(best, counts=words, cleaning=("strip-ends",))
     if best is None or best.agreed >= len(student.merges):
         return best
     return _cleaned_marks(corpus, student, specials, best, work)

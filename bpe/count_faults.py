@@ -441,6 +441,19 @@ def _unescaped_split(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     return counts, _example(reading.true, counts)
 
 
+def _first_line(reading: Reading, chunks: int) -> tuple[Counter, Example]:
+    """Only the file's first line read (``f.readline()``, its newline kept), split at the special tokens and cut into
+    words; the example is a word of a later line never counted."""
+    end = reading.text.find("\n")
+    if end < 0:
+        return Counter(reading.true), ([], [])
+    line = reading.text[: end + 1]
+    counts: Counter = Counter()
+    for part in reading.split.split(line) if reading.split else [line]:
+        counts.update(reading.pattern.findall(part))
+    return counts, _example(reading.true, counts)
+
+
 @dataclass(frozen=True)
 class CountFault:
     """One faulty reader: ``count`` gives the word counts it makes of the corpus (given the text read whole and
@@ -515,6 +528,8 @@ COUNT_FAULTS: dict[str, CountFault] = {
         CountFault("lines-flattened", "your corpus is read line by line and the words of a line are run together "
                    "into one word (each word's characters appended to one list for the line), so pairs across "
                    "words are counted and each line counts once", _lines_flattened),
+        CountFault("first-line", "only the first line of your file is read (f.readline() reads one line, not the "
+                   "file), so the words of every later line are never counted", _first_line),
     )
 }  # fmt: skip
 

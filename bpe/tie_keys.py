@@ -8,7 +8,9 @@ character read as ``'\ufffd'``, or as nothing with ``errors='ignore'``), the gre
 that entered the student's dict of counts first (``max(counts, key=counts.get)`` over a dict updated in
 place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it), or the greatest
 pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
-``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``).
+``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``), the smallest
+second symbol first (``pair[1]`` compared before ``pair[0]``), or the shortest merged token (a sort on ``(-count,
+len(a + b), a + b)``).
 :func:`token_ids` numbers the tokens as students do, for the keys on ids.
 
 Left out: replaying a student's merges under a tie key (:mod:`bpe.fault_replay`), finding the key a student
@@ -87,4 +89,9 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                       "is compared, not the bytes, so the quote closing b' ' sorts above a second space and an "
                       "escape such as b'\\xc8' below a letter",
                       lambda tied, ids, seen: max(tied, key=lambda p: (str(p), p))),
+    "second-first": ("the pair with the smallest second symbol wins, then the smallest first: your tie key compares "
+                     "pair[1] before pair[0]", lambda tied, ids, seen: min(tied, key=lambda p: (p[1], p[0]))),
+    "shortest": ("the pair whose merged token is shortest wins, then the smallest merged token: your sort key is "
+                 "(-count, len(a + b), a + b)", lambda tied, ids, seen: min(tied, key=lambda p: (
+                     len(_text(p[0] + p[1])), p[0] + p[1], p))),
 }  # fmt: skip
