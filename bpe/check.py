@@ -56,6 +56,7 @@ from .fault_replay import replay
 from .formats.student_runs import StudentRun
 from .merge_faults import FAULTS
 from .pre_tokenizers import Corpus
+from .tie_keys import TIE_KEYS
 
 __all__ = [
     "CS336_SETUP", "CS336_SPECIALS", "LEGEND", "MAX_SEARCH_CHARS", "Comparison", "Setup",
@@ -211,21 +212,23 @@ def _as_ids(corpus, student, setup, specials, alternative, ids: tuple[list, int]
 
 
 def _one_loop_makes(corpus, student, setup, specials, search: bool) -> bool:
-    """Whether one known faulty loop makes the whole list, repeats and all, with our tie rule (tried within the loop
-    faults' allowance of counted work, :mod:`bpe.check_work`)."""
+    """Whether one known faulty loop makes the whole list, repeats and all, with our tie rule or a student's (tried
+    within the loop faults' allowance of counted work, :mod:`bpe.check_work`): one fault with a tie rule is a
+    simpler story than merges listed per word and a second cause for what is left."""
     if setup.tie_break != "greatest-bytes" or not search:
         return False
     _, words, freqs = student_words(corpus, setup, specials, student.end_of_word)
     work, cost, total = Work("loop"), MergeCost(words, student.merges), len(student.merges)
-    for fault in FAULTS.values():
-        if work.spent():
-            return False
-        run = replay(words, freqs, student.merges, fault, tie="greatest-bytes", deadline=work.deadline)
-        work.spend(cost.replayed(run.reproduced))
-        if not run.finished:
-            work.cut()
-        if run.reproduced == total:
-            return True
+    for tie in ("greatest-bytes", *TIE_KEYS):
+        for fault in FAULTS.values():
+            if work.spent():
+                return False
+            run = replay(words, freqs, student.merges, fault, tie=tie, deadline=work.deadline)
+            work.spend(cost.replayed(run.reproduced))
+            if not run.finished:
+                work.cut()
+            if run.reproduced == total:
+                return True
     return False
 
 

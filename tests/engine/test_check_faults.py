@@ -978,6 +978,7 @@ def _from_the_end_makes(words, freqs, merges):
 @example(text="bbb a c aa cbb", fault="adjacent", tie="gpt2-id", num_merges=4)
 @example(text="bbba bbbé a a a é é ba ababa", fault="left-symbol", tie="first-added", num_merges=3)
 @example(text="bba bbbé a a a éa ba éa baba a", fault="left-symbol", tie="first-added", num_merges=5)
+@example(text="aaa aé aéaéé aéaéé", fault="accumulated", tie="first-added", num_merges=5)  # not listed per word
 def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_merges(text, fault, tie, num_merges):
     # a loop fault and a tie rule together (each tie rule in the library with each fault): what the Check names,
     # a fault with a tie rule, a tie rule, settings or a reader, makes every merge of the run
