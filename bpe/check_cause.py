@@ -57,6 +57,7 @@ from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_set_order import set_order
 from .check_setup import CS336_SPECIALS, Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
 from .check_special_ban import special_ban
+from .check_special_words import special_words, special_words_told
 from .check_ties import FOLLOW, TIE_SENTENCES, tie_rule
 from .check_told import (
     Parting,
@@ -126,6 +127,12 @@ def compare_one(
         sizes = dict(num_merges=num_merges and num_merges + 1, vocab_size=vocab_size and vocab_size + 1)
         inner = compare_one(corpus, restored, setup, specials, **sizes, search=search)
         return first_missing_told(missing, student.merges, inner)
+    k = special_words(student.merges) if n == 0 else 0
+    if k:  # special tokens added as words: the rest of the run compared with ours
+        rest = replace(student, merges=student.merges[k:])
+        sizes = dict(num_merges=num_merges and num_merges - k, vocab_size=vocab_size and vocab_size - k)
+        inner = compare_one(corpus, rest, setup, specials, **sizes, search=search)
+        return special_words_told(k, student.merges, inner)
     step = n + 1
     theirs = student.merges[n]
     if target is not None and len(student.merges) > target and n >= target:  # also where our run has no pair left

@@ -29,7 +29,18 @@ from .pre_tokenizers import Corpus
 from .text_cleanings import cleaned, cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, filtered
 
-END_MARKS = ("_", "$", "#", "@", "~", ">", "|", "%", "&")  # end-of-word symbols seen in students' code, and kin
+END_MARKS = (
+    "_",
+    "$",
+    "#",
+    "@",
+    "~",
+    ">",
+    "|",
+    "%",
+    "&",
+    "\u2581",
+)  # end-of-word symbols seen in students' code, and kin ("▁" as SentencePiece writes it)
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
 _TAG = re.compile(r"<[/\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>'
 # a symbol of several characters stands in our words and the student's merges as one character the text never
@@ -113,7 +124,9 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     """The marking of our words that the student's words carry, or None: a run on bytes, a run with ``</w>`` or
     without another mark, or a marking that explains nothing. Each marking tried is one training on our words,
     spent from the allowance ``marks`` (:mod:`bpe.check_work`)."""
-    if setup.byte_base or student.byte_level or student.end_of_word or not student.merges:
+    # a run of characters compared on bytes may still mark its words (a course's byte trainer that starts each word
+    # with a symbol of its own): its marks are compared on characters
+    if student.byte_level or student.end_of_word or not student.merges:
         return None
     if setup.pre_tokenizer == "none":  # a run compared with no words at all: its symbols mark no word
         return None

@@ -84,6 +84,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "g-utf8": Cleaning("writes the space before each word as the character 'Ġ' encoded in UTF-8 (the two bytes "
                        "C4 A0) where GPT-2 writes the space byte 0x20 as 'Ġ', so your first merge joins those two "
                        "bytes", _g_words, words=True, bytes_only=True),
+    "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
+                                 "whole text as one sequence, not cut into words, so '_' stands where we have a space",
+                                 lambda t: t.replace(" ", "_")),
 }  # fmt: skip
 
 WORD_CUTS = ("whitespace", "sennrich")  # pre-tokenizers that cut words at whitespace only
@@ -122,6 +125,8 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             continue
         if name == "spaces" and pre_tokenizer in WORD_CUTS:
             continue  # words cut at whitespace never see it
+        if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
+            continue  # only a whole-text run whose tokens hold '_'
         if name == "space-skip" and pre_tokenizer != "none":
             continue  # a run with no pre-tokenization whose spaces never merge (words cut at spaces say it otherwise)
         found += [(name,), ("lower", name)]

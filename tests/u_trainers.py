@@ -1,0 +1,67 @@
+"""A character-level BPE trainer as students of other courses write it, with faults of set U's classes, one each,
+written for the tests independently of ``bpe/``.
+
+The trainer counts whitespace-split words, each its characters and ``'</w>'`` (as Sennrich et al.'s snippet), counts
+pairs afresh each step in a dict and takes the pair seen first among those counted most, and merges every occurrence
+of the pair in each word, left to right. Its run equals ours with the ``sennrich`` pre-tokenizer and the ``first``
+tie rule. Faults (:data:`U_FAULTS`):
+
+- ``space-underscore``: the whole text one sequence (no words, no ``'</w>'``), every space written ``'_'`` first;
+- ``end-block``: words end in ``'▁'`` (SentencePiece's mark), not ``'</w>'``;
+- ``start-underscore``: each word starts with ``'_'``, with no end symbol;
+- ``special-words``: the special tokens ``[PAD]``, ``[UNK]``, ``[BOS]``, ``[EOS]`` are added first as words, each
+  one symbol and ``'</w>'``, with the count ``10**9``.
+``whole-text`` (the whole text one sequence, spaces kept) and ``no-end`` (words with no end symbol) are the runs
+without a fault that the first and third are compared with.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+U_FAULTS = ("space-underscore", "end-block", "start-underscore", "special-words")
+SPECIALS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
+
+
+def u_vocab(text: str, fault: str | None = None) -> dict[tuple[str, ...], int]:
+    """The sequences the trainer counts, each with its count, in first-seen order."""
+    if fault in ("space-underscore", "whole-text"):
+        return {tuple(text.replace(" ", "_") if fault == "space-underscore" else text): 1}
+    words = Counter(text.split())
+    if fault in ("start-underscore", "no-end"):
+        start = ("_",) if fault == "start-underscore" else ()
+        return {(*start, *w): n for w, n in words.items()}
+    end = "\u2581" if fault == "end-block" else "</w>"
+    vocab = {(s, "</w>"): 10**9 for s in SPECIALS} if fault == "special-words" else {}
+    vocab.update({(*w, end): n for w, n in words.items()})
+    return vocab
+
+
+def _merge(symbols: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ...]:
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+
+
+def u_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[str, str]]:
+    """The trainer's merges on ``text``, in order."""
+    vocab = u_vocab(text, fault)
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        pairs: dict[tuple[str, str], int] = {}
+        for symbols, n in vocab.items():
+            for pair in zip(symbols, symbols[1:]):
+                pairs[pair] = pairs.get(pair, 0) + n
+        if not pairs:
+            break
+        top = max(pairs.values())
+        best = next(p for p, n in pairs.items() if n == top)
+        vocab = {_merge(symbols, best): n for symbols, n in vocab.items()}
+        merges.append(best)
+    return merges
