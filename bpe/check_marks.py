@@ -177,7 +177,15 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                 if edges:  # the comparison on the marked words finds lowercasing, not the ends stripped
                     words = _marked(cleaned(corpus, ("strip-ends",)), start, end, specials)
                     best = replace(best, counts=words, cleaning=("strip-ends",))
-    if best is None or best.agreed >= len(student.merges):
+    if best is None:  # the marks may explain nothing until the text is cleaned too (punctuation cut off first)
+        for end in ends:
+            run = _aliased(student, "", end)
+            plain_marks = Marks(end, "", _marked(corpus, "", end, specials), marked, plain, run)
+            found = _cleaned_marks(corpus, student, specials, plain_marks, work)
+            if found.agreed > plain and (best is None or found.agreed > best.agreed):
+                best = found
+        return best
+    if best.agreed >= len(student.merges):
         return best
     return _cleaned_marks(corpus, student, specials, best, work)
 

@@ -9,6 +9,8 @@ tie rule. Faults (:data:`U_FAULTS`):
 - ``space-underscore``: the whole text one sequence (no words, no ``'</w>'``), every space written ``'_'`` first;
 - ``end-block``: words end in ``'▁'`` (SentencePiece's mark), not ``'</w>'``;
 - ``start-underscore``: each word starts with ``'_'``, with no end symbol;
+- ``punct-underscore``: punctuation cut off its words as words of their own (``re.findall(r"\\w+|[^\\s\\w]+")``)
+  and words ending in ``'_'``, not ``'</w>'``: two known causes at once;
 - ``special-words``: the special tokens ``[PAD]``, ``[UNK]``, ``[BOS]``, ``[EOS]`` are added first as words, each
   one symbol and ``'</w>'``, with the count ``10**9``.
 ``whole-text`` (the whole text one sequence, spaces kept) and ``no-end`` (words with no end symbol) are the runs
@@ -17,9 +19,10 @@ without a fault that the first and third are compared with.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-U_FAULTS = ("space-underscore", "end-block", "start-underscore", "special-words")
+U_FAULTS = ("space-underscore", "end-block", "start-underscore", "punct-underscore", "special-words")
 SPECIALS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
 
 
@@ -27,11 +30,11 @@ def u_vocab(text: str, fault: str | None = None) -> dict[tuple[str, ...], int]:
     """The sequences the trainer counts, each with its count, in first-seen order."""
     if fault in ("space-underscore", "whole-text"):
         return {tuple(text.replace(" ", "_") if fault == "space-underscore" else text): 1}
-    words = Counter(text.split())
+    words = Counter(re.findall(r"\w+|[^\s\w]+", text) if fault == "punct-underscore" else text.split())
     if fault in ("start-underscore", "no-end"):
         start = ("_",) if fault == "start-underscore" else ()
         return {(*start, *w): n for w, n in words.items()}
-    end = "\u2581" if fault == "end-block" else "</w>"
+    end = {"end-block": "\u2581", "punct-underscore": "_"}.get(fault or "", "</w>")
     vocab = {(s, "</w>"): 10**9 for s in SPECIALS} if fault == "special-words" else {}
     vocab.update({(*w, end): n for w, n in words.items()})
     return vocab

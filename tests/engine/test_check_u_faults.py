@@ -64,6 +64,14 @@ def test_words_ending_in_sentencepieces_mark_are_named(corpus):
     assert "your run equals ours" in result.cause
 
 
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_words_ending_in_underscore_with_punctuation_cut_off_are_told_with_both(corpus):
+    # the old Check told merges not from this corpus where the marks alone explain no merge (the prose's step 1)
+    merges, result = check_u(corpus, "punct-underscore", SENNRICH)
+    assert (result.kind, result.step) == ("word-marks", first_difference(corpus, merges, SENNRICH)), result.cause
+    assert "end in the symbol '_'" in result.cause and "cuts punctuation off its words" in result.cause
+
+
 @pytest.mark.parametrize("corpus", ["handout", "prose"])
 def test_a_word_start_symbol_is_named_where_the_page_counts_bytes(corpus):
     # the old Check looked for marks only on characters: it told a byte base, or merges not from this corpus
