@@ -11,6 +11,8 @@ tie rule. Faults (:data:`U_FAULTS`):
 - ``start-underscore``: each word starts with ``'_'``, with no end symbol;
 - ``punct-underscore``: punctuation cut off its words as words of their own (``re.findall(r"\\w+|[^\\s\\w]+")``)
   and words ending in ``'_'``, not ``'</w>'``: two known causes at once;
+- ``hash-ties``: a tie goes to the pair first in an order no rule gives, as a set's or an unordered map's hash order
+  does (here the order of each pair's MD5 digest, the same in every run);
 - ``special-words``: the special tokens ``[PAD]``, ``[UNK]``, ``[BOS]``, ``[EOS]`` are added first as words, each
   one symbol and ``'</w>'``, with the count ``10**9``.
 ``whole-text`` (the whole text one sequence, spaces kept) and ``no-end`` (words with no end symbol) are the runs
@@ -19,10 +21,11 @@ without a fault that the first and third are compared with.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 
-U_FAULTS = ("space-underscore", "end-block", "start-underscore", "punct-underscore", "special-words")
+U_FAULTS = ("space-underscore", "end-block", "start-underscore", "punct-underscore", "hash-ties", "special-words")
 SPECIALS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
 
 
@@ -52,6 +55,10 @@ def _merge(symbols: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _digest(pair: tuple[str, str]) -> bytes:
+    return hashlib.md5(f"{pair[0]} {pair[1]}".encode()).digest()
+
+
 def u_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[str, str]]:
     """The trainer's merges on ``text``, in order."""
     vocab = u_vocab(text, fault)
@@ -64,7 +71,8 @@ def u_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[
         if not pairs:
             break
         top = max(pairs.values())
-        best = next(p for p, n in pairs.items() if n == top)
+        tied = [p for p, n in pairs.items() if n == top]
+        best = min(tied, key=_digest) if fault == "hash-ties" else tied[0]
         vocab = {_merge(symbols, best): n for symbols, n in vocab.items()}
         merges.append(best)
     return merges

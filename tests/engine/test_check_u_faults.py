@@ -87,3 +87,11 @@ def test_special_tokens_added_as_words_are_named_at_step_1(corpus):
     assert (result.kind, result.fault, result.step) == ("specials", "special-words", 1), result.cause
     assert "special tokens ([PAD], [UNK], [BOS], [EOS])" in result.cause
     assert "your run equals ours" in result.cause  # the rest of the run is ours
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_ties_in_an_order_no_rule_gives_name_a_hash_order(corpus):
+    # the old Check named only the rules that match a step or two by chance (on the handout one rule makes all ten)
+    merges, result = check_u(corpus, "hash-ties", SENNRICH)
+    assert (result.kind, result.step) == ("count", first_difference(corpus, merges, SENNRICH)), result.cause
+    assert "the hash order of a set or an unordered map" in result.cause
