@@ -78,8 +78,8 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
+from .text_cleanings import UNSPACED_GPT2, cleaning_sentence, cleanings_for, covers, unspaced_gpt2
 from .text_cleanings import cleaned as cleaned_corpus
-from .text_cleanings import cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, extra_letters, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
 from .tie_keys import OUR_FIRST
@@ -394,12 +394,28 @@ def _settings_told(p: Parting, other, num_merges, vocab_size, search) -> Compari
         if alt.pre_tokenizer == "none"
         else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
     )
+    if unspaced_reach(corpus, student, setup, alt, specials) >= n_alt:
+        what += f", {UNSPACED_GPT2}"
     cause = f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
     later = _later(corpus, student, alt, specials, num_merges, vocab_size, search)
     if later is not None:  # the settings explain the start; what parts the runs under them is named too
         cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
         fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
     return Comparison(kind=settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ})
+
+
+def unspaced_reach(corpus, student, setup: Setup, alt: Setup, specials) -> int:
+    """How many of the run's merges our run makes on GPT-2's words with their leading space lost, where the settings
+    compared cut with GPT-2's pattern and words cut at whitespace follow the run further (0 elsewhere): such a
+    student cut with GPT-2's pattern, then lost each word's space."""
+    if setup.pre_tokenizer != "gpt2" or alt.pre_tokenizer != "whitespace":
+        return 0
+    if any(b" " in t for pair in student.merges for t in pair):  # a space merged: not lost
+        return 0
+    text = unspaced_gpt2(corpus)
+    if text is None:
+        return 0
+    return setup_agreed(text, alt, student.merges, specials, student.end_of_word)
 
 
 def _cut_with_tie(p: Parting, other, reach: int):

@@ -23,7 +23,9 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .pre_tokenizers import Corpus
+import regex
+
+from .pre_tokenizers import GPT2_PATTERN, Corpus
 
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\s\w]+")
 _END_PUNCT = re.compile(r"^\W+|\W+$")
@@ -31,6 +33,7 @@ _PUNCT = re.compile(r"[^\w\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
+_GPT2 = regex.compile(GPT2_PATTERN)
 
 
 def _strip_accents(text: str) -> str:
@@ -148,3 +151,21 @@ def cleaning_sentence(names: Sequence[str]) -> str:
     """What the cleanings ``names`` do, said to the student: 'lowercases the text and cuts punctuation ...'."""
     said = [("lowercases the text" if n == "lower" else CLEANINGS[n].sentence) for n in names]
     return " and ".join(said)
+
+
+UNSPACED_GPT2 = (
+    "or, if you cut with GPT-2's pattern, each word loses its leading space (a word stored as ' '.join(word) and "
+    "split() back, or stripped), which leaves the same words here"
+)
+
+
+def unspaced_gpt2(corpus: Corpus) -> Corpus | None:
+    """GPT-2's words with their whitespace lost, one a line (words cut at whitespace find them again); None for word
+    counts."""
+    if isinstance(corpus, Mapping):
+        return None
+
+    def unspaced(text: str) -> str:
+        return "\n".join(w for w in ("".join(w.split()) for w in _GPT2.findall(text)) if w)
+
+    return unspaced(corpus) if isinstance(corpus, str) else tuple(unspaced(t) for t in corpus)

@@ -13,6 +13,8 @@ tie rule. Faults (:data:`U_FAULTS`):
   and words ending in ``'_'``, not ``'</w>'``: two known causes at once;
 - ``hash-ties``: a tie goes to the pair first in an order no rule gives, as a set's or an unordered map's hash order
   does (here the order of each pair's MD5 digest, the same in every run);
+- ``gpt2-unspaced``: words cut with GPT-2's pattern, each stored as ``' '.join(word)`` and ``split()`` back, so its
+  leading space is lost (no end symbol, as GPT-2's words have none);
 - ``special-words``: the special tokens ``[PAD]``, ``[UNK]``, ``[BOS]``, ``[EOS]`` are added first as words, each
   one symbol and ``'</w>'``, with the count ``10**9``.
 ``whole-text`` (the whole text one sequence, spaces kept) and ``no-end`` (words with no end symbol) are the runs
@@ -25,7 +27,19 @@ import hashlib
 import re
 from collections import Counter
 
-U_FAULTS = ("space-underscore", "end-block", "start-underscore", "punct-underscore", "hash-ties", "special-words")
+import regex
+
+_GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""  # GPT-2's split pattern
+
+U_FAULTS = (
+    "space-underscore",
+    "end-block",
+    "start-underscore",
+    "punct-underscore",
+    "hash-ties",
+    "gpt2-unspaced",
+    "special-words",
+)
 SPECIALS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
 
 
@@ -33,6 +47,9 @@ def u_vocab(text: str, fault: str | None = None) -> dict[tuple[str, ...], int]:
     """The sequences the trainer counts, each with its count, in first-seen order."""
     if fault in ("space-underscore", "whole-text"):
         return {tuple(text.replace(" ", "_") if fault == "space-underscore" else text): 1}
+    if fault == "gpt2-unspaced":
+        pieces = (" ".join(w).split() for w in regex.findall(_GPT2, text))
+        return {tuple(p): n for p, n in Counter(tuple(p) for p in pieces if p).items()}
     words = Counter(re.findall(r"\w+|[^\s\w]+", text) if fault == "punct-underscore" else text.split())
     if fault in ("start-underscore", "no-end"):
         start = ("_",) if fault == "start-underscore" else ()

@@ -95,3 +95,13 @@ def test_ties_in_an_order_no_rule_gives_name_a_hash_order(corpus):
     merges, result = check_u(corpus, "hash-ties", SENNRICH)
     assert (result.kind, result.step) == ("count", first_difference(corpus, merges, SENNRICH)), result.cause
     assert "the hash order of a set or an unordered map" in result.cause
+
+
+@pytest.mark.parametrize("corpus", ["handout", "bytes"])
+def test_gpt2_words_that_lose_their_leading_space_are_named(corpus):
+    # the old Check named only words cut at whitespace, which a student who cut with GPT-2's pattern never wrote
+    setup = Setup("first", "gpt2", False)
+    merges, result = check_u(corpus, "gpt2-unspaced", setup)
+    assert result.step == first_difference(corpus, merges, setup), result.cause
+    assert result.kind == "pre-tokenizer", result.cause
+    assert "each word loses its leading space" in result.cause
