@@ -149,6 +149,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     if not ends and not starts:
         return None
     plain = setup_agreed(corpus, setup, student.merges, specials)
+    if setup.byte_base and plain < len(student.merges):  # marks are compared on characters: so is the plain run
+        plain = max(plain, setup_agreed(corpus, replace(setup, byte_base=False), student.merges, specials))
     if plain >= len(student.merges):  # the run is ours as compared: no marking to look for (a correct run costs none)
         return None
     marked = Setup(setup.tie_break, "whitespace", False)
@@ -269,6 +271,8 @@ def marks_told(
     student's pair holds one, then ``inner``'s verdict on our words marked so; else ``inner``'s, the marks after it."""
     inner = _unaliased(inner, marks)
     plain = setup_agreed(corpus, setup, student.merges, specials)
+    if setup.byte_base and plain < len(student.merges):  # marks are compared on characters: so is the plain run
+        plain = max(plain, setup_agreed(corpus, replace(setup, byte_base=False), student.merges, specials))
     step = plain + 1
     theirs = student.merges[plain] if plain < len(student.merges) else None
     said = marks_sentence(marks)
