@@ -53,7 +53,8 @@ def special_words_told(k: int, merges: Sequence[BytePair], inner: Comparison) ->
     cause = (
         f"{head}: your first {k} merges join your special tokens ({names}) each with '</w>': your trainer adds each "
         f"special token to the word counts as a word of its own (with a huge count), so their pairs are merged "
-        f"before any pair of the text. Your merges after those {k}, compared with ours from our first: {rest}"
+        f"before any pair of the text. Your merges from your merge {k + 1} on, compared with ours from our first "
+        f"(steps counted from there): {rest}"
     )
     return replace(
         inner, agreed=0, step=1, ours=ours, theirs=merges[0], our_count=0, their_count=0, kind="specials",
