@@ -288,6 +288,11 @@ def compare_one(
             "first: on the lowercased corpus our run makes this merge too, since words that differ only in case "
             "count together."
         )
+        if search and lowered is not None and lowered < len(student.merges):  # a second cause, told after case
+            later = compare_one(_lowered(corpus), student, setup, specials, num_merges, vocab_size, search)
+            if later.step is not None and later.kind != "same":
+                cause += f" On the lowercased text, {later.cause[0].lower()}{later.cause[1:]}"
+                fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
         return Comparison(kind="case", cause=cause, **fields)
     if kind == "letters" and cleaned is not None:
         cause = (
@@ -548,6 +553,14 @@ def _cleaned_agreed(corpus, student, setup, specials) -> tuple[tuple[str, ...], 
 
 def _lowercased_agreed(corpus, student, setup, specials) -> int:
     """How many of the student's merges our run on the lowercased corpus makes (0 if case changes nothing)."""
+    lowered = _lowered(corpus)
+    if lowered == corpus:
+        return 0
+    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
+
+
+def _lowered(corpus: Corpus) -> Corpus:
+    """The corpus lowercased (word counts of words that differ only in case added together)."""
     if isinstance(corpus, Mapping):
         lowered: Corpus = {}
         for word, count in corpus.items():
@@ -556,6 +569,4 @@ def _lowercased_agreed(corpus, student, setup, specials) -> int:
         lowered = corpus.lower()
     else:
         lowered = [text.lower() for text in corpus]
-    if lowered == corpus:
-        return 0
-    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
+    return lowered

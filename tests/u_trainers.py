@@ -15,6 +15,7 @@ tie rule. Faults (:data:`U_FAULTS`):
   does (here the order of each pair's MD5 digest, the same in every run);
 - ``gpt2-unspaced``: words cut with GPT-2's pattern, each stored as ``' '.join(word)`` and ``split()`` back, so its
   leading space is lost (no end symbol, as GPT-2's words have none);
+- ``lower-hash``: the text lowercased first and ties as ``hash-ties``: two causes, the second acting later;
 - ``special-words``: the special tokens ``[PAD]``, ``[UNK]``, ``[BOS]``, ``[EOS]`` are added first as words, each
   one symbol and ``'</w>'``, with the count ``10**9``.
 ``whole-text`` (the whole text one sequence, spaces kept) and ``no-end`` (words with no end symbol) are the runs
@@ -78,7 +79,7 @@ def _digest(pair: tuple[str, str]) -> bytes:
 
 def u_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[str, str]]:
     """The trainer's merges on ``text``, in order."""
-    vocab = u_vocab(text, fault)
+    vocab = u_vocab(text.lower() if fault == "lower-hash" else text, fault)
     merges: list[tuple[str, str]] = []
     for _ in range(num_merges):
         pairs: dict[tuple[str, str], int] = {}
@@ -89,7 +90,7 @@ def u_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[
             break
         top = max(pairs.values())
         tied = [p for p, n in pairs.items() if n == top]
-        best = min(tied, key=_digest) if fault == "hash-ties" else tied[0]
+        best = min(tied, key=_digest) if fault in ("hash-ties", "lower-hash") else tied[0]
         vocab = {_merge(symbols, best): n for symbols, n in vocab.items()}
         merges.append(best)
     return merges

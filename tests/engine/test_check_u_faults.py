@@ -105,3 +105,14 @@ def test_gpt2_words_that_lose_their_leading_space_are_named(corpus):
     assert result.step == first_difference(corpus, merges, setup), result.cause
     assert result.kind == "pre-tokenizer", result.cause
     assert "each word loses its leading space" in result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_lowercasing_with_a_second_cause_later_names_both(corpus):
+    # the old Check named the lowercasing only, though on the lowercased text the run parts from ours later
+    merges, result = check_u(corpus, "lower-hash", SENNRICH)
+    assert (result.kind, result.step) == ("case", first_difference(corpus, merges, SENNRICH)), result.cause
+    assert "Your run lowercases the text first" in result.cause and "On the lowercased text, at step" in result.cause
+    assert result.later_step is not None and result.later_step > result.step
+    if corpus == "bytes":  # the ties there follow no rule for more than a step
+        assert "the hash order of a set or an unordered map" in result.cause
