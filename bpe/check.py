@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .check_cause import ascii_text, compare_one, settings_kind
+from .check_cause import ascii_text, compare_one, settings_kind, unspaced_reach
 from .check_ends import ends_clause, target_merges
 from .check_ids import id_merges
 from .check_ints import sum_merges, sums_told
@@ -56,6 +56,7 @@ from .fault_replay import replay
 from .formats.student_runs import StudentRun
 from .merge_faults import FAULTS
 from .pre_tokenizers import Corpus
+from .text_cleanings import UNSPACED_GPT2
 from .tie_keys import TIE_KEYS
 
 __all__ = [
@@ -338,6 +339,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
                 " Your run never merges a space with anything: your words are split at whitespace, or your loop "
                 "skips every pair that holds the space symbol (as if 'Ġ' were never a candidate)."
             )
+        if unspaced_reach(corpus, student, setup, alternative, specials) >= total:  # GPT-2's words, spaces lost
+            cause += f" Your run cuts its words at whitespace, {UNSPACED_GPT2}."
         if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
             cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"
         return replace(

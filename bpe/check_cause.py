@@ -57,6 +57,7 @@ from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_set_order import set_order
 from .check_setup import CS336_SPECIALS, Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
 from .check_special_ban import special_ban
+from .check_special_words import special_words, special_words_told
 from .check_ties import FOLLOW, TIE_SENTENCES, tie_rule
 from .check_told import (
     Parting,
@@ -77,8 +78,8 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
+from .text_cleanings import UNSPACED_GPT2, cleaning_sentence, cleanings_for, covers, unspaced_gpt2
 from .text_cleanings import cleaned as cleaned_corpus
-from .text_cleanings import cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, extra_letters, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
 from .tie_keys import OUR_FIRST
@@ -126,6 +127,12 @@ def compare_one(
         sizes = dict(num_merges=num_merges and num_merges + 1, vocab_size=vocab_size and vocab_size + 1)
         inner = compare_one(corpus, restored, setup, specials, **sizes, search=search)
         return first_missing_told(missing, student.merges, inner)
+    k = special_words(student.merges) if n == 0 else 0
+    if k:  # special tokens added as words: the rest of the run compared with ours
+        rest = replace(student, merges=student.merges[k:])
+        sizes = dict(num_merges=num_merges and num_merges - k, vocab_size=vocab_size and vocab_size - k)
+        inner = compare_one(corpus, rest, setup, specials, **sizes, search=search)
+        return special_words_told(k, student.merges, inner)
     step = n + 1
     theirs = student.merges[n]
     if target is not None and len(student.merges) > target and n >= target:  # also where our run has no pair left
@@ -281,6 +288,11 @@ def compare_one(
             "first: on the lowercased corpus our run makes this merge too, since words that differ only in case "
             "count together."
         )
+        if search and lowered is not None and lowered < len(student.merges):  # a second cause, told after case
+            later = compare_one(_lowered(corpus), student, setup, specials, num_merges, vocab_size, search)
+            if later.step is not None and later.kind != "same":
+                cause += f" On the lowercased text, {later.cause[0].lower()}{later.cause[1:]}"
+                fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
         return Comparison(kind="case", cause=cause, **fields)
     if kind == "letters" and cleaned is not None:
         cause = (
@@ -387,12 +399,28 @@ def _settings_told(p: Parting, other, num_merges, vocab_size, search) -> Compari
         if alt.pre_tokenizer == "none"
         else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
     )
+    if unspaced_reach(corpus, student, setup, alt, specials) >= n_alt:
+        what += f", {UNSPACED_GPT2}"
     cause = f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."
     later = _later(corpus, student, alt, specials, num_merges, vocab_size, search)
     if later is not None:  # the settings explain the start; what parts the runs under them is named too
         cause += f" With those settings, {later.cause[0].lower()}{later.cause[1:]}"
         fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
     return Comparison(kind=settings_kind(setup, alt), cause=cause, settings=alt, **{**fields, "words": words_differ})
+
+
+def unspaced_reach(corpus, student, setup: Setup, alt: Setup, specials) -> int:
+    """How many of the run's merges our run makes on GPT-2's words with their leading space lost, where the settings
+    compared cut with GPT-2's pattern and words cut at whitespace follow the run further (0 elsewhere): such a
+    student cut with GPT-2's pattern, then lost each word's space."""
+    if setup.pre_tokenizer != "gpt2" or alt.pre_tokenizer != "whitespace":
+        return 0
+    if any(b" " in t for pair in student.merges for t in pair):  # a space merged: not lost
+        return 0
+    text = unspaced_gpt2(corpus)
+    if text is None:
+        return 0
+    return setup_agreed(text, alt, student.merges, specials, student.end_of_word)
 
 
 def _cut_with_tie(p: Parting, other, reach: int):
@@ -525,6 +553,14 @@ def _cleaned_agreed(corpus, student, setup, specials) -> tuple[tuple[str, ...], 
 
 def _lowercased_agreed(corpus, student, setup, specials) -> int:
     """How many of the student's merges our run on the lowercased corpus makes (0 if case changes nothing)."""
+    lowered = _lowered(corpus)
+    if lowered == corpus:
+        return 0
+    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
+
+
+def _lowered(corpus: Corpus) -> Corpus:
+    """The corpus lowercased (word counts of words that differ only in case added together)."""
     if isinstance(corpus, Mapping):
         lowered: Corpus = {}
         for word, count in corpus.items():
@@ -533,6 +569,4 @@ def _lowercased_agreed(corpus, student, setup, specials) -> int:
         lowered = corpus.lower()
     else:
         lowered = [text.lower() for text in corpus]
-    if lowered == corpus:
-        return 0
-    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
+    return lowered

@@ -29,7 +29,18 @@ from .pre_tokenizers import Corpus
 from .text_cleanings import cleaned, cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, filtered
 
-END_MARKS = ("_", "$", "#", "@", "~", ">", "|", "%", "&")  # end-of-word symbols seen in students' code, and kin
+END_MARKS = (
+    "_",
+    "$",
+    "#",
+    "@",
+    "~",
+    ">",
+    "|",
+    "%",
+    "&",
+    "\u2581",
+)  # end-of-word symbols seen in students' code, and kin ("▁" as SentencePiece writes it)
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
 _TAG = re.compile(r"<[/\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>'
 # a symbol of several characters stands in our words and the student's merges as one character the text never
@@ -113,7 +124,9 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     """The marking of our words that the student's words carry, or None: a run on bytes, a run with ``</w>`` or
     without another mark, or a marking that explains nothing. Each marking tried is one training on our words,
     spent from the allowance ``marks`` (:mod:`bpe.check_work`)."""
-    if setup.byte_base or student.byte_level or student.end_of_word or not student.merges:
+    # a run of characters compared on bytes may still mark its words (a course's byte trainer that starts each word
+    # with a symbol of its own): its marks are compared on characters
+    if student.byte_level or student.end_of_word or not student.merges:
         return None
     if setup.pre_tokenizer == "none":  # a run compared with no words at all: its symbols mark no word
         return None
@@ -136,6 +149,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     if not ends and not starts:
         return None
     plain = setup_agreed(corpus, setup, student.merges, specials)
+    if setup.byte_base and plain < len(student.merges):  # marks are compared on characters: so is the plain run
+        plain = max(plain, setup_agreed(corpus, replace(setup, byte_base=False), student.merges, specials))
     if plain >= len(student.merges):  # the run is ours as compared: no marking to look for (a correct run costs none)
         return None
     marked = Setup(setup.tie_break, "whitespace", False)
@@ -164,7 +179,15 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                 if edges:  # the comparison on the marked words finds lowercasing, not the ends stripped
                     words = _marked(cleaned(corpus, ("strip-ends",)), start, end, specials)
                     best = replace(best, counts=words, cleaning=("strip-ends",))
-    if best is None or best.agreed >= len(student.merges):
+    if best is None:  # the marks may explain nothing until the text is cleaned too (punctuation cut off first)
+        for end in ends:
+            run = _aliased(student, "", end)
+            plain_marks = Marks(end, "", _marked(corpus, "", end, specials), marked, plain, run)
+            found = _cleaned_marks(corpus, student, specials, plain_marks, work)
+            if found.agreed > plain and (best is None or found.agreed > best.agreed):
+                best = found
+        return best
+    if best.agreed >= len(student.merges):
         return best
     return _cleaned_marks(corpus, student, specials, best, work)
 
@@ -248,6 +271,8 @@ def marks_told(
     student's pair holds one, then ``inner``'s verdict on our words marked so; else ``inner``'s, the marks after it."""
     inner = _unaliased(inner, marks)
     plain = setup_agreed(corpus, setup, student.merges, specials)
+    if setup.byte_base and plain < len(student.merges):  # marks are compared on characters: so is the plain run
+        plain = max(plain, setup_agreed(corpus, replace(setup, byte_base=False), student.merges, specials))
     step = plain + 1
     theirs = student.merges[plain] if plain < len(student.merges) else None
     said = marks_sentence(marks)

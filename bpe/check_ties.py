@@ -72,7 +72,8 @@ def tie_sentence(setup: Setup, near: tuple[tuple[str, ...], int] | None, total: 
         return (
             f"a tie, and {ours}. None of the tie rules we know (ours or students') makes your choice, so either your "
             "ties follow an order that is no rule at all (the order a heap whose entries compare only the counts "
-            "leaves them in, or the order the pairs were stored in: compare the whole pair when the counts tie), or"
+            "leaves them in, the order the pairs were stored in, or the hash order of a set or an unordered map: "
+            "compare the whole pair when the counts tie), or"
         )
     rules, n = near
     many = len(rules) > 1
@@ -81,7 +82,8 @@ def tie_sentence(setup: Setup, near: tuple[tuple[str, ...], int] | None, total: 
         f"a tie, and {ours}. {rules_told(rules)[0].upper()}{rules_told(rules)[1:]} "
         f"{'make' if many else 'makes'} your choice here and {'follow' if many else 'follows'} your run {stop}: "
         f"your ties are likely broken so, and where {'they part' if many else 'it parts'} something else differs "
-        "too. Else"
+        "too, or your ties follow no rule at all (the hash order of a set or an unordered map, which a rule matches "
+        "only for a few steps by chance). Else"
     )
 
 

@@ -118,7 +118,7 @@ FAULTS: dict[str, Fault] = {
               accumulates=True),
         # each word's pairs are taken as a set, so a pair repeated in a word counts once for it.
         Fault("once-per-word", "your count takes each word's pairs as a set, so a pair that occurs several times in one "
-              "word is counted once for it (times the word's count), not once per occurrence", once=True, follow=3),
+              "word is counted once per word (times the word's count), not once per occurrence", once=True, follow=3),
         # after a merge the counts are taken again from the merged words only.
         Fault("only-merged", "after a merge your loop counts pairs again in the merged words only, forgetting "
               "every other word", only_merged=True),

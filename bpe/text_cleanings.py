@@ -23,7 +23,9 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .pre_tokenizers import Corpus
+import regex
+
+from .pre_tokenizers import GPT2_PATTERN, Corpus
 
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\s\w]+")
 _END_PUNCT = re.compile(r"^\W+|\W+$")
@@ -31,6 +33,7 @@ _PUNCT = re.compile(r"[^\w\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
+_GPT2 = regex.compile(GPT2_PATTERN)
 
 
 def _strip_accents(text: str) -> str:
@@ -84,6 +87,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "g-utf8": Cleaning("writes the space before each word as the character 'Ġ' encoded in UTF-8 (the two bytes "
                        "C4 A0) where GPT-2 writes the space byte 0x20 as 'Ġ', so your first merge joins those two "
                        "bytes", _g_words, words=True, bytes_only=True),
+    "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
+                                 "whole text as one sequence, not cut into words, so '_' stands where we have a space",
+                                 lambda t: t.replace(" ", "_")),
 }  # fmt: skip
 
 WORD_CUTS = ("whitespace", "sennrich")  # pre-tokenizers that cut words at whitespace only
@@ -122,6 +128,8 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             continue
         if name == "spaces" and pre_tokenizer in WORD_CUTS:
             continue  # words cut at whitespace never see it
+        if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
+            continue  # only a whole-text run whose tokens hold '_'
         if name == "space-skip" and pre_tokenizer != "none":
             continue  # a run with no pre-tokenization whose spaces never merge (words cut at spaces say it otherwise)
         found += [(name,), ("lower", name)]
@@ -143,3 +151,21 @@ def cleaning_sentence(names: Sequence[str]) -> str:
     """What the cleanings ``names`` do, said to the student: 'lowercases the text and cuts punctuation ...'."""
     said = [("lowercases the text" if n == "lower" else CLEANINGS[n].sentence) for n in names]
     return " and ".join(said)
+
+
+UNSPACED_GPT2 = (
+    "or, if you cut with GPT-2's pattern, each word loses its leading space (a word stored as ' '.join(word) and "
+    "split() back, or stripped), which leaves the same words here"
+)
+
+
+def unspaced_gpt2(corpus: Corpus) -> Corpus | None:
+    """GPT-2's words with their whitespace lost, one a line (words cut at whitespace find them again); None for word
+    counts."""
+    if isinstance(corpus, Mapping):
+        return None
+
+    def unspaced(text: str) -> str:
+        return "\n".join(w for w in ("".join(w.split()) for w in _GPT2.findall(text)) if w)
+
+    return unspaced(corpus) if isinstance(corpus, str) else tuple(unspaced(t) for t in corpus)

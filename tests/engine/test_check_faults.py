@@ -309,7 +309,7 @@ def test_a_loop_of_set_j_is_named_with_its_step(corpus, fault):
 
 # set K's students: the loop each trainer copies, and what the Check says of it
 SET_K_LOOPS = {
-    ONCE_PER_WORD: "counted once for it",  # chengkai-dai: the old Check said lines stripped (prose), a count is off
+    ONCE_PER_WORD: "counted once per word",  # chengkai-dai: the old Check said lines stripped (prose), a count is off
     LOST_LAST_COUNTED: "taken from the merged word, lose its last pair",  # she-is-automatic: overlap-subtract
     ACCUMULATED: "never reset",  # kanda-mashiro: a pair no word holds (bytes), merged tokens never counted (handout)
     LAZY_HEAP: "gets a new entry only for a pair whose count rose",  # DAMI211: a tie no rule breaks (prose)
