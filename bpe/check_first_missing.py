@@ -14,7 +14,6 @@ Left out: comparing the list with the merge put back (:mod:`bpe.check_cause`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .check_notation import show_pair
 from .check_result import Comparison
@@ -57,8 +56,4 @@ def first_missing_told(missing: BytePair, merges: Sequence[BytePair], inner: Com
         f"cell of its own) but never added to your list of merges. With it put back, "
         f"{inner.cause[0].lower()}{inner.cause[1:]}"
     )
-    return replace(
-        inner, agreed=0, step=1, ours=missing, theirs=merges[0], our_count=0, their_count=0, kind="first-missing",
-        cause=cause, fault=None, later_kind=inner.kind if inner.step else None, later_step=inner.step,
-        equal=False,
-    )  # fmt: skip
+    return inner.told_at_step_one(merges[0], "first-missing", None, cause, ours=missing)

@@ -188,8 +188,4 @@ def relabel_told(relabel: Relabel, merges: Sequence[BytePair], inner, our_merges
 def told_at_step_one(inner, first: BytePair, fault: str, cause: str):
     """``inner``, the verdict on the merges read back, told as a vocabulary fault at step 1 with the student's
     first merge as evidence; ``inner``'s own kind and step kept as what comes after."""
-    ours = inner.our_merges[0] if inner.our_merges else None
-    return replace(
-        inner, agreed=0, step=1, ours=ours, theirs=first, kind="vocabulary", fault=fault, cause=cause,
-        later_kind=inner.kind if inner.step else None, later_step=inner.step,
-    )  # fmt: skip
+    return inner.told_at_step_one(first, "vocabulary", fault, cause)

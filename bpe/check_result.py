@@ -10,7 +10,7 @@ Left out: finding the cause (:mod:`bpe.check`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import pre_tokenizers as pt
 from .check_notation import clip, show_bytes, show_pair
@@ -62,6 +62,19 @@ class Comparison:
     equal: bool = False
     later_kind: str | None = None
     later_step: int | None = None
+
+    def told_at_step_one(
+        self, theirs: BytePair, kind: str, fault: str | None, cause: str, ours: BytePair | None = None
+    ) -> Comparison:
+        """This verdict, on the run read or cut another way, told after a cause found at step 1 (``kind``,
+        ``fault``, ``cause``, with the student's merge ``theirs`` there, and ours, by default our first): its own
+        kind and step kept as what comes after."""
+        if ours is None and self.our_merges:
+            ours = self.our_merges[0]
+        return replace(
+            self, agreed=0, step=1, ours=ours, theirs=theirs, our_count=0, their_count=0, kind=kind, cause=cause,
+            fault=fault, later_kind=self.kind if self.step else None, later_step=self.step, equal=False,
+        )  # fmt: skip
 
     def around(self, student: StudentRun, before: int = 2, after: int = 2) -> list[tuple[int, str, str]]:
         """(step, our merge, the student's merge) around the first difference, as text."""

@@ -13,7 +13,6 @@ Left out: special tokens split out of the text or kept in it (:mod:`bpe.check_sp
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .check_notation import show_pair
 from .check_result import Comparison
@@ -56,8 +55,4 @@ def special_words_told(k: int, merges: Sequence[BytePair], inner: Comparison) ->
         f"before any pair of the text. Your merges from your merge {k + 1} on, compared with ours from our first "
         f"(steps counted from there): {rest}"
     )
-    return replace(
-        inner, agreed=0, step=1, ours=ours, theirs=merges[0], our_count=0, their_count=0, kind="specials",
-        cause=cause, fault="special-words", later_kind=inner.kind if inner.step else None, later_step=inner.step,
-        equal=False,
-    )  # fmt: skip
+    return inner.told_at_step_one(merges[0], "specials", "special-words", cause)
