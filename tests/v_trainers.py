@@ -1,0 +1,61 @@
+"""A character-level BPE trainer as people write their own, with faults of set V's classes, one each, written for
+the tests independently of ``bpe/``.
+
+The trainer counts whitespace-split words, each its characters and ``'</w>'`` (as Sennrich et al.'s snippet), or
+the whole text as one sequence (``whole-text``), counts pairs afresh each step in a dict, takes the pair seen first
+among those counted most, and merges every occurrence of the pair left to right. Its run equals ours with the
+``sennrich`` (or ``none``) pre-tokenizer and the ``first`` tie rule. Faults (:data:`V_FAULTS`):
+
+- ``tail-lost``: the whole text one sequence, merged by a scan that stops one symbol before the end and never adds
+  what is left there, so the text loses its last symbol at every merge that does not take it;
+- ``last-unread``: the whole text one sequence, read up to its last character, which is never read;
+- ``last-unread-words``: words as the plain trainer's, the text's last character never read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+V_FAULTS = ("tail-lost", "last-unread", "last-unread-words")
+WHOLE = ("whole-text", "tail-lost", "last-unread")  # the runs that keep the text as one sequence
+
+
+def v_vocab(text: str, fault: str | None = None) -> dict[tuple[str, ...], int]:
+    """The sequences the trainer counts, each with its count, in first-seen order."""
+    if fault in ("last-unread", "last-unread-words"):
+        text = "".join(text[i] for i in range(len(text) - 1))
+    if fault in WHOLE:
+        return {tuple(text): 1}
+    return {(*w, "</w>"): n for w, n in Counter(text.split()).items()}
+
+
+def _merge(symbols: tuple[str, ...], pair: tuple[str, str], fault: str | None) -> tuple[str, ...]:
+    out, i = [], 0
+    while i < len(symbols) - 1:
+        if (symbols[i], symbols[i + 1]) == pair:
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    if i == len(symbols) - 1 and fault != "tail-lost":  # the last symbol, where no merge took it
+        out.append(symbols[i])
+    return tuple(out)
+
+
+def v_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[str, str]]:
+    """The trainer's merges on ``text``, in order."""
+    vocab = v_vocab(text, fault)
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        pairs: dict[tuple[str, str], int] = {}
+        for symbols, n in vocab.items():
+            for pair in zip(symbols, symbols[1:]):
+                pairs[pair] = pairs.get(pair, 0) + n
+        if not pairs:
+            break
+        top = max(pairs.values())
+        best = next(p for p, n in pairs.items() if n == top)
+        vocab = {_merge(symbols, best, fault): n for symbols, n in vocab.items()}
+        merges.append(best)
+    return merges
