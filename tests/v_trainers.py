@@ -8,21 +8,20 @@ among those counted most, and merges every occurrence of the pair left to right.
 
 - ``tail-lost``: the whole text one sequence, merged by a scan that stops one symbol before the end and never adds
   what is left there, so the text loses its last symbol at every merge that does not take it;
-- ``last-unread``: the whole text one sequence, read up to its last character, which is never read;
-- ``last-unread-words``: words as the plain trainer's, the text's last character never read.
+- ``last-unread``: the whole text one sequence, read up to its last character, which is never read.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-V_FAULTS = ("tail-lost", "last-unread", "last-unread-words")
+V_FAULTS = ("tail-lost", "last-unread")
 WHOLE = ("whole-text", "tail-lost", "last-unread")  # the runs that keep the text as one sequence
 
 
 def v_vocab(text: str, fault: str | None = None) -> dict[tuple[str, ...], int]:
     """The sequences the trainer counts, each with its count, in first-seen order."""
-    if fault in ("last-unread", "last-unread-words"):
+    if fault == "last-unread":
         text = "".join(text[i] for i in range(len(text) - 1))
     if fault in WHOLE:
         return {tuple(text): 1}

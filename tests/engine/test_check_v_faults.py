@@ -50,3 +50,12 @@ def test_a_merge_that_never_keeps_the_last_symbol_is_named(corpus):
     assert (result.kind, result.fault) == ("merge-loop", "tail-lost"), result.cause
     assert result.step == first_difference(corpus, merges, "tail-lost")
     assert "loses its last symbol at every merge that does not take it" in result.cause
+
+
+def test_a_last_character_never_read_on_a_whole_text_is_named_so():
+    # the old Check named the last character cut off as a word of its own, which on a text kept whole (a sequence of
+    # one symbol holds no pair) counts alike, but a loop over range(len(text) - 1) is the likelier bug there
+    merges, result = check_v("bytes", "last-unread")  # the other texts end in a character no merge within ours takes
+    assert (result.kind, result.fault) == ("reading", "drop-last"), result.cause
+    assert result.step == first_difference("bytes", merges, "last-unread") == 1
+    assert "its last character is never counted" in result.cause
