@@ -84,6 +84,7 @@ from .text_filters import FILTERS, extra_letters, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
 from .tie_keys import OUR_FIRST
 
+SPACE_LED = ("gpt2", "gpt4")  # pre-tokenizers whose words keep the space before them
 TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 
 
@@ -399,6 +400,8 @@ def _settings_told(p: Parting, other, num_merges, vocab_size, search) -> Compari
         if alt.pre_tokenizer == "none"
         else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
     )
+    if alt.pre_tokenizer in SPACE_LED and setup.pre_tokenizer not in SPACE_LED:
+        what += " (each word keeps the space before it)"
     if unspaced_reach(corpus, student, setup, alt, specials) >= n_alt:
         what += f", {UNSPACED_GPT2}"
     cause = f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."

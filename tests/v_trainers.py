@@ -8,14 +8,17 @@ among those counted most, and merges every occurrence of the pair left to right.
 
 - ``tail-lost``: the whole text one sequence, merged by a scan that stops one symbol before the end and never adds
   what is left there, so the text loses its last symbol at every merge that does not take it;
-- ``last-unread``: the whole text one sequence, read up to its last character, which is never read.
+- ``last-unread``: the whole text one sequence, read up to its last character, which is never read;
+- ``end-uncounted``: a pair whose right symbol is ``'</w>'`` is never counted, so ``'</w>'`` never merges;
+- ``space-led``: each word keeps the space before it (``re.findall(r" ?\\S+")``), with no end symbol.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-V_FAULTS = ("tail-lost", "last-unread")
+V_FAULTS = ("tail-lost", "last-unread", "end-uncounted", "space-led")
 WHOLE = ("whole-text", "tail-lost", "last-unread")  # the runs that keep the text as one sequence
 
 
@@ -25,6 +28,8 @@ def v_vocab(text: str, fault: str | None = None) -> dict[tuple[str, ...], int]:
         text = "".join(text[i] for i in range(len(text) - 1))
     if fault in WHOLE:
         return {tuple(text): 1}
+    if fault == "space-led":
+        return {tuple(w): n for w, n in Counter(re.findall(r" ?\S+", text)).items()}
     return {(*w, "</w>"): n for w, n in Counter(text.split()).items()}
 
 
@@ -50,7 +55,8 @@ def v_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[
         pairs: dict[tuple[str, str], int] = {}
         for symbols, n in vocab.items():
             for pair in zip(symbols, symbols[1:]):
-                pairs[pair] = pairs.get(pair, 0) + n
+                if fault != "end-uncounted" or pair[1] != "</w>":
+                    pairs[pair] = pairs.get(pair, 0) + n
         if not pairs:
             break
         top = max(pairs.values())

@@ -16,10 +16,11 @@ from server.jobs import corpus_of
 
 SENNRICH = Setup("first", "sennrich", False)
 NONE = Setup("first", "none", False)
+WORDS = Setup("first", "whitespace", False)
 
 
 def setup_of(fault: str | None) -> Setup:
-    return NONE if fault in WHOLE else SENNRICH
+    return NONE if fault in WHOLE else WORDS if fault == "space-led" else SENNRICH
 
 
 def check_v(corpus: str, fault: str | None):
@@ -59,3 +60,19 @@ def test_a_last_character_never_read_on_a_whole_text_is_named_so():
     assert (result.kind, result.fault) == ("reading", "drop-last"), result.cause
     assert result.step == first_difference("bytes", merges, "last-unread") == 1
     assert "its last character is never counted" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_pairs_ending_in_the_end_symbol_never_counted_are_told(corpus):
+    # the old Check told only that the run equals ours cut at whitespace, with no word of '</w>'
+    merges, result = check_v(corpus, "end-uncounted")
+    assert (result.kind, result.step) == ("pre-tokenizer", first_difference(corpus, merges, "end-uncounted"))
+    assert "your loop never counts a pair that holds '</w>'" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_words_that_keep_the_space_before_them_are_told_so(corpus):
+    # the old Check told a space symbol of the words' own, or GPT-2's cut, never that a word keeps its space
+    merges, result = check_v(corpus, "space-led")
+    assert result.step == first_difference(corpus, merges, "space-led"), result.cause
+    assert "keeps the space before it" in result.cause
