@@ -255,10 +255,11 @@ def compare_one(
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
-            # a rule that makes the whole run on counts that tie here is simpler than a reader or a lost pair that
-            # makes it too: both fit a tie by chance (a reader tried with many numbers of chunks, a lost pair anywhere)
+            # a rule that makes the whole run on counts that tie here is simpler than a loop fault, a reader or a lost
+            # pair that makes it too: it needs no count to be off, where they fit a tie by chance (a loop fault that
+            # moves the tied count by one, a reader tried with many numbers of chunks, a lost pair anywhere)
             whole = rule_n >= min(len(student.merges), step + BEYOND)
-            candidates.append((rule_n, 2.95 if whole else 4 if rule in TIE_RULES else 5, "tie"))
+            candidates.append((rule_n, 1.95 if whole else 4 if rule in TIE_RULES else 5, "tie"))
     here = None
     if search and their_count == our_count and rule is None:  # a tie rule from this step, not from the start
         here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break))
@@ -351,6 +352,12 @@ def compare_one(
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
             f"where ours is '{setup.tie_break}'."
         )
+        if rule_n < min(len(student.merges), step + BEYOND):  # a rule that parts later may have matched by chance
+            cause += (
+                f" It follows your run through step {rule_n}, then parts from it: there something else differs too, "
+                "or your ties follow no rule at all (the hash order of a set or an unordered map, which a rule "
+                "matches only for a few steps by chance)."
+            )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
     if kind == "tie-here" and here is not None:
         cause = tie_here_sentence(head, their_count, here, setup.tie_break, student.merges)

@@ -76,3 +76,23 @@ def test_words_that_keep_the_space_before_them_are_told_so(corpus):
     merges, result = check_v(corpus, "space-led")
     assert result.step == first_difference(corpus, merges, "space-led"), result.cause
     assert "keeps the space before it" in result.cause
+
+
+def test_ties_by_greatest_ids_are_named_where_a_loop_fault_also_fits():
+    # the old Check named a loop fault (left-symbol) that makes the whole run too: at a tie, a tie rule that makes the
+    # whole run on true counts is the simpler cause
+    setup = Setup("greatest-bytes", "none", True)
+    text, n = CORPORA["handout"], SNIPPET_MERGES["handout"]
+    merges = v_train(text, n, "greatest-id")
+    student = read_student_text(pasted(merges), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup, (), num_merges=n)
+    ours = history_bytes(train_setup(corpus_of("text", "", text, ""), setup, n + 1))
+    step = next(k for k, (a, b) in enumerate(zip(ours, merges), start=1) if a != (b[0].encode(), b[1].encode()))
+    assert (result.kind, result.rule, result.step) == ("tie", "greatest-id", step), result.cause
+
+
+def test_ties_in_a_hash_order_a_rule_follows_for_a_while_are_said_so():
+    # the old Check named the rule that matched the first steps by chance, with no word of where it stops
+    merges, result = check_v("handout", "hash-ties")
+    assert (result.kind, result.step) == ("tie", first_difference("handout", merges, "hash-ties")), result.cause
+    assert "the hash order of a set or an unordered map" in result.cause
