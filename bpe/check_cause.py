@@ -171,17 +171,18 @@ def compare_one(
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
     lowered = None  # how far our run on the lowercased text follows the run
     cleaned = None
+    tied = their_count == our_count
     if their_count < our_count or their_count == 0:
         lowered = _lowercased_agreed(corpus, student, setup, specials)
         candidates.append((lowered, 0, "case"))
         cleaned = _cleaned_agreed(corpus, student, setup, specials)
-    elif their_count == our_count:  # at a tie a cleaning moves a count by chance: it must follow the run further
+    elif tied:  # at a tie a cleaning moves a count by chance: it must make this choice and follow the run further
         cleaned = _cleaned_agreed(corpus, student, setup, specials)
-        if cleaned is not None and cleaned[1] < min(len(student.merges), step + FOLLOW):
+        if cleaned is not None and cleaned[1] <= n:
             cleaned = None
     if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause; the other
         # cleanings (bpe.text_cleanings) after a faulty reader or a class of wrong counts, commoner in CS336 trainers
-        candidates.append((cleaned[1], 0.1 if cleaned[0][0] in FILTERS else 3.15, "letters"))
+        candidates.append((cleaned[3], 0.1 if cleaned[0][0] in FILTERS else 3.15, "letters"))
     split_out = _split_out(corpus, specials)
     if split_out:  # a special token in the text, kept in by the settings compared, split out by the student
         # a setting: it must make the whole run (at a tie any cause that moves a count makes one choice by chance)
@@ -209,7 +210,6 @@ def compare_one(
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
             candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
     counted = classed = None
-    tied = their_count == our_count
     text = file_text(corpus)  # only a text can be read in chunks
     if search and text is not None:
         eow = student.end_of_word
@@ -266,6 +266,10 @@ def compare_one(
         if here is not None:
             candidates.append((here.reproduced, 5.2, "tie-here"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
+    if search and (lowered is not None or cleaned is not None):  # a student's tie rule after case or a cleaning?
+        candidates, cleaned = _taken_over(p, candidates, lowered, cleaned, min(len(student.merges), cap))
+    if tied and cleaned is not None and cleaned[3] < min(len(student.merges), step + FOLLOW):
+        candidates, cleaned = [c for c in candidates if c[2] != "letters"], None
     both = None
     reach = max((min(c[0], cap) for c in candidates), default=0)
     if search and reach < min(
@@ -299,7 +303,7 @@ def compare_one(
     if kind == "letters" and cleaned is not None:
         cause = (
             f"{head} ({their_count} here): a count that differs, from how the text is cleaned. Your run "
-            f"{_cleaning(*cleaned)}: on the text cleaned so our run makes this merge too"
+            f"{_cleaning(*cleaned[:3])}: on the text cleaned so our run makes this merge too"
         )
         if cleaned[0][0] not in FILTERS:  # how far the cleaning explains the run
             total = len(student.merges)
@@ -310,6 +314,11 @@ def compare_one(
             )
         else:
             cause += "."
+        if search and cleaned[3] > cleaned[1]:  # a second cause, told after the cleaning
+            later = compare_one(cleaned[4], student, setup, specials, num_merges, vocab_size, search)
+            if later.step is not None and later.kind != "same":
+                cause += f" On the text cleaned so, {later.cause[0].lower()}{later.cause[1:]}"
+                fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
         return Comparison(kind="letters" if cleaned[0][0] in FILTERS else "cleaning", cause=cause, **fields)
     if kind == "specials":
         cause = (
@@ -529,19 +538,24 @@ def _cleaning(names: tuple[str, ...], n: int, extra: str) -> str:
     return cleaning_sentence(names)
 
 
-def _cleaned_agreed(corpus, student, setup, specials) -> tuple[tuple[str, ...], int, str] | None:
-    """The cleaning on which our run makes most of the student's merges, how many, and the letters kept besides
-    a-z: those of :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the run's
-    tokens hold, when they hold some), then those of :mod:`bpe.text_cleanings` the setup can show, alone and after
-    lowercasing; None for word counts or when cleaning changes nothing. Each cleaning tried is one training, spent
-    from the allowance ``clean`` (:mod:`bpe.check_work`)."""
+def _cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
+    """The cleaning on which our run makes most of the student's merges, how many, the letters kept besides a-z, how
+    far it follows the run (the same number, until :func:`_taken_over` tries a student's tie rule after it), the
+    corpus cleaned so, and the first three cleanings that go as far, each so. Tried: those of
+    :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the run's tokens hold,
+    when they hold some), then those of :mod:`bpe.text_cleanings` the setup can show, alone and after lowercasing,
+    but never one that leaves every word's count as it was; None for word counts or when no cleaning is left. Each
+    cleaning tried is one training, spent from the allowance ``clean`` (:mod:`bpe.check_work`)."""
     tokens = [t.decode("utf-8", "ignore") for pair in student.merges for t in pair]
     extra = extra_letters(tokens)
-    best = None
+    found = []
     work = Work("clean")
     tried = [*(((name,), "") for name in FILTERS), *(((("a-z",), extra),) if extra else ())]
     raw = [t for pair in student.merges for t in pair]
     tried += [(names, "") for names in cleanings_for(setup.pre_tokenizer, setup.byte_base, raw)]
+    eow = student.end_of_word
+    words_of = lambda text: student_words(text, setup, specials, eow)  # noqa: E731
+    ours = None
     for names, kept in tried:
         clean = filtered(corpus, names[0], kept) if names[0] in FILTERS else cleaned_corpus(corpus, names)
         if clean is None:
@@ -551,14 +565,61 @@ def _cleaned_agreed(corpus, student, setup, specials) -> tuple[tuple[str, ...], 
         if names[0] not in FILTERS and not covers(clean, raw):  # it drops a character the student merges
             continue
         try:
-            n = setup_agreed(clean, setup, student.merges, specials, student.end_of_word)
-            _, words, _ = student_words(clean, setup, specials, student.end_of_word)
+            counted = words_of(clean)
         except ValueError:  # nothing left to count
             continue
-        work.spend(MergeCost(words, student.merges).replayed(n))
-        if best is None or n > best[1]:
-            best = (names, n, kept)
-    return best
+        ours = ours or words_of(corpus)
+        if sorted(zip(counted[1], counted[2])) == sorted(zip(ours[1], ours[2])):
+            continue  # the same words as ours, counted alike: no cause of a difference
+        n = setup_agreed(clean, setup, student.merges, specials, eow)
+        work.spend(MergeCost(counted[1], student.merges).replayed(n))
+        found.append((names, n, kept, n, clean))
+    if not found:
+        return None
+    top = max(f[1] for f in found)
+    tops = [f for f in found if f[1] == top]
+    return (*tops[0], tuple(tops[:3]))
+
+
+def _taken_over(p: Parting, candidates: list, lowered: int | None, cleaned, most: int) -> tuple[list, tuple | None]:
+    """The candidates with case and the cleaning reaching as far as a tie rule of the student's own takes them
+    (:func:`_tie_takes_over`, tried for the three cleanings that go furthest), and the cleaning that goes furthest
+    so; tried only where no cause yet follows the run to ``most``, since each try replays the run with every rule."""
+    if max((min(c[0], most) for c in candidates), default=0) >= most:
+        return candidates, cleaned
+    student, setup, specials = p.student, p.setup, p.specials
+    if lowered is not None:
+        far = _tie_takes_over(_lowered(p.corpus), student, setup, specials, lowered)
+        candidates = [(far, c[1], c[2]) if c[2] == "case" else c for c in candidates]
+    if cleaned is not None:
+        best = cleaned
+        for names, n, kept, _, clean in cleaned[5]:
+            far = _tie_takes_over(clean, student, setup, specials, n)
+            if far > best[3]:
+                best = (names, n, kept, far, clean, cleaned[5])
+        cleaned = best
+        candidates = [(best[3], c[1], c[2]) if c[2] == "letters" else c for c in candidates]
+    return candidates, cleaned
+
+
+def _tie_takes_over(corpus, student, setup, specials, k: int) -> int:
+    """How far our run on ``corpus`` follows the student's once a tie rule of the student's own
+    (:func:`bpe.check_loop.tie_key`) breaks the ties from merge ``k + 1``, where our run parts from it at a tie; ``k``
+    where it parts on a count or no rule follows the run :data:`~bpe.check_ties.FOLLOW` merges further."""
+    if k >= len(student.merges):
+        return k
+    eow = student.end_of_word
+    history = train_setup(corpus, setup, k + 1, specials, eow)
+    if len(history.merges) <= k:
+        return k
+    counts = history.pair_counts_after(k)
+    theirs = to_ours(student.merges[k], history)
+    if theirs is None or counts.get(theirs, 0) != counts.get(history.pair_str(history.merges[k][:2]), 0):
+        return k
+    _, key_n = tie_key(
+        Words(*student_words(corpus, setup, specials, eow)), student.merges, k + 1, TIE_KEY.get(setup.tie_break)
+    )
+    return key_n if key_n >= min(len(student.merges), k + 1 + FOLLOW) else k
 
 
 def _lowercased_agreed(corpus, student, setup, specials) -> int:

@@ -1,12 +1,13 @@
 """Texts cleaned before counting in ways other than keeping letters: punctuation cut off or stripped from words,
-whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8.
+whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8, words dropped.
 
 People who write BPE "from scratch" often clean the text first, each in a few common ways: ``re.findall(r"\\w+|
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own), ``word.strip(punctuation)`` (and words left empty
 dropped), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
 the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
-its end mark dropped), or ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
-the two bytes ``C4 A0``). Each changes the counts before any merge, so the run parts from ours at its first merge that
+its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
+the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
+those ``str.isalpha`` holds. Each changes the counts before any merge, so the run parts from ours at its first merge that
 a cleaned word counts differently. :data:`CLEANINGS` holds each with the words that say it; :func:`cleanings_for`
 gives the ones that can change a run under a pre-tokenizer (a word-level cleaning only where words are cut at
 whitespace), alone and after lowercasing; :func:`cleaned` applies them.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +32,7 @@ from .pre_tokenizers import GPT2_PATTERN, Corpus
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\s\w]+")
 _END_PUNCT = re.compile(r"^\W+|\W+$")
 _PUNCT = re.compile(r"[^\w\s]")
+_AZ_WORD = re.compile(r"[a-z]+")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
@@ -43,6 +46,12 @@ def _strip_accents(text: str) -> str:
 def _strip_ends(text: str) -> str:
     words = (_END_PUNCT.sub("", w) for w in text.split())
     return " ".join(w for w in words if any(c.isalpha() for c in w))
+
+
+def _seen_twice(text: str) -> str:
+    words = text.split()
+    seen = Counter(words)
+    return " ".join(w for w in words if seen[w] > 1)
 
 
 def _g_words(text: str) -> str:
@@ -87,6 +96,14 @@ CLEANINGS: dict[str, Cleaning] = {
     "g-utf8": Cleaning("writes the space before each word as the character 'Ġ' encoded in UTF-8 (the two bytes "
                        "C4 A0) where GPT-2 writes the space byte 0x20 as 'Ġ', so your first merge joins those two "
                        "bytes", _g_words, words=True, bytes_only=True),
+    "rare-words": Cleaning("drops the words seen only once (a minimum word count of 2), so their pairs are never "
+                           "counted", _seen_twice, words=True),
+    "az-words": Cleaning("drops every word that holds a character outside a-z (a capital, digit, punctuation mark or "
+                         "accented letter), so 'word,' and 'café' are never counted",
+                         lambda t: " ".join(w for w in t.split() if _AZ_WORD.fullmatch(w)), words=True),
+    "alpha-words": Cleaning("keeps only the words made of letters alone (str.isalpha), so a word with a digit or a "
+                            "punctuation mark, 'word,' or 'x2', is never counted",
+                            lambda t: " ".join(w for w in t.split() if w.isalpha()), words=True),
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),

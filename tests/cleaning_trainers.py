@@ -12,6 +12,8 @@ Faults (:data:`CLEANING_FAULTS`):
 - ``strip-ends``: each word's leading and trailing non-word characters stripped, words with no letter dropped;
 - ``punct-delete``: each ASCII punctuation mark deleted (``text.replace(mark, '')`` over ``string.punctuation``);
 - ``space-split``: ``text.split(' ')``, so newlines stay inside words;
+- ``rare-words``: words seen only once dropped (a minimum word count of 2);
+- ``az-words``: only the words of the letters a-z kept; ``alpha-words``: only the words ``str.isalpha`` holds kept;
 - ``spaces``: every run of whitespace collapsed to one space (a sequence trainer);
 - ``sentences``: the text cut at ``.``, ``!`` and ``?``, each sentence a sequence of its own (a sequence trainer);
 - ``g-utf8``: each word but the first prefixed with ``'Ġ'`` and encoded in UTF-8 (a bytes trainer);
@@ -28,7 +30,18 @@ from __future__ import annotations
 import re
 import string
 
-CLEANING_FAULTS = ("punct-split", "strip-ends", "punct-delete", "space-split", "end-tag", "start-underscore", "angle")
+CLEANING_FAULTS = (
+    "punct-split",
+    "strip-ends",
+    "punct-delete",
+    "space-split",
+    "rare-words",
+    "az-words",
+    "alpha-words",
+    "end-tag",
+    "start-underscore",
+    "angle",
+)
 SEQUENCE_FAULTS = ("spaces", "sentences", "stop-across", "space-skip")
 BYTES_FAULTS = ("g-utf8",)
 
@@ -58,6 +71,15 @@ def _words(text: str, fault: str | None) -> list[tuple[str, ...]]:
         raw = text.split()
     elif fault == "space-split":
         raw = [w for w in text.split(" ") if w]
+    elif fault == "rare-words":
+        seen: dict[str, int] = {}
+        for w in text.split():
+            seen[w] = seen.get(w, 0) + 1
+        raw = [w for w in text.split() if seen[w] >= 2]
+    elif fault == "az-words":
+        raw = [w for w in text.split() if re.fullmatch("[a-z]+", w)]
+    elif fault == "alpha-words":
+        raw = [w for w in text.split() if w.isalpha()]
     else:
         raw = text.split()
     if fault == "start-underscore":
@@ -97,8 +119,11 @@ def _merge(word: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def clean_train(text: str, num_merges: int, fault: str | None = None, kind: str = "words") -> list[tuple[str, str]]:
-    """The trainer's merges on ``text`` with ``fault`` (None: correct), words of ``kind``."""
+def clean_train(
+    text: str, num_merges: int, fault: str | None = None, kind: str = "words", smallest: bool = False
+) -> list[tuple[str, str]]:
+    """The trainer's merges on ``text`` with ``fault`` (None: correct), words of ``kind``; ``smallest``: a tie goes
+    to the smallest pair (``min(pairs, key=lambda p: (-pairs[p], p))``), not the pair seen first."""
     listed = (_sequences if kind == "sequence" else _byte_words if kind == "bytes" else _words)(text, fault)
     vocab: dict[tuple[str, ...], int] = {}
     for w in listed:
@@ -113,7 +138,7 @@ def clean_train(text: str, num_merges: int, fault: str | None = None, kind: str 
             pairs = {p: n for p, n in pairs.items() if " " not in p}
         if not pairs:
             break
-        best = max(pairs, key=pairs.get)
+        best = min(pairs, key=lambda p: (-pairs[p], p)) if smallest else max(pairs, key=pairs.get)
         if fault == "stop-across" and re.search(r"[a-zA-Z0-9]\s+[a-zA-Z0-9]", best[0] + best[1]):
             break
         merges.append(best)

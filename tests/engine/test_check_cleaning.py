@@ -27,6 +27,9 @@ SAID = {
     "strip-ends": "strips punctuation from each word's ends",
     "punct-delete": "deletes every ASCII punctuation mark",
     "space-split": "cuts its words at single spaces only (split(' '))",
+    "rare-words": "drops the words seen only once",
+    "az-words": "drops every word that holds a character outside a-z",
+    "alpha-words": "keeps only the words made of letters alone (str.isalpha)",
     "spaces": "collapses every run of whitespace to one space",
     "sentences": "cuts the text into sentences",
     "g-utf8": "the two bytes C4 A0",
@@ -45,6 +48,8 @@ def _checked(corpus: str, fault: str | None, kind: str):
     merges = clean_train(text, n, fault, kind)
     if fault == "start-underscore" and not any("_" in a + b for a, b in merges):
         return None, None  # the marks never show: the run is one on words split at whitespace
+    if not merges:
+        return None, None  # the cleaning leaves no word (no word of a-z only in the byte-level corpus)
     student = read_student_text(pasted(merges), "The pasted text")
     setup = SETUPS[kind]
     typed = corpus_of("text", "", text, "")
@@ -97,3 +102,15 @@ def test_an_incremental_trainers_fault_is_named_where_the_runs_part(corpus, faul
         return
     assert (result.kind, result.fault, result.step) == ("merge-loop", fault, step), result.cause
     assert "never updated after the first merge" in result.cause
+
+
+def test_a_cleaning_and_then_a_tie_rule_of_the_students_own_are_both_named():
+    # the old Check named the cleaning only as far as our tie rule follows it, so a reader cut at even bytes that
+    # went as far came first, and the student's tie rule where the cleaned run parts was never told
+    text = "xyzq xyzw xyzr xyzs xyzt xyzu xyzv\n" + "cd cd cd ab ab ab gh gh gh ef ef ef\n" * 2
+    merges = clean_train(text, 8, "rare-words", smallest=True)
+    student = read_student_text(pasted(merges), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, SETUPS["words"], (), num_merges=8)
+    assert (result.kind, result.step) == ("cleaning", 1), result.cause
+    assert SAID["rare-words"] in result.cause
+    assert (result.later_kind, result.later_step, result.rule) == ("tie", 1, "lexicographic"), result.cause
