@@ -361,11 +361,13 @@ def compare_one(
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
             f"where ours is '{setup.tie_break}'."
         )
-        if rule_n < min(len(student.merges), step + BEYOND):  # a rule that parts later may have matched by chance
+        if rule_n < min(len(student.merges), step + BEYOND):  # where the rule parts, something else differs
+            cause += f" It follows your run through step {rule_n}, then parts from it: there something else differs too"
             cause += (
-                f" It follows your run through step {rule_n}, then parts from it: there something else differs too, "
-                "or your ties follow no rule at all (the hash order of a set or an unordered map, which a rule "
+                ", or your ties follow no rule at all (the hash order of a set or an unordered map, which a rule "
                 "matches only for a few steps by chance)."
+                if rule_n < step + 2 * FOLLOW  # a rule that follows only a few steps may have matched by chance
+                else "."
             )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
     if kind == "tie-here" and here is not None:
