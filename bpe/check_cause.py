@@ -255,11 +255,10 @@ def compare_one(
         if rule_n < min(len(student.merges), step + FOLLOW):
             rule = None  # it makes this one choice but not the next ones: chance, not the cause
         elif rule is not None:
-            # a rule that makes the whole run on counts that tie here is simpler than a loop fault, a reader or a lost
-            # pair that makes it too: it needs no count to be off, where they fit a tie by chance (a loop fault that
-            # moves the tied count by one, a reader tried with many numbers of chunks, a lost pair anywhere)
+            # a rule that makes the whole run on counts that tie here is simpler than a reader or a lost pair that
+            # makes it too: both fit a tie by chance (a reader tried with many numbers of chunks, a lost pair anywhere)
             whole = rule_n >= min(len(student.merges), step + BEYOND)
-            candidates.append((rule_n, 1.95 if whole else 4 if rule in TIE_RULES else 5, "tie"))
+            candidates.append((rule_n, 2.95 if whole else 4 if rule in TIE_RULES else 5, "tie"))
     here = None
     if search and their_count == our_count and rule is None:  # a tie rule from this step, not from the start
         here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break))
@@ -347,7 +346,15 @@ def compare_one(
     if kind == "never-merges":
         return never_merges_told(p, found, repeats)
     if kind == "merge-loop" and found is not None:
-        return loop_told(p, found)
+        told = loop_told(p, found)
+        if rule is not None and rule_n >= min(len(student.merges), cap) and found.reproduced >= len(student.merges):
+            # at a tie a rule of ours or a student's makes the whole run too, on counts that are right: the run cannot
+            # tell the two apart, so both are said, the loop fault first (on a short run a rule may follow by chance)
+            told = replace(told, cause=told.cause + (
+                f" Your ties broken by the '{rule}' rule ({TIE_SENTENCES[rule]}) make all your merges here too, with "
+                "no count off, so that may be your bug instead."
+            ))  # fmt: skip
+        return told
     if kind == "tie-and-loop" and both is not None:
         return tie_and_loop_told(p, both)
     if kind == "reading" and counted is not None:
