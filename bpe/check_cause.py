@@ -300,9 +300,13 @@ def compare_one(
                 fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
         return Comparison(kind="case", cause=cause, **fields)
     if kind == "letters" and cleaned is not None:
+        counted = (
+            f", both counted {our_count} here: a tie, decided by how the text is cleaned"
+            if tied
+            else f" ({their_count} here): a count that differs, from how the text is cleaned"
+        )
         cause = (
-            f"{head} ({their_count} here): a count that differs, from how the text is cleaned. Your run "
-            f"{_cleaning(*cleaned[:3])}: on the text cleaned so our run makes this merge too"
+            f"{head}{counted}. Your run {_cleaning(*cleaned[:3])}: on the text cleaned so our run makes this merge too"
         )
         if cleaned[0][0] not in FILTERS:  # how far the cleaning explains the run
             total = len(student.merges)
