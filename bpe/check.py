@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .check_cause import ascii_text, compare_one, settings_kind, unspaced_reach
+from .check_cause import SPACE_LED, ascii_text, compare_one, settings_kind, unspaced_reach
 from .check_ends import ends_clause, target_merges
 from .check_ids import id_merges
 from .check_ints import sum_merges, sums_told
@@ -338,6 +338,13 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             cause += (
                 " Your run never merges a space with anything: your words are split at whitespace, or your loop "
                 "skips every pair that holds the space symbol (as if 'Ġ' were never a candidate)."
+            )
+        if alternative.pre_tokenizer in SPACE_LED and setup.pre_tokenizer not in SPACE_LED:
+            cause += f" Each of your words keeps the space before it, as the {alternative.pre_tokenizer} pattern's do."
+        if setup.pre_tokenizer == "sennrich" and alternative.pre_tokenizer == "whitespace":  # '</w>' never merged
+            cause += (
+                " Your run's '</w>' never merges with anything: your words carry no end-of-word symbol, or your loop "
+                "never counts a pair that holds '</w>'."
             )
         if unspaced_reach(corpus, student, setup, alternative, specials) >= total:  # GPT-2's words, spaces lost
             cause += f" Your run cuts its words at whitespace, {UNSPACED_GPT2}."

@@ -84,6 +84,7 @@ from .text_filters import FILTERS, extra_letters, filtered
 from .tie_from_here import tie_from_here, tie_here_sentence
 from .tie_keys import OUR_FIRST
 
+SPACE_LED = ("gpt2", "gpt4")  # pre-tokenizers whose words keep the space before them
 TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 
 
@@ -349,7 +350,15 @@ def compare_one(
     if kind == "never-merges":
         return never_merges_told(p, found, repeats)
     if kind == "merge-loop" and found is not None:
-        return loop_told(p, found)
+        told = loop_told(p, found)
+        if rule is not None and rule_n >= min(len(student.merges), cap) and found.reproduced >= len(student.merges):
+            # at a tie a rule of ours or a student's makes the whole run too, on counts that are right: the run cannot
+            # tell the two apart, so both are said, the loop fault first (on a short run a rule may follow by chance)
+            told = replace(told, cause=told.cause + (
+                f" Your ties broken by the '{rule}' rule ({TIE_SENTENCES[rule]}) make all your merges here too, with "
+                "no count off, so that may be your bug instead."
+            ))  # fmt: skip
+        return told
     if kind == "tie-and-loop" and both is not None:
         return tie_and_loop_told(p, both)
     if kind == "reading" and counted is not None:
@@ -363,6 +372,14 @@ def compare_one(
             f"{head}, both counted {their_count}: a tie broken by the '{rule}' rule ({TIE_SENTENCES[rule]}), "
             f"where ours is '{setup.tie_break}'."
         )
+        if rule_n < min(len(student.merges), step + BEYOND):  # where the rule parts, something else differs
+            cause += f" It follows your run through step {rule_n}, then parts from it: there something else differs too"
+            cause += (
+                ", or your ties follow no rule at all (the hash order of a set or an unordered map, which a rule "
+                "matches only for a few steps by chance)."
+                if rule_n < step + 2 * FOLLOW  # a rule that follows only a few steps may have matched by chance
+                else "."
+            )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
     if kind == "tie-here" and here is not None:
         cause = tie_here_sentence(head, their_count, here, setup.tie_break, student.merges)
@@ -412,6 +429,8 @@ def _settings_told(p: Parting, other, num_merges, vocab_size, search) -> Compari
         if alt.pre_tokenizer == "none"
         else f"cuts its words as the {alt.pre_tokenizer} pre-tokenizer does"
     )
+    if alt.pre_tokenizer in SPACE_LED and setup.pre_tokenizer not in SPACE_LED:
+        what += " (each word keeps the space before it)"
     if unspaced_reach(corpus, student, setup, alt, specials) >= n_alt:
         what += f", {UNSPACED_GPT2}"
     cause = f"{head} ({their_count}): your run {what}: with {alt.sentence()} our run follows yours for {n_alt} merges."

@@ -232,7 +232,10 @@ def _marked_agreed(names, start, end, specials, marked, run, work, corpus) -> in
 def marks_sentence(marks: Marks) -> str:
     """What the student's words carry (and how the text was cleaned first, if it was), said to the student."""
     if marks.start == " ":
-        start = f"start with a space symbol of their own ('{marks.start}' before each word's first character)"
+        start = (
+            f"start with a space symbol of their own ('{marks.start}' before each word's first character, as when "
+            "each word keeps the space before it)"
+        )
     else:
         start = f"start with the symbol '{marks.start}' (a word-start symbol before each word's first character)"
     end = f"end in the symbol '{marks.end}' where ours end in '</w>' (another end-of-word symbol)"

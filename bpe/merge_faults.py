@@ -52,6 +52,7 @@ from .word_merges import (
     merge_replace,
     merge_skip_next,
     merge_stale,
+    merge_tail_lost,
 )
 
 CORRECT = Fault("correct", "your loop merges and counts as ours does")
@@ -281,6 +282,13 @@ FAULTS: dict[str, Fault] = {
               "not {merge}, so a word ending in a run of odd length of {a} loses its last {a} (the scan stops after "
               "{joined}), and your counts, taken from the merged word, lose its last pair",
               blames=lambda merge, pair: merge[0] == merge[1] and (merge[0] in pair or merge[0] + merge[1] in pair)),
+        # the merge scans ``while i < len(tokens) - 1`` and appends nothing after the scan, so the symbol left at the
+        # end is lost unless the pair's last occurrence takes it; the counts are taken afresh from what is left. A
+        # trainer on the whole text as one sequence loses the text's last symbol at nearly every merge.
+        Fault("tail-lost", "your merge scans while i < len(tokens) - 1 and never adds the symbol left at the end "
+              "after the scan, so a word (or your whole text, kept as one sequence) loses its last symbol at every "
+              "merge that does not take it, and your counts, taken afresh, lose the pairs it was in",
+              merge=merge_tail_lost),
         # minbpe's merge written from the second id, comparing each with the one before (``ids[i - 1], ids[i]``),
         # and the last id appended after the scan only when the output does not end in the new token: a pair merged
         # at the third- and second-to-last ids jumps past the end, so the last id is lost; the counts are taken

@@ -172,6 +172,22 @@ def merge_drop_tail(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     return out, made
 
 
+def merge_tail_lost(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """The scan stops one symbol before the end and nothing after it adds what is left there: the last symbol is
+    kept only where the pair's last occurrence takes it (``abc`` merging ``(a, b)`` becomes ``ab``; ``abc`` merging
+    ``(b, c)`` is ``a bc``)."""
+    out, made, i = [], [], 0
+    while i < len(split) - 1:
+        if split[i] == pair[0] and split[i + 1] == pair[1]:
+            made.append(len(out))
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    return out, made
+
+
 def merge_lose_after_end(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """Left to right, each symbol compared with the one before it from the second on, and the last symbol appended
     after the scan only when the output does not end in the new token: where the pair's last occurrence is the
