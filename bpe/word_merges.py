@@ -156,15 +156,7 @@ def merge_keep_right(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
 def merge_drop_tail(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """The correct scan, but the word's last symbol appended after it only when the last two symbols are not the
     pair: where the last pair overlaps a merged one (``aaa`` merging ``(a, a)``), the last symbol is lost."""
-    out, made, i = [], [], 0
-    while i < len(split) - 1:
-        if split[i] == pair[0] and split[i + 1] == pair[1]:
-            made.append(len(out))
-            out.append(pair[0] + pair[1])
-            i += 2
-        else:
-            out.append(split[i])
-            i += 1
+    out, made = _scan_to_last(split, pair)
     if len(split) > 1 and (split[-2], split[-1]) != pair:
         out.append(split[-1])
     elif len(split) == 1:
@@ -176,6 +168,12 @@ def merge_tail_lost(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """The scan stops one symbol before the end and nothing after it adds what is left there: the last symbol is
     kept only where the pair's last occurrence takes it (``abc`` merging ``(a, b)`` becomes ``ab``; ``abc`` merging
     ``(b, c)`` is ``a bc``)."""
+    return _scan_to_last(split, pair)
+
+
+def _scan_to_last(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Left to right, the pair merged where it starts, up to the second-to-last symbol: the last symbol is in the
+    output only where the pair's last occurrence takes it."""
     out, made, i = [], [], 0
     while i < len(split) - 1:
         if split[i] == pair[0] and split[i + 1] == pair[1]:
