@@ -386,6 +386,46 @@ def save_full_page_screenshot(page, path: Path) -> None:
         page.set_viewport_size(size)
 
 
+# What a class must see at every step on a 1280x720 projector, as a list of what is wrong (empty when all is):
+# the new token (the step title's highlighted chip), the vocabulary's newest token, one rewritten (✱) word of the splits, and the chart's count
+# of the merged pair written on its bar, inside the viewport; no chip, table or panel wider than its column.
+PRESENTER_PROBLEMS_JS = """() => {
+  const problems = [];
+  const W = window.innerWidth, H = window.innerHeight;
+  const inView = (e) => { const r = e.getBoundingClientRect();
+    return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= W + 0.5 && r.bottom <= H + 0.5; };
+  const title = document.querySelector('.bpe-step-title');
+  const m = title && /Step ([\\d,]+) of/.exec(title.textContent);
+  const step = m ? +m[1].replaceAll(',', '') : -1;
+  const chips = title ? title.querySelectorAll('.tok') : [];
+  if (!chips.length || !inView(chips[chips.length - 1])) problems.push('new token not in view');
+  // The vocabulary's newest token: the first chip of a newest-first vocabulary (the panel, or presenter mode's strip).
+  const newest = [...document.querySelectorAll('[data-vocab]')].map(v => v.querySelector('.tok')).filter(Boolean);
+  if (!newest.some(inView)) problems.push('newest vocabulary token not in view');
+  const rewritten = [...document.querySelectorAll('table[data-table="splits"] td.word')]
+    .find(td => td.textContent.startsWith('✱'));
+  if (!rewritten || !inView(rewritten)) problems.push('no rewritten word in view');
+  const count = (document.querySelector('#merge-count') || {}).textContent || '';
+  const want = count.replace('count ', '');
+  const labels = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.mark-text.role-mark text')];
+  if (!labels.some(t => t.textContent === want && inView(t)))
+    problems.push('the chart shows no count ' + want + ' in view: ' + labels.map(t => t.textContent).join(','));
+  const columnOf = (e) => e.closest('[data-testid="stColumn"]') || e.closest('[data-testid="stMainBlockContainer"]');
+  for (const e of document.querySelectorAll('[data-testid="stMain"] :is(.tok, table.bpe-table, .bpe-step, .bpe-scroll)')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width) continue;  // in a folded part
+    const c = columnOf(e).getBoundingClientRect();
+    const cell = e.classList.contains('tok') && e.closest('td, .bpe-scroll, .bpe-step');
+    const box = cell ? cell.getBoundingClientRect() : c;
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.left < c.left - 0.5 || r.right > c.right + 0.5)
+      problems.push('wider than its column: ' + e.className + ' ' + JSON.stringify(e.textContent.slice(0, 30)));
+  }
+  for (const e of document.querySelectorAll('.bpe-stack > div, .bpe-grid > div, .bpe-scroll'))
+    if (e.scrollWidth > e.clientWidth + 1) problems.push('scrolls sideways: ' + e.className);
+  return {step, problems: problems.slice(0, 8)};
+}"""
+
+
 # Records every time Streamlit draws its "page does not exist" notice (window.bpeNotices): add with
 # page.add_init_script before the first goto.
 NOTICE_WATCH_JS = """document.addEventListener('DOMContentLoaded', () => {

@@ -28,9 +28,10 @@ def hold(mib: int) -> int:
     return os.getpid()
 
 
-def big_text(words: int = 150_000) -> str:
-    """Random letters (about 1.5 MB): every pair is rare, so the run makes merge after slow merge
-    for minutes; the tests stop it."""
+def big_text(words: int = 30_000) -> str:
+    """Random letters (about 300 KB at the default): every pair is rare, so the run makes merge after slow merge
+    for minutes (10,000 merges of 30,000 words took 28 CPU-seconds); the tests stop it. More words only make
+    the worker count longer before its first merge."""
     rng = random.Random(time.time_ns())
     return " ".join(
         "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(6, 14))) for _ in range(words)

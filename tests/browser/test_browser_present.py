@@ -8,7 +8,14 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
-from browser_support import TIMEOUT_MS, assert_no_exception, open_train, shown_step, wait_for_step
+from browser_support import (
+    PRESENTER_PROBLEMS_JS,
+    TIMEOUT_MS,
+    assert_no_exception,
+    open_train,
+    shown_step,
+    wait_for_step,
+)
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
@@ -77,45 +84,6 @@ PARAGRAPH_URL = "/?" + urlencode(
     {"text": PARAGRAPH, "pre_tokenizer": "gpt2", "limit": "num_merges", "limit_value": "60", "present": "1"}
 )
 
-# What a class must see at every step on a 1280x720 projector, as a list of what is wrong (empty when all is):
-# the new token (the step title's highlighted chip), the vocabulary's newest token, one rewritten (✱) word of the splits, and the chart's count
-# of the merged pair written on its bar, inside the viewport; no chip, table or panel wider than its column.
-PRESENTER_PROBLEMS_JS = """() => {
-  const problems = [];
-  const W = window.innerWidth, H = window.innerHeight;
-  const inView = (e) => { const r = e.getBoundingClientRect();
-    return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= W + 0.5 && r.bottom <= H + 0.5; };
-  const title = document.querySelector('.bpe-step-title');
-  const m = title && /Step ([\\d,]+) of/.exec(title.textContent);
-  const step = m ? +m[1].replaceAll(',', '') : -1;
-  const chips = title ? title.querySelectorAll('.tok') : [];
-  if (!chips.length || !inView(chips[chips.length - 1])) problems.push('new token not in view');
-  // The vocabulary's newest token: the first chip of a newest-first vocabulary (the panel, or presenter mode's strip).
-  const newest = [...document.querySelectorAll('[data-vocab]')].map(v => v.querySelector('.tok')).filter(Boolean);
-  if (!newest.some(inView)) problems.push('newest vocabulary token not in view');
-  const rewritten = [...document.querySelectorAll('table[data-table="splits"] td.word')]
-    .find(td => td.textContent.startsWith('✱'));
-  if (!rewritten || !inView(rewritten)) problems.push('no rewritten word in view');
-  const count = (document.querySelector('#merge-count') || {}).textContent || '';
-  const want = count.replace('count ', '');
-  const labels = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg g.mark-text.role-mark text')];
-  if (!labels.some(t => t.textContent === want && inView(t)))
-    problems.push('the chart shows no count ' + want + ' in view: ' + labels.map(t => t.textContent).join(','));
-  const columnOf = (e) => e.closest('[data-testid="stColumn"]') || e.closest('[data-testid="stMainBlockContainer"]');
-  for (const e of document.querySelectorAll('[data-testid="stMain"] :is(.tok, table.bpe-table, .bpe-step, .bpe-scroll)')) {
-    const r = e.getBoundingClientRect();
-    if (!r.width) continue;  // in a folded part
-    const c = columnOf(e).getBoundingClientRect();
-    const cell = e.classList.contains('tok') && e.closest('td, .bpe-scroll, .bpe-step');
-    const box = cell ? cell.getBoundingClientRect() : c;
-    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.left < c.left - 0.5 || r.right > c.right + 0.5)
-      problems.push('wider than its column: ' + e.className + ' ' + JSON.stringify(e.textContent.slice(0, 30)));
-  }
-  for (const e of document.querySelectorAll('.bpe-stack > div, .bpe-grid > div, .bpe-scroll'))
-    if (e.scrollWidth > e.clientWidth + 1) problems.push('scrolls sideways: ' + e.className);
-  return {step, problems: problems.slice(0, 8)};
-}"""
-
 
 def check_presenter_steps(page, steps: range) -> None:
     """Step with the n key through ``steps`` (opened at the first), checking each in the page: every step in one
@@ -135,17 +103,16 @@ def check_presenter_steps(page, steps: range) -> None:
             raise AssertionError(f"step {step}: {result}") from None
 
 
-@pytest.mark.parametrize(
-    ("url", "last"), [(PARAGRAPH_URL, 60), ("/?preset=course&present=1", 19)], ids=["paragraph", "course"]
-)
-def test_presenter_mode_shows_each_step_of_real_text_at_1280x720(app_server, browser, url, last):
+def test_presenter_mode_shows_each_step_of_real_text_at_1280x720(app_server, browser):
+    """Every step of a 60-merge paragraph. The presets' steps (the course's GPT-2 preset among them) get the same
+    check in tests/browser/test_browser_fit.py, at each step it opens."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
-        open_train(page, f"{app_server}{url}&step=1")
+        open_train(page, f"{app_server}{PARAGRAPH_URL}&step=1")
         expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
         page.locator(".bpe-step-title").click()  # focus the page, not a control
-        check_presenter_steps(page, range(1, last + 1))
+        check_presenter_steps(page, range(1, 61))
         assert_no_exception(page)
     finally:
         context.close()

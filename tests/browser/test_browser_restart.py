@@ -14,6 +14,7 @@ from browser_support import (
     TIMEOUT_MS,
     AppServer,
     free_port,
+    healthy,
     paste_corpus,
     wait_for_app,
     wait_for_reconnect,
@@ -44,6 +45,44 @@ def wait_for_corpus_checks(page, n: int = 2) -> None:
     page.wait_for_function("(n) => window.__bpeCorpusChecks >= n", arg=n, timeout=TIMEOUT_MS)
 
 
+class KeptServers:
+    """The module's servers, kept running from one test to the next by their environment: every test restarts
+    its server, and the next test with the same environment starts on the restarted one instead of a new server
+    (a start and the first page's imports cost seconds of CPU on a 2-core machine). A server that is down is
+    replaced by a new one."""
+
+    def __init__(self):
+        self.kept: dict[tuple, AppServer] = {}
+
+    def take(self, env: dict[str, str]) -> AppServer:
+        server = self.kept.pop(tuple(sorted(env.items())), None)
+        if server is not None and server.proc is not None and server.proc.poll() is None and healthy(server.url):
+            return server
+        if server is not None:
+            server.stop()
+        server = AppServer(env=env)
+        server.start()
+        return server
+
+    def keep(self, server: AppServer, env: dict[str, str]) -> None:
+        if (old := self.kept.pop(tuple(sorted(env.items())), None)) is not None and old is not server:
+            old.stop()
+        self.kept[tuple(sorted(env.items()))] = server
+
+    def stop(self) -> None:
+        for server in self.kept.values():
+            server.stop()
+
+
+@pytest.fixture(scope="module")
+def servers():
+    kept = KeptServers()
+    try:
+        yield kept
+    finally:
+        kept.stop()
+
+
 def restart(server: AppServer) -> AppServer:
     """Kill the server (SIGTERM to its process group, as a restart would) and start it on the same port."""
     port = server.port
@@ -53,9 +92,8 @@ def restart(server: AppServer) -> AppServer:
     return again
 
 
-def test_an_open_page_comes_back_with_its_step_after_a_restart(page):
-    server = AppServer(env=ONE_WORKER)
-    server.start()
+def test_an_open_page_comes_back_with_its_step_after_a_restart(page, servers):
+    server = servers.take(ONE_WORKER)
     try:
         page.goto(f"{server.url}/?preset=course&tie_break=hf&step=5")
         wait_for_app(page)
@@ -74,16 +112,15 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page):
         assert "tie_break=hf" in page.url and "step=7" in page.url and "preset=course" in page.url
         assert '"Tie rule": hf' in page.locator(".st-key-tie_break").aria_snapshot()
     finally:
-        server.stop()
+        servers.keep(server, ONE_WORKER)
 
 
-def test_a_step_click_right_after_a_restart_is_not_lost(page):
+def test_a_step_click_right_after_a_restart_is_not_lost(page, servers):
     """The last run before the restart was the whole page's (not a step's): Streamlit's frontend then asks
     the new server for no run after reconnecting, and the new server drops a click on a step button (a
     fragment it has not registered yet). The page asks for that run itself and keeps the step controls
     waiting until it is done; the click then steps."""
-    server = AppServer(env=ONE_WORKER)
-    server.start()
+    server = servers.take(ONE_WORKER)
     try:
         page.goto(f"{server.url}/?preset=course&step=5")
         wait_for_app(page)
@@ -99,7 +136,7 @@ def test_a_step_click_right_after_a_restart_is_not_lost(page):
         page.keyboard.press("n")
         expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
-        server.stop()
+        servers.keep(server, ONE_WORKER)
 
 
 def paste_long_corpus(page, text: str) -> str:
@@ -112,11 +149,10 @@ def paste_long_corpus(page, text: str) -> str:
     return STEP_TEXT.search(heading.inner_text()).group(2)
 
 
-def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
+def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page, servers):
     """2,200 characters cannot travel in the link (``corpus=text``): the browser's localStorage brings them
     back into the session, and the page trains the same run at the same step, after a restart and a reload."""
-    server = AppServer(env={**NO_STORE, **ONE_WORKER})
-    server.start()
+    server = servers.take({**NO_STORE, **ONE_WORKER})
     text = "the quick brown fox jumps over the lazy dog " * 50  # 2,200 characters: too long for a link
     try:
         page.goto(f"{server.url}/")
@@ -151,15 +187,14 @@ def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page):
         # forgotten on the radio's change event; the script's once-a-second watcher is the fallback
         page.wait_for_function("() => localStorage.getItem('bpe-explorer:corpus_text') === null", timeout=5_000)
     finally:
-        server.stop()
+        servers.keep(server, {**NO_STORE, **ONE_WORKER})
 
 
-def test_the_encode_text_comes_back_after_a_restart(page):
+def test_the_encode_text_comes_back_after_a_restart(page, servers):
     """Typed on Encode, then the Train page is open when the server restarts: the new session would show
     the preset's sample on Encode (Streamlit's frontend resends only the widgets on screen); this browser's
     storage puts the typed text back."""
-    server = AppServer(env=ONE_WORKER)
-    server.start()
+    server = servers.take(ONE_WORKER)
     typed = "thug hugs bugs, mugs and pugs"
     try:
         page.goto(f"{server.url}/encode?preset=hug")
@@ -181,12 +216,11 @@ def test_the_encode_text_comes_back_after_a_restart(page):
         # the new session tokenizes the typed text, not the preset's sample
         expect(page.locator("[data-testid='stMain']").get_by_text("pugs").first).to_be_attached(timeout=TIMEOUT_MS)
     finally:
-        server.stop()
+        servers.keep(server, ONE_WORKER)
 
 
-def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page):
-    server = AppServer(env=ONE_WORKER)
-    server.start()
+def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page, servers):
+    server = servers.take(ONE_WORKER)
     banner = page.get_by_text(re.compile("The BPE Explorer server is restarting"))
     try:
         page.goto(f"{server.url}/?preset=hug&step=2")
@@ -205,7 +239,7 @@ def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page):
         expect(banner).to_have_count(0, timeout=TIMEOUT_MS)
         expect(page.get_by_role("heading", name=re.compile(r"Step 2 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
-        server.stop()
+        servers.keep(server, ONE_WORKER)
 
 
 FILL_STORAGE_JS = """() => {
@@ -219,11 +253,10 @@ FILL_STORAGE_JS = """() => {
 }"""
 
 
-def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
+def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page, servers):
     """The browser's storage is full: the new paste cannot be kept, and the text kept before it (another
     corpus) must not come back under the new corpus's link. After a restart the page says to paste again."""
-    server = AppServer(env={**NO_STORE, **ONE_WORKER})
-    server.start()
+    server = servers.take({**NO_STORE, **ONE_WORKER})
     first = "the quick brown fox jumps over the lazy dog " * 50
     second = "pack my box with five dozen liquor jugs " * 60  # 2,400 characters: also too long for a link
     try:
@@ -247,18 +280,17 @@ def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page):
         wait_for_corpus_checks(page)  # the script checks every second: it must not fill in the first corpus
         expect(box).to_have_value("")
     finally:
-        server.stop()
+        servers.keep(server, {**NO_STORE, **ONE_WORKER})
 
 
-def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longer_listed(page):
+def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longer_listed(page, servers):
     """After a restart the new server never gets the uploaded file the browser still lists (Streamlit 1.67 sends
     an empty list): the page says to upload again, and the list is cleared."""
     from tokenizer_files import big_tokenizer_json
 
     from ui.encode_sources import RESTARTED
 
-    server = AppServer(env=ONE_WORKER)
-    server.start()
+    server = servers.take(ONE_WORKER)
     try:
         page.goto(f"{server.url}/encode")
         wait_for_app(page)
@@ -282,4 +314,4 @@ def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longe
         expect(uploader).not_to_contain_text("mine.json")
         expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_be_visible()
     finally:
-        server.stop()
+        servers.keep(server, ONE_WORKER)

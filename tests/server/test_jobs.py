@@ -110,7 +110,7 @@ def test_until_no_pair_is_left_stops_at_the_merge_limit(monkeypatch):
     assert history.num_merges == 3
 
 
-def slow_text(words: int = 80_000) -> str:
+def slow_text(words: int = 30_000) -> str:
     """Random letters: every pair is rare, so a run makes thousands of slow merges (seconds, not ms)."""
     rng = random.Random(time.time_ns())
     return " ".join(
