@@ -28,6 +28,15 @@ def hold(mib: int) -> int:
     return os.getpid()
 
 
+def hold_sized(mib: int) -> tuple[int, float | None]:
+    """:func:`hold`, and the worker's size read in the worker: once the job is done, an idle lane may already have
+    replaced the grown worker, so its size can no longer be read from outside."""
+    from server import processes
+
+    pid = hold(mib)
+    return pid, processes.rss_mib(pid)
+
+
 def big_text(words: int = 30_000) -> str:
     """Random letters (about 300 KB at the default): every pair is rare, so the run makes merge after slow merge
     for minutes (10,000 merges of 30,000 words took 28 CPU-seconds); the tests stop it. More words only make

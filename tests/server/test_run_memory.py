@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 from browser_support import wait_until
-from pool_support import fresh, hold
+from pool_support import fresh, hold, hold_sized
 
 from server import heap, run_store
 from ui import runs
@@ -196,14 +196,14 @@ def test_a_lanes_worker_grown_by_its_jobs_is_replaced_once_the_lane_is_idle():
     """The small lane's one worker lives as long as the server, and many small runs left it three times a fresh
     worker's size with nothing in it still used (a greedy neighbour's runs: 26 -> 81 MiB for good): once a worker
     of an idle lane has grown GROWN_MIB past a fresh one, the lane's workers end and new ones start."""
-    from server import internals, jobs, processes
+    from server import internals, jobs
 
     pool = jobs._pool()
     jobs._run(jobs._ready, 0.0, lane="small").result(timeout=120)  # the lane's worker started
     before = pool.lanes["small"]
     workers = internals.pool_processes(before)
-    pid = jobs._run(hold, 2 * jobs.GROWN_MIB, lane="small").result(timeout=120)
-    assert pid in {w.pid for w in workers} and processes.rss_mib(pid) > 2 * jobs.GROWN_MIB
+    pid, size = jobs._run(hold_sized, 2 * jobs.GROWN_MIB, lane="small").result(timeout=120)
+    assert pid in {w.pid for w in workers} and size > 2 * jobs.GROWN_MIB
     wait_until(lambda: pool.lanes["small"] is not before, 60, "the small lane to be replaced")
     wait_until(lambda: not any(w.is_alive() for w in workers), 60, "the grown worker to end")
     assert jobs._run(jobs._ready, 0.0, lane="small").result(timeout=120) not in {w.pid for w in workers}
