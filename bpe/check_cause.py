@@ -38,6 +38,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from .check_cleaned import cleaned_agreed, cleaning_told, lowercased_agreed, lowercased_corpus, taken_over
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
@@ -69,7 +70,6 @@ from .check_told import (
     special_ban_told,
     tie_and_loop_told,
 )
-from .check_work import MergeCost, Work
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -78,14 +78,12 @@ from .formats.student_runs import StudentRun
 from .occurrence_order import right_to_left, right_to_left_read, right_to_left_told
 from .pre_tokenizers import Corpus
 from .state import stop_sentence
-from .text_cleanings import UNSPACED_GPT2, cleaning_sentence, cleanings_for, covers, unspaced_gpt2
-from .text_cleanings import cleaned as cleaned_corpus
-from .text_filters import FILTERS, extra_letters, filtered
+from .text_cleanings import UNSPACED_GPT2, unspaced_gpt2
+from .text_filters import FILTERS
 from .tie_from_here import tie_from_here, tie_here_sentence
-from .tie_keys import OUR_FIRST
+from .tie_keys import TIE_KEY
 
 SPACE_LED = ("gpt2", "gpt4")  # pre-tokenizers whose words keep the space before them
-TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 
 
 def ascii_text(corpus: Corpus) -> bool:
@@ -173,11 +171,11 @@ def compare_one(
     cleaned = None
     tied = their_count == our_count
     if their_count < our_count or their_count == 0:
-        lowered = _lowercased_agreed(corpus, student, setup, specials)
+        lowered = lowercased_agreed(corpus, student, setup, specials)
         candidates.append((lowered, 0, "case"))
-        cleaned = _cleaned_agreed(corpus, student, setup, specials)
+        cleaned = cleaned_agreed(corpus, student, setup, specials)
     elif tied:  # at a tie a cleaning moves a count by chance: it must make this choice and follow the run further
-        cleaned = _cleaned_agreed(corpus, student, setup, specials)
+        cleaned = cleaned_agreed(corpus, student, setup, specials)
         if cleaned is not None and cleaned[1] <= n:
             cleaned = None
     if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause; the other
@@ -266,7 +264,7 @@ def compare_one(
             candidates.append((here.reproduced, 5.2, "tie-here"))
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     if search and (lowered is not None or cleaned is not None):  # a student's tie rule after case or a cleaning?
-        candidates, cleaned = _taken_over(p, candidates, lowered, cleaned, min(len(student.merges), cap))
+        candidates, cleaned = taken_over(p, candidates, lowered, cleaned, min(len(student.merges), cap))
     if tied and cleaned is not None and cleaned[3] < min(len(student.merges), step + FOLLOW):
         candidates, cleaned = [c for c in candidates if c[2] != "letters"], None
     both = None
@@ -294,7 +292,7 @@ def compare_one(
             "count together."
         )
         if search and lowered is not None and lowered < len(student.merges):  # a second cause, told after case
-            later = compare_one(_lowered(corpus), student, setup, specials, num_merges, vocab_size, search)
+            later = compare_one(lowercased_corpus(corpus), student, setup, specials, num_merges, vocab_size, search)
             if later.step is not None and later.kind != "same":
                 cause += f" On the lowercased text, {later.cause[0].lower()}{later.cause[1:]}"
                 fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
@@ -305,9 +303,7 @@ def compare_one(
             if tied
             else f" ({their_count} here): a count that differs, from how the text is cleaned"
         )
-        cause = (
-            f"{head}{counted}. Your run {_cleaning(*cleaned[:3])}: on the text cleaned so our run makes this merge too"
-        )
+        cause = f"{head}{counted}. Your run {cleaning_told(*cleaned[:3])}: on the text cleaned so our run makes this merge too"
         if cleaned[0][0] not in FILTERS:  # how far the cleaning explains the run
             total = len(student.merges)
             cause += (
@@ -540,117 +536,3 @@ def _split_out(corpus, specials) -> tuple[str, ...]:
 def _unsplit_agreed(corpus, student, setup, specials) -> int:
     """How many of the student's merges our run makes with the special tokens left in the text."""
     return setup_agreed(corpus, setup, student.merges, (), student.end_of_word)
-
-
-def _cleaning(names: tuple[str, ...], n: int, extra: str) -> str:
-    """How the text was cleaned, said to the student."""
-    if names == ("a-z",) and extra:
-        return f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every other character made a space"
-    if len(names) == 1 and names[0] in FILTERS:
-        return FILTERS[names[0]][0]
-    return cleaning_sentence(names)
-
-
-def _cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
-    """The cleaning on which our run makes most of the student's merges, how many, the letters kept besides a-z, how
-    far it follows the run (the same number, until :func:`_taken_over` tries a student's tie rule after it), the
-    corpus cleaned so, and the first three cleanings that go as far, each so. Tried: those of
-    :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the run's tokens hold,
-    when they hold some), then those of :mod:`bpe.text_cleanings` the setup can show, alone and after lowercasing,
-    but never one that leaves every word's count as it was; None for word counts or when no cleaning is left. Each
-    cleaning tried is one training, spent from the allowance ``clean`` (:mod:`bpe.check_work`)."""
-    tokens = [t.decode("utf-8", "ignore") for pair in student.merges for t in pair]
-    extra = extra_letters(tokens)
-    found = []
-    work = Work("clean")
-    tried = [*(((name,), "") for name in FILTERS), *(((("a-z",), extra),) if extra else ())]
-    raw = [t for pair in student.merges for t in pair]
-    tried += [(names, "") for names in cleanings_for(setup.pre_tokenizer, setup.byte_base, raw)]
-    eow = student.end_of_word
-    words_of = lambda text: student_words(text, setup, specials, eow)  # noqa: E731
-    ours = None
-    for names, kept in tried:
-        clean = filtered(corpus, names[0], kept) if names[0] in FILTERS else cleaned_corpus(corpus, names)
-        if clean is None:
-            return None
-        if clean == corpus or not clean or work.spent():
-            continue
-        if names[0] not in FILTERS and not covers(clean, raw):  # it drops a character the student merges
-            continue
-        try:
-            counted = words_of(clean)
-        except ValueError:  # nothing left to count
-            continue
-        ours = ours or words_of(corpus)
-        if sorted(zip(counted[1], counted[2])) == sorted(zip(ours[1], ours[2])):
-            continue  # the same words as ours, counted alike: no cause of a difference
-        n = setup_agreed(clean, setup, student.merges, specials, eow)
-        work.spend(MergeCost(counted[1], student.merges).replayed(n))
-        found.append((names, n, kept, n, clean))
-    if not found:
-        return None
-    top = max(f[1] for f in found)
-    tops = [f for f in found if f[1] == top]
-    return (*tops[0], tuple(tops[:3]))
-
-
-def _taken_over(p: Parting, candidates: list, lowered: int | None, cleaned, most: int) -> tuple[list, tuple | None]:
-    """The candidates with case and the cleaning reaching as far as a tie rule of the student's own takes them
-    (:func:`_tie_takes_over`, tried for the three cleanings that go furthest), and the cleaning that goes furthest
-    so; tried only where no cause yet follows the run to ``most``, since each try replays the run with every rule."""
-    if max((min(c[0], most) for c in candidates), default=0) >= most:
-        return candidates, cleaned
-    student, setup, specials = p.student, p.setup, p.specials
-    if lowered is not None:
-        far = _tie_takes_over(_lowered(p.corpus), student, setup, specials, lowered)
-        candidates = [(far, c[1], c[2]) if c[2] == "case" else c for c in candidates]
-    if cleaned is not None:
-        best = cleaned
-        for names, n, kept, _, clean in cleaned[5]:
-            far = _tie_takes_over(clean, student, setup, specials, n)
-            if far > best[3]:
-                best = (names, n, kept, far, clean, cleaned[5])
-        cleaned = best
-        candidates = [(best[3], c[1], c[2]) if c[2] == "letters" else c for c in candidates]
-    return candidates, cleaned
-
-
-def _tie_takes_over(corpus, student, setup, specials, k: int) -> int:
-    """How far our run on ``corpus`` follows the student's once a tie rule of the student's own
-    (:func:`bpe.check_loop.tie_key`) breaks the ties from merge ``k + 1``, where our run parts from it at a tie; ``k``
-    where it parts on a count or no rule follows the run :data:`~bpe.check_ties.FOLLOW` merges further."""
-    if k >= len(student.merges):
-        return k
-    eow = student.end_of_word
-    history = train_setup(corpus, setup, k + 1, specials, eow)
-    if len(history.merges) <= k:
-        return k
-    counts = history.pair_counts_after(k)
-    theirs = to_ours(student.merges[k], history)
-    if theirs is None or counts.get(theirs, 0) != counts.get(history.pair_str(history.merges[k][:2]), 0):
-        return k
-    _, key_n = tie_key(
-        Words(*student_words(corpus, setup, specials, eow)), student.merges, k + 1, TIE_KEY.get(setup.tie_break)
-    )
-    return key_n if key_n >= min(len(student.merges), k + 1 + FOLLOW) else k
-
-
-def _lowercased_agreed(corpus, student, setup, specials) -> int:
-    """How many of the student's merges our run on the lowercased corpus makes (0 if case changes nothing)."""
-    lowered = _lowered(corpus)
-    if lowered == corpus:
-        return 0
-    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
-
-
-def _lowered(corpus: Corpus) -> Corpus:
-    """The corpus lowercased (word counts of words that differ only in case added together)."""
-    if isinstance(corpus, Mapping):
-        lowered: Corpus = {}
-        for word, count in corpus.items():
-            lowered[word.lower()] = lowered.get(word.lower(), 0) + count  # type: ignore[index, union-attr]
-    elif isinstance(corpus, str):
-        lowered = corpus.lower()
-    else:
-        lowered = [text.lower() for text in corpus]
-    return lowered

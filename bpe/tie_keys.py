@@ -61,6 +61,7 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
 
 ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
 OUR_FIRST = "first"  # our own ``first`` rule as a replay's key (not a student's rule: not in TIE_KEYS)
+TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),

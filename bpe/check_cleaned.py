@@ -1,0 +1,136 @@
+"""How far the text lowercased, or cleaned as students clean it, explains a student's run, with a tie rule of the
+student's own where the cleaned text parts from the run at a tie.
+
+Left out: the cleanings themselves (:mod:`bpe.text_cleanings`, :mod:`bpe.text_filters`) and weighing this cause
+against the others (:mod:`bpe.check_cause`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .check_loop import Words, tie_key
+from .check_result import to_ours
+from .check_setup import setup_agreed, student_words, train_setup
+from .check_ties import FOLLOW
+from .check_told import Parting
+from .check_work import MergeCost, Work
+from .pre_tokenizers import Corpus
+from .text_cleanings import cleaned as cleaned_corpus
+from .text_cleanings import cleaning_sentence, cleanings_for, covers
+from .text_filters import FILTERS, extra_letters, filtered
+from .tie_keys import TIE_KEY
+
+
+def cleaning_told(names: tuple[str, ...], n: int, extra: str) -> str:
+    """How the text was cleaned, said to the student."""
+    if names == ("a-z",) and extra:
+        return f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every other character made a space"
+    if len(names) == 1 and names[0] in FILTERS:
+        return FILTERS[names[0]][0]
+    return cleaning_sentence(names)
+
+
+def cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
+    """The cleaning on which our run makes most of the student's merges, how many, the letters kept besides a-z, how
+    far it follows the run (the same number, until :func:`taken_over` tries a student's tie rule after it), the
+    corpus cleaned so, and the first three cleanings that go as far, each so. Tried: those of
+    :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the run's tokens hold,
+    when they hold some), then those of :mod:`bpe.text_cleanings` the setup can show, alone and after lowercasing,
+    but never one that leaves every word's count as it was; None for word counts or when no cleaning is left. Each
+    cleaning tried is one training, spent from the allowance ``clean`` (:mod:`bpe.check_work`)."""
+    tokens = [t.decode("utf-8", "ignore") for pair in student.merges for t in pair]
+    extra = extra_letters(tokens)
+    found = []
+    work = Work("clean")
+    tried = [*(((name,), "") for name in FILTERS), *(((("a-z",), extra),) if extra else ())]
+    raw = [t for pair in student.merges for t in pair]
+    tried += [(names, "") for names in cleanings_for(setup.pre_tokenizer, setup.byte_base, raw)]
+    eow = student.end_of_word
+    words_of = lambda text: student_words(text, setup, specials, eow)  # noqa: E731
+    ours = None
+    for names, kept in tried:
+        clean = filtered(corpus, names[0], kept) if names[0] in FILTERS else cleaned_corpus(corpus, names)
+        if clean is None:
+            return None
+        if clean == corpus or not clean or work.spent():
+            continue
+        if names[0] not in FILTERS and not covers(clean, raw):  # it drops a character the student merges
+            continue
+        try:
+            counted = words_of(clean)
+        except ValueError:  # nothing left to count
+            continue
+        ours = ours or words_of(corpus)
+        if sorted(zip(counted[1], counted[2])) == sorted(zip(ours[1], ours[2])):
+            continue  # the same words as ours, counted alike: no cause of a difference
+        n = setup_agreed(clean, setup, student.merges, specials, eow)
+        work.spend(MergeCost(counted[1], student.merges).replayed(n))
+        found.append((names, n, kept, n, clean))
+    if not found:
+        return None
+    top = max(f[1] for f in found)
+    tops = [f for f in found if f[1] == top]
+    return (*tops[0], tuple(tops[:3]))
+
+
+def taken_over(p: Parting, candidates: list, lowered: int | None, cleaned, most: int) -> tuple[list, tuple | None]:
+    """The candidates with case and the cleaning reaching as far as a tie rule of the student's own takes them
+    (:func:`_tie_takes_over`, tried for the three cleanings that go furthest), and the cleaning that goes furthest
+    so; tried only where no cause yet follows the run to ``most``, since each try replays the run with every rule."""
+    if max((min(c[0], most) for c in candidates), default=0) >= most:
+        return candidates, cleaned
+    student, setup, specials = p.student, p.setup, p.specials
+    if lowered is not None:
+        far = _tie_takes_over(lowercased_corpus(p.corpus), student, setup, specials, lowered)
+        candidates = [(far, c[1], c[2]) if c[2] == "case" else c for c in candidates]
+    if cleaned is not None:
+        best = cleaned
+        for names, n, kept, _, clean in cleaned[5]:
+            far = _tie_takes_over(clean, student, setup, specials, n)
+            if far > best[3]:
+                best = (names, n, kept, far, clean, cleaned[5])
+        cleaned = best
+        candidates = [(best[3], c[1], c[2]) if c[2] == "letters" else c for c in candidates]
+    return candidates, cleaned
+
+
+def _tie_takes_over(corpus, student, setup, specials, k: int) -> int:
+    """How far our run on ``corpus`` follows the student's once a tie rule of the student's own
+    (:func:`bpe.check_loop.tie_key`) breaks the ties from merge ``k + 1``, where our run parts from it at a tie; ``k``
+    where it parts on a count or no rule follows the run :data:`~bpe.check_ties.FOLLOW` merges further."""
+    if k >= len(student.merges):
+        return k
+    eow = student.end_of_word
+    history = train_setup(corpus, setup, k + 1, specials, eow)
+    if len(history.merges) <= k:
+        return k
+    counts = history.pair_counts_after(k)
+    theirs = to_ours(student.merges[k], history)
+    if theirs is None or counts.get(theirs, 0) != counts.get(history.pair_str(history.merges[k][:2]), 0):
+        return k
+    _, key_n = tie_key(
+        Words(*student_words(corpus, setup, specials, eow)), student.merges, k + 1, TIE_KEY.get(setup.tie_break)
+    )
+    return key_n if key_n >= min(len(student.merges), k + 1 + FOLLOW) else k
+
+
+def lowercased_agreed(corpus, student, setup, specials) -> int:
+    """How many of the student's merges our run on the lowercased corpus makes (0 if case changes nothing)."""
+    lowered = lowercased_corpus(corpus)
+    if lowered == corpus:
+        return 0
+    return setup_agreed(lowered, setup, student.merges, specials, student.end_of_word)
+
+
+def lowercased_corpus(corpus: Corpus) -> Corpus:
+    """The corpus lowercased (word counts of words that differ only in case added together)."""
+    if isinstance(corpus, Mapping):
+        lowered: Corpus = {}
+        for word, count in corpus.items():
+            lowered[word.lower()] = lowered.get(word.lower(), 0) + count  # type: ignore[index, union-attr]
+    elif isinstance(corpus, str):
+        lowered = corpus.lower()
+    else:
+        lowered = [text.lower() for text in corpus]
+    return lowered
