@@ -17,6 +17,8 @@ apt_install() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
 }
 
+UV_VERSION=0.13.9
+
 # Create .venv (Python 3.11 on Debian 12) and install the given requirements file into it.
 ensure_venv() {
     if [ ! -x .venv/bin/python ]; then
@@ -27,5 +29,8 @@ ensure_venv() {
         fi
         "$PY" -m venv .venv
     fi
-    .venv/bin/python -m pip install -q --disable-pip-version-check -r "$1"
+    # uv installs the pinned requirements in about 15 s where pip takes about 75 s (a fresh clone's CI run installs
+    # them all); it resolves the same versions from the same index.
+    .venv/bin/python -m pip install -q --disable-pip-version-check "uv==$UV_VERSION"
+    .venv/bin/python -m uv pip install -q --python .venv/bin/python -r "$1"
 }

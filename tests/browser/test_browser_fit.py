@@ -30,8 +30,8 @@ from bpe.presets import PRESETS
 
 pytestmark = pytest.mark.browser
 
-ALL_STEPS_UP_TO = 25  # presets with more merges than this are sampled
-SAMPLES = 6
+ALL_STEPS_UP_TO = 8  # presets with more merges than this are sampled
+SAMPLES = 5
 
 # What a class must see without scrolling, as a list of what is wrong (empty when all is): the whole step box,
 # the chart with its counts written on the bars and its legend, a rewritten (✱) word of the splits and the
@@ -164,7 +164,7 @@ def drawn_at(page, cdp, scale: float):
 
 
 # Presets whose steps (from 1) also get test_browser_present's check of real text, in the same page: the course's
-# GPT-2 preset, every step of it. (A preset with words of hundreds of byte chips has rewritten words taller
+# GPT-2 preset, at the steps checked of it. (A preset with words of hundreds of byte chips has rewritten words taller
 # than the screen, which FIT_PROBLEMS_JS allows and that check does not.)
 PRESENTER_CHECKED = {"course"}
 
