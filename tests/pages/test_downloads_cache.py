@@ -14,9 +14,9 @@ def test_a_second_session_on_the_same_run_does_not_build_the_cs336_vocab_again(m
     built: list[int] = []
     real = cs336.cs336_vocab_merges
     monkeypatch.setattr(cs336, "cs336_vocab_merges", lambda merges, *a: built.append(len(merges)) or real(merges, *a))
-    first = start(preset="python-docs")
+    first = start(preset="course")
     assert len(built) == 1  # the page built it once (its downloads are built on click)
     first.run()
-    start(preset="python-docs")
+    start(preset="course")
     assert len(built) == 1
     assert any("CS336 vocab + merges (JSON)" in str(b.proto) for b in first.get("download_button"))
