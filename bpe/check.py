@@ -50,6 +50,7 @@ from .check_setup import (
     student_words,
     train_setup,
 )
+from .check_stream import find_stream, stream_told
 from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
 from .check_work import MergeCost, Work, cut_sentence, watching
 from .fault_replay import replay
@@ -96,6 +97,10 @@ def diagnose(
             options = dict(num_merges=num_merges, vocab_size=vocab_size)
             inner, ranked = _diagnosed(marks.counts, marks.run or student, marks.setup, (), **options)
             return _told_cut(marks_told(corpus, student, setup, special_tokens, marks, inner), check), ranked
+        stream = find_stream(corpus, student, setup, special_tokens)
+        if stream is not None:  # each word followed by a separator the text never holds, perhaps all in one stream
+            ranked = best_settings(corpus, student, special_tokens, prefer=(setup,))
+            return _told_cut(stream_told(corpus, student, setup, special_tokens, stream), check), ranked
         result, ranked = _diagnosed(
             corpus, student, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size
         )

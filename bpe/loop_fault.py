@@ -64,5 +64,6 @@ class Fault:
     lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (replay_heaps)
     whole_words: bool = False  # with ``lazy``: each merged word's pairs re-added and pushed (replay_heaps.WordHeap)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
+    even: bool = False  # only the pairs starting at even positions counted (range(0, len - 1, 2)): a stride of 2
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
     unbounded: bool = False  # the merge finds the pair's text across any two symbols (word_merges.merge_replace)

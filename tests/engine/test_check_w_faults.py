@@ -1,0 +1,64 @@
+"""Faults of set W's classes (tests/w_trainers.py), pasted as the Check page reads them: each is named at the step
+where it acts, and the trainer without a fault is "same"."""
+
+from __future__ import annotations
+
+import pytest
+from check_support import SNIPPET_MERGES
+from faulty_trainers import CORPORA
+from snippet_trainers import pasted
+from w_trainers import BASE, w_train
+
+from bpe.check import Setup, diagnose
+from bpe.check_setup import history_bytes, train_setup
+from bpe.formats.student_runs import read_student_text
+from server.jobs import corpus_of
+
+SETUPS = {
+    "whole-bytes": Setup("first", "none", True),
+    "whole-chars": Setup("first", "none", False),
+    "words-bytes": Setup("first", "whitespace", True),
+    "words-chars": Setup("first", "whitespace", False),
+}
+
+
+def setup_of(kind: str) -> Setup:
+    return SETUPS[BASE.get(kind, kind)]
+
+
+def check_w(corpus: str, kind: str):
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    merges = w_train(text, n, kind)
+    student = read_student_text(pasted(merges), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup_of(kind), (), num_merges=n)
+    return student, result
+
+
+def first_difference(corpus: str, student, kind: str) -> int | None:
+    text = CORPORA[corpus]
+    ours = history_bytes(train_setup(corpus_of("text", "", text, ""), setup_of(kind), len(student.merges) + 1))
+    return next((k for k, (a, b) in enumerate(zip(ours, student.merges), start=1) if a != b), None)
+
+
+@pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in SETUPS])
+def test_the_trainer_without_a_fault_is_same(corpus, kind):
+    _, result = check_w(corpus, kind)
+    assert result.kind == "same", result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_pairs_counted_only_at_even_positions_are_named(corpus):
+    # the old Check told a count that is off, with bounds on the two counts
+    student, result = check_w(corpus, "even-pairs")
+    assert (result.kind, result.fault) == ("merge-loop", "even-pairs"), result.cause
+    assert result.step == first_difference(corpus, student, "even-pairs")
+    assert "only the pairs that start at an even position" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_words_run_together_with_a_separator_byte_are_told(corpus):
+    # the old Check told a byte base of characters, or merges not from this corpus
+    student, result = check_w(corpus, "separator-stream")
+    assert (result.kind, result.step) == ("word-marks", first_difference(corpus, student, "separator-stream"))
+    assert "the byte 255" in result.cause and "joined into one sequence" in result.cause, result.cause
+    assert "your run equals ours" in result.cause

@@ -1,0 +1,94 @@
+"""A BPE trainer as people write their own, with faults of set W's classes, one each, written for the tests
+independently of ``bpe/``.
+
+The trainer counts pairs afresh each step in a dict over its sequences (in first-seen order), takes the pair seen
+first among those counted most, and merges every occurrence left to right. Its sequences are the whole text
+(``whole-bytes``: its UTF-8 bytes, written in GPT-2's byte characters; ``whole-chars``: its characters) or the
+whitespace-split words (``words-bytes``, ``words-chars``). Without a fault its run equals ours with the matching
+settings (:data:`SETUPS`). Faults (:data:`W_FAULTS`):
+
+- ``even-pairs``: the whole text's bytes, pairs counted by ``range(0, len(ids) - 1, 2)``: only those starting at an
+  even position;
+- ``separator-stream``: each whitespace-split word's bytes followed by the byte 255, all words in one list, so the
+  pairs across words are counted too;
+"""
+
+from __future__ import annotations
+
+W_FAULTS = ("even-pairs", "separator-stream")
+# each fault's sequences, and the plain trainer's on them
+BASE = {"even-pairs": "whole-bytes", "separator-stream": "words-bytes"}
+
+
+def _gpt2_chars() -> dict[int, str]:
+    """Each byte written as GPT-2 writes it: printable ones as themselves, the others from U+0100 on."""
+    shown = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    table, extra = {}, 0
+    for b in range(256):
+        if b in shown:
+            table[b] = chr(b)
+        else:
+            table[b] = chr(0x100 + extra)
+            extra += 1
+    return table
+
+
+CHARS = _gpt2_chars()
+
+
+def _bytes_of(text: str) -> tuple[str, ...]:
+    return tuple(CHARS[b] for b in text.encode("utf-8"))
+
+
+def sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
+    """What the trainer counts, each sequence with its count, in first-seen order."""
+    if kind == "whole-bytes" or kind == "even-pairs":
+        return {_bytes_of(text): 1}
+    if kind == "whole-chars":
+        return {tuple(text): 1}
+    if kind == "separator-stream":
+        stream: list[str] = []
+        for word in text.split():
+            stream += [*_bytes_of(word), CHARS[255]]
+        return {tuple(stream): 1}
+    out: dict[tuple[str, ...], int] = {}
+    for word in text.split():
+        seq = _bytes_of(word) if kind == "words-bytes" else tuple(word)
+        out[seq] = out.get(seq, 0) + 1
+    return out
+
+
+def _merged(seq: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ...]:
+    out, i = [], 0
+    while i < len(seq):
+        if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(seq[i])
+            i += 1
+    return tuple(out)
+
+
+def w_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
+    """The trainer's merges on ``text``: ``kind`` a fault of :data:`W_FAULTS` or a plain trainer's sequences."""
+    seqs = sequences(text, kind)
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        counts: dict[tuple[str, str], int] = {}
+        for seq, n in seqs.items():
+            step = 2 if kind == "even-pairs" else 1
+            for i in range(0, len(seq) - 1, step):
+                pair = (seq[i], seq[i + 1])
+                counts[pair] = counts.get(pair, 0) + n
+        if not counts:
+            break
+        top = max(counts.values())
+        pair = next(p for p, c in counts.items() if c == top)
+        merges.append(pair)
+        new: dict[tuple[str, ...], int] = {}
+        for seq, n in seqs.items():
+            merged = _merged(seq, pair)
+            new[merged] = new.get(merged, 0) + n
+        seqs = new
+    return merges
