@@ -51,7 +51,7 @@ from .check_setup import (
     train_setup,
 )
 from .check_stream import find_stream, stream_told
-from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
+from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, students_tie, two_tie_rules
 from .check_work import MergeCost, Work, cut_sentence, watching
 from .fault_replay import replay
 from .formats.student_runs import StudentRun
@@ -353,6 +353,12 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             )
         if unspaced_reach(corpus, student, setup, alternative, specials) >= total:  # GPT-2's words, spaces lost
             cause += f" Your run cuts its words at whitespace, {UNSPACED_GPT2}."
+        theirs_too = students_tie(corpus, student, setup, alternative, specials) if kind == "tie" and not past else None
+        if theirs_too is not None:  # the student's own kind of rule (not first-seen) makes the run too: told beside
+            cause += (
+                f" The students' tie rule '{theirs_too}' ({TIE_SENTENCES[theirs_too]}) makes every merge too, so your "
+                f"run cannot tell it from the {alternative.tie_break} rule."
+            )
         if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
             cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"
         return replace(

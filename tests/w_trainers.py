@@ -11,13 +11,15 @@ settings (:data:`SETUPS`). Faults (:data:`W_FAULTS`):
   even position;
 - ``separator-stream``: each whitespace-split word's bytes followed by the byte 255, all words in one list, so the
   pairs across words are counted too;
+- ``smallest-concat``: the whole text's characters; a tie goes to the pair whose merged token ``a + b`` is the
+  smallest string (a heap of ``(-count, a + b)``), not the smallest pair ``(a, b)``.
 """
 
 from __future__ import annotations
 
-W_FAULTS = ("even-pairs", "separator-stream")
+W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat")
 # each fault's sequences, and the plain trainer's on them
-BASE = {"even-pairs": "whole-bytes", "separator-stream": "words-bytes"}
+BASE = {"even-pairs": "whole-bytes", "separator-stream": "words-bytes", "smallest-concat": "whole-chars-lex"}
 
 
 def _gpt2_chars() -> dict[int, str]:
@@ -44,7 +46,7 @@ def sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
     """What the trainer counts, each sequence with its count, in first-seen order."""
     if kind == "whole-bytes" or kind == "even-pairs":
         return {_bytes_of(text): 1}
-    if kind == "whole-chars":
+    if kind in ("whole-chars", "whole-chars-lex", "smallest-concat"):
         return {tuple(text): 1}
     if kind == "separator-stream":
         stream: list[str] = []
@@ -84,7 +86,11 @@ def w_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
         if not counts:
             break
         top = max(counts.values())
-        pair = next(p for p, c in counts.items() if c == top)
+        tied = [p for p, c in counts.items() if c == top]
+        if kind == "smallest-concat":
+            pair = min(tied, key=lambda p: p[0] + p[1])
+        else:
+            pair = min(tied) if kind == "whole-chars-lex" else tied[0]
         merges.append(pair)
         new: dict[tuple[str, ...], int] = {}
         for seq, n in seqs.items():

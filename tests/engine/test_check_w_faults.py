@@ -17,6 +17,7 @@ from server.jobs import corpus_of
 SETUPS = {
     "whole-bytes": Setup("first", "none", True),
     "whole-chars": Setup("first", "none", False),
+    "whole-chars-lex": Setup("lexicographic", "none", False),  # a heap of (-count, ...) pops the smallest
     "words-bytes": Setup("first", "whitespace", True),
     "words-chars": Setup("first", "whitespace", False),
 }
@@ -62,3 +63,11 @@ def test_words_run_together_with_a_separator_byte_are_told(corpus):
     assert (result.kind, result.step) == ("word-marks", first_difference(corpus, student, "separator-stream"))
     assert "the byte 255" in result.cause and "joined into one sequence" in result.cause, result.cause
     assert "your run equals ours" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_ties_to_the_smallest_merged_token_are_named(corpus):
+    # the old Check told a tie no rule makes, a smallest-id rule, or only the first-seen rule that made the run
+    student, result = check_w(corpus, "smallest-concat")
+    assert result.step == first_difference(corpus, student, "smallest-concat"), result.cause
+    assert "'smallest-concat'" in result.cause and "the smallest merged token wins" in result.cause
