@@ -12,14 +12,23 @@ settings (:data:`SETUPS`). Faults (:data:`W_FAULTS`):
 - ``separator-stream``: each whitespace-split word's bytes followed by the byte 255, all words in one list, so the
   pairs across words are counted too;
 - ``smallest-concat``: the whole text's characters; a tie goes to the pair whose merged token ``a + b`` is the
-  smallest string (a heap of ``(-count, a + b)``), not the smallest pair ``(a, b)``.
+  smallest string (a heap of ``(-count, a + b)``), not the smallest pair ``(a, b)``;
+- ``mark-words``: the words are ``re.findall(r"\\w+|[^\\w\\s]", text)``, each punctuation mark or other symbol a word
+  of one character.
 """
 
 from __future__ import annotations
 
-W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat")
+import re
+
+W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat", "mark-words")
 # each fault's sequences, and the plain trainer's on them
-BASE = {"even-pairs": "whole-bytes", "separator-stream": "words-bytes", "smallest-concat": "whole-chars-lex"}
+BASE = {
+    "even-pairs": "whole-bytes",
+    "separator-stream": "words-bytes",
+    "smallest-concat": "whole-chars-lex",
+    "mark-words": "words-chars",
+}
 
 
 def _gpt2_chars() -> dict[int, str]:
@@ -54,7 +63,7 @@ def sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
             stream += [*_bytes_of(word), CHARS[255]]
         return {tuple(stream): 1}
     out: dict[tuple[str, ...], int] = {}
-    for word in text.split():
+    for word in re.findall(r"\w+|[^\w\s]", text) if kind == "mark-words" else text.split():
         seq = _bytes_of(word) if kind == "words-bytes" else tuple(word)
         out[seq] = out.get(seq, 0) + 1
     return out

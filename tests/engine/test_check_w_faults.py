@@ -71,3 +71,14 @@ def test_ties_to_the_smallest_merged_token_are_named(corpus):
     student, result = check_w(corpus, "smallest-concat")
     assert result.step == first_difference(corpus, student, "smallest-concat"), result.cause
     assert "'smallest-concat'" in result.cause and "the smallest merged token wins" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_each_punctuation_mark_a_word_of_its_own_is_named(corpus):
+    # the old Check named punctuation made a space or stripped from word ends, which counts alike or as far here
+    student, result = check_w(corpus, "mark-words")
+    if corpus == "handout":  # no punctuation: the words are ours
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("cleaning", first_difference(corpus, student, "mark-words")), result.cause
+    assert "off its word as a word of its own, one character each" in result.cause
