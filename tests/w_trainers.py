@@ -14,20 +14,23 @@ settings (:data:`SETUPS`). Faults (:data:`W_FAULTS`):
 - ``smallest-concat``: the whole text's characters; a tie goes to the pair whose merged token ``a + b`` is the
   smallest string (a heap of ``(-count, a + b)``), not the smallest pair ``(a, b)``;
 - ``mark-words``: the words are ``re.findall(r"\\w+|[^\\w\\s]", text)``, each punctuation mark or other symbol a word
-  of one character.
+  of one character;
+- ``utf16``: the whole text's UTF-16 code units (as JavaScript's strings index them): a character outside the Basic
+  Multilingual Plane is two surrogate halves, each written out as U+FFFD when a token holds one alone.
 """
 
 from __future__ import annotations
 
 import re
 
-W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat", "mark-words")
+W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat", "mark-words", "utf16")
 # each fault's sequences, and the plain trainer's on them
 BASE = {
     "even-pairs": "whole-bytes",
     "separator-stream": "words-bytes",
     "smallest-concat": "whole-chars-lex",
     "mark-words": "words-chars",
+    "utf16": "whole-chars",
 }
 
 
@@ -55,6 +58,9 @@ def sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
     """What the trainer counts, each sequence with its count, in first-seen order."""
     if kind == "whole-bytes" or kind == "even-pairs":
         return {_bytes_of(text): 1}
+    if kind == "utf16":
+        data = text.encode("utf-16-le")
+        return {tuple(data[i : i + 2] for i in range(0, len(data), 2)): 1}  # type: ignore[dict-item]
     if kind in ("whole-chars", "whole-chars-lex", "smallest-concat"):
         return {tuple(text): 1}
     if kind == "separator-stream":
@@ -79,6 +85,11 @@ def _merged(seq: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ...]:
             out.append(seq[i])
             i += 1
     return tuple(out)
+
+
+def _written(token) -> str:
+    """A token as the trainer writes it out: its characters, a UTF-16 unit alone in it as U+FFFD."""
+    return token.decode("utf-16-le", "replace") if isinstance(token, bytes) else token
 
 
 def w_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
@@ -106,4 +117,4 @@ def w_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
             merged = _merged(seq, pair)
             new[merged] = new.get(merged, 0) + n
         seqs = new
-    return merges
+    return [(_written(a), _written(b)) for a, b in merges]

@@ -82,3 +82,14 @@ def test_each_punctuation_mark_a_word_of_its_own_is_named(corpus):
         return
     assert (result.kind, result.step) == ("cleaning", first_difference(corpus, student, "mark-words")), result.cause
     assert "off its word as a word of its own, one character each" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_utf16_surrogate_halves_are_told(corpus):
+    # the old Check told a pair our corpus never has from a different byte base or pre-tokenizer, or another text
+    student, result = check_w(corpus, "utf16")
+    if not any(ord(c) > 0xFFFF for c in CORPORA[corpus]):  # every character one UTF-16 unit: the run is ours
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.step) == ("byte-base", first_difference(corpus, student, "utf16")), result.cause
+    assert "UTF-16 code units" in result.cause and "surrogate halves" in result.cause
