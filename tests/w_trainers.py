@@ -16,14 +16,17 @@ settings (:data:`SETUPS`). Faults (:data:`W_FAULTS`):
 - ``mark-words``: the words are ``re.findall(r"\\w+|[^\\w\\s]", text)``, each punctuation mark or other symbol a word
   of one character;
 - ``utf16``: the whole text's UTF-16 code units (as JavaScript's strings index them): a character outside the Basic
-  Multilingual Plane is two surrogate halves, each written out as U+FFFD when a token holds one alone.
+  Multilingual Plane is two surrogate halves, each written out as U+FFFD when a token holds one alone;
+- ``position-sets``: the whole text's characters in one list, each pair's places kept as a set of list indices and
+  merged in the set's iteration order (``for i in list(places[pair])``), not left to right; ties to the smallest
+  pair (a heap of ``(-count, pair)``).
 """
 
 from __future__ import annotations
 
 import re
 
-W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat", "mark-words", "utf16")
+W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat", "mark-words", "utf16", "position-sets")
 # each fault's sequences, and the plain trainer's on them
 BASE = {
     "even-pairs": "whole-bytes",
@@ -31,6 +34,7 @@ BASE = {
     "smallest-concat": "whole-chars-lex",
     "mark-words": "words-chars",
     "utf16": "whole-chars",
+    "position-sets": "whole-chars-lex",
 }
 
 
@@ -92,8 +96,60 @@ def _written(token) -> str:
     return token.decode("utf-16-le", "replace") if isinstance(token, bytes) else token
 
 
+def _position_sets(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """``position-sets``: the text as a list whose merged-away places hold None, each pair's places in a set."""
+    symbols: list[str | None] = list(text)
+    places: dict[tuple[str, str], set[int]] = {}
+    for i in range(len(text) - 1):
+        places.setdefault((text[i], text[i + 1]), set()).add(i)
+
+    def live_after(i: int) -> int | None:
+        j = i + 1
+        while j < len(symbols) and symbols[j] is None:
+            j += 1
+        return j if j < len(symbols) else None
+
+    def live_before(i: int) -> int | None:
+        j = i - 1
+        while j >= 0 and symbols[j] is None:
+            j -= 1
+        return j if j >= 0 else None
+
+    def drop(pair, i):
+        places.get(pair, set()).discard(i)
+        if pair in places and not places[pair]:
+            del places[pair]
+
+    merges = []
+    for _ in range(num_merges):
+        if not places:
+            break
+        top = max(len(s) for s in places.values())
+        pair = min(p for p, s in places.items() if len(s) == top)
+        merges.append(pair)
+        for i in list(places[pair]):
+            j = live_after(i)
+            if symbols[i] != pair[0] or j is None or symbols[j] != pair[1]:
+                continue
+            left, right = live_before(i), live_after(j)
+            if left is not None:
+                drop((symbols[left], symbols[i]), left)
+            if right is not None:
+                drop((symbols[j], symbols[right]), j)
+            drop(pair, i)
+            symbols[i], symbols[j] = pair[0] + pair[1], None
+            if left is not None:
+                places.setdefault((symbols[left], symbols[i]), set()).add(left)
+            if right is not None:
+                places.setdefault((symbols[i], symbols[right]), set()).add(i)
+        places.pop(pair, None)
+    return merges
+
+
 def w_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The trainer's merges on ``text``: ``kind`` a fault of :data:`W_FAULTS` or a plain trainer's sequences."""
+    if kind == "position-sets":
+        return _position_sets(text, num_merges)
     seqs = sequences(text, kind)
     merges: list[tuple[str, str]] = []
     for _ in range(num_merges):

@@ -93,3 +93,14 @@ def test_utf16_surrogate_halves_are_told(corpus):
         return
     assert (result.kind, result.step) == ("byte-base", first_difference(corpus, student, "utf16")), result.cause
     assert "UTF-16 code units" in result.cause and "surrogate halves" in result.cause
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_occurrences_merged_in_a_set_of_list_indices_order_are_named(corpus):
+    # the old Check replayed only positions numbered from 1 with ties to the greatest pair: it told a tie rule
+    student, result = check_w(corpus, "position-sets")
+    if corpus == "handout":  # no run of three equal symbols: the order changes nothing
+        assert result.kind == "same", result.cause
+        return
+    assert (result.kind, result.fault) == ("merge-loop", "set-order"), result.cause
+    assert result.step == first_difference(corpus, student, "position-sets")
