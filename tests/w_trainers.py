@@ -19,14 +19,23 @@ settings (:data:`SETUPS`). Faults (:data:`W_FAULTS`):
   Multilingual Plane is two surrogate halves, each written out as U+FFFD when a token holds one alone;
 - ``position-sets``: the whole text's characters in one list, each pair's places kept as a set of list indices and
   merged in the set's iteration order (``for i in list(places[pair])``), not left to right; ties to the smallest
-  pair (a heap of ``(-count, pair)``).
+  pair (a heap of ``(-count, pair)``);
+- ``first-line-marked``: only the text's first line read (``input()``), each word its characters and ``'_'``.
 """
 
 from __future__ import annotations
 
 import re
 
-W_FAULTS = ("even-pairs", "separator-stream", "smallest-concat", "mark-words", "utf16", "position-sets")
+W_FAULTS = (
+    "even-pairs",
+    "separator-stream",
+    "smallest-concat",
+    "mark-words",
+    "utf16",
+    "position-sets",
+    "first-line-marked",
+)
 # each fault's sequences, and the plain trainer's on them
 BASE = {
     "even-pairs": "whole-bytes",
@@ -35,6 +44,7 @@ BASE = {
     "mark-words": "words-chars",
     "utf16": "whole-chars",
     "position-sets": "whole-chars-lex",
+    "first-line-marked": "words-eow",
 }
 
 
@@ -73,6 +83,11 @@ def sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
             stream += [*_bytes_of(word), CHARS[255]]
         return {tuple(stream): 1}
     out: dict[tuple[str, ...], int] = {}
+    if kind in ("words-eow", "first-line-marked"):  # each word's characters and an end-of-word symbol
+        for word in (text.split("\n", 1)[0] if kind == "first-line-marked" else text).split():
+            seq = (*word, "</w>" if kind == "words-eow" else "_")
+            out[seq] = out.get(seq, 0) + 1
+        return out
     for word in re.findall(r"\w+|[^\w\s]", text) if kind == "mark-words" else text.split():
         seq = _bytes_of(word) if kind == "words-bytes" else tuple(word)
         out[seq] = out.get(seq, 0) + 1

@@ -20,6 +20,7 @@ SETUPS = {
     "whole-chars-lex": Setup("lexicographic", "none", False),  # a heap of (-count, ...) pops the smallest
     "words-bytes": Setup("first", "whitespace", True),
     "words-chars": Setup("first", "whitespace", False),
+    "words-eow": Setup("first", "sennrich", False),
 }
 
 
@@ -104,3 +105,14 @@ def test_occurrences_merged_in_a_set_of_list_indices_order_are_named(corpus):
         return
     assert (result.kind, result.fault) == ("merge-loop", "set-order"), result.cause
     assert result.step == first_difference(corpus, student, "position-sets")
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_words_marked_with_an_underscore_on_the_first_line_only_are_told(corpus):
+    # the old Check told the '_' marks alone on a text of one line, and on the prose a merge loop that makes pairs
+    # where they are not
+    student, result = check_w(corpus, "first-line-marked")
+    assert (result.kind, result.step) == ("word-marks", first_difference(corpus, student, "first-line-marked"))
+    assert "end in the symbol '_'" in result.cause, result.cause
+    if "\n" in CORPORA[corpus].strip():
+        assert "reads only the first line" in result.cause, result.cause
