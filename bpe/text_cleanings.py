@@ -76,9 +76,6 @@ CLEANINGS: dict[str, Cleaning] = {
     "punct-split": Cleaning("cuts punctuation off its words as words of their own (as re.findall(r'\\w+|[^\\s\\w]+') "
                             "does), so 'word,' is counted as 'word' and ','",
                             lambda t: " ".join(_WORD_OR_PUNCT.findall(t)), words=True),
-    "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
-                            "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
-                            "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
     "strip-ends": Cleaning("strips punctuation from each word's ends and drops the words with no letter left, so "
                            "'word,' is counted as 'word'", _strip_ends, words=True),
     "punct-space": Cleaning("replaces every punctuation mark and other symbol with a space (letters, digits and "
@@ -86,6 +83,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "
                              "replace(mark, '') for each), so 'word,' is counted as 'word' and \"don't\" as 'dont'",
                              lambda t: t.translate(_NO_PUNCT)),
+    "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
+                            "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
+                            "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",
