@@ -50,7 +50,8 @@ from .check_setup import (
     student_words,
     train_setup,
 )
-from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, two_tie_rules
+from .check_stream import find_stream, stream_told
+from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, students_tie, two_tie_rules
 from .check_work import MergeCost, Work, cut_sentence, watching
 from .fault_replay import replay
 from .formats.student_runs import StudentRun
@@ -96,6 +97,10 @@ def diagnose(
             options = dict(num_merges=num_merges, vocab_size=vocab_size)
             inner, ranked = _diagnosed(marks.counts, marks.run or student, marks.setup, (), **options)
             return _told_cut(marks_told(corpus, student, setup, special_tokens, marks, inner), check), ranked
+        stream = find_stream(corpus, student, setup, special_tokens)
+        if stream is not None:  # each word followed by a separator the text never holds, perhaps all in one stream
+            ranked = best_settings(corpus, student, special_tokens, prefer=(setup,))
+            return _told_cut(stream_told(corpus, student, setup, special_tokens, stream), check), ranked
         result, ranked = _diagnosed(
             corpus, student, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size
         )
@@ -348,6 +353,12 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
             )
         if unspaced_reach(corpus, student, setup, alternative, specials) >= total:  # GPT-2's words, spaces lost
             cause += f" Your run cuts its words at whitespace, {UNSPACED_GPT2}."
+        theirs_too = students_tie(corpus, student, setup, alternative, specials) if kind == "tie" and not past else None
+        if theirs_too is not None:  # the student's own kind of rule (not first-seen) makes the run too: told beside
+            cause += (
+                f" The students' tie rule '{theirs_too}' ({TIE_SENTENCES[theirs_too]}) makes every merge too, so your "
+                f"run cannot tell it from the {alternative.tie_break} rule."
+            )
         if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
             cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"
         return replace(

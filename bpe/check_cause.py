@@ -38,7 +38,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from .check_cleaned import cleaned_agreed, cleaning_told, lowercased_agreed, lowercased_corpus, taken_over
+from .check_cleaned import also_told, cleaned_agreed, cleaning_told, lowercased_agreed, lowercased_corpus, taken_over
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
@@ -311,6 +311,7 @@ def compare_one(
                 if cleaned[1] >= total
                 else f", and follows yours for {cleaned[1]} merges."
             )
+            cause += also_told(cleaned, total)
         else:
             cause += "."
         if search and cleaned[3] > cleaned[1]:  # a second cause, told after the cleaning

@@ -31,6 +31,20 @@ def cleaning_told(names: tuple[str, ...], n: int, extra: str) -> str:
     return cleaning_sentence(names)
 
 
+def also_told(cleaned: tuple, total: int) -> str:
+    """The other cleanings that make every one of the ``total`` merges too (of the first three going as far), said
+    after the one named: the run cannot tell them apart (stripping punctuation from word ends and cutting each mark
+    off as a word of its own may both make a whole run)."""
+    named = cleaned[0]
+    others = [names for names, n, kept, _, _ in cleaned[5] if n >= total and names != named and names[0] not in FILTERS]
+    if cleaned[1] < total or not others:
+        return ""
+    said = ", or it ".join(cleaning_told(names, total, "") for names in others)
+    if len(others) == 1:
+        return f" Or your run {said}, which makes every merge too: your run cannot tell the two apart."
+    return f" Or your run {said}: each makes every merge too, so your run cannot tell them apart."
+
+
 def cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
     """The cleaning on which our run makes most of the student's merges, how many, the letters kept besides a-z, how
     far it follows the run (the same number, until :func:`taken_over` tries a student's tie rule after it), the

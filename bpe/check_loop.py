@@ -129,7 +129,7 @@ def find_fault(
         # selection that lost pairs must follow the student to the end
         enough = len(args[2]) if fault.loses else step
         if fault.follow:  # a choice by chance can pass for it: it must follow further, and further than a tie rule
-            enough = min(len(args[2]), step + fault.follow)
+            enough = step + fault.follow if fault.past_end else min(len(args[2]), step + fault.follow)
             if fault.lazy:  # its heap pops the smallest of tied pairs: alone, that is a tie rule, the simpler cause
                 rule = "smallest-id" if fault.whole_words else "smallest-bytes"
                 tied = _replay(work, cost, *args, CORRECT, tie=rule).reproduced

@@ -196,7 +196,7 @@ def _cleaned_marks(corpus, student, specials, best: Marks, work: Work) -> Marks:
     """``best`` on the text cleaned in the way of :mod:`bpe.text_cleanings` that lets our run on the marked words
     follow the student's furthest, if one goes further."""
     how, most = (), best.agreed
-    for names in cleanings_for("whitespace", False, ()):
+    for names in (*cleanings_for("whitespace", False, ()), (FIRST_LINE,)):
         if work.spent():
             break
         n = _marked_agreed(names, best.start, best.end, specials, best.setup, best.run, work, corpus)
@@ -205,8 +205,27 @@ def _cleaned_marks(corpus, student, specials, best: Marks, work: Work) -> Marks:
     said = tuple(n for n in how if n != "lower")  # lowercasing is found on the marked words
     if not said:
         return best
-    return replace(best, counts=_marked(cleaned(corpus, said), best.start, best.end, specials), agreed=most,
+    return replace(best, counts=_marked(_cleaned(corpus, said), best.start, best.end, specials), agreed=most,
                    cleaning=said)  # fmt: skip
+
+
+FIRST_LINE = "first-line"  # only the text's first line read (input(), f.readline()), then marked
+_FIRST_LINE_SAID = (
+    "reads only the first line of the text (input() or f.readline() reads one line, not the file), so the words of "
+    "every later line are never counted"
+)
+
+
+def _cleaned(corpus: Corpus, names: tuple[str, ...]) -> Corpus | None:
+    """The corpus cleaned by ``names`` (:func:`bpe.text_cleanings.cleaned`), or only its first line read."""
+    if names != (FIRST_LINE,):
+        return cleaned(corpus, names)
+    texts = _texts(corpus)
+    return texts[0].split("\n", 1)[0] if texts and not isinstance(corpus, Mapping) else None
+
+
+def _cleaning_said(names: tuple[str, ...]) -> str:
+    return _FIRST_LINE_SAID if names == (FIRST_LINE,) else cleaning_sentence(names)
 
 
 def _marked_agreed(names, start, end, specials, marked, run, work, corpus) -> int:
@@ -214,11 +233,13 @@ def _marked_agreed(names, start, end, specials, marked, run, work, corpus) -> in
     ``work``)."""
     if work.spent():
         return 0
-    clean = corpus if not names else filtered(corpus, names[0]) if names[0] in FILTERS else cleaned(corpus, names)
+    clean = corpus if not names else filtered(corpus, names[0]) if names[0] in FILTERS else _cleaned(corpus, names)
     if clean is None:
         return 0
     tokens = [t for pair in run.merges for t in pair]
-    if names not in ((), ("lower",)) and not covers(clean, tokens, start + end + "".join(ALIAS.values())):
+    if names not in ((), ("lower",), (FIRST_LINE,)) and not covers(
+        clean, tokens, start + end + "".join(ALIAS.values())
+    ):
         return 0  # it drops a character the student merges
     try:
         words = raw_word_counts(_marked(clean, start, end, specials), "whitespace")
@@ -301,7 +322,7 @@ def marks_told(
         if inner.step is None
         else f"on our words marked so, {inner.cause[0].lower()}{inner.cause[1:]}"
     )
-    cleaning = f"; and your run {cleaning_sentence(marks.cleaning)}" if marks.cleaning else ""
+    cleaning = f"; and your run {_cleaning_said(marks.cleaning)}" if marks.cleaning else ""
     cause = f"{head}: {said}, a marking no setting of ours makes{cleaning}. Compared {then}"
     cause = cause if cause.endswith(".") else cause + "."
     return Comparison(

@@ -2,7 +2,8 @@
 
 A pair no word of ours holds cannot come from a count that is off: the student's words differ from ours. In order,
 :func:`missing_pair` tells a first merge whose bytes stand side by side nowhere in our text (the run is from another
-text), whitespace kept on words, a piece of a special token (not split out, or split as an unescaped regular
+text; a pair of replacement characters U+FFFD where the text holds characters outside the BMP: UTF-16 surrogate
+halves), whitespace kept on words, a piece of a special token (not split out, or split as an unescaped regular
 expression), an end-of-word symbol, a character of several bytes taken whole or cut apart (the byte base), a word
 cut by another pre-tokenizer (:mod:`bpe.check_cuts`), two tokens of ours side by side where they never are (the
 merge loop), else another base or pre-tokenizer.
@@ -45,6 +46,13 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
     """Why our corpus never has the student's pair at this step (``history``: our run, whose words after ``n``
     merges tell whether both of the pair's tokens are there)."""
     joined = theirs[0] + theirs[1]
+    astral = _halves(joined, corpus)
+    if astral:
+        return "byte-base", (
+            f"{head}, a pair our corpus never has: your symbols are UTF-16 code units (a string as JavaScript, Java "
+            f"or C# index it), so a character outside the Basic Multilingual Plane, such as {astral}, is two "
+            "surrogate halves (each pasted as '\ufffd'), which your run merges as a pair of their own."
+        )
     if n == 0 and _nowhere_in_text(joined, corpus, student.end_of_word):
         return "missing", (
             f"{head}: your merges are not from this corpus. Your very first merge joins bytes that stand side by side "
@@ -129,6 +137,17 @@ def _nowhere_in_text(joined: bytes, corpus: Corpus, end_of_word: bool) -> bool:
         return False
     lower = joined.lower()
     return not any(joined in t.encode("utf-8") or lower in t.lower().encode("utf-8") for t in texts)
+
+
+def _halves(joined: bytes, corpus: Corpus) -> str | None:
+    """A character of the text outside the Basic Multilingual Plane, where ``joined`` holds the replacement
+    character the text never holds (a lone UTF-16 surrogate half, written out), or None."""
+    if "\ufffd".encode() not in joined or isinstance(corpus, Mapping):
+        return None
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    if not all(isinstance(t, str) for t in texts) or any("\ufffd" in t for t in texts):
+        return None
+    return next((c for t in texts for c in t if ord(c) > 0xFFFF), None)
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -16,6 +16,12 @@ from .check_ties import FOLLOW
 from .check_work import Work
 from .count_faults import file_text
 from .set_order import set_order_reach, tuple_set_order_reach
+from .tie_keys import TIE_KEYS
+
+# the loops replayed, in order: each pair's positions numbered from 1 with ties to the greatest pair of bytes (as
+# CS336's max), then list indices from 0 with ties to the smallest pair (a heap of (-count, pair)) or to the smallest
+# merged token (a heap of (-count, a + b))
+ORDERS = ((1, max), (0, min), (0, lambda tied: TIE_KEYS["smallest-concat"][1](tied, {}, {})))
 
 
 def set_order(corpus, student, setup, specials, step, words=None) -> tuple[int, tuple[bytes, int, str]] | None:
@@ -45,7 +51,11 @@ def set_order(corpus, student, setup, specials, step, words=None) -> tuple[int, 
         sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
     work = Work("set")
     merges = student.merges[: step + BEYOND]
-    reach = set_order_reach(sequence, merges, work.deadline)
+    reach = 0
+    for first, pick in ORDERS:  # positions from 1 or list indices from 0; ties to the greatest pair or the smallest
+        if reach >= min(len(student.merges), step + BEYOND):
+            break
+        reach = max(reach, set_order_reach(sequence, merges, work.deadline, pick, first))
     if reach < min(len(student.merges), step + BEYOND):  # the loop over sets of (word, offset) tuples
         _, symbols, freqs = (words.texts, words.words, words.freqs) if words else student_words(corpus, setup, specials)
         reach = max(reach, tuple_set_order_reach(symbols, freqs, merges, work.deadline))

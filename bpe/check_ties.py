@@ -19,7 +19,7 @@ from .check_result import Comparison
 from .check_setup import Setup, setup_agreed, student_words
 from .config import TIE_RULES
 from .fault_replay import replay
-from .tie_keys import TIE_KEYS
+from .tie_keys import RECOUNT_TIE, TIE_KEYS
 
 # Another tie rule explains a choice only if it also follows the student's run this many merges past it
 # (or to its end): one that makes the same choice by chance parts from the run soon after,
@@ -115,6 +115,20 @@ def rarer_tie(corpus, student, alternative: Setup, specials) -> str | None:
         return None
     at = COMMON_TIES.index(alternative.tie_break)
     return _making_all(corpus, student, alternative, specials, COMMON_TIES[at + 1 : at + 1 + RARER])
+
+
+def students_tie(corpus, student, setup: Setup, alternative: Setup, specials) -> str | None:
+    """A students' tie rule (:data:`bpe.tie_keys.TIE_KEYS`, not one of ours) that makes every one of the student's
+    merges with ``alternative``'s pre-tokenizer and base, where ``alternative``'s tie rule makes them and the student
+    compared another that is not the first-seen one (they said their ties go otherwise), or None."""
+    if setup.tie_break in ("first", alternative.tie_break):
+        return None
+    akin = ("first-added", RECOUNT_TIE)  # first-seen rules over a dict's order: not another kind of rule
+    keys = sorted(
+        (k for k in TIE_KEYS if k not in TIE_RULES and k not in akin),
+        key=lambda k: COMMON_TIES.index(k) if k in COMMON_TIES else len(COMMON_TIES),
+    )
+    return _making_all(corpus, student, alternative, specials, keys)
 
 
 def _making_all(corpus, student, alternative: Setup, specials, rules) -> str | None:

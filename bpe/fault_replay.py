@@ -82,7 +82,7 @@ def replay(
         deletes = choose is None and len(set(merges)) == len(merges)
 
     def contribution(split: Split) -> Counter:
-        c = pair_counter(split, fault.overlap)
+        c = Counter(zip(split[::2], split[1::2])) if fault.even else pair_counter(split, fault.overlap)
         if fault.once:
             c = Counter(dict.fromkeys(c, 1))
         if fault.banned:
@@ -264,7 +264,7 @@ def _first_counts(words: Sequence[Word], fault: Fault, contribution: Callable[[S
     pairs or not, once per word or not): every replay of the check on these words starts from them, and a loop that
     only replaces a word's counts never changes them (:func:`bpe.check_work.once`; ``words`` is kept with them, so
     the list they are made for is the one asked about)."""
-    key = ("first counts", id(words), fault.overlap, fault.once)
+    key = ("first counts", id(words), fault.overlap, fault.once, fault.even)
     return once(key, lambda: (words, [contribution(list(w)) for w in words]))[1]
 
 

@@ -60,9 +60,11 @@ class Fault:
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (replay_positions)
     prefix_first: bool = False  # the left pairs moved before the right ones, read off the word as it is (replay_dicts)
     follow: int = 0  # merges past the step it must follow the run too (or to its end): one choice may pass for it
+    past_end: bool = False  # with ``follow``: a run that ends sooner does not do (a short run may follow it by chance)
     global_substring: bool = False  # pair counts moved to substring counts of the whole corpus, no words (replay_dicts)
     lazy: bool = False  # with ``heap``: a heapq of (-count, pair) pushed only when a count rises (replay_heaps)
     whole_words: bool = False  # with ``lazy``: each merged word's pairs re-added and pushed (replay_heaps.WordHeap)
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
+    even: bool = False  # only the pairs starting at even positions counted (range(0, len - 1, 2)): a stride of 2
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
     unbounded: bool = False  # the merge finds the pair's text across any two symbols (word_merges.merge_replace)

@@ -117,6 +117,13 @@ FAULTS: dict[str, Fault] = {
               "every word's pairs again to the counts of the passes before, so the pairs of words no merge touches "
               "grow every pass while a new pair starts from nothing, and a merged pair keeps its old count",
               accumulates=True),
+        # the count steps over the symbols two at a time (``range(0, len(ids) - 1, 2)``, as if pairs never overlapped),
+        # so only the pairs starting at even positions are counted: half the pairs, and which half depends on where
+        # each earlier merge shifted the symbols. Counts so far off make a few choices of any short run: it must
+        # follow the run 3 merges past the step.
+        Fault("even-pairs", "your count steps two symbols at a time (range(0, len(ids) - 1, 2)), so it counts only "
+              "the pairs that start at an even position and never those that start at an odd one", even=True, follow=3,
+              past_end=True),
         # each word's pairs are taken as a set, so a pair repeated in a word counts once for it.
         Fault("once-per-word", "your count takes each word's pairs as a set, so a pair that occurs several times in one "
               "word is counted once per word (times the word's count), not once per occurrence", once=True, follow=3),

@@ -1,7 +1,7 @@
 """A loop that merges a pair's occurrences in the order of a Python set of their positions, replayed as it runs.
 
 Some students keep every pre-token of the text in one linked list of positions (numbered from 1 across the text,
-one number per symbol of each pre-token longer than one symbol) and, for each pair, the set of positions where it
+one number per symbol of each pre-token longer than one symbol, or from 0 as the text's list indices) and, for each pair, the set of positions where it
 starts. Merging a pair then visits ``list(pos[pair])``: the set's order, which for ints is the order of their slots
 in the set's table, not left to right (``{6, 7, 8}`` in a table of 8 slots is visited 8, 6, 7). In a run of one
 symbol the occurrences overlap, so the order decides the split: ``a a a`` merged from its second pair becomes
@@ -10,7 +10,8 @@ the runs part later, where a pair holding a piece of such a run is counted.
 
 That order depends on the exact positions and on every add and discard the set has seen, so :class:`SetOrder`
 replays the loop as written, with real sets, on the pre-tokens in the order of the text: the student's ties go to
-the greatest pair of bytes (a heap ordered by count, then bytes, as the loop this models does).
+the greatest pair of bytes (a heap ordered by count, then bytes, as the loop this models does), or to another rule
+(the smallest pair, or the smallest merged token, as a heap of ``(-count, a + b)`` pops it).
 
 Other students keep, for each pair, a set of ``(word, byte offset, live)`` tuples over the distinct pre-tokens
 (numbered in the order they first occur, each with its count), every byte slot of a word holding the token that
@@ -33,14 +34,15 @@ from .replay_counts import PairCounts
 class SetOrder:
     """The student's loop: ``token``, ``pre`` and ``nxt`` by position, ``pos`` each pair's set of starts."""
 
-    def __init__(self, sequence: Sequence[tuple[bytes, ...]]) -> None:
+    def __init__(self, sequence: Sequence[tuple[bytes, ...]], pick=max, first: int = 1) -> None:
+        self.pick = pick  # the tie rule: the greatest pair of bytes (max), or another (a heap's smallest pair)
         self.token: dict[int, bytes | None] = {}
         self.pre: dict[int, int | None] = {}
         self.nxt: dict[int, int | None] = {}
         self.pos: dict[BytePair, set[int]] = {}
         self.counts = PairCounts()
         raw: dict[BytePair, int] = {}
-        idx = 0
+        idx = first - 1
         for word in sequence:
             if len(word) <= 1:
                 continue
@@ -56,9 +58,9 @@ class SetOrder:
         self.counts.add(raw, 1)
 
     def top(self) -> BytePair | None:
-        """The pair the loop takes: the highest count, then the greatest pair of bytes."""
+        """The pair the loop takes: the highest count, then the greatest pair of bytes (or ``pick``'s)."""
         tied = self.counts.top()
-        return max(tied) if tied else None
+        return self.pick(tied) if tied else None
 
     def _update(self, pair: BytePair, delta: int, at: int) -> None:
         self.counts.add({pair: delta}, 1)
@@ -169,10 +171,15 @@ def tuple_set_order_reach(
 
 
 def set_order_reach(
-    sequence: Sequence[tuple[bytes, ...]], merges: Sequence[BytePair], deadline: float | None = None
+    sequence: Sequence[tuple[bytes, ...]],
+    merges: Sequence[BytePair],
+    deadline: float | None = None,
+    pick=max,
+    first: int = 1,
 ) -> int:
-    """How many of ``merges`` the loop that merges in a set's order makes, in order, before its choice differs."""
-    loop = SetOrder(sequence)
+    """How many of ``merges`` the loop that merges in a set's order makes, in order, before its choice differs
+    (``pick``: its tie rule over the tied pairs; ``first``: the number of the text's first position)."""
+    loop = SetOrder(sequence, pick, first)
     for step, pair in enumerate(merges):
         if loop.top() != pair or deadline is not None and time.monotonic() > deadline:
             return step

@@ -2,8 +2,8 @@
 whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8, words dropped.
 
 People who write BPE "from scratch" often clean the text first, each in a few common ways: ``re.findall(r"\\w+|
-[^\\s\\w]+", text)`` (punctuation cut off as words of its own), ``word.strip(punctuation)`` (and words left empty
-dropped), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
+[^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
+``word.strip(punctuation)`` (and words left empty dropped), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
 the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
@@ -30,6 +30,7 @@ import regex
 from .pre_tokenizers import GPT2_PATTERN, Corpus
 
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\s\w]+")
+_WORD_OR_MARK = re.compile(r"\w+|[^\w\s]")
 _END_PUNCT = re.compile(r"^\W+|\W+$")
 _PUNCT = re.compile(r"[^\w\s]")
 _AZ_WORD = re.compile(r"[a-z]+")
@@ -82,6 +83,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "
                              "replace(mark, '') for each), so 'word,' is counted as 'word' and \"don't\" as 'dont'",
                              lambda t: t.translate(_NO_PUNCT)),
+    "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
+                            "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
+                            "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",

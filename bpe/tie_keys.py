@@ -3,8 +3,9 @@
 :data:`TIE_KEYS` are tie rules as students write them: the greatest or smallest pair of bytes (CS336's
 ``max``, or ``min``), of token ids (bytes first, then merges in order, or the bytes in GPT-2's order, printable
 ones first, as a vocabulary built from GPT-2's byte table numbers them), of decoded text (a lone byte of a
-character read as ``'\ufffd'``, or as nothing with ``errors='ignore'``), the greatest concatenated bytes
-``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``), or the pair
+character read as ``'\ufffd'``, or as nothing with ``errors='ignore'``), the greatest or smallest concatenated
+bytes ``a + b`` (a key on the merged token, not the pair: ``(' ', 'count')`` beats ``('  ', ' ')``; a heap of
+``(-count, a + b)`` pops the smallest), or the pair
 that entered the student's dict of counts first (``max(counts, key=counts.get)`` over a dict updated in
 place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it), or the greatest
 pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
@@ -74,6 +75,8 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                       lambda tied, ids, seen: max(tied, key=lambda p: (_text(p[0]), _text(p[1]), p))),
     "greatest-concat": ("the greatest merged token wins, its bytes a + b compared, not the pair (a, b)",
                         lambda tied, ids, seen: max(tied, key=lambda p: (p[0] + p[1], p))),
+    "smallest-concat": ("the smallest merged token wins, its bytes a + b compared, not the pair (a, b), as a heap of "
+                        "(-count, a + b) pops it", lambda tied, ids, seen: min(tied, key=lambda p: (p[0] + p[1], p))),
     "greatest-text-ignore": ("the greatest pair of text decoded with errors='ignore' wins (a lone byte of a "
                              "character reads as nothing), the pair seen first among equal texts",
                              lambda tied, ids, seen: max(tied, key=lambda p: (
