@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from .check_notation import show_bytes, show_pair, show_word
 from .check_work import ALLOWANCES, MergeCost, Work
+from .dict_order_ties import LAST_TIE
 from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
 from .loop_fault import Fault
@@ -212,7 +213,7 @@ def find_tie_and_fault(
 def _takes_theirs(name: str, pairs: Sequence[BytePair], ids: dict[bytes, int]) -> bool:
     """Whether the tie key ``name`` takes the student's pair (the last of ``pairs``) over ours (the first); a key that
     reads the order a dict gained its pairs is not known without a replay (False)."""
-    if len(pairs) < 2 or name in ORDER_TIES or name == RECOUNT_TIE:
+    if len(pairs) < 2 or name in ORDER_TIES or name in (RECOUNT_TIE, LAST_TIE):
         return False
     return TIE_KEYS[name][1]([pairs[0], pairs[-1]], ids, {}) == pairs[-1]
 
