@@ -12,18 +12,22 @@ Kinds (:data:`X_KINDS`):
 - ``whole-chars``: the whole text's characters, counted afresh each step, the pair met first among those counted
   most (the plain trainer);
 - ``last-of-greatest``: the same, but a loop ``if count >= best_count`` keeps the LAST pair of the greatest count
-  in the order the count met them.
+  in the order the count met them;
+- ``eow-stream``: each word's characters and ``'</w>'``, all words in ONE token list, counted afresh each step,
+  so ``'</w>'`` and the next word's first character make a pair that is counted and merged.
 """
 
 from __future__ import annotations
 
-X_KINDS = ("words-eow", "recounted-to-end", "whole-chars", "last-of-greatest")
-BASE = {"recounted-to-end": "words-eow", "last-of-greatest": "whole-chars"}
+X_KINDS = ("words-eow", "recounted-to-end", "whole-chars", "last-of-greatest", "eow-stream")
+BASE = {"recounted-to-end": "words-eow", "last-of-greatest": "whole-chars", "eow-stream": "words-eow"}
 
 
 def _sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
     if BASE.get(kind, kind) == "whole-chars":
         return {tuple(text): 1}
+    if kind == "eow-stream":
+        return {tuple(s for word in text.split() for s in (*word, "</w>")): 1}
     out: dict[tuple[str, ...], int] = {}
     for word in text.split():
         seq = (*word, "</w>")

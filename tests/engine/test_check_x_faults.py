@@ -55,3 +55,11 @@ def test_ties_to_the_last_pair_of_the_greatest_count_are_named(corpus):
     student, result = check_x(corpus, "last-of-greatest")
     assert result.step == first_difference(corpus, student, "last-of-greatest"), result.cause
     assert "'last-recounted'" in result.cause and "the last pair of the greatest count" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["handout", "prose"])
+def test_words_ending_in_eow_run_together_into_one_list_are_told(corpus):
+    # the old Check told a merge loop that puts two tokens side by side where they are not
+    student, result = check_x(corpus, "eow-stream")
+    assert (result.kind, result.step) == ("word-marks", first_difference(corpus, student, "eow-stream")), result.cause
+    assert "joined into one sequence" in result.cause and "'</w>'" in result.cause, result.cause
