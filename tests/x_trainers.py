@@ -14,16 +14,26 @@ Kinds (:data:`X_KINDS`):
 - ``last-of-greatest``: the same, but a loop ``if count >= best_count`` keeps the LAST pair of the greatest count
   in the order the count met them;
 - ``eow-stream``: each word's characters and ``'</w>'``, all words in ONE token list, counted afresh each step,
-  so ``'</w>'`` and the next word's first character make a pair that is counted and merged.
+  so ``'</w>'`` and the next word's first character make a pair that is counted and merged;
+- ``az-pairs``: the whole lowercased text's characters, but only pairs of two tokens made of the letters a-z are
+  counted (a pair holding a space, a mark or another letter never is), the pair met first among those counted most.
 """
 
 from __future__ import annotations
 
-X_KINDS = ("words-eow", "recounted-to-end", "whole-chars", "last-of-greatest", "eow-stream")
-BASE = {"recounted-to-end": "words-eow", "last-of-greatest": "whole-chars", "eow-stream": "words-eow"}
+X_KINDS = ("words-eow", "recounted-to-end", "whole-chars", "last-of-greatest", "eow-stream", "az-pairs")
+BASE = {
+    "recounted-to-end": "words-eow",
+    "last-of-greatest": "whole-chars",
+    "eow-stream": "words-eow",
+    "az-pairs": "whole-chars",
+}
+AZ = set("abcdefghijklmnopqrstuvwxyz")
 
 
 def _sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
+    if kind == "az-pairs":
+        return {tuple(text.lower()): 1}
     if BASE.get(kind, kind) == "whole-chars":
         return {tuple(text): 1}
     if kind == "eow-stream":
@@ -61,7 +71,9 @@ def x_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     merges: list[tuple[str, str]] = []
     counts = _count(seqs)
     for _ in range(num_merges):
-        if kind != "recounted-to-end":
+        if kind == "az-pairs":
+            counts = _count(seqs, lambda p: set(p[0]) <= AZ and set(p[1]) <= AZ)
+        elif kind != "recounted-to-end":
             counts = _count(seqs)
         if not counts:
             break

@@ -63,3 +63,12 @@ def test_words_ending_in_eow_run_together_into_one_list_are_told(corpus):
     student, result = check_x(corpus, "eow-stream")
     assert (result.kind, result.step) == ("word-marks", first_difference(corpus, student, "eow-stream")), result.cause
     assert "joined into one sequence" in result.cause and "'</w>'" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_only_pairs_of_letters_a_z_counted_are_told(corpus):
+    # the old Check told a count that is off, or the text kept to a-z with spaces merged (on the handout's text of
+    # letters and spaces the run is whitespace pre-tokenization's, and is told so)
+    student, result = check_x(corpus, "az-pairs")
+    assert result.step == first_difference(corpus, student, "az-pairs"), result.cause
+    assert "counts only the pairs of two letters a-z" in result.cause, result.cause
