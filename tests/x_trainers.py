@@ -16,17 +16,20 @@ Kinds (:data:`X_KINDS`):
 - ``eow-stream``: each word's characters and ``'</w>'``, all words in ONE token list, counted afresh each step,
   so ``'</w>'`` and the next word's first character make a pair that is counted and merged;
 - ``az-pairs``: the whole lowercased text's characters, but only pairs of two tokens made of the letters a-z are
-  counted (a pair holding a space, a mark or another letter never is), the pair met first among those counted most.
+  counted (a pair holding a space, a mark or another letter never is), the pair met first among those counted most;
+- ``tag-alnum``: each whitespace-split word kept to its ``str.isalnum`` characters and lowercased, then its
+  characters and the end tag ``'<\\w>'`` (a backslash where ``'</w>'`` has a slash).
 """
 
 from __future__ import annotations
 
-X_KINDS = ("words-eow", "recounted-to-end", "whole-chars", "last-of-greatest", "eow-stream", "az-pairs")
+X_KINDS = ("words-eow", "recounted-to-end", "whole-chars", "last-of-greatest", "eow-stream", "az-pairs", "tag-alnum")
 BASE = {
     "recounted-to-end": "words-eow",
     "last-of-greatest": "whole-chars",
     "eow-stream": "words-eow",
     "az-pairs": "whole-chars",
+    "tag-alnum": "words-eow",
 }
 AZ = set("abcdefghijklmnopqrstuvwxyz")
 
@@ -40,7 +43,11 @@ def _sequences(text: str, kind: str) -> dict[tuple[str, ...], int]:
         return {tuple(s for word in text.split() for s in (*word, "</w>")): 1}
     out: dict[tuple[str, ...], int] = {}
     for word in text.split():
-        seq = (*word, "</w>")
+        if kind == "tag-alnum":
+            word = "".join(c for c in word if c.isalnum()).lower()
+            if not word:
+                continue
+        seq = (*word, "<\\w>" if kind == "tag-alnum" else "</w>")
         out[seq] = out.get(seq, 0) + 1
     return out
 

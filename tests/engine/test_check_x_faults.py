@@ -72,3 +72,11 @@ def test_only_pairs_of_letters_a_z_counted_are_told(corpus):
     student, result = check_x(corpus, "az-pairs")
     assert result.step == first_difference(corpus, student, "az-pairs"), result.cause
     assert "counts only the pairs of two letters a-z" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["handout", "prose"])
+def test_an_end_tag_written_with_a_backslash_is_read_whole(corpus):
+    # the old Check read the tag '<\w>' as the symbol '>', then said the merges are not from this corpus
+    student, result = check_x(corpus, "tag-alnum")
+    assert (result.kind, result.step) == ("word-marks", first_difference(corpus, student, "tag-alnum")), result.cause
+    assert "the symbol '<\\w>'" in result.cause and "not from this corpus" not in result.cause, result.cause
