@@ -176,7 +176,8 @@ def find_tie_and_fault(
     # tokenizer's whole text, where every replay rewrites it all) the allowance reaches them; on equal reach the
     # rule first in TIE_KEYS is named, whatever order they were tried in
     rank = {name: k for k, name in enumerate(TIE_KEYS)}
-    names = [name for name in TIE_KEYS if name != skip]
+    # the last pair of the greatest count is a whole loop's choice (>= on a fresh count), not a key beside a fault
+    names = [name for name in TIE_KEYS if name not in (skip, LAST_TIE)]
     ids = token_ids(corpus.words, args[2])
     names.sort(key=lambda name: not _takes_theirs(name, pairs, ids))
     for name in names:
@@ -278,7 +279,7 @@ def tie_key(
     cost = corpus.cost(merges)
     best, best_n = None, step - 1
     for name in TIE_KEYS:
-        if name == skip:
+        if name == skip or name == LAST_TIE and len(corpus.words) > 1:  # that key: a fresh count over one whole text
             continue
         if work.spent():
             break

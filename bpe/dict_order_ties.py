@@ -10,6 +10,9 @@ count meets them; ``max(counts, key=counts.get)`` then keeps the first of equal 
 A loop that counts afresh each step and keeps the LAST pair of the greatest count (JavaScript's
 ``reduce((a, b) => a[1] > b[1] ? a : b)``, or ``>=`` in a loop) reads the order of a fresh count too: the key
 ``last-recounted`` takes the greatest place in it (:class:`bpe.replay_counts.Recount`, the words in their order).
+
+Left out: the keys themselves and their sentences (:data:`bpe.tie_keys.TIE_KEYS`), and finding the key a run
+follows (:mod:`bpe.check_loop`).
 """
 
 from __future__ import annotations
