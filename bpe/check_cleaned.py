@@ -48,7 +48,7 @@ def also_told(cleaned: tuple, total: int) -> str:
 def cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
     """The cleaning on which our run makes most of the student's merges, how many, the letters kept besides a-z, how
     far it follows the run (the same number, until :func:`taken_over` tries a student's tie rule after it), the
-    corpus cleaned so, and the first three cleanings that go as far, each so. Tried: those of
+    corpus cleaned so, the first three cleanings that go as far, each so, and all of them. Tried: those of
     :data:`bpe.text_filters.FILTERS` (letters kept, lowercased; a-z with the other letters the run's tokens hold,
     when they hold some), then those of :mod:`bpe.text_cleanings` the setup can show, alone and after lowercasing,
     but never one that leaves every word's count as it was; None for word counts or when no cleaning is left. Each
@@ -85,12 +85,12 @@ def cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
         return None
     top = max(f[1] for f in found)
     tops = [f for f in found if f[1] == top]
-    return (*tops[0], tuple(tops[:3]))
+    return (*tops[0], tuple(tops[:3]), tuple(tops))
 
 
 def taken_over(p: Parting, candidates: list, lowered: int | None, cleaned, most: int) -> tuple[list, tuple | None]:
     """The candidates with case and the cleaning reaching as far as a tie rule of the student's own takes them
-    (:func:`_tie_takes_over`, tried for the three cleanings that go furthest), and the cleaning that goes furthest
+    (:func:`_tie_takes_over`, tried for each cleaning that goes furthest), and the cleaning that goes furthest
     so; tried only where no cause yet follows the run to ``most``, since each try replays the run with every rule."""
     if max((min(c[0], most) for c in candidates), default=0) >= most:
         return candidates, cleaned
@@ -100,10 +100,10 @@ def taken_over(p: Parting, candidates: list, lowered: int | None, cleaned, most:
         candidates = [(far, c[1], c[2]) if c[2] == "case" else c for c in candidates]
     if cleaned is not None:
         best = cleaned
-        for names, n, kept, _, clean in cleaned[5]:
+        for names, n, kept, _, clean in cleaned[6]:  # every cleaning going as far: a rule may take any one further
             far = _tie_takes_over(clean, student, setup, specials, n)
             if far > best[3]:
-                best = (names, n, kept, far, clean, cleaned[5])
+                best = (names, n, kept, far, clean, cleaned[5], cleaned[6])
         cleaned = best
         candidates = [(best[3], c[1], c[2]) if c[2] == "letters" else c for c in candidates]
     return candidates, cleaned

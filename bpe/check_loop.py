@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from .check_notation import show_bytes, show_pair, show_word
 from .check_work import ALLOWANCES, MergeCost, Work
+from .dict_order_ties import LAST_TIE
 from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
 from .loop_fault import Fault
@@ -175,7 +176,8 @@ def find_tie_and_fault(
     # tokenizer's whole text, where every replay rewrites it all) the allowance reaches them; on equal reach the
     # rule first in TIE_KEYS is named, whatever order they were tried in
     rank = {name: k for k, name in enumerate(TIE_KEYS)}
-    names = [name for name in TIE_KEYS if name != skip]
+    # the last pair of the greatest count is a whole loop's choice (>= on a fresh count), not a key beside a fault
+    names = [name for name in TIE_KEYS if name not in (skip, LAST_TIE)]
     ids = token_ids(corpus.words, args[2])
     names.sort(key=lambda name: not _takes_theirs(name, pairs, ids))
     for name in names:
@@ -212,7 +214,7 @@ def find_tie_and_fault(
 def _takes_theirs(name: str, pairs: Sequence[BytePair], ids: dict[bytes, int]) -> bool:
     """Whether the tie key ``name`` takes the student's pair (the last of ``pairs``) over ours (the first); a key that
     reads the order a dict gained its pairs is not known without a replay (False)."""
-    if len(pairs) < 2 or name in ORDER_TIES or name == RECOUNT_TIE:
+    if len(pairs) < 2 or name in ORDER_TIES or name in (RECOUNT_TIE, LAST_TIE):
         return False
     return TIE_KEYS[name][1]([pairs[0], pairs[-1]], ids, {}) == pairs[-1]
 
@@ -277,7 +279,7 @@ def tie_key(
     cost = corpus.cost(merges)
     best, best_n = None, step - 1
     for name in TIE_KEYS:
-        if name == skip:
+        if name == skip or name == LAST_TIE and len(corpus.words) > 1:  # that key: a fresh count over one whole text
             continue
         if work.spent():
             break

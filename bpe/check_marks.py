@@ -42,7 +42,7 @@ END_MARKS = (
     "\u2581",
 )  # end-of-word symbols seen in students' code, and kin ("▁" as SentencePiece writes it)
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
-_TAG = re.compile(r"<[/\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>'
+_TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
 # a symbol of several characters stands in our words and the student's merges as one character the text never
 # holds, told back as the symbol
 ALIAS = {"end": "\ue000", "start": "\ue001"}

@@ -9,6 +9,10 @@ holds, replays the run on our words (as the compared pre-tokenizer cuts them, in
 it, kept apart and run together, and keeps the way that follows the run furthest past where it parts from ours;
 :func:`stream_told` says it at that step.
 
+Words ending in our own ``</w>`` symbol (the ``sennrich`` pre-tokenizer) may also be run together into one token
+list, ``tokens += [*word, '</w>']`` for every word, so ``</w>`` and the next word's first symbol make a pair that is
+counted and merged: :func:`find_stream` tries that too where the run merges ``</w>`` with a symbol after it.
+
 Left out: marks of a run of characters whose words stay apart (``_``, ``$``, a tag: :mod:`bpe.check_marks`).
 """
 
@@ -30,7 +34,7 @@ from .check_work import MergeCost, Work
 from .count_faults import file_text
 from .fault_replay import replay
 from .formats.student_runs import StudentRun
-from .pre_tokenizers import Corpus, unicode_to_bytes
+from .pre_tokenizers import END_OF_WORD, Corpus, unicode_to_bytes
 from .text_cleanings import WORD_CUTS
 from .tie_keys import TIE_KEY
 
@@ -62,6 +66,8 @@ def find_stream(corpus: Corpus, student: StudentRun, setup: Setup, specials: Seq
     text = file_text(corpus)
     if text is None or student.end_of_word or setup.pre_tokenizer == "none" or not student.merges:
         return None
+    if setup.pre_tokenizer == "sennrich":
+        return _end_stream(corpus, student, setup, specials, text)
     byte_level = student.byte_level  # the run's own base symbols: bytes, or characters
     units = _units(byte_level)
     held = set(units(text))
@@ -95,6 +101,30 @@ def find_stream(corpus: Corpus, student: StudentRun, setup: Setup, specials: Seq
     return best
 
 
+EOW = END_OF_WORD.encode()
+
+
+def _end_stream(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequence[str], text: str) -> Stream | None:
+    """Our words each followed by ``</w>``, all in one sequence, where the run parts from ours at a merge whose left
+    token holds ``</w>`` before a symbol of the next word (no word of ours has one); None where it does not follow
+    the run past that step."""
+    if not any(EOW in a and not a.endswith(EOW) or a.endswith(EOW) and b for a, b in student.merges):
+        return None
+    plain = setup_agreed(corpus, setup, student.merges, specials)
+    if plain >= len(student.merges) or EOW not in student.merges[plain][0]:
+        return None
+    merges = student.merges[: plain + 1 + BEYOND]
+    units = _units(student.byte_level)
+    words = [tuple(s for w in _pieces(text, setup.pre_tokenizer, specials, "") for s in (*units(w), EOW))]
+    work = Work("marks")
+    tie = _KEYS.get(setup.tie_break)
+    n = replay(words, [1], merges, tie=tie, deadline=work.deadline).reproduced
+    if n <= plain:  # its ties went otherwise before (the order of a stream's pairs is not our words'): from the step on
+        n = replay(words, [1], merges, tie=tie, deadline=work.deadline, trusted=plain).reproduced
+    work.spend(MergeCost(words, merges).replayed(n))
+    return Stream(EOW, True, n, plain) if n > plain else None
+
+
 def _pieces(text: str, pre_tokenizer: str, specials: Sequence[str], cut: str) -> list[str]:
     """Our words in the text's order, each cut again by the pattern ``cut`` (none: as they are)."""
     reading = reading_of(text, pre_tokenizer, specials)
@@ -118,6 +148,11 @@ def _split(token: bytes, byte_level: bool) -> tuple[bytes, ...]:
 def stream_sentence(stream: Stream, byte_level: bool, byte_base: bool) -> str:
     """What the student's words carry, said to the student (a run read as characters but compared on bytes may write
     its bytes in GPT-2's byte characters, 'ÿ' for the byte 255)."""
+    if stream.symbol == EOW:
+        return (
+            "your words each end in '</w>' as ours do, but are joined into one sequence, so the pairs across words "
+            "(a word's '</w>' and the next word's first symbol) are counted and merged too"
+        )
     if byte_level:
         symbol = f"the byte {stream.symbol[0]} ({show_bytes(stream.symbol)})"
     else:

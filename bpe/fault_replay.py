@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .check_work import once
+from .dict_order_ties import LAST_TIE, REBUILT_TIE, recounted_to_end
 from .formats.cs336 import BytePair
 from .loop_fault import Fault, no_extra
 from .merge_faults import CORRECT
@@ -98,7 +99,7 @@ def replay(
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
     # with those keys: the order of a fresh count (ours: over the words in first-seen order)
-    recount = Recount(splits, tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, OUR_FIRST) else None
+    recount = Recount(splits, tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, OUR_FIRST, LAST_TIE) else None
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}
@@ -244,6 +245,8 @@ def replay(
                 counts.add(contrib[w], freqs[w])
         if recount is not None:
             recount.moved(changed)
+        if tie == REBUILT_TIE:
+            recounted_to_end(seen, pair, splits, where)
         if fault.keeps_pair:
             counts.add({pair: taken - counts.get(pair, 0)}, 1)
         if made_here:  # the count of a new pair is the last word's, however many words made it

@@ -7,7 +7,8 @@ People who write BPE "from scratch" often clean the text first, each in a few co
 the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
-those ``str.isalpha`` holds. Each changes the counts before any merge, so the run parts from ours at its first merge that
+those ``str.isalpha`` holds; with no pre-tokenization, a loop may count only the pairs of two letters a-z
+(``az-pairs``: the runs of a-z, each a word). Each changes the counts before any merge, so the run parts from ours at its first merge that
 a cleaned word counts differently. :data:`CLEANINGS` holds each with the words that say it; :func:`cleanings_for`
 gives the ones that can change a run under a pre-tokenizer (a word-level cleaning only where words are cut at
 whitespace), alone and after lowercasing; :func:`cleaned` applies them.
@@ -108,6 +109,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "alpha-words": Cleaning("keeps only the words made of letters alone (str.isalpha), so a word with a digit or a "
                             "punctuation mark, 'word,' or 'x2', is never counted",
                             lambda t: " ".join(w for w in t.split() if w.isalpha()), words=True),
+    "az-pairs": Cleaning("counts only the pairs of two letters a-z (or of tokens merged from them): a pair that holds "
+                         "a space, a punctuation mark or any other character is never counted or merged",
+                         lambda t: " ".join(_AZ_WORD.findall(t))),
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),
@@ -121,10 +125,14 @@ def cleaned(corpus: Corpus, names: Sequence[str]) -> Corpus | None:
     if isinstance(corpus, Mapping):
         return None
     texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    if names and names[-1] in ("space-split", "space-skip"):  # words that hold whitespace: word counts, not a text
+    if names and names[-1] in (
+        "space-split",
+        "space-skip",
+        "az-pairs",
+    ):  # words that hold whitespace: word counts, not a text
         words: dict[str, int] = {}
         for text in cleaned(texts, names[:-1]) or ():
-            for w in text.split(" "):
+            for w in (CLEANINGS[names[-1]].clean(text) if names[-1] == "az-pairs" else text).split(" "):
                 if w:
                     words[w] = words.get(w, 0) + 1
         return words or None
@@ -151,7 +159,7 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             continue  # words cut at whitespace never see it
         if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
             continue  # only a whole-text run whose tokens hold '_'
-        if name == "space-skip" and pre_tokenizer != "none":
+        if name in ("space-skip", "az-pairs") and pre_tokenizer != "none":
             continue  # a run with no pre-tokenization whose spaces never merge (words cut at spaces say it otherwise)
         found += [(name,), ("lower", name)]
     return found

@@ -60,7 +60,11 @@ def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
     return _GPT2_RANK[token[0]] if len(token) == 1 else 256 + ids.get(token, -1)
 
 
-ORDER_TIES = ("greatest-text-ignore", "first-added")  # the tie keys that read the order the dict gained its pairs
+ORDER_TIES = (
+    "greatest-text-ignore",
+    "first-added",
+    "recounted-to-end",
+)  # the tie keys that read the order the dict gained its pairs
 OUR_FIRST = "first"  # our own ``first`` rule as a replay's key (not a student's rule: not in TIE_KEYS)
 TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
@@ -87,6 +91,13 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "first-recounted": ("the pair met first wins, your counts taken afresh each step over your dict of words (max over "
                         "the counts keeps the first of equal counts), where each merged word is deleted and added again "
                         "at the dict's end", lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
+    "recounted-to-end": ("the pair first in your dict's order wins (max over a dict of counts keeps the first of "
+                         "equal counts in its insertion order), where each merge deletes the counts of the pairs "
+                         "beside the merged symbols and adds them again, counted afresh, at the dict's end",
+                         lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
+    "last-recounted": ("the last pair of the greatest count wins, in the order a fresh count meets the pairs (a "
+                       "reduce or loop that takes a later pair on an equal count, >= where > was meant)",
+                       lambda tied, ids, seen: max(tied, key=lambda p: seen.get(p, -1))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
     "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "
