@@ -66,6 +66,7 @@ from hypothesis_support import examples
 from bpe import check_cause
 from bpe.check import CS336_SETUP, Setup, compare, diagnose, history_bytes, train_setup
 from bpe.check_notation import show_pair
+from bpe.check_set_order import set_order
 from bpe.check_setup import student_words
 from bpe.fault_replay import faulty_merges, replay
 from bpe.formats.student_runs import StudentRun, read_student_file
@@ -911,6 +912,7 @@ def corpora(draw):
 @example(text="a béé aabbé", fault="accumulated", num_merges=5)
 @example(text="a bé abé", fault="accumulated", num_merges=6)
 @example(text="a  a   b\n\n  aaaa", fault="accumulated", num_merges=2)  # (a, a) twice: not a vocabulary of one byte
+@example(text="a é aaa", fault="lazy-heap", num_merges=3)  # named set-order, a replay outside FAULTS
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
     texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
@@ -937,6 +939,10 @@ def _assert_the_verdict_makes_the_merges(text, words, freqs, merges):
             splits = [merge_all(s, pair)[0] for s in splits]
         assert listed == list(merges), result.cause
         _assert_the_verdict_makes_the_merges(text, words, freqs, once)  # and what it names for them, taken once each
+    elif result.fault == "set-order":  # not a fault of the library: a replay of its own (bpe/check_set_order.py)
+        assert result.step == step
+        found = set_order(text, student, CS336_SETUP, [EOT], step)
+        assert found is not None and found[0] == len(merges), result.cause
     elif result.fault is not None:  # the named fault follows the student to the end
         assert result.step == step
         # a run that repeats a merge: a loop that drops the merged pair is also replayed keeping its count (a phantom)
