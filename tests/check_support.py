@@ -43,3 +43,30 @@ def check_snippet(text: str, fault: str | None, num_merges: int, setup=None):
     corpus = corpus_of("text", "", text, "")
     result, _ = diagnose(corpus, student, setup or Setup("first", "sennrich", False), (), num_merges=num_merges)
     return merges, result
+
+
+def check_pasted(corpus: str, train_merges, setup):
+    """A trainer's merges (``train_merges(text, n)``) on the corpus named ``corpus`` of faulty_trainers.CORPORA,
+    pasted as the Check page reads them, checked with ``setup``: (the student's run, the verdict)."""
+    from faulty_trainers import CORPORA
+    from snippet_trainers import pasted
+
+    from bpe.formats.student_runs import read_student_text
+    from server.jobs import corpus_of
+
+    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
+    student = read_student_text(pasted(train_merges(text, n)), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup, (), num_merges=n)
+    return student, result
+
+
+def pasted_first_difference(corpus: str, student, setup) -> int | None:
+    """The first step where the student's pasted run parts from ours on the corpus named ``corpus`` with ``setup``."""
+    from faulty_trainers import CORPORA
+
+    from bpe.check_setup import history_bytes, train_setup
+    from server.jobs import corpus_of
+
+    text = CORPORA[corpus]
+    ours = history_bytes(train_setup(corpus_of("text", "", text, ""), setup, len(student.merges) + 1))
+    return next((k for k, (a, b) in enumerate(zip(ours, student.merges), start=1) if a != b), None)

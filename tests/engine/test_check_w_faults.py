@@ -4,15 +4,11 @@ where it acts, and the trainer without a fault is "same"."""
 from __future__ import annotations
 
 import pytest
-from check_support import SNIPPET_MERGES
+from check_support import check_pasted, pasted_first_difference
 from faulty_trainers import CORPORA
-from snippet_trainers import pasted
 from w_trainers import BASE, w_train
 
-from bpe.check import Setup, diagnose
-from bpe.check_setup import history_bytes, train_setup
-from bpe.formats.student_runs import read_student_text
-from server.jobs import corpus_of
+from bpe.check import Setup
 
 SETUPS = {
     "whole-bytes": Setup("first", "none", True),
@@ -29,17 +25,11 @@ def setup_of(kind: str) -> Setup:
 
 
 def check_w(corpus: str, kind: str):
-    text, n = CORPORA[corpus], SNIPPET_MERGES[corpus]
-    merges = w_train(text, n, kind)
-    student = read_student_text(pasted(merges), "The pasted text")
-    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup_of(kind), (), num_merges=n)
-    return student, result
+    return check_pasted(corpus, lambda text, n: w_train(text, n, kind), setup_of(kind))
 
 
 def first_difference(corpus: str, student, kind: str) -> int | None:
-    text = CORPORA[corpus]
-    ours = history_bytes(train_setup(corpus_of("text", "", text, ""), setup_of(kind), len(student.merges) + 1))
-    return next((k for k, (a, b) in enumerate(zip(ours, student.merges), start=1) if a != b), None)
+    return pasted_first_difference(corpus, student, setup_of(kind))
 
 
 @pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in SETUPS])
