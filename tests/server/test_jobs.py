@@ -131,9 +131,13 @@ def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
     wait_until(lambda: job.progress() > 0, 120, "the run to make its first merges")
     at.button(key="stop_training").click().run()
     history, _ = job.future.result(timeout=30)  # the worker stopped (it reads the flag every 50 merges)
-    k = history.num_merges
-    assert history.stop_reason == "stopped" and k > 0
+    assert history.stop_reason == "stopped" and history.num_merges > 0
     wait_until(lambda: any(b.key == "next" for b in at.run().button), 30, "the kept merges to show")
+    # The store keeps the longest of the runs kept for this key (run_store.keep): in one full run of the suite in
+    # four the page showed 200 merges kept where this future's history had 50. Whatever it shows starts with them.
+    kept = run_store.RUNS.get(run_keys.stopped_key(key))
+    k = kept.num_merges
+    assert k >= history.num_merges and kept.merges[: history.num_merges] == history.merges
     assert (
         f"Training was stopped at merge {k:,} of 100,000: you can step through these {k:,} merges. "
         in alerts(at, "info")[0]
@@ -144,7 +148,7 @@ def test_a_slow_run_shows_progress_and_stop_and_stopping_frees_the_worker():
     assert at.session_state["step"] == 1
     at.button(key="end").click().run()
     assert at.session_state["step"] == k and at.button(key="end").disabled
-    assert run_store.RUNS.get(run_keys.stopped_key(key)) is history and run_store.RUNS.get(key) is None
+    assert run_store.RUNS.get(key) is None
     at.button(key="train_again").click().run()
     assert training(at)  # asked again: a new job, for the whole run
     new = jobs.job_for(key)
