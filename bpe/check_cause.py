@@ -38,7 +38,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from .check_cleaned import also_told, cleaned_agreed, cleaning_told, lowercased_agreed, lowercased_corpus, taken_over
+from .check_cleaned import also_told, cleaned_agreed, lowercased_agreed, lowercased_corpus, taken_over
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
@@ -176,11 +176,11 @@ def compare_one(
         cleaned = cleaned_agreed(corpus, student, setup, specials)
     elif tied:  # at a tie a cleaning moves a count by chance: it must make this choice and follow the run further
         cleaned = cleaned_agreed(corpus, student, setup, specials)
-        if cleaned is not None and cleaned[1] <= n:
+        if cleaned is not None and cleaned.best.agreed <= n:
             cleaned = None
     if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause; the other
         # cleanings (bpe.text_cleanings) after a faulty reader or a class of wrong counts, commoner in CS336 trainers
-        candidates.append((cleaned[3], 0.1 if cleaned[0][0] in FILTERS else 3.15, "letters"))
+        candidates.append((cleaned.best.far, 0.1 if cleaned.best.names[0] in FILTERS else 3.15, "letters"))
     split_out = _split_out(corpus, specials)
     if split_out:  # a special token in the text, kept in by the settings compared, split out by the student
         # a setting: it must make the whole run (at a tie any cause that moves a count makes one choice by chance)
@@ -265,7 +265,7 @@ def compare_one(
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     if search and (lowered is not None or cleaned is not None):  # a student's tie rule after case or a cleaning?
         candidates, cleaned = taken_over(p, candidates, lowered, cleaned, min(len(student.merges), cap))
-    if tied and cleaned is not None and cleaned[3] < min(len(student.merges), step + FOLLOW):
+    if tied and cleaned is not None and cleaned.best.far < min(len(student.merges), step + FOLLOW):
         candidates, cleaned = [c for c in candidates if c[2] != "letters"], None
     both = None
     reach = max((min(c[0], cap) for c in candidates), default=0)
@@ -303,23 +303,23 @@ def compare_one(
             if tied
             else f" ({their_count} here): a count that differs, from how the text is cleaned"
         )
-        cause = f"{head}{counted}. Your run {cleaning_told(*cleaned[:3])}: on the text cleaned so our run makes this merge too"
-        if cleaned[0][0] not in FILTERS:  # how far the cleaning explains the run
+        cause = f"{head}{counted}. Your run {cleaned.best.told()}: on the text cleaned so our run makes this merge too"
+        if cleaned.best.names[0] not in FILTERS:  # how far the cleaning explains the run
             total = len(student.merges)
             cause += (
                 f", and all {total} of yours."
-                if cleaned[1] >= total
-                else f", and follows yours for {cleaned[1]} merges."
+                if cleaned.best.agreed >= total
+                else f", and follows yours for {cleaned.best.agreed} merges."
             )
             cause += also_told(cleaned, total)
         else:
             cause += "."
-        if search and cleaned[3] > cleaned[1]:  # a second cause, told after the cleaning
-            later = compare_one(cleaned[4], student, setup, specials, num_merges, vocab_size, search)
+        if search and cleaned.best.far > cleaned.best.agreed:  # a second cause, told after the cleaning
+            later = compare_one(cleaned.best.text, student, setup, specials, num_merges, vocab_size, search)
             if later.step is not None and later.kind != "same":
                 cause += f" On the text cleaned so, {later.cause[0].lower()}{later.cause[1:]}"
                 fields |= dict(fault=later.fault, rule=later.rule, later_kind=later.kind, later_step=later.step)
-        return Comparison(kind="letters" if cleaned[0][0] in FILTERS else "cleaning", cause=cause, **fields)
+        return Comparison(kind="letters" if cleaned.best.names[0] in FILTERS else "cleaning", cause=cause, **fields)
     if kind == "specials":
         cause = (
             f"{head} ({their_count} here): a count that differs. The pair also occurs inside the special token "

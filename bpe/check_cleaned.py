@@ -8,6 +8,7 @@ against the others (:mod:`bpe.check_cause`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from .check_loop import Words, tie_key
 from .check_result import to_ours
@@ -22,6 +23,29 @@ from .text_filters import FILTERS, extra_letters, filtered
 from .tie_keys import TIE_KEY
 
 
+@dataclass(frozen=True)
+class Cleaned:
+    """A cleaning of the text tried on a student's run: how far our run on the text cleaned so follows it."""
+
+    names: tuple[str, ...]  # the cleanings, in the order applied
+    agreed: int  # the student's merges our run on the cleaned text makes
+    kept: str  # the letters kept besides a-z (the "a-z" filter only)
+    far: int  # how far it follows the run, with a tie rule of the student's own after ``agreed``
+    text: Corpus  # the corpus cleaned so
+
+    def told(self) -> str:
+        return cleaning_told(self.names, self.agreed, self.kept)
+
+
+@dataclass(frozen=True)
+class CleanedFound:
+    """The cleaning named (the first going furthest), the first three going as far, and all going as far."""
+
+    best: Cleaned
+    first_three: tuple[Cleaned, ...]
+    tops: tuple[Cleaned, ...]
+
+
 def cleaning_told(names: tuple[str, ...], n: int, extra: str) -> str:
     """How the text was cleaned, said to the student."""
     if names == ("a-z",) and extra:
@@ -31,13 +55,15 @@ def cleaning_told(names: tuple[str, ...], n: int, extra: str) -> str:
     return cleaning_sentence(names)
 
 
-def also_told(cleaned: tuple, total: int) -> str:
+def also_told(cleaned: CleanedFound, total: int) -> str:
     """The other cleanings that make every one of the ``total`` merges too (of the first three going as far), said
     after the one named: the run cannot tell them apart (stripping punctuation from word ends and cutting each mark
     off as a word of its own may both make a whole run)."""
-    named = cleaned[0]
-    others = [names for names, n, kept, _, _ in cleaned[5] if n >= total and names != named and names[0] not in FILTERS]
-    if cleaned[1] < total or not others:
+    named = cleaned.best.names
+    others = [
+        c.names for c in cleaned.first_three if c.agreed >= total and c.names != named and c.names[0] not in FILTERS
+    ]
+    if cleaned.best.agreed < total or not others:
         return ""
     said = ", or it ".join(cleaning_told(names, total, "") for names in others)
     if len(others) == 1:
@@ -45,7 +71,7 @@ def also_told(cleaned: tuple, total: int) -> str:
     return f" Or your run {said}: each makes every merge too, so your run cannot tell them apart."
 
 
-def cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
+def cleaned_agreed(corpus, student, setup, specials) -> CleanedFound | None:
     """The cleaning on which our run makes most of the student's merges, how many, the letters kept besides a-z, how
     far it follows the run (the same number, until :func:`taken_over` tries a student's tie rule after it), the
     corpus cleaned so, the first three cleanings that go as far, each so, and all of them. Tried: those of
@@ -80,15 +106,17 @@ def cleaned_agreed(corpus, student, setup, specials) -> tuple | None:
             continue  # the same words as ours, counted alike: no cause of a difference
         n = setup_agreed(clean, setup, student.merges, specials, eow)
         work.spend(MergeCost(counted[1], student.merges).replayed(n))
-        found.append((names, n, kept, n, clean))
+        found.append(Cleaned(names, n, kept, n, clean))
     if not found:
         return None
-    top = max(f[1] for f in found)
-    tops = [f for f in found if f[1] == top]
-    return (*tops[0], tuple(tops[:3]), tuple(tops))
+    top = max(f.agreed for f in found)
+    tops = tuple(f for f in found if f.agreed == top)
+    return CleanedFound(tops[0], tops[:3], tops)
 
 
-def taken_over(p: Parting, candidates: list, lowered: int | None, cleaned, most: int) -> tuple[list, tuple | None]:
+def taken_over(
+    p: Parting, candidates: list, lowered: int | None, cleaned: CleanedFound | None, most: int
+) -> tuple[list, CleanedFound | None]:
     """The candidates with case and the cleaning reaching as far as a tie rule of the student's own takes them
     (:func:`_tie_takes_over`, tried for each cleaning that goes furthest), and the cleaning that goes furthest
     so; tried only where no cause yet follows the run to ``most``, since each try replays the run with every rule."""
@@ -99,13 +127,13 @@ def taken_over(p: Parting, candidates: list, lowered: int | None, cleaned, most:
         far = _tie_takes_over(lowercased_corpus(p.corpus), student, setup, specials, lowered)
         candidates = [(far, c[1], c[2]) if c[2] == "case" else c for c in candidates]
     if cleaned is not None:
-        best = cleaned
-        for names, n, kept, _, clean in cleaned[6]:  # every cleaning going as far: a rule may take any one further
-            far = _tie_takes_over(clean, student, setup, specials, n)
-            if far > best[3]:
-                best = (names, n, kept, far, clean, cleaned[5], cleaned[6])
-        cleaned = best
-        candidates = [(best[3], c[1], c[2]) if c[2] == "letters" else c for c in candidates]
+        best = cleaned.best
+        for tried in cleaned.tops:  # every cleaning going as far: a rule may take any one further
+            far = _tie_takes_over(tried.text, student, setup, specials, tried.agreed)
+            if far > best.far:
+                best = replace(tried, far=far)
+        cleaned = replace(cleaned, best=best)
+        candidates = [(best.far, c[1], c[2]) if c[2] == "letters" else c for c in candidates]
     return candidates, cleaned
 
 
