@@ -275,7 +275,8 @@ def compare_one(
         need = max(reach + 1, min(len(student.merges), step + FOLLOW))
         pairs = (ours[n], theirs)
         skip = TIE_KEY.get(setup.tie_break)
-        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip)
+        prefer = found.fault if found is not None else None
+        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip, prefer=prefer)
         if both is not None:
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
@@ -357,7 +358,7 @@ def compare_one(
             ))  # fmt: skip
         return told
     if kind == "tie-and-loop" and both is not None:
-        return tie_and_loop_told(p, both)
+        return tie_and_loop_told(p, both, found)
     if kind == "reading" and counted is not None:
         options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)

@@ -1,0 +1,94 @@
+"""A BPE trainer as people write their own, with faults of set Y's classes, one each, written for the tests
+independently of ``bpe/``.
+
+Kinds (:data:`Y_KINDS`):
+
+- ``words-eow``: each whitespace-split word's characters and ``'</w>'``, counted afresh each step over the words in
+  first-seen order, the pair met first among those counted most taken (the plain trainer);
+- ``whole-chars``: the whole text's characters, counted afresh each step, the pair met first among those counted
+  most (the plain trainer);
+- ``word-symbols``: each line's whitespace-split WORDS are its symbols (the characters never split out of them),
+  ``'</w>'`` after the line's last word, so every pair counted is two words side by side;
+- ``az-delete``: the words of the lowercased text with every character other than a-z and whitespace deleted
+  (``'café'`` becomes ``'caf'``), each with ``'</w>'``;
+- ``nonoverlap``: the whole text's characters, but a pair's occurrences are counted by a forward scan that skips
+  past each one it finds, so a run of one symbol ``'aaaa'`` holds ``('a', 'a')`` twice, not three times;
+- ``size-bytes``: the whole text's characters followed by as many NUL characters as the text has more UTF-8 bytes
+  than characters (a buffer of the file's byte count filled with the decoded characters, its tail left zero);
+- ``tail-lost-ids``: the whole text's bytes, a merge's rewrite that stops one short (the last symbol is dropped
+  unless the merge takes it), ties to the pair of smallest ids (bytes, then merged tokens numbered from 256).
+"""
+
+from __future__ import annotations
+
+import re
+
+Y_KINDS = ("words-eow", "whole-chars", "word-symbols", "az-delete", "nonoverlap", "size-bytes", "tail-lost-ids")
+BASE = {
+    "word-symbols": "words-eow",
+    "az-delete": "words-eow",
+    "nonoverlap": "whole-chars",
+    "size-bytes": "whole-chars",
+    "tail-lost-ids": "whole-bytes",
+}
+
+
+def _sequences(text: str, kind: str) -> list[list]:
+    if kind == "word-symbols":
+        return [[*line.split(), "</w>"] for line in text.splitlines() if line.split()]
+    if kind == "tail-lost-ids":
+        return [list(text.encode("utf-8"))]
+    if kind == "size-bytes":
+        return [[*text, *["\0"] * (len(text.encode("utf-8")) - len(text))]]
+    if BASE.get(kind, kind) == "whole-chars":
+        return [list(text)]
+    if kind == "az-delete":
+        text = re.sub(r"[^a-z\s]", "", text.lower())
+    return [[*word, "</w>"] for word in text.split()]
+
+
+def _count(seqs: list[list], overlap: bool = True) -> dict:
+    counts: dict = {}
+    for seq in seqs:
+        last: dict = {}  # a pair's last counted place: a forward scan skips past it
+        for i, p in enumerate(zip(seq, seq[1:])):
+            if not overlap and last.get(p) == i - 1:
+                continue
+            last[p] = i
+            counts[p] = counts.get(p, 0) + 1
+    return counts
+
+
+def _merged(seq: list, pair, new, drop_tail: bool) -> list:
+    out, i = [], 0
+    stop = len(seq) - 1 if drop_tail else len(seq)
+    while i < stop:
+        if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
+            out.append(new)
+            i += 2
+        else:
+            out.append(seq[i])
+            i += 1
+    return out
+
+
+def y_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
+    """The kind's merges on ``text``, as strings (bytes read as Latin-1 for the byte-level kind)."""
+    seqs = _sequences(text, kind)
+    ids = kind == "tail-lost-ids"
+    tokens: dict[int, bytes] = {i: bytes([i]) for i in range(256)}
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        counts = _count(seqs, overlap=kind != "nonoverlap")
+        if not counts:
+            break
+        best = min(counts, key=lambda p: (-counts[p], p)) if ids else max(counts, key=counts.get)
+        if ids:
+            new = len(tokens)
+            tokens[new] = tokens[best[0]] + tokens[best[1]]
+            merges.append((tokens[best[0]].decode("latin-1"), tokens[best[1]].decode("latin-1")))
+        else:
+            new = best[0] + best[1]
+            merges.append(best)
+        seqs = [_merged(s, best, new, drop_tail=ids) for s in seqs]
+    return merges
