@@ -276,7 +276,8 @@ def compare_one(
         pairs = (ours[n], theirs)
         skip = TIE_KEY.get(setup.tie_break)
         prefer = found.fault if found is not None else None
-        if found is not None and found.reproduced >= step:  # a rule that adds a choice or two to a loop fault: chance
+        if not tied and found is not None and found.reproduced >= step:  # where no count ties, a rule that adds a
+            # choice or two to the loop fault that alone makes this one is chance
             need = max(need, min(len(student.merges), found.reproduced + FOLLOW))
         both = find_tie_and_fault(words, student.merges, step, pairs, need, skip, prefer=prefer)
         if both is not None:
