@@ -70,6 +70,7 @@ from .check_told import (
     special_ban_told,
     tie_and_loop_told,
 )
+from .check_utf16 import utf16_reach, utf16_told
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -267,6 +268,9 @@ def compare_one(
         candidates, cleaned = taken_over(p, candidates, lowered, cleaned, min(len(student.merges), cap))
     if tied and cleaned is not None and cleaned.best.far < min(len(student.merges), step + FOLLOW):
         candidates, cleaned = [c for c in candidates if c[2] != "letters"], None
+    units = utf16_reach(corpus, student.merges, setup.pre_tokenizer, cap)
+    if units is not None and units.reach >= min(len(student.merges), step + FOLLOW):  # UTF-16 code units
+        candidates.append((units.reach, 1.5, "utf16"))
     both = None
     reach = max((min(c[0], cap) for c in candidates), default=0)
     if search and reach < min(
@@ -360,6 +364,13 @@ def compare_one(
                 "no count off, so that may be your bug instead."
             ))  # fmt: skip
         return told
+    if kind == "utf16" and units is not None:
+        return Comparison(
+            kind="byte-base",
+            cause=utf16_told(head, units, setup.tie_break, student.merges, step),
+            rule=units.rule,
+            **fields,
+        )
     if kind == "tie-and-loop" and both is not None:
         return tie_and_loop_told(p, both, found)
     if kind == "reading" and counted is not None:

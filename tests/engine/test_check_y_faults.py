@@ -85,3 +85,11 @@ def test_the_last_symbol_dropped_is_named_where_it_alone_makes_the_choice():
     assert result.fault == "tail-lost" and result.rule == "smallest-id", result.cause
     assert "which alone makes your choice here" in result.cause, result.cause
     assert f"through step {len(student.merges)}" in result.cause, result.cause
+
+
+def test_utf16_units_with_ties_to_the_last_pair_are_named_together():
+    # the old Check told a tie no rule follows (the last-pair rule makes step 1, the units' halves step 2)
+    student, result = check_y("bytes", "units-last")
+    assert result.step == first_difference("bytes", student, "units-last"), result.cause
+    assert result.rule == "last-recounted" and "UTF-16 code units" in result.cause, result.cause
+    assert f"through step {len(student.merges)}" in result.cause, result.cause
