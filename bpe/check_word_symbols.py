@@ -89,8 +89,8 @@ def word_symbols(corpus: Corpus, merges: Sequence[BytePair]) -> WordSymbols | No
     except UnicodeDecodeError:
         return None
     first = pairs[0]
-    if any(not t or any(c.isspace() for c in t) for t in first):
-        return None
+    if any(not t or any(c.isspace() for c in t) for t in first) or max(map(len, first)) < 2:
+        return None  # two words of one character each are two characters too: not told as words
     best: tuple[int, str] | None = None  # the first layout is kept where others follow as far
     for (group, end, cut), said in _LAYOUTS.items():
         seqs = _sequences(texts, group, end, cut)
