@@ -70,6 +70,7 @@ from .check_told import (
     special_ban_told,
     tie_and_loop_told,
 )
+from .check_utf16 import utf16_reach, utf16_told
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -267,6 +268,9 @@ def compare_one(
         candidates, cleaned = taken_over(p, candidates, lowered, cleaned, min(len(student.merges), cap))
     if tied and cleaned is not None and cleaned.best.far < min(len(student.merges), step + FOLLOW):
         candidates, cleaned = [c for c in candidates if c[2] != "letters"], None
+    units = utf16_reach(corpus, student.merges, setup.pre_tokenizer, cap)
+    if units is not None and units.reach >= min(len(student.merges), step + FOLLOW):  # UTF-16 code units
+        candidates.append((units.reach, 1.5, "utf16"))
     both = None
     reach = max((min(c[0], cap) for c in candidates), default=0)
     if search and reach < min(
@@ -275,7 +279,11 @@ def compare_one(
         need = max(reach + 1, min(len(student.merges), step + FOLLOW))
         pairs = (ours[n], theirs)
         skip = TIE_KEY.get(setup.tie_break)
-        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip)
+        prefer = found.fault if found is not None else None
+        if not tied and found is not None and found.reproduced >= step:  # where no count ties, a rule that adds a
+            # choice or two to the loop fault that alone makes this one is chance
+            need = max(need, min(len(student.merges), found.reproduced + FOLLOW))
+        both = find_tie_and_fault(words, student.merges, step, pairs, need, skip, prefer=prefer)
         if both is not None:
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
@@ -356,8 +364,15 @@ def compare_one(
                 "no count off, so that may be your bug instead."
             ))  # fmt: skip
         return told
+    if kind == "utf16" and units is not None:
+        return Comparison(
+            kind="byte-base",
+            cause=utf16_told(head, units, setup.tie_break, student.merges, step),
+            rule=units.rule,
+            **fields,
+        )
     if kind == "tie-and-loop" and both is not None:
-        return tie_and_loop_told(p, both)
+        return tie_and_loop_told(p, both, found)
     if kind == "reading" and counted is not None:
         options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _reading(student, setup, counted, head, their_count, (ours[n], theirs), fields, options)

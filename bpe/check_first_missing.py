@@ -5,7 +5,8 @@ A student who tries one merge by hand before writing the loop, then runs the loo
 changed, lists every merge but the first: their list equals ours from our second merge on, and its later merges use
 the token the first one made (``es t`` where ``e s`` is missing). :func:`first_missing` finds the pattern (at least
 :data:`NEED` merges in a row, or the whole list, equal to ours from the second, and a merge of the list using the
-first one's token); :mod:`bpe.check_cause` tells it at step 1
+first one's token, and the first merge nowhere in the list: a list that makes it later counted it otherwise, as a
+count without overlaps does on a run of spaces); :mod:`bpe.check_cause` tells it at step 1
 and compares the list with the missing merge put back.
 
 Left out: comparing the list with the merge put back (:mod:`bpe.check_cause`).
@@ -26,7 +27,7 @@ NEED = 3  # merges in a row equal to ours from the second: fewer is chance, as w
 def first_missing(ours: Sequence[BytePair], merges: Sequence[BytePair]) -> BytePair | None:
     """Our first merge, where the student's list leaves it out and equals ours (``ours``, our run at least as long as
     the list) from our second merge on; else None."""
-    if len(merges) < 2 or len(ours) < 2 or ours[0] == merges[0] or ours[0] in merges[:NEED]:
+    if len(merges) < 2 or len(ours) < 2 or ours[0] in merges:  # made later: not missing, but counted otherwise
         return None
     follows = agreed(ours[1:], merges)
     token = ours[0][0] + ours[0][1]

@@ -160,11 +160,13 @@ def find_tie_and_fault(
     need: int,
     skip: str | None = None,
     units: float | None = None,
+    prefer: Fault | None = None,
 ) -> TieAndFault | None:
     """A students' tie rule (of :data:`bpe.tie_keys.TIE_KEYS` but ``skip``, ours) and a known loop fault
     together, the pair that reproduces the student's merges longest and at least ``need`` of them, or None: a
     tie rule and a loop bug can change the same step, and then neither alone follows the run. ``units``: the work
-    the pairs may take (:mod:`bpe.check_work`)."""
+    the pairs may take (:mod:`bpe.check_work`); ``prefer``: the loop fault that alone follows the run furthest,
+    tried with every rule first."""
     work = Work("both", units)
     args = (corpus.words, corpus.freqs, merges[: step + BEYOND])
     cost = corpus.cost(merges)
@@ -180,22 +182,22 @@ def find_tie_and_fault(
     names = [name for name in TIE_KEYS if name not in (skip, LAST_TIE)]
     ids = token_ids(corpus.words, args[2])
     names.sort(key=lambda name: not _takes_theirs(name, pairs, ids))
-    for name in names:
-        for fault in FAULTS.values():
-            if fault.loses or fault.heap:  # a lost pair fits any run; the heap orders ties by its own key
-                continue
-            run = None
-            for deletes in (None, other):
-                if run is not None and not run.deletes_told:
-                    break  # no tie turned on a merged pair's count: the other choice makes the same merges
-                run = _replay(work, cost, *args, fault, tie=name, deletes=deletes)
-                longer = (
-                    best is None or run.reproduced > best[2] or run.reproduced == best[2] and rank[name] < rank[best[0]]
-                )
-                if run.reproduced >= need and longer:
-                    best = (name, fault, run.reproduced, deletes)
-            if work.spent():
-                break
+    faults = [f for f in FAULTS.values() if not (f.loses or f.heap)]  # a lost pair fits any run; a heap has its key
+    # the loop fault that alone follows the run furthest is tried with every rule first: where its own count makes
+    # the step's choice with no tie, the rule it needs acts later, and may not take the student's pair here
+    tried = [(name, prefer) for name in names] if prefer is not None and prefer in faults else []
+    tried += [(name, fault) for name in names for fault in faults if (name, fault) not in tried]
+    for name, fault in tried:
+        run = None
+        for deletes in (None, other):
+            if run is not None and not run.deletes_told:
+                break  # no tie turned on a merged pair's count: the other choice makes the same merges
+            run = _replay(work, cost, *args, fault, tie=name, deletes=deletes)
+            longer = (
+                best is None or run.reproduced > best[2] or run.reproduced == best[2] and rank[name] < rank[best[0]]
+            )
+            if run.reproduced >= need and longer:
+                best = (name, fault, run.reproduced, deletes)
         if work.spent() or best is not None and best[2] == len(args[2]):
             break
     if best is None:

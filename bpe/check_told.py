@@ -146,11 +146,22 @@ def loop_told(p: Parting, found) -> Comparison:
     return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, **fields)
 
 
-def tie_and_loop_told(p: Parting, both) -> Comparison:
-    """A students' tie rule and a loop fault together (:func:`bpe.check_loop.find_tie_and_fault`)."""
+def tie_and_loop_told(p: Parting, both, alone=None) -> Comparison:
+    """A students' tie rule and a loop fault together (:func:`bpe.check_loop.find_tie_and_fault`). ``alone``: the
+    same loop fault found on its own under our tie rule, where it makes the student's choice at the step with no
+    tie: the fault is told here and the rule from where the fault alone parts."""
     student, step, words = p.student, p.step, p.words
     head, their_count, fields = p.head, p.their_count, p.fields
     key, found = both.key, both.found
+    if alone is not None and alone.fault == found.fault and step <= alone.reproduced < found.reproduced:
+        loop = fault_sentence(alone, words, (p.ours[p.n], p.theirs), student.merges[: p.n])
+        cause = (
+            f"{head} ({their_count}): two faults at once. {loop[0].upper()}{loop[1:]}, which alone makes your choice "
+            f"here; and your ties are broken by the '{key}' rule ({TIE_SENTENCES[key]}), which makes your choices "
+            f"from step {alone.reproduced + 1} on, where that fault alone parts from your run; together they make your "
+            f"merges through step {min(found.reproduced, len(student.merges))}."
+        )
+        return Comparison(kind="merge-loop", cause=cause, fault=found.fault.name, rule=key, **fields)
     loop = fault_sentence(found, words, both.pairs, student.merges[: both.step - 1])
     when = f"from step {both.step} on, " if both.step > step else ""
     made = "this choice" if both.step > step else "your choice"

@@ -3,7 +3,8 @@ whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ
 
 People who write BPE "from scratch" often clean the text first, each in a few common ways: ``re.findall(r"\\w+|
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
-``word.strip(punctuation)`` (and words left empty dropped), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
+``word.strip(punctuation)`` (and words left empty dropped), ``re.sub(r"[^a-z\\s]", "", text)`` (every character
+but a-z and whitespace deleted: ``café`` read as ``caf``), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
 the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
@@ -35,6 +36,7 @@ _WORD_OR_MARK = re.compile(r"\w+|[^\w\s]")
 _END_PUNCT = re.compile(r"^\W+|\W+$")
 _PUNCT = re.compile(r"[^\w\s]")
 _AZ_WORD = re.compile(r"[a-z]+")
+_NOT_AZ_OR_SPACE = re.compile(r"[^a-z\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
@@ -87,6 +89,10 @@ CLEANINGS: dict[str, Cleaning] = {
     "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
                             "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
                             "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
+    "az-delete": Cleaning("deletes every character other than a-z and whitespace (re.sub(r'[^a-z\\s]', '', text)): "
+                          "digits, punctuation and letters outside a-z vanish from their words, so 'café' is counted "
+                          "as 'caf' (not 'cafe', as NFKD would leave it) and 'word,' as 'word'",
+                          lambda t: _NOT_AZ_OR_SPACE.sub("", t)),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",
