@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .check_loop import BEYOND
 from .check_reading import reading_of
-from .check_setup import student_words
+from .check_setup import base_symbols, student_words
 from .check_ties import FOLLOW
 from .check_work import Work
 from .count_faults import file_text
@@ -45,10 +45,7 @@ def set_order(corpus, student, setup, specials, step, words=None) -> tuple[int, 
     found = next(((x, at, w) for x, at in runs for w in distinct if x * 3 in w.encode("utf-8")), None)
     if found is None:
         return None
-    if setup.byte_base:
-        sequence = [tuple(bytes([b]) for b in w.encode("utf-8")) for w in typed]
-    else:
-        sequence = [tuple(c.encode("utf-8") for c in w) for w in typed]
+    sequence = [base_symbols(w, setup.byte_base) for w in typed]
     work = Work("set")
     merges = student.merges[: step + BEYOND]
     reach = 0

@@ -96,6 +96,13 @@ def _raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequenc
     return counts
 
 
+def base_symbols(text: str, byte_base: bool) -> tuple[bytes, ...]:
+    """``text`` as base symbols in bytes: one byte each, or one character's UTF-8 bytes each."""
+    if byte_base:
+        return tuple(bytes([b]) for b in text.encode("utf-8"))
+    return tuple(c.encode("utf-8") for c in text)
+
+
 def student_words(
     corpus: Corpus, setup: Setup, special_tokens: Sequence[str] = (), end_of_word: bool = False
 ) -> tuple[list[str], list[tuple[bytes, ...]], list[int]]:
@@ -104,8 +111,7 @@ def student_words(
     counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
     texts, words, freqs = [], [], []
     for text, n in counts.items():
-        data = text.encode("utf-8")
-        symbols = [bytes([b]) for b in data] if setup.byte_base else [c.encode("utf-8") for c in text]
+        symbols = list(base_symbols(text, setup.byte_base))
         if end_of_word and symbols:
             symbols[-1] += END_OF_WORD.encode()
         elif setup.pre_tokenizer == "sennrich" and not setup.byte_base:

@@ -29,7 +29,7 @@ from .check_loop import BEYOND
 from .check_notation import show_bytes, show_pair
 from .check_reading import reading_of
 from .check_result import Comparison
-from .check_setup import Setup, history_bytes, setup_agreed, train_setup
+from .check_setup import Setup, base_symbols, history_bytes, setup_agreed, train_setup
 from .check_work import MergeCost, Work
 from .count_faults import file_text
 from .fault_replay import replay
@@ -133,16 +133,14 @@ def _pieces(text: str, pre_tokenizer: str, specials: Sequence[str], cut: str) ->
 
 
 def _units(byte_level: bool):
-    if byte_level:
-        return lambda text: tuple(bytes([b]) for b in text.encode("utf-8"))
-    return lambda text: tuple(c.encode("utf-8") for c in text)
+    return lambda text: base_symbols(text, byte_level)
 
 
 def _split(token: bytes, byte_level: bool) -> tuple[bytes, ...]:
     """A token's base symbols: its bytes, or its characters."""
     if byte_level:
         return tuple(bytes([b]) for b in token)
-    return tuple(c.encode("utf-8") for c in token.decode("utf-8", "replace"))
+    return base_symbols(token.decode("utf-8", "replace"), False)
 
 
 def stream_sentence(stream: Stream, byte_level: bool, byte_base: bool) -> str:
