@@ -12,6 +12,7 @@ from browser_support import (
     PRESENTER_PROBLEMS_JS,
     TIMEOUT_MS,
     assert_no_exception,
+    drawn_at,
     open_train,
     shown_step,
     wait_for_step,
@@ -103,30 +104,22 @@ def check_presenter_steps(page, steps: range) -> None:
             raise AssertionError(f"step {step}: {result}") from None
 
 
-def test_presenter_mode_shows_each_step_of_real_text_at_1280x720(app_server, browser):
-    """Every step of a 60-merge paragraph. The presets' steps (the course's GPT-2 preset among them) get the same
-    check in tests/browser/test_browser_fit.py, at each step it opens."""
+def test_presenter_mode_shows_each_step_of_real_text_at_1280x720_and_at_150_percent_zoom(app_server, browser):
+    """Every step of a 60-merge paragraph; its first five also at 150 % zoom on 1920x1080, a 1280x720 CSS viewport
+    drawn at 1.5 device pixels per CSS pixel, in the same page. The presets' steps (the course's GPT-2 preset among
+    them) get the same check in tests/browser/test_browser_fit.py, at each step it opens."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
+        cdp = context.new_cdp_session(page)
         open_train(page, f"{app_server}{PARAGRAPH_URL}&step=1")
         expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
         page.locator(".bpe-step-title").click()  # focus the page, not a control
-        check_presenter_steps(page, range(1, 61))
+        with drawn_at(page, cdp, 1.5):
+            check_presenter_steps(page, range(1, 6))
+            assert page.evaluate("window.devicePixelRatio") == 1.5
+        check_presenter_steps(page, range(5, 61))  # step 5 again at 1, where the page is; then on with the n key
         assert_no_exception(page)
-    finally:
-        context.close()
-
-
-def test_presenter_mode_at_150_percent_zoom_on_a_1920x1080_screen(app_server, browser):
-    """150 % zoom on 1920x1080 is a 1280x720 CSS viewport drawn at 1.5 device pixels per CSS pixel."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1.5)
-    try:
-        page = context.new_page()
-        open_train(page, f"{app_server}{PARAGRAPH_URL}&step=1")
-        page.locator(".bpe-step-title").click()
-        check_presenter_steps(page, range(1, 6))
-        assert page.evaluate("window.devicePixelRatio") == 1.5
     finally:
         context.close()
 
