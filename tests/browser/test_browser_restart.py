@@ -92,8 +92,10 @@ def restart(server: AppServer) -> AppServer:
     return again
 
 
-def test_an_open_page_comes_back_with_its_step_after_a_restart(page, servers):
+def test_an_open_page_says_the_server_is_down_and_comes_back_with_its_step_after_a_restart(page, servers):
+    """While the server is down the page says so in its own words; then it reconnects by itself at its step."""
     server = servers.take(ONE_WORKER)
+    banner = page.get_by_text(re.compile("The BPE Explorer server is restarting"))
     try:
         page.goto(f"{server.url}/?preset=course&tie_break=hf&step=5")
         wait_for_app(page)
@@ -101,10 +103,21 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page, servers):
         page.locator(".st-key-next button").click()
         expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
+        expect(banner).to_have_count(0)
+        try:  # the page's own script has arrived (it comes with the first run's elements)
+            page.wait_for_function("() => window.__bpeRestore === true", timeout=10_000)
+        except PlaywrightTimeout:
+            pass  # no such script (the code before it): the assertion below says what is missing
         watch_connection(page)
-        server = restart(server)
+        port = server.port
+        server.stop()
+        expect(banner).to_be_visible(timeout=TIMEOUT_MS)
+        assert "your typed text is kept in this browser" in banner.inner_text()
+        server = AppServer(port=port, env=ONE_WORKER)
+        server.start()
         # The page reconnects on its own (no reload); the new server session reads the URL.
         wait_for_reconnect(page)
+        expect(banner).to_have_count(0, timeout=TIMEOUT_MS)
         expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
         page.locator(".st-key-next button").click()  # a live session on the new server, not a stale page
@@ -215,29 +228,6 @@ def test_the_encode_text_comes_back_after_a_restart(page, servers):
         wait_for_app(page)
         # the new session tokenizes the typed text, not the preset's sample
         expect(page.locator("[data-testid='stMain']").get_by_text("pugs").first).to_be_attached(timeout=TIMEOUT_MS)
-    finally:
-        servers.keep(server, ONE_WORKER)
-
-
-def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page, servers):
-    server = servers.take(ONE_WORKER)
-    banner = page.get_by_text(re.compile("The BPE Explorer server is restarting"))
-    try:
-        page.goto(f"{server.url}/?preset=hug&step=2")
-        wait_for_app(page)
-        expect(banner).to_have_count(0)
-        try:  # the page's own script has arrived (it comes with the first run's elements)
-            page.wait_for_function("() => window.__bpeRestore === true", timeout=10_000)
-        except PlaywrightTimeout:
-            pass  # no such script (the code before it): the assertion below says what is missing
-        port = server.port
-        server.stop()
-        expect(banner).to_be_visible(timeout=TIMEOUT_MS)
-        assert "your typed text is kept in this browser" in banner.inner_text()
-        server = AppServer(port=port, env=ONE_WORKER)
-        server.start()
-        expect(banner).to_have_count(0, timeout=TIMEOUT_MS)
-        expect(page.get_by_role("heading", name=re.compile(r"Step 2 of"))).to_be_visible(timeout=TIMEOUT_MS)
     finally:
         servers.keep(server, ONE_WORKER)
 
