@@ -26,6 +26,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -480,3 +481,20 @@ def set_encode_text(page, text: str) -> None:
     area.fill(text)
     area.press("Control+Enter")
     wait_for_app(page)
+
+
+@contextmanager
+def drawn_at(page, cdp, scale: float):
+    """The open page's 1280x720 CSS viewport drawn at ``scale`` device pixels per CSS pixel (as a context's
+    device_scale_factor draws it), then at 1 again."""
+
+    def draw(s: float) -> None:
+        metrics = {"width": 1280, "height": 720, "deviceScaleFactor": s, "mobile": False}
+        cdp.send("Emulation.setDeviceMetricsOverride", metrics)
+        page.wait_for_function("(s) => window.devicePixelRatio === s", arg=s, timeout=TIMEOUT_MS)
+
+    draw(scale)
+    try:
+        yield
+    finally:
+        draw(1)

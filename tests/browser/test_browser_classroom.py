@@ -242,9 +242,20 @@ COUNT_STEP_CLICKS_JS = """() => {
 }"""
 
 
-def test_keys_step_anywhere_but_never_while_typing(app_server, page):
+def assert_read_out_at_hug_step_3(page) -> None:
+    """Screen readers get headings, and each step read out in one live region kept from step to step."""
+    live = page.locator('[aria-live="polite"]', has_text="Step 3 of 7")
+    expect(live).to_have_text("Step 3 of 7: h + ug → hug, count 15", timeout=10_000)
+    assert page.locator("#bpe-live").count() == 1  # one region, kept from step to step
+    headings = page.locator('[data-testid="stMain"]').get_by_role("heading").all_inner_texts()
+    for title in ("Step 3 of 7", "Corpus splits", "Vocabulary: 10", "Merge history", "Pair counts step 3"):
+        assert any(h.startswith(title) for h in headings), (title, headings)
+
+
+def test_keys_step_anywhere_but_never_while_typing_and_each_step_is_read_out(app_server, page):
     """Presenter remotes send PageDown/PageUp: only the slider knew arrow keys, and PageDown in it
-    stepped backwards. At the last step, Next became disabled and the focus dropped to the body."""
+    stepped backwards. At the last step, Next became disabled and the focus dropped to the body. Three steps
+    from step 0, a screen reader has read each out (assert_read_out_at_hug_step_3)."""
     open_train(page, f"{app_server}/?preset=hug&step=0")
     page.locator("h1").first.click()  # focus the page, not a control
     for key, step in [
@@ -261,6 +272,8 @@ def test_keys_step_anywhere_but_never_while_typing(app_server, page):
         page.keyboard.press(key)
         wait_for_step(page, step)
         assert shown_step(page) == step, key
+        if key == "n":  # three steps from the page's step 0
+            assert_read_out_at_hug_step_3(page)
     page.locator('.st-key-step input[type="range"]').focus()
     page.keyboard.press("PageDown")  # inside the slider too, and forwards
     wait_for_step(page, 1)
@@ -305,8 +318,9 @@ FONT_JS = """() => ['.bpe-step-title', 'table[data-table="splits"] td', '.bpe-st
 
 
 def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browser, screenshot_dir):
-    """Presenter mode (a toggle, or present=1 in a link): sidebar folded, type at least 1.25x larger,
-    and at 1280x720 the step box, pair chart, corpus splits and vocabulary all on screen."""
+    """Presenter mode (a toggle, or present=1 in a link): sidebar folded, type at least 1.25x larger, no
+    introduction (a newcomer's, ui/intro.py), and at 1280x720 the step box, pair chart, corpus splits and vocabulary
+    all on screen."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
@@ -314,6 +328,7 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         normal = page.evaluate(FONT_JS)
         boxes = page.evaluate(BOXES_JS)
         assert boxes["splits"][1] < boxes["history"][1]  # normal mode: the splits come before the history
+        expect(page.locator(".st-key-intro")).to_have_count(1)  # and the introduction, which presenting leaves out
         page.locator(".st-key-present label").click()
         page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'", timeout=TIMEOUT_MS)
         wait_for_app(page)
@@ -334,6 +349,7 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         fresh.locator('[data-testid="stVegaLiteChart"] svg').first.wait_for(timeout=TIMEOUT_MS)
         wait_for_layout(fresh)
         expect(fresh.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+        expect(fresh.locator(".st-key-intro")).to_have_count(0)
         for name, box in fresh.evaluate(BOXES_JS).items():
             if name == "history":
                 continue  # below the fold, by design
@@ -346,19 +362,6 @@ def test_presenter_mode_fits_the_step_on_a_1280x720_projector(app_server, browse
         assert_no_exception(fresh)
     finally:
         context.close()
-
-
-def test_screen_readers_get_headings_and_each_step_read_out(app_server, page):
-    open_train(page, f"{app_server}/?preset=hug&step=0")
-    for n in (1, 2, 3):
-        page.locator(".st-key-next button").click()
-        wait_for_step(page, n)
-    live = page.locator('[aria-live="polite"]', has_text="Step 3 of 7")
-    expect(live).to_have_text("Step 3 of 7: h + ug → hug, count 15", timeout=10_000)
-    assert page.locator("#bpe-live").count() == 1  # one region, kept from step to step
-    headings = page.locator('[data-testid="stMain"]').get_by_role("heading").all_inner_texts()
-    for title in ("Step 3 of 7", "Corpus splits", "Vocabulary: 10", "Merge history", "Pair counts step 3"):
-        assert any(h.startswith(title) for h in headings), (title, headings)
 
 
 def test_after_a_what_if_the_changed_step_stays_in_view(app_server, browser):

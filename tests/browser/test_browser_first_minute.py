@@ -76,13 +76,6 @@ def test_hiding_the_introduction_is_remembered_in_this_browser(app_server, desk)
     expect(again.locator(".st-key-intro")).to_have_count(0)
 
 
-def test_presenter_mode_has_no_introduction(app_server, desk):
-    page = desk.new_page()
-    open_train(page, app_server + "/?present=1")
-    expect(page.locator(".st-key-next button")).to_be_visible()
-    expect(page.locator(".st-key-intro")).to_have_count(0)
-
-
 def test_the_end_of_a_run_links_to_encode_with_this_tokenizer(app_server, desk):
     page = desk.new_page()
     page.goto(app_server + "/encode")

@@ -11,7 +11,6 @@ Run with ``.venv/bin/python -m pytest tests/browser/test_browser_fit.py -q`` (ne
 from __future__ import annotations
 
 import functools
-from contextlib import contextmanager
 
 import pytest
 from browser_support import (
@@ -19,6 +18,7 @@ from browser_support import (
     PRESENTER_PROBLEMS_JS,
     TIMEOUT_MS,
     assert_no_exception,
+    drawn_at,
     open_train,
     wait_for_layout,
     wait_for_step,
@@ -146,23 +146,6 @@ def assert_fits(page, where: str, step: int, presenter_check: bool = False) -> N
     assert_no_exception(page)
 
 
-@contextmanager
-def drawn_at(page, cdp, scale: float):
-    """The open page's 1280x720 CSS viewport drawn at ``scale`` device pixels per CSS pixel (as a context's
-    device_scale_factor draws it), then at 1 again."""
-
-    def draw(s: float) -> None:
-        metrics = {"width": 1280, "height": 720, "deviceScaleFactor": s, "mobile": False}
-        cdp.send("Emulation.setDeviceMetricsOverride", metrics)
-        page.wait_for_function("(s) => window.devicePixelRatio === s", arg=s, timeout=TIMEOUT_MS)
-
-    draw(scale)
-    try:
-        yield
-    finally:
-        draw(1)
-
-
 # Presets whose steps (from 1) also get test_browser_present's check of real text, in the same page: the course's
 # GPT-2 preset, at the steps checked of it. (A preset with words of hundreds of byte chips has rewritten words taller
 # than the screen, which FIT_PROBLEMS_JS allows and that check does not.)
@@ -239,8 +222,9 @@ def test_a_phone_shows_the_step_the_chart_and_the_rewritten_words_first_and_keep
         page.locator(".st-key-next button").tap()
         wait_for_step(page, 6)
         assert page.evaluate(NEXT_IN_VIEW_JS)
-        # The step hint speaks of taps on a touch screen.
-        open_train(page, f"{app_server}/?preset=course&step=0")
+        # The step hint speaks of taps on a touch screen (at step 0, back at the start of the same page).
+        page.locator(".st-key-start button").tap()
+        wait_for_step(page, 0)
         assert (
             page.locator(".bpe-step p").inner_text().startswith("Every word is split into its base symbols. Tap Next")
         )

@@ -67,16 +67,19 @@ def _turn_on_predict(page) -> None:
     assert box.is_checked(), "the predict switch did not turn on in three clicks"
 
 
-@pytest.mark.parametrize("key", ["ArrowRight", "Space", "PageDown"])
-def test_keys_step_after_answering_a_prediction(app_server, page, key):
-    """After a guess the radio keeps the focus: → chose another answer and Space did nothing."""
+def test_keys_step_after_answering_a_prediction(app_server, page):
+    """After a guess the radio keeps the focus: → chose another answer and Space did nothing. Each key in turn on
+    one page, each right after an answer of its own: → at step 2, Space at step 3, PageDown at step 4."""
     open_train(page, f"{app_server}/?preset=hug&step=2")
     _turn_on_predict(page)
-    _answer(page, 2)
-    checked = page.locator('.st-key-guess_2 input[type="radio"]:checked').get_attribute("value")
-    page.keyboard.press(key)
-    wait_for_step(page, 3)
-    assert shown_step(page) == 3
-    page.keyboard.press("ArrowLeft")  # back to the answered step: its answer is the one given
-    wait_for_step(page, 2)
-    assert page.locator('.st-key-guess_2 input[type="radio"]:checked').get_attribute("value") == checked
+    for step, key in ((2, "ArrowRight"), (3, "Space"), (4, "PageDown")):
+        _answer(page, step)
+        checked = page.locator(f'.st-key-guess_{step} input[type="radio"]:checked').get_attribute("value")
+        page.keyboard.press(key)
+        wait_for_step(page, step + 1)
+        assert shown_step(page) == step + 1, key
+        page.keyboard.press("ArrowLeft")  # back to the answered step: its answer is the one given
+        wait_for_step(page, step)
+        assert page.locator(f'.st-key-guess_{step} input[type="radio"]:checked').get_attribute("value") == checked, key
+        page.locator(".st-key-next button").click()  # on to the next step's question
+        wait_for_step(page, step + 1)

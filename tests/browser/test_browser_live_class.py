@@ -147,8 +147,8 @@ def test_students_follow_steps_a_preset_and_a_pasted_corpus_and_one_may_explore_
         assert_no_exception(page)
 
 
-def test_a_student_cannot_move_the_class(live_class):
-    teacher, (ana, ben), code = live_class
+def a_student_cannot_move_the_class(teacher, ana, ben, code: str) -> None:
+    """Ana explores alone and steps her own page, Ben follows and cannot step; a reload joins again."""
     wait_for_step(ana, 1)
     ana.locator(".st-key-class_own button").click()  # Ana's own steps move her page only
     following(teacher, 1)
@@ -186,12 +186,19 @@ PHONE_TOPS_JS = """() => {
 }"""
 
 
-def test_votes_reach_the_projector_and_a_teacher_who_reloads_keeps_the_class_until_it_ends_for_everyone(live_class):
-    """One class: a vote (a following phone at 390x844 shows it below the step box, which sat at 522 px under the
-    follow bar and the vote, 369 px without a vote), its reveal and the step after it; the teacher reloads the page
-    and still moves the class; the class link says how to serve beyond localhost; the class ends for everyone."""
+def test_a_student_cannot_move_the_class_votes_reach_the_projector_and_the_class_ends_for_everyone(live_class):
+    """One class (a class of three pages costs a test as much as the rest of it): a student cannot move it; then,
+    both following again at step 1, a vote (a following phone at 390x844 shows it below the step box, which sat at
+    522 px under the follow bar and the vote, 369 px without a vote), its reveal and the step after it; the teacher
+    reloads the page and still moves the class; the class link says how to serve beyond localhost; the class ends
+    for everyone."""
     teacher, students, code = live_class
-    ana = students[0]
+    ana, ben = students
+    a_student_cannot_move_the_class(teacher, ana, ben, code)
+    ana.locator(".st-key-class_follow button").click()  # both follow again, and the teacher goes back to step 1
+    expect(ana.get_by_test_id("bpe-class-mode")).to_contain_text("Following the teacher", timeout=TIMEOUT_MS)
+    following(teacher, 2)
+    step(teacher, "back")
     for page in students:
         wait_for_step(page, 1)
     teacher.locator(".st-key-class_ask button").click()

@@ -12,8 +12,10 @@ from browser_support import (
     PRESENTER_PROBLEMS_JS,
     TIMEOUT_MS,
     assert_no_exception,
+    drawn_at,
     open_train,
     shown_step,
+    wait_for_app,
     wait_for_step,
 )
 from playwright.sync_api import Error as PlaywrightError
@@ -26,9 +28,32 @@ pytestmark = pytest.mark.browser
 SLIDER = '.st-key-step input[type="range"]'
 
 
-def test_n_p_and_space_step_with_the_step_slider_focused(app_server, page):
+@pytest.fixture(scope="module")
+def hug(app_server, browser):
+    """One page on the hug preset for the key tests (a page load less each): each moves it to its own step
+    first (:func:`at_step`) and leaves no switch on and no search typed."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=2")
+        yield page
+    finally:
+        context.close()
+
+
+def at_step(page, step: int) -> None:
+    """The open page moved to ``step`` (from 1) by the step slider, as a scrub would, then the focus on the page."""
+    slider = page.locator(SLIDER)
+    slider.fill(str(step - 1))  # moves the thumb only: the arrow key then sends the step
+    slider.press("ArrowRight")
+    wait_for_step(page, step)
+    page.locator(".bpe-step-title").click()  # the focus on the page, not a control
+
+
+def test_n_p_and_space_step_with_the_step_slider_focused(hug):
     """The page focuses the slider at the last step and after a scrub: n, p and Space did nothing there."""
-    open_train(page, f"{app_server}/?preset=hug&step=3")
+    page = hug
+    at_step(page, 3)
     page.locator(SLIDER).focus()
     for key, step in [("n", 4), ("Space", 5), ("p", 4), ("N", 5), ("P", 4)]:
         page.keyboard.press(key)
@@ -39,9 +64,10 @@ def test_n_p_and_space_step_with_the_step_slider_focused(app_server, page):
     wait_for_step(page, 5)
 
 
-def test_space_steps_forward_after_a_click_on_back(app_server, page):
+def test_space_steps_forward_after_a_click_on_back(hug):
     """After a mouse click on Back the focus stays on it, and Space pressed it again: backwards."""
-    open_train(page, f"{app_server}/?preset=hug&step=4")
+    page = hug
+    at_step(page, 4)
     page.locator(".st-key-back button").click()
     wait_for_step(page, 3)
     page.keyboard.press("Space")
@@ -55,8 +81,9 @@ def test_space_steps_forward_after_a_click_on_back(app_server, page):
     wait_for_step(page, 1)
 
 
-def test_space_still_types_in_the_search_box_and_toggles_a_focused_switch(app_server, page):
-    open_train(page, f"{app_server}/?preset=hug&step=2")
+def test_space_still_types_in_the_search_box_and_toggles_a_focused_switch(hug):
+    page = hug
+    at_step(page, 2)
     box = page.locator(".st-key-split_search input")
     box.click()
     box.type("u ")
@@ -64,8 +91,16 @@ def test_space_still_types_in_the_search_box_and_toggles_a_focused_switch(app_se
     toggle = page.locator('.st-key-predict input[type="checkbox"]')
     toggle.focus()
     page.keyboard.press("Space")  # a focused toggle keeps Space: the page stays usable from the keyboard
-    page.get_by_text("Which pair will step 3 merge?").wait_for(timeout=TIMEOUT_MS)
+    question = page.get_by_text("Which pair will step 3 merge?")
+    question.wait_for(timeout=TIMEOUT_MS)
     assert shown_step(page) == 2
+    # the module's page as it was found: no prediction, no search
+    toggle.focus()
+    page.keyboard.press("Space")
+    expect(question).to_have_count(0, timeout=TIMEOUT_MS)
+    box.fill("")
+    box.press("Enter")
+    wait_for_app(page)
 
 
 PARAGRAPH = (
@@ -103,30 +138,22 @@ def check_presenter_steps(page, steps: range) -> None:
             raise AssertionError(f"step {step}: {result}") from None
 
 
-def test_presenter_mode_shows_each_step_of_real_text_at_1280x720(app_server, browser):
-    """Every step of a 60-merge paragraph. The presets' steps (the course's GPT-2 preset among them) get the same
-    check in tests/browser/test_browser_fit.py, at each step it opens."""
+def test_presenter_mode_shows_each_step_of_real_text_at_1280x720_and_at_150_percent_zoom(app_server, browser):
+    """Every step of a 60-merge paragraph; its first five also at 150 % zoom on 1920x1080, a 1280x720 CSS viewport
+    drawn at 1.5 device pixels per CSS pixel, in the same page. The presets' steps (the course's GPT-2 preset among
+    them) get the same check in tests/browser/test_browser_fit.py, at each step it opens."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
+        cdp = context.new_cdp_session(page)
         open_train(page, f"{app_server}{PARAGRAPH_URL}&step=1")
         expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
         page.locator(".bpe-step-title").click()  # focus the page, not a control
-        check_presenter_steps(page, range(1, 61))
+        with drawn_at(page, cdp, 1.5):
+            check_presenter_steps(page, range(1, 6))
+            assert page.evaluate("window.devicePixelRatio") == 1.5
+        check_presenter_steps(page, range(5, 61))  # step 5 again at 1, where the page is; then on with the n key
         assert_no_exception(page)
-    finally:
-        context.close()
-
-
-def test_presenter_mode_at_150_percent_zoom_on_a_1920x1080_screen(app_server, browser):
-    """150 % zoom on 1920x1080 is a 1280x720 CSS viewport drawn at 1.5 device pixels per CSS pixel."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1.5)
-    try:
-        page = context.new_page()
-        open_train(page, f"{app_server}{PARAGRAPH_URL}&step=1")
-        page.locator(".bpe-step-title").click()
-        check_presenter_steps(page, range(1, 6))
-        assert page.evaluate("window.devicePixelRatio") == 1.5
     finally:
         context.close()
 

@@ -92,8 +92,10 @@ def restart(server: AppServer) -> AppServer:
     return again
 
 
-def test_an_open_page_comes_back_with_its_step_after_a_restart(page, servers):
+def test_an_open_page_says_the_server_is_down_and_comes_back_with_its_step_after_a_restart(page, servers):
+    """While the server is down the page says so in its own words; then it reconnects by itself at its step."""
     server = servers.take(ONE_WORKER)
+    banner = page.get_by_text(re.compile("The BPE Explorer server is restarting"))
     try:
         page.goto(f"{server.url}/?preset=course&tie_break=hf&step=5")
         wait_for_app(page)
@@ -101,10 +103,21 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page, servers):
         page.locator(".st-key-next button").click()
         expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
+        expect(banner).to_have_count(0)
+        try:  # the page's own script has arrived (it comes with the first run's elements)
+            page.wait_for_function("() => window.__bpeRestore === true", timeout=10_000)
+        except PlaywrightTimeout:
+            pass  # no such script (the code before it): the assertion below says what is missing
         watch_connection(page)
-        server = restart(server)
+        port = server.port
+        server.stop()
+        expect(banner).to_be_visible(timeout=TIMEOUT_MS)
+        assert "your typed text is kept in this browser" in banner.inner_text()
+        server = AppServer(port=port, env=ONE_WORKER)
+        server.start()
         # The page reconnects on its own (no reload); the new server session reads the URL.
         wait_for_reconnect(page)
+        expect(banner).to_have_count(0, timeout=TIMEOUT_MS)
         expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
         wait_for_app(page)
         page.locator(".st-key-next button").click()  # a live session on the new server, not a stale page
@@ -115,28 +128,84 @@ def test_an_open_page_comes_back_with_its_step_after_a_restart(page, servers):
         servers.keep(server, ONE_WORKER)
 
 
-def test_a_step_click_right_after_a_restart_is_not_lost(page, servers):
+ENCODE_TYPED = "thug hugs bugs, mugs and pugs"
+
+
+def before_a_step_click(page, url: str) -> None:
+    """The page's last run before the restart is the whole page's (a load), not a step's."""
+    page.goto(f"{url}/?preset=course&step=5")
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name=re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
+
+
+def before_the_encode_text(page, url: str) -> None:
+    """Typed on Encode, then the Train page is open."""
+    page.goto(f"{url}/encode?preset=hug")
+    wait_for_app(page)
+    box = page.locator(".st-key-encode_text textarea")
+    box.fill(ENCODE_TYPED)
+    box.press("Control+Enter")
+    wait_for_app(page)
+    page.get_by_role("link", name="Train").click()
+    wait_for_app(page)
+    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
+
+
+def before_an_upload_is_lost(page, url: str) -> None:
+    """A tokenizer file uploaded on Encode, and listed there."""
+    from tokenizer_files import big_tokenizer_json
+
+    page.goto(f"{url}/encode")
+    wait_for_app(page)
+    page.get_by_text("Uploaded file", exact=True).click()
+    wait_for_app(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": "mine.json", "mimeType": "application/json", "buffer": big_tokenizer_json(300)}]
+    )
+    wait_for_app(page)
+    expect(page.locator('[data-testid="stFileUploader"]')).to_contain_text("mine.json", timeout=TIMEOUT_MS)
+    expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_have_count(0)
+
+
+@pytest.fixture(scope="module")
+def restarted(browser, servers):
+    """Three pages on one server, each as its test needs it before a restart, and one restart under all three
+    (a restart and the new server's first runs cost seconds of CPU): {name: page}. Each test then checks its
+    page after the restart; the step click's comes first in the module, as soon as its page reconnects."""
+    server = servers.take(ONE_WORKER)
+    contexts, pages = [], {}
+    try:
+        for name, before in (
+            ("step click", before_a_step_click),
+            ("encode text", before_the_encode_text),
+            ("upload", before_an_upload_is_lost),
+        ):
+            contexts.append(browser.new_context(viewport={"width": 1280, "height": 900}))
+            pages[name] = contexts[-1].new_page()
+            before(pages[name], server.url)
+            watch_connection(pages[name])
+        server = restart(server)
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()
+        servers.keep(server, ONE_WORKER)
+
+
+def test_a_step_click_right_after_a_restart_is_not_lost(restarted):
     """The last run before the restart was the whole page's (not a step's): Streamlit's frontend then asks
     the new server for no run after reconnecting, and the new server drops a click on a step button (a
     fragment it has not registered yet). The page asks for that run itself and keeps the step controls
     waiting until it is done; the click then steps."""
-    server = servers.take(ONE_WORKER)
-    try:
-        page.goto(f"{server.url}/?preset=course&step=5")
-        wait_for_app(page)
-        expect(page.get_by_role("heading", name=re.compile(r"Step 5 of"))).to_be_visible(timeout=TIMEOUT_MS)
-        watch_connection(page)
-        server = restart(server)
-        wait_for_reconnect(page)
-        page.locator(".st-key-next button").click()  # as soon as a student could: it waits while dimmed
-        expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
-        wait_for_app(page)
-        assert "step=6" in page.url
-        # The keys step too (ui/keys.js), on the same new session.
-        page.keyboard.press("n")
-        expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
-    finally:
-        servers.keep(server, ONE_WORKER)
+    page = restarted["step click"]
+    wait_for_reconnect(page)
+    page.locator(".st-key-next button").click()  # as soon as a student could: it waits while dimmed
+    expect(page.get_by_role("heading", name=re.compile(r"Step 6 of"))).to_be_visible(timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    assert "step=6" in page.url
+    # The keys step too (ui/keys.js), on the same new session.
+    page.keyboard.press("n")
+    expect(page.get_by_role("heading", name=re.compile(r"Step 7 of"))).to_be_visible(timeout=TIMEOUT_MS)
 
 
 def paste_long_corpus(page, text: str) -> str:
@@ -190,56 +259,20 @@ def test_a_long_pasted_corpus_comes_back_by_itself_after_a_restart(page, servers
         servers.keep(server, {**NO_STORE, **ONE_WORKER})
 
 
-def test_the_encode_text_comes_back_after_a_restart(page, servers):
+def test_the_encode_text_comes_back_after_a_restart(restarted):
     """Typed on Encode, then the Train page is open when the server restarts: the new session would show
     the preset's sample on Encode (Streamlit's frontend resends only the widgets on screen); this browser's
     storage puts the typed text back."""
-    server = servers.take(ONE_WORKER)
-    typed = "thug hugs bugs, mugs and pugs"
-    try:
-        page.goto(f"{server.url}/encode?preset=hug")
-        wait_for_app(page)
-        box = page.locator(".st-key-encode_text textarea")
-        box.fill(typed)
-        box.press("Control+Enter")
-        wait_for_app(page)
-        page.get_by_role("link", name="Train").click()
-        wait_for_app(page)
-        page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
-        server = restart(server)
-        expect(page.locator(".st-key-next button")).to_be_visible(timeout=TIMEOUT_MS)
-        wait_for_app(page)
-        page.get_by_role("link", name="Encode").click()
-        wait_for_app(page)
-        expect(box).to_have_value(typed, timeout=TIMEOUT_MS)
-        wait_for_app(page)
-        # the new session tokenizes the typed text, not the preset's sample
-        expect(page.locator("[data-testid='stMain']").get_by_text("pugs").first).to_be_attached(timeout=TIMEOUT_MS)
-    finally:
-        servers.keep(server, ONE_WORKER)
-
-
-def test_while_the_server_is_down_the_page_says_so_in_its_own_words(page, servers):
-    server = servers.take(ONE_WORKER)
-    banner = page.get_by_text(re.compile("The BPE Explorer server is restarting"))
-    try:
-        page.goto(f"{server.url}/?preset=hug&step=2")
-        wait_for_app(page)
-        expect(banner).to_have_count(0)
-        try:  # the page's own script has arrived (it comes with the first run's elements)
-            page.wait_for_function("() => window.__bpeRestore === true", timeout=10_000)
-        except PlaywrightTimeout:
-            pass  # no such script (the code before it): the assertion below says what is missing
-        port = server.port
-        server.stop()
-        expect(banner).to_be_visible(timeout=TIMEOUT_MS)
-        assert "your typed text is kept in this browser" in banner.inner_text()
-        server = AppServer(port=port, env=ONE_WORKER)
-        server.start()
-        expect(banner).to_have_count(0, timeout=TIMEOUT_MS)
-        expect(page.get_by_role("heading", name=re.compile(r"Step 2 of"))).to_be_visible(timeout=TIMEOUT_MS)
-    finally:
-        servers.keep(server, ONE_WORKER)
+    page = restarted["encode text"]
+    expect(page.locator(".st-key-next button")).to_be_visible(timeout=TIMEOUT_MS)
+    wait_for_reconnect(page)
+    page.get_by_role("link", name="Encode").click()
+    wait_for_app(page)
+    box = page.locator(".st-key-encode_text textarea")
+    expect(box).to_have_value(ENCODE_TYPED, timeout=TIMEOUT_MS)
+    wait_for_app(page)
+    # the new session tokenizes the typed text, not the preset's sample
+    expect(page.locator("[data-testid='stMain']").get_by_text("pugs").first).to_be_attached(timeout=TIMEOUT_MS)
 
 
 FILL_STORAGE_JS = """() => {
@@ -283,35 +316,17 @@ def test_a_corpus_the_browser_refuses_to_keep_asks_to_be_pasted_again(page, serv
         servers.keep(server, {**NO_STORE, **ONE_WORKER})
 
 
-def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longer_listed(page, servers):
+def test_an_uploaded_tokenizer_lost_in_a_restart_is_asked_for_again_and_no_longer_listed(restarted):
     """After a restart the new server never gets the uploaded file the browser still lists (Streamlit 1.67 sends
     an empty list): the page says to upload again, and the list is cleared."""
-    from tokenizer_files import big_tokenizer_json
-
     from ui.encode_sources import RESTARTED
 
-    server = servers.take(ONE_WORKER)
-    try:
-        page.goto(f"{server.url}/encode")
-        wait_for_app(page)
-        page.get_by_text("Uploaded file", exact=True).click()
-        wait_for_app(page)
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-            files=[{"name": "mine.json", "mimeType": "application/json", "buffer": big_tokenizer_json(300)}]
-        )
-        wait_for_app(page)
-        uploader = page.locator('[data-testid="stFileUploader"]')
-        expect(uploader).to_contain_text("mine.json", timeout=TIMEOUT_MS)
-        expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_have_count(0)
-        watch_connection(page)
-        server = restart(server)
-        wait_for_reconnect(page)
-        box = page.locator(".st-key-encode_text textarea")  # the student goes on typing: a run on the new server
-        box.fill("hello again")
-        box.press("Control+Enter")
-        wait_for_app(page)
-        expect(page.get_by_text(RESTARTED)).to_be_visible(timeout=TIMEOUT_MS)
-        expect(uploader).not_to_contain_text("mine.json")
-        expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_be_visible()
-    finally:
-        servers.keep(server, ONE_WORKER)
+    page = restarted["upload"]
+    wait_for_reconnect(page)
+    box = page.locator(".st-key-encode_text textarea")  # the student goes on typing: a run on the new server
+    box.fill("hello again")
+    box.press("Control+Enter")
+    wait_for_app(page)
+    expect(page.get_by_text(RESTARTED)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.locator('[data-testid="stFileUploader"]')).not_to_contain_text("mine.json")
+    expect(page.get_by_text("Upload a tokenizer file to tokenize with it.")).to_be_visible()

@@ -51,7 +51,8 @@ def test_step_to_hug_and_back_by_url(app_server, page, browser, screenshot_dir):
     assert re.search(r"[?&]step=3(&|$)", url), url
     assert "preset=hug" in url, url
 
-    # The link opens step 3 in a new session (fresh context: no shared session state).
+    # The link opens step 3 in a new session (fresh context: no shared session state), as a reload of the tab
+    # does (a reload after a settings change: test_url_follows_steps_and_then_a_settings_change).
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         fresh = context.new_page()
@@ -61,19 +62,11 @@ def test_step_to_hug_and_back_by_url(app_server, page, browser, screenshot_dir):
         assert fresh.locator("#merge-count").inner_text().strip() == "count 15"
         assert re.search(r"[?&]step=3(&|$)", fresh.url), fresh.url
         assert_no_exception(fresh)
+        screenshot = screenshot_dir / "train.png"  # the README's (UPDATE_SCREENSHOTS=1): step 3, as a link opens it
+        save_full_page_screenshot(fresh, screenshot)
+        assert screenshot.stat().st_size > 10_000
     finally:
         context.close()
-
-    # Reloading the same tab keeps the step as well.
-    page.reload()
-    wait_for_app(page)
-    page.locator(".st-key-next button").wait_for(state="visible", timeout=TIMEOUT_MS)
-    assert shown_step(page) == 3
-    assert slider_value(page) == 3
-
-    screenshot = screenshot_dir / "train.png"  # the README's (UPDATE_SCREENSHOTS=1)
-    save_full_page_screenshot(page, screenshot)
-    assert screenshot.stat().st_size > 10_000
 
 
 def test_url_follows_steps_and_then_a_settings_change(app_server, page):
@@ -128,7 +121,13 @@ def _check_direct_links(page, app_server: str, first: str) -> None:
     elif first == "/encode":
         page.get_by_role("heading", name="Encode: how the tokenizer cuts your text").wait_for(timeout=TIMEOUT_MS)
         assert page.url == app_server + "/encode"
-    for path, step in (("/train?preset=hug&step=2", 2), ("/encode", None), ("/train?preset=hug&step=3", 3)):
+    else:  # a helper module (ui/session.py) is not a page: the router's default page, not the module
+        page.get_by_role("heading", name="Train a BPE tokenizer, one merge at a time").wait_for(timeout=TIMEOUT_MS)
+    # Each page once after the first request; the Train link's case, the usual one, also Train after Encode.
+    later = [("/train?preset=hug&step=2", 2), ("/encode", None)]
+    if first.startswith("/train"):
+        later.append(("/train?preset=hug&step=3", 3))
+    for path, step in later:
         if step is None:
             page.goto(app_server + path)
             wait_for_app(page)
@@ -139,7 +138,9 @@ def _check_direct_links(page, app_server: str, first: str) -> None:
         # Train is the default page, served at /: its own path was unknown to the router after the first
         # request, and Streamlit said "the page ... does not seem to exist" before running it.
         assert page.evaluate("window.bpeNotices") == [], path
-    # A helper module (ui/session.py) is not a page: /session shows the router's default page, not the module.
+    if not first.startswith("/train"):
+        return
+    # /session again once the router has run (the "/session" case opens it as the fresh server's first request).
     page.goto(app_server + "/session")
     wait_for_app(page)
     page.get_by_role("heading", name="Train a BPE tokenizer, one merge at a time").wait_for(timeout=TIMEOUT_MS)
@@ -187,7 +188,20 @@ def test_binary_upload_shows_error_not_exception(app_server, page, tmp_path):
     assert page.locator("#merge-count").count() == 0
 
 
-def test_downloads_arrive_when_clicked_one_right_after_another(app_server, page):
+@pytest.fixture(scope="module")
+def hug_step_2(app_server, browser):
+    """One page on the hug preset at step 2, for the tests that start there (a page load less each): each
+    leaves it as it found it or checks only what its own clicks change."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=2")
+        yield page
+    finally:
+        context.close()
+
+
+def test_downloads_arrive_when_clicked_one_right_after_another(hug_step_2):
     """Each download is built on click (a deferred file, fetched from /media/). A click that also
     reran the page re-registered those files, so the next click, made at once, could get "Deferred
     file not found" and the user nothing (found in a review; 3 of 24 such clicks failed before the
@@ -197,7 +211,8 @@ def test_downloads_arrive_when_clicked_one_right_after_another(app_server, page)
 
     import tokenizers
 
-    open_train(page, f"{app_server}/?preset=hug&step=2")
+    page = hug_step_2
+    step = shown_step(page)
     names = {"json": "tokenizer.json", "vocab": "vocab.json", "merges": "merges.txt", "csv": "training_log.csv"}
     saved = {}
     for _ in range(6):
@@ -210,7 +225,7 @@ def test_downloads_arrive_when_clicked_one_right_after_another(app_server, page)
     assert loaded.encode("hug", add_special_tokens=False).tokens == ["hug"]
     assert json.loads(saved["vocab.json"])["hug"] >= 0 and "u g" in saved["merges.txt"].splitlines()
     assert saved["training_log.csv"].splitlines()[1].startswith("1,u,g,ug,20,0,[]")
-    assert shown_step(page) == 2  # downloading does not move the page
+    assert shown_step(page) == step  # downloading does not move the page
 
 
 # Whether the step slider, the step box and the URL show the same step, and no run is under way.
@@ -280,17 +295,21 @@ def test_the_chart_keeps_the_tables_row_order_while_stepping(app_server, page):
         assert page.evaluate(CHART_ROWS_JS) == page.evaluate(TABLE_ROWS_JS)
 
 
-def test_the_code_beside_the_step_is_drawn_when_opened_and_follows_the_steps(app_server, page):
+def test_the_code_beside_the_step_is_drawn_when_opened_and_follows_the_steps(hug_step_2):
     """Closed, the expander holds nothing (a click on Next does not draw its loop); opened, it shows the loop and this
-    step's values, and keeps them in step with Next."""
-    open_train(page, f"{app_server}/?preset=hug&step=2")
+    step's values, keeps them in step with Next, and holds nothing again once closed."""
+    page = hug_step_2
+    step = shown_step(page)
     box = page.locator('[data-testid="stExpander"]').filter(has_text="The code beside the step")
     expect(box).to_have_count(1)
     assert box.locator('[data-testid="stCode"]').count() == 0
     box.locator("summary").click()
-    expect(box.get_by_text("Step 2: the loop's values")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(box.get_by_text(f"Step {step}: the loop's values")).to_be_visible(timeout=TIMEOUT_MS)
     expect(box.locator('[data-testid="stCode"]').first).to_contain_text(">>> best_pair")
     page.locator(".st-key-next button").click()
-    wait_for_step(page, 3)
-    expect(box.get_by_text("Step 3: the loop's values")).to_be_visible(timeout=TIMEOUT_MS)
+    wait_for_step(page, step + 1)
+    expect(box.get_by_text(f"Step {step + 1}: the loop's values")).to_be_visible(timeout=TIMEOUT_MS)
     assert_no_exception(page)
+    box.locator("summary").click()  # closed again, as the module's page was found
+    page.locator(".st-key-back button").click()
+    wait_for_step(page, step)

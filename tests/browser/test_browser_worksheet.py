@@ -8,7 +8,14 @@ import io
 from urllib.parse import urlencode
 
 import pytest
-from browser_support import NOTICE_WATCH_JS, TIMEOUT_MS, AppServer, assert_no_exception, wait_for_app
+from browser_support import (
+    NOTICE_WATCH_JS,
+    TIMEOUT_MS,
+    AppServer,
+    assert_no_exception,
+    wait_for_app,
+    wait_for_layout,
+)
 from pypdf import PdfReader
 
 pytestmark = pytest.mark.browser
@@ -61,12 +68,39 @@ def test_the_worksheet_and_check_pages_open_directly_without_a_page_not_found_no
         server.stop()
 
 
+def printed_size(paper_mm: tuple[float, float]) -> dict[str, int]:
+    """The CSS pixels inside the margins of a paper (width, height in mm)."""
+    width_mm, height_mm = paper_mm
+    return {
+        "width": int((width_mm - 2 * MARGIN_MM) * CSS_PX_PER_MM),
+        "height": int((height_mm - 2 * MARGIN_MM) * CSS_PX_PER_MM),
+    }
+
+
+@pytest.fixture(scope="module")
+def printed(app_server, browser):
+    """One page on the worksheet, for every paper: opened at the first paper's printed size (Streamlit folds
+    the sidebar of a narrow page as it loads), each test sizes it to its own paper's (the worksheet is laid out
+    again in the page, no page load)."""
+    context = browser.new_context(viewport=printed_size(next(iter(PAPERS.values()))))
+    try:
+        page = context.new_page()
+        _open_worksheet(page, app_server + PRINTED)
+        yield page
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("paper", list(PAPERS))
-def test_the_worksheet_prints_on_paper_without_cutting_the_right_edge(app_server, page, paper):
+def test_the_worksheet_prints_on_paper_without_cutting_the_right_edge(printed, paper):
+    page = printed
     width_mm, height_mm = PAPERS[paper]
-    content_px = int((width_mm - 2 * MARGIN_MM) * CSS_PX_PER_MM)
-    page.set_viewport_size({"width": content_px, "height": int((height_mm - 2 * MARGIN_MM) * CSS_PX_PER_MM)})
-    _open_worksheet(page, app_server + PRINTED)
+    size = printed_size((width_mm, height_mm))
+    content_px = size["width"]
+    page.emulate_media(media="screen")
+    page.set_viewport_size(size)
+    page.wait_for_function("(w) => window.innerWidth === w", arg=content_px, timeout=TIMEOUT_MS)
+    wait_for_layout(page)
     page.emulate_media(media="print")
     # Streamlit's chrome is left out of the print, the worksheet is there.
     assert page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=\"stHeader\"]')).display") == (

@@ -28,13 +28,30 @@ KEY_ROW = re.compile(r"^(.+?)\s+\+\s+(.+?)\s+(\d[\d,]*)$")
 MERGE = re.compile(r"^Merge: (.+?)\s+\+\s+(.+?)\s+→")
 
 
-def _printed(paper: str, page, app_server) -> str:
+def _size(paper: str) -> dict[str, int]:
     width, height = PAPERS[paper]
-    page.set_viewport_size({"width": int((width - 30) * CSS_PX_PER_MM), "height": int((height - 30) * CSS_PX_PER_MM)})
-    page.goto(app_server + WORKSHEET)
-    wait_for_app(page)
-    page.locator(".bpe-ws-key").wait_for(state="attached", timeout=TIMEOUT_MS)
-    assert_no_exception(page)
+    return {"width": int((width - 30) * CSS_PX_PER_MM), "height": int((height - 30) * CSS_PX_PER_MM)}
+
+
+@pytest.fixture(scope="module")
+def worksheet(app_server, browser):
+    """One page on the worksheet, opened at the first paper's size; each paper's test sizes it to its own."""
+    context = browser.new_context(viewport=_size(next(iter(PAPERS))))
+    try:
+        page = context.new_page()
+        page.goto(app_server + WORKSHEET)
+        wait_for_app(page)
+        page.locator(".bpe-ws-key").wait_for(state="attached", timeout=TIMEOUT_MS)
+        assert_no_exception(page)
+        yield page
+    finally:
+        context.close()
+
+
+def _printed(paper: str, page) -> str:
+    page.emulate_media(media="screen")
+    page.set_viewport_size(_size(paper))
+    page.wait_for_function("(w) => window.innerWidth === w", arg=_size(paper)["width"], timeout=TIMEOUT_MS)
     page.emulate_media(media="print")
     pdf = PdfReader(io.BytesIO(page.pdf(format=paper)))
     return "\n".join(p.extract_text() for p in pdf.pages)
@@ -56,8 +73,8 @@ def _sections(lines: list[str], row: re.Pattern) -> dict[int, list[tuple[str, ..
 
 
 @pytest.mark.parametrize("paper", list(PAPERS))
-def test_the_printed_key_is_what_the_printed_words_give(app_server, page, paper):
-    text = _printed(paper, page, app_server)
+def test_the_printed_key_is_what_the_printed_words_give(worksheet, paper):
+    text = _printed(paper, worksheet)
     sheet, _, key = text.partition("Answer key")
     assert "Ties: when pairs share the highest count, the pair seen first" in " ".join(sheet.split())
     words = _sections(sheet.splitlines(), WORD_ROW)
