@@ -340,7 +340,9 @@ def marks_told(
     )
     if theirs is None:  # the run is ours under the settings compared
         return inner
-    if not held and inner.step is not None:  # where the marked words make the whole run, the marks are its cause
+    # where the runs part at the same step on the marked words, the marks are no cause there; where they part later
+    # on them, the marks made the step's choice though the pair holds none (a count they changed)
+    if not held and inner.step is not None and inner.step <= step:
         return replace(inner, cause=f"{inner.cause} Compared on our words marked as yours: {said}.")
     history = train_setup(corpus, setup, step, specials)
     ours_run = history_bytes(history)
