@@ -6,13 +6,17 @@ Kinds (:data:`Z_KINDS`):
 - ``words-eow``: each whitespace-split word's characters and ``'</w>'``, counted afresh each step over the words in
   the text's order, the pair met first among those counted most taken (the plain trainer);
 - ``space-end``: each line cut at single spaces (``line.strip().split(' ')``), every word but the line's last ending
-  in a SPACE character as its end mark (``word + ' '``), the line's last word in none.
+  in a SPACE character as its end mark (``word + ' '``), the line's last word in none;
+- ``alnum-space``: the words of the lowercased text with every character other than a-z, A-Z and 0-9 made a space
+  first (``re.sub('[^a-zA-Z0-9]', ' ', text)``), each with ``'</w>'``.
 """
 
 from __future__ import annotations
 
-Z_KINDS = ("words-eow", "space-end")
-BASE = {"space-end": "words-eow"}
+import re
+
+Z_KINDS = ("words-eow", "space-end", "alnum-space")
+BASE = {"space-end": "words-eow", "alnum-space": "words-eow"}
 
 
 def _sequences(text: str, kind: str) -> list[list[str]]:
@@ -23,6 +27,8 @@ def _sequences(text: str, kind: str) -> list[list[str]]:
             marked = [w + " " for w in words[:-1]] + [words[-1]]
             seqs += [list(w) for w in marked if w]
         return seqs
+    if kind == "alnum-space":
+        text = re.sub("[^a-zA-Z0-9]", " ", text).lower()
     return [[*word, "</w>"] for word in text.split()]
 
 

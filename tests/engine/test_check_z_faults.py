@@ -44,3 +44,11 @@ def test_a_space_end_mark_on_a_text_of_one_line_is_the_cut_that_keeps_whitespace
     # one line: every word keeps the space after it, as the space-suffix cut makes them
     _, result = check_z("handout", "space-end")
     assert result.kind == "pre-tokenizer" and "space-suffix" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_every_character_but_a_z_and_digits_made_a_space_is_named_with_its_pattern(corpus):
+    # the old Check told only a-z kept (every digit made a space too), which the digit-free texts cannot tell apart
+    student, result = check_z(corpus, "alnum-space")
+    assert (result.kind, result.step) == ("letters", first_difference(corpus, student, "alnum-space")), result.cause
+    assert "re.sub(r'[^a-zA-Z0-9]', ' ', text)" in result.cause, result.cause
