@@ -55,6 +55,16 @@ def cleaning_told(names: tuple[str, ...], n: int, extra: str) -> str:
     return cleaning_sentence(names)
 
 
+def digits_told(cleaned: CleanedFound) -> str:
+    """Where keeping a-z and keeping a-z with the digits reach as far (a text whose digits change no merge), the
+    second said after the first: the run cannot tell them apart."""
+    if cleaned.best.names != ("a-z",) or cleaned.best.kept:
+        return ""
+    if not any(c.names == ("a-z0-9",) and c.agreed >= cleaned.best.agreed for c in cleaned.tops):
+        return ""
+    return f" Or your run {FILTERS['a-z0-9'][0]}: on this text the two make the same merges."
+
+
 def also_told(cleaned: CleanedFound, total: int) -> str:
     """The other cleanings that make every one of the ``total`` merges too (of the first three going as far), said
     after the one named: the run cannot tell them apart (stripping punctuation from word ends and cutting each mark
@@ -89,11 +99,16 @@ def cleaned_agreed(corpus, student, setup, specials) -> CleanedFound | None:
     eow = student.end_of_word
     words_of = lambda text: student_words(text, setup, specials, eow)  # noqa: E731
     ours = None
+    filters: list[tuple[Corpus, int]] = []  # each filter's text and reach: one that keeps the text as another did
     for names, kept in tried:
         clean = filtered(corpus, names[0], kept) if names[0] in FILTERS else cleaned_corpus(corpus, names)
         if clean is None:
             return None
         if clean == corpus or not clean or work.spent():
+            continue
+        same = next((n for text, n in filters if text == clean), None)
+        if same is not None:  # the same text as another filter (no digit in it to keep): the same reach, no training
+            found.append(Cleaned(names, same, kept, same, clean))
             continue
         if names[0] not in FILTERS and not covers(clean, raw):  # it drops a character the student merges
             continue
@@ -107,6 +122,8 @@ def cleaned_agreed(corpus, student, setup, specials) -> CleanedFound | None:
         n = setup_agreed(clean, setup, student.merges, specials, eow)
         work.spend(MergeCost(counted[1], student.merges).replayed(n))
         found.append(Cleaned(names, n, kept, n, clean))
+        if names[0] in FILTERS:
+            filters.append((clean, n))
     if not found:
         return None
     top = max(f.agreed for f in found)
@@ -128,7 +145,11 @@ def taken_over(
         candidates = [(far, c[1], c[2]) if c[2] == "case" else c for c in candidates]
     if cleaned is not None:
         best = cleaned.best
+        done: list[Corpus] = []
         for tried in cleaned.tops:  # every cleaning going as far: a rule may take any one further
+            if any(tried.text == text for text in done):
+                continue  # the same text as a cleaning tried (a filter with no digit to keep): as far
+            done.append(tried.text)
             far = _tie_takes_over(tried.text, student, setup, specials, tried.agreed)
             if far > best.far:
                 best = replace(tried, far=far)

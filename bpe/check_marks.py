@@ -41,6 +41,7 @@ END_MARKS = (
     "&",
     "\u2581",
 )  # end-of-word symbols seen in students' code, and kin ("▁" as SentencePiece writes it)
+SPACE_END = " "  # a space character ending every word but a line's last (split(' ') on each line, word + ' ')
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
 _TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
 # a symbol of several characters stands in our words and the student's merges as one character the text never
@@ -69,15 +70,26 @@ def _texts(corpus: Corpus) -> list[str]:
     return [corpus] if isinstance(corpus, str) else list(corpus)
 
 
+def _aliased_mark(mark: str, which: str) -> bool:
+    """Whether the mark stands in our words as a character the text never holds: a mark of several characters, or
+    a space ending words (a text split on whitespace would lose it)."""
+    return len(mark) > 1 or which == "end" and mark == SPACE_END
+
+
 def _symbol(mark: str, which: str) -> str:
     """The one character a mark stands as in our words."""
-    return mark if len(mark) <= 1 else ALIAS[which]
+    return ALIAS[which] if _aliased_mark(mark, which) else mark
 
 
 def _marked(corpus: Corpus, start: str, end: str, specials: Sequence[str] = ()) -> Corpus:
     """Our words marked: the corpus with ``start`` before and ``end`` after each whitespace-split word (still a
     text, so the causes read from a text, faulty readers and classes of wrong counts, are tried on it too); with a
-    space to start each, word counts (a space cannot start a word of a text split on whitespace)."""
+    space to start each, word counts (a space cannot start a word of a text split on whitespace); a space to end
+    each, on every word of a line but its last."""
+    if end == SPACE_END and not start and not isinstance(corpus, Mapping):
+        end = _symbol(end, "end")
+        mark = lambda text: re.sub(r"\S+(?=[^\S\n]+\S)", lambda m: m.group() + end, text)  # noqa: E731
+        return mark(corpus) if isinstance(corpus, str) else [mark(t) for t in corpus]
     start, end = _symbol(start, "start"), _symbol(end, "end")
     if start == " " or isinstance(corpus, Mapping):
         return {f"{start}{w}{end}": n for w, n in raw_word_counts(corpus, "whitespace", specials).items()}
@@ -87,7 +99,7 @@ def _marked(corpus: Corpus, start: str, end: str, specials: Sequence[str] = ()) 
 
 def _aliased(student: StudentRun, start: str, end: str) -> StudentRun:
     """The student's run with a mark of several characters written as the one character it stands as."""
-    swaps = [(m.encode(), _symbol(m, w).encode()) for m, w in ((start, "start"), (end, "end")) if len(m) > 1]
+    swaps = [(m.encode(), _symbol(m, w).encode()) for m, w in ((start, "start"), (end, "end")) if _aliased_mark(m, w)]
     if not swaps:
         return student
 
@@ -102,7 +114,7 @@ def _aliased(student: StudentRun, start: str, end: str) -> StudentRun:
 def told_back(text: str, marks: Marks) -> str:
     """A sentence about the aliased words with each mark written as itself."""
     for which, mark in (("start", marks.start), ("end", marks.end)):
-        if len(mark) > 1:
+        if _aliased_mark(mark, which):
             text = text.replace(ALIAS[which], mark)
     return text
 
@@ -139,6 +151,10 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     text = "".join(_texts(corpus))
     tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
     ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))]
+    # a space ending words, on a text cut at whitespace: the cut that keeps each word's whitespace must not do as well
+    spaced = setup.pre_tokenizer in ("whitespace", "sennrich") and not isinstance(corpus, Mapping)
+    if spaced and any(t.endswith(SPACE_END) and t.strip() for t in tokens):
+        ends.append(SPACE_END)
     # a start mark starts a merged token ('_t', a pair (_, t)): a '_' only ever merged after a symbol ends words; a tag
     # starts with '<' but marks no start
     joined = {(a + b).decode("utf-8") for a, b in student.merges}
@@ -154,6 +170,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     if plain >= len(student.merges):  # the run is ours as compared: no marking to look for (a correct run costs none)
         return None
     marked = Setup(setup.tie_break, "whitespace", False)
+    suffix = _suffix_agreed(corpus, setup, student, specials) if SPACE_END in ends else 0
     work = Work("marks")
     best: Marks | None = None
     best_only = False
@@ -164,12 +181,14 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
         for start in (*starts, ""):
             # one symbol at both ends of a word ('_' + word + '_') only where the run holds it nowhere else
             both = end == start and _only_at(tokens, end, True, True)
-            if not end and not start or end == start and not both or work.spent():
+            if not end and not start or end == start and not both or work.spent() or end == SPACE_END and start:
                 continue
             run = _aliased(student, start, end)
             basic = ((), ("lower",), ("a-z",), ("lower", "strip-ends"))  # the last as course notebooks clean
             reach = {c: _marked_agreed(c, start, end, specials, marked, run, work, corpus) for c in basic}
             agreed = max(reach.values())
+            if end == SPACE_END and agreed <= suffix:
+                continue  # each word keeps all its whitespace: a cut of ours
             edges = reach[basic[-1]] > max(reach[c] for c in basic[:-1])  # said with the marks: see below
             only = all(_only_at(tokens, m, m == end, m == start) for m in (end, start) if m)
             clean = only and all(m not in text for m in (end, start) if m)
@@ -184,12 +203,19 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
             run = _aliased(student, "", end)
             plain_marks = Marks(end, "", _marked(corpus, "", end, specials), marked, plain, run)
             found = _cleaned_marks(corpus, student, specials, plain_marks, work)
-            if found.agreed > plain and (best is None or found.agreed > best.agreed):
+            if found.agreed > (plain if end != SPACE_END else max(plain, suffix)) and (
+                best is None or found.agreed > best.agreed
+            ):
                 best = found
         return best
     if best.agreed >= len(student.merges):
         return best
     return _cleaned_marks(corpus, student, specials, best, work)
+
+
+def _suffix_agreed(corpus: Corpus, setup: Setup, student: StudentRun, specials: Sequence[str]) -> int:
+    """How many of the run's merges ours makes with words cut keeping the whitespace after each (on characters)."""
+    return setup_agreed(corpus, Setup(setup.tie_break, "space-suffix", False), student.merges, specials)
 
 
 def _cleaned_marks(corpus, student, specials, best: Marks, work: Work) -> Marks:
@@ -260,6 +286,11 @@ def marks_sentence(marks: Marks) -> str:
     else:
         start = f"start with the symbol '{marks.start}' (a word-start symbol before each word's first character)"
     end = f"end in the symbol '{marks.end}' where ours end in '</w>' (another end-of-word symbol)"
+    if marks.end == SPACE_END:
+        end = (
+            "end in a space character where ours end in '</w>' (each line cut at single spaces, split(' '), and "
+            "each word kept with the space after it), and a line's last word in none"
+        )
     said = (
         f"your words {start} and {end}" if marks.start and marks.end else f"your words {start if marks.start else end}"
     )
@@ -270,9 +301,11 @@ def marks_sentence(marks: Marks) -> str:
 
 def _unaliased(result: Comparison, marks: Marks) -> Comparison:
     """``result`` on the aliased words, with each mark of several characters written as itself."""
-    if marks.run is None or len(marks.start) <= 1 and len(marks.end) <= 1:
+    if marks.run is None or not _aliased_mark(marks.start, "start") and not _aliased_mark(marks.end, "end"):
         return result
-    swaps = [(ALIAS[w].encode(), m.encode()) for w, m in (("start", marks.start), ("end", marks.end)) if len(m) > 1]
+    swaps = [
+        (ALIAS[w].encode(), m.encode()) for w, m in (("start", marks.start), ("end", marks.end)) if _aliased_mark(m, w)
+    ]
 
     def back(pair):
         if pair is None:
@@ -307,7 +340,9 @@ def marks_told(
     )
     if theirs is None:  # the run is ours under the settings compared
         return inner
-    if not held and inner.step is not None:  # where the marked words make the whole run, the marks are its cause
+    # where the runs part at the same step on the marked words, the marks are no cause there; where they part later
+    # on them, the marks made the step's choice though the pair holds none (a count they changed)
+    if not held and inner.step is not None and inner.step <= step:
         return replace(inner, cause=f"{inner.cause} Compared on our words marked as yours: {said}.")
     history = train_setup(corpus, setup, step, specials)
     ours_run = history_bytes(history)

@@ -17,6 +17,7 @@ from .pre_tokenizers import Corpus
 
 _NOT_AZ = re.compile(r"[^a-z]+")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
+_NOT_AZ_DIGIT = re.compile(r"[^a-z0-9]+")
 
 LOWER = ("lowercases the text", str.lower)  # plain lowercasing: told by bpe.check_cause, applied here too
 FILTERS: dict[str, tuple[str, Callable[[str], str]]] = {
@@ -24,6 +25,8 @@ FILTERS: dict[str, tuple[str, Callable[[str], str]]] = {
             lambda text: _NOT_AZ.sub(" ", text.lower())),
     "letters": ("keeps only the letters of the lowercased text, every digit, punctuation mark and other symbol made "
                 "a space", lambda text: _NOT_LETTER.sub(" ", text.lower())),
+    "a-z0-9": ("keeps only the letters a-z and the digits 0-9 of the lowercased text, every other character made a "
+               "space (re.sub(r'[^a-zA-Z0-9]', ' ', text))", lambda text: _NOT_AZ_DIGIT.sub(" ", text.lower())),
 }  # fmt: skip
 
 

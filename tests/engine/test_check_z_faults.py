@@ -1,0 +1,54 @@
+"""Faults of set Z's classes (tests/z_trainers.py), pasted as the Check page reads them: each is named at the step
+where it acts, and the trainer without a fault is "same"."""
+
+from __future__ import annotations
+
+import pytest
+from check_support import check_pasted, pasted_first_difference
+from faulty_trainers import CORPORA
+from z_trainers import BASE, z_train
+
+from bpe.check import Setup
+
+SETUPS = {"words-eow": Setup("first", "sennrich", False)}
+
+
+def setup_of(kind: str) -> Setup:
+    return SETUPS[BASE.get(kind, kind)]
+
+
+def check_z(corpus: str, kind: str):
+    return check_pasted(corpus, lambda text, n: z_train(text, n, kind), setup_of(kind))
+
+
+def first_difference(corpus: str, student, kind: str) -> int | None:
+    return pasted_first_difference(corpus, student, setup_of(kind))
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_the_trainer_without_a_fault_is_same(corpus):
+    _, result = check_z(corpus, "words-eow")
+    assert result.kind == "same", result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_a_space_ending_every_word_but_a_lines_last_is_named_as_the_words_end_mark(corpus):
+    # the old Check told the whitespace pre-tokenizer (no end mark at all) on bytes, whitespace kept on words on prose
+    student, result = check_z(corpus, "space-end")
+    assert (result.kind, result.step) == ("word-marks", first_difference(corpus, student, "space-end")), result.cause
+    assert "end in a space character" in result.cause and "a line's last word in none" in result.cause, result.cause
+    assert f"all {len(student.merges)} merges agree" in result.cause, result.cause
+
+
+def test_a_space_end_mark_on_a_text_of_one_line_is_the_cut_that_keeps_whitespace():
+    # one line: every word keeps the space after it, as the space-suffix cut makes them
+    _, result = check_z("handout", "space-end")
+    assert result.kind == "pre-tokenizer" and "space-suffix" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_every_character_but_a_z_and_digits_made_a_space_is_named_with_its_pattern(corpus):
+    # the old Check told only a-z kept (every digit made a space too), which the digit-free texts cannot tell apart
+    student, result = check_z(corpus, "alnum-space")
+    assert (result.kind, result.step) == ("letters", first_difference(corpus, student, "alnum-space")), result.cause
+    assert "re.sub(r'[^a-zA-Z0-9]', ' ', text)" in result.cause, result.cause

@@ -1,0 +1,66 @@
+"""A BPE trainer as people write their own, with faults of set Z's classes, one each, written for the tests
+independently of ``bpe/``.
+
+Kinds (:data:`Z_KINDS`):
+
+- ``words-eow``: each whitespace-split word's characters and ``'</w>'``, counted afresh each step over the words in
+  the text's order, the pair met first among those counted most taken (the plain trainer);
+- ``space-end``: each line cut at single spaces (``line.strip().split(' ')``), every word but the line's last ending
+  in a SPACE character as its end mark (``word + ' '``), the line's last word in none;
+- ``alnum-space``: the words of the lowercased text with every character other than a-z, A-Z and 0-9 made a space
+  first (``re.sub('[^a-zA-Z0-9]', ' ', text)``), each with ``'</w>'``.
+"""
+
+from __future__ import annotations
+
+import re
+
+Z_KINDS = ("words-eow", "space-end", "alnum-space")
+BASE = {"space-end": "words-eow", "alnum-space": "words-eow"}
+
+
+def _sequences(text: str, kind: str) -> list[list[str]]:
+    if kind == "space-end":
+        seqs = []
+        for line in text.splitlines():
+            words = line.strip().split(" ")
+            marked = [w + " " for w in words[:-1]] + [words[-1]]
+            seqs += [list(w) for w in marked if w]
+        return seqs
+    if kind == "alnum-space":
+        text = re.sub("[^a-zA-Z0-9]", " ", text).lower()
+    return [[*word, "</w>"] for word in text.split()]
+
+
+def _count(seqs: list[list[str]]) -> dict[tuple[str, str], int]:
+    counts: dict[tuple[str, str], int] = {}
+    for seq in seqs:
+        for p in zip(seq, seq[1:]):
+            counts[p] = counts.get(p, 0) + 1
+    return counts
+
+
+def _merged(seq: list[str], pair: tuple[str, str]) -> list[str]:
+    out, i = [], 0
+    while i < len(seq):
+        if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
+            out.append(seq[i] + seq[i + 1])
+            i += 2
+        else:
+            out.append(seq[i])
+            i += 1
+    return out
+
+
+def z_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
+    """The kind's merges on ``text``, as strings."""
+    seqs = _sequences(text, kind)
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        counts = _count(seqs)
+        if not counts:
+            break
+        best = max(counts, key=counts.get)
+        merges.append(best)
+        seqs = [_merged(s, best) for s in seqs]
+    return merges
