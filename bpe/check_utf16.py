@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from .check_ties import TIE_SENTENCES
 from .formats.cs336 import BytePair
 from .pre_tokenizers import Corpus
+from .word_merges import merge_all
 
 _HALF = "\ufffd".encode()
 RULES = ("first", "last-recounted")  # the first pair of the greatest count met, or the last
@@ -63,16 +64,7 @@ def _follows(seqs: list[list[str]], merges: Sequence[BytePair], last: bool) -> i
         if (_shown(best[0]), _shown(best[1])) != tuple(wanted):
             return k
         a, b = best
-        for i, seq in enumerate(seqs):
-            out, j = [], 0
-            while j < len(seq):
-                if j + 1 < len(seq) and seq[j] == a and seq[j + 1] == b:
-                    out.append(a + b)
-                    j += 2
-                else:
-                    out.append(seq[j])
-                    j += 1
-            seqs[i] = out
+        seqs[:] = [merge_all(seq, (a, b))[0] for seq in seqs]  # (symbols of str: merge_all needs only == and +)
     return len(merges)
 
 

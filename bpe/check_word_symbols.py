@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .formats.cs336 import BytePair
 from .pre_tokenizers import Corpus
+from .word_merges import merge_all
 
 _END = "</w>"
 # how the words are grouped into sequences, said to the student
@@ -65,16 +66,7 @@ def _follows(seqs: list[list[str]], merges: Sequence[tuple[str, str]]) -> int:
         if not counts or max(counts, key=counts.__getitem__) != wanted:
             return k
         a, b = wanted
-        for i, seq in enumerate(seqs):
-            out, j = [], 0
-            while j < len(seq):
-                if j + 1 < len(seq) and seq[j] == a and seq[j + 1] == b:
-                    out.append(a + b)
-                    j += 2
-                else:
-                    out.append(seq[j])
-                    j += 1
-            seqs[i] = out
+        seqs[:] = [merge_all(seq, (a, b))[0] for seq in seqs]  # (symbols of str: merge_all needs only == and +)
     return len(merges)
 
 
