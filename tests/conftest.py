@@ -32,6 +32,7 @@ from browser_support import (
     chromium_path,
     free_port,
     healthy,
+    open_train,
     wait_until,
 )
 from hypothesis import settings
@@ -231,6 +232,19 @@ def browser():
             b.close()
     finally:
         pw.stop()
+
+
+@pytest.fixture(scope="module")
+def hug_step_2(app_server, browser):
+    """One page per module on the hug preset at step 2, for the tests that start there (a page load less each):
+    each leaves it as it found it, moves it to its own step first, or checks only what its own clicks change."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        open_train(page, f"{app_server}/?preset=hug&step=2")
+        yield page
+    finally:
+        context.close()
 
 
 @pytest.fixture

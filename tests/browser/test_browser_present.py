@@ -28,19 +28,6 @@ pytestmark = pytest.mark.browser
 SLIDER = '.st-key-step input[type="range"]'
 
 
-@pytest.fixture(scope="module")
-def hug(app_server, browser):
-    """One page on the hug preset for the key tests (a page load less each): each moves it to its own step
-    first (:func:`at_step`) and leaves no switch on and no search typed."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        page = context.new_page()
-        open_train(page, f"{app_server}/?preset=hug&step=2")
-        yield page
-    finally:
-        context.close()
-
-
 def at_step(page, step: int) -> None:
     """The open page moved to ``step`` (from 1) by the step slider, as a scrub would, then the focus on the page."""
     slider = page.locator(SLIDER)
@@ -50,9 +37,9 @@ def at_step(page, step: int) -> None:
     page.locator(".bpe-step-title").click()  # the focus on the page, not a control
 
 
-def test_n_p_and_space_step_with_the_step_slider_focused(hug):
+def test_n_p_and_space_step_with_the_step_slider_focused(hug_step_2):
     """The page focuses the slider at the last step and after a scrub: n, p and Space did nothing there."""
-    page = hug
+    page = hug_step_2
     at_step(page, 3)
     page.locator(SLIDER).focus()
     for key, step in [("n", 4), ("Space", 5), ("p", 4), ("N", 5), ("P", 4)]:
@@ -64,9 +51,9 @@ def test_n_p_and_space_step_with_the_step_slider_focused(hug):
     wait_for_step(page, 5)
 
 
-def test_space_steps_forward_after_a_click_on_back(hug):
+def test_space_steps_forward_after_a_click_on_back(hug_step_2):
     """After a mouse click on Back the focus stays on it, and Space pressed it again: backwards."""
-    page = hug
+    page = hug_step_2
     at_step(page, 4)
     page.locator(".st-key-back button").click()
     wait_for_step(page, 3)
@@ -81,8 +68,8 @@ def test_space_steps_forward_after_a_click_on_back(hug):
     wait_for_step(page, 1)
 
 
-def test_space_still_types_in_the_search_box_and_toggles_a_focused_switch(hug):
-    page = hug
+def test_space_still_types_in_the_search_box_and_toggles_a_focused_switch(hug_step_2):
+    page = hug_step_2
     at_step(page, 2)
     box = page.locator(".st-key-split_search input")
     box.click()

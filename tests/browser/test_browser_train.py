@@ -188,19 +188,6 @@ def test_binary_upload_shows_error_not_exception(app_server, page, tmp_path):
     assert page.locator("#merge-count").count() == 0
 
 
-@pytest.fixture(scope="module")
-def hug_step_2(app_server, browser):
-    """One page on the hug preset at step 2, for the tests that start there (a page load less each): each
-    leaves it as it found it or checks only what its own clicks change."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        page = context.new_page()
-        open_train(page, f"{app_server}/?preset=hug&step=2")
-        yield page
-    finally:
-        context.close()
-
-
 def test_downloads_arrive_when_clicked_one_right_after_another(hug_step_2):
     """Each download is built on click (a deferred file, fetched from /media/). A click that also
     reran the page re-registered those files, so the next click, made at once, could get "Deferred
