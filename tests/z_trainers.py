@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from line_trainers import _merged  # the plain left-to-right merge, shared with the line trainers
+
 Z_KINDS = ("words-eow", "space-end", "alnum-space")
 BASE = {"space-end": "words-eow", "alnum-space": "words-eow"}
 
@@ -38,18 +40,6 @@ def _count(seqs: list[list[str]]) -> dict[tuple[str, str], int]:
         for p in zip(seq, seq[1:]):
             counts[p] = counts.get(p, 0) + 1
     return counts
-
-
-def _merged(seq: list[str], pair: tuple[str, str]) -> list[str]:
-    out, i = [], 0
-    while i < len(seq):
-        if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
-            out.append(seq[i] + seq[i + 1])
-            i += 2
-        else:
-            out.append(seq[i])
-            i += 1
-    return out
 
 
 def z_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
