@@ -26,11 +26,11 @@ from .dict_order_ties import LAST_TIE, REBUILT_TIE, recounted_to_end
 from .formats.cs336 import BytePair
 from .loop_fault import Fault, no_extra
 from .merge_faults import CORRECT
-from .replay_counts import HeldPairs, PairCounts, Recount
+from .replay_counts import HeldPairs, PairCounts, Reached, Recount
 from .replay_dicts import PrefixFirst, SubstringCounts, WrongIndex
 from .replay_heaps import LazyHeap, SiftlessHeap, WordHeap
 from .replay_positions import PositionPairs, RecordedPositions
-from .tie_keys import ORDER_TIES, OUR_FIRST, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
+from .tie_keys import ORDER_TIES, OUR_FIRST, REACHED_TIE, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
 from .word_merges import Split, Word, ends_across, pair_counter
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
@@ -99,7 +99,11 @@ def replay(
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
     # with those keys: the order of a fresh count (ours: over the words in first-seen order)
-    recount = Recount(splits, tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, OUR_FIRST, LAST_TIE) else None
+    recount: Recount | Reached | None = (
+        Recount(splits, tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, OUR_FIRST, LAST_TIE) else None
+    )
+    if tie == REACHED_TIE:
+        recount = Reached(splits)
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}

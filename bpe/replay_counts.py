@@ -2,7 +2,8 @@
 
 :class:`PairCounts` holds the pair counts with the pairs of each count; :class:`HeldPairs` is the bookkeeping of
 a loop that keeps pair counts only, never a split (which words hold each pair, the pairs by each symbol);
-:class:`Recount` is the order a count taken afresh each step meets the pairs in (a tie key reads it).
+:class:`Recount` is the order a count taken afresh each step meets the pairs in, :class:`Reached` the order in which
+they reach their full count in it (tie keys read them).
 
 Left out: the replay that drives them (:mod:`bpe.fault_replay`) and the students' loops replayed step by step
 with their own selection (:mod:`bpe.replay_heaps`, :mod:`bpe.replay_dicts`, :mod:`bpe.replay_positions`).
@@ -178,3 +179,37 @@ class Recount(Mapping):
 
     def __len__(self) -> int:
         return len(self.rank)
+
+
+class Reached(Mapping):
+    """The order in which a count taken afresh each step, over the words in their first-seen order, brings the pairs
+    to their full count: a pair's place is that of its last occurrence. A loop that keeps the best pair as it counts
+    (``counts[p] += n`` then ``if counts[p] > best_count: best = p``) ends on the pair of the greatest count that got
+    there first, the smallest place among those tied."""
+
+    def __init__(self, splits: list[Split]) -> None:
+        self.splits = splits
+        self.rank: dict[BytePair, int] | None = None
+
+    def moved(self, changed) -> None:
+        self.rank = None  # any merge can move a pair's last occurrence
+
+    def _ranks(self) -> dict[BytePair, int]:
+        if self.rank is None:
+            rank: dict[BytePair, int] = {}
+            at = 0
+            for split in self.splits:
+                for p in zip(split, split[1:]):
+                    rank[p] = at
+                    at += 1
+            self.rank = rank
+        return self.rank
+
+    def __getitem__(self, pair: BytePair) -> int:
+        return self._ranks()[pair]
+
+    def __iter__(self):
+        return iter(self._ranks())
+
+    def __len__(self) -> int:
+        return len(self._ranks())

@@ -10,7 +10,8 @@ that entered the student's dict of counts first (``max(counts, key=counts.get)``
 place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it), or the greatest
 pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
 ``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``), the smallest
-second symbol first (``pair[1]`` compared before ``pair[0]``), or the shortest merged token (a sort on ``(-count,
+second symbol first (``pair[1]`` compared before ``pair[0]``), the pair that reaches the greatest count first in a
+fresh count (a best pair kept as the loop counts), or the shortest merged token (a sort on ``(-count,
 len(a + b), a + b)``).
 :func:`token_ids` numbers the tokens as students do, for the keys on ids.
 
@@ -68,6 +69,7 @@ ORDER_TIES = (
 OUR_FIRST = "first"  # our own ``first`` rule as a replay's key (not a student's rule: not in TIE_KEYS)
 TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
+REACHED_TIE = "first-reached"  # the tie key that reads where a fresh count brings each pair to its full count
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
@@ -98,6 +100,10 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "last-recounted": ("the last pair of the greatest count wins, in the order a fresh count meets the pairs (a "
                        "reduce or loop that takes a later pair on an equal count, >= where > was meant)",
                        lambda tied, ids, seen: max(tied, key=lambda p: seen.get(p, -1))),
+    "first-reached": ("the pair that reaches the greatest count first wins: your loop keeps the best pair as it counts "
+                      "(if counts[p] > best_count: best = p), so of equal counts the pair whose last occurrence comes "
+                      "first in the count's order is taken", lambda tied, ids, seen: min(
+                          tied, key=lambda p: seen.get(p, UNSEEN))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
     "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "

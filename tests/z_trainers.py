@@ -17,8 +17,8 @@ import re
 
 from line_trainers import _merged  # the plain left-to-right merge, shared with the line trainers
 
-Z_KINDS = ("words-eow", "space-end", "alnum-space")
-BASE = {"space-end": "words-eow", "alnum-space": "words-eow"}
+Z_KINDS = ("words-eow", "space-end", "alnum-space", "first-to-top")
+BASE = {"space-end": "words-eow", "alnum-space": "words-eow", "first-to-top": "words-eow"}
 
 
 def _sequences(text: str, kind: str) -> list[list[str]]:
@@ -42,10 +42,38 @@ def _count(seqs: list[list[str]]) -> dict[tuple[str, str], int]:
     return counts
 
 
+def _first_to_top(vocab: dict[tuple[str, ...], int]) -> tuple[str, str] | None:
+    counts: dict[tuple[str, str], int] = {}
+    best, best_count = None, 0
+    for word, n in vocab.items():
+        for p in zip(word, word[1:]):
+            counts[p] = counts.get(p, 0) + n
+            if counts[p] > best_count:
+                best, best_count = p, counts[p]
+    return best
+
+
+def _train_first_to_top(seqs: list[list[str]], num_merges: int) -> list[tuple[str, str]]:
+    vocab: dict[tuple[str, ...], int] = {}
+    for seq in seqs:
+        vocab[tuple(seq)] = vocab.get(tuple(seq), 0) + 1
+    merges = []
+    while len(merges) < num_merges and (best := _first_to_top(vocab)) is not None:
+        merges.append(best)
+        merged: dict[tuple[str, ...], int] = {}
+        for word, n in vocab.items():
+            new = tuple(_merged(list(word), best))
+            merged[new] = merged.get(new, 0) + n
+        vocab = merged
+    return merges
+
+
 def z_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings."""
     seqs = _sequences(text, kind)
     merges: list[tuple[str, str]] = []
+    if kind == "first-to-top":
+        return _train_first_to_top(seqs, num_merges)
     for _ in range(num_merges):
         counts = _count(seqs)
         if not counts:

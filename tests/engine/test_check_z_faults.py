@@ -52,3 +52,11 @@ def test_every_character_but_a_z_and_digits_made_a_space_is_named_with_its_patte
     student, result = check_z(corpus, "alnum-space")
     assert (result.kind, result.step) == ("letters", first_difference(corpus, student, "alnum-space")), result.cause
     assert "re.sub(r'[^a-zA-Z0-9]', ' ', text)" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_a_tie_to_the_pair_whose_count_reaches_the_top_first_is_named(corpus):
+    # the old Check told an even-chunk split of the text at the step (a cut it invented), or lowercasing
+    student, result = check_z(corpus, "first-to-top")
+    assert (result.kind, result.step) == ("tie", first_difference(corpus, student, "first-to-top")), result.cause
+    assert result.rule == "first-reached" and "keeps the best pair as it counts" in result.cause, result.cause
