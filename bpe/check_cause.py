@@ -56,7 +56,16 @@ from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_set_order import set_order
-from .check_setup import CS336_SPECIALS, Setup, agreed, history_bytes, setup_agreed, student_words, train_setup
+from .check_setup import (
+    CS336_SPECIALS,
+    Setup,
+    agreed,
+    history_bytes,
+    setup_agreed,
+    student_words,
+    text_order,
+    train_setup,
+)
 from .check_special_ban import special_ban
 from .check_special_words import special_words, special_words_told
 from .check_ties import FOLLOW, TIE_SENTENCES, tie_rule
@@ -147,7 +156,7 @@ def compare_one(
     head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {show_pair(theirs)}"
     fields = dict(step=step, ours=ours[n], theirs=theirs, our_count=our_count, their_count=their_count, **base)
     texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
-    words = Words(texts, word_symbols, freqs)
+    words = Words(texts, word_symbols, freqs, lambda: text_order(corpus, setup, specials, texts))
     p = Parting(corpus, student, setup, specials, history, ours, n, step, theirs, our_pair, our_count, their_count,
                  head, fields, words)  # fmt: skip
     # Every explanation is tried and the one that reproduces the student's run longest is named; on

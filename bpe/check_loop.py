@@ -19,7 +19,7 @@ Left out: the settings (:mod:`bpe.check_setup`) and the order in which causes ar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .check_notation import show_bytes, show_pair, show_word
@@ -29,7 +29,7 @@ from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
 from .loop_fault import Fault
 from .merge_faults import CORRECT, FAULTS
-from .tie_keys import ORDER_TIES, RECOUNT_TIE, TIE_KEYS, token_ids
+from .tie_keys import ORDER_TIES, RECOUNT_TIE, TEXT_REACHED_TIE, TIE_KEYS, token_ids
 
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
@@ -41,6 +41,9 @@ class Words:
     texts: list[str]
     words: list[tuple[bytes, ...]]
     freqs: list[int]
+    # the words' indexes in the order of their last occurrence in the text, read when asked (None: word counts, no
+    # order to read): the order a count over every word as the text has them brings a pair to its full count in
+    text_order: Callable[[], tuple[int, ...] | None] | None = field(default=None, compare=False, repr=False)
     costs: dict[tuple[BytePair, ...], MergeCost] = field(default_factory=dict, compare=False, repr=False)
     ties: dict[tuple, Replay] = field(default_factory=dict, compare=False, repr=False)
 
@@ -51,13 +54,18 @@ class Words:
             self.costs[key] = MergeCost(self.words, key)
         return self.costs[key]
 
+    def order(self) -> tuple[int, ...] | None:
+        """The words' indexes in the order of their last occurrence in the text, or None."""
+        return self.text_order() if self.text_order is not None else None
+
     def tie_run(self, merges: Sequence[BytePair], tie: str, deadline: float | None = None) -> Replay:
         """The correct loop with the tie key ``tie`` replayed on ``merges``, kept once it finished: the students'
         tie keys, a tie key from the parting step and a tie rule with a loop fault replay the same runs."""
         key = (tuple(merges), tie)
         if key in self.ties:
             return self.ties[key]
-        run = replay(self.words, self.freqs, merges, CORRECT, tie=tie, deadline=deadline)
+        order = self.order() if tie == TEXT_REACHED_TIE else None
+        run = replay(self.words, self.freqs, merges, CORRECT, tie=tie, deadline=deadline, order=order)
         if run.finished:
             self.ties[key] = run
         return run
@@ -179,7 +187,8 @@ def find_tie_and_fault(
     # rule first in TIE_KEYS is named, whatever order they were tried in
     rank = {name: k for k, name in enumerate(TIE_KEYS)}
     # the last pair of the greatest count is a whole loop's choice (>= on a fresh count), not a key beside a fault
-    names = [name for name in TIE_KEYS if name not in (skip, LAST_TIE)]
+    # the text's order of words is a whole loop's choice too, read only where a count over the words is replayed
+    names = [name for name in TIE_KEYS if name not in (skip, LAST_TIE, TEXT_REACHED_TIE)]
     ids = token_ids(corpus.words, args[2])
     names.sort(key=lambda name: not _takes_theirs(name, pairs, ids))
     faults = [f for f in FAULTS.values() if not (f.loses or f.heap)]  # a lost pair fits any run; a heap has its key
@@ -282,6 +291,8 @@ def tie_key(
     best, best_n = None, step - 1
     for name in TIE_KEYS:
         if name == skip or name == LAST_TIE and len(corpus.words) > 1:  # that key: a fresh count over one whole text
+            continue
+        if name == TEXT_REACHED_TIE and corpus.order() is None:  # word counts: no text order to read
             continue
         if work.spent():
             break

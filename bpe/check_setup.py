@@ -81,19 +81,51 @@ def raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence
 def _raw_word_counts(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str]) -> dict[str, int]:
     if isinstance(corpus, Mapping):
         return pt.check_word_counts(corpus)
-    texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    if special_tokens:
-        pattern = re.compile("|".join(re.escape(s) for s in sorted(special_tokens, key=len, reverse=True)))
-        texts = [part for text in texts for part in pattern.split(text)]
     cut = "whitespace" if pre_tokenizer == "sennrich" else pre_tokenizer
     counts: dict[str, int] = {}
-    for word, n in pt.count_words(texts, cut).items():
+    for word, n in pt.count_words(_texts(corpus, special_tokens), cut).items():
         if cut in BYTE_LEVEL:
             word = pt.symbols_to_bytes(word).decode("utf-8")
         counts[word] = counts.get(word, 0) + n
     if not counts:
         raise ValueError("The corpus is empty: paste some text or word counts, or pick a preset.")
     return counts
+
+
+def _texts(corpus: str | Sequence[str], special_tokens: Sequence[str]) -> list[str]:
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    if special_tokens:
+        pattern = re.compile("|".join(re.escape(s) for s in sorted(special_tokens, key=len, reverse=True)))
+        texts = [part for text in texts for part in pattern.split(text)]
+    return texts
+
+
+def last_seen(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str] = ()) -> list[str] | None:
+    """The words as typed (the keys of :func:`raw_word_counts`) in the order of their last occurrence in the text, as
+    a loop over every word in the text's order meets them last; None for word counts (no order to read). Read once
+    per check (:func:`once`), and only where a tie key asks for it."""
+    if isinstance(corpus, Mapping):
+        return None
+    key = ("last seen", corpus, pre_tokenizer, tuple(special_tokens))
+    return once(key, lambda: _last_seen(corpus, pre_tokenizer, special_tokens))
+
+
+def _last_seen(corpus: str | Sequence[str], pre_tokenizer: str, special_tokens: Sequence[str]) -> list[str]:
+    pattern = pt.word_pattern("whitespace" if pre_tokenizer == "sennrich" else pre_tokenizer)
+    every = [w for text in _texts(corpus, special_tokens) for w in pattern.findall(text)]
+    return list(dict.fromkeys(reversed(every)))[::-1]  # first seen from the end: last seen, then put back in order
+
+
+def text_order(
+    corpus: Corpus, setup: Setup, special_tokens: Sequence[str], texts: Sequence[str]
+) -> tuple[int, ...] | None:
+    """The indexes of ``texts`` (the words of :func:`student_words`) in the order of their last occurrence in the
+    text; None for word counts."""
+    seen = last_seen(corpus, setup.pre_tokenizer, special_tokens)
+    if seen is None:
+        return None
+    place = {w: k for k, w in enumerate(seen)}
+    return tuple(sorted(range(len(texts)), key=lambda i: place.get(texts[i], -1)))
 
 
 def base_symbols(text: str, byte_base: bool) -> tuple[bytes, ...]:

@@ -30,7 +30,7 @@ from .replay_counts import HeldPairs, PairCounts, Reached, Recount
 from .replay_dicts import PrefixFirst, SubstringCounts, WrongIndex
 from .replay_heaps import LazyHeap, SiftlessHeap, WordHeap
 from .replay_positions import PositionPairs, RecordedPositions
-from .tie_keys import ORDER_TIES, OUR_FIRST, REACHED_TIE, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
+from .tie_keys import ORDER_TIES, OUR_FIRST, REACHED_TIES, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
 from .word_merges import Split, Word, ends_across, pair_counter
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
@@ -64,6 +64,7 @@ def replay(
     keeps: bool = False,
     shunned: frozenset[BytePair] = frozenset(),
     trusted: int = 0,
+    order: Sequence[int] | None = None,
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
@@ -72,7 +73,9 @@ def replay(
     ``keeps``: a fault that deletes the merged pair's count (``drops``) keeps it instead, what the faulty update left
     there and all, as the same loop does when it only subtracts each merged occurrence. ``shunned``: pairs the
     selection never takes, whatever their count. ``trusted``: the first merges taken as the student made them, whether
-    or not the loop would choose them, so the loop is followed from there on."""
+    or not the loop would choose them, so the loop is followed from there on. ``order``: the words' indexes in the
+    order the tie keys that read where a count ends (:class:`bpe.replay_counts.Reached`) scan them (default: as
+    given)."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie if tie != OUR_FIRST else RECOUNT_TIE][1] if tie else None
@@ -102,8 +105,8 @@ def replay(
     recount: Recount | Reached | None = (
         Recount(splits, tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, OUR_FIRST, LAST_TIE) else None
     )
-    if tie == REACHED_TIE:
-        recount = Reached(splits)
+    if tie in REACHED_TIES:
+        recount = Reached(splits, order)
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}

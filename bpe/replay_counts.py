@@ -182,13 +182,15 @@ class Recount(Mapping):
 
 
 class Reached(Mapping):
-    """The order in which a count taken afresh each step, over the words in their first-seen order, brings the pairs
-    to their full count: a pair's place is that of its last occurrence. A loop that keeps the best pair as it counts
-    (``counts[p] += n`` then ``if counts[p] > best_count: best = p``) ends on the pair of the greatest count that got
-    there first, the smallest place among those tied."""
+    """The order in which a count taken afresh each step brings the pairs to their full count: a pair's place is that
+    of its last occurrence. A loop that keeps the best pair as it counts (``counts[p] += n`` then ``if counts[p] >
+    best_count: best = p``) ends on the pair of the greatest count that got there first, the smallest place among those
+    tied. ``order``: the words' indexes as the count meets them (default: as given, a dict of word counts' first-seen
+    order; a list of every word as the text has them meets each word last where the text has it last)."""
 
-    def __init__(self, splits: list[Split]) -> None:
+    def __init__(self, splits: list[Split], order: Sequence[int] | None = None) -> None:
         self.splits = splits
+        self.order = range(len(splits)) if order is None else order
         self.rank: dict[BytePair, int] | None = None
 
     def moved(self, changed) -> None:
@@ -198,7 +200,8 @@ class Reached(Mapping):
         if self.rank is None:
             rank: dict[BytePair, int] = {}
             at = 0
-            for split in self.splits:
+            for w in self.order:
+                split = self.splits[w]
                 for p in zip(split, split[1:]):
                     rank[p] = at
                     at += 1

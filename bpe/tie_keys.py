@@ -11,7 +11,8 @@ place: the pairs of the corpus in the order they occur, then each new pair when 
 pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
 ``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``), the smallest
 second symbol first (``pair[1]`` compared before ``pair[0]``), the pair that reaches the greatest count first in a
-fresh count (a best pair kept as the loop counts), or the shortest merged token (a sort on ``(-count,
+fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in the text's order),
+or the shortest merged token (a sort on ``(-count,
 len(a + b), a + b)``).
 :func:`token_ids` numbers the tokens as students do, for the keys on ids.
 
@@ -70,6 +71,8 @@ OUR_FIRST = "first"  # our own ``first`` rule as a replay's key (not a student's
 TIE_KEY = {"greatest-bytes": "greatest-bytes", "first": OUR_FIRST}  # our rules a replay follows exactly, as its key
 RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh count over a reordered dict of words
 REACHED_TIE = "first-reached"  # the tie key that reads where a fresh count brings each pair to its full count
+TEXT_REACHED_TIE = "first-reached-in-text"  # the same over every word in the text's order (the words' last places)
+REACHED_TIES = (REACHED_TIE, TEXT_REACHED_TIE)
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
@@ -104,6 +107,11 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                       "(if counts[p] > best_count: best = p), so of equal counts the pair whose last occurrence comes "
                       "first in the count's order is taken", lambda tied, ids, seen: min(
                           tied, key=lambda p: seen.get(p, UNSEEN))),
+    "first-reached-in-text": (
+        "the pair that reaches the greatest count first wins, counted over every word as the text has them: your loop "
+        "keeps the best pair as it counts (if counts[p] > best_count: best = p), so of equal counts the pair whose "
+        "last occurrence comes first in the text is taken", lambda tied, ids, seen: min(
+            tied, key=lambda p: seen.get(p, UNSEEN))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
     "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "

@@ -8,7 +8,12 @@ Kinds (:data:`Z_KINDS`):
 - ``space-end``: each line cut at single spaces (``line.strip().split(' ')``), every word but the line's last ending
   in a SPACE character as its end mark (``word + ' '``), the line's last word in none;
 - ``alnum-space``: the words of the lowercased text with every character other than a-z, A-Z and 0-9 made a space
-  first (``re.sub('[^a-zA-Z0-9]', ' ', text)``), each with ``'</w>'``.
+  first (``re.sub('[^a-zA-Z0-9]', ' ', text)``), each with ``'</w>'``;
+- ``first-to-top``: the plain trainer's words in a dict of word counts (first-seen order), its best pair kept as it
+  counts (``counts[p] += n``, then ``if counts[p] > best_count: best = p``), so of the pairs counted most the one
+  whose count reaches the top first in the scan wins: the one whose last occurrence comes first;
+- ``first-to-top-text``: the same loop over a list of every word as the text has them (not a dict of counts), so
+  the pair whose last occurrence comes first in the text wins.
 """
 
 from __future__ import annotations
@@ -17,8 +22,13 @@ import re
 
 from line_trainers import _merged  # the plain left-to-right merge, shared with the line trainers
 
-Z_KINDS = ("words-eow", "space-end", "alnum-space", "first-to-top")
-BASE = {"space-end": "words-eow", "alnum-space": "words-eow", "first-to-top": "words-eow"}
+Z_KINDS = ("words-eow", "space-end", "alnum-space", "first-to-top", "first-to-top-text")
+BASE = {
+    "space-end": "words-eow",
+    "alnum-space": "words-eow",
+    "first-to-top": "words-eow",
+    "first-to-top-text": "words-eow",
+}
 
 
 def _sequences(text: str, kind: str) -> list[list[str]]:
@@ -42,10 +52,10 @@ def _count(seqs: list[list[str]]) -> dict[tuple[str, str], int]:
     return counts
 
 
-def _first_to_top(vocab: dict[tuple[str, ...], int]) -> tuple[str, str] | None:
+def _first_to_top(vocab: dict[tuple[str, ...], int] | list[tuple[tuple[str, ...], int]]) -> tuple[str, str] | None:
     counts: dict[tuple[str, str], int] = {}
     best, best_count = None, 0
-    for word, n in vocab.items():
+    for word, n in vocab.items() if isinstance(vocab, dict) else vocab:
         for p in zip(word, word[1:]):
             counts[p] = counts.get(p, 0) + n
             if counts[p] > best_count:
@@ -74,6 +84,12 @@ def z_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     merges: list[tuple[str, str]] = []
     if kind == "first-to-top":
         return _train_first_to_top(seqs, num_merges)
+    if kind == "first-to-top-text":
+        merges = []
+        while len(merges) < num_merges and (best := _first_to_top([(tuple(s), 1) for s in seqs])) is not None:
+            merges.append(best)
+            seqs = [_merged(s, best) for s in seqs]
+        return merges
     for _ in range(num_merges):
         counts = _count(seqs)
         if not counts:

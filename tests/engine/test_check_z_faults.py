@@ -60,3 +60,23 @@ def test_a_tie_to_the_pair_whose_count_reaches_the_top_first_is_named(corpus):
     student, result = check_z(corpus, "first-to-top")
     assert (result.kind, result.step) == ("tie", first_difference(corpus, student, "first-to-top")), result.cause
     assert result.rule == "first-reached" and "keeps the best pair as it counts" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_that_tie_over_every_word_in_the_texts_order_is_named_with_the_text_order(corpus):
+    # a list of every word (not a dict of counts): the pair whose last occurrence in the text comes first wins; on
+    # bytes the dict's first-seen order of words makes the same choices, and the loop is named either way
+    student, result = check_z(corpus, "first-to-top-text")
+    assert (result.kind, result.step) == ("tie", first_difference(corpus, student, "first-to-top-text")), result.cause
+    text_only = ("first-reached-in-text", "last occurrence comes first in the text")
+    rule, told = text_only if corpus == "prose" else ("first-reached", "keeps the best pair as it counts")
+    assert result.rule == rule and told in result.cause, result.cause
+
+
+def test_the_words_text_order_is_that_of_their_last_occurrence_with_special_tokens_split_out():
+    from bpe.check_setup import last_seen, text_order
+
+    assert last_seen("b a b c a", "whitespace") == ["b", "c", "a"]
+    assert last_seen("b a<|x|>b c<|x|>a", "whitespace", ["<|x|>"]) == ["b", "c", "a"]
+    assert last_seen({"a": 2, "b": 1}, "whitespace") is None  # word counts: no order to read
+    assert text_order("b a b c a", Setup("first", "whitespace", False), (), ["a", "b", "c"]) == (1, 2, 0)
