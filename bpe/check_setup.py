@@ -14,6 +14,7 @@ Left out: why the runs part (:mod:`bpe.check`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -112,8 +113,13 @@ def last_seen(corpus: Corpus, pre_tokenizer: str, special_tokens: Sequence[str] 
 
 def _last_seen(corpus: str | Sequence[str], pre_tokenizer: str, special_tokens: Sequence[str]) -> list[str]:
     pattern = pt.word_pattern("whitespace" if pre_tokenizer == "sennrich" else pre_tokenizer)
-    every = [w for text in _texts(corpus, special_tokens) for w in pattern.findall(text)]
-    return list(dict.fromkeys(reversed(every)))[::-1]  # first seen from the end: last seen, then put back in order
+    last: dict[str, int] = {}
+    at = 0
+    for text in _texts(corpus, special_tokens):  # one text's words held at a time
+        words = pattern.findall(text)
+        last.update(zip(words, itertools.count(at)))  # a word met again keeps its latest place
+        at += len(words)
+    return sorted(last, key=last.__getitem__)
 
 
 def text_order(
