@@ -10,7 +10,8 @@ that entered the student's dict of counts first (``max(counts, key=counts.get)``
 place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it), or the greatest
 pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
 ``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``), the smallest
-second symbol first (``pair[1]`` compared before ``pair[0]``), the pair that reaches the greatest count first in a
+second symbol first (``pair[1]`` compared before ``pair[0]``), the smallest byte values with each merged token
+written as a byte value the text does not use (the original BPE compression), the pair that reaches the greatest count first in a
 fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in the text's order),
 or the shortest merged token (a sort on ``(-count,
 len(a + b), a + b)``).
@@ -28,12 +29,40 @@ from .formats.cs336 import BytePair
 from .word_merges import Word
 
 
-def token_ids(words: Sequence[Word], merges: Sequence[BytePair]) -> dict[bytes, int]:
+class TokenIds(dict):
+    """Token ids (token -> id), with how many of them are base symbols (``base``: ids below it)."""
+
+    base: int = 0
+    _free: list[int] | None = None
+
+    def free_bytes(self) -> list[int]:
+        """The byte values no base symbol is, in order (the ids are all given at once: found once)."""
+        if self._free is None:
+            self._free = [v for v in range(256) if bytes([v]) not in self]
+        return self._free
+
+
+def token_ids(words: Sequence[Word], merges: Sequence[BytePair]) -> TokenIds:
     """Token ids as students assign them: the base symbols in byte order, then one id per merge in order."""
-    ids = {s: i for i, s in enumerate(sorted({s for w in words for s in w}))}
+    ids = TokenIds((s, i) for i, s in enumerate(sorted({s for w in words for s in w})))
+    ids.base = len(ids)
     for a, b in merges:
         ids.setdefault(a + b, len(ids))
     return ids
+
+
+def _free_byte(token: bytes, ids: Mapping[bytes, int]) -> int:
+    """The byte value a token is written as when each merged token takes the next byte value the text does not use
+    (0, 1, 2, ...: the original BPE compression's replacement bytes): a base byte its own, the k-th merged token the
+    k-th free value (past them, or for a base symbol of several bytes, an id above every byte)."""
+    if not isinstance(ids, TokenIds):
+        return 256 + ids.get(token, 1 << 30)
+    at = ids.get(token, 1 << 30)
+    if at < ids.base:
+        return token[0] if len(token) == 1 else 256 + at
+    free = ids.free_bytes()
+    k = at - ids.base
+    return free[k] if k < len(free) else 256 + at
 
 
 # the tied pairs, the token ids, and each pair's place in the order the student's dict of counts gained it
@@ -112,6 +141,10 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
         "keeps the best pair as it counts (if counts[p] > best_count: best = p), so of equal counts the pair whose "
         "last occurrence comes first in the text is taken", lambda tied, ids, seen: min(
             tied, key=lambda p: seen.get(p, UNSEEN))),
+    "free-byte": ("the pair of the smallest byte values wins, each merged token written as the next byte value the "
+                  "text does not use (0, 1, 2, ..., as the original BPE compression replaces a pair), so a merged "
+                  "token, the earliest first, wins a tie over the text's own bytes", lambda tied, ids, seen: min(
+                      tied, key=lambda p: (_free_byte(p[0], ids), _free_byte(p[1], ids), p))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
     "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "
