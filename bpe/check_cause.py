@@ -91,7 +91,7 @@ from .state import stop_sentence
 from .text_cleanings import UNSPACED_GPT2, unspaced_gpt2
 from .text_filters import FILTERS
 from .tie_from_here import tie_from_here, tie_here_sentence
-from .tie_keys import TIE_KEY
+from .tie_keys import REACHED_TIES, TIE_KEY
 
 SPACE_LED = ("gpt2", "gpt4")  # pre-tokenizers whose words keep the space before them
 
@@ -266,7 +266,10 @@ def compare_one(
             # a rule that makes the whole run on counts that tie here is simpler than a reader or a lost pair that
             # makes it too: both fit a tie by chance (a reader tried with many numbers of chunks, a lost pair anywhere)
             whole = rule_n >= min(len(student.merges), step + BEYOND)
-            candidates.append((rule_n, 2.95 if whole else 4 if rule in TIE_RULES else 5, "tie"))
+            # ... but a count a reader lost at the text's end makes the pair there lose its ties as a best pair kept
+            # while counting does (its last occurrence comes late): the reader, a commoner slip, is named first
+            weight = (3.05 if rule in REACHED_TIES else 2.95) if whole else 4 if rule in TIE_RULES else 5
+            candidates.append((rule_n, weight, "tie"))
     here = None
     if search and their_count == our_count and rule is None:  # a tie rule from this step, not from the start
         here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break))
