@@ -1,0 +1,39 @@
+"""A BPE trainer as people write their own, with faults of set AA's classes (how the text is cut), one each, written
+for the tests independently of ``bpe/``.
+
+Kinds (:data:`AA_KINDS`), each over characters, the pairs counted afresh each step in a ``Counter`` (the pair counted
+first wins a tie in ``most_common``) and merged left to right:
+
+- ``gpt2``: GPT-2's pattern cuts the words (the plain trainer);
+- ``ws-prefix``: each word takes every space and tab before it, and each newline is a word of its own
+  (``re.findall(r'[ \\t]*\\S+|\\n', text)``), where GPT-2 keeps one space on the word and the rest apart.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import regex
+from line_trainers import _merged  # the plain left-to-right merge, shared with the line trainers
+
+AA_KINDS = ("gpt2", "ws-prefix")
+GPT2_PAT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+
+def _sequences(text: str, kind: str) -> list[list[str]]:
+    if kind == "ws-prefix":
+        return [list(w) for w in regex.findall(r"[ \t]*\S+|\n", text)]
+    return [list(p) for p in regex.findall(GPT2_PAT, text)]
+
+
+def aa_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
+    """The kind's merges on ``text``, as strings."""
+    seqs, merges = _sequences(text, kind), []
+    while len(merges) < num_merges:
+        stats = Counter(pair for seq in seqs for pair in zip(seq, seq[1:]))
+        if not stats:
+            break
+        pair, _ = stats.most_common(1)[0]
+        seqs = [_merged(seq, pair) for seq in seqs]
+        merges.append(pair)
+    return merges
