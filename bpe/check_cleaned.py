@@ -110,7 +110,7 @@ def cleaned_agreed(corpus, student, setup, specials) -> CleanedFound | None:
         if same is not None:  # the same text as another filter (no digit in it to keep): the same reach, no training
             found.append(Cleaned(names, same, kept, same, clean))
             continue
-        if names[0] not in FILTERS and not covers(clean, raw):  # it drops a character the student merges
+        if not covers(clean, raw):  # it drops a character the student merges (a capital, where it lowercases)
             continue
         try:
             counted = words_of(clean)

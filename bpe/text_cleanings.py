@@ -10,6 +10,7 @@ its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a spa
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
 those ``str.isalpha`` holds; with no pre-tokenization, a loop may count only the pairs of two letters a-z
 (``az-pairs``: the runs of a-z, each a word). Some cut the words with a pattern of their own where ours is GPT-2's:
+GPT-2's words with every piece of whitespace alone dropped or kept as one symbol,
 ``re.findall(r"[^\\S\\n]*\\S+|\\n", text)`` (every run of spaces and tabs whole on the next word, each newline a
 word of its own). Each changes the counts before any merge, so the run parts from ours at its first merge that
 a cleaned word counts differently. :data:`CLEANINGS` holds each with the words that say it; :func:`cleanings_for`
@@ -100,6 +101,10 @@ CLEANINGS: dict[str, Cleaning] = {
                           "digits, punctuation and letters outside a-z vanish from their words, so 'café' is counted "
                           "as 'caf' (not 'cafe', as NFKD would leave it) and 'word,' as 'word'",
                           lambda t: _NOT_AZ_OR_SPACE.sub("", t)),
+    "ws-dropped": Cleaning("drops every piece of whitespace alone that GPT-2's pattern cuts (runs of spaces, newlines, "
+                           "indentation), or keeps each as one symbol, so no pair of two whitespace characters is ever "
+                           "counted: only the one space before a word is part of it",
+                           lambda t: [w for w in _GPT2.findall(t) if not w.isspace()], cut=True),
     "ws-prefix": Cleaning("puts every run of spaces and tabs whole onto the word after it and makes each newline a "
                           "word of its own (re.findall(r'[^\\S\\n]*\\S+|\\n', text)), where GPT-2 keeps one "
                           "space on the word and the rest, with a newline's indentation, in a piece of whitespace",

@@ -29,3 +29,11 @@ def test_every_run_of_spaces_put_whole_on_the_next_word_is_named():
     assert (result.kind, result.step) == ("cleaning", pasted_first_difference("prose", student, GPT2_CHARS))
     assert "every run of spaces and tabs whole onto the word after it" in result.cause, result.cause
     assert f"all {len(student.merges)} of yours" in result.cause, result.cause
+
+
+def test_pieces_of_whitespace_kept_as_one_symbol_are_named_as_whitespace_never_paired():
+    # the old Check told every run of whitespace collapsed to one space (following part of the run)
+    student, result = check_aa("prose", "ws-whole")
+    assert (result.kind, result.step) == ("cleaning", pasted_first_difference("prose", student, GPT2_CHARS))
+    assert "no pair of two whitespace characters is ever counted" in result.cause, result.cause
+    assert f"all {len(student.merges)} of yours" in result.cause, result.cause
