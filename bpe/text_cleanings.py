@@ -10,7 +10,8 @@ its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a spa
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
 those ``str.isalpha`` holds; with no pre-tokenization, a loop may count only the pairs of two letters a-z
 (``az-pairs``: the runs of a-z, each a word). Some cut the words with a pattern of their own where ours is GPT-2's:
-GPT-2's words with every piece of whitespace alone dropped or kept as one symbol,
+``re.findall(r" ?\\S+", text)`` (a space and a run of non-space characters: punctuation kept in its word,
+whitespace never paired), GPT-2's words with every piece of whitespace alone dropped or kept as one symbol,
 ``re.findall(r"[^\\S\\n]*\\S+|\\n", text)`` (every run of spaces and tabs whole on the next word, each newline a
 word of its own). Each changes the counts before any merge, so the run parts from ours at its first merge that
 a cleaned word counts differently. :data:`CLEANINGS` holds each with the words that say it; :func:`cleanings_for`
@@ -43,6 +44,7 @@ _AZ_WORD = re.compile(r"[a-z]+")
 _NOT_AZ_OR_SPACE = re.compile(r"[^a-z\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
+_SPACE_WORD = re.compile(r" ?\S+")
 _WS_PREFIXED = re.compile(r"[^\S\n]*\S+|\n")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
 _GPT2 = regex.compile(GPT2_PATTERN)
@@ -101,6 +103,10 @@ CLEANINGS: dict[str, Cleaning] = {
                           "digits, punctuation and letters outside a-z vanish from their words, so 'café' is counted "
                           "as 'caf' (not 'cafe', as NFKD would leave it) and 'word,' as 'word'",
                           lambda t: _NOT_AZ_OR_SPACE.sub("", t)),
+    "space-words": Cleaning("cuts its words as a space and a run of non-space characters (re.findall(r' ?\\S+', "
+                            "text)), so punctuation stays in its word ('␣vu.' is one word) and whitespace is never "
+                            "paired: runs of spaces and newlines are never part of a word",
+                            lambda t: _SPACE_WORD.findall(t), cut=True),
     "ws-dropped": Cleaning("drops every piece of whitespace alone that GPT-2's pattern cuts (runs of spaces, newlines, "
                            "indentation), or keeps each as one symbol, so no pair of two whitespace characters is ever "
                            "counted: only the one space before a word is part of it",

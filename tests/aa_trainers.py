@@ -8,7 +8,9 @@ first wins a tie in ``most_common``) and merged left to right:
 - ``ws-prefix``: each word takes every space and tab before it, and each newline is a word of its own
   (``re.findall(r'[ \\t]*\\S+|\\n', text)``), where GPT-2 keeps one space on the word and the rest apart;
 - ``ws-whole``: GPT-2's words, but a piece of whitespace alone (a run of spaces, a newline and its indentation) is
-  kept as ONE symbol, so no pair of whitespace characters is ever counted.
+  kept as ONE symbol, so no pair of whitespace characters is ever counted;
+- ``space-words``: the whitespace-split words, each but the first with a space before it (``' ' + word``), so
+  punctuation stays in its word.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from collections import Counter
 import regex
 from line_trainers import _merged  # the plain left-to-right merge, shared with the line trainers
 
-AA_KINDS = ("gpt2", "ws-prefix", "ws-whole")
+AA_KINDS = ("gpt2", "ws-prefix", "ws-whole", "space-words")
 GPT2_PAT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 
 def _sequences(text: str, kind: str) -> list[list[str]]:
     if kind == "ws-prefix":
         return [list(w) for w in regex.findall(r"[ \t]*\S+|\n", text)]
+    if kind == "space-words":
+        return [list(w if i == 0 else " " + w) for i, w in enumerate(text.split())]
     pieces = regex.findall(GPT2_PAT, text)
     if kind == "ws-whole":
         return [[p] if p.isspace() else list(p) for p in pieces]

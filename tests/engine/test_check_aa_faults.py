@@ -37,3 +37,12 @@ def test_pieces_of_whitespace_kept_as_one_symbol_are_named_as_whitespace_never_p
     assert (result.kind, result.step) == ("cleaning", pasted_first_difference("prose", student, GPT2_CHARS))
     assert "no pair of two whitespace characters is ever counted" in result.cause, result.cause
     assert f"all {len(student.merges)} of yours" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_words_of_a_space_and_a_run_of_non_space_characters_are_named(corpus):
+    # the old Check told, on bytes, whitespace kept on words (another pre-tokenizer, or none); on prose, whitespace
+    # collapsed to one space
+    student, result = check_aa(corpus, "space-words")
+    assert (result.kind, result.step) == ("cleaning", pasted_first_difference(corpus, student, GPT2_CHARS))
+    assert "punctuation stays in its word" in result.cause, result.cause
