@@ -13,7 +13,8 @@ those ``str.isalpha`` holds; with no pre-tokenization, a loop may count only the
 ``re.findall(r" ?\\S+", text)`` (a space and a run of non-space characters: punctuation kept in its word,
 whitespace never paired), GPT-2's words with every piece of whitespace alone dropped or kept as one symbol,
 ``re.findall(r"[^\\S\\n]*\\S+|\\n", text)`` (every run of spaces and tabs whole on the next word, each newline a
-word of its own). Each changes the counts before any merge, so the run parts from ours at its first merge that
+word of its own); with no pre-tokenization, ``re.split(r"[.:;\\n\\r]", text)`` (the text cut at its separators,
+which are deleted). Each changes the counts before any merge, so the run parts from ours at its first merge that
 a cleaned word counts differently. :data:`CLEANINGS` holds each with the words that say it; :func:`cleanings_for`
 gives the ones that can change a run under a pre-tokenizer (a word-level cleaning only where words are cut at
 whitespace), alone and after lowercasing; :func:`cleaned` applies them.
@@ -46,6 +47,7 @@ _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
 _SPACE_WORD = re.compile(r" ?\S+")
 _WS_PREFIXED = re.compile(r"[^\S\n]*\S+|\n")
+_SEPARATOR = re.compile(r"[.:;\n\r]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
 _GPT2 = regex.compile(GPT2_PATTERN)
 
@@ -140,6 +142,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "az-pairs": Cleaning("counts only the pairs of two letters a-z (or of tokens merged from them): a pair that holds "
                          "a space, a punctuation mark or any other character is never counted or merged",
                          lambda t: " ".join(_AZ_WORD.findall(t))),
+    "separators": Cleaning("deletes each '.', ':', ';' and line break and cuts the text there, so no pair crosses "
+                           "them (re.split(r'[.:;\\n\\r]', text)), the spaces staying inside the pieces",
+                           lambda t: [p for p in _SEPARATOR.split(t) if p]),
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),
@@ -194,6 +199,8 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             continue  # only a whole-text run whose tokens hold '_'
         if c.cut and pre_tokenizer not in BYTE_LEVEL:
             continue  # words of the student's own cut that keep whitespace: compared with GPT-2's or GPT-4's
+        if name == "separators" and pre_tokenizer != "none":
+            continue  # the text cut only at its separators: compared with no pre-tokenization
         if name in ("space-skip", "az-pairs") and pre_tokenizer != "none":
             continue  # a run with no pre-tokenization whose spaces never merge (words cut at spaces say it otherwise)
         found += [(name,), ("lower", name)]
