@@ -1,5 +1,6 @@
 """Texts cleaned before counting in ways other than keeping letters: punctuation cut off or stripped from words,
-whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8, words dropped.
+whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8, words dropped, or the
+text cut into words by a pattern of the student's own.
 
 People who write BPE "from scratch" often clean the text first, each in a few common ways: ``re.findall(r"\\w+|
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
