@@ -184,9 +184,10 @@ def compare_one(
         lowered = lowercased_agreed(corpus, student, setup, specials)
         candidates.append((lowered, 0, "case"))
         cleaned = cleaned_agreed(corpus, student, setup, specials)
-    elif tied:  # at a tie a cleaning moves a count by chance: it must make this choice and follow the run further
+    elif tied:  # at a tie a cleaning moves a count by chance: it must make this choice and follow the run further,
+        # or take our pair out of the tie and leave the choice to a tie rule of the student's own (``taken_over``)
         cleaned = cleaned_agreed(corpus, student, setup, specials)
-        if cleaned is not None and cleaned.best.agreed <= n:
+        if cleaned is not None and cleaned.best.agreed < n:
             cleaned = None
     if cleaned is not None:  # the text kept to its letters: after plain lowercasing, the simpler cause; the other
         # cleanings (bpe.text_cleanings) after a faulty reader or a class of wrong counts, commoner in CS336 trainers
@@ -324,7 +325,12 @@ def compare_one(
             else f" ({their_count} here): a count that differs, from how the text is cleaned"
         )
         cause = f"{head}{counted}. Your run {cleaned.best.told()}: on the text cleaned so our run makes this merge too"
-        if cleaned.best.names[0] not in FILTERS:  # how far the cleaning explains the run
+        if cleaned.best.agreed == n:  # the cleaning took our pair out of the tie, a rule of the student's chose theirs
+            cause = (
+                f"{head}{counted}. Your run {cleaned.best.told()}: on the text cleaned so our run no longer makes our "
+                "merge here, and the tie left is broken by a rule of yours, told below."
+            )
+        elif cleaned.best.names[0] not in FILTERS:  # how far the cleaning explains the run
             total = len(student.merges)
             cause += (
                 f", and all {total} of yours."

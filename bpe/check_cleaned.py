@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from .check_loop import Words, tie_key
 from .check_result import to_ours
-from .check_setup import setup_agreed, student_words, train_setup
+from .check_setup import history_bytes, setup_agreed, student_words, train_setup
 from .check_ties import FOLLOW
 from .check_told import Parting
 from .check_work import MergeCost, Work
@@ -110,7 +110,7 @@ def cleaned_agreed(corpus, student, setup, specials) -> CleanedFound | None:
         if same is not None:  # the same text as another filter (no digit in it to keep): the same reach, no training
             found.append(Cleaned(names, same, kept, same, clean))
             continue
-        if names[0] not in FILTERS and not covers(clean, raw):  # it drops a character the student merges
+        if not covers(clean, raw):  # it drops a character the student merges (a capital, where it lowercases)
             continue
         try:
             counted = words_of(clean)
@@ -150,7 +150,8 @@ def taken_over(
             if any(tried.text == text for text in done):
                 continue  # the same text as a cleaning tried (a filter with no digit to keep): as far
             done.append(tried.text)
-            far = _tie_takes_over(tried.text, student, setup, specials, tried.agreed)
+            moved = p.ours[p.n] if tried.agreed == p.n else None  # at the step itself: it must move our choice
+            far = _tie_takes_over(tried.text, student, setup, specials, tried.agreed, moved)
             if far > best.far:
                 best = replace(tried, far=far)
         cleaned = replace(cleaned, best=best)
@@ -158,15 +159,17 @@ def taken_over(
     return candidates, cleaned
 
 
-def _tie_takes_over(corpus, student, setup, specials, k: int) -> int:
+def _tie_takes_over(corpus, student, setup, specials, k: int, moved=None) -> int:
     """How far our run on ``corpus`` follows the student's once a tie rule of the student's own
     (:func:`bpe.check_loop.tie_key`) breaks the ties from merge ``k + 1``, where our run parts from it at a tie; ``k``
-    where it parts on a count or no rule follows the run :data:`~bpe.check_ties.FOLLOW` merges further."""
+    where it parts on a count or no rule follows the run :data:`~bpe.check_ties.FOLLOW` merges further. ``moved``:
+    our merge at that step on the text as typed, which the cleaned text must no longer make there (a cleaning that
+    leaves the tie as it was is no cause: the rule alone would make the student's choice)."""
     if k >= len(student.merges):
         return k
     eow = student.end_of_word
     history = train_setup(corpus, setup, k + 1, specials, eow)
-    if len(history.merges) <= k:
+    if len(history.merges) <= k or (moved is not None and history_bytes(history)[k] == moved):
         return k
     counts = history.pair_counts_after(k)
     theirs = to_ours(student.merges[k], history)

@@ -1,5 +1,6 @@
 """Texts cleaned before counting in ways other than keeping letters: punctuation cut off or stripped from words,
-whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8, words dropped.
+whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8, words dropped, or the
+text cut into words by a pattern of the student's own.
 
 People who write BPE "from scratch" often clean the text first, each in a few common ways: ``re.findall(r"\\w+|
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
@@ -9,7 +10,12 @@ the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)``
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
 those ``str.isalpha`` holds; with no pre-tokenization, a loop may count only the pairs of two letters a-z
-(``az-pairs``: the runs of a-z, each a word). Each changes the counts before any merge, so the run parts from ours at its first merge that
+(``az-pairs``: the runs of a-z, each a word). Some cut the words with a pattern of their own where ours is GPT-2's:
+``re.findall(r" ?\\S+", text)`` (a space and a run of non-space characters: punctuation kept in its word,
+whitespace never paired), GPT-2's words with every piece of whitespace alone dropped or kept as one symbol,
+``re.findall(r"[^\\S\\n]*\\S+|\\n", text)`` (every run of spaces and tabs whole on the next word, each newline a
+word of its own); with no pre-tokenization, ``re.split(r"[.:;\\n\\r]", text)`` (the text cut at its separators,
+which are deleted). Each changes the counts before any merge, so the run parts from ours at its first merge that
 a cleaned word counts differently. :data:`CLEANINGS` holds each with the words that say it; :func:`cleanings_for`
 gives the ones that can change a run under a pre-tokenizer (a word-level cleaning only where words are cut at
 whitespace), alone and after lowercasing; :func:`cleaned` applies them.
@@ -29,6 +35,7 @@ from dataclasses import dataclass
 
 import regex
 
+from .config import BYTE_LEVEL
 from .pre_tokenizers import GPT2_PATTERN, Corpus
 
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\s\w]+")
@@ -39,6 +46,9 @@ _AZ_WORD = re.compile(r"[a-z]+")
 _NOT_AZ_OR_SPACE = re.compile(r"[^a-z\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
+_SPACE_WORD = re.compile(r" ?\S+")
+_WS_PREFIXED = re.compile(r"[^\S\n]*\S+|\n")
+_SEPARATOR = re.compile(r"[.:;\n\r]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
 _GPT2 = regex.compile(GPT2_PATTERN)
 
@@ -67,12 +77,15 @@ def _g_words(text: str) -> str:
 class Cleaning:
     """One way of cleaning a text: what it does, said to the student, and the function. ``words``: it acts on
     whitespace-split words, so it is tried only where our words are cut at whitespace; ``bytes_only``: it shows only
-    in a byte-level run; ``splits``: it cuts a text into several (each trained on its own)."""
+    in a byte-level run; ``splits``: it cuts a text into several (each trained on its own); ``cut``: it cuts the text
+    into words of its own, which hold whitespace, so it is tried only where our words may hold it (GPT-2's and
+    GPT-4's cuts) and gives word counts."""
 
     sentence: str
     clean: Callable[[str], str | list[str]]
     words: bool = False
     bytes_only: bool = False
+    cut: bool = False
 
 
 CLEANINGS: dict[str, Cleaning] = {
@@ -93,6 +106,18 @@ CLEANINGS: dict[str, Cleaning] = {
                           "digits, punctuation and letters outside a-z vanish from their words, so 'café' is counted "
                           "as 'caf' (not 'cafe', as NFKD would leave it) and 'word,' as 'word'",
                           lambda t: _NOT_AZ_OR_SPACE.sub("", t)),
+    "space-words": Cleaning("cuts its words as a space and a run of non-space characters (re.findall(r' ?\\S+', "
+                            "text)), so punctuation stays in its word ('␣vu.' is one word) and whitespace is never "
+                            "paired: runs of spaces and newlines are never part of a word",
+                            lambda t: _SPACE_WORD.findall(t), cut=True),
+    "ws-dropped": Cleaning("drops every piece of whitespace alone that GPT-2's pattern cuts (runs of spaces, newlines, "
+                           "indentation), or keeps each as one symbol, so no pair of two whitespace characters is ever "
+                           "counted: only the one space before a word is part of it",
+                           lambda t: [w for w in _GPT2.findall(t) if not w.isspace()], cut=True),
+    "ws-prefix": Cleaning("puts every run of spaces and tabs whole onto the word after it and makes each newline a "
+                          "word of its own (re.findall(r'[^\\S\\n]*\\S+|\\n', text)), where GPT-2 keeps one "
+                          "space on the word and the rest, with a newline's indentation, in a piece of whitespace",
+                          lambda t: _WS_PREFIXED.findall(t), cut=True),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",
@@ -118,6 +143,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "az-pairs": Cleaning("counts only the pairs of two letters a-z (or of tokens merged from them): a pair that holds "
                          "a space, a punctuation mark or any other character is never counted or merged",
                          lambda t: " ".join(_AZ_WORD.findall(t))),
+    "separators": Cleaning("deletes each '.', ':', ';' and line break and cuts the text there, so no pair crosses "
+                           "them (re.split(r'[.:;\\n\\r]', text)), the spaces staying inside the pieces",
+                           lambda t: [p for p in _SEPARATOR.split(t) if p]),
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),
@@ -142,6 +170,11 @@ def cleaned(corpus: Corpus, names: Sequence[str]) -> Corpus | None:
                 if w:
                     words[w] = words.get(w, 0) + 1
         return words or None
+    if names and names[-1] in CLEANINGS and CLEANINGS[names[-1]].cut:  # the student's own words, counted
+        counted: Counter[str] = Counter()
+        for text in cleaned(texts, names[:-1]) or ():
+            counted.update(w for w in CLEANINGS[names[-1]].clean(text) if w)
+        return dict(counted) or None
     for name in names:
         out: list[str] = []
         for text in texts:
@@ -165,6 +198,10 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             continue  # words cut at whitespace never see it
         if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
             continue  # only a whole-text run whose tokens hold '_'
+        if c.cut and pre_tokenizer not in BYTE_LEVEL:
+            continue  # words of the student's own cut that keep whitespace: compared with GPT-2's or GPT-4's
+        if name == "separators" and pre_tokenizer != "none":
+            continue  # the text cut only at its separators: compared with no pre-tokenization
         if name in ("space-skip", "az-pairs") and pre_tokenizer != "none":
             continue  # a run with no pre-tokenization whose spaces never merge (words cut at spaces say it otherwise)
         found += [(name,), ("lower", name)]
