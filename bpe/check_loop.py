@@ -29,7 +29,7 @@ from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
 from .loop_fault import Fault
 from .merge_faults import CORRECT, FAULTS
-from .tie_keys import ORDER_TIES, RECOUNT_TIE, TEXT_REACHED_TIE, TIE_KEYS, token_ids
+from .tie_keys import BYTE_KEYS, ORDER_TIES, RECOUNT_TIE, TEXT_REACHED_TIE, TIE_KEYS, token_ids
 
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
@@ -44,6 +44,9 @@ class Words:
     # the words' indexes in the order of their last occurrence in the text, read when asked (None: word counts, no
     # order to read): the order a count over every word as the text has them brings a pair to its full count in
     text_order: Callable[[], tuple[int, ...] | None] | None = field(default=None, compare=False, repr=False)
+    # whether the student's run is written in bytes: a key on byte values (the original BPE compression's) is tried
+    # only then, or any run of characters whose ties follow no rule (a hash order) would find it by chance
+    byte_level: bool = field(default=False, compare=False, repr=False)
     costs: dict[tuple[BytePair, ...], MergeCost] = field(default_factory=dict, compare=False, repr=False)
     ties: dict[tuple, Replay] = field(default_factory=dict, compare=False, repr=False)
 
@@ -53,6 +56,13 @@ class Words:
         if key not in self.costs:
             self.costs[key] = MergeCost(self.words, key)
         return self.costs[key]
+
+    def tries(self, name: str) -> bool:
+        """Whether the tie key ``name`` is tried on these words: the text's order of words only where there is one
+        to read, a key on byte values only for a run written in bytes."""
+        if name == TEXT_REACHED_TIE:
+            return self.order() is not None
+        return self.byte_level or name not in BYTE_KEYS
 
     def order(self) -> tuple[int, ...] | None:
         """The words' indexes in the order of their last occurrence in the text, or None."""
@@ -188,7 +198,7 @@ def find_tie_and_fault(
     rank = {name: k for k, name in enumerate(TIE_KEYS)}
     # the last pair of the greatest count is a whole loop's choice (>= on a fresh count), not a key beside a fault
     # the text's order of words is a whole loop's choice too, read only where a count over the words is replayed
-    names = [name for name in TIE_KEYS if name not in (skip, LAST_TIE, TEXT_REACHED_TIE)]
+    names = [name for name in TIE_KEYS if name not in (skip, LAST_TIE, TEXT_REACHED_TIE) and corpus.tries(name)]
     ids = token_ids(corpus.words, args[2])
     names.sort(key=lambda name: not _takes_theirs(name, pairs, ids))
     faults = [f for f in FAULTS.values() if not (f.loses or f.heap)]  # a lost pair fits any run; a heap has its key
@@ -292,7 +302,7 @@ def tie_key(
     for name in TIE_KEYS:
         if name == skip or name == LAST_TIE and len(corpus.words) > 1:  # that key: a fresh count over one whole text
             continue
-        if name == TEXT_REACHED_TIE and corpus.order() is None:  # word counts: no text order to read
+        if not corpus.tries(name):
             continue
         if work.spent():
             break

@@ -47,7 +47,7 @@ def tie_from_here(corpus: Words, merges: Sequence[BytePair], step: int, skip: st
     need = min(len(run), step + FOLLOW)
     best: TieHere | None = None
     for name in TIE_KEYS:
-        if name == skip:
+        if name == skip or not corpus.tries(name):
             continue
         if work.spent():
             break

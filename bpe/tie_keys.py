@@ -102,6 +102,7 @@ RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh c
 REACHED_TIE = "first-reached"  # the tie key that reads where a fresh count brings each pair to its full count
 TEXT_REACHED_TIE = "first-reached-in-text"  # the same over every word in the text's order (the words' last places)
 REACHED_TIES = (REACHED_TIE, TEXT_REACHED_TIE)
+BYTE_KEYS = ("free-byte",)  # tie keys on byte values: tried only on a run written in bytes
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
