@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 
 import regex
-from line_trainers import _merged  # the plain left-to-right merge, shared with the line trainers
+from line_trainers import train_sequences  # the plain loop, shared with the line trainers
 
 AA_KINDS = ("gpt2", "ws-prefix", "ws-whole", "space-words", "separators", "separators-concat")
 SEPARATORS = ".:;\n\r"
@@ -46,15 +46,10 @@ def _sequences(text: str, kind: str) -> list[list[str]]:
 
 def aa_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings."""
-    seqs, merges = _sequences(text, kind), []
-    while len(merges) < num_merges:
-        stats = Counter(pair for seq in seqs for pair in zip(seq, seq[1:]))
-        if not stats:
-            break
-        pair, _ = stats.most_common(1)[0]
-        if kind == "separators-concat":
-            top = max(stats.values())
-            pair = min((p for p, n in stats.items() if n == top), key=lambda p: p[0] + p[1])
-        seqs = [_merged(seq, pair) for seq in seqs]
-        merges.append(pair)
-    return merges
+    pick = _smallest_concat if kind == "separators-concat" else None
+    return train_sequences(_sequences(text, kind), num_merges, pick)
+
+
+def _smallest_concat(stats: Counter) -> tuple[str, str]:
+    top = max(stats.values())
+    return min((p for p, n in stats.items() if n == top), key=lambda p: p[0] + p[1])

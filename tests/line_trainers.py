@@ -39,12 +39,18 @@ def _merged(seq: list[str], pair: tuple[str, str]) -> list[str]:
 
 def line_train(text: str, num_merges: int, fault: str | None = None) -> list[tuple[str, str]]:
     """The trainer's merges on ``text``, in order."""
-    seqs, merges = sequences(text, fault), []
+    return train_sequences(sequences(text, fault), num_merges)
+
+
+def train_sequences(seqs: list[list[str]], num_merges: int, pick=None) -> list[tuple[str, str]]:
+    """The merges of the plain loop on ``seqs``: pairs counted afresh each step, the pair met first among those
+    counted most taken (or ``pick(stats)``'s), merged left to right."""
+    merges: list[tuple[str, str]] = []
     while len(merges) < num_merges:
         stats = Counter(pair for seq in seqs for pair in zip(seq, seq[1:]))
         if not stats:
             break
-        pair, _ = stats.most_common(1)[0]
+        pair = pick(stats) if pick else stats.most_common(1)[0][0]
         seqs = [_merged(seq, pair) for seq in seqs]
         merges.append(pair)
     return merges
