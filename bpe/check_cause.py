@@ -66,6 +66,7 @@ from .check_setup import (
     text_order,
     train_setup,
 )
+from .check_space_ban import space_ban, space_ban_told
 from .check_special_ban import special_ban
 from .check_special_words import special_words, special_words_told
 from .check_ties import FOLLOW, TIE_SENTENCES, tie_rule
@@ -253,6 +254,9 @@ def compare_one(
     )
     if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
         candidates.append((banned[0], 2.07, "special-ban"))
+    spaced = space_ban(words, student.merges, step, ours[n], TIE_KEY.get(setup.tie_break)) if search else None
+    if spaced is not None:  # pairs whose token would hold whitespace inside it left out of the selection
+        candidates.append((spaced, 2.08, "space-ban"))
     rule = near = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n, same = tie_rule(corpus, student, setup, specials, step)
@@ -368,6 +372,8 @@ def compare_one(
         return right_to_left_told(head, their_count, len(student.merges), reversed_, fields)
     if kind == "special-ban" and banned is not None:
         return special_ban_told(p, banned)
+    if kind == "space-ban" and spaced is not None:
+        return space_ban_told(p, spaced)
     if kind == "int-sum" and ints is not None:
         return int_sum_told(p, ints, uncut)
     if kind == "never-merges":

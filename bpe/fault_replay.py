@@ -65,6 +65,7 @@ def replay(
     shunned: frozenset[BytePair] = frozenset(),
     trusted: int = 0,
     order: Sequence[int] | None = None,
+    shuns: Callable[[BytePair], bool] | None = None,
 ) -> Replay:
     """Follow ``merges`` under ``fault`` and count how many the faulty loop would choose itself.
     ``choose``: make that many merges instead, each the pair the loop would choose (needs ``tie``), as
@@ -75,7 +76,7 @@ def replay(
     selection never takes, whatever their count. ``trusted``: the first merges taken as the student made them, whether
     or not the loop would choose them, so the loop is followed from there on. ``order``: the words' indexes in the
     order the tie keys that read where a count ends (:class:`bpe.replay_counts.Reached`) scan them (default: as
-    given)."""
+    given). ``shuns``: a test of the pairs the selection never takes, where they cannot all be listed."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie if tie != OUR_FIRST else RECOUNT_TIE][1] if tie else None
@@ -179,7 +180,7 @@ def replay(
             return result
         if step == watch and fault.loses and choose is None:
             lost = _lost_pairs(counts, pair, pick, ids, seen)
-        tied = counts.top(lost | shunned if shunned else lost)
+        tied = counts.top(lost | shunned if shunned else lost, shuns)
         if step >= trusted and (
             pair not in tied
             or pick is not None

@@ -71,13 +71,16 @@ class PairCounts:
     def drop(self, pair: BytePair) -> None:
         self._set(pair, 0)
 
-    def top(self, lost: set[BytePair] | frozenset = frozenset()) -> list[BytePair]:
-        """The pairs of the highest count above 0 (none if no count is above 0), ``lost`` left out."""
-        if not lost:
+    def top(
+        self, lost: set[BytePair] | frozenset = frozenset(), shuns: Callable[[BytePair], bool] | None = None
+    ) -> list[BytePair]:
+        """The pairs of the highest count above 0 (none if no count is above 0), ``lost`` and the pairs ``shuns``
+        holds for left out."""
+        if not lost and shuns is None:
             best = max(self.by_count, default=0)
             return sorted(self.by_count[best]) if best > 0 else []
         for count in sorted((c for c in self.by_count if c > 0), reverse=True):
-            rest = self.by_count[count] - lost
+            rest = {p for p in self.by_count[count] - lost if shuns is None or not shuns(p)}
             if rest:
                 return sorted(rest)
         return []
