@@ -254,9 +254,14 @@ def compare_one(
     )
     if banned is not None:  # pairs whose bytes are part of a special token left out of the selection
         candidates.append((banned[0], 2.07, "special-ban"))
-    spaced = space_ban(words, student.merges, step, ours[n], TIE_KEY.get(setup.tie_break)) if search else None
-    if spaced is not None:  # pairs whose token would hold whitespace inside it left out of the selection
-        candidates.append((spaced, 2.08, "space-ban"))
+    spaced = (
+        space_ban(words, student.merges, step, ours[n], TIE_KEY.get(setup.tie_break))
+        if search and setup.pre_tokenizer == "none"  # words cut otherwise hold no whitespace between characters
+        else None
+    )
+    if spaced is not None:  # pairs whose token would hold whitespace inside it left out of the selection: after a
+        # reader making as many merges (a text read line by line never pairs a line break either)
+        candidates.append((spaced, 3.02, "space-ban"))
     rule = near = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n, same = tie_rule(corpus, student, setup, specials, step)
