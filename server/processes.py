@@ -19,11 +19,12 @@ import sys
 import time
 import types
 
-# What every process started from the forkserver imports (a training worker ``server.jobs``, a file reader or a
-# check ``bpe``, which it imports): imported once in the forkserver, each fork has it at once, where importing it
-# cost each new process about 0.4 CPU-s (a pool's lanes, every upload read and every check start one). Imports
-# only: no thread starts (the forkserver forks), no Streamlit.
-PRELOAD = ["server.jobs"]
+# What the processes started from the forkserver import (a training worker ``server.jobs``, a file reader ``bpe``,
+# a check ``server.check_jobs``): imported once in the forkserver, each fork has it at once, where importing it
+# cost each new process about 0.4 CPU-s, and a check's 0.7 (a pool's lanes, every upload read and every check
+# start one). The check's modules make every process about 4 MB bigger. Imports only: no thread starts (the
+# forkserver forks), no Streamlit.
+PRELOAD = ["server.jobs", "server.check_jobs"]
 
 
 def forkserver() -> mp.context.ForkServerContext:
