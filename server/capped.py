@@ -15,7 +15,6 @@ student's run) and how its pickle is loaded (the caller's choice).
 from __future__ import annotations
 
 import contextlib
-import multiprocessing as mp
 import pickle
 import resource
 import signal
@@ -23,7 +22,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from server.processes import plain_main
+from server.processes import forkserver, plain_main
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ class CappedRunner:
         if not self.slots.acquire(timeout=self.wait):
             raise ValueError(said.busy.format(wait=self.wait))
         try:
-            ctx = mp.get_context("forkserver")
+            ctx = forkserver()
             receive, send = ctx.Pipe(duplex=False)
             proc = ctx.Process(
                 target=_child, args=(send, fn, args, memory, seconds, said, self.max_result), daemon=True

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import multiprocessing as mp
 import os
 import sys
 import threading
@@ -60,7 +59,7 @@ from bpe.presets import PRESETS
 from server import heap, internals, limits, long_runs, run_times, snapshots
 from server.corpora import corpus_of
 from server.lanes import FairLane
-from server.processes import die_with_parent, exit_with, plain_main, rss_mib
+from server.processes import die_with_parent, exit_with, forkserver, plain_main, rss_mib
 from server.slots import FIELDS, Slot
 from server.snapshots import deep_sizeof
 
@@ -218,7 +217,7 @@ class Job:
 
 class _Pool:
     def __init__(self) -> None:
-        ctx = mp.get_context("forkserver")
+        ctx = forkserver()
         self.progress = ctx.Array("q", FIELDS * SLOTS, lock=False)  # a Slot each (server/slots.py)
         snapshots.sweep(os.getpid())  # copies left by a server that died (or an earlier pool of this one)
         self.ctx = ctx

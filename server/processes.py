@@ -1,6 +1,7 @@
 """Child processes started from a Streamlit server (the training pool in ``server.jobs``, the file readers in
 ``server.uploads``).
 
+Every such process forks from one ``forkserver`` (:func:`forkserver`), which has imported the engine first.
 Also: how a worker dies with the server (:func:`die_with_parent`, :func:`exit_with`), and how big one is
 (:func:`rss_mib`).
 Left out: the pools themselves, which live with what they run.
@@ -10,12 +11,28 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing as mp
 import os
 import select
 import signal
 import sys
 import time
 import types
+
+# What the processes started from the forkserver import (a training worker ``server.jobs``, a file reader ``bpe``,
+# a check ``server.check_jobs``): imported once in the forkserver, each fork has it at once, where importing it
+# cost each new process about 0.4 CPU-s, and a check's 0.7 (a pool's lanes, every upload read and every check
+# start one). The check's modules make every process about 4 MB bigger. Imports only: no thread starts (the
+# forkserver forks), no Streamlit.
+PRELOAD = ["server.jobs", "server.check_jobs"]
+
+
+def forkserver() -> mp.context.ForkServerContext:
+    """The ``forkserver`` context, its server preloading :data:`PRELOAD` (set before it starts; later calls
+    change nothing once it runs)."""
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)
+    return ctx
 
 
 @contextlib.contextmanager

@@ -60,10 +60,12 @@ class StoredText:
         return cut[0] if len(cut) > 1 else ""
 
 
-def open_stored(key: str, store=None, held_chars: int = HELD_CHARS) -> tuple[str, str | StoredText] | None:
+def open_stored(key: str, store=None, held_chars: int | None = None) -> tuple[str, str | StoredText] | None:
     """(kind, corpus) of the corpus stored under ``key`` (the server's store if ``store`` is None): its text when
-    it is a word-count table or a text of up to ``held_chars`` characters, else a :class:`StoredText`. None if
-    it is not stored, or damaged (its bytes are not what the digest names). StoreUnavailable as the store raises."""
+    it is a word-count table or a text of up to ``held_chars`` characters (:data:`HELD_CHARS`, read when called,
+    if None), else a :class:`StoredText`. None if it is not stored, or damaged (its bytes are not what the digest
+    names). StoreUnavailable as the store raises."""
+    held_chars = HELD_CHARS if held_chars is None else held_chars
     source = corpus_store.store() if store is None else store
     pieces = source.read_chunks(key)
     if pieces is None:
