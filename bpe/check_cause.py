@@ -34,6 +34,7 @@ own modules, named above).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -157,7 +158,8 @@ def compare_one(
     head = f"At step {step} we merge {show_pair(ours[n])} ({our_count}) and you {show_pair(theirs)}"
     fields = dict(step=step, ours=ours[n], theirs=theirs, our_count=our_count, their_count=their_count, **base)
     texts, word_symbols, freqs = student_words(corpus, setup, specials, student.end_of_word)
-    words = Words(texts, word_symbols, freqs, lambda: text_order(corpus, setup, specials, texts), student.byte_level)
+    order = functools.cache(lambda: text_order(corpus, setup, specials, texts))  # sorted once, if a key asks
+    words = Words(texts, word_symbols, freqs, order, student.byte_level)
     p = Parting(corpus, student, setup, specials, history, ours, n, step, theirs, our_pair, our_count, their_count,
                  head, fields, words)  # fmt: skip
     # Every explanation is tried and the one that reproduces the student's run longest is named; on

@@ -41,7 +41,7 @@ def space_ban(words: Words, merges: Sequence[BytePair], step: int, ours: BytePai
     stop it."""
     if not holds_space(ours) or any(holds_space(m) for m in merges):
         return None
-    work = Work("special")
+    work = Work("space")
     run = replay(words.words, words.freqs, merges[: step + BEYOND], tie=tie, deadline=work.deadline, shuns=holds_space)
     if not run.finished:
         work.cut()

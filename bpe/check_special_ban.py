@@ -50,7 +50,9 @@ def special_ban(
         return None
     special = next(s for s in specials if ours[0] + ours[1] in s.encode("utf-8"))
     work = Work("special")
-    run = replay(words.words, words.freqs, merges[: step + BEYOND], tie=tie, deadline=work.deadline, shunned=shunned)
+    run = replay(
+        words.words, words.freqs, merges[: step + BEYOND], tie=tie, deadline=work.deadline, shuns=shunned.__contains__
+    )
     if not run.finished:
         work.cut()
     return (run.reproduced, special) if run.reproduced >= step else None

@@ -60,6 +60,7 @@ SEARCHES = {  # each search's name in the sentence said when the safety net stop
     "count": "a faulty corpus reader",
     "set": "a loop that merges in a set's order",
     "special": "a selection that shuns special tokens' pairs",
+    "space": "a selection that shuns tokens holding whitespace",
     "settings": "the settings that follow your run",
     "marks": "the symbols your words are marked with",
     "clean": "how your text is cleaned",

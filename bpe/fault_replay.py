@@ -62,7 +62,6 @@ def replay(
     choose: int | None = None,
     deletes: bool | None = None,
     keeps: bool = False,
-    shunned: frozenset[BytePair] = frozenset(),
     trusted: int = 0,
     order: Sequence[int] | None = None,
     shuns: Callable[[BytePair], bool] | None = None,
@@ -72,11 +71,11 @@ def replay(
     :func:`faulty_merges` does. ``deletes``: whether the loop deletes a pair's count once it is merged, so a
     count a faulty update left there never wins a tie (None: where the student's run never repeats a merge).
     ``keeps``: a fault that deletes the merged pair's count (``drops``) keeps it instead, what the faulty update left
-    there and all, as the same loop does when it only subtracts each merged occurrence. ``shunned``: pairs the
-    selection never takes, whatever their count. ``trusted``: the first merges taken as the student made them, whether
-    or not the loop would choose them, so the loop is followed from there on. ``order``: the words' indexes in the
-    order the tie keys that read where a count ends (:class:`bpe.replay_counts.Reached`) scan them (default: as
-    given). ``shuns``: a test of the pairs the selection never takes, where they cannot all be listed."""
+    there and all, as the same loop does when it only subtracts each merged occurrence. ``shuns``: a test of the
+    pairs the selection never takes, whatever their count. ``trusted``: the first merges taken as the student made
+    them, whether or not the loop would choose them, so the loop is followed from there on. ``order``: the words'
+    indexes in the order the tie keys that read where a count ends (:class:`bpe.replay_counts.Reached`) scan them
+    (default: as given)."""
     splits: list[Split] = [list(w) for w in words]
     ids = token_ids(words, merges) if tie else {}
     pick = TIE_KEYS[tie if tie != OUR_FIRST else RECOUNT_TIE][1] if tie else None
@@ -180,7 +179,7 @@ def replay(
             return result
         if step == watch and fault.loses and choose is None:
             lost = _lost_pairs(counts, pair, pick, ids, seen)
-        tied = counts.top(lost | shunned if shunned else lost, shuns)
+        tied = counts.top(lost, shuns)
         if step >= trusted and (
             pair not in tied
             or pick is not None

@@ -2,8 +2,7 @@
 whitespace collapsed, accents dropped, sentences split, a space written as ``'Ġ'`` in UTF-8, words dropped, the text
 uppercased, or the text cut into words by a pattern of the student's own.
 
-People who write BPE "from scratch" often clean the text first, each in a few common ways: ``text.upper()`` (tried
-only on a run with no small letter), ``re.findall(r"\\w+|
+People who write BPE "from scratch" often clean the text first, each in a few common ways: ``text.upper()``, ``re.findall(r"\\w+|
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
 ``word.strip(punctuation)`` (and words left empty dropped), ``re.sub(r"[^a-z\\s]", "", text)`` (every character
 but a-z and whitespace deleted: ``café`` read as ``caf``), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
@@ -208,8 +207,7 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
         if name in ("space-skip", "az-pairs") and pre_tokenizer != "none":
             continue  # a run with no pre-tokenization whose spaces never merge (words cut at spaces say it otherwise)
         if name == "upper":
-            if not any(c.islower() for t in tokens for c in t.replace(b"</w>", b"").decode("utf-8", "replace")):
-                found.append((name,))  # only a run with no small letter (lowercased first, it is the same text)
+            found.append((name,))  # lowercased first, it is the same text
             continue
         found += [(name,), ("lower", name)]
     return found

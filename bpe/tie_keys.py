@@ -11,10 +11,9 @@ place: the pairs of the corpus in the order they occur, then each new pair when 
 pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
 ``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``), the smallest
 second symbol first (``pair[1]`` compared before ``pair[0]``), the smallest byte values with each merged token
-written as a byte value the text does not use (the original BPE compression), the pair that reaches the greatest count first in a
-fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in the text's order),
-or the shortest merged token (a sort on ``(-count,
-len(a + b), a + b)``).
+written as a byte value the text does not use (the original BPE compression), the pair that reaches the greatest
+count first in a fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in
+the text's order), or the shortest merged token (a sort on ``(-count, len(a + b), a + b)``).
 :func:`token_ids` numbers the tokens as students do, for the keys on ids.
 
 Left out: replaying a student's merges under a tie key (:mod:`bpe.fault_replay`), finding the key a student
