@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from .check_loop import Words, tie_key
 from .check_result import to_ours
-from .check_setup import history_bytes, setup_agreed, student_words, train_setup
+from .check_setup import CS336_SPECIALS, history_bytes, setup_agreed, student_words, train_setup
 from .check_ties import FOLLOW
 from .check_told import Parting
 from .check_work import MergeCost, Work
@@ -95,7 +95,9 @@ def cleaned_agreed(corpus, student, setup, specials) -> CleanedFound | None:
     work = Work("clean")
     tried = [*(((name,), "") for name in FILTERS), *(((("a-z",), extra),) if extra else ())]
     raw = [t for pair in student.merges for t in pair]
-    tried += [(names, "") for names in cleanings_for(setup.pre_tokenizer, setup.byte_base, raw)]
+    texts = [] if isinstance(corpus, Mapping) else [corpus] if isinstance(corpus, str) else list(corpus)
+    held = not specials and any(s in t for s in CS336_SPECIALS for t in texts)
+    tried += [(names, "") for names in cleanings_for(setup.pre_tokenizer, setup.byte_base, raw, held)]
     eow = student.end_of_word
     words_of = lambda text: student_words(text, setup, specials, eow)  # noqa: E731
     ours = None

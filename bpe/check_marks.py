@@ -47,6 +47,7 @@ _TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a ta
 # a symbol of several characters stands in our words and the student's merges as one character the text never
 # holds, told back as the symbol
 ALIAS = {"end": "\ue000", "start": "\ue001"}
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,23 @@ def _texts(corpus: Corpus) -> list[str]:
     return [corpus] if isinstance(corpus, str) else list(corpus)
 
 
+class Spelled(str):
+    """A mark of several characters put after each word as those characters (``list(word + '</w>')``), not as one
+    symbol: the student's first merges join them back, so it stands in our words as written."""
+
+
+def _spells(merges: Sequence[tuple[bytes, bytes]], tokens: set[str], mark: str, text: str) -> bool:
+    """Whether the run's words end in ``mark`` written as its characters: a token ends in it, the text never holds
+    it, and a merge joins the start of it from two pieces ('<' and '/' of '</w>')."""
+    if len(mark) < 2 or mark in text or not any(t.endswith(mark) for t in tokens):
+        return False
+    return any(a and b and mark.startswith((a + b).decode("utf-8", "replace")) for a, b in merges)
+
+
 def _aliased_mark(mark: str, which: str) -> bool:
-    """Whether the mark stands in our words as a character the text never holds: a mark of several characters, or
-    a space ending words (a text split on whitespace would lose it)."""
-    return len(mark) > 1 or which == "end" and mark == SPACE_END
+    """Whether the mark stands in our words as a character the text never holds: a mark of several characters (but
+    one spelled out), or a space ending words (a text split on whitespace would lose it)."""
+    return not isinstance(mark, Spelled) and len(mark) > 1 or which == "end" and mark == SPACE_END
 
 
 def _symbol(mark: str, which: str) -> str:
@@ -146,11 +160,12 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
         tokens = {t.decode("utf-8") for pair in student.merges for t in pair}
     except UnicodeDecodeError:
         return None
-    if any("</w>" in t for t in tokens):
-        return None
     text = "".join(_texts(corpus))
     tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
-    ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))]
+    spelled = [Spelled(m) for m in {*tags, "</w>"} if _spells(student.merges, tokens, m, text)]
+    if any("</w>" in t for t in tokens) and not spelled:
+        return None
+    ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))] if not spelled else spelled
     # a space ending words, on a text cut at whitespace: the cut that keeps each word's whitespace must not do as well
     spaced = setup.pre_tokenizer in ("whitespace", "sennrich") and not isinstance(corpus, Mapping)
     if spaced and any(t.endswith(SPACE_END) and t.strip() for t in tokens):
@@ -164,11 +179,16 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
         starts = [m for m in starts if m != " "]
     if not ends and not starts:
         return None
-    plain = setup_agreed(corpus, setup, student.merges, specials)
-    if setup.byte_base and plain < len(student.merges):  # marks are compared on characters: so is the plain run
-        plain = max(plain, setup_agreed(corpus, replace(setup, byte_base=False), student.merges, specials))
+    plain = _plain_agreed(corpus, student, setup, specials)
     if plain >= len(student.merges):  # the run is ours as compared: no marking to look for (a correct run costs none)
         return None
+    # the marks are tried on the lowercased text too: so is the plain run, which lowercasing alone may make (a
+    # special token glued to a word, '<|endoftext|>', ends tokens in '>', which is no mark then)
+    lowered = cleaned(corpus, ("lower",))
+    if lowered is not None and lowered != corpus:
+        plain = max(plain, _plain_agreed(lowered, student, setup, specials))
+        if plain >= len(student.merges):
+            return None
     marked = Setup(setup.tie_break, "whitespace", False)
     suffix = _suffix_agreed(corpus, setup, student, specials) if SPACE_END in ends else 0
     work = Work("marks")
@@ -211,6 +231,14 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     if best.agreed >= len(student.merges):
         return best
     return _cleaned_marks(corpus, student, specials, best, work)
+
+
+def _plain_agreed(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequence[str]) -> int:
+    """How many of the run's merges ours makes on our words unmarked (on characters too: marks are compared so)."""
+    plain = setup_agreed(corpus, setup, student.merges, specials)
+    if setup.byte_base and plain < len(student.merges):
+        plain = max(plain, setup_agreed(corpus, replace(setup, byte_base=False), student.merges, specials))
+    return plain
 
 
 def _suffix_agreed(corpus: Corpus, setup: Setup, student: StudentRun, specials: Sequence[str]) -> int:
@@ -286,6 +314,12 @@ def marks_sentence(marks: Marks) -> str:
     else:
         start = f"start with the symbol '{marks.start}' (a word-start symbol before each word's first character)"
     end = f"end in the symbol '{marks.end}' where ours end in '</w>' (another end-of-word symbol)"
+    if isinstance(marks.end, Spelled):
+        chars = ", ".join(f"'{c}'" for c in marks.end)
+        end = (
+            f"end in '{marks.end}' split into its {_COUNTS.get(len(marks.end), len(marks.end))} characters ({chars}), "
+            f"not one symbol (list(word + '{marks.end}') splits it so), and your first merges join them back"
+        )
     if marks.end == SPACE_END:
         end = (
             "end in a space character where ours end in '</w>' (each line cut at single spaces, split(' '), and "
@@ -327,14 +361,13 @@ def marks_told(
     """The verdict on a run whose words carry other marks: where the runs part, the marks said there when the
     student's pair holds one, then ``inner``'s verdict on our words marked so; else ``inner``'s, the marks after it."""
     inner = _unaliased(inner, marks)
-    plain = setup_agreed(corpus, setup, student.merges, specials)
-    if setup.byte_base and plain < len(student.merges):  # marks are compared on characters: so is the plain run
-        plain = max(plain, setup_agreed(corpus, replace(setup, byte_base=False), student.merges, specials))
+    plain = _plain_agreed(corpus, student, setup, specials)
     step = plain + 1
     theirs = student.merges[plain] if plain < len(student.merges) else None
     said = marks_sentence(marks)
     held = theirs is not None and any(
         (marks.end and t.decode("utf-8", "replace").endswith(marks.end))
+        or (isinstance(marks.end, Spelled) and t.decode("utf-8", "replace") in marks.end)
         or (marks.start and t.decode("utf-8", "replace").startswith(marks.start))
         for t in theirs
     )

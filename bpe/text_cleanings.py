@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import regex
 
+from .check_setup import CS336_SPECIALS
 from .config import BYTE_LEVEL
 from .pre_tokenizers import GPT2_PATTERN, Corpus
 
@@ -51,6 +52,9 @@ _WS_PREFIXED = re.compile(r"[^\S\n]*\S+|\n")
 _SEPARATOR = re.compile(r"[.:;\n\r]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
 _GPT2 = regex.compile(GPT2_PATTERN)
+_GPT2_WS_WHOLE = regex.compile(GPT2_PATTERN.replace(r"\s+(?!\S)|\s+", r"\s+"))  # whitespace runs never split
+_WS_RUN_WORD = re.compile(r"\S+|\s+")
+_SPECIALS = re.compile("|".join(map(re.escape, CS336_SPECIALS)))
 
 
 def _strip_accents(text: str) -> str:
@@ -120,6 +124,17 @@ CLEANINGS: dict[str, Cleaning] = {
                           "word of its own (re.findall(r'[^\\S\\n]*\\S+|\\n', text)), where GPT-2 keeps one "
                           "space on the word and the rest, with a newline's indentation, in a piece of whitespace",
                           lambda t: _WS_PREFIXED.findall(t), cut=True),
+    "ws-whole": Cleaning("cuts its words with GPT-2's pattern but writes its whitespace part as \\s+ alone, not "
+                         "\\s+(?!\\S)|\\s+, so a run of spaces is one piece and the word after it keeps none of "
+                         "them (GPT-2's lookahead leaves the run's last space to the word)",
+                         lambda t: _GPT2_WS_WHOLE.findall(t), cut=True),
+    "ws-words": Cleaning("cuts its words as the runs of non-space characters and the runs of whitespace "
+                         "(re.findall(r'\\S+|\\s+', text)), so each run of spaces, newlines or indentation is a word "
+                         "of its own whose characters are paired with each other",
+                         lambda t: _WS_RUN_WORD.findall(t), cut=True),
+    "specials-split": Cleaning("cuts the text at each special token ('<|endoftext|>'), which is never counted (each "
+                               "document trained apart, as when the token is split out or replaced by a newline)",
+                               lambda t: [p for p in _SPECIALS.split(t) if p]),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",
@@ -186,12 +201,17 @@ def cleaned(corpus: Corpus, names: Sequence[str]) -> Corpus | None:
     return texts[0] if isinstance(corpus, str) and len(texts) == 1 else tuple(texts)  # a tuple: made once a check
 
 
-def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes]) -> list[tuple[str, ...]]:
+def cleanings_for(
+    pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes], specials_held: bool = False
+) -> list[tuple[str, ...]]:
     """The cleanings worth trying on a run under ``pre_tokenizer``, each alone and after lowercasing: the word-level
     ones only where words are cut at whitespace (another cut makes its own words), ``g-utf8`` only where the run's
-    tokens hold the bytes C4 A0."""
+    tokens hold the bytes C4 A0; with ``specials_held`` (the text holds a special token the settings compared keep
+    in it), each cut of the student's own also on the text cut at the special tokens first."""
     found = []
     for name, c in CLEANINGS.items():
+        if name == "specials-split":
+            continue  # alone, it is a setting of ours (the special tokens split out)
         if c.words and pre_tokenizer not in WORD_CUTS:
             continue
         if name == "g-utf8" and not (byte_level and any(b"\xc4\xa0" in t for t in tokens)):
@@ -200,7 +220,9 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             continue  # words cut at whitespace never see it
         if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
             continue  # only a whole-text run whose tokens hold '_'
-        if c.cut and pre_tokenizer not in BYTE_LEVEL:
+        if name == "ws-words" and pre_tokenizer in WORD_CUTS:
+            pass  # whitespace runs as words of their own, beside words cut at whitespace as ours are
+        elif c.cut and pre_tokenizer not in BYTE_LEVEL:
             continue  # words of the student's own cut that keep whitespace: compared with GPT-2's or GPT-4's
         if name == "separators" and pre_tokenizer != "none":
             continue  # the text cut only at its separators: compared with no pre-tokenization
@@ -210,6 +232,8 @@ def cleanings_for(pre_tokenizer: str, byte_level: bool, tokens: Sequence[bytes])
             found.append((name,))  # lowercased first, it is the same text
             continue
         found += [(name,), ("lower", name)]
+    if specials_held:  # a reader that drops the documents' separator (or makes it a newline) before its own cut
+        found += [("specials-split", *names) for names in found if CLEANINGS[names[-1]].cut]
     return found
 
 
