@@ -39,17 +39,22 @@ class Cleaned:
 
 @dataclass(frozen=True)
 class CleanedFound:
-    """The cleaning named (the first going furthest), the first three going as far, and all going as far."""
+    """The cleaning named (the first going furthest), the first three going as far, all going as far, and each of
+    those cut at the special tokens first as tried without that cut (``unsplit``)."""
 
     best: Cleaned
     first_three: tuple[Cleaned, ...]
     tops: tuple[Cleaned, ...]
+    unsplit: tuple[Cleaned, ...] = ()
 
 
 def cleaning_told(names: tuple[str, ...], n: int, extra: str) -> str:
     """How the text was cleaned, said to the student."""
     if names == ("a-z",) and extra:
-        return f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every other character made a space"
+        return (
+            f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every run of other characters "
+            "made one space (so each run of whitespace is one space)"
+        )
     if len(names) == 1 and names[0] in FILTERS:
         return FILTERS[names[0]][0]
     return cleaning_sentence(names)
@@ -130,7 +135,8 @@ def cleaned_agreed(corpus, student, setup, specials) -> CleanedFound | None:
         return None
     top = max(f.agreed for f in found)
     tops = tuple(f for f in found if f.agreed == top)
-    return CleanedFound(tops[0], tops[:3], tops)
+    split = {f.names[1:] for f in tops if f.names[0] == "specials-split"}
+    return CleanedFound(tops[0], tops[:3], tops, tuple(f for f in found if f.names in split))
 
 
 def taken_over(
@@ -148,7 +154,9 @@ def taken_over(
     if cleaned is not None:
         best = cleaned.best
         done: list[Corpus] = []
-        for tried in cleaned.tops:  # every cleaning going as far: a rule may take any one further
+        # every cleaning going as far: a rule may take any one further; and one that goes as far only with the text
+        # cut at its special tokens, also without that cut (the cut may have made a choice the rule makes)
+        for tried in (*cleaned.tops, *cleaned.unsplit):
             if any(tried.text == text for text in done):
                 continue  # the same text as a cleaning tried (a filter with no digit to keep): as far
             done.append(tried.text)

@@ -185,7 +185,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     # the marks are tried on the lowercased text too: so is the plain run, which lowercasing alone may make (a
     # special token glued to a word, '<|endoftext|>', ends tokens in '>', which is no mark then)
     lowered = cleaned(corpus, ("lower",))
-    if lowered is not None and lowered != corpus:
+    if lowered is not None and _texts(lowered) != _texts(corpus):
         plain = max(plain, _plain_agreed(lowered, student, setup, specials))
         if plain >= len(student.merges):
             return None

@@ -54,6 +54,7 @@ _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
 _GPT2 = regex.compile(GPT2_PATTERN)
 _GPT2_WS_WHOLE = regex.compile(GPT2_PATTERN.replace(r"\s+(?!\S)|\s+", r"\s+"))  # whitespace runs never split
 _WS_RUN_WORD = re.compile(r"\S+|\s+")
+_WORD_OR_ONE_MARK = re.compile(r" ?\w+| ?[^\w\s]")
 _SPECIALS = re.compile("|".join(map(re.escape, CS336_SPECIALS)))
 
 
@@ -135,6 +136,10 @@ CLEANINGS: dict[str, Cleaning] = {
     "specials-split": Cleaning("cuts the text at each special token ('<|endoftext|>'), which is never counted (each "
                                "document trained apart, as when the token is split out or replaced by a newline)",
                                lambda t: [p for p in _SPECIALS.split(t) if p]),
+    "word-or-mark": Cleaning("cuts its words as a space and a run of word characters, or a space and ONE other "
+                             "character (re.findall(r' ?\\w+| ?[^\\w\\s]', text)), so a run of punctuation marks or "
+                             "emoji is cut into one piece per character, and whitespace alone matches nothing and is "
+                             "dropped", lambda t: _WORD_OR_ONE_MARK.findall(t), cut=True),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",

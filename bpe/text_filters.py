@@ -1,4 +1,4 @@
-"""Texts cleaned as students clean them before training: lowercased, and every character but letters made a space.
+"""Texts cleaned as students clean them before training: lowercased, each run of non-letters made one space.
 
 Course trainers often train on ``re.sub('[^a-z]', ' ', text.lower())`` (or keep every letter, ``str.isalpha``), so
 punctuation, digits and, for a-z, every letter outside ASCII never reach their words (or all but the few letters of
@@ -21,12 +21,13 @@ _NOT_AZ_DIGIT = re.compile(r"[^a-z0-9]+")
 
 LOWER = ("lowercases the text", str.lower)  # plain lowercasing: told by bpe.check_cause, applied here too
 FILTERS: dict[str, tuple[str, Callable[[str], str]]] = {
-    "a-z": ("keeps only the letters a-z of the lowercased text, every other character made a space",
+    "a-z": ("keeps only the letters a-z of the lowercased text, every run of other characters made one space (so each "
+            "run of whitespace is one space)",
             lambda text: _NOT_AZ.sub(" ", text.lower())),
-    "letters": ("keeps only the letters of the lowercased text, every digit, punctuation mark and other symbol made "
-                "a space", lambda text: _NOT_LETTER.sub(" ", text.lower())),
-    "a-z0-9": ("keeps only the letters a-z and the digits 0-9 of the lowercased text, every other character made a "
-               "space (re.sub(r'[^a-zA-Z0-9]', ' ', text))", lambda text: _NOT_AZ_DIGIT.sub(" ", text.lower())),
+    "letters": ("keeps only the letters of the lowercased text, every run of digits, punctuation marks and other "
+                "symbols made one space (so each run of whitespace is one space)", lambda text: _NOT_LETTER.sub(" ", text.lower())),
+    "a-z0-9": ("keeps only the letters a-z and the digits 0-9 of the lowercased text, every run of other characters "
+               "made one space (re.sub(r'[^a-zA-Z0-9]+', ' ', text): each run of whitespace is one space)", lambda text: _NOT_AZ_DIGIT.sub(" ", text.lower())),
 }  # fmt: skip
 
 
