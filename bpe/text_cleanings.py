@@ -146,6 +146,8 @@ CLEANINGS: dict[str, Cleaning] = {
                         _strip_accents),
     "sentences": Cleaning("cuts the text into sentences at '.', '!' and '?', drops those marks and trains on each "
                           "sentence on its own", lambda t: [s.strip() for s in _SENTENCE_END.split(t) if s.strip()]),
+    "dot-split": Cleaning("cuts the text at each '.' (text.split('.')) and drops it, so a word before a full stop "
+                          "ends there and no pair holds a '.'", lambda t: [p for p in t.split(".") if p.strip()]),
     "space-split": Cleaning("cuts its words at single spaces only (split(' ')), so a newline or a tab stays inside a "
                             "word ('bytes.\\nHere' is one word)", lambda t: t, words=True),
     "space-skip": Cleaning("never merges a space with anything: your loop skips every pair that holds the space "

@@ -10,7 +10,11 @@ from faulty_trainers import CORPORA
 
 from bpe.check import Setup
 
-SETUPS = {"whole-chars": Setup("first", "none", False), "gpt2-bytes": Setup("first", "gpt2", True)}
+SETUPS = {
+    "whole-chars": Setup("first", "none", False),
+    "gpt2-bytes": Setup("first", "gpt2", True),
+    "words-eow": Setup("first", "sennrich", False),
+}
 
 
 def setup_of(kind: str) -> Setup:
@@ -45,3 +49,11 @@ def test_a_pattern_taking_one_punctuation_character_a_piece_is_named(corpus):
     student, result = check_ad(corpus, "word-or-mark")
     assert (result.kind, result.step) == ("cleaning", first_difference(corpus, student, "word-or-mark")), result.cause
     assert r"re.findall(r' ?\w+| ?[^\w\s]'" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_a_text_cut_at_its_full_stops_is_named(corpus):
+    # the old Check told sentences cut at '.', '!' and '?' (prose), or each word counted by its frequency twice (bytes)
+    student, result = check_ad(corpus, "dot-split")
+    assert (result.kind, result.step) == ("cleaning", first_difference(corpus, student, "dot-split")), result.cause
+    assert "text.split('.')" in result.cause and f"and all {len(student.merges)} of yours" in result.cause, result.cause
