@@ -70,3 +70,22 @@ def pasted_first_difference(corpus: str, student, setup) -> int | None:
     text = CORPORA[corpus]
     ours = history_bytes(train_setup(corpus_of("text", "", text, ""), setup, len(student.merges) + 1))
     return next((k for k, (a, b) in enumerate(zip(ours, student.merges), start=1) if a != b), None)
+
+
+class PastedSet:
+    """One set's trainers written for the tests (``train(text, n, kind)``), pasted as the Check page reads them: each
+    kind checked with the setup of its plain kind (``base``: a faulty kind's plain kind; ``setups``: the plain kinds'
+    settings), and where its run parts from ours."""
+
+    def __init__(self, train, setups: dict, base: dict[str, str]):
+        self.train, self.setups, self.base = train, setups, base
+
+    def setup_of(self, kind: str):
+        return self.setups[self.base.get(kind, kind)]
+
+    def check(self, corpus: str, kind: str):
+        """(the student's run, the verdict) of ``kind`` on the corpus named ``corpus``."""
+        return check_pasted(corpus, lambda text, n: self.train(text, n, kind), self.setup_of(kind))
+
+    def first_difference(self, corpus: str, student, kind: str) -> int | None:
+        return pasted_first_difference(corpus, student, self.setup_of(kind))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from ac_trainers import BASE, ac_train
-from check_support import check_pasted, pasted_first_difference
+from check_support import PastedSet
 from faulty_trainers import CORPORA
 
 from bpe.check import Setup
@@ -17,16 +17,9 @@ SETUPS = {
 }
 
 
-def setup_of(kind: str) -> Setup:
-    return SETUPS[BASE.get(kind, kind)]
-
-
-def check_ac(corpus: str, kind: str):
-    return check_pasted(corpus, lambda text, n: ac_train(text, n, kind), setup_of(kind))
-
-
-def first_difference(corpus: str, student, kind: str) -> int | None:
-    return pasted_first_difference(corpus, student, setup_of(kind))
+CHECKS = PastedSet(ac_train, SETUPS, BASE)
+check_ac = CHECKS.check
+first_difference = CHECKS.first_difference
 
 
 @pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in SETUPS])

@@ -4,7 +4,7 @@ where it acts, and the trainer without a fault is "same"."""
 from __future__ import annotations
 
 import pytest
-from check_support import check_pasted, pasted_first_difference
+from check_support import PastedSet
 from faulty_trainers import CORPORA
 from w_trainers import BASE, w_train
 
@@ -20,16 +20,9 @@ SETUPS = {
 }
 
 
-def setup_of(kind: str) -> Setup:
-    return SETUPS[BASE.get(kind, kind)]
-
-
-def check_w(corpus: str, kind: str):
-    return check_pasted(corpus, lambda text, n: w_train(text, n, kind), setup_of(kind))
-
-
-def first_difference(corpus: str, student, kind: str) -> int | None:
-    return pasted_first_difference(corpus, student, setup_of(kind))
+CHECKS = PastedSet(w_train, SETUPS, BASE)
+check_w = CHECKS.check
+first_difference = CHECKS.first_difference
 
 
 @pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in SETUPS])

@@ -4,7 +4,7 @@ where it acts, and the trainer without a fault is "same"."""
 from __future__ import annotations
 
 import pytest
-from check_support import check_pasted, pasted_first_difference
+from check_support import PastedSet
 from faulty_trainers import CORPORA
 from x_trainers import BASE, x_train
 
@@ -13,16 +13,9 @@ from bpe.check import Setup
 SETUPS = {"words-eow": Setup("first", "sennrich", False), "whole-chars": Setup("first", "none", False)}
 
 
-def setup_of(kind: str) -> Setup:
-    return SETUPS[BASE.get(kind, kind)]
-
-
-def check_x(corpus: str, kind: str):
-    return check_pasted(corpus, lambda text, n: x_train(text, n, kind), setup_of(kind))
-
-
-def first_difference(corpus: str, student, kind: str) -> int | None:
-    return pasted_first_difference(corpus, student, setup_of(kind))
+CHECKS = PastedSet(x_train, SETUPS, BASE)
+check_x = CHECKS.check
+first_difference = CHECKS.first_difference
 
 
 @pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in SETUPS])

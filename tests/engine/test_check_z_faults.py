@@ -4,7 +4,7 @@ where it acts, and the trainer without a fault is "same"."""
 from __future__ import annotations
 
 import pytest
-from check_support import check_pasted, pasted_first_difference
+from check_support import PastedSet
 from faulty_trainers import CORPORA
 from z_trainers import BASE, z_train
 
@@ -13,16 +13,9 @@ from bpe.check import Setup
 SETUPS = {"words-eow": Setup("first", "sennrich", False)}
 
 
-def setup_of(kind: str) -> Setup:
-    return SETUPS[BASE.get(kind, kind)]
-
-
-def check_z(corpus: str, kind: str):
-    return check_pasted(corpus, lambda text, n: z_train(text, n, kind), setup_of(kind))
-
-
-def first_difference(corpus: str, student, kind: str) -> int | None:
-    return pasted_first_difference(corpus, student, setup_of(kind))
+CHECKS = PastedSet(z_train, SETUPS, BASE)
+check_z = CHECKS.check
+first_difference = CHECKS.first_difference
 
 
 @pytest.mark.parametrize("corpus", list(CORPORA))
