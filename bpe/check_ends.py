@@ -66,6 +66,10 @@ def _joins_words(pair) -> bool:
     return re.search(rb"[A-Za-z0-9]\s+[A-Za-z0-9]", pair[0] + pair[1]) is not None
 
 
+def _holds_space(pair) -> bool:
+    return any(b" " in token for token in pair)
+
+
 def goes_past(student: StudentRun, target: int, target_words: str, base: dict) -> Comparison:
     extra = student.merges[target]
     cause = (
@@ -102,6 +106,14 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
                 "changes a word (the pair written back as ' '.join(pair), or a pair built as a list never equal to "
                 "the tuple): no count changes, so the same pair wins every step and merges kept in a dict or set "
                 f"record it once; {ends}, and at step 2 ours goes on with {show_pair(nxt)}."
+            )
+        spaced = student.merges[0] if n == 1 else nxt
+        if _holds_space(spaced) and not any(_holds_space(m) for m in student.merges[: n - 1 if n == 1 else n]):
+            cause += (
+                f" Your run ends at the first pair holding a space, {show_pair(spaced)}: if your loop keeps a pair as "
+                "one string, a + ' ' + b, and splits it back on ' ' (key.split(' ')), such a pair cannot be read "
+                "back; its parts come back empty, so the merge changes nothing, or its token is one you already hold "
+                "and the loop stops."
             )
         return Comparison(
             kind="stops-early", cause=cause, step=n + 1, ours=nxt, theirs=None,

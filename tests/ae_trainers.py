@@ -1,0 +1,55 @@
+"""A BPE trainer as people write their own, with faults of set AE's classes, one each, written for the tests
+independently of ``bpe/``.
+
+Kinds (:data:`AE_KINDS`), each over the whole text's characters, one sequence, the pairs counted afresh each step and
+the pair met first among those counted most taken:
+
+- ``whole-chars``: the plain trainer;
+- ``space-key``: each pair kept as one string, ``a + ' ' + b``, and read back with ``key.split(' ')`` (its first two
+  parts, as JavaScript's ``const [a, b] = key.split(' ')`` takes them): a pair holding the space token reads back as
+  empty strings, so its merge changes nothing, and the loop stops at the first merge whose token it already holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from line_trainers import train_sequences  # the plain loop, shared with the line trainers
+
+AE_KINDS = ("whole-chars", "space-key")
+BASE = {"space-key": "whole-chars"}
+
+
+def _merged(seq: list[str], a: str, b: str) -> list[str]:
+    out, i = [], 0
+    while i < len(seq):
+        if i + 1 < len(seq) and seq[i] == a and seq[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(seq[i])
+            i += 1
+    return out
+
+
+def _space_key(text: str, num_merges: int) -> list[tuple[str, str]]:
+    seq, vocab, merges = list(text), set(text), []
+    while len(merges) < num_merges:
+        counts = Counter(f"{a} {b}" for a, b in zip(seq, seq[1:]))
+        if not counts:
+            break
+        key = counts.most_common(1)[0][0]
+        a, b = key.split(" ")[:2]
+        if a + b in vocab:
+            break
+        vocab.add(a + b)
+        merges.append(tuple(next(p for p in zip(seq, seq[1:]) if f"{p[0]} {p[1]}" == key)))  # the pair counted
+        seq = _merged(seq, a, b)
+    return merges
+
+
+def ae_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
+    """The kind's merges on ``text``, as strings."""
+    if kind == "space-key":
+        return _space_key(text, num_merges)
+    return train_sequences([list(text)], num_merges)
