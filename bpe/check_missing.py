@@ -67,10 +67,19 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             "read another text than the file it was given (a sample text written into the code, or another file)."
         )
     if any(c in joined for c in b" \t\n\r"):
+        # a token of whitespace alone ending a word ('</w>' after it), or two such side by side: a word of whitespace
+        alone = [t for t in theirs if t and not t.strip()]
+        words = alone and all(not t.strip() or t == _END_MARK for t in theirs)
+        own = (
+            " A pair of whitespace alone (or whitespace and the end-of-word symbol) is what words of whitespace make: "
+            "a cut such as re.findall(r'\\S+|\\s+', text) makes each run of spaces or newlines a word of its own."
+            if words and setup.pre_tokenizer in ("whitespace", "sennrich")
+            else ""
+        )
         return "whitespace", (
             f"{head}, a pair our corpus never has: it holds whitespace, which our '{setup.pre_tokenizer}' "
-            "pre-tokenizer never keeps on a word like that. Your words keep their whitespace "
-            "(another pre-tokenizer, or none)."
+            f"pre-tokenizer never keeps on a word like that. Your words keep their whitespace "
+            f"(another pre-tokenizer, or none).{own}"
         )
     special = inside_special(joined, specials, student, corpus)
     if special:

@@ -1,23 +1,29 @@
 """A BPE trainer as people write their own, with faults of set AE's classes, one each, written for the tests
 independently of ``bpe/``.
 
-Kinds (:data:`AE_KINDS`), each over the whole text's characters, one sequence, the pairs counted afresh each step and
-the pair met first among those counted most taken:
+Kinds (:data:`AE_KINDS`), the pairs counted afresh each step and the pair met first among those counted most taken,
+the first two over the whole text's characters, one sequence:
 
 - ``whole-chars``: the plain trainer;
+- ``words-eow``: each whitespace-split word's characters and ``'</w>'`` (the plain trainer of words);
 - ``space-key``: each pair kept as one string, ``a + ' ' + b``, and read back with ``key.split(' ')`` (its first two
   parts, as JavaScript's ``const [a, b] = key.split(' ')`` takes them): a pair holding the space token reads back as
-  empty strings, so its merge changes nothing, and the loop stops at the first merge whose token it already holds.
+  empty strings, so its merge changes nothing, and the loop stops at the first merge whose token it already holds;
+- ``ws-words-eow``: the words of ``re.findall(r'\\S+|\\s+', text)``, each run of whitespace a word of its own, each
+  word's characters followed by ``'</w>'``; ``ws-words-eow-bytes``: the same over each word's UTF-8 bytes (in GPT-2's
+  byte characters), ``'</w>'`` still after each word.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from line_trainers import train_sequences  # the plain loop, shared with the line trainers
+from w_trainers import CHARS  # GPT-2's byte characters
 
-AE_KINDS = ("whole-chars", "space-key")
-BASE = {"space-key": "whole-chars"}
+AE_KINDS = ("whole-chars", "space-key", "words-eow", "ws-words-eow", "ws-words-eow-bytes")
+BASE = {"space-key": "whole-chars", "ws-words-eow": "words-eow", "ws-words-eow-bytes": "words-bytes"}
 
 
 def _merged(seq: list[str], a: str, b: str) -> list[str]:
@@ -52,4 +58,9 @@ def ae_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings."""
     if kind == "space-key":
         return _space_key(text, num_merges)
+    if kind in ("words-eow", "ws-words-eow", "ws-words-eow-bytes"):
+        words = re.findall(r"\S+|\s+", text) if kind.startswith("ws-") else text.split()
+        if kind.endswith("-bytes"):
+            return train_sequences([[*(CHARS[b] for b in w.encode()), "</w>"] for w in words], num_merges)
+        return train_sequences([[*w, "</w>"] for w in words], num_merges)
     return train_sequences([list(text)], num_merges)
