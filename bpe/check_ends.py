@@ -66,8 +66,16 @@ def _joins_words(pair) -> bool:
     return re.search(rb"[A-Za-z0-9]\s+[A-Za-z0-9]", pair[0] + pair[1]) is not None
 
 
-def _holds_space(pair) -> bool:
+def holds_space(pair) -> bool:
+    """Whether a token of the pair is or holds a space."""
     return any(b" " in token for token in pair)
+
+
+# how a pair key joined with a space ends or repeats a run (JavaScript's `${a} ${b}` split back with key.split(' '))
+SPACE_KEY = (
+    "if your loop keeps a pair as one string, a + ' ' + b, and splits it back on ' ' (key.split(' ')), such a pair "
+    "cannot be read back: its parts come back empty, so the merge changes nothing"
+)
 
 
 def goes_past(student: StudentRun, target: int, target_words: str, base: dict) -> Comparison:
@@ -108,13 +116,11 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
                 f"record it once; {ends}, and at step 2 ours goes on with {show_pair(nxt)}."
             )
         spaced = student.merges[0] if n == 1 else nxt
-        if _holds_space(spaced) and not any(_holds_space(m) for m in student.merges[: n - 1 if n == 1 else n]):
+        if holds_space(spaced) and not any(holds_space(m) for m in student.merges[: n - 1 if n == 1 else n]):
             cause += (
-                f" Your run ends at the first pair holding a space, {show_pair(spaced)}: if your loop keeps a pair as "
-                "one string, a + ' ' + b, and splits it back on ' ' (key.split(' ')), such a pair cannot be read "
-                "back; its parts come back empty, so the merge changes nothing, or its token is one you already hold "
-                "and the loop stops."
+                f" Your run ends at the first pair holding a space, {show_pair(spaced)}: {SPACE_KEY}, or its token "
             )
+            cause += "is one you already hold and the loop stops."
         return Comparison(
             kind="stops-early", cause=cause, step=n + 1, ours=nxt, theirs=None,
             our_count=history.pair_counts_after(n).get(history.pair_str(history.merges[n][:2]), 0), their_count=0,

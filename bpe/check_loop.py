@@ -299,17 +299,18 @@ def tie_key(
     work = Work("tie", units)
     cost = corpus.cost(merges)
     best, best_n = None, step - 1
+    given = merges[: step + BEYOND]
     for name in TIE_KEYS:
-        if name == skip or name == LAST_TIE and len(corpus.words) > 1:  # that key: a fresh count over one whole text
-            continue
-        if not corpus.tries(name):
+        if name == skip or not corpus.tries(name):
             continue
         if work.spent():
             break
-        run = corpus.tie_run(merges[: step + BEYOND], name, work.deadline)
+        run = corpus.tie_run(given, name, work.deadline)
         work.spend(cost.replayed(run.reproduced))
         if not run.finished:
             work.cut()
+        if name == LAST_TIE and len(corpus.words) > 1 and run.reproduced < len(given):
+            continue  # a fresh count's last pair over many words (reduce keeping the later key): only a whole run
         if run.reproduced > best_n:
             best, best_n = name, run.reproduced
     return best, best_n

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .check_cuts import cut_words
+from .check_ends import SPACE_KEY
+from .check_notation import show_pair
 from .check_result import to_ours
 from .check_word_symbols import word_symbols, word_symbols_told
 from .pre_tokenizers import Corpus
@@ -76,6 +78,12 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             if words and setup.pre_tokenizer in ("whitespace", "sennrich")
             else ""
         )
+        if theirs in student.merges[:n] and b" " in joined:  # a pair merged before, taken again: its merge did nothing
+            again = student.merges[:n].index(theirs) + 1
+            return "whitespace", (
+                f"{head}, a pair our corpus no longer has: your run merges {show_pair(theirs)} again, as at step "
+                f"{again}, so that merge changed nothing. The pair holds a space: {SPACE_KEY}, and the pair wins again."
+            )
         return "whitespace", (
             f"{head}, a pair our corpus never has: it holds whitespace, which our '{setup.pre_tokenizer}' "
             f"pre-tokenizer never keeps on a word like that. Your words keep their whitespace "

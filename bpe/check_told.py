@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .check_ends import SPACE_KEY, holds_space
 from .check_ints import int_sentence
 from .check_loop import Words, certain_sentence, fault_sentence, passed_over, run_order_hint
 from .check_notation import show_bytes, show_pair, show_word
@@ -122,6 +123,8 @@ def never_merges_told(p: Parting, found, repeats: int) -> Comparison:
             "the merge (the words are merged and the pairs beside it move, but no 'del counts[pair]' follows, so "
             f"{show_pair(theirs)} keeps its count of {first})."
         )
+    if holds_space(theirs):
+        cause += f" The pair holds a space: {SPACE_KEY}, and the pair wins again."
     return Comparison(kind="merge-loop", cause=cause, fault="never-merges", **fields)
 
 

@@ -55,6 +55,7 @@ _GPT2 = regex.compile(GPT2_PATTERN)
 _GPT2_WS_WHOLE = regex.compile(GPT2_PATTERN.replace(r"\s+(?!\S)|\s+", r"\s+"))  # whitespace runs never split
 _WS_RUN_WORD = re.compile(r"\S+|\s+")
 _WORD_OR_ONE_MARK = re.compile(r" ?\w+| ?[^\w\s]")
+_ASCII_WORD_OR_CHAR = re.compile(r"\w+|[^\s\w]", re.ASCII)
 _SPECIALS = re.compile("|".join(map(re.escape, CS336_SPECIALS)))
 
 
@@ -106,6 +107,11 @@ CLEANINGS: dict[str, Cleaning] = {
     "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "
                              "replace(mark, '') for each), so 'word,' is counted as 'word' and \"don't\" as 'dont'",
                              lambda t: t.translate(_NO_PUNCT)),
+    "ascii-words-chars": Cleaning("cuts its words as runs of ASCII letters, digits and '_' or ONE other character "
+                                  "each (as JavaScript's /\\w+|[^\\s\\w]/g does, whose \\w is ASCII), so a "
+                                  "punctuation mark and every letter outside ASCII is a word of its own: 'café' is "
+                                  "counted as 'caf' and 'é'", lambda t: " ".join(_ASCII_WORD_OR_CHAR.findall(t)),
+                                  words=True),
     "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
                             "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
                             "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
