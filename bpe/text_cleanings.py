@@ -107,14 +107,14 @@ CLEANINGS: dict[str, Cleaning] = {
     "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "
                              "replace(mark, '') for each), so 'word,' is counted as 'word' and \"don't\" as 'dont'",
                              lambda t: t.translate(_NO_PUNCT)),
+    "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
+                            "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
+                            "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
     "ascii-words-chars": Cleaning("cuts its words as runs of ASCII letters, digits and '_' or ONE other character "
                                   "each (as JavaScript's /\\w+|[^\\s\\w]/g does, whose \\w is ASCII), so a "
                                   "punctuation mark and every letter outside ASCII is a word of its own: 'café' is "
                                   "counted as 'caf' and 'é'", lambda t: " ".join(_ASCII_WORD_OR_CHAR.findall(t)),
                                   words=True),
-    "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
-                            "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
-                            "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
     "az-delete": Cleaning("deletes every character other than a-z and whitespace (re.sub(r'[^a-z\\s]', '', text)): "
                           "digits, punctuation and letters outside a-z vanish from their words, so 'café' is counted "
                           "as 'caf' (not 'cafe', as NFKD would leave it) and 'word,' as 'word'",
@@ -152,8 +152,6 @@ CLEANINGS: dict[str, Cleaning] = {
                         _strip_accents),
     "sentences": Cleaning("cuts the text into sentences at '.', '!' and '?', drops those marks and trains on each "
                           "sentence on its own", lambda t: [s.strip() for s in _SENTENCE_END.split(t) if s.strip()]),
-    "dot-split": Cleaning("cuts the text at each '.' (text.split('.')) and drops it, so a word before a full stop "
-                          "ends there and no pair holds a '.'", lambda t: [p for p in t.split(".") if p.strip()]),
     "space-split": Cleaning("cuts its words at single spaces only (split(' ')), so a newline or a tab stays inside a "
                             "word ('bytes.\\nHere' is one word)", lambda t: t, words=True),
     "space-skip": Cleaning("never merges a space with anything: your loop skips every pair that holds the space "
@@ -176,6 +174,8 @@ CLEANINGS: dict[str, Cleaning] = {
     "separators": Cleaning("deletes each '.', ':', ';' and line break and cuts the text there, so no pair crosses "
                            "them (re.split(r'[.:;\\n\\r]', text)), the spaces staying inside the pieces",
                            lambda t: [p for p in _SEPARATOR.split(t) if p]),
+    "dot-split": Cleaning("cuts the text at each '.' (text.split('.')) and drops it, so a word before a full stop "
+                          "ends there and no pair holds a '.'", lambda t: [p for p in t.split(".") if p.strip()]),
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),
