@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from faulty_trainers import merge_left_to_right
 from line_trainers import train_sequences  # the plain loop, shared with the line trainers
 from w_trainers import CHARS  # GPT-2's byte characters
 
@@ -26,19 +27,9 @@ AE_KINDS = ("whole-chars", "space-key", "words-eow", "ws-words-eow", "ws-words-e
 BASE = {"space-key": "whole-chars", "ws-words-eow": "words-eow", "ws-words-eow-bytes": "words-bytes"}
 
 
-def _merged(seq: list[str], a: str, b: str) -> list[str]:
-    out, i = [], 0
-    while i < len(seq):
-        if i + 1 < len(seq) and seq[i] == a and seq[i + 1] == b:
-            out.append(a + b)
-            i += 2
-        else:
-            out.append(seq[i])
-            i += 1
-    return out
-
-
-def _space_key(text: str, num_merges: int) -> list[tuple[str, str]]:
+def space_key(text: str, num_merges: int, stops: bool = True) -> list[tuple[str, str]]:
+    """The merges of a loop whose pair key is ``a + ' ' + b`` split back on ``' '``; ``stops``: it ends at the
+    first merge whose token it already holds (else it takes the pair again)."""
     seq, vocab, merges = list(text), set(text), []
     while len(merges) < num_merges:
         counts = Counter(f"{a} {b}" for a, b in zip(seq, seq[1:]))
@@ -46,18 +37,18 @@ def _space_key(text: str, num_merges: int) -> list[tuple[str, str]]:
             break
         key = counts.most_common(1)[0][0]
         a, b = key.split(" ")[:2]
-        if a + b in vocab:
+        if stops and a + b in vocab:
             break
         vocab.add(a + b)
         merges.append(tuple(next(p for p in zip(seq, seq[1:]) if f"{p[0]} {p[1]}" == key)))  # the pair counted
-        seq = _merged(seq, a, b)
+        seq = list(merge_left_to_right(seq, a, b))
     return merges
 
 
 def ae_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings."""
     if kind == "space-key":
-        return _space_key(text, num_merges)
+        return space_key(text, num_merges)
     if kind in ("words-eow", "ws-words-eow", "ws-words-eow-bytes"):
         words = re.findall(r"\S+|\s+", text) if kind.startswith("ws-") else text.split()
         if kind.endswith("-bytes"):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ae_trainers import _merged  # the left-to-right merge of one pair in a sequence
+from ae_trainers import space_key  # the loop keyed by a + ' ' + b
 from line_trainers import train_sequences  # the plain loop, shared with the line trainers
 
 AF_KINDS = ("whole-chars", "space-key-repeat", "words-eow", "last-tie", "ascii-chars")
@@ -32,23 +32,10 @@ def _last_of_most(stats: Counter) -> tuple[str, str]:
     return [p for p, n in stats.items() if n == top][-1]
 
 
-def _space_key_repeat(text: str, num_merges: int) -> list[tuple[str, str]]:
-    seq, merges = list(text), []
-    while len(merges) < num_merges:
-        counts = Counter(f"{a} {b}" for a, b in zip(seq, seq[1:]))
-        if not counts:
-            break
-        key = counts.most_common(1)[0][0]
-        a, b = key.split(" ")[:2]
-        merges.append(next(p for p in zip(seq, seq[1:]) if f"{p[0]} {p[1]}" == key))  # the pair counted
-        seq = _merged(seq, a, b)
-    return merges
-
-
 def af_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings."""
     if kind == "space-key-repeat":
-        return _space_key_repeat(text, num_merges)
+        return space_key(text, num_merges, stops=False)
     if kind == "whole-chars":
         return train_sequences([list(text)], num_merges)
     words = re.findall(r"\w+|[^\s\w]", text, re.ASCII) if kind == "ascii-chars" else text.split()

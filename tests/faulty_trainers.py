@@ -1507,7 +1507,7 @@ def _best(counts: dict) -> tuple[bytes, bytes] | None:
     return max(live)[1] if live else None
 
 
-def _merge_left_to_right(word: tuple, a: bytes, b: bytes) -> tuple:
+def merge_left_to_right(word: tuple, a: bytes, b: bytes) -> tuple:
     out, i = [], 0
     while i < len(word):
         if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
@@ -1558,7 +1558,7 @@ def _train_adding_the_right_pair(words: Counter, num_merges: int, every_start: b
                 if i + 2 < len(old):
                     counts[(b, old[i + 2])] += -f if every_start else f
                     counts[(new, old[i + 2])] += f
-            tokens[w] = _merge_left_to_right(old, a, b)
+            tokens[w] = merge_left_to_right(old, a, b)
         del counts[best]
         for p in [p for p, n in counts.items() if n <= 0]:
             del counts[p]
@@ -1623,7 +1623,7 @@ def _train_recounting_pairs_beside(words: Counter, num_merges: int) -> list[tupl
         a, b = best
         new = a + b
         for w in holders.pop(best):
-            tokens[w] = _merge_left_to_right(tokens[w], a, b)
+            tokens[w] = merge_left_to_right(tokens[w], a, b)
         del counts[best]
         for bp in list(counts):
             if not (bp[0] == b or bp[1] == a):
@@ -2007,7 +2007,7 @@ def _train_on_sets_of_pairs(words: Counter, num_merges: int) -> list[tuple[bytes
         merges.append(best)
         new_words: Counter = Counter()
         for word, count in words.items():
-            new_words[_merge_left_to_right(word, *best)] += count
+            new_words[merge_left_to_right(word, *best)] += count
         words = new_words
     return merges
 
@@ -2063,7 +2063,7 @@ def _train_never_resetting(words: Counter, num_merges: int) -> list[tuple[bytes,
         best = max(counts.items(), key=lambda x: (x[1], x[0]))[0]
         merges.append(best)
         for w in words:
-            splits[w] = list(_merge_left_to_right(tuple(splits[w]), *best))
+            splits[w] = list(merge_left_to_right(tuple(splits[w]), *best))
     return merges
 
 
