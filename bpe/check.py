@@ -51,7 +51,7 @@ from .check_setup import (
     train_setup,
 )
 from .check_stream import find_stream, stream_told
-from .check_ties import TIE_SENTENCES, commoner_tie, rarer_tie, students_tie, two_tie_rules
+from .check_ties import TIE_SENTENCES, commoner_tie, container_tie, rarer_tie, students_tie, two_tie_rules
 from .check_work import MergeCost, Work, cut_sentence, watching
 from .fault_replay import replay
 from .formats.student_runs import StudentRun
@@ -318,14 +318,15 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
                 k: options[k] for k in ("num_merges", "vocab_size")
             }, byte_level=student.byte_level)  # fmt: skip
             stop = f" Your run stops short: {ends_clause(total, target, target_words)}."
+        held = container_tie(corpus, student, alternative, specials) if kind == "tie" and not past else ""
         if lead is not None:  # a commoner tie rule makes every merge too: it is named, the one found told beside it
             two = two_tie_rules(student, setup, alternative, lead, n, ours, words)
-            return replace(two, cause=two.cause + stop)
+            return replace(two, cause=two.cause + held + stop)
         rarer = rarer_tie(corpus, student, alternative, specials) if kind == "tie" and not past else None
         if rarer is not None:  # a rarer tie rule makes every merge too: told beside the one found, which leads
             other = replace(alternative, tie_break=rarer)
             two = two_tie_rules(student, setup, other, alternative.tie_break, n, ours, words)
-            return replace(two, cause=two.cause + stop)
+            return replace(two, cause=two.cause + held + stop)
         rule = f" ({TIE_SENTENCES.get(alternative.tie_break, '')})" if alternative.tie_break != setup.tie_break else ""
         # one merge past is told after the verdict (:func:`compare`), more here
         agree = (
@@ -359,6 +360,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
                 f" The students' tie rule '{theirs_too}' ({TIE_SENTENCES[theirs_too]}) makes every merge too, so your "
                 f"run cannot tell it from the {alternative.tie_break} rule."
             )
+        elif held:
+            cause += held
         if inner.kind == "vocab-size":  # "All n merges agree, but your vocabulary ...": the merges are said above
             cause += f" Your vocabulary{inner.cause.split(', but your vocabulary', 1)[-1]}"
         return replace(

@@ -346,7 +346,7 @@ def compare_one(
             cause += (
                 f", and all {total} of yours."
                 if cleaned.best.agreed >= total
-                else f", and follows yours for {cleaned.best.agreed} merges."
+                else f", and follows yours for {cleaned.best.agreed} merge{'s' if cleaned.best.agreed != 1 else ''}."
             )
             cause += also_told(cleaned, total)
         else:

@@ -1,5 +1,6 @@
 """How far the text lowercased, or cleaned as students clean it, explains a student's run, with a tie rule of the
-student's own where the cleaned text parts from the run at a tie.
+student's own where the cleaned text parts from the run at a tie, or a fault of the merge loop where it parts on a
+count.
 
 Left out: the cleanings themselves (:mod:`bpe.text_cleanings`, :mod:`bpe.text_filters`) and weighing this cause
 against the others (:mod:`bpe.check_cause`).
@@ -10,17 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .check_loop import Words, tie_key
+from .check_loop import Words, find_fault, tie_key
 from .check_result import to_ours
 from .check_setup import CS336_SPECIALS, history_bytes, setup_agreed, student_words, train_setup
 from .check_ties import FOLLOW
 from .check_told import Parting
 from .check_work import MergeCost, Work
+from .config import TIE_RULES
 from .pre_tokenizers import Corpus
 from .text_cleanings import cleaned as cleaned_corpus
 from .text_cleanings import cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, extra_letters, filtered
 from .tie_keys import TIE_KEY
+
+LOOPED = 4  # the cleanings going furthest that a merge-loop fault is tried after, each a search of every fault
 
 
 @dataclass(frozen=True)
@@ -164,6 +168,11 @@ def taken_over(
             far = _tie_takes_over(tried.text, student, setup, specials, tried.agreed, moved)
             if far > best.far:
                 best = replace(tried, far=far)
+        if best.far == best.agreed > p.n:  # the cleanings make the student's choice, then part on a count
+            for tried in cleaned.tops[:LOOPED]:
+                far = _loop_takes_over(tried.text, student, setup, specials, tried.agreed)
+                if far > best.far:
+                    best = replace(tried, far=far)
         cleaned = replace(cleaned, best=best)
         candidates = [(best.far, c[1], c[2]) if c[2] == "letters" else c for c in candidates]
     return candidates, cleaned
@@ -171,7 +180,7 @@ def taken_over(
 
 def _tie_takes_over(corpus, student, setup, specials, k: int, moved=None) -> int:
     """How far our run on ``corpus`` follows the student's once a tie rule of the student's own
-    (:func:`bpe.check_loop.tie_key`) breaks the ties from merge ``k + 1``, where our run parts from it at a tie; ``k``
+    (:func:`bpe.check_loop.tie_key`), or another of ours, breaks the ties from merge ``k + 1``, where our run parts from it at a tie; ``k``
     where it parts on a count or no rule follows the run :data:`~bpe.check_ties.FOLLOW` merges further. ``moved``:
     our merge at that step on the text as typed, which the cleaned text must no longer make there (a cleaning that
     leaves the tie as it was is no cause: the rule alone would make the student's choice)."""
@@ -188,7 +197,29 @@ def _tie_takes_over(corpus, student, setup, specials, k: int, moved=None) -> int
     _, key_n = tie_key(
         Words(*student_words(corpus, setup, specials, eow)), student.merges, k + 1, TIE_KEY.get(setup.tie_break)
     )
+    for rule in TIE_RULES:  # our other rules too: a student's cut and a rule the page offers
+        if rule != setup.tie_break:
+            key_n = max(key_n, setup_agreed(corpus, replace(setup, tie_break=rule), student.merges, specials, eow))
     return key_n if key_n >= min(len(student.merges), k + 1 + FOLLOW) else k
+
+
+def _loop_takes_over(corpus, student, setup, specials, k: int) -> int:
+    """How far a known merge-loop fault (:func:`bpe.check_loop.find_fault`) on ``corpus`` follows the student's run
+    where our run on it parts from the run at merge ``k + 1``: a student who cuts the text their own way writes
+    their own loop too, and its fault shows once the cut's first choices are made. ``k`` where none follows the
+    run :data:`~bpe.check_ties.FOLLOW` merges further, or only a lost pair does (a lost pair fits any one choice)."""
+    if k >= len(student.merges):
+        return k
+    eow = student.end_of_word
+    history = train_setup(corpus, setup, k + 1, specials, eow)
+    if len(history.merges) <= k:
+        return k
+    words = Words(*student_words(corpus, setup, specials, eow), byte_level=student.byte_level)
+    pairs = (history_bytes(history)[k], student.merges[k])
+    found = find_fault(words, student.merges, k + 1, pairs, TIE_KEY.get(setup.tie_break))
+    if found is None or found.fault.loses or found.reproduced < min(len(student.merges), k + 1 + FOLLOW):
+        return k
+    return found.reproduced
 
 
 def lowercased_agreed(corpus, student, setup, specials) -> int:

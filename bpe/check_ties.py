@@ -19,7 +19,7 @@ from .check_result import Comparison
 from .check_setup import Setup, setup_agreed, student_words
 from .config import TIE_RULES
 from .fault_replay import replay
-from .tie_keys import RECOUNT_TIE, TIE_KEYS
+from .tie_keys import JAVA_MERGE_TIE, JAVA_TIE, RECOUNT_TIE, TIE_KEYS
 
 # Another tie rule explains a choice only if it also follows the student's run this many merges past it
 # (or to its end): one that makes the same choice by chance parts from the run soon after,
@@ -129,6 +129,22 @@ def students_tie(corpus, student, setup: Setup, alternative: Setup, specials) ->
         key=lambda k: COMMON_TIES.index(k) if k in COMMON_TIES else len(COMMON_TIES),
     )
     return _making_all(corpus, student, alternative, specials, keys)
+
+
+CONTAINER_TIES = (
+    JAVA_TIE,
+    JAVA_MERGE_TIE,
+)  # orders of a language's containers: no student chooses them, so never on the page
+
+
+def container_tie(corpus, student, alternative: Setup, specials) -> str:
+    """A sentence naming a container's order (:data:`CONTAINER_TIES`) that makes every one of the student's merges
+    with ``alternative``'s pre-tokenizer and base, or "": a student who never chose a tie rule has the order of the
+    map their counts are kept in, and where a short run cannot tell it from ours, both are said."""
+    rule = _making_all(corpus, student, alternative, specials, CONTAINER_TIES)
+    if rule is None:
+        return ""
+    return f" Or your ties follow the '{rule}' order ({TIE_SENTENCES[rule]}), which makes every merge too."
 
 
 def _making_all(corpus, student, alternative: Setup, specials, rules) -> str | None:

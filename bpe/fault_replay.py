@@ -24,13 +24,25 @@ from dataclasses import dataclass
 from .check_work import once
 from .dict_order_ties import LAST_TIE, REBUILT_TIE, recounted_to_end
 from .formats.cs336 import BytePair
+from .java_order import JavaOrder
 from .loop_fault import Fault, no_extra
 from .merge_faults import CORRECT
 from .replay_counts import HeldPairs, PairCounts, Reached, Recount
 from .replay_dicts import PrefixFirst, SubstringCounts, WrongIndex
 from .replay_heaps import LazyHeap, SiftlessHeap, WordHeap
 from .replay_positions import PositionPairs, RecordedPositions
-from .tie_keys import ORDER_TIES, OUR_FIRST, REACHED_TIES, RECOUNT_TIE, TIE_KEYS, TiePick, token_ids
+from .tie_keys import (
+    ID_SUM_TIE,
+    JAVA_MERGE_TIE,
+    JAVA_TIE,
+    ORDER_TIES,
+    OUR_FIRST,
+    REACHED_TIES,
+    RECOUNT_TIE,
+    TIE_KEYS,
+    TiePick,
+    token_ids,
+)
 from .word_merges import Split, Word, ends_across, pair_counter
 
 LOST = 3  # a selection that lost more pairs than this is not told apart from a count that is off
@@ -102,11 +114,13 @@ def replay(
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
     # with those keys: the order of a fresh count (ours: over the words in first-seen order)
-    recount: Recount | Reached | None = (
+    recount: Recount | Reached | JavaOrder | None = (
         Recount(splits, tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, OUR_FIRST, LAST_TIE) else None
     )
-    if tie in REACHED_TIES:
+    if tie in REACHED_TIES or tie == ID_SUM_TIE:
         recount = Reached(splits, order)
+    if tie in (JAVA_TIE, JAVA_MERGE_TIE):
+        recount = JavaOrder(splits, freqs, merge=tie == JAVA_MERGE_TIE)
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}

@@ -56,6 +56,7 @@ _GPT2_WS_WHOLE = regex.compile(GPT2_PATTERN.replace(r"\s+(?!\S)|\s+", r"\s+"))  
 _WS_RUN_WORD = re.compile(r"\S+|\s+")
 _WORD_OR_ONE_MARK = re.compile(r" ?\w+| ?[^\w\s]")
 _ASCII_WORD_OR_CHAR = re.compile(r"\w+|[^\s\w]", re.ASCII)
+_ASCII_RUN = re.compile(r"\w+|\W+", re.ASCII)
 _SPECIALS = re.compile("|".join(map(re.escape, CS336_SPECIALS)))
 
 
@@ -133,12 +134,18 @@ CLEANINGS: dict[str, Cleaning] = {
                           lambda t: _WS_PREFIXED.findall(t), cut=True),
     "ws-whole": Cleaning("cuts its words with GPT-2's pattern but writes its whitespace part as \\s+ alone, not "
                          "\\s+(?!\\S)|\\s+, so a run of spaces is one piece and the word after it keeps none of "
-                         "them (GPT-2's lookahead leaves the run's last space to the word)",
+                         "them (GPT-2's lookahead leaves the run's last space to the word; a regex engine with no lookahead, "
+                         "such as Rust's regex crate or Go's regexp, makes you drop it)",
                          lambda t: _GPT2_WS_WHOLE.findall(t), cut=True),
     "ws-words": Cleaning("cuts its words as the runs of non-space characters and the runs of whitespace "
                          "(re.findall(r'\\S+|\\s+', text)), so each run of spaces, newlines or indentation is a word "
                          "of its own whose characters are paired with each other",
                          lambda t: _WS_RUN_WORD.findall(t), cut=True),
+    "ascii-runs": Cleaning("cuts its words where the text changes between ASCII letters, digits or '_' and any other "
+                           "character (re.findall(r'\\w+|\\W+', text, re.ASCII), or [A-Za-z0-9_]+|[^A-Za-z0-9_]+), "
+                           "so each run of spaces, newlines, punctuation and letters outside ASCII is one word whose "
+                           "characters are paired with each other: '.  ' and 'é ' are words",
+                           lambda t: _ASCII_RUN.findall(t), cut=True),
     "specials-split": Cleaning("cuts the text at each special token ('<|endoftext|>'), which is never counted (each "
                                "document trained apart, as when the token is split out or replaced by a newline)",
                                lambda t: [p for p in _SPECIALS.split(t) if p]),
@@ -233,7 +240,7 @@ def cleanings_for(
             continue  # words cut at whitespace never see it
         if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
             continue  # only a whole-text run whose tokens hold '_'
-        if name == "ws-words" and pre_tokenizer in WORD_CUTS:
+        if name in ("ws-words", "ascii-runs") and pre_tokenizer in WORD_CUTS:
             pass  # whitespace runs as words of their own, beside words cut at whitespace as ours are
         elif c.cut and pre_tokenizer not in BYTE_LEVEL:
             continue  # words of the student's own cut that keep whitespace: compared with GPT-2's or GPT-4's

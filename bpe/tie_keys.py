@@ -13,7 +13,9 @@ pair as Python prints it (``str((a, b))``, the text of the tuple of bytes object
 second symbol first (``pair[1]`` compared before ``pair[0]``), the smallest byte values with each merged token
 written as a byte value the text does not use (the original BPE compression), the pair that reaches the greatest
 count first in a fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in
-the text's order), or the shortest merged token (a sort on ``(-count, len(a + b), a + b)``).
+the text's order), the shortest merged token (a sort on ``(-count, len(a + b), a + b)``), or the first in a Java
+``HashMap``'s iteration order, its key ``a + " " + b`` (``Collections.max`` over the entries of a fresh count keeps
+the first greatest, and a HashMap iterates its buckets by the key's hash).
 :func:`token_ids` numbers the tokens as students do, for the keys on ids.
 
 Left out: replaying a student's merges under a tie key (:mod:`bpe.fault_replay`), finding the key a student
@@ -33,6 +35,7 @@ class TokenIds(dict):
 
     base: int = 0
     _free: list[int] | None = None
+    first: dict[bytes, int]  # the base symbols numbered in the order the words first hold them
 
     def free_bytes(self) -> list[int]:
         """The byte values no base symbol is, in order (the ids are all given at once: found once)."""
@@ -45,6 +48,10 @@ def token_ids(words: Sequence[Word], merges: Sequence[BytePair]) -> TokenIds:
     """Token ids as students assign them: the base symbols in byte order, then one id per merge in order."""
     ids = TokenIds((s, i) for i, s in enumerate(sorted({s for w in words for s in w})))
     ids.base = len(ids)
+    ids.first = {}
+    for w in words:
+        for s in w:
+            ids.first.setdefault(s, len(ids.first))
     for a, b in merges:
         ids.setdefault(a + b, len(ids))
     return ids
@@ -62,6 +69,13 @@ def _free_byte(token: bytes, ids: Mapping[bytes, int]) -> int:
     free = ids.free_bytes()
     k = at - ids.base
     return free[k] if k < len(free) else 256 + at
+
+
+def _first_id(token: bytes, ids: Mapping[bytes, int]) -> int:
+    """A token's id with the base symbols numbered as the text first holds them (a vocabulary filled as the text is
+    read), each merged token the next id, as :func:`token_ids` numbers them."""
+    first = getattr(ids, "first", {})
+    return first[token] if token in first else ids.get(token, 1 << 30)
 
 
 # the tied pairs, the token ids, and each pair's place in the order the student's dict of counts gained it
@@ -101,6 +115,9 @@ RECOUNT_TIE = "first-recounted"  # the tie key that reads the order of a fresh c
 REACHED_TIE = "first-reached"  # the tie key that reads where a fresh count brings each pair to its full count
 TEXT_REACHED_TIE = "first-reached-in-text"  # the same over every word in the text's order (the words' last places)
 REACHED_TIES = (REACHED_TIE, TEXT_REACHED_TIE)
+ID_SUM_TIE = "first-id-sum"  # reads where a fresh count brings each pair to its full count, after the sum
+JAVA_TIE = "java-hashmap"  # the tie keys that read a Java HashMap's order (:class:`bpe.java_order.JavaOrder`)
+JAVA_MERGE_TIE = "java-hashmap-merge"
 BYTE_KEYS = ("free-byte",)  # tie keys on byte values: tried only on a run written in bytes
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
@@ -156,4 +173,20 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "shortest": ("the pair whose merged token is shortest wins, then the smallest merged token: your sort key is "
                  "(-count, len(a + b), a + b)", lambda tied, ids, seen: min(tied, key=lambda p: (
                      len(_text(p[0] + p[1])), p[0] + p[1], p))),
+    "first-id-text": ("the pair whose ids, written as the text 'left,right', sort first wins (a sort on a key such "
+                      "as `${a},${b}` compares text, so '10,4' comes before '3,15'), the characters numbered in the "
+                      "order the text first holds them and each merged token the next id",
+                      lambda tied, ids, seen: min(tied, key=lambda p: (f"{_first_id(p[0], ids)},{_first_id(p[1], ids)}", p))),
+    ID_SUM_TIE: ("the pair whose two ids add up to the least wins (the characters numbered in the order the text first "
+                 "holds them, each merged token the next id), of equal sums the one whose count was complete first",
+                 lambda tied, ids, seen: min(tied, key=lambda p: (
+                     _first_id(p[0], ids) + _first_id(p[1], ids), seen.get(p, UNSEEN)))),
+    JAVA_TIE: ("the pair a Java HashMap of your counts holds first wins: Collections.max over its entries keeps the "
+               "first of equal counts, and a HashMap iterates in the order of its keys' hashes (here a + \" \" + b, "
+               "filled with put), not the order you added them", lambda tied, ids, seen: min(
+                   tied, key=lambda p: seen.get(p, UNSEEN))),
+    JAVA_MERGE_TIE: ("the pair a Java HashMap of your counts holds first wins: Collections.max over its entries keeps "
+                     "the first of equal counts, and a HashMap iterates in the order of its keys' hashes (here "
+                     "a + \" \" + b, filled with merge, over your words kept in a HashMap of token lists), not the "
+                     "order you added them", lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
 }  # fmt: skip
