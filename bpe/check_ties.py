@@ -138,13 +138,14 @@ CONTAINER_TIES = (
 
 
 def container_tie(corpus, student, alternative: Setup, specials) -> str:
-    """A sentence naming a container's order (:data:`CONTAINER_TIES`) that makes every one of the student's merges
+    """A sentence naming the containers' orders (:data:`CONTAINER_TIES`) that make every one of the student's merges
     with ``alternative``'s pre-tokenizer and base, or "": a student who never chose a tie rule has the order of the
     map their counts are kept in, and where a short run cannot tell it from ours, both are said."""
-    rule = _making_all(corpus, student, alternative, specials, CONTAINER_TIES)
-    if rule is None:
+    rules = [r for r in CONTAINER_TIES if _making_all(corpus, student, alternative, specials, (r,)) is not None]
+    if not rules:
         return ""
-    return f" Or your ties follow the '{rule}' order ({TIE_SENTENCES[rule]}), which makes every merge too."
+    said = " or ".join(f"the '{rule}' order ({TIE_SENTENCES[rule]})" for rule in rules)
+    return f" Or your ties follow {said}, which makes every merge too."
 
 
 def _making_all(corpus, student, alternative: Setup, specials, rules) -> str | None:

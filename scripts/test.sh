@@ -11,11 +11,13 @@ source scripts/lib.sh
 # Browser tests drive Debian's chromium-headless-shell (its chromium, built as the headless shell Playwright
 # runs; `playwright install` cannot download here); the replica test puts Debian's haproxy in front of two
 # Streamlit replicas (scripts/serve-replicas.sh); the corpus store's tests start Debian's redis-server (and the
-# replicas share their corpora through one).
+# replicas share their corpora through one); the Check's emulation of a Java HashMap's order is tested against a real
+# one (tests/java/*.java, compiled with Debian's JDK).
 missing=()
 [ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing+=(redis-server)
+command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test.sh: installing Debian's ${missing[*]}" >&2
     apt_install "${missing[@]}"
