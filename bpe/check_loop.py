@@ -29,7 +29,7 @@ from .fault_replay import Replay, replay
 from .formats.cs336 import BytePair
 from .loop_fault import Fault
 from .merge_faults import CORRECT, FAULTS
-from .tie_keys import BYTE_KEYS, ORDER_TIES, RECOUNT_TIE, TEXT_REACHED_TIE, TIE_KEYS, token_ids
+from .tie_keys import BYTE_KEYS, ORDER_TIES, PROGRAM_ORDERS, RECOUNT_TIE, TEXT_REACHED_TIE, TIE_KEYS, token_ids
 
 BEYOND = 300  # a replay follows the student this many merges past the step where the runs part, no further
 
@@ -215,7 +215,8 @@ def find_tie_and_fault(
             longer = (
                 best is None or run.reproduced > best[2] or run.reproduced == best[2] and rank[name] < rank[best[0]]
             )
-            if run.reproduced >= need and longer:
+            whole = name not in PROGRAM_ORDERS or run.reproduced == len(args[2])  # (see tie_key)
+            if run.reproduced >= need and longer and whole:
                 best = (name, fault, run.reproduced, deletes)
         if work.spent() or best is not None and best[2] == len(args[2]):
             break
@@ -311,6 +312,9 @@ def tie_key(
             work.cut()
         if name == LAST_TIE and len(corpus.words) > 1 and run.reproduced < len(given):
             continue  # a fresh count's last pair over many words (reduce keeping the later key): only a whole run
+        if name in PROGRAM_ORDERS and run.reproduced < len(given):
+            continue  # an order the student's whole program makes (a map's, ids of its own): the whole run or none,
+            # since with so many such orders one follows a few ties of a run whose ties follow none by chance
         if run.reproduced > best_n:
             best, best_n = name, run.reproduced
     return best, best_n

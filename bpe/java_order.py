@@ -15,6 +15,9 @@ table has grown to), each bucket's keys in its own order. That order depends on 
 replay splits them (:mod:`bpe.fault_replay`). Not emulated: a bucket of eight keys or more turned into a tree (the
 table is doubled instead below 64 slots, a tree's order is kept otherwise), characters outside the BMP (one token
 here, two ``char`` in Java).
+
+Left out: the tie keys that read this order (:data:`bpe.tie_keys.TIE_KEYS`) and replaying a run under them
+(:mod:`bpe.fault_replay`).
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ from .word_merges import (
     merge_drop_tail,
     merge_duplicate,
     merge_first,
+    merge_first_left,
     merge_keep_right,
     merge_lose_after_end,
     merge_none,
@@ -435,5 +436,11 @@ FAULTS: dict[str, Fault] = {
               "a pair whose count a later word lowered is never offered again until it gains count (among equal "
               "counts your min-heap pops the pair of smallest token ids)", heap=True, lazy=True, whole_words=True,
               follow=3),
+        # the merge looks only at the first ``a`` of a word (``word.index(a)``, ``indexOf``) and merges there if ``b``
+        # follows it, so a word whose first ``a`` is not followed by ``b`` is never merged at all (last: a rarer bug,
+        # named where no other fault makes as many merges).
+        Fault("first-left", "your merge looks only at the first occurrence of the pair's left symbol in each word "
+              "(word.index(a), or indexOf) and merges there only if the right symbol follows it, so a word whose "
+              "first left symbol is not followed by the right one keeps the pair unmerged", merge=merge_first_left),
     )
 }  # fmt: skip

@@ -118,6 +118,8 @@ REACHED_TIES = (REACHED_TIE, TEXT_REACHED_TIE)
 ID_SUM_TIE = "first-id-sum"  # reads where a fresh count brings each pair to its full count, after the sum
 JAVA_TIE = "java-hashmap"  # the tie keys that read a Java HashMap's order (:class:`bpe.java_order.JavaOrder`)
 JAVA_MERGE_TIE = "java-hashmap-merge"
+# orders made by a student's whole program, not a key beside a loop fault: each such a key fits a few choices by chance
+PROGRAM_ORDERS = ("first-id-text", ID_SUM_TIE, JAVA_TIE, JAVA_MERGE_TIE)
 BYTE_KEYS = ("free-byte",)  # tie keys on byte values: tried only on a run written in bytes
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),

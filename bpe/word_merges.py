@@ -93,6 +93,14 @@ def merge_first(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     return [*split[:i], pair[0] + pair[1], *split[i + 2 :]], [i]
 
 
+def merge_first_left(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """Merged only at the first occurrence of the left symbol (``word.index(a)``), where the right one follows it."""
+    i = split.index(pair[0]) if pair[0] in split else -1
+    if i < 0 or i + 1 >= len(split) or split[i + 1] != pair[1]:
+        return list(split), []
+    return [*split[:i], pair[0] + pair[1], *split[i + 2 :]], [i]
+
+
 def merge_stale(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     """Each occurrence merged at the position found before any merge, not shifted by the earlier ones."""
     out = list(split)

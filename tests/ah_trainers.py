@@ -9,6 +9,9 @@ Kinds (:data:`AH_KINDS`), the pairs counted afresh each step:
   merged token the next id;
 - ``id-sum``: the same, ties to the least sum of the two ids, then to the pair whose count was complete first (its
   last occurrence first);
+- ``words-first``: each whitespace-split word's characters; the pair met first among those counted most (plain);
+- ``first-left``: the same, each word merged only at the first occurrence of the pair's left symbol (``indexOf``),
+  and only where the right symbol follows it there;
 - ``gpt2-bytes-hf``: GPT-2's bytes and pattern, ties to the pair of smallest ids with the bytes numbered by their
   characters in GPT-2's table (as the tokenizers library numbers them) (plain);
 - ``ws-whole-hf``: the same, the pattern's whitespace part written ``\\s+`` alone (a regex engine with no
@@ -20,8 +23,8 @@ from __future__ import annotations
 import regex
 from line_trainers import train_sequences
 
-AH_KINDS = ("chars-first", "id-text", "id-sum", "gpt2-bytes-hf", "ws-whole-hf")
-BASE = {"id-text": "chars-first", "id-sum": "chars-first", "ws-whole-hf": "gpt2-bytes-hf"}
+AH_KINDS = ("chars-first", "id-text", "id-sum", "words-first", "first-left", "gpt2-bytes-hf", "ws-whole-hf")
+BASE = {"id-text": "chars-first", "id-sum": "chars-first", "first-left": "words-first", "ws-whole-hf": "gpt2-bytes-hf"}
 GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 WS_WHOLE = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+"""
 
@@ -101,10 +104,34 @@ def _bytes_hf(text: str, num_merges: int, pattern: str) -> list[tuple[str, str]]
     return merges
 
 
+def _first_left(text: str, num_merges: int) -> list[tuple[str, str]]:
+    words = [list(w) for w in text.split()]
+    merges: list[tuple[str, str]] = []
+    while len(merges) < num_merges:
+        stats: dict[tuple[str, str], int] = {}
+        for w in words:
+            for pair in zip(w, w[1:]):
+                stats[pair] = stats.get(pair, 0) + 1
+        if not stats:
+            break
+        a, b = max(stats, key=stats.get)  # the first of the greatest count
+        merges.append((a, b))
+        for w in words:
+            if a in w:
+                i = w.index(a)
+                if i + 1 < len(w) and w[i + 1] == b:
+                    w[i : i + 2] = [a + b]
+    return merges
+
+
 def ah_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings (bytes as GPT-2's characters)."""
     if kind == "chars-first":
         return train_sequences([list(text)], num_merges)
+    if kind == "words-first":
+        return train_sequences([list(w) for w in text.split()], num_merges)
+    if kind == "first-left":
+        return _first_left(text, num_merges)
     if kind == "id-text":
         return _whole_text_by_ids(text, num_merges, lambda a, b, last: f"{a},{b}")
     if kind == "id-sum":

@@ -11,15 +11,28 @@ from java_support import java_classes, run_java  # noqa: F401 (a fixture)
 
 from bpe.check import Setup
 
-SETUPS = {"chars-first": Setup("first", "none", False), "gpt2-bytes-hf": Setup("first", "gpt2", True)}
+SETUPS = {
+    "chars-first": Setup("first", "none", False),
+    "words-first": Setup("first", "whitespace", False),
+    "gpt2-bytes-hf": Setup("first", "gpt2", True),
+}
 CHECKS = PastedSet(ah_train, SETUPS, BASE)
 WORDS = Setup("first", "whitespace", False)
 
 
-@pytest.mark.parametrize("corpus", list(CORPORA))
-def test_the_trainer_without_a_fault_is_same(corpus):
-    _, result = CHECKS.check(corpus, "chars-first")
+@pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in ("chars-first", "words-first")])
+def test_the_trainers_without_a_fault_are_same(corpus, kind):
+    _, result = CHECKS.check(corpus, kind)
     assert result.kind == "same", result.cause
+
+
+# on the byte corpus a word left half-merged makes the same merges, and that older fault is named
+@pytest.mark.parametrize("corpus", ["handout", "prose"])
+def test_a_merge_only_at_the_first_left_symbol_of_a_word_is_named(corpus):
+    # the old Check told a loop that skips every second word holding the pair (on the handout)
+    student, result = CHECKS.check(corpus, "first-left")
+    assert (result.kind, result.fault) == ("merge-loop", "first-left"), result.cause
+    assert result.step == CHECKS.first_difference(corpus, student, "first-left"), result.cause
 
 
 @pytest.mark.parametrize("corpus", list(CORPORA))
