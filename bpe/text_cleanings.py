@@ -10,7 +10,8 @@ the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)``
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
 those ``str.isalpha`` holds; with no pre-tokenization, a loop may count only the pairs of two letters a-z
-(``az-pairs``: the runs of a-z, each a word). Some cut the words with a pattern of their own where ours is GPT-2's:
+(``az-pairs``: the runs of a-z, each a word), or normalize each line as SentencePiece does (``metaspace``: whitespace
+collapsed, the line stripped, each space written ``'▁'`` with one before the line). Some cut the words with a pattern of their own where ours is GPT-2's:
 ``re.findall(r" ?\\S+", text)`` (a space and a run of non-space characters: punctuation kept in its word,
 whitespace never paired), GPT-2's words with every piece of whitespace alone dropped or kept as one symbol,
 ``re.findall(r"[^\\S\\n]*\\S+|\\n", text)`` (every run of spaces and tabs whole on the next word, each newline a
@@ -51,6 +52,7 @@ _SPACE_WORD = re.compile(r" ?\S+")
 _WS_PREFIXED = re.compile(r"[^\S\n]*\S+|\n")
 _SEPARATOR = re.compile(r"[.:;\n\r]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
+METASPACE = "\u2581"  # '▁', SentencePiece's character for a space
 _GPT2 = regex.compile(GPT2_PATTERN)
 _GPT2_WS_WHOLE = regex.compile(GPT2_PATTERN.replace(r"\s+(?!\S)|\s+", r"\s+"))  # whitespace runs never split
 _WS_RUN_WORD = re.compile(r"\S+|\s+")
@@ -67,6 +69,11 @@ def _strip_accents(text: str) -> str:
 def _strip_ends(text: str) -> str:
     words = (_END_PUNCT.sub("", w) for w in text.split())
     return " ".join(w for w in words if any(c.isalpha() for c in w))
+
+
+def _metaspace(text: str) -> list[str]:
+    lines = (" ".join(line.split()) for line in text.splitlines())
+    return [METASPACE + line.replace(" ", METASPACE) for line in lines if line]
 
 
 def _seen_twice(text: str) -> str:
@@ -183,6 +190,10 @@ CLEANINGS: dict[str, Cleaning] = {
                            lambda t: [p for p in _SEPARATOR.split(t) if p]),
     "dot-split": Cleaning("cuts the text at each '.' (text.split('.')) and drops it, so a word before a full stop "
                           "ends there and no pair holds a '.'", lambda t: [p for p in t.split(".") if p.strip()]),
+    "metaspace": Cleaning("normalizes each line as SentencePiece does by default: every run of whitespace becomes one "
+                          "space, the line is stripped, each space is written '▁' and one '▁' is put before the line "
+                          "(its dummy prefix), and each line is trained on as one sequence, so the indentation and "
+                          "blank lines are gone and no pair crosses a line break", _metaspace),
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),
@@ -238,6 +249,8 @@ def cleanings_for(
             continue
         if name == "spaces" and pre_tokenizer in WORD_CUTS:
             continue  # words cut at whitespace never see it
+        if name == "metaspace" and (pre_tokenizer != "none" or not any(METASPACE.encode() in t for t in tokens)):
+            continue  # only a whole-text run whose tokens hold '▁'
         if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
             continue  # only a whole-text run whose tokens hold '_'
         if name in ("ws-words", "ascii-runs") and pre_tokenizer in WORD_CUTS:

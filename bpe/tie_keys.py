@@ -13,7 +13,8 @@ pair as Python prints it (``str((a, b))``, the text of the tuple of bytes object
 second symbol first (``pair[1]`` compared before ``pair[0]``), the smallest byte values with each merged token
 written as a byte value the text does not use (the original BPE compression), the pair that reaches the greatest
 count first in a fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in
-the text's order), the shortest merged token (a sort on ``(-count, len(a + b), a + b)``), or the first in a Java
+the text's order), the shortest or the longest merged token (a sort on ``(-count, len(a + b), a + b)``, or on
+``-len(a + b)``), or the first in a Java
 ``HashMap``'s iteration order, its key ``a + " " + b`` (``Collections.max`` over the entries of a fresh count keeps
 the first greatest, and a HashMap iterates its buckets by the key's hash).
 :func:`token_ids` numbers the tokens as students do, for the keys on ids.
@@ -69,6 +70,16 @@ def _free_byte(token: bytes, ids: Mapping[bytes, int]) -> int:
     free = ids.free_bytes()
     k = at - ids.base
     return free[k] if k < len(free) else 256 + at
+
+
+# a mark of several characters stands in our words as one private character (bpe.check_marks.ALIAS): counted as the
+# four of the commonest such marks, '</w>' and '</s>', where a key measures a token's length
+ALIAS_WIDTH = {"\ue000": 4, "\ue001": 4}
+
+
+def _length(token: bytes) -> int:
+    text = _text(token)
+    return len(text) + sum(text.count(c) * (w - 1) for c, w in ALIAS_WIDTH.items())
 
 
 def _first_id(token: bytes, ids: Mapping[bytes, int]) -> int:
@@ -175,6 +186,9 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "shortest": ("the pair whose merged token is shortest wins, then the smallest merged token: your sort key is "
                  "(-count, len(a + b), a + b)", lambda tied, ids, seen: min(tied, key=lambda p: (
                      len(_text(p[0] + p[1])), p[0] + p[1], p))),
+    "longest": ("the pair whose merged token is longest wins, then the smallest merged token: your sort key is "
+                "(-count, -len(a + b), a + b), so an end-of-word symbol such as '</w>' counts as four characters",
+                lambda tied, ids, seen: min(tied, key=lambda p: (-_length(p[0] + p[1]), p[0] + p[1], p))),
     "first-id-text": ("the pair whose ids, written as the text 'left,right', sort first wins (a sort on a key such "
                       "as `${a},${b}` compares text, so '10,4' comes before '3,15'), the characters numbered in the "
                       "order the text first holds them and each merged token the next id",
