@@ -21,28 +21,13 @@ Kinds (:data:`AH_KINDS`), the pairs counted afresh each step:
 from __future__ import annotations
 
 import regex
-from line_trainers import train_sequences
+from line_trainers import _merged, train_sequences  # the plain loop and merge, shared with the line trainers
+from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
 
 AH_KINDS = ("chars-first", "id-text", "id-sum", "words-first", "first-left", "gpt2-bytes-hf", "ws-whole-hf")
 BASE = {"id-text": "chars-first", "id-sum": "chars-first", "first-left": "words-first", "ws-whole-hf": "gpt2-bytes-hf"}
 GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 WS_WHOLE = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+"""
-
-
-def _byte_chars() -> dict[int, str]:
-    """GPT-2's table: each byte as a printable character (the printable bytes as themselves, the rest from U+0100)."""
-    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    table, extra = {}, 0
-    for b in range(256):
-        if b in keep:
-            table[b] = chr(b)
-        else:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table
-
-
-BYTE_CHARS = _byte_chars()
 
 
 def _ids_first_seen(text: str) -> dict[str, int]:
@@ -77,15 +62,7 @@ def _whole_text_by_ids(text: str, num_merges: int, key) -> list[tuple[str, str]]
         pair = min((p for p, n in stats.items() if n == top), key=lambda p: key(ids[p[0]], ids[p[1]], last[p]))
         merges.append(pair)
         ids.setdefault(pair[0] + pair[1], len(ids))
-        out, i = [], 0
-        while i < len(seq):
-            if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
-                out.append(pair[0] + pair[1])
-                i += 2
-            else:
-                out.append(seq[i])
-                i += 1
-        seq = out
+        seq = _merged(seq, pair)
     return merges
 
 
