@@ -9,12 +9,14 @@ are read here, each from the run alone:
    while the text is counted in raw byte values writes every merge one byte value lower ((e, s) as (d, r));
 2. bytes 128-255 written as the UTF-8 of the Latin-1 character (``chr(i).encode('utf-8')``, two bytes each);
 3. every byte written as one and the same byte (a vocabulary rebuilt with a loop variable left over from another
-   loop): nothing can be read back, only the shapes of the merges compared with ours.
+   loop): nothing can be read back, only the shapes of the merges compared with ours;
+4. byte b written as the b-th character of GPT-2's list (``cs[b]`` of ``bytes_to_unicode``'s two lists, where the
+   table is ``dict(zip(bs, cs))``): the printable bytes come first in that list, so ``'e'`` is written ``'¨'``.
 
 A labelling is taken only when the run's first merge stands nowhere in the text and, read back, its first merges
 all do; what the merges read back get is then checked as any run (:mod:`bpe.check`).
 
-Left out: labellings that mix bytes in another way (a permutation), and runs that read another text for real.
+Left out: labellings that mix bytes in another way (another permutation), and runs that read another text for real.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ MAX_SHIFT = 16  # a shift by at most this many ids (special tokens before the by
 
 @dataclass(frozen=True)
 class Relabel:
-    """How the run's vocabulary labels the bytes: ``name`` (``shift``, ``latin1``, ``one-byte``), ``merges`` read
+    """How the run's vocabulary labels the bytes: ``name`` (``shift``, ``latin1``, ``one-byte``, ``gpt2-indexed``), ``merges`` read
     back as the bytes counted (None when they cannot be), ``shift`` the ids between a byte and its label."""
 
     name: str
@@ -91,7 +93,35 @@ def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool
     return max(pairs.values(), default=0) > pairs[(byte, byte)]
 
 
-def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
+# GPT-2's printable bytes in its table's order, then the others: byte bs[i] is written as the i-th character
+_BS = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+_BS += [b for b in range(256) if b not in _BS]
+_INDEXED = bytes(
+    _BS.index(y) for y in range(256)
+)  # read as GPT-2's table reads it, byte y was the student's _BS.index(y)
+
+
+_CS = {c: i for i, c in enumerate([*map(chr, _BS[:188]), *map(chr, range(256, 256 + 68))])}  # the list, in order
+
+
+def _indexed_token(token: bytes) -> bytes | None:
+    """A token pasted as GPT-2's characters (read as plain text), each read back as its place in GPT-2's list."""
+    try:
+        return bytes(_CS[c] for c in token.decode("utf-8"))
+    except (UnicodeDecodeError, KeyError):
+        return None
+
+
+def _indexed(merges: Sequence[BytePair], byte_level: bool) -> tuple[BytePair, ...] | None:
+    """The merges with each byte read back from its place in GPT-2's list: a run read as bytes through GPT-2's
+    table is permuted; one read as plain text (its characters all GPT-2's) is read character by character."""
+    if byte_level:
+        return tuple((a.translate(_INDEXED), b.translate(_INDEXED)) for a, b in merges)
+    read = [(_indexed_token(a), _indexed_token(b)) for a, b in merges]
+    return None if any(a is None or b is None for a, b in read) else tuple(read)  # type: ignore[misc]
+
+
+def relabelled(corpus: Corpus, merges: Sequence[BytePair], byte_level: bool = True) -> Relabel | None:
     """How the run's bytes are labelled, when its first merge stands nowhere in the text but a labelling reads
     its first merges back into the text; else None."""
     texts = texts_of(corpus)
@@ -111,6 +141,10 @@ def relabelled(corpus: Corpus, merges: Sequence[BytePair]) -> Relabel | None:
     # pairs of another text by chance, so all but a tenth must fit
     if read is not None and fits(read[:1], texts) and 2 * fits(read, texts) >= first:
         return Relabel("latin1", read)
+    read = _indexed(merges, byte_level)  # a signature of its own too (a whole permutation), and a run labelled so
+    # often has a loop of its own that parts from the text soon: a third will do
+    if read is not None and fits(read[:1], texts) and 3 * fits(read, texts) >= first:
+        return Relabel("gpt2-indexed", read)
     found = []
     for shift in sorted(range(-MAX_SHIFT, MAX_SHIFT + 1), key=abs):
         read = _shifted(merges, shift) if shift else None
@@ -170,17 +204,28 @@ def relabel_told(relabel: Relabel, merges: Sequence[BytePair], inner, our_merges
             "(special tokens numbered before the bytes, or after them, while the text was counted in raw byte values)"
         )
         back = f"with every byte {abs(relabel.shift)} {'higher' if relabel.shift > 0 else 'lower'}"
+    elif relabel.name == "gpt2-indexed":
+        why = (
+            "each byte b is written as the b-th character of GPT-2's list of characters (cs[b] of bytes_to_unicode's "
+            "two lists), not as the character GPT-2's table maps it to (dict(zip(bs, cs))[b]): that list starts with "
+            "the printable bytes, so 'e' is written '¨' and a space 'A'"
+        )
+        back = "with each character as the byte whose place it takes in that list"
     else:
         why = (
             "bytes 128-255 are written as chr(i).encode('utf-8'), the two-byte UTF-8 of the Latin-1 character, "
             "not as the one byte counted"
         )
         back = "with each such character as its one byte"
+    fix = (
+        "Write each byte through the table, byte_encoder = dict(zip(bs, cs)), as byte_encoder[b]"
+        if relabel.name == "gpt2-indexed"
+        else "Build the byte vocabulary as {i: bytes([i]) for i in range(256)} with the ids you count, and write each "
+        "merge as (vocab[a], vocab[b])"
+    )
     cause = (
         f"The vocabulary you saved does not map the ids to the bytes you counted: your merge 1 {shown_pair(first)} is "
-        f"our {shown_pair(read)}; {why}. Build the byte vocabulary as {{i: bytes([i]) for i in range(256)}} with the "
-        f"ids you count, and write each merge as (vocab[a], vocab[b]). Read back {back}, "
-        f"{inner.cause[0].lower()}{inner.cause[1:]}"
+        f"our {shown_pair(read)}; {why}. {fix}. Read back {back}, {inner.cause[0].lower()}{inner.cause[1:]}"
     )
     return told_at_step_one(inner, first, relabel.name, cause)
 

@@ -10,7 +10,7 @@ that entered the student's dict of counts first (``max(counts, key=counts.get)``
 place: the pairs of the corpus in the order they occur, then each new pair when a merge makes it), or the greatest
 pair as Python prints it (``str((a, b))``, the text of the tuple of bytes objects: ``"(b' ', b'count')"`` beats
 ``"(b'  ', b' ')"`` because a quote sorts above a space, and ``b'\\xc8'`` sorts below ``b'r'``), the smallest
-second symbol first (``pair[1]`` compared before ``pair[0]``), the smallest byte values with each merged token
+second symbol first (``pair[1]`` compared before ``pair[0]``, or its id before the left one's), the smallest byte values with each merged token
 written as a byte value the text does not use (the original BPE compression), the pair that reaches the greatest
 count first in a fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in
 the text's order), the shortest or the longest merged token (a sort on ``(-count, len(a + b), a + b)``, or on
@@ -183,6 +183,10 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                       lambda tied, ids, seen: max(tied, key=lambda p: (str(p), p))),
     "second-first": ("the pair with the smallest second symbol wins, then the smallest first: your tie key compares "
                      "pair[1] before pair[0]", lambda tied, ids, seen: min(tied, key=lambda p: (p[1], p[0]))),
+    "second-first-id": ("the pair with the smallest token ids wins, its right id compared first: one number per pair, "
+                        "left + right * vocabulary size, and the first of the greatest counts over those numbers "
+                        "(np.argmax of np.bincount) takes the smallest", lambda tied, ids, seen: min(
+                            tied, key=lambda p: (ids.get(p[1], 1 << 30), ids.get(p[0], 1 << 30)))),
     "shortest": ("the pair whose merged token is shortest wins, then the smallest merged token: your sort key is "
                  "(-count, len(a + b), a + b)", lambda tied, ids, seen: min(tied, key=lambda p: (
                      len(_text(p[0] + p[1])), p[0] + p[1], p))),
