@@ -23,6 +23,7 @@ from .kept_pairs import never_subtracted_extra, never_subtracted_own_right_extra
 from .loop_fault import Fault
 from .neighbour_faults import (
     left_symbol_extra,
+    merged_sides_extra,
     right_added_extra,
     skip_first_extra,
     stale_guarded_extra,
@@ -436,6 +437,14 @@ FAULTS: dict[str, Fault] = {
               "a pair whose count a later word lowered is never offered again until it gains count (among equal "
               "counts your min-heap pops the pair of smallest token ids)", heap=True, lazy=True, whole_words=True,
               follow=3),
+        # the update subtracts the neighbours' old pairs but adds ``(a, ab)`` and ``(ab, b)`` for the new ones: the
+        # merged pair's own symbols put beside the new token where its neighbours belong (a C loop's ``prev``/``next``
+        # mixed up with ``left``/``right``), so pairs no word holds gain count.
+        Fault("merged-sides", "your update adds the pairs (a, ab) and (ab, b) for each merged pair (a, b), the new "
+              "token beside the merged pair's own symbols, where it should add (prev, ab) and (ab, next) with the "
+              "symbols around it: pairs that no word holds gain count", extra=merged_sides_extra,
+              about_merge="your update for the merge {merge} adds ({a}, {joined}) and ({joined}, {b}) where it "
+              "should add the pairs of {joined} with its neighbours"),
         # the merge looks only at the first ``a`` of a word (``word.index(a)``, ``indexOf``) and merges there if ``b``
         # follows it, so a word whose first ``a`` is not followed by ``b`` is never merged at all (last: a rarer bug,
         # named where no other fault makes as many merges).

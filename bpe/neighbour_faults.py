@@ -118,6 +118,26 @@ def skip_first_extra(old: Split, new: Split, pair: BytePair, made: list[int]) ->
     return extra
 
 
+def merged_sides_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """The old neighbours' pairs of each occurrence subtracted, but the new ones added as ``(a, ab)`` and ``(ab, b)``,
+    the merged pair's own symbols beside the new token, not the neighbours (``prev`` and ``next`` mixed up with
+    ``a`` and ``b``); less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for i in occurrences(old, pair):
+        if i > 0:
+            faulty[(old[i - 1], a)] -= 1
+        if i + 2 < len(old):
+            faulty[(b, old[i + 2])] -= 1
+        faulty[(a, joined)] += 1
+        faulty[(joined, b)] += 1
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
 def right_added_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """The neighbours of each occurrence read from the old split, as :func:`stale_neighbours_extra`, but the old
     pair on the right, ``(b, y)``, added where it should be subtracted (``+=`` for ``-=``), so it gains twice what
