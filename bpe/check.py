@@ -29,6 +29,7 @@ from dataclasses import replace
 
 from .check_cause import SPACE_LED, ascii_text, compare_one, settings_kind, unspaced_reach
 from .check_ends import ends_clause, target_merges
+from .check_glued import glued_mark, glued_told, read_as_ours
 from .check_ids import id_merges
 from .check_ints import sum_merges, sums_told
 from .check_marks import find_marks, marks_told
@@ -92,6 +93,11 @@ def diagnose(
         inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
         return relabel_told(relabel, student.merges, inner), ranked
     with watching() as check:
+        glued = glued_mark(corpus, student)
+        if glued is not None:  # a mark glued to each word's last character: read as our '</w>', then checked
+            options = dict(num_merges=num_merges, vocab_size=vocab_size)
+            inner, ranked = _diagnosed(corpus, read_as_ours(student, glued), setup, special_tokens, **options)
+            return _told_cut(glued_told(corpus, student, setup, special_tokens, glued, inner), check), ranked
         marks = find_marks(corpus, student, setup, special_tokens)
         if marks is not None:  # words marked otherwise ('_' for '</w>', a space before each): compared marked so
             options = dict(num_merges=num_merges, vocab_size=vocab_size)

@@ -6,7 +6,11 @@ most:
 - ``whole-first``: the pairs counted afresh each step (plain);
 - ``merged-sides``: the counts kept up to date by hand: each occurrence of the merged pair ``(a, b)``, left to
   right, takes one from ``(prev, a)`` and ``(b, next)`` and adds one to ``(a, ab)`` and ``(ab, b)``, where
-  ``(prev, ab)`` and ``(ab, next)`` were meant.
+  ``(prev, ab)`` and ``(ab, next)`` were meant;
+- ``words-eow``: each whitespace-split word's characters, ``'</w>'`` glued to the last one, as subword-nmt reads
+  words (plain);
+- ``glued-mark``: the same with ``'▁'`` glued to the last character in place of ``'</w>'`` (a word is
+  ``list(word[:-1]) + [word[-1] + '▁']``).
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ from collections import Counter
 
 from line_trainers import _merged, train_sequences
 
-AL_KINDS = ("whole-first", "merged-sides")
-BASE = {"merged-sides": "whole-first"}
+AL_KINDS = ("whole-first", "merged-sides", "words-eow", "glued-mark")
+BASE = {"merged-sides": "whole-first", "glued-mark": "words-eow"}
 
 
 def _merged_sides(text: str, num_merges: int) -> list[tuple[str, str]]:
@@ -45,4 +49,7 @@ def _merged_sides(text: str, num_merges: int) -> list[tuple[str, str]]:
 
 def al_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings."""
+    if kind in ("words-eow", "glued-mark"):
+        mark = "</w>" if kind == "words-eow" else "▁"
+        return train_sequences([[*w[:-1], w[-1] + mark] for w in text.split()], num_merges)
     return _merged_sides(text, num_merges) if kind == "merged-sides" else train_sequences([list(text)], num_merges)

@@ -10,13 +10,23 @@ from faulty_trainers import CORPORA
 
 from bpe.check import Setup
 
-CHECKS = PastedSet(al_train, {"whole-first": Setup("first", "none", False)}, BASE)
+SETUPS = {"whole-first": Setup("first", "none", False), "words-eow": Setup("first", "sennrich", False)}
+CHECKS = PastedSet(al_train, SETUPS, BASE)
+
+
+@pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in SETUPS])
+def test_the_trainers_without_a_fault_are_same(corpus, kind):
+    _, result = CHECKS.check(corpus, kind)
+    assert result.kind == "same", result.cause
 
 
 @pytest.mark.parametrize("corpus", list(CORPORA))
-def test_the_trainer_without_a_fault_is_same(corpus):
-    _, result = CHECKS.check(corpus, "whole-first")
-    assert result.kind == "same", result.cause
+def test_an_end_mark_glued_to_the_last_character_is_read_as_ours(corpus):
+    # the old Check told a word-marks reading with the mark a symbol of its own, then a pair our corpus never has
+    student, result = CHECKS.check(corpus, "glued-mark")
+    assert (result.kind, result.step) == ("word-marks", CHECKS.first_difference(corpus, student, "glued-mark"))
+    assert "'▁' glued to their last character" in result.cause, result.cause
+    assert "your run equals ours: all" in result.cause, result.cause  # read as ours, nothing else differs
 
 
 @pytest.mark.parametrize("corpus", ["handout", "prose"])
