@@ -1,7 +1,7 @@
 """Why our corpus never has the student's pair at the step where the runs part: another text, base or pre-tokenizer.
 
 A pair no word of ours holds cannot come from a count that is off: the student's words differ from ours. In order,
-:func:`missing_pair` tells a first merge whose bytes stand side by side nowhere in our text (the run is from another
+:func:`missing_pair` tells an empty symbol (a word joined by spaces and split back), a first merge whose bytes stand side by side nowhere in our text (the run is from another
 text, or two whole words side by side in it (:mod:`bpe.check_word_symbols`), or NUL symbols read past the text's end; a pair of replacement characters U+FFFD where the text holds characters outside the BMP: UTF-16 surrogate
 halves), whitespace kept on words, a piece of a special token (not split out, or split as an unescaped regular
 expression), an end-of-word symbol, a character of several bytes taken whole or cut apart (the byte base), a word
@@ -55,6 +55,14 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             f"{head}, a pair our corpus never has: your symbols are UTF-16 code units (a string as JavaScript, Java "
             f"or C# index it), so a character outside the Basic Multilingual Plane, such as {astral}, is two "
             "surrogate halves (each pasted as '\ufffd'), which your run merges as a pair of their own."
+        )
+    if not theirs[0] or not theirs[1]:  # an empty symbol: a separator met twice, or at a string's start
+        return "empty-symbol", (
+            f"{head}, a pair our corpus never has: it holds an empty symbol (''). A word kept as its symbols joined by "
+            "spaces and split back (' '.join(symbols), then .split(' ')) turns a symbol that is a space, or a space "
+            "at the string's start, into empty symbols ('a b'.split(' ') is fine, ' a'.split(' ') is ['', 'a'], and "
+            "'  a' gives two), which your loop then counts and merges as symbols of their own. Split with .split() "
+            "or keep the symbols in a list or tuple."
         )
     past = _past_end(joined, corpus) if n == 0 else None
     if past:

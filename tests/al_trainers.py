@@ -10,7 +10,9 @@ most:
 - ``words-eow``: each whitespace-split word's characters, ``'</w>'`` glued to the last one, as subword-nmt reads
   words (plain);
 - ``glued-mark``: the same with ``'▁'`` glued to the last character in place of ``'</w>'`` (a word is
-  ``list(word[:-1]) + [word[-1] + '▁']``).
+  ``list(word[:-1]) + [word[-1] + '▁']``);
+- ``space-joined``: each word a space symbol, its characters and ``'</w>'``, kept as those symbols joined by spaces
+  and split back on ``' '``, so the space symbol becomes two empty symbols.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from collections import Counter
 
 from line_trainers import _merged, train_sequences
 
-AL_KINDS = ("whole-first", "merged-sides", "words-eow", "glued-mark")
-BASE = {"merged-sides": "whole-first", "glued-mark": "words-eow"}
+AL_KINDS = ("whole-first", "merged-sides", "words-eow", "glued-mark", "space-joined")
+BASE = {"merged-sides": "whole-first", "glued-mark": "words-eow", "space-joined": "words-eow"}
 
 
 def _merged_sides(text: str, num_merges: int) -> list[tuple[str, str]]:
@@ -49,6 +51,8 @@ def _merged_sides(text: str, num_merges: int) -> list[tuple[str, str]]:
 
 def al_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
     """The kind's merges on ``text``, as strings."""
+    if kind == "space-joined":
+        return train_sequences([" ".join([" ", *w, "</w>"]).split(" ") for w in text.split()], num_merges)
     if kind in ("words-eow", "glued-mark"):
         mark = "</w>" if kind == "words-eow" else "▁"
         return train_sequences([[*w[:-1], w[-1] + mark] for w in text.split()], num_merges)

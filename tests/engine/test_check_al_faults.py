@@ -35,3 +35,11 @@ def test_new_pairs_made_with_the_merged_pairs_own_symbols_are_named(corpus):
     student, result = CHECKS.check(corpus, "merged-sides")
     assert (result.kind, result.fault) == ("merge-loop", "merged-sides"), result.cause
     assert result.step == CHECKS.first_difference(corpus, student, "merged-sides"), result.cause
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_empty_symbols_from_words_joined_by_spaces_and_split_back_are_named(corpus):
+    # the old Check told a pair our corpus never has: a different byte base or pre-tokenizer
+    _, result = CHECKS.check(corpus, "space-joined")
+    assert (result.kind, result.step) == ("empty-symbol", 1), result.cause
+    assert ".split(' ')" in result.cause, result.cause
