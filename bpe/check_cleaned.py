@@ -75,16 +75,21 @@ def digits_told(cleaned: CleanedFound) -> str:
 
 
 def also_told(cleaned: CleanedFound, total: int) -> str:
-    """The other cleanings that make every one of the ``total`` merges too (of the first three going as far), said
+    """The other cleanings that go as far (of the first three going as far; not the one named after lowercasing), said
     after the one named: the run cannot tell them apart (stripping punctuation from word ends and cutting each mark
-    off as a word of its own may both make a whole run)."""
-    named = cleaned.best.names
+    off as a word of its own may both make a whole run, GPT-2's pattern with whitespace kept whole and runs of spaces
+    put on the next word the first merges of one)."""
+    named, agreed = cleaned.best.names, cleaned.best.agreed
     others = [
-        c.names for c in cleaned.first_three if c.agreed >= total and c.names != named and c.names[0] not in FILTERS
+        c.names
+        for c in cleaned.first_three
+        if c.agreed >= agreed and c.names != named and c.names[0] not in FILTERS and c.names[-1] != named[-1]
     ]
-    if cleaned.best.agreed < total or not others:
+    if not others or named[0] in FILTERS:
         return ""
     said = ", or it ".join(cleaning_told(names, total, "") for names in others)
+    if agreed < total:  # as far, short of the end: the merges so far cannot tell them apart either
+        return f" Or your run {said}, which follows yours as far: up to there your run cannot tell them apart."
     if len(others) == 1:
         return f" Or your run {said}, which makes every merge too: your run cannot tell the two apart."
     return f" Or your run {said}: each makes every merge too, so your run cannot tell them apart."

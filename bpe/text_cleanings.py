@@ -194,6 +194,9 @@ CLEANINGS: dict[str, Cleaning] = {
                           "space, the line is stripped, each space is written '▁' and one '▁' is put before the line "
                           "(its dummy prefix), and each line is trained on as one sequence, so the indentation and "
                           "blank lines are gone and no pair crosses a line break", _metaspace),
+    "newline-end": Cleaning("reads the file with a newline added after its last line (each line written back with "
+                            "'\\n' after it, or print(..., file=out)), so the text ends in a line break the file does "
+                            "not hold and its last character pairs with it", lambda t: t + "\n"),
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),
@@ -249,6 +252,8 @@ def cleanings_for(
             continue
         if name == "spaces" and pre_tokenizer in WORD_CUTS:
             continue  # words cut at whitespace never see it
+        if name == "newline-end" and (pre_tokenizer in WORD_CUTS or not any(b"\n" in t for t in tokens)):
+            continue  # only a run that merges a line break, on words that can hold one
         if name == "metaspace" and (pre_tokenizer != "none" or not any(METASPACE.encode() in t for t in tokens)):
             continue  # only a whole-text run whose tokens hold '▁'
         if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):

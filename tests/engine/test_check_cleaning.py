@@ -118,3 +118,14 @@ def test_a_cleaning_and_then_a_tie_rule_of_the_students_own_are_both_named():
     assert (result.kind, result.step) == ("cleaning", 1), result.cause
     assert SAID["rare-words"] in result.cause
     assert (result.later_kind, result.later_step, result.rule) == ("tie", 1, "lexicographic"), result.cause
+
+
+def test_cleanings_that_follow_a_run_equally_far_short_of_its_end_are_both_said():
+    # GPT-2's pattern with whitespace kept whole and runs of spaces put on the next word make the same first merges
+    # of a Go trainer's run (regexp has no lookahead); the old Check named the first alone
+    from bpe.check_cleaned import Cleaned, CleanedFound, also_told
+
+    prefix, whole = Cleaned(("ws-prefix",), 6, "", 10, "a"), Cleaned(("ws-whole",), 6, "", 10, "b")
+    said = also_told(CleanedFound(prefix, (prefix, whole), (prefix, whole)), 150)
+    assert said.startswith(" Or your run cuts its words with GPT-2's pattern") and "as far" in said, said
+    assert also_told(CleanedFound(prefix, (prefix,), (prefix,)), 150) == ""
