@@ -19,6 +19,14 @@ from .formats.cs336 import BytePair
 from .word_merges import Split, occurrences, pair_counter
 
 
+def _less_correct(faulty: Counter, old: Split, new: Split, pair: BytePair) -> Counter:
+    """A faulty update of the neighbours' pairs (the merged pair's own count taken away too) less the correct one."""
+    faulty[pair] -= pair_counter(old)[pair]
+    faulty.subtract(pair_counter(new))
+    faulty.update(pair_counter(old))
+    return Counter({p: n for p, n in faulty.items() if n != 0})
+
+
 def left_symbol_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """The pairs beside an ``a`` that does not start an occurrence, subtracted as if it did."""
     starts = set(occurrences(old, pair))
@@ -78,10 +86,7 @@ def _stale_extra(old: Split, new: Split, pair: BytePair, guarded: bool, overlapp
         if i + 2 < len(old) and not (guarded and (old[i + 1], old[i + 2]) == pair):
             faulty[(b, old[i + 2])] -= 1
             faulty[(joined, old[i + 2])] += 1
-    faulty[pair] -= pair_counter(old)[pair]
-    faulty.subtract(pair_counter(new))
-    faulty.update(pair_counter(old))
-    return Counter({p: n for p, n in faulty.items() if n != 0})
+    return _less_correct(faulty, old, new, pair)
 
 
 def stale_left_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
@@ -132,10 +137,7 @@ def merged_sides_extra(old: Split, new: Split, pair: BytePair, made: list[int]) 
             faulty[(b, old[i + 2])] -= 1
         faulty[(a, joined)] += 1
         faulty[(joined, b)] += 1
-    faulty[pair] -= pair_counter(old)[pair]
-    faulty.subtract(pair_counter(new))
-    faulty.update(pair_counter(old))
-    return Counter({p: n for p, n in faulty.items() if n != 0})
+    return _less_correct(faulty, old, new, pair)
 
 
 def right_added_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
@@ -152,7 +154,4 @@ def right_added_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -
         if i + 2 < len(old):
             faulty[(b, old[i + 2])] += 1
             faulty[(joined, old[i + 2])] += 1
-    faulty[pair] -= pair_counter(old)[pair]
-    faulty.subtract(pair_counter(new))
-    faulty.update(pair_counter(old))
-    return Counter({p: n for p, n in faulty.items() if n != 0})
+    return _less_correct(faulty, old, new, pair)
