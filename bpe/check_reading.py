@@ -267,6 +267,8 @@ def count_sentence(
         lost = Counter(less)  # a word cut off twice in a row is told once, with how many times
         told = " and ".join(show_word(w) + (f" ({k} times)" if k > 1 else "") for w, k in lost.items())
         what += f": {told} {'becomes' if len(lost) == 1 else 'become'} {became}"
+    if found.fault.name == "drop-last" and less and less[0][-1:].isspace():  # a last line's whitespace, dropped
+        what += " (reading each line with line.strip() drops that whitespace too, where the file ends in it)"
     counted = []
     for counts in (found.true, found.counts):
         if before is not None:

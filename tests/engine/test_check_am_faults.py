@@ -25,3 +25,11 @@ def test_a_newline_added_after_the_last_line_is_named():
     step = CHECKS.first_difference("prose", student, "newline-end")
     assert step is not None and (result.kind, result.step) == ("cleaning", step), result.cause
     assert "newline added after its last line" in result.cause, result.cause
+
+
+def test_a_last_line_stripped_of_its_whitespace_is_said_beside_a_reading_that_stops_short():
+    # the byte corpus is one line ending in a space: line.strip() and a reading one character short drop the same
+    # character, and the old Check named the second alone
+    student, result = CHECKS.check("bytes", "stripped")
+    assert result.step == CHECKS.first_difference("bytes", student, "stripped"), result.cause
+    assert "one character before the end" in result.cause and "line.strip()" in result.cause, result.cause
