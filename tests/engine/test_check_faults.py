@@ -65,6 +65,7 @@ from hypothesis_support import examples
 
 from bpe import check_cause
 from bpe.check import CS336_SETUP, Setup, compare, diagnose, history_bytes, train_setup
+from bpe.check_cleaned import cleaned_agreed
 from bpe.check_notation import show_pair
 from bpe.check_set_order import set_order
 from bpe.check_setup import student_words
@@ -916,6 +917,7 @@ def corpora(draw):
 @example(text="a é aaa", fault="lazy-heap", num_merges=3)  # named set-order, a replay outside FAULTS
 @example(text="a a a aaa\n\n  aaaa", fault="even-pairs", num_merges=2)  # a reader's chunks make both merges
 @example(text="a a aaa\n\n  aaaa", fault="even-pairs", num_merges=2)  # as does a lost (a, a): named beside it
+@example(text="aa a    a", fault="overlap-once", num_merges=2)  # the text kept to a-z, its spaces collapsed, makes both
 def test_the_diagnosis_names_the_injected_fault_or_one_making_the_same_merges(text, fault, num_merges):
     texts, words, freqs = student_words(text, CS336_SETUP, [EOT])
     merges = faulty_merges(words, freqs, num_merges, FAULTS[fault])
@@ -952,6 +954,11 @@ def _assert_the_verdict_makes_the_merges(text, words, freqs, merges):
     elif result.kind == "reading":  # on a tiny text, a reader's counts can make the same merges
         assert result.step == step
         assert f"With those counts our run makes all {len(merges)} of your merges." in result.cause
+    elif result.kind in ("letters", "cleaning"):  # the text cleaned as students clean it makes every merge (with a
+        # tie rule or a loop fault of the student's own after it, where the cleaned text parts from the run)
+        assert result.step == step
+        found = cleaned_agreed(text, student, CS336_SETUP, [EOT])
+        assert found is not None and found.best.far >= len(merges), result.cause
     elif result.kind == "tie" and result.settings is None:  # a tie rule that makes every merge (as a heap pops ties)
         assert result.step == step and result.rule in TIE_KEYS, result.cause
         assert replay(words, freqs, merges, CORRECT, tie=result.rule).reproduced == len(merges)
