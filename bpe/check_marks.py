@@ -25,7 +25,7 @@ from .check_result import Comparison
 from .check_setup import Setup, history_bytes, raw_word_counts, setup_agreed, train_setup
 from .check_work import MergeCost, Work
 from .formats.student_runs import StudentRun
-from .pre_tokenizers import Corpus
+from .pre_tokenizers import MARK_ALIASES, Corpus
 from .text_cleanings import cleaned, cleaning_sentence, cleanings_for, covers
 from .text_filters import FILTERS, filtered
 
@@ -44,9 +44,7 @@ END_MARKS = (
 SPACE_END = " "  # a space character ending every word but a line's last (split(' ') on each line, word + ' ')
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
 _TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
-# a symbol of several characters stands in our words and the student's merges as one character the text never
-# holds, told back as the symbol
-ALIAS = {"end": "\ue000", "start": "\ue001"}
+ALIAS = MARK_ALIASES  # a mark of several characters as one character in our words and the run, told back as the mark
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from .check_notation import show_pair
 from .formats.cs336 import BytePair
-from .pre_tokenizers import Corpus
+from .pre_tokenizers import Corpus, bytes_to_unicode
 
 FIRST = 20  # the first merges read back: all but a tenth of them must stand in the text
 MAX_SHIFT = 16  # a shift by at most this many ids (special tokens before the bytes) is tried
@@ -93,15 +93,11 @@ def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool
     return max(pairs.values(), default=0) > pairs[(byte, byte)]
 
 
-# GPT-2's printable bytes in its table's order, then the others: byte bs[i] is written as the i-th character
-_BS = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-_BS += [b for b in range(256) if b not in _BS]
-_INDEXED = bytes(
-    _BS.index(y) for y in range(256)
-)  # read as GPT-2's table reads it, byte y was the student's _BS.index(y)
+_BS = list(bytes_to_unicode())  # GPT-2's list bs, the table's keys in order: byte bs[i] is written as cs[i]
+_INDEXED = bytes(_BS.index(y) for y in range(256))  # read through GPT-2's table, byte y was the student's bs.index(y)
 
 
-_CS = {c: i for i, c in enumerate([*map(chr, _BS[:188]), *map(chr, range(256, 256 + 68))])}  # the list, in order
+_CS = {c: i for i, c in enumerate(bytes_to_unicode().values())}  # each of GPT-2's characters: its place in cs
 
 
 def _indexed_token(token: bytes) -> bytes | None:

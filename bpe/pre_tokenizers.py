@@ -34,6 +34,9 @@ import regex
 from .config import BYTE_LEVEL, PRE_TOKENIZERS, Span
 
 END_OF_WORD = "</w>"
+# a student's word mark of several characters stands in our words as one character the text never holds
+# (bpe.check_marks), so that it is one symbol: one for a mark ending words, one for a mark starting them
+MARK_ALIASES = {"end": "\ue000", "start": "\ue001"}
 
 # GPT-2's pattern, as in openai/gpt-2 encoder.py and the `tokenizers` ByteLevel pre-tokenizer.
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -61,7 +64,8 @@ def bytes_to_unicode() -> dict[int, str]:
     Printable Latin-1 bytes map to themselves; the other 68 (control characters,
     space, DEL, ...) are shifted to code points 256 and up, in byte order. That is
     why space (0x20, the 33rd unprintable byte) becomes U+0120 ``Ġ`` and newline
-    (0x0A) becomes U+010A ``Ċ``.
+    (0x0A) becomes U+010A ``Ċ``. The map is filled in the order of GPT-2's own two
+    lists, ``bs`` (its keys) and ``cs`` (its values): the printable bytes first.
 
     >>> bytes_to_unicode()[ord(" ")]
     'Ġ'

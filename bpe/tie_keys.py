@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from .formats.cs336 import BytePair
+from .pre_tokenizers import MARK_ALIASES
 from .word_merges import Word
 
 
@@ -72,14 +73,12 @@ def _free_byte(token: bytes, ids: Mapping[bytes, int]) -> int:
     return free[k] if k < len(free) else 256 + at
 
 
-# a mark of several characters stands in our words as one private character (bpe.check_marks.ALIAS): counted as the
-# four of the commonest such marks, '</w>' and '</s>', where a key measures a token's length
-ALIAS_WIDTH = {"\ue000": 4, "\ue001": 4}
+MARK_WIDTH = 4  # a word mark written as one character (MARK_ALIASES) counts as the commonest marks do: '</w>', '</s>'
 
 
 def _length(token: bytes) -> int:
     text = _text(token)
-    return len(text) + sum(text.count(c) * (w - 1) for c, w in ALIAS_WIDTH.items())
+    return len(text) + sum(text.count(c) for c in MARK_ALIASES.values()) * (MARK_WIDTH - 1)
 
 
 def _first_id(token: bytes, ids: Mapping[bytes, int]) -> int:
