@@ -45,6 +45,7 @@ from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
+    FaultFound,
     Words,
     fault_sentence,
     find_fault,
@@ -282,6 +283,8 @@ def compare_one(
             # while counting does (its last occurrence comes late): the reader, a commoner slip, is named first
             weight = (3.05 if rule in REACHED_TIES else 2.95) if whole else 4 if rule in TIE_RULES else 5
             candidates.append((rule_n, weight, "tie"))
+            if whole and idle_fault(found):  # a loop fault that counts both pairs as we do only passes the tie on
+                candidates = [(c[0], 3.3, c[2]) if c[2] == "merge-loop" else c for c in candidates]
     here = None
     if search and their_count == our_count and rule is None:  # a tie rule from this step, not from the start
         here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break))
@@ -423,6 +426,11 @@ def compare_one(
                 if rule_n < step + 2 * FOLLOW  # a rule that follows only a few steps may have matched by chance
                 else "."
             )
+        if idle_fault(found) and found.reproduced >= len(student.merges):
+            cause += (
+                f" The '{found.fault.name}' loop fault makes all your merges too, but it counts these two pairs as we "
+                "do, so the tie, not that fault, decides here."
+            )
         return Comparison(kind="tie", cause=cause, rule=rule, **fields)
     if kind == "tie-here" and here is not None:
         cause = tie_here_sentence(head, their_count, here, setup.tie_break, student.merges)
@@ -431,6 +439,12 @@ def compare_one(
         kind, cause = missing_pair(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
     return count_told(p, near, search)
+
+
+def idle_fault(found: FaultFound | None) -> bool:
+    """Whether a loop fault found counts the two pairs where the runs part as the correct loop does: at a tie, the
+    choice is then the tie's, which a replay without a tie rule lets any tied pair win."""
+    return found is not None and bool(found.true.counts) and found.faulty.counts == found.true.counts
 
 
 def _stops_first(corpus, student, setup, specials, history, n, base, search) -> Comparison:

@@ -19,7 +19,7 @@ from .check_result import Comparison
 from .check_setup import Setup, setup_agreed, student_words
 from .config import TIE_RULES
 from .fault_replay import replay
-from .tie_keys import JAVA_MERGE_TIE, JAVA_TIE, RECOUNT_TIE, TIE_KEYS
+from .tie_keys import JAVA_MERGE_TIE, JAVA_TIE, JAVA_WORDS_TIE, RECOUNT_TIE, TIE_KEYS
 
 # Another tie rule explains a choice only if it also follows the student's run this many merges past it
 # (or to its end): one that makes the same choice by chance parts from the run soon after,
@@ -134,6 +134,7 @@ def students_tie(corpus, student, setup: Setup, alternative: Setup, specials) ->
 CONTAINER_TIES = (
     JAVA_TIE,
     JAVA_MERGE_TIE,
+    JAVA_WORDS_TIE,
 )  # orders of a language's containers: no student chooses them, so never on the page
 
 

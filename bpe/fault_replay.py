@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .check_work import once
 from .dict_order_ties import LAST_TIE, REBUILT_TIE, recounted_to_end
 from .formats.cs336 import BytePair
-from .java_order import JavaOrder
+from .java_order import JavaOrder, JavaWordsReached
 from .loop_fault import Fault, no_extra
 from .merge_faults import CORRECT
 from .replay_counts import HeldPairs, PairCounts, Reached, Recount
@@ -35,6 +35,7 @@ from .tie_keys import (
     ID_SUM_TIE,
     JAVA_MERGE_TIE,
     JAVA_TIE,
+    JAVA_WORDS_TIE,
     ORDER_TIES,
     OUR_FIRST,
     REACHED_TIES,
@@ -114,13 +115,15 @@ def replay(
     seen: dict[BytePair, int] = {}  # the order the student's dict of counts gains the pairs (see TIE_KEYS)
     ordered = tie in ORDER_TIES  # only those keys read it, and words are merged in corpus order only for them
     # with those keys: the order of a fresh count (ours: over the words in first-seen order)
-    recount: Recount | Reached | JavaOrder | None = (
+    recount: Recount | Reached | JavaOrder | JavaWordsReached | None = (
         Recount(splits, tie == RECOUNT_TIE) if tie in (RECOUNT_TIE, OUR_FIRST, LAST_TIE) else None
     )
     if tie in REACHED_TIES or tie == ID_SUM_TIE:
         recount = Reached(splits, order)
     if tie in (JAVA_TIE, JAVA_MERGE_TIE):
         recount = JavaOrder(splits, freqs, merge=tie == JAVA_MERGE_TIE)
+    if tie == JAVA_WORDS_TIE:
+        recount = JavaWordsReached(splits)
     # with ``skips``: the words holding each pair as the student's list has them, once per occurrence, in the
     # order they came to hold it
     listed: dict[BytePair, list[int]] = {}

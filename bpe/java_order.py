@@ -12,7 +12,8 @@ table has grown to), each bucket's keys in its own order. That order depends on 
   from the text and built afresh from the old one after each merge, so they are read in that map's order.
 
 :class:`JavaOrder` gives each pair its place in that order for a count taken afresh each step, over the words as a
-replay splits them (:mod:`bpe.fault_replay`). Not emulated: a bucket of eight keys or more turned into a tree (the
+replay splits them (:mod:`bpe.fault_replay`). :class:`JavaWordsReached` reads the same kind of order one level up: the
+words kept as strings in a ``HashMap<String, Integer>``, the best pair kept as the count goes over them. Not emulated: a bucket of eight keys or more turned into a tree (the
 table is doubled instead below 64 slots, a tree's order is kept otherwise), characters outside the BMP (one token
 here, two ``char`` in Java).
 
@@ -55,15 +56,16 @@ def spread(h: int) -> int:
 class HashMapKeys:
     """The keys of a ``java.util.HashMap`` in its iteration order, filled with ``put`` or ``merge``."""
 
-    def __init__(self, merge: bool) -> None:
+    def __init__(self, merge: bool, capacity: int = 16) -> None:
         self.merge = merge
+        self.capacity = capacity  # the table's first size, a power of two
         self.table: list[list[tuple[int, object]]] = []
         self.size = 0
         self.threshold = 0
         self.members: set[object] = set()
 
     def _resize(self) -> None:
-        slots = 2 * len(self.table) if self.table else 16
+        slots = 2 * len(self.table) if self.table else self.capacity
         table: list[list[tuple[int, object]]] = [[] for _ in range(slots)]
         for bucket in self.table:  # each bucket split in two, its keys' order kept
             for h, key in bucket:
@@ -89,12 +91,32 @@ class HashMapKeys:
         elif not self.merge and self.size > self.threshold:
             self._resize()
 
+    def remove(self, key: object, h: int) -> None:
+        """``remove(key)``: the key leaves its bucket, the others keep their order, and the table never shrinks."""
+        if key in self.members:
+            bucket = self.table[spread(h) & (len(self.table) - 1)]
+            bucket[:] = [(g, k) for g, k in bucket if k != key]
+            self.members.discard(key)
+            self.size -= 1
+
     def __iter__(self) -> Iterator:
         return (key for bucket in self.table for _, key in bucket)
 
 
+def copy_capacity(size: int) -> int:
+    """The table size of ``new HashSet<>(collection)`` for a collection of ``size`` keys: ``max(size / .75 + 1, 16)``
+    rounded up to a power of two."""
+    want = max(int(size / 0.75) + 1, 16)
+    return 1 << (want - 1).bit_length()
+
+
 def _text(token: bytes) -> str:
     return token.decode("utf-8", "replace")
+
+
+def word_text(split: Sequence[bytes]) -> str:
+    """A word as a Java trainer keeps it in a ``HashMap<String, Integer>``: its symbols joined by spaces."""
+    return " ".join(map(_text, split))
 
 
 class JavaOrder(Mapping):
@@ -131,6 +153,56 @@ class JavaOrder(Mapping):
                 for p in zip(split, split[1:]):
                     counts.add(p, string_hash(f"{_text(p[0])} {_text(p[1])}"))
             self.rank = {p: i for i, p in enumerate(counts)}  # type: ignore[misc]
+        return self.rank
+
+    def __getitem__(self, pair: BytePair) -> int:
+        return self._ranks()[pair]
+
+    def __iter__(self) -> Iterator[BytePair]:
+        return iter(self._ranks())
+
+    def __len__(self) -> int:
+        return len(self._ranks())
+
+
+class JavaWordsReached(Mapping):
+    """Each pair's place in a count that keeps the best pair as it goes (``if (count > best) best = pair``) over a
+    Java ``HashMap<String, Integer>`` of words, each word its symbols joined by spaces (``"l o w </w>"``): the pair of
+    the greatest count whose last occurrence comes first in the map's order wins. The map is filled with ``put`` in
+    the text's order; each merge walks a ``new HashSet<>(map.keySet())`` and, for each word it changes, puts the new
+    string and removes the old one, so a merged word moves to its new hash's bucket, at the bucket's end."""
+
+    def __init__(self, splits: Sequence[Sequence[bytes]]) -> None:
+        self.splits = splits
+        self.words = HashMapKeys(merge=False)
+        self.hashes: dict[int, int] = {}  # each word's key's hash, as the map holds it
+        for w in range(len(splits)):
+            self.hashes[w] = string_hash(word_text(splits[w]))
+            self.words.add((w, self.hashes[w]), self.hashes[w])
+        self.rank: dict[BytePair, int] | None = None
+
+    def moved(self, changed) -> None:
+        copy = HashMapKeys(merge=False, capacity=copy_capacity(self.words.size))
+        for key in self.words:
+            copy.add(key, key[1])
+        for w, old in list(copy):
+            if w in changed:
+                new = string_hash(word_text(self.splits[w]))
+                self.words.add((w, new), new)
+                self.words.remove((w, old), old)
+                self.hashes[w] = new
+        self.rank = None
+
+    def _ranks(self) -> dict[BytePair, int]:
+        if self.rank is None:
+            rank: dict[BytePair, int] = {}
+            at = 0
+            for w, _ in self.words:
+                split = self.splits[w]
+                for p in zip(split, split[1:]):
+                    rank[p] = at  # the place of its last occurrence
+                    at += 1
+            self.rank = rank
         return self.rank
 
     def __getitem__(self, pair: BytePair) -> int:

@@ -16,7 +16,8 @@ count first in a fresh count (a best pair kept as the loop counts, over a dict o
 the text's order), the shortest or the longest merged token (a sort on ``(-count, len(a + b), a + b)``, or on
 ``-len(a + b)``), or the first in a Java
 ``HashMap``'s iteration order, its key ``a + " " + b`` (``Collections.max`` over the entries of a fresh count keeps
-the first greatest, and a HashMap iterates its buckets by the key's hash).
+the first greatest, and a HashMap iterates its buckets by the key's hash), or the pair that reaches the greatest count
+first over a Java ``HashMap`` of words.
 :func:`token_ids` numbers the tokens as students do, for the keys on ids.
 
 Left out: replaying a student's merges under a tie key (:mod:`bpe.fault_replay`), finding the key a student
@@ -128,8 +129,9 @@ REACHED_TIES = (REACHED_TIE, TEXT_REACHED_TIE)
 ID_SUM_TIE = "first-id-sum"  # reads where a fresh count brings each pair to its full count, after the sum
 JAVA_TIE = "java-hashmap"  # the tie keys that read a Java HashMap's order (:class:`bpe.java_order.JavaOrder`)
 JAVA_MERGE_TIE = "java-hashmap-merge"
+JAVA_WORDS_TIE = "java-words-reached"  # reads where a count over a Java HashMap of words brings each pair to its count
 # orders made by a student's whole program, not a key beside a loop fault: each such a key fits a few choices by chance
-PROGRAM_ORDERS = ("first-id-text", ID_SUM_TIE, JAVA_TIE, JAVA_MERGE_TIE)
+PROGRAM_ORDERS = ("first-id-text", ID_SUM_TIE, JAVA_TIE, JAVA_MERGE_TIE, JAVA_WORDS_TIE)
 BYTE_KEYS = ("free-byte",)  # tie keys on byte values: tried only on a run written in bytes
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
@@ -208,4 +210,9 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                      "the first of equal counts, and a HashMap iterates in the order of its keys' hashes (here "
                      "a + \" \" + b, filled with merge, over your words kept in a HashMap of token lists), not the "
                      "order you added them", lambda tied, ids, seen: min(tied, key=lambda p: seen.get(p, UNSEEN))),
+    JAVA_WORDS_TIE: ("the pair that reaches the greatest count first wins, counted over a Java HashMap of your words "
+                     "(each word's symbols joined by spaces): your loop keeps the best pair as it counts (if count > "
+                     "best), and the map iterates in the order of the words' hashes, not the text's, a merged word "
+                     "put again under its new string", lambda tied, ids, seen: min(
+                         tied, key=lambda p: seen.get(p, UNSEEN))),
 }  # fmt: skip

@@ -8,7 +8,7 @@ import random
 import pytest
 from java_support import java_classes, run_java  # noqa: F401 (a fixture)
 
-from bpe.java_order import HashMapKeys, string_hash
+from bpe.java_order import HashMapKeys, copy_capacity, string_hash
 
 ALPHABET = "abcdefgh </w>éπ東"
 
@@ -33,3 +33,31 @@ def test_the_order_is_a_real_hashmaps(java_classes, mode, seed, distinct, calls)
     for key in keys:
         ours.add(key, string_hash(key))
     assert list(ours) == javas
+
+
+@pytest.mark.parametrize(("seed", "distinct"), [(11, 10), (12, 12), (13, 24), (14, 60), (15, 200), (16, 1000)])
+def test_removals_and_a_hashset_copy_keep_a_real_hashmaps_order(java_classes, seed, distinct):  # noqa: F811
+    # the order bpe.java_order.JavaWordsReached follows: a word put under its new string, then its old one removed,
+    # while a HashSet copy of the keys is walked
+    rng = random.Random(seed)
+    keys = list(dict.fromkeys(_keys(seed, distinct, distinct)))
+    lines = list(keys)
+    live = list(keys)
+    for _ in range(distinct):
+        old = rng.choice(live)
+        new = old + rng.choice(ALPHABET)
+        if new not in live:
+            lines += [new, "-" + old]
+            live[live.index(old)] = new
+    stdin = "".join(k + "\n" for k in lines)
+    ours = HashMapKeys(merge=False)
+    for line in lines:
+        if line.startswith("-"):
+            ours.remove(line[1:], string_hash(line[1:]))
+        else:
+            ours.add(line, string_hash(line))
+    assert list(ours) == run_java(java_classes, "KeyOrder", "put", stdin=stdin).splitlines()
+    copy = HashMapKeys(merge=False, capacity=copy_capacity(ours.size))
+    for key in ours:
+        copy.add(key, string_hash(key))
+    assert list(copy) == run_java(java_classes, "KeyOrder", "put", "copy", stdin=stdin).splitlines()

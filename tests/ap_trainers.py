@@ -1,0 +1,96 @@
+"""BPE trainers as people write their own in other languages, with faults of set AP's classes, written for the tests
+independently of ``bpe/`` (Java's HashMap is run for real: tests/java/WordMapTrainer.java).
+
+Kinds (:data:`AP_KINDS`):
+
+- ``gpt2-bytes-hf``: GPT-2's bytes and pattern, pairs counted afresh each step, the pair met first among those counted
+  most (plain);
+- ``map-order``: the same words, the pair counts kept in one insertion-ordered map for the whole run (a JavaScript
+  ``Map``): each merge subtracts the pairs it takes away and adds the ones it makes, a pair new to the map goes at its
+  end, a pair whose count falls to zero keeps its place, and the best is the first with a strictly greater count.
+"""
+
+from __future__ import annotations
+
+import regex
+from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
+
+AP_KINDS = ("gpt2-bytes-hf", "map-order")
+BASE = {"map-order": "gpt2-bytes-hf"}
+GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+Pair = tuple[str, str]
+
+
+def _words(text: str) -> dict[tuple[str, ...], int]:
+    words: dict[tuple[str, ...], int] = {}
+    for piece in regex.findall(GPT2, text):
+        word = tuple(BYTE_CHARS[b] for b in piece.encode("utf-8"))
+        words[word] = words.get(word, 0) + 1
+    return words
+
+
+def _merged(word: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
+            out.append(word[i] + word[i + 1])
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return tuple(out)
+
+
+def _fresh(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]:
+    merges: list[Pair] = []
+    while len(merges) < num_merges:
+        counts: dict[Pair, int] = {}
+        for word, n in words.items():
+            for pair in zip(word, word[1:]):
+                counts[pair] = counts.get(pair, 0) + n
+        if not counts:
+            break
+        top = max(counts.values())
+        best = next(p for p, n in counts.items() if n == top)
+        merges.append(best)
+        words = {_merged(w, best): n for w, n in words.items()}
+    return merges
+
+
+def _kept_in_a_map(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]:
+    counts: dict[Pair, int] = {}  # a JavaScript Map: insertion-ordered, a key at zero kept
+    for word, n in words.items():
+        for pair in zip(word, word[1:]):
+            counts[pair] = counts.get(pair, 0) + n
+    merges: list[Pair] = []
+    while len(merges) < num_merges:
+        best, best_count = None, 0
+        for pair, n in counts.items():
+            if n > best_count:
+                best, best_count = pair, n
+        if best is None:
+            break
+        merges.append(best)
+        changed: dict[tuple[str, ...], int] = {}
+        for word, n in words.items():
+            new = _merged(word, best)
+            if new != word:
+                for pair in zip(word, word[1:]):
+                    counts[pair] -= n
+                for pair in zip(new, new[1:]):
+                    counts[pair] = counts.get(pair, 0) + n
+            changed[new] = changed.get(new, 0) + n
+        words = changed
+    return merges
+
+
+def ap_train(text: str, num_merges: int, kind: str) -> list[Pair]:
+    """The merges of the trainer ``kind`` (:data:`AP_KINDS`) on ``text``."""
+    words = _words(text)
+    if kind == "gpt2-bytes-hf":
+        return _fresh(words, num_merges)
+    if kind == "map-order":
+        return _kept_in_a_map(words, num_merges)
+    raise ValueError(f"unknown kind {kind!r}")
