@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_cleaned import also_told, cleaned_agreed, digits_told, lowercased_agreed, lowercased_corpus, taken_over
+from .check_container import container_told, free_ties
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
@@ -315,6 +316,11 @@ def compare_one(
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
+    partial = best is None or min(best[0], cap) < min(len(student.merges), cap) or kind == "tie-here"
+    if search and tied and partial and free_ties(words, student.merges):
+        # every merge of the greatest count, and no cause makes the whole run: the ties follow a container's order
+        total = len(student.merges)
+        return container_told(head, their_count, total, setup.tie_break, near, here, step, fields)
     repeated = {"never-merges", "kept-pair"}
     if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
         kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told

@@ -44,6 +44,7 @@ END_MARKS = (
 SPACE_END = " "  # a space character ending every word but a line's last (split(' ') on each line, word + ' ')
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
 _TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
+FILTERED = (("a-z",), ("A-Za-z",))  # the filters tried with the marks (:mod:`bpe.text_filters`), lowercasing first
 ALIAS = MARK_ALIASES  # a mark of several characters as one character in our words and the run, told back as the mark
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
@@ -202,7 +203,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
             if not end and not start or end == start and not both or work.spent() or end == SPACE_END and start:
                 continue
             run = _aliased(student, start, end)
-            basic = ((), ("lower",), ("a-z",), ("lower", "strip-ends"))  # the last as course notebooks clean
+            basic = ((), ("lower",), ("a-z",), ("A-Za-z",), ("lower", "strip-ends"))  # the last as notebooks clean
             reach = {c: _marked_agreed(c, start, end, specials, marked, run, work, corpus) for c in basic}
             agreed = max(reach.values())
             if end == SPACE_END and agreed <= suffix:
@@ -216,6 +217,10 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                 if edges:  # the comparison on the marked words finds lowercasing, not the ends stripped
                     words = _marked(cleaned(corpus, ("strip-ends",)), start, end, specials)
                     best = replace(best, counts=words, cleaning=("strip-ends",))
+                elif max(reach[f] for f in FILTERED) > max(reach[()], reach[("lower",)]):  # nor a filter (marks too)
+                    kept = max(FILTERED, key=lambda f: reach[f])  # on equal reach the first
+                    words = _marked(filtered(corpus, kept[0]), start, end, specials)
+                    best = replace(best, counts=words, cleaning=kept)
     if best is None:  # the marks may explain nothing until the text is cleaned too (punctuation cut off first)
         for end in ends:
             run = _aliased(student, "", end)
@@ -277,6 +282,8 @@ def _cleaned(corpus: Corpus, names: tuple[str, ...]) -> Corpus | None:
 
 
 def _cleaning_said(names: tuple[str, ...]) -> str:
+    if names and names[0] in FILTERS:
+        return FILTERS[names[0]][0]
     return _FIRST_LINE_SAID if names == (FIRST_LINE,) else cleaning_sentence(names)
 
 

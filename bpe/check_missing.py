@@ -2,7 +2,7 @@
 
 A pair no word of ours holds cannot come from a count that is off: the student's words differ from ours. In order,
 :func:`missing_pair` tells an empty symbol (a word joined by spaces and split back), a first merge whose bytes stand side by side nowhere in our text (the run is from another
-text, or two whole words side by side in it (:mod:`bpe.check_word_symbols`), or NUL symbols read past the text's end; a pair of replacement characters U+FFFD where the text holds characters outside the BMP: UTF-16 surrogate
+text, or two whole words side by side in it (:mod:`bpe.check_word_symbols`), or NUL symbols never written (:mod:`bpe.check_unwritten`); a pair of replacement characters U+FFFD where the text holds characters outside the BMP: UTF-16 surrogate
 halves), whitespace kept on words, a piece of a special token (not split out, or split as an unescaped regular
 expression), an end-of-word symbol, a character of several bytes taken whole or cut apart (the byte base), a word
 cut by another pre-tokenizer (:mod:`bpe.check_cuts`), two tokens of ours side by side where they never are (the
@@ -20,6 +20,7 @@ from .check_cuts import cut_words
 from .check_ends import SPACE_KEY
 from .check_notation import show_pair
 from .check_result import to_ours
+from .check_unwritten import past_end
 from .check_word_symbols import word_symbols, word_symbols_told
 from .pre_tokenizers import Corpus
 
@@ -64,7 +65,7 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             "'  a' gives two), which your loop then counts and merges as symbols of their own. Split with .split() "
             "or keep the symbols in a list or tuple."
         )
-    past = _past_end(joined, corpus) if n == 0 else None
+    past = past_end(joined, corpus, student.merges) if n == 0 else None
     if past:
         return "missing", f"{head}, a pair of NUL symbols ('\\0') our text never holds: {past}"
     words = word_symbols(corpus, student.merges) if n == 0 else None
@@ -169,27 +170,6 @@ def _nowhere_in_text(joined: bytes, corpus: Corpus, end_of_word: bool) -> bool:
         return False
     lower = joined.lower()
     return not any(joined in t.encode("utf-8") or lower in t.lower().encode("utf-8") for t in texts)
-
-
-def _past_end(joined: bytes, corpus: Corpus) -> str | None:
-    """Why a first merge of NUL symbols alone, in a text that holds none, is read past the text's end (or None)."""
-    if not joined or joined.strip(b"\0") or isinstance(corpus, Mapping) or not corpus:
-        return None
-    texts = [corpus] if isinstance(corpus, str) else list(corpus)
-    if not all(isinstance(t, str) for t in texts) or any("\0" in t for t in texts):
-        return None
-    size, chars = sum(len(t.encode("utf-8")) for t in texts), sum(map(len, texts))
-    said = (
-        "your trainer reads past the text's end into memory it never wrote (zeros, read as NUL symbols), and counts "
-        "and merges their pairs"
-    )
-    if size == chars:
-        return said + " (a length or loop bound larger than the text)."
-    return said + (
-        f": it takes the text's size in bytes ({size}, the file's byte count) as its number of characters "
-        f"({chars}), so the {size - chars} places after its last character, in a buffer that size, are never "
-        "written. Count the characters you decoded, not the file's bytes."
-    )
 
 
 def _halves(joined: bytes, corpus: Corpus) -> str | None:

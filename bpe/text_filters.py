@@ -1,6 +1,7 @@
 """Texts cleaned as students clean them before training: lowercased, each run of non-letters made one space.
 
-Course trainers often train on ``re.sub('[^a-z]', ' ', text.lower())`` (or keep every letter, ``str.isalpha``), so
+Course trainers often train on ``re.sub('[^a-z]', ' ', text.lower())`` (or keep every letter, ``str.isalpha``, or
+the ASCII letters in their case), so
 punctuation, digits and, for a-z, every letter outside ASCII never reach their words (or all but the few letters of
 a course's alphabet, ``äöüß``, which the run's own tokens show). :data:`FILTERS` holds each
 cleaning with the words that say it; :func:`filtered` applies one to a corpus of text.
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping
 from .pre_tokenizers import Corpus
 
 _NOT_AZ = re.compile(r"[^a-z]+")
+_NOT_ASCII_LETTER = re.compile(r"[^A-Za-z]+")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
 _NOT_AZ_DIGIT = re.compile(r"[^a-z0-9]+")
 
@@ -28,6 +30,9 @@ FILTERS: dict[str, tuple[str, Callable[[str], str]]] = {
                 "symbols made one space (so each run of whitespace is one space)", lambda text: _NOT_LETTER.sub(" ", text.lower())),
     "a-z0-9": ("keeps only the letters a-z and the digits 0-9 of the lowercased text, every run of other characters "
                "made one space (re.sub(r'[^a-zA-Z0-9]+', ' ', text): each run of whitespace is one space)", lambda text: _NOT_AZ_DIGIT.sub(" ", text.lower())),
+    "A-Za-z": ("keeps only the ASCII letters of the text, in their case, every run of other characters made one space "
+               "(re.sub(r'[^A-Za-z]+', ' ', text): each run of whitespace is one space)",
+               lambda text: _NOT_ASCII_LETTER.sub(" ", text)),
 }  # fmt: skip
 
 

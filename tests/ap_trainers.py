@@ -7,16 +7,24 @@ Kinds (:data:`AP_KINDS`):
   most (plain);
 - ``map-order``: the same words, the pair counts kept in one insertion-ordered map for the whole run (a JavaScript
   ``Map``): each merge subtracts the pairs it takes away and adds the ones it makes, a pair new to the map goes at its
-  end, a pair whose count falls to zero keeps its place, and the best is the first with a strictly greater count.
+  end, a pair whose count falls to zero keeps its place, and the best is the first with a strictly greater count;
+- ``chars-first``: the whole text's characters, one sequence; the pair met first among those counted most (plain);
+- ``rune-offsets``: the same, each character stored at its byte offset in a list as long as the text's UTF-8 bytes
+  (Go's ``for i, r := range text``), the places after a character of several bytes left zero (NUL);
+- ``random-ties``: GPT-2's bytes and pattern, pairs counted afresh each step in a map walked in a random order (a Go
+  map, seeded afresh on each run), the first pair of the greatest count in that walk taken.
 """
 
 from __future__ import annotations
 
+import random
+
 import regex
 from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
 
-AP_KINDS = ("gpt2-bytes-hf", "map-order")
-BASE = {"map-order": "gpt2-bytes-hf"}
+AP_KINDS = ("gpt2-bytes-hf", "map-order", "chars-first", "rune-offsets", "random-ties")
+BASE = {"map-order": "gpt2-bytes-hf", "rune-offsets": "chars-first", "random-ties": "gpt2-bytes-hf"}
+SEED = 7  # the random order's seed: the runs differ from ours at a tie on each corpus
 GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 Pair = tuple[str, str]
@@ -43,7 +51,7 @@ def _merged(word: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _fresh(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]:
+def _fresh(words: dict[tuple[str, ...], int], num_merges: int, walk: random.Random | None = None) -> list[Pair]:
     merges: list[Pair] = []
     while len(merges) < num_merges:
         counts: dict[Pair, int] = {}
@@ -53,10 +61,22 @@ def _fresh(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]:
         if not counts:
             break
         top = max(counts.values())
-        best = next(p for p, n in counts.items() if n == top)
+        order = list(counts)
+        if walk is not None:
+            walk.shuffle(order)
+        best = next(p for p in order if counts[p] == top)
         merges.append(best)
         words = {_merged(w, best): n for w, n in words.items()}
     return merges
+
+
+def _at_byte_offsets(text: str) -> list[str]:
+    symbols = ["\0"] * len(text.encode("utf-8"))
+    at = 0
+    for c in text:
+        symbols[at] = c
+        at += len(c.encode("utf-8"))
+    return symbols
 
 
 def _kept_in_a_map(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]:
@@ -91,6 +111,11 @@ def ap_train(text: str, num_merges: int, kind: str) -> list[Pair]:
     words = _words(text)
     if kind == "gpt2-bytes-hf":
         return _fresh(words, num_merges)
+    if kind == "random-ties":
+        return _fresh(words, num_merges, random.Random(SEED))
     if kind == "map-order":
         return _kept_in_a_map(words, num_merges)
+    if kind in ("chars-first", "rune-offsets"):
+        sequence = tuple(text) if kind == "chars-first" else tuple(_at_byte_offsets(text))
+        return _fresh({sequence: 1}, num_merges)
     raise ValueError(f"unknown kind {kind!r}")

@@ -11,14 +11,23 @@ from java_support import java_classes, run_java  # noqa: F401 (a fixture)
 
 from bpe.check import Setup
 
-CHECKS = PastedSet(ap_train, {"gpt2-bytes-hf": Setup("first", "gpt2", True)}, BASE)
+CHECKS = PastedSet(
+    ap_train, {"gpt2-bytes-hf": Setup("first", "gpt2", True), "chars-first": Setup("first", "none", False)}, BASE
+)
 SENNRICH = Setup("first", "sennrich", False)
 
 
-@pytest.mark.parametrize("corpus", list(CORPORA))
-def test_the_trainer_without_a_fault_is_same(corpus):
-    _, result = CHECKS.check(corpus, "gpt2-bytes-hf")
+@pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in ("gpt2-bytes-hf", "chars-first")])
+def test_the_trainers_without_a_fault_are_same(corpus, kind):
+    _, result = CHECKS.check(corpus, kind)
     assert result.kind == "same", result.cause
+
+
+def test_characters_stored_at_their_byte_offsets_are_named():
+    # the old Check told a buffer whose zeros all come after the text's last character
+    student, result = CHECKS.check("bytes", "rune-offsets")
+    assert result.step == CHECKS.first_difference("bytes", student, "rune-offsets") == 1, result.cause
+    assert result.kind == "missing" and "at its byte offset" in result.cause, result.cause
 
 
 @pytest.mark.parametrize("corpus", list(CORPORA))
@@ -54,3 +63,12 @@ def test_a_java_map_of_words_with_a_text_replace_is_named_with_both_faults(java_
     student, result = check_pasted("prose", lambda text, n: merges, SENNRICH)
     assert result.step == pasted_first_difference("prose", student, SENNRICH), result.cause
     assert (result.rule, result.fault) == ("java-words-reached", "replace"), result.cause
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_ties_in_a_random_order_are_told_as_a_containers(corpus):
+    # the old Check told a tie rule that follows a few ties by chance, or a count that is off
+    student, result = CHECKS.check(corpus, "random-ties")
+    assert result.step == CHECKS.first_difference(corpus, student, "random-ties"), result.cause
+    assert (result.kind, result.rule, result.fault) == ("tie", None, None), result.cause
+    assert "no rule we know" in result.cause and "hash map" in result.cause, result.cause

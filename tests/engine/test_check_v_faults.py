@@ -96,4 +96,5 @@ def test_ties_in_a_hash_order_a_rule_follows_for_a_while_are_said_so():
     # the old Check named the rule that matched the first steps by chance, with no word of where it stops
     merges, result = check_v("handout", "hash-ties")
     assert (result.kind, result.step) == ("tie", first_difference("handout", merges, "hash-ties")), result.cause
-    assert "the hash order of a set or an unordered map" in result.cause
+    assert "your ties follow no rule we know" in result.cause and "a hash map or a set" in result.cause
+    assert "rule makes your choices through step" in result.cause, result.cause  # the rule that matched, and where
