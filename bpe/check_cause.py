@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_cleaned import also_told, cleaned_agreed, digits_told, lowercased_agreed, lowercased_corpus, taken_over
-from .check_container import container_told, free_ties
+from .check_container import container_told, free_ties, heap_run, heap_told
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
@@ -321,6 +321,15 @@ def compare_one(
         # every merge of the greatest count, and no cause makes the whole run: the ties follow a container's order
         total = len(student.merges)
         return container_told(head, their_count, total, setup.tie_break, near, here, step, fields)
+    heap = heap_run(words, student.merges) if search and partial else None
+    reach = n if best is None else min(best[0], cap)
+    if (
+        heap is not None
+        and heap.lost is not None
+        and heap.reached > reach
+        and heap.reached >= min(len(student.merges), step + FOLLOW)
+    ):  # a lazy heap compared on counts alone follows further than any other cause
+        return heap_told(head, tied, their_count, heap, len(student.merges), step, fields)
     repeated = {"never-merges", "kept-pair"}
     if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
         kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told

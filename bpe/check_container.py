@@ -5,7 +5,10 @@ win, follows the whole run) but no cause we know makes the whole run, only the c
 an order no tie rule makes: the order of the container the counts are kept in. A hash map or set iterates by its keys'
 hashes (Go's maps and Rust's ``HashMap`` are seeded at random, so the order changes from one run to the next), a heap
 whose entries compare the counts alone leaves equal counts in the order its sifts made. A tie rule that follows such a
-run for a few steps does so by chance, and is told as such.
+run for a few steps does so by chance, and is told as such. Such a heap is often lazy too: it pushes an entry only for
+a pair whose count rose and drops a stale one when it comes out, so a pair whose count fell is lost to it
+(:class:`bpe.replay_heaps.CountOnlyHeap`); where that heap, any live pair of the greatest count let out first, follows
+the whole run, both are told.
 
 Left out: the tie rules and containers' orders that are replayed (:mod:`bpe.tie_keys`, :mod:`bpe.check_ties`) and the
 order in which the Check weighs causes (:mod:`bpe.check_cause`).
@@ -14,14 +17,17 @@ order in which the Check weighs causes (:mod:`bpe.check_cause`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .check_loop import Words
+from .check_notation import show_pair
 from .check_result import Comparison
 from .check_ties import TIE_SENTENCES
 from .check_work import Work
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .merge_faults import CORRECT
+from .replay_heaps import CountOnlyHeap
 from .tie_from_here import TieHere
 
 
@@ -64,3 +70,67 @@ def container_told(
         f"greatest count; ours is '{ours}' ({TIE_SENTENCES[ours]})."
     )
     return Comparison(kind="tie", cause=cause, **fields)
+
+
+@dataclass(frozen=True)
+class HeapRun:
+    """How far a lazy heap compared on counts alone follows the run (:class:`bpe.replay_heaps.CountOnlyHeap`), and
+    the first step where it takes a pair below the greatest count: the pair it lost there, that pair's count, and the
+    count the heap's stale entry for it still says (None where it has none)."""
+
+    reached: int
+    step: int | None = None
+    lost: BytePair | None = None
+    count: int = 0
+    stale: int | None = None
+
+
+def heap_run(words: Words, merges: Sequence[BytePair]) -> HeapRun:
+    """The student's merges replayed on a lazy heap compared on counts alone, any live pair of the greatest count let
+    out first, within the allowance ``heap`` (:mod:`bpe.check_work`): each step spends the pairs it looks at and the
+    symbols of the words it rewrites."""
+    work = Work("heap")
+    heap = CountOnlyHeap(words.words, words.freqs)
+    cost = words.cost(merges)
+    found: dict = {}
+    for k, pair in enumerate(merges):
+        work.spend(len(heap.counts) + cost.replayed(k) - (cost.replayed(k - 1) if k else 0))
+        if work.spent() or pair not in heap.tied():
+            return HeapRun(k, **found)
+        best = max(heap.counts.values())
+        if not found and heap.counts.get(pair, 0) < best:
+            lost = next(p for p, n in heap.counts.items() if n == best)
+            found = dict(step=k + 1, lost=lost, count=best, stale=heap.stale(lost))
+        heap.take(pair)
+    return HeapRun(len(merges), **found)
+
+
+def heap_told(head: str, tie: bool, count: int, run: HeapRun, total: int, step: int, fields: dict) -> Comparison:
+    """A lazy heap compared on counts alone told: the pair it lost and its ties in its own order."""
+    lost = show_pair(run.lost)
+    stale = f" (its entry still says {run.stale})" if run.stale is not None else ""
+    why = (
+        f"your heap lost {lost}: its count fell at an earlier merge{stale}, and your update pushes an entry only for "
+        "a pair whose count rose, never for one whose count fell, so the stale entry is dropped when it comes out and "
+        f"{lost} is never offered again until it gains. Push a pair again with its new count whenever it changes"
+    )
+    if run.step == step:
+        cause = f"{head}: {why}. Your heap compares the counts alone too, so its ties come out in its own order"
+    else:
+        cause = (
+            (
+                f"{head}, both counted {count}: a tie, and your ties follow no rule we know: your heap compares the counts "
+                f"alone, so equal counts come out in its own order. It also loses pairs: at step {run.step} you take a "
+                f"pair below the greatest count, {run.count}, because {why}"
+            )
+            if tie
+            else f"{head}: {why}"
+        )
+    cause += (
+        f". With both, every one of your {total} merges is the heap's choice: a pair of the greatest count among "
+        "those it still holds."
+        if run.reached >= total
+        else f". With both, your merges through step {run.reached} are the heap's choices (a pair of the greatest "
+        "count among those it still holds); there something else differs too."
+    )
+    return Comparison(kind="merge-loop", cause=cause, fault="count-only-heap", **fields)

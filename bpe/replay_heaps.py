@@ -2,8 +2,9 @@
 
 :class:`SiftlessHeap` is a hand-written max-heap whose update never sifts a pair up when its count rises
 (``no-sift-up``, with ``skip_first`` also ``no-sift-up-skip-first``); :class:`LazyHeap` a ``heapq`` given an entry
-only for a pair whose count rose (``lazy-heap``), and :class:`WordHeap` one pushed as each merged word's pairs are
-added back (``lazy-heap-words``). Each offers ``count``, ``top`` and ``merge``, which
+only for a pair whose count rose (``lazy-heap``), :class:`CountOnlyHeap` the same compared on counts alone (its
+ties in its own order), and :class:`WordHeap` one pushed as each merged word's pairs are added back
+(``lazy-heap-words``). Each offers ``count``, ``top`` and ``merge``, which
 :func:`bpe.fault_replay.replay` calls in place of its own counts.
 
 Left out: the replay that drives them (:mod:`bpe.fault_replay`) and the loops whose counts are a plain dict
@@ -13,6 +14,7 @@ Left out: the replay that drives them (:mod:`bpe.fault_replay`) and the loops wh
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Sequence
 
 from .formats.cs336 import BytePair
@@ -181,6 +183,9 @@ class LazyHeap:
         if pair is None:
             return
         heapq.heappop(self.heap)
+        self._merged(pair)
+
+    def _merged(self, pair: BytePair) -> None:
         a, b = pair
         joined = a + b
         if self.ids is not None:
@@ -200,6 +205,51 @@ class LazyHeap:
                     i += 1
             self.splits[w] = out
         self.counts.pop(pair, None)
+
+
+class CountOnlyHeap(LazyHeap):
+    """A lazy heap as :class:`LazyHeap` (an entry pushed only for a pair whose count rose, a stale entry dropped when
+    it comes out) whose entries compare the counts alone, so of the pairs live at the greatest count any may come out
+    first, as the heap's own sifts have ordered them: :meth:`tied` gives them all, and the replay checks the student's
+    pair is one of them (a ``std::priority_queue`` or Java ``PriorityQueue`` of ``(count, pair)`` compared on the
+    count)."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        super().__init__(words, freqs)
+        self.heap = []
+        # the counts each pair has entries at, and how many at each
+        self.entries: dict[BytePair, Counter] = {p: Counter({n: 1}) for p, n in self.counts.items()}
+        self.pushed = dict(self.counts)  # each pair's count at its last entry
+
+    def _move(self, old: BytePair, new: BytePair, f: int) -> None:
+        self.counts[old] = self.counts.get(old, 0) - f
+        self.counts[new] = self.counts.get(new, 0) + f
+        self.entries.setdefault(new, Counter())[self.counts[new]] += 1
+        self.pushed[new] = self.counts[new]
+
+    def tied(self) -> set[BytePair]:
+        """The pairs one of which comes out next: those whose entry at their count is the greatest live one (every
+        entry above it is stale and comes out first, to be dropped)."""
+        live = {p: n for p, n in self.counts.items() if n > 0 and self.entries.get(p, {}).get(n)}
+        if not live:
+            return set()
+        top = max(live.values())
+        for held in self.entries.values():
+            for n in [n for n in held if n > top]:
+                del held[n]
+        return {p for p, n in live.items() if n == top}
+
+    def stale(self, pair: BytePair) -> int | None:
+        """The count of the pair's last entry where it is above the pair's count (what the heap last said of it)."""
+        n = self.pushed.get(pair)
+        return n if n is not None and n > self.counts.get(pair, 0) else None
+
+    def take(self, pair: BytePair) -> None:
+        """The student's pair comes out and is merged."""
+        held = self.entries.get(pair, Counter())
+        held[self.counts.get(pair, 0)] -= 1
+        self._merged(pair)
+        self.entries.pop(pair, None)
 
 
 class WordHeap(LazyHeap):
