@@ -21,10 +21,13 @@ from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import Setup
 from .check_ties import TIE_SENTENCES, rules_told, tie_sentence
 from .config import Pair
+from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .formats.student_runs import StudentRun
 from .history import History
+from .merge_faults import CORRECT
 from .pre_tokenizers import Corpus
+from .tie_keys import OUR_FIRST
 
 FAR = 4  # a first merge counted at most 1/FAR of ours is far from the top: the run may not be from this corpus
 
@@ -205,10 +208,30 @@ def count_told(p: Parting, near, search: bool) -> Comparison:
         return Comparison(kind="count", cause=f"{cause} a count is off: {certain}.", **fields)
     certain = certain_sentence(words, step, ours[n], theirs, student.merges)
     cause = f"{head} ({their_count} here): a count that differs; {certain}."
-    if n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
+    once = _once_per_word(words, student.merges, step, (theirs, ours[n]))
+    if once is not None:
+        cause += (
+            f" Counted once per distinct word (a word's frequency never used: pair_counts[pair] += 1 over the distinct "
+            f"words), your merges through this one are the top pairs, here {once[0]} against {once[1]} for ours: your "
+            "counts may weigh each word once; no update we know follows your run from there, so look at the update "
+            "after each merge too."
+        )
+    elif n == 0 and their_count * FAR <= our_count:  # no reader, setting or loop makes a first pair this far down
         cause += (
             f" Your very first merge counts {their_count} in our corpus where ours counts {our_count}: that far from "
             "the top, your merges may not be from this corpus (a trainer that reads another text than the file it "
             "was given, such as a sample text written into the code)."
         )
     return Comparison(kind="count", cause=cause, **fields)
+
+
+def _once_per_word(words, merges, step: int, pairs: tuple[BytePair, BytePair]) -> tuple[int, int] | None:
+    """The counts of the student's pair and of ours at ``step`` with each distinct word counted once (the correct loop
+    on those counts, ties to the pair seen first), where that loop makes every merge of the student's through the
+    step, or None."""
+    theirs, ours = pairs
+    run = replay(words.words, [1] * len(words.words), merges[:step], CORRECT, tie=OUR_FIRST, watch=step - 1,
+                 watch_pairs=pairs)  # fmt: skip
+    if run.reproduced < step:
+        return None
+    return run.counts.get(theirs, 0), run.counts.get(ours, 0)
