@@ -49,6 +49,7 @@ _NOT_AZ_OR_SPACE = re.compile(r"[^a-z\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
 _SPACE_WORD = re.compile(r" ?\S+")
+_BEFORE_SPACE = re.compile(r"(?= )")
 _WS_PREFIXED = re.compile(r"[^\S\n]*\S+|\n")
 _SEPARATOR = re.compile(r"[.:;\n\r]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
@@ -131,6 +132,10 @@ CLEANINGS: dict[str, Cleaning] = {
                             "text)), so punctuation stays in its word ('␣vu.' is one word) and whitespace is never "
                             "paired: runs of spaces and newlines are never part of a word",
                             lambda t: _SPACE_WORD.findall(t), cut=True),
+    "space-before": Cleaning("cuts the text only before each space (re.split(r'(?= )', text), or a byte loop that "
+                             "starts a word at each 0x20), so each word keeps the space before it, a newline or a tab "
+                             "stays inside a word ('bytes.\\nHere' is one word) and a run of spaces is words of one "
+                             "space each", lambda t: _BEFORE_SPACE.split(t), cut=True),
     "ws-dropped": Cleaning("drops every piece of whitespace alone that GPT-2's pattern cuts (runs of spaces, newlines, "
                            "indentation), or keeps each as one symbol, so no pair of two whitespace characters is ever "
                            "counted: only the one space before a word is part of it",

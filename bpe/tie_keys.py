@@ -14,7 +14,8 @@ second symbol first (``pair[1]`` compared before ``pair[0]``, or its id before t
 written as a byte value the text does not use (the original BPE compression), the pair that reaches the greatest
 count first in a fresh count (a best pair kept as the loop counts, over a dict of word counts or over every word in
 the text's order), the shortest or the longest merged token (a sort on ``(-count, len(a + b), a + b)``, or on
-``-len(a + b)``), or the first in a Java
+``-len(a + b)``), the greatest pair of ids compared as little-endian memory (C's ``memcmp`` over two ``uint32_t``),
+or the first in a Java
 ``HashMap``'s iteration order, its key ``a + " " + b`` (``Collections.max`` over the entries of a fresh count keeps
 the first greatest, and a HashMap iterates its buckets by the key's hash), or the pair that reaches the greatest count
 first over a Java ``HashMap`` of words.
@@ -111,6 +112,15 @@ def _gpt2_order() -> dict[int, int]:
 _GPT2_RANK = _gpt2_order()
 
 
+def _le_id(token: bytes, ids: Mapping[bytes, int]) -> bytes:
+    """A token's id as C stores a ``uint32_t`` on a little-endian machine, its low byte first: a byte its value, the
+    k-th merged token 256 + k (a base symbol of several bytes, or a token not numbered, past them)."""
+    at = ids.get(token, 1 << 30)
+    base = getattr(ids, "base", 0)
+    value = token[0] if len(token) == 1 and at < base else 256 + at - base if at >= base else 1 << 30
+    return min(value, 0xFFFFFFFF).to_bytes(4, "little")
+
+
 def _gpt2_id(token: bytes, ids: Mapping[bytes, int]) -> int:
     return _GPT2_RANK[token[0]] if len(token) == 1 else 256 + ids.get(token, -1)
 
@@ -131,8 +141,8 @@ JAVA_TIE = "java-hashmap"  # the tie keys that read a Java HashMap's order (:cla
 JAVA_MERGE_TIE = "java-hashmap-merge"
 JAVA_WORDS_TIE = "java-words-reached"  # reads where a count over a Java HashMap of words brings each pair to its count
 # orders made by a student's whole program, not a key beside a loop fault: each such a key fits a few choices by chance
-PROGRAM_ORDERS = ("first-id-text", ID_SUM_TIE, JAVA_TIE, JAVA_MERGE_TIE, JAVA_WORDS_TIE)
-BYTE_KEYS = ("free-byte",)  # tie keys on byte values: tried only on a run written in bytes
+PROGRAM_ORDERS = ("first-id-text", ID_SUM_TIE, JAVA_TIE, JAVA_MERGE_TIE, JAVA_WORDS_TIE, "greatest-le-ids")
+BYTE_KEYS = ("free-byte", "greatest-le-ids")  # tie keys on byte values: tried only on a run written in bytes
 TIE_KEYS: dict[str, tuple[str, TiePick]] = {
     "greatest-bytes": ("the greatest pair of bytes wins", lambda tied, ids, seen: max(tied)),
     "smallest-bytes": ("the smallest pair of bytes wins, as a heap of (-count, pair) pops it", lambda tied, ids, seen: min(tied)),
@@ -176,6 +186,10 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                   "text does not use (0, 1, 2, ..., as the original BPE compression replaces a pair), so a merged "
                   "token, the earliest first, wins a tie over the text's own bytes", lambda tied, ids, seen: min(
                       tied, key=lambda p: (_free_byte(p[0], ids), _free_byte(p[1], ids), p))),
+    "greatest-le-ids": ("the greatest pair of ids compared as memory wins: memcmp over the pair of uint32_t ids "
+                        "(a byte its value, the k-th merge 256 + k) on a little-endian machine compares each id's low "
+                        "byte first, so a merged token's id ranks by its number modulo 256",
+                        lambda tied, ids, seen: max(tied, key=lambda p: (_le_id(p[0], ids) + _le_id(p[1], ids), p))),
     "gpt2-id": ("the pair with the greatest token ids wins, the bytes numbered in GPT-2's order (printable first)",
                 lambda tied, ids, seen: max(tied, key=lambda p: (_gpt2_id(p[0], ids), _gpt2_id(p[1], ids)))),
     "greatest-repr": ("the greatest pair as Python prints it wins: the text str((a, b)) of the pair of bytes objects "
