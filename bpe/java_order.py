@@ -119,7 +119,23 @@ def word_text(split: Sequence[bytes]) -> str:
     return " ".join(map(_text, split))
 
 
-class JavaOrder(Mapping):
+class _Ranked(Mapping):
+    """Each pair's place in an order, read from :meth:`_ranks` (made once, again after a merge)."""
+
+    def _ranks(self) -> dict[BytePair, int]:
+        raise NotImplementedError
+
+    def __getitem__(self, pair: BytePair) -> int:
+        return self._ranks()[pair]
+
+    def __iter__(self) -> Iterator[BytePair]:
+        return iter(self._ranks())
+
+    def __len__(self) -> int:
+        return len(self._ranks())
+
+
+class JavaOrder(_Ranked):
     """Each pair's place in the iteration order of a Java ``HashMap`` of a count taken afresh each step over the words
     ``splits`` (each word's symbols, changed in place by the replay, which calls :meth:`moved` after each merge);
     ``merge``: the counts and the words kept as ``merge`` fills them (else ``put``, the words in the text's order)."""
@@ -155,17 +171,8 @@ class JavaOrder(Mapping):
             self.rank = {p: i for i, p in enumerate(counts)}  # type: ignore[misc]
         return self.rank
 
-    def __getitem__(self, pair: BytePair) -> int:
-        return self._ranks()[pair]
 
-    def __iter__(self) -> Iterator[BytePair]:
-        return iter(self._ranks())
-
-    def __len__(self) -> int:
-        return len(self._ranks())
-
-
-class JavaWordsReached(Mapping):
+class JavaWordsReached(_Ranked):
     """Each pair's place in a count that keeps the best pair as it goes (``if (count > best) best = pair``) over a
     Java ``HashMap<String, Integer>`` of words, each word its symbols joined by spaces (``"l o w </w>"``): the pair of
     the greatest count whose last occurrence comes first in the map's order wins. The map is filled with ``put`` in
@@ -204,12 +211,3 @@ class JavaWordsReached(Mapping):
                     at += 1
             self.rank = rank
         return self.rank
-
-    def __getitem__(self, pair: BytePair) -> int:
-        return self._ranks()[pair]
-
-    def __iter__(self) -> Iterator[BytePair]:
-        return iter(self._ranks())
-
-    def __len__(self) -> int:
-        return len(self._ranks())

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 
 import regex
+from line_trainers import _merged, first_greatest, train_sequences  # the plain loop and merge, shared
 from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
 
 AP_KINDS = ("gpt2-bytes-hf", "map-order", "chars-first", "rune-offsets", "random-ties", "whole-bytes", "random-bytes")
@@ -42,36 +43,25 @@ def _words(text: str) -> dict[tuple[str, ...], int]:
     return words
 
 
-def _merged(word: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
-    out: list[str] = []
-    i = 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
-            out.append(word[i] + word[i + 1])
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return tuple(out)
+def _sequences(words: dict[tuple[str, ...], int]) -> list[list[str]]:
+    """Each word's symbols once per occurrence, the words in the order first seen."""
+    return [list(w) for w, n in words.items() for _ in range(n)]
+
+
+def _walked(walk: random.Random):
+    """A pick of the first pair of the greatest count in a random walk of the counts (a Go map's range)."""
+
+    def pick(stats) -> Pair:
+        top = max(stats.values())
+        order = list(stats)
+        walk.shuffle(order)
+        return next(p for p in order if stats[p] == top)
+
+    return pick
 
 
 def _fresh(words: dict[tuple[str, ...], int], num_merges: int, walk: random.Random | None = None) -> list[Pair]:
-    merges: list[Pair] = []
-    while len(merges) < num_merges:
-        counts: dict[Pair, int] = {}
-        for word, n in words.items():
-            for pair in zip(word, word[1:]):
-                counts[pair] = counts.get(pair, 0) + n
-        if not counts:
-            break
-        top = max(counts.values())
-        order = list(counts)
-        if walk is not None:
-            walk.shuffle(order)
-        best = next(p for p in order if counts[p] == top)
-        merges.append(best)
-        words = {_merged(w, best): n for w, n in words.items()}
-    return merges
+    return train_sequences(_sequences(words), num_merges, _walked(walk) if walk is not None else None)
 
 
 def _at_byte_offsets(text: str) -> list[str]:
@@ -90,16 +80,13 @@ def _kept_in_a_map(words: dict[tuple[str, ...], int], num_merges: int) -> list[P
             counts[pair] = counts.get(pair, 0) + n
     merges: list[Pair] = []
     while len(merges) < num_merges:
-        best, best_count = None, 0
-        for pair, n in counts.items():
-            if n > best_count:
-                best, best_count = pair, n
+        best = first_greatest(counts)
         if best is None:
             break
         merges.append(best)
         changed: dict[tuple[str, ...], int] = {}
         for word, n in words.items():
-            new = _merged(word, best)
+            new = tuple(_merged(list(word), best))
             if new != word:
                 for pair in zip(word, word[1:]):
                     counts[pair] -= n

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from line_trainers import train_sequences  # the plain loop, shared
+
 AQ_KINDS = ("sennrich", "bar", "ascii-bar", "az-underscore", "ascii-sennrich")
 BASE = {kind: "sennrich" for kind in AQ_KINDS}
 MARK = {"sennrich": "</w>", "bar": "|", "ascii-bar": "|", "az-underscore": "_", "ascii-sennrich": "</w>"}
@@ -32,19 +34,6 @@ def _cleaned(text: str, kind: str) -> str:
     return text
 
 
-def _merged(word: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
-    out: list[str] = []
-    i = 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
-            out.append(word[i] + word[i + 1])
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return tuple(out)
-
-
 def aq_train(text: str, num_merges: int, kind: str) -> list[Pair]:
     """The merges of the trainer ``kind`` (:data:`AQ_KINDS`) on ``text``."""
     if kind not in AQ_KINDS:
@@ -53,16 +42,4 @@ def aq_train(text: str, num_merges: int, kind: str) -> list[Pair]:
     for word in _cleaned(text, kind).split():
         symbols = (*word, MARK[kind])
         words[symbols] = words.get(symbols, 0) + 1
-    merges: list[Pair] = []
-    while len(merges) < num_merges:
-        counts: dict[Pair, int] = {}
-        for symbols, n in words.items():
-            for pair in zip(symbols, symbols[1:]):
-                counts[pair] = counts.get(pair, 0) + n
-        if not counts:
-            break
-        top = max(counts.values())
-        best = next(p for p, n in counts.items() if n == top)
-        merges.append(best)
-        words = {_merged(w, best): n for w, n in words.items()}
-    return merges
+    return train_sequences([list(w) for w, n in words.items() for _ in range(n)], num_merges)

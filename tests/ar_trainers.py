@@ -15,23 +15,12 @@ from __future__ import annotations
 
 import heapq
 
+from line_trainers import train_sequences  # the plain loop, shared
+
 AR_KINDS = ("words-first", "lazy-count-heap")
 BASE = {"lazy-count-heap": "words-first"}
 
 Pair = tuple[str, str]
-
-
-def _merged(word: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
-    out: list[str] = []
-    i = 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
-            out.append(word[i] + word[i + 1])
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return tuple(out)
 
 
 def _words(text: str) -> dict[tuple[str, ...], int]:
@@ -39,22 +28,6 @@ def _words(text: str) -> dict[tuple[str, ...], int]:
     for word in text.split():
         words[tuple(word)] = words.get(tuple(word), 0) + 1
     return words
-
-
-def _fresh(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]:
-    merges: list[Pair] = []
-    while len(merges) < num_merges:
-        counts: dict[Pair, int] = {}
-        for word, n in words.items():
-            for pair in zip(word, word[1:]):
-                counts[pair] = counts.get(pair, 0) + n
-        if not counts:
-            break
-        top = max(counts.values())
-        best = next(p for p, n in counts.items() if n == top)
-        merges.append(best)
-        words = {_merged(w, best): n for w, n in words.items()}
-    return merges
 
 
 def _lazy_heap(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]:
@@ -104,7 +77,7 @@ def _lazy_heap(words: dict[tuple[str, ...], int], num_merges: int) -> list[Pair]
 def ar_train(text: str, num_merges: int, kind: str) -> list[Pair]:
     """The merges of the trainer ``kind`` (:data:`AR_KINDS`) on ``text``."""
     if kind == "words-first":
-        return _fresh(_words(text), num_merges)
+        return train_sequences([list(w) for w, n in _words(text).items() for _ in range(n)], num_merges)
     if kind == "lazy-count-heap":
         return _lazy_heap(_words(text), num_merges)
     raise ValueError(f"unknown kind {kind!r}")

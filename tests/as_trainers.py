@@ -12,23 +12,12 @@ Kinds (:data:`AS_KINDS`):
 
 from __future__ import annotations
 
+from line_trainers import _merged, first_greatest, train_sequences  # the plain loop and merge, shared
+
 AS_KINDS = ("sennrich", "word-types")
 BASE = {"word-types": "sennrich"}
 
 Pair = tuple[str, str]
-
-
-def _merged(word: list[str], pair: Pair) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
-            out.append(word[i] + word[i + 1])
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return out
 
 
 def as_train(text: str, num_merges: int, kind: str) -> list[Pair]:
@@ -40,18 +29,7 @@ def as_train(text: str, num_merges: int, kind: str) -> list[Pair]:
     words = {w: list(w) for w in freqs}
     merges: list[Pair] = []
     if kind == "sennrich":
-        while len(merges) < num_merges:
-            counts: dict[Pair, int] = {}
-            for w, split in words.items():
-                for pair in zip(split, split[1:]):
-                    counts[pair] = counts.get(pair, 0) + freqs[w]
-            if not counts:
-                break
-            top = max(counts.values())
-            best = next(p for p, n in counts.items() if n == top)
-            merges.append(best)
-            words = {w: _merged(split, best) for w, split in words.items()}
-        return merges
+        return train_sequences([list(w) for w, n in freqs.items() for _ in range(n)], num_merges)
     if kind != "word-types":
         raise ValueError(f"unknown kind {kind!r}")
     counts = {}
@@ -59,10 +37,7 @@ def as_train(text: str, num_merges: int, kind: str) -> list[Pair]:
         for pair in zip(split, split[1:]):
             counts[pair] = counts.get(pair, 0) + 1
     while len(merges) < num_merges and counts:
-        best, best_count = None, 0
-        for pair, n in counts.items():
-            if n > best_count:
-                best, best_count = pair, n
+        best = first_greatest(counts)
         if best is None:
             break
         merges.append(best)

@@ -54,3 +54,13 @@ def train_sequences(seqs: list[list[str]], num_merges: int, pick=None) -> list[t
         seqs = [_merged(seq, pair) for seq in seqs]
         merges.append(pair)
     return merges
+
+
+def first_greatest(counts: dict) -> tuple[str, str] | None:
+    """The pair a loop ``if counts[p] > best_count: best = p`` keeps over ``counts`` in its order (None if no count
+    is above 0)."""
+    best, best_count = None, 0
+    for pair, n in counts.items():
+        if n > best_count:
+            best, best_count = pair, n
+    return best
