@@ -1,7 +1,7 @@
 """Why our corpus never has the student's pair at the step where the runs part: another text, base or pre-tokenizer.
 
 A pair no word of ours holds cannot come from a count that is off: the student's words differ from ours. In order,
-:func:`missing_pair` tells an empty symbol (a word joined by spaces and split back), a first merge whose bytes stand side by side nowhere in our text (the run is from another
+:func:`missing_pair` tells an empty symbol (bytes read as signed char, or a word joined by spaces and split back), a first merge whose bytes stand side by side nowhere in our text (the run is from another
 text, or two whole words side by side in it (:mod:`bpe.check_word_symbols`), or NUL symbols never written (:mod:`bpe.check_unwritten`); a pair of replacement characters U+FFFD where the text holds characters outside the BMP: UTF-16 surrogate
 halves), whitespace kept on words, a piece of a special token (not split out, or split as an unescaped regular
 expression), an end-of-word symbol, a character of several bytes taken whole or cut apart (the byte base), a word
@@ -56,6 +56,15 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             f"{head}, a pair our corpus never has: your symbols are UTF-16 code units (a string as JavaScript, Java "
             f"or C# index it), so a character outside the Basic Multilingual Plane, such as {astral}, is two "
             "surrogate halves (each pasted as '\ufffd'), which your run merges as a pair of their own."
+        )
+    if (not theirs[0] or not theirs[1]) and _signed(student, setup, corpus):
+        return "empty-symbol", (
+            f"{head}, a pair our corpus never has: it holds an empty symbol (''), though your words, cut at "
+            "whitespace, hold no space that ' '.join and .split(' ') could make one of; and no token of yours holds a "
+            "character outside ASCII, which your text has. A C or C++ trainer that reads the text as char, which is "
+            "signed, turns each byte above 0x7F into a negative number (or, cast to an unsigned id, a number past "
+            "255) that its vocabulary has no bytes for, so those tokens print as nothing ('') while their pairs are "
+            "counted and merged. Read the bytes as unsigned char (uint8_t)."
         )
     if not theirs[0] or not theirs[1]:  # an empty symbol: a separator met twice, or at a string's start
         return "empty-symbol", (
@@ -170,6 +179,16 @@ def _nowhere_in_text(joined: bytes, corpus: Corpus, end_of_word: bool) -> bool:
         return False
     lower = joined.lower()
     return not any(joined in t.encode("utf-8") or lower in t.lower().encode("utf-8") for t in texts)
+
+
+def _signed(student, setup, corpus: Corpus) -> bool:
+    """Whether a run's empty symbols are bytes read as signed char: words cut at whitespace (no space in them to
+    split on), a text holding characters outside ASCII, and no token of the run holding one."""
+    if setup.pre_tokenizer not in ("whitespace", "sennrich") or isinstance(corpus, Mapping):
+        return False
+    texts = [corpus] if isinstance(corpus, str) else list(corpus)
+    wide = any(not t.isascii() for t in texts if isinstance(t, str))
+    return wide and all(t.isascii() for pair in student.merges for t in pair)
 
 
 def _halves(joined: bytes, corpus: Corpus) -> str | None:

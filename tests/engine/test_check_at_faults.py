@@ -11,11 +11,19 @@ from faulty_trainers import CORPORA
 from bpe.check import Setup
 
 CHECKS = PastedSet(
-    at_train, {"bytes-first": Setup("first", "none", True), "gpt2-first": Setup("first", "gpt2", True)}, BASE
+    at_train,
+    {
+        "bytes-first": Setup("first", "none", True),
+        "gpt2-first": Setup("first", "gpt2", True),
+        "words-bytes": Setup("first", "whitespace", True),
+    },
+    BASE,
 )
 
 
-@pytest.mark.parametrize(("corpus", "kind"), [(c, k) for c in CORPORA for k in ("bytes-first", "gpt2-first")])
+@pytest.mark.parametrize(
+    ("corpus", "kind"), [(c, k) for c in CORPORA for k in ("bytes-first", "gpt2-first", "words-bytes")]
+)
 def test_the_trainers_without_a_fault_are_same(corpus, kind):
     _, result = CHECKS.check(corpus, kind)
     assert result.kind == "same", result.cause
@@ -35,3 +43,10 @@ def test_bytes_cut_only_before_each_space_are_named():
     student, result = CHECKS.check("prose", "space-chunks")
     assert result.step == CHECKS.first_difference("prose", student, "space-chunks"), result.cause
     assert result.kind == "cleaning" and "only before each space" in result.cause, result.cause
+
+
+def test_bytes_read_as_signed_char_are_named():
+    # the old Check told a word joined by spaces and split back on ' ', which words cut at whitespace never allow
+    student, result = CHECKS.check("bytes", "signed-char")
+    assert result.step == CHECKS.first_difference("bytes", student, "signed-char"), result.cause
+    assert result.kind == "empty-symbol" and "reads the text as char, which is signed" in result.cause, result.cause
