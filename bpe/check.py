@@ -35,7 +35,7 @@ from .check_ints import sum_merges, sums_told
 from .check_marks import find_marks, marks_told
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
-from .check_relabel import relabel_told, relabelled
+from .check_relabel import as_characters, relabel_told, relabelled
 from .check_renumbered import read_back, renumbered, renumbered_told
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
 from .check_setup import (
@@ -87,6 +87,9 @@ def diagnose(
         read = read_back(student, renumber)
         inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
         return renumbered_told(renumber, student.merges, inner), ranked
+    chars = as_characters(corpus, student.merges) if student.byte_chars else None
+    if chars is not None:  # characters our reader took for GPT-2's byte characters: read as the characters they are
+        student = replace(student, merges=chars, byte_level=False, byte_chars=False)
     relabel = relabelled(corpus, student.merges, student.byte_level)
     if relabel is not None and relabel.merges is not None:  # a vocabulary that labels the bytes wrongly: read back
         read = replace(student, merges=relabel.merges)
@@ -164,6 +167,9 @@ def _compared(corpus, student, setup, special_tokens, alternative, num_merges, v
     if ids is not None:  # the merges saved as token ids: what they stand for is compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _as_ids(corpus, student, setup, tuple(special_tokens), alternative, ids, options)
+    chars = as_characters(corpus, student.merges) if student.byte_chars else None
+    if chars is not None:  # characters our reader took for GPT-2's byte characters: read as the characters they are
+        student = replace(student, merges=chars, byte_level=False, byte_chars=False)
     relabel = relabelled(corpus, student.merges, student.byte_level)
     if relabel is not None:  # a vocabulary that labels the bytes wrongly: the merges read back, where they can be
         read = replace(student, merges=relabel.merges or student.merges)

@@ -320,10 +320,16 @@ def compare_one(
     # every merge is a pair of the greatest count, is likelier a container's order of ties they matched by chance
     later = kind == "tie-and-loop" and both is not None and (both.step > step or idle_fault(both.found))
     partial = best is None or min(best[0], cap) < min(len(student.merges), cap) or kind == "tie-here" or later
-    if search and tied and partial and free_ties(words, student.merges):
-        # every merge of the greatest count, and no cause makes the whole run: the ties follow a container's order
+    if search and tied and partial:  # every merge of the greatest count, and no cause makes the whole run: the ties
+        # follow a container's order (on the text as it is, or lowercased: a tie the lowercasing does not touch)
         total = len(student.merges)
-        return container_told(head, their_count, total, setup.tie_break, near, here, step, fields)
+        if free_ties(words, student.merges):
+            return container_told(head, their_count, total, setup.tie_break, near, here, step, fields)
+        low = lowercased_corpus(corpus)
+        if low != corpus and free_ties(
+            Words(*student_words(low, setup, specials, student.end_of_word)), student.merges
+        ):
+            return container_told(head, their_count, total, setup.tie_break, None, None, step, fields, lowered=True)
     heap = heap_run(words, student.merges) if search and partial else None
     reach = n if best is None else min(best[0], cap)
     if (

@@ -48,9 +48,10 @@ def container_told(
     here: TieHere | None,
     step: int,
     fields: dict,
+    lowered: bool = False,
 ) -> Comparison:
     """The tie told as a container's order: the counts right, the ties by no rule, a rule that follows a while named
-    with where it parts (``near``: from the start; ``here``: from this step)."""
+    with where it parts (``near``: from the start; ``here``: from this step); ``lowered``: on the lowercased text."""
     partial = ""
     if here is not None:
         reach = "to your run's end" if here.reproduced >= total else f"through step {here.reproduced}"
@@ -60,9 +61,16 @@ def container_told(
         )
     elif near is not None and near[1] >= step:
         partial = f" (the '{near[0][0]}' rule makes your choices through step {near[1]}, then parts from them)"
+    low = (
+        ("Your run lowercases the text first (words that differ only in case count together): on the lowercased "
+         "text, every", " there")
+        if lowered
+        else ("Every", "")
+    )  # fmt: skip
     cause = (
-        f"{head}, both counted {count}: a tie, and your ties follow no rule we know. Every one of your {total} merges "
-        "is a pair of the greatest count at its step, so your counts are right; only the choice among equal counts "
+        f"{head}, both counted {count}: a tie, and your ties follow no rule we know. {low[0]} one of your {total} "
+        f"merges is a pair of the greatest count at its step, so your counts are right{low[1]}; only the choice among "
+        "equal counts "
         f"differs, and no tie rule of ours or of students' makes it throughout{partial}. That is the order of the "
         "container your counts are kept in, not a rule: a hash map or a set (it iterates by its keys' hashes; Go's "
         "maps and Rust's HashMap change that order from one run to the next, so two runs of your code can differ), or "

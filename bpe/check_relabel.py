@@ -14,7 +14,9 @@ are read here, each from the run alone:
    table is ``dict(zip(bs, cs))``): the printable bytes come first in that list, so ``'e'`` is written ``'¨'``.
 
 A labelling is taken only when the run's first merge stands nowhere in the text and, read back, its first merges
-all do; what the merges read back get is then checked as any run (:mod:`bpe.check`).
+all do; what the merges read back get is then checked as any run (:mod:`bpe.check`). :func:`as_characters` undoes
+a reading of ours, not a labelling of the student's: pasted tokens whose characters are all in GPT-2's table are read
+as its byte characters, which a run of characters over a text holding those characters (``'Ā'``) is not.
 
 Left out: labellings that mix bytes in another way (another permutation), and runs that read another text for real.
 """
@@ -230,3 +232,21 @@ def told_at_step_one(inner, first: BytePair, fault: str, cause: str):
     """``inner``, the verdict on the merges read back, told as a vocabulary fault at step 1 with the student's
     first merge as evidence; ``inner``'s own kind and step kept as what comes after."""
     return inner.told_at_step_one(first, "vocabulary", fault, cause)
+
+
+_GPT2_CHARS = bytes_to_unicode()
+
+
+def as_characters(corpus: Corpus, merges: Sequence[BytePair]) -> tuple[BytePair, ...] | None:
+    """A run read as GPT-2's byte characters read back as the characters it was written in, where its first merge
+    stands nowhere in the text and, so read, all but a tenth of its first merges do (else None)."""
+    texts = texts_of(corpus)
+    if texts is None or not merges or fits(merges[:1], texts):
+        return None
+
+    def token(t: bytes) -> bytes:
+        return "".join(_GPT2_CHARS[b] for b in t).encode("utf-8")
+
+    read = tuple((token(a), token(b)) for a, b in merges)
+    first = min(len(merges), FIRST)
+    return read if fits(read[:1], texts) and fits(read, texts) >= first - first // 10 else None

@@ -14,7 +14,8 @@ Kinds (:data:`AP_KINDS`):
   (Go's ``for i, r := range text``), the places after a character of several bytes left zero (NUL);
 - ``random-ties``: GPT-2's bytes and pattern, pairs counted afresh each step in a map walked in a random order (a Go
   map, seeded afresh on each run), the first pair of the greatest count in that walk taken;
-- ``random-bytes``: the same over the whole text's bytes, one sequence (another seed).
+- ``random-bytes``: the same over the whole text's bytes, one sequence (another seed);
+- ``lower-random``: ``random-ties`` on the lowercased text.
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ import regex
 from line_trainers import _merged, first_greatest, train_sequences  # the plain loop and merge, shared
 from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
 
-AP_KINDS = ("gpt2-bytes-hf", "map-order", "chars-first", "rune-offsets", "random-ties", "whole-bytes", "random-bytes")
+AP_KINDS = (
+    "gpt2-bytes-hf", "map-order", "chars-first", "rune-offsets", "random-ties", "whole-bytes", "random-bytes",
+    "lower-random",
+)  # fmt: skip
 BASE = {"map-order": "gpt2-bytes-hf", "rune-offsets": "chars-first", "random-ties": "gpt2-bytes-hf",
-        "random-bytes": "whole-bytes"}  # fmt: skip
+        "random-bytes": "whole-bytes", "lower-random": "gpt2-bytes-hf"}  # fmt: skip
 SEED = 7  # the random order's seed: the runs differ from ours at a tie on each corpus
 SEED_BYTES = 35  # on the handout's bytes, a tie rule with a loop fault matched this one's ten merges by chance
 GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -104,6 +108,8 @@ def ap_train(text: str, num_merges: int, kind: str) -> list[Pair]:
         return _fresh(words, num_merges)
     if kind == "random-ties":
         return _fresh(words, num_merges, random.Random(SEED))
+    if kind == "lower-random":
+        return _fresh(_words(text.lower()), num_merges, random.Random(SEED))
     if kind in ("whole-bytes", "random-bytes"):
         whole = {tuple(BYTE_CHARS[b] for b in text.encode("utf-8")): 1}
         return _fresh(whole, num_merges, random.Random(SEED_BYTES) if kind == "random-bytes" else None)

@@ -53,6 +53,7 @@ class StudentRun:
     end_of_word: bool = False
     special_tokens: tuple[str, ...] = ()
     split_pattern: str | None = None  # a minbpe .model's split pattern ("" for a BasicTokenizer's); None: not said
+    byte_chars: bool = False  # read as GPT-2's byte characters by a guess from the characters alone (_byte_level)
     id_pairs: tuple[tuple[int, int], ...] = ()  # a minbpe .model's merges as its ids, as written
 
 
@@ -77,6 +78,7 @@ def from_string_merges(
     """A run whose merges are written as token strings (merges.txt, vocab.json, tokenizer.json, pasted)."""
     tokens = [t for pair in merges for t in pair] + list(vocab or ())
     eow = _carries_end_of_word(merges)
+    guessed = byte_level is None
     if byte_level is None:
         byte_level = not eow and _byte_level(tokens)
     specials = tuple(t for t in (vocab or ()) if len(t) > 2 and t[0] in "<[" and t[-1] in ">]")
@@ -87,6 +89,7 @@ def from_string_merges(
         byte_level=byte_level,
         end_of_word=eow,
         special_tokens=specials,
+        byte_chars=guessed and byte_level,
     )
 
 

@@ -88,3 +88,12 @@ def test_ties_in_a_random_order_a_rule_and_a_fault_match_by_chance_are_told_as_a
     assert result.step == CHECKS.first_difference("handout", student, "random-bytes"), result.cause
     assert (result.kind, result.rule, result.fault) == ("tie", None, None), result.cause
     assert "no rule we know" in result.cause, result.cause
+
+
+def test_ties_in_a_random_order_on_a_lowercased_text_are_told_with_the_lowercasing():
+    # the old Check told a tie rule that follows a few steps, or a count that is off (the tie itself is one the
+    # lowercasing leaves as it is, so no cleaning makes the student's choice there)
+    student, result = CHECKS.check("prose", "lower-random")
+    assert result.step == CHECKS.first_difference("prose", student, "lower-random"), result.cause
+    assert (result.kind, result.rule) == ("tie", None), result.cause
+    assert "no rule we know" in result.cause and "lowercases the text first" in result.cause, result.cause
