@@ -32,10 +32,12 @@ from .tie_from_here import TieHere
 
 
 def free_ties(words: Words, merges: Sequence[BytePair]) -> bool:
-    """Whether every one of ``merges`` is a pair of the greatest count at its step (a replay with no tie rule)."""
+    """Whether every one of ``merges`` is a pair of the greatest count at its step (a replay with no tie rule), where
+    that replay fits the tie rules' allowance (:mod:`bpe.check_work`; a run too long for it is not told so)."""
     work = Work("tie")
+    if words.cost(merges)(len(merges)) > work.units:
+        return False
     run = replay(words.words, words.freqs, merges, CORRECT, deadline=work.deadline)
-    work.spend(words.cost(merges).replayed(run.reproduced))
     return run.finished and run.reproduced >= len(merges)
 
 

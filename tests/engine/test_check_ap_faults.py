@@ -97,3 +97,13 @@ def test_ties_in_a_random_order_on_a_lowercased_text_are_told_with_the_lowercasi
     assert result.step == CHECKS.first_difference("prose", student, "lower-random"), result.cause
     assert (result.kind, result.rule) == ("tie", None), result.cause
     assert "no rule we know" in result.cause and "lowercases the text first" in result.cause, result.cause
+
+
+def test_ties_told_as_a_containers_order_only_within_the_tie_rules_allowance(monkeypatch):
+    # the replay that finds every merge of the greatest count is counted work too: a run it cannot afford is not told so
+    from bpe import check_work
+
+    assert "no rule we know" in CHECKS.check("prose", "random-ties")[1].cause
+    monkeypatch.setitem(check_work.ALLOWANCES, "tie", 1_000)
+    _, result = CHECKS.check("prose", "random-ties")
+    assert "no rule we know" not in result.cause, result.cause
