@@ -87,9 +87,7 @@ def diagnose(
         read = read_back(student, renumber)
         inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
         return renumbered_told(renumber, student.merges, inner), ranked
-    chars = as_characters(corpus, student.merges) if student.byte_chars else None
-    if chars is not None:  # characters our reader took for GPT-2's byte characters: read as the characters they are
-        student = replace(student, merges=chars, byte_level=False, byte_chars=False)
+    student = as_characters(corpus, student)  # characters our reader took for GPT-2's bytes: read as characters
     relabel = relabelled(corpus, student.merges, student.byte_level)
     if relabel is not None and relabel.merges is not None:  # a vocabulary that labels the bytes wrongly: read back
         read = replace(student, merges=relabel.merges)
@@ -167,9 +165,7 @@ def _compared(corpus, student, setup, special_tokens, alternative, num_merges, v
     if ids is not None:  # the merges saved as token ids: what they stand for is compared
         options = dict(num_merges=num_merges, vocab_size=vocab_size, search=search)
         return _as_ids(corpus, student, setup, tuple(special_tokens), alternative, ids, options)
-    chars = as_characters(corpus, student.merges) if student.byte_chars else None
-    if chars is not None:  # characters our reader took for GPT-2's byte characters: read as the characters they are
-        student = replace(student, merges=chars, byte_level=False, byte_chars=False)
+    student = as_characters(corpus, student)  # characters our reader took for GPT-2's bytes: read as characters
     relabel = relabelled(corpus, student.merges, student.byte_level)
     if relabel is not None:  # a vocabulary that labels the bytes wrongly: the merges read back, where they can be
         read = replace(student, merges=relabel.merges or student.merges)

@@ -40,17 +40,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .check_cleaned import also_told, cleaned_agreed, digits_told, lowercased_agreed, lowercased_corpus, taken_over
-from .check_container import container_told, free_ties, heap_run, heap_told
+from .check_container import container_cause
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
 from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
-    FaultFound,
     Words,
     fault_sentence,
     find_fault,
     find_tie_and_fault,
+    idle_fault,
     tie_key,
 )
 from .check_lowered import lowered_reading
@@ -316,29 +316,10 @@ def compare_one(
             candidates.append((both.found.reproduced, 6, "tie-and-loop"))
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
-    # a rule from this step only, or a tie rule with a loop fault that changes no count here, fitted to a run whose
-    # every merge is a pair of the greatest count, is likelier a container's order of ties they matched by chance
-    later = kind == "tie-and-loop" and both is not None and (both.step > step or idle_fault(both.found))
-    partial = best is None or min(best[0], cap) < min(len(student.merges), cap) or kind == "tie-here" or later
-    if search and tied and partial:  # every merge of the greatest count, and no cause makes the whole run: the ties
-        # follow a container's order (on the text as it is, or lowercased: a tie the lowercasing does not touch)
-        total = len(student.merges)
-        if free_ties(words, student.merges):
-            return container_told(head, their_count, total, setup.tie_break, near, here, step, fields)
-        low = lowercased_corpus(corpus)
-        if low != corpus and free_ties(
-            Words(*student_words(low, setup, specials, student.end_of_word)), student.merges
-        ):
-            return container_told(head, their_count, total, setup.tie_break, None, None, step, fields, lowered=True)
-    heap = heap_run(words, student.merges) if search and partial else None
-    reach = n if best is None else min(best[0], cap)
-    if (
-        heap is not None
-        and heap.lost is not None
-        and heap.reached > reach
-        and heap.reached >= min(len(student.merges), step + FOLLOW)
-    ):  # a lazy heap compared on counts alone follows further than any other cause
-        return heap_told(head, tied, their_count, heap, len(student.merges), step, fields)
+    if search:  # where no cause makes the whole run: ties in a container's order, or a lazy heap's choices
+        container = container_cause(p, best, both, near, here, cap)
+        if container is not None:
+            return container
     repeated = {"never-merges", "kept-pair"}
     if kind == "merge-loop" and found is not None and found.fault.name in repeated and repeats == len(student.merges):
         kind = "never-merges"  # the run is its first merge over and over: both loops make it, both are told
@@ -463,12 +444,6 @@ def compare_one(
         kind, cause = missing_pair(head, theirs, student, setup, specials, corpus, history, n)
         return Comparison(kind=kind, cause=cause, **fields)
     return count_told(p, near, search)
-
-
-def idle_fault(found: FaultFound | None) -> bool:
-    """Whether a loop fault found counts the two pairs where the runs part as the correct loop does: at a tie, the
-    choice is then the tie's, which a replay without a tie rule lets any tied pair win."""
-    return found is not None and bool(found.true.counts) and found.faulty.counts == found.true.counts
 
 
 def _stops_first(corpus, student, setup, specials, history, n, base, search) -> Comparison:

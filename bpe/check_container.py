@@ -19,16 +19,52 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .check_loop import Words
+from .check_cleaned import lowercased_corpus
+from .check_loop import TieAndFault, Words, idle_fault
 from .check_notation import show_pair
 from .check_result import Comparison
-from .check_ties import TIE_SENTENCES
+from .check_setup import student_words
+from .check_ties import FOLLOW, TIE_SENTENCES
+from .check_told import Parting
 from .check_work import Work
 from .fault_replay import replay
 from .formats.cs336 import BytePair
 from .merge_faults import CORRECT
 from .replay_heaps import CountOnlyHeap
 from .tie_from_here import TieHere
+
+
+def container_cause(
+    p: Parting,
+    best: tuple[int, float, str] | None,
+    both: TieAndFault | None,
+    near: tuple[tuple[str, ...], int] | None,
+    here: TieHere | None,
+    cap: int,
+) -> Comparison | None:
+    """Ties in a container's order, or a lazy heap's choices, where no cause of ``best`` (the best candidate: its
+    reach, weight and kind) makes the whole run, or the one that does is a rule from this step only or a tie rule with
+    a loop fault that changes no count here, which a run whose every merge is a pair of the greatest count matches by
+    chance; else None. ``cap``: the replays follow the run no further."""
+    total, step = len(p.student.merges), p.step
+    kind = best[2] if best else None
+    chance = kind == "tie-and-loop" and both is not None and (both.step > step or idle_fault(both.found))
+    if best is not None and min(best[0], cap) >= min(total, cap) and kind != "tie-here" and not chance:
+        return None
+    if p.their_count == p.our_count:  # on the text as it is, or lowercased (a tie the lowercasing leaves as it is)
+        told = dict(head=p.head, count=p.their_count, total=total, ours=p.setup.tie_break, step=step, fields=p.fields)
+        if free_ties(p.words, p.student.merges):
+            return container_told(near=near, here=here, **told)
+        low = lowercased_corpus(p.corpus)
+        if low != p.corpus:
+            words = Words(*student_words(low, p.setup, p.specials, p.student.end_of_word))
+            if free_ties(words, p.student.merges):
+                return container_told(near=None, here=None, lowered=True, **told)
+    heap = heap_run(p.words, p.student.merges)
+    reach = p.n if best is None else min(best[0], cap)
+    if heap.lost is not None and heap.reached > reach and heap.reached >= min(total, step + FOLLOW):
+        return heap_told(p.head, p.their_count == p.our_count, p.their_count, heap, total, step, p.fields)
+    return None
 
 
 def free_ties(words: Words, merges: Sequence[BytePair]) -> bool:
@@ -63,16 +99,16 @@ def container_told(
         )
     elif near is not None and near[1] >= step:
         partial = f" (the '{near[0][0]}' rule makes your choices through step {near[1]}, then parts from them)"
-    low = (
-        ("Your run lowercases the text first (words that differ only in case count together): on the lowercased "
-         "text, every", " there")
+    every = (
+        "Your run lowercases the text first (words that differ only in case count together): on the lowercased text, "
+        "every"
         if lowered
-        else ("Every", "")
-    )  # fmt: skip
+        else "Every"
+    )
     cause = (
-        f"{head}, both counted {count}: a tie, and your ties follow no rule we know. {low[0]} one of your {total} "
-        f"merges is a pair of the greatest count at its step, so your counts are right{low[1]}; only the choice among "
-        "equal counts "
+        f"{head}, both counted {count}: a tie, and your ties follow no rule we know. {every} one of your {total} "
+        f"merges is a pair of the greatest count at its step, so your counts are right{' there' if lowered else ''}; "
+        "only the choice among equal counts "
         f"differs, and no tie rule of ours or of students' makes it throughout{partial}. That is the order of the "
         "container your counts are kept in, not a rule: a hash map or a set (it iterates by its keys' hashes; Go's "
         "maps and Rust's HashMap change that order from one run to the next, so two runs of your code can differ), or "
@@ -104,7 +140,7 @@ def heap_run(words: Words, merges: Sequence[BytePair]) -> HeapRun:
     cost = words.cost(merges)
     found: dict = {}
     for k, pair in enumerate(merges):
-        work.spend(len(heap.counts) + cost.replayed(k) - (cost.replayed(k - 1) if k else 0))
+        work.spend(len(heap.counts) + cost(k + 1) - cost(k))  # the pairs looked at, the symbols of this merge
         if work.spent() or pair not in heap.tied():
             return HeapRun(k, **found)
         best = max(heap.counts.values())

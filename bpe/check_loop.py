@@ -94,6 +94,12 @@ class FaultFound:
     as_far: tuple[Fault, ...] = ()  # other faults that follow the run exactly as far, short of its end
 
 
+def idle_fault(found: FaultFound | None) -> bool:
+    """Whether a loop fault found counts the two pairs where the runs part as the correct loop does: at a tie, the
+    choice is then the tie's, which a replay without a tie rule lets any tied pair win."""
+    return found is not None and bool(found.true.counts) and found.faulty.counts == found.true.counts
+
+
 @dataclass(frozen=True)
 class TieAndFault:
     """A students' tie rule and a loop fault that follow the run together: the rule's name, the fault found (its

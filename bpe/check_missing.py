@@ -57,7 +57,7 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             f"or C# index it), so a character outside the Basic Multilingual Plane, such as {astral}, is two "
             "surrogate halves (each pasted as '\ufffd'), which your run merges as a pair of their own."
         )
-    if (not theirs[0] or not theirs[1]) and _signed(student, setup, corpus):
+    if (not theirs[0] or not theirs[1]) and _signed(student, setup, corpus):  # an empty symbol: bytes with no label
         return "empty-symbol", (
             f"{head}, a pair our corpus never has: it holds an empty symbol (''), though your words, cut at "
             "whitespace, hold no space that ' '.join and .split(' ') could make one of; and no token of yours holds a "
@@ -66,7 +66,7 @@ def missing_pair(head, theirs, student, setup, specials, corpus, history=None, n
             "255) that its vocabulary has no bytes for, so those tokens print as nothing ('') while their pairs are "
             "counted and merged. Read the bytes as unsigned char (uint8_t)."
         )
-    if not theirs[0] or not theirs[1]:  # an empty symbol: a separator met twice, or at a string's start
+    if not theirs[0] or not theirs[1]:  # ... or a separator met twice, or at a string's start
         return "empty-symbol", (
             f"{head}, a pair our corpus never has: it holds an empty symbol (''). A word kept as its symbols joined by "
             "spaces and split back (' '.join(symbols), then .split(' ')) turns a symbol that is a space, or a space "

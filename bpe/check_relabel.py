@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 from .check_notation import show_pair
 from .formats.cs336 import BytePair
+from .formats.student_runs import StudentRun
 from .pre_tokenizers import Corpus, bytes_to_unicode
 
 FIRST = 20  # the first merges read back: all but a tenth of them must stand in the text
@@ -95,11 +96,12 @@ def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool
     return max(pairs.values(), default=0) > pairs[(byte, byte)]
 
 
-_BS = list(bytes_to_unicode())  # GPT-2's list bs, the table's keys in order: byte bs[i] is written as cs[i]
+_TABLE = bytes_to_unicode()  # GPT-2's table: each byte's character
+_BS = list(_TABLE)  # GPT-2's list bs, the table's keys in order: byte bs[i] is written as cs[i]
 _INDEXED = bytes(_BS.index(y) for y in range(256))  # read through GPT-2's table, byte y was the student's bs.index(y)
 
 
-_CS = {c: i for i, c in enumerate(bytes_to_unicode().values())}  # each of GPT-2's characters: its place in cs
+_CS = {c: i for i, c in enumerate(_TABLE.values())}  # each of GPT-2's characters: its place in cs
 
 
 def _indexed_token(token: bytes) -> bytes | None:
@@ -234,19 +236,19 @@ def told_at_step_one(inner, first: BytePair, fault: str, cause: str):
     return inner.told_at_step_one(first, "vocabulary", fault, cause)
 
 
-_GPT2_CHARS = bytes_to_unicode()
-
-
-def as_characters(corpus: Corpus, merges: Sequence[BytePair]) -> tuple[BytePair, ...] | None:
-    """A run read as GPT-2's byte characters read back as the characters it was written in, where its first merge
-    stands nowhere in the text and, so read, all but a tenth of its first merges do (else None)."""
+def as_characters(corpus: Corpus, student: StudentRun) -> StudentRun:
+    """A run our reader took for GPT-2's byte characters (``byte_chars``) read back as the characters it was written
+    in, where so read its first merge stands nowhere in the text and, read as characters, all but a tenth of its first
+    merges do; else the run as it is."""
     texts = texts_of(corpus)
-    if texts is None or not merges or fits(merges[:1], texts):
-        return None
+    if not student.byte_chars or texts is None or not student.merges or fits(student.merges[:1], texts):
+        return student
 
     def token(t: bytes) -> bytes:
-        return "".join(_GPT2_CHARS[b] for b in t).encode("utf-8")
+        return "".join(_TABLE[b] for b in t).encode("utf-8")
 
-    read = tuple((token(a), token(b)) for a, b in merges)
-    first = min(len(merges), FIRST)
-    return read if fits(read[:1], texts) and fits(read, texts) >= first - first // 10 else None
+    read = tuple((token(a), token(b)) for a, b in student.merges)
+    first = min(len(read), FIRST)
+    if fits(read[:1], texts) and fits(read, texts) >= first - first // 10:
+        return replace(student, merges=read, byte_level=False, byte_chars=False)
+    return student
