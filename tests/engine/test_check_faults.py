@@ -1014,6 +1014,7 @@ def _a_students_pairing(tie: str, fault: str) -> bool:
 @example(text="bbba bbbé a a a é é ba ababa", fault="left-symbol", tie="first-added", num_merges=3)
 @example(text="bba bbbé a a a éa ba éa baba a", fault="left-symbol", tie="first-added", num_merges=5)
 @example(text="aaa aé aéaéé aéaéé", fault="accumulated", tie="first-added", num_merges=5)  # not listed per word
+@example(text="a a a  éé", fault="merged-sides", tie="first-id-sum", num_merges=2)  # a cleaning, then the fault
 @example(text="a a a aé\n\n  aaaa", fault="adjacent", tie="smallest-bytes", num_merges=6)  # a set's order
 # (the next four: pairs no student writes, see _a_students_pairing)
 @example(text="aééébéa bé a", fault="left-symbol", tie="last-recounted", num_merges=6)
@@ -1043,6 +1044,12 @@ def test_a_fault_with_a_students_tie_rule_is_diagnosed_with_what_makes_the_same_
     elif result.fault == "set-order":  # a replay of its own (bpe/check_set_order.py): a set's order of positions
         found = set_order(text, student, CS336_SETUP, [EOT], step)
         assert found is not None and found[0] == len(merges), result.cause
+    elif result.kind in ("letters", "cleaning"):  # the text cleaned as students clean it makes the choice at the step
+        found = cleaned_agreed(text, student, CS336_SETUP, [EOT])
+        assert found is not None and found.best.agreed >= step, result.cause
+        if result.fault in FAULTS:  # and on the text cleaned so, the loop fault named after it makes every merge
+            _, clean_words, clean_freqs = student_words(found.best.text, CS336_SETUP, [EOT])
+            _assert_the_fault_makes_the_merges(clean_words, clean_freqs, merges, result, result.later_step)
     elif result.fault in FAULTS:
         _assert_the_fault_makes_the_merges(words, freqs, merges, result, step)
     elif result.kind == "reading":  # on a tiny text, a reader's counts can make the same merges
