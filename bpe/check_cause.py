@@ -265,7 +265,7 @@ def compare_one(
     )
     if spaced is not None:  # pairs whose token would hold whitespace inside it left out of the selection: after a
         # reader making as many merges (a text read line by line never pairs a line break either)
-        candidates.append((spaced, 3.02, "space-ban"))
+        candidates.append((spaced.reach, 3.02, "space-ban"))
     rule = near = None
     if their_count == our_count:  # another tie rule changes the choice only where the counts tie
         rule, rule_n, same = tie_rule(corpus, student, setup, specials, step)

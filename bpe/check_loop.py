@@ -112,9 +112,15 @@ class TieAndFault:
 
 
 def _replay(work: Work, cost: MergeCost, *args, **options) -> Replay:
-    """:func:`bpe.fault_replay.replay` with its work spent from ``work``; a replay the safety net stopped is recorded."""
+    """:func:`bpe.fault_replay.replay` with its work spent from ``work``; a replay the safety net stopped is recorded.
+    A loop that rewrites every word at each merge (``every_word``) is tried only where the most it can rewrite fits
+    in what is left: each rewrite shortens a word by a symbol at least, so a word of n symbols costs at most
+    n + (n - 1) + ... + 2."""
+    fault = args[3] if len(args) > 3 else options.get("fault", CORRECT)
+    if fault.every_word and work.used + sum(len(w) * (len(w) + 1) // 2 for w in args[0]) > work.units:
+        return Replay(0, {}, {})
     run = replay(*args, deadline=work.deadline, **options)
-    work.spend(cost.replayed(run.reproduced))
+    work.spend(cost.replayed(run.reproduced) + run.rewritten)
     if not run.finished:
         work.cut()
     return run
@@ -162,6 +168,13 @@ def find_fault(
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):
             best = FaultFound(fault, run.reproduced, true, run)
             as_far = []
+        elif best is not None and run.reproduced == best.reproduced == len(args[2]) == len(merges):
+            # two loops that make every merge: where only one has no pair left, it tells why the run ends there
+            if run.exhausted and not best.faulty.exhausted:
+                same.append(best.fault)
+                best = FaultFound(fault, run.reproduced, true, run)
+            else:
+                same.append(fault)
         elif best is not None and run.reproduced == best.reproduced == len(args[2]):
             same.append(fault)  # two loops that make every merge: the run cannot tell them apart
         elif best is not None and run.reproduced == best.reproduced and not (fault.loses or fault.heap):

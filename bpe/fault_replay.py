@@ -61,6 +61,8 @@ class Replay:
     chosen: list[BytePair] | None = None
     every: dict[BytePair, int] | None = None
     deletes_told: bool = False  # a tie was decided by whether a merged pair's count is deleted (see _fresh)
+    exhausted: bool = False  # every merge made and no pair left with a count: the loop would stop there
+    rewritten: int = 0  # with ``every_word``: the symbols of the words rewritten that do not hold the pair, and do
 
 
 def replay(
@@ -221,6 +223,9 @@ def replay(
         holders = where.get(pair, set())
         if fault.unbounded:  # the words holding the pair's text across two symbols change too
             holders = set().union(*(ws for p, ws in where.items() if ends_across(pair, p)))
+        if fault.every_word:  # the merge rewrites every word of two symbols or more, holding the pair or not
+            holders = {w for w in live if len(splits[w]) > 1}
+            result.rewritten += sum(len(splits[w]) for w in holders)
         if fault.skips:  # the list loses each word as it is merged, so the loop steps over the next one
             order = _mutated(listed.setdefault(pair, []))
         else:
@@ -283,6 +288,7 @@ def replay(
                 counts.add(contrib[w], -freqs[w])
                 contrib[w] = Counter()
             live = changed
+    result.exhausted = choose is None and heap is None and not counts.top(lost, shuns)
     return result
 
 

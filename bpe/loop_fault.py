@@ -68,3 +68,4 @@ class Fault:
     even: bool = False  # only the pairs starting at even positions counted (range(0, len - 1, 2)): a stride of 2
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
     unbounded: bool = False  # the merge finds the pair's text across any two symbols (word_merges.merge_replace)
+    every_word: bool = False  # every word of two symbols or more rewritten by ``merge``, also one not holding the pair

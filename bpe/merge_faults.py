@@ -298,6 +298,13 @@ FAULTS: dict[str, Fault] = {
               "after the scan, so a word (or your whole text, kept as one sequence) loses its last symbol at every "
               "merge that does not take it, and your counts, taken afresh, lose the pairs it was in",
               merge=merge_tail_lost),
+        # the same scan, but run on every word of two symbols or more at each merge (a new list built for each word of
+        # the dict, not only for those holding the pair): every word loses its last symbol at every merge that does
+        # not take it, until it is one symbol
+        Fault("tail-lost-every", "your merge rewrites every word at each merge, also the words without the pair, "
+              "scanning while i < len(tokens) - 1 and never adding the symbol left at the end, so every word of two "
+              "symbols or more loses its last symbol at every merge that does not take it, and your counts, taken "
+              "afresh, lose the pairs it was in", merge=merge_tail_lost, every_word=True),
         # minbpe's merge written from the second id, comparing each with the one before (``ids[i - 1], ids[i]``),
         # and the last id appended after the scan only when the output does not end in the new token: a pair merged
         # at the third- and second-to-last ids jumps past the end, so the last id is lost; the counts are taken
