@@ -16,7 +16,9 @@ are read here, each from the run alone:
 A labelling is taken only when the run's first merge stands nowhere in the text and, read back, its first merges
 all do; what the merges read back get is then checked as any run (:mod:`bpe.check`). :func:`as_characters` undoes
 a reading of ours, not a labelling of the student's: pasted tokens whose characters are all in GPT-2's table are read
-as its byte characters, which a run of characters over a text holding those characters (``'Ā'``) is not.
+as its byte characters, which a run of characters over a text holding those characters (``'Ā'``) is not; and a run
+of characters that writes each space as ``'Ġ'`` is read with spaces where a token holding a line break made it a
+Python list, which our reader reads as characters.
 
 Left out: labellings that mix bytes in another way (another permutation), and runs that read another text for real.
 """
@@ -238,17 +240,34 @@ def told_at_step_one(inner, first: BytePair, fault: str, cause: str):
 
 def as_characters(corpus: Corpus, student: StudentRun) -> StudentRun:
     """A run our reader took for GPT-2's byte characters (``byte_chars``) read back as the characters it was written
-    in, where so read its first merge stands nowhere in the text and, read as characters, all but a tenth of its first
-    merges do; else the run as it is."""
+    in, or a run of characters that writes whitespace as GPT-2 shows it (``'Ġ'`` for a space, ``'Ċ'`` for a line
+    break: ``text.replace(' ', 'Ġ')``) read with the whitespace itself, where so read its first merge stands nowhere in
+    the text and, read the other way, all but a tenth of its first merges do; else the run as it is."""
     texts = texts_of(corpus)
-    if not student.byte_chars or texts is None or not student.merges or fits(student.merges[:1], texts):
+    if texts is None or not student.merges or fits(student.merges[:1], texts):
         return student
+    if student.byte_chars:
 
-    def token(t: bytes) -> bytes:
-        return "".join(_TABLE[b] for b in t).encode("utf-8")
+        def token(t: bytes) -> bytes:
+            return "".join(_TABLE[b] for b in t).encode("utf-8")
 
+        changes = dict(byte_level=False, byte_chars=False)
+    elif not student.byte_level and any(c in t for pair in student.merges for t in pair for c in _SHOWN_SPACES):
+
+        def token(t: bytes) -> bytes:
+            for shown, space in _SHOWN_SPACES.items():
+                t = t.replace(shown, space)
+            return t
+
+        changes = {}
+    else:
+        return student
     read = tuple((token(a), token(b)) for a, b in student.merges)
     first = min(len(read), FIRST)
     if fits(read[:1], texts) and fits(read, texts) >= first - first // 10:
-        return replace(student, merges=read, byte_level=False, byte_chars=False)
+        return replace(student, merges=read, **changes)
     return student
+
+
+# whitespace as GPT-2's table shows it, written by runs of characters for the whitespace itself
+_SHOWN_SPACES = {_TABLE[b].encode("utf-8"): bytes([b]) for b in b" \n\t"}

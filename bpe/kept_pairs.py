@@ -5,7 +5,8 @@ A correct update, merging ``(a, b)`` in ``x a b y``, takes ``(x, a)`` and ``(b, 
 the neighbours off the word before the merge, but never takes the old ones off, so ``(e, s)`` keeps its count after
 ``(s, t)`` merges inside ``est``. A second member builds the right pair from the pair's own second symbol
 (``tokens[i + 1]`` where ``tokens[i + 2]`` is meant), so ``(ab, b)`` is counted after ``ab`` whenever the pair does
-not end the word. Each ``*_extra`` returns what the faulty update adds or subtracts beyond the correct one for one
+not end the word. A third subtracts only the pairs the merged word no longer holds and adds every pair it holds
+after the merge, so the pairs it keeps are added again. Each ``*_extra`` returns what the faulty update adds or subtracts beyond the correct one for one
 word's merge; the merged pair's count is deleted once it is taken.
 
 Left out: updates that move the neighbours but read them wrongly (:mod:`bpe.neighbour_faults`), and the catalogue
@@ -42,3 +43,10 @@ def never_subtracted_extra(old: Split, new: Split, pair: BytePair, made: list[in
 def never_subtracted_own_right_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
     """As :func:`never_subtracted_extra`, the right pair built from the pair's own second symbol: ``(ab, b)``."""
     return _only_added(old, new, pair, own_right=True)
+
+
+def kept_readded_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Each pair of the old split that the new one no longer holds subtracted, every pair of the new split added:
+    a pair the word keeps gains its old count again (``for p in new_pairs: counts[p] += n``)."""
+    before, after = pair_counter(old), pair_counter(new)
+    return Counter({p: n for p, n in before.items() if p in after})

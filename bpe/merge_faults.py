@@ -19,7 +19,7 @@ which fault to name and saying it (:mod:`bpe.check_loop`).
 
 from __future__ import annotations
 
-from .kept_pairs import never_subtracted_extra, never_subtracted_own_right_extra
+from .kept_pairs import kept_readded_extra, never_subtracted_extra, never_subtracted_own_right_extra
 from .loop_fault import Fault
 from .neighbour_faults import (
     left_symbol_extra,
@@ -419,6 +419,14 @@ FAULTS: dict[str, Fault] = {
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
         # the update only adds the pairs each new token makes, read off the word before the merge, and never takes
         # off the pairs the merge destroyed; the merged pair's count is deleted once taken.
+        # the update subtracts only the old pairs the merged word no longer holds, then adds every pair of its new
+        # split, so a pair the word keeps is counted again at every merge that touches the word
+        Fault("kept-readded", "your update subtracts only the pairs a merged word no longer holds and then adds every "
+              "pair of its new split, so the pairs the word keeps are counted again at each merge that touches it",
+              extra=kept_readded_extra, drops=True,
+              about_merge="your update for the merge {merge} adds every pair of each merged word again, so the pairs "
+              "the word kept beside {joined} are counted twice",
+              blames=lambda merge, pair: True),
         Fault("never-subtracted", "your update only adds the pairs beside each new token and never subtracts the "
               "pairs the merge destroyed, so after (a, b) merges in 'x a b' the old pair (x, a) keeps its count",
               extra=never_subtracted_extra, drops=True,
