@@ -317,7 +317,7 @@ def compare_one(
     best = max((c for c in candidates if c[0] > n), key=lambda c: (min(c[0], cap), -c[1]), default=None)
     kind = best[2] if best else None
     if search:  # where no cause makes the whole run: ties in a container's order, or a lazy heap's choices
-        container = container_cause(p, best, both, near, here, cap)
+        container = container_cause(p, best, both, near, here, cap, found)
         if container is not None:
             return container
     repeated = {"never-merges", "kept-pair"}

@@ -17,19 +17,19 @@ order in which the Check weighs causes (:mod:`bpe.check_cause`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .check_cleaned import lowercased_corpus
-from .check_loop import TieAndFault, Words, idle_fault
+from .check_loop import FaultFound, TieAndFault, Words, idle_fault
 from .check_notation import show_pair
 from .check_result import Comparison
 from .check_setup import student_words
 from .check_ties import FOLLOW, TIE_SENTENCES
-from .check_told import Parting
+from .check_told import Parting, loop_told
 from .check_work import Work
 from .fault_replay import replay
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT
+from .merge_faults import CORRECT, FAULTS
 from .replay_heaps import CountOnlyHeap
 from .tie_from_here import TieHere
 
@@ -41,15 +41,18 @@ def container_cause(
     near: tuple[tuple[str, ...], int] | None,
     here: TieHere | None,
     cap: int,
+    found: FaultFound | None = None,
 ) -> Comparison | None:
     """Ties in a container's order, or a lazy heap's choices, where no cause of ``best`` (the best candidate: its
     reach, weight and kind) makes the whole run, or the one that does is a rule from this step only or a tie rule with
     a loop fault that changes no count here, which a run whose every merge is a pair of the greatest count matches by
-    chance; else None. ``cap``: the replays follow the run no further."""
+    chance; else None. ``cap``: the replays follow the run no further; ``found``: the loop fault the search found,
+    with which every merge may be a pair of the greatest count, ties aside."""
     total, step = len(p.student.merges), p.step
     kind = best[2] if best else None
     chance = kind == "tie-and-loop" and both is not None and (both.step > step or idle_fault(both.found))
-    if best is not None and min(best[0], cap) >= min(total, cap) and kind != "tie-here" and not chance:
+    whole = best is not None and min(best[0], cap) >= min(total, cap)
+    if whole and kind != "tie-here" and not chance:
         return None
     if p.their_count == p.our_count:  # on the text as it is, or lowercased (a tie the lowercasing leaves as it is)
         told = dict(head=p.head, count=p.their_count, total=total, ours=p.setup.tie_break, step=step, fields=p.fields)
@@ -60,10 +63,44 @@ def container_cause(
             words = Words(*student_words(low, p.setup, p.specials, p.student.end_of_word))
             if free_ties(words, p.student.merges):
                 return container_told(near=None, here=None, lowered=True, **told)
+    faulty = free_fault_ties(p, found, cap) if not whole else None  # only where no cause makes the whole run
+    if faulty is not None:
+        told = loop_told(p, faulty)
+        cause = (
+            f"{told.cause} With that loop every one of your merges is a pair of the greatest count at its step, and "
+            "only the choice among equal counts differs, by no rule we know: that is the order of the container your "
+            "counts are kept in (a hash map or a set iterates by its keys' hashes), not a rule. Break ties by a key of "
+            "your own among the pairs of the greatest count."
+        )
+        return replace(told, cause=cause)
     heap = heap_run(p.words, p.student.merges)
     reach = p.n if best is None else min(best[0], cap)
     if heap.lost is not None and heap.reached > reach and heap.reached >= min(total, step + FOLLOW):
         return heap_told(p.head, p.their_count == p.our_count, p.their_count, heap, total, step, p.fields)
+    return None
+
+
+def free_fault_ties(p: Parting, found: FaultFound | None, cap: int) -> FaultFound | None:
+    """The loop fault with which every merge is a pair of the greatest count (a replay of it with no tie rule follows
+    the run to its end, or to ``cap``), or None: those the search found following the run furthest first (``found``:
+    its best, the ones as far, the ones making every merge), then the others in their order, within the tie rules'
+    allowance."""
+    work = Work("tie")
+    merges = p.student.merges[:cap]
+    pairs = (p.ours[p.n], p.theirs)
+    first = (found.fault, *found.as_far, *found.same) if found is not None else ()
+    for fault in dict.fromkeys((*first, *FAULTS.values())):
+        if fault.heap or fault.loses or fault is CORRECT or fault.every_word:
+            continue
+        if work.spent():
+            break
+        run = replay(
+            p.words.words, p.words.freqs, merges, fault, watch=p.step - 1, watch_pairs=pairs, deadline=work.deadline
+        )
+        work.spend(p.words.cost(merges).replayed(run.reproduced) + run.rewritten)
+        if run.finished and run.reproduced >= len(merges):
+            true = replay(p.words.words, p.words.freqs, merges[: p.step], CORRECT, watch=p.step - 1, watch_pairs=pairs)
+            return FaultFound(fault, run.reproduced, true, run)
     return None
 
 

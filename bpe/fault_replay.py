@@ -156,6 +156,9 @@ def replay(
         return Replay(0, {}, {})  # the heap orders ties by its own key, the greatest pair of bytes
     at = PositionPairs(words) if fault.positions else RecordedPositions(words) if fault.recorded else None
     result = Replay(0, {}, {p: {} for p in watch_pairs})
+    if fault.present:  # the best kept while scanning the words: a pair no word holds now is never taken
+        shunned = shuns
+        shuns = lambda p: not where.get(p) or shunned is not None and shunned(p)  # noqa: E731
     steps = len(merges) if choose is None else choose
     for step in range(steps):
         if choose is not None and heap is not None:

@@ -67,5 +67,6 @@ class Fault:
     once: bool = False  # each pair counted once per word (the word's pairs taken as a set), times the word's count
     even: bool = False  # only the pairs starting at even positions counted (range(0, len - 1, 2)): a stride of 2
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
+    present: bool = False  # only a pair some word holds now is taken (the best kept while scanning the words)
     unbounded: bool = False  # the merge finds the pair's text across any two symbols (word_merges.merge_replace)
     every_word: bool = False  # every word of two symbols or more rewritten by ``merge``, also one not holding the pair

@@ -119,6 +119,12 @@ FAULTS: dict[str, Fault] = {
               "every word's pairs again to the counts of the passes before, so the pairs of words no merge touches "
               "grow every pass while a new pair starts from nothing, and a merged pair keeps its old count",
               accumulates=True),
+        # the same counts, but the best pair kept while scanning the words (``if counts[p] > best_count``), so only a
+        # pair the words hold now is taken, whatever count a merged or destroyed pair kept
+        Fault("accumulated-present", "your pair counts are made once, before the loop, and never reset: each pass "
+              "adds every word's pairs again to the counts of the passes before, and the best pair is kept while "
+              "counting, so of the pairs your words still hold the ones no merge touches grow every pass while a new "
+              "pair starts from nothing", accumulates=True, present=True),
         # the count steps over the symbols two at a time (``range(0, len(ids) - 1, 2)``, as if pairs never overlapped),
         # so only the pairs starting at even positions are counted: half the pairs, and which half depends on where
         # each earlier merge shifted the symbols. Counts so far off make a few choices of any short run: it must
