@@ -32,6 +32,7 @@ from .check_ends import ends_clause, target_merges
 from .check_glued import glued_mark, glued_told, read_as_ours
 from .check_ids import id_merges
 from .check_ints import sum_merges, sums_told
+from .check_lossy import holds_replaced, lossy_read, lossy_told
 from .check_marks import find_marks, marks_told
 from .check_notation import LEGEND, show_bytes, show_pair, show_word
 from .check_per_word import PerWord, per_word
@@ -88,6 +89,13 @@ def diagnose(
         inner, ranked = diagnose(corpus, read, setup, special_tokens, num_merges=num_merges, vocab_size=vocab_size)
         return renumbered_told(renumber, student.merges, inner), ranked
     student = as_characters(corpus, student)  # characters our reader took for GPT-2's bytes: read as characters
+    if holds_replaced(student):  # tokens printed through decode('utf-8', 'replace'): read as ours where they fit
+        ours = history_bytes(train_setup(corpus, setup, len(student.merges), special_tokens, student.end_of_word))
+        lossy = lossy_read(student, ours)
+        if lossy is not None:
+            options = dict(num_merges=num_merges, vocab_size=vocab_size)
+            inner, ranked = diagnose(corpus, lossy.run, setup, special_tokens, **options)
+            return lossy_told(lossy, inner), ranked
     relabel = relabelled(corpus, student.merges, student.byte_level)
     if relabel is not None and relabel.merges is not None:  # a vocabulary that labels the bytes wrongly: read back
         read = replace(student, merges=relabel.merges)

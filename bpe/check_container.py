@@ -20,16 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .check_cleaned import lowercased_corpus
-from .check_loop import FaultFound, TieAndFault, Words, idle_fault
+from .check_loop import FaultFound, TieAndFault, Words, find_fault, idle_fault
 from .check_notation import show_pair
 from .check_result import Comparison
 from .check_setup import student_words
 from .check_ties import FOLLOW, TIE_SENTENCES
 from .check_told import Parting, loop_told
-from .check_work import Work
+from .check_work import ALLOWANCES, Work
 from .fault_replay import replay
 from .formats.cs336 import BytePair
-from .merge_faults import CORRECT, FAULTS
+from .merge_faults import CORRECT
 from .replay_heaps import CountOnlyHeap
 from .tie_from_here import TieHere
 
@@ -63,7 +63,8 @@ def container_cause(
             words = Words(*student_words(low, p.setup, p.specials, p.student.end_of_word))
             if free_ties(words, p.student.merges):
                 return container_told(near=None, here=None, lowered=True, **told)
-    faulty = free_fault_ties(p, found, cap) if not whole else None  # only where no cause makes the whole run
+    # a loop fault with ties by no rule: where no cause makes the whole run and the counts at the step differ
+    faulty = free_fault_ties(p, found, cap) if not whole and p.their_count != p.our_count else None
     if faulty is not None:
         told = loop_told(p, faulty)
         cause = (
@@ -81,16 +82,19 @@ def container_cause(
 
 
 def free_fault_ties(p: Parting, found: FaultFound | None, cap: int) -> FaultFound | None:
-    """The loop fault with which every merge is a pair of the greatest count (a replay of it with no tie rule follows
-    the run to its end, or to ``cap``), or None: those the search found following the run furthest first (``found``:
-    its best, the ones as far, the ones making every merge), then the others in their order, within the tie rules'
-    allowance."""
+    """The loop fault, of those the search found making the student's choice at the step and following the run as
+    far as any (``found``: its best, the ones as far; where it found none, a search letting any tied pair win), with
+    which every merge is a pair of the greatest count (a replay of it with no tie rule follows the run to its end, or
+    to ``cap``), or None; within the tie rules' allowance."""
     work = Work("tie")
     merges = p.student.merges[:cap]
     pairs = (p.ours[p.n], p.theirs)
-    first = (found.fault, *found.as_far, *found.same) if found is not None else ()
-    for fault in dict.fromkeys((*first, *FAULTS.values())):
-        if fault.heap or fault.loses or fault is CORRECT or fault.every_word:
+    if found is None:  # no fault made the choice under our tie rule: one may under any tie, as a set's order has it
+        found = find_fault(p.words, p.student.merges, p.step, pairs, None, ALLOWANCES["same"])
+    if found is None:
+        return None
+    for fault in (found.fault, *found.as_far, *found.same):
+        if fault.heap or fault.loses:
             continue
         if work.spent():
             break

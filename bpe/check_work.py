@@ -44,7 +44,7 @@ ALLOWANCES = {
     "loop": 3_700_000,  # trying every known merge-loop fault (bpe.check_loop.find_fault)
     "same": 610_000,  # once a fault makes every merge, trying the rest for another that does too
     "tie": 3_900_000,  # trying each students' tie rule (bpe.check_loop.tie_key)
-    "both": 2_300_000,  # trying each students' tie rule with each loop fault (bpe.check_loop.find_tie_and_fault)
+    "both": 2_500_000,  # trying each students' tie rule with each loop fault (bpe.check_loop.find_tie_and_fault)
     "count": 8_900_000,  # reading the text as each faulty reader does, and training on its counts (check_reading)
     "settings": 2_600_000,  # training each of our settings (bpe.check_setup.best_settings)
     "marks": 600_000,  # training on our words marked as a run's words are ('_' for '</w>'; bpe.check_marks)

@@ -30,11 +30,10 @@ def test_on_the_handout_where_no_word_repeats_a_pair_the_sets_order_alone_is_tol
     assert result.kind == "tie" and "order of the container" in result.cause, result.cause
 
 
-@pytest.mark.parametrize("corpus", ["prose", "bytes"])
-def test_pairs_counted_once_per_word_with_ties_in_a_sets_order_are_named(corpus):
-    # the old Check told overlapping pairs counted once, or the loop fault with ties by the first-seen rule as far as
-    # they went
-    student, result = CHECKS.check(corpus, "set-once")
-    assert result.step == CHECKS.first_difference(corpus, student, "set-once"), result.cause
+def test_pairs_counted_once_per_word_with_ties_in_a_sets_order_are_named():
+    # the old Check told a count that differs by no known fault (on the prose the runs part first at a tie, which the
+    # set's order decides before the count per word acts)
+    student, result = CHECKS.check("bytes", "set-once")
+    assert result.step == CHECKS.first_difference("bytes", student, "set-once"), result.cause
     assert (result.kind, result.fault) == ("merge-loop", "once-per-word"), result.cause
     assert "order of the container" in result.cause, result.cause
