@@ -108,3 +108,19 @@ def test_a_check_cuts_its_text_into_words_once_per_setting(monkeypatch):
     assert result.kind == "merge-loop"
     assert len(cuts) > 3  # several settings tried
     assert len(set(cuts)) == len(cuts)
+
+
+def test_a_loop_that_rewrites_every_word_is_tried_only_where_the_most_it_can_rewrite_fits():
+    from bpe.check_loop import _replay
+
+    words = [tuple(bytes([c]) for c in b"abcabcab"), (b"a", b"b", b"c"), (b"x", b"y")]
+    freqs = [1, 3, 2]
+    fault = FAULTS["tail-lost-every"]
+    merges = faulty_merges(words, freqs, 3, fault, tie="first")
+    most = sum(len(w) * (len(w) + 1) // 2 for w in words)  # 36 + 6 + 3: each rewrite shortens a word
+    short = check_work.Work("loop", units=most - 1)
+    assert _replay(short, MergeCost(words, merges), words, freqs, merges, fault).reproduced == 0
+    assert short.used == 0  # not tried: nothing spent
+    enough = check_work.Work("loop", units=most)
+    assert _replay(enough, MergeCost(words, merges), words, freqs, merges, fault).reproduced == len(merges) == 3
+    assert enough.used > MergeCost(words, merges).replayed(3)  # the words without the pair are counted too
