@@ -102,7 +102,10 @@ def free_fault_ties(p: Parting, found: FaultFound | None, cap: int) -> FaultFoun
             p.words.words, p.words.freqs, merges, fault, watch=p.step - 1, watch_pairs=pairs, deadline=work.deadline
         )
         work.spend(p.words.cost(merges).replayed(run.reproduced) + run.rewritten)
-        if run.finished and run.reproduced >= len(merges):
+        # the fault must make the choice at the step by its counts: where it ties the two pairs (each pair counted
+        # once in one long word), any run follows it by chance
+        makes = run.counts.get(p.theirs, 0) > run.counts.get(p.ours[p.n], 0)
+        if run.finished and run.reproduced >= len(merges) and makes:
             true = replay(p.words.words, p.words.freqs, merges[: p.step], CORRECT, watch=p.step - 1, watch_pairs=pairs)
             return FaultFound(fault, run.reproduced, true, run)
     return None

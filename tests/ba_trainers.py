@@ -6,15 +6,17 @@ sequence of characters, pairs counted afresh each step, ties to the pair met fir
 
 - ``whole-chars``: the plain trainer;
 - ``g-spaces``: the same on the text with every space written ``'Ġ'`` first (``text.replace(' ', 'Ġ')``, as GPT-2
-  shows a space), line breaks kept as they are: the merges are ours, written with ``'Ġ'``.
+  shows a space), line breaks kept as they are: the merges are ours, written with ``'Ġ'``;
+- ``underscore-spaces``: the same on the text with every space written ``'_'`` first, printed with ``'_'`` as a
+  space again, so a real ``'_'`` of the text counts as a space (``count_pairs`` makes ``(t, ' ')``).
 """
 
 from __future__ import annotations
 
 from line_trainers import train_sequences
 
-BA_KINDS = ("whole-chars", "g-spaces")
-BASE = {"g-spaces": "whole-chars"}
+BA_KINDS = ("whole-chars", "g-spaces", "underscore-spaces")
+BASE = {"g-spaces": "whole-chars", "underscore-spaces": "whole-chars"}
 
 
 def ba_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
@@ -23,4 +25,7 @@ def ba_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
         raise ValueError(f"unknown kind {kind!r}")
     if kind == "g-spaces":
         text = text.replace(" ", "\u0120")
+    if kind == "underscore-spaces":
+        merges = train_sequences([list(text.replace(" ", "_"))], num_merges)
+        return [(a.replace("_", " "), b.replace("_", " ")) for a, b in merges]
     return train_sequences([list(text)], num_merges)
