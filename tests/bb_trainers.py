@@ -15,20 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from line_trainers import _merged  # the plain merge, shared
+
 BB_KINDS = ("words-first", "kept-readded")
 BASE = {"kept-readded": "words-first"}
-
-
-def _merged(split: list[str], pair: tuple[str, str]) -> list[str]:
-    out, i = [], 0
-    while i < len(split):
-        if i + 1 < len(split) and (split[i], split[i + 1]) == pair:
-            out.append(split[i] + split[i + 1])
-            i += 2
-        else:
-            out.append(split[i])
-            i += 1
-    return out
 
 
 def bb_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:

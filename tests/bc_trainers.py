@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 
+from line_trainers import _merged  # the plain merge, shared
+
 BC_KINDS = ("whole-reached", "present-accumulated", "set-once")
 BASE = {"present-accumulated": "whole-reached"}
 
@@ -41,15 +43,7 @@ def bc_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
         if best is None:
             break
         merges.append(best)
-        out, i = [], 0
-        while i < len(seq):
-            if i + 1 < len(seq) and (seq[i], seq[i + 1]) == best:
-                out.append(seq[i] + seq[i + 1])
-                i += 2
-            else:
-                out.append(seq[i])
-                i += 1
-        seq = out
+        seq = _merged(seq, best)
     return merges
 
 
@@ -69,14 +63,5 @@ def _set_once(text: str, num_merges: int) -> list[tuple[str, str]]:
         top = max(counts.values())
         best = min((p for p, c in counts.items() if c == top), key=lambda p: hashlib.md5(repr(p).encode()).digest())
         merges.append(best)
-        for word, split in splits.items():
-            out, i = [], 0
-            while i < len(split):
-                if i + 1 < len(split) and (split[i], split[i + 1]) == best:
-                    out.append(split[i] + split[i + 1])
-                    i += 2
-                else:
-                    out.append(split[i])
-                    i += 1
-            splits[word] = out
+        splits = {word: _merged(split, best) for word, split in splits.items()}
     return merges

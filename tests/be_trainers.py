@@ -11,6 +11,7 @@ Kinds (:data:`BE_KINDS`), which differ only in how the merges are printed:
 
 from __future__ import annotations
 
+from at_trainers import _merged  # the merge on ids, shared
 from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
 
 BE_KINDS = ("bytes-gpt2", "bytes-replaced")
@@ -35,15 +36,7 @@ def be_train(text: str, num_merges: int, kind: str) -> list[tuple[str, str]]:
         new = 256 + len(merged)
         vocab[new] = vocab[pair[0]] + vocab[pair[1]]
         merged.append(pair)
-        out, i = [], 0
-        while i < len(ids):
-            if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
-                out.append(new)
-                i += 2
-            else:
-                out.append(ids[i])
-                i += 1
-        ids = out
+        ids = _merged(ids, pair, new)
     if kind == "bytes-replaced":
         show = lambda t: vocab[t].decode("utf-8", errors="replace")  # noqa: E731
     else:
