@@ -112,7 +112,8 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
             cause = (
                 f"Your run makes one merge, {show_pair(student.merges[0])}, and no more because your merge never "
                 "changes a word (the pair written back as ' '.join(pair), or a pair built as a list never equal to "
-                "the tuple): no count changes, so the same pair wins every step and merges kept in a dict or set "
+                "the tuple), or because each step counts the text as first read instead of the merged words: no "
+                "count changes, so the same pair wins every step and merges kept in a dict or set "
                 f"record it once; {ends}, and at step 2 ours goes on with {show_pair(nxt)}."
             )
         spaced = student.merges[0] if n == 1 else nxt

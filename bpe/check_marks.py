@@ -360,6 +360,52 @@ def _unaliased(result: Comparison, marks: Marks) -> Comparison:
                    our_merges=tuple(back(p) for p in result.our_merges))  # fmt: skip
 
 
+def _collision_told(marks: Marks, specials: Sequence[str], n: int) -> str:
+    """Where a mark is one character the text holds inside its words too (``'_'`` in ``count_pairs``), the step
+    where our run on words marked so first parts from our run on words marked by a symbol of its own: from there the
+    two are one symbol in the student's words, and counted together; '' where they never part in ``n`` merges."""
+    found = []
+    for which, mark in (("start", marks.start), ("end", marks.end)):
+        if not mark or isinstance(mark, Spelled) or _aliased_mark(mark, which) or mark == SPACE_END:
+            continue
+        words = [w for w in raw_word_counts(marks.counts, "whitespace") if mark in w.strip(mark)]
+        if words:
+            found.append((which, mark, words[0]))
+    if not found or isinstance(marks.counts, Mapping):
+        return ""
+    which, mark, word = found[0]
+    start, end = (ALIAS["start"], marks.end) if which == "start" else (marks.start, ALIAS["end"])
+    apart = history_bytes(train_setup(_unmarked_as(marks, start, end), marks.setup, n))
+    alias = ALIAS[which].encode()
+    apart = [(a.replace(alias, mark.encode()), b.replace(alias, mark.encode())) for a, b in apart]
+    together = history_bytes(train_setup(marks.counts, marks.setup, n))
+    step = next((k for k, (a, b) in enumerate(zip(together, apart), start=1) if a != b), None)
+    if step is None:
+        return ""
+    return (
+        f" Your mark '{mark}' is also a character of the text (as in '{word.strip(mark)}'), and in your words the two "
+        f"are one symbol, counted together: with the mark a symbol of its own, our run on your words parts from "
+        f"this one at step {step} ({show_pair(together[step - 1])} where {show_pair(apart[step - 1])}). Write the "
+        "mark as a symbol no text holds, such as '</w>'."
+    )
+
+
+def _unmarked_as(marks: Marks, start: str, end: str) -> Corpus:
+    """The text the marks were put on, marked with ``start`` and ``end`` instead."""
+    texts = marks.counts if not isinstance(marks.counts, str) else [marks.counts]
+    out = [re.sub(r"\S+", lambda m: _remark(m.group(), marks, start, end), t) for t in texts]
+    return out[0] if isinstance(marks.counts, str) else out
+
+
+def _remark(word: str, marks: Marks, start: str, end: str) -> str:
+    """One marked word marked with ``start`` and ``end`` instead."""
+    if marks.start and word.startswith(marks.start):
+        word = start + word[len(marks.start) :]
+    if marks.end and word.endswith(marks.end):
+        word = word[: -len(marks.end)] + end
+    return word
+
+
 def marks_told(
     corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequence[str], marks: Marks, inner: Comparison
 ) -> Comparison:
@@ -398,6 +444,7 @@ def marks_told(
     cleaning = f"; and your run {_cleaning_said(marks.cleaning)}" if marks.cleaning else ""
     cause = f"{head}: {said}, a marking no setting of ours makes{cleaning}. Compared {then}"
     cause = cause if cause.endswith(".") else cause + "."
+    cause += _collision_told(marks, specials, len(student.merges))
     return Comparison(
         agreed=plain, step=step, ours=ours, theirs=theirs, our_count=0, their_count=0, kind="word-marks",
         cause=cause, history=history, setup=setup, our_merges=tuple(ours_run),

@@ -205,6 +205,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "space-underscore": Cleaning("writes every space of the text as '_' (text.replace(' ', '_')) and trains on the "
                                  "whole text as one sequence, not cut into words, so '_' stands where we have a space",
                                  lambda t: t.replace(" ", "_")),
+    "space-hash": Cleaning("writes every space of the text as '#' ('#' + word for each word after the first) and trains "
+                           "on the whole text as one sequence, not cut into words, so '#' stands where we have a space",
+                           lambda t: t.replace(" ", "#")),
 }  # fmt: skip
 
 WORD_CUTS = ("whitespace", "sennrich")  # pre-tokenizers that cut words at whitespace only
@@ -263,6 +266,8 @@ def cleanings_for(
             continue  # only a whole-text run whose tokens hold '▁'
         if name == "space-underscore" and (pre_tokenizer != "none" or not any(b"_" in t for t in tokens)):
             continue  # only a whole-text run whose tokens hold '_'
+        if name == "space-hash" and (pre_tokenizer != "none" or not any(b"#" in t for t in tokens)):
+            continue  # only a whole-text run whose tokens hold '#'
         if name in ("ws-words", "ascii-runs") and pre_tokenizer in WORD_CUTS:
             pass  # whitespace runs as words of their own, beside words cut at whitespace as ours are
         elif c.cut and pre_tokenizer not in BYTE_LEVEL:

@@ -33,3 +33,11 @@ def test_a_count_off_in_one_long_word_is_not_put_down_to_pairs_counted_once_per_
     student, result = CHECKS.check("prose", "underscore-spaces")
     assert result.step == CHECKS.first_difference("prose", student, "underscore-spaces"), result.cause
     assert result.fault != "once-per-word" and "order of the container" not in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_a_whole_text_run_that_writes_each_space_as_a_hash_is_named(corpus):
+    # the old Check told merges not from this corpus, or a pair our corpus never has
+    student, result = CHECKS.check(corpus, "hash-spaces")
+    assert result.step == CHECKS.first_difference(corpus, student, "hash-spaces"), result.cause
+    assert result.kind == "cleaning" and "writes every space of the text as '#'" in result.cause, result.cause
