@@ -53,6 +53,7 @@ from .word_merges import (
     merge_none,
     merge_replace,
     merge_skip_next,
+    merge_split_spaces,
     merge_stale,
     merge_tail_lost,
 )
@@ -304,6 +305,12 @@ FAULTS: dict[str, Fault] = {
               "after the scan, so a word (or your whole text, kept as one sequence) loses its last symbol at every "
               "merge that does not take it, and your counts, taken afresh, lose the pairs it was in",
               merge=merge_tail_lost),
+        # the symbols joined by spaces for the merge and split back with ``split()``: a text kept as one sequence of
+        # characters, spaces among them, loses every space at its first merge, and its words run together
+        Fault("split-spaces", "your merge joins the symbols with ' ', replaces the pair and splits them back with "
+              "split(), which also splits at every space symbol of your text: its spaces are lost at the first merge "
+              "(a token holding one falls apart), so its words run together and no pair with a space is left",
+              merge=merge_split_spaces),
         # the same scan, but run on every word of two symbols or more at each merge (a new list built for each word of
         # the dict, not only for those holding the pair): every word loses its last symbol at every merge that does
         # not take it, until it is one symbol

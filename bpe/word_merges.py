@@ -255,6 +255,21 @@ def merge_replace(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
     return new, made
 
 
+def merge_split_spaces(split: Split, pair: BytePair) -> tuple[Split, list[int]]:
+    """The correct merge, then the symbols joined by spaces and split back with ``split()``, which splits at every
+    whitespace too: a space symbol is lost, and a symbol holding whitespace falls into its other pieces."""
+    merged, made = merge_all(split, pair)
+    if not any(c in b" \t\n\r\x0b\x0c" for s in merged for c in s):
+        return merged, made
+    out: Split = []
+    kept: list[int] = []
+    for i, symbol in enumerate(merged):
+        if i in made and symbol.strip():
+            kept.append(len(out))
+        out.extend(symbol.split())
+    return out, kept
+
+
 def ends_across(pair: BytePair, held: BytePair) -> bool:
     """True if the pair's text, joined by a space, lies across the two symbols of ``held`` (``a`` ends the first,
     ``b`` starts the second): where :func:`merge_replace` merges them."""
