@@ -222,7 +222,7 @@ def compare_one(
     if search:
         found = find_fault(words, student.merges, step, (ours[n], theirs), TIE_KEY.get(setup.tie_break))
         if found is not None:  # a lost pair explains any run it follows, so any more telling cause goes first
-            candidates.append((found.reproduced, 3.2 if found.fault.loses else 2, "merge-loop"))
+            candidates.append((found.reproduced, 3.2 if found.fault.loses else found.fault.weight, "merge-loop"))
     counted = classed = None
     text = file_text(corpus)  # only a text can be read in chunks
     if search and text is not None:

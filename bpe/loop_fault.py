@@ -69,4 +69,5 @@ class Fault:
     accumulates: bool = False  # the counts never reset: each pass adds every word's pairs again to the old counts
     present: bool = False  # only a pair some word holds now is taken (the best kept while scanning the words)
     unbounded: bool = False  # the merge finds the pair's text across any two symbols (word_merges.merge_replace)
+    weight: float = 2  # its place among the causes that follow the run as far (bpe.check_cause: the lower, the first)
     every_word: bool = False  # every word of two symbols or more rewritten by ``merge``, also one not holding the pair

@@ -306,11 +306,12 @@ FAULTS: dict[str, Fault] = {
               "merge that does not take it, and your counts, taken afresh, lose the pairs it was in",
               merge=merge_tail_lost),
         # the symbols joined by spaces for the merge and split back with ``split()``: a text kept as one sequence of
-        # characters, spaces among them, loses every space at its first merge, and its words run together
+        # characters, spaces among them, loses every space at its first merge, and its words run together; a reader
+        # that drops the whitespace before counting makes the same merges after the first, and is named first
         Fault("split-spaces", "your merge joins the symbols with ' ', replaces the pair and splits them back with "
               "split(), which also splits at every space symbol of your text: its spaces are lost at the first merge "
               "(a token holding one falls apart), so its words run together and no pair with a space is left",
-              merge=merge_split_spaces),
+              merge=merge_split_spaces, weight=3.1),
         # the same scan, but run on every word of two symbols or more at each merge (a new list built for each word of
         # the dict, not only for those holding the pair): every word loses its last symbol at every merge that does
         # not take it, until it is one symbol
