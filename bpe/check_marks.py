@@ -44,6 +44,7 @@ END_MARKS = (
 SPACE_END = " "  # a space character ending every word but a line's last (split(' ') on each line, word + ' ')
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
 _TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
+_START_TAG = re.compile(r"<\w{1,8}>")  # a word-start symbol written as a tag: '<w>', '<s>', '<bow>'
 FILTERED = (("a-z",), ("A-Za-z",))  # the filters tried with the marks (:mod:`bpe.text_filters`), lowercasing first
 ALIAS = MARK_ALIASES  # a mark of several characters as one character in our words and the run, told back as the mark
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -162,9 +163,14 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     text = "".join(_texts(corpus))
     tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
     spelled = [Spelled(m) for m in {*tags, "</w>"} if _spells(student.merges, tokens, m, text)]
+    # a tag starting tokens ('<w>' before each word's first character), which the text never holds
+    start_tags = sorted({m.group() for t in tokens if (m := _START_TAG.match(t)) and m.group() not in text} - {"</w>"})
     if any("</w>" in t for t in tokens) and not spelled:
-        return None
-    ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))] if not spelled else spelled
+        if not start_tags:
+            return None
+        ends = ["</w>"]  # our own end symbol, with a start tag of the student's before each word
+    else:
+        ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))] if not spelled else spelled
     # a space ending words, on a text cut at whitespace: the cut that keeps each word's whitespace must not do as well
     spaced = setup.pre_tokenizer in ("whitespace", "sennrich") and not isinstance(corpus, Mapping)
     if spaced and any(t.endswith(SPACE_END) and t.strip() for t in tokens):
@@ -173,7 +179,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     # starts with '<' but marks no start
     joined = {(a + b).decode("utf-8") for a, b in student.merges}
     joined = {t for t in joined if not any(t.endswith(m) or m.startswith(t) for m in tags)}
-    starts = [m for m in START_MARKS if any(t.startswith(m) for t in joined)]
+    starts = [*start_tags, *(m for m in START_MARKS if any(t.startswith(m) for t in joined))]
     if setup.pre_tokenizer not in ("whitespace", "sennrich"):  # a space starts words of other cuts by itself
         starts = [m for m in starts if m != " "]
     if not ends and not starts:
@@ -319,6 +325,8 @@ def marks_sentence(marks: Marks) -> str:
     else:
         start = f"start with the symbol '{marks.start}' (a word-start symbol before each word's first character)"
     end = f"end in the symbol '{marks.end}' where ours end in '</w>' (another end-of-word symbol)"
+    if marks.end == "</w>":
+        end = "end in '</w>' as ours do"
     if isinstance(marks.end, Spelled):
         chars = ", ".join(f"'{c}'" for c in marks.end)
         end = (
