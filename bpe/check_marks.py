@@ -84,6 +84,19 @@ def _spells(merges: Sequence[tuple[bytes, bytes]], tokens: set[str], mark: str, 
     return any(a and b and mark.startswith((a + b).decode("utf-8", "replace")) for a, b in merges)
 
 
+def _start_tags(merges: Sequence[tuple[bytes, bytes]], tokens: set[str], text: str) -> list[str]:
+    """The tags starting tokens (``'<w>'``) that the text never holds and that mark words' starts: a base symbol no
+    merge makes, merged with two symbols or more after it (a special token kept as a word, ``'<s>'``, is made from
+    its characters and merged with ``'</w>'`` alone)."""
+    made = {(a + b).decode("utf-8", "replace") for a, b in merges}
+    found = []
+    for tag in sorted({m.group() for t in tokens if (m := _START_TAG.match(t)) and m.group() not in text} - {"</w>"}):
+        after = {b for a, b in merges if a.decode("utf-8", "replace") == tag}
+        if tag not in made and len(after) >= 2:
+            found.append(tag)
+    return found
+
+
 def _aliased_mark(mark: str, which: str) -> bool:
     """Whether the mark stands in our words as a character the text never holds: a mark of several characters (but
     one spelled out), or a space ending words (a text split on whitespace would lose it)."""
@@ -164,7 +177,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
     spelled = [Spelled(m) for m in {*tags, "</w>"} if _spells(student.merges, tokens, m, text)]
     # a tag starting tokens ('<w>' before each word's first character), which the text never holds
-    start_tags = sorted({m.group() for t in tokens if (m := _START_TAG.match(t)) and m.group() not in text} - {"</w>"})
+    start_tags = _start_tags(student.merges, tokens, text)
     if any("</w>" in t for t in tokens) and not spelled:
         if not start_tags:
             return None
