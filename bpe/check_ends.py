@@ -72,6 +72,8 @@ def holds_space(pair) -> bool:
 
 
 # how a pair key joined with a space ends or repeats a run (JavaScript's `${a} ${b}` split back with key.split(' '))
+# a loop that merges its words but counts the words as first read takes its first pair again at every step
+FIRST_READ = "each step counts the text as first read instead of the merged words (the original ids or words)"
 SPACE_KEY = (
     "if your loop keeps a pair as one string, a + ' ' + b, and splits it back on ' ' (key.split(' ')), such a pair "
     "cannot be read back: its parts come back empty, so the merge changes nothing"
@@ -112,9 +114,8 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
             cause = (
                 f"Your run makes one merge, {show_pair(student.merges[0])}, and no more because your merge never "
                 "changes a word (the pair written back as ' '.join(pair), or a pair built as a list never equal to "
-                "the tuple), or because each step counts the text as first read instead of the merged words: no "
-                "count changes, so the same pair wins every step and merges kept in a dict or set "
-                f"record it once; {ends}, and at step 2 ours goes on with {show_pair(nxt)}."
+                f"the tuple), or because {FIRST_READ}: no count changes, so the same pair wins every step and "
+                f"merges kept in a dict or set record it once; {ends}, and at step 2 ours goes on with {show_pair(nxt)}."
             )
         spaced = student.merges[0] if n == 1 else nxt
         if holds_space(spaced) and not any(holds_space(m) for m in student.merges[: n - 1 if n == 1 else n]):

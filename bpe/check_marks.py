@@ -381,20 +381,23 @@ def _unaliased(result: Comparison, marks: Marks) -> Comparison:
                    our_merges=tuple(back(p) for p in result.our_merges))  # fmt: skip
 
 
-def _collision_told(marks: Marks, specials: Sequence[str], n: int) -> str:
+def _collision_told(marks: Marks, n: int) -> str:
     """Where a mark is one character the text holds inside its words too (``'_'`` in ``count_pairs``), the step
     where our run on words marked so first parts from our run on words marked by a symbol of its own: from there the
     two are one symbol in the student's words, and counted together; '' where they never part in ``n`` merges."""
-    found = []
+    if isinstance(marks.counts, Mapping):  # word counts: a space starts each word, no plain character
+        return ""
+    found = None
     for which, mark in (("start", marks.start), ("end", marks.end)):
         if not mark or isinstance(mark, Spelled) or _aliased_mark(mark, which) or mark == SPACE_END:
             continue
-        words = [w for w in raw_word_counts(marks.counts, "whitespace") if mark in w.strip(mark)]
-        if words:
-            found.append((which, mark, words[0]))
-    if not found or isinstance(marks.counts, Mapping):
+        word = next((w for w in raw_word_counts(marks.counts, "whitespace") if mark in w.strip(mark)), None)
+        if word is not None:
+            found = which, mark, word
+            break
+    if found is None:
         return ""
-    which, mark, word = found[0]
+    which, mark, word = found
     start, end = (ALIAS["start"], marks.end) if which == "start" else (marks.start, ALIAS["end"])
     apart = history_bytes(train_setup(_unmarked_as(marks, start, end), marks.setup, n))
     alias = ALIAS[which].encode()
@@ -465,7 +468,7 @@ def marks_told(
     cleaning = f"; and your run {_cleaning_said(marks.cleaning)}" if marks.cleaning else ""
     cause = f"{head}: {said}, a marking no setting of ours makes{cleaning}. Compared {then}"
     cause = cause if cause.endswith(".") else cause + "."
-    cause += _collision_told(marks, specials, len(student.merges))
+    cause += _collision_told(marks, len(student.merges))
     return Comparison(
         agreed=plain, step=step, ours=ours, theirs=theirs, our_count=0, their_count=0, kind="word-marks",
         cause=cause, history=history, setup=setup, our_merges=tuple(ours_run),

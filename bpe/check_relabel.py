@@ -104,6 +104,8 @@ _INDEXED = bytes(_BS.index(y) for y in range(256))  # read through GPT-2's table
 
 
 _CS = {c: i for i, c in enumerate(_TABLE.values())}  # each of GPT-2's characters: its place in cs
+# whitespace as GPT-2's table shows it, written by runs of characters for the whitespace itself
+_SHOWN_SPACES = {_TABLE[b].encode("utf-8"): bytes([b]) for b in b" \n\t"}
 
 
 def _indexed_token(token: bytes) -> bytes | None:
@@ -267,7 +269,3 @@ def as_characters(corpus: Corpus, student: StudentRun) -> StudentRun:
     if fits(read[:1], texts) and fits(read, texts) >= first - first // 10:
         return replace(student, merges=read, **changes)
     return student
-
-
-# whitespace as GPT-2's table shows it, written by runs of characters for the whitespace itself
-_SHOWN_SPACES = {_TABLE[b].encode("utf-8"): bytes([b]) for b in b" \n\t"}

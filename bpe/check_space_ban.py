@@ -5,12 +5,11 @@ selection every pair whose merged token holds whitespace between two other chara
 ``strip()``) or a line break: ``if " " in token.strip() or "\\n" in token: continue``. A token may still start or
 end with a space. Others leave out each pair whose left token, longer than one character, ends in a space. A pair
 of the highest count is then passed over for the next one, and the run parts from ours at the first step where our
-pair is such a pair. Cutting the text into words first is what keeps tokens within words,
-for every pair at once.
+pair is such a pair. Cutting the text into words first is what keeps tokens within words, for every pair at once.
 
 :func:`space_ban` replays the student's merges with the correct loop and those pairs left out of the selection, and
-says how far it follows the run; it is tried only where the pair our run takes at the step holds whitespace inside
-and no merge of the student's does, for each rule of :data:`BANS`. :func:`space_ban_told` says it.
+says how far it follows the run; each rule of :data:`BANS` is tried only where the pair our run takes at the step
+is one it leaves out and no merge of the student's is. :func:`space_ban_told` says it.
 
 Left out: weighing it against the other causes (:mod:`bpe.check_cause`); pairs of a special token left out
 (:mod:`bpe.check_special_ban`).
@@ -50,8 +49,8 @@ BANS = {
     ),
     "after-space": (
         after_trailing_space,
-        "whose left token, longer than one character, ends in a space (so no "
-        "token goes on past a word's trailing space)",
+        "whose left token, longer than one character, ends in a space (so no token goes on past a word's trailing "
+        "space)",
     ),
 }
 

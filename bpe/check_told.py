@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .check_ends import SPACE_KEY, holds_space
+from .check_ends import FIRST_READ, SPACE_KEY, holds_space
 from .check_ints import int_sentence
 from .check_loop import Words, certain_sentence, fault_sentence, passed_over, run_order_hint
 from .check_notation import show_bytes, show_pair, show_word
@@ -115,8 +115,7 @@ def never_merges_told(p: Parting, found, repeats: int) -> Comparison:
         cause += (
             f"({repeats} merges in a row): your merge never changes a word, so no count changes and the first pair "
             "wins every time. Check the test that finds the pair in a word: a pair built as a list, [a, b], "
-            "never equals the tuple (a, b); or, if your merge does change the words, whether each step counts the "
-            "text as first read instead of the merged words (a count over the original ids or words every step)."
+            f"never equals the tuple (a, b); or, if your merge does change the words, whether {FIRST_READ}."
         )
     else:  # a merge that changes nothing and a count never removed make the same run: both are said
         first = history.pair_counts_after(0).get(to_ours(theirs, history), 0)
@@ -125,8 +124,7 @@ def never_merges_told(p: Parting, found, repeats: int) -> Comparison:
             "your merge never changes a word (check the test that finds the pair in a word: a pair built as a "
             f"list, [a, b], never equals the tuple (a, b)), or the count of the merged pair is never removed after "
             "the merge (the words are merged and the pairs beside it move, but no 'del counts[pair]' follows, so "
-            f"{show_pair(theirs)} keeps its count of {first}), or each step counts the text as first read instead of "
-            "the merged words (a count over the original ids or words every step)."
+            f"{show_pair(theirs)} keeps its count of {first}), or {FIRST_READ}."
         )
     if holds_space(theirs):
         cause += f" The pair holds a space: {SPACE_KEY}, and the pair wins again."

@@ -62,7 +62,7 @@ class Replay:
     every: dict[BytePair, int] | None = None
     deletes_told: bool = False  # a tie was decided by whether a merged pair's count is deleted (see _fresh)
     exhausted: bool = False  # every merge made and no pair left with a count: the loop would stop there
-    rewritten: int = 0  # with ``every_word``: the symbols of the words rewritten that do not hold the pair, and do
+    rewritten: int = 0  # with ``every_word``: the symbols of every word rewritten, holding the merged pair or not
 
 
 def replay(

@@ -6,8 +6,8 @@ the neighbours off the word before the merge, but never takes the old ones off, 
 ``(s, t)`` merges inside ``est``. A second member builds the right pair from the pair's own second symbol
 (``tokens[i + 1]`` where ``tokens[i + 2]`` is meant), so ``(ab, b)`` is counted after ``ab`` whenever the pair does
 not end the word. A third subtracts only the pairs the merged word no longer holds and adds every pair it holds
-after the merge, so the pairs it keeps are added again. Each ``*_extra`` returns what the faulty update adds or subtracts beyond the correct one for one
-word's merge; the merged pair's count is deleted once it is taken.
+after the merge, so the pairs it keeps are added again. Each ``*_extra`` returns what the faulty update adds or
+subtracts beyond the correct one for one word's merge; the merged pair's count is deleted once it is taken.
 
 Left out: updates that move the neighbours but read them wrongly (:mod:`bpe.neighbour_faults`), and the catalogue
 naming each fault (:mod:`bpe.merge_faults`).

@@ -431,16 +431,14 @@ FAULTS: dict[str, Fault] = {
         Fault("lost-pair", "your counts are right, but your selection never offered the pair with the highest "
               "count: the heap or the buckets of counts your loop picks from lost it (a pair changed but never "
               "pushed, or a count's entry removed while other pairs still hold that count)", loses=True),
-        # the update only adds the pairs each new token makes, read off the word before the merge, and never takes
-        # off the pairs the merge destroyed; the merged pair's count is deleted once taken.
         # the update subtracts only the old pairs the merged word no longer holds, then adds every pair of its new
-        # split, so a pair the word keeps is counted again at every merge that touches the word
+        # split, so a pair the word keeps is counted again at every merge that touches the word (which merge made a
+        # count wrong is not told: any merge touching a word holding the pair did)
         Fault("kept-readded", "your update subtracts only the pairs a merged word no longer holds and then adds every "
               "pair of its new split, so the pairs the word keeps are counted again at each merge that touches it",
-              extra=kept_readded_extra, drops=True,
-              about_merge="your update for the merge {merge} adds every pair of each merged word again, so the pairs "
-              "the word kept beside {joined} are counted twice",
-              blames=lambda merge, pair: True),
+              extra=kept_readded_extra, drops=True),
+        # the update only adds the pairs each new token makes, read off the word before the merge, and never takes
+        # off the pairs the merge destroyed; the merged pair's count is deleted once taken.
         Fault("never-subtracted", "your update only adds the pairs beside each new token and never subtracts the "
               "pairs the merge destroyed, so after (a, b) merges in 'x a b' the old pair (x, a) keeps its count",
               extra=never_subtracted_extra, drops=True,
