@@ -43,11 +43,11 @@ END_MARKS = (
 )  # end-of-word symbols seen in students' code, and kin ("▁" as SentencePiece writes it)
 SPACE_END = " "  # a space character ending every word but a line's last (split(' ') on each line, word + ' ')
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
-_TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
+TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
 _START_TAG = re.compile(r"<\w{1,8}>")  # a word-start symbol written as a tag: '<w>', '<s>', '<bow>'
 FILTERED = (("a-z",), ("A-Za-z",))  # the filters tried with the marks (:mod:`bpe.text_filters`), lowercasing first
 ALIAS = MARK_ALIASES  # a mark of several characters as one character in our words and the run, told back as the mark
-_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Spelled(str):
     symbol: the student's first merges join them back, so it stands in our words as written."""
 
 
-def _spells(merges: Sequence[tuple[bytes, bytes]], tokens: set[str], mark: str, text: str) -> bool:
+def spells(merges: Sequence[tuple[bytes, bytes]], tokens: set[str], mark: str, text: str) -> bool:
     """Whether the run's words end in ``mark`` written as its characters: a token ends in it, the text never holds
     it, and a merge joins the start of it from two pieces ('<' and '/' of '</w>')."""
     if len(mark) < 2 or mark in text or not any(t.endswith(mark) for t in tokens):
@@ -174,8 +174,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     except UnicodeDecodeError:
         return None
     text = "".join(_texts(corpus))
-    tags = sorted({m.group() for t in tokens if (m := _TAG.search(t)) and m.group() not in text})
-    spelled = [Spelled(m) for m in {*tags, "</w>"} if _spells(student.merges, tokens, m, text)]
+    tags = sorted({m.group() for t in tokens if (m := TAG.search(t)) and m.group() not in text})
+    spelled = [Spelled(m) for m in {*tags, "</w>"} if spells(student.merges, tokens, m, text)]
     # a tag starting tokens ('<w>' before each word's first character), which the text never holds
     start_tags = _start_tags(student.merges, tokens, text)
     if any("</w>" in t for t in tokens) and not spelled:
@@ -343,7 +343,7 @@ def marks_sentence(marks: Marks) -> str:
     if isinstance(marks.end, Spelled):
         chars = ", ".join(f"'{c}'" for c in marks.end)
         end = (
-            f"end in '{marks.end}' split into its {_COUNTS.get(len(marks.end), len(marks.end))} characters ({chars}), "
+            f"end in '{marks.end}' split into its {NUMBER_WORDS.get(len(marks.end), len(marks.end))} characters ({chars}), "
             f"not one symbol (list(word + '{marks.end}') splits it so), and your first merges join them back"
         )
     if marks.end == SPACE_END:

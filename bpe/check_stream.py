@@ -13,6 +13,11 @@ Words ending in our own ``</w>`` symbol (the ``sennrich`` pre-tokenizer) may als
 list, ``tokens += [*word, '</w>']`` for every word, so ``</w>`` and the next word's first symbol make a pair that is
 counted and merged: :func:`find_stream` tries that too where the run merges ``</w>`` with a symbol after it.
 
+A tag may also be written into the text as its characters, ``' '.join(w + '</w>' for w in text.split())`` read as one
+sequence of bytes: the first merges join ``'<'``, ``'/'``, ``'w'`` and ``'>'`` back together, and the pairs across
+words hold the space. :func:`find_stream` tries such a tag, joined and apart, on any setup, where the run's merges
+spell it and the text never holds it.
+
 Left out: marks of a run of characters whose words stay apart (``_``, ``$``, a tag: :mod:`bpe.check_marks`).
 """
 
@@ -26,6 +31,7 @@ from itertools import product
 import regex
 
 from .check_loop import BEYOND
+from .check_marks import NUMBER_WORDS, TAG, spells
 from .check_notation import show_bytes, show_pair
 from .check_reading import reading_of
 from .check_result import Comparison
@@ -58,14 +64,18 @@ class Stream:
     agreed: int
     plain: int
     cut: str = ""  # the pattern of :data:`CUTS` that cut the words again, if any
+    spelled: bool = False  # ``symbol`` is a tag written after each word as its characters, the words joined by spaces
 
 
 def find_stream(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequence[str] = ()) -> Stream | None:
     """The separator the run's words carry and whether they run together, or None: only on a text cut into words, for
     a run holding a symbol our text never holds, and only where the words so follow the run past where it parts."""
     text = file_text(corpus)
-    if text is None or student.end_of_word or setup.pre_tokenizer == "none" or not student.merges:
+    if text is None or student.end_of_word or not student.merges:
         return None
+    spelled = _spelled_stream(corpus, student, setup, specials, text)
+    if spelled is not None or setup.pre_tokenizer == "none":
+        return spelled
     if setup.pre_tokenizer == "sennrich":
         return _end_stream(corpus, student, setup, specials, text)
     byte_level = student.byte_level  # the run's own base symbols: bytes, or characters
@@ -102,6 +112,7 @@ def find_stream(corpus: Corpus, student: StudentRun, setup: Setup, specials: Seq
 
 
 EOW = END_OF_WORD.encode()
+SPELLED_JOIN = "' '.join(w + '{tag}' for w in text.split()), read as one sequence"
 
 
 def _end_stream(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequence[str], text: str) -> Stream | None:
@@ -125,6 +136,39 @@ def _end_stream(corpus: Corpus, student: StudentRun, setup: Setup, specials: Seq
     return Stream(EOW, True, n, plain) if n > plain else None
 
 
+def _spelled_stream(corpus, student: StudentRun, setup: Setup, specials: Sequence[str], text: str) -> Stream | None:
+    """A tag (``'</w>'``) written after each whitespace-split word as its characters and the words joined by single
+    spaces into one text (``' '.join(w + '</w>' for w in text.split())``), where the run's first merges join the tag's
+    characters back together; None where that text does not follow the run past where it parts from ours."""
+    try:
+        tokens = {t.decode("utf-8") for pair in student.merges for t in pair}
+    except UnicodeDecodeError:
+        tokens = {t.decode("latin-1") for pair in student.merges for t in pair}
+    tags = {m.group() for t in tokens if (m := TAG.search(t.rstrip()))} | {END_OF_WORD}
+    tags = sorted(tag for tag in tags if spells(student.merges, {t.rstrip() for t in tokens}, tag, text))
+    if not tags:
+        return None
+    plain = setup_agreed(corpus, setup, student.merges, specials)
+    merges = student.merges[: plain + 1 + BEYOND]
+    units = _units(student.byte_level)
+    work = Work("marks")
+    best: Stream | None = None
+    counted = Counter(text.split())
+    for tag, joined in product(tags, (True, False)):
+        if joined:  # one sequence, a space between each two words
+            words, freqs = [units(" ".join(w + tag for w in text.split()))], [1]
+        else:  # each word apart, the tag's characters after its own
+            words, freqs = [units(w + tag) for w in counted], list(counted.values())
+        for tie in dict.fromkeys((_KEYS.get(setup.tie_break), None)):
+            if work.spent():
+                break
+            n = replay(words, freqs, merges, tie=tie, deadline=work.deadline).reproduced
+            work.spend(MergeCost(words, merges).replayed(n))
+            if n > plain and (best is None or n > best.agreed):
+                best = Stream(tag.encode(), joined, n, plain, spelled=True)
+    return best
+
+
 def _pieces(text: str, pre_tokenizer: str, specials: Sequence[str], cut: str) -> list[str]:
     """Our words in the text's order, each cut again by the pattern ``cut`` (none: as they are)."""
     reading = reading_of(text, pre_tokenizer, specials)
@@ -146,6 +190,20 @@ def _split(token: bytes, byte_level: bool) -> tuple[bytes, ...]:
 def stream_sentence(stream: Stream, byte_level: bool, byte_base: bool) -> str:
     """What the student's words carry, said to the student (a run read as characters but compared on bytes may write
     its bytes in GPT-2's byte characters, 'ÿ' for the byte 255)."""
+    if stream.spelled:
+        tag = stream.symbol.decode()
+        said = (
+            f"your words each end in the {NUMBER_WORDS.get(len(tag), len(tag))} characters '{tag}' written after them "
+            f"(word + '{tag}'), not in a symbol of their own, so your first merges join those characters back "
+            "together"
+        )
+        if stream.joined:
+            said += (
+                f"; and the words are joined by spaces into one text ({SPELLED_JOIN.format(tag=tag)}), so the pairs "
+                "across words (the tag's last character and the space, the space and the next word's first symbol) "
+                "are counted too"
+            )
+        return f"{said}. Keep each word's symbols apart in a list, with the tag one symbol after its last character"
     if stream.symbol == EOW:
         return (
             "your words each end in '</w>' as ours do, but are joined into one sequence, so the pairs across words "
