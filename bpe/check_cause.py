@@ -43,6 +43,7 @@ from .check_cleaned import also_told, cleaned_agreed, digits_told, lowercased_ag
 from .check_container import container_cause
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
+from .check_indexed import indexed_order, indexed_told
 from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
@@ -245,6 +246,11 @@ def compare_one(
     ordered = set_order(corpus, student, setup, specials, step, words) if search else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
+    indexed = indexed_order(p) if search else None
+    if indexed is not None:  # ties in the order of a dict kept beside an index of words: a whole run only, after
+        # our tie rules and the students' (it is one program's order), the special tokens written into the pattern
+        # first among the settings
+        candidates.append((indexed.reach, 1.15 if indexed.special else 5.15, "indexed"))
     our_key = TIE_KEY.get(setup.tie_break)
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
@@ -381,6 +387,8 @@ def compare_one(
             "encoding only); with it split out, our run makes your merges too."
         )
         return Comparison(kind="split-specials", cause=cause, **fields)
+    if kind == "indexed" and indexed is not None:
+        return indexed_told(p, indexed)
     if kind == "set-order" and ordered is not None:
         return set_order_told(p, ordered)
     if kind == "right-to-left" and reversed_ is not None:

@@ -39,12 +39,13 @@ END_MARKS = (
     "|",
     "%",
     "&",
+    "-",
     "\u2581",
 )  # end-of-word symbols seen in students' code, and kin ("▁" as SentencePiece writes it)
 SPACE_END = " "  # a space character ending every word but a line's last (split(' ') on each line, word + ' ')
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
 TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
-_START_TAG = re.compile(r"<\w{1,8}>")  # a word-start symbol written as a tag: '<w>', '<s>', '<bow>'
+_START_TAG = re.compile(r"</?\w{1,8}>")  # a word-start symbol written as a tag: '<w>', '<s>', '<bow>', even '</w>'
 FILTERED = (("a-z",), ("A-Za-z",))  # the filters tried with the marks (:mod:`bpe.text_filters`), lowercasing first
 ALIAS = MARK_ALIASES  # a mark of several characters as one character in our words and the run, told back as the mark
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -90,7 +91,9 @@ def _start_tags(merges: Sequence[tuple[bytes, bytes]], tokens: set[str], text: s
     its characters and merged with ``'</w>'`` alone)."""
     made = {(a + b).decode("utf-8", "replace") for a, b in merges}
     found = []
-    for tag in sorted({m.group() for t in tokens if (m := _START_TAG.match(t)) and m.group() not in text} - {"</w>"}):
+    # our own '</w>' starts words only where no token ends in it ('</w> ' + ' '.join(word), the mark put first)
+    ours = {"</w>"} if any(t.endswith("</w>") and t != "</w>" for t in tokens) else set()
+    for tag in sorted({m.group() for t in tokens if (m := _START_TAG.match(t)) and m.group() not in text} - ours):
         after = {b for a, b in merges if a.decode("utf-8", "replace") == tag}
         if tag not in made and len(after) >= 2:
             found.append(tag)
@@ -181,7 +184,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     if any("</w>" in t for t in tokens) and not spelled:
         if not start_tags:
             return None
-        ends = ["</w>"]  # our own end symbol, with a start tag of the student's before each word
+        # our own end symbol, with a start tag of the student's before each word (or '</w>' itself put first)
+        ends = [] if "</w>" in start_tags else ["</w>"]
     else:
         ends = [*tags, *(m for m in END_MARKS if any(t.endswith(m) for t in tokens))] if not spelled else spelled
     # a space ending words, on a text cut at whitespace: the cut that keeps each word's whitespace must not do as well
@@ -356,6 +360,8 @@ def marks_sentence(marks: Marks) -> str:
     )
     if marks.start and not marks.end:
         said += ", with no end-of-word symbol"
+    if marks.start == "</w>":
+        said += " ('</w>' marks a word's end: put it after the word's last character, not before its first)"
     return said
 
 

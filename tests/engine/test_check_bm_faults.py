@@ -1,9 +1,10 @@
-"""Set BM's class (tests/bm_trainers.py), pasted as the Check page reads it: a tag written into the text."""
+"""Set BM's classes (tests/bm_trainers.py), pasted as the Check page reads them: a tag written into the text, and a
+loop whose ties follow a dict kept beside an index of the words holding each pair."""
 
 from __future__ import annotations
 
 import pytest
-from bm_trainers import bm_tag_text
+from bm_trainers import SPECIAL, bm_indexed, bm_tag_text
 from check_support import SNIPPET_MERGES
 from faulty_trainers import CORPORA
 
@@ -33,3 +34,34 @@ def test_a_tag_written_after_each_word_kept_apart_is_told_without_the_join(corpu
     assert result.kind == "word-marks", result.cause
     assert "the four characters '</w>' written after them" in result.cause, result.cause
     assert "joined by spaces" not in result.cause and "your run equals ours" in result.cause, result.cause
+
+
+def _indexed(text: str, patterned: bool):
+    n = SNIPPET_MERGES["prose"]
+    student = read_student_text(repr(bm_indexed(text, n, patterned)), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "gpt4", True), (), num_merges=n)
+    return n, result
+
+
+def test_a_special_token_written_into_the_pattern_is_told_where_the_pattern_cuts_it():
+    # the old Check told chunks cut at evenly spaced bytes: the special token after '.' is cut by the punctuation
+    # alternative, the one after a line break dropped, and the ties follow the indexed dict's order
+    text = CORPORA["prose"]
+    assert f".{SPECIAL}" in text and f"\n{SPECIAL}" in text
+    n, result = _indexed(text, patterned=True)
+    assert (result.kind, result.rule, result.step) == ("split-specials", "indexed-dict", 5), result.cause
+    assert "cut into '.<|', 'endoftext', '|>'" in result.cause, result.cause
+    assert f"makes all {n} of your merges" in result.cause, result.cause
+
+
+def test_a_special_token_split_out_under_the_indexed_dicts_ties_is_told_so():
+    n, result = _indexed(CORPORA["prose"], patterned=False)
+    assert (result.kind, result.rule) == ("split-specials", "indexed-dict"), result.cause
+    assert "You split the special token <|endoftext|> out" in result.cause, result.cause
+    assert f"makes all {n} of your merges" in result.cause, result.cause
+
+
+def test_ties_in_the_indexed_dicts_order_are_told_where_no_rule_makes_the_run():
+    n, result = _indexed(CORPORA["prose"].replace(SPECIAL, "\n"), patterned=False)
+    assert (result.kind, result.rule) == ("tie", "indexed-dict"), result.cause
+    assert "broken by your dict's order" in result.cause and f"makes all {n} of your merges" in result.cause

@@ -1,0 +1,152 @@
+"""Ties in the order of a dict of counts kept beside an index of the words holding each pair, on the student's words
+as compared, or with the special tokens put first in the pre-tokenizer's own pattern.
+
+A loop of that kind (:mod:`bpe.indexed_dict`) breaks ties by the order its dict gained its pairs, which depends on the
+order a set visits the words: no key of ours reads it, so a run of it parts from ours at its first tie and is
+told here only where replaying it makes the whole run. Its students often split the special tokens out by putting them
+first in one alternation with GPT-2's or GPT-4's pattern (``re.findall('<\\|endoftext\\|>|' + PAT, text)``) and
+dropping the pieces equal to a special token. That misses a special token glued after a punctuation mark: the
+pattern's alternative for punctuation matches there first and runs on into it (``'.<|'``, ``'endoftext'``, ``'|>'``),
+so those pieces are counted. :func:`indexed_order` tries both readings, each word apart and each distinct word once;
+:func:`indexed_told` says the one that makes the run.
+
+Left out: the loop itself (:mod:`bpe.indexed_dict`) and the other causes (:mod:`bpe.check_cause`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import regex
+
+from .check_loop import BEYOND
+from .check_notation import show_pair, show_word
+from .check_reading import reading_of
+from .check_result import Comparison
+from .check_setup import CS336_SPECIALS, base_symbols
+from .check_told import Parting
+from .check_work import MergeCost, Work
+from .count_faults import file_text
+from .indexed_dict import indexed_counts, indexed_dict_reach
+from .pre_tokenizers import word_pattern
+
+PATTERNED = {"gpt2": "GPT-2", "gpt4": "GPT-4"}  # the pre-tokenizers whose pattern a student writes special tokens into
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """How far the loop follows the run, on which words: ``special`` the special token written into the pattern (or
+    ``''``: the words as compared), ``cut`` the pieces it was cut into where the pattern missed it, ``apart`` whether
+    each word is apart (else each distinct word once, with its count)."""
+
+    reach: int
+    special: str
+    cut: tuple[str, ...]
+    apart: bool
+    counts: tuple[int, int]  # the loop's counts of our pair and the student's where the runs part
+
+
+def _patterned(text: str, pre_tokenizer: str, special: str) -> tuple[list[str], tuple[str, ...]]:
+    """The text's words under ``special|pattern`` with the pieces equal to the special token dropped, and the pieces
+    of the first occurrence the pattern cut (none if it never did)."""
+    pattern = regex.compile(f"{regex.escape(special)}|{word_pattern(pre_tokenizer).pattern}")
+    words, cut = [], ()
+    for m in pattern.finditer(text):
+        if m.group() != special:
+            words.append(m.group())
+    at = next((m.start() for m in regex.finditer(regex.escape(special), text)), None)
+    if at is not None:
+        pieces = [m for m in pattern.finditer(text) if m.end() > at and m.start() < at + len(special)]
+        if pieces and pieces[0].group() != special:
+            cut = tuple(m.group() for m in pieces)
+    return words, cut
+
+
+def indexed_order(p: Parting) -> Indexed | None:
+    """The reading on which the indexed dict's loop makes the whole run (through ``BEYOND`` merges past the step),
+    or None. Each replay is spent from the allowance ``heap`` (:mod:`bpe.check_work`), as a container's order."""
+    text = file_text(p.corpus)
+    if text is None:
+        return None
+    merges = p.student.merges[: p.step + BEYOND]
+    need = len(merges)
+    readings: list[tuple[str, list[str], tuple[str, ...]]] = []
+    if p.their_count == p.our_count:  # on our words, its order can only break a tie
+        reading = reading_of(text, p.setup.pre_tokenizer, p.specials)
+        readings.append(("", [reading.text[a:b] for a, b in zip(reading.starts, reading.ends)], ()))
+    for special in CS336_SPECIALS:
+        if special in text and special not in p.specials:  # split out by the student: properly, or by the pattern
+            split = reading_of(text, p.setup.pre_tokenizer, (*p.specials, special))
+            readings.insert(0, (special, [split.text[a:b] for a, b in zip(split.starts, split.ends)], ()))
+            if p.setup.pre_tokenizer in PATTERNED:
+                words, cut = _patterned(text, p.setup.pre_tokenizer, special)
+                if cut:  # the pattern missed it somewhere (else it reads as split out)
+                    readings.insert(0, (special, words, cut))
+    work = Work("heap")
+    found: list[Indexed] = []
+    for special, typed, cut in readings:
+        counted = Counter(typed)
+        for apart in (True, False):
+            if work.spent():
+                return None
+            chosen = typed if apart else list(counted)
+            words = [base_symbols(w, p.student.byte_level or p.setup.byte_base) for w in chosen]
+            freqs = [1] * len(words) if apart else list(counted.values())
+            cost = MergeCost(words, merges)
+            if work.used + cost(0) > work.units:
+                continue  # the words' symbols alone are past what is left: too big a text to replay so
+            n = indexed_dict_reach(words, freqs, merges, work.deadline)
+            work.spend(cost.replayed(n))
+            if n >= need:
+                counts = indexed_counts(words, freqs, merges[: p.n], (p.ours[p.n], p.theirs))
+                found.append(Indexed(n, special, cut, apart, counts))
+                break
+    # a special token split out is the cause where it changes the counts here, else the dict's order on our words
+    moved = [f for f in found if f.special and f.counts != (p.our_count, p.their_count)]
+    return next(iter(moved or [f for f in found if not f.special] or found), None)
+
+
+INDEXED_SENTENCE = (
+    "your loop keeps its counts in a dict beside an index of the words holding each pair (stats and "
+    "pair_to_words), subtracts a changed word's old pairs (deleting a pair whose count reaches 0) and adds its new "
+    "ones at the dict's end, visiting the words in the order of a set of their indexes; max(stats, key=stats.get) "
+    "keeps the first of equal counts in that dict's order, which no rule of ours follows"
+)
+
+
+def indexed_told(p: Parting, found: Indexed) -> Comparison:
+    """The verdict: the special token the pattern missed, if that is where the runs part, then the dict's order."""
+    total = len(p.student.merges)
+    words = "each word apart" if found.apart else "each distinct word once with its count"
+    makes = f"our loop kept so ({words}) makes all {total} of your merges"
+    if not found.special:
+        cause = (
+            f"{p.head}, both counted {p.their_count}: a tie, broken by your dict's order: {INDEXED_SENTENCE}; {makes}. "
+            "Break ties by a key of your own among the pairs of the greatest count, such as max(stats, key=lambda p: "
+            "(stats[p], p))."
+        )
+        return Comparison(kind="tie", cause=cause, rule="indexed-dict", **p.fields)
+    ours, theirs = found.counts
+    counted = (
+        f"{p.head} ({p.their_count} here): a count that differs. On your words your count of {show_pair(p.ours[p.n])} "
+        f"is {ours} where ours is {p.our_count}, and of yours {theirs}."
+        if (ours, theirs) != (p.our_count, p.their_count)
+        else f"{p.head}, both counted {p.their_count}: a tie, broken by your dict's order (below)."
+    )
+    if found.cut:
+        pieces = ", ".join(show_word(w) for w in found.cut)
+        cause = (
+            f"{counted} You drop the special token {found.special} by writing it first in one alternation with "
+            f"{PATTERNED[p.setup.pre_tokenizer]}'s pattern and leaving out the pieces equal to it, where the settings "
+            "compared keep it in the text. Where it follows a punctuation mark, the pattern's alternative for "
+            f"punctuation matches first and runs on into it, so it is cut into {pieces}, which are counted. Split the "
+            "text at the special tokens first (re.split on them, escaped), then cut each part with the pattern."
+        )
+    else:
+        cause = (
+            f"{counted} You split the special token {found.special} out of the text before counting and never "
+            "trained on it, where the settings compared keep it in the text as ordinary characters."
+        )
+    cause += f" On your words read so, {INDEXED_SENTENCE}; {makes}."
+    return Comparison(kind="split-specials", cause=cause, rule="indexed-dict", **p.fields)

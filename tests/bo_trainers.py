@@ -1,0 +1,18 @@
+"""Trainers of sets BO's and BP's classes, written for the tests independently of ``bpe/``: each whitespace-split word
+as a list of its characters on the plain loop of :func:`line_trainers.train_sequences`, marked otherwise than ours.
+:func:`bo_eow_first`: ``'</w>'`` put before the word's first character (``'</w> ' + ' '.join(word)`` split on spaces)
+and no symbol after it; :func:`bp_dash_end`: a ``'-'`` symbol after the word's last character."""
+
+from __future__ import annotations
+
+from line_trainers import train_sequences
+
+
+def bo_eow_first(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, with ``'</w>'`` starting each word."""
+    return train_sequences([["</w>", *word] for word in text.split()], num_merges)
+
+
+def bp_dash_end(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, with ``'-'`` ending each word."""
+    return train_sequences([[*word, "-"] for word in text.split()], num_merges)
