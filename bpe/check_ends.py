@@ -17,6 +17,11 @@ from .check_result import Comparison
 from .check_setup import Setup, raw_word_counts
 from .formats.student_runs import StudentRun
 
+GLUED_SAID = (
+    " Your '</w>' is glued to each word's last character from the start (as subword-nmt's learn_bpe writes its codes, "
+    "'t</w>' one symbol), where ours is a symbol of its own: read so, the merges are the same."
+)
+
 
 def target_merges(corpus, setup: Setup, specials, num_merges, vocab_size, byte_level=False) -> tuple[int | None, str]:
     """The number of merges the student's target asks for, and the target in words: a vocabulary holds
@@ -134,6 +139,8 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
     fields = dict(step=None, ours=None, theirs=None, our_count=0, their_count=0, **base)
     if student.vocab_size is None or student.vocab_size == ours:
         cause = f"Your run equals ours with {base['setup'].sentence()}: all {n} merges agree.{near_round(ours)}"
+        if student.end_of_word:
+            cause += GLUED_SAID
         return Comparison(kind="same", cause=cause, **fields)
     diff = student.vocab_size - ours
     if diff == -len(specials):

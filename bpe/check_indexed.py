@@ -67,7 +67,8 @@ def indexed_order(p: Parting) -> Indexed | None:
     """The reading on which the indexed dict's loop makes the whole run (through ``BEYOND`` merges past the step),
     or None. Each replay is spent from the allowance ``heap`` (:mod:`bpe.check_work`), as a container's order."""
     text = file_text(p.corpus)
-    if text is None:
+    work = Work("heap")
+    if text is None or len(text) > work.units:  # each word apart, its symbols alone would be past the allowance
         return None
     merges = p.student.merges[: p.step + BEYOND]
     need = len(merges)
@@ -83,7 +84,6 @@ def indexed_order(p: Parting) -> Indexed | None:
                 words, cut = _patterned(text, p.setup.pre_tokenizer, special)
                 if cut:  # the pattern missed it somewhere (else it reads as split out)
                     readings.insert(0, (special, words, cut))
-    work = Work("heap")
     found: list[Indexed] = []
     for special, typed, cut in readings:
         counted = Counter(typed)
@@ -91,11 +91,11 @@ def indexed_order(p: Parting) -> Indexed | None:
             if work.spent():
                 return None
             chosen = typed if apart else list(counted)
+            if work.used + sum(map(len, chosen)) > work.units:
+                continue  # the words' symbols alone are past what is left: too big a text to replay so
             words = [base_symbols(w, p.student.byte_level or p.setup.byte_base) for w in chosen]
             freqs = [1] * len(words) if apart else list(counted.values())
             cost = MergeCost(words, merges)
-            if work.used + cost(0) > work.units:
-                continue  # the words' symbols alone are past what is left: too big a text to replay so
             n = indexed_dict_reach(words, freqs, merges, work.deadline)
             work.spend(cost.replayed(n))
             if n >= need:

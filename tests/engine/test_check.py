@@ -121,7 +121,9 @@ def test_subword_nmt_codes_compare_with_end_of_word_splits():
     counts = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
     student = read_student_text(subword_nmt_codes(subword_nmt_train(counts, 10)))
     assert student.format == "subword-nmt codes" and student.end_of_word
-    assert compare(counts, student, Setup("greatest", "whitespace", False)).kind == "same"
+    same = compare(counts, student, Setup("greatest", "whitespace", False))
+    assert same.kind == "same"
+    assert "glued to each word's last character" in same.cause, same.cause  # so a student knows how it was read
     result = compare(counts, student, Setup("first", "whitespace", False))
     assert result.kind == "tie" and result.rule in ("greatest-bytes", "greatest")
 
