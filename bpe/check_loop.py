@@ -310,7 +310,9 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     where = f"in {' and '.join(words)} " if words else ""
     verb = "drops to" if faulty < true else "rises to"
     what = found.fault.sentence
-    culprits = [m for m in merges if found.fault.blames(m, pair)]
+    first = found.fault.blames_first
+    culprits = [m for m in merges if first(m, pair)] if first else []
+    culprits = culprits or [m for m in merges if found.fault.blames(m, pair)]
     if found.fault.about_merge and culprits:
         a, b = culprits[-1]
         what = found.fault.about_merge.format(

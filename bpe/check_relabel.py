@@ -243,11 +243,17 @@ def told_at_step_one(inner, first: BytePair, fault: str, cause: str):
 def as_characters(corpus: Corpus, student: StudentRun) -> StudentRun:
     """A run our reader took for GPT-2's byte characters (``byte_chars``) read back as the characters it was written
     in, or a run of characters that writes whitespace as GPT-2 shows it (``'Ġ'`` for a space, ``'Ċ'`` for a line
-    break: ``text.replace(' ', 'Ġ')``) read with the whitespace itself, where so read its first merge stands nowhere in
-    the text and, read the other way, all but a tenth of its first merges do; else the run as it is."""
+    break: ``text.replace(' ', 'Ġ')``) read with the whitespace itself, where so read its first merge (or, for the
+    whitespace, its first merge holding one) stands nowhere in the text and, read the other way, all but a tenth of
+    its first merges do, more than as written; else the run as it is."""
     texts = texts_of(corpus)
-    if texts is None or not student.merges or fits(student.merges[:1], texts):
+    if texts is None or not student.merges:
         return student
+    if fits(student.merges[:1], texts):  # its first merge stands in the text as written: read as it is, unless the
+        # first merge that writes whitespace as GPT-2 shows it stands nowhere (a text holding 'Ā' begins with it)
+        shown = next((m for m in student.merges[:FIRST] if any(c in t for t in m for c in _SHOWN_SPACES)), None)
+        if student.byte_chars or student.byte_level or shown is None or fits([shown], texts):
+            return student
     if student.byte_chars:
 
         def token(t: bytes) -> bytes:
@@ -266,6 +272,6 @@ def as_characters(corpus: Corpus, student: StudentRun) -> StudentRun:
         return student
     read = tuple((token(a), token(b)) for a, b in student.merges)
     first = min(len(read), FIRST)
-    if fits(read[:1], texts) and fits(read, texts) >= first - first // 10:
+    if fits(read[:1], texts) and fits(read, texts) >= max(first - first // 10, fits(student.merges, texts) + 1):
         return replace(student, merges=read, **changes)
     return student

@@ -30,7 +30,8 @@ class Fault:
     correct one, and the flags of the loops that count differently altogether. ``sentence`` says what
     the loop does, addressed to the student; ``about_merge`` says it of one merge (``{merge}``, its
     symbols ``{a}`` and ``{b}``, the new token ``{joined}``) of the last merge that ``blames`` says changed the pair whose count is off
-    (by default: a merge whose left symbol is in that pair).
+    (by default: a merge whose left symbol is in that pair), or of the last that ``blames_first`` says made one of its
+    tokens, where one did.
     ``moves``: a loop that keeps each word's pair counts but not its split; after a merge, each pair of a
     word beside the merged pair's symbols becomes the pairs ``moves`` gives from the word's bytes (none: it
     stays), with all of its count (``merge`` and ``extra`` then unused)."""
@@ -39,6 +40,7 @@ class Fault:
     sentence: str
     about_merge: str = ""  # the sentence for one merge, when the fault's harm can be traced to it
     blames: Callable[[BytePair, BytePair], bool] = lambda merge, pair: merge[0] in pair  # merge's update changed pair
+    blames_first: Callable[[BytePair, BytePair], bool] | None = None  # merge made a token of pair: named first
     merge: Callable[[Split, BytePair], tuple[Split, list[int]]] = merge_all
     extra: Callable[[Split, Split, BytePair, list[int]], Counter] = no_extra
     frozen: bool = False

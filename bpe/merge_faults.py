@@ -89,7 +89,9 @@ FAULTS: dict[str, Fault] = {
               "('xa b' or 'a bc' for the pair (a, b)), inside a longer token, and those two symbols are merged",
               merge=merge_replace, unbounded=True,
               about_merge="your merge for {merge} also joins two symbols where {a} ends the first and {b} starts "
-              "the second (str.replace finds the pair's text inside longer symbols)"),
+              "the second (str.replace finds the pair's text inside longer symbols)",
+              # a merge whose text stands inside a token of the pair made that token across two symbols
+              blames_first=lambda merge, pair: any(merge[0] + merge[1] in t != merge[0] + merge[1] for t in pair)),
         # the occurrences are found first, then merged at those positions, which an earlier merge in the same word has
         # shifted.
         Fault("stale", "your loop merges at positions found before an earlier merge in the same word shifted "

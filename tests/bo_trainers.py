@@ -1,9 +1,12 @@
-"""Trainers of sets BO's and BP's classes, written for the tests independently of ``bpe/``: each whitespace-split word
+"""Trainers of sets BO's, BP's and BS's classes, written for the tests independently of ``bpe/``: each whitespace-split word
 as a list of its characters on the plain loop of :func:`line_trainers.train_sequences`, marked otherwise than ours.
 :func:`bo_eow_first`: ``'</w>'`` put before the word's first character (``'</w> ' + ' '.join(word)`` split on spaces)
-and no symbol after it; :func:`bp_dash_end`: a ``'-'`` symbol after the word's last character."""
+and no symbol after it; :func:`bp_dash_end`: a ``'-'`` symbol after the word's last character; :func:`bs_g_words`: the
+words of ``re.findall(r' ?\\S+', text)``, each leading space written ``'Ġ'`` as GPT-2 shows it."""
 
 from __future__ import annotations
+
+import re
 
 from line_trainers import train_sequences
 
@@ -16,3 +19,8 @@ def bo_eow_first(text: str, num_merges: int) -> list[tuple[str, str]]:
 def bp_dash_end(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on ``text``, as strings, with ``'-'`` ending each word."""
     return train_sequences([[*word, "-"] for word in text.split()], num_merges)
+
+
+def bs_g_words(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, a space written ``'Ġ'``."""
+    return train_sequences([list(w.replace(" ", "\u0120")) for w in re.findall(r" ?\S+", text)], num_merges)

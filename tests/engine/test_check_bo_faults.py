@@ -1,10 +1,10 @@
-"""Sets BO's and BP's classes (tests/bo_trainers.py), pasted as the Check page reads them: words marked with
-``'</w>'`` before their first character, or with ``'-'`` after their last."""
+"""Sets BO's, BP's and BS's classes (tests/bo_trainers.py), pasted as the Check page reads them: words marked with
+``'</w>'`` before their first character, or with ``'-'`` after their last; spaces written ``'Ġ'``."""
 
 from __future__ import annotations
 
 import pytest
-from bo_trainers import bo_eow_first, bp_dash_end
+from bo_trainers import bo_eow_first, bp_dash_end, bs_g_words
 from check_support import check_pasted
 from faulty_trainers import CORPORA
 
@@ -26,3 +26,12 @@ def test_a_dash_ending_each_word_is_told_as_an_end_mark(corpus):
     _, result = check_pasted(corpus, bp_dash_end, Setup("first", "sennrich", False))
     assert result.kind == "word-marks", result.cause
     assert "end in the symbol '-'" in result.cause, result.cause
+
+
+def test_a_space_written_as_gpt2s_g_is_read_as_a_space_where_the_first_merge_stands_in_the_text():
+    # the old Check read 'Ġ' as itself, since the run's first merge, ('Ā', 'Ā'), stands in the text as written, and
+    # told a pair our corpus never has at step 4
+    student, result = check_pasted("bytes", bs_g_words, Setup("first", "gpt2", False))
+    assert student.merges[0] == ("\u0100".encode(), "\u0100".encode())
+    assert (result.kind, result.step) == ("cleaning", 58), result.cause
+    assert "re.findall(r' ?\\S+', text)" in result.cause, result.cause

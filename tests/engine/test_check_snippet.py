@@ -60,6 +60,11 @@ def test_a_merge_by_str_replace_is_named_where_it_first_joins_other_symbols(corp
         return
     assert (result.kind, result.fault, result.step) == ("merge-loop", "replace", step), result.cause
     assert "str.replace" in result.cause
+    # the merge named is the one that joined two symbols across their boundary: on the bytes, (d, é) made the token
+    # 'nïcödé' from 'nïcöd' and 'é' at its step; the old Check named the merge before the step, whose left symbol
+    # is in the pair (sets BO and BR)
+    culprit = {"prose": "(e, r)", "bytes": "(d, é)"}[corpus]
+    assert f"your merge for {culprit} also joins two symbols" in result.cause, result.cause
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
