@@ -4,7 +4,7 @@ uppercased, or the text cut into words by a pattern of the student's own.
 
 People who write BPE "from scratch" often clean the text first, each in a few common ways: ``text.upper()``, ``re.findall(r"\\w+|
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
-``word.strip(punctuation)`` (and words left empty dropped), ``re.sub(r"[^a-z\\s]", "", text)`` (every character
+``word.strip(punctuation)`` (and words left empty dropped; or ``word.strip(string.punctuation)``, ASCII marks only), ``re.sub(r"[^a-z\\s]", "", text)`` (every character
 but a-z and whitespace deleted: ``café`` read as ``caf``), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
 the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
@@ -111,6 +111,9 @@ CLEANINGS: dict[str, Cleaning] = {
                             lambda t: " ".join(_WORD_OR_PUNCT.findall(t)), words=True),
     "strip-ends": Cleaning("strips punctuation from each word's ends and drops the words with no letter left, so "
                            "'word,' is counted as 'word'", _strip_ends, words=True),
+    "strip-ascii": Cleaning("strips ASCII punctuation from each word's ends (word.strip(string.punctuation)), so "
+                            "'word,' is counted as 'word' while a mark outside ASCII ('—', '«') stays",
+                            lambda t: " ".join(w.strip(string.punctuation) for w in t.split()), words=True),
     "punct-space": Cleaning("replaces every punctuation mark and other symbol with a space (letters, digits and "
                             "'_' kept, accented letters too)", lambda t: _PUNCT.sub(" ", t)),
     "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "

@@ -1,12 +1,14 @@
-"""Trainers of sets BO's, BP's and BS's classes, written for the tests independently of ``bpe/``: each whitespace-split word
+"""Trainers of sets BO's, BP's, BQ's and BS's classes, written for the tests independently of ``bpe/``: each whitespace-split word
 as a list of its characters on the plain loop of :func:`line_trainers.train_sequences`, marked otherwise than ours.
 :func:`bo_eow_first`: ``'</w>'`` put before the word's first character (``'</w> ' + ' '.join(word)`` split on spaces)
 and no symbol after it; :func:`bp_dash_end`: a ``'-'`` symbol after the word's last character; :func:`bs_g_words`: the
-words of ``re.findall(r' ?\\S+', text)``, each leading space written ``'Ġ'`` as GPT-2 shows it."""
+words of ``re.findall(r' ?\\S+', text)``, each leading space written ``'Ġ'`` as GPT-2 shows it; :func:`bq_strip_ascii`:
+each word stripped of ASCII punctuation at its ends (``word.strip(string.punctuation)``), no mark."""
 
 from __future__ import annotations
 
 import re
+import string
 
 from line_trainers import train_sequences
 
@@ -24,3 +26,8 @@ def bp_dash_end(text: str, num_merges: int) -> list[tuple[str, str]]:
 def bs_g_words(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on ``text``, as strings, a space written ``'Ġ'``."""
     return train_sequences([list(w.replace(" ", "\u0120")) for w in re.findall(r" ?\S+", text)], num_merges)
+
+
+def bq_strip_ascii(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, each word stripped of ASCII punctuation at its ends."""
+    return train_sequences([list(w.strip(string.punctuation)) for w in text.split()], num_merges)

@@ -1,14 +1,18 @@
-"""Sets BO's, BP's and BS's classes (tests/bo_trainers.py), pasted as the Check page reads them: words marked with
-``'</w>'`` before their first character, or with ``'-'`` after their last; spaces written ``'Ġ'``."""
+"""Sets BO's, BP's, BQ's and BS's classes (tests/bo_trainers.py), pasted as the Check page reads them: words marked
+with ``'</w>'`` before their first character, or with ``'-'`` after their last; spaces written ``'Ġ'``; words stripped of
+ASCII punctuation."""
 
 from __future__ import annotations
 
 import pytest
-from bo_trainers import bo_eow_first, bp_dash_end, bs_g_words
+from bo_trainers import bo_eow_first, bp_dash_end, bq_strip_ascii, bs_g_words
 from check_support import check_pasted
 from faulty_trainers import CORPORA
+from snippet_trainers import pasted
 
-from bpe.check import Setup
+from bpe.check import Setup, diagnose
+from bpe.formats.student_runs import read_student_text
+from server.jobs import corpus_of
 
 
 @pytest.mark.parametrize("corpus", list(CORPORA))
@@ -35,3 +39,15 @@ def test_a_space_written_as_gpt2s_g_is_read_as_a_space_where_the_first_merge_sta
     assert student.merges[0] == ("\u0100".encode(), "\u0100".encode())
     assert (result.kind, result.step) == ("cleaning", 58), result.cause
     assert "re.findall(r' ?\\S+', text)" in result.cause, result.cause
+
+
+def test_words_stripped_of_ascii_punctuation_alone_are_told_so():
+    # the old Check knew only a strip of every non-word character that drops the words left without a letter; a
+    # student's word.strip(string.punctuation) keeps '—' and '«the»' (set BQ's heisen4rg)
+    text = ("«the» cat sat — on the mat, and «the» dog sat — on the log. " * 3) + "x2 «ok» — 42. "
+    student = read_student_text(pasted(bq_strip_ascii(text, 12)), "The pasted text")
+    result, _ = diagnose(
+        corpus_of("text", "", text, ""), student, Setup("first", "whitespace", False), (), num_merges=12
+    )
+    assert result.kind == "cleaning", result.cause
+    assert "Your run strips ASCII punctuation from each word's ends (word.strip(string.punctuation))" in result.cause
