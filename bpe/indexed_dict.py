@@ -19,22 +19,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .formats.cs336 import BytePair
+from .word_merges import merge_all
 
 
 def _pairs(word: Sequence[bytes]) -> dict[BytePair, int]:
     return dict(Counter(zip(word, word[1:])))
-
-
-def _merged(word: list[bytes], pair: BytePair) -> list[bytes]:
-    out, i = [], 0
-    while i < len(word):
-        if i + 1 < len(word) and word[i] == pair[0] and word[i + 1] == pair[1]:
-            out.append(word[i] + word[i + 1])
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return out
 
 
 class IndexedDict:
@@ -62,7 +51,7 @@ class IndexedDict:
         """Merge ``pair`` in each word holding it, in the set's order, as the student's loop does."""
         stats, where = self.stats, self.where
         for i in list(where.get(pair, set())):
-            new = _merged(self.words[i], pair)
+            new = list(merge_all(self.words[i], pair)[0])
             if new == self.words[i]:
                 continue
             f = self.freqs[i]

@@ -8,17 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-
-def _merged(ids: list[bytes], a: bytes, b: bytes) -> list[bytes]:
-    out, i = [], 0
-    while i < len(ids):
-        if i + 1 < len(ids) and ids[i] == a and ids[i + 1] == b:
-            out.append(a + b)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
+from line_trainers import _merged  # the left-to-right merge, shared
 
 
 def bm_tag_text(text: str, num_merges: int, joined: bool = True) -> list[tuple[bytes, bytes]]:
@@ -36,7 +26,7 @@ def bm_tag_text(text: str, num_merges: int, joined: bool = True) -> list[tuple[b
             break
         (a, b), _ = counts.most_common(1)[0]
         merges.append((a, b))
-        words = [(_merged(ids, a, b), n) for ids, n in words]
+        words = [(_merged(ids, (a, b)), n) for ids, n in words]
     return merges
 
 
@@ -74,7 +64,7 @@ def bm_indexed(text: str, num_merges: int, patterned: bool = True) -> list[tuple
     while len(merges) < num_merges and stats:
         pair = max(stats, key=stats.get)
         for i in list(where.get(pair, set())):
-            new = _merged(chunks[i], *pair)
+            new = _merged(chunks[i], pair)
             if new == chunks[i]:
                 continue
             for old, n in own[i].items():
