@@ -21,7 +21,7 @@ from .config import TIE_RULES
 from .pre_tokenizers import Corpus
 from .text_cleanings import cleaned as cleaned_corpus
 from .text_cleanings import cleaning_sentence, cleanings_for, covers
-from .text_filters import FILTERS, extra_letters, filtered
+from .text_filters import FILTERS, extra_letters, filtered, kept_sentence
 from .tie_keys import TIE_KEY
 
 LOOPED = 4  # the cleanings going furthest that a merge-loop fault is tried after, each a search of every fault
@@ -55,10 +55,7 @@ class CleanedFound:
 def cleaning_told(names: tuple[str, ...], n: int, extra: str) -> str:
     """How the text was cleaned, said to the student."""
     if names == ("a-z",) and extra:
-        return (
-            f"keeps only the letters a-z and {', '.join(extra)} of the lowercased text, every run of other characters "
-            "made one space (so each run of whitespace is one space)"
-        )
+        return kept_sentence(extra)
     if len(names) == 1 and names[0] in FILTERS:
         return FILTERS[names[0]][0]
     return cleaning_sentence(names)

@@ -27,7 +27,7 @@ from .check_work import MergeCost, Work
 from .formats.student_runs import StudentRun
 from .pre_tokenizers import MARK_ALIASES, Corpus
 from .text_cleanings import cleaned, cleaning_sentence, cleanings_for, covers
-from .text_filters import FILTERS, filtered
+from .text_filters import FILTERS, extra_letters, extra_marks, filtered, kept_sentence
 
 END_MARKS = (
     "_",
@@ -226,12 +226,18 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
             if not end and not start or end == start and not both or work.spent() or end == SPACE_END and start:
                 continue
             run = _aliased(student, start, end)
-            basic = ((), ("lower",), ("a-z",), ("A-Za-z",), ("lower", "strip-ends"))  # the last as notebooks clean
+            # a-z with the letters and punctuation marks the run's tokens hold, as a course's own filter keeps them
+            marks = extra_marks(tokens, end + start)
+            kept = (("a-z", extra_letters(tokens) + marks),) if marks else ()
+            filters = (*FILTERED, *kept)
+            basic = ((), ("lower",), *filters, ("lower", "strip-ends"))  # the last as notebooks clean
             reach = {c: _marked_agreed(c, start, end, specials, marked, run, work, corpus) for c in basic}
             agreed = max(reach.values())
             if end == SPACE_END and agreed <= suffix:
                 continue  # each word keeps all its whitespace: a cut of ours
-            edges = reach[basic[-1]] > max(reach[c] for c in basic[:-1])  # said with the marks: see below
+            # said with the marks (see below), the commoner cleaning where a filter keeping marks goes as far
+            edges = reach[basic[-1]] > max(reach[c] for c in basic[:-1] if c not in kept)
+            edges = edges and all(reach[basic[-1]] >= reach[c] for c in kept)
             only = all(_only_at(tokens, m, m == end, m == start) for m in (end, start) if m)
             clean = only and all(m not in text for m in (end, start) if m)
             # on equal reach, marks the run holds only at a token's end (or start) go first
@@ -240,10 +246,10 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
                 if edges:  # the comparison on the marked words finds lowercasing, not the ends stripped
                     words = _marked(cleaned(corpus, ("strip-ends",)), start, end, specials)
                     best = replace(best, counts=words, cleaning=("strip-ends",))
-                elif max(reach[f] for f in FILTERED) > max(reach[()], reach[("lower",)]):  # nor a filter (marks too)
-                    kept = max(FILTERED, key=lambda f: reach[f])  # on equal reach the first
-                    words = _marked(filtered(corpus, kept[0]), start, end, specials)
-                    best = replace(best, counts=words, cleaning=kept)
+                elif max(reach[f] for f in filters) > max(reach[()], reach[("lower",)]):  # nor a filter (marks too)
+                    chosen = max(filters, key=lambda f: reach[f])  # on equal reach the first
+                    words = _marked(_filtered(corpus, chosen), start, end, specials)
+                    best = replace(best, counts=words, cleaning=chosen)
     if best is None:  # the marks may explain nothing until the text is cleaned too (punctuation cut off first)
         for end in ends:
             run = _aliased(student, "", end)
@@ -304,7 +310,14 @@ def _cleaned(corpus: Corpus, names: tuple[str, ...]) -> Corpus | None:
     return texts[0].split("\n", 1)[0] if texts and not isinstance(corpus, Mapping) else None
 
 
+def _filtered(corpus: Corpus, names: tuple[str, ...]) -> Corpus | None:
+    """The corpus through the filter ``names[0]``, with the characters ``names[1]`` kept besides a-z if given."""
+    return filtered(corpus, names[0], names[1] if names[0] == "a-z" and len(names) > 1 else "")
+
+
 def _cleaning_said(names: tuple[str, ...]) -> str:
+    if names and names[0] == "a-z" and len(names) > 1:
+        return kept_sentence(names[1])
     if names and names[0] in FILTERS:
         return FILTERS[names[0]][0]
     return _FIRST_LINE_SAID if names == (FIRST_LINE,) else cleaning_sentence(names)
@@ -315,7 +328,7 @@ def _marked_agreed(names, start, end, specials, marked, run, work, corpus) -> in
     ``work``)."""
     if work.spent():
         return 0
-    clean = corpus if not names else filtered(corpus, names[0]) if names[0] in FILTERS else _cleaned(corpus, names)
+    clean = corpus if not names else _filtered(corpus, names) if names[0] in FILTERS else _cleaned(corpus, names)
     if clean is None:
         return 0
     tokens = [t for pair in run.merges for t in pair]

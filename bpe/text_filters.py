@@ -12,6 +12,7 @@ Left out: weighing this cause against the others (:mod:`bpe.check_cause`) and pl
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Mapping
 
 from .pre_tokenizers import Corpus
@@ -47,6 +48,24 @@ def filtered(corpus: Corpus, name: str, extra: str = "") -> Corpus | None:
     else:
         clean = LOWER[1] if name == "lower" else FILTERS[name][1]
     return clean(corpus) if isinstance(corpus, str) else [clean(t) for t in corpus]
+
+
+def extra_marks(tokens, marks: str = "") -> str:
+    """The ASCII punctuation marks a run's tokens hold (but ``marks``, its own word marks), sorted: what a filter of
+    a-z kept besides, as a course's ``re.sub(r"[^a-zA-Z!?.,']", " ", s)`` keeps them."""
+    return "".join(sorted({c for t in tokens for c in t if c in string.punctuation and c not in marks}))
+
+
+def kept_sentence(extra: str) -> str:
+    """The a-z filter keeping ``extra`` too, said to the student."""
+    letters = [c for c in extra if c.isalpha()]
+    marks = [f"'{c}'" for c in extra if not c.isalpha()]
+    kept = ", ".join(letters) + (" and the marks " if letters and marks else "the marks " if marks else "")
+    kept += ", ".join(marks)
+    return (
+        f"keeps only the letters a-z and {kept} of the lowercased text, every run of other characters made one space "
+        "(so each run of whitespace is one space)"
+    )
 
 
 def extra_letters(tokens) -> str:

@@ -1,9 +1,10 @@
-"""Trainers of sets BO's, BP's, BQ's and BS's classes, written for the tests independently of ``bpe/``: each whitespace-split word
+"""Trainers of sets BO's, BP's, BQ's, BS's and BU's classes, written for the tests independently of ``bpe/``: each whitespace-split word
 as a list of its characters on the plain loop of :func:`line_trainers.train_sequences`, marked otherwise than ours.
 :func:`bo_eow_first`: ``'</w>'`` put before the word's first character (``'</w> ' + ' '.join(word)`` split on spaces)
 and no symbol after it; :func:`bp_dash_end`: a ``'-'`` symbol after the word's last character; :func:`bs_g_words`: the
 words of ``re.findall(r' ?\\S+', text)``, each leading space written ``'Ġ'`` as GPT-2 shows it; :func:`bq_strip_ascii`:
-each word stripped of ASCII punctuation at its ends (``word.strip(string.punctuation)``), no mark."""
+each word stripped of ASCII punctuation at its ends (``word.strip(string.punctuation)``), no mark; :func:`bu_kept_marks`:
+the text lowercased with every run of characters outside a-z and ``!?.,'`` made one space, ``'_'`` ending each word."""
 
 from __future__ import annotations
 
@@ -31,3 +32,9 @@ def bs_g_words(text: str, num_merges: int) -> list[tuple[str, str]]:
 def bq_strip_ascii(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on ``text``, as strings, each word stripped of ASCII punctuation at its ends."""
     return train_sequences([list(w.strip(string.punctuation)) for w in text.split()], num_merges)
+
+
+def bu_kept_marks(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, a-z and a few marks kept, ``'_'`` ending each word."""
+    kept = re.sub(r"[^a-z!?.,']+", " ", text.lower())
+    return train_sequences([[*word, "_"] for word in kept.split()], num_merges)
