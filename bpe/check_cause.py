@@ -250,7 +250,12 @@ def compare_one(
     if indexed is not None:  # ties in the order of a dict kept beside an index of words: a whole run only, after
         # our tie rules and the students' (it is one program's order), the special tokens written into the pattern
         # first among the settings
-        candidates.append((indexed.reach, 1.15 if indexed.special else 5.15, "indexed"))
+        weight = 1.15 if indexed.special else 5.15
+        if not indexed.special and idle_fault(found) and found.reproduced >= indexed.reach:
+            # a loop fault that counts both pairs as we do only passes the tie on, as it does to a tie rule
+            candidates = [(c[0], 3.3, c[2]) if c[2] == "merge-loop" else c for c in candidates]
+            weight = 3.25
+        candidates.append((indexed.reach, weight, "indexed"))
     our_key = TIE_KEY.get(setup.tie_break)
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)

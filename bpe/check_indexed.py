@@ -1,13 +1,14 @@
-"""Ties in the order of a dict of counts kept beside an index of the words holding each pair, on the student's words
-as compared, or with the special tokens put first in the pre-tokenizer's own pattern.
+"""Ties in the order of a dict of counts updated in place, word by word, on the student's words as compared, or with
+the special tokens put first in the pre-tokenizer's own pattern.
 
 A loop of that kind (:mod:`bpe.indexed_dict`) breaks ties by the order its dict gained its pairs, which depends on the
-order a set visits the words: no key of ours reads it, so a run of it parts from ours at its first tie and is
+order it visits the words (a set of their indexes, or their own order): no key of ours reads it, so a run of it parts from ours at its first tie and is
 told here only where replaying it makes the whole run. Its students often split the special tokens out by putting them
 first in one alternation with GPT-2's or GPT-4's pattern (``re.findall('<\\|endoftext\\|>|' + PAT, text)``) and
 dropping the pieces equal to a special token. That misses a special token glued after a punctuation mark: the
 pattern's alternative for punctuation matches there first and runs on into it (``'.<|'``, ``'endoftext'``, ``'|>'``),
-so those pieces are counted. :func:`indexed_order` tries both readings, each word apart and each distinct word once;
+so those pieces are counted. :func:`indexed_order` tries both readings, each word apart and each distinct word once,
+visited in a set's order and in their own;
 :func:`indexed_told` says the one that makes the run.
 
 Left out: the loop itself (:mod:`bpe.indexed_dict`) and the other causes (:mod:`bpe.check_cause`).
@@ -16,7 +17,8 @@ Left out: the loop itself (:mod:`bpe.indexed_dict`) and the other causes (:mod:`
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import product
 
 import regex
 
@@ -24,7 +26,7 @@ from .check_loop import BEYOND
 from .check_notation import show_pair, show_word
 from .check_reading import reading_of
 from .check_result import Comparison
-from .check_setup import CS336_SPECIALS, base_symbols
+from .check_setup import CS336_SPECIALS, setup_symbols
 from .check_told import Parting
 from .check_work import MergeCost, Work
 from .count_faults import file_text
@@ -85,7 +87,8 @@ def indexed_order(p: Parting) -> Indexed | None:
                 if cut:  # the pattern missed it somewhere (else it reads as split out)
                     readings.insert(0, (special, words, cut))
     found: list[Indexed] = []
-    for special, typed, cut in readings:
+    setup = replace(p.setup, byte_base=p.student.byte_level or p.setup.byte_base)
+    for (special, typed, cut), in_order in product(readings, (False, True)):
         counted = Counter(typed)
         for apart in (True, False):
             if work.spent():
@@ -93,13 +96,13 @@ def indexed_order(p: Parting) -> Indexed | None:
             chosen = typed if apart else list(counted)
             if work.used + sum(map(len, chosen)) > work.units:
                 continue  # the words' symbols alone are past what is left: too big a text to replay so
-            words = [base_symbols(w, p.student.byte_level or p.setup.byte_base) for w in chosen]
+            words = [setup_symbols(w, setup, p.student.end_of_word) for w in chosen]
             freqs = [1] * len(words) if apart else list(counted.values())
             cost = MergeCost(words, merges)
-            n = indexed_dict_reach(words, freqs, merges, work.deadline)
+            n = indexed_dict_reach(words, freqs, merges, work.deadline, in_order)
             work.spend(cost.replayed(n))
             if n >= need:
-                counts = indexed_counts(words, freqs, merges[: p.n], (p.ours[p.n], p.theirs))
+                counts = indexed_counts(words, freqs, merges[: p.n], (p.ours[p.n], p.theirs), in_order)
                 found.append(Indexed(n, special, cut, apart, counts))
                 break
     # a special token split out is the cause where it changes the counts here, else the dict's order on our words
@@ -108,10 +111,10 @@ def indexed_order(p: Parting) -> Indexed | None:
 
 
 INDEXED_SENTENCE = (
-    "your loop keeps its counts in a dict beside an index of the words holding each pair (stats and "
-    "pair_to_words), subtracts a changed word's old pairs (deleting a pair whose count reaches 0) and adds its new "
-    "ones at the dict's end, visiting the words in the order of a set of their indexes; max(stats, key=stats.get) "
-    "keeps the first of equal counts in that dict's order, which no rule of ours follows"
+    "your loop keeps its counts in one dict updated in place: for each word a merge changes, it subtracts the word's "
+    "old pairs (deleting a pair whose count reaches 0) and adds its new ones, a pair new to the dict at its end, the "
+    "words visited in your own order (a loop over your words, or over a set of their indexes, pair_to_words[pair]); "
+    "max(stats, key=stats.get) keeps the first of equal counts in that dict's order, which no rule of ours follows"
 )
 
 

@@ -50,10 +50,11 @@ def set_order(corpus, student, setup, specials, step, words=None) -> tuple[int, 
     merges = student.merges[: step + BEYOND]
     reach = 0
     for first, pick in ORDERS:  # positions from 1 or list indices from 0; ties to the greatest pair or the smallest
-        if reach >= min(len(student.merges), step + BEYOND):
+        # past the safety net no replay is begun: building one over a big text's every position takes seconds
+        if reach >= min(len(student.merges), step + BEYOND) or work.late():
             break
         reach = max(reach, set_order_reach(sequence, merges, work.deadline, pick, first))
-    if reach < min(len(student.merges), step + BEYOND):  # the loop over sets of (word, offset) tuples
+    if reach < min(len(student.merges), step + BEYOND) and not work.late():  # over sets of (word, offset) tuples
         _, symbols, freqs = (words.texts, words.words, words.freqs) if words else student_words(corpus, setup, specials)
         reach = max(reach, tuple_set_order_reach(symbols, freqs, merges, work.deadline))
     work.late()  # the safety net passed: a replay may have stopped short of its end (told)

@@ -149,15 +149,21 @@ def student_words(
     counts = raw_word_counts(corpus, setup.pre_tokenizer, special_tokens)
     texts, words, freqs = [], [], []
     for text, n in counts.items():
-        symbols = list(base_symbols(text, setup.byte_base))
-        if end_of_word and symbols:
-            symbols[-1] += END_OF_WORD.encode()
-        elif setup.pre_tokenizer == "sennrich" and not setup.byte_base:
-            symbols.append(END_OF_WORD.encode())  # as train_setup's sennrich scheme splits a word: '</w>' alone
         texts.append(text)
-        words.append(tuple(symbols))
+        words.append(setup_symbols(text, setup, end_of_word))
         freqs.append(n)
     return texts, words, freqs
+
+
+def setup_symbols(text: str, setup: Setup, end_of_word: bool = False) -> tuple[bytes, ...]:
+    """One word's base symbols as ``setup`` trains on it: with ``'</w>'`` glued to the last (``end_of_word``, as
+    subword-nmt's codes) or alone after it (the ``sennrich`` pre-tokenizer on characters)."""
+    symbols = list(base_symbols(text, setup.byte_base))
+    if end_of_word and symbols:
+        symbols[-1] += END_OF_WORD.encode()
+    elif setup.pre_tokenizer == "sennrich" and not setup.byte_base:
+        symbols.append(END_OF_WORD.encode())  # as train_setup's sennrich scheme splits a word: '</w>' alone
+    return tuple(symbols)
 
 
 def _scheme(setup: Setup) -> str:

@@ -6,8 +6,9 @@ the words holding it) and each word's own pair counts. A merge visits ``list(pai
 order; for each word it changes, it subtracts every old pair's count (deleting the pair from ``stats`` where its total
 reaches 0) and adds the word's new pairs (a pair not in ``stats`` goes to its end). ``max(stats, key=stats.get)`` then
 keeps the first of equal counts in the dict's order, which depends on the order the words were visited: the set's
-order of their indexes, which CPython's table sets, not left to right. :class:`IndexedDict` runs that loop as written;
-the words are the text's pre-tokens in order, each apart (``occurrences``) or each distinct word once with its count.
+order of their indexes, which CPython's table sets, not left to right (or, a loop over the words themselves, their
+order). :class:`IndexedDict` runs that loop as written; the words are the text's pre-tokens in order, each apart or
+each distinct word once with its count.
 
 Left out: where the Check weighs this against other causes (:mod:`bpe.check_cause`).
 """
@@ -30,7 +31,10 @@ class IndexedDict:
     """The student's loop: ``words`` and their counts ``freqs``, ``stats``, ``where`` (each pair's set of word
     indexes) and ``own`` (each word's pair counts)."""
 
-    def __init__(self, words: Sequence[Sequence[bytes]], freqs: Sequence[int]) -> None:
+    def __init__(self, words: Sequence[Sequence[bytes]], freqs: Sequence[int], in_order: bool = False) -> None:
+        """``in_order``: a merge visits the words holding its pair in their order (a loop over the words, not over a
+        set of their indexes)."""
+        self.in_order = in_order
         self.words = [list(w) for w in words]
         self.freqs = list(freqs)
         self.stats: dict[BytePair, int] = {}
@@ -50,7 +54,8 @@ class IndexedDict:
     def merge(self, pair: BytePair) -> None:
         """Merge ``pair`` in each word holding it, in the set's order, as the student's loop does."""
         stats, where = self.stats, self.where
-        for i in list(where.get(pair, set())):
+        holders = where.get(pair, set())
+        for i in sorted(holders) if self.in_order else list(holders):
             new = list(merge_all(self.words[i], pair)[0])
             if new == self.words[i]:
                 continue
@@ -73,20 +78,28 @@ class IndexedDict:
 
 
 def indexed_counts(
-    words: Sequence[Sequence[bytes]], freqs: Sequence[int], merges: Sequence[BytePair], pairs: Sequence[BytePair]
+    words: Sequence[Sequence[bytes]],
+    freqs: Sequence[int],
+    merges: Sequence[BytePair],
+    pairs: Sequence[BytePair],
+    in_order: bool = False,
 ) -> tuple[int, ...]:
     """The loop's counts of ``pairs`` after it made ``merges``."""
-    loop = IndexedDict(words, freqs)
+    loop = IndexedDict(words, freqs, in_order)
     for pair in merges:
         loop.merge(pair)
     return tuple(loop.stats.get(p, 0) for p in pairs)
 
 
 def indexed_dict_reach(
-    words: Sequence[Sequence[bytes]], freqs: Sequence[int], merges: Sequence[BytePair], deadline: float | None = None
+    words: Sequence[Sequence[bytes]],
+    freqs: Sequence[int],
+    merges: Sequence[BytePair],
+    deadline: float | None = None,
+    in_order: bool = False,
 ) -> int:
     """How many of ``merges`` :class:`IndexedDict` makes, in order, before its choice differs."""
-    loop = IndexedDict(words, freqs)
+    loop = IndexedDict(words, freqs, in_order)
     for step, pair in enumerate(merges):
         if loop.top() != pair or deadline is not None and time.monotonic() > deadline:
             return step

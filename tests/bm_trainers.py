@@ -84,3 +84,33 @@ def bm_indexed(text: str, num_merges: int, patterned: bool = True) -> list[tuple
             chunks[i] = new
         merges.append(pair)
     return merges
+
+
+def bw_in_place(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """Set BW's class: words split on whitespace, each its characters and ``'</w>'``, one ``Counter`` of pair counts
+    built once in first-seen order and updated in place: for each word holding the merged pair (in the words' order),
+    its old pairs subtracted (a key deleted at 0 or below) and its new pairs added (a new key at the end), the merged
+    pair popped; ``max(counts, key=counts.get)`` picks. Merges as strings."""
+    vocab = {tuple([*w, "</w>"]): n for w, n in Counter(text.split()).items()}
+    counts: Counter[tuple[str, str]] = Counter()
+    for word, n in vocab.items():
+        for pair in zip(word, word[1:]):
+            counts[pair] += n
+    merges: list[tuple[str, str]] = []
+    while len(merges) < num_merges and counts:
+        pair = max(counts, key=counts.get)
+        merges.append(pair)
+        new_vocab = {}
+        for word, n in vocab.items():
+            new = tuple(_merged(list(word), pair))
+            if new != word:
+                for old in zip(word, word[1:]):
+                    counts[old] -= n
+                    if counts[old] <= 0:
+                        del counts[old]
+                for p in zip(new, new[1:]):
+                    counts[p] += n
+            new_vocab[new] = n
+        vocab = new_vocab
+        counts.pop(pair, None)
+    return merges

@@ -4,8 +4,8 @@ loop whose ties follow a dict kept beside an index of the words holding each pai
 from __future__ import annotations
 
 import pytest
-from bm_trainers import SPECIAL, bm_indexed, bm_tag_text
-from check_support import SNIPPET_MERGES
+from bm_trainers import SPECIAL, bm_indexed, bm_tag_text, bw_in_place
+from check_support import SNIPPET_MERGES, check_pasted
 from faulty_trainers import CORPORA
 
 from bpe.check import Setup, diagnose
@@ -65,3 +65,10 @@ def test_ties_in_the_indexed_dicts_order_are_told_where_no_rule_makes_the_run():
     n, result = _indexed(CORPORA["prose"].replace(SPECIAL, "\n"), patterned=False)
     assert (result.kind, result.rule) == ("tie", "indexed-dict"), result.cause
     assert "broken by your dict's order" in result.cause and f"makes all {n} of your merges" in result.cause
+
+
+def test_ties_in_a_dict_updated_in_place_over_the_words_are_told_where_a_loop_fault_only_passes_them_on():
+    # the old Check named a loop fault that counts both pairs at the step as we do (set BW's 07Codex07)
+    student, result = check_pasted("handout", bw_in_place, Setup("first", "sennrich", False))
+    assert (result.kind, result.rule, result.step) == ("tie", "indexed-dict", 2), result.cause
+    assert f"makes all {len(student.merges)} of your merges" in result.cause, result.cause
