@@ -18,8 +18,8 @@ from .check_setup import Setup, raw_word_counts
 from .formats.student_runs import StudentRun
 
 GLUED_SAID = (
-    " Your '</w>' is glued to each word's last character from the start (as subword-nmt's learn_bpe writes its codes, "
-    "'t</w>' one symbol), where ours is a symbol of its own: read so, the merges are the same."
+    " Your '</w>' is glued to each word's last character from the start ('t</w>' one symbol, as subword-nmt's "
+    "learn_bpe writes its codes), where {ours}: read so, the merges are the same."
 )
 
 
@@ -140,7 +140,8 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
     if student.vocab_size is None or student.vocab_size == ours:
         cause = f"Your run equals ours with {base['setup'].sentence()}: all {n} merges agree.{near_round(ours)}"
         if student.end_of_word:
-            cause += GLUED_SAID
+            sennrich = base["setup"].pre_tokenizer == "sennrich"
+            cause += GLUED_SAID.format(ours="ours is a symbol of its own" if sennrich else "our words carry no '</w>'")
         return Comparison(kind="same", cause=cause, **fields)
     diff = student.vocab_size - ours
     if diff == -len(specials):

@@ -29,82 +29,96 @@ from .check_result import Comparison
 from .check_setup import CS336_SPECIALS, setup_symbols
 from .check_told import Parting
 from .check_work import MergeCost, Work
-from .count_faults import file_text
+from .count_faults import file_text, special_in_pattern
+from .fault_replay import replay
 from .indexed_dict import indexed_counts, indexed_dict_reach
-from .pre_tokenizers import word_pattern
+from .tie_keys import TIE_KEY
 
 PATTERNED = {"gpt2": "GPT-2", "gpt4": "GPT-4"}  # the pre-tokenizers whose pattern a student writes special tokens into
 
 
 @dataclass(frozen=True)
 class Indexed:
-    """How far the loop follows the run, on which words: ``special`` the special token written into the pattern (or
-    ``''``: the words as compared), ``cut`` the pieces it was cut into where the pattern missed it, ``apart`` whether
-    each word is apart (else each distinct word once, with its count)."""
+    """How far a reading follows the run: ``special`` the special token the student dropped (``''``: the words as
+    compared), ``cut`` the pieces a pattern cut it into where it missed it, ``apart`` whether each word is apart (else
+    each distinct word once, with its count), ``order``: how the loop visits the words (``'set'`` of their indexes,
+    their own ``'order'``, or ``''`` where our tie rule makes the run on those words and no dict's order is needed)."""
 
     reach: int
     special: str
     cut: tuple[str, ...]
     apart: bool
     counts: tuple[int, int]  # the loop's counts of our pair and the student's where the runs part
+    order: str = "set"
 
 
 def _patterned(text: str, pre_tokenizer: str, special: str) -> tuple[list[str], tuple[str, ...]]:
     """The text's words under ``special|pattern`` with the pieces equal to the special token dropped, and the pieces
     of the first occurrence the pattern cut (none if it never did)."""
-    pattern = regex.compile(f"{regex.escape(special)}|{word_pattern(pre_tokenizer).pattern}")
-    words, cut = [], ()
-    for m in pattern.finditer(text):
-        if m.group() != special:
-            words.append(m.group())
-    at = next((m.start() for m in regex.finditer(regex.escape(special), text)), None)
-    if at is not None:
-        pieces = [m for m in pattern.finditer(text) if m.end() > at and m.start() < at + len(special)]
+    found = special_in_pattern(reading_of(text, pre_tokenizer, (special,)))
+    words = [m.group() for m in found if m.group() != special]
+    for at in (m.start() for m in regex.finditer(regex.escape(special), text)):
+        pieces = [m for m in found if m.end() > at and m.start() < at + len(special)]
         if pieces and pieces[0].group() != special:
-            cut = tuple(m.group() for m in pieces)
-    return words, cut
+            return words, tuple(m.group() for m in pieces)
+    return words, ()
+
+
+def _readings(p: Parting, text: str) -> list[tuple[str, list[str], tuple[str, ...]]]:
+    """The words the loop is replayed on, each reading as (the special token dropped, the words in the text's order,
+    the pieces a pattern cut it into): the special tokens written into the pattern where it misses one, split out
+    first, then our words (only at a tie, the one thing an order decides)."""
+    readings = []
+    for special in CS336_SPECIALS:
+        if special in text and special not in p.specials:  # split out by the student: by the pattern, or properly
+            if p.setup.pre_tokenizer in PATTERNED:
+                words, cut = _patterned(text, p.setup.pre_tokenizer, special)
+                if cut:  # the pattern missed it somewhere (else it reads as split out)
+                    readings.append((special, words, cut))
+            split = reading_of(text, p.setup.pre_tokenizer, (*p.specials, special))
+            readings.append((special, [split.text[a:b] for a, b in zip(split.starts, split.ends)], ()))
+    if p.their_count == p.our_count:
+        reading = reading_of(text, p.setup.pre_tokenizer, p.specials)
+        readings.append(("", [reading.text[a:b] for a, b in zip(reading.starts, reading.ends)], ()))
+    return readings
 
 
 def indexed_order(p: Parting) -> Indexed | None:
-    """The reading on which the indexed dict's loop makes the whole run (through ``BEYOND`` merges past the step),
-    or None. Each replay is spent from the allowance ``heap`` (:mod:`bpe.check_work`), as a container's order."""
+    """The reading on which the loop makes the whole run (through ``BEYOND`` merges past the step), or None. The words
+    cut by a pattern that misses a special token are first replayed with our tie rule (the cut alone may make the
+    run). Each replay spends from the allowance ``indexed`` (:mod:`bpe.check_work`) the symbols it rewrites and the
+    pairs its choice scans at each merge (``max`` over the whole dict), counted before it begins, so a big text is
+    never replayed."""
     text = file_text(p.corpus)
-    work = Work("heap")
+    work = Work("indexed")
     if text is None or len(text) > work.units:  # each word apart, its symbols alone would be past the allowance
         return None
     merges = p.student.merges[: p.step + BEYOND]
     need = len(merges)
-    readings: list[tuple[str, list[str], tuple[str, ...]]] = []
-    if p.their_count == p.our_count:  # on our words, its order can only break a tie
-        reading = reading_of(text, p.setup.pre_tokenizer, p.specials)
-        readings.append(("", [reading.text[a:b] for a, b in zip(reading.starts, reading.ends)], ()))
-    for special in CS336_SPECIALS:
-        if special in text and special not in p.specials:  # split out by the student: properly, or by the pattern
-            split = reading_of(text, p.setup.pre_tokenizer, (*p.specials, special))
-            readings.insert(0, (special, [split.text[a:b] for a, b in zip(split.starts, split.ends)], ()))
-            if p.setup.pre_tokenizer in PATTERNED:
-                words, cut = _patterned(text, p.setup.pre_tokenizer, special)
-                if cut:  # the pattern missed it somewhere (else it reads as split out)
-                    readings.insert(0, (special, words, cut))
     found: list[Indexed] = []
     setup = replace(p.setup, byte_base=p.student.byte_level or p.setup.byte_base)
-    for (special, typed, cut), in_order in product(readings, (False, True)):
+    for special, typed, cut in _readings(p, text):
         counted = Counter(typed)
-        for apart in (True, False):
-            if work.spent():
-                return None
+        for apart, order in product((True, False), ("", "set", "order")):
+            if order == "" and not cut:
+                continue  # our tie rule on words split out properly: the setting 'split-specials' of check_cause
             chosen = typed if apart else list(counted)
-            if work.used + sum(map(len, chosen)) > work.units:
-                continue  # the words' symbols alone are past what is left: too big a text to replay so
             words = [setup_symbols(w, setup, p.student.end_of_word) for w in chosen]
             freqs = [1] * len(words) if apart else list(counted.values())
+            pairs = len({q for w in words for q in zip(w, w[1:])})
+            if work.spent() or work.used + sum(map(len, words)) + pairs * need > work.units:
+                continue  # past what is left: too big a text to replay so
             cost = MergeCost(words, merges)
-            n = indexed_dict_reach(words, freqs, merges, work.deadline, in_order)
-            work.spend(cost.replayed(n))
+            if order:
+                n = indexed_dict_reach(words, freqs, merges, work.deadline, order == "order")
+            else:
+                n = replay(words, freqs, merges, tie=TIE_KEY.get(p.setup.tie_break), deadline=work.deadline).reproduced
+            work.spend(cost.replayed(n) + pairs * min(n + 1, need))
             if n >= need:
-                counts = indexed_counts(words, freqs, merges[: p.n], (p.ours[p.n], p.theirs), in_order)
-                found.append(Indexed(n, special, cut, apart, counts))
+                counts = indexed_counts(words, freqs, merges[: p.n], (p.ours[p.n], p.theirs), order == "order")
+                found.append(Indexed(n, special, cut, apart, counts, order))
                 break
+    work.late()  # the safety net passed: a replay may have stopped short of its end (told)
     # a special token split out is the cause where it changes the counts here, else the dict's order on our words
     moved = [f for f in found if f.special and f.counts != (p.our_count, p.their_count)]
     return next(iter(moved or [f for f in found if not f.special] or found), None)
@@ -113,19 +127,22 @@ def indexed_order(p: Parting) -> Indexed | None:
 INDEXED_SENTENCE = (
     "your loop keeps its counts in one dict updated in place: for each word a merge changes, it subtracts the word's "
     "old pairs (deleting a pair whose count reaches 0) and adds its new ones, a pair new to the dict at its end, the "
-    "words visited in your own order (a loop over your words, or over a set of their indexes, pair_to_words[pair]); "
-    "max(stats, key=stats.get) keeps the first of equal counts in that dict's order, which no rule of ours follows"
+    "words visited {visit}; max(stats, key=stats.get) keeps the first of equal counts in that dict's order, which no "
+    "rule of ours follows"
 )
+VISITS = {"set": "in the order of a set of their indexes (pair_to_words[pair])", "order": "in their own order"}
 
 
 def indexed_told(p: Parting, found: Indexed) -> Comparison:
     """The verdict: the special token the pattern missed, if that is where the runs part, then the dict's order."""
     total = len(p.student.merges)
     words = "each word apart" if found.apart else "each distinct word once with its count"
-    makes = f"our loop kept so ({words}) makes all {total} of your merges"
+    follows = f"makes all {total} of your merges" if found.reach >= total else f"follows yours for {found.reach} merges"
+    makes = f"our loop kept so ({words}) {follows}"
+    said = INDEXED_SENTENCE.format(visit=VISITS.get(found.order, ""))
     if not found.special:
         cause = (
-            f"{p.head}, both counted {p.their_count}: a tie, broken by your dict's order: {INDEXED_SENTENCE}; {makes}. "
+            f"{p.head}, both counted {p.their_count}: a tie, broken by your dict's order: {said}; {makes}. "
             "Break ties by a key of your own among the pairs of the greatest count, such as max(stats, key=lambda p: "
             "(stats[p], p))."
         )
@@ -151,5 +168,8 @@ def indexed_told(p: Parting, found: Indexed) -> Comparison:
             f"{counted} You split the special token {found.special} out of the text before counting and never "
             "trained on it, where the settings compared keep it in the text as ordinary characters."
         )
-    cause += f" On your words read so, {INDEXED_SENTENCE}; {makes}."
+    if not found.order:  # the cut alone makes the run, with our tie rule
+        cause += f" On your words read so, our run {follows}."
+        return Comparison(kind="split-specials", cause=cause, **p.fields)
+    cause += f" On your words read so, {said}; {makes}."
     return Comparison(kind="split-specials", cause=cause, rule="indexed-dict", **p.fields)

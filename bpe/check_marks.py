@@ -91,8 +91,13 @@ def _start_tags(merges: Sequence[tuple[bytes, bytes]], tokens: set[str], text: s
     its characters and merged with ``'</w>'`` alone)."""
     made = {(a + b).decode("utf-8", "replace") for a, b in merges}
     found = []
-    # our own '</w>' starts words only where no token ends in it ('</w> ' + ' '.join(word), the mark put first)
-    ours = {"</w>"} if any(t.endswith("</w>") and t != "</w>" for t in tokens) else set()
+    # our own '</w>' starts words only where nothing ends in it ('</w> ' + ' '.join(word), the mark put first): no
+    # merge takes it as its right symbol, no merged token ends in it (words run together, each still ending in it)
+    ours = (
+        {"</w>"}
+        if any(b == b"</w>" for _, b in merges) or any(t.endswith("</w>") and t != "</w>" for t in made)
+        else set()
+    )
     for tag in sorted({m.group() for t in tokens if (m := _START_TAG.match(t)) and m.group() not in text} - ours):
         after = {b for a, b in merges if a.decode("utf-8", "replace") == tag}
         if tag not in made and len(after) >= 2:

@@ -302,12 +302,19 @@ def _example(true: Counter, counts: Counter) -> Example:
     return sorted(less, key=less.get, reverse=True)[:1], sorted(more, key=more.get, reverse=True)[:2]
 
 
+def special_in_pattern(reading: Reading) -> list[regex.Match]:
+    """The text's words cut by the special tokens written first in one alternation with the pattern, in order, the
+    special tokens among them (a reading with no special token: none)."""
+    if reading.split is None:
+        return []
+    return list(regex.compile(f"{reading.split.pattern}|{reading.pattern.pattern}").finditer(reading.text))
+
+
 def _special_in_pattern(reading: Reading, chunks: int) -> tuple[Counter, Example]:
     if reading.split is None:
         return Counter(reading.true), ([], [])
-    pattern = regex.compile(f"{reading.split.pattern}|{reading.pattern.pattern}")
     specials = {m.decode("utf-8") for m in reading.marks}
-    counts = Counter(w for w in pattern.findall(reading.text) if w not in specials)
+    counts = Counter(w for m in special_in_pattern(reading) if (w := m.group()) not in specials)
     return counts, _example(reading.true, counts)
 
 

@@ -111,9 +111,6 @@ CLEANINGS: dict[str, Cleaning] = {
                             lambda t: " ".join(_WORD_OR_PUNCT.findall(t)), words=True),
     "strip-ends": Cleaning("strips punctuation from each word's ends and drops the words with no letter left, so "
                            "'word,' is counted as 'word'", _strip_ends, words=True),
-    "strip-ascii": Cleaning("strips ASCII punctuation from each word's ends (word.strip(string.punctuation)), so "
-                            "'word,' is counted as 'word' while a mark outside ASCII ('—', '«') stays",
-                            lambda t: " ".join(w.strip(string.punctuation) for w in t.split()), words=True),
     "punct-space": Cleaning("replaces every punctuation mark and other symbol with a space (letters, digits and "
                             "'_' kept, accented letters too)", lambda t: _PUNCT.sub(" ", t)),
     "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "
@@ -122,6 +119,10 @@ CLEANINGS: dict[str, Cleaning] = {
     "punct-chars": Cleaning("cuts each punctuation mark and other symbol off its word as a word of its own, one "
                             "character each (as re.findall(r'\\w+|[^\\w\\s]') does), so 'word,' is counted as 'word' "
                             "and ',', and '...' as three words", lambda t: " ".join(_WORD_OR_MARK.findall(t)), words=True),
+    # after the deletions: where they make the same merges (no mark outside ASCII), a deletion is the likelier code
+    "strip-ascii": Cleaning("strips ASCII punctuation from each word's ends (word.strip(string.punctuation)), so "
+                            "'word,' is counted as 'word' while a mark outside ASCII ('—', '«') stays",
+                            lambda t: " ".join(w.strip(string.punctuation) for w in t.split()), words=True),
     "ascii-words-chars": Cleaning("cuts its words as runs of ASCII letters, digits and '_' or ONE other character "
                                   "each (as JavaScript's /\\w+|[^\\s\\w]/g does, whose \\w is ASCII), so a "
                                   "punctuation mark and every letter outside ASCII is a word of its own: 'café' is "

@@ -3,13 +3,15 @@ loop whose ties follow a dict kept beside an index of the words holding each pai
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from bm_trainers import SPECIAL, bm_indexed, bm_tag_text, bw_in_place
 from check_support import SNIPPET_MERGES, check_pasted
-from faulty_trainers import CORPORA
+from faulty_trainers import CORPORA, train
 
-from bpe.check import Setup, diagnose
-from bpe.formats.student_runs import read_student_text
+from bpe.check import CS336_SETUP, Setup, diagnose
+from bpe.formats.student_runs import read_student_file, read_student_text
 from server.jobs import corpus_of
 
 
@@ -72,3 +74,22 @@ def test_ties_in_a_dict_updated_in_place_over_the_words_are_told_where_a_loop_fa
     student, result = check_pasted("handout", bw_in_place, Setup("first", "sennrich", False))
     assert (result.kind, result.rule, result.step) == ("tie", "indexed-dict", 2), result.cause
     assert f"makes all {len(student.merges)} of your merges" in result.cause, result.cause
+
+
+def test_a_special_token_the_pattern_cuts_after_an_intact_one_is_still_told():
+    # a first try looked only at the text's first special token, whole after a line break here, and told another cause
+    n, result = _indexed(f"Intro line\n{SPECIAL}" + CORPORA["prose"], patterned=True)
+    assert (result.kind, result.rule) == ("split-specials", "indexed-dict"), result.cause
+    assert "cut into '.<|', 'endoftext', '|>'" in result.cause, result.cause
+
+
+def test_a_special_token_in_the_pattern_checked_without_special_tokens_is_told_with_our_tie_rule():
+    # the Check told two faults at once (a tie key and a lost scan) where the settings compared keep the special token
+    # in the text; the words the pattern cuts make the whole run with our tie rule, with no dict's order to name
+    text = CORPORA["prose"]
+    vocab, merges = train(text, 150, "special-in-pattern")
+    student = read_student_file(pickle.dumps((vocab, merges)), "run.pkl")
+    result, _ = diagnose(text, student, CS336_SETUP, [])
+    assert (result.kind, result.rule) == ("split-specials", None), result.cause
+    assert "writing it first in one alternation with GPT-2's pattern" in result.cause, result.cause
+    assert "our run makes all 150 of your merges" in result.cause and "dict" not in result.cause, result.cause

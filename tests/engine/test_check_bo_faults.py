@@ -8,6 +8,7 @@ import pytest
 from bo_trainers import bo_eow_first, bp_dash_end, bq_strip_ascii, bs_g_words, bu_kept_marks
 from check_support import check_pasted
 from faulty_trainers import CORPORA
+from line_trainers import train_sequences
 from snippet_trainers import pasted
 
 from bpe.check import Setup, diagnose
@@ -44,7 +45,7 @@ def test_a_space_written_as_gpt2s_g_is_read_as_a_space_where_the_first_merge_sta
 def test_words_stripped_of_ascii_punctuation_alone_are_told_so():
     # the old Check knew only a strip of every non-word character that drops the words left without a letter; a
     # student's word.strip(string.punctuation) keeps '—' and '«the»' (set BQ's heisen4rg)
-    text = ("«the» cat sat — on the mat, and «the» dog sat — on the log. " * 3) + "x2 «ok» — 42. "
+    text = "the, the. the; «the» dog, don't, don't won't — cat. " * 4  # "don't" kept, '«' kept, '.' and ',' stripped
     student = read_student_text(pasted(bq_strip_ascii(text, 12)), "The pasted text")
     result, _ = diagnose(
         corpus_of("text", "", text, ""), student, Setup("first", "whitespace", False), (), num_merges=12
@@ -60,3 +61,18 @@ def test_a_text_kept_to_a_z_and_some_marks_under_marks_of_the_students_own_is_to
     assert result.kind == "word-marks", result.cause
     assert "keeps only the letters a-z and the marks '!', ',', '.'" in result.cause, result.cause
     assert "your run equals ours" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("merges", [8, 20])
+def test_our_end_symbol_in_words_run_together_is_no_start_mark(merges):
+    # a first try at '</w>' as a start mark took the words of one stream, each ending in '</w>', for words started by
+    # it where few merges were asked for (no merged token ending in '</w>' yet)
+    text = CORPORA["prose"]
+    student = read_student_text(
+        pasted(train_sequences([[s for w in text.split() for s in (*w, "</w>")]], merges)), "The pasted text"
+    )
+    result, _ = diagnose(
+        corpus_of("text", "", text, ""), student, Setup("first", "sennrich", False), (), num_merges=merges
+    )
+    assert "start with the symbol '</w>'" not in result.cause, result.cause
+    assert "joined into one sequence" in result.cause and f"all {merges} merges agree" in result.cause, result.cause
