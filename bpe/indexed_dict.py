@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .formats.cs336 import BytePair
+from .replay_dicts import HolderCounts
 from .word_merges import merge_all
 
 
@@ -27,54 +28,45 @@ def _pairs(word: Sequence[bytes]) -> dict[BytePair, int]:
     return dict(Counter(zip(word, word[1:])))
 
 
-class IndexedDict:
-    """The student's loop: ``words`` and their counts ``freqs``, ``stats``, ``where`` (each pair's set of word
-    indexes) and ``own`` (each word's pair counts)."""
+class IndexedDict(HolderCounts):
+    """The student's loop: the words' splits and counts, ``counts`` (the student's ``stats``), ``holders`` (each
+    pair's set of word indexes) and ``own`` (each word's pair counts)."""
 
     def __init__(self, words: Sequence[Sequence[bytes]], freqs: Sequence[int], in_order: bool = False) -> None:
         """``in_order``: a merge visits the words holding its pair in their order (a loop over the words, not over a
         set of their indexes)."""
+        super().__init__(words, freqs)
         self.in_order = in_order
-        self.words = [list(w) for w in words]
-        self.freqs = list(freqs)
-        self.stats: dict[BytePair, int] = {}
-        self.where: dict[BytePair, set[int]] = {}
-        self.own: list[dict[BytePair, int]] = []
-        for i, word in enumerate(self.words):
-            counts = _pairs(word)
-            self.own.append(counts)
-            for pair, n in counts.items():
-                self.stats[pair] = self.stats.get(pair, 0) + n * self.freqs[i]
-                self.where.setdefault(pair, set()).add(i)
+        self.own = [_pairs(split) for split in self.splits]
 
     def top(self) -> BytePair | None:
         """The pair the loop takes: the first of the greatest count in the dict's order."""
-        return max(self.stats, key=self.stats.__getitem__) if self.stats else None
+        return max(self.counts, key=self.counts.__getitem__) if self.counts else None
 
     def merge(self, pair: BytePair) -> None:
-        """Merge ``pair`` in each word holding it, in the set's order, as the student's loop does."""
-        stats, where = self.stats, self.where
-        holders = where.get(pair, set())
-        for i in sorted(holders) if self.in_order else list(holders):
-            new = list(merge_all(self.words[i], pair)[0])
-            if new == self.words[i]:
+        """Merge ``pair`` in each word holding it, in the set's order (or theirs), as the student's loop does."""
+        counts, holders = self.counts, self.holders
+        held = holders.get(pair, set())
+        for i in sorted(held) if self.in_order else list(held):
+            new = list(merge_all(self.splits[i], pair)[0])
+            if new == self.splits[i]:
                 continue
             f = self.freqs[i]
             for old, n in self.own[i].items():
-                total = stats.get(old, 0) - n * f
+                total = counts.get(old, 0) - n * f
                 if total <= 0:
-                    stats.pop(old, None)
+                    counts.pop(old, None)
                 else:
-                    stats[old] = total
-                if old in where:
-                    where[old].discard(i)
-                    if not where[old]:
-                        where.pop(old)
-            counts = _pairs(new)
-            for p, n in counts.items():
-                stats[p] = stats.get(p, 0) + n * f
-                where.setdefault(p, set()).add(i)
-            self.words[i], self.own[i] = new, counts
+                    counts[old] = total
+                if old in holders:
+                    holders[old].discard(i)
+                    if not holders[old]:
+                        holders.pop(old)
+            mine = _pairs(new)
+            for q, n in mine.items():
+                counts[q] = counts.get(q, 0) + n * f
+                holders.setdefault(q, set()).add(i)
+            self.splits[i], self.own[i] = new, mine
 
 
 def indexed_counts(
@@ -88,7 +80,7 @@ def indexed_counts(
     loop = IndexedDict(words, freqs, in_order)
     for pair in merges:
         loop.merge(pair)
-    return tuple(loop.stats.get(p, 0) for p in pairs)
+    return tuple(loop.counts.get(p, 0) for p in pairs)
 
 
 def indexed_dict_reach(

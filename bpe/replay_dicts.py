@@ -17,7 +17,7 @@ from .formats.cs336 import BytePair
 from .word_merges import Word
 
 
-class _HolderCounts:
+class HolderCounts:
     """Pair counts in a dict with the words holding each pair (a set of word indices, never shrunk by the
     subclass unless it says so), the greatest count then the greatest pair of bytes taken, a count at 0 or below
     taken by none: the state two students' loops below share."""
@@ -42,7 +42,7 @@ class _HolderCounts:
         return pair if n > 0 else None
 
 
-class PrefixFirst(_HolderCounts):
+class PrefixFirst(HolderCounts):
     """A student's loop, step by step as it is written: the counts a dict (the greatest pair of the highest count taken,
     then removed), each pair's set of the words that held it (never shrunk, iterated as Python iterates a set of ints).
     Each word holding the pair is merged in place, left to right; at each occurrence the pair on its left is recorded
@@ -86,7 +86,7 @@ class PrefixFirst(_HolderCounts):
                 self._move((b, y), (joined, y), w, f)
 
 
-class WrongIndex(_HolderCounts):
+class WrongIndex(HolderCounts):
     """A student's loop whose update reads the word it merges right but uses a loop variable left over from the
     loop that built the counts, the last word's index, everywhere else: each word holding the pair moves its
     neighbour pairs (read from its split before the merge) by the last word's count, not its own, and its merged
