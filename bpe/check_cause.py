@@ -39,7 +39,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from .check_cleaned import also_told, cleaned_agreed, digits_told, lowercased_agreed, lowercased_corpus, taken_over
+from .check_cleaned import (
+    also_told,
+    cleaned_agreed,
+    digits_told,
+    lowercased_agreed,
+    lowercased_corpus,
+    taken_over,
+    unfiltered_told,
+)
 from .check_container import container_cause
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
@@ -371,7 +379,7 @@ def compare_one(
             )
             cause += also_told(cleaned, total)
         else:
-            cause += "." + digits_told(cleaned)
+            cause += "." + digits_told(cleaned) + unfiltered_told(cleaned, len(student.merges))
         if search and cleaned.best.far > cleaned.best.agreed:  # a second cause, told after the cleaning
             later = compare_one(cleaned.best.text, student, setup, specials, num_merges, vocab_size, search)
             if later.step is not None and later.kind != "same":

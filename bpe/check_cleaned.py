@@ -71,6 +71,19 @@ def digits_told(cleaned: CleanedFound) -> str:
     return f" Or your run {FILTERS['a-z0-9'][0]}: on this text the two make the same merges."
 
 
+def unfiltered_told(cleaned: CleanedFound, total: int) -> str:
+    """Where a filter is named and a cleaning of another kind goes as far (a text whose punctuation marks stand only at
+    words' ends: kept to its letters, or with each mark cut off as a word of its own), the first such said after it."""
+    best = cleaned.best
+    if best.names[0] not in FILTERS:
+        return ""
+    other = next((c for c in cleaned.tops if c.names[0] not in FILTERS and c.agreed >= best.agreed), None)
+    if other is None:
+        return ""
+    whole = "which makes every merge too" if best.agreed >= total else "which follows yours as far"
+    return f" Or your run {cleaning_told(other.names, total, '')}, {whole}: your run cannot tell the two apart."
+
+
 def also_told(cleaned: CleanedFound, total: int) -> str:
     """The other cleanings that go as far (of the first three going as far; not the one named after lowercasing), said
     after the one named: the run cannot tell them apart (stripping punctuation from word ends and cutting each mark

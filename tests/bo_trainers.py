@@ -4,7 +4,8 @@ as a list of its characters on the plain loop of :func:`line_trainers.train_sequ
 and no symbol after it; :func:`bp_dash_end`: a ``'-'`` symbol after the word's last character; :func:`bs_g_words`: the
 words of ``re.findall(r' ?\\S+', text)``, each leading space written ``'Ġ'`` as GPT-2 shows it; :func:`bq_strip_ascii`:
 each word stripped of ASCII punctuation at its ends (``word.strip(string.punctuation)``), no mark; :func:`bu_kept_marks`:
-the text lowercased with every run of characters outside a-z and ``!?.,'`` made one space, ``'_'`` ending each word."""
+the text lowercased with every run of characters outside a-z and ``!?.,'`` made one space, ``'_'`` ending each word;
+:func:`bw_marks_alone`: runs of letters (digits after them) and every other character but whitespace a word alone."""
 
 from __future__ import annotations
 
@@ -38,3 +39,10 @@ def bu_kept_marks(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on ``text``, as strings, a-z and a few marks kept, ``'_'`` ending each word."""
     kept = re.sub(r"[^a-z!?.,']+", " ", text.lower())
     return train_sequences([[*word, "_"] for word in kept.split()], num_merges)
+
+
+def bw_marks_alone(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, each mark a word of its own (``\\p{L}+\\d*|[^\\p{L}\\s]``)."""
+    import regex
+
+    return train_sequences([list(w) for w in regex.findall(r"\p{L}+\d*|[^\p{L}\s]", text)], num_merges)

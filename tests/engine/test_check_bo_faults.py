@@ -5,7 +5,7 @@ ASCII punctuation; a text kept to a-z and a few marks under marks of the student
 from __future__ import annotations
 
 import pytest
-from bo_trainers import bo_eow_first, bp_dash_end, bq_strip_ascii, bs_g_words, bu_kept_marks
+from bo_trainers import bo_eow_first, bp_dash_end, bq_strip_ascii, bs_g_words, bu_kept_marks, bw_marks_alone
 from check_support import check_pasted
 from faulty_trainers import CORPORA
 from line_trainers import train_sequences
@@ -76,3 +76,15 @@ def test_our_end_symbol_in_words_run_together_is_no_start_mark(merges):
     )
     assert "start with the symbol '</w>'" not in result.cause, result.cause
     assert "joined into one sequence" in result.cause and f"all {merges} merges agree" in result.cause, result.cause
+
+
+def test_a_filter_named_says_the_cut_that_makes_the_same_merges():
+    # the old Check named the ASCII letters kept and nothing else, where each mark cut off as a word makes the same
+    # merges (set BW's 281221karan, whose pattern makes each mark a word of its own)
+    text = CORPORA["prose"]  # its first 44 merges: no digit merged yet, which the two would count apart
+    student = read_student_text(pasted(bw_marks_alone(text, 44)), "The pasted text")
+    result, _ = diagnose(
+        corpus_of("text", "", text, ""), student, Setup("first", "whitespace", False), (), num_merges=44
+    )
+    assert result.kind in ("letters", "cleaning"), result.cause
+    assert "cuts punctuation off its words as words of their own" in result.cause, result.cause
