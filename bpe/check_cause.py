@@ -373,7 +373,7 @@ def compare_one(
         elif cleaned.best.names[0] not in FILTERS:  # how far the cleaning explains the run
             total = len(student.merges)
             cause += (
-                f", and all {total} of yours."
+                (f", and all {total} of yours." if total > 1 else ", your only merge.")
                 if cleaned.best.agreed >= total
                 else f", and follows yours for {cleaned.best.agreed} merge{'s' if cleaned.best.agreed != 1 else ''}."
             )

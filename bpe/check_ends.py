@@ -122,8 +122,15 @@ def same_merges(history, student, base, specials, target=None, target_words="") 
                 f"the tuple), or because {FIRST_READ}: no count changes, so the same pair wins every step and "
                 f"merges kept in a dict or set record it once; {ends}, and at step 2 ours goes on with {show_pair(nxt)}."
             )
+        if n == 0:  # no merge at all: nothing about the pairs can say why
+            cause = (
+                f"Your run has no merges: {ends}, and at step 1 ours makes {show_pair(nxt)}. Your loop never made a "
+                "merge: its condition was false from the start (the sequence it trains on is empty, as a list filled "
+                "only by merges you do not have yet, or the number of merges it computes from the vocabulary size is "
+                "0), or the merges were never stored where your output reads them."
+            )
         spaced = student.merges[0] if n == 1 else nxt
-        if holds_space(spaced) and not any(holds_space(m) for m in student.merges[: n - 1 if n == 1 else n]):
+        if n and holds_space(spaced) and not any(holds_space(m) for m in student.merges[: n - 1 if n == 1 else n]):
             cause += (
                 f" Your run ends at the first pair holding a space, {show_pair(spaced)}: {SPACE_KEY}, or its token "
             )

@@ -9,7 +9,7 @@ but a-z and whitespace deleted: ``café`` read as ``caf``), ``" ".join(text.spli
 the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
-those ``str.isalpha`` holds; with no pre-tokenization, a loop may count only the pairs of two letters a-z
+those ``str.isalpha`` holds, or the runs of a-z that are whole words (``re.findall(r'\\b[a-z]+\\b', text)``); with no pre-tokenization, a loop may count only the pairs of two letters a-z
 (``az-pairs``: the runs of a-z, each a word), or normalize each line as SentencePiece does (``metaspace``: whitespace
 collapsed, the line stripped, each space written ``'▁'`` with one before the line). Some cut the words with a pattern of their own where ours is GPT-2's:
 ``re.findall(r" ?\\S+", text)`` (a space and a run of non-space characters: punctuation kept in its word,
@@ -45,6 +45,7 @@ _WORD_OR_MARK = re.compile(r"\w+|[^\w\s]")
 _END_PUNCT = re.compile(r"^\W+|\W+$")
 _PUNCT = re.compile(r"[^\w\s]")
 _AZ_WORD = re.compile(r"[a-z]+")
+_AZ_BOUNDED = re.compile(r"\b[a-z]+\b")
 _NOT_AZ_OR_SPACE = re.compile(r"[^a-z\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
@@ -188,6 +189,9 @@ CLEANINGS: dict[str, Cleaning] = {
     "az-words": Cleaning("drops every word that holds a character outside a-z (a capital, digit, punctuation mark or "
                          "accented letter), so 'word,' and 'café' are never counted",
                          lambda t: " ".join(w for w in t.split() if _AZ_WORD.fullmatch(w)), words=True),
+    "az-bounded": Cleaning("keeps only the runs of a-z that are whole words (re.findall(r'\\b[a-z]+\\b', text)): a word "
+                           "holding a digit, '_' or a letter outside a-z ('café', 'x2') is dropped whole, while 'word,' "
+                           "is counted as 'word'", lambda t: " ".join(_AZ_BOUNDED.findall(t)), words=True),
     "alpha-words": Cleaning("keeps only the words made of letters alone (str.isalpha), so a word with a digit or a "
                             "punctuation mark, 'word,' or 'x2', is never counted",
                             lambda t: " ".join(w for w in t.split() if w.isalpha()), words=True),

@@ -5,7 +5,8 @@ and no symbol after it; :func:`bp_dash_end`: a ``'-'`` symbol after the word's l
 words of ``re.findall(r' ?\\S+', text)``, each leading space written ``'Ġ'`` as GPT-2 shows it; :func:`bq_strip_ascii`:
 each word stripped of ASCII punctuation at its ends (``word.strip(string.punctuation)``), no mark; :func:`bu_kept_marks`:
 the text lowercased with every run of characters outside a-z and ``!?.,'`` made one space, ``'_'`` ending each word;
-:func:`bw_marks_alone`: runs of letters (digits after them) and every other character but whitespace a word alone."""
+:func:`bw_marks_alone`: runs of letters (digits after them) and every other character but whitespace a word alone;
+:func:`bz_az_bounded`: the lowercased text's runs of a-z that are whole words (``\\b[a-z]+\\b``), ``'</w>'`` after each."""
 
 from __future__ import annotations
 
@@ -46,3 +47,8 @@ def bw_marks_alone(text: str, num_merges: int) -> list[tuple[str, str]]:
     import regex
 
     return train_sequences([list(w) for w in regex.findall(r"\p{L}+\d*|[^\p{L}\s]", text)], num_merges)
+
+
+def bz_az_bounded(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, on the whole-word runs of a-z of the lowercased text."""
+    return train_sequences([[*w, "</w>"] for w in re.findall(r"\b[a-z]+\b", text.lower())], num_merges)

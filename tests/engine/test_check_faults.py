@@ -799,6 +799,17 @@ def test_a_run_that_stops_short_of_the_vocabulary_size_is_flagged_with_its_step(
     assert "All 6 merges agree" not in result.cause
 
 
+def test_a_run_with_no_merge_is_told_its_loop_never_ran():
+    # set CA's yoonji57 trains on a list filled only by merges it does not have yet: no merge at all; the old Check
+    # said where it stops and, on the prose, guessed a pair holding a space split back on ' '
+    text = CORPORA["prose"]
+    student = read_student_file(pickle.dumps(({i: bytes([i]) for i in range(256)}, [])), "run.pkl")
+    result = compare(text, student, CS336_SETUP, [EOT], num_merges=150)
+    assert (result.kind, result.step) == ("stops-early", 1), result.cause
+    assert "Your run has no merges" in result.cause and "Your loop never made a merge" in result.cause, result.cause
+    assert "holding a space" not in result.cause, result.cause
+
+
 def test_a_run_that_goes_past_the_number_of_merges_is_flagged_where_it_should_end():
     text = CORPORA["handout"]
     student = read_student_file(pickle.dumps(train(text, 10)), "run.pkl")
