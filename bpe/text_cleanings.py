@@ -4,7 +4,7 @@ uppercased, or the text cut into words by a pattern of the student's own.
 
 People who write BPE "from scratch" often clean the text first, each in a few common ways: ``text.upper()``, ``re.findall(r"\\w+|
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
-``word.strip(punctuation)`` (and words left empty dropped; or ``word.strip(string.punctuation)``, ASCII marks only), ``re.sub(r"[^a-z\\s]", "", text)`` (every character
+``re.sub(r"[^\\w\\s-]", "_", text)`` (each mark written ``'_'``), ``word.strip(punctuation)`` (and words left empty dropped; or ``word.strip(string.punctuation)``, ASCII marks only), ``re.sub(r"[^a-z\\s]", "", text)`` (every character
 but a-z and whitespace deleted: ``café`` read as ``caf``), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
 the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
@@ -46,6 +46,7 @@ _END_PUNCT = re.compile(r"^\W+|\W+$")
 _PUNCT = re.compile(r"[^\w\s]")
 _AZ_WORD = re.compile(r"[a-z]+")
 _AZ_BOUNDED = re.compile(r"\b[a-z]+\b")
+_NOT_WORD_OR_DASH = re.compile(r"[^\w\s-]")
 _NOT_AZ_OR_SPACE = re.compile(r"[^a-z\s]")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)
 _SENTENCE_END = re.compile(r"[.!?]+")
@@ -114,6 +115,9 @@ CLEANINGS: dict[str, Cleaning] = {
                            "'word,' is counted as 'word'", _strip_ends, words=True),
     "punct-space": Cleaning("replaces every punctuation mark and other symbol with a space (letters, digits and "
                             "'_' kept, accented letters too)", lambda t: _PUNCT.sub(" ", t)),
+    "punct-underscore": Cleaning("writes every punctuation mark and other symbol but '-' as '_' (re.sub(r'[^\\w\\s-]', '_', "
+                                 "text)), so 'word,' is counted as 'word_' and every mark as one symbol '_'",
+                                 lambda t: _NOT_WORD_OR_DASH.sub("_", t)),
     "punct-delete": Cleaning("deletes every ASCII punctuation mark (text.translate with string.punctuation, or "
                              "replace(mark, '') for each), so 'word,' is counted as 'word' and \"don't\" as 'dont'",
                              lambda t: t.translate(_NO_PUNCT)),
@@ -172,6 +176,10 @@ CLEANINGS: dict[str, Cleaning] = {
                              "dropped", lambda t: _WORD_OR_ONE_MARK.findall(t), cut=True),
     "spaces": Cleaning("collapses every run of whitespace to one space (newlines, indentation and double spaces "
                        "gone)", lambda t: " ".join(t.split())),
+    "spaces-led": Cleaning("puts a space before every word, the text's first too (' ' + word, or 'Ġ' + word, for each "
+                           "whitespace-split word), so each word is counted with a space before it and no run of "
+                           "whitespace, newlines and indentation included, is counted at all",
+                           lambda t: " " + " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",
                         _strip_accents),
     "sentences": Cleaning("cuts the text into sentences at '.', '!' and '?', drops those marks and trains on each "
@@ -266,7 +274,7 @@ def cleanings_for(
             continue
         if name == "g-utf8" and not (byte_level and any(b"\xc4\xa0" in t for t in tokens)):
             continue
-        if name == "spaces" and pre_tokenizer in WORD_CUTS:
+        if name in ("spaces", "spaces-led") and pre_tokenizer in WORD_CUTS:
             continue  # words cut at whitespace never see it
         if name == "newline-end" and (pre_tokenizer in WORD_CUTS or not any(b"\n" in t for t in tokens)):
             continue  # only a run that merges a line break, on words that can hold one

@@ -6,7 +6,9 @@ words of ``re.findall(r' ?\\S+', text)``, each leading space written ``'Ġ'`` as
 each word stripped of ASCII punctuation at its ends (``word.strip(string.punctuation)``), no mark; :func:`bu_kept_marks`:
 the text lowercased with every run of characters outside a-z and ``!?.,'`` made one space, ``'_'`` ending each word;
 :func:`bw_marks_alone`: runs of letters (digits after them) and every other character but whitespace a word alone;
-:func:`bz_az_bounded`: the lowercased text's runs of a-z that are whole words (``\\b[a-z]+\\b``), ``'</w>'`` after each."""
+:func:`bz_az_bounded`: the lowercased text's runs of a-z that are whole words (``\\b[a-z]+\\b``), ``'</w>'`` after each;
+:func:`cb_spaces_led`: a space before every whitespace-split word, the text's first too; :func:`cc_marks_underscored`: each
+lowercased word's marks but ``'-'`` written ``'_'``, ``'</w>'`` after it."""
 
 from __future__ import annotations
 
@@ -52,3 +54,14 @@ def bw_marks_alone(text: str, num_merges: int) -> list[tuple[str, str]]:
 def bz_az_bounded(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on ``text``, as strings, on the whole-word runs of a-z of the lowercased text."""
     return train_sequences([[*w, "</w>"] for w in re.findall(r"\b[a-z]+\b", text.lower())], num_merges)
+
+
+def cb_spaces_led(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, each word led by a space (``'Ġ' + word`` for every word)."""
+    return train_sequences([[" ", *w] for w in text.split()], num_merges)
+
+
+def cc_marks_underscored(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, every mark but ``'-'`` written ``'_'`` in the lowercased words."""
+    words = [re.sub(r"[^\w\s-]", "_", w.lower()) for w in text.split()]
+    return train_sequences([[*w, "</w>"] for w in words], num_merges)

@@ -13,6 +13,8 @@ from bo_trainers import (
     bu_kept_marks,
     bw_marks_alone,
     bz_az_bounded,
+    cb_spaces_led,
+    cc_marks_underscored,
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
@@ -105,3 +107,20 @@ def test_whole_words_of_a_z_alone_are_told_as_a_cleaning(corpus):
     student, result = check_pasted(corpus, bz_az_bounded, Setup("first", "sennrich", False))
     assert result.kind == "cleaning", result.cause
     assert "re.findall(r'\\b[a-z]+\\b', text)" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["handout", "bytes"])
+def test_a_space_before_every_word_the_first_too_is_told_as_a_cleaning(corpus):
+    # the old Check told a lost pair (handout) or a count off before any merge (bytes): GPT-2's words have no space
+    # before the text's first word, the student's all have one (set CB's harikishants)
+    student, result = check_pasted(corpus, cb_spaces_led, Setup("first", "gpt2", False))
+    assert result.kind == "cleaning", result.cause
+    assert "puts a space before every word, the text's first too" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_marks_written_as_underscores_are_told_as_a_cleaning(corpus):
+    # the old Check told a pair no word holds, put down to the merge loop (set CC's shiv-rna)
+    student, result = check_pasted(corpus, cc_marks_underscored, Setup("first", "sennrich", False))
+    assert (result.kind, result.step) == ("cleaning", 1), result.cause
+    assert "re.sub(r'[^\\w\\s-]', '_', text)" in result.cause, result.cause
