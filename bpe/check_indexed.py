@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from itertools import product
 
 import regex
 
@@ -83,6 +82,35 @@ def _readings(p: Parting, text: str) -> list[tuple[str, list[str], tuple[str, ..
     return readings
 
 
+def _replayed(p: Parting, typed, special: str, cut, setup, merges, work: Work) -> Indexed | None:
+    """The first way of replaying one reading that makes the run: each word apart, then each distinct word once; with
+    our tie rule (only where a pattern cut the special token), then the dict visiting the words in a set's order, then
+    in their own. The words are made once per way of counting them, and a replay begins only where its symbols and
+    the pairs each choice scans fit in what is left of the allowance."""
+    counted = Counter(typed)
+    need = len(merges)
+    for apart in (True, False):
+        chosen = typed if apart else list(counted)
+        if work.spent() or work.used + sum(map(len, chosen)) > work.units:
+            continue  # the symbols alone are past what is left: too big a text to replay so
+        words = [setup_symbols(w, setup, p.student.end_of_word) for w in chosen]
+        freqs = [1] * len(words) if apart else list(counted.values())
+        cost = MergeCost(words, merges)
+        pairs = len(cost.where)  # the pairs a choice scans (max over the whole dict), before any merge
+        for order in ("", "set", "order") if cut else ("set", "order"):
+            if work.spent() or work.used + cost(0) + pairs * need > work.units:
+                break
+            if order:
+                n = indexed_dict_reach(words, freqs, merges, work.deadline, order == "order")
+            else:  # our tie rule on the cut words: the cut alone may make the run
+                n = replay(words, freqs, merges, tie=TIE_KEY.get(p.setup.tie_break), deadline=work.deadline).reproduced
+            work.spend(cost.replayed(n) + pairs * min(n + 1, need))
+            if n >= need:
+                counts = indexed_counts(words, freqs, merges[: p.n], (p.ours[p.n], p.theirs), order == "order")
+                return Indexed(n, special, cut, apart, counts, order)
+    return None
+
+
 def indexed_order(p: Parting) -> Indexed | None:
     """The reading on which the loop makes the whole run (through ``BEYOND`` merges past the step), or None. The words
     cut by a pattern that misses a special token are first replayed with our tie rule (the cut alone may make the
@@ -94,30 +122,12 @@ def indexed_order(p: Parting) -> Indexed | None:
     if text is None or len(text) > work.units:  # each word apart, its symbols alone would be past the allowance
         return None
     merges = p.student.merges[: p.step + BEYOND]
-    need = len(merges)
     found: list[Indexed] = []
     setup = replace(p.setup, byte_base=p.student.byte_level or p.setup.byte_base)
     for special, typed, cut in _readings(p, text):
-        counted = Counter(typed)
-        for apart, order in product((True, False), ("", "set", "order")):
-            if order == "" and not cut:
-                continue  # our tie rule on words split out properly: the setting 'split-specials' of check_cause
-            chosen = typed if apart else list(counted)
-            words = [setup_symbols(w, setup, p.student.end_of_word) for w in chosen]
-            freqs = [1] * len(words) if apart else list(counted.values())
-            pairs = len({q for w in words for q in zip(w, w[1:])})
-            if work.spent() or work.used + sum(map(len, words)) + pairs * need > work.units:
-                continue  # past what is left: too big a text to replay so
-            cost = MergeCost(words, merges)
-            if order:
-                n = indexed_dict_reach(words, freqs, merges, work.deadline, order == "order")
-            else:
-                n = replay(words, freqs, merges, tie=TIE_KEY.get(p.setup.tie_break), deadline=work.deadline).reproduced
-            work.spend(cost.replayed(n) + pairs * min(n + 1, need))
-            if n >= need:
-                counts = indexed_counts(words, freqs, merges[: p.n], (p.ours[p.n], p.theirs), order == "order")
-                found.append(Indexed(n, special, cut, apart, counts, order))
-                break
+        made = _replayed(p, typed, special, cut, setup, merges, work)
+        if made is not None:
+            found.append(made)
     work.late()  # the safety net passed: a replay may have stopped short of its end (told)
     # a special token split out is the cause where it changes the counts here, else the dict's order on our words
     moved = [f for f in found if f.special and f.counts != (p.our_count, p.their_count)]

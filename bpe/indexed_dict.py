@@ -15,12 +15,11 @@ Left out: where the Check weighs this against other causes (:mod:`bpe.check_caus
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 
 from .formats.cs336 import BytePair
-from .replay_dicts import HolderCounts
+from .replay_dicts import HolderCounts, loop_reach
 from .word_merges import merge_all
 
 
@@ -91,9 +90,4 @@ def indexed_dict_reach(
     in_order: bool = False,
 ) -> int:
     """How many of ``merges`` :class:`IndexedDict` makes, in order, before its choice differs."""
-    loop = IndexedDict(words, freqs, in_order)
-    for step, pair in enumerate(merges):
-        if loop.top() != pair or deadline is not None and time.monotonic() > deadline:
-            return step
-        loop.merge(pair)
-    return len(merges)
+    return loop_reach(IndexedDict(words, freqs, in_order), merges, deadline)

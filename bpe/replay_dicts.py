@@ -3,7 +3,8 @@
 :class:`PrefixFirst` moves the left pairs before the right ones (``right-recorded-first``); :class:`WrongIndex`
 uses the last word's index in its update (``wrong-index``); :class:`SubstringCounts` never merges a word and
 counts a new pair as substrings of the corpus (``substring-counts``). Each offers ``count``, ``top`` and
-``merge``, which :func:`bpe.fault_replay.replay` calls in place of its own counts.
+``merge``, which :func:`bpe.fault_replay.replay` calls in place of its own counts; :func:`loop_reach` follows a run
+with any loop that offers ``top`` and ``merge``.
 
 Left out: the replay that drives them (:mod:`bpe.fault_replay`) and the loops whose selection is a heap
 (:mod:`bpe.replay_heaps`).
@@ -11,10 +12,29 @@ Left out: the replay that drives them (:mod:`bpe.fault_replay`) and the loops wh
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+from typing import Protocol
 
 from .formats.cs336 import BytePair
 from .word_merges import Word
+
+
+class Loop(Protocol):
+    """A student's loop replayed as written: the pair it takes next, and its merge of that pair."""
+
+    def top(self) -> BytePair | None: ...
+
+    def merge(self, pair: BytePair) -> None: ...
+
+
+def loop_reach(loop: Loop, merges: Sequence[BytePair], deadline: float | None = None) -> int:
+    """How many of ``merges`` ``loop`` makes, in order, before its choice differs (or ``deadline`` passes)."""
+    for step, pair in enumerate(merges):
+        if loop.top() != pair or deadline is not None and time.monotonic() > deadline:
+            return step
+        loop.merge(pair)
+    return len(merges)
 
 
 class HolderCounts:

@@ -24,11 +24,11 @@ Left out: where the Check weighs this against other causes (:mod:`bpe.check_caus
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from .formats.cs336 import BytePair
 from .replay_counts import PairCounts
+from .replay_dicts import loop_reach
 
 
 class SetOrder:
@@ -162,12 +162,7 @@ def tuple_set_order_reach(
     deadline: float | None = None,
 ) -> int:
     """How many of ``merges`` :class:`TupleSetOrder` makes, in order, before its choice differs."""
-    loop = TupleSetOrder(words, freqs)
-    for step, pair in enumerate(merges):
-        if loop.top() != pair or deadline is not None and time.monotonic() > deadline:
-            return step
-        loop.merge(pair)
-    return len(merges)
+    return loop_reach(TupleSetOrder(words, freqs), merges, deadline)
 
 
 def set_order_reach(
@@ -179,9 +174,4 @@ def set_order_reach(
 ) -> int:
     """How many of ``merges`` the loop that merges in a set's order makes, in order, before its choice differs
     (``pick``: its tie rule over the tied pairs; ``first``: the number of the text's first position)."""
-    loop = SetOrder(sequence, pick, first)
-    for step, pair in enumerate(merges):
-        if loop.top() != pair or deadline is not None and time.monotonic() > deadline:
-            return step
-        loop.merge(pair)
-    return len(merges)
+    return loop_reach(SetOrder(sequence, pick, first), merges, deadline)
