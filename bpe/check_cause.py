@@ -51,7 +51,7 @@ from .check_cleaned import (
 from .check_container import container_cause
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
-from .check_indexed import indexed_order, indexed_told
+from .check_indexed import indexed_candidate, indexed_told
 from .check_ints import int_reach, summed
 from .check_loop import (
     BEYOND,
@@ -300,18 +300,7 @@ def compare_one(
         here = tie_from_here(words, student.merges, step, TIE_KEY.get(setup.tie_break))
         if here is not None:
             candidates.append((here.reproduced, 5.2, "tie-here"))
-    whole = min(len(student.merges), step + BEYOND)
-    made = any(c[0] >= whole and not (c[2] == "merge-loop" and idle_fault(found)) for c in candidates)
-    indexed = indexed_order(p) if search and not made else None
-    if indexed is not None:  # ties in the order of a dict updated in place: a whole run only, where no cause makes
-        # one but a loop fault that only passes the tie on; after our tie rules and the students' (it is one
-        # program's order), the special tokens dropped first among the settings
-        weight = 1.15 if indexed.special else 5.15
-        if not indexed.special and idle_fault(found) and found.reproduced >= indexed.reach:
-            # a loop fault that counts both pairs as we do only passes the tie on, as it does to a tie rule
-            candidates = [(c[0], 3.3, c[2]) if c[2] == "merge-loop" else c for c in candidates]
-            weight = 3.25
-        candidates.append((indexed.reach, weight, "indexed"))
+    candidates, indexed = indexed_candidate(p, candidates, found) if search else (candidates, None)
     cap = step + BEYOND  # the replays follow the student no further, so no cause counts beyond it
     if search and (lowered is not None or cleaned is not None):  # a student's tie rule after case or a cleaning?
         candidates, cleaned = taken_over(p, candidates, lowered, cleaned, min(len(student.merges), cap))

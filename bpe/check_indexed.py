@@ -11,7 +11,7 @@ so those pieces are counted. :func:`indexed_order` tries both readings, each wor
 visited in a set's order and in their own;
 :func:`indexed_told` says the one that makes the run.
 
-Left out: the loop itself (:mod:`bpe.indexed_dict`) and the other causes (:mod:`bpe.check_cause`).
+Left out: the loop itself (:mod:`bpe.indexed_dict`) and the other causes, weighed beside it (:mod:`bpe.check_cause`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import regex
 
-from .check_loop import BEYOND
+from .check_loop import BEYOND, FaultFound, idle_fault
 from .check_notation import show_pair, show_word
 from .check_reading import reading_of
 from .check_result import Comparison
@@ -132,6 +132,24 @@ def indexed_order(p: Parting) -> Indexed | None:
     # a special token split out is the cause where it changes the counts here, else the dict's order on our words
     moved = [f for f in found if f.special and f.counts != (p.our_count, p.their_count)]
     return next(iter(moved or [f for f in found if not f.special] or found), None)
+
+
+def indexed_candidate(p: Parting, candidates: list, found: FaultFound | None) -> tuple[list, Indexed | None]:
+    """The candidates (reach, weight, kind) with the dict's order among them, tried only where no cause already makes
+    the whole run but a loop fault that only passes the tie on (``found``, which counts both pairs as we do); and the
+    reading found. It is one program's order: after our tie rules and the students', but a special token the student
+    dropped first among the settings; before such a loop fault, which yields to it as it does to a tie rule."""
+    whole = min(len(p.student.merges), p.step + BEYOND)
+    if any(c[0] >= whole and not (c[2] == "merge-loop" and idle_fault(found)) for c in candidates):
+        return candidates, None
+    indexed = indexed_order(p)
+    if indexed is None:
+        return candidates, None
+    weight = 1.15 if indexed.special else 5.15
+    if not indexed.special and idle_fault(found) and found.reproduced >= indexed.reach:
+        candidates = [(c[0], 3.3, c[2]) if c[2] == "merge-loop" else c for c in candidates]
+        weight = 3.25
+    return [*candidates, (indexed.reach, weight, "indexed")], indexed
 
 
 INDEXED_SENTENCE = (
