@@ -144,8 +144,9 @@ def _spelled_stream(corpus, student: StudentRun, setup: Setup, specials: Sequenc
         tokens = {t.decode("utf-8") for pair in student.merges for t in pair}
     except UnicodeDecodeError:
         tokens = {t.decode("latin-1") for pair in student.merges for t in pair}
-    tags = {m.group() for t in tokens if (m := TAG.search(t.rstrip()))} | {END_OF_WORD}
-    tags = sorted(tag for tag in tags if spells(student.merges, {t.rstrip() for t in tokens}, tag, text))
+    tokens = {t.rstrip() for t in tokens}  # a tag then the space joining the words: '</w> '
+    tags = {m.group() for t in tokens if (m := TAG.search(t))} | {END_OF_WORD}
+    tags = sorted(tag for tag in tags if spells(student.merges, tokens, tag, text))
     if not tags:
         return None
     plain = setup_agreed(corpus, setup, student.merges, specials)
@@ -159,11 +160,12 @@ def _spelled_stream(corpus, student: StudentRun, setup: Setup, specials: Sequenc
             words, freqs = [units(" ".join(w + tag for w in text.split()))], [1]
         else:  # each word apart, the tag's characters after its own
             words, freqs = [units(w + tag) for w in counted], list(counted.values())
+        cost = MergeCost(words, merges)
         for tie in dict.fromkeys((_KEYS.get(setup.tie_break), None)):
             if work.spent():
                 break
             n = replay(words, freqs, merges, tie=tie, deadline=work.deadline).reproduced
-            work.spend(MergeCost(words, merges).replayed(n))
+            work.spend(cost.replayed(n))
             if n > plain and (best is None or n > best.agreed):
                 best = Stream(tag.encode(), joined, n, plain, spelled=True)
     return best
