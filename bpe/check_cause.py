@@ -93,6 +93,7 @@ from .check_told import (
     tie_and_loop_told,
 )
 from .check_utf16 import utf16_reach, utf16_told
+from .check_work import ALLOWANCES
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -318,6 +319,10 @@ def compare_one(
         pairs = (ours[n], theirs)
         skip = TIE_KEY.get(setup.tie_break)
         prefer = found.fault if found is not None else None
+        if prefer is None:  # no fault made the step under our tie rule: one may where any tied pair can win, and
+            # is tried with each rule first (a stale count a faulty update left ties with ours, a dict's order wins)
+            loose = find_fault(words, student.merges, step, pairs, None, ALLOWANCES["same"])
+            prefer = loose.fault if loose is not None else None
         if not tied and found is not None and found.reproduced >= step:  # where no count ties, a rule that adds a
             # choice or two to the loop fault that alone makes this one is chance
             need = max(need, min(len(student.merges), found.reproduced + FOLLOW))

@@ -280,7 +280,8 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
     ``merges``: the student's merges before the step, to name the merge whose update went wrong."""
     if found.fault.loses and len(pairs) > 1:
         return _lost_sentence(found, pairs)
-    if found.fault.lazy and len(pairs) > 1:
+    counted = all(found.faulty.counts.get(p) == found.true.counts.get(p) for p in pairs)
+    if found.fault.lazy and len(pairs) > 1 and counted:  # the counts right: the heap's entries chose
         ours, theirs = pairs[0], pairs[1]
         ours_n, theirs_n = found.true.counts.get(ours, 0), found.true.counts.get(theirs, 0)
         if ours_n == theirs_n and theirs < ours:  # here it is the heap's order of tied pairs, not a lost entry
@@ -292,11 +293,7 @@ def fault_sentence(found: FaultFound, corpus: Words, pairs: Sequence[BytePair], 
             f"{found.fault.sentence}: your count of {show_pair(ours)} ({ours_n}) is right, but it fell after its last "
             f"entry was pushed, so your heap no longer offers it and pops {show_pair(theirs)} ({theirs_n})"
         )
-    if (
-        found.fault.heap
-        and len(pairs) > 1
-        and all(found.faulty.counts.get(p) == found.true.counts.get(p) for p in pairs)
-    ):
+    if found.fault.heap and len(pairs) > 1 and counted:
         ours, theirs = pairs[0], pairs[1]
         return (
             f"{found.fault.sentence}: your counts of {show_pair(ours)} ({found.true.counts.get(ours, 0)}) and "

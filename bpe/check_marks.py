@@ -173,7 +173,7 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     spent from the allowance ``marks`` (:mod:`bpe.check_work`)."""
     # a run of characters compared on bytes may still mark its words (a course's byte trainer that starts each word
     # with a symbol of its own): its marks are compared on characters
-    if student.byte_level or student.end_of_word or not student.merges:
+    if student.end_of_word or not student.merges:
         return None
     if setup.pre_tokenizer == "none":  # a run compared with no words at all: its symbols mark no word
         return None

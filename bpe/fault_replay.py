@@ -29,7 +29,7 @@ from .loop_fault import Fault, no_extra
 from .merge_faults import CORRECT
 from .replay_counts import HeldPairs, PairCounts, Reached, Recount
 from .replay_dicts import PrefixFirst, SubstringCounts, WrongIndex
-from .replay_heaps import LazyHeap, SiftlessHeap, WordHeap
+from .replay_heaps import LazyHeap, LinkedHeap, SiftlessHeap, WordHeap
 from .replay_positions import PositionPairs, RecordedPositions
 from .tie_keys import (
     ID_SUM_TIE,
@@ -144,8 +144,9 @@ def replay(
     live = set(range(len(words)))
     held = HeldPairs(words, contrib) if fault.moves else None
     heap = SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
-    if fault.lazy and heap is not None:
-        heap = WordHeap(words, freqs) if fault.whole_words else LazyHeap(words, freqs)  # type: ignore[assignment]
+    if fault.lazy:  # a lazy heap pops the smallest of tied entries by its own key, whatever rule ours has
+        lazy = WordHeap if fault.whole_words else LinkedHeap if fault.linked else LazyHeap
+        heap = lazy(words, freqs)  # type: ignore[assignment]
     if fault.wrong_index and tie in (None, "greatest-bytes"):
         heap = WrongIndex(words, freqs)  # type: ignore[assignment]
     if fault.prefix_first and tie in (None, "greatest-bytes"):

@@ -60,6 +60,7 @@ class Fault:
     skips: bool = False  # every second word of the list holding the pair skipped (removed from it while iterated)
     wrong_index: bool = False  # the update uses the last word's index for the count and the merged split
     recorded: bool = False  # occurrences kept at the places recorded when counted, never shifted (replay_positions)
+    linked: bool = False  # with ``lazy``: linked lists whose absorbed nodes are never marked (replay_heaps.LinkedHeap)
     prefix_first: bool = False  # the left pairs moved before the right ones, read off the word as it is (replay_dicts)
     follow: int = 0  # merges past the step it must follow the run too (or to its end): one choice may pass for it
     past_end: bool = False  # with ``follow``: a run that ends sooner does not do (a short run may follow it by chance)

@@ -25,6 +25,7 @@ from .neighbour_faults import (
     left_symbol_extra,
     merged_sides_extra,
     right_added_extra,
+    right_never_extra,
     skip_first_extra,
     stale_guarded_extra,
     stale_left_extra,
@@ -377,6 +378,14 @@ FAULTS: dict[str, Fault] = {
               blames=lambda merge, pair: merge[0] + merge[1] in pair),
         # the update reads the neighbours from the word before the merge and adds the old pair on the right,
         # ``(b, y)``, where it should subtract it (``+=`` for ``-=``), so the pair after each occurrence gains count.
+        # the update moves only the pair on the left of each new token: its right side sits behind a guard that never
+        # holds, so (b, next) keeps its count and (ab, next) is never counted.
+        Fault("right-never", "your update moves only the pair on the left of each merged pair: the pair on its right, "
+              "(b, next), is never subtracted and (ab, next) never added (the right side's guard never holds), so "
+              "the pair after every merged occurrence keeps count it should lose", extra=right_never_extra,
+              about_merge="your update for the merge {merge} never moves the pair on the right of each {joined}: "
+              "({b}, next) keeps its count and ({joined}, next) is never counted",
+              blames=lambda merge, pair: pair[0] == merge[1] or pair[0] == merge[0] + merge[1]),
         Fault("right-added", "your update adds the old right pair of each merged pair, (b, next), instead of "
               "subtracting it (counts[(b, next)] += instead of -=), so the pair after every merged occurrence gains "
               "count it should lose", extra=right_added_extra, drops=True,
@@ -458,6 +467,13 @@ FAULTS: dict[str, Fault] = {
               "own second symbol, ({joined}, {b}) (tokens[i + 1] where tokens[i + 2] is meant)",
               blames=lambda merge, pair: merge[0] == pair[1] or merge[1] == pair[0]
               or pair == (merge[0] + merge[1], merge[1])),
+        # as ``lazy-heap``, a heap of (-count, id, id), over words kept as linked lists merged as ``dead-node`` does.
+        Fault("lazy-heap-dead-node", "your merge visits a copy of the pair's places taken before it, and a node an "
+              "earlier place absorbed is never marked, so in a run like 'aaaa' it passes your check and is merged "
+              "again: the pair of two merged tokens and the pairs beside them gain count, though the tokens come out "
+              "right; and your heap of (-count, id, id) gets a new entry only for a pair whose count rose, never for "
+              "one whose count fell, so such a pair is never offered again until it gains count (among equal counts "
+              "your min-heap pops the pair of smallest token ids)", heap=True, lazy=True, linked=True, follow=3),
         # as ``lazy-heap``, a heap of (-count, id, id) whose update subtracts all of a merged word's pairs and adds the
         # new word's back, pushing each with its count at that moment: an entry goes stale when a later word takes
         # count off the pair, and among equal counts the pair of smallest token ids is popped.

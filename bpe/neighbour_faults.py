@@ -155,3 +155,17 @@ def right_added_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -
             faulty[(b, old[i + 2])] += 1
             faulty[(joined, old[i + 2])] += 1
     return _less_correct(faulty, old, new, pair)
+
+
+def right_never_extra(old: Split, new: Split, pair: BytePair, made: list[int]) -> Counter:
+    """Only the pair on the left of each new token moved, read off the merged split as it is built; the pair on its
+    right, ``(b, y)``, never subtracted and ``(ab, y)`` never added (a guard that never holds: ``if i >= len``
+    where ``i < len`` was meant); less the correct update."""
+    a, b = pair
+    joined = a + b
+    faulty: Counter = Counter()
+    for p in made:
+        if p > 0:
+            faulty[(new[p - 1], a)] -= 1
+            faulty[(new[p - 1], joined)] += 1
+    return _less_correct(faulty, old, new, pair)

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .formats.cs336 import BytePair
+from .replay_positions import LinkedNodes
 from .word_merges import Word
 
 
@@ -149,6 +150,7 @@ class LazyHeap:
         self.splits = [list(w) for w in words]
         self.freqs = freqs
         self.ids: dict[bytes, int] | None = {} if ids else None  # a merged token's id past the bytes, in merge order
+        self.base = {t for w in words for t in w} if ids else set()
         self.counts: dict[BytePair, int] = {}
         for w, word in enumerate(words):
             for p in zip(word, word[1:]):
@@ -159,7 +161,9 @@ class LazyHeap:
     def _key(self, pair: BytePair) -> tuple:
         if self.ids is None:
             return pair
-        return tuple(t[0] if len(t) == 1 else 256 + self.ids.get(t, 0) for t in pair)
+        # a symbol of the words as given before a merged token, the symbols in their order (a byte by its value, a
+        # character by its code point, as UTF-8 sorts), the merged ones in the order they were made
+        return tuple((0, t) if t in self.base else (1, self.ids.get(t, 0)) for t in pair)
 
     def count(self, pair: BytePair) -> int:
         return self.counts.get(pair, 0)
@@ -204,6 +208,24 @@ class LazyHeap:
                     out.append(split[i])
                     i += 1
             self.splits[w] = out
+        self.counts.pop(pair, None)
+
+
+class LinkedHeap(LazyHeap):
+    """A lazy heap of ``(-count, id, id)`` as :class:`LazyHeap` (an entry pushed each time a count rises, never when
+    it falls) over words kept as linked lists merged as :class:`~bpe.replay_positions.LinkedNodes` does: a node a
+    merge absorbed is merged again where the copy of the pair's places holds it."""
+
+    def __init__(self, words: Sequence[Word], freqs: Sequence[int]) -> None:
+        super().__init__(words, freqs, ids=True)
+        self.nodes = LinkedNodes(words)
+
+    def _merged(self, pair: BytePair) -> None:
+        self.ids.setdefault(pair[0] + pair[1], len(self.ids) + 1)  # type: ignore[union-attr]
+        for w, p, k in self.nodes.moves(pair):
+            self.counts[p] = self.counts.get(p, 0) + k * self.freqs[w]
+            if k > 0:
+                heapq.heappush(self.heap, (-self.counts[p], self._key(p), p))
         self.counts.pop(pair, None)
 
 

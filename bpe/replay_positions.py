@@ -3,7 +3,9 @@
 :class:`PositionPairs` keeps each pair as the byte positions where it starts (``positions``);
 :class:`RecordedPositions` keeps each pair's (word, index) as recorded when it was counted, never shifted
 (``recorded-positions``). Each updates the replay's :class:`~bpe.replay_counts.PairCounts` and per-word
-counts in :func:`bpe.fault_replay.replay`.
+counts in :func:`bpe.fault_replay.replay`. :class:`LinkedNodes` keeps the text as a linked list whose absorbed nodes
+are never marked, and gives each change of a count its merges make, in order, for a heap that reads them
+(:class:`bpe.replay_heaps.LinkedHeap`).
 
 Left out: the replay that drives them (:mod:`bpe.fault_replay`) and loops that keep word splits.
 """
@@ -11,7 +13,7 @@ Left out: the replay that drives them (:mod:`bpe.fault_replay`) and loops that k
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .formats.cs336 import BytePair
 from .replay_counts import PairCounts
@@ -110,3 +112,56 @@ class RecordedPositions:
             counts.add(change, freqs[w])
             contrib[w].update(change)
         counts.drop(pair)
+
+
+class LinkedNodes:
+    """For a loop that keeps the text as a linked list of nodes and each pair as the set of nodes where it starts,
+    merging at a copy of that set taken before the merge, in the set's order: a node the merge absorbs is never
+    marked, so it keeps its symbol and its link, and where the copy holds it too (a run ``x x x x`` merging
+    ``(x, x)``), it passes the check (its symbol and its next node's are the pair) and is merged again, moving the
+    pairs beside it once more: ``(xx, xx)`` is counted twice. The list read from its head still holds the right
+    tokens. The nodes are numbered through the words one after another, and the places kept in real sets of those
+    numbers, so a copy is visited in the order the student's set of ints gives it."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.ids: list[bytes] = []
+        self.word: list[int] = []
+        self.after: list[int] = []
+        self.before: list[int] = []
+        self.at: dict[BytePair, set[int]] = {}
+        for w, word in enumerate(words):
+            start = len(self.ids)
+            for i, symbol in enumerate(word):
+                self.ids.append(symbol)
+                self.word.append(w)
+                self.after.append(start + i + 1 if i + 1 < len(word) else -1)
+                self.before.append(start + i - 1 if i else -1)
+            for i, p in enumerate(zip(word, word[1:])):
+                self.at.setdefault(p, set()).add(start + i)
+
+    def moves(self, pair: BytePair) -> Iterator[tuple[int, BytePair, int]]:
+        """Each change of a count the loop makes merging ``pair``, in its order: (word, pair, +1 or -1)."""
+        a, b = pair
+        joined = a + b
+        ids, after, before = self.ids, self.after, self.before
+        for i in list(self.at.get(pair, ())):
+            j = after[i]
+            if j == -1 or ids[i] != a or ids[j] != b:
+                continue
+            w, left, right = self.word[i], before[i], after[j]
+            if left != -1:
+                self.at.get((ids[left], a), set()).discard(left)
+                yield w, (ids[left], a), -1
+            if right != -1:
+                self.at.get((b, ids[right]), set()).discard(j)
+                yield w, (b, ids[right]), -1
+            ids[i], after[i] = joined, right
+            if right != -1:
+                before[right] = i
+            if left != -1:
+                self.at.setdefault((ids[left], joined), set()).add(left)
+                yield w, (ids[left], joined), 1
+            if right != -1:
+                self.at.setdefault((joined, ids[right]), set()).add(i)
+                yield w, (joined, ids[right]), 1
+        self.at.pop(pair, None)

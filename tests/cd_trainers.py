@@ -1,0 +1,114 @@
+"""Set CD's class, written for the tests independently of ``bpe/``: the whole text one sequence of characters kept as
+a linked list (a dict of each node's next and previous node) with each pair's nodes in a set, merged at a list made
+of that set before the merge, where a node a merge absorbs is left as it was (its symbol and its links), so in a run
+of one symbol it passes the check again and is merged a second time (set CD's Halva773), each pair picked from a
+``heapq`` of ``(-count, id, id)`` pushed only when a count rises (ids: the sorted characters, then the merged tokens in
+the order made): :func:`cd_dead_nodes_heap`. :func:`cg_right_never`: set CG's class, the text's bytes one sequence whose counts are
+updated only on the left of each new token (set CG's toxypiks); :func:`cf_start_marked_bytes`: set CF's class, each
+whitespace-split word's UTF-8 bytes after a ``'_'`` of the student's own (set CF's kishanku56), pasted as bytes."""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+
+from line_trainers import train_sequences
+from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
+
+
+def cd_dead_nodes_heap(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``, as strings, from a lazy heap over a linked list whose absorbed nodes stay."""
+    chars = sorted(set(text))
+    token = dict(enumerate(chars))
+    index = {c: k for k, c in token.items()}
+    seq = [index[c] for c in text]
+    nxt = {k: k + 1 for k in range(len(seq) - 1)}
+    prv = {k + 1: k for k in range(len(seq) - 1)}
+    count: dict[tuple[int, int], int] = defaultdict(int)
+    where: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for k in range(len(seq) - 1):
+        count[(seq[k], seq[k + 1])] += 1
+        where[(seq[k], seq[k + 1])].add(k)
+    queue = [(-n, p) for p, n in count.items()]
+    heapq.heapify(queue)
+    merges = []
+    for _ in range(num_merges):
+        while queue and (count[queue[0][1]] != -queue[0][0] or queue[0][0] == 0):
+            heapq.heappop(queue)
+        if not queue:
+            break
+        pair = heapq.heappop(queue)[1]
+        new = len(token)
+        token[new] = token[pair[0]] + token[pair[1]]
+        merges.append((token[pair[0]], token[pair[1]]))
+        for k in list(where[pair]):
+            after = nxt.get(k)
+            if after is None or seq[k] != pair[0] or seq[after] != pair[1]:
+                continue
+            before, beyond = prv.get(k), nxt.get(after)
+            changed = []
+            if before is not None:
+                count[(seq[before], seq[k])] -= 1
+                where[(seq[before], seq[k])].discard(before)
+            if beyond is not None:
+                count[(seq[after], seq[beyond])] -= 1
+                where[(seq[after], seq[beyond])].discard(after)
+            seq[k] = new
+            if beyond is None:
+                nxt.pop(k, None)
+            else:
+                nxt[k], prv[beyond] = beyond, k
+            if before is not None:
+                changed.append(((seq[before], new), before))
+            if beyond is not None:
+                changed.append(((new, seq[beyond]), k))
+            for p, at in changed:
+                count[p] += 1
+                where[p].add(at)
+                heapq.heappush(queue, (-count[p], p))
+        count[pair] = 0
+        where[pair].clear()
+    return merges
+
+
+def cg_right_never(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s bytes, as strings of GPT-2's byte characters, from counts made once and then moved only on the left of
+    each new token (the right side never), the first of equal counts in the dict's order winning."""
+    seq = [bytes([c]) for c in text.encode()]
+    count: dict[tuple[bytes, bytes], int] = {}
+    for p in zip(seq, seq[1:]):
+        count[p] = count.get(p, 0) + 1
+    merges = []
+    for _ in range(num_merges):
+        best = None
+        for p, n in count.items():
+            if best is None or n > count[best]:
+                best = p
+        if best is None or count[best] <= 0:
+            break
+        merges.append(("".join(BYTE_CHARS[c] for c in best[0]), "".join(BYTE_CHARS[c] for c in best[1])))
+        new, out, k = best[0] + best[1], [], 0
+        while k < len(seq):
+            if k + 1 < len(seq) and (seq[k], seq[k + 1]) == best:
+                if out:
+                    count[(out[-1], seq[k])] = count.get((out[-1], seq[k]), 0) - 1
+                    count[(out[-1], new)] = count.get((out[-1], new), 0) + 1
+                count[best] -= 1
+                out.append(new)
+                k += 2
+            else:
+                out.append(seq[k])
+                k += 1
+        seq = out
+    return merges
+
+
+def cf_start_marked_bytes(text: str, num_merges: int) -> str:
+    """The merges on the bytes of ``text``'s words, each word led by a ``'_'`` symbol, as a list of ``bytes`` pairs
+    printed by Python (the start symbol is a string of its own: ``'_'`` in the text stays a byte of its word)."""
+    seqs = [["<start>", *(chr(b) for b in word.encode())] for word in text.split()]
+
+    def raw(token: str) -> bytes:
+        return token.replace("<start>", "_").encode("latin-1")
+
+    return repr([(raw(a), raw(b)) for a, b in train_sequences(seqs, num_merges)])

@@ -1,0 +1,56 @@
+"""Sets CD's and CG's classes (tests/cd_trainers.py), pasted as the Check page reads them: a linked list merged at a copy
+of the pair's places, whose absorbed nodes pass the check again in a run of one symbol, picked by a lazy heap; counts
+moved only on the left of each new token; a byte-level run whose words start with a symbol of the student's own."""
+
+from __future__ import annotations
+
+import pytest
+from cd_trainers import cd_dead_nodes_heap, cf_start_marked_bytes, cg_right_never
+from check_support import check_pasted
+from faulty_trainers import CORPORA
+
+from bpe.check import Setup, diagnose
+from bpe.formats.student_runs import read_student_text
+from server.jobs import corpus_of
+
+WHOLE_TEXT = Setup("first", "none", False)
+
+
+@pytest.mark.parametrize(("corpus", "step"), [("prose", 3), ("bytes", 4)])
+def test_absorbed_nodes_merged_again_under_a_lazy_heap_are_told_with_the_heap(corpus, step):
+    # the old Check told two merged tokens side by side counted twice (prose), or a merge that makes a token at every
+    # start of the pair with ties by token ids (bytes), neither the student's loop (set CD's Halva773)
+    student, result = check_pasted(corpus, cd_dead_nodes_heap, WHOLE_TEXT)
+    assert (result.step, result.kind, result.fault) == (step, "merge-loop", "lazy-heap-dead-node"), result.cause
+    assert "a node an earlier place absorbed is never marked" in result.cause, result.cause
+    assert "your heap of (-count, id, id) gets a new entry only for a pair whose count rose" in result.cause
+
+
+def test_the_count_the_absorbed_nodes_add_is_told_not_a_lost_heap_entry():
+    # the heap's sentence for a lost entry ("your count of (h, e) is right, but it fell") was said where the count
+    # of the student's own pair was off: four spaces merged twice over make (␣␣, ␣␣) 87 where it is 44
+    _, result = check_pasted("prose", cd_dead_nodes_heap, WHOLE_TEXT)
+    assert "your count of (␣␣, ␣␣) rises to 87 while it is 44" in result.cause, result.cause
+    assert "is right, but it fell" not in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_counts_moved_only_on_the_left_of_each_new_token_are_told(corpus):
+    # the old Check told the right pair added instead of subtracted (handout), or a pair no word holds put side by
+    # side by some faulty update (bytes), where the student's update never touches the right side (set CG's toxypiks)
+    student, result = check_pasted(corpus, cg_right_never, Setup("first", "none", True))
+    assert (result.kind, result.fault) == ("merge-loop", "right-never"), result.cause
+    assert "never moves the pair on the right of each" in result.cause, result.cause
+
+
+@pytest.mark.parametrize(("corpus", "merges"), [("handout", 10), ("prose", 40)])
+def test_a_byte_level_run_whose_words_start_with_a_mark_is_told_the_mark(corpus, merges):
+    # the old Check never looked for word marks in a run pasted as bytes, and told a pair our corpus never has, or
+    # merges from another text (set CF's kishanku56)
+    text = CORPORA[corpus]
+    student = read_student_text(cf_start_marked_bytes(text, merges), "The pasted text")
+    assert student.byte_level
+    setup = Setup("first", "whitespace", True)
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup, (), num_merges=merges)
+    assert result.kind == "word-marks", result.cause
+    assert "your words start with the symbol '_'" in result.cause, result.cause
