@@ -366,7 +366,8 @@ def _with_settings(corpus, student, setup, alternative, specials, n, n_alt, hist
         if setup.pre_tokenizer == "sennrich" and alternative.pre_tokenizer == "whitespace":  # '</w>' never merged
             cause += (
                 " Your run's '</w>' never merges with anything: your words carry no end-of-word symbol, or your loop "
-                "never counts a pair that holds '</w>'."
+                "never counts a pair that holds '</w>' (a count over range(len(word) - 2), one pair short, never "
+                "reaches a word's last pair, the one ending in '</w>')."
             )
         if unspaced_reach(corpus, student, setup, alternative, specials) >= total:  # GPT-2's words, spaces lost
             cause += f" Your run cuts its words at whitespace, {UNSPACED_GPT2}."

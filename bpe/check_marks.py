@@ -171,8 +171,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     """The marking of our words that the student's words carry, or None: a run on bytes, a run with ``</w>`` or
     without another mark, or a marking that explains nothing. Each marking tried is one training on our words,
     spent from the allowance ``marks`` (:mod:`bpe.check_work`)."""
-    # a run of characters compared on bytes may still mark its words (a course's byte trainer that starts each word
-    # with a symbol of its own): its marks are compared on characters
+    # a run of characters compared on bytes, or a run of bytes, may still mark its words (a course's byte trainer
+    # that starts each word with a symbol of its own): its marks are compared on characters
     if student.end_of_word or not student.merges:
         return None
     if setup.pre_tokenizer == "none":  # a run compared with no words at all: its symbols mark no word
@@ -184,6 +184,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     text = "".join(_texts(corpus))
     tags = sorted({m.group() for t in tokens if (m := TAG.search(t)) and m.group() not in text})
     spelled = [Spelled(m) for m in {*tags, "</w>"} if spells(student.merges, tokens, m, text)]
+    if student.byte_level and (tags or spelled):
+        return None  # a tag in a run of bytes is written into the text as its characters (bpe.check_stream)
     # a tag starting tokens ('<w>' before each word's first character), which the text never holds
     start_tags = _start_tags(student.merges, tokens, text)
     if any("</w>" in t for t in tokens) and not spelled:

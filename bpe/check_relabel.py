@@ -84,6 +84,15 @@ def _latin1(merges: Sequence[BytePair]) -> tuple[BytePair, ...] | None:
     return read if read != tuple(merges) else None
 
 
+def _commonest(pair: BytePair, texts: list[bytes]) -> bool:
+    """Whether ``pair`` is the pair of bytes the text holds most often: a first merge read back so is the signature
+    of its labels alone, whatever a loop of the run's own makes of the merges after it."""
+    if len(pair[0]) != 1 or len(pair[1]) != 1:
+        return False
+    counts = Counter(p for t in texts for p in zip(t, t[1:]))
+    return bool(counts) and counts.get((pair[0][0], pair[1][0]), 0) == max(counts.values())
+
+
 def _one_byte(byte: int, merges: Sequence[BytePair], texts: list[bytes]) -> bool:
     """True if a run whose every token is ``byte`` repeated cannot come from the text: the byte is nowhere in it, or
     the first merge stands nowhere in it and the run repeats a merge or makes one the text never holds while the
@@ -143,7 +152,7 @@ def relabelled(corpus: Corpus, merges: Sequence[BytePair], byte_level: bool = Tr
     # a token that reads as Latin-1 characters in UTF-8 is a signature of its own: half the first merges will do,
     # as a loop fault of the run's own may part it from the text later; a shift of single bytes could fit a few
     # pairs of another text by chance, so all but a tenth must fit
-    if read is not None and fits(read[:1], texts) and 2 * fits(read, texts) >= first:
+    if read is not None and fits(read[:1], texts) and (2 * fits(read, texts) >= first or _commonest(read[0], texts)):
         return Relabel("latin1", read)
     read = _indexed(merges, byte_level)  # a signature of its own too (a whole permutation), and a run labelled so
     # often has a loop of its own that parts from the text soon: a third will do

@@ -5,7 +5,11 @@ of one symbol it passes the check again and is merged a second time (set CD's Ha
 ``heapq`` of ``(-count, id, id)`` pushed only when a count rises (ids: the sorted characters, then the merged tokens in
 the order made): :func:`cd_dead_nodes_heap`. :func:`cg_right_never`: set CG's class, the text's bytes one sequence whose counts are
 updated only on the left of each new token (set CG's toxypiks); :func:`cf_start_marked_bytes`: set CF's class, each
-whitespace-split word's UTF-8 bytes after a ``'_'`` of the student's own (set CF's kishanku56), pasted as bytes."""
+whitespace-split word's UTF-8 bytes after a ``'_'`` of the student's own (set CF's kishanku56), pasted as bytes;
+:func:`ci_short_range`: set CI's class, pairs counted and merged over ``range(len(word) - 2)``, one pair short, so a
+word's last pair, the one ending in ``'</w>'``, is never counted (set CI's shreeya-sengupta); :func:`ch_positions_chr`:
+set CH's class, the text's bytes merged by a loop that writes each unmerged symbol's position in place of the symbol,
+each id pasted as ``chr(id)`` (set CH's elahehaghaarabi)."""
 
 from __future__ import annotations
 
@@ -112,3 +116,55 @@ def cf_start_marked_bytes(text: str, num_merges: int) -> str:
         return token.replace("<start>", "_").encode("latin-1")
 
     return repr([(raw(a), raw(b)) for a, b in train_sequences(seqs, num_merges)])
+
+
+def ci_short_range(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s whitespace-split words ending in ``'</w>'``, each pair counted over
+    ``range(len(word) - 2)``, the first of equal counts in the order first counted winning."""
+    words = [[*w, "</w>"] for w in text.split()]
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        counts: dict[tuple[str, str], int] = {}
+        for word in words:
+            for i in range(len(word) - 2):
+                counts[(word[i], word[i + 1])] = counts.get((word[i], word[i + 1]), 0) + 1
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        merges.append(pair)
+        for k, word in enumerate(words):
+            out, i = [], 0
+            while i < len(word):
+                if i < len(word) - 2 and (word[i], word[i + 1]) == pair:
+                    out.append(word[i] + word[i + 1])
+                    i += 2
+                else:
+                    out.append(word[i])
+                    i += 1
+            words[k] = out
+    return merges
+
+
+def ch_positions_chr(text: str, num_merges: int) -> str:
+    """The merges on ``text``'s bytes by a loop that appends ``i`` where ``ids[i]`` was meant, each pair printed as
+    ``(chr(a), chr(b))``: only the first merge is the text's."""
+    ids = list(text.encode())
+    merges = []
+    for step in range(num_merges):
+        counts: dict[tuple[int, int], int] = {}
+        for p in zip(ids, ids[1:]):
+            counts[p] = counts.get(p, 0) + 1
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        merges.append((chr(pair[0]), chr(pair[1])))
+        out, i = [], 0
+        while i < len(ids):
+            if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                out.append(256 + step)
+                i += 2
+            else:
+                out.append(i)
+                i += 1
+        ids = out
+    return repr(merges)

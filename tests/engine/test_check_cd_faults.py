@@ -5,7 +5,7 @@ moved only on the left of each new token; a byte-level run whose words start wit
 from __future__ import annotations
 
 import pytest
-from cd_trainers import cd_dead_nodes_heap, cf_start_marked_bytes, cg_right_never
+from cd_trainers import cd_dead_nodes_heap, cf_start_marked_bytes, cg_right_never, ch_positions_chr, ci_short_range
 from check_support import check_pasted
 from faulty_trainers import CORPORA
 
@@ -54,3 +54,22 @@ def test_a_byte_level_run_whose_words_start_with_a_mark_is_told_the_mark(corpus,
     result, _ = diagnose(corpus_of("text", "", text, ""), student, setup, (), num_merges=merges)
     assert result.kind == "word-marks", result.cause
     assert "your words start with the symbol '_'" in result.cause, result.cause
+
+
+def test_an_end_symbol_never_merged_names_a_count_one_pair_short():
+    # the sentence named a loop that never counts a pair holding '</w>', not the commoner slip that makes it: a
+    # range one pair short never reaches a word's last pair (set CI's shreeya-sengupta)
+    _, result = check_pasted("handout", ci_short_range, Setup("first", "sennrich", False))
+    assert "Your run's '</w>' never merges with anything" in result.cause, result.cause
+    assert "range(len(word) - 2), one pair short" in result.cause, result.cause
+
+
+def test_bytes_pasted_as_latin_1_characters_are_told_at_the_first_merge_whatever_follows():
+    # the old Check read the labels as Latin-1 only where half the first merges then stood in the text, and told
+    # merges from another text where a loop of the student's own wrecked every merge after the first (set CH's
+    # elahehaghaarabi: the first merge (c3, a9) pasted as ('Ã', '©'))
+    text = CORPORA["bytes"]
+    student = read_student_text(ch_positions_chr(text, 60), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
+    assert (result.step, result.kind, result.fault) == (1, "vocabulary", "latin1"), result.cause
+    assert "your merge 1 (Ã, ©) is our (\\xc3, \\xa9)" in result.cause, result.cause
