@@ -162,7 +162,7 @@ def find_fault(
         if fault.follow:  # a choice by chance can pass for it: it must follow further, and further than a tie rule
             enough = step + fault.follow if fault.past_end else min(len(args[2]), step + fault.follow)
             if fault.lazy:  # its heap pops the smallest of tied pairs: alone, that is a tie rule, the simpler cause
-                rule = "smallest-id" if fault.whole_words else "smallest-bytes"
+                rule = "smallest-id" if fault.whole_words or fault.linked else "smallest-bytes"
                 tied = _replay(work, cost, *args, CORRECT, tie=rule).reproduced
                 enough = max(enough, tied + 1)
         if run.reproduced >= enough and (best is None or run.reproduced > best.reproduced):

@@ -10,7 +10,12 @@ from check_support import check_pasted
 from faulty_trainers import CORPORA
 
 from bpe.check import Setup, diagnose
+from bpe.check_loop import Words, find_fault
+from bpe.check_setup import student_words
+from bpe.fault_replay import replay
 from bpe.formats.student_runs import read_student_text
+from bpe.merge_faults import CORRECT
+from bpe.tie_keys import OUR_FIRST
 from server.jobs import corpus_of
 
 WHOLE_TEXT = Setup("first", "none", False)
@@ -73,3 +78,17 @@ def test_bytes_pasted_as_latin_1_characters_are_told_at_the_first_merge_whatever
     result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
     assert (result.step, result.kind, result.fault) == (1, "vocabulary", "latin1"), result.cause
     assert "your merge 1 (Ã, ©) is our (\\xc3, \\xa9)" in result.cause, result.cause
+
+
+def test_a_linked_lazy_heap_is_not_named_where_its_ids_tie_rule_alone_follows_as_far():
+    # its heap pops the pair of smallest ids among equal counts: where the smallest-id rule alone makes as many
+    # merges, the rule is the simpler cause; the linked heap was held to the smallest-bytes rule, and named over the
+    # rule (set AN's Defalt-Meh, whose truth is the rule)
+    text = CORPORA["bytes"]
+    words = Words(*student_words(corpus_of("text", "", text, ""), Setup("first", "gpt2", True), (), None))
+    theirs = replay(words.words, words.freqs, [], CORRECT, tie="smallest-id", choose=12).chosen
+    ours = replay(words.words, words.freqs, [], CORRECT, tie=OUR_FIRST, choose=12).chosen
+    step = next(k for k, (a, b) in enumerate(zip(theirs, ours, strict=True)) if a != b) + 1
+    merges = [*theirs, (b"\x01", b"\x02")]  # then a pair neither makes
+    found = find_fault(words, merges, step, (ours[step - 1], theirs[step - 1]), OUR_FIRST)
+    assert found is None or found.fault.name != "lazy-heap-dead-node", found
