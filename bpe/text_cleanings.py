@@ -6,7 +6,7 @@ People who write BPE "from scratch" often clean the text first, each in a few co
 [^\\s\\w]+", text)`` (punctuation cut off as words of its own; with ``[^\\w\\s]``, each mark a word of its own),
 ``re.sub(r"[^\\w\\s-]", "_", text)`` (each mark written ``'_'``), ``word.strip(punctuation)`` (and words left empty dropped; or ``word.strip(string.punctuation)``, ASCII marks only), ``re.sub(r"[^a-z\\s]", "", text)`` (every character
 but a-z and whitespace deleted: ``café`` read as ``caf``), ``" ".join(text.split())`` (every run of whitespace one space), ``unicodedata.normalize("NFKD", ...)`` with
-the combining marks dropped (``é`` read as ``e``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
+the combining marks dropped (``é`` read as ``e``) or kept as symbols of their own (``NFD``), ``re.split(r"[.!?]", text)`` (each sentence trained on its own,
 its end mark dropped), ``"Ġ" + word`` encoded as UTF-8 where GPT-2 writes a space byte as ``Ġ`` (so the space is
 the two bytes ``C4 A0``), or keep only some words: those seen twice or more (a minimum count), those of a-z only, or
 those ``str.isalpha`` holds, or the runs of a-z that are whole words (``re.findall(r'\\b[a-z]+\\b', text)``); with no pre-tokenization, a loop may count only the pairs of two letters a-z
@@ -182,6 +182,10 @@ CLEANINGS: dict[str, Cleaning] = {
                            lambda t: " " + " ".join(t.split())),
     "accents": Cleaning("drops accents and other diacritics (NFKD with the combining marks removed: 'é' read as 'e')",
                         _strip_accents),
+    "decomposed": Cleaning("decomposes each accented character into its letter and a combining mark "
+                           "(unicodedata.normalize('NFD', text), or NFKD, keeping the marks: 'é' read as 'e' and "
+                           "U+0301), so the letter and the mark are a pair of their own",
+                           lambda t: unicodedata.normalize("NFD", t)),
     "sentences": Cleaning("cuts the text into sentences at '.', '!' and '?', drops those marks and trains on each "
                           "sentence on its own", lambda t: [s.strip() for s in _SENTENCE_END.split(t) if s.strip()]),
     "space-split": Cleaning("cuts its words at single spaces only (split(' ')), so a newline or a tab stays inside a "
@@ -302,13 +306,14 @@ def cleanings_for(
 
 
 def covers(corpus: Corpus | None, tokens: Sequence[bytes], marks: str = "") -> bool:
-    """True if every character of the run's tokens (but ``marks`` and ``</w>``) is in the cleaned corpus: a cleaning
-    that drops a character the student merges is not theirs."""
+    """True if every character of the run's tokens (but ``marks``, ``</w>`` and ``'\ufffd'``, which stands for what
+    could not be printed, as half a UTF-16 pair) is in the cleaned corpus: a cleaning that drops a character the
+    student merges is not theirs."""
     if corpus is None:
         return False
     texts = corpus.keys() if isinstance(corpus, Mapping) else [corpus] if isinstance(corpus, str) else corpus
     held = set().union(*map(set, texts))
-    wanted = {c for t in tokens for c in t.replace(b"</w>", b"").decode("utf-8", "ignore")} - set(marks)
+    wanted = {c for t in tokens for c in t.replace(b"</w>", b"").decode("utf-8", "ignore")} - set(marks) - {"\ufffd"}
     return wanted <= held
 
 

@@ -9,11 +9,14 @@ whitespace-split word's UTF-8 bytes after a ``'_'`` of the student's own (set CF
 :func:`ci_short_range`: set CI's class, pairs counted and merged over ``range(len(word) - 2)``, one pair short, so a
 word's last pair, the one ending in ``'</w>'``, is never counted (set CI's shreeya-sengupta); :func:`ch_positions_chr`:
 set CH's class, the text's bytes merged by a loop that writes each unmerged symbol's position in place of the symbol,
-each id pasted as ``chr(id)`` (set CH's elahehaghaarabi)."""
+each id pasted as ``chr(id)`` (set CH's elahehaghaarabi); :func:`cl_decomposed`: set CL's class, the text in Unicode's
+NFD form (each accented letter its letter and a combining mark), words cut at whitespace ending in ``'</w>'`` (set CL's
+AnimaVR)."""
 
 from __future__ import annotations
 
 import heapq
+import unicodedata
 from collections import defaultdict
 
 from line_trainers import train_sequences
@@ -168,3 +171,8 @@ def ch_positions_chr(text: str, num_merges: int) -> str:
                 i += 1
         ids = out
     return repr(merges)
+
+
+def cl_decomposed(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on the NFD form of ``text``, as strings, words cut at whitespace and ending in ``'</w>'``."""
+    return train_sequences([[*w, "</w>"] for w in unicodedata.normalize("NFD", text).split()], num_merges)

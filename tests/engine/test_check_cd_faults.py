@@ -5,7 +5,14 @@ moved only on the left of each new token; a byte-level run whose words start wit
 from __future__ import annotations
 
 import pytest
-from cd_trainers import cd_dead_nodes_heap, cf_start_marked_bytes, cg_right_never, ch_positions_chr, ci_short_range
+from cd_trainers import (
+    cd_dead_nodes_heap,
+    cf_start_marked_bytes,
+    cg_right_never,
+    ch_positions_chr,
+    ci_short_range,
+    cl_decomposed,
+)
 from check_support import check_pasted
 from faulty_trainers import CORPORA
 
@@ -15,6 +22,7 @@ from bpe.check_setup import student_words
 from bpe.fault_replay import replay
 from bpe.formats.student_runs import read_student_text
 from bpe.merge_faults import CORRECT
+from bpe.text_cleanings import covers
 from bpe.tie_keys import OUR_FIRST
 from server.jobs import corpus_of
 
@@ -92,3 +100,18 @@ def test_a_linked_lazy_heap_is_not_named_where_its_ids_tie_rule_alone_follows_as
     merges = [*theirs, (b"\x01", b"\x02")]  # then a pair neither makes
     found = find_fault(words, merges, step, (ours[step - 1], theirs[step - 1]), OUR_FIRST)
     assert found is None or found.fault.name != "lazy-heap-dead-node", found
+
+
+def test_a_text_in_nfd_form_is_told_as_a_cleaning():
+    # the old Check told merges from another text: (e, U+0301) stands nowhere in the text as written (set CL's
+    # AnimaVR, whose C# trainer normalizes each word to NFD)
+    _, result = check_pasted("bytes", cl_decomposed, Setup("first", "sennrich", False))
+    assert (result.step, result.kind) == (1, "cleaning"), result.cause
+    assert "decomposes each accented character into its letter and a combining mark" in result.cause, result.cause
+
+
+def test_a_replacement_character_in_a_run_does_not_rule_a_cleaning_out():
+    # a C# trainer splits an emoji into two UTF-16 halves, each printed as U+FFFD: the text holds no U+FFFD, and
+    # every cleaning was ruled out as dropping a character the student merges
+    assert covers("café 😀", ["e\u0301".encode(), "\ufffd".encode()], "") is False  # no 'e' + U+0301 as written
+    assert covers("cafe\u0301 😀", ["e\u0301".encode(), "\ufffd".encode()], "")
