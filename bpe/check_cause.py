@@ -67,6 +67,7 @@ from .check_missing import inside_special, missing_pair
 from .check_notation import show_pair
 from .check_reading import count_sentence, find_count_fault
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
+from .check_rounds import cleaned_rounds, rounds_reach, rounds_told
 from .check_set_order import set_order
 from .check_setup import (
     CS336_SPECIALS,
@@ -255,6 +256,11 @@ def compare_one(
     ordered = set_order(corpus, student, setup, specials, step, words) if search else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
+    rounds = rounds_reach(words.words, words.freqs, student.merges, step) if search else None
+    if rounds is not None and rounds.reach < len(student.merges):  # the text cleaned first too?
+        rounds = cleaned_rounds(corpus, student, setup, specials, step, rounds)
+    if rounds is not None:  # several pairs merged in each pass over the text
+        candidates.append((rounds.reach, 2.06, "rounds"))
     our_key = TIE_KEY.get(setup.tie_break)
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
@@ -400,6 +406,8 @@ def compare_one(
         return indexed_told(p, indexed)
     if kind == "set-order" and ordered is not None:
         return set_order_told(p, ordered)
+    if kind == "rounds" and rounds is not None:
+        return rounds_told(head, rounds, len(student.merges), fields)
     if kind == "right-to-left" and reversed_ is not None:
         return right_to_left_told(head, their_count, len(student.merges), reversed_, fields)
     if kind == "special-ban" and banned is not None:

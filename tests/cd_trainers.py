@@ -11,7 +11,9 @@ word's last pair, the one ending in ``'</w>'``, is never counted (set CI's shree
 set CH's class, the text's bytes merged by a loop that writes each unmerged symbol's position in place of the symbol,
 each id pasted as ``chr(id)`` (set CH's elahehaghaarabi); :func:`cl_decomposed`: set CL's class, the text in Unicode's
 NFD form (each accented letter its letter and a combining mark), words cut at whitespace ending in ``'</w>'`` (set CL's
-AnimaVR)."""
+AnimaVR); :func:`by_repeated_passes` and :func:`cm_tied_passes`: sets BY's and CM's class, loops that merge several
+pairs in each walk of the text's bytes: every pair counted more than once, listed as met (BY's rajdeep-biswas), or
+every pair tied at the greatest count, listed greatest first (CM's p-dekker, whose Java HashMap lists them so)."""
 
 from __future__ import annotations
 
@@ -176,3 +178,40 @@ def ch_positions_chr(text: str, num_merges: int) -> str:
 def cl_decomposed(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on the NFD form of ``text``, as strings, words cut at whitespace and ending in ``'</w>'``."""
     return train_sequences([[*w, "</w>"] for w in unicodedata.normalize("NFD", text).split()], num_merges)
+
+
+def _passes(text: str, num_merges: int, tied: bool) -> list[tuple[str, str]]:
+    seq = [bytes([b]) for b in text.encode()]
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < num_merges:
+        counts: dict[tuple[bytes, bytes], int] = {}
+        for p in zip(seq, seq[1:]):
+            counts[p] = counts.get(p, 0) + 1
+        top = max(counts.values(), default=0)
+        chosen = {p for p, n in counts.items() if (n == top if tied else n > 1) and n > 1}
+        if not chosen:
+            break
+        out, met, i = [], [], 0
+        while i < len(seq):
+            if i + 1 < len(seq) and (seq[i], seq[i + 1]) in chosen:
+                if (seq[i], seq[i + 1]) not in met:
+                    met.append((seq[i], seq[i + 1]))
+                out.append(seq[i] + seq[i + 1])
+                i += 2
+            else:
+                out.append(seq[i])
+                i += 1
+        seq = out
+        merges += sorted(chosen, reverse=True) if tied else met
+    shown = ["".join(BYTE_CHARS[b] for b in token) for pair in merges[:num_merges] for token in pair]
+    return list(zip(shown[::2], shown[1::2], strict=True))
+
+
+def by_repeated_passes(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s bytes, as GPT-2's characters, each walk merging every pair counted more than once."""
+    return _passes(text, num_merges, tied=False)
+
+
+def cm_tied_passes(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s bytes, as GPT-2's characters, each walk merging every pair tied at the top count."""
+    return _passes(text, num_merges, tied=True)

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import pytest
 from cd_trainers import (
+    by_repeated_passes,
     cd_dead_nodes_heap,
     cf_start_marked_bytes,
     cg_right_never,
     ch_positions_chr,
     ci_short_range,
     cl_decomposed,
+    cm_tied_passes,
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
+from snippet_trainers import pasted
 
 from bpe.check import Setup, diagnose
 from bpe.check_loop import Words, find_fault
@@ -115,3 +118,32 @@ def test_a_replacement_character_in_a_run_does_not_rule_a_cleaning_out():
     # every cleaning was ruled out as dropping a character the student merges
     assert covers("café 😀", ["e\u0301".encode(), "\ufffd".encode()], "") is False  # no 'e' + U+0301 as written
     assert covers("cafe\u0301 😀", ["e\u0301".encode(), "\ufffd".encode()], "")
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_a_loop_merging_every_repeated_pair_in_one_walk_is_told(corpus):
+    # the old Check told a count that differs, a reader of the first chunk, or ties with a loop fault: the run's first
+    # merge is the text's first repeated pair (set BY's rajdeep-biswas)
+    _, result = check_pasted(corpus, by_repeated_passes, Setup("first", "none", True))
+    assert (result.step, result.kind, result.fault) == (1, "merge-loop", "rounds-repeated"), result.cause
+    assert "merges every pair counted more than once" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", ["handout", "prose"])
+def test_a_loop_merging_every_tied_pair_in_one_walk_is_told(corpus):
+    # the old Check told a tie broken by the greatest-bytes rule or a set's order, or a count that is off: both tied
+    # pairs are merged in one walk and listed in the container's order (set CM's p-dekker)
+    _, result = check_pasted(corpus, cm_tied_passes, Setup("first", "none", True))
+    assert (result.kind, result.fault) == ("merge-loop", "rounds-tied"), result.cause
+    assert "merges every pair tied at the greatest count in one walk" in result.cause, result.cause
+
+
+def test_a_loop_merging_every_tied_pair_is_told_on_the_text_cleaned_first():
+    # set CM's p-dekker lowercases the text and deletes its punctuation, then merges every tied pair in one walk: on
+    # the text as it is, the walks followed the run a few steps only
+    text = CORPORA["prose"]
+    cleaned = "".join(c for c in text.lower() if c.isalnum() or c.isspace())
+    student = read_student_text(pasted(cm_tied_passes(cleaned, 60)), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
+    assert (result.kind, result.fault) == ("merge-loop", "rounds-tied"), result.cause
+    assert "your run lowercases the text and deletes every ASCII punctuation mark" in result.cause, result.cause
