@@ -1,10 +1,12 @@
 """NUL symbols a student's trainer merges where it never wrote: past the text's end, or after each wide character.
 
-A first merge of NUL symbols alone, in a text that holds none, is memory the trainer never wrote, read as zeros. Two
+A first merge of NUL symbols alone, in a text that holds none, is memory the trainer never wrote, read as zeros. Three
 ways to leave them are told apart by the student's merged tokens: a buffer as long as the text's bytes filled with its
 characters from the start leaves the zeros after the last character only; a buffer of that size with each character
 stored at its byte offset (Go's ``for i, r := range s`` gives the offset, not the character's index) leaves one to
-three zeros after each character of several bytes, so a merged token holds such a character followed by a zero.
+three zeros after each character of several bytes, so a merged token holds such a character followed by a zero; a
+reader that keeps only the printable ASCII bytes (``isprint``) in a buffer as long as the file leaves as many zeros
+at the end as it dropped bytes, and no token of the run holds a byte above 0x7F.
 
 Left out: the other reasons a pair is missing from our corpus (:mod:`bpe.check_missing`).
 """
@@ -59,6 +61,15 @@ def past_end(joined: bytes, corpus: Corpus, merges: Sequence[BytePair]) -> str |
     )
     if size == chars:
         return said + " (a length or loop bound larger than the text)."
+    raw = b"".join(t.encode("utf-8") for t in texts)
+    if not any(byte > 0x7F for a, b in merges for byte in a + b):  # no byte outside ASCII read at all
+        dropped = sum(1 for byte in raw if not (0x20 <= byte < 0x7F or byte == 0x0A))
+        return said + (
+            f": it keeps only the printable ASCII bytes (isprint, and the newline), dropping the {dropped} others (every "
+            f"byte of a character outside ASCII among them), but keeps the file's length ({size} bytes) as the "
+            f"text's, so the {dropped} places after its last kept byte are never written. Keep every byte, or count "
+            "the bytes you kept."
+        )
     return said + (
         f": it takes the text's size in bytes ({size}, the file's byte count) as its number of "
         f"characters ({chars}), so the {size - chars} places after its last character, in a buffer that size, are "

@@ -13,7 +13,9 @@ each id pasted as ``chr(id)`` (set CH's elahehaghaarabi); :func:`cl_decomposed`:
 NFD form (each accented letter its letter and a combining mark), words cut at whitespace ending in ``'</w>'`` (set CL's
 AnimaVR); :func:`by_repeated_passes` and :func:`cm_tied_passes`: sets BY's and CM's class, loops that merge several
 pairs in each walk of the text's bytes: every pair counted more than once, listed as met (BY's rajdeep-biswas), or
-every pair tied at the greatest count, listed greatest first (CM's p-dekker, whose Java HashMap lists them so)."""
+every pair tied at the greatest count, listed greatest first (CM's p-dekker, whose Java HashMap lists them so);
+:func:`cm_printable_padded`: set CM's class, a C reader that keeps only the printable ASCII bytes in a buffer as long
+as the file, whose end stays zeros (CM's osamasrour)."""
 
 from __future__ import annotations
 
@@ -215,3 +217,30 @@ def by_repeated_passes(text: str, num_merges: int) -> list[tuple[str, str]]:
 def cm_tied_passes(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on ``text``'s bytes, as GPT-2's characters, each walk merging every pair tied at the top count."""
     return _passes(text, num_merges, tied=True)
+
+
+def cm_printable_padded(text: str, num_merges: int) -> str:
+    """The merges, as a list of ``bytes`` pairs, on ``text``'s printable ASCII bytes (and newlines) followed by as
+    many zero bytes as were dropped, the first pair of the greatest count winning."""
+    raw = text.encode()
+    kept = bytes(b for b in raw if 0x20 <= b < 0x7F or b == 0x0A)
+    seq = [bytes([b]) for b in kept + bytes(len(raw) - len(kept))]
+    merges = []
+    for _ in range(num_merges):
+        counts: dict[tuple[bytes, bytes], int] = {}
+        for p in zip(seq, seq[1:]):
+            counts[p] = counts.get(p, 0) + 1
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        merges.append(pair)
+        out, i = [], 0
+        while i < len(seq):
+            if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
+                out.append(pair[0] + pair[1])
+                i += 2
+            else:
+                out.append(seq[i])
+                i += 1
+        seq = out
+    return repr(merges)

@@ -13,6 +13,7 @@ from cd_trainers import (
     ch_positions_chr,
     ci_short_range,
     cl_decomposed,
+    cm_printable_padded,
     cm_tied_passes,
 )
 from check_support import check_pasted
@@ -147,3 +148,13 @@ def test_a_loop_merging_every_tied_pair_is_told_on_the_text_cleaned_first():
     result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
     assert (result.kind, result.fault) == ("merge-loop", "rounds-tied"), result.cause
     assert "your run lowercases the text and deletes every ASCII punctuation mark" in result.cause, result.cause
+
+
+def test_zeros_left_by_a_reader_of_printable_bytes_are_told_as_the_bytes_it_dropped():
+    # the old Check said the trainer took the file's bytes for its characters (486 places), where a C reader kept only
+    # the printable ASCII bytes in a buffer as long as the file: 852 places are never written (set CM's osamasrour)
+    text = CORPORA["bytes"]
+    student = read_student_text(cm_printable_padded(text, 60), "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
+    assert result.step == 1, result.cause
+    assert "it keeps only the printable ASCII bytes (isprint, and the newline), dropping the 852 others" in result.cause
