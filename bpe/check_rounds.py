@@ -22,8 +22,11 @@ from .check_cleaned import cleaning_told
 from .check_notation import show_pair
 from .check_result import Comparison
 from .check_setup import student_words
+from .check_ties import FOLLOW
 from .check_work import Work
+from .fault_replay import replay
 from .formats.cs336 import BytePair
+from .merge_faults import CORRECT
 from .text_cleanings import cleaned, cleanings_for
 
 RULES = {
@@ -110,12 +113,16 @@ def _reach(
 def rounds_reach(
     words: Sequence[tuple[bytes, ...]], freqs: Sequence[int], merges: Sequence[BytePair], step: int
 ) -> Rounds | None:
-    """The loop of :data:`RULES` that follows the student's merges furthest, where it follows them past ``step``
-    and merges several pairs in one pass by then (else it is a one-pair loop, told otherwise), or None."""
+    """The loop of :data:`RULES` that follows the student's merges furthest, or None. It must merge several pairs in
+    one pass by ``step`` (else it is a one-pair loop, told otherwise), follow the run :data:`FOLLOW` merges past the
+    step (a short run fits one pass by chance: its first merges may all be tied), and further than a one-pair loop
+    whose ties go any way (pairs tied and apart from each other are merged alike one by one)."""
     work = Work("rounds")
     found = [_reach(words, freqs, merges, rule, step, work) for rule in RULES]
     best = max(found, key=lambda r: r.reach)
-    if best.reach < step or not best.several or best.at > step:
+    if best.reach < step + FOLLOW or not best.several or best.at > step:
+        return None
+    if replay(words, freqs, merges[: best.reach], CORRECT, deadline=work.deadline).reproduced >= best.reach:
         return None
     return best
 
