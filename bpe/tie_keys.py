@@ -212,6 +212,9 @@ TIE_KEYS: dict[str, tuple[str, TiePick]] = {
                       "as `${a},${b}` compares text, so '10,4' comes before '3,15'), the characters numbered in the "
                       "order the text first holds them and each merged token the next id",
                       lambda tied, ids, seen: min(tied, key=lambda p: (f"{_first_id(p[0], ids)},{_first_id(p[1], ids)}", p))),
+    "first-id": ("the pair with the smallest token ids (left, then right) wins, the characters numbered in the order "
+                 "the text first holds them and each merged token the next id", lambda tied, ids, seen: min(
+                     tied, key=lambda p: (_first_id(p[0], ids), _first_id(p[1], ids)))),
     ID_SUM_TIE: ("the pair whose two ids add up to the least wins (the characters numbered in the order the text first "
                  "holds them, each merged token the next id), of equal sums the one whose count was complete first",
                  lambda tied, ids, seen: min(tied, key=lambda p: (

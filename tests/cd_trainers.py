@@ -15,7 +15,9 @@ AnimaVR); :func:`by_repeated_passes` and :func:`cm_tied_passes`: sets BY's and C
 pairs in each walk of the text's bytes: every pair counted more than once, listed as met (BY's rajdeep-biswas), or
 every pair tied at the greatest count, listed greatest first (CM's p-dekker, whose Java HashMap lists them so);
 :func:`cm_printable_padded`: set CM's class, a C reader that keeps only the printable ASCII bytes in a buffer as long
-as the file, whose end stays zeros (CM's osamasrour)."""
+as the file, whose end stays zeros (CM's osamasrour); :func:`co_first_ids`: set CO's class, the whole text's characters
+numbered in the order the text first holds them, each merged token the next id, ties to the smallest pair of ids
+(CO's ndbre)."""
 
 from __future__ import annotations
 
@@ -244,3 +246,35 @@ def cm_printable_padded(text: str, num_merges: int) -> str:
                 i += 1
         seq = out
     return repr(merges)
+
+
+def co_first_ids(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s characters, as strings, ties to the smallest (left id, right id), the characters
+    numbered as the text first holds them."""
+    ids: dict[str, int] = {}
+    for c in text:
+        ids.setdefault(c, len(ids))
+    token = {i: c for c, i in ids.items()}
+    seq = [ids[c] for c in text]
+    merges = []
+    for _ in range(num_merges):
+        counts: dict[tuple[int, int], int] = {}
+        for p in zip(seq, seq[1:]):
+            counts[p] = counts.get(p, 0) + 1
+        if not counts:
+            break
+        top = max(counts.values())
+        pair = min(p for p, n in counts.items() if n == top)
+        new = len(token)
+        token[new] = token[pair[0]] + token[pair[1]]
+        merges.append((token[pair[0]], token[pair[1]]))
+        out, i = [], 0
+        while i < len(seq):
+            if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
+                out.append(new)
+                i += 2
+            else:
+                out.append(seq[i])
+                i += 1
+        seq = out
+    return merges

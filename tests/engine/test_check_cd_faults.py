@@ -15,6 +15,7 @@ from cd_trainers import (
     cl_decomposed,
     cm_printable_padded,
     cm_tied_passes,
+    co_first_ids,
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
@@ -159,3 +160,11 @@ def test_zeros_left_by_a_reader_of_printable_bytes_are_told_as_the_bytes_it_drop
     result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
     assert result.step == 1, result.cause
     assert "it keeps only the printable ASCII bytes (isprint, and the newline), dropping the 852 others" in result.cause
+
+
+@pytest.mark.parametrize("corpus", ["prose", "bytes"])
+def test_ties_to_the_smallest_ids_numbered_as_the_text_first_holds_them_are_told(corpus):
+    # the old Check told ties in a container's order, by no rule (set CO's ndbre, whose Rust trainer numbers the
+    # characters as it meets them)
+    _, result = check_pasted(corpus, co_first_ids, WHOLE_TEXT)
+    assert (result.kind, result.rule) == ("tie", "first-id"), result.cause
