@@ -29,6 +29,27 @@ from line_trainers import train_sequences
 from w_trainers import CHARS as BYTE_CHARS  # GPT-2's table: each byte as a printable character
 
 
+def _counts(seq: list) -> dict:
+    """Each pair of ``seq`` with how often it stands there, in the order first met."""
+    counts: dict = {}
+    for p in zip(seq, seq[1:]):
+        counts[p] = counts.get(p, 0) + 1
+    return counts
+
+
+def _merged(seq: list, pair: tuple, new) -> list:
+    """``seq`` with each occurrence of ``pair``, left to right, written ``new``."""
+    out, i = [], 0
+    while i < len(seq):
+        if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
+            out.append(new)
+            i += 2
+        else:
+            out.append(seq[i])
+            i += 1
+    return out
+
+
 def cd_dead_nodes_heap(text: str, num_merges: int) -> list[tuple[str, str]]:
     """The merges on ``text``, as strings, from a lazy heap over a linked list whose absorbed nodes stay."""
     chars = sorted(set(text))
@@ -229,22 +250,12 @@ def cm_printable_padded(text: str, num_merges: int) -> str:
     seq = [bytes([b]) for b in kept + bytes(len(raw) - len(kept))]
     merges = []
     for _ in range(num_merges):
-        counts: dict[tuple[bytes, bytes], int] = {}
-        for p in zip(seq, seq[1:]):
-            counts[p] = counts.get(p, 0) + 1
+        counts = _counts(seq)
         if not counts:
             break
         pair = max(counts, key=counts.get)
         merges.append(pair)
-        out, i = [], 0
-        while i < len(seq):
-            if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
-                out.append(pair[0] + pair[1])
-                i += 2
-            else:
-                out.append(seq[i])
-                i += 1
-        seq = out
+        seq = _merged(seq, pair, pair[0] + pair[1])
     return repr(merges)
 
 
@@ -258,9 +269,7 @@ def co_first_ids(text: str, num_merges: int) -> list[tuple[str, str]]:
     seq = [ids[c] for c in text]
     merges = []
     for _ in range(num_merges):
-        counts: dict[tuple[int, int], int] = {}
-        for p in zip(seq, seq[1:]):
-            counts[p] = counts.get(p, 0) + 1
+        counts = _counts(seq)
         if not counts:
             break
         top = max(counts.values())
@@ -268,13 +277,5 @@ def co_first_ids(text: str, num_merges: int) -> list[tuple[str, str]]:
         new = len(token)
         token[new] = token[pair[0]] + token[pair[1]]
         merges.append((token[pair[0]], token[pair[1]]))
-        out, i = [], 0
-        while i < len(seq):
-            if i + 1 < len(seq) and (seq[i], seq[i + 1]) == pair:
-                out.append(new)
-                i += 2
-            else:
-                out.append(seq[i])
-                i += 1
-        seq = out
+        seq = _merged(seq, pair, new)
     return merges

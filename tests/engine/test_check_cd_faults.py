@@ -34,6 +34,13 @@ from server.jobs import corpus_of
 WHOLE_TEXT = Setup("first", "none", False)
 
 
+def _checked(text: str, pasted_text: str, setup: Setup, merges: int):
+    """A run pasted as ``pasted_text``, checked on ``text``: (the student's run, the verdict)."""
+    student = read_student_text(pasted_text, "The pasted text")
+    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup, (), num_merges=merges)
+    return student, result
+
+
 @pytest.mark.parametrize(("corpus", "step"), [("prose", 3), ("bytes", 4)])
 def test_absorbed_nodes_merged_again_under_a_lazy_heap_are_told_with_the_heap(corpus, step):
     # the old Check told two merged tokens side by side counted twice (prose), or a merge that makes a token at every
@@ -66,10 +73,8 @@ def test_a_byte_level_run_whose_words_start_with_a_mark_is_told_the_mark(corpus,
     # the old Check never looked for word marks in a run pasted as bytes, and told a pair our corpus never has, or
     # merges from another text (set CF's kishanku56)
     text = CORPORA[corpus]
-    student = read_student_text(cf_start_marked_bytes(text, merges), "The pasted text")
+    student, result = _checked(text, cf_start_marked_bytes(text, merges), Setup("first", "whitespace", True), merges)
     assert student.byte_level
-    setup = Setup("first", "whitespace", True)
-    result, _ = diagnose(corpus_of("text", "", text, ""), student, setup, (), num_merges=merges)
     assert result.kind == "word-marks", result.cause
     assert "your words start with the symbol '_'" in result.cause, result.cause
 
@@ -87,8 +92,7 @@ def test_bytes_pasted_as_latin_1_characters_are_told_at_the_first_merge_whatever
     # merges from another text where a loop of the student's own wrecked every merge after the first (set CH's
     # elahehaghaarabi: the first merge (c3, a9) pasted as ('Ã', '©'))
     text = CORPORA["bytes"]
-    student = read_student_text(ch_positions_chr(text, 60), "The pasted text")
-    result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
+    _, result = _checked(text, ch_positions_chr(text, 60), Setup("first", "none", True), 60)
     assert (result.step, result.kind, result.fault) == (1, "vocabulary", "latin1"), result.cause
     assert "your merge 1 (Ã, ©) is our (\\xc3, \\xa9)" in result.cause, result.cause
 
@@ -145,8 +149,7 @@ def test_a_loop_merging_every_tied_pair_is_told_on_the_text_cleaned_first():
     # the text as it is, the walks followed the run a few steps only
     text = CORPORA["prose"]
     cleaned = "".join(c for c in text.lower() if c.isalnum() or c.isspace())
-    student = read_student_text(pasted(cm_tied_passes(cleaned, 60)), "The pasted text")
-    result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
+    _, result = _checked(text, pasted(cm_tied_passes(cleaned, 60)), Setup("first", "none", True), 60)
     assert result.fault == "rounds-tied", result.cause  # the cleaning told first, or with the loop
     assert "lowercases the text and deletes every ASCII punctuation mark" in result.cause, result.cause
     assert "merges every pair tied at the greatest count in one walk" in result.cause, result.cause
@@ -156,8 +159,7 @@ def test_zeros_left_by_a_reader_of_printable_bytes_are_told_as_the_bytes_it_drop
     # the old Check said the trainer took the file's bytes for its characters (486 places), where a C reader kept only
     # the printable ASCII bytes in a buffer as long as the file: 852 places are never written (set CM's osamasrour)
     text = CORPORA["bytes"]
-    student = read_student_text(cm_printable_padded(text, 60), "The pasted text")
-    result, _ = diagnose(corpus_of("text", "", text, ""), student, Setup("first", "none", True), (), num_merges=60)
+    _, result = _checked(text, cm_printable_padded(text, 60), Setup("first", "none", True), 60)
     assert result.step == 1, result.cause
     assert "it keeps only the printable ASCII bytes (isprint, and the newline), dropping the 852 others" in result.cause
 
