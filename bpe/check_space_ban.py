@@ -3,9 +3,9 @@
 Some students who train on a whole text (no pre-tokenizer) keep tokens from spanning words by leaving out of the
 selection every pair whose merged token holds whitespace between two other characters (a space inside its
 ``strip()``) or a line break: ``if " " in token.strip() or "\\n" in token: continue``. A token may still start or
-end with a space. Others leave out each pair whose left token, longer than one character, ends in a space. A pair
-of the highest count is then passed over for the next one, and the run parts from ours at the first step where our
-pair is such a pair. Cutting the text into words first is what keeps tokens within words, for every pair at once.
+end with a space. Others leave out each pair whose left token, longer than one character, ends in a space, or each
+pair holding a line break while spaces merge freely. A pair of the highest count is then passed over for the next
+one, and the run parts from ours at the first step where our pair is such a pair. Cutting the text into words first is what keeps tokens within words, for every pair at once.
 
 :func:`space_ban` replays the student's merges with the correct loop and those pairs left out of the selection, and
 says how far it follows the run; each rule of :data:`BANS` is tried only where the pair our run takes at the step
@@ -41,6 +41,12 @@ def after_trailing_space(pair: BytePair) -> bool:
     return len(pair[0]) > 1 and pair[0].endswith(b" ")
 
 
+def holds_newline(pair: BytePair) -> bool:
+    """Whether either token holds a line break (``if a == '\\n' or b == '\\n': continue``: a line break never merged
+    with anything, while spaces merge freely)."""
+    return b"\n" in pair[0] or b"\n" in pair[1]
+
+
 # the rules students leave pairs out by, each with what it says of a pair it leaves out
 BANS = {
     "inside": (
@@ -52,6 +58,7 @@ BANS = {
         "whose left token, longer than one character, ends in a space (so no token goes on past a word's trailing "
         "space)",
     ),
+    "newline": (holds_newline, "that holds a line break (a line break is never merged with anything; spaces are)"),
 }
 
 

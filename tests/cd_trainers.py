@@ -17,7 +17,8 @@ every pair tied at the greatest count, listed greatest first (CM's p-dekker, who
 :func:`cm_printable_padded`: set CM's class, a C reader that keeps only the printable ASCII bytes in a buffer as long
 as the file, whose end stays zeros (CM's osamasrour); :func:`co_first_ids`: set CO's class, the whole text's characters
 numbered in the order the text first holds them, each merged token the next id, ties to the smallest pair of ids
-(CO's ndbre)."""
+(CO's ndbre); :func:`cp_newline_skipped`: set CP's class, the whole text's characters with every pair holding a line
+break left out of the choice, spaces merged freely (CP's hosseinkh79)."""
 
 from __future__ import annotations
 
@@ -279,3 +280,10 @@ def co_first_ids(text: str, num_merges: int) -> list[tuple[str, str]]:
         merges.append((token[pair[0]], token[pair[1]]))
         seq = _merged(seq, pair, new)
     return merges
+
+
+def cp_newline_skipped(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s characters, as strings, never taking a pair that holds a line break."""
+    return train_sequences(
+        [list(text)], num_merges, pick=lambda stats: next(p for p, _ in stats.most_common() if "\n" not in p[0] + p[1])
+    )

@@ -16,6 +16,7 @@ from cd_trainers import (
     cm_printable_padded,
     cm_tied_passes,
     co_first_ids,
+    cp_newline_skipped,
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
@@ -170,3 +171,11 @@ def test_ties_to_the_smallest_ids_numbered_as_the_text_first_holds_them_are_told
     # characters as it meets them)
     _, result = check_pasted(corpus, co_first_ids, WHOLE_TEXT)
     assert (result.kind, result.rule) == ("tie", "first-id"), result.cause
+
+
+def test_a_selection_that_never_merges_a_line_break_is_told():
+    # the old Check told the text read line by line with each line's break kept, which still counts pairs such as
+    # (')', '\\n') (set CP's hosseinkh79: a pair with '\\n' on either side is skipped, spaces merge)
+    _, result = check_pasted("prose", cp_newline_skipped, WHOLE_TEXT)
+    assert (result.kind, result.fault) == ("merge-loop", "space-ban"), result.cause
+    assert "never takes a pair that holds a line break" in result.cause, result.cause
