@@ -57,6 +57,7 @@ _SEPARATOR = re.compile(r"[.:;\n\r]+")
 _G = "\u0120"  # 'Ġ', GPT-2's character for the space byte
 METASPACE = "\u2581"  # '▁', SentencePiece's character for a space
 _GPT2 = regex.compile(GPT2_PATTERN)
+_GPT2_UNSPACED = regex.compile(GPT2_PATTERN.replace(" ?", ""))  # no optional space before a word, number or mark
 _GPT2_WS_WHOLE = regex.compile(GPT2_PATTERN.replace(r"\s+(?!\S)|\s+", r"\s+"))  # whitespace runs never split
 _WS_RUN_WORD = re.compile(r"\S+|\s+")
 _WORD_OR_ONE_MARK = re.compile(r" ?\w+| ?[^\w\s]")
@@ -158,6 +159,11 @@ CLEANINGS: dict[str, Cleaning] = {
                          "them (GPT-2's lookahead leaves the run's last space to the word; a regex engine with no lookahead, "
                          "such as Rust's regex crate or Go's regexp, makes you drop it)",
                          lambda t: _GPT2_WS_WHOLE.findall(t), cut=True),
+    "unspaced-pattern": Cleaning("cuts its words with GPT-2's pattern written without its optional spaces (\\p{L}+ "
+                                 "where GPT-2 has ' ?\\p{L}+, and so for digits and marks), so no word keeps the "
+                                 "space before it: that space is a piece of its own, and a run of spaces before a word "
+                                 "is two pieces, all its spaces but the last, then the last",
+                                 lambda t: _GPT2_UNSPACED.findall(t), cut=True),
     "ws-words": Cleaning("cuts its words as the runs of non-space characters and the runs of whitespace "
                          "(re.findall(r'\\S+|\\s+', text)), so each run of spaces, newlines or indentation is a word "
                          "of its own whose characters are paired with each other",

@@ -18,7 +18,8 @@ every pair tied at the greatest count, listed greatest first (CM's p-dekker, who
 as the file, whose end stays zeros (CM's osamasrour); :func:`co_first_ids`: set CO's class, the whole text's characters
 numbered in the order the text first holds them, each merged token the next id, ties to the smallest pair of ids
 (CO's ndbre); :func:`cp_newline_skipped`: set CP's class, the whole text's characters with every pair holding a line
-break left out of the choice, spaces merged freely (CP's hosseinkh79)."""
+break left out of the choice, spaces merged freely (CP's hosseinkh79); :func:`cq_unspaced_pattern`: set CQ's class,
+words cut by GPT-2's pattern written without its optional spaces (CQ's TQCB)."""
 
 from __future__ import annotations
 
@@ -287,3 +288,11 @@ def cp_newline_skipped(text: str, num_merges: int) -> list[tuple[str, str]]:
     return train_sequences(
         [list(text)], num_merges, pick=lambda stats: next(p for p, _ in stats.most_common() if "\n" not in p[0] + p[1])
     )
+
+
+def cq_unspaced_pattern(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s words cut by GPT-2's pattern with no ``' ?'`` before a word, number or mark."""
+    import regex
+
+    pattern = r"'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]+|[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+    return train_sequences([list(w) for w in regex.findall(pattern, text)], num_merges)

@@ -17,6 +17,7 @@ from cd_trainers import (
     cm_tied_passes,
     co_first_ids,
     cp_newline_skipped,
+    cq_unspaced_pattern,
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
@@ -179,3 +180,11 @@ def test_a_selection_that_never_merges_a_line_break_is_told():
     _, result = check_pasted("prose", cp_newline_skipped, WHOLE_TEXT)
     assert (result.kind, result.fault) == ("merge-loop", "space-ban"), result.cause
     assert "never takes a pair that holds a line break" in result.cause, result.cause
+
+
+def test_gpt2s_pattern_without_its_optional_spaces_is_told_as_a_cut_of_the_students_own():
+    # the old Check told runs of whitespace as words (\\S+|\\s+) for six merges, then a loop fault the student did
+    # not have (set CQ's TQCB)
+    _, result = check_pasted("prose", cq_unspaced_pattern, Setup("first", "gpt2", False))
+    assert (result.step, result.kind) == (1, "cleaning"), result.cause
+    assert "GPT-2's pattern written without its optional spaces" in result.cause, result.cause
