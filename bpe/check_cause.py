@@ -51,6 +51,7 @@ from .check_cleaned import (
 from .check_container import container_cause
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
+from .check_greedy import greedy_reach, greedy_told
 from .check_indexed import indexed_candidate, indexed_told
 from .check_ints import int_reach, summed
 from .check_loop import (
@@ -261,6 +262,9 @@ def compare_one(
         rounds = cleaned_rounds(corpus, student, setup, specials, step, rounds)
     if rounds is not None:  # several pairs merged in each pass over the text
         candidates.append((rounds.reach, 2.06, "rounds"))
+    greedy = greedy_reach(words.words, words.freqs, student.merges, step) if search else None
+    if greedy is not None:  # the text cut anew by the longest known tokens at each step
+        candidates.append((greedy, 2.07, "greedy"))
     our_key = TIE_KEY.get(setup.tie_break)
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
@@ -408,6 +412,8 @@ def compare_one(
         return set_order_told(p, ordered)
     if kind == "rounds" and rounds is not None:
         return rounds_told(head, rounds, len(student.merges), fields)
+    if kind == "greedy" and greedy is not None:
+        return greedy_told(head, greedy, len(student.merges), fields)
     if kind == "right-to-left" and reversed_ is not None:
         return right_to_left_told(head, their_count, len(student.merges), reversed_, fields)
     if kind == "special-ban" and banned is not None:

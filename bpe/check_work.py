@@ -51,7 +51,7 @@ ALLOWANCES = {
     "clean": 600_000,  # training on the text cleaned as students clean it (a-z kept; bpe.check_cause)
     "heap": 2_000_000,  # a lazy heap compared on counts alone: the pairs looked at and symbols rewritten (check_container)
     "indexed": 4_000_000,  # a dict updated in place: symbols rewritten and pairs scanned by each choice (check_indexed)
-    "rounds": 1_000_000,  # loops merging several pairs per pass, on the text and cleaned: symbols walked (check_rounds)
+    "rounds": 1_000_000,  # loops merging several pairs per pass, or cutting anew by the longest tokens (check_rounds, check_greedy)
 }
 
 BACKSTOP_SECONDS = 40.0  # a whole check's safety net, inside the server's 60 s limit for a check's process

@@ -19,7 +19,9 @@ as the file, whose end stays zeros (CM's osamasrour); :func:`co_first_ids`: set 
 numbered in the order the text first holds them, each merged token the next id, ties to the smallest pair of ids
 (CO's ndbre); :func:`cp_newline_skipped`: set CP's class, the whole text's characters with every pair holding a line
 break left out of the choice, spaces merged freely (CP's hosseinkh79); :func:`cq_unspaced_pattern`: set CQ's class,
-words cut by GPT-2's pattern written without its optional spaces (CQ's TQCB)."""
+words cut by GPT-2's pattern written without its optional spaces (CQ's TQCB); :func:`cr_greedy_cut`: set CR's class, a
+loop that keeps only its vocabulary and cuts the whole text anew at each step by the longest token it knows (CR's
+cvcore, BI's BFavier)."""
 
 from __future__ import annotations
 
@@ -296,3 +298,24 @@ def cq_unspaced_pattern(text: str, num_merges: int) -> list[tuple[str, str]]:
 
     pattern = r"'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]+|[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
     return train_sequences([list(w) for w in regex.findall(pattern, text)], num_merges)
+
+
+def cr_greedy_cut(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s characters, as strings, each step's pairs counted on the text cut left to right by
+    the longest learned token (the vocabulary tried longest first), the pair counted first winning a tie."""
+    vocab = sorted(set(text))
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        ordered = sorted(vocab, key=len, reverse=True)
+        cut, i = [], 0
+        while i < len(text):
+            token = next(t for t in ordered if text.startswith(t, i))
+            cut.append(token)
+            i += len(token)
+        counts = _counts(cut)
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        merges.append(pair)
+        vocab.append(pair[0] + pair[1])
+    return merges
