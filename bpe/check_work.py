@@ -69,7 +69,7 @@ SEARCHES = {  # each search's name in the sentence said when the safety net stop
     "clean": "how your text is cleaned",
     "heap": "a heap that loses pairs whose count fell",
     "indexed": "a dict of counts updated in place",
-    "rounds": "a loop that merges several pairs per pass",
+    "rounds": "a loop that merges several pairs per pass or cuts the text anew by its longest tokens",
 }
 
 
