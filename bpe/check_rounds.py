@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .check_cleaned import cleaning_told
 from .check_notation import show_pair
@@ -49,6 +49,7 @@ class Rounds:
     several: tuple[BytePair, ...]
     at: int
     cleaning: tuple[str, ...] = ()  # how the text was cleaned first (bpe.text_cleanings)
+    passes: tuple[tuple[int, tuple[BytePair, ...]], ...] = ()  # every pass of several pairs: its first step, its pairs
 
 
 def _pass(splits: list[list[bytes]], freqs: Sequence[int], rule: str) -> tuple[list[BytePair], bool]:
@@ -91,6 +92,7 @@ def _reach(
     merges without a pass of several pairs (a one-pair loop, told otherwise), or where ``work`` is spent."""
     splits = [list(w) for w in words]
     reach, several, at = 0, (), 0
+    passes: list[tuple[int, tuple[BytePair, ...]]] = []
     while reach < len(merges) and not (reach >= step and not several) and not work.spent():
         work.spend(sum(map(len, splits)))
         listed, unordered = _pass(splits, freqs, rule)
@@ -102,12 +104,13 @@ def _reach(
             same = same if len(set(theirs[:same])) == same else 0
         else:
             same = next((k for k, (a, b) in enumerate(zip(theirs, listed)) if a != b), len(theirs))
-        if same > 1 and (same == len(listed) or reach + same == len(merges)) and not several:
-            several, at = tuple(theirs[:same]), reach + 1  # a whole pass, or as much as the run holds
+        if same > 1 and (same == len(listed) or reach + same == len(merges)):  # a whole pass, or what the run holds
+            passes.append((reach + 1, tuple(theirs[:same])))
+            several, at = several or tuple(theirs[:same]), at or reach + 1
         reach += same
         if same < len(listed):
             break
-    return Rounds(rule, reach, several, at)
+    return Rounds(rule, reach, several, at, passes=tuple(passes))
 
 
 def rounds_reach(
@@ -124,7 +127,17 @@ def rounds_reach(
         return None
     if replay(words, freqs, merges[: best.reach], CORRECT, deadline=work.deadline).reproduced >= best.reach:
         return None
-    return best
+    return best if _needed(words, freqs, merges, best, work) else None
+
+
+def _needed(words, freqs, merges: Sequence[BytePair], rounds: Rounds, work: Work) -> bool:
+    """Whether some pass of several pairs cannot be made one pair at a time, each of the greatest count (its ties any
+    way), from the merges before it: pairs tied and apart from each other are merged alike one by one."""
+    for at, pairs in rounds.passes or ((rounds.at, rounds.several),):
+        before, end = at - 1, at - 1 + len(pairs)
+        if replay(words, freqs, merges[:end], CORRECT, deadline=work.deadline, trusted=before).reproduced < end:
+            return True
+    return False
 
 
 def cleaned_rounds(corpus, student, setup, specials, step: int, plain: Rounds) -> Rounds:
@@ -143,8 +156,8 @@ def cleaned_rounds(corpus, student, setup, specials, step: int, plain: Rounds) -
         except ValueError:  # nothing left to count
             continue
         found = _reach(words, freqs, student.merges, plain.rule, len(student.merges), work)
-        if found.reach > max(best.reach, step) and found.several:  # the cleaning may make the step itself
-            best = Rounds(found.rule, found.reach, found.several, found.at, names)
+        if found.reach > max(best.reach, step) and found.several and _needed(words, freqs, student.merges, found, work):
+            best = replace(found, cleaning=names)  # the cleaning may make the step itself
     return best
 
 

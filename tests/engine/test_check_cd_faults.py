@@ -22,11 +22,12 @@ from cd_trainers import (
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
-from snippet_trainers import pasted
 
 from bpe.check import Setup, diagnose
 from bpe.check_loop import Words, find_fault
+from bpe.check_rounds import Rounds, _needed
 from bpe.check_setup import student_words
+from bpe.check_work import Work
 from bpe.fault_replay import replay
 from bpe.formats.student_runs import read_student_text
 from bpe.merge_faults import CORRECT
@@ -35,6 +36,7 @@ from bpe.tie_keys import OUR_FIRST
 from server.jobs import corpus_of
 
 WHOLE_TEXT = Setup("first", "none", False)
+WHOLE_BYTES = Setup("first", "none", True)
 
 
 def _checked(text: str, pasted_text: str, setup: Setup, merges: int):
@@ -147,15 +149,20 @@ def test_a_loop_merging_every_tied_pair_in_one_walk_is_told(corpus):
     assert "merges every pair tied at the greatest count in one walk" in result.cause, result.cause
 
 
-def test_a_loop_merging_every_tied_pair_is_told_on_the_text_cleaned_first():
-    # set CM's p-dekker lowercases the text and deletes its punctuation, then merges every tied pair in one walk: on
-    # the text as it is, the walks followed the run a few steps only
-    text = CORPORA["prose"]
-    cleaned = "".join(c for c in text.lower() if c.isalnum() or c.isspace())
-    _, result = _checked(text, pasted(cm_tied_passes(cleaned, 60)), Setup("first", "none", True), 60)
-    assert result.fault == "rounds-tied", result.cause  # the cleaning told first, or with the loop
-    assert "lowercases the text and deletes every ASCII punctuation mark" in result.cause, result.cause
-    assert "merges every pair tied at the greatest count in one walk" in result.cause, result.cause
+def test_a_pass_of_tied_pairs_a_one_pair_loop_makes_one_by_one_is_not_told_as_several_per_pass():
+    # set CK's rafaelgdgs (Rust: ties in a HashMap's random order, with counts never subtracted) was told as a loop
+    # merging every tied pair in one pass: its step 2 lists (π's bytes) and (Ā's bytes), tied at 42 and apart from
+    # each other, which a one-pair loop merges alike one by one
+    text = CORPORA["bytes"]
+    _, words, freqs = student_words(corpus_of("text", "", text, ""), WHOLE_BYTES, ())
+    merges = replay(words, freqs, [], CORRECT, tie="greatest-bytes", choose=12).chosen
+    assert merges[1:3] == [(b"\xcf", b"\x80"), (b"\xc4", b"\x80")]
+    apart = Rounds("tied", 6, tuple(merges[1:3]), 2)
+    assert not _needed(words, freqs, merges, apart, Work("rounds"))
+    # where merging one pair takes the other's symbols, the pass is needed: (s, t) after (e, s) on the handout
+    _, words, freqs = student_words(corpus_of("text", "", CORPORA["handout"], ""), WHOLE_BYTES, ())
+    taken = [(b"s", b"t"), (b"e", b"s")]
+    assert _needed(words, freqs, taken, Rounds("tied", 2, tuple(taken), 1), Work("rounds"))
 
 
 def test_zeros_left_by_a_reader_of_printable_bytes_are_told_as_the_bytes_it_dropped():
