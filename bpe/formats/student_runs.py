@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -65,7 +66,21 @@ def _byte_level(tokens: Sequence[str]) -> bool:
     return bool(chars) and chars <= table.keys() and any(ord(c) >= 256 for c in chars)
 
 
-def _to_bytes(token: str, byte_level: bool) -> bytes:
+_BYTE_FALLBACK = re.compile(r"<0x([0-9A-Fa-f]{2})>")  # a byte written as SentencePiece's byte fallback shows it
+
+
+def _fallback_written(tokens: Sequence[str]) -> bool:
+    """True if the tokens write bytes as ``<0x0A>`` (a trainer on bytes that prints each byte outside printable ASCII
+    so, as SentencePiece's byte fallback and Llama's vocabularies do) and hold no other character outside ASCII."""
+    return any(_BYTE_FALLBACK.search(t) for t in tokens) and all(
+        ord(c) < 0x80 for t in tokens for c in _BYTE_FALLBACK.sub("", t)
+    )
+
+
+def _to_bytes(token: str, byte_level: bool, fallback: bool = False) -> bytes:
+    if fallback:
+        parts = _BYTE_FALLBACK.split(token)  # text, a byte's two hex digits, text, ...
+        return b"".join(bytes([int(p, 16)]) if k % 2 else p.encode("ascii") for k, p in enumerate(parts))
     if byte_level:
         table = unicode_to_bytes()
         return bytes(table[c] for c in token)
@@ -79,17 +94,18 @@ def from_string_merges(
     tokens = [t for pair in merges for t in pair] + list(vocab or ())
     eow = _carries_end_of_word(merges)
     guessed = byte_level is None
+    fallback = guessed and _fallback_written(tokens)
     if byte_level is None:
-        byte_level = not eow and _byte_level(tokens)
+        byte_level = fallback or not eow and _byte_level(tokens)
     specials = tuple(t for t in (vocab or ()) if len(t) > 2 and t[0] in "<[" and t[-1] in ">]")
     return StudentRun(
         fmt,
-        tuple((_to_bytes(a, byte_level), _to_bytes(b, byte_level)) for a, b in merges),
+        tuple((_to_bytes(a, byte_level, fallback), _to_bytes(b, byte_level, fallback)) for a, b in merges),
         vocab_size=len(vocab) if vocab is not None else None,
         byte_level=byte_level,
         end_of_word=eow,
         special_tokens=specials,
-        byte_chars=guessed and byte_level,
+        byte_chars=guessed and byte_level and not fallback,
     )
 
 

@@ -204,3 +204,24 @@ def test_a_loop_that_cuts_the_text_anew_by_its_longest_tokens_is_told():
     _, result = check_pasted("prose", cr_greedy_cut, WHOLE_TEXT)
     assert (result.kind, result.fault) == ("merge-loop", "greedy-cut"), result.cause
     assert "cuts the text again by the longest token it has learned" in result.cause, result.cause
+
+
+def test_bytes_written_as_sentencepieces_byte_fallback_are_read_as_bytes():
+    # set CT's hongyuxu0 prints each byte outside printable ASCII as '<0x0A>': the old Check read the text '<0xC3>'
+    # and told merges from another text, where every merge read back as bytes is ours
+    student = read_student_text("[('<0xC3>', '<0xA9>'), ('.', ' '), ('<0x0A>', 'a'), ('<0xC3><0xA9>', 'x')]", "x")
+    assert student.byte_level
+    assert student.merges == ((b"\xc3", b"\xa9"), (b".", b" "), (b"\n", b"a"), (b"\xc3\xa9", b"x"))
+    _, result = check_pasted("bytes", _fallback_written_trainer, WHOLE_BYTES)
+    assert result.kind == "same", result.cause
+
+
+def _fallback_written_trainer(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """Our run on ``text``'s bytes, each byte outside printable ASCII written '<0xHH>'."""
+    _, words, freqs = student_words(corpus_of("text", "", text, ""), WHOLE_BYTES, ())
+    merges = replay(words, freqs, [], CORRECT, tie=OUR_FIRST, choose=num_merges).chosen
+
+    def shown(token: bytes) -> str:
+        return "".join(chr(b) if 0x20 <= b < 0x7F else f"<0x{b:02X}>" for b in token)
+
+    return [(shown(a), shown(b)) for a, b in merges]
