@@ -44,7 +44,8 @@ END_MARKS = (
 )  # end-of-word symbols seen in students' code, and kin ("▁" as SentencePiece writes it)
 SPACE_END = " "  # a space character ending every word but a line's last (split(' ') on each line, word + ' ')
 START_MARKS = (" ", "_", "\u2581", "<")  # a symbol put before each word's first character ('▁' as SentencePiece)
-TAG = re.compile(r"<[/\\\w]{1,8}/?>$")  # an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>'
+# an end-of-word symbol written as a tag: '</end>', '<w/>', '<eow>', '<\\w>', or with its '>' left off ('</w')
+TAG = re.compile(r"<[/\\\w]{1,8}/?>$|</\w{1,8}$")
 _START_TAG = re.compile(r"</?\w{1,8}>")  # a word-start symbol written as a tag: '<w>', '<s>', '<bow>', even '</w>'
 FILTERED = (("a-z",), ("A-Za-z",))  # the filters tried with the marks (:mod:`bpe.text_filters`), lowercasing first
 ALIAS = MARK_ALIASES  # a mark of several characters as one character in our words and the run, told back as the mark

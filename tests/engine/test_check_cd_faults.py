@@ -22,6 +22,7 @@ from cd_trainers import (
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
+from line_trainers import train_sequences
 
 from bpe.check import Setup, diagnose
 from bpe.check_loop import Words, find_fault
@@ -225,3 +226,15 @@ def _fallback_written_trainer(text: str, num_merges: int) -> list[tuple[str, str
         return "".join(chr(b) if 0x20 <= b < 0x7F else f"<0x{b:02X}>" for b in token)
 
     return [(shown(a), shown(b)) for a, b in merges]
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_an_end_tag_with_its_closing_bracket_left_off_is_told_as_an_end_mark(corpus):
+    # set CT's Biswaraj21 writes " </w" after each word's characters: told as a pair our corpus never has, or merges
+    # from another text
+    def trainer(text: str, num_merges: int) -> list[tuple[str, str]]:
+        return train_sequences([[*w, "</w"] for w in text.split()], num_merges)
+
+    _, result = check_pasted(corpus, trainer, Setup("first", "sennrich", False))
+    assert result.kind == "word-marks", result.cause
+    assert "your words end in the symbol '</w'" in result.cause, result.cause
