@@ -96,6 +96,7 @@ from .check_told import (
 )
 from .check_utf16 import utf16_reach, utf16_told
 from .check_work import ALLOWANCES
+from .check_wrong_key import wrong_key_reach, wrong_key_told
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -265,6 +266,9 @@ def compare_one(
     greedy = greedy_reach(words.words, words.freqs, student.merges, step) if search else None
     if greedy is not None:  # the text cut anew by the longest known tokens at each step
         candidates.append((greedy, 2.07, "greedy"))
+    keyed = wrong_key_reach(words.words, student.merges, step) if search else None
+    if keyed is not None:  # the pair taken by its token id, not its count
+        candidates.append((keyed[0], 2.08, "wrong-key"))
     our_key = TIE_KEY.get(setup.tie_break)
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
@@ -414,6 +418,8 @@ def compare_one(
         return rounds_told(head, rounds, len(student.merges), fields)
     if kind == "greedy" and greedy is not None:
         return greedy_told(head, greedy, len(student.merges), fields)
+    if kind == "wrong-key" and keyed is not None:
+        return wrong_key_told(head, keyed, student.merges, fields)
     if kind == "right-to-left" and reversed_ is not None:
         return right_to_left_told(head, their_count, len(student.merges), reversed_, fields)
     if kind == "special-ban" and banned is not None:

@@ -21,7 +21,8 @@ numbered in the order the text first holds them, each merged token the next id, 
 break left out of the choice, spaces merged freely (CP's hosseinkh79); :func:`cq_unspaced_pattern`: set CQ's class,
 words cut by GPT-2's pattern written without its optional spaces (CQ's TQCB); :func:`cr_greedy_cut`: set CR's class, a
 loop that keeps only its vocabulary and cuts the whole text anew at each step by the longest token it knows (CR's
-cvcore, BI's BFavier)."""
+cvcore, BI's BFavier); :func:`ct_key_right_id`: set CT's class, ``max(pair_counts, key=lambda x: x[1])`` over the
+text's byte ids, which takes the pair with the greatest right id, not the most frequent (CT's AnubhavGupta3377)."""
 
 from __future__ import annotations
 
@@ -318,4 +319,20 @@ def cr_greedy_cut(text: str, num_merges: int) -> list[tuple[str, str]]:
         pair = max(counts, key=counts.get)
         merges.append(pair)
         vocab.append(pair[0] + pair[1])
+    return merges
+
+
+def ct_key_right_id(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """The merges on ``text``'s bytes, as GPT-2's characters, each the first pair counted whose right id is greatest."""
+    ids = list(text.encode())
+    vocab = {i: bytes([i]) for i in range(256)}
+    merges = []
+    for k in range(num_merges):
+        pair_counts = _counts(ids)
+        if not pair_counts:
+            break
+        pair = max(pair_counts, key=lambda x: x[1])
+        vocab[256 + k] = vocab[pair[0]] + vocab[pair[1]]
+        merges.append(tuple("".join(BYTE_CHARS[b] for b in vocab[t]) for t in pair))
+        ids = _merged(ids, pair, 256 + k)
     return merges

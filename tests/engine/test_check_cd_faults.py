@@ -19,6 +19,7 @@ from cd_trainers import (
     cp_newline_skipped,
     cq_unspaced_pattern,
     cr_greedy_cut,
+    ct_key_right_id,
 )
 from check_support import check_pasted
 from faulty_trainers import CORPORA
@@ -238,3 +239,11 @@ def test_an_end_tag_with_its_closing_bracket_left_off_is_told_as_an_end_mark(cor
     _, result = check_pasted(corpus, trainer, Setup("first", "sennrich", False))
     assert result.kind == "word-marks", result.cause
     assert "your words end in the symbol '</w'" in result.cause, result.cause
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_a_pair_taken_by_its_right_id_not_its_count_is_told(corpus):
+    # the old Check told counts that differ before any merge, or merges from another text (set CT's AnubhavGupta3377)
+    _, result = check_pasted(corpus, ct_key_right_id, WHOLE_BYTES)
+    assert (result.step, result.kind, result.fault) == (1, "merge-loop", "key-right-id"), result.cause
+    assert "reads the pair's right token id, not its count" in result.cause, result.cause
