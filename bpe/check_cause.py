@@ -194,6 +194,8 @@ def compare_one(
         # pre-token pattern of every reader fault forbids: otherwise words counted per chunk and no word
         # boundaries follow a run equally far, and the reader is the likelier bug
         none = 2.9 if _crosses_words(student.merges) else 3.5
+        # GPT-2's words with their leading space lost, told with words cut at whitespace, make as many as they do
+        reach = max(reach, unspaced_reach(corpus, student, setup, other[0], specials))
         candidates.append((reach, -1 if other[0].pre_tokenizer != "none" else none, "settings"))
     lowered = None  # how far our run on the lowercased text follows the run
     cleaned = None
