@@ -100,6 +100,11 @@ def space_ban_told(p: Parting, ban: SpaceBan) -> Comparison:
         else f"our loop leaving those pairs out follows yours for {reach} merges"
     )
     also = "".join(f"; leaving out instead each pair {BANS[name][1]} goes as far" for name in ban.rules[1:])
+    if "newline" in ban.rules:  # a text cut at its line breaks, dropping them, counts no pair that holds one either
+        also += (
+            "; a text cut into lines with the line breaks dropped (text.split('\\n'), or a file read line by line "
+            "and stripped of them) makes the same merges, so that may be what your code does"
+        )
     cause = (
         f"{p.head} ({p.their_count}): your selection never takes a pair {BANS[ban.rules[0]][1]}, as "
         f"{show_pair(p.ours[p.n])} would, so it is passed over though no other pair counts more; {follows}{also}. "
