@@ -207,6 +207,8 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     starts = [*start_tags, *(m for m in START_MARKS if any(t.startswith(m) for t in joined))]
     if setup.pre_tokenizer not in ("whitespace", "sennrich"):  # a space starts words of other cuts by itself
         starts = [m for m in starts if m != " "]
+    if student.byte_level:  # a run of bytes is looked at for a start mark only: a token ending in '>' or '_' there is
+        ends = []  # a special token's bytes or the text's own, not a mark
     if not ends and not starts:
         return None
     plain = _plain_agreed(corpus, student, setup, specials)
