@@ -207,8 +207,10 @@ def find_marks(corpus: Corpus, student: StudentRun, setup: Setup, specials: Sequ
     starts = [*start_tags, *(m for m in START_MARKS if any(t.startswith(m) for t in joined))]
     if setup.pre_tokenizer not in ("whitespace", "sennrich"):  # a space starts words of other cuts by itself
         starts = [m for m in starts if m != " "]
-    if student.byte_level:  # a run of bytes is looked at for a start mark only: a token ending in '>' or '_' there is
-        ends = []  # a special token's bytes or the text's own, not a mark
+    if student.byte_level:  # a run of bytes is looked at for a start mark or a space ending words only: a token
+        ends = [
+            m for m in ends if m == SPACE_END
+        ]  # ending in '>' or '_' there is a special token's bytes or the text's
     if not ends and not starts:
         return None
     plain = _plain_agreed(corpus, student, setup, specials)

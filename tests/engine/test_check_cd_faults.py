@@ -249,3 +249,17 @@ def test_a_pair_taken_by_its_right_id_not_its_count_is_told(corpus):
     _, result = check_pasted(corpus, ct_key_right_id, WHOLE_BYTES)
     assert (result.step, result.kind, result.fault) == (1, "merge-loop", "key-right-id"), result.cause
     assert "reads the pair's right token id, not its count" in result.cause, result.cause
+
+
+def test_a_byte_level_run_whose_words_end_in_a_space_is_still_told_the_mark():
+    # a run of bytes is looked at for a start mark and a space ending words only (set CS's ReinforcedKnowledge writes
+    # 'Ġ' after each word but a line's last): that space mark was lost when ends were left out for runs of bytes
+    def trainer(text: str, num_merges: int) -> list[tuple[str, str]]:
+        words = [[*w, "\u0120"] for line in text.splitlines() for w in line.split()[:-1]]
+        words += [list(line.split()[-1]) for line in text.splitlines() if line.split()]
+        return train_sequences(words, num_merges)
+
+    student, result = check_pasted("prose", trainer, Setup("first", "sennrich", False))
+    assert student.byte_level
+    assert result.kind == "word-marks", result.cause
+    assert "your words end in a space character" in result.cause, result.cause
