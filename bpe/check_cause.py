@@ -51,7 +51,6 @@ from .check_cleaned import (
 from .check_container import container_cause
 from .check_ends import goes_past, same_merges, target_merges
 from .check_first_missing import first_missing, first_missing_told
-from .check_greedy import greedy_reach, greedy_told
 from .check_indexed import indexed_candidate, indexed_told
 from .check_ints import int_reach, summed
 from .check_loop import (
@@ -66,9 +65,9 @@ from .check_loop import (
 from .check_lowered import lowered_reading
 from .check_missing import inside_special, missing_pair
 from .check_notation import show_pair
+from .check_own_loops import own_loop, own_loop_told
 from .check_reading import count_sentence, find_count_fault
 from .check_result import Comparison, pair_words, to_ours, words_that_differ
-from .check_rounds import cleaned_rounds, rounds_reach, rounds_told
 from .check_set_order import set_order
 from .check_setup import (
     CS336_SPECIALS,
@@ -96,7 +95,6 @@ from .check_told import (
 )
 from .check_utf16 import utf16_reach, utf16_told
 from .check_work import ALLOWANCES
-from .check_wrong_key import wrong_key_reach, wrong_key_told
 from .config import TIE_RULES
 from .count_classes import find_count_class
 from .count_faults import file_text
@@ -260,17 +258,9 @@ def compare_one(
     ordered = set_order(corpus, student, setup, specials, step, words) if search else None
     if ordered is not None:  # a pair's occurrences merged in the order of a set of their positions
         candidates.append((ordered[0], 2.05, "set-order"))
-    rounds = rounds_reach(words.words, words.freqs, student.merges, step) if search else None
-    if rounds is not None and rounds.reach < len(student.merges):  # the text cleaned first too?
-        rounds = cleaned_rounds(corpus, student, setup, specials, step, rounds)
-    if rounds is not None:  # several pairs merged in each pass over the text
-        candidates.append((rounds.reach, 2.06, "rounds"))
-    greedy = greedy_reach(words.words, words.freqs, student.merges, step) if search else None
-    if greedy is not None:  # the text cut anew by the longest known tokens at each step
-        candidates.append((greedy, 2.07, "greedy"))
-    keyed = wrong_key_reach(words.words, student.merges, step) if search else None
-    if keyed is not None:  # the pair taken by its token id, not its count
-        candidates.append((keyed[0], 2.08, "wrong-key"))
+    own = own_loop(p) if search else None
+    if own is not None:  # another algorithm than BPE's loop: several pairs per pass, a greedy cut, a wrong key
+        candidates.append((own.reach, 2.06, "own-loop"))
     our_key = TIE_KEY.get(setup.tie_break)
     upto = student.merges[: step + BEYOND]
     reversed_ = right_to_left(words.words, words.freqs, words.texts, upto, step, ours[n], our_key)
@@ -416,12 +406,8 @@ def compare_one(
         return indexed_told(p, indexed)
     if kind == "set-order" and ordered is not None:
         return set_order_told(p, ordered)
-    if kind == "rounds" and rounds is not None:
-        return rounds_told(head, rounds, len(student.merges), fields)
-    if kind == "greedy" and greedy is not None:
-        return greedy_told(head, greedy, len(student.merges), fields)
-    if kind == "wrong-key" and keyed is not None:
-        return wrong_key_told(head, keyed, student.merges, fields)
+    if kind == "own-loop" and own is not None:
+        return own_loop_told(p, own)
     if kind == "right-to-left" and reversed_ is not None:
         return right_to_left_told(head, their_count, len(student.merges), reversed_, fields)
     if kind == "special-ban" and banned is not None:

@@ -143,7 +143,8 @@ def replay(
     lost: set[BytePair] = set()  # pairs the selection never offers again
     live = set(range(len(words)))
     held = HeldPairs(words, contrib) if fault.moves else None
-    heap = SiftlessHeap(words, freqs, fault.skip_first) if fault.heap and tie in (None, "greatest-bytes") else None
+    sifted = fault.heap and not fault.lazy and tie in (None, "greatest-bytes")
+    heap = SiftlessHeap(words, freqs, fault.skip_first) if sifted else None
     if fault.lazy:  # a lazy heap pops the smallest of tied entries by its own key, whatever rule ours has
         lazy = WordHeap if fault.whole_words else LinkedHeap if fault.linked else LazyHeap
         heap = lazy(words, freqs)  # type: ignore[assignment]
